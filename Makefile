@@ -1,0 +1,93 @@
+# procgen build. `make` builds bin/procgen, with the CUDA backend when nvcc is
+# on PATH (scripts/install-cuda.sh installs it), else the pure-Go build.
+GO        ?= go
+NVCC      ?= $(shell command -v nvcc 2>/dev/null)
+BIN       := bin
+KDIR      := internal/gpu/kernels
+CU_SRC    := $(wildcard cuda/*.cu)
+CU_HDR    := $(wildcard cuda/*.cuh)
+FATBINS   := $(patsubst cuda/%.cu,$(KDIR)/%.fatbin,$(CU_SRC))
+# SASS for A100 (sm_80, also runs on sm_86/89) and H100 (sm_90), plus
+# compute_90 PTX that newer drivers JIT for newer GPUs.
+GENCODE   := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+             -gencode arch=compute_90,code=compute_90
+NVCCFLAGS ?= -O3 -std=c++17 -lineinfo
+VERSION   := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+DATE      := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS   := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
+# Packages with GPU tests; each becomes bin/<name>.test for the GPU machine.
+GPU_TEST_PKGS := gpu
+
+ifneq ($(NVCC),)
+  BUILD_TAGS := -tags cuda
+  BUILD_KIND := CUDA backend (nvcc: $(NVCC))
+  KERNELS    := kernels
+else
+  BUILD_TAGS :=
+  BUILD_KIND := pure-Go build, CPU backend only (no nvcc on PATH; scripts/install-cuda.sh installs it)
+  KERNELS    :=
+endif
+
+.PHONY: all procgen kernels test test-cpu test-cuda gpu-bins bench bench-gpu clean
+
+all: procgen
+
+procgen: $(KERNELS)
+	@mkdir -p $(BIN)
+	$(GO) build $(BUILD_TAGS) -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/procgen ./cmd/procgen
+	@echo "built $(BIN)/procgen: $(BUILD_KIND)"
+
+kernels: $(FATBINS) $(KDIR)/archs.txt
+
+$(KDIR)/%.fatbin: cuda/%.cu $(CU_HDR)
+	@test -n "$(NVCC)" || { echo "make kernels: nvcc not found (run scripts/install-cuda.sh)" >&2; exit 1; }
+	@mkdir -p $(KDIR)
+	$(NVCC) $(NVCCFLAGS) --fatbin $(GENCODE) -o $@ $<
+
+# The manifest of embedded architectures, read back from the fatbins
+# themselves so `procgen devices` reports what is really there: an arch is
+# listed only when every fatbin holds it.
+$(KDIR)/archs.txt: $(FATBINS)
+	@{ echo "# kernel code embedded by make kernels ($$($(NVCC) --version | tail -n 1))"; \
+	   for f in $(FATBINS); do cuobjdump --list-elf --list-ptx $$f \
+	   | sed -nE 's/^ELF file.*\.(sm_[0-9]+[a-z]?)\.cubin$$/\1/p; s/^PTX file.*\.sm_([0-9]+[a-z]?)\.ptx$$/compute_\1/p' \
+	   | sort -u; done | sort | uniq -c | awk -v n=$(words $(FATBINS)) '$$1 == n { print $$2 }'; } > $@.tmp
+	@mv $@.tmp $@
+	@cat $@
+
+# make test: vet and every test of the pure-Go build; where nvcc exists, also
+# the CUDA build, its vet, and its tests (GPU tests skip without a device,
+# which also proves the CUDA binary runs on a machine without a driver).
+test: test-cpu $(if $(NVCC),test-cuda)
+
+test-cpu:
+	$(GO) vet ./...
+	CGO_ENABLED=0 $(GO) test -count=1 ./...
+
+test-cuda: kernels
+	$(GO) vet -tags cuda ./...
+	$(GO) build -tags cuda -o /dev/null ./cmd/procgen
+	$(GO) test -tags cuda -count=1 ./...
+
+# Binaries for the GPU machine (it has no Go toolchain): the CUDA procgen
+# and one test binary per package with GPU tests. Copy bin/ over and run them.
+gpu-bins: kernels
+	@mkdir -p $(BIN)
+	$(GO) build -tags cuda -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/procgen ./cmd/procgen
+	@for p in $(GPU_TEST_PKGS); do \
+	  echo "$(GO) test -c -tags cuda -o $(BIN)/$$p.test ./internal/$$p"; \
+	  $(GO) test -c -tags cuda -o $(BIN)/$$p.test ./internal/$$p || exit 1; done
+	@echo "$(COMMIT)" > $(BIN)/COMMIT
+
+# CPU benchmarks of every package, five runs each; the table is go test's.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
+
+# On the GPU machine, after `make gpu-bins` here: scripts/gpu-run.sh
+bench-gpu:
+	scripts/gpu-run.sh bench
+
+clean:
+	rm -rf $(BIN) $(KDIR)
+	$(GO) clean -testcache

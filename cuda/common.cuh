@@ -1,0 +1,26 @@
+// Helpers shared by every kernel family.
+#pragma once
+#include <stdint.h>
+
+#define PG_FULL_MASK 0xffffffffu
+
+// Inclusive warp scan of v with shuffles.
+__device__ __forceinline__ uint32_t pg_warp_inclusive_scan(uint32_t v) {
+	const unsigned lane = threadIdx.x & 31;
+#pragma unroll
+	for (int o = 1; o < 32; o <<= 1) {
+		uint32_t y = __shfl_up_sync(PG_FULL_MASK, v, o);
+		if (lane >= (unsigned)o) v += y;
+	}
+	return v;
+}
+
+// Counter-based random numbers: a 64-bit mix of (seed, counter), so any
+// thread can draw the n-th number of a stream without shared state, and the
+// CPU backends can draw exactly the same one (splitmix64's finaliser).
+__device__ __forceinline__ uint64_t pg_hash64(uint64_t seed, uint64_t counter) {
+	uint64_t z = seed + (counter + 1) * 0x9E3779B97F4A7C15ull;
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}

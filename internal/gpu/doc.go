@@ -1,0 +1,13 @@
+// Package gpu is procgen's only door to the GPU: device discovery, contexts,
+// modules loaded from embedded fatbins, typed device buffers, kernel launches
+// and the shared device primitives (scan, compaction, reduction).
+//
+// The default build is pure Go: Probe reports "built without CUDA" and Open
+// fails with ErrUnavailable. Built with the `cuda` tag, the package dlopens
+// libcuda.so.1 at run time and calls the CUDA driver API through function
+// pointers, so the same binary starts on machines without a driver and the
+// callers fall back to the CPU. No work happens at package initialisation.
+//
+// Every driver call for a device runs on one goroutine locked to its OS
+// thread, because a CUDA context is current per thread.
+package gpu

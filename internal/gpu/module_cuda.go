@@ -1,0 +1,161 @@
+//go:build cuda
+
+package gpu
+
+/*
+#include <stdlib.h>
+#include "driver_cuda.h"
+*/
+import "C"
+
+import (
+	"embed"
+	"fmt"
+	"math"
+	"strings"
+	"unsafe"
+)
+
+// The fatbins `make kernels` builds from cuda/*.cu, one per kernel family, and
+// the manifest of the architectures they hold. A CUDA build without them does
+// not compile, which is what we want: run `make kernels` first.
+//
+//go:embed kernels/*.fatbin kernels/archs.txt
+var kernelFS embed.FS
+
+func embeddedArchs() []string {
+	b, err := kernelFS.ReadFile("kernels/archs.txt")
+	if err != nil {
+		return nil
+	}
+	return parseArchs(string(b))
+}
+
+// module is a fatbin loaded into the device's context, with its functions.
+type module struct {
+	handle C.pg_module
+	image  unsafe.Pointer // C copy of the fatbin, kept for the module's lifetime
+	funcs  map[string]*Function
+}
+
+func (m *module) free() {
+	if m.image != nil {
+		C.free(m.image)
+		m.image = nil
+	}
+}
+
+// Function is a kernel in a loaded module.
+type Function struct {
+	dev  *Device
+	name string
+	fn   C.pg_function
+}
+
+// Function looks up kernel name in the embedded fatbin cuda/<family>.cu,
+// loading the module into the context on first use.
+func (d *Device) Function(family, name string) (*Function, error) {
+	d.modMu.Lock()
+	defer d.modMu.Unlock()
+	m, ok := d.modules[family]
+	if !ok {
+		image, err := kernelFS.ReadFile("kernels/" + family + ".fatbin")
+		if err != nil {
+			return nil, fmt.Errorf("gpu: no embedded kernels for %q (run `make kernels`): %w", family, err)
+		}
+		m = &module{image: C.CBytes(image), funcs: map[string]*Function{}}
+		err = d.do(func() error {
+			r := C.pg_module_load_data(&m.handle, m.image)
+			if r == C.PG_ERROR_NO_BINARY_FOR_GPU {
+				return fmt.Errorf("gpu: load %s kernels: no code for compute capability %s in %v",
+					family, d.info.ComputeCapability(), embeddedArchs())
+			}
+			return check("cuModuleLoadData("+family+")", r)
+		})
+		if err != nil {
+			m.free()
+			return nil, err
+		}
+		d.modules[family] = m
+	}
+	if f, ok := m.funcs[name]; ok {
+		return f, nil
+	}
+	f := &Function{dev: d, name: family + "." + name}
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	err := d.do(func() error {
+		return check("cuModuleGetFunction("+f.name+")", C.pg_module_get_function(&f.fn, m.handle, cname))
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.funcs[name] = f
+	return f, nil
+}
+
+// SetMaxDynamicShared allows launches with more than 48 KiB of dynamic shared memory.
+func (f *Function) SetMaxDynamicShared(bytes int) error {
+	return f.dev.do(func() error {
+		return check("cuFuncSetAttribute("+f.name+")",
+			C.pg_func_set_attr(f.fn, C.PG_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES, C.int(bytes)))
+	})
+}
+
+// Dim3 is a grid or block shape.
+type Dim3 struct{ X, Y, Z uint32 }
+
+// Dim returns a one-dimensional shape.
+func Dim(x int) Dim3 { return Dim3{uint32(x), 1, 1} }
+
+// Arg is one kernel parameter: a 32- or 64-bit scalar, or a device pointer.
+// Anything wider goes through a buffer.
+type Arg struct{ bits uint64 }
+
+func I32(v int32) Arg   { return Arg{uint64(uint32(v))} }
+func U32(v uint32) Arg  { return Arg{uint64(v)} }
+func I64(v int64) Arg   { return Arg{uint64(v)} }
+func U64(v uint64) Arg  { return Arg{v} }
+func F32(v float32) Arg { return Arg{uint64(math.Float32bits(v))} }
+func F64(v float64) Arg { return Arg{math.Float64bits(v)} }
+
+// Null is a null device pointer argument.
+var Null = Arg{}
+
+// Launch queues the kernel on the device's default stream. The launch itself
+// is checked; with SetSync(true) the kernel's completion is checked too.
+func (f *Function) Launch(grid, block Dim3, sharedBytes int, args ...Arg) error {
+	if len(args) > C.PG_MAX_ARGS {
+		return fmt.Errorf("gpu: launch %s: %d arguments, at most %d", f.name, len(args), C.PG_MAX_ARGS)
+	}
+	if grid.X == 0 || grid.Y == 0 || grid.Z == 0 {
+		return nil // nothing to do; the driver would reject an empty grid
+	}
+	vals := make([]C.ulonglong, len(args)+1) // +1: never pass a pointer to an empty slice
+	for i, a := range args {
+		vals[i] = C.ulonglong(a.bits)
+	}
+	return f.dev.do(func() error {
+		r := C.pg_launch(f.fn, C.uint(grid.X), C.uint(grid.Y), C.uint(grid.Z),
+			C.uint(block.X), C.uint(block.Y), C.uint(block.Z), C.uint(sharedBytes), &vals[0], C.int(len(args)))
+		if err := check("launch "+f.name, r); err != nil {
+			return err
+		}
+		if f.dev.sync {
+			return check("kernel "+f.name, C.pg_ctx_synchronize())
+		}
+		return nil
+	})
+}
+
+// KernelNames lists the embedded kernel families (for `procgen devices`).
+func KernelNames() []string {
+	entries, _ := kernelFS.ReadDir("kernels")
+	var out []string
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".fatbin"); ok {
+			out = append(out, name)
+		}
+	}
+	return out
+}

@@ -1,0 +1,30 @@
+//go:build !cuda
+
+package gpu
+
+import "fmt"
+
+// BuiltWithCUDA reports whether this binary contains the CUDA backend.
+const BuiltWithCUDA = false
+
+// Device is an open CUDA device. In a build without CUDA none can be opened.
+type Device struct{}
+
+// Probe reports why CUDA is unavailable in this build.
+func Probe() Report {
+	return Report{Reason: "built without CUDA support (this binary is the pure-Go build)"}
+}
+
+// Open always fails in a build without CUDA.
+func Open(ordinal int) (*Device, error) {
+	return nil, fmt.Errorf("gpu: open device %d: %w: built without CUDA support", ordinal, ErrUnavailable)
+}
+
+// Info is never called on a build without CUDA; it exists so callers compile.
+func (d *Device) Info() DeviceInfo { return DeviceInfo{} }
+
+// SetSync is a no-op without CUDA.
+func (d *Device) SetSync(bool) {}
+
+// Close is a no-op without CUDA.
+func (d *Device) Close() error { return nil }

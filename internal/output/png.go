@@ -1,0 +1,126 @@
+package output
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+
+	"github.com/disintegration/imaging"
+)
+
+// BitDepth is the number of bits per channel in a written PNG.
+type BitDepth int
+
+// The bit depths PNG offers for colour images with alpha.
+const (
+	Depth8  BitDepth = 8
+	Depth16 BitDepth = 16
+)
+
+// WritePNG atomically writes img as a PNG file with depth bits per channel.
+func WritePNG(path string, img image.Image, depth BitDepth) error {
+	// Checked before any file is created, so a bad call leaves no trace.
+	if err := checkDepth(depth); err != nil {
+		return fmt.Errorf("output: write %s: %w", path, err)
+	}
+	return WriteFile(path, func(w io.Writer) error { return encodePNG(w, img, depth) })
+}
+
+// EncodePNG writes img to w as a PNG with depth bits per channel, keeping
+// alpha. Depth8 writes 8-bit gray for *image.Gray and *image.Gray16 and 8-bit RGBA
+// otherwise;
+// Depth16 writes 16-bit gray for *image.Gray and *image.Gray16 and 16-bit
+// RGBA otherwise, with the full precision of 16-bit inputs. The encoder drops
+// the alpha channel itself when every pixel is opaque.
+func EncodePNG(w io.Writer, img image.Image, depth BitDepth) error {
+	if err := encodePNG(w, img, depth); err != nil {
+		return fmt.Errorf("output: encode png: %w", err)
+	}
+	return nil
+}
+
+func checkDepth(depth BitDepth) error {
+	if depth != Depth8 && depth != Depth16 {
+		return fmt.Errorf("png: unsupported bit depth %d (want 8 or 16)", depth)
+	}
+	return nil
+}
+
+func encodePNG(w io.Writer, img image.Image, depth BitDepth) error {
+	if err := checkDepth(depth); err != nil {
+		return err
+	}
+	if img.Bounds().Empty() {
+		return fmt.Errorf("png: empty image %v", img.Bounds())
+	}
+	var out image.Image
+	if depth == Depth8 {
+		out = to8Bit(img)
+	} else {
+		out = to16Bit(img)
+	}
+	// DefaultCompression: results are written once and kept, often in git
+	// next to golden files, so the smaller file is worth the encode time.
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
+	return enc.Encode(w, out)
+}
+
+// to8Bit picks a representation that image/png encodes through its fast
+// paths. imaging.Clone converts any other type to straight-alpha NRGBA in
+// parallel; the per-pixel fallback inside image/png is several times slower.
+func to8Bit(img image.Image) image.Image {
+	switch img := img.(type) {
+	case *image.NRGBA, *image.Gray:
+		return img
+	case *image.Gray16:
+		// Gray stays gray: a third of the size of RGB for the same pixels.
+		b := img.Bounds()
+		dst := image.NewGray(b)
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				dst.SetGray(x, y, color.Gray{Y: uint8(img.Gray16At(x, y).Y >> 8)})
+			}
+		}
+		return dst
+	}
+	return imaging.Clone(img)
+}
+
+func to16Bit(img image.Image) image.Image {
+	b := img.Bounds()
+	switch src := img.(type) {
+	case *image.NRGBA64, *image.Gray16:
+		return src
+	case *image.Gray:
+		dst := image.NewGray16(b)
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				dst.SetGray16(x, y, color.Gray16{Y: uint16(src.GrayAt(x, y).Y) * 0x101})
+			}
+		}
+		return dst
+	case *image.NRGBA:
+		// Exact widening (v*257 maps 0..255 onto 0..65535), unlike a round
+		// trip through premultiplied RGBA(), which loses translucent detail.
+		dst := image.NewNRGBA64(b)
+		for y := 0; y < b.Dy(); y++ {
+			s := src.Pix[y*src.Stride : y*src.Stride+4*b.Dx()]
+			d := dst.Pix[y*dst.Stride : y*dst.Stride+8*b.Dx()]
+			for i, v := range s {
+				d[2*i], d[2*i+1] = v, v
+			}
+		}
+		return dst
+	}
+	// color.NRGBA64Model un-premultiplies at 16 bits, so RGBA64 and other
+	// 16-bit sources keep all the precision that straight alpha can hold.
+	dst := image.NewNRGBA64(b)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			dst.SetNRGBA64(x, y, color.NRGBA64Model.Convert(img.At(x, y)).(color.NRGBA64))
+		}
+	}
+	return dst
+}

@@ -10,6 +10,8 @@
 package imgdiff
 
 import (
+	"github.com/procgen-dev/procgen/internal/parallel"
+
 	"errors"
 	"fmt"
 	"image"
@@ -81,13 +83,12 @@ func (s *stats) add(o stats) {
 // channelStats sums the channel differences of all rows and fills the luma
 // planes ya and yb that SSIM is computed on.
 func channelStats(ra, rb rowReader, w, h int, ya, yb []float32, workers int) stats {
-	spans := bands(h, workers)
-	parts := make([]stats, len(spans))
-	forBands(spans, func(i int, s span) {
+	parts := make([]stats, len(parallel.ChunksN(h, minRowsPerBand, workers))-1)
+	parallel.ForN(h, minRowsPerBand, workers, func(i, lo, hi int) {
 		pa := make([]uint16, 4*w)
 		pb := make([]uint16, 4*w)
 		var st stats
-		for y := s.lo; y < s.hi; y++ {
+		for y := lo; y < hi; y++ {
 			ra(y, pa)
 			rb(y, pb)
 			// One row's squares stay below 2^64 for rows under 2^30 pixels.

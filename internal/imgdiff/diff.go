@@ -1,8 +1,9 @@
 package imgdiff
 
 import (
+	"github.com/procgen-dev/procgen/internal/parallel"
+
 	"image"
-	"runtime"
 )
 
 // DefaultGain makes a difference of 1/255 per channel, the smallest an
@@ -31,10 +32,10 @@ func DiffImage(a, b image.Image, gain float64) *image.NRGBA {
 	}
 	ra, rb := newRowReader(a), newRowReader(b)
 	scale := gain * 255 / 0xffff
-	forBands(bands(h, runtime.GOMAXPROCS(0)), func(_ int, s span) {
+	parallel.For(h, minRowsPerBand, func(_, lo, hi int) {
 		pa := make([]uint16, 4*w)
 		pb := make([]uint16, 4*w)
-		for y := s.lo; y < s.hi; y++ {
+		for y := lo; y < hi; y++ {
 			ra(y, pa)
 			rb(y, pb)
 			row := out.Pix[y*out.Stride : y*out.Stride+4*w]

@@ -1,6 +1,10 @@
 package imgdiff
 
-import "math"
+import (
+	"math"
+
+	"github.com/procgen-dev/procgen/internal/parallel"
+)
 
 // SSIM constants from Wang, Bovik, Sheikh and Simoncelli, "Image quality
 // assessment: from error visibility to structural similarity", IEEE TIP
@@ -46,13 +50,13 @@ func ssim(x, y []float32, w, h, workers int) float64 {
 	ow, oh := w-window+1, h-window+1
 	k := gaussian()
 	rowSums := make([]float64, oh)
-	forBands(bands(oh, workers), func(_ int, s span) {
+	parallel.ForN(oh, minRowsPerBand, workers, func(_, lo, hi int) {
 		f := newFilter(w, ow)
-		for oy := s.lo; oy < s.hi; oy++ {
+		for oy := lo; oy < hi; oy++ {
 			// The ring holds the horizontally filtered input rows
 			// oy..oy+window-1; each step adds the one new row it needs.
 			first := oy + window - 1
-			if oy == s.lo {
+			if oy == lo {
 				first = oy
 			}
 			for r := first; r < oy+window; r++ {

@@ -14,11 +14,14 @@ const minChunk = 1 << 15
 
 // Chunks splits [0, n) into at most GOMAXPROCS contiguous ranges of at least
 // grain elements and returns their bounds: range i is [b[i], b[i+1]).
-func Chunks(n, grain int) []int {
+func Chunks(n, grain int) []int { return ChunksN(n, grain, runtime.GOMAXPROCS(0)) }
+
+// ChunksN is Chunks with at most workers ranges.
+func ChunksN(n, grain, workers int) []int {
 	if grain < 1 {
 		grain = 1
 	}
-	k := runtime.GOMAXPROCS(0)
+	k := workers
 	if maxK := n / grain; maxK < k {
 		k = maxK
 	}
@@ -36,8 +39,12 @@ func Chunks(n, grain int) []int {
 // gets the range's index too, so callers can keep per-range results without
 // locks; the ranges, and so any per-range result, depend only on n, grain and
 // GOMAXPROCS.
-func For(n, grain int, fn func(chunk, lo, hi int)) {
-	b := Chunks(n, grain)
+func For(n, grain int, fn func(chunk, lo, hi int)) { ForN(n, grain, runtime.GOMAXPROCS(0), fn) }
+
+// ForN is For with at most workers ranges, for callers that must show their
+// result does not depend on the split.
+func ForN(n, grain, workers int, fn func(chunk, lo, hi int)) {
+	b := ChunksN(n, grain, workers)
 	if len(b) == 2 {
 		fn(0, 0, n)
 		return

@@ -24,3 +24,19 @@ __device__ __forceinline__ uint64_t pg_hash64(uint64_t seed, uint64_t counter) {
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
 	return z ^ (z >> 31);
 }
+
+// Sequential per-thread generator, the twin of rng.Stream in Go: draw i of a
+// stream seeded with s equals pg_hash64(s, i).
+struct PgRng {
+	uint64_t state;
+};
+__device__ __forceinline__ uint64_t pg_rng_u64(PgRng &r) {
+	r.state += 0x9E3779B97F4A7C15ull;
+	uint64_t z = r.state;
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+__device__ __forceinline__ uint32_t pg_rng_u32(PgRng &r) { return (uint32_t)(pg_rng_u64(r) >> 32); }
+// Uniform in [0, 1) with 24 bits, for float arithmetic.
+__device__ __forceinline__ float pg_rng_unit(PgRng &r) { return (float)(pg_rng_u32(r) >> 8) * (1.0f / 16777216.0f); }

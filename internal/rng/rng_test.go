@@ -35,3 +35,14 @@ func TestUnitIntervals(t *testing.T) {
 		}
 	}
 }
+
+func TestStreamMatchesHash(t *testing.T) {
+	// A stream seeded with s yields Hash64(s, 0), Hash64(s, 1), ...: the same
+	// numbers a GPU thread computes from a counter.
+	s := NewStream(99)
+	for i := uint64(0); i < 10; i++ {
+		if got, want := s.Uint64(), Hash64(99, i); got != want {
+			t.Fatalf("draw %d: %#x, want %#x", i, got, want)
+		}
+	}
+}

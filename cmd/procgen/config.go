@@ -1,0 +1,436 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+const envPrefix = "PROCGEN"
+
+// configKey is one setting: its dotted key, its default (whose Go type is the
+// key's type) and the help shown for the flag bound to it.
+type configKey struct {
+	Key     string
+	Default any
+	Help    string
+}
+
+// configKeys is the one table of settings. A new command adds its keys here
+// (dotted under the command family: "flame.quality") and binds flags to them
+// with app.bindFlag; an unknown key in a config file is an error, so a key
+// missing here cannot be set from a file.
+func configKeys() []configKey {
+	return []configKey{
+		{"device", "auto", "`MODE` to compute on: auto, cpu or cuda"},
+		{"quiet", false, "no progress bars or informational messages on stderr"},
+		{"seed", uint64(1), "random seed; the same seed and settings give the same output"},
+		{"sync", false, "debug: synchronize after every kernel launch, so a failing kernel is reported where it was launched"},
+		{"verbose", 0, "more detail on stderr (-v, -vv)"},
+	}
+}
+
+func lookupConfigKey(key string) configKey {
+	for _, k := range configKeys() {
+		if k.Key == key {
+			return k
+		}
+	}
+	panic("procgen: configuration key " + strconv.Quote(key) + " is not in configKeys")
+}
+
+func configKeyHelp(key string) string { return lookupConfigKey(key).Help }
+
+// envName is the environment variable that sets key: flame.quality -> PROCGEN_FLAME_QUALITY.
+func envName(key string) string {
+	return envPrefix + "_" + strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(key))
+}
+
+// flagKeyAnnotation records on a flag the configuration key it sets.
+const flagKeyAnnotation = "procgen/config-key"
+
+// bindFlag defines flag --name (with an optional one-letter shorthand) for a
+// configuration key, typed, defaulted and documented from configKeys.
+func (a *app) bindFlag(fs *pflag.FlagSet, key, name, shorthand string) {
+	k := lookupConfigKey(key)
+	help := k.Help + " [" + envName(key) + "]"
+	switch d := k.Default.(type) {
+	case string:
+		fs.StringP(name, shorthand, d, help)
+	case bool:
+		fs.BoolP(name, shorthand, d, help)
+	case int:
+		fs.IntP(name, shorthand, d, help)
+	case uint64:
+		fs.Uint64P(name, shorthand, d, help)
+	case float64:
+		fs.Float64P(name, shorthand, d, help)
+	case time.Duration:
+		fs.DurationP(name, shorthand, d, help)
+	case []string:
+		fs.StringSliceP(name, shorthand, d, help)
+	default:
+		panic(fmt.Sprintf("procgen: configuration key %q has unsupported type %T", key, d))
+	}
+	a.bind(fs, key, name)
+}
+
+// bind marks an already defined flag as setting key. The binding to viper is
+// made in setup, for the flags of the command that runs only: two commands
+// may have flags for the same key.
+func (a *app) bind(fs *pflag.FlagSet, key, name string) {
+	lookupConfigKey(key)
+	f := fs.Lookup(name)
+	if f.Annotations == nil {
+		f.Annotations = map[string][]string{}
+	}
+	f.Annotations[flagKeyAnnotation] = []string{key}
+}
+
+// bindFlags binds the running command's flags (its own and inherited) to
+// their configuration keys.
+func (a *app) bindFlags(cmd *cobra.Command) error {
+	var err error
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if keys := f.Annotations[flagKeyAnnotation]; len(keys) == 1 && err == nil {
+			err = a.v.BindPFlag(keys[0], f)
+			a.flags[keys[0]] = f
+		}
+	})
+	return err
+}
+
+// decode unmarshals the settings under prefix ("" for all) into out, a
+// pointer to a struct whose fields have `mapstructure` tags naming the keys
+// below prefix. Values are converted strictly first (typedValue), so the
+// struct sees exactly what 'procgen config show' prints.
+func (a *app) decode(prefix string, out any) error {
+	tmp := viper.New()
+	for _, k := range configKeys() {
+		key := k.Key
+		if prefix != "" {
+			if !strings.HasPrefix(key, prefix+".") {
+				continue
+			}
+			key = strings.TrimPrefix(key, prefix+".")
+		}
+		v, err := a.typedValue(k)
+		if err != nil {
+			return usageError{err}
+		}
+		tmp.Set(key, v)
+	}
+	if err := tmp.Unmarshal(out); err != nil {
+		return fmt.Errorf("decode configuration: %w", err)
+	}
+	return nil
+}
+
+// origin says where key's effective value comes from.
+func (a *app) origin(key string) string {
+	if f := a.flags[key]; f != nil && f.Changed {
+		return "flag --" + f.Name
+	}
+	if s, ok := os.LookupEnv(envName(key)); ok && s != "" {
+		return "env " + envName(key)
+	}
+	if a.configFile != "" && a.v.InConfig(key) {
+		return "file " + a.configFile
+	}
+	return "default"
+}
+
+// settingName names key the way the user set it, for error messages.
+func (a *app) settingName(key string) string {
+	switch o := a.origin(key); {
+	case strings.HasPrefix(o, "flag "):
+		return strings.TrimPrefix(o, "flag ")
+	case strings.HasPrefix(o, "env "):
+		return strings.TrimPrefix(o, "env ")
+	case strings.HasPrefix(o, "file "):
+		return key + " (" + a.configFile + ")"
+	default:
+		return key
+	}
+}
+
+// typedValue is key's effective value converted, strictly, to the type of
+// its default: "3.5" or -1 is not a seed, where a lenient decoder would make
+// them 3 and 2^64-1.
+func (a *app) typedValue(k configKey) (any, error) {
+	raw := a.v.Get(k.Key)
+	v, ok := convertSetting(raw, k.Default)
+	if !ok {
+		return nil, fmt.Errorf("invalid %s %s: want %s", a.settingName(k.Key), quoteSetting(raw), typeName(k.Default))
+	}
+	return v, nil
+}
+
+func quoteSetting(raw any) string {
+	switch raw.(type) {
+	case string:
+		return strconv.Quote(raw.(string))
+	case map[string]any:
+		return "(a mapping)"
+	default:
+		return fmt.Sprint(raw)
+	}
+}
+
+// convertSetting converts a value from a flag or the environment (a string),
+// a YAML file (string, int, float64, bool, list, mapping) or the defaults
+// (already typed) to want's type.
+func convertSetting(raw, want any) (any, bool) {
+	s, isString := raw.(string)
+	s = strings.TrimSpace(s)
+	switch want.(type) {
+	case string:
+		switch raw.(type) {
+		case string, bool, int, int64, uint64, float64:
+			return fmt.Sprint(raw), true
+		}
+	case bool:
+		if b, ok := raw.(bool); ok {
+			return b, true
+		}
+		if isString {
+			b, err := strconv.ParseBool(s)
+			return b, err == nil
+		}
+	case int:
+		if isString {
+			n, err := strconv.Atoi(s)
+			return n, err == nil
+		}
+		if f, ok := asFloat(raw); ok && f == math.Trunc(f) && math.Abs(f) <= math.MaxInt32 {
+			return int(f), true
+		}
+	case uint64:
+		switch x := raw.(type) {
+		case string:
+			n, err := strconv.ParseUint(s, 10, 64)
+			return n, err == nil
+		case uint64:
+			return x, true
+		case int:
+			return uint64(x), x >= 0
+		case int64:
+			return uint64(x), x >= 0
+		}
+		if f, ok := asFloat(raw); ok && f >= 0 && f == math.Trunc(f) && f < 1<<53 {
+			return uint64(f), true
+		}
+	case float64:
+		if isString {
+			f, err := strconv.ParseFloat(s, 64)
+			return f, err == nil
+		}
+		return asFloat(raw)
+	case time.Duration:
+		if d, ok := raw.(time.Duration); ok {
+			return d, true
+		}
+		if isString {
+			d, err := time.ParseDuration(s)
+			return d, err == nil
+		}
+	case []string:
+		switch x := raw.(type) {
+		case []string:
+			return x, true
+		case string:
+			if s == "" {
+				return []string{}, true
+			}
+			parts := strings.Split(s, ",")
+			for i := range parts {
+				parts[i] = strings.TrimSpace(parts[i])
+			}
+			return parts, true
+		case []any:
+			out := make([]string, len(x))
+			for i, e := range x {
+				v, ok := convertSetting(e, "")
+				if !ok {
+					return nil, false
+				}
+				out[i] = v.(string)
+			}
+			return out, true
+		}
+	}
+	return nil, false
+}
+
+func asFloat(raw any) (float64, bool) {
+	switch x := raw.(type) {
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+// typeName describes the values a key of v's type accepts.
+func typeName(v any) string {
+	switch v.(type) {
+	case bool:
+		return "true or false"
+	case int:
+		return "an integer"
+	case uint64:
+		return "a whole number (0 or more)"
+	case float64:
+		return "a number"
+	case time.Duration:
+		return "a duration such as 1.5s or 2m"
+	case []string:
+		return "a list of strings"
+	default:
+		return fmt.Sprintf("a %T", v)
+	}
+}
+
+func (a *app) newConfigCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Inspect the configuration",
+		Args:  noSubcommand,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(a.newConfigShowCmd())
+	return cmd
+}
+
+type shownSetting struct {
+	Key    string `json:"key"`
+	Value  any    `json:"value"`
+	Origin string `json:"origin"`
+}
+
+func (a *app) newConfigShowCmd() *cobra.Command {
+	var asJSON, withOrigin bool
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "Print the effective configuration",
+		Long: `Print the effective configuration: every key, sorted, with the value that
+flags, PROCGEN_* environment variables, the config file and the defaults give
+it. The YAML output is itself a valid config file.
+
+--origin adds where each value came from: flag, env, file or default.`,
+		Args: noArgs,
+		RunE: func(_ *cobra.Command, _ []string) error {
+			var settings []shownSetting
+			for _, k := range configKeys() {
+				val, err := a.typedValue(k)
+				if err != nil {
+					return usageError{err}
+				}
+				settings = append(settings, shownSetting{k.Key, val, a.origin(k.Key)})
+			}
+			sort.Slice(settings, func(i, j int) bool { return settings[i].Key < settings[j].Key })
+			if asJSON {
+				return writeSettingsJSON(a.stdout, settings, withOrigin, a.configFile)
+			}
+			return writeSettingsYAML(a.stdout, settings, withOrigin, a.configFile)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of YAML")
+	cmd.Flags().BoolVar(&withOrigin, "origin", false, "say where each value came from")
+	return cmd
+}
+
+func writeSettingsJSON(w io.Writer, settings []shownSetting, withOrigin bool, file string) error {
+	var doc any
+	if withOrigin {
+		doc = struct {
+			ConfigFile string         `json:"config_file"`
+			Settings   []shownSetting `json:"settings"`
+		}{file, settings}
+	} else {
+		tree := map[string]any{}
+		for _, s := range settings {
+			parts := strings.Split(s.Key, ".")
+			m := tree
+			for _, p := range parts[:len(parts)-1] {
+				sub, ok := m[p].(map[string]any)
+				if !ok {
+					sub = map[string]any{}
+					m[p] = sub
+				}
+				m = sub
+			}
+			m[parts[len(parts)-1]] = s.Value
+		}
+		doc = tree
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// writeSettingsYAML writes sorted dotted keys as nested YAML. Keys sharing a
+// prefix are contiguous once sorted, so one pass suffices.
+func writeSettingsYAML(w io.Writer, settings []shownSetting, withOrigin bool, file string) error {
+	var b strings.Builder
+	if withOrigin {
+		if file == "" {
+			file = "none"
+		}
+		fmt.Fprintf(&b, "# config file: %s\n", file)
+	}
+	var open []string // the parent path already written
+	for _, s := range settings {
+		parts := strings.Split(s.Key, ".")
+		parents := parts[:len(parts)-1]
+		common := 0
+		for common < len(open) && common < len(parents) && open[common] == parents[common] {
+			common++
+		}
+		for i := common; i < len(parents); i++ {
+			fmt.Fprintf(&b, "%s%s:\n", strings.Repeat("  ", i), parents[i])
+		}
+		open = parents
+		fmt.Fprintf(&b, "%s%s: %s", strings.Repeat("  ", len(parents)), parts[len(parts)-1], yamlScalar(s.Value))
+		if withOrigin {
+			fmt.Fprintf(&b, "  # %s", s.Origin)
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func yamlScalar(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strconv.Quote(x)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case time.Duration:
+		return strconv.Quote(x.String())
+	case []string:
+		q := make([]string, len(x))
+		for i, s := range x {
+			q[i] = strconv.Quote(s)
+		}
+		return "[" + strings.Join(q, ", ") + "]"
+	default:
+		return fmt.Sprint(x)
+	}
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
+
+type cpuReport struct {
+	Model        string `json:"model,omitempty"`
+	LogicalCores int    `json:"logical_cores"`
+	GOMAXPROCS   int    `json:"gomaxprocs"`
+}
+
+type devicesReport struct {
+	CPU  cpuReport  `json:"cpu"`
+	CUDA gpu.Report `json:"cuda"`
+}
+
+// cpuModel is the first "model name" in /proc/cpuinfo, "" where there is none.
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		name, value, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(name) == "model name" {
+			return strings.TrimSpace(value)
+		}
+	}
+	return ""
+}
+
+func (a *app) newDevicesCmd() *cobra.Command {
+	var asJSON, check bool
+	cmd := &cobra.Command{
+		Use:   "devices",
+		Short: "Report the CPU and the CUDA devices procgen can use, and why not",
+		Long: `Report the CPU and what CUDA support was found: whether this binary was
+built with CUDA, whether a driver and a device were found (and if not, exactly
+why), the driver version, each GPU and whether the kernels embedded in this
+binary can run on it. The report exits 0 whatever it finds.
+
+--check then opens the device --device asks for and exits 3 if it cannot,
+for scripts: 'procgen --device cuda devices --check' succeeds only where the
+CUDA backend works.`,
+		Args: noArgs,
+		RunE: func(_ *cobra.Command, _ []string) error {
+			r := devicesReport{
+				CPU:  cpuReport{Model: cpuModel(), LogicalCores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0)},
+				CUDA: gpu.Probe(),
+			}
+			var err error
+			if asJSON {
+				enc := json.NewEncoder(a.stdout)
+				enc.SetIndent("", "  ")
+				err = enc.Encode(r)
+			} else {
+				err = writeDevicesReport(a.stdout, r)
+			}
+			if err != nil || !check {
+				return err
+			}
+			dev, err := a.openDevice()
+			if err != nil {
+				return err
+			}
+			if dev == nil {
+				a.log.Infof("check: --device %s: using the CPU", a.opts.Device)
+				return nil
+			}
+			info := dev.Info()
+			a.log.Infof("check: --device %s: using CUDA device %d (%s)", a.opts.Device, info.Ordinal, info.Name)
+			return dev.Close()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&check, "check", false, "exit 3 unless the device --device asks for can be opened")
+	return cmd
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func writeDevicesReport(w io.Writer, r devicesReport) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	model := r.CPU.Model
+	if model == "" {
+		model = "unknown"
+	}
+	fmt.Fprintf(tw, "CPU\n")
+	fmt.Fprintf(tw, "  model:\t%s\n", model)
+	fmt.Fprintf(tw, "  logical cores:\t%d\n", r.CPU.LogicalCores)
+	fmt.Fprintf(tw, "  GOMAXPROCS:\t%d\n", r.CPU.GOMAXPROCS)
+	c := r.CUDA
+	fmt.Fprintf(tw, "CUDA\n")
+	fmt.Fprintf(tw, "  built with CUDA:\t%s\n", yesNo(c.BuiltWithCUDA))
+	if c.Available {
+		fmt.Fprintf(tw, "  available:\tyes\n")
+	} else {
+		fmt.Fprintf(tw, "  available:\tno: %s\n", c.Reason)
+	}
+	if c.DriverVersion != 0 {
+		fmt.Fprintf(tw, "  driver supports:\tCUDA %s\n", gpu.DriverVersionString(c.DriverVersion))
+	}
+	if len(c.EmbeddedArchs) > 0 {
+		fmt.Fprintf(tw, "  embedded kernels:\t%s\n", strings.Join(c.EmbeddedArchs, " "))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(c.Devices) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\n")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  #\tNAME\tCC\tSMS\tMEMORY\tRUNNABLE\n")
+	for _, d := range c.Devices {
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%d\t%.1f GiB\t%s\n", d.Ordinal, d.Name, d.ComputeCapability(), d.SMs,
+			float64(d.MemoryBytes)/(1<<30), yesNo(d.Runnable))
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
+
+// Exit codes. They are part of the command-line interface: scripts test them,
+// and the root --help text documents them (keep exitCodeHelp in step).
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitNoDevice    = 3
+	exitInterrupted = 130
+)
+
+const exitCodeHelp = `Exit codes:
+  0    success
+  1    failure (the work failed, or a check such as 'compare' thresholds did not hold)
+  2    usage error: bad flag, argument, configuration value or config file, unreadable input
+  3    the requested device is unavailable (--device cuda without a usable CUDA device)
+  130  interrupted (SIGINT or SIGTERM)`
+
+// usageError marks an error as the user's mistake in how procgen was called:
+// exit code 2, and a hint pointing at the command's --help.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usageErrorf(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// asUsage wraps err as a usage error unless it is nil or already one.
+func asUsage(err error) error {
+	var ue usageError
+	if err == nil || errors.As(err, &ue) {
+		return err
+	}
+	return usageError{err}
+}
+
+// deviceError is an explicit device request that cannot be met.
+type deviceError struct{ err error }
+
+func (e deviceError) Error() string { return e.err.Error() }
+func (e deviceError) Unwrap() error { return e.err }
+
+// exitCode maps an error returned by a command to the process exit code.
+// Order matters: an interrupted run is reported as such whatever else failed.
+func exitCode(err error) int {
+	var ue usageError
+	var de deviceError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, context.Canceled):
+		return exitInterrupted
+	case errors.As(err, &ue):
+		return exitUsage
+	case errors.As(err, &de), errors.Is(err, gpu.ErrUnavailable):
+		return exitNoDevice
+	default:
+		return exitFailure
+	}
+}

@@ -1,0 +1,55 @@
+// Command procgen is a suite of procedural generators that run on the GPU
+// when one is available and on the CPU otherwise.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is the whole program minus the process: it builds a fresh command tree
+// on every call, so tests can call it repeatedly, and returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := newApp(stdin, stdout, stderr)
+	root := a.newRootCmd()
+	root.SetArgs(args)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return exitOK
+	}
+	if ctx.Err() != nil && !errors.Is(err, context.Canceled) {
+		// The signal arrived and the command failed because of it, in
+		// whatever way it noticed (a closed pipe, a half-written file).
+		err = fmt.Errorf("interrupted: %w (%w)", context.Canceled, err)
+	}
+	if !a.started {
+		// Cobra failed before any of our code ran: an unknown command or
+		// flag, or a wrong number of arguments.
+		err = asUsage(err)
+	}
+	fmt.Fprintf(stderr, "procgen: %s\n", oneLine(err.Error()))
+	code := exitCode(err)
+	if code == exitUsage && cmd != nil {
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
+	}
+	return code
+}
+
+// oneLine folds a multi-line message onto one line, so every error is one
+// line on stderr that scripts can grep.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

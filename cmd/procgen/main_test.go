@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"procgen": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "script"),
+		Setup: func(env *testscript.Env) error {
+			// Keep the developer's own config and environment out of the tests.
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "cuda":
+				return gpu.Probe().Available, nil
+			}
+			return false, errors.New("unknown condition " + strconv.Quote(cond))
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"mkpng": cmdMkpng,
+			"exits": cmdExits,
+		},
+	})
+}
+
+// cmdMkpng writes a PNG of one color: mkpng FILE WIDTH HEIGHT R G B.
+func cmdMkpng(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 6 {
+		ts.Fatalf("usage: mkpng FILE WIDTH HEIGHT R G B")
+	}
+	var n [5]int
+	for i, s := range args[1:] {
+		v, err := strconv.Atoi(s)
+		ts.Check(err)
+		n[i] = v
+	}
+	img := image.NewNRGBA(image.Rect(0, 0, n[0], n[1]))
+	c := color.NRGBA{uint8(n[2]), uint8(n[3]), uint8(n[4]), 255}
+	for y := range n[1] {
+		for x := range n[0] {
+			img.SetNRGBA(x, y, c)
+		}
+	}
+	f, err := os.Create(ts.MkAbs(args[0]))
+	ts.Check(err)
+	ts.Check(png.Encode(f, img))
+	ts.Check(f.Close())
+}
+
+// cmdExits runs a command and checks its exit code: exits CODE PROG ARGS...
+// Its stdout and stderr are then checked like exec's.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE PROG [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("%v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}

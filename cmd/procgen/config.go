@@ -37,6 +37,15 @@ func configKeys() []configKey {
 		{"seed", uint64(1), "random seed; the same seed and settings give the same output"},
 		{"sync", false, "debug: synchronize after every kernel launch, so a failing kernel is reported where it was launched"},
 		{"verbose", 0, "more detail on stderr (-v, -vv)"},
+		{"flame.width", 0, "output width in `PIXELS` (0: the genome's; the scale follows so the framing stays)"},
+		{"flame.height", 0, "output height in `PIXELS` (0: the genome's, or kept in proportion to --width)"},
+		{"flame.quality", 0.0, "samples per output pixel (0: the genome's quality)"},
+		{"flame.supersample", 0, "supersampling `FACTOR` per axis (0: the genome's)"},
+		{"flame.png16", false, "write 16-bit PNG instead of 8-bit"},
+		{"flame.palettes", "", "flam3 palette `FILE` for genomes that name a palette by number (palette=\"N\")"},
+		{"flame.strict", false, "fail on a variation or attribute procgen does not know, instead of warning and ignoring it"},
+		{"flame.earlyclip", false, "tone-map before the spatial filter (flam3's earlyclip)"},
+		{"flame.transparent", false, "transparent background (PNG alpha) instead of the genome's background colour"},
 	}
 }
 

@@ -120,6 +120,7 @@ func (a *app) newRootCmd() *cobra.Command {
 		a.newConfigCmd(),
 		a.newDevicesCmd(),
 		a.newCompareCmd(),
+		a.newFlameCmd(),
 	)
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {

@@ -1,0 +1,56 @@
+// Structures the flame renderer shares between Go (internal/flame/cuda_types.go,
+// whose test checks sizes and offsets) and the kernels. Fixed-size fields only.
+#pragma once
+#include <stdint.h>
+#include "flame_ids.cuh"
+
+#define FLAME_MAX_XFORMS 32 // ordinary xforms; the final xform is stored after them
+#define FLAME_MAX_VARS 32   // active variations per xform
+
+struct FlameXform {
+	float coefs[6]; // a b c d e f: x' = a x + c y + e, y' = b x + d y + f
+	float post[6];
+	float color;
+	float color_speed;
+	float vis;     // adjusted opacity: what a sample deposits
+	float opacity; // raw opacity: the final xform's chance of being applied
+	int32_t nvars;
+	int32_t has_post;
+	int32_t pad[2];
+	float weights[FLAME_MAX_VARS];
+	uint8_t ids[FLAME_MAX_VARS];
+	float params[NUM_PARAMS];
+};
+
+struct FlameGenome {
+	int32_t nxforms;
+	int32_t has_final;
+	int32_t xaos;     // choose[row] differs per previous xform
+	int32_t linear;   // palette mode linear
+	int32_t fuse;
+	int32_t bw, bh;   // histogram size in buckets
+	int32_t rotate;
+	float rot_cos, rot_sin, cx, cy;
+	float x0, y0, x1, y1; // camera bounds
+	float sx, sy;         // buckets per unit
+	// choose[row][j]: cumulative weight of xforms 0..j, normalised to 1, for
+	// row 0 (no previous xform) and row i+1 (after xform i).
+	float choose[FLAME_MAX_XFORMS + 1][FLAME_MAX_XFORMS];
+	float palette[256][4]; // × 255
+};
+
+// Density estimation constants (flam3's de helper).
+struct FlameDE {
+	float k1, k2;
+	int32_t bw, bh, ss;
+	int32_t kernel_size, max_index;
+	float max_filtered, curve;
+	int32_t pad[3];
+};
+
+// Tone mapping constants (internal/flame/tonemap.go toneParams).
+struct FlameTone {
+	float gamma, linrange, vibrancy, highpow;
+	float bg[3];
+	int32_t transparent;
+};

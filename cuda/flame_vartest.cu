@@ -1,0 +1,28 @@
+// Test harness for cuda/flame_variations.cuh: maps points through one xform's
+// affine and variations so internal/flame's tests can compare the device
+// variations with the CPU's ApplyXform point by point.
+#include "common.cuh"
+#include "flame_ids.cuh"
+#include "flame_variations.cuh"
+
+// Thread i maps (in_xy[2i], in_xy[2i+1]) through the affine coefs
+// {a b c d e f} (x' = a·x + c·y + e, y' = b·x + d·y + f) and then the nvars
+// variations ids/weights with params (NUM_PARAMS floats, precalculated slots
+// filled), writing the summed point to out_xy[2i..2i+1]; no post affine and
+// no bad-value test. Its random stream starts at state pg_hash64(seed, i):
+// the twin of Go's rng.NewStream(rng.Hash64(seed, uint64(i))), whose state is
+// that same value, so draw j of thread i is the CPU's draw j for point i.
+extern "C" __global__ void pg_flame_vartest(const float *in_xy, float *out_xy, unsigned n, const unsigned char *ids,
+					    const float *weights, int nvars, const float *coefs, const float *params,
+					    uint64_t seed) {
+	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	PgRng rng;
+	rng.state = pg_hash64(seed, i);
+	float x = in_xy[2 * i], y = in_xy[2 * i + 1];
+	float tx = coefs[0] * x + coefs[2] * y + coefs[4];
+	float ty = coefs[1] * x + coefs[3] * y + coefs[5];
+	float2 o = pg_flame_apply_vars(ids, weights, nvars, tx, ty, coefs, params, rng);
+	out_xy[2 * i] = o.x;
+	out_xy[2 * i + 1] = o.y;
+}

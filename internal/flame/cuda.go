@@ -1,0 +1,260 @@
+//go:build cuda
+
+package flame
+
+import (
+	"context"
+	"fmt"
+	"unsafe"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
+
+// CUDA renders on a GPU: iteration, accumulation, density estimation,
+// filtering and tone mapping all run on the device; only the image returns.
+type CUDA struct{ Dev *gpu.Device }
+
+// Launch shapes; they match cuda/flame.cu.
+const (
+	iterThreads = 256
+	// samplesPerLaunch bounds one iterate launch so progress and Ctrl-C
+	// are seen a few times a second even on big renders.
+	samplesPerLaunch = 1 << 30
+)
+
+// chainSamples chooses how many samples one chain (one GPU thread) plots:
+// long enough that the fuse is a small overhead, short enough to fill the GPU.
+func chainSamples(total int64, sms int) int64 {
+	full := int64(sms) * 2048 // resident threads on the whole device
+	s := total / (4 * full)
+	return min(max(s, 1024), 16384)
+}
+
+// Render renders g with options o on the device.
+func (c CUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, error) {
+	p, err := newPlan(g, o)
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	cg := p.chaosGame(o.Seed)
+	gg, xs, err := p.gpuInputs(cg)
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	r := &cudaRun{dev: c.Dev}
+	defer r.free()
+	f, err := r.render(ctx, p, gg, xs, o)
+	return f, Stats{Samples: p.samples, Buckets: int64(p.bw) * int64(p.bh), BadValues: r.bad, DeviceBytes: r.bytes}, err
+}
+
+// cudaRun owns the device buffers of one render.
+type cudaRun struct {
+	dev   *gpu.Device
+	frees []func() error
+	bytes int64
+	bad   int64
+}
+
+func (r *cudaRun) free() {
+	for _, f := range r.frees {
+		f()
+	}
+}
+
+func alloc[T gpu.Elem](r *cudaRun, n int) (*gpu.Buffer[T], error) {
+	b, err := gpu.Alloc[T](r.dev, n)
+	if err != nil {
+		return nil, err
+	}
+	r.frees = append(r.frees, b.Free)
+	r.bytes += b.Bytes()
+	return b, nil
+}
+
+func upload[T gpu.Elem](r *cudaRun, v []T) (*gpu.Buffer[T], error) {
+	b, err := alloc[T](r, len(v))
+	if err != nil {
+		return nil, err
+	}
+	return b, b.Write(v)
+}
+
+func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXform, o Options) (*Frame, error) {
+	d := r.dev
+	nb := p.bw * p.bh
+	genome, err := upload(r, words(gg))
+	if err != nil {
+		return nil, err
+	}
+	xforms, err := upload(r, words(xs))
+	if err != nil {
+		return nil, err
+	}
+	hist, err := alloc[float32](r, 4*nb)
+	if err != nil {
+		return nil, fmt.Errorf("flame: histogram of %d buckets: %w", nb, err)
+	}
+	hits, err := alloc[uint32](r, nb)
+	if err != nil {
+		return nil, err
+	}
+	bad, err := alloc[uint64](r, 1)
+	if err != nil {
+		return nil, err
+	}
+	for _, z := range []func() error{hist.Zero, hits.Zero, bad.Zero} {
+		if err := z(); err != nil {
+			return nil, err
+		}
+	}
+
+	iterate, err := d.Function("flame", "pg_flame_iterate")
+	if err != nil {
+		return nil, err
+	}
+	shared := int(unsafe.Sizeof(gpuGenome{})) + len(xs)*int(unsafe.Sizeof(gpuXform{}))
+	if shared > 48<<10 {
+		if err := iterate.SetMaxDynamicShared(shared); err != nil {
+			return nil, err
+		}
+	}
+	spc := chainSamples(p.samples, d.Info().SMs)
+	chains := p.samples / spc
+	rest := p.samples - chains*spc
+	var base, done int64
+	launch := func(n, samples int64) error {
+		blocks := int((n + iterThreads - 1) / iterThreads)
+		err := iterate.Launch(gpu.Dim(blocks), gpu.Dim(iterThreads), shared, genome.Arg(), xforms.Arg(), hist.Arg(),
+			hits.Arg(), gpu.U64(o.Seed), gpu.U64(uint64(base)), gpu.U32(uint32(n)), gpu.U32(uint32(samples)), bad.Arg())
+		base += n
+		return err
+	}
+	perLaunch := max(samplesPerLaunch/spc, 1)
+	for left := chains; left > 0; {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		n := min(left, perLaunch)
+		if err := launch(n, spc); err != nil {
+			return nil, err
+		}
+		left -= n
+		done += n * spc
+		if o.Progress != nil {
+			if err := d.Synchronize(); err != nil {
+				return nil, err
+			}
+			o.Progress(done, p.samples)
+		}
+	}
+	if rest > 0 {
+		if err := launch(1, rest); err != nil {
+			return nil, err
+		}
+	}
+
+	acc, err := alloc[float32](r, 4*nb)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.density(p, hist, hits, acc); err != nil {
+		return nil, err
+	}
+	tone, err := upload(r, words(p.gpuTone()))
+	if err != nil {
+		return nil, err
+	}
+	if p.earlyClip {
+		f, err := d.Function("flame", "pg_flame_earlyclip")
+		if err != nil {
+			return nil, err
+		}
+		if err := f.Launch(gpu.Dim((nb+255)/256), gpu.Dim(256), 0, acc.Arg(), gpu.U64(uint64(nb)), tone.Arg()); err != nil {
+			return nil, err
+		}
+	}
+	filter := make([]float32, len(p.filter))
+	for i, v := range p.filter {
+		filter[i] = float32(v)
+	}
+	fb, err := upload(r, filter)
+	if err != nil {
+		return nil, err
+	}
+	out, err := alloc[float32](r, 4*p.width*p.height)
+	if err != nil {
+		return nil, err
+	}
+	finish, err := d.Function("flame", "pg_flame_finish")
+	if err != nil {
+		return nil, err
+	}
+	early := int32(0)
+	if p.earlyClip {
+		early = 1
+	}
+	err = finish.Launch(gpu.Dim3{X: uint32((p.width + 127) / 128), Y: uint32(p.height), Z: 1}, gpu.Dim(128), 0,
+		acc.Arg(), out.Arg(), fb.Arg(), gpu.I32(int32(p.filterWidth)), gpu.I32(int32(p.width)),
+		gpu.I32(int32(p.height)), gpu.I32(int32(p.bw)), gpu.I32(int32(p.ss)), gpu.I32(int32(p.deOffset)),
+		gpu.I32(early), tone.Arg())
+	if err != nil {
+		return nil, err
+	}
+	frame := newFrame(p.width, p.height)
+	if err := out.Read(frame.Pix); err != nil {
+		return nil, err
+	}
+	var nbad [1]uint64
+	if err := bad.Read(nbad[:]); err != nil {
+		return nil, err
+	}
+	r.bad = int64(nbad[0])
+	if o.Progress != nil {
+		o.Progress(p.samples, p.samples)
+	}
+	return frame, nil
+}
+
+// density fills acc from the histogram: flam3's density estimation when the
+// genome asks for it, plain log scaling otherwise.
+func (r *cudaRun) density(p *plan, hist *gpu.Buffer[float32], hits *gpu.Buffer[uint32], acc *gpu.Buffer[float32]) error {
+	d := r.dev
+	nb := p.bw * p.bh
+	if p.de == nil {
+		f, err := d.Function("flame", "pg_flame_logscale")
+		if err != nil {
+			return err
+		}
+		return f.Launch(gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hist.Arg(), acc.Arg(), gpu.U64(uint64(nb)),
+			gpu.F32(float32(p.k1)), gpu.F32(float32(p.k2)))
+	}
+	if err := acc.Zero(); err != nil {
+		return err
+	}
+	coefs := make([]float32, len(p.de.coefs))
+	for i, v := range p.de.coefs {
+		coefs[i] = float32(v)
+	}
+	widths := make([]float32, len(p.de.widths))
+	for i, v := range p.de.widths {
+		widths[i] = float32(v)
+	}
+	cb, err := upload(r, coefs)
+	if err != nil {
+		return err
+	}
+	wb, err := upload(r, widths)
+	if err != nil {
+		return err
+	}
+	params, err := upload(r, words(p.gpuDE()))
+	if err != nil {
+		return err
+	}
+	f, err := d.Function("flame", "pg_flame_density")
+	if err != nil {
+		return err
+	}
+	return f.Launch(gpu.Dim3{X: uint32((p.bw + 127) / 128), Y: uint32(p.bh), Z: 1}, gpu.Dim(128), 0,
+		hist.Arg(), hits.Arg(), acc.Arg(), cb.Arg(), wb.Arg(), params.Arg())
+}

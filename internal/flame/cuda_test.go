@@ -1,0 +1,117 @@
+//go:build cuda
+
+package flame
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
+
+var cudaDev struct {
+	once sync.Once
+	dev  *gpu.Device
+	err  error
+}
+
+func cudaRenderer(t testing.TB) CUDA {
+	t.Helper()
+	cudaDev.once.Do(func() { cudaDev.dev, cudaDev.err = gpu.Open(0) })
+	if cudaDev.err != nil {
+		if os.Getenv("PROCGEN_REQUIRE_GPU") != "" {
+			t.Fatalf("no device: %v", cudaDev.err)
+		}
+		t.Skipf("no CUDA device: %v", cudaDev.err)
+	}
+	return CUDA{Dev: cudaDev.dev}
+}
+
+func loadTestGenome(t testing.TB, name string) *Genome {
+	gs, _, err := ParseFile("../../testdata/flame/"+name+".flam3", ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gs[0]
+}
+
+// TestCUDAMatchesCPU: with different random streams the two backends cannot
+// agree pixel for pixel, so the GPU image must be as close to the CPU image
+// as two CPU images of different seeds are to each other.
+func TestCUDAMatchesCPU(t *testing.T) {
+	r := cudaRenderer(t)
+	for _, name := range []string{"simple", "heavy"} {
+		t.Run(name, func(t *testing.T) {
+			g := loadTestGenome(t, name)
+			o := Options{Width: 200, Quality: 500}
+			o.Seed = 1
+			cpu1, _, err := CPU{}.Render(context.Background(), g, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.Seed = 2
+			cpu2, _, err := CPU{}.Render(context.Background(), g, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.Seed = 3
+			gp, st, err := r.Render(context.Background(), g, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			noise := refMAD(cpu1.NRGBA(), cpu2.NRGBA())
+			got := refMAD(gp.NRGBA(), cpu1.NRGBA())
+			t.Logf("%s: MAD(gpu, cpu) %.3f, MAD(cpu seed 1, cpu seed 2) %.3f, device bytes %d", name, got, noise, st.DeviceBytes)
+			if got > 1.5*noise+0.5 {
+				t.Fatalf("GPU differs from CPU by %.3f, more than the CPU's own seed noise %.3f allows", got, noise)
+			}
+		})
+	}
+}
+
+// TestFidelityCUDA renders all 53 corpus genomes on the GPU against flam3.
+func TestFidelityCUDA(t *testing.T) {
+	runFidelity(t, cudaRenderer(t), 1)
+}
+
+// TestCUDALargeFrames: the sizes the issue requires to fit on the device.
+func TestCUDALargeFrames(t *testing.T) {
+	r := cudaRenderer(t)
+	g := loadTestGenome(t, "simple")
+	for _, tc := range []struct{ w, h, ss int }{{1920, 1080, 4}, {7680, 4320, 1}} {
+		f, st, err := r.Render(context.Background(), g, Options{Width: tc.w, Height: tc.h, Supersample: tc.ss, Quality: 10})
+		if err != nil {
+			t.Fatalf("%dx%d ss%d: %v", tc.w, tc.h, tc.ss, err)
+		}
+		t.Logf("%dx%d supersample %d: %d buckets, %.2f GiB of device memory", f.Width, f.Height, tc.ss, st.Buckets,
+			float64(st.DeviceBytes)/(1<<30))
+	}
+}
+
+func benchCUDA(b *testing.B, name string, o Options) {
+	r := cudaRenderer(b)
+	g := loadTestGenome(b, name)
+	if _, _, err := r.Render(context.Background(), g, o); err != nil { // warm-up: module load
+		b.Fatal(err)
+	}
+	var samples int64
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		_, st, err := r.Render(context.Background(), g, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		samples += st.Samples
+	}
+	sec := time.Since(start).Seconds()
+	b.ReportMetric(float64(samples)/sec/1e9, "Gsamples/s")
+	b.ReportMetric(sec/float64(b.N)*1e3, "ms/render")
+}
+
+// BenchmarkCUDAFrame is the issue's end-to-end figure: an 800x592 frame at
+// quality 2000 and supersample 4 (947 million samples), genome to image.
+func BenchmarkCUDAFrameSimple(b *testing.B) { benchCUDA(b, "simple", Options{}) }
+func BenchmarkCUDAFrameHeavy(b *testing.B)  { benchCUDA(b, "heavy", Options{}) }

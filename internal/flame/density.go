@@ -1,0 +1,234 @@
+package flame
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/procgen-dev/procgen/internal/parallel"
+)
+
+// deThresh is flam3's DE_THRESH: below this many hits each count gets its
+// own kernel; above, kernels are shared along the estimator curve.
+const deThresh = 100
+
+// deFilters is flam3's family of density-estimation kernels: a bucket with
+// few hits is spread over a wide Gaussian, a dense one over a narrow one.
+// Each kernel stores one octant (dej >= dek >= 0) of its symmetric square.
+type deFilters struct {
+	coefs          []float64 // kernelSize values per filter
+	widths         []float64
+	kernelSize     int
+	maxIndex       int
+	maxFilteredCnt float64
+	curve          float64
+}
+
+func newDEFilters(maxRad, minRad, curve float64, ss int) (*deFilters, error) {
+	if curve <= 0 {
+		return nil, fmt.Errorf("estimator_curve must be > 0, not %g", curve)
+	}
+	if maxRad < minRad {
+		return nil, fmt.Errorf("estimator_radius %g must not be smaller than estimator_minimum %g", maxRad, minRad)
+	}
+	compMax := maxRad*float64(ss) + 1
+	compMin := minRad*float64(ss) + 1
+	numD := math.Pow(compMax/compMin, 1/curve)
+	if numD > 1e7 {
+		return nil, fmt.Errorf("density estimation needs too many filters (%g)", numD)
+	}
+	num := int(math.Ceil(numD))
+	d := &deFilters{curve: curve}
+	maxInd := num
+	d.maxFilteredCnt = float64(maxInd)
+	if num > deThresh {
+		maxInd = int(math.Ceil(deThresh+math.Pow(float64(num-deThresh), curve))) + 1
+		d.maxFilteredCnt = float64(int(math.Pow(float64(maxInd-deThresh), 1/curve)) + deThresh)
+	}
+	rowSize := int(2*math.Ceil(compMax) - 1)
+	half := (rowSize - 1) / 2
+	d.kernelSize = (half + 1) * (2 + half) / 2
+	d.coefs = make([]float64, maxInd*d.kernelSize)
+	d.widths = make([]float64, maxInd)
+	gaussSupp := filterSupport[FilterGaussian]
+	for f := 0; f < maxInd; f++ {
+		var h float64
+		if f < deThresh {
+			h = compMax / math.Pow(float64(f+1), curve)
+		} else {
+			adj := math.Pow(float64(f-deThresh), 1/curve) + deThresh
+			h = compMax / math.Pow(adj+1, curve)
+		}
+		if h <= compMin {
+			h = compMin
+			d.maxIndex = f
+		}
+		d.widths[f] = h
+		sum := 0.0
+		for j := -half; j <= half; j++ {
+			for k := -half; k <= half; k++ {
+				if dd := math.Sqrt(float64(j*j+k*k)) / h; dd <= 1 {
+					sum += filterValue(FilterGaussian, gaussSupp*dd)
+				}
+			}
+		}
+		idx := f * d.kernelSize
+		for j := 0; j <= half; j++ {
+			for k := 0; k <= j; k++ {
+				if dd := math.Sqrt(float64(j*j+k*k)) / h; dd <= 1 {
+					d.coefs[idx] = filterValue(FilterGaussian, gaussSupp*dd) / sum
+				}
+				idx++
+			}
+		}
+		if d.maxIndex > 0 {
+			break
+		}
+	}
+	if d.maxIndex == 0 {
+		d.maxIndex = maxInd - 1
+	}
+	return d, nil
+}
+
+// index picks the kernel for a neighbourhood hit count.
+func (d *deFilters) index(hits float64) int {
+	var i int
+	switch {
+	case hits > d.maxFilteredCnt:
+		i = d.maxIndex
+	case hits <= deThresh:
+		i = int(math.Ceil(hits)) - 1
+	default:
+		i = deThresh + int(math.Floor(math.Pow(hits-deThresh, d.curve)))
+	}
+	return min(max(i, 0), d.maxIndex)
+}
+
+// maxRadius is the largest reach in buckets of any kernel.
+func (d *deFilters) maxRadius() int { return int(math.Ceil(d.widths[0])) - 1 }
+
+// logScale is flam3's log-density mapping of a bucket's colour sum: the
+// factor by which every channel of a bucket with alpha sum a is multiplied.
+func logScale(k1, k2, a float64) float64 { return k1 * math.Log1p(a*k2) / a }
+
+// densityEstimate turns the histogram h into the accumulation buffer acc
+// (RGBA float64 per bucket), log-scaling each bucket and, with d non-nil,
+// spreading it over the kernel its neighbourhood density selects.
+func densityEstimate(h *histogram, acc []float64, d *deFilters, k1, k2 float64, ss int) {
+	w, ht := h.width, h.height
+	if d == nil {
+		parallel.For(ht, 16, func(_, lo, hi int) {
+			for j := lo; j < hi; j++ {
+				for i := 0; i < w; i++ {
+					b := j*w + i
+					c := h.color(b)
+					if c[3] == 0 {
+						continue
+					}
+					ls := logScale(k1, k2, c[3])
+					for ch := 0; ch < 4; ch++ {
+						acc[4*b+ch] = c[ch] * ls
+					}
+				}
+			}
+		})
+		return
+	}
+	// Kernels scatter into neighbouring rows, so rows are processed in bands
+	// taller than two kernel reaches: all even bands in parallel, then all
+	// odd ones. No two concurrent bands touch the same row, and each
+	// bucket receives its additions in the same order whatever the number
+	// of threads, so the float result is reproducible.
+	reach := d.maxRadius() + 1
+	band := max(2*reach+2, 32)
+	first, last := ss-1, ht-ss/2 // rows whose ss×ss neighbourhood is inside
+	nb := (last - first + band - 1) / band
+	if nb <= 0 {
+		return
+	}
+	for parity := 0; parity < 2; parity++ {
+		count := (nb - parity + 1) / 2
+		parallel.For(count, 1, func(_, lo, hi int) {
+			for k := lo; k < hi; k++ {
+				b0 := first + (2*k+parity)*band
+				deRows(h, acc, d, k1, k2, ss, b0, min(b0+band, last))
+			}
+		})
+	}
+}
+
+func deRows(h *histogram, acc []float64, d *deFilters, k1, k2 float64, ss, j0, j1 int) {
+	w, ht := h.width, h.height
+	half := ss / 2
+	scale := 1.0
+	if ss%2 == 0 {
+		scale = math.Pow(float64(ss)/float64(ss+1), 2)
+	}
+	add := func(i, j int, c *[4]float64) {
+		if i < 0 || j < 0 || i >= w || j >= ht {
+			return
+		}
+		p := acc[4*(j*w+i):]
+		p[0] += c[0]
+		p[1] += c[1]
+		p[2] += c[2]
+		p[3] += c[3]
+	}
+	for j := j0; j < j1; j++ {
+		for i := ss - 1; i < w-(ss-1); i++ {
+			b := j*w + i
+			if h.hits[b] == 0 {
+				continue
+			}
+			c := h.color(b)
+			if c[3] == 0 {
+				continue
+			}
+			var hits float64
+			for jj := -half; jj <= half; jj++ {
+				for ii := -half; ii <= half; ii++ {
+					hits += float64(h.hits[b+ii+jj*w])
+				}
+			}
+			f := d.index(hits * scale)
+			coefs := d.coefs[f*d.kernelSize:]
+			fw := int(math.Ceil(d.widths[f])) - 1
+			ls := logScale(k1, k2, c[3])
+			idx := 0
+			for jj := 0; jj <= fw; jj++ {
+				for ii := 0; ii <= jj; ii++ {
+					k := coefs[idx]
+					idx++
+					if k == 0 {
+						continue
+					}
+					s := k * ls
+					v := [4]float64{c[0] * s, c[1] * s, c[2] * s, c[3] * s}
+					switch {
+					case jj == 0:
+						add(i, j, &v)
+					case ii == 0:
+						add(i+jj, j, &v)
+						add(i-jj, j, &v)
+						add(i, j+jj, &v)
+						add(i, j-jj, &v)
+					case ii == jj:
+						add(i+ii, j+jj, &v)
+						add(i-ii, j+jj, &v)
+						add(i+ii, j-jj, &v)
+						add(i-ii, j-jj, &v)
+					default:
+						add(i+ii, j+jj, &v)
+						add(i-ii, j+jj, &v)
+						add(i+ii, j-jj, &v)
+						add(i-ii, j-jj, &v)
+						add(i+jj, j+ii, &v)
+						add(i-jj, j+ii, &v)
+						add(i+jj, j-ii, &v)
+						add(i-jj, j-ii, &v)
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,124 @@
+package flame
+
+import (
+	"fmt"
+	"math"
+)
+
+// gpuInputs converts a plan into the structures the kernels read. It lives
+// outside the cuda build so the conversion is tested everywhere.
+func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
+	g := p.g
+	if len(cg.xforms) > gpuMaxXforms {
+		return gpuGenome{}, nil, fmt.Errorf("flame %q: %d xforms, the GPU backend takes at most %d",
+			g.Name, len(cg.xforms), gpuMaxXforms)
+	}
+	gg := gpuGenome{
+		NXforms: int32(len(cg.xforms)), Fuse: int32(cg.fuse), BW: int32(p.bw), BH: int32(p.bh),
+		CX: float32(p.cam.cx), CY: float32(p.cam.cy),
+		X0: float32(p.cam.x0), Y0: float32(p.cam.y0), X1: float32(p.cam.x1), Y1: float32(p.cam.y1),
+		SX: float32(p.cam.sx), SY: float32(p.cam.sy),
+	}
+	if cg.final != nil {
+		gg.HasFinal = 1
+	}
+	if cg.linear {
+		gg.Linear = 1
+	}
+	if p.cam.rotate {
+		gg.Rotate, gg.RotCos, gg.RotSin = 1, float32(p.cam.cos), float32(p.cam.sin)
+	}
+	for i := range cg.palette {
+		for ch := 0; ch < 4; ch++ {
+			gg.Palette[i][ch] = float32(cg.palette[i][ch])
+		}
+	}
+	// Cumulative, normalised weights per row: the same distribution as the
+	// CPU's table, sampled by a uniform draw instead of a table index.
+	rows := 1
+	if cg.table.xaos {
+		gg.Xaos = 1
+		rows = len(cg.xforms) + 1
+	}
+	for row := 0; row < rows; row++ {
+		w := make([]float64, len(cg.xforms))
+		total := 0.0
+		for j := range cg.xforms {
+			w[j] = g.Xforms[j].Weight
+			if row > 0 && j < len(g.Xforms[row-1].Chaos) {
+				w[j] *= g.Xforms[row-1].Chaos[j]
+			}
+			total += w[j]
+		}
+		if total <= 0 { // as on the CPU: fall back to the plain weights
+			copy(gg.Choose[row][:], gg.Choose[0][:])
+			continue
+		}
+		acc := 0.0
+		for j := range w {
+			acc += w[j]
+			gg.Choose[row][j] = float32(acc / total)
+		}
+		gg.Choose[row][len(w)-1] = 2 // past any draw in [0,1): rounding never escapes
+	}
+	xs := make([]gpuXform, 0, len(cg.xforms)+1)
+	conv := func(px *preparedXform) error {
+		x := px.x
+		if len(x.Vars) > gpuMaxVars {
+			return fmt.Errorf("flame %q: an xform with %d variations, the GPU backend takes at most %d",
+				g.Name, len(x.Vars), gpuMaxVars)
+		}
+		gx := gpuXform{Color: float32(px.color), ColorSpeed: float32(px.colorSpeed), Vis: float32(px.vis),
+			Opacity: float32(x.Opacity), NVars: int32(len(x.Vars))}
+		for i := 0; i < 6; i++ {
+			gx.Coefs[i] = float32(x.Coefs[i])
+			gx.Post[i] = float32(x.Post[i])
+		}
+		if !x.Post.IsIdentity() {
+			gx.HasPost = 1
+		}
+		for i, v := range x.Vars {
+			gx.IDs[i] = uint8(v.ID)
+			gx.Weights[i] = float32(v.Weight)
+		}
+		for i, v := range x.Params {
+			gx.Params[i] = float32(v)
+			if math.IsInf(float64(gx.Params[i]), 0) && !math.IsInf(v, 0) {
+				gx.Params[i] = float32(math.Copysign(math.MaxFloat32, v))
+			}
+		}
+		xs = append(xs, gx)
+		return nil
+	}
+	for i := range cg.xforms {
+		if err := conv(&cg.xforms[i]); err != nil {
+			return gpuGenome{}, nil, err
+		}
+	}
+	if cg.final != nil {
+		if err := conv(cg.final); err != nil {
+			return gpuGenome{}, nil, err
+		}
+	}
+	return gg, xs, nil
+}
+
+func (p *plan) gpuDE() gpuDE {
+	d := p.de
+	return gpuDE{K1: float32(p.k1), K2: float32(p.k2), BW: int32(p.bw), BH: int32(p.bh), SS: int32(p.ss),
+		KernelSize: int32(d.kernelSize), MaxIndex: int32(d.maxIndex), MaxFiltered: float32(d.maxFilteredCnt),
+		Curve: float32(d.curve)}
+}
+
+func (p *plan) gpuTone() gpuTone {
+	t := p.tone
+	gt := gpuTone{Gamma: float32(t.gamma), Linrange: float32(t.linrange), Vibrancy: float32(t.vibrancy),
+		Highpow: float32(t.highpow)}
+	for i := range t.background {
+		gt.BG[i] = float32(t.background[i])
+	}
+	if t.transp {
+		gt.Transparent = 1
+	}
+	return gt
+}

@@ -1,0 +1,60 @@
+package flame
+
+import "sync/atomic"
+
+// fixedOne is the fixed-point scale of histogram colour sums. Samples add
+// integers, so the sums do not depend on the order in which threads add
+// them: a render is the same for any number of threads. 2^20 keeps ~6
+// decimal digits of each contribution (at most 255·2^20 < 2^28) and room for
+// 2^36 samples in one bucket.
+const fixedOne = 1 << 20
+
+// histogram is flam3's bucket array: per bucket the sums of R, G, B, A
+// (palette colour × 255 × visibility, fixed point) and the hit count.
+type histogram struct {
+	width, height int
+	rgba          []uint64
+	hits          []uint32
+	shared        bool // add atomically: several goroutines share it
+}
+
+func newHistogram(w, h int, shared bool) *histogram {
+	return &histogram{width: w, height: h, rgba: make([]uint64, 4*w*h), hits: make([]uint32, w*h), shared: shared}
+}
+
+// add deposits one sample's fixed-point colour c into bucket b.
+func (h *histogram) add(b int, c *[4]uint64) {
+	p := h.rgba[4*b : 4*b+4 : 4*b+4]
+	if h.shared {
+		atomic.AddUint64(&p[0], c[0])
+		atomic.AddUint64(&p[1], c[1])
+		atomic.AddUint64(&p[2], c[2])
+		atomic.AddUint64(&p[3], c[3])
+		atomic.AddUint32(&h.hits[b], 1)
+		return
+	}
+	p[0] += c[0]
+	p[1] += c[1]
+	p[2] += c[2]
+	p[3] += c[3]
+	h.hits[b]++
+}
+
+// merge adds o into h (both private to the caller).
+func (h *histogram) merge(o *histogram) {
+	for i, v := range o.rgba {
+		h.rgba[i] += v
+	}
+	for i, v := range o.hits {
+		h.hits[i] += v
+	}
+}
+
+// color returns bucket b's sums on flam3's scale (255 per full sample).
+func (h *histogram) color(b int) [4]float64 {
+	p := h.rgba[4*b : 4*b+4]
+	return [4]float64{
+		float64(p[0]) / fixedOne, float64(p[1]) / fixedOne,
+		float64(p[2]) / fixedOne, float64(p[3]) / fixedOne,
+	}
+}

@@ -1,0 +1,208 @@
+package flame
+
+import (
+	"math"
+
+	"github.com/procgen-dev/procgen/internal/rng"
+)
+
+const (
+	// chooseGrain is flam3's CHOOSE_XFORM_GRAIN: xforms are picked from a
+	// table of this many entries filled in proportion to their weights.
+	chooseGrain = 16384
+	// subBatch is how many samples one start point produces before the
+	// chaos game restarts from a fresh random point (flam3's sub_batch_size).
+	subBatch = 10000
+	// maxConsecutiveBad: after this many bad points in a row, flam3 keeps
+	// the random restart point instead of retrying.
+	maxConsecutiveBad = 5
+)
+
+// preparedXform is an xform ready for the inner loop.
+type preparedXform struct {
+	x          *Xform
+	color      float64
+	colorSpeed float64
+	vis        float64 // flam3's adjusted opacity
+	// palette[i] is palette entry i × 255 × vis, fixed point, for step mode.
+	palette [256][4]uint64
+}
+
+// visAdjusted is flam3's adjust_percentage: opacity mapped so that
+// perceived brightness changes evenly.
+func visAdjusted(opacity float64) float64 {
+	if opacity == 0 {
+		return 0
+	}
+	return math.Pow(10, -math.Log(1/opacity)/math.Log(2))
+}
+
+// xformTable is the weighted choice of the next xform: row 0 for the first
+// step, row i+1 after xform i (xaos), or a single row without xaos.
+type xformTable struct {
+	rows []uint16
+	xaos bool
+}
+
+func newXformTable(xs []Xform) xformTable {
+	xaos := false
+	for i := range xs {
+		for _, c := range xs[i].Chaos {
+			if c != 1 {
+				xaos = true
+			}
+		}
+	}
+	nrows := 1
+	if xaos {
+		nrows = len(xs) + 1
+	}
+	t := xformTable{rows: make([]uint16, nrows*chooseGrain), xaos: xaos}
+	weight := func(row, j int) float64 {
+		w := xs[j].Weight
+		if row > 0 && j < len(xs[row-1].Chaos) {
+			w *= xs[row-1].Chaos[j]
+		}
+		return w
+	}
+	for row := 0; row < nrows; row++ {
+		total := 0.0
+		for j := range xs {
+			total += weight(row, j)
+		}
+		if total <= 0 { // xaos forbids every successor: fall back to plain weights
+			copy(t.rows[row*chooseGrain:], t.rows[:chooseGrain])
+			continue
+		}
+		dr := total / chooseGrain
+		j, acc, r := 0, weight(row, 0), 0.0
+		for i := 0; i < chooseGrain; i++ {
+			for r >= acc && j < len(xs)-1 {
+				j++
+				acc += weight(row, j)
+			}
+			t.rows[row*chooseGrain+i] = uint16(j)
+			r += dr
+		}
+	}
+	return t
+}
+
+// camera maps flame coordinates to buckets (flam3 render_rectangle).
+type camera struct {
+	rotate         bool
+	cos, sin       float64
+	cx, cy         float64
+	x0, y0, x1, y1 float64 // bounds
+	sx, sy         float64 // buckets per unit
+	width, height  int
+}
+
+func (c *camera) bucket(x, y float64) (int, bool) {
+	if c.rotate {
+		dx, dy := x-c.cx, y-c.cy
+		x = dx*c.cos - dy*c.sin + c.cx
+		y = dx*c.sin + dy*c.cos + c.cy
+	}
+	if !(x >= c.x0 && y >= c.y0 && x < c.x1 && y < c.y1) {
+		return 0, false
+	}
+	i := int((x - c.x0) * c.sx)
+	j := int((y - c.y0) * c.sy)
+	if i >= c.width || j >= c.height {
+		return 0, false
+	}
+	return i + j*c.width, true
+}
+
+// chaosGame holds what every worker of one render shares, read-only.
+type chaosGame struct {
+	xforms  []preparedXform
+	final   *preparedXform
+	table   xformTable
+	cam     camera
+	fuse    int
+	linear  bool            // palette mode linear
+	palette [256][4]float64 // × 255
+	seed    uint64
+}
+
+// runBatch plays sub-batch k (n samples after fuse) into h and returns the
+// number of bad points. Its random stream depends only on the seed and k.
+func (cg *chaosGame) runBatch(k int64, n int, h *histogram) (bad int64) {
+	s := rng.NewStream(rng.Key(cg.seed, uint64(k)))
+	x, y := 2*s.Float64()-1, 2*s.Float64()-1
+	c := s.Float64()
+	vis := 1.0
+	last := 0
+	consec := 0
+	var contrib [4]uint64
+	for i := -cg.fuse; i < n; i++ {
+		r := int(s.Uint64() >> 50) // 14 bits: chooseGrain
+		var fn int
+		if cg.table.xaos {
+			fn = int(cg.table.rows[last*chooseGrain+r])
+		} else {
+			fn = int(cg.table.rows[r])
+		}
+		xf := &cg.xforms[fn]
+		nx, ny, ok := ApplyXform(xf.x, x, y, &s)
+		nc := c*(1-xf.colorSpeed) + xf.color*xf.colorSpeed
+		if !ok {
+			bad++
+			consec++
+			nx, ny = 2*s.Float64()-1, 2*s.Float64()-1
+			if consec < maxConsecutiveBad {
+				x, y, c = nx, ny, nc
+				i--
+				continue
+			}
+		}
+		consec = 0
+		last = fn + 1
+		x, y, c, vis = nx, ny, nc, xf.vis
+		if i < 0 || vis == 0 {
+			continue
+		}
+		px, py, pc := x, y, c
+		if f := cg.final; f != nil && (f.x.Opacity == 1 || s.Float64() < f.x.Opacity) {
+			if px, py, ok = ApplyXform(f.x, x, y, &s); !ok {
+				bad++
+				continue
+			}
+			pc = c*(1-f.colorSpeed) + f.color*f.colorSpeed
+		}
+		b, in := cg.cam.bucket(px, py)
+		if !in {
+			continue
+		}
+		cg.sampleColor(pc, xf, &contrib)
+		h.add(b, &contrib)
+	}
+	return bad
+}
+
+// sampleColor looks up palette coordinate c as flam3 does and scales it by
+// the xform's visibility, in fixed point.
+func (cg *chaosGame) sampleColor(c float64, xf *preparedXform, out *[4]uint64) {
+	f := c * 256
+	i := int(f)
+	if !cg.linear {
+		i = min(max(i, 0), 255)
+		*out = xf.palette[i]
+		return
+	}
+	var frac float64
+	switch {
+	case f < 0 || i < 0:
+		i, frac = 0, 0
+	case i >= 255:
+		i, frac = 254, 1
+	default:
+		frac = f - float64(i)
+	}
+	for ch := 0; ch < 4; ch++ {
+		v := (cg.palette[i][ch]*(1-frac) + cg.palette[i+1][ch]*frac) * xf.vis
+		out[ch] = uint64(v*fixedOne + 0.5)
+	}
+}

@@ -1,0 +1,189 @@
+package flame
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Options are what a caller may change about a genome's own render settings.
+type Options struct {
+	// Width and Height override the genome's size; the scale follows so the
+	// framing stays (with one of them zero, the other keeps the aspect).
+	Width, Height int
+	// Quality overrides samples per output pixel; Supersample the genome's
+	// spatial supersampling.
+	Quality     float64
+	Supersample int
+	Seed        uint64
+	// EarlyClip tone-maps each bucket before the spatial filter (flam3's
+	// earlyclip), which keeps filtered highlights from ringing.
+	EarlyClip bool
+	// Transparent makes the background transparent instead of painting it.
+	Transparent bool
+	// Progress, if set, is called with samples done and the total.
+	Progress func(done, total int64)
+}
+
+// Stats describe a finished render.
+type Stats struct {
+	Samples   int64 `json:"samples"`
+	BadValues int64 `json:"bad_values"`
+	Buckets   int64 `json:"buckets"`
+	// DeviceBytes is the device memory a GPU render used (0 on the CPU).
+	DeviceBytes int64 `json:"device_bytes,omitempty"`
+}
+
+// ErrTooLarge is wrapped when a render would need absurd amounts of memory.
+var ErrTooLarge = errors.New("render too large")
+
+// maxBuckets bounds the histogram so a typo in a size fails before
+// allocating: 2^31 buckets is 7680x4320 at supersample 7.
+const maxBuckets = 1 << 31
+
+// plan is everything derived from a genome and options before rendering,
+// shared by both backends so they render the same image.
+type plan struct {
+	g             *Genome
+	width, height int
+	ss            int
+	filter        []float64
+	filterWidth   int
+	deOffset      int
+	bw, bh        int // histogram size in buckets, gutters included
+	cam           camera
+	de            *deFilters
+	k1, k2        float64
+	samples       int64
+	tone          toneParams
+	earlyClip     bool
+}
+
+func newPlan(g *Genome, o Options) (*plan, error) {
+	p := &plan{g: g, width: g.Width, height: g.Height, ss: g.Supersample, earlyClip: o.EarlyClip}
+	scale := g.Scale
+	switch {
+	case o.Width > 0 && o.Height > 0:
+		scale *= float64(o.Width) / float64(g.Width)
+		p.width, p.height = o.Width, o.Height
+	case o.Width > 0:
+		scale *= float64(o.Width) / float64(g.Width)
+		p.width, p.height = o.Width, max(1, int(math.Round(float64(g.Height)*float64(o.Width)/float64(g.Width))))
+	case o.Height > 0:
+		scale *= float64(o.Height) / float64(g.Height)
+		p.width, p.height = max(1, int(math.Round(float64(g.Width)*float64(o.Height)/float64(g.Height)))), o.Height
+	}
+	quality := g.Quality
+	if o.Quality > 0 {
+		quality = o.Quality
+	}
+	if o.Supersample > 0 {
+		p.ss = o.Supersample
+	}
+	if p.width <= 0 || p.height <= 0 || p.width > 1<<16 || p.height > 1<<16 {
+		return nil, fmt.Errorf("flame %q: size %dx%d: %w", g.Name, p.width, p.height, ErrTooLarge)
+	}
+	if p.ss < 1 || p.ss > 16 {
+		return nil, fmt.Errorf("flame %q: supersample %d outside 1..16", g.Name, p.ss)
+	}
+	if !(quality > 0) || math.IsInf(quality, 0) {
+		return nil, fmt.Errorf("flame %q: quality %g must be positive", g.Name, quality)
+	}
+	if !(scale > 0) || math.IsInf(scale, 0) {
+		return nil, fmt.Errorf("flame %q: scale %g must be positive", g.Name, scale)
+	}
+	var err error
+	if p.filter, p.filterWidth, err = spatialFilter(g.FilterShape, g.FilterRadius, p.ss); err != nil {
+		return nil, fmt.Errorf("flame %q: %w", g.Name, err)
+	}
+	gutter := (p.filterWidth - p.ss) / 2
+	deWidth := int(math.Ceil(g.EstimatorRadius)) * p.ss
+	if deWidth > 0 {
+		deWidth += p.ss - 1
+	}
+	if deWidth > gutter {
+		p.deOffset = deWidth - gutter
+		gutter = deWidth
+	}
+	p.bw = p.ss*p.width + 2*gutter
+	p.bh = p.ss*p.height + 2*gutter
+	if int64(p.bw)*int64(p.bh) > maxBuckets {
+		return nil, fmt.Errorf("flame %q: %dx%d buckets: %w", g.Name, p.bw, p.bh, ErrTooLarge)
+	}
+	if g.EstimatorRadius > 0 {
+		if p.de, err = newDEFilters(g.EstimatorRadius, g.EstimatorMinimum, g.EstimatorCurve, p.ss); err != nil {
+			return nil, fmt.Errorf("flame %q: %w", g.Name, err)
+		}
+	}
+
+	zoom := math.Pow(2, g.Zoom)
+	density := quality * zoom * zoom
+	ppu := scale * zoom
+	w, h := float64(p.width), float64(p.height)
+	t0 := float64(gutter) / (float64(p.ss) * ppu)
+	corner0 := g.Center[0] - w/ppu/2
+	corner1 := g.Center[1] - h/ppu/2
+	p.cam = camera{
+		cx: g.Center[0], cy: g.Center[1],
+		x0: corner0 - t0, y0: corner1 - t0,
+		x1: corner0 + w/ppu + t0, y1: corner1 + h/ppu + t0,
+		width: p.bw, height: p.bh,
+	}
+	p.cam.sx = float64(p.bw) / (p.cam.x1 - p.cam.x0)
+	p.cam.sy = float64(p.bh) / (p.cam.y1 - p.cam.y0)
+	if g.Rotate != 0 {
+		p.cam.rotate = true
+		a := g.Rotate * math.Pi / 180
+		p.cam.cos, p.cam.sin = math.Cos(a), math.Sin(a)
+	}
+	p.samples = int64(math.Ceil(density * w * h))
+
+	contrast := g.Contrast
+	if contrast == 0 {
+		contrast = 1
+	}
+	area := w * h / (ppu * ppu)
+	p.k1 = contrast * g.Brightness * prefilterWhite * 268 / 256
+	p.k2 = float64(p.ss*p.ss) / (contrast * area * 255 * density)
+	p.tone = toneParams{
+		gamma: 1 / g.Gamma, linrange: g.GammaThreshold, vibrancy: g.Vibrancy, highpow: g.HighlightPower,
+		transp: o.Transparent || g.Transparent,
+	}
+	for i := range p.tone.background {
+		p.tone.background[i] = g.Background[i] * 256
+	}
+	return p, nil
+}
+
+// chaosGame builds the read-only state of the sample loop.
+func (p *plan) chaosGame(seed uint64) *chaosGame {
+	g := p.g
+	cg := &chaosGame{
+		table: newXformTable(g.Xforms), cam: p.cam, fuse: g.Fuse, seed: seed,
+		linear: g.PaletteMode == PaletteLinear,
+	}
+	for i := range g.Palette {
+		for ch := 0; ch < 4; ch++ {
+			cg.palette[i][ch] = g.Palette[i][ch] * 255
+		}
+	}
+	prep := func(x *Xform) preparedXform {
+		c := *x // Precalc writes into Params: work on a copy
+		Precalc(&c)
+		px := preparedXform{x: &c, color: x.Color, colorSpeed: x.ColorSpeed, vis: visAdjusted(x.Opacity)}
+		for i := range cg.palette {
+			for ch := 0; ch < 4; ch++ {
+				px.palette[i][ch] = uint64(cg.palette[i][ch]*px.vis*fixedOne + 0.5)
+			}
+		}
+		return px
+	}
+	for i := range g.Xforms {
+		cg.xforms = append(cg.xforms, prep(&g.Xforms[i]))
+	}
+	if g.Final != nil {
+		f := prep(g.Final)
+		cg.final = &f
+	}
+	return cg
+}

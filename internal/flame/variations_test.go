@@ -1,0 +1,537 @@
+package flame
+
+import (
+	"math"
+	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rng"
+)
+
+// varTestDefaults are flam3's parameter defaults (initialize_xforms).
+func varTestDefaults() Params {
+	var p Params
+	set := map[ParamID]float64{
+		PBlobHigh: 1, PBlobWaves: 1, PBent2X: 1, PBent2Y: 1, PCellSize: 1, PCpowR: 1, PCpowPower: 1,
+		PCurveXlength: 1, PCurveYlength: 1, POscilloscopeSeparation: 1, POscilloscopeFrequency: math.Pi,
+		POscilloscopeAmplitude: 1, PWedgeCount: 1, PWedgeSphCount: 1, PWedgeJuliaPower: 1,
+		PWedgeJuliaCount: 1, PAugerFreq: 1, PAugerWeight: 0.5, PAugerScale: 1, PJulianPower: 1,
+		PJulianDist: 1, PJuliascopePower: 1, PJuliascopeDist: 1, PPieSlices: 6, PPieThickness: 0.5,
+		PNgonSides: 5, PNgonPower: 3, PNgonCircle: 1, PNgonCorners: 2, PCurlC1: 1, PRectanglesX: 1,
+		PRectanglesY: 1, PAmwAmp: 1, PSuperShapeN1: 1, PSuperShapeN2: 1, PSuperShapeN3: 1,
+		PConicEccentricity: 1,
+	}
+	for id, v := range set {
+		p[id] = v
+	}
+	return p
+}
+
+// varTestParams gives every parameter a value that exercises it.
+func varTestParams() Params {
+	var p Params
+	set := map[ParamID]float64{
+		PBlobLow: 0.2, PBlobHigh: 1.1, PBlobWaves: 3, PPdjA: 1.1, PPdjB: -0.7, PPdjC: 2.3, PPdjD: 0.4,
+		PFan2X: 0.6, PFan2Y: 1.3, PRings2Val: 0.7, PPerspectiveAngle: 0.35, PPerspectiveDist: 1.8,
+		PJulianPower: 3, PJulianDist: 0.8, PJuliascopePower: -4, PJuliascopeDist: 1.3,
+		PRadialBlurAngle: 0.4, PPieSlices: 5, PPieRotation: 0.3, PPieThickness: 0.6,
+		PNgonSides: 5, PNgonPower: 2.5, PNgonCircle: 0.9, PNgonCorners: 1.7, PCurlC1: 0.6, PCurlC2: -0.3,
+		PRectanglesX: 0.7, PRectanglesY: 1.3, PAmwAmp: 1, PDisc2Rot: 0.8, PDisc2Twist: 7,
+		PSuperShapeRnd: 0.3, PSuperShapeM: 5, PSuperShapeN1: 1.5, PSuperShapeN2: 0.8,
+		PSuperShapeN3: 1.2, PSuperShapeHoles: 0.1, PFlowerPetals: 3.5, PFlowerHoles: 0.2,
+		PConicEccentricity: 0.6, PConicHoles: 0.1, PParabolaHeight: 1.2, PParabolaWidth: 0.8,
+		PBent2X: 1.7, PBent2Y: -0.6, PBipolarShift: 0.7, PCellSize: 0.6, PCpowR: 1.4, PCpowI: 0.3,
+		PCpowPower: 3, PCurveXamp: 0.5, PCurveYamp: -0.4, PCurveXlength: 0.9, PCurveYlength: 1.3,
+		PEscherBeta: 0.7, PLazysusanSpin: 0.4, PLazysusanSpace: 0.5, PLazysusanTwist: 0.9,
+		PLazysusanX: 0.2, PLazysusanY: -0.3, PModulusX: 0.8, PModulusY: 1.1,
+		POscilloscopeSeparation: 0.8, POscilloscopeFrequency: 1.2, POscilloscopeAmplitude: 0.7,
+		POscilloscopeDamping: 0.3, PPopcorn2X: 0.3, PPopcorn2Y: 0.4, PPopcorn2C: 1.7,
+		PSeparationX: 0.5, PSeparationXinside: 0.2, PSeparationY: 0.4, PSeparationYinside: -0.3,
+		PSplitXsize: 0.7, PSplitYsize: 1.3, PSplitsX: 0.3, PSplitsY: -0.2, PStripesSpace: 0.4,
+		PStripesWarp: 0.9, PWedgeAngle: 0.6, PWedgeHole: 0.2, PWedgeCount: 3, PWedgeSwirl: 0.3,
+		PWedgeJuliaAngle: 0.5, PWedgeJuliaCount: 2, PWedgeJuliaPower: 3, PWedgeJuliaDist: 0.9,
+		PWedgeSphAngle: 0.4, PWedgeSphCount: 4, PWedgeSphHole: 0.1, PWedgeSphSwirl: 0.2,
+		PWhorlInside: 0.3, PWhorlOutside: 0.6, PWaves2Freqx: 2, PWaves2Scalex: 0.3,
+		PWaves2Freqy: 1.5, PWaves2Scaley: 0.2, PAugerSym: 0.6, PAugerWeight: 0.4, PAugerFreq: 2.5,
+		PAugerScale: 0.8, PFluxSpread: 0.3, PMobiusReA: 1.1, PMobiusImA: 0.2, PMobiusReB: -0.3,
+		PMobiusImB: 0.4, PMobiusReC: 0.5, PMobiusImC: -0.6, PMobiusReD: 1.2, PMobiusImD: 0.1,
+	}
+	for id, v := range set {
+		p[id] = v
+	}
+	return p
+}
+
+var (
+	varTestCoefs  = Affine{0.9, 0.2, -0.3, 0.8, 0.25, -0.15}
+	varTestPoints = [][2]float64{{0.3, -0.7}, {-1.2, 0.4}, {0.9, 1.1}, {-0.25, -0.6}, {1.7, 0.2}, {-0.8, -1.3}}
+)
+
+// varRefPoints are the fixed test points and 300 random ones in [-2, 2]².
+var varRefPoints = func() [][2]float64 {
+	pts := append([][2]float64(nil), varTestPoints...)
+	r := rng.NewStream(11)
+	for range 300 {
+		pts = append(pts, [2]float64{4*r.Float64() - 2, 4*r.Float64() - 2})
+	}
+	return pts
+}()
+
+func varTestXform(c Affine, p Params, terms ...VarTerm) *Xform {
+	x := &Xform{Coefs: c, Post: Identity, Params: p, Vars: terms}
+	Precalc(x)
+	return x
+}
+
+func closeTo(got, want, scale float64) bool {
+	if got == want {
+		return true
+	}
+	return math.Abs(got-want) <= 1e-9+1e-8*math.Max(scale, math.Max(math.Abs(got), math.Abs(want)))
+}
+
+// refDraws returns the n raw draws a variation will take from r, leaving r
+// untouched.
+func refDraws(r rng.Stream, n uint8) []uint64 {
+	d := make([]uint64, n)
+	for i := range d {
+		d[i] = r.Uint64()
+	}
+	return d
+}
+
+func TestVarHandDerived(t *testing.T) {
+	id := Identity
+	shift := func(e, f float64) Affine { return Affine{1, 0, 0, 1, e, f} }
+	s3 := math.Sqrt(3)
+	tests := []struct {
+		name   string
+		v      VarID
+		c      Affine
+		set    map[ParamID]float64
+		px, py float64 // input point
+		x, y   float64 // expected output
+	}{
+		{"linear", VarLinear, id, nil, 0.5, -0.25, 0.5, -0.25},
+		{"sinusoidal", VarSinusoidal, id, nil, math.Pi / 2, math.Pi / 6, 1, 0.5},
+		{"spherical", VarSpherical, id, nil, 1, 1, 0.5, 0.5},
+		{"spherical axis", VarSpherical, id, nil, 2, 0, 0.5, 0},
+		{"swirl", VarSwirl, id, nil, 1, 0, math.Sin(1), math.Cos(1)},
+		{"swirl quarter", VarSwirl, id, nil, 0, math.Sqrt(math.Pi / 2), 0, math.Sqrt(math.Pi / 2)},
+		{"horseshoe", VarHorseshoe, id, nil, 3, 4, -1.4, 4.8},
+		{"polar", VarPolar, id, nil, 0, 2, 0, 1},
+		{"polar x axis", VarPolar, id, nil, 1, 0, 0.5, 0},
+		{"handkerchief", VarHandkerchief, id, nil, 0, 1, math.Sin(1), math.Cos(1)},
+		{"heart", VarHeart, id, nil, 0, 1, 0, -1},
+		{"heart x axis", VarHeart, id, nil, 1, 0, 1, 0},
+		{"disc", VarDisc, id, nil, 1, 0, 0, -0.5},
+		{"spiral", VarSpiral, id, nil, 0, 1, 1 + math.Sin(1), -math.Cos(1)},
+		{"hyperbolic", VarHyperbolic, id, nil, 2, 0, 0.5, 0},
+		{"diamond", VarDiamond, id, nil, 1, 0, math.Cos(1), 0},
+		{"ex", VarEx, id, nil, 0, 1, math.Pow(math.Sin(1), 3) + math.Pow(math.Cos(1), 3), math.Pow(math.Sin(1), 3) - math.Pow(math.Cos(1), 3)},
+		{"bent", VarBent, id, nil, -1, -1, -2, -0.5},
+		// waves: x + c·sin(y/e²), y + d·sin(x/f²) with c = 0.5, d = 1, e = f = 1.
+		{"waves", VarWaves, Affine{1, 0, 0.5, 1, 1, 1}, nil, math.Pi/2 - 1 - 0.5*(math.Pi/6-1), math.Pi/6 - 1, math.Pi/2 + 0.25, math.Pi/6 + 1},
+		{"fisheye", VarFisheye, id, nil, 3, 4, 4.0 / 3, 1},
+		{"popcorn", VarPopcorn, shift(0.1, 0.2), nil, math.Pi/12 - 0.1, math.Pi/12 - 0.2, math.Pi/12 + 0.1*math.Sin(1), math.Pi/12 + 0.2*math.Sin(1)},
+		{"exponential", VarExponential, id, nil, 1, 0.5, 0, 1},
+		{"power", VarPower, id, nil, 3, 4, 0.8 * math.Pow(5, 0.6), 0.6 * math.Pow(5, 0.6)},
+		{"cosine", VarCosine, id, nil, 0.5, 0, 0, 0},
+		{"cosine at (1, 1)", VarCosine, id, nil, 1, 1, -math.Cosh(1), 0},
+		// rings with e = 0.5 (dx = 0.25) at t = (0, 1): fmod(1.25, 0.5) − 0.25 + 0.75 = 0.75.
+		{"rings", VarRings, shift(0.5, 0), nil, -0.5, 1, 0.75, 0},
+		// fan with e = 1 (wedge π) at t = (1, 1): θ = π/4 < π/2, so θ + π/2.
+		{"fan", VarFan, shift(1, 0), nil, 0, 1, -1, 1},
+		{"eyefish", VarEyefish, id, nil, 3, 4, 1, 4.0 / 3},
+		{"bubble", VarBubble, id, nil, 2, 0, 1, 0},
+		{"cylinder", VarCylinder, id, nil, math.Pi / 2, 0.7, 1, 0.7},
+		// perspective angle 1/3 (30°), dist 2 at (1, 2): 2/(2 − 2·½) = 1.
+		{"perspective", VarPerspective, id, map[ParamID]float64{PPerspectiveAngle: 1.0 / 3, PPerspectiveDist: 2}, 1, 2, 2, 2 * s3},
+		{"curl real", VarCurl, id, map[ParamID]float64{PCurlC1: 1}, 1, 0, 0.5, 0},
+		{"curl imaginary", VarCurl, id, map[ParamID]float64{PCurlC1: 1}, 0, 1, 0.5, 0.5},
+		{"rectangles", VarRectangles, id, map[ParamID]float64{PRectanglesX: 1, PRectanglesY: 1}, 0.3, -0.2, 0.7, -0.8},
+		{"rectangles zero", VarRectangles, id, map[ParamID]float64{PRectanglesX: 0, PRectanglesY: 0.5}, 0.3, 0.6, 0.3, 0.9},
+		{"cross", VarCross, id, nil, 2, 1, 2.0 / 3, 1.0 / 3},
+		{"exp", VarExp, id, nil, 0, math.Pi / 2, 0, 1},
+		{"log", VarLog, id, nil, 0, math.E, 1, math.Pi / 2},
+		{"mobius 1/z", VarMobius, id, map[ParamID]float64{PMobiusReB: 1, PMobiusReC: 1}, 0, 2, 0, -0.5},
+		{"polar2", VarPolar2, id, nil, 0, math.E, 0, 1 / math.Pi},
+		{"splits", VarSplits, id, map[ParamID]float64{PSplitsX: 0.5, PSplitsY: 0.25}, -1, 1, -1.5, 1.25},
+		{"cell", VarCell, id, map[ParamID]float64{PCellSize: 1}, -0.25, 1.5, 1.75, -2.5},
+		{"loonie inside", VarLoonie, id, nil, 0.6, 0, 0.6 * math.Sqrt(1/0.36-1), 0},
+		{"loonie outside", VarLoonie, id, nil, 2, 0, 2, 0},
+		{"rectangles y zero", VarRectangles, id, map[ParamID]float64{PRectanglesX: 0.5, PRectanglesY: 0}, 0.3, 0.6, 0.2, 0.6},
+		// curve clamps a zero length to 1e-20: the bump is 1 on its axis, 0 off it.
+		{"curve zero length", VarCurve, id, map[ParamID]float64{PCurveXamp: 1, PCurveYamp: 1, PCurveXlength: 0, PCurveYlength: 0}, 0, 0.5, 0, 1.5},
+		// bipolar at (0, ±1): u = 0, v = ±π/4 before the shift of −shift·π/2.
+		{"bipolar", VarBipolar, id, nil, 0, 1, 0, 0.5},
+		{"bipolar wrap up", VarBipolar, id, map[ParamID]float64{PBipolarShift: -1}, 0, 1, 0, -0.5},
+		{"bipolar wrap down", VarBipolar, id, map[ParamID]float64{PBipolarShift: 1}, 0, -1, 0, 0.5},
+		// oscilloscope defaults: band |y| <= cos(2π²x) + 1.
+		{"oscilloscope inside", VarOscilloscope, id, nil, 0, 0.5, 0, -0.5},
+		{"oscilloscope outside", VarOscilloscope, id, nil, 0.5, 1.5, 0.5, 1.5},
+		// twintrian at the origin: log10(0) is replaced by −30, times x = 0.
+		{"twintrian origin", VarTwintrian, id, nil, 0, 0, 0, 0},
+		{"modulus", VarModulus, id, map[ParamID]float64{PModulusX: 1, PModulusY: 0.5}, 1.5, -0.75, -0.5, 0.25},
+		{"splits at zero", VarSplits, id, map[ParamID]float64{PSplitsX: 0.5, PSplitsY: 0.25}, 0, 0, 0.5, 0.25},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := varTestDefaults()
+			for k, v := range tc.set {
+				p[k] = v
+			}
+			x := varTestXform(tc.c, p, VarTerm{tc.v, 1})
+			r := rng.NewStream(1)
+			gx, gy, _ := ApplyXform(x, tc.px, tc.py, &r)
+			if !closeTo(gx, tc.x, 1) || !closeTo(gy, tc.y, 1) {
+				t.Errorf("%s(%g, %g) = (%.15g, %.15g), want (%.15g, %.15g)", VarNames[tc.v], tc.px, tc.py, gx, gy, tc.x, tc.y)
+			}
+		})
+	}
+}
+
+// TestVarRandomBranches checks the random branches of julia and julian by
+// hand: at t = (4, 0) julia gives ±(√2, √2) by the drawn bit; julian with
+// power 2 at t = (0, 4) gives ±(√2, √2) by trunc(2u).
+func TestVarRandomBranches(t *testing.T) {
+	h := math.Sqrt2
+	for _, tc := range []struct {
+		name   string
+		v      VarID
+		px, py float64
+		branch func(d uint64) int
+	}{
+		{"julia", VarJulia, 4, 0, func(d uint64) int { return int(d & 1) }},
+		{"julian", VarJulian, 0, 4, func(d uint64) int { return int(2 * rng.Float64(d)) }},
+	} {
+		p := varTestDefaults()
+		p[PJulianPower], p[PJulianDist] = 2, 1
+		x := varTestXform(Identity, p, VarTerm{tc.v, 1})
+		var seen [2]bool
+		for seed := uint64(0); seed < 64; seed++ {
+			r := rng.NewStream(seed)
+			b := tc.branch(refDraws(r, 1)[0])
+			seen[b] = true
+			want := h * float64(1-2*b)
+			gx, gy, _ := ApplyXform(x, tc.px, tc.py, &r)
+			if !closeTo(gx, want, 1) || !closeTo(gy, want, 1) {
+				t.Errorf("%s seed %d branch %d: (%g, %g), want (%g, %g)", tc.name, seed, b, gx, gy, want, want)
+			}
+		}
+		if !seen[0] || !seen[1] {
+			t.Errorf("%s: only saw branches %v in 64 seeds", tc.name, seen)
+		}
+	}
+}
+
+// TestVarReference compares every variation, alone, with its reference
+// formula at several points, for weight 1 and a non-unit weight, using the
+// draws the "Random draws" table documents, and checks that exactly that
+// many draws were taken.
+func TestVarReference(t *testing.T) {
+	p := varTestParams()
+	for id := VarID(0); id < NumVars; id++ {
+		if id == VarPreBlur {
+			continue // moves t only: TestApplyXformPreBlur
+		}
+		for _, w := range []float64{1, 0.7, 1.6} {
+			x := varTestXform(varTestCoefs, p, VarTerm{id, w})
+			for i, pt := range varRefPoints {
+				r := rng.NewStream(uint64(1000*int(id) + i))
+				d := refDraws(r, varDraws[id])
+				in := refIn{w: w, c: &x.Coefs, p: &x.Params, d: d}
+				in.x, in.y = x.Coefs.Apply(pt[0], pt[1])
+				wx, wy := refs[id](in)
+				after := r
+				for range d {
+					after.Uint64()
+				}
+				gx, gy, _ := ApplyXform(x, pt[0], pt[1], &r)
+				if !closeTo(gx, wx, 0) || !closeTo(gy, wy, 0) {
+					t.Errorf("%s w=%g at t=(%g, %g): got (%.15g, %.15g), want (%.15g, %.15g)",
+						VarNames[id], w, in.x, in.y, gx, gy, wx, wy)
+				}
+				if r != after {
+					t.Errorf("%s: draws differ from the documented %d", VarNames[id], varDraws[id])
+				}
+			}
+		}
+	}
+}
+
+// TestVarAllImplemented guards against a VarID that falls through the
+// dispatch and silently adds nothing.
+func TestVarAllImplemented(t *testing.T) {
+	p := varTestParams()
+	for id := VarID(0); id < NumVars; id++ {
+		if refs[id] == nil {
+			t.Errorf("%s has no reference formula", VarNames[id])
+		}
+		terms := []VarTerm{{id, 1}}
+		if id == VarPreBlur {
+			terms = append(terms, VarTerm{VarLinear, 1}) // pre_blur only shows through another
+		}
+		x := varTestXform(varTestCoefs, p, terms...)
+		nonzero := false
+		for _, pt := range varTestPoints {
+			r := rng.NewStream(7)
+			gx, gy, _ := ApplyXform(x, pt[0], pt[1], &r)
+			if id == VarPreBlur {
+				tx, ty := x.Coefs.Apply(pt[0], pt[1])
+				gx, gy = gx-tx, gy-ty
+			}
+			nonzero = nonzero || gx != 0 || gy != 0
+		}
+		if !nonzero {
+			t.Errorf("%s adds nothing at any test point", VarNames[id])
+		}
+	}
+}
+
+// TestVarFinite runs every variation at 1000 random points, with flam3's
+// default parameters and with the test parameters: all results must pass
+// the bad-value test. Three variations are NaN everywhere with flam3's own
+// defaults, in flam3 too, and are skipped there: modulus (fmod by
+// modulus_x = 0), perspective (0·∞ with perspective_dist = 0) and mobius
+// (0/0 with all coefficients 0).
+func TestVarFinite(t *testing.T) {
+	for _, set := range []struct {
+		name string
+		p    Params
+	}{{"defaults", varTestDefaults()}, {"test params", varTestParams()}} {
+		for id := VarID(0); id < NumVars; id++ {
+			if set.name == "defaults" && (id == VarModulus || id == VarPerspective || id == VarMobius) {
+				continue
+			}
+			x := varTestXform(varTestCoefs, set.p, VarTerm{id, 1})
+			pts := rng.NewStream(uint64(id))
+			r := rng.NewStream(uint64(id) + 500)
+			bad := 0
+			for range 1000 {
+				px, py := 4*pts.Float64()-2, 4*pts.Float64()-2
+				if _, _, ok := ApplyXform(x, px, py, &r); !ok {
+					bad++
+				}
+			}
+			if bad > 0 {
+				t.Errorf("%s (%s): %d of 1000 points bad", VarNames[id], set.name, bad)
+			}
+		}
+	}
+}
+
+func TestVarDeterministic(t *testing.T) {
+	p := varTestParams()
+	for id := VarID(0); id < NumVars; id++ {
+		x := varTestXform(varTestCoefs, p, VarTerm{id, 0.8}, VarTerm{VarLinear, 0.3})
+		r1, r2 := rng.NewStream(42), rng.NewStream(42)
+		for _, pt := range varTestPoints {
+			x1, y1, ok1 := ApplyXform(x, pt[0], pt[1], &r1)
+			x2, y2, ok2 := ApplyXform(x, pt[0], pt[1], &r2)
+			if math.Float64bits(x1) != math.Float64bits(x2) || math.Float64bits(y1) != math.Float64bits(y2) || ok1 != ok2 || r1 != r2 {
+				t.Errorf("%s is not deterministic", VarNames[id])
+			}
+		}
+	}
+}
+
+func TestVarZeroWeightDrawsNothing(t *testing.T) {
+	p := varTestParams()
+	for id := VarID(0); id < NumVars; id++ {
+		x := varTestXform(varTestCoefs, p, VarTerm{VarLinear, 1}, VarTerm{id, 0})
+		r := rng.NewStream(3)
+		before := r
+		gx, gy, _ := ApplyXform(x, 0.3, -0.4, &r)
+		tx, ty := x.Coefs.Apply(0.3, -0.4)
+		if id != VarLinear && (gx != tx || gy != ty) || r != before {
+			t.Errorf("%s with weight 0 changed the result or drew", VarNames[id])
+		}
+	}
+}
+
+// TestApplyXformComposite checks sums of several variations, pre_blur
+// included, against the references: pre_blur moves t and draws first, the
+// rest follow in VarID order whatever order Vars had before Precalc.
+func TestApplyXformComposite(t *testing.T) {
+	p := varTestParams()
+	pick := rng.NewStream(99)
+	for trial := range 300 {
+		n := 2 + int(pick.Uint64()%4)
+		var terms []VarTerm
+		used := map[VarID]bool{}
+		for len(terms) < n {
+			id := VarID(pick.Uint64() % uint64(NumVars))
+			if trial%3 == 0 && len(terms) == 0 {
+				id = VarPreBlur
+			}
+			if used[id] {
+				continue
+			}
+			used[id] = true
+			terms = append(terms, VarTerm{id, 0.2 + pick.Float64()})
+		}
+		x := varTestXform(varTestCoefs, p, terms...) // sorts terms
+		pt := varTestPoints[trial%len(varTestPoints)]
+		r := rng.NewStream(uint64(trial))
+		want := r
+		in := refIn{c: &x.Coefs, p: &x.Params}
+		in.x, in.y = x.Coefs.Apply(pt[0], pt[1])
+		for _, v := range x.Vars {
+			if v.ID == VarPreBlur {
+				in.w, in.d = v.Weight, refDraws(want, varDraws[VarPreBlur])
+				dx, dy := refPreBlur(in)
+				in.x += dx
+				in.y += dy
+				for range in.d {
+					want.Uint64()
+				}
+			}
+		}
+		var wx, wy, scale float64
+		for _, v := range x.Vars {
+			if v.ID == VarPreBlur {
+				continue
+			}
+			in.w, in.d = v.Weight, refDraws(want, varDraws[v.ID])
+			for range in.d {
+				want.Uint64()
+			}
+			vx, vy := refs[v.ID](in)
+			wx, wy = wx+vx, wy+vy
+			scale += math.Abs(vx) + math.Abs(vy)
+		}
+		gx, gy, _ := ApplyXform(x, pt[0], pt[1], &r)
+		if !closeTo(gx, wx, scale) || !closeTo(gy, wy, scale) {
+			t.Errorf("%v: got (%.15g, %.15g), want (%.15g, %.15g)", x.Vars, gx, gy, wx, wy)
+		}
+		if r != want {
+			t.Errorf("%v: the stream did not advance as documented", x.Vars)
+		}
+	}
+}
+
+func TestApplyXformPreBlur(t *testing.T) {
+	p := varTestParams()
+	// Listed out of order on purpose: Precalc sorts, pre_blur still draws first.
+	x := varTestXform(varTestCoefs, p, VarTerm{VarPreBlur, 0.3}, VarTerm{VarBlur, 0.5}, VarTerm{VarLinear, 1})
+	if x.Vars[0].ID != VarLinear || x.Vars[1].ID != VarBlur || x.Vars[2].ID != VarPreBlur {
+		t.Fatalf("Precalc did not sort Vars: %v", x.Vars)
+	}
+	r := rng.NewStream(5)
+	d := refDraws(r, 7)
+	tx, ty := x.Coefs.Apply(0.4, 0.1)
+	dx, dy := refPreBlur(refIn{w: 0.3, d: d[:5]})
+	bx, by := refs[VarBlur](refIn{w: 0.5, d: d[5:]})
+	wx, wy := tx+dx+bx, ty+dy+by
+	gx, gy, ok := ApplyXform(x, 0.4, 0.1, &r)
+	if !ok || !closeTo(gx, wx, 1) || !closeTo(gy, wy, 1) {
+		t.Errorf("got (%g, %g, %v), want (%g, %g)", gx, gy, ok, wx, wy)
+	}
+}
+
+func TestApplyXformPostAndBadValues(t *testing.T) {
+	p := varTestDefaults()
+	x := varTestXform(Identity, p, VarTerm{VarLinear, 1})
+	x.Post = Affine{2, 0, 0, 3, 1, -1}
+	r := rng.NewStream(1)
+	if gx, gy, ok := ApplyXform(x, 0.5, 0.25, &r); !ok || gx != 2 || gy != -0.25 {
+		t.Errorf("post: got (%g, %g, %v), want (2, -0.25, true)", gx, gy, ok)
+	}
+	for _, tc := range []struct {
+		name   string
+		v      VarID
+		px, py float64
+		ok     bool
+	}{
+		{"overflow", VarExponential, 800, 0, false},
+		{"beyond 1e10", VarLinear, 2e10, 0, false},
+		{"at 1e10", VarLinear, 1e10, -1e10, true},
+		{"NaN", VarPolar, math.NaN(), 0, false},
+		{"spherical at origin (EPS)", VarSpherical, 0, 0, true},
+		{"modulus by zero", VarModulus, 0.5, 0.5, false},
+	} {
+		x := varTestXform(Identity, p, VarTerm{tc.v, 1})
+		if _, _, ok := ApplyXform(x, tc.px, tc.py, &r); ok != tc.ok {
+			t.Errorf("%s: ok = %v, want %v", tc.name, ok, tc.ok)
+		}
+	}
+}
+
+func TestPrecalc(t *testing.T) {
+	p := varTestDefaults()
+	p[PPerspectiveAngle], p[PPerspectiveDist] = 1.0/3, 2
+	p[PJulianPower], p[PJulianDist] = -3, 2
+	p[PJuliascopePower], p[PJuliascopeDist] = 4, 1
+	p[PRadialBlurAngle] = 1
+	p[PDisc2Rot], p[PDisc2Twist] = 0.5, 7
+	p[PSuperShapeM], p[PSuperShapeN1] = 6, 4
+	p[PWedgeJuliaAngle], p[PWedgeJuliaCount], p[PWedgeJuliaPower], p[PWedgeJuliaDist] = math.Pi/2, 2, -2, 3
+	x := &Xform{Coefs: Affine{1, 0, 0, 1, 0.5, -2}, Params: p, Vars: []VarTerm{{VarMobius, 1}, {VarLinear, 2}, {VarJulia, 3}}}
+	Precalc(x)
+	k := 1 + 7 - 2*math.Pi
+	want := map[ParamID]float64{
+		PPerspVsin: 0.5, PPerspVfcos: math.Sqrt(3),
+		PJulianRn: 3, PJulianCn: -1.0 / 3,
+		PJuliascopeRn: 4, PJuliascopeCn: 1.0 / 8,
+		PRadialBlurSpinvar: 1, PRadialBlurZoomvar: 0,
+		PWavesDx2: 4, PWavesDy2: 0.25,
+		PDisc2Timespi: math.Pi / 2, PDisc2Sinadd: math.Sin(7) * k, PDisc2Cosadd: (math.Cos(7) - 1) * k,
+		PSuperShapePm4: 1.5, PSuperShapePneg1N1: -0.25,
+		PWedgeJuliaCf: 0.5, PWedgeJuliaRn: 2, PWedgeJuliaCn: -0.75,
+	}
+	for id := PrecalcFirst; id < NumParams; id++ {
+		w, ok := want[id]
+		if !ok {
+			t.Errorf("no expectation for %s", paramName(id))
+			continue
+		}
+		if !closeTo(x.Params[id], w, 1) {
+			t.Errorf("%s = %.15g, want %.15g", paramName(id), x.Params[id], w)
+		}
+	}
+	if x.Vars[0].ID != VarLinear || x.Vars[1].ID != VarJulia || x.Vars[2].ID != VarMobius || x.Vars[0].Weight != 2 {
+		t.Errorf("Vars not sorted by VarID: %v", x.Vars)
+	}
+	// A twist below −2π scales the adds by 1 + twist + 2π.
+	x.Params[PDisc2Twist] = -7
+	Precalc(x)
+	k = 1 - 7 + 2*math.Pi
+	if s, c := x.Params[PDisc2Sinadd], x.Params[PDisc2Cosadd]; !closeTo(s, math.Sin(-7)*k, 1) || !closeTo(c, (math.Cos(-7)-1)*k, 1) {
+		t.Errorf("disc2 twist -7: sinadd, cosadd = %g, %g", s, c)
+	}
+}
+
+func BenchmarkApplyXform(b *testing.B) {
+	p := varTestDefaults()
+	p[PJulianPower], p[PJulianDist] = 5, 0.8
+	p[PSuperShapeM], p[PSuperShapeN1], p[PSuperShapeRnd] = 6, 2, 0.2
+	c := Affine{0.6, 0.2, -0.3, 0.7, 0.1, -0.2}
+	var pts [1024][2]float64
+	src := rng.NewStream(1)
+	for i := range pts {
+		pts[i] = [2]float64{2*src.Float64() - 1, 2*src.Float64() - 1}
+	}
+	for _, bc := range []struct {
+		name  string
+		terms []VarTerm
+	}{
+		{"simple", []VarTerm{{VarLinear, 0.5}, {VarSpherical, 0.5}}},
+		{"heavy", []VarTerm{{VarSpherical, 0.2}, {VarSwirl, 0.2}, {VarJulian, 0.3}, {VarBlur, 0.1}, {VarSuperShape, 0.2}}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			x := varTestXform(c, p, bc.terms...)
+			r := rng.NewStream(2)
+			var sx float64
+			i := 0
+			for b.Loop() {
+				pt := &pts[i&1023]
+				ox, oy, _ := ApplyXform(x, pt[0], pt[1], &r)
+				sx += ox + oy
+				i++
+			}
+			if sx == 12345 {
+				b.Log(sx)
+			}
+		})
+	}
+}

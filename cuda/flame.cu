@@ -37,99 +37,166 @@ __device__ __forceinline__ bool apply_xform(const FlameXform &f, float &x, float
 	return !bad_point(x, y);
 }
 
-// pg_flame_iterate: each thread plays one chain of the chaos game: `fuse`
-// discarded steps from a random start, then `samples` plotted ones. Chain k's
-// random stream is keyed by (seed, chain_base + k). xforms[nxforms] is the
-// final xform when has_final. Dynamic shared memory holds the genome header
-// and the xforms.
+// plot deposits one sample: the final xform (with its opacity as a chance),
+// the camera, the palette, and the atomic adds into the histogram. The hit
+// counter is skipped when every xform is fully visible: then A = 255·hits.
+__device__ __forceinline__ void plot(const FlameGenome &g, const FlameXform *fin, float px, float py, float pc,
+				     float vis, PgRng &rng, float *hist, unsigned *hits, unsigned &bad) {
+	if (fin && (fin->opacity == 1.f || pg_rng_unit(rng) < fin->opacity)) {
+		if (!apply_xform(*fin, px, py, rng)) {
+			bad++;
+			return;
+		}
+		pc = pc * (1.f - fin->color_speed) + fin->color * fin->color_speed;
+	}
+	if (g.rotate) {
+		const float dx = px - g.cx, dy = py - g.cy;
+		px = dx * g.rot_cos - dy * g.rot_sin + g.cx;
+		py = dx * g.rot_sin + dy * g.rot_cos + g.cy;
+	}
+	if (!(px >= g.x0 && py >= g.y0 && px < g.x1 && py < g.y1)) return;
+	const int bi = min((int)((px - g.x0) * g.sx), g.bw - 1);
+	const int bj = min((int)((py - g.y0) * g.sy), g.bh - 1);
+	const size_t b = (size_t)bj * g.bw + bi;
+	float col[4];
+	const float fi = pc * 256.f;
+	int ci = (int)fi;
+	if (!g.linear) {
+		ci = min(max(ci, 0), 255);
+		for (int ch = 0; ch < 4; ch++) col[ch] = g.palette[ci][ch];
+	} else {
+		float frac;
+		if (!(fi >= 0.f) || ci < 0) ci = 0, frac = 0.f;
+		else if (ci >= 255) ci = 254, frac = 1.f;
+		else frac = fi - (float)ci;
+		for (int ch = 0; ch < 4; ch++) col[ch] = g.palette[ci][ch] * (1.f - frac) + g.palette[ci + 1][ch] * frac;
+	}
+	float *h = hist + 4 * b;
+	atomicAdd(h + 0, col[0] * vis);
+	atomicAdd(h + 1, col[1] * vis);
+	atomicAdd(h + 2, col[2] * vis);
+	atomicAdd(h + 3, col[3] * vis);
+	if (!g.alpha_hits) atomicAdd(hits + b, 1u);
+}
+
+// Loads the genome header and the xforms into shared memory.
+__device__ __forceinline__ void load_genome(const FlameGenome *genome, const FlameXform *xforms, int *smem) {
+	const int nx = genome->nxforms + genome->has_final;
+	const int *src = reinterpret_cast<const int *>(genome);
+	for (int i = threadIdx.x; i < (int)(sizeof(FlameGenome) / 4); i += blockDim.x) smem[i] = src[i];
+	const int *xs = reinterpret_cast<const int *>(xforms);
+	int *dst = smem + sizeof(FlameGenome) / 4;
+	const int n4 = nx * (int)(sizeof(FlameXform) / 4);
+	for (int i = threadIdx.x; i < n4; i += blockDim.x) dst[i] = xs[i];
+	__syncthreads();
+}
+
+// pg_flame_iterate plays the chaos game; each thread runs one chain of
+// `fuse` discarded steps from a random start and then `samples` steps that
+// plot. Chain k's random stream is keyed by (seed, chain_base + k).
+// xforms[nxforms] is the final xform when has_final.
+//
+// Two schedules. Per thread (needed for xaos, where each chain's next choice
+// depends on its last xform): every thread picks its own xform, so a warp
+// runs the code of several xforms one after another. Warp-uniform (no xaos):
+// a warp picks one xform per step, so it runs one code path; to keep its 32
+// points from following the same sequence of maps and converging onto one
+// orbit (the trap of the paper's chapter 8), the block exchanges points
+// through shared memory after every step, transposing warps and lanes.
+// Both follow flam3 when a point goes bad (NaN, inf, beyond 1e10): restart
+// from a random point and retry, at most five times, without using a sample.
 extern "C" __global__ void __launch_bounds__(ITER_THREADS)
 pg_flame_iterate(const FlameGenome *__restrict__ genome, const FlameXform *__restrict__ xforms, float *hist,
 		 unsigned *hits, uint64_t seed, uint64_t chain_base, uint32_t nchains, uint32_t samples,
 		 unsigned long long *bad_total) {
-	extern __shared__ int4 smem[];
-	FlameGenome &g = *reinterpret_cast<FlameGenome *>(smem);
-	FlameXform *xf = reinterpret_cast<FlameXform *>(reinterpret_cast<char *>(smem) + sizeof(FlameGenome));
-	const int nx = genome->nxforms + genome->has_final;
-	{
-		const int *src = reinterpret_cast<const int *>(genome);
-		int *gdst = reinterpret_cast<int *>(smem);
-		for (int i = threadIdx.x; i < (int)(sizeof(FlameGenome) / 4); i += blockDim.x) gdst[i] = src[i];
-		const int *xs = reinterpret_cast<const int *>(xforms);
-		int *dst = reinterpret_cast<int *>(xf);
-		const int n4 = nx * (int)(sizeof(FlameXform) / 4);
-		for (int i = threadIdx.x; i < n4; i += blockDim.x) dst[i] = xs[i];
-	}
-	__syncthreads();
+	extern __shared__ int4 smem4[];
+	int *smem = reinterpret_cast<int *>(smem4);
+	load_genome(genome, xforms, smem);
+	const FlameGenome &g = *reinterpret_cast<const FlameGenome *>(smem);
+	const FlameXform *xf = reinterpret_cast<const FlameXform *>(smem + sizeof(FlameGenome) / 4);
 	const uint32_t chain = blockIdx.x * blockDim.x + threadIdx.x;
-	if (chain >= nchains) return;
+	const bool active = chain < nchains;
+	const int n = g.nxforms;
+	const FlameXform *fin = g.has_final ? &xf[n] : nullptr;
 
 	PgRng rng;
 	rng.state = pg_hash64(seed, chain_base + chain);
 	float x = 2.f * pg_rng_unit(rng) - 1.f, y = 2.f * pg_rng_unit(rng) - 1.f, c = pg_rng_unit(rng);
-	int last = 0, consec = 0;
 	unsigned bad = 0;
-	const int n = g.nxforms;
-	const FlameXform *fin = g.has_final ? &xf[n] : nullptr;
-	for (int i = -g.fuse; i < (int)samples;) {
-		const int fn = pick_xform(g.choose[g.xaos ? last : 0], n, pg_rng_unit(rng));
-		const FlameXform &f = xf[fn];
-		float nx_ = x, ny_ = y;
-		const bool ok = apply_xform(f, nx_, ny_, rng);
-		const float nc = c * (1.f - f.color_speed) + f.color * f.color_speed;
-		if (!ok) {
-			bad++;
-			consec++;
-			nx_ = 2.f * pg_rng_unit(rng) - 1.f;
-			ny_ = 2.f * pg_rng_unit(rng) - 1.f;
-			if (consec < MAX_CONSECUTIVE_BAD) {
-				x = nx_, y = ny_, c = nc;
-				continue;
-			}
-		}
-		consec = 0;
-		last = fn + 1;
-		x = nx_, y = ny_, c = nc;
-		const int step = i++;
-		if (step < 0 || f.vis == 0.f) continue;
-		float px = x, py = y, pc = c;
-		if (fin && (fin->opacity == 1.f || pg_rng_unit(rng) < fin->opacity)) {
-			if (!apply_xform(*fin, px, py, rng)) {
+
+	if (!g.warp_uniform) {
+		if (!active) return;
+		int last = 0, consec = 0;
+		for (int i = -g.fuse; i < (int)samples;) {
+			const int fn = pick_xform(g.choose[g.xaos ? last : 0], n, pg_rng_unit(rng));
+			const FlameXform &f = xf[fn];
+			float nx_ = x, ny_ = y;
+			const bool ok = apply_xform(f, nx_, ny_, rng);
+			const float nc = c * (1.f - f.color_speed) + f.color * f.color_speed;
+			if (!ok) {
 				bad++;
-				continue;
+				consec++;
+				nx_ = 2.f * pg_rng_unit(rng) - 1.f;
+				ny_ = 2.f * pg_rng_unit(rng) - 1.f;
+				if (consec < MAX_CONSECUTIVE_BAD) {
+					x = nx_, y = ny_, c = nc;
+					continue;
+				}
 			}
-			pc = c * (1.f - fin->color_speed) + fin->color * fin->color_speed;
+			consec = 0;
+			last = fn + 1;
+			x = nx_, y = ny_, c = nc;
+			if (i++ >= 0 && f.vis != 0.f) plot(g, fin, x, y, c, f.vis, rng, hist, hits, bad);
 		}
-		if (g.rotate) {
-			const float dx = px - g.cx, dy = py - g.cy;
-			px = dx * g.rot_cos - dy * g.rot_sin + g.cx;
-			py = dx * g.rot_sin + dy * g.rot_cos + g.cy;
+	} else {
+		// State that travels with a point: its remaining fuse steps and its
+		// count of consecutive bad results, packed into one int.
+		__shared__ float4 swap[ITER_THREADS];
+		const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+		const unsigned slot = lane * (ITER_THREADS / 32) + warp;
+		int cool = g.fuse, consec = 0;
+		int remaining = active ? (int)samples : 0; // this thread's plots still owed
+		while (__syncthreads_or(remaining > 0)) {
+			const float r = __shfl_sync(PG_FULL_MASK, pg_rng_unit(rng), 0);
+			const FlameXform &f = xf[pick_xform(g.choose[0], n, r)];
+			c = c * (1.f - f.color_speed) + f.color * f.color_speed;
+			bool use = true;
+			if (!apply_xform(f, x, y, rng)) {
+				// As flam3: restart from a random point; retry up to four
+				// times without using up a sample, then keep the point.
+				bad++;
+				x = 2.f * pg_rng_unit(rng) - 1.f;
+				y = 2.f * pg_rng_unit(rng) - 1.f;
+				use = ++consec >= MAX_CONSECUTIVE_BAD;
+				if (use) consec = 0;
+			} else {
+				consec = 0;
+			}
+			if (use) {
+				if (cool > 0) {
+					cool--;
+				} else if (remaining > 0) {
+					remaining--;
+					if (f.vis != 0.f) plot(g, fin, x, y, c, f.vis, rng, hist, hits, bad);
+				}
+			}
+			swap[slot] = make_float4(x, y, c, __int_as_float(cool << 4 | consec));
+			__syncthreads();
+			const float4 p = swap[threadIdx.x];
+			__syncthreads();
+			x = p.x, y = p.y, c = p.z;
+			const int st = __float_as_int(p.w);
+			cool = st >> 4, consec = st & 15;
 		}
-		if (!(px >= g.x0 && py >= g.y0 && px < g.x1 && py < g.y1)) continue;
-		const int bi = min((int)((px - g.x0) * g.sx), g.bw - 1);
-		const int bj = min((int)((py - g.y0) * g.sy), g.bh - 1);
-		const size_t b = (size_t)bj * g.bw + bi;
-		float col[4];
-		const float fi = pc * 256.f;
-		int ci = (int)fi;
-		if (!g.linear) {
-			ci = min(max(ci, 0), 255);
-			for (int ch = 0; ch < 4; ch++) col[ch] = g.palette[ci][ch];
-		} else {
-			float frac;
-			if (!(fi >= 0.f) || ci < 0) ci = 0, frac = 0.f;
-			else if (ci >= 255) ci = 254, frac = 1.f;
-			else frac = fi - (float)ci;
-			for (int ch = 0; ch < 4; ch++)
-				col[ch] = g.palette[ci][ch] * (1.f - frac) + g.palette[ci + 1][ch] * frac;
-		}
-		float *h = hist + 4 * b;
-		atomicAdd(h + 0, col[0] * f.vis);
-		atomicAdd(h + 1, col[1] * f.vis);
-		atomicAdd(h + 2, col[2] * f.vis);
-		atomicAdd(h + 3, col[3] * f.vis);
-		atomicAdd(hits + b, 1u);
 	}
 	if (bad) atomicAdd(bad_total, (unsigned long long)bad);
+}
+
+// With alpha_hits the iterate kernel kept no hit counter: recover it from
+// the alpha sum (255 per sample when every xform is fully visible).
+extern "C" __global__ void pg_flame_hits_from_alpha(const float4 *hist, unsigned *hits, uint64_t n) {
+	const uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (b < n) hits[b] = (unsigned)rintf(hist[b].w * (1.f / 255.f));
 }
 
 // ---- Density estimation ----------------------------------------------------

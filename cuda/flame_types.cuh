@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include "flame_ids.cuh"
 
-#define FLAME_MAX_XFORMS 32 // ordinary xforms; the final xform is stored after them
+#define FLAME_MAX_XFORMS 64 // ordinary xforms; the final xform is stored after them
 #define FLAME_MAX_VARS 32   // active variations per xform
 
 struct FlameXform {
@@ -30,6 +30,9 @@ struct FlameGenome {
 	int32_t fuse;
 	int32_t bw, bh;   // histogram size in buckets
 	int32_t rotate;
+	int32_t alpha_hits; // every xform fully visible: hits = A/255, no hit counter needed
+	int32_t warp_uniform; // choose one xform per warp per step and shuffle points (no xaos)
+	int32_t pad0[2];
 	float rot_cos, rot_sin, cx, cy;
 	float x0, y0, x1, y1; // camera bounds
 	float sx, sy;         // buckets per unit

@@ -62,6 +62,20 @@ __device__ __forceinline__ float pg_tan_mul(float a, float b) {
 	return l == 0.f ? t : fmaf(l, fmaf(t, t, 1.f), t);
 }
 
+// sin(a·b) of the exact product h + l (h = a·b rounded, l its error, both
+// floats): waves multiplies by 1/(e²+EPS), 1e10 for a zero offset, and a
+// float32 product that large has lost every digit of its sine, while the
+// exact product keeps flam3's float64 value.
+__device__ __forceinline__ float pg_sin_mul(float a, float b) {
+	float h = __fmul_rn(a, b);
+	float l = fmaf(a, b, -h);
+	if (l == 0.f) return sinf(h);
+	float sh, ch, sl, cl;
+	sincosf(h, &sh, &ch);
+	sincosf(l, &sl, &cl);
+	return fmaf(sh, cl, ch * sl);
+}
+
 // w − √(x²+y²) accurate also when the two nearly cancel (whorl at r ≈ w):
 // then (w² − x² − y²)/(w + r) with the squares and their difference summed
 // with their rounding errors (fma products, TwoSum), so float32 keeps the
@@ -105,21 +119,38 @@ __device__ __forceinline__ float pg_wrap_modulus(float v, float m) {
 	return v;
 }
 
-// edisc and elliptic: ½(|z+1| + |z−1|), the radii from (x±1)² + y² rather
-// than flam3's r²+1 ± 2x, which cancels in float32 near z = ±1.
-__device__ __forceinline__ float pg_ellipse_xmax(float x, float y) {
-	float xp = x + 1.f, xm = x - 1.f, y2 = y * y;
-	return 0.5f * (sqrtf(xp * xp + y2) + sqrtf(xm * xm + y2));
+// edisc and elliptic's elliptic coordinates of z = x + iy: xmax = ½(|z+1| +
+// |z−1|) (flam3 takes the radii as √(r²+1 ± 2x)), xmax − 1 and 1 − a², a =
+// x/xmax. flam3 subtracts nearly equal values for all three near the segment
+// [−1, 1] and along the x axis, where float32 loses them entirely; here each
+// is a sum of non-negative terms, through |z±1| − |x±1| = y²/(|z±1| + |x±1|):
+// d = xmax − max(|x|, 1), xmax − 1 = d + max(|x|−1, 0) and
+// 1 − a² = (xmax − |x|)/xmax · (1 + |a|) with xmax − |x| = d + max(1−|x|, 0).
+struct PgEllipse {
+	float xmax, xmax_m1, a, one_m_a2;
+};
+__device__ __forceinline__ PgEllipse pg_ellipse(float x, float y) {
+	float y2 = y * y, ap = fabsf(x + 1.f), am = fabsf(x - 1.f), ax = fabsf(x);
+	float d = 0.f;
+	if (y2 != 0.f) d = 0.5f * (y2 / (sqrtf(ap * ap + y2) + ap) + y2 / (sqrtf(am * am + y2) + am));
+	PgEllipse e;
+	e.xmax = fmaxf(ax, 1.f) + d;
+	e.xmax_m1 = d + fmaxf(ax - 1.f, 0.f);
+	e.a = x / e.xmax;
+	e.one_m_a2 = (d + fmaxf(1.f - ax, 0.f)) / e.xmax * (1.f + fabsf(e.a));
+	return e;
 }
 
 // Applies the xform's variations (ids[i] with weights[i], i < n, in the order
-// given: VarID order, as Precalc sorts them) to the affine output (tx, ty)
-// and returns their weighted sum: flam3's apply_xform minus affine, post and
-// colour. pre_blur moves (tx, ty) first, before sumsq and the angles, as in
-// flam3; a zero weight is skipped and draws nothing. The caller applies the
-// post affine and flam3's bad-value test (pg_flame_bad).
-static __device__ float2 pg_flame_apply_vars(const unsigned char *ids, const float *weights, int n, float tx, float ty,
-					     const float *c, const float *p, PgRng &rng) {
+// given: VarID order, as Precalc sorts them) to the point in: flam3's
+// apply_xform minus affine, post and colour, returning the weighted sum.
+// pre_blur moves (tx, ty) first, before sumsq and the angles, as in flam3; a
+// zero weight is skipped and draws nothing. The caller applies the post
+// affine and flam3's bad-value test (pg_flame_bad).
+static __device__ float2 pg_flame_apply_vars(const unsigned char *ids, const float *weights, int n, FlameVarIn in,
+					     PgRng &rng) {
+	float tx = in.tx, ty = in.ty;
+	const float *c = in.c, *p = in.p;
 	for (int i = 0; i < n; i++) {
 		if (ids[i] == VAR_PRE_BLUR && weights[i] != 0.f) {
 			float g = weights[i] * pg_gauss4(rng);
@@ -202,8 +233,8 @@ static __device__ float2 pg_flame_apply_vars(const unsigned char *ids, const flo
 			px += w * (tx < 0.f ? tx * 2.f : tx); py += w * (ty < 0.f ? ty * 0.5f : ty);
 			break;
 		case VAR_WAVES: // flam3's c[1][0], c[1][1] and the precalculated 1/(c[2][·]²+EPS)
-			px += w * (tx + c[2] * sinf(ty * p[P_WAVES_DX2]));
-			py += w * (ty + c[3] * sinf(tx * p[P_WAVES_DY2]));
+			px += w * (tx + c[2] * pg_sin_mul(ty, p[P_WAVES_DX2]));
+			py += w * (ty + c[3] * pg_sin_mul(tx, p[P_WAVES_DY2]));
 			break;
 		case VAR_FISHEYE: k = 2.f * w / (s.sqrt + 1.f); px += k * ty; py += k * tx; break; // axes swapped, as flam3
 		case VAR_POPCORN:
@@ -467,24 +498,21 @@ static __device__ float2 pg_flame_apply_vars(const unsigned char *ids, const flo
 			py += w * (ty + p[P_CURVE_YAMP] * expf(-tx * tx / yl));
 			break;
 		}
-		case VAR_EDISC: { // xmax ≥ 1 and |x/xmax| ≤ 1 hold exactly; clamped so float32 rounding gives no NaN
-			float xmax = pg_ellipse_xmax(tx, ty);
-			float a1 = logf(xmax + sqrtf(fmaxf(xmax - 1.f, 0.f)));
-			float a2 = -acosf(fminf(fmaxf(tx / xmax, -1.f), 1.f));
+		case VAR_EDISC: { // flam3's log(xmax + √(xmax−1)) and −acos(a), from pg_ellipse's accurate parts
+			PgEllipse e = pg_ellipse(tx, ty);
+			float a2 = -atan2f(sqrtf(e.one_m_a2), e.a);
 			k = w / 11.57034632f;
-			sincosf(a1, &sa, &ca);
+			sincosf(log1pf(e.xmax_m1 + sqrtf(e.xmax_m1)), &sa, &ca);
 			if (ty > 0.f) sa = -sa;
 			px += k * coshf(a2) * ca; py += k * sinhf(a2) * sa;
 			break;
 		}
-		case VAR_ELLIPTIC: { // 1 − a² as (1−a)(1+a)
-			float xmax = pg_ellipse_xmax(tx, ty);
-			a = tx / xmax;
-			float b = (1.f - a) * (1.f + a), ssx = xmax - 1.f;
-			b = b < 0.f ? 0.f : sqrtf(b);
-			ssx = ssx < 0.f ? 0.f : sqrtf(ssx);
+		case VAR_ELLIPTIC: {
+			PgEllipse e = pg_ellipse(tx, ty);
 			k = w / PG_PI_2;
-			px += k * atan2f(a, b); py += ty > 0.f ? k * logf(xmax + ssx) : -k * logf(xmax + ssx);
+			px += k * atan2f(e.a, sqrtf(e.one_m_a2));
+			float l = log1pf(e.xmax_m1 + sqrtf(e.xmax_m1));
+			py += ty > 0.f ? k * l : -k * l;
 			break;
 		}
 		case VAR_ESCHER: {
@@ -497,14 +525,12 @@ static __device__ float2 pg_flame_apply_vars(const unsigned char *ids, const flo
 			px += k * ca; py += k * sa;
 			break;
 		}
-		case VAR_FOCI: {
-			// e^x clamped to |x| ≤ 80, where the quotients are ±1 and 0 to
-			// float precision, so that float32's exp neither overflows nor
-			// underflows into inf/inf as float64's would not.
-			float ex = expf(fminf(fmaxf(tx, -80.f), 80.f)) * 0.5f, enx = 0.25f / ex;
-			sincosf(ty, &sa, &ca);
-			k = w / (ex + enx - ca);
-			px += k * (ex - enx); py += k * sa;
+		case VAR_FOCI: { // (sinh x, sin y)/(cosh x − cos y), the denominator as 2(sinh²(x/2) + sin²(y/2))
+			// x clamped to |x| ≤ 80, where the quotients are ±1 and 0 to
+			// float precision, so that float32 does not overflow into inf/inf.
+			float x = fminf(fmaxf(tx, -80.f), 80.f), shx = sinhf(0.5f * x), sy = sinf(0.5f * ty);
+			k = w / (2.f * (shx * shx + sy * sy));
+			px += k * sinhf(x); py += k * sinf(ty);
 			break;
 		}
 		case VAR_LAZYSUSAN: {
@@ -685,4 +711,12 @@ static __device__ float2 pg_flame_apply_vars(const unsigned char *ids, const flo
 		}
 	}
 	return make_float2(px, py);
+}
+
+// The same with the point and the xform's arrays passed one by one: c the
+// affine coefficients {a b c d e f}, p the NUM_PARAMS parameters.
+static __device__ __forceinline__ float2 pg_flame_apply_vars(const unsigned char *ids, const float *weights, int n,
+							     float tx, float ty, const float *c, const float *p,
+							     PgRng &rng) {
+	return pg_flame_apply_vars(ids, weights, n, FlameVarIn{tx, ty, c, p}, rng);
 }

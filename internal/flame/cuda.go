@@ -12,7 +12,24 @@ import (
 
 // CUDA renders on a GPU: iteration, accumulation, density estimation,
 // filtering and tone mapping all run on the device; only the image returns.
-type CUDA struct{ Dev *gpu.Device }
+type CUDA struct {
+	Dev *gpu.Device
+	// Schedule picks how threads choose xforms: ScheduleAuto (warp-uniform
+	// unless the genome uses xaos), ScheduleThread or ScheduleWarp.
+	Schedule Schedule
+}
+
+// Schedule is the GPU iteration schedule (see pg_flame_iterate).
+type Schedule int
+
+const (
+	ScheduleAuto Schedule = iota
+	// ScheduleThread: every thread chooses its own xform; warps diverge.
+	ScheduleThread
+	// ScheduleWarp: one xform per warp per step, points shuffled across
+	// the block after each step. Not possible with xaos.
+	ScheduleWarp
+)
 
 // Launch shapes; they match cuda/flame.cu.
 const (
@@ -22,14 +39,11 @@ const (
 	samplesPerLaunch = 1 << 30
 )
 
-// chainSamples chooses how many samples one chain (one GPU thread) plots:
-// long enough that the fuse is a small overhead, short enough to fill the GPU.
-func chainSamples(total int64, sms int) int64 {
-	full := int64(sms) * 2048 // resident threads on the whole device
-	s := total / (4 * full)
-	return min(max(s, 1024), 16384)
-}
-
+// Each GPU chain plots subBatch samples from its random start, as a CPU
+// sub-batch and a flam3 sub-batch do. The length matters for fidelity, not
+// just speed: after a restart the colour coordinate takes ~1/color_speed
+// steps to settle, so shorter chains plot more transient colours than flam3
+// does, which shows in genomes with slow colour speeds.
 // Render renders g with options o on the device.
 func (c CUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, error) {
 	p, err := newPlan(g, o)
@@ -40,6 +54,9 @@ func (c CUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, 
 	gg, xs, err := p.gpuInputs(cg)
 	if err != nil {
 		return nil, Stats{}, err
+	}
+	if !cg.table.xaos && c.Schedule != ScheduleThread {
+		gg.WarpUniform = 1
 	}
 	r := &cudaRun{dev: c.Dev}
 	defer r.free()
@@ -118,7 +135,7 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 			return nil, err
 		}
 	}
-	spc := chainSamples(p.samples, d.Info().SMs)
+	spc := int64(subBatch)
 	chains := p.samples / spc
 	rest := p.samples - chains*spc
 	var base, done int64
@@ -153,6 +170,15 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 		}
 	}
 
+	if gg.AlphaHits != 0 {
+		f, err := d.Function("flame", "pg_flame_hits_from_alpha")
+		if err != nil {
+			return nil, err
+		}
+		if err := f.Launch(gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hist.Arg(), hits.Arg(), gpu.U64(uint64(nb))); err != nil {
+			return nil, err
+		}
+	}
 	acc, err := alloc[float32](r, 4*nb)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ package flame
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"sync"
 	"testing"
@@ -42,9 +43,14 @@ func loadTestGenome(t testing.TB, name string) *Genome {
 // agree pixel for pixel, so the GPU image must be as close to the CPU image
 // as two CPU images of different seeds are to each other.
 func TestCUDAMatchesCPU(t *testing.T) {
-	r := cudaRenderer(t)
-	for _, name := range []string{"simple", "heavy"} {
-		t.Run(name, func(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		sched Schedule
+	}{{"simple", ScheduleWarp}, {"heavy", ScheduleWarp}, {"simple", ScheduleThread}, {"heavy", ScheduleThread}} {
+		name := tc.name
+		r := cudaRenderer(t)
+		r.Schedule = tc.sched
+		t.Run(fmt.Sprintf("%s/schedule=%d", name, tc.sched), func(t *testing.T) {
 			g := loadTestGenome(t, name)
 			o := Options{Width: 200, Quality: 500}
 			o.Seed = 1
@@ -73,8 +79,16 @@ func TestCUDAMatchesCPU(t *testing.T) {
 }
 
 // TestFidelityCUDA renders all 53 corpus genomes on the GPU against flam3.
+// PROCGEN_SCHEDULE=thread or warp forces a schedule.
 func TestFidelityCUDA(t *testing.T) {
-	runFidelity(t, cudaRenderer(t), 1)
+	r := cudaRenderer(t)
+	switch os.Getenv("PROCGEN_SCHEDULE") {
+	case "thread":
+		r.Schedule = ScheduleThread
+	case "warp":
+		r.Schedule = ScheduleWarp
+	}
+	runFidelity(t, r, 1)
 }
 
 // TestCUDALargeFrames: the sizes the issue requires to fit on the device.
@@ -91,8 +105,9 @@ func TestCUDALargeFrames(t *testing.T) {
 	}
 }
 
-func benchCUDA(b *testing.B, name string, o Options) {
+func benchCUDA(b *testing.B, name string, o Options, sched Schedule) {
 	r := cudaRenderer(b)
+	r.Schedule = sched
 	g := loadTestGenome(b, name)
 	if _, _, err := r.Render(context.Background(), g, o); err != nil { // warm-up: module load
 		b.Fatal(err)
@@ -113,5 +128,7 @@ func benchCUDA(b *testing.B, name string, o Options) {
 
 // BenchmarkCUDAFrame is the issue's end-to-end figure: an 800x592 frame at
 // quality 2000 and supersample 4 (947 million samples), genome to image.
-func BenchmarkCUDAFrameSimple(b *testing.B) { benchCUDA(b, "simple", Options{}) }
-func BenchmarkCUDAFrameHeavy(b *testing.B)  { benchCUDA(b, "heavy", Options{}) }
+func BenchmarkCUDAFrameSimple(b *testing.B)       { benchCUDA(b, "simple", Options{}, ScheduleAuto) }
+func BenchmarkCUDAFrameHeavy(b *testing.B)        { benchCUDA(b, "heavy", Options{}, ScheduleAuto) }
+func BenchmarkCUDAFrameSimpleThread(b *testing.B) { benchCUDA(b, "simple", Options{}, ScheduleThread) }
+func BenchmarkCUDAFrameHeavyThread(b *testing.B)  { benchCUDA(b, "heavy", Options{}, ScheduleThread) }

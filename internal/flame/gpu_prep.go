@@ -22,6 +22,12 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 	if cg.final != nil {
 		gg.HasFinal = 1
 	}
+	gg.AlphaHits = 1
+	for i := range cg.xforms {
+		if cg.xforms[i].vis != 1 {
+			gg.AlphaHits = 0
+		}
+	}
 	if cg.linear {
 		gg.Linear = 1
 	}

@@ -10,7 +10,7 @@ import (
 // host C++ compiler and compares every size and offset.
 
 const (
-	gpuMaxXforms = 32
+	gpuMaxXforms = 64
 	gpuMaxVars   = 32
 )
 
@@ -31,6 +31,8 @@ type gpuXform struct {
 
 type gpuGenome struct {
 	NXforms, HasFinal, Xaos, Linear, Fuse, BW, BH, Rotate int32
+	AlphaHits, WarpUniform                                int32
+	Pad0                                                  [2]int32
 	RotCos, RotSin, CX, CY                                float32
 	X0, Y0, X1, Y1                                        float32
 	SX, SY                                                float32

@@ -105,7 +105,12 @@ __device__ __forceinline__ void load_genome(const FlameGenome *genome, const Fla
 // through shared memory after every step, transposing warps and lanes.
 // Both follow flam3 when a point goes bad (NaN, inf, beyond 1e10): restart
 // from a random point and retry, at most five times, without using a sample.
-extern "C" __global__ void __launch_bounds__(ITER_THREADS)
+// ITER_MIN_BLOCKS resident blocks per SM: the register budget that buys the
+// occupancy to hide the latency of the scattered atomics.
+#ifndef ITER_MIN_BLOCKS
+#define ITER_MIN_BLOCKS 3
+#endif
+extern "C" __global__ void __launch_bounds__(ITER_THREADS, ITER_MIN_BLOCKS)
 pg_flame_iterate(const FlameGenome *__restrict__ genome, const FlameXform *__restrict__ xforms, float *hist,
 		 unsigned *hits, uint64_t seed, uint64_t chain_base, uint32_t nchains, uint32_t samples,
 		 unsigned long long *bad_total) {

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // privateHistogramBudget bounds the memory of per-worker histograms; above
@@ -33,7 +34,7 @@ func (c CPU) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, e
 	return p.finish(h), st, nil
 }
 
-func (p *plan) iterateCPU(ctx context.Context, workers int, o Options) (*histogram, Stats, error) {
+func (p *plan) iterateCPU(ctx context.Context, workers int, o Options) (h *histogram, st Stats, err error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -42,8 +43,10 @@ func (p *plan) iterateCPU(ctx context.Context, workers int, o Options) (*histogr
 	workers = int(min(int64(workers), max(batches, 1)))
 	nb := int64(p.bw) * int64(p.bh)
 	shared := nb*36*int64(workers) > privateHistogramBudget
-	st := Stats{Samples: p.samples, Buckets: nb}
+	st = Stats{Samples: p.samples, Buckets: nb}
 
+	start := time.Now()
+	defer func() { st.IterateSeconds = time.Since(start).Seconds() }()
 	var next, done, bad atomic.Int64
 	hists := make([]*histogram, workers)
 	var wg sync.WaitGroup
@@ -75,7 +78,7 @@ func (p *plan) iterateCPU(ctx context.Context, workers int, o Options) (*histogr
 	if err := ctx.Err(); err != nil {
 		return nil, st, err
 	}
-	h := hists[0]
+	h = hists[0]
 	if !shared {
 		for _, o := range hists[1:] {
 			h.merge(o)

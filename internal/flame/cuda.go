@@ -5,6 +5,7 @@ package flame
 import (
 	"context"
 	"fmt"
+	"time"
 	"unsafe"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
@@ -61,15 +62,17 @@ func (c CUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, 
 	r := &cudaRun{dev: c.Dev}
 	defer r.free()
 	f, err := r.render(ctx, p, gg, xs, o)
-	return f, Stats{Samples: p.samples, Buckets: int64(p.bw) * int64(p.bh), BadValues: r.bad, DeviceBytes: r.bytes}, err
+	return f, Stats{Samples: p.samples, Buckets: int64(p.bw) * int64(p.bh), BadValues: r.bad, DeviceBytes: r.bytes,
+		IterateSeconds: r.iterate.Seconds()}, err
 }
 
 // cudaRun owns the device buffers of one render.
 type cudaRun struct {
-	dev   *gpu.Device
-	frees []func() error
-	bytes int64
-	bad   int64
+	dev     *gpu.Device
+	frees   []func() error
+	bytes   int64
+	bad     int64
+	iterate time.Duration // device time of the iterate launches
 }
 
 func (r *cudaRun) free() {
@@ -147,26 +150,23 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 		return err
 	}
 	perLaunch := max(samplesPerLaunch/spc, 1)
-	for left := chains; left > 0; {
+	for left := chains; left > 0 || rest > 0; {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		n := min(left, perLaunch)
-		if err := launch(n, spc); err != nil {
+		n, s := min(left, perLaunch), spc
+		if left == 0 { // the remainder: one short chain
+			n, s, rest = 1, rest, 0
+		}
+		dt, err := d.Time(func() error { return launch(n, s) })
+		if err != nil {
 			return nil, err
 		}
-		left -= n
-		done += n * spc
+		r.iterate += dt
+		left -= min(left, n)
+		done += n * s
 		if o.Progress != nil {
-			if err := d.Synchronize(); err != nil {
-				return nil, err
-			}
 			o.Progress(done, p.samples)
-		}
-	}
-	if rest > 0 {
-		if err := launch(1, rest); err != nil {
-			return nil, err
 		}
 	}
 

@@ -113,6 +113,7 @@ func benchCUDA(b *testing.B, name string, o Options, sched Schedule) {
 		b.Fatal(err)
 	}
 	var samples int64
+	var iterate float64
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
 		_, st, err := r.Render(context.Background(), g, o)
@@ -120,9 +121,10 @@ func benchCUDA(b *testing.B, name string, o Options, sched Schedule) {
 			b.Fatal(err)
 		}
 		samples += st.Samples
+		iterate += st.IterateSeconds
 	}
 	sec := time.Since(start).Seconds()
-	b.ReportMetric(float64(samples)/sec/1e9, "Gsamples/s")
+	b.ReportMetric(float64(samples)/iterate/1e9, "iterate-Gsamples/s")
 	b.ReportMetric(sec/float64(b.N)*1e3, "ms/render")
 }
 

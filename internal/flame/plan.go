@@ -32,6 +32,9 @@ type Stats struct {
 	Buckets   int64 `json:"buckets"`
 	// DeviceBytes is the device memory a GPU render used (0 on the CPU).
 	DeviceBytes int64 `json:"device_bytes,omitempty"`
+	// IterateSeconds is the time of the chaos game and accumulation alone
+	// (device-event timing on the GPU, wall time on the CPU).
+	IterateSeconds float64 `json:"iterate_seconds"`
 }
 
 // ErrTooLarge is wrapped when a render would need absurd amounts of memory.

@@ -42,6 +42,12 @@ func (p *plan) iterateCPU(ctx context.Context, workers int, o Options) (h *histo
 	batches := (p.samples + subBatch - 1) / subBatch
 	workers = int(min(int64(workers), max(batches, 1)))
 	nb := int64(p.bw) * int64(p.bh)
+	alphaHits := true
+	for i := range cg.xforms {
+		if cg.xforms[i].vis != 1 {
+			alphaHits = false
+		}
+	}
 	shared := nb*36*int64(workers) > privateHistogramBudget
 	st = Stats{Samples: p.samples, Buckets: nb}
 
@@ -52,7 +58,7 @@ func (p *plan) iterateCPU(ctx context.Context, workers int, o Options) (h *histo
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		if w == 0 || !shared {
-			hists[w] = newHistogram(p.bw, p.bh, shared)
+			hists[w] = newHistogram(p.bw, p.bh, shared, alphaHits)
 		} else {
 			hists[w] = hists[0]
 		}

@@ -177,7 +177,7 @@ func deRows(h *histogram, acc []float64, d *deFilters, k1, k2 float64, ss, j0, j
 	for j := j0; j < j1; j++ {
 		for i := ss - 1; i < w-(ss-1); i++ {
 			b := j*w + i
-			if h.hits[b] == 0 {
+			if h.rgba[4*b+3] == 0 && (h.hits == nil || h.hits[b] == 0) {
 				continue
 			}
 			c := h.color(b)
@@ -187,7 +187,7 @@ func deRows(h *histogram, acc []float64, d *deFilters, k1, k2 float64, ss, j0, j
 			var hits float64
 			for jj := -half; jj <= half; jj++ {
 				for ii := -half; ii <= half; ii++ {
-					hits += float64(h.hits[b+ii+jj*w])
+					hits += float64(h.count(b + ii + jj*w))
 				}
 			}
 			f := d.index(hits * scale)

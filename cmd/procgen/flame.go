@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -210,6 +211,7 @@ func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, j flameJob, o flam
 		defer mu.Unlock()
 		bar(done, total)
 	}
+	start := time.Now()
 	frame, st, err := r.Render(cmd.Context(), j.genome, flame.Options{
 		Width: o.Width, Height: o.Height, Quality: o.Quality, Supersample: o.Supersample,
 		Seed: a.opts.Seed, EarlyClip: o.EarlyClip, Transparent: o.Transparent, Progress: progress,
@@ -217,6 +219,7 @@ func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, j flameJob, o flam
 	if err != nil {
 		return fmt.Errorf("%s: %w", j.source, err)
 	}
+	rendered := time.Now()
 	if st.BadValues > 0 {
 		a.log.Debugf("%s: %d of %d points went bad (NaN/inf) and were dropped", name, st.BadValues, st.Samples)
 	}
@@ -228,6 +231,8 @@ func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, j flameJob, o flam
 	if err != nil {
 		return err
 	}
+	a.log.Debugf("%s: iterate %.3f s, render %.3f s, write %.3f s", name, st.IterateSeconds,
+		rendered.Sub(start).Seconds(), time.Since(rendered).Seconds())
 	a.log.Infof("wrote %s (%dx%d, %d samples)", j.out, frame.Width, frame.Height, st.Samples)
 	return nil
 }

@@ -25,7 +25,10 @@ __device__ __forceinline__ bool bad_point(float x, float y) {
 __device__ __forceinline__ bool apply_xform(const FlameXform &f, float &x, float &y, PgRng &rng) {
 	const float tx = f.coefs[0] * x + f.coefs[2] * y + f.coefs[4];
 	const float ty = f.coefs[1] * x + f.coefs[3] * y + f.coefs[5];
-	float2 v = pg_flame_apply_vars(f.ids, f.weights, f.nvars, tx, ty, f.coefs, f.params, rng);
+	// Purely linear xforms (most of them in real genomes) are affine: skip
+	// the variation dispatch, which costs far more than the arithmetic.
+	float2 v = f.linear_only ? make_float2(f.linear_w * tx, f.linear_w * ty)
+				 : pg_flame_apply_vars(f.ids, f.weights, f.nvars, tx, ty, f.coefs, f.params, rng);
 	if (f.has_post) {
 		const float px = f.post[0] * v.x + f.post[2] * v.y + f.post[4];
 		const float py = f.post[1] * v.x + f.post[3] * v.y + f.post[5];
@@ -40,12 +43,17 @@ __device__ __forceinline__ bool apply_xform(const FlameXform &f, float &x, float
 // plot deposits one sample: the final xform (with its opacity as a chance),
 // the camera, the palette, and the atomic adds into the histogram. The hit
 // counter is skipped when every xform is fully visible: then A = 255·hits.
-__device__ __forceinline__ void plot(const FlameGenome &g, const FlameXform *fin, float px, float py, float pc,
-				     float vis, PgRng &rng, float *hist, unsigned *hits, unsigned &bad) {
+#define LOG_NONE 0xffffffffu // a log slot where no sample landed
+
+// With logging (deferred writeback) plot returns the sample as a log entry,
+// bucket << 8 | palette index, instead of adding it; LOG_NONE when nothing
+// lands in the histogram.
+__device__ __forceinline__ uint32_t plot(const FlameGenome &g, const FlameXform *fin, float px, float py, float pc,
+					 float vis, PgRng &rng, float *hist, unsigned *hits, unsigned &bad, bool logging) {
 	if (fin && (fin->opacity == 1.f || pg_rng_unit(rng) < fin->opacity)) {
 		if (!apply_xform(*fin, px, py, rng)) {
 			bad++;
-			return;
+			return LOG_NONE;
 		}
 		pc = pc * (1.f - fin->color_speed) + fin->color * fin->color_speed;
 	}
@@ -54,13 +62,14 @@ __device__ __forceinline__ void plot(const FlameGenome &g, const FlameXform *fin
 		px = dx * g.rot_cos - dy * g.rot_sin + g.cx;
 		py = dx * g.rot_sin + dy * g.rot_cos + g.cy;
 	}
-	if (!(px >= g.x0 && py >= g.y0 && px < g.x1 && py < g.y1)) return;
+	if (!(px >= g.x0 && py >= g.y0 && px < g.x1 && py < g.y1)) return LOG_NONE;
 	const int bi = min((int)((px - g.x0) * g.sx), g.bw - 1);
 	const int bj = min((int)((py - g.y0) * g.sy), g.bh - 1);
 	const size_t b = (size_t)bj * g.bw + bi;
 	float col[4];
 	const float fi = pc * 256.f;
 	int ci = (int)fi;
+	if (logging) return (uint32_t)b << 8 | (uint32_t)min(max(ci, 0), 255); // step palette, full visibility
 	if (!g.linear) {
 		ci = min(max(ci, 0), 255);
 		for (int ch = 0; ch < 4; ch++) col[ch] = g.palette[ci][ch];
@@ -77,6 +86,7 @@ __device__ __forceinline__ void plot(const FlameGenome &g, const FlameXform *fin
 	atomicAdd(h + 2, col[2] * vis);
 	atomicAdd(h + 3, col[3] * vis);
 	if (!g.alpha_hits) atomicAdd(hits + b, 1u);
+	return LOG_NONE;
 }
 
 // Loads the genome header and the xforms into shared memory.
@@ -113,7 +123,7 @@ __device__ __forceinline__ void load_genome(const FlameGenome *genome, const Fla
 extern "C" __global__ void __launch_bounds__(ITER_THREADS, ITER_MIN_BLOCKS)
 pg_flame_iterate(const FlameGenome *__restrict__ genome, const FlameXform *__restrict__ xforms, float *hist,
 		 unsigned *hits, uint64_t seed, uint64_t chain_base, uint32_t nchains, uint32_t samples,
-		 unsigned long long *bad_total) {
+		 unsigned long long *bad_total, uint32_t *log) {
 	extern __shared__ int4 smem4[];
 	int *smem = reinterpret_cast<int *>(smem4);
 	load_genome(genome, xforms, smem);
@@ -151,7 +161,10 @@ pg_flame_iterate(const FlameGenome *__restrict__ genome, const FlameXform *__res
 			consec = 0;
 			last = fn + 1;
 			x = nx_, y = ny_, c = nc;
-			if (i++ >= 0 && f.vis != 0.f) plot(g, fin, x, y, c, f.vis, rng, hist, hits, bad);
+			const int step = i++;
+			if (step < 0) continue;
+			const uint32_t e = f.vis != 0.f ? plot(g, fin, x, y, c, f.vis, rng, hist, hits, bad, log) : LOG_NONE;
+			if (log) log[(size_t)step * nchains + chain] = e; // coalesced: a warp writes one run
 		}
 	} else {
 		// State that travels with a point: its remaining fuse steps and its
@@ -160,7 +173,7 @@ pg_flame_iterate(const FlameGenome *__restrict__ genome, const FlameXform *__res
 		const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 		const unsigned slot = lane * (ITER_THREADS / 32) + warp;
 		int cool = g.fuse, consec = 0;
-		int remaining = active ? (int)samples : 0; // this thread's plots still owed
+		int remaining = active ? (int)samples : 0; // this thread's samples still owed
 		while (__syncthreads_or(remaining > 0)) {
 			const float r = __shfl_sync(PG_FULL_MASK, pg_rng_unit(rng), 0);
 			const FlameXform &f = xf[pick_xform(g.choose[0], n, r)];
@@ -181,8 +194,11 @@ pg_flame_iterate(const FlameGenome *__restrict__ genome, const FlameXform *__res
 				if (cool > 0) {
 					cool--;
 				} else if (remaining > 0) {
+					const size_t slot = (size_t)(samples - remaining) * nchains + chain;
 					remaining--;
-					if (f.vis != 0.f) plot(g, fin, x, y, c, f.vis, rng, hist, hits, bad);
+					const uint32_t e =
+					    f.vis != 0.f ? plot(g, fin, x, y, c, f.vis, rng, hist, hits, bad, log) : LOG_NONE;
+					if (log) log[slot] = e;
 				}
 			}
 			swap[slot] = make_float4(x, y, c, __int_as_float(cool << 4 | consec));

@@ -16,7 +16,8 @@ struct FlameXform {
 	float opacity; // raw opacity: the final xform's chance of being applied
 	int32_t nvars;
 	int32_t has_post;
-	int32_t pad[2];
+	int32_t linear_only; // every variation is linear: the xform is affine
+	float linear_w;      // then this is their summed weight
 	float weights[FLAME_MAX_VARS];
 	uint8_t ids[FLAME_MAX_VARS];
 	float params[NUM_PARAMS];

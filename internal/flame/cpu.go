@@ -42,12 +42,7 @@ func (p *plan) iterateCPU(ctx context.Context, workers int, o Options) (h *histo
 	batches := (p.samples + subBatch - 1) / subBatch
 	workers = int(min(int64(workers), max(batches, 1)))
 	nb := int64(p.bw) * int64(p.bh)
-	alphaHits := true
-	for i := range cg.xforms {
-		if cg.xforms[i].vis != 1 {
-			alphaHits = false
-		}
-	}
+	alphaHits := cg.alphaHits()
 	shared := nb*36*int64(workers) > privateHistogramBudget
 	st = Stats{Samples: p.samples, Buckets: nb}
 

@@ -18,6 +18,12 @@ type CUDA struct {
 	// Schedule picks how threads choose xforms: ScheduleAuto (warp-uniform
 	// unless the genome uses xaos), ScheduleThread or ScheduleWarp.
 	Schedule Schedule
+	// Accumulate picks global atomics (AccumAuto, AccumAtomic) or deferred
+	// writeback (AccumDeferred, where the genome allows it).
+	Accumulate Accumulation
+	// Stages, when set, receives the device time of each stage of the
+	// render, by name (for benchmarks; timing synchronizes every stage).
+	Stages map[string]time.Duration
 }
 
 // Schedule is the GPU iteration schedule (see pg_flame_iterate).
@@ -59,7 +65,7 @@ func (c CUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, 
 	if !cg.table.xaos && c.Schedule != ScheduleThread {
 		gg.WarpUniform = 1
 	}
-	r := &cudaRun{dev: c.Dev}
+	r := &cudaRun{dev: c.Dev, stages: c.Stages, deferred: c.Accumulate == AccumDeferred && deferredOK(&gg, p.bw*p.bh)}
 	defer r.free()
 	f, err := r.render(ctx, p, gg, xs, o)
 	return f, Stats{Samples: p.samples, Buckets: int64(p.bw) * int64(p.bh), BadValues: r.bad, DeviceBytes: r.bytes,
@@ -68,11 +74,23 @@ func (c CUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, 
 
 // cudaRun owns the device buffers of one render.
 type cudaRun struct {
-	dev     *gpu.Device
-	frees   []func() error
-	bytes   int64
-	bad     int64
-	iterate time.Duration // device time of the iterate launches
+	dev      *gpu.Device
+	frees    []func() error
+	bytes    int64
+	bad      int64
+	iterate  time.Duration // device time of the iterate (and accumulate) launches
+	deferred bool          // accumulate through the sample log
+	stages   map[string]time.Duration
+}
+
+// stage runs fn, adding its device time to r.stages[name] when profiling.
+func (r *cudaRun) stage(name string, fn func() error) error {
+	if r.stages == nil {
+		return fn()
+	}
+	dt, err := r.dev.Time(fn)
+	r.stages[name] += dt
+	return err
 }
 
 func (r *cudaRun) free() {
@@ -141,15 +159,34 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 	spc := int64(subBatch)
 	chains := p.samples / spc
 	rest := p.samples - chains*spc
+	perLaunch := max(samplesPerLaunch/spc, 1)
+	var slog *sampleLog
+	if r.deferred {
+		perLaunch = maxLogEntries / spc
+		entries := min(perLaunch*spc, max(chains*spc, rest))
+		if slog, err = r.newSampleLog(entries, nb); err != nil {
+			// Not enough device memory for the log: fall back to atomics.
+			r.deferred, slog, perLaunch = false, nil, max(samplesPerLaunch/spc, 1)
+		}
+	}
 	var base, done int64
 	launch := func(n, samples int64) error {
 		blocks := int((n + iterThreads - 1) / iterThreads)
-		err := iterate.Launch(gpu.Dim(blocks), gpu.Dim(iterThreads), shared, genome.Arg(), xforms.Arg(), hist.Arg(),
-			hits.Arg(), gpu.U64(o.Seed), gpu.U64(uint64(base)), gpu.U32(uint32(n)), gpu.U32(uint32(samples)), bad.Arg())
+		logArg := gpu.Null
+		if slog != nil {
+			logArg = slog.log.Arg()
+		}
+		err := r.stage("iterate", func() error {
+			return iterate.Launch(gpu.Dim(blocks), gpu.Dim(iterThreads), shared, genome.Arg(), xforms.Arg(), hist.Arg(),
+				hits.Arg(), gpu.U64(o.Seed), gpu.U64(uint64(base)), gpu.U32(uint32(n)), gpu.U32(uint32(samples)),
+				bad.Arg(), logArg)
+		})
 		base += n
-		return err
+		if err != nil || slog == nil {
+			return err
+		}
+		return slog.flush(r, n*samples, genome, hist, nb)
 	}
-	perLaunch := max(samplesPerLaunch/spc, 1)
 	for left := chains; left > 0 || rest > 0; {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -183,7 +220,7 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 	if err != nil {
 		return nil, err
 	}
-	if err := r.density(p, hist, hits, acc); err != nil {
+	if err := r.stage("density", func() error { return r.density(p, hist, hits, acc) }); err != nil {
 		return nil, err
 	}
 	tone, err := upload(r, words(p.gpuTone()))
@@ -219,10 +256,12 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 	if p.earlyClip {
 		early = 1
 	}
-	err = finish.Launch(gpu.Dim3{X: uint32((p.width + 127) / 128), Y: uint32(p.height), Z: 1}, gpu.Dim(128), 0,
-		acc.Arg(), out.Arg(), fb.Arg(), gpu.I32(int32(p.filterWidth)), gpu.I32(int32(p.width)),
-		gpu.I32(int32(p.height)), gpu.I32(int32(p.bw)), gpu.I32(int32(p.ss)), gpu.I32(int32(p.deOffset)),
-		gpu.I32(early), tone.Arg())
+	err = r.stage("filter-tone", func() error {
+		return finish.Launch(gpu.Dim3{X: uint32((p.width + 127) / 128), Y: uint32(p.height), Z: 1}, gpu.Dim(128), 0,
+			acc.Arg(), out.Arg(), fb.Arg(), gpu.I32(int32(p.filterWidth)), gpu.I32(int32(p.width)),
+			gpu.I32(int32(p.height)), gpu.I32(int32(p.bw)), gpu.I32(int32(p.ss)), gpu.I32(int32(p.deOffset)),
+			gpu.I32(early), tone.Arg())
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -46,11 +46,14 @@ func TestCUDAMatchesCPU(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		sched Schedule
-	}{{"simple", ScheduleWarp}, {"heavy", ScheduleWarp}, {"simple", ScheduleThread}, {"heavy", ScheduleThread}} {
+		acc   Accumulation
+	}{{"simple", ScheduleWarp, AccumDeferred}, {"heavy", ScheduleWarp, AccumDeferred},
+		{"simple", ScheduleThread, AccumDeferred}, {"simple", ScheduleWarp, AccumAtomic},
+		{"heavy", ScheduleThread, AccumAtomic}} {
 		name := tc.name
 		r := cudaRenderer(t)
-		r.Schedule = tc.sched
-		t.Run(fmt.Sprintf("%s/schedule=%d", name, tc.sched), func(t *testing.T) {
+		r.Schedule, r.Accumulate = tc.sched, tc.acc
+		t.Run(fmt.Sprintf("%s/schedule=%d/accumulate=%d", name, tc.sched, tc.acc), func(t *testing.T) {
 			g := loadTestGenome(t, name)
 			o := Options{Width: 200, Quality: 500}
 			o.Seed = 1
@@ -105,9 +108,10 @@ func TestCUDALargeFrames(t *testing.T) {
 	}
 }
 
-func benchCUDA(b *testing.B, name string, o Options, sched Schedule) {
+func benchCUDA(b *testing.B, name string, o Options, sched Schedule, acc Accumulation) {
 	r := cudaRenderer(b)
 	r.Schedule = sched
+	r.Accumulate = acc
 	g := loadTestGenome(b, name)
 	if _, _, err := r.Render(context.Background(), g, o); err != nil { // warm-up: module load
 		b.Fatal(err)
@@ -133,7 +137,41 @@ func benchCUDA(b *testing.B, name string, o Options, sched Schedule) {
 // The genomes are 800x592 at supersample 4; quality 2000 makes the frame.
 var frame = Options{Quality: 2000}
 
-func BenchmarkCUDAFrameSimple(b *testing.B)       { benchCUDA(b, "simple", frame, ScheduleAuto) }
-func BenchmarkCUDAFrameHeavy(b *testing.B)        { benchCUDA(b, "heavy", frame, ScheduleAuto) }
-func BenchmarkCUDAFrameSimpleThread(b *testing.B) { benchCUDA(b, "simple", frame, ScheduleThread) }
-func BenchmarkCUDAFrameHeavyThread(b *testing.B)  { benchCUDA(b, "heavy", frame, ScheduleThread) }
+func BenchmarkCUDAFrameSimple(b *testing.B) { benchCUDA(b, "simple", frame, ScheduleAuto, AccumAuto) }
+func BenchmarkCUDAFrameHeavy(b *testing.B)  { benchCUDA(b, "heavy", frame, ScheduleAuto, AccumAuto) }
+func BenchmarkCUDAFrameSimpleAtomic(b *testing.B) {
+	benchCUDA(b, "simple", frame, ScheduleAuto, AccumAtomic)
+}
+func BenchmarkCUDAFrameHeavyAtomic(b *testing.B) {
+	benchCUDA(b, "heavy", frame, ScheduleAuto, AccumAtomic)
+}
+func BenchmarkCUDAFrameSimpleThread(b *testing.B) {
+	benchCUDA(b, "simple", frame, ScheduleThread, AccumAuto)
+}
+func BenchmarkCUDAFrameHeavyThread(b *testing.B) {
+	benchCUDA(b, "heavy", frame, ScheduleThread, AccumAuto)
+}
+
+// BenchmarkCUDAStages breaks the frame render into device stages (each
+// stage synchronized, so the total is a little above the real render).
+func BenchmarkCUDAStages(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		acc  Accumulation
+	}{{"simple", AccumDeferred}, {"simple", AccumAtomic}, {"heavy", AccumDeferred}, {"heavy", AccumAtomic}} {
+		b.Run(fmt.Sprintf("%s/accumulate=%d", tc.name, tc.acc), func(b *testing.B) {
+			r := cudaRenderer(b)
+			r.Accumulate = tc.acc
+			g := loadTestGenome(b, tc.name)
+			r.Stages = map[string]time.Duration{}
+			for i := 0; i < b.N; i++ {
+				if _, _, err := r.Render(context.Background(), g, frame); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for name, d := range r.Stages {
+				b.ReportMetric(d.Seconds()*1e3/float64(b.N), name+"-ms")
+			}
+		})
+	}
+}

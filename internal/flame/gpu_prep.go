@@ -22,11 +22,8 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 	if cg.final != nil {
 		gg.HasFinal = 1
 	}
-	gg.AlphaHits = 1
-	for i := range cg.xforms {
-		if cg.xforms[i].vis != 1 {
-			gg.AlphaHits = 0
-		}
+	if cg.alphaHits() {
+		gg.AlphaHits = 1
 	}
 	if cg.linear {
 		gg.Linear = 1
@@ -83,9 +80,14 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 		if !x.Post.IsIdentity() {
 			gx.HasPost = 1
 		}
+		gx.LinearOnly = 1
 		for i, v := range x.Vars {
 			gx.IDs[i] = uint8(v.ID)
 			gx.Weights[i] = float32(v.Weight)
+			if v.ID != VarLinear {
+				gx.LinearOnly = 0
+			}
+			gx.LinearW += float32(v.Weight)
 		}
 		for i, v := range x.Params {
 			gx.Params[i] = float32(v)

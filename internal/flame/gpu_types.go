@@ -23,7 +23,8 @@ type gpuXform struct {
 	Opacity    float32
 	NVars      int32
 	HasPost    int32
-	Pad        [2]int32
+	LinearOnly int32
+	LinearW    float32
 	Weights    [gpuMaxVars]float32
 	IDs        [gpuMaxVars]uint8
 	Params     [NumParams]float32

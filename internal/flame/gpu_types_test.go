@@ -75,7 +75,7 @@ func TestGPUTypesMatchHeader(t *testing.T) {
 func snake(s string) string {
 	special := map[string]string{"NXforms": "nxforms", "NVars": "nvars", "IDs": "ids", "HasFinal": "has_final",
 		"HasPost": "has_post", "RotCos": "rot_cos", "RotSin": "rot_sin", "KernelSize": "kernel_size",
-		"MaxIndex": "max_index", "MaxFiltered": "max_filtered", "ColorSpeed": "color_speed", "AlphaHits": "alpha_hits", "WarpUniform": "warp_uniform"}
+		"MaxIndex": "max_index", "MaxFiltered": "max_filtered", "ColorSpeed": "color_speed", "AlphaHits": "alpha_hits", "WarpUniform": "warp_uniform", "LinearOnly": "linear_only", "LinearW": "linear_w"}
 	if v, ok := special[s]; ok {
 		return v
 	}

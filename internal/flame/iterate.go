@@ -127,6 +127,23 @@ type chaosGame struct {
 	seed    uint64
 }
 
+// alphaHits reports whether every sample adds exactly 255 to alpha (all
+// xforms fully visible, every palette entry opaque), so that a bucket's hit
+// count is its alpha sum / 255 and need not be kept separately.
+func (cg *chaosGame) alphaHits() bool {
+	for i := range cg.xforms {
+		if cg.xforms[i].vis != 1 {
+			return false
+		}
+	}
+	for i := range cg.palette {
+		if cg.palette[i][3] != 255 {
+			return false
+		}
+	}
+	return true
+}
+
 // runBatch plays sub-batch k (n samples after fuse) into h and returns the
 // number of bad points. Its random stream depends only on the seed and k.
 func (cg *chaosGame) runBatch(k int64, n int, h *histogram) (bad int64) {

@@ -42,6 +42,7 @@ func configKeys() []configKey {
 		{"flame.quality", 0.0, "samples per output pixel (0: the genome's quality)"},
 		{"flame.supersample", 0, "supersampling `FACTOR` per axis (0: the genome's)"},
 		{"flame.png16", false, "write 16-bit PNG instead of 8-bit"},
+		{"flame.compression", "fast", "PNG compression `LEVEL`: fast, default or best (flames are noisy: fast is ~7x quicker for a few percent of size)"},
 		{"flame.palettes", "", "flam3 palette `FILE` for genomes that name a palette by number (palette=\"N\")"},
 		{"flame.strict", false, "fail on a variation or attribute procgen does not know, instead of warning and ignoring it"},
 		{"flame.earlyclip", false, "tone-map before the spatial filter (flam3's earlyclip)"},

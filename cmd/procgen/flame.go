@@ -22,6 +22,7 @@ type flameOptions struct {
 	Quality     float64 `mapstructure:"quality"`
 	Supersample int     `mapstructure:"supersample"`
 	PNG16       bool    `mapstructure:"png16"`
+	Compression string  `mapstructure:"compression"`
 	Palettes    string  `mapstructure:"palettes"`
 	Strict      bool    `mapstructure:"strict"`
 	EarlyClip   bool    `mapstructure:"earlyclip"`
@@ -39,7 +40,14 @@ func (o *flameOptions) validate() error {
 	case o.Supersample < 0 || o.Supersample > 16:
 		return usageErrorf("invalid --supersample %d: want 1..16", o.Supersample)
 	}
+	if _, ok := pngCompression[o.Compression]; !ok {
+		return usageErrorf("invalid --compression %q: want fast, default or best", o.Compression)
+	}
 	return nil
+}
+
+var pngCompression = map[string]output.Compression{
+	"fast": output.CompressFast, "default": output.CompressDefault, "best": output.CompressBest,
 }
 
 func (a *app) newFlameCmd() *cobra.Command {
@@ -94,6 +102,7 @@ same image on the same backend, whatever the number of threads.`,
 	a.bindFlag(f, "flame.quality", "quality", "")
 	a.bindFlag(f, "flame.supersample", "supersample", "")
 	a.bindFlag(f, "flame.png16", "png16", "")
+	a.bindFlag(f, "flame.compression", "compression", "")
 	a.bindFlag(f, "flame.palettes", "palettes", "")
 	a.bindFlag(f, "flame.strict", "strict", "")
 	a.bindFlag(f, "flame.earlyclip", "earlyclip", "")
@@ -223,10 +232,11 @@ func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, j flameJob, o flam
 	if st.BadValues > 0 {
 		a.log.Debugf("%s: %d of %d points went bad (NaN/inf) and were dropped", name, st.BadValues, st.Samples)
 	}
+	level := pngCompression[o.Compression]
 	if depth == output.Depth16 {
-		err = output.WritePNG(j.out, frame.NRGBA64(), depth)
+		err = output.WritePNGCompressed(j.out, frame.NRGBA64(), depth, level)
 	} else {
-		err = output.WritePNG(j.out, frame.NRGBA(), depth)
+		err = output.WritePNGCompressed(j.out, frame.NRGBA(), depth, level)
 	}
 	if err != nil {
 		return err

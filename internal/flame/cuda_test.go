@@ -139,11 +139,11 @@ var frame = Options{Quality: 2000}
 
 func BenchmarkCUDAFrameSimple(b *testing.B) { benchCUDA(b, "simple", frame, ScheduleAuto, AccumAuto) }
 func BenchmarkCUDAFrameHeavy(b *testing.B)  { benchCUDA(b, "heavy", frame, ScheduleAuto, AccumAuto) }
-func BenchmarkCUDAFrameSimpleAtomic(b *testing.B) {
-	benchCUDA(b, "simple", frame, ScheduleAuto, AccumAtomic)
+func BenchmarkCUDAFrameSimpleDeferred(b *testing.B) {
+	benchCUDA(b, "simple", frame, ScheduleAuto, AccumDeferred)
 }
-func BenchmarkCUDAFrameHeavyAtomic(b *testing.B) {
-	benchCUDA(b, "heavy", frame, ScheduleAuto, AccumAtomic)
+func BenchmarkCUDAFrameHeavyDeferred(b *testing.B) {
+	benchCUDA(b, "heavy", frame, ScheduleAuto, AccumDeferred)
 }
 func BenchmarkCUDAFrameSimpleThread(b *testing.B) {
 	benchCUDA(b, "simple", frame, ScheduleThread, AccumAuto)

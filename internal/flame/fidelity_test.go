@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/imgdiff"
 )
 
 // refSetting is one row of refs/settings.tsv.
@@ -21,6 +23,8 @@ type refSetting struct {
 	width, height int
 	ss, qs        float64 // flam3's size and quality scales
 	madAB         float64 // flam3's own seed-to-seed MAD, 0..255
+	psnrAB        float64
+	ssimAB        float64
 }
 
 func loadSettings(t testing.TB) []refSetting {
@@ -49,7 +53,8 @@ func loadSettings(t testing.TB) []refSetting {
 			return v
 		}
 		out = append(out, refSetting{name: fields[cols["genome"]], width: int(num("width")), height: int(num("height")),
-			ss: num("flam3_ss"), qs: num("flam3_qs"), madAB: num("mad_ab")})
+			ss: num("flam3_ss"), qs: num("flam3_qs"), madAB: num("mad_ab"), psnrAB: num("psnr_ab"),
+			ssimAB: num("ssim_ab")})
 	}
 	return out
 }
@@ -92,33 +97,48 @@ func readPNG(t testing.TB, path string) image.Image {
 // refMAD is the corpus README's metric: mean absolute difference of R, G and
 // B on 0..255, premultiplied over black.
 func refMAD(a, b image.Image) float64 {
+	mad, _ := refDiff(a, b)
+	return mad
+}
+
+// refDiff returns the README's MAD and the PSNR of R, G, B on 0..255.
+func refDiff(a, b image.Image) (mad, psnr float64) {
 	r := a.Bounds()
-	sum := 0.0
+	sum, sq := 0.0, 0.0
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
 			ar, ag, ab, _ := a.At(x, y).RGBA() // premultiplied, 0..65535
 			br, bg, bb, _ := b.At(x, y).RGBA()
-			sum += math.Abs(float64(ar)-float64(br)) + math.Abs(float64(ag)-float64(bg)) + math.Abs(float64(ab)-float64(bb))
+			for _, d := range [3]float64{float64(ar) - float64(br), float64(ag) - float64(bg), float64(ab) - float64(bb)} {
+				d /= 257
+				sum += math.Abs(d)
+				sq += d * d
+			}
 		}
 	}
-	return sum / 257 / float64(3*r.Dx()*r.Dy())
+	n := float64(3 * r.Dx() * r.Dy())
+	return sum / n, 10 * math.Log10(255*255/(sq/n))
 }
 
 // fidelityCase renders one corpus genome and reports its MAD against flam3's
 // render a, the bound it must meet, and whether it did.
-func fidelityCase(t *testing.T, r Renderer, s refSetting) (mad, bound float64, pass bool) {
+func fidelityCase(t *testing.T, r Renderer, s refSetting) (mad, psnr, ssim, bound float64, pass bool) {
 	g := refGenome(t, s)
 	bound = 1.5*s.madAB + 0.5
 	f, _, err := r.Render(context.Background(), g, Options{Seed: 1})
 	if err != nil {
 		t.Errorf("%s: %v", s.name, err) // counts as a failure; the table goes on
-		return math.NaN(), bound, false
+		return math.NaN(), math.NaN(), math.NaN(), bound, false
 	}
 	ref := readPNG(t, filepath.Join(corpusDir, "refs", s.name+".a.png"))
 	if ref.Bounds().Dx() != f.Width || ref.Bounds().Dy() != f.Height {
 		t.Fatalf("%s: rendered %dx%d, reference %v", s.name, f.Width, f.Height, ref.Bounds())
 	}
-	mad = refMAD(f.NRGBA(), ref)
+	img := f.NRGBA()
+	mad, psnr = refDiff(img, ref)
+	if m, err := imgdiff.Compare(img, ref); err == nil {
+		ssim = m.SSIM
+	}
 	if dir := os.Getenv("PROCGEN_FIDELITY_OUT"); dir != "" && mad > bound {
 		out, err := os.Create(filepath.Join(dir, s.name+".png"))
 		if err == nil {
@@ -126,7 +146,7 @@ func fidelityCase(t *testing.T, r Renderer, s refSetting) (mad, bound float64, p
 			out.Close()
 		}
 	}
-	return mad, bound, mad <= bound
+	return mad, psnr, ssim, bound, mad <= bound
 }
 
 // runFidelity renders the corpus genomes (all of them, or every `stride`-th;
@@ -147,19 +167,22 @@ func runFidelity(t *testing.T, r Renderer, stride int) {
 	}
 	var passed, total int
 	var table strings.Builder
-	fmt.Fprintf(&table, "%-45s %8s %8s %s\n", "genome", "MAD", "bound", "pass")
+	fmt.Fprintf(&table, "%-40s %7s %7s %7s %7s | %7s %7s %7s %s\n", "genome", "MAD", "bound", "PSNR", "SSIM",
+		"MAD_ab", "PSNR_ab", "SSIM_ab", "pass")
 	for i, s := range settings {
 		if i%stride != 0 {
 			continue
 		}
-		mad, bound, ok := fidelityCase(t, r, s)
+		mad, psnr, ssim, bound, ok := fidelityCase(t, r, s)
 		total++
 		if ok {
 			passed++
 		}
-		fmt.Fprintf(&table, "%-45s %8.3f %8.3f %v\n", s.name, mad, bound, ok)
+		fmt.Fprintf(&table, "%-40s %7.3f %7.3f %7.2f %7.4f | %7.3f %7.2f %7.4f %v\n", s.name, mad, bound, psnr, ssim,
+			s.madAB, s.psnrAB, s.ssimAB, ok)
 	}
-	t.Logf("fidelity against flam3 (MAD on 0..255, bound 1.5·MAD(a,b)+0.5):\n%s%d of %d within flam3's noise",
+	t.Logf("fidelity against flam3 render a (MAD and PSNR on RGB 0..255; SSIM of Rec. 709 luma, 11x11 Gaussian; "+
+		"_ab: flam3's a against b; pass: MAD <= bound = 1.5·MAD_ab+0.5):\n%s%d of %d within flam3's noise",
 		table.String(), passed, total)
 	if float64(passed) < 0.95*float64(total) || t.Failed() {
 		t.Fatalf("%d of %d genomes within flam3's noise, want at least 95%%", passed, total)

@@ -43,17 +43,21 @@ pg_flame_log_count(const uint32_t *__restrict__ log, uint64_t n, uint32_t *count
 		if (cnt[i]) atomicAdd(&counts[i], cnt[i]);
 }
 
-// Moves every log entry into its tile's range of out. cursors[t] starts at
-// tile t's first slot. Each block ranks its chunk's entries per tile in
-// shared memory and reserves one range per touched tile with one global
-// atomic. Order within a tile is not kept (accumulation does not need it).
-// Dynamic shared memory: 2 × ntiles words.
+// Moves every log entry into its bin's range of out, where an entry's bin is
+// its tile >> shift: one pass with shift 0 sorts by tile; two passes (coarse
+// bins first, then tiles) keep each block's writes in few, long runs, which
+// is what makes the scatter run at memory speed. cursors[b] starts at bin
+// b's first slot. Each block ranks its chunk's entries per bin in shared
+// memory and reserves one range per touched bin with one global atomic.
+// Order within a bin is not kept (accumulation does not need it).
+// Dynamic shared memory: 2 × nbins words.
 extern "C" __global__ void __launch_bounds__(PART_THREADS)
-pg_flame_log_scatter(const uint32_t *__restrict__ log, uint64_t n, uint32_t *cursors, uint32_t ntiles,
-		     uint32_t *__restrict__ out) {
+pg_flame_log_scatter(const uint32_t *__restrict__ log, uint64_t n, uint32_t *cursors, uint32_t nbins,
+		     uint32_t shift, uint32_t *__restrict__ out) {
 	extern __shared__ uint32_t sh[];
-	uint32_t *cnt = sh, *base = sh + ntiles;
-	for (uint32_t i = threadIdx.x; i < ntiles; i += blockDim.x) cnt[i] = 0;
+	uint32_t *cnt = sh, *base = sh + nbins;
+	const auto bin_of = [shift](uint32_t e) { return tile_of(e) >> shift; };
+	for (uint32_t i = threadIdx.x; i < nbins; i += blockDim.x) cnt[i] = 0;
 	__syncthreads();
 	for (uint64_t chunk = (uint64_t)blockIdx.x * PART_CHUNK; chunk < n; chunk += (uint64_t)gridDim.x * PART_CHUNK) {
 		uint32_t e[PART_ITEMS], rank[PART_ITEMS];
@@ -61,25 +65,33 @@ pg_flame_log_scatter(const uint32_t *__restrict__ log, uint64_t n, uint32_t *cur
 		for (int k = 0; k < PART_ITEMS; k++) {
 			const uint64_t i = chunk + (uint64_t)k * PART_THREADS + threadIdx.x;
 			e[k] = i < n ? __ldcs(&log[i]) : LOG_NONE;
-			if (e[k] != LOG_NONE) rank[k] = atomicAdd(&cnt[tile_of(e[k])], 1u);
+			if (e[k] != LOG_NONE) rank[k] = atomicAdd(&cnt[bin_of(e[k])], 1u);
 		}
 		__syncthreads();
 #pragma unroll
-		for (int k = 0; k < PART_ITEMS; k++) // the first entry of each tile reserves for all
+		for (int k = 0; k < PART_ITEMS; k++) // the first entry of each bin reserves for all
 			if (e[k] != LOG_NONE && rank[k] == 0) {
-				const uint32_t t = tile_of(e[k]);
+				const uint32_t t = bin_of(e[k]);
 				base[t] = atomicAdd(&cursors[t], cnt[t]);
 			}
 		__syncthreads();
 #pragma unroll
 		for (int k = 0; k < PART_ITEMS; k++)
-			if (e[k] != LOG_NONE) out[base[tile_of(e[k])] + rank[k]] = e[k];
+			if (e[k] != LOG_NONE) out[base[bin_of(e[k])] + rank[k]] = e[k];
 		__syncthreads();
 #pragma unroll
 		for (int k = 0; k < PART_ITEMS; k++) // reset only what this chunk touched
-			if (e[k] != LOG_NONE && rank[k] == 0) cnt[tile_of(e[k])] = 0;
+			if (e[k] != LOG_NONE && rank[k] == 0) cnt[bin_of(e[k])] = 0;
 		__syncthreads();
 	}
+}
+
+// cursors[b] = starts[b << shift]: the first slot of coarse bin b, from the
+// per-tile starts (tiles are numbered coarse-bin-major).
+extern "C" __global__ void pg_flame_coarse_cursors(const uint32_t *starts, uint32_t *cursors, uint32_t nbins,
+						  uint32_t shift) {
+	const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+	if (b < nbins) cursors[b] = starts[b << shift];
 }
 
 // Sums the partitioned log into the histogram. Blocks take chunks of

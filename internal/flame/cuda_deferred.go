@@ -48,7 +48,13 @@ type sampleLog struct {
 	counts, starts, cur   *gpu.Buffer[uint32]
 	ntiles                int
 	count, scatter, accum *gpu.Function
+	coarse                *gpu.Function
 }
+
+// coarseShift groups 2^coarseShift tiles into a coarse bin for the first of
+// two partition passes: with ~2000 tiles, one pass writes each block's
+// chunk to ~2000 places a few bytes each; two passes write to ~60 and ~32.
+const coarseShift = 5
 
 func (r *cudaRun) newSampleLog(entries int64, buckets int) (*sampleLog, error) {
 	d := r.dev
@@ -68,7 +74,8 @@ func (r *cudaRun) newSampleLog(entries int64, buckets int) (*sampleLog, error) {
 	for _, f := range []struct {
 		fn   **gpu.Function
 		name string
-	}{{&l.count, "pg_flame_log_count"}, {&l.scatter, "pg_flame_log_scatter"}, {&l.accum, "pg_flame_log_accumulate"}} {
+	}{{&l.count, "pg_flame_log_count"}, {&l.scatter, "pg_flame_log_scatter"}, {&l.accum, "pg_flame_log_accumulate"},
+		{&l.coarse, "pg_flame_coarse_cursors"}} {
 		if *f.fn, err = d.Function("flame_accum", f.name); err != nil {
 			return nil, err
 		}
@@ -97,25 +104,49 @@ func (l *sampleLog) flush(r *cudaRun, n int64, genome *gpu.Buffer[uint32], hist 
 	var total uint32
 	err = r.stage("log-scan", func() error {
 		var err error
-		if total, err = d.ExclusiveScan(l.counts, l.starts); err != nil {
-			return err
-		}
-		return l.cur.CopyFrom(l.starts)
+		total, err = d.ExclusiveScan(l.counts, l.starts)
+		return err
 	})
 	if err != nil {
 		return err
 	}
-	blocks := min(int((n+partChunk-1)/partChunk), sms*8)
-	err = r.stage("log-scatter", func() error {
-		return l.scatter.Launch(gpu.Dim(max(blocks, 1)), gpu.Dim(partThreads), 8*l.ntiles,
-			l.log.Arg(), gpu.U64(uint64(n)), l.cur.Arg(), gpu.U32(nt), l.sorted.Arg())
-	})
-	if err != nil {
-		return err
+	scatter := func(in *gpu.Buffer[uint32], n int64, nbins int, shift uint32, out *gpu.Buffer[uint32]) error {
+		blocks := min(int((n+partChunk-1)/partChunk), sms*8)
+		return r.stage("log-scatter", func() error {
+			return l.scatter.Launch(gpu.Dim(max(blocks, 1)), gpu.Dim(partThreads), 8*nbins,
+				in.Arg(), gpu.U64(uint64(n)), l.cur.Arg(), gpu.U32(uint32(nbins)), gpu.U32(shift), out.Arg())
+		})
+	}
+	final := l.sorted
+	if l.ntiles <= 2<<coarseShift {
+		if err := l.cur.CopyFrom(l.starts); err != nil {
+			return err
+		}
+		if err := scatter(l.log, n, l.ntiles, 0, l.sorted); err != nil {
+			return err
+		}
+	} else {
+		// Pass A by coarse bin into sorted, pass B by tile back into log
+		// (free once pass A has read it).
+		ncoarse := (l.ntiles + 1<<coarseShift - 1) >> coarseShift
+		if err := l.coarse.Launch(gpu.Dim((ncoarse+255)/256), gpu.Dim(256), 0,
+			l.starts.Arg(), l.cur.Arg(), gpu.U32(uint32(ncoarse)), gpu.U32(coarseShift)); err != nil {
+			return err
+		}
+		if err := scatter(l.log, n, ncoarse, coarseShift, l.sorted); err != nil {
+			return err
+		}
+		if err := l.cur.CopyFrom(l.starts); err != nil {
+			return err
+		}
+		if err := scatter(l.sorted, int64(total), l.ntiles, 0, l.log); err != nil {
+			return err
+		}
+		final = l.log
 	}
 	accBlocks := min(int((int64(total)+accChunk-1)/accChunk), sms*8)
 	return r.stage("log-accumulate", func() error {
 		return l.accum.Launch(gpu.Dim(max(accBlocks, 1)), gpu.Dim(256), 4<<tileBits*4,
-			l.sorted.Arg(), gpu.U64(uint64(total)), genome.Arg(), hist.Arg(), gpu.U64(uint64(buckets)))
+			final.Arg(), gpu.U64(uint64(total)), genome.Arg(), hist.Arg(), gpu.U64(uint64(buckets)))
 	})
 }

@@ -82,7 +82,8 @@ func TestCUDAMatchesCPU(t *testing.T) {
 }
 
 // TestFidelityCUDA renders all 53 corpus genomes on the GPU against flam3.
-// PROCGEN_SCHEDULE=thread or warp forces a schedule.
+// PROCGEN_SCHEDULE=thread or warp forces a schedule; PROCGEN_ACCUMULATE=deferred
+// forces deferred writeback where the genome allows it.
 func TestFidelityCUDA(t *testing.T) {
 	r := cudaRenderer(t)
 	switch os.Getenv("PROCGEN_SCHEDULE") {
@@ -90,6 +91,9 @@ func TestFidelityCUDA(t *testing.T) {
 		r.Schedule = ScheduleThread
 	case "warp":
 		r.Schedule = ScheduleWarp
+	}
+	if os.Getenv("PROCGEN_ACCUMULATE") == "deferred" {
+		r.Accumulate = AccumDeferred
 	}
 	runFidelity(t, r, 1)
 }

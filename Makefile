@@ -85,9 +85,9 @@ gpu-bins: kernels
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
 
-# On the GPU machine, after `make gpu-bins` here: scripts/gpu-run.sh
+# On the GPU machine, after `make gpu-bins` here, with the corpus copied to .gpu/ (see the script)
 bench-gpu:
-	scripts/gpu-run.sh bench
+	scripts/gpu-flame-run.sh
 
 clean:
 	rm -rf $(BIN) $(KDIR)

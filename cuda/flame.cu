@@ -43,8 +43,6 @@ __device__ __forceinline__ bool apply_xform(const FlameXform &f, float &x, float
 // plot deposits one sample: the final xform (with its opacity as a chance),
 // the camera, the palette, and the atomic adds into the histogram. The hit
 // counter is skipped when every xform is fully visible: then A = 255·hits.
-#define LOG_NONE 0xffffffffu // a log slot where no sample landed
-
 // With logging (deferred writeback) plot returns the sample as a log entry,
 // bucket << 8 | palette index, instead of adding it; LOG_NONE when nothing
 // lands in the histogram.

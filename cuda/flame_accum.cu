@@ -11,7 +11,6 @@
 #include "common.cuh"
 #include "flame_types.cuh"
 
-#define LOG_NONE 0xffffffffu
 #define TILE_BITS 12
 #define TILE (1u << TILE_BITS) // 4096 buckets: 64 KiB of shared accumulators
 #define PART_THREADS 256

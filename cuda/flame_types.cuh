@@ -6,6 +6,7 @@
 
 #define FLAME_MAX_XFORMS 64 // ordinary xforms; the final xform is stored after them
 #define FLAME_MAX_VARS 32   // active variations per xform
+#define LOG_NONE 0xffffffffu // deferred writeback: a log slot where no sample landed
 
 struct FlameXform {
 	float coefs[6]; // a b c d e f: x' = a x + c y + e, y' = b x + d y + f

@@ -44,15 +44,7 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 		rows = len(cg.xforms) + 1
 	}
 	for row := 0; row < rows; row++ {
-		w := make([]float64, len(cg.xforms))
-		total := 0.0
-		for j := range cg.xforms {
-			w[j] = g.Xforms[j].Weight
-			if row > 0 && j < len(g.Xforms[row-1].Chaos) {
-				w[j] *= g.Xforms[row-1].Chaos[j]
-			}
-			total += w[j]
-		}
+		w, total := choiceWeights(g.Xforms, row)
 		if total <= 0 { // as on the CPU: fall back to the plain weights
 			copy(gg.Choose[row][:], gg.Choose[0][:])
 			continue

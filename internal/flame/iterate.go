@@ -44,6 +44,21 @@ type xformTable struct {
 	xaos bool
 }
 
+// choiceWeights returns the relative chance of each xform being chosen in
+// row: its weight, times the previous xform's xaos entry for rows after the
+// first (row i+1 follows xform i). Both backends build their tables from it.
+func choiceWeights(xs []Xform, row int) (w []float64, total float64) {
+	w = make([]float64, len(xs))
+	for j := range xs {
+		w[j] = xs[j].Weight
+		if row > 0 && j < len(xs[row-1].Chaos) {
+			w[j] *= xs[row-1].Chaos[j]
+		}
+		total += w[j]
+	}
+	return w, total
+}
+
 func newXformTable(xs []Xform) xformTable {
 	xaos := false
 	for i := range xs {
@@ -58,28 +73,18 @@ func newXformTable(xs []Xform) xformTable {
 		nrows = len(xs) + 1
 	}
 	t := xformTable{rows: make([]uint16, nrows*chooseGrain), xaos: xaos}
-	weight := func(row, j int) float64 {
-		w := xs[j].Weight
-		if row > 0 && j < len(xs[row-1].Chaos) {
-			w *= xs[row-1].Chaos[j]
-		}
-		return w
-	}
 	for row := 0; row < nrows; row++ {
-		total := 0.0
-		for j := range xs {
-			total += weight(row, j)
-		}
+		w, total := choiceWeights(xs, row)
 		if total <= 0 { // xaos forbids every successor: fall back to plain weights
 			copy(t.rows[row*chooseGrain:], t.rows[:chooseGrain])
 			continue
 		}
 		dr := total / chooseGrain
-		j, acc, r := 0, weight(row, 0), 0.0
+		j, acc, r := 0, w[0], 0.0
 		for i := 0; i < chooseGrain; i++ {
 			for r >= acc && j < len(xs)-1 {
 				j++
-				acc += weight(row, j)
+				acc += w[j]
 			}
 			t.rows[row*chooseGrain+i] = uint16(j)
 			r += dr

@@ -12,7 +12,6 @@ import (
 	"embed"
 	"fmt"
 	"math"
-	"strings"
 	"unsafe"
 )
 
@@ -146,16 +145,4 @@ func (f *Function) Launch(grid, block Dim3, sharedBytes int, args ...Arg) error 
 		}
 		return nil
 	})
-}
-
-// KernelNames lists the embedded kernel families (for `procgen devices`).
-func KernelNames() []string {
-	entries, _ := kernelFS.ReadDir("kernels")
-	var out []string
-	for _, e := range entries {
-		if name, ok := strings.CutSuffix(e.Name(), ".fatbin"); ok {
-			out = append(out, name)
-		}
-	}
-	return out
 }

@@ -7,6 +7,12 @@ KDIR      := internal/gpu/kernels
 CU_SRC    := $(wildcard cuda/*.cu)
 CU_HDR    := $(wildcard cuda/*.cuh)
 FATBINS   := $(patsubst cuda/%.cu,$(KDIR)/%.fatbin,$(CU_SRC))
+# Families that accumulate with pg_red_add4 also get a PTX-only variant built
+# with -DPG_VECTOR_RED: vector reductions need PTX ISA 8.1, which nvcc 11.8
+# does not write, so its .version line is raised and the driver JITs it
+# (internal/gpu loads it on sm_90+ with a CUDA >= 12.1 driver, else the fatbin).
+VRED_FAMILIES := flame flame_accum
+VRED_PTX  := $(patsubst %,$(KDIR)/%.vred.ptx,$(VRED_FAMILIES))
 # SASS for A100 (sm_80, also runs on sm_86/89) and H100 (sm_90), plus
 # compute_90 PTX that newer drivers JIT for newer GPUs.
 GENCODE   := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
@@ -39,7 +45,14 @@ procgen: $(KERNELS)
 	$(GO) build $(BUILD_TAGS) -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/procgen ./cmd/procgen
 	@echo "built $(BIN)/procgen: $(BUILD_KIND)"
 
-kernels: $(FATBINS) $(KDIR)/archs.txt
+kernels: $(FATBINS) $(VRED_PTX) $(KDIR)/archs.txt
+
+$(KDIR)/%.vred.ptx: cuda/%.cu $(CU_HDR)
+	@test -n "$(NVCC)" || { echo "make kernels: nvcc not found (run scripts/install-cuda.sh)" >&2; exit 1; }
+	@mkdir -p $(KDIR)
+	$(NVCC) $(NVCCFLAGS) -DPG_VECTOR_RED -ptx -arch=compute_90 -o $@.tmp $<
+	sed -E 's/^\.version [0-9]+\.[0-9]+$$/.version 8.1/' $@.tmp > $@ && rm -f $@.tmp
+	@grep -q '^\.version 8\.1$$' $@ && grep -q 'red.global.add.v4.f32' $@ || { echo "$@: no PTX 8.1 vector reductions" >&2; rm -f $@; exit 1; }
 
 $(KDIR)/%.fatbin: cuda/%.cu $(CU_HDR)
 	@test -n "$(NVCC)" || { echo "make kernels: nvcc not found (run scripts/install-cuda.sh)" >&2; exit 1; }

@@ -79,10 +79,7 @@ __device__ __forceinline__ uint32_t plot(const FlameGenome &g, const FlameXform 
 		for (int ch = 0; ch < 4; ch++) col[ch] = g.palette[ci][ch] * (1.f - frac) + g.palette[ci + 1][ch] * frac;
 	}
 	float *h = hist + 4 * b;
-	atomicAdd(h + 0, col[0] * vis);
-	atomicAdd(h + 1, col[1] * vis);
-	atomicAdd(h + 2, col[2] * vis);
-	atomicAdd(h + 3, col[3] * vis);
+	pg_red_add4(h, col[0] * vis, col[1] * vis, col[2] * vis, col[3] * vis);
 	if (!g.alpha_hits) atomicAdd(hits + b, 1u);
 	return LOG_NONE;
 }
@@ -238,10 +235,7 @@ extern "C" __global__ void pg_flame_logscale(const float4 *hist, float4 *acc, ui
 __device__ __forceinline__ void acc_add(float *acc, int bw, int bh, int i, int j, const float *v) {
 	if (i < 0 || j < 0 || i >= bw || j >= bh) return;
 	float *p = acc + 4 * ((size_t)j * bw + i);
-	atomicAdd(p + 0, v[0]);
-	atomicAdd(p + 1, v[1]);
-	atomicAdd(p + 2, v[2]);
-	atomicAdd(p + 3, v[3]);
+	pg_red_add4(p, v[0], v[1], v[2], v[3]);
 }
 
 // One thread per bucket: flam3's density estimation, scattering the

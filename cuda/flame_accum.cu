@@ -135,11 +135,7 @@ pg_flame_log_accumulate(const uint32_t *__restrict__ sorted, uint64_t total, con
 			for (uint32_t local = threadIdx.x; local < TILE; local += blockDim.x) {
 				const uint64_t bi = (uint64_t)tile * TILE + local;
 				if (bi >= nbuckets || cnt[local] == 0) continue;
-				float *h = hist + 4 * bi;
-				atomicAdd(h + 0, r[local]);
-				atomicAdd(h + 1, g[local]);
-				atomicAdd(h + 2, b[local]);
-				atomicAdd(h + 3, 255.f * (float)cnt[local]);
+				pg_red_add4(hist + 4 * bi, r[local], g[local], b[local], 255.f * (float)cnt[local]);
 			}
 			begin = run_end;
 			__syncthreads();

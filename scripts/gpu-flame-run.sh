@@ -28,6 +28,10 @@ mkdir -p "$w/r/internal/flame"
 ln -s "$root/.gpu/shared" "$w/shared"
 ln -s "$root/testdata" "$w/r/testdata"
 cd "$w/r/internal/flame"
+echo "== flame: kernel load (JIT policy always on an empty cache, then cached, then never)"
+CUDA_CACHE_DISABLE=1 "$root/bin/flame.test" -test.run '^TestCUDAKernelLoad$' -test.v 2>&1 | grep -E 'loaded in|FAIL'
+echo "== procgen devices --prepare (then the renders below load the cached cubins)"
+"$root/bin/procgen" devices --prepare > /dev/null || status=1
 echo "== flame: CUDA tests, fidelity against flam3"
 PROCGEN_REQUIRE_GPU=1 "$root/bin/flame.test" -test.count=1 -test.v \
   -test.run '^Test(CUDA(Matches|Large|Variations)|FidelityCUDA)' > "$out/flame-tests.log" 2>&1 || status=1
@@ -44,4 +48,10 @@ for g in simple heavy; do
     /usr/bin/time -f "%e" ./bin/procgen -q flame render "testdata/flame/$g.flam3" --quality 2000 -o "$out/$g.png" 2>&1
   done | sort -n | sed -n 3p | sed "s/^/$g: /; s/$/ s/"
 done
+for g in simple heavy; do
+  for i in 1 2 3 4 5; do
+    /usr/bin/time -f "%e" ./bin/procgen -q --jit never flame render "testdata/flame/$g.flam3" --quality 2000 -o "$out/$g.png" 2>&1
+  done | sort -n | sed -n 3p | sed "s/^/$g (--jit never): /; s/$/ s/"
+done
+./bin/procgen -v flame render testdata/flame/simple.flam3 --quality 2000 -o "$out/simple.png" 2>&1 | tail -n 12
 exit $status

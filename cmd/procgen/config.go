@@ -35,6 +35,7 @@ func configKeys() []configKey {
 		{"device", "auto", "`MODE` to compute on: auto, cpu or cuda"},
 		{"quiet", false, "no progress bars or informational messages on stderr"},
 		{"seed", uint64(1), "random seed; the same seed and settings give the same output"},
+		{"jit", "cached", "`WHEN` to use kernels the driver compiles for this GPU (faster; ~20 s to compile once): cached (when 'procgen devices --prepare' has compiled them), always (compile on first use) or never"},
 		{"sync", false, "debug: synchronize after every kernel launch, so a failing kernel is reported where it was launched"},
 		{"verbose", 0, "more detail on stderr (-v, -vv)"},
 		{"flame.width", 0, "output width in `PIXELS` (0: the genome's; the scale follows so the framing stays)"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
 )
@@ -25,6 +26,10 @@ func (a *app) openDevice() (*gpu.Device, error) {
 			return nil, deviceError{fmt.Errorf("cannot use %s cuda: %w; %s", a.settingName("device"), err, gpu.HowToGetCUDA)}
 		}
 		dev.SetSync(a.opts.Sync)
+		if err := dev.SetJIT(a.opts.jitPolicy(), ""); err != nil {
+			dev.Close()
+			return nil, err
+		}
 		info := dev.Info()
 		a.log.Debugf("device: cuda %d, %s (compute capability %s)", info.Ordinal, info.Name, info.ComputeCapability())
 		return dev, nil
@@ -32,4 +37,19 @@ func (a *app) openDevice() (*gpu.Device, error) {
 		// validate rejected anything else before any command ran.
 		return nil, usageErrorf("invalid --device %q: want auto, cpu or cuda", a.opts.Device)
 	}
+}
+
+// hintJIT says, once, that faster kernels for this GPU exist but are not
+// compiled yet, when family just ran from its fatbin although the device
+// could use its vector-reduction variant.
+func (a *app) hintJIT(dev *gpu.Device, family string) {
+	if dev == nil || a.jitHinted || a.opts.jitPolicy() != gpu.JITCached || !dev.VectorReductionsSupported() {
+		return
+	}
+	if v := dev.KernelVariant(family); v == "" || strings.Contains(v, "vector") {
+		return
+	}
+	a.jitHinted = true
+	a.log.Infof("note: this GPU can run faster %s kernels; compile them once with 'procgen devices --prepare' "+
+		"(about 20 s, cached in %s) or pass --jit always", family, gpu.DefaultJITDir())
 }

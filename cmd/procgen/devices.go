@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -44,7 +45,7 @@ func cpuModel() string {
 }
 
 func (a *app) newDevicesCmd() *cobra.Command {
-	var asJSON, check bool
+	var asJSON, check, prepare bool
 	cmd := &cobra.Command{
 		Use:   "devices",
 		Short: "Report the CPU and the CUDA devices procgen can use, and why not",
@@ -55,7 +56,13 @@ binary can run on it. The report exits 0 whatever it finds.
 
 --check then opens the device --device asks for and exits 3 if it cannot,
 for scripts: 'procgen --device cuda devices --check' succeeds only where the
-CUDA backend works.`,
+CUDA backend works.
+
+--prepare (implies --check) compiles the kernels that the driver builds for
+this GPU from PTX (on sm_90 and newer: flame accumulation with vector
+reductions, about 3.5x faster than the embedded code) and caches them, so
+later runs load them at once. Run it once per machine and driver; it takes
+about 20 seconds.`,
 		Args: noArgs,
 		RunE: func(_ *cobra.Command, _ []string) error {
 			r := devicesReport{
@@ -70,7 +77,7 @@ CUDA backend works.`,
 			} else {
 				err = writeDevicesReport(a.stdout, r)
 			}
-			if err != nil || !check {
+			if err != nil || !(check || prepare) {
 				return err
 			}
 			dev, err := a.openDevice()
@@ -81,13 +88,29 @@ CUDA backend works.`,
 				a.log.Infof("check: --device %s: using the CPU", a.opts.Device)
 				return nil
 			}
+			defer dev.Close()
 			info := dev.Info()
 			a.log.Infof("check: --device %s: using CUDA device %d (%s)", a.opts.Device, info.Ordinal, info.Name)
-			return dev.Close()
+			if !prepare {
+				return nil
+			}
+			start := time.Now()
+			families, err := dev.PrepareKernels()
+			if err != nil {
+				return err
+			}
+			if len(families) == 0 {
+				a.log.Infof("prepare: nothing to compile: %s runs the embedded kernels", info.Name)
+				return nil
+			}
+			a.log.Infof("prepare: %s kernels compiled for %s and cached in %s (%.1f s)",
+				strings.Join(families, ", "), info.Name, gpu.DefaultJITDir(), time.Since(start).Seconds())
+			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&check, "check", false, "exit 3 unless the device --device asks for can be opened")
+	cmd.Flags().BoolVar(&prepare, "prepare", false, "compile and cache the kernels the driver builds for this GPU (once, ~20 s)")
 	return cmd
 }
 

@@ -193,6 +193,7 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 			}
 		}
 		err := a.renderOne(cmd, r, j, o, depth)
+		a.hintJIT(dev, "flame")
 		if err != nil {
 			if errors.Is(err, ctx.Err()) || single {
 				return err

@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
 )
 
 // app is everything a command needs from the process: its streams, the one
@@ -33,6 +35,8 @@ type app struct {
 	// started is set when a command's own code starts running: an error
 	// from cobra before that point is a usage error.
 	started bool
+	// jitHinted: the --jit note was printed already.
+	jitHinted bool
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -111,6 +115,7 @@ func (a *app) newRootCmd() *cobra.Command {
 	pf.CountP("verbose", "v", configKeyHelp("verbose")+" ["+envName("verbose")+"]")
 	a.bind(pf, "verbose", "verbose")
 	a.bindFlag(pf, "sync", "sync", "")
+	a.bindFlag(pf, "jit", "jit", "")
 	pf.String("config", "", "read configuration from `FILE` (YAML) instead of ./procgen.yaml or $XDG_CONFIG_HOME/procgen/config.yaml")
 	_ = root.RegisterFlagCompletionFunc("device", cobra.FixedCompletions(
 		[]string{"auto", "cpu", "cuda"}, cobra.ShellCompDirectiveNoFileComp))
@@ -173,6 +178,18 @@ type globalOptions struct {
 	Quiet   bool   `mapstructure:"quiet"`
 	Verbose int    `mapstructure:"verbose"`
 	Sync    bool   `mapstructure:"sync"`
+	JIT     string `mapstructure:"jit"`
+}
+
+// jitPolicy maps the validated --jit setting to the device's policy.
+func (o globalOptions) jitPolicy() gpu.JITPolicy {
+	switch o.JIT {
+	case "always":
+		return gpu.JITAlways
+	case "never":
+		return gpu.JITNever
+	}
+	return gpu.JITCached
 }
 
 func (o globalOptions) validate(a *app) error {
@@ -180,6 +197,11 @@ func (o globalOptions) validate(a *app) error {
 	case "auto", "cpu", "cuda":
 	default:
 		return usageErrorf("invalid %s %q: want auto, cpu or cuda", a.settingName("device"), o.Device)
+	}
+	switch o.JIT {
+	case "cached", "always", "never":
+	default:
+		return usageErrorf("invalid %s %q: want cached, always or never", a.settingName("jit"), o.JIT)
 	}
 	if o.Verbose < 0 {
 		return usageErrorf("invalid %s %d: want 0 or more", a.settingName("verbose"), o.Verbose)

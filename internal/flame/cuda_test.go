@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,7 +22,13 @@ var cudaDev struct {
 
 func cudaRenderer(t testing.TB) CUDA {
 	t.Helper()
-	cudaDev.once.Do(func() { cudaDev.dev, cudaDev.err = gpu.Open(0) })
+	cudaDev.once.Do(func() {
+		// Tests and benchmarks run the fastest code the device has: compile
+		// the vector-reduction kernels if the cache lacks them.
+		if cudaDev.dev, cudaDev.err = gpu.Open(0); cudaDev.err == nil {
+			cudaDev.err = cudaDev.dev.SetJIT(gpu.JITAlways, "")
+		}
+	})
 	if cudaDev.err != nil {
 		if os.Getenv("PROCGEN_REQUIRE_GPU") != "" {
 			t.Fatalf("no device: %v", cudaDev.err)
@@ -98,6 +105,33 @@ func TestFidelityCUDA(t *testing.T) {
 	runFidelity(t, r, 1)
 }
 
+// TestCUDAKernelLoad reports how long loading the flame kernels takes and
+// which variant loads: the vector-reduction PTX is JIT-compiled the first
+// time (the driver caches it), the fatbin is not.
+func TestCUDAKernelLoad(t *testing.T) {
+	cudaRenderer(t)    // skips without a device
+	dir := t.TempDir() // a cold cache: the first load compiles
+	for _, p := range []gpu.JITPolicy{gpu.JITAlways, gpu.JITCached, gpu.JITNever} {
+		d, err := gpu.Open(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.SetJIT(p, dir); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if _, err := d.Function("flame", "pg_flame_iterate"); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("flame kernels: %s loaded in %.3f s", d.KernelVariant("flame"), time.Since(start).Seconds())
+		if p != gpu.JITNever && d.Info().Major >= 9 && !strings.Contains(d.KernelVariant("flame"), "vector") {
+			t.Errorf("sm_%d%d device did not load the vector-reduction kernels: %s", d.Info().Major, d.Info().Minor,
+				d.KernelVariant("flame"))
+		}
+		d.Close()
+	}
+}
+
 // TestCUDALargeFrames: the sizes the issue requires to fit on the device.
 func TestCUDALargeFrames(t *testing.T) {
 	r := cudaRenderer(t)
@@ -113,7 +147,21 @@ func TestCUDALargeFrames(t *testing.T) {
 }
 
 func benchCUDA(b *testing.B, name string, o Options, sched Schedule, acc Accumulation) {
+	benchCUDAWith(b, name, o, sched, acc, true)
+}
+
+// benchCUDAWith also chooses between the vector-reduction kernels (the
+// default where they run) and the fatbin's scalar atomics.
+func benchCUDAWith(b *testing.B, name string, o Options, sched Schedule, acc Accumulation, vectorRed bool) {
 	r := cudaRenderer(b)
+	policy := gpu.JITAlways
+	if !vectorRed {
+		policy = gpu.JITNever
+	}
+	if err := r.Dev.SetJIT(policy, ""); err != nil {
+		b.Fatal(err)
+	}
+	defer r.Dev.SetJIT(gpu.JITAlways, "")
 	r.Schedule = sched
 	r.Accumulate = acc
 	g := loadTestGenome(b, name)
@@ -143,6 +191,12 @@ var frame = Options{Quality: 2000}
 
 func BenchmarkCUDAFrameSimple(b *testing.B) { benchCUDA(b, "simple", frame, ScheduleAuto, AccumAuto) }
 func BenchmarkCUDAFrameHeavy(b *testing.B)  { benchCUDA(b, "heavy", frame, ScheduleAuto, AccumAuto) }
+func BenchmarkCUDAFrameSimpleScalarAtomics(b *testing.B) {
+	benchCUDAWith(b, "simple", frame, ScheduleAuto, AccumAuto, false)
+}
+func BenchmarkCUDAFrameHeavyScalarAtomics(b *testing.B) {
+	benchCUDAWith(b, "heavy", frame, ScheduleAuto, AccumAuto, false)
+}
 func BenchmarkCUDAFrameSimpleDeferred(b *testing.B) {
 	benchCUDA(b, "simple", frame, ScheduleAuto, AccumDeferred)
 }

@@ -30,6 +30,8 @@ type Device struct {
 
 	modMu   sync.Mutex
 	modules map[string]*module
+	jit     JITPolicy // when to use the vector-reduction PTX variants
+	jitDir  string    // where their compiled cubins are cached; "" = nowhere
 
 	scratchMu sync.Mutex // serialises primitives that share the scratch buffer
 	scratch   *Buffer[uint64]
@@ -131,7 +133,7 @@ func Open(ordinal int) (*Device, error) {
 		return nil, fmt.Errorf("gpu: open device %d: %w: %s (compute capability %s) cannot run the embedded kernels %v",
 			ordinal, ErrUnavailable, info.Name, info.ComputeCapability(), embeddedArchs())
 	}
-	d := &Device{info: info, calls: make(chan func()), modules: map[string]*module{}}
+	d := &Device{info: info, calls: make(chan func()), modules: map[string]*module{}, jit: JITCached, jitDir: defaultJITDir()}
 	ready := make(chan error)
 	go d.own(ordinal, ready)
 	if err := <-ready; err != nil {

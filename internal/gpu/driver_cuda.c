@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static pg_result (*p_cuInit)(unsigned);
@@ -38,6 +39,10 @@ static pg_result (*p_cuEventRecord)(pg_event, void *);
 static pg_result (*p_cuEventSynchronize)(pg_event);
 static pg_result (*p_cuEventElapsedTime)(float *, pg_event, pg_event);
 static pg_result (*p_cuEventDestroy)(pg_event);
+static pg_result (*p_cuLinkCreate)(unsigned, int *, void **, void **);
+static pg_result (*p_cuLinkAddData)(void *, int, void *, size_t, const char *, unsigned, int *, void **);
+static pg_result (*p_cuLinkComplete)(void *, void **, size_t *);
+static pg_result (*p_cuLinkDestroy)(void *);
 static pg_result (*p_cuGetErrorName)(pg_result, const char **);
 static pg_result (*p_cuGetErrorString)(pg_result, const char **);
 
@@ -90,6 +95,10 @@ int pg_load(char *err, int errlen) {
 	BIND(p_cuEventSynchronize, "cuEventSynchronize");
 	BIND(p_cuEventElapsedTime, "cuEventElapsedTime");
 	BIND(p_cuEventDestroy, "cuEventDestroy_v2");
+	BIND(p_cuLinkCreate, "cuLinkCreate_v2");
+	BIND(p_cuLinkAddData, "cuLinkAddData_v2");
+	BIND(p_cuLinkComplete, "cuLinkComplete");
+	BIND(p_cuLinkDestroy, "cuLinkDestroy");
 	BIND(p_cuGetErrorName, "cuGetErrorName");
 	BIND(p_cuGetErrorString, "cuGetErrorString");
 	return 0;
@@ -109,6 +118,26 @@ pg_result pg_primary_ctx_release(pg_device d) { return CALL(p_cuDevicePrimaryCtx
 pg_result pg_ctx_set_current(pg_context ctx) { return CALL(p_cuCtxSetCurrent, ctx); }
 pg_result pg_ctx_synchronize(void) { return p_cuCtxSynchronize ? p_cuCtxSynchronize() : PG_ERROR_NOT_LOADED; }
 pg_result pg_module_load_data(pg_module *m, const void *image) { return CALL(p_cuModuleLoadData, m, image); }
+pg_result pg_jit_ptx(const char *ptx, size_t len, void **cubin, size_t *cubin_len) {
+	if (!p_cuLinkCreate) return PG_ERROR_NOT_LOADED;
+	void *state = NULL, *out = NULL;
+	size_t n = 0;
+	pg_result r = p_cuLinkCreate(0, NULL, NULL, &state);
+	if (r != PG_SUCCESS) return r;
+	r = p_cuLinkAddData(state, 1 /* CU_JIT_INPUT_PTX */, (void *)ptx, len, "procgen.ptx", 0, NULL, NULL);
+	if (r == PG_SUCCESS) r = p_cuLinkComplete(state, &out, &n);
+	if (r == PG_SUCCESS) {
+		*cubin = malloc(n);
+		if (*cubin) {
+			memcpy(*cubin, out, n);
+			*cubin_len = n;
+		} else {
+			r = 2; // CUDA_ERROR_OUT_OF_MEMORY
+		}
+	}
+	p_cuLinkDestroy(state);
+	return r;
+}
 pg_result pg_module_unload(pg_module m) { return CALL(p_cuModuleUnload, m); }
 pg_result pg_module_get_function(pg_function *f, pg_module m, const char *name) {
 	return CALL(p_cuModuleGetFunction, f, m, name);

@@ -52,6 +52,9 @@ pg_result pg_ctx_set_current(pg_context ctx);
 pg_result pg_ctx_synchronize(void);
 pg_result pg_module_load_data(pg_module *m, const void *image);
 pg_result pg_module_unload(pg_module m);
+// pg_jit_ptx compiles NUL-terminated PTX (len includes the NUL) for the
+// current context's device; *cubin is malloc'ed, the caller frees it.
+pg_result pg_jit_ptx(const char *ptx, size_t len, void **cubin, size_t *cubin_len);
 pg_result pg_module_get_function(pg_function *f, pg_module m, const char *name);
 pg_result pg_func_set_attr(pg_function f, int attr, int value);
 pg_result pg_mem_alloc(pg_deviceptr *p, size_t bytes);

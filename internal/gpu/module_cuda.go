@@ -19,7 +19,10 @@ import (
 // the manifest of the architectures they hold. A CUDA build without them does
 // not compile, which is what we want: run `make kernels` first.
 //
-//go:embed kernels/*.fatbin kernels/archs.txt
+// Families whose accumulation benefits from vector reductions also come as
+// PTX (<family>.vred.ptx, see the Makefile and pg_red_add4 in common.cuh).
+//
+//go:embed kernels/*.fatbin kernels/*.ptx kernels/archs.txt
 var kernelFS embed.FS
 
 func embeddedArchs() []string {
@@ -32,9 +35,10 @@ func embeddedArchs() []string {
 
 // module is a fatbin loaded into the device's context, with its functions.
 type module struct {
-	handle C.pg_module
-	image  unsafe.Pointer // C copy of the fatbin, kept for the module's lifetime
-	funcs  map[string]*Function
+	handle  C.pg_module
+	image   unsafe.Pointer // C copy of the fatbin or PTX, kept for the module's lifetime
+	variant string         // KernelVariant's answer
+	funcs   map[string]*Function
 }
 
 func (m *module) free() {
@@ -58,21 +62,8 @@ func (d *Device) Function(family, name string) (*Function, error) {
 	defer d.modMu.Unlock()
 	m, ok := d.modules[family]
 	if !ok {
-		image, err := kernelFS.ReadFile("kernels/" + family + ".fatbin")
-		if err != nil {
-			return nil, fmt.Errorf("gpu: no embedded kernels for %q (run `make kernels`): %w", family, err)
-		}
-		m = &module{image: C.CBytes(image), funcs: map[string]*Function{}}
-		err = d.do(func() error {
-			r := C.pg_module_load_data(&m.handle, m.image)
-			if r == C.PG_ERROR_NO_BINARY_FOR_GPU {
-				return fmt.Errorf("gpu: load %s kernels: no code for compute capability %s in %v",
-					family, d.info.ComputeCapability(), embeddedArchs())
-			}
-			return check("cuModuleLoadData("+family+")", r)
-		})
-		if err != nil {
-			m.free()
+		var err error
+		if m, err = d.loadModule(family); err != nil {
 			return nil, err
 		}
 		d.modules[family] = m
@@ -91,6 +82,63 @@ func (d *Device) Function(family, name string) (*Function, error) {
 	}
 	m.funcs[name] = f
 	return f, nil
+}
+
+// loadModule loads family's vector-reduction code where the device, the
+// driver and the JIT policy allow it (see jit_cuda.go), else its fatbin.
+func (d *Device) loadModule(family string) (*module, error) {
+	if m := d.loadVectorRed(family); m != nil {
+		return m, nil
+	}
+	image, err := kernelFS.ReadFile("kernels/" + family + ".fatbin")
+	if err != nil {
+		return nil, fmt.Errorf("gpu: no embedded kernels for %q (run `make kernels`): %w", family, err)
+	}
+	m := &module{image: C.CBytes(image), funcs: map[string]*Function{},
+		variant: fmt.Sprintf("fatbin, sm_%d%d SASS", d.info.Major, d.info.Minor)}
+	err = d.do(func() error {
+		r := C.pg_module_load_data(&m.handle, m.image)
+		if r == C.PG_ERROR_NO_BINARY_FOR_GPU {
+			return fmt.Errorf("gpu: load %s kernels: no code for compute capability %s in %v",
+				family, d.info.ComputeCapability(), embeddedArchs())
+		}
+		return check("cuModuleLoadData("+family+")", r)
+	})
+	if err != nil {
+		m.free()
+		return nil, err
+	}
+	return m, nil
+}
+
+// unloadVectorFamilies drops loaded modules that have a vector-reduction
+// variant, so the next lookup chooses again. Call with modMu held.
+func (d *Device) unloadVectorFamilies() error {
+	return d.do(func() error {
+		var errs error
+		for family, m := range d.modules {
+			if _, err := kernelFS.ReadFile("kernels/" + family + ".vred.ptx"); err != nil {
+				continue
+			}
+			if err := check("cuModuleUnload", C.pg_module_unload(m.handle)); err != nil && errs == nil {
+				errs = err
+			}
+			m.free()
+			delete(d.modules, family)
+		}
+		return errs
+	})
+}
+
+// KernelVariant says which code of family is loaded: the fatbin's SASS or
+// the JIT-compiled vector-reduction PTX; "" when family is not loaded.
+func (d *Device) KernelVariant(family string) string {
+	d.modMu.Lock()
+	defer d.modMu.Unlock()
+	if m, ok := d.modules[family]; ok {
+		return m.variant
+	}
+	return ""
 }
 
 // SetMaxDynamicShared allows launches with more than 48 KiB of dynamic shared memory.

@@ -28,3 +28,15 @@ func (d *Device) SetSync(bool) {}
 
 // Close is a no-op without CUDA.
 func (d *Device) Close() error { return nil }
+
+// SetJIT is a no-op without CUDA.
+func (d *Device) SetJIT(JITPolicy, string) error { return nil }
+
+// PrepareKernels has nothing to prepare without CUDA.
+func (d *Device) PrepareKernels() ([]string, error) { return nil, nil }
+
+// KernelVariant is "" without CUDA: nothing is ever loaded.
+func (d *Device) KernelVariant(string) string { return "" }
+
+// VectorReductionsSupported is false without CUDA.
+func (d *Device) VectorReductionsSupported() bool { return false }

@@ -24,7 +24,7 @@ COMMIT    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 DATE      := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 # Packages with GPU tests; each becomes bin/<name>.test for the GPU machine.
-GPU_TEST_PKGS := gpu flame
+GPU_TEST_PKGS := gpu flame lsys lsys/turtle
 
 ifneq ($(NVCC),)
   BUILD_TAGS := -tags cuda
@@ -90,8 +90,9 @@ gpu-bins: kernels
 	@mkdir -p $(BIN)
 	$(GO) build -tags cuda -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/procgen ./cmd/procgen
 	@for p in $(GPU_TEST_PKGS); do \
-	  echo "$(GO) test -c -tags cuda -o $(BIN)/$$p.test ./internal/$$p"; \
-	  $(GO) test -c -tags cuda -o $(BIN)/$$p.test ./internal/$$p || exit 1; done
+	  t=$(BIN)/$$(basename $$p).test; \
+	  echo "$(GO) test -c -tags cuda -o $$t ./internal/$$p"; \
+	  $(GO) test -c -tags cuda -o $$t ./internal/$$p || exit 1; done
 	@echo "$(COMMIT)" > $(BIN)/COMMIT
 
 # CPU benchmarks of every package, five runs each; the table is go test's.

@@ -47,6 +47,15 @@ func configKeys() []configKey {
 		{"flame.palettes", "", "flam3 palette `FILE` for genomes that name a palette by number (palette=\"N\")"},
 		{"flame.strict", false, "fail on a variation or attribute procgen does not know, instead of warning and ignoring it"},
 		{"flame.earlyclip", false, "tone-map before the spatial filter (flam3's earlyclip)"},
+		{"lsys.steps", -1, "derivation `STEPS` (-1: the system's derivation length)"},
+		{"lsys.max-modules", uint64(250_000_000), "stop before a step would write more than `N` modules (protects memory; raise it for big runs)"},
+		{"lsys.cylinders", 0, "OBJ: draw segments as tubes of `N` sides (3..64) with widths from '!'; 0 writes lines"},
+		{"lsys.view", "front", "PNG: `VIEW` to look along: front, back, side, left, right, top, bottom or x,y,z"},
+		{"lsys.image-width", 1024, "PNG width in `PIXELS`"},
+		{"lsys.image-height", 1024, "PNG height in `PIXELS`"},
+		{"lsys.line-scale", 1.0, "PNG: multiply the turtle's line widths by `FACTOR`"},
+		{"lsys.line-width", "auto", "PNG: turtle widths are `UNITS` of pixels or world (auto: world when the system sets widths with '!', else pixels)"},
+		{"lsys.stats", false, "print per-step string lengths and totals (to stderr when -o is given)"},
 		{"flame.transparent", false, "transparent background (PNG alpha) instead of the genome's background colour"},
 	}
 }

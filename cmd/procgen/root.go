@@ -126,6 +126,7 @@ func (a *app) newRootCmd() *cobra.Command {
 		a.newDevicesCmd(),
 		a.newCompareCmd(),
 		a.newFlameCmd(),
+		a.newLsysCmd(),
 	)
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {

@@ -58,6 +58,9 @@ type Production struct {
 	Succ       []Module
 	// Pos is where the production starts in the source, for error messages.
 	Pos Pos
+	// Text is the production's source text, for error messages; when empty
+	// they rebuild it from the symbols and expression texts.
+	Text string
 }
 
 // Pos is a source position (1-based line and column).

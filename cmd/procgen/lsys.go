@@ -1,0 +1,272 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/lsys"
+	"github.com/procgen-dev/procgen/internal/lsys/syntax"
+	"github.com/procgen-dev/procgen/internal/lsys/turtle"
+	"github.com/procgen-dev/procgen/internal/output"
+)
+
+type lsysOptions struct {
+	Steps       int     `mapstructure:"steps"`
+	MaxModules  uint64  `mapstructure:"max-modules"`
+	Cylinders   int     `mapstructure:"cylinders"`
+	View        string  `mapstructure:"view"`
+	ImageWidth  int     `mapstructure:"image-width"`
+	ImageHeight int     `mapstructure:"image-height"`
+	LineScale   float64 `mapstructure:"line-scale"`
+	LineWidth   string  `mapstructure:"line-width"`
+	Stats       bool    `mapstructure:"stats"`
+}
+
+func (o *lsysOptions) validate() error {
+	switch {
+	case o.Steps < -1:
+		return usageErrorf("invalid --steps %d: want 0 or more (-1: the system's derivation length)", o.Steps)
+	case o.MaxModules < 1 || o.MaxModules > math.MaxInt64:
+		return usageErrorf("invalid --max-modules %d: want 1 or more", o.MaxModules)
+	case o.Cylinders < 0 || o.Cylinders == 1 || o.Cylinders == 2 || o.Cylinders > 64:
+		return usageErrorf("invalid --cylinders %d: want 0 (lines) or 3..64 sides", o.Cylinders)
+	case o.ImageWidth < 16 || o.ImageWidth > 1<<15 || o.ImageHeight < 16 || o.ImageHeight > 1<<15:
+		return usageErrorf("invalid image size %dx%d: want 16..32768 pixels a side", o.ImageWidth, o.ImageHeight)
+	case !(o.LineScale > 0) || o.LineScale > 1e6:
+		return usageErrorf("invalid --line-scale %g: want a positive number", o.LineScale)
+	}
+	switch o.LineWidth {
+	case "auto", "pixels", "world":
+	default:
+		return usageErrorf("invalid --line-width %q: want auto, pixels or world", o.LineWidth)
+	}
+	if _, err := turtle.ParseView(o.View); err != nil {
+		return usageErrorf("invalid --view %q: want front, back, side, left, right, top, bottom or x,y,z", o.View)
+	}
+	return nil
+}
+
+// lsysOutputs are the formats -o can name, by extension.
+var lsysOutputs = map[string]string{".obj": "OBJ geometry", ".png": "PNG preview", ".json": "JSON statistics"}
+
+func (a *app) newLsysCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "lsys",
+		Short: "L-systems: derive and interpret with a 3D turtle",
+	}
+	cmd.AddCommand(a.newLsysDeriveCmd())
+	return cmd
+}
+
+func (a *app) newLsysDeriveCmd() *cobra.Command {
+	var outs []string
+	cmd := &cobra.Command{
+		Use:   "derive SYSTEM.l [-n STEPS] [-o out.obj|out.png|out.json ...]",
+		Short: "Derive an L-system and interpret it into geometry",
+		Long: `Derive an L-system written in the notation of The Algorithmic Beauty of Plants
+and cpfg (#define, axiom:, productions with contexts l < p > r, conditions
+": cond", probabilities, parametric modules, ignore:, homomorphism, the cut
+symbol %; configs/lsys/README.md describes it) and interpret the result with
+a 3D turtle (F f G g + - & ^ \ / | [ ] ! ' { . } $ and tropism).
+
+Each -o names an output by its extension: .obj (segments as OBJ lines, or
+tubes with --cylinders N), .png (an orthographic preview along --view, fitted
+to the image) or .json (statistics: per-step lengths, totals, geometry,
+timings). Several -o may be given. Without -o the statistics go to stdout.
+
+Derivation runs on the GPU with --device cuda/auto where one is present; the
+derived string is the same on both backends for a given --seed (stochastic
+rules draw from a counter-based generator keyed by seed, step and position).
+--max-modules stops a runaway derivation before it allocates the step that
+would exceed it.`,
+		Example: `  procgen lsys derive configs/lsys/plant2d.l -o plant.png
+  procgen lsys derive configs/lsys/tree3d.l -n 8 --cylinders 8 -o tree.obj -o tree.json
+  procgen lsys derive configs/lsys/stochastic-plant.l --seed 7 --view front -o plant.png
+  procgen lsys derive configs/lsys/koch-island.l -n 4 --stats`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var o lsysOptions
+			if err := a.decode("lsys", &o); err != nil {
+				return err
+			}
+			if err := o.validate(); err != nil {
+				return err
+			}
+			for _, out := range outs {
+				if _, ok := lsysOutputs[strings.ToLower(filepath.Ext(out))]; !ok {
+					return usageErrorf("output %q: want a .obj, .png or .json file", out)
+				}
+			}
+			return a.lsysDerive(cmd.Context(), args[0], outs, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .png or .json (repeatable)")
+	a.bindFlag(f, "lsys.steps", "steps", "n")
+	a.bindFlag(f, "lsys.max-modules", "max-modules", "")
+	a.bindFlag(f, "lsys.cylinders", "cylinders", "")
+	a.bindFlag(f, "lsys.view", "view", "")
+	a.bindFlag(f, "lsys.image-width", "image-width", "")
+	a.bindFlag(f, "lsys.image-height", "image-height", "")
+	a.bindFlag(f, "lsys.line-scale", "line-scale", "")
+	a.bindFlag(f, "lsys.line-width", "line-width", "")
+	a.bindFlag(f, "lsys.stats", "stats", "")
+	return cmd
+}
+
+// lsysReport is the JSON statistics output.
+type lsysReport struct {
+	System     string           `json:"system"`
+	Source     string           `json:"source"`
+	Backend    string           `json:"backend"`
+	Seed       uint64           `json:"seed"`
+	Steps      []lsys.StepStats `json:"steps"`
+	Total      int64            `json:"total_modules"`
+	Final      int64            `json:"final_modules"`
+	Geometry   *turtle.Stats    `json:"geometry,omitempty"`
+	DeriveMS   float64          `json:"derive_ms"`
+	InterpMS   float64          `json:"interpret_ms,omitempty"`
+	ModulesPMS float64          `json:"derive_modules_per_ms"`
+	setsWidth  bool             // the interpreted string holds '!' or '#'
+}
+
+func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsysOptions) error {
+	sys, err := syntax.ParseFile(path)
+	if err != nil {
+		return fmt.Errorf("lsys: %w", err)
+	}
+	dev, err := a.openDevice()
+	if err != nil {
+		return err
+	}
+	if dev != nil {
+		defer dev.Close()
+	}
+	steps := o.Steps
+	if steps < 0 {
+		steps = sys.Steps
+	}
+	rep := lsysReport{System: sys.Name, Source: path, Backend: backendName(dev), Seed: a.opts.Seed}
+	var mu sync.Mutex
+	bar := a.newProgress(int64(steps), "derive "+filepath.Base(path))
+	start := time.Now()
+	d, err := lsys.NewDeriver(dev).Derive(ctx, sys, lsys.DeriveOptions{
+		Steps: steps, Seed: a.opts.Seed, MaxModules: int64(o.MaxModules),
+		Progress: func(done, total int64) { mu.Lock(); bar(done, total); mu.Unlock() },
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	derived := time.Since(start)
+	rep.Steps, rep.Total, rep.Final = d.Steps, d.Total, int64(d.String.Len())
+	rep.DeriveMS = derived.Seconds() * 1e3
+	rep.ModulesPMS = float64(d.Total) / max(rep.DeriveMS, 1e-9)
+	a.log.Debugf("%s: derived %d steps, %d modules written, %.1f ms on %s", path, steps, d.Total, rep.DeriveMS, rep.Backend)
+
+	var geom *turtle.Geometry
+	if needsGeometry(outs) {
+		s, err := lsys.ApplyHomomorphism(ctx, sys, d.String, 0)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		bar := a.newProgress(int64(s.Len()), "interpret")
+		start := time.Now()
+		geom, err = turtle.NewInterpreter(dev).Interpret(ctx, sys, s, turtle.Options{
+			Progress: func(done, total int64) { mu.Lock(); bar(done, total); mu.Unlock() },
+		})
+		if err != nil {
+			return fmt.Errorf("%s: interpret: %w", path, err)
+		}
+		rep.InterpMS = time.Since(start).Seconds() * 1e3
+		rep.setsWidth = bytes.IndexByte(s.Syms, '!') >= 0 || bytes.IndexByte(s.Syms, '#') >= 0
+		rep.Geometry = &geom.Stats
+		a.log.Debugf("%s: interpreted %d modules into %d segments, %d polygons, %.1f ms", path, s.Len(),
+			geom.Stats.Segments, geom.Stats.Polygons, rep.InterpMS)
+	}
+	for _, out := range outs {
+		if err := a.writeLsysOutput(ctx, out, geom, &rep, o); err != nil {
+			return err
+		}
+		a.log.Infof("wrote %s", out)
+	}
+	if o.Stats || len(outs) == 0 {
+		w := a.stdout
+		if len(outs) > 0 {
+			w = a.stderr
+		}
+		return writeLsysStats(w, &rep)
+	}
+	return nil
+}
+
+func needsGeometry(outs []string) bool {
+	for _, out := range outs {
+		if ext := strings.ToLower(filepath.Ext(out)); ext == ".obj" || ext == ".png" {
+			return true
+		}
+	}
+	return false
+}
+
+func backendName(dev *gpu.Device) string {
+	if dev == nil {
+		return "cpu"
+	}
+	return "cuda: " + dev.Info().Name
+}
+
+func (a *app) writeLsysOutput(ctx context.Context, out string, g *turtle.Geometry, rep *lsysReport, o lsysOptions) error {
+	switch strings.ToLower(filepath.Ext(out)) {
+	case ".json":
+		return output.WriteJSON(out, rep)
+	case ".obj":
+		return output.WriteFile(out, func(w io.Writer) error {
+			return turtle.EncodeOBJ(ctx, w, g, turtle.OBJOptions{Sides: o.Cylinders, Caps: o.Cylinders > 2,
+				Normals: o.Cylinders > 2})
+		})
+	case ".png":
+		view, _ := turtle.ParseView(o.View) // validated
+		pixels := o.LineWidth == "pixels" || (o.LineWidth == "auto" && !rep.setsWidth)
+		img, err := turtle.Render(ctx, g, turtle.RenderOptions{
+			Width: o.ImageWidth, Height: o.ImageHeight, Margin: min(o.ImageWidth, o.ImageHeight) / 20,
+			View: view, Background: color.NRGBA{255, 255, 255, 255}, Foreground: color.NRGBA{24, 64, 24, 255},
+			WidthScale: o.LineScale, PixelWidths: pixels,
+		})
+		if err != nil {
+			return err
+		}
+		return output.WritePNG(out, img, output.Depth8)
+	}
+	return fmt.Errorf("lsys: output %q: unknown format", out)
+}
+
+// writeLsysStats prints the per-step lengths and the totals as a table.
+func writeLsysStats(w io.Writer, r *lsysReport) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "step\tmodules\tparameters\t\n")
+	for _, s := range r.Steps {
+		fmt.Fprintf(tw, "%d\t%d\t%d\t\n", s.Step, s.Modules, s.Params)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "total modules written (|w_0|+...+|w_n|): %d\nderivation: %.2f ms on %s (%.0f modules/ms)\n",
+		r.Total, r.DeriveMS, r.Backend, r.ModulesPMS)
+	if err == nil && r.Geometry != nil {
+		_, err = fmt.Fprintf(w, "geometry: %d segments, %d polygons, max depth %d; interpretation %.2f ms\n",
+			r.Geometry.Segments, r.Geometry.Polygons, r.Geometry.MaxDepth, r.InterpMS)
+	}
+	return err
+}

@@ -1,0 +1,803 @@
+// The turtle interpreter on the GPU (internal/lsys/turtle/cuda.go drives it),
+// after Lipp, Wonka and Wimmer's parallel interpretation (section 5), with the
+// push/pop structure handled per chunk as the CPU backend does (cpu.go):
+//
+//  1. turtle_survey, turtle_scan_blocks, turtle_prep: per chunk of
+//     prog->chunk modules (one thread each), count segments, polygon events
+//     and parameters and find the bracket structure (the ']' that close a
+//     '[' from before the chunk, the '[' it leaves open); scan them into
+//     offsets and start depths, and build a min tree over the chunks' least
+//     depths (turtle_tree_top finishes it), which finds for any ']' the chunk
+//     holding its '[' in O(log chunks) (pse in turtle_math.cuh).
+//  2. Start states. Linear commands (no tropism, no '$'): each chunk walks its
+//     spine, the modules outside its balanced groups "[...]", from the
+//     identity (turtle_summarize), giving a transform to each '[' it leaves
+//     open and to its end. A chunk's spine starts from an open '[' of an
+//     earlier chunk (or the previous chunk's end): the chunks form a tree,
+//     and pointer jumping (turtle_pj_*) composes every chunk's transform from
+//     the root in log2(chunks) rounds: the paper's matrix scan, generalised
+//     from a chain to that tree. turtle_absolutize turns the transforms into
+//     states. Otherwise (turtle_spines) each chunk waits for the state it
+//     starts from and walks its spine from it; the waits follow the branch
+//     structure, so only strings with little branching serialise.
+//  3. turtle_emit: each chunk walks all its modules again from its exact
+//     start state, with its own stack, popping into the saved states of
+//     earlier chunks once that is empty, and writes its segments and polygon
+//     events at its offsets.
+//  4. turtle_poly_*: polygons from the events ('{' ... '}' matched by brace
+//     depth); turtle_bounds: the bounding box.
+#include "common.cuh"
+#include "turtle_types.cuh"
+#include "turtle_math.cuh"
+
+#define TT_SCAN_THREADS 256 // chunks per survey/prep block; must match cuda.go
+#define TT_SCAN_LOG 8       // min-tree levels 1..TT_SCAN_LOG are built in prep
+#define TT_WALK_THREADS 128 // chunks per block of the walking kernels
+#define TT_INT_MAX 0x7fffffff
+#define TT_LOCAL_STACK 8    // states per thread that turtle_emit keeps in local memory
+
+// ---- Block scans of the survey's counts ----------------------------------
+
+__device__ __forceinline__ TurtleSums sums_zero() {
+	TurtleSums s;
+	s.params = 0, s.segs = s.events = s.ys = s.stack = 0, s.delta = 0, s.level = 0;
+	return s;
+}
+
+__device__ __forceinline__ TurtleSums sums_add(TurtleSums a, const TurtleSums &b) {
+	a.params += b.params, a.segs += b.segs, a.events += b.events, a.ys += b.ys, a.stack += b.stack;
+	a.delta += b.delta, a.level |= b.level;
+	return a;
+}
+
+__device__ __forceinline__ TurtleSums sums_shfl_up(TurtleSums v, int o) {
+	v.params = __shfl_up_sync(PG_FULL_MASK, (unsigned long long)v.params, o);
+	v.segs = __shfl_up_sync(PG_FULL_MASK, v.segs, o);
+	v.events = __shfl_up_sync(PG_FULL_MASK, v.events, o);
+	v.ys = __shfl_up_sync(PG_FULL_MASK, v.ys, o);
+	v.stack = __shfl_up_sync(PG_FULL_MASK, v.stack, o);
+	v.delta = __shfl_up_sync(PG_FULL_MASK, v.delta, o);
+	v.level = __shfl_up_sync(PG_FULL_MASK, v.level, o);
+	return v;
+}
+
+// block_scan returns the exclusive prefix of v over the block's threads (in
+// order) and sets total to the block's sum. Every thread must call it.
+template <int THREADS>
+__device__ TurtleSums block_scan(TurtleSums v, TurtleSums &total) {
+	__shared__ TurtleSums warp_incl[THREADS / 32];
+	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+	TurtleSums incl = v;
+#pragma unroll
+	for (int o = 1; o < 32; o <<= 1) {
+		const TurtleSums y = sums_shfl_up(incl, o);
+		if (lane >= o) incl = sums_add(y, incl);
+	}
+	TurtleSums ex = sums_shfl_up(incl, 1);
+	if (lane == 0) ex = sums_zero();
+	if (lane == 31) warp_incl[warp] = incl;
+	__syncthreads();
+	if (warp == 0) {
+		TurtleSums w = lane < THREADS / 32 ? warp_incl[lane] : sums_zero();
+#pragma unroll
+		for (int o = 1; o < THREADS / 32; o <<= 1) {
+			const TurtleSums y = sums_shfl_up(w, o);
+			if (lane >= o) w = sums_add(y, w);
+		}
+		if (lane < THREADS / 32) warp_incl[lane] = w;
+	}
+	__syncthreads();
+	const TurtleSums r = warp > 0 ? sums_add(warp_incl[warp - 1], ex) : ex;
+	total = warp_incl[THREADS / 32 - 1];
+	__syncthreads(); // warp_incl is reused by the next call
+	return r;
+}
+
+__device__ __forceinline__ void load_table(const TurtleProgram *prog, uint16_t *tab) {
+	for (int i = threadIdx.x; i < 256; i += blockDim.x) tab[i] = prog->table[i];
+	__syncthreads();
+}
+
+// ---- 1. Survey, scan, min tree --------------------------------------------
+
+extern "C" __global__ void __launch_bounds__(TT_SCAN_THREADS)
+turtle_survey(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict__ syms, TurtleChunk *chunks,
+	      TurtleSums *partials) {
+	__shared__ uint16_t tab[256];
+	load_table(prog, tab);
+	const int c = blockIdx.x * TT_SCAN_THREADS + threadIdx.x;
+	TurtleSums s = sums_zero();
+	if (c < prog->nchunks) {
+		const uint64_t lo = (uint64_t)c * prog->chunk, hi = min(lo + prog->chunk, prog->n);
+		const uint4 *p = reinterpret_cast<const uint4 *>(syms);
+		uint32_t segs = 0, events = 0, params = 0;
+		int rel = 0, mn = 0, mx = 0, ms = 0, last = -1, lv = 0;
+		for (uint64_t b = lo; b < hi; b += 16) {
+			const uint4 q = __ldg(p + (b >> 4));
+			const uint32_t w[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+			for (int k = 0; k < 16; k++) {
+				if (b + k >= hi) break;
+				const uint32_t e = tab[(w[k >> 2] >> ((k & 3) * 8)) & 0xff];
+				const int cm = e & 0xff;
+				params += e >> 8;
+				segs += cm == TC_DRAW;
+				events += cm >= TC_POLY_START;
+				lv |= cm == TC_LEVEL;
+				if (cm == TC_PUSH) {
+					rel++;
+					mx = max(mx, rel);
+					ms = max(ms, rel - mn); // the chunk's own stack holds rel - mn states
+				} else if (cm == TC_POP) {
+					rel--;
+					if (rel < mn) mn = rel, last = (int)(b + k - lo);
+				}
+			}
+		}
+		TurtleChunk *ch = chunks + c;
+		ch->segs = segs, ch->events = events, ch->params = params, ch->pushes = rel - mn;
+		ch->pops = -mn, ch->max_rel = mx, ch->max_stack = ms, ch->last_pop = last, ch->level = lv;
+		s.params = params, s.segs = segs, s.events = events, s.ys = rel - mn + 1;
+		s.stack = max(ms - TT_LOCAL_STACK, 0);
+		s.delta = rel, s.level = lv;
+	}
+	TurtleSums total;
+	block_scan<TT_SCAN_THREADS>(s, total);
+	if (threadIdx.x == 0) partials[blockIdx.x] = total;
+}
+
+// One block: the block sums become exclusive block offsets; the totals go to tot.
+extern "C" __global__ void __launch_bounds__(1024)
+turtle_scan_blocks(TurtleSums *partials, uint32_t nb, TurtleTotals *tot) {
+	TurtleSums carry = sums_zero();
+	for (uint32_t base = 0; base < nb; base += 1024) {
+		const uint32_t i = base + threadIdx.x;
+		TurtleSums total;
+		const TurtleSums ex = block_scan<1024>(i < nb ? partials[i] : sums_zero(), total);
+		if (i < nb) partials[i] = sums_add(carry, ex);
+		carry = sums_add(carry, total);
+	}
+	if (threadIdx.x == 0) {
+		tot->params = carry.params, tot->segs = carry.segs, tot->events = carry.events;
+		tot->ys = carry.ys, tot->stack = carry.stack, tot->level = carry.level;
+		tot->max_depth = 0, tot->bad_chunk = TT_INT_MAX, tot->pad = 0;
+	}
+}
+
+// Per chunk: offsets, start depth, least depth, the underflow check and the
+// deepest nesting; the min tree's levels 0..TT_SCAN_LOG.
+extern "C" __global__ void __launch_bounds__(TT_SCAN_THREADS)
+turtle_prep(const TurtleProgram *__restrict__ prog, TurtleChunk *chunks, const TurtleSums *__restrict__ partials,
+	    int32_t *tree, TurtleTotals *tot) {
+	__shared__ int32_t ms[2][TT_SCAN_THREADS];
+	const int c = blockIdx.x * TT_SCAN_THREADS + threadIdx.x;
+	const bool in = c < prog->nchunks;
+	TurtleChunk ch;
+	TurtleSums s = sums_zero();
+	if (in) {
+		ch = chunks[c];
+		s.params = ch.params, s.segs = ch.segs, s.events = ch.events, s.ys = ch.pushes + 1;
+		s.stack = max(ch.max_stack - TT_LOCAL_STACK, 0), s.delta = (int32_t)ch.pushes - ch.pops, s.level = ch.level;
+	}
+	TurtleSums total;
+	const TurtleSums o = sums_add(partials[blockIdx.x], block_scan<TT_SCAN_THREADS>(s, total));
+	int m = TT_INT_MAX, deepest = 0, bad = TT_INT_MAX;
+	if (in) {
+		TurtleChunk *w = chunks + c;
+		w->seg_off = o.segs, w->ev_off = o.events, w->ys_off = o.ys, w->stack_off = o.stack;
+		w->param_off = o.params, w->depth = o.delta;
+		m = o.delta - ch.pops;
+		w->m = m;
+		tree[c] = m;
+		deepest = o.delta + ch.max_rel;
+		if (ch.pops > o.delta) bad = c;
+	}
+	deepest = __reduce_max_sync(PG_FULL_MASK, deepest);
+	bad = __reduce_min_sync(PG_FULL_MASK, bad);
+	if ((threadIdx.x & 31) == 0) {
+		if (deepest > 0) atomicMax(&tot->max_depth, deepest);
+		if (bad != TT_INT_MAX) atomicMin(&tot->bad_chunk, bad);
+	}
+	ms[0][threadIdx.x] = m;
+	__syncthreads();
+	int src = 0;
+	for (int j = 1, w = TT_SCAN_THREADS / 2; j < prog->levels && j <= TT_SCAN_LOG; j++, w >>= 1) {
+		if ((int)threadIdx.x < w) {
+			const int v = min(ms[src][2 * threadIdx.x], ms[src][2 * threadIdx.x + 1]);
+			ms[1 - src][threadIdx.x] = v;
+			const int e = blockIdx.x * w + threadIdx.x;
+			if (e < prog->tree_len[j]) tree[prog->tree_off[j] + e] = v;
+		}
+		src = 1 - src;
+		__syncthreads();
+	}
+}
+
+// One block: the min tree's levels above TT_SCAN_LOG.
+extern "C" __global__ void __launch_bounds__(1024) turtle_tree_top(const TurtleProgram *__restrict__ prog, int32_t *tree) {
+	for (int j = TT_SCAN_LOG + 1; j < prog->levels; j++) {
+		const int off = prog->tree_off[j], len = prog->tree_len[j];
+		const int poff = prog->tree_off[j - 1], plen = prog->tree_len[j - 1];
+		for (int e = threadIdx.x; e < len; e += blockDim.x) {
+			const int a = tree[poff + 2 * e], b = 2 * e + 1 < plen ? tree[poff + 2 * e + 1] : TT_INT_MAX;
+			tree[off + e] = min(a, b);
+		}
+		__syncthreads();
+	}
+}
+
+// ---- 2. Start states -------------------------------------------------------
+
+// The system's constants a walk needs, in registers.
+struct Consts {
+	double step, cos, sin, winc, e;
+	V3 t;
+	bool tropic;
+	__device__ __forceinline__ explicit Consts(const TurtleProgram *p)
+	    : step(p->step), cos(p->cos), sin(p->sin), winc(p->winc), e(p->elasticity),
+	      t(v3(p->tropism[0], p->tropism[1], p->tropism[2])), tropic(p->tropic != 0) {}
+};
+
+__device__ __forceinline__ int color_index(double v) {
+	if (!(v > 0)) return 0;
+	return (int)fmin(round(v), (double)TURTLE_MAX_COLOR);
+}
+
+// Angle caches the sine and cosine of the last angle parameter: systems
+// repeat the same few angles, and sincos in float64 is costly.
+struct Angle {
+	double v, s, c;
+	__device__ __forceinline__ Angle() : v(__longlong_as_double(0x7ff8000000000000ll)), s(0), c(1) {}
+	__device__ __forceinline__ void of(double deg, double *sn, double *cs) {
+		if (deg != v) sincos_deg(deg, &s, &c), v = deg;
+		*sn = s, *cs = c;
+	}
+};
+
+// step_x applies one command (not a bracket or polygon command) to x.
+__device__ __forceinline__ void step_x(Xt &x, int cm, bool has, double v, const Consts &k, Angle &ang) {
+	if (cm == TC_DRAW || cm == TC_MOVE) {
+		x.p = vadd(x.p, vscale(x.h, has ? v : k.step));
+		if (cm == TC_DRAW && k.tropic) tropism(x.h, x.l, x.u, k.t, k.e);
+	} else if (cm <= TC_ROLL_LEFT) {
+		double c = k.cos, s = k.sin;
+		if (has) ang.of(v, &s, &c);
+		rotate(cm, c, s, x.h, x.l, x.u);
+	} else if (cm == TC_AROUND) {
+		x.h = vneg(x.h), x.l = vneg(x.l);
+	} else if (cm == TC_LEVEL) {
+		level(x.h, x.l, x.u);
+	} else if (cm == TC_THINNER || cm == TC_THICKER) {
+		if (has) width_then(x.wadd, x.wmin, -__longlong_as_double(0x7ff0000000000000ll), v > 0 ? v : 0);
+		else width_then(x.wadd, x.wmin, cm == TC_THINNER ? -k.winc : k.winc, 0);
+	} else if (cm == TC_COLOR) {
+		if (has) color_then(x.cset, x.cv, 1, color_index(v));
+		else color_then(x.cset, x.cv, 0, 1);
+	}
+}
+
+#define TT_GROUPS 32 // balanced groups per chunk that the spine walk jumps over without scanning
+
+// spine walks chunk c's spine after its last unmatched ']' and stores the
+// turtle at each '[' it leaves open and at its end in ys. DEP (tropism, '$'):
+// from the absolute state it starts from, once that is published; else from
+// the identity, as transforms.
+//
+// A backward pass over whole words first finds the '[' the chunk leaves open
+// and the balanced groups on the spine, so that the forward walk (after the
+// wait, on the critical path when DEP) jumps over the first TT_GROUPS of
+// them instead of scanning them.
+template <bool DEP>
+__device__ __forceinline__ void spine(const TurtleProgram *__restrict__ prog, const uint16_t *tab,
+				      const uint8_t *__restrict__ syms, const double *__restrict__ params,
+				      const TurtleChunk *__restrict__ chunks, const int32_t *__restrict__ tree,
+				      TurtleXform *ys, int32_t *pushpos, int32_t *ready, int c) {
+	// Per thread: group start | resume position << 16 (relative to the
+	// chunk), and the group's parameter count; a ring of the last recorded.
+	__shared__ uint32_t grp_pos[TT_GROUPS][TT_WALK_THREADS], grp_par[TT_GROUPS][TT_WALK_THREADS];
+	const unsigned tid = threadIdx.x;
+	const TurtleChunk ch = chunks[c];
+	const uint64_t lo = (uint64_t)c * prog->chunk, hi = min(lo + prog->chunk, prog->n);
+	const uint64_t start = ch.last_pop >= 0 ? lo + ch.last_pop + 1 : lo;
+	const uint64_t *w8 = reinterpret_cast<const uint64_t *>(syms);
+	int g = 0, j = (int)ch.pushes - 1;
+	uint32_t after = 0, gend = 0, gafter = 0, ng = 0;
+	if (hi > start) {
+		for (long long wi = (long long)((hi - 1) >> 3); wi >= (long long)(start >> 3); wi--) {
+			const uint64_t w = __ldg(w8 + wi);
+#pragma unroll
+			for (int b = 7; b >= 0; b--) {
+				const uint64_t i = (uint64_t)wi * 8 + b;
+				if (i >= hi || i < start) continue;
+				const uint32_t e = tab[(w >> (8 * b)) & 0xff];
+				const int cm = e & 0xff;
+				const uint32_t before = after;
+				after += e >> 8;
+				if (cm == TC_POP) {
+					if (g == 0) gend = (uint32_t)(i - lo), gafter = before;
+					g++;
+				} else if (cm == TC_PUSH) {
+					if (g == 0) {
+						pushpos[ch.ys_off + j--] = (int32_t)(i - lo);
+					} else if (--g == 0) {
+						const uint32_t k = ng++ & (TT_GROUPS - 1);
+						grp_pos[k][tid] = (uint32_t)(i - lo) | (gend + 1) << 16;
+						grp_par[k][tid] = after - gafter;
+					}
+				}
+			}
+		}
+	}
+	uint64_t po = ch.param_off + (ch.params - after);
+	Xt x;
+	if (!DEP) {
+		x = xt_identity();
+	} else if (c == 0) {
+		x = xt_initial(prog->width0);
+	} else {
+		const int p = pse(tree, prog, c, ch.m);
+		if (p < 0) {
+			x = xt_initial(prog->width0); // unreachable: the host refuses unbalanced strings
+		} else {
+			const uint32_t slot = chunks[p].ys_off + (uint32_t)(ch.m - chunks[p].m);
+			while (*(volatile int32_t *)(ready + slot) == 0) __nanosleep(32);
+			__threadfence();
+			x = xt_load<true>(ys + slot);
+		}
+	}
+	const Consts k(prog);
+	uint32_t nj = 0;
+	uint64_t next = ch.pushes > 0 ? lo + pushpos[ch.ys_off] : hi;
+	// Recorded groups left: records glast..gk-1, the latest recorded first
+	// in string order.
+	const uint32_t glast = ng > TT_GROUPS ? ng - TT_GROUPS : 0;
+	uint32_t gk = ng;
+	uint32_t gnext = gk > glast ? grp_pos[(gk - 1) & (TT_GROUPS - 1)][tid] : 0xffffffffu;
+	Words fw(syms);
+	Angle ang;
+	for (uint64_t i = start; i < hi;) {
+		uint32_t e = tab[fw.at(i)];
+		int cm = e & 0xff;
+		const uint32_t na = e >> 8;
+		if (cm == TC_PUSH) {
+			if (i == next) {
+				xt_store<DEP>(ys + ch.ys_off + nj, x);
+				if (DEP) {
+					__threadfence();
+					*(volatile int32_t *)(ready + ch.ys_off + nj) = 1;
+				}
+				nj++;
+				next = nj < ch.pushes ? lo + pushpos[ch.ys_off + nj] : hi;
+				po += na, i++;
+				continue;
+			}
+			// A balanced group: its net effect is nothing.
+			if ((gnext & 0xffff) == (uint32_t)(i - lo)) {
+				po += grp_par[(gk - 1) & (TT_GROUPS - 1)][tid];
+				i = lo + (gnext >> 16);
+				gk--;
+				gnext = gk > glast ? grp_pos[(gk - 1) & (TT_GROUPS - 1)][tid] : 0xffffffffu;
+				continue;
+			}
+			po += na, i++;
+			for (int depth = 1; depth > 0 && i < hi; i++) {
+				e = tab[fw.at(i)];
+				cm = e & 0xff;
+				po += e >> 8;
+				depth += (cm == TC_PUSH) - (cm == TC_POP);
+			}
+			continue;
+		}
+		po += na, i++;
+		if (cm == TC_NONE) continue;
+		const bool has = na > 0;
+		step_x(x, cm, has, has ? __ldg(params + po - na) : 0.0, k, ang);
+	}
+	xt_store<DEP>(ys + ch.ys_off + ch.pushes, x);
+	if (DEP) {
+		__threadfence();
+		*(volatile int32_t *)(ready + ch.ys_off + ch.pushes) = 1;
+	}
+}
+
+extern "C" __global__ void __launch_bounds__(TT_WALK_THREADS)
+turtle_summarize(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict__ syms,
+		 const double *__restrict__ params, const TurtleChunk *__restrict__ chunks,
+		 const int32_t *__restrict__ tree, TurtleXform *ys, int32_t *pushpos) {
+	__shared__ uint16_t tab[256];
+	load_table(prog, tab);
+	const int c = blockIdx.x * TT_WALK_THREADS + threadIdx.x;
+	if (c < prog->nchunks) spine<false>(prog, tab, syms, params, chunks, tree, ys, pushpos, nullptr, c);
+}
+
+// Chunks are taken in ticket order, so every chunk a thread waits for has
+// started (or finished): the waits cannot deadlock. ready and ticket start zeroed.
+extern "C" __global__ void __launch_bounds__(TT_WALK_THREADS)
+turtle_spines(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict__ syms,
+	      const double *__restrict__ params, const TurtleChunk *__restrict__ chunks,
+	      const int32_t *__restrict__ tree, TurtleXform *ys, int32_t *pushpos, int32_t *ready, uint32_t *ticket) {
+	__shared__ uint16_t tab[256];
+	__shared__ uint32_t blk;
+	if (threadIdx.x == 0) blk = atomicAdd(ticket, 1u);
+	load_table(prog, tab);
+	const int c = blk * TT_WALK_THREADS + threadIdx.x;
+	if (c < prog->nchunks) spine<true>(prog, tab, syms, params, chunks, tree, ys, pushpos, ready, c);
+}
+
+// Pointer jumping over the chunk tree: v[c] is the transform from the state
+// of chunk anc[c] to chunk c's spine start (anc -1: absolute). turtle_pj_block
+// sets them up and jumps within blocks of TT_PJ_THREADS chunks in shared
+// memory, after which every ancestor lies in an earlier block (or is the
+// root); turtle_pj_round then jumps globally, log2(blocks) times.
+#define TT_PJ_THREADS 256 // must match cuda.go
+#define TT_PJ_LOG 8
+
+extern "C" __global__ void __launch_bounds__(TT_PJ_THREADS)
+turtle_pj_block(const TurtleProgram *__restrict__ prog, const TurtleChunk *__restrict__ chunks,
+		const int32_t *__restrict__ tree, const TurtleXform *__restrict__ ys, TurtleXform *v, int32_t *anc) {
+	__shared__ TurtleXform sv[TT_PJ_THREADS];
+	__shared__ int32_t sa[TT_PJ_THREADS];
+	const int base = blockIdx.x * TT_PJ_THREADS, c = base + threadIdx.x;
+	Xt x = xt_identity();
+	int a = -1;
+	if (c < prog->nchunks) {
+		const int p = c == 0 ? -1 : pse(tree, prog, c, chunks[c].m);
+		if (p < 0) {
+			x = xt_initial(prog->width0);
+		} else {
+			x = xt_load<false>(ys + chunks[p].ys_off + (uint32_t)(chunks[c].m - chunks[p].m));
+			a = p;
+		}
+	}
+	for (int r = 0; r < TT_PJ_LOG; r++) {
+		xt_store<false>(sv + threadIdx.x, x);
+		sa[threadIdx.x] = a;
+		__syncthreads();
+		if (a >= base) {
+			const int la = a - base;
+			x = xt_then(xt_load<false>(sv + la), x);
+			a = sa[la];
+		}
+		__syncthreads();
+	}
+	if (c < prog->nchunks) {
+		xt_store<false>(v + c, x);
+		anc[c] = a;
+	}
+}
+
+extern "C" __global__ void __launch_bounds__(TT_WALK_THREADS)
+turtle_pj_round(const TurtleProgram *__restrict__ prog, const TurtleXform *__restrict__ vin,
+		const int32_t *__restrict__ ain, TurtleXform *vout, int32_t *aout) {
+	const int c = blockIdx.x * TT_WALK_THREADS + threadIdx.x;
+	if (c >= prog->nchunks) return;
+	const int a = ain[c];
+	if (a < 0) {
+		vout[c] = vin[c];
+		aout[c] = -1;
+		return;
+	}
+	xt_store<false>(vout + c, xt_then(xt_load<false>(vin + a), xt_load<false>(vin + c)));
+	aout[c] = ain[a];
+}
+
+extern "C" __global__ void __launch_bounds__(TT_WALK_THREADS)
+turtle_absolutize(const TurtleProgram *__restrict__ prog, const TurtleChunk *__restrict__ chunks,
+		  const TurtleXform *__restrict__ v, TurtleXform *ys) {
+	const int c = blockIdx.x * TT_WALK_THREADS + threadIdx.x;
+	if (c >= prog->nchunks) return;
+	const Xt base = xt_load<false>(v + c);
+	const uint32_t off = chunks[c].ys_off, n = chunks[c].pushes;
+	for (uint32_t k = 0; k <= n; k++) xt_store<false>(ys + off + k, xt_then(base, xt_load<false>(ys + off + k)));
+}
+
+
+// ---- 3. Emit ---------------------------------------------------------------
+
+// Box accumulates bounds; nan sums x*0 over every value, which is 0 unless
+// one of them is not finite.
+struct Box {
+	float lo[3], hi[3], w, nan;
+	__device__ __forceinline__ void add(float x, float y, float z) {
+		lo[0] = fminf(lo[0], x), lo[1] = fminf(lo[1], y), lo[2] = fminf(lo[2], z);
+		hi[0] = fmaxf(hi[0], x), hi[1] = fmaxf(hi[1], y), hi[2] = fmaxf(hi[2], z);
+		nan += x * 0 + y * 0 + z * 0;
+	}
+	__device__ __forceinline__ void merge(const Box &b) {
+#pragma unroll
+		for (int k = 0; k < 3; k++) lo[k] = fminf(lo[k], b.lo[k]), hi[k] = fmaxf(hi[k], b.hi[k]);
+		w = fmaxf(w, b.w), nan += b.nan;
+	}
+};
+
+__device__ __forceinline__ Box box_empty() {
+	const float inf = __int_as_float(0x7f800000);
+	Box b;
+	b.lo[0] = b.lo[1] = b.lo[2] = inf, b.hi[0] = b.hi[1] = b.hi[2] = -inf, b.w = 0, b.nan = 0;
+	return b;
+}
+
+// box_store reduces the block's boxes into out. Every thread must call it.
+__device__ void box_store(Box b, TurtleBox *out) {
+	__shared__ Box warps[32];
+#pragma unroll
+	for (int o = 16; o > 0; o >>= 1) {
+		Box y = box_empty();
+#pragma unroll
+		for (int k = 0; k < 3; k++) {
+			y.lo[k] = __shfl_xor_sync(PG_FULL_MASK, b.lo[k], o);
+			y.hi[k] = __shfl_xor_sync(PG_FULL_MASK, b.hi[k], o);
+		}
+		y.w = __shfl_xor_sync(PG_FULL_MASK, b.w, o);
+		y.nan = __shfl_xor_sync(PG_FULL_MASK, b.nan, o);
+		b.merge(y);
+	}
+	if ((threadIdx.x & 31) == 0) warps[threadIdx.x >> 5] = b;
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		for (unsigned i = 1; i < blockDim.x / 32; i++) b.merge(warps[i]);
+#pragma unroll
+		for (int k = 0; k < 3; k++) out->lo[k] = b.lo[k], out->hi[k] = b.hi[k];
+		out->wmax = b.w;
+		out->nonfinite = !(b.nan == 0);
+	}
+}
+
+__device__ __forceinline__ void state_store(TurtleState *s, V3 p, V3 h, V3 l, V3 u, double width, int color) {
+	double2 *q = reinterpret_cast<double2 *>(s);
+	q[0] = make_double2(p.x, p.y), q[1] = make_double2(p.z, h.x), q[2] = make_double2(h.y, h.z);
+	q[3] = make_double2(l.x, l.y), q[4] = make_double2(l.z, u.x), q[5] = make_double2(u.y, u.z);
+	q[6] = make_double2(width, __longlong_as_double((long long)(uint32_t)color));
+}
+
+__device__ __forceinline__ void state_load(const TurtleState *s, V3 &p, V3 &h, V3 &l, V3 &u, double &width, int &color) {
+	const double2 *q = reinterpret_cast<const double2 *>(s);
+	const double2 a = q[0], b = q[1], c = q[2], d = q[3], e = q[4], f = q[5], g = q[6];
+	p = v3(a.x, a.y, b.x), h = v3(b.y, c.x, c.y), l = v3(d.x, d.y, e.x), u = v3(e.y, f.x, f.y);
+	width = g.x, color = (int)(uint32_t)__double_as_longlong(g.y);
+}
+
+// Segments are staged per thread in shared memory and stored a 128-byte line
+// (four segments) at a time, eight lanes to a line: one 16-byte store per
+// lane to lines of its own kept the L2 busy with half-written sectors.
+#define TT_STAGE 9 // float4 per thread's staging row: a line, and one against bank conflicts
+
+// flush_lines stores, for every lane that asks, segments [a, b) of line
+// `line` from its staging row: four lines per warp-wide store. All lanes call it.
+__device__ __forceinline__ void flush_lines(bool want, uint32_t line, uint32_t a, uint32_t b, const float4 *stage,
+					    float4 *out) {
+	const unsigned lane = threadIdx.x & 31, row0 = threadIdx.x & ~31u, piece = lane & 7;
+	unsigned m = __ballot_sync(PG_FULL_MASK, want);
+	while (m) {
+		unsigned src = 32;
+#pragma unroll
+		for (unsigned g = 0; g < 4; g++) {
+			if (m) {
+				const unsigned s = __ffs(m) - 1;
+				m &= m - 1;
+				if ((lane >> 3) == g) src = s;
+			}
+		}
+		const unsigned s = src & 31;
+		const uint32_t l = __shfl_sync(PG_FULL_MASK, line, s);
+		const uint32_t sa = __shfl_sync(PG_FULL_MASK, a, s), sb = __shfl_sync(PG_FULL_MASK, b, s);
+		if (src < 32 && piece >> 1 >= sa && piece >> 1 < sb)
+			out[(size_t)l * 8 + piece] = stage[(row0 + s) * TT_STAGE + piece];
+	}
+	__syncwarp();
+}
+
+// turtle_emit walks each chunk from its start state and writes its segments
+// and polygon events; boxes[block] receives the bounds of its segments. The
+// lanes of a warp step through their chunks together (the flushes need them
+// converged), reading the symbols eight at a time a word ahead.
+extern "C" __global__ void __launch_bounds__(TT_WALK_THREADS)
+turtle_emit(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict__ syms,
+	    const double *__restrict__ params, const TurtleChunk *__restrict__ chunks, const int32_t *__restrict__ tree,
+	    const TurtleXform *__restrict__ ys, TurtleState *stack, TurtleSegment *segs, TurtleEvent *events,
+	    TurtleBox *boxes) {
+	__shared__ uint16_t tab[256];
+	__shared__ float4 stage[TT_WALK_THREADS * TT_STAGE];
+	load_table(prog, tab);
+	const int c = blockIdx.x * TT_WALK_THREADS + threadIdx.x;
+	const bool live = c < prog->nchunks;
+	Box box = box_empty();
+	const uint64_t lo = live ? (uint64_t)c * prog->chunk : 0;
+	const uint32_t len = live ? (uint32_t)(min(lo + prog->chunk, prog->n) - lo) : 0;
+	const uint32_t trips = __reduce_max_sync(PG_FULL_MASK, len);
+	TurtleChunk ch;
+	Xt s0 = xt_initial(prog->width0);
+	if (live) {
+		ch = chunks[c];
+		if (c > 0) s0 = xt_load<false>(ys + chunks[c - 1].ys_off + chunks[c - 1].pushes);
+	} else {
+		ch.seg_off = ch.ev_off = ch.stack_off = 0, ch.param_off = 0, ch.depth = 0;
+	}
+	V3 pos = s0.p, h = s0.h, l = s0.l, u = s0.u;
+	double width = width_apply(s0.wadd, s0.wmin, 0);
+	int color = color_apply(s0.cset, s0.cv, 0);
+	TurtleState *stk = stack + ch.stack_off;
+	int sd = 0, gd = ch.depth;
+	const uint32_t seg0 = ch.seg_off;
+	uint32_t seg = seg0;
+	bool full = false;
+	float4 *my = stage + threadIdx.x * TT_STAGE, *out = reinterpret_cast<float4 *>(segs);
+	TurtleEvent *ev = events + ch.ev_off;
+	uint64_t po = ch.param_off;
+	const Consts k(prog);
+	const uint64_t *w8 = reinterpret_cast<const uint64_t *>(syms) + (lo >> 3);
+	uint64_t cur = len > 0 ? __ldg(w8) : 0, nxt = len > 8 ? __ldg(w8 + 1) : 0;
+	// The top of the stack lives in local memory, which the L1 caches
+	// write-back; deeper states go to the chunk's part of the arena.
+	double2 lstk[TT_LOCAL_STACK][7];
+	Angle ang;
+	for (uint32_t t = 0; t < trips; t++) {
+		const uint32_t fl = (seg - 1) >> 2; // the line the last segment completed
+		flush_lines(full, fl, seg0 > fl * 4 ? seg0 - fl * 4 : 0, 4, stage, out);
+		full = false;
+		if (t >= len) continue;
+		const uint32_t e = tab[(cur >> ((t & 7) * 8)) & 0xff];
+		if ((t & 7) == 7) {
+			cur = nxt;
+			nxt = t + 9 < len ? __ldg(w8 + ((t + 9) >> 3)) : 0;
+		}
+		const int cm = e & 0xff;
+		const uint32_t na = e >> 8;
+		po += na;
+		if (cm == TC_NONE) continue;
+		const bool has = na > 0;
+		const double v = has ? __ldg(params + po - na) : 0.0;
+		// Most frequent first: the branches of a warp's lanes serialise.
+		if (cm == TC_DRAW) {
+			const float ax = (float)pos.x, ay = (float)pos.y, az = (float)pos.z;
+			pos = vadd(pos, vscale(h, has ? v : k.step));
+			const float bx = (float)pos.x, by = (float)pos.y, bz = (float)pos.z, wf = (float)width;
+			const uint32_t slot = seg & 3;
+			my[2 * slot] = make_float4(ax, ay, az, bx);
+			my[2 * slot + 1] = make_float4(by, bz, wf, __uint_as_float((uint32_t)color));
+			seg++;
+			full = (seg & 3) == 0;
+			box.add(ax, ay, az);
+			box.add(bx, by, bz);
+			box.w = fmaxf(box.w, wf), box.nan += wf * 0;
+			if (k.tropic) tropism(h, l, u, k.t, k.e);
+		} else if (cm <= TC_ROLL_LEFT) {
+			double cs = k.cos, sn = k.sin;
+			if (has) ang.of(v, &sn, &cs);
+			rotate(cm, cs, sn, h, l, u);
+		} else if (cm == TC_PUSH) {
+			if (sd < TT_LOCAL_STACK) state_store(reinterpret_cast<TurtleState *>(lstk[sd]), pos, h, l, u, width, color);
+			else state_store(stk + (sd - TT_LOCAL_STACK), pos, h, l, u, width, color);
+			sd++, gd++;
+		} else if (cm == TC_POP) {
+			if (sd > 0) {
+				sd--;
+				if (sd < TT_LOCAL_STACK) state_load(reinterpret_cast<const TurtleState *>(lstk[sd]), pos, h, l, u, width, color);
+				else state_load(stk + (sd - TT_LOCAL_STACK), pos, h, l, u, width, color);
+			} else {
+				// Pop into the state an earlier chunk saved at this ']''s '['.
+				const int d = gd - 1, p = pse(tree, prog, c, d);
+				if (p >= 0) {
+					const Xt x = xt_load<false>(ys + chunks[p].ys_off + (uint32_t)(d - chunks[p].m));
+					pos = x.p, h = x.h, l = x.l, u = x.u;
+					width = width_apply(x.wadd, x.wmin, 0);
+					color = color_apply(x.cset, x.cv, 0);
+				}
+			}
+			gd--;
+		} else if (cm == TC_MOVE) {
+			pos = vadd(pos, vscale(h, has ? v : k.step));
+		} else if (cm == TC_AROUND) {
+			h = vneg(h), l = vneg(l);
+		} else if (cm == TC_LEVEL) {
+			level(h, l, u);
+		} else if (cm == TC_THINNER || cm == TC_THICKER) {
+			if (has) width = v > 0 ? v : 0;
+			else if (cm == TC_THINNER) width = gmax(width - k.winc, 0);
+			else width += k.winc;
+		} else if (cm == TC_COLOR) {
+			color = has ? color_index(v) : min(color + 1, TURTLE_MAX_COLOR);
+		} else {
+			ev->p[0] = (float)pos.x, ev->p[1] = (float)pos.y, ev->p[2] = (float)pos.z;
+			ev->color_kind = (uint32_t)color | (uint32_t)(cm - TC_POLY_START) << 16;
+			ev++;
+		}
+	}
+	// The line the last segment completed, then the one it left partial.
+	const uint32_t fl = (seg - 1) >> 2, pl = seg >> 2;
+	flush_lines(full, fl, seg0 > fl * 4 ? seg0 - fl * 4 : 0, 4, stage, out);
+	const uint32_t pa = seg0 > pl * 4 ? seg0 - pl * 4 : 0;
+	flush_lines((seg & 3) > pa, pl, pa, seg & 3, stage, out);
+	box_store(box, boxes + blockIdx.x);
+}
+
+// ---- 4. Polygons and bounds ---------------------------------------------------
+
+__device__ __forceinline__ uint32_t ev_kind(const TurtleEvent *ev, uint32_t i) { return __ldg(&ev[i].color_kind) >> 16; }
+
+// delta[i]: +1 for '{', -1 for '}', 0 for '.'; scanned, the brace depth before each event.
+extern "C" __global__ void __launch_bounds__(256)
+turtle_ev_delta(const TurtleEvent *__restrict__ ev, uint32_t n, uint32_t *delta) {
+	const uint32_t i = blockIdx.x * 256 + threadIdx.x;
+	if (i >= n) return;
+	const uint32_t k = ev_kind(ev, i);
+	delta[i] = k == 0 ? 1u : k == 2 ? 0xffffffffu : 0u;
+}
+
+// For each '}': the '{' it closes (walking back over nested polygons) and its
+// vertices. vcount[j] is the vertex count where event j closes a polygon of
+// at least three vertices, else 0; pflag[j] is 1 there. bad: the first '}'
+// that closes nothing (starts at UINT32_MAX).
+extern "C" __global__ void __launch_bounds__(256)
+turtle_poly_count(const TurtleEvent *__restrict__ ev, uint32_t n, const uint32_t *__restrict__ depth,
+		  uint32_t *vcount, uint32_t *pflag, int32_t *open, uint32_t *bad) {
+	const uint32_t j = blockIdx.x * 256 + threadIdx.x;
+	if (j >= n) return;
+	uint32_t cnt = 0;
+	int o = -1;
+	if (ev_kind(ev, j) == 2) {
+		if ((int32_t)depth[j] <= 0) {
+			atomicMin(bad, j);
+		} else {
+			for (int i = (int)j - 1, rel = 0; i >= 0; i--) {
+				const uint32_t k = ev_kind(ev, i);
+				if (k == 2) rel++;
+				else if (k == 0) {
+					if (rel == 0) {
+						o = i;
+						break;
+					}
+					rel--;
+				} else if (rel == 0) cnt++;
+			}
+		}
+	}
+	const bool ok = o >= 0 && cnt >= 3;
+	vcount[j] = ok ? cnt : 0;
+	pflag[j] = ok;
+	open[j] = o;
+}
+
+// Writes each polygon at its index (pidx: the scanned pflag) with its
+// vertices from vert_off (the scanned vcount); boxes[block] bounds them.
+extern "C" __global__ void __launch_bounds__(TT_WALK_THREADS)
+turtle_poly_write(const TurtleEvent *__restrict__ ev, uint32_t n, const uint32_t *__restrict__ vcount,
+		  const uint32_t *__restrict__ vert_off, const uint32_t *__restrict__ pidx,
+		  const int32_t *__restrict__ open, TurtlePolygon *polys, float *verts, TurtleBox *boxes) {
+	const uint32_t j = blockIdx.x * TT_WALK_THREADS + threadIdx.x;
+	Box box = box_empty();
+	if (j < n && vcount[j] > 0) {
+		const uint32_t first = vert_off[j];
+		TurtlePolygon *pg = polys + pidx[j];
+		pg->first = (int32_t)first, pg->count = (int32_t)vcount[j];
+		pg->color = (uint16_t)(ev[j].color_kind & 0xffff), pg->pad = 0;
+		float *w = verts + 3 * (size_t)first;
+		for (uint32_t i = open[j] + 1, rel = 0; i < j; i++) {
+			const uint32_t k = ev_kind(ev, i);
+			if (k == 0) rel++;
+			else if (k == 2) rel--;
+			else if (rel == 0) {
+				const float x = ev[i].p[0], y = ev[i].p[1], z = ev[i].p[2];
+				w[0] = x, w[1] = y, w[2] = z;
+				w += 3;
+				box.add(x, y, z);
+			}
+		}
+	}
+	box_store(box, boxes + blockIdx.x);
+}
+
+// One block: merges n boxes into out.
+extern "C" __global__ void __launch_bounds__(256)
+turtle_bounds(const TurtleBox *__restrict__ boxes, uint32_t n, TurtleBox *out) {
+	Box b = box_empty();
+	for (uint32_t i = threadIdx.x; i < n; i += 256) {
+		Box y = box_empty();
+#pragma unroll
+		for (int k = 0; k < 3; k++) y.lo[k] = boxes[i].lo[k], y.hi[k] = boxes[i].hi[k];
+		y.w = boxes[i].wmax;
+		y.nan = boxes[i].nonfinite ? __int_as_float(0x7fc00000) : 0.0f;
+		b.merge(y);
+	}
+	box_store(b, out);
+}

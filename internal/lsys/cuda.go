@@ -1,0 +1,162 @@
+//go:build cuda
+
+package lsys
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
+
+// CUDA derives on a GPU (cuda/lsys.cu): every step is the paper's count,
+// scan and rewrite on the device, with the string kept there from step to
+// step; only the final string comes back. It derives exactly the CPU's
+// string (symbols and parameters bit for bit, the same stochastic draws, the
+// same cut and context semantics) and reports the same errors: an
+// expression or bracket error found on the device is reproduced by the CPU
+// backend on that step's string, so its message is the CPU's own.
+//
+// Systems without parameters and with a static production per symbol take a
+// fast path (a table expansion, one byte written per module); every other
+// system takes the general path, where each thread chooses and rewrites
+// gpuK consecutive modules, evaluating successor parameters with a bytecode
+// interpreter that uses lsys_math.cuh, the twin of mathfn.go.
+type CUDA struct {
+	Dev *gpu.Device
+	// StepTime, when set, is called after each step with the device time
+	// it took, from an event before the step to one after it (for
+	// benchmarks; the step is timed whole, host round trips included).
+	StepTime func(step int, t time.Duration)
+}
+
+var _ Deriver = CUDA{}
+
+// Strings on the device are indexed with 32 bits.
+const (
+	maxDeviceModules = 1<<32 - 1<<16
+	maxDeviceParams  = 1<<32 - 1<<16
+)
+
+// Derive runs the derivation on the device and downloads the final string.
+func (c CUDA) Derive(ctx context.Context, sys *System, o DeriveOptions) (*Derivation, error) {
+	ds, d, err := c.DeriveOnDevice(ctx, sys, o)
+	if err != nil {
+		return nil, err
+	}
+	defer ds.Free()
+	if d.String, err = ds.Download(); err != nil {
+		return nil, fmt.Errorf("lsys: download the derived string: %w", err)
+	}
+	return d, nil
+}
+
+// DeriveOnDevice is Derive, leaving the final string in device memory (for
+// a consumer on the device, and for benchmarks that leave out the copy to
+// the host). The Derivation has no String; the caller frees the
+// DeviceString.
+func (c CUDA) DeriveOnDevice(ctx context.Context, sys *System, o DeriveOptions) (*DeviceString, *Derivation, error) {
+	if sys == nil {
+		return nil, nil, errors.New("lsys: no system")
+	}
+	if c.Dev == nil {
+		return nil, nil, errors.New("lsys: cuda: no device")
+	}
+	r, err := compileRules(sys, sys.Prods, "production")
+	if err != nil {
+		return nil, nil, err
+	}
+	tab, err := flattenRules(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	ax, err := axiom(sys)
+	if err != nil {
+		return nil, nil, err
+	}
+	cutBranches(ax, &r.arity)
+	steps := o.Steps
+	if steps < 0 {
+		steps = sys.Steps
+	}
+	d := &Derivation{Steps: make([]StepStats, 0, steps+1)}
+	record := func(k, m, p int) {
+		d.Steps = append(d.Steps, StepStats{Step: int64(k), Modules: int64(m), Params: int64(p)})
+		d.Total += int64(m)
+	}
+	record(0, ax.Len(), len(ax.Params))
+	if o.MaxModules > 0 && int64(ax.Len()) > o.MaxModules {
+		return nil, nil, &LimitError{Step: 0, Modules: int64(ax.Len()), Max: o.MaxModules}
+	}
+	if ax.Len() > maxDeviceModules || len(ax.Params) > maxDeviceParams {
+		return nil, nil, fmt.Errorf("lsys: cuda: an axiom of %d modules is too long for the device", ax.Len())
+	}
+	run := &cudaRun{dev: c.Dev, r: r, tab: tab, fns: map[string]*gpu.Function{}, steps: steps}
+	defer run.free()
+	if err := run.start(ax); err != nil {
+		return nil, nil, err
+	}
+	for k := 0; k < steps; k++ {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		step := func() error { return run.step(ctx, k, o.Seed, o.MaxModules) }
+		if c.StepTime != nil {
+			dt, err := c.Dev.Time(step)
+			if err != nil {
+				return nil, nil, err
+			}
+			c.StepTime(k+1, dt)
+		} else if err := step(); err != nil {
+			return nil, nil, err
+		}
+		record(k+1, run.cur.n, run.cur.np)
+		if o.Progress != nil {
+			o.Progress(int64(k+1), int64(steps))
+		}
+	}
+	return run.take(), d, nil
+}
+
+// DeviceString is a derived string in device memory, in the layout of
+// String: Len symbols, one byte each, and NumParams float64 parameters in
+// module order. The buffers may be longer than the string.
+type DeviceString struct {
+	syms   *gpu.Buffer[uint8]
+	params *gpu.Buffer[float64] // nil when the system has no parameters
+	n, np  int
+}
+
+// Len is the number of modules.
+func (s *DeviceString) Len() int { return s.n }
+
+// NumParams is the number of parameters.
+func (s *DeviceString) NumParams() int { return s.np }
+
+// Syms holds the symbols in its first Len values.
+func (s *DeviceString) Syms() *gpu.Buffer[uint8] { return s.syms }
+
+// Params holds the parameters in its first NumParams values; nil for a
+// system without parameters.
+func (s *DeviceString) Params() *gpu.Buffer[float64] { return s.params }
+
+// Download copies the string to the host.
+func (s *DeviceString) Download() (*String, error) {
+	out := &String{Syms: make([]Symbol, s.n), Params: make([]float64, s.np)}
+	if err := s.syms.Read(out.Syms); err != nil {
+		return nil, err
+	}
+	if s.np > 0 {
+		if err := s.params.Read(out.Params); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Free releases the device memory. Freeing twice is harmless.
+func (s *DeviceString) Free() error {
+	return errors.Join(s.syms.Free(), s.params.Free())
+}

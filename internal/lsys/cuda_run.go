@@ -1,0 +1,435 @@
+//go:build cuda
+
+package lsys
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/rng"
+)
+
+// devString is a module string on the device with room to spare: symbols,
+// parameters and, for parametric systems, the first parameter of every
+// group of gpuK modules.
+type devString struct {
+	syms   *gpu.Buffer[uint8]
+	params *gpu.Buffer[float64]
+	chunkp *gpu.Buffer[uint32]
+	n, np  int
+}
+
+// cudaRun owns the device state of one derivation. Buffers live across
+// steps and grow with headroom; cur and next swap after each step.
+type cudaRun struct {
+	dev       *gpu.Device
+	r         *rules
+	tab       *deviceTables
+	fns       map[string]*gpu.Function
+	steps     int
+	growth    float64 // headroom factor for buffers that must grow
+	spare     int     // headroom limit per buffer, bytes
+	blob      *gpu.Buffer[uint64]
+	status    *gpu.Buffer[uint64] // LsysStatus
+	cur, next devString
+	// Per-tile counts, scanned by the kernels that write them: tiles holds
+	// modules in its first half and parameters in its second; tileC holds
+	// bracket depths or cut marks.
+	tiles, tileC *gpu.Buffer[uint32]
+	choice       *gpu.Buffer[int32]  // the chosen production of dynamic modules
+	levels       *gpu.Buffer[int32]  // bracket depths and their minima
+	match        *gpu.Buffer[uint32] // bracket partners
+	delta        *gpu.Buffer[int32]  // cut: +1 where a cut starts, -1 where it ends
+}
+
+func argOf[T gpu.Elem](b *gpu.Buffer[T]) gpu.Arg {
+	if b == nil {
+		return gpu.Null
+	}
+	return b.Arg()
+}
+
+// ensure gives *b room for n values (at least one); the contents survive
+// only when it is large enough already. A buffer that must grow gets room
+// for run.growth*n values (what the string reaches by the last step if it
+// keeps growing as it does: reallocations cost more than the kernels of all
+// but the last steps), at least half again its old length, but at most
+// run.spare bytes beyond n; n when that fails.
+func ensure[T gpu.Elem](run *cudaRun, b **gpu.Buffer[T], n int) error {
+	n = max(n, 1)
+	old := *b
+	if old != nil && old.Len() >= n {
+		return nil
+	}
+	want := float64(n) * run.growth
+	if old != nil {
+		want = max(want, float64(old.Len())*1.5)
+		old.Free()
+		*b = nil
+	}
+	var v T
+	want = min(want, float64(n)+float64(run.spare/binary.Size(v)))
+	nb, err := gpu.Alloc[T](run.dev, max(n, int(want)))
+	if err != nil && int(want) > n {
+		nb, err = gpu.Alloc[T](run.dev, n)
+	}
+	if err != nil {
+		return err
+	}
+	*b = nb
+	return nil
+}
+
+func (run *cudaRun) free() {
+	for _, b := range []*gpu.Buffer[uint32]{run.tiles, run.tileC, run.match, run.cur.chunkp, run.next.chunkp} {
+		b.Free()
+	}
+	run.cur.syms.Free()
+	run.cur.params.Free()
+	run.next.syms.Free()
+	run.next.params.Free()
+	run.blob.Free()
+	run.status.Free()
+	run.choice.Free()
+	run.levels.Free()
+	run.delta.Free()
+}
+
+// take hands the current string over to the caller.
+func (run *cudaRun) take() *DeviceString {
+	s := &DeviceString{syms: run.cur.syms, params: run.cur.params, n: run.cur.n, np: run.cur.np}
+	run.cur.syms, run.cur.params = nil, nil
+	return s
+}
+
+var traceHook func(string)
+
+func trace(s string) {
+	if traceHook != nil {
+		traceHook(s)
+	}
+}
+
+func (run *cudaRun) launch(name string, grid, shared int, args ...gpu.Arg) error {
+	defer trace(name)
+	f, ok := run.fns[name]
+	if !ok {
+		var err error
+		if f, err = run.dev.Function("lsys", name); err != nil {
+			return err
+		}
+		run.fns[name] = f
+	}
+	if err := f.Launch(gpu.Dim(grid), gpu.Dim(gpuThreads), shared, args...); err != nil {
+		return fmt.Errorf("lsys: cuda: %w", err)
+	}
+	return nil
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// start uploads the tables and the axiom.
+func (run *cudaRun) start(ax *String) error {
+	var err error
+	if run.blob, err = gpu.Upload(run.dev, run.tab.blob()); err != nil {
+		return err
+	}
+	run.status, err = gpu.Upload(run.dev, []uint64{0, 0, gpuNoError, gpuNoError, 0, 0, 0, 0})
+	if err != nil {
+		return err
+	}
+	run.growth = 1
+	run.spare = 1 << 30
+	if free, _, err := run.dev.MemInfo(); err == nil {
+		run.spare = min(run.spare, int(free/8))
+	}
+	s := &run.cur
+	if err := run.reserve(s, ax.Len(), len(ax.Params)); err != nil {
+		return err
+	}
+	if err := s.syms.Write(ax.Syms); err != nil {
+		return err
+	}
+	if len(ax.Params) > 0 {
+		if err := s.params.Write(ax.Params); err != nil {
+			return err
+		}
+	}
+	if run.r.parametric && ax.Len() > 0 {
+		if err := s.chunkp.Write(chunkOffsets(ax.Syms, &run.r.arity)); err != nil {
+			return err
+		}
+	}
+	s.n, s.np = ax.Len(), len(ax.Params)
+	return nil
+}
+
+// reserve gives s room for m modules and p parameters.
+func (run *cudaRun) reserve(s *devString, m, p int) error {
+	err := ensure(run, &s.syms, m+16)
+	if err == nil && run.r.parametric {
+		if err = ensure(run, &s.params, p); err == nil {
+			err = ensure(run, &s.chunkp, m/gpuK+2)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("lsys: cuda: a string of %d modules and %d parameters: %w", m, p, err)
+	}
+	return nil
+}
+
+func (run *cudaRun) readStatus() (gpuStatus, error) {
+	defer trace("read")
+	var w [gpuStatusLen]uint64
+	if err := run.status.Read(w[:]); err != nil {
+		return gpuStatus{}, err
+	}
+	return gpuStatus{OutMods: w[0], OutParams: w[1], CountErr: w[2], RewriteErr: w[3], Unbalanced: w[4],
+		Depth: int64(w[5])}, nil
+}
+
+// step rewrites cur into next (0-based step k) and makes next current.
+func (run *cudaRun) step(ctx context.Context, k int, seed uint64, limit int64) error {
+	label := fmt.Sprintf("step %d", k+1)
+	in, out := &run.cur, &run.next
+	n := in.n
+	fast := run.tab.fast
+	var m, p uint64
+	if n > 0 {
+		if run.r.hasCtx {
+			if n > math.MaxInt32 { // as matchBrackets refuses it
+				return fmt.Errorf("lsys: %s: context matching: a string of %d modules is too long for bracket matching (limit %d)",
+					label, n, math.MaxInt32)
+			}
+			if err := run.brackets(in); err != nil {
+				return err
+			}
+		}
+		var err error
+		if fast {
+			err = run.fastCount(in)
+		} else {
+			err = run.count(in, rng.Key(seed, uint64(k)))
+		}
+		if err != nil {
+			return err
+		}
+		st, err := run.readStatus()
+		if err != nil {
+			return err
+		}
+		if run.r.hasCtx && (st.Unbalanced != 0 || int32(uint32(st.Depth)) != 0) || st.CountErr != gpuNoError {
+			return run.cpuError(ctx, k, seed, label, limit)
+		}
+		m, p = st.OutMods, st.OutParams
+		if fast {
+			p = 0
+		}
+	}
+	if limit > 0 && int64(m) > limit {
+		return &LimitError{Step: k + 1, Modules: int64(m), Max: limit}
+	}
+	if m > maxDeviceModules || p > maxDeviceParams {
+		return fmt.Errorf("lsys: %s would produce %s modules and %s parameters, more than the CUDA backend holds (%s of each)",
+			label, commas(int64(m)), commas(int64(p)), commas(maxDeviceModules))
+	}
+	// Headroom for the buffers that grow: by this step's growth, to the
+	// last step, once the string is long enough for its growth to say
+	// something about the next steps.
+	run.growth = 1
+	if g := float64(m) / float64(max(n, 1)); g > 1 && n >= 4096 && k+1 < run.steps {
+		run.growth = min(math.Pow(g, float64(run.steps-1-k)), 64)
+	}
+	if err := run.reserve(out, int(m), int(p)); err != nil {
+		return fmt.Errorf("lsys: %s: %w", label, err)
+	}
+	if n > 0 {
+		if err := run.rewrite(ctx, in, out, k, seed, label, limit); err != nil {
+			return err
+		}
+	}
+	out.n, out.np = int(m), int(p)
+	run.cur, run.next = run.next, run.cur
+	if run.r.hasCut && m > 0 {
+		return run.cut()
+	}
+	return nil
+}
+
+// fastCount counts and scans the fast path's output per tile.
+func (run *cudaRun) fastCount(in *devString) error {
+	nt := ceilDiv(in.n, gpuTile)
+	if err := ensure(run, &run.tiles, nt); err != nil {
+		return err
+	}
+	return run.launch("lsys_fast_count", nt, 0, run.blob.Arg(), in.syms.Arg(), gpu.U32(uint32(in.n)),
+		run.tiles.Arg(), run.status.Arg())
+}
+
+// count chooses every module's production and counts and scans the output
+// per tile.
+func (run *cudaRun) count(in *devString, key uint64) error {
+	nt := ceilDiv(in.n, gpuGenTile)
+	err := ensure(run, &run.tiles, 2*nt)
+	if err == nil && run.r.dynamic {
+		err = ensure(run, &run.choice, in.n)
+	}
+	if err != nil {
+		return err
+	}
+	half := run.tiles.Len() / 2
+	return run.launch("lsys_count", nt, 0, run.blob.Arg(), in.syms.Arg(), argOf(in.params), argOf(in.chunkp),
+		argOf(run.match), gpu.U32(uint32(in.n)), gpu.U64(key), argOf(run.choice), run.tiles.Arg(),
+		run.tiles.ArgAt(half), run.status.Arg())
+}
+
+// rewrite writes the output of in into out at the scanned offsets.
+func (run *cudaRun) rewrite(ctx context.Context, in, out *devString, k int, seed uint64, label string, limit int64) error {
+	n := in.n
+	if run.tab.fast {
+		return run.launch("lsys_fast_expand", ceilDiv(n, gpuTile), int(run.tab.hdr.NBytes+7)&^7, run.blob.Arg(),
+			in.syms.Arg(), gpu.U32(uint32(n)), run.tiles.Arg(), out.syms.Arg(), run.status.Arg())
+	}
+	half := run.tiles.Len() / 2
+	err := run.launch("lsys_rewrite", ceilDiv(n, gpuGenTile), 0, run.blob.Arg(), in.syms.Arg(), argOf(in.params),
+		argOf(in.chunkp), argOf(run.match), gpu.U32(uint32(n)), argOf(run.choice), run.tiles.Arg(),
+		run.tiles.ArgAt(half), out.syms.Arg(), argOf(out.params), argOf(out.chunkp), run.status.Arg())
+	if err != nil || !run.r.parametric {
+		return err
+	}
+	st, err := run.readStatus()
+	if err != nil {
+		return err
+	}
+	if st.RewriteErr != gpuNoError {
+		return run.cpuError(ctx, k, seed, label, limit)
+	}
+	return nil
+}
+
+// cpuError reproduces, on the CPU, the error the device found in step k,
+// so the message is exactly the CPU backend's.
+func (run *cudaRun) cpuError(ctx context.Context, k int, seed uint64, label string, limit int64) error {
+	in, err := run.download(&run.cur)
+	if err != nil {
+		return err
+	}
+	if _, err := newCPUState(run.r, 0).rewrite(ctx, in, nil, k, seed, label, limit); err != nil {
+		return err
+	}
+	return fmt.Errorf("lsys: cuda: %s: the device reported an error that the CPU backend does not find", label)
+}
+
+func (run *cudaRun) download(s *devString) (*String, error) {
+	out := &String{Syms: make([]Symbol, s.n), Params: make([]float64, s.np)}
+	if err := s.syms.Read(out.Syms); err != nil {
+		return nil, err
+	}
+	if s.np > 0 {
+		if err := s.params.Read(out.Params); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// depths fills run.levels with the bracket depth after every module of s
+// and the levels of minima over them; status.depth gets the depth at the
+// end and, with report, status.unbalanced a 1 where a depth is negative.
+func (run *cudaRun) depths(s *devString, report bool) error {
+	n := s.n
+	nt := ceilDiv(n, gpuTile)
+	if err := ensure(run, &run.tileC, nt); err != nil {
+		return err
+	}
+	if err := run.launch("lsys_depth_tiles", nt, 0, s.syms.Arg(), gpu.U32(uint32(n)), run.tileC.Arg(),
+		run.status.Arg()); err != nil {
+		return err
+	}
+	offs, size := levelLayout(n)
+	if err := ensure(run, &run.levels, size); err != nil {
+		return err
+	}
+	unbalanced := gpu.Null
+	if report {
+		unbalanced = run.status.ArgAt(4)
+	}
+	if err := run.launch("lsys_depth_fill", nt, 0, s.syms.Arg(), gpu.U32(uint32(n)), run.tileC.Arg(),
+		run.levels.Arg(), unbalanced); err != nil {
+		return err
+	}
+	for l := 2; l < len(offs); l++ {
+		lenIn := offs[l] - offs[l-1]
+		if err := run.launch("lsys_min_level", ceilDiv(ceilDiv(lenIn, gpuFanout), gpuThreads), 0, run.levels.Arg(),
+			gpu.U64(uint64(offs[l-1])), gpu.U64(uint64(lenIn)), gpu.U64(uint64(offs[l]))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// brackets computes the bracket partners of s into run.match. Whether they
+// balance is read from the status with the count's results.
+func (run *cudaRun) brackets(s *devString) error {
+	if err := run.depths(s, true); err != nil {
+		return err
+	}
+	if err := ensure(run, &run.match, s.n); err != nil {
+		return err
+	}
+	return run.launch("lsys_match", ceilDiv(s.n, gpuThreads), 0, s.syms.Arg(), gpu.U32(uint32(s.n)),
+		run.levels.Arg(), run.match.Arg())
+}
+
+// cut deletes every '%' of cur with the rest of its branch (cutBranches),
+// compacting into next, and makes next current.
+func (run *cudaRun) cut() error {
+	s := &run.cur
+	n := s.n
+	if err := run.depths(s, false); err != nil {
+		return err
+	}
+	if err := ensure(run, &run.delta, n+1); err != nil {
+		return err
+	}
+	if err := run.delta.ZeroPrefix(n + 1); err != nil {
+		return err
+	}
+	if err := run.launch("lsys_cut_mark", ceilDiv(n, gpuThreads), 0, s.syms.Arg(), gpu.U32(uint32(n)),
+		run.levels.Arg(), run.delta.Arg()); err != nil {
+		return err
+	}
+	nt := ceilDiv(n, gpuTile)
+	if err := run.launch("lsys_cut_tiles", nt, 0, run.delta.Arg(), gpu.U32(uint32(n)), run.tileC.Arg(),
+		run.status.Arg()); err != nil {
+		return err
+	}
+	if err := ensure(run, &run.tiles, 2*nt); err != nil {
+		return err
+	}
+	half := run.tiles.Len() / 2
+	if err := run.launch("lsys_cut_count", nt, 0, run.blob.Arg(), s.syms.Arg(), gpu.U32(uint32(n)),
+		run.delta.Arg(), run.tileC.Arg(), run.tiles.Arg(), run.tiles.ArgAt(half), run.status.Arg()); err != nil {
+		return err
+	}
+	st, err := run.readStatus()
+	if err != nil {
+		return err
+	}
+	m, p := int(st.OutMods), int(st.OutParams)
+	out := &run.next
+	if err := run.reserve(out, m, p); err != nil {
+		return err
+	}
+	if err := run.launch("lsys_cut_scatter", nt, 0, run.blob.Arg(), s.syms.Arg(), argOf(s.params), argOf(s.chunkp),
+		gpu.U32(uint32(n)), run.delta.Arg(), run.tileC.Arg(), run.tiles.Arg(), run.tiles.ArgAt(half),
+		out.syms.Arg(), argOf(out.params), argOf(out.chunkp)); err != nil {
+		return err
+	}
+	out.n, out.np = m, p
+	run.cur, run.next = run.next, run.cur
+	return nil
+}

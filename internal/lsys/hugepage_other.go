@@ -1,0 +1,5 @@
+//go:build !linux
+
+package lsys
+
+func adviseHugePages([]byte) {}

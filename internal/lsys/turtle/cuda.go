@@ -1,0 +1,499 @@
+//go:build cuda
+
+package turtle
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/bits"
+	"time"
+	"unsafe"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/lsys"
+)
+
+// CUDA interprets on a GPU with the CPU backend's scheme (see CPU), every
+// pass on the device, one thread per chunk (cuda/turtle.cu):
+//
+//  1. Survey and scan, as on the CPU; the scan also builds a min tree over
+//     the chunks' least bracket depths, so that any ']' finds the chunk that
+//     holds its '[' in O(log chunks) steps.
+//  2. Start states. Linear commands: every chunk's spine transform in
+//     parallel; the chunks form a tree (each spine continues from an open
+//     '[' of an earlier chunk, or from the previous chunk's end), and
+//     pointer jumping composes the transforms from its root in log2(chunks)
+//     rounds, where the CPU composes them one chunk after the other.
+//     Tropism and '$': each chunk waits for the state it continues from and
+//     walks its spine from it; the waits follow the branch structure.
+//  3. Emit as on the CPU, then polygons and bounds.
+//
+// Only the counts (to size the outputs) and the final geometry come back to
+// the host. Chunks are much smaller than the CPU's (by default about a
+// thousand per multiprocessor), so start states are composed at other
+// places and the geometry differs from the CPU's by rounding only.
+type CUDA struct {
+	Dev *gpu.Device
+	// Chunk is the number of modules each GPU thread walks: a power of two
+	// from 16 to 4096. Zero picks one from the string's length and the device.
+	Chunk int
+	// Stages, when set, receives the device time of each stage by name (for
+	// benchmarks; timing synchronises after every stage).
+	Stages map[string]time.Duration
+}
+
+// maxModules bounds the string: module, chunk and geometry indices are 32-bit on the device.
+const maxModules = math.MaxInt32
+
+// Interpret interprets s with the turtle of package turtle on c.Dev.
+func (c CUDA) Interpret(ctx context.Context, sys *lsys.System, s *lsys.String, o Options) (*Geometry, error) {
+	if sys == nil || s == nil {
+		return nil, fmt.Errorf("turtle: nil system or string")
+	}
+	if c.Dev == nil {
+		return nil, fmt.Errorf("turtle: CUDA backend without a device")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p := newProgram(sys, o)
+	n := len(s.Syms)
+	if n == 0 {
+		if len(s.Params) != 0 {
+			return nil, paramsError(uint64(len(s.Params)), 0)
+		}
+		return &Geometry{Segments: []Segment{}}, nil
+	}
+	if n > maxModules {
+		return nil, fmt.Errorf("turtle: %d modules, the CUDA backend takes at most %d", n, maxModules)
+	}
+	r := &cudaRun{dev: c.Dev, stages: c.Stages}
+	defer r.free()
+	in, err := r.upload(s)
+	if err != nil {
+		return nil, err
+	}
+	dg, err := r.interpret(ctx, p, in, c.chunkFor(n))
+	if err != nil {
+		return nil, err
+	}
+	g, err := r.download(dg)
+	if err != nil {
+		return nil, err
+	}
+	if o.Progress != nil {
+		o.Progress(int64(n), int64(n))
+	}
+	return g, nil
+}
+
+// chunkFor picks the chunk size: about a thousand chunks per multiprocessor
+// (a thread each) for long strings, never fewer than 32 modules per chunk.
+func (c CUDA) chunkFor(n int) int {
+	if c.Chunk > 0 {
+		return c.Chunk
+	}
+	target := n / (max(c.Dev.Info().SMs, 1) * 1024)
+	k := 32
+	for k < target && k < 2048 {
+		k <<= 1
+	}
+	return k
+}
+
+func paramsError(have, need uint64) error {
+	return fmt.Errorf("turtle: %w: the string has %d parameters, its symbols' arities need %d", ErrParams, have, need)
+}
+
+// cudaRun owns the device buffers of one interpretation.
+type cudaRun struct {
+	dev    *gpu.Device
+	frees  []func() error
+	stages map[string]time.Duration
+}
+
+func (r *cudaRun) free() {
+	for _, f := range r.frees {
+		f()
+	}
+	r.frees = nil
+}
+
+// stage runs fn, adding its device time to r.stages[name] when profiling.
+func (r *cudaRun) stage(name string, fn func() error) error {
+	if r.stages == nil {
+		return fn()
+	}
+	dt, err := r.dev.Time(fn)
+	r.stages[name] += dt
+	return err
+}
+
+func cudaAlloc[T gpu.Elem](r *cudaRun, n int) (*gpu.Buffer[T], error) {
+	b, err := gpu.Alloc[T](r.dev, n)
+	if err != nil {
+		return nil, fmt.Errorf("turtle: %w", err)
+	}
+	r.frees = append(r.frees, b.Free)
+	return b, nil
+}
+
+func cudaUpload[T gpu.Elem](r *cudaRun, v []T) (*gpu.Buffer[T], error) {
+	b, err := cudaAlloc[T](r, len(v))
+	if err != nil {
+		return nil, err
+	}
+	return b, b.Write(v)
+}
+
+// cudaInput is a module string on the device.
+type cudaInput struct {
+	syms   *gpu.Buffer[uint8] // zero-padded to a multiple of 16 bytes: kernels read 16 at a time
+	params *gpu.Buffer[float64]
+	host   []byte // the symbols, for error messages
+}
+
+func (r *cudaRun) upload(s *lsys.String) (*cudaInput, error) {
+	n := len(s.Syms)
+	syms, err := cudaAlloc[uint8](r, (n+15)/16*16)
+	if err != nil {
+		return nil, err
+	}
+	if err := syms.Write(s.Syms); err != nil {
+		return nil, err
+	}
+	if pad := syms.Len() - n; pad > 0 {
+		if err := syms.WriteAt(make([]byte, pad), n); err != nil {
+			return nil, err
+		}
+	}
+	params, err := cudaUpload(r, s.Params)
+	if err != nil {
+		return nil, err
+	}
+	return &cudaInput{syms: syms, params: params, host: s.Syms}, nil
+}
+
+// cudaGeometry is the interpretation's result on the device.
+type cudaGeometry struct {
+	segs, polys, verts    *gpu.Buffer[uint32]
+	nsegs, npolys, nverts int
+	box                   gpuBox
+	modules, maxDepth     int
+}
+
+func blocks(n, per int) int { return (n + per - 1) / per }
+
+// interpret runs every pass on the device and leaves the geometry there.
+func (r *cudaRun) interpret(ctx context.Context, p *program, in *cudaInput, csize int) (*cudaGeometry, error) {
+	n := len(in.host)
+	gp, err := newGPUProgram(p, n, csize)
+	if err != nil {
+		return nil, err
+	}
+	nc := int(gp.NChunks)
+	prog, err := cudaUpload(r, gpuWords(gp))
+	if err != nil {
+		return nil, err
+	}
+	scanBlocks := blocks(nc, gpuScanThreads)
+	chunks, err1 := cudaAlloc[uint32](r, nc*gpuChunkWords)
+	partials, err2 := cudaAlloc[uint32](r, scanBlocks*8)
+	totals, err3 := cudaAlloc[uint32](r, 10)
+	tree, err4 := cudaAlloc[int32](r, gp.treeSize())
+	if err := firstErr(err1, err2, err3, err4); err != nil {
+		return nil, err
+	}
+	k := &kernels{dev: r.dev}
+	err = r.stage("survey", func() error {
+		err := k.launch("turtle_survey", scanBlocks, gpuScanThreads, prog.Arg(), in.syms.Arg(), chunks.Arg(),
+			partials.Arg())
+		if err == nil {
+			err = k.launch("turtle_scan_blocks", 1, 1024, partials.Arg(), gpu.U32(uint32(scanBlocks)), totals.Arg())
+		}
+		if err == nil {
+			err = k.launch("turtle_prep", scanBlocks, gpuScanThreads, prog.Arg(), chunks.Arg(), partials.Arg(),
+				tree.Arg(), totals.Arg())
+		}
+		if err == nil && gp.Levels > gpuScanLog+1 {
+			err = k.launch("turtle_tree_top", 1, 1024, prog.Arg(), tree.Arg())
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var tot gpuTotals
+	if err := readStruct(totals, 0, &tot); err != nil {
+		return nil, err
+	}
+	if tot.BadChunk != math.MaxInt32 {
+		var ch gpuChunk
+		if err := readStruct(chunks, int(tot.BadChunk)*gpuChunkWords, &ch); err != nil {
+			return nil, err
+		}
+		lo := int(tot.BadChunk) * csize
+		c := chunk{lo: lo, hi: min(lo+csize, n), depth: int(ch.Depth)}
+		return nil, fmt.Errorf("turtle: %w: ']' at module %d closes no '['", ErrUnbalanced, firstUnderflow(in.host, &c))
+	}
+	if tot.Params != uint64(in.params.Len()) {
+		return nil, paramsError(uint64(in.params.Len()), tot.Params)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	walkBlocks := blocks(nc, gpuWalkThreads)
+	ys, err1 := cudaAlloc[uint32](r, int(tot.Ys)*32)
+	pushpos, err2 := cudaAlloc[int32](r, int(tot.Ys))
+	if err := firstErr(err1, err2); err != nil {
+		return nil, err
+	}
+	walkArgs := []gpu.Arg{prog.Arg(), in.syms.Arg(), in.params.Arg(), chunks.Arg(), tree.Arg(), ys.Arg(), pushpos.Arg()}
+	if p.linear(tot.Level != 0) {
+		err = r.stage("summarize", func() error {
+			return k.launch("turtle_summarize", walkBlocks, gpuWalkThreads, walkArgs...)
+		})
+		if err == nil {
+			err = r.stage("combine", func() error { return r.combine(k, prog, chunks, tree, ys, nc, walkBlocks) })
+		}
+	} else {
+		var ready *gpu.Buffer[int32]
+		var ticket *gpu.Buffer[uint32]
+		if ready, err = cudaAlloc[int32](r, int(tot.Ys)); err == nil {
+			if ticket, err = cudaAlloc[uint32](r, 1); err == nil {
+				err = firstErr(ready.Zero(), ticket.Zero())
+			}
+		}
+		if err == nil {
+			err = r.stage("spines", func() error {
+				return k.launch("turtle_spines", walkBlocks, gpuWalkThreads, append(walkArgs, ready.Arg(), ticket.Arg())...)
+			})
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	ne := int(tot.Events)
+	polyBlocks := blocks(ne, gpuWalkThreads)
+	dg := &cudaGeometry{nsegs: int(tot.Segs), modules: n, maxDepth: int(tot.MaxDepth)}
+	stack, err1 := cudaAlloc[uint32](r, int(tot.Stack)*28)
+	segs, err2 := cudaAlloc[uint32](r, dg.nsegs*8)
+	events, err3 := cudaAlloc[uint32](r, ne*4)
+	boxes, err4 := cudaAlloc[uint32](r, (walkBlocks+polyBlocks)*8)
+	if err := firstErr(err1, err2, err3, err4); err != nil {
+		return nil, err
+	}
+	dg.segs = segs
+	err = r.stage("emit", func() error {
+		return k.launch("turtle_emit", walkBlocks, gpuWalkThreads, prog.Arg(), in.syms.Arg(), in.params.Arg(),
+			chunks.Arg(), tree.Arg(), ys.Arg(), stack.Arg(), segs.Arg(), events.Arg(), boxes.Arg())
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ne > 0 {
+		err = r.stage("polygons", func() error { return r.polygons(k, in, events, ne, boxes.ArgAt(walkBlocks*8), dg) })
+		if err != nil {
+			return nil, err
+		}
+	}
+	box, err := cudaAlloc[uint32](r, 8)
+	if err != nil {
+		return nil, err
+	}
+	err = r.stage("bounds", func() error {
+		return k.launch("turtle_bounds", 1, 256, boxes.Arg(), gpu.U32(uint32(walkBlocks+polyBlocks)), box.Arg())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return dg, readStruct(box, 0, &dg.box)
+}
+
+// combine turns the spine transforms in ys into states: pointer jumping over
+// the chunk tree gives each chunk's spine start, which then prefixes its
+// transforms.
+func (r *cudaRun) combine(k *kernels, prog, chunks *gpu.Buffer[uint32], tree *gpu.Buffer[int32], ys *gpu.Buffer[uint32],
+	nc, walkBlocks int) error {
+	var v [2]*gpu.Buffer[uint32]
+	var anc [2]*gpu.Buffer[int32]
+	for i := range 2 {
+		var err1, err2 error
+		v[i], err1 = cudaAlloc[uint32](r, nc*32)
+		anc[i], err2 = cudaAlloc[int32](r, nc)
+		if err := firstErr(err1, err2); err != nil {
+			return err
+		}
+	}
+	pjBlocks := blocks(nc, gpuPJThreads)
+	err := k.launch("turtle_pj_block", pjBlocks, gpuPJThreads, prog.Arg(), chunks.Arg(), tree.Arg(), ys.Arg(),
+		v[0].Arg(), anc[0].Arg())
+	if err != nil {
+		return err
+	}
+	// Every ancestor now lies in an earlier block, so no chain is longer than
+	// pjBlocks-1 steps; after round j each is 2^j steps up (or the root).
+	cur := 0
+	for range bits.Len(uint(pjBlocks - 1)) {
+		err := k.launch("turtle_pj_round", walkBlocks, gpuWalkThreads, prog.Arg(), v[cur].Arg(), anc[cur].Arg(),
+			v[1-cur].Arg(), anc[1-cur].Arg())
+		if err != nil {
+			return err
+		}
+		cur = 1 - cur
+	}
+	return k.launch("turtle_absolutize", walkBlocks, gpuWalkThreads, prog.Arg(), chunks.Arg(), v[cur].Arg(), ys.Arg())
+}
+
+// polygons assembles the polygons from the ne events: brace depths by a
+// scan, each '}' finds its '{', scans place polygons and vertices.
+func (r *cudaRun) polygons(k *kernels, in *cudaInput, events *gpu.Buffer[uint32], ne int, boxes gpu.Arg,
+	dg *cudaGeometry) error {
+	d := r.dev
+	var bufs [5]*gpu.Buffer[uint32]
+	for i := range bufs {
+		var err error
+		if bufs[i], err = cudaAlloc[uint32](r, ne); err != nil {
+			return err
+		}
+	}
+	depth, vcount, pidx, open, vertOff := bufs[0], bufs[1], bufs[2], bufs[3], bufs[4]
+	bad, err := cudaUpload(r, []uint32{math.MaxUint32})
+	if err != nil {
+		return err
+	}
+	err = k.launch("turtle_ev_delta", blocks(ne, 256), 256, events.Arg(), gpu.U32(uint32(ne)), depth.Arg())
+	if err != nil {
+		return err
+	}
+	if _, err := d.ExclusiveScan(depth, depth); err != nil {
+		return err
+	}
+	err = k.launch("turtle_poly_count", blocks(ne, 256), 256, events.Arg(), gpu.U32(uint32(ne)), depth.Arg(),
+		vcount.Arg(), pidx.Arg(), open.Arg(), bad.Arg())
+	if err != nil {
+		return err
+	}
+	var b [1]uint32
+	if err := bad.Read(b[:]); err != nil {
+		return err
+	}
+	if b[0] != math.MaxUint32 {
+		return fmt.Errorf("turtle: %w: '}' at module %d closes no '{'", ErrUnbalanced, unmatchedBrace(in.host))
+	}
+	np, err := d.ExclusiveScan(pidx, pidx)
+	if err != nil {
+		return err
+	}
+	nv, err := d.ExclusiveScan(vcount, vertOff)
+	if err != nil {
+		return err
+	}
+	dg.npolys, dg.nverts = int(np), int(nv)
+	polys, err1 := cudaAlloc[uint32](r, dg.npolys*3)
+	verts, err2 := cudaAlloc[uint32](r, dg.nverts*3)
+	if err := firstErr(err1, err2); err != nil {
+		return err
+	}
+	dg.polys, dg.verts = polys, verts
+	return k.launch("turtle_poly_write", blocks(ne, gpuWalkThreads), gpuWalkThreads, events.Arg(), gpu.U32(uint32(ne)),
+		vcount.Arg(), vertOff.Arg(), pidx.Arg(), open.Arg(), polys.Arg(), verts.Arg(), boxes)
+}
+
+// unmatchedBrace is the first '}' that closes no '{' (for the error message only).
+func unmatchedBrace(syms []byte) int {
+	d := 0
+	for i, s := range syms {
+		switch symbolCmds[s] {
+		case cPolyStart:
+			d++
+		case cPolyEnd:
+			if d == 0 {
+				return i
+			}
+			d--
+		}
+	}
+	return len(syms)
+}
+
+// download copies the geometry to the host and checks it as the CPU does.
+func (r *cudaRun) download(dg *cudaGeometry) (*Geometry, error) {
+	b := dg.box
+	g := &Geometry{Segments: make([]Segment, dg.nsegs)}
+	if dg.nsegs == 0 && dg.nverts == 0 {
+		b = gpuBox{}
+	}
+	if b.Nonfinite != 0 {
+		return nil, fmt.Errorf("turtle: %w: a coordinate or width is NaN or infinite (finite ones reach %v..%v)",
+			ErrNonFinite, b.Lo, b.Hi)
+	}
+	if err := readStructs(dg.segs, g.Segments); err != nil {
+		return nil, err
+	}
+	if dg.npolys > 0 {
+		g.Polygons = make([]Polygon, dg.npolys)
+		if err := readStructs(dg.polys, g.Polygons); err != nil {
+			return nil, err
+		}
+	}
+	if dg.nverts > 0 {
+		g.PolyVerts = make([][3]float32, dg.nverts)
+		if err := readStructs(dg.verts, g.PolyVerts); err != nil {
+			return nil, err
+		}
+	}
+	g.Stats = Stats{Modules: dg.modules, Segments: dg.nsegs, Polygons: dg.npolys, MaxDepth: dg.maxDepth,
+		Bounds: Box{Min: b.Lo, Max: b.Hi}}
+	return g, nil
+}
+
+// readStructs copies b into dst, whose elements have the layout the kernels
+// write (TestGPUTypesMatchHeader checks Segment, Polygon and [3]float32):
+// straight into the slice, since a decoding pass would cost more than the
+// copy for hundreds of millions of segments.
+func readStructs[T any](b *gpu.Buffer[uint32], dst []T) error {
+	if len(dst) == 0 {
+		return nil
+	}
+	words := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(dst))), len(dst)*int(unsafe.Sizeof(dst[0]))/4)
+	return b.Read(words)
+}
+
+// readStruct decodes the fixed-size struct v from b at word off.
+func readStruct(b *gpu.Buffer[uint32], off int, v any) error {
+	words := make([]uint32, len(gpuWords(v)))
+	if err := b.ReadAt(words, off); err != nil {
+		return err
+	}
+	return gpuDecode(words, v)
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// kernels launches the turtle family's kernels by name.
+type kernels struct{ dev *gpu.Device }
+
+func (k *kernels) launch(name string, grid, block int, args ...gpu.Arg) error {
+	f, err := k.dev.Function("turtle", name)
+	if err != nil {
+		return err
+	}
+	if err := f.Launch(gpu.Dim(grid), gpu.Dim(block), 0, args...); err != nil {
+		return fmt.Errorf("turtle: %w", err)
+	}
+	return nil
+}

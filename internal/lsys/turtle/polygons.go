@@ -1,0 +1,41 @@
+package turtle
+
+import "fmt"
+
+// assemble builds the polygons from the events in string order: '{' opens a
+// polygon on a stack, '.' adds a vertex to the innermost open one, '}'
+// closes it with the colour the turtle has there. Events are few next to
+// modules, so one sequential pass is enough.
+func (g *Geometry) assemble(evs []event) error {
+	var open [][][3]float32
+	var free [][][3]float32 // vertex slices to reuse
+	for _, e := range evs {
+		switch e.kind {
+		case cPolyStart:
+			var vs [][3]float32
+			if k := len(free) - 1; k >= 0 {
+				vs, free = free[k][:0], free[:k]
+			}
+			open = append(open, vs)
+		case cPolyVertex:
+			if k := len(open) - 1; k >= 0 {
+				open[k] = append(open[k], e.p)
+			}
+		case cPolyEnd:
+			k := len(open) - 1
+			if k < 0 {
+				return fmt.Errorf("turtle: %w: '}' at module %d closes no '{'", ErrUnbalanced, e.module)
+			}
+			vs := open[k]
+			open = open[:k]
+			if len(vs) >= 3 {
+				g.Polygons = append(g.Polygons, Polygon{
+					First: int32(len(g.PolyVerts)), Count: int32(len(vs)), Color: e.color,
+				})
+				g.PolyVerts = append(g.PolyVerts, vs...)
+			}
+			free = append(free, vs)
+		}
+	}
+	return nil
+}

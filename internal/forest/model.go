@@ -1,0 +1,120 @@
+// Package forest computes seed (or recruit) rain over a forest plot from a
+// stem map: the density of seeds landing in each cell of a grid, summed over
+// parent trees with a dispersal kernel, after Dale et al.'s multiresolution
+// seed dispersal paper and SORTIE-ND's Weibull disperse model (the model and
+// its parameters are described in ../shared/corpus/forest/README.md).
+//
+// Density at a point, per m^2 per year:
+//
+//	R = STR/eta * sum over parents k of (DBH_k/30)^beta * K(d_k)
+//
+// with DBH in cm, d in m, K the kernel (Weibull: exp(-D d^theta); lognormal
+// as a second kernel) and eta its integral over the plane, so that a 30 cm
+// tree puts STR seeds on the plane per year.
+package forest
+
+import "context"
+
+// Tree is one stem: position in metres, species index into the species
+// table, DBH in centimetres.
+type Tree struct {
+	X, Y    float64
+	Species int
+	DBH     float64
+}
+
+// KernelKind names a dispersal kernel.
+type KernelKind string
+
+const (
+	// Weibull: K(d) = exp(-D d^theta) (SORTIE-ND's Weibull disperse).
+	Weibull KernelKind = "weibull"
+	// Lognormal: K(d) = exp(-(ln(d/X0))^2 / (2 Xb^2)) (SORTIE-ND's lognormal).
+	Lognormal KernelKind = "lognormal"
+)
+
+// Species is one species' dispersal parameters.
+type Species struct {
+	Name   string
+	Kernel KernelKind
+	STR    float64 // recruits per year from a 30 cm parent
+	Beta   float64 // fecundity exponent (default 2)
+	// Weibull parameters.
+	D, Theta float64
+	// Lognormal parameters: X0 (m) and Xb.
+	X0, Xb float64
+	// MinDBH is the minimum reproductive DBH (cm): smaller trees are not parents.
+	MinDBH float64
+}
+
+// Grid is a regular grid of square cells: cell (i, j) covers
+// [X0+i*Cell, X0+(i+1)*Cell) x [Y0+j*Cell, Y0+(j+1)*Cell) and its density is
+// evaluated at the cell centre. Cells are stored row-major: index j*NX + i.
+type Grid struct {
+	X0, Y0 float64
+	Cell   float64
+	NX, NY int
+}
+
+// Cells is the number of cells.
+func (g Grid) Cells() int { return g.NX * g.NY }
+
+// Center is the centre of cell (i, j).
+func (g Grid) Center(i, j int) (x, y float64) {
+	return g.X0 + (float64(i)+0.5)*g.Cell, g.Y0 + (float64(j)+0.5)*g.Cell
+}
+
+// Boundary says what happens to seeds that would land outside the grid.
+type Boundary string
+
+const (
+	// Open: they are lost (and counted in Result.Lost).
+	Open Boundary = "open"
+	// Torus: the plot wraps around (distances are taken modulo the plot size).
+	Torus Boundary = "torus"
+)
+
+// Method is how the sum over trees is computed.
+type Method string
+
+const (
+	// Exact sums every parent for every cell (optionally within a cut-off radius).
+	Exact Method = "exact"
+	// FFT bins parents onto the grid with bilinear weights and convolves with
+	// the kernel by FFT (zero padded for open plots, periodic for a torus).
+	FFT Method = "fft"
+	// Multires is the paper's quadtree clustering, kept for comparison.
+	Multires Method = "multires"
+)
+
+// Layer is one species' density grid (per m^2 per year), row-major like Grid.
+type Layer struct {
+	Species int
+	Density []float64
+	// Total is the number of seeds landing in the grid per year (density x
+	// cell area, summed); Lost the seeds of this species' parents that land
+	// outside an open plot (the kernel's mass beyond the grid).
+	Total, Lost float64
+}
+
+// Options control a dispersal run.
+type Options struct {
+	Method   Method
+	Boundary Boundary
+	// Cutoff, when positive, ignores parents farther than this many metres
+	// from a cell (exact method); the result reports the bound on the error
+	// it implies.
+	Cutoff float64
+	// Workers is the number of goroutines on the CPU; 0 means GOMAXPROCS.
+	Workers int
+	// Progress, when set, is called with work done and total (calls never overlap).
+	Progress func(done, total int64)
+}
+
+// Engine is a backend: the CPU, or a CUDA device.
+type Engine interface {
+	// Disperse computes one layer per species in species (in that order)
+	// from the trees of that species; trees must lie inside the grid unless
+	// the caller has counted and dropped them.
+	Disperse(ctx context.Context, g Grid, trees []Tree, species []Species, o Options) ([]Layer, error)
+}

@@ -36,7 +36,7 @@ else
   KERNELS    :=
 endif
 
-.PHONY: all procgen kernels test test-cpu test-cuda gpu-bins bench bench-gpu clean
+.PHONY: all procgen kernels test test-cpu test-cuda gpu-bins bench bench-lsys bench-gpu clean
 
 all: procgen
 
@@ -98,6 +98,13 @@ gpu-bins: kernels
 # CPU benchmarks of every package, five runs each; the table is go test's.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
+
+# The L-system paper's Table 2 on this machine's CPU, one core, median of 5:
+# derivation and interpretation times beside the paper's single-core times.
+bench-lsys:
+	@mkdir -p bin
+	$(GO) test -run '^$$' -bench 'Paper' -count 5 -cpu 1 ./internal/lsys/turtle > bin/bench-lsys.txt
+	@awk -f scripts/median.awk bin/bench-lsys.txt | grep -v 'ns/op\|B/op\|allocs/op'
 
 # On the GPU machine, after `make gpu-bins` here, with the corpus copied to .gpu/ (see the script)
 bench-gpu:

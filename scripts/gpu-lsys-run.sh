@@ -29,6 +29,11 @@ echo "== lsys/turtle: interpretation benchmarks (median of 5)"
   -test.bench "(CUDAInterpret|^BenchmarkInterpret).*$bench" -test.count 5 -test.timeout 20m > "$out/turtle.bench" 2>&1) || status=1
 awk -f "$root/scripts/median.awk" "$out/turtle.bench" | grep -v 'ns/op\|B/op\|allocs/op'
 
+echo "== the paper's seven systems (Table 2) on the CPU (16 cores) and the GPU, median of 5"
+(cd internal/lsys/turtle && PROCGEN_REQUIRE_GPU=1 "$root/bin/turtle.test" -test.run '^$' -test.bench 'Paper' \
+  -test.count 5 > "$out/paper.bench" 2>&1) || status=1
+awk -f "$root/scripts/median.awk" "$out/paper.bench" | grep -v 'ns/op\|B/op\|allocs/op'
+
 echo "== procgen lsys derive: every config on both backends, same string statistics"
 for f in configs/lsys/*.l; do
   n=$(basename "$f" .l)

@@ -11,19 +11,26 @@ import (
 	"github.com/procgen-dev/procgen/internal/gpu"
 )
 
-// CUDA derives on a GPU (cuda/lsys.cu): every step is the paper's count,
-// scan and rewrite on the device, with the string kept there from step to
-// step; only the final string comes back. It derives exactly the CPU's
-// string (symbols and parameters bit for bit, the same stochastic draws, the
-// same cut and context semantics) and reports the same errors: an
-// expression or bracket error found on the device is reproduced by the CPU
-// backend on that step's string, so its message is the CPU's own.
+// CUDA derives on a GPU (cuda/lsys.cu, cuda/lsys_tree.cu): every step is the
+// paper's count, scan and rewrite on the device, with the string kept there
+// from step to step; only the final string comes back. It derives exactly
+// the CPU's string (symbols and parameters bit for bit, the same stochastic
+// draws, the same cut and context semantics) and reports the same errors:
+// an expression or bracket error found on the device is reproduced by the
+// CPU backend on that step's string, so its message is the CPU's own.
 //
-// Systems without parameters and with a static production per symbol take a
-// fast path (a table expansion, one byte written per module); every other
-// system takes the general path, where each thread chooses and rewrites
-// gpuK consecutive modules, evaluating successor parameters with a bytecode
-// interpreter that uses lsys_math.cuh, the twin of mathfn.go.
+// A step is two kernel launches and a read of their status (two reads with
+// parameters, whose errors the rewrite reports): count (each thread chooses
+// the productions of gpuK consecutive modules; the last block to finish
+// scans the per-tile counts), then rewrite, which writes the output by
+// output position: aligned 16-byte words of symbols and one parameter per
+// thread in turn, each thread finding the module behind it, so stores are
+// coalesced whatever the successor lengths. Parameters are evaluated by a
+// bytecode interpreter over lsys_math.cuh, the twin of mathfn.go. Systems
+// without parameters whose every symbol has a static production take a
+// fast path (a table expansion of one byte per module). Systems with
+// context first match brackets on the device, systems with cut compact the
+// string after each step.
 type CUDA struct {
 	Dev *gpu.Device
 	// StepTime, when set, is called after each step with the device time

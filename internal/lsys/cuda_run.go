@@ -30,10 +30,10 @@ type cudaRun struct {
 	tab       *deviceTables
 	fns       map[string]*gpu.Function
 	steps     int
-	growth    float64 // headroom factor for buffers that must grow
-	spare     int     // headroom limit per buffer, bytes
-	blob      *gpu.Buffer[uint64]
-	status    *gpu.Buffer[uint64] // LsysStatus
+	growth    float64             // headroom factor for buffers that must grow
+	spare     int                 // headroom limit per buffer, bytes
+	blob      *gpu.Buffer[uint64] // the tables, then LsysStatus at statusAt
+	statusAt  int
 	cur, next devString
 	// Per-tile counts, scanned by the kernels that write them: tiles holds
 	// modules in its first half and parameters in its second; tileC holds
@@ -52,19 +52,27 @@ func argOf[T gpu.Elem](b *gpu.Buffer[T]) gpu.Arg {
 	return b.Arg()
 }
 
+// minCapacity is the least a buffer is allocated with: the steps of small
+// strings then never reallocate.
+const minCapacity = 1 << 16
+
 // ensure gives *b room for n values (at least one); the contents survive
 // only when it is large enough already. A buffer that must grow gets room
 // for run.growth*n values (what the string reaches by the last step if it
-// keeps growing as it does: reallocations cost more than the kernels of all
-// but the last steps), at least half again its old length, but at most
-// run.spare bytes beyond n; n when that fails.
+// keeps growing as it does: an allocation and a free cost 50 to 300 us, more
+// than the kernels of all but the last steps), at least half again its old
+// length and minCapacity, but at most run.spare bytes beyond n; n when that
+// fails.
 func ensure[T gpu.Elem](run *cudaRun, b **gpu.Buffer[T], n int) error {
 	n = max(n, 1)
 	old := *b
 	if old != nil && old.Len() >= n {
 		return nil
 	}
-	want := float64(n) * run.growth
+	want := max(float64(n)*run.growth, minCapacity)
+	if run.growth > 1 {
+		want *= 1.25 // growth is rarely exactly geometric
+	}
 	if old != nil {
 		want = max(want, float64(old.Len())*1.5)
 		old.Free()
@@ -92,7 +100,6 @@ func (run *cudaRun) free() {
 	run.next.syms.Free()
 	run.next.params.Free()
 	run.blob.Free()
-	run.status.Free()
 	run.choice.Free()
 	run.levels.Free()
 	run.delta.Free()
@@ -105,23 +112,19 @@ func (run *cudaRun) take() *DeviceString {
 	return s
 }
 
-var traceHook func(string)
-
-func trace(s string) {
-	if traceHook != nil {
-		traceHook(s)
-	}
+// launch runs kernel name of cuda/lsys.cu.
+func (run *cudaRun) launch(name string, grid, shared int, args ...gpu.Arg) error {
+	return run.launchIn("lsys", name, grid, shared, args...)
 }
 
-func (run *cudaRun) launch(name string, grid, shared int, args ...gpu.Arg) error {
-	defer trace(name)
-	f, ok := run.fns[name]
+func (run *cudaRun) launchIn(family, name string, grid, shared int, args ...gpu.Arg) error {
+	f, ok := run.fns[family+"."+name]
 	if !ok {
 		var err error
-		if f, err = run.dev.Function("lsys", name); err != nil {
+		if f, err = run.dev.Function(family, name); err != nil {
 			return err
 		}
-		run.fns[name] = f
+		run.fns[family+"."+name] = f
 	}
 	if err := f.Launch(gpu.Dim(grid), gpu.Dim(gpuThreads), shared, args...); err != nil {
 		return fmt.Errorf("lsys: cuda: %w", err)
@@ -129,22 +132,24 @@ func (run *cudaRun) launch(name string, grid, shared int, args ...gpu.Arg) error
 	return nil
 }
 
+// status is the kernel argument for LsysStatus.
+func (run *cudaRun) status() gpu.Arg { return run.blob.ArgAt(run.statusAt) }
+
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // start uploads the tables and the axiom.
 func (run *cudaRun) start(ax *String) error {
+	words := run.tab.blob()
+	run.statusAt = len(words)
+	words = append(words, 0, 0, gpuNoError, gpuNoError, 0, 0, 0, 0) // LsysStatus
 	var err error
-	if run.blob, err = gpu.Upload(run.dev, run.tab.blob()); err != nil {
-		return err
-	}
-	run.status, err = gpu.Upload(run.dev, []uint64{0, 0, gpuNoError, gpuNoError, 0, 0, 0, 0})
-	if err != nil {
+	if run.blob, err = gpu.Upload(run.dev, words); err != nil {
 		return err
 	}
 	run.growth = 1
-	run.spare = 1 << 30
+	run.spare = 512 << 20
 	if free, _, err := run.dev.MemInfo(); err == nil {
-		run.spare = min(run.spare, int(free/8))
+		run.spare = min(run.spare, int(free/16))
 	}
 	s := &run.cur
 	if err := run.reserve(s, ax.Len(), len(ax.Params)); err != nil {
@@ -182,9 +187,8 @@ func (run *cudaRun) reserve(s *devString, m, p int) error {
 }
 
 func (run *cudaRun) readStatus() (gpuStatus, error) {
-	defer trace("read")
 	var w [gpuStatusLen]uint64
-	if err := run.status.Read(w[:]); err != nil {
+	if err := run.blob.ReadAt(w[:], run.statusAt); err != nil {
 		return gpuStatus{}, err
 	}
 	return gpuStatus{OutMods: w[0], OutParams: w[1], CountErr: w[2], RewriteErr: w[3], Unbalanced: w[4],
@@ -241,7 +245,7 @@ func (run *cudaRun) step(ctx context.Context, k int, seed uint64, limit int64) e
 	// something about the next steps.
 	run.growth = 1
 	if g := float64(m) / float64(max(n, 1)); g > 1 && n >= 4096 && k+1 < run.steps {
-		run.growth = min(math.Pow(g, float64(run.steps-1-k)), 64)
+		run.growth = min(math.Pow(g, float64(run.steps-1-k)), 1e9)
 	}
 	if err := run.reserve(out, int(m), int(p)); err != nil {
 		return fmt.Errorf("lsys: %s: %w", label, err)
@@ -266,7 +270,7 @@ func (run *cudaRun) fastCount(in *devString) error {
 		return err
 	}
 	return run.launch("lsys_fast_count", nt, 0, run.blob.Arg(), in.syms.Arg(), gpu.U32(uint32(in.n)),
-		run.tiles.Arg(), run.status.Arg())
+		run.tiles.Arg(), run.status())
 }
 
 // count chooses every module's production and counts and scans the output
@@ -281,9 +285,13 @@ func (run *cudaRun) count(in *devString, key uint64) error {
 		return err
 	}
 	half := run.tiles.Len() / 2
-	return run.launch("lsys_count", nt, 0, run.blob.Arg(), in.syms.Arg(), argOf(in.params), argOf(in.chunkp),
+	kernel := "lsys_count_static"
+	if run.r.dynamic {
+		kernel = "lsys_count"
+	}
+	return run.launch(kernel, nt, 0, run.blob.Arg(), in.syms.Arg(), argOf(in.params), argOf(in.chunkp),
 		argOf(run.match), gpu.U32(uint32(in.n)), gpu.U64(key), argOf(run.choice), run.tiles.Arg(),
-		run.tiles.ArgAt(half), run.status.Arg())
+		run.tiles.ArgAt(half), run.status())
 }
 
 // rewrite writes the output of in into out at the scanned offsets.
@@ -291,12 +299,12 @@ func (run *cudaRun) rewrite(ctx context.Context, in, out *devString, k int, seed
 	n := in.n
 	if run.tab.fast {
 		return run.launch("lsys_fast_expand", ceilDiv(n, gpuTile), int(run.tab.hdr.NBytes+7)&^7, run.blob.Arg(),
-			in.syms.Arg(), gpu.U32(uint32(n)), run.tiles.Arg(), out.syms.Arg(), run.status.Arg())
+			in.syms.Arg(), gpu.U32(uint32(n)), run.tiles.Arg(), out.syms.Arg(), run.status())
 	}
 	half := run.tiles.Len() / 2
 	err := run.launch("lsys_rewrite", ceilDiv(n, gpuGenTile), 0, run.blob.Arg(), in.syms.Arg(), argOf(in.params),
 		argOf(in.chunkp), argOf(run.match), gpu.U32(uint32(n)), argOf(run.choice), run.tiles.Arg(),
-		run.tiles.ArgAt(half), out.syms.Arg(), argOf(out.params), argOf(out.chunkp), run.status.Arg())
+		run.tiles.ArgAt(half), out.syms.Arg(), argOf(out.params), argOf(out.chunkp), run.status())
 	if err != nil || !run.r.parametric {
 		return err
 	}
@@ -334,102 +342,4 @@ func (run *cudaRun) download(s *devString) (*String, error) {
 		}
 	}
 	return out, nil
-}
-
-// depths fills run.levels with the bracket depth after every module of s
-// and the levels of minima over them; status.depth gets the depth at the
-// end and, with report, status.unbalanced a 1 where a depth is negative.
-func (run *cudaRun) depths(s *devString, report bool) error {
-	n := s.n
-	nt := ceilDiv(n, gpuTile)
-	if err := ensure(run, &run.tileC, nt); err != nil {
-		return err
-	}
-	if err := run.launch("lsys_depth_tiles", nt, 0, s.syms.Arg(), gpu.U32(uint32(n)), run.tileC.Arg(),
-		run.status.Arg()); err != nil {
-		return err
-	}
-	offs, size := levelLayout(n)
-	if err := ensure(run, &run.levels, size); err != nil {
-		return err
-	}
-	unbalanced := gpu.Null
-	if report {
-		unbalanced = run.status.ArgAt(4)
-	}
-	if err := run.launch("lsys_depth_fill", nt, 0, s.syms.Arg(), gpu.U32(uint32(n)), run.tileC.Arg(),
-		run.levels.Arg(), unbalanced); err != nil {
-		return err
-	}
-	for l := 2; l < len(offs); l++ {
-		lenIn := offs[l] - offs[l-1]
-		if err := run.launch("lsys_min_level", ceilDiv(ceilDiv(lenIn, gpuFanout), gpuThreads), 0, run.levels.Arg(),
-			gpu.U64(uint64(offs[l-1])), gpu.U64(uint64(lenIn)), gpu.U64(uint64(offs[l]))); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// brackets computes the bracket partners of s into run.match. Whether they
-// balance is read from the status with the count's results.
-func (run *cudaRun) brackets(s *devString) error {
-	if err := run.depths(s, true); err != nil {
-		return err
-	}
-	if err := ensure(run, &run.match, s.n); err != nil {
-		return err
-	}
-	return run.launch("lsys_match", ceilDiv(s.n, gpuThreads), 0, s.syms.Arg(), gpu.U32(uint32(s.n)),
-		run.levels.Arg(), run.match.Arg())
-}
-
-// cut deletes every '%' of cur with the rest of its branch (cutBranches),
-// compacting into next, and makes next current.
-func (run *cudaRun) cut() error {
-	s := &run.cur
-	n := s.n
-	if err := run.depths(s, false); err != nil {
-		return err
-	}
-	if err := ensure(run, &run.delta, n+1); err != nil {
-		return err
-	}
-	if err := run.delta.ZeroPrefix(n + 1); err != nil {
-		return err
-	}
-	if err := run.launch("lsys_cut_mark", ceilDiv(n, gpuThreads), 0, s.syms.Arg(), gpu.U32(uint32(n)),
-		run.levels.Arg(), run.delta.Arg()); err != nil {
-		return err
-	}
-	nt := ceilDiv(n, gpuTile)
-	if err := run.launch("lsys_cut_tiles", nt, 0, run.delta.Arg(), gpu.U32(uint32(n)), run.tileC.Arg(),
-		run.status.Arg()); err != nil {
-		return err
-	}
-	if err := ensure(run, &run.tiles, 2*nt); err != nil {
-		return err
-	}
-	half := run.tiles.Len() / 2
-	if err := run.launch("lsys_cut_count", nt, 0, run.blob.Arg(), s.syms.Arg(), gpu.U32(uint32(n)),
-		run.delta.Arg(), run.tileC.Arg(), run.tiles.Arg(), run.tiles.ArgAt(half), run.status.Arg()); err != nil {
-		return err
-	}
-	st, err := run.readStatus()
-	if err != nil {
-		return err
-	}
-	m, p := int(st.OutMods), int(st.OutParams)
-	out := &run.next
-	if err := run.reserve(out, m, p); err != nil {
-		return err
-	}
-	if err := run.launch("lsys_cut_scatter", nt, 0, run.blob.Arg(), s.syms.Arg(), argOf(s.params), argOf(s.chunkp),
-		gpu.U32(uint32(n)), run.delta.Arg(), run.tileC.Arg(), run.tiles.Arg(), run.tiles.ArgAt(half),
-		out.syms.Arg(), argOf(out.params), argOf(out.chunkp)); err != nil {
-		return err
-	}
-	out.n, out.np = m, p
-	run.cur, run.next = run.next, run.cur
-	return nil
 }

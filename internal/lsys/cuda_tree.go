@@ -1,0 +1,107 @@
+//go:build cuda
+
+package lsys
+
+import "github.com/procgen-dev/procgen/internal/gpu"
+
+// The branch structure of a string on the device (cuda/lsys_tree.cu):
+// bracket depths and their minima, bracket partners for context matching,
+// and cut.
+
+// depths fills run.levels with the bracket depth after every module of s
+// and the levels of minima over them; status.depth gets the depth at the
+// end and, with report, status.unbalanced a 1 where a depth is negative.
+func (run *cudaRun) depths(s *devString, report bool) error {
+	n := s.n
+	nt := ceilDiv(n, gpuTile)
+	if err := ensure(run, &run.tileC, nt); err != nil {
+		return err
+	}
+	if err := run.launchIn("lsys_tree", "lsys_depth_tiles", nt, 0, s.syms.Arg(), gpu.U32(uint32(n)), run.tileC.Arg(),
+		run.status()); err != nil {
+		return err
+	}
+	offs, size := levelLayout(n)
+	if err := ensure(run, &run.levels, size); err != nil {
+		return err
+	}
+	unbalanced := gpu.Null
+	if report {
+		unbalanced = run.blob.ArgAt(run.statusAt + 4)
+	}
+	if err := run.launchIn("lsys_tree", "lsys_depth_fill", nt, 0, s.syms.Arg(), gpu.U32(uint32(n)), run.tileC.Arg(),
+		run.levels.Arg(), unbalanced); err != nil {
+		return err
+	}
+	for l := 2; l < len(offs); l++ {
+		lenIn := offs[l] - offs[l-1]
+		if err := run.launchIn("lsys_tree", "lsys_min_level", ceilDiv(ceilDiv(lenIn, gpuFanout), gpuThreads), 0, run.levels.Arg(),
+			gpu.U64(uint64(offs[l-1])), gpu.U64(uint64(lenIn)), gpu.U64(uint64(offs[l]))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// brackets computes the bracket partners of s into run.match. Whether they
+// balance is read from the status with the count's results.
+func (run *cudaRun) brackets(s *devString) error {
+	if err := run.depths(s, true); err != nil {
+		return err
+	}
+	if err := ensure(run, &run.match, s.n); err != nil {
+		return err
+	}
+	return run.launchIn("lsys_tree", "lsys_match", ceilDiv(s.n, gpuThreads), 0, s.syms.Arg(), gpu.U32(uint32(s.n)),
+		run.levels.Arg(), run.match.Arg())
+}
+
+// cut deletes every '%' of cur with the rest of its branch (cutBranches),
+// compacting into next, and makes next current.
+func (run *cudaRun) cut() error {
+	s := &run.cur
+	n := s.n
+	if err := run.depths(s, false); err != nil {
+		return err
+	}
+	if err := ensure(run, &run.delta, n+1); err != nil {
+		return err
+	}
+	if err := run.delta.ZeroPrefix(n + 1); err != nil {
+		return err
+	}
+	if err := run.launchIn("lsys_tree", "lsys_cut_mark", ceilDiv(n, gpuThreads), 0, s.syms.Arg(), gpu.U32(uint32(n)),
+		run.levels.Arg(), run.delta.Arg()); err != nil {
+		return err
+	}
+	nt := ceilDiv(n, gpuTile)
+	if err := run.launchIn("lsys_tree", "lsys_cut_tiles", nt, 0, run.delta.Arg(), gpu.U32(uint32(n)), run.tileC.Arg(),
+		run.status()); err != nil {
+		return err
+	}
+	if err := ensure(run, &run.tiles, 2*nt); err != nil {
+		return err
+	}
+	half := run.tiles.Len() / 2
+	if err := run.launchIn("lsys_tree", "lsys_cut_count", nt, 0, run.blob.Arg(), s.syms.Arg(), gpu.U32(uint32(n)),
+		run.delta.Arg(), run.tileC.Arg(), run.tiles.Arg(), run.tiles.ArgAt(half), run.status()); err != nil {
+		return err
+	}
+	st, err := run.readStatus()
+	if err != nil {
+		return err
+	}
+	m, p := int(st.OutMods), int(st.OutParams)
+	out := &run.next
+	if err := run.reserve(out, m, p); err != nil {
+		return err
+	}
+	if err := run.launchIn("lsys_tree", "lsys_cut_scatter", nt, 0, run.blob.Arg(), s.syms.Arg(), argOf(s.params), argOf(s.chunkp),
+		gpu.U32(uint32(n)), run.delta.Arg(), run.tileC.Arg(), run.tiles.Arg(), run.tiles.ArgAt(half),
+		out.syms.Arg(), argOf(out.params), argOf(out.chunkp)); err != nil {
+		return err
+	}
+	out.n, out.np = m, p
+	run.cur, run.next = run.next, run.cur
+	return nil
+}

@@ -22,76 +22,20 @@
 //     structure, so only strings with little branching serialise.
 //  3. turtle_emit: each chunk walks all its modules again from its exact
 //     start state, with its own stack, popping into the saved states of
-//     earlier chunks once that is empty, and writes its segments and polygon
+//     earlier chunks once that is empty, and writes its segments (staged in
+//     shared memory, stored a whole 128-byte line at a time) and polygon
 //     events at its offsets.
 //  4. turtle_poly_*: polygons from the events ('{' ... '}' matched by brace
 //     depth); turtle_bounds: the bounding box.
 #include "common.cuh"
 #include "turtle_types.cuh"
 #include "turtle_math.cuh"
+#include "turtle_block.cuh"
 
 #define TT_SCAN_THREADS 256 // chunks per survey/prep block; must match cuda.go
 #define TT_SCAN_LOG 8       // min-tree levels 1..TT_SCAN_LOG are built in prep
 #define TT_WALK_THREADS 128 // chunks per block of the walking kernels
 #define TT_INT_MAX 0x7fffffff
-#define TT_LOCAL_STACK 8    // states per thread that turtle_emit keeps in local memory
-
-// ---- Block scans of the survey's counts ----------------------------------
-
-__device__ __forceinline__ TurtleSums sums_zero() {
-	TurtleSums s;
-	s.params = 0, s.segs = s.events = s.ys = s.stack = 0, s.delta = 0, s.level = 0;
-	return s;
-}
-
-__device__ __forceinline__ TurtleSums sums_add(TurtleSums a, const TurtleSums &b) {
-	a.params += b.params, a.segs += b.segs, a.events += b.events, a.ys += b.ys, a.stack += b.stack;
-	a.delta += b.delta, a.level |= b.level;
-	return a;
-}
-
-__device__ __forceinline__ TurtleSums sums_shfl_up(TurtleSums v, int o) {
-	v.params = __shfl_up_sync(PG_FULL_MASK, (unsigned long long)v.params, o);
-	v.segs = __shfl_up_sync(PG_FULL_MASK, v.segs, o);
-	v.events = __shfl_up_sync(PG_FULL_MASK, v.events, o);
-	v.ys = __shfl_up_sync(PG_FULL_MASK, v.ys, o);
-	v.stack = __shfl_up_sync(PG_FULL_MASK, v.stack, o);
-	v.delta = __shfl_up_sync(PG_FULL_MASK, v.delta, o);
-	v.level = __shfl_up_sync(PG_FULL_MASK, v.level, o);
-	return v;
-}
-
-// block_scan returns the exclusive prefix of v over the block's threads (in
-// order) and sets total to the block's sum. Every thread must call it.
-template <int THREADS>
-__device__ TurtleSums block_scan(TurtleSums v, TurtleSums &total) {
-	__shared__ TurtleSums warp_incl[THREADS / 32];
-	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-	TurtleSums incl = v;
-#pragma unroll
-	for (int o = 1; o < 32; o <<= 1) {
-		const TurtleSums y = sums_shfl_up(incl, o);
-		if (lane >= o) incl = sums_add(y, incl);
-	}
-	TurtleSums ex = sums_shfl_up(incl, 1);
-	if (lane == 0) ex = sums_zero();
-	if (lane == 31) warp_incl[warp] = incl;
-	__syncthreads();
-	if (warp == 0) {
-		TurtleSums w = lane < THREADS / 32 ? warp_incl[lane] : sums_zero();
-#pragma unroll
-		for (int o = 1; o < THREADS / 32; o <<= 1) {
-			const TurtleSums y = sums_shfl_up(w, o);
-			if (lane >= o) w = sums_add(y, w);
-		}
-		if (lane < THREADS / 32) warp_incl[lane] = w;
-	}
-	__syncthreads();
-	const TurtleSums r = warp > 0 ? sums_add(warp_incl[warp - 1], ex) : ex;
-	total = warp_incl[THREADS / 32 - 1];
-	__syncthreads(); // warp_incl is reused by the next call
-	return r;
-}
 
 __device__ __forceinline__ void load_table(const TurtleProgram *prog, uint16_t *tab) {
 	for (int i = threadIdx.x; i < 256; i += blockDim.x) tab[i] = prog->table[i];
@@ -137,8 +81,7 @@ turtle_survey(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict_
 		TurtleChunk *ch = chunks + c;
 		ch->segs = segs, ch->events = events, ch->params = params, ch->pushes = rel - mn;
 		ch->pops = -mn, ch->max_rel = mx, ch->max_stack = ms, ch->last_pop = last, ch->level = lv;
-		s.params = params, s.segs = segs, s.events = events, s.ys = rel - mn + 1;
-		s.stack = max(ms - TT_LOCAL_STACK, 0);
+		s.params = params, s.segs = segs, s.events = events, s.ys = rel - mn + 1, s.stack = ms;
 		s.delta = rel, s.level = lv;
 	}
 	TurtleSums total;
@@ -177,7 +120,7 @@ turtle_prep(const TurtleProgram *__restrict__ prog, TurtleChunk *chunks, const T
 	if (in) {
 		ch = chunks[c];
 		s.params = ch.params, s.segs = ch.segs, s.events = ch.events, s.ys = ch.pushes + 1;
-		s.stack = max(ch.max_stack - TT_LOCAL_STACK, 0), s.delta = (int32_t)ch.pushes - ch.pops, s.level = ch.level;
+		s.stack = ch.max_stack, s.delta = (int32_t)ch.pushes - ch.pops, s.level = ch.level;
 	}
 	TurtleSums total;
 	const TurtleSums o = sums_add(partials[blockIdx.x], block_scan<TT_SCAN_THREADS>(s, total));
@@ -227,54 +170,6 @@ extern "C" __global__ void __launch_bounds__(1024) turtle_tree_top(const TurtleP
 }
 
 // ---- 2. Start states -------------------------------------------------------
-
-// The system's constants a walk needs, in registers.
-struct Consts {
-	double step, cos, sin, winc, e;
-	V3 t;
-	bool tropic;
-	__device__ __forceinline__ explicit Consts(const TurtleProgram *p)
-	    : step(p->step), cos(p->cos), sin(p->sin), winc(p->winc), e(p->elasticity),
-	      t(v3(p->tropism[0], p->tropism[1], p->tropism[2])), tropic(p->tropic != 0) {}
-};
-
-__device__ __forceinline__ int color_index(double v) {
-	if (!(v > 0)) return 0;
-	return (int)fmin(round(v), (double)TURTLE_MAX_COLOR);
-}
-
-// Angle caches the sine and cosine of the last angle parameter: systems
-// repeat the same few angles, and sincos in float64 is costly.
-struct Angle {
-	double v, s, c;
-	__device__ __forceinline__ Angle() : v(__longlong_as_double(0x7ff8000000000000ll)), s(0), c(1) {}
-	__device__ __forceinline__ void of(double deg, double *sn, double *cs) {
-		if (deg != v) sincos_deg(deg, &s, &c), v = deg;
-		*sn = s, *cs = c;
-	}
-};
-
-// step_x applies one command (not a bracket or polygon command) to x.
-__device__ __forceinline__ void step_x(Xt &x, int cm, bool has, double v, const Consts &k, Angle &ang) {
-	if (cm == TC_DRAW || cm == TC_MOVE) {
-		x.p = vadd(x.p, vscale(x.h, has ? v : k.step));
-		if (cm == TC_DRAW && k.tropic) tropism(x.h, x.l, x.u, k.t, k.e);
-	} else if (cm <= TC_ROLL_LEFT) {
-		double c = k.cos, s = k.sin;
-		if (has) ang.of(v, &s, &c);
-		rotate(cm, c, s, x.h, x.l, x.u);
-	} else if (cm == TC_AROUND) {
-		x.h = vneg(x.h), x.l = vneg(x.l);
-	} else if (cm == TC_LEVEL) {
-		level(x.h, x.l, x.u);
-	} else if (cm == TC_THINNER || cm == TC_THICKER) {
-		if (has) width_then(x.wadd, x.wmin, -__longlong_as_double(0x7ff0000000000000ll), v > 0 ? v : 0);
-		else width_then(x.wadd, x.wmin, cm == TC_THINNER ? -k.winc : k.winc, 0);
-	} else if (cm == TC_COLOR) {
-		if (has) color_then(x.cset, x.cv, 1, color_index(v));
-		else color_then(x.cset, x.cv, 0, 1);
-	}
-}
 
 #define TT_GROUPS 32 // balanced groups per chunk that the spine walk jumps over without scanning
 
@@ -494,99 +389,6 @@ turtle_absolutize(const TurtleProgram *__restrict__ prog, const TurtleChunk *__r
 
 // ---- 3. Emit ---------------------------------------------------------------
 
-// Box accumulates bounds; nan sums x*0 over every value, which is 0 unless
-// one of them is not finite.
-struct Box {
-	float lo[3], hi[3], w, nan;
-	__device__ __forceinline__ void add(float x, float y, float z) {
-		lo[0] = fminf(lo[0], x), lo[1] = fminf(lo[1], y), lo[2] = fminf(lo[2], z);
-		hi[0] = fmaxf(hi[0], x), hi[1] = fmaxf(hi[1], y), hi[2] = fmaxf(hi[2], z);
-		nan += x * 0 + y * 0 + z * 0;
-	}
-	__device__ __forceinline__ void merge(const Box &b) {
-#pragma unroll
-		for (int k = 0; k < 3; k++) lo[k] = fminf(lo[k], b.lo[k]), hi[k] = fmaxf(hi[k], b.hi[k]);
-		w = fmaxf(w, b.w), nan += b.nan;
-	}
-};
-
-__device__ __forceinline__ Box box_empty() {
-	const float inf = __int_as_float(0x7f800000);
-	Box b;
-	b.lo[0] = b.lo[1] = b.lo[2] = inf, b.hi[0] = b.hi[1] = b.hi[2] = -inf, b.w = 0, b.nan = 0;
-	return b;
-}
-
-// box_store reduces the block's boxes into out. Every thread must call it.
-__device__ void box_store(Box b, TurtleBox *out) {
-	__shared__ Box warps[32];
-#pragma unroll
-	for (int o = 16; o > 0; o >>= 1) {
-		Box y = box_empty();
-#pragma unroll
-		for (int k = 0; k < 3; k++) {
-			y.lo[k] = __shfl_xor_sync(PG_FULL_MASK, b.lo[k], o);
-			y.hi[k] = __shfl_xor_sync(PG_FULL_MASK, b.hi[k], o);
-		}
-		y.w = __shfl_xor_sync(PG_FULL_MASK, b.w, o);
-		y.nan = __shfl_xor_sync(PG_FULL_MASK, b.nan, o);
-		b.merge(y);
-	}
-	if ((threadIdx.x & 31) == 0) warps[threadIdx.x >> 5] = b;
-	__syncthreads();
-	if (threadIdx.x == 0) {
-		for (unsigned i = 1; i < blockDim.x / 32; i++) b.merge(warps[i]);
-#pragma unroll
-		for (int k = 0; k < 3; k++) out->lo[k] = b.lo[k], out->hi[k] = b.hi[k];
-		out->wmax = b.w;
-		out->nonfinite = !(b.nan == 0);
-	}
-}
-
-__device__ __forceinline__ void state_store(TurtleState *s, V3 p, V3 h, V3 l, V3 u, double width, int color) {
-	double2 *q = reinterpret_cast<double2 *>(s);
-	q[0] = make_double2(p.x, p.y), q[1] = make_double2(p.z, h.x), q[2] = make_double2(h.y, h.z);
-	q[3] = make_double2(l.x, l.y), q[4] = make_double2(l.z, u.x), q[5] = make_double2(u.y, u.z);
-	q[6] = make_double2(width, __longlong_as_double((long long)(uint32_t)color));
-}
-
-__device__ __forceinline__ void state_load(const TurtleState *s, V3 &p, V3 &h, V3 &l, V3 &u, double &width, int &color) {
-	const double2 *q = reinterpret_cast<const double2 *>(s);
-	const double2 a = q[0], b = q[1], c = q[2], d = q[3], e = q[4], f = q[5], g = q[6];
-	p = v3(a.x, a.y, b.x), h = v3(b.y, c.x, c.y), l = v3(d.x, d.y, e.x), u = v3(e.y, f.x, f.y);
-	width = g.x, color = (int)(uint32_t)__double_as_longlong(g.y);
-}
-
-// Segments are staged per thread in shared memory and stored a 128-byte line
-// (four segments) at a time, eight lanes to a line: one 16-byte store per
-// lane to lines of its own kept the L2 busy with half-written sectors.
-#define TT_STAGE 9 // float4 per thread's staging row: a line, and one against bank conflicts
-
-// flush_lines stores, for every lane that asks, segments [a, b) of line
-// `line` from its staging row: four lines per warp-wide store. All lanes call it.
-__device__ __forceinline__ void flush_lines(bool want, uint32_t line, uint32_t a, uint32_t b, const float4 *stage,
-					    float4 *out) {
-	const unsigned lane = threadIdx.x & 31, row0 = threadIdx.x & ~31u, piece = lane & 7;
-	unsigned m = __ballot_sync(PG_FULL_MASK, want);
-	while (m) {
-		unsigned src = 32;
-#pragma unroll
-		for (unsigned g = 0; g < 4; g++) {
-			if (m) {
-				const unsigned s = __ffs(m) - 1;
-				m &= m - 1;
-				if ((lane >> 3) == g) src = s;
-			}
-		}
-		const unsigned s = src & 31;
-		const uint32_t l = __shfl_sync(PG_FULL_MASK, line, s);
-		const uint32_t sa = __shfl_sync(PG_FULL_MASK, a, s), sb = __shfl_sync(PG_FULL_MASK, b, s);
-		if (src < 32 && piece >> 1 >= sa && piece >> 1 < sb)
-			out[(size_t)l * 8 + piece] = stage[(row0 + s) * TT_STAGE + piece];
-	}
-	__syncwarp();
-}
-
 // turtle_emit walks each chunk from its start state and writes its segments
 // and polygon events; boxes[block] receives the bounds of its segments. The
 // lanes of a warp step through their chunks together (the flushes need them
@@ -616,6 +418,9 @@ turtle_emit(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict__ 
 	V3 pos = s0.p, h = s0.h, l = s0.l, u = s0.u;
 	double width = width_apply(s0.wadd, s0.wmin, 0);
 	int color = color_apply(s0.cset, s0.cv, 0);
+	// The chunk's own stack. (Staging its states through shared memory for
+	// whole-line accesses, as the segments are, measured slower: the pops
+	// then wait at the loop head for the whole warp.)
 	TurtleState *stk = stack + ch.stack_off;
 	int sd = 0, gd = ch.depth;
 	const uint32_t seg0 = ch.seg_off;
@@ -627,21 +432,18 @@ turtle_emit(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict__ 
 	const Consts k(prog);
 	const uint64_t *w8 = reinterpret_cast<const uint64_t *>(syms) + (lo >> 3);
 	uint64_t cur = len > 0 ? __ldg(w8) : 0, nxt = len > 8 ? __ldg(w8 + 1) : 0;
-	// The top of the stack lives in local memory, which the L1 caches
-	// write-back; deeper states go to the chunk's part of the arena.
-	double2 lstk[TT_LOCAL_STACK][7];
 	Angle ang;
 	for (uint32_t t = 0; t < trips; t++) {
 		const uint32_t fl = (seg - 1) >> 2; // the line the last segment completed
-		flush_lines(full, fl, seg0 > fl * 4 ? seg0 - fl * 4 : 0, 4, stage, out);
+		store_lines(full, fl, seg0 > fl * 4 ? 2 * (seg0 - fl * 4) : 0, 8, stage, out);
 		full = false;
 		if (t >= len) continue;
 		const uint32_t e = tab[(cur >> ((t & 7) * 8)) & 0xff];
+		const int cm = e & 0xff;
 		if ((t & 7) == 7) {
 			cur = nxt;
 			nxt = t + 9 < len ? __ldg(w8 + ((t + 9) >> 3)) : 0;
 		}
-		const int cm = e & 0xff;
 		const uint32_t na = e >> 8;
 		po += na;
 		if (cm == TC_NONE) continue;
@@ -666,14 +468,11 @@ turtle_emit(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict__ 
 			if (has) ang.of(v, &sn, &cs);
 			rotate(cm, cs, sn, h, l, u);
 		} else if (cm == TC_PUSH) {
-			if (sd < TT_LOCAL_STACK) state_store(reinterpret_cast<TurtleState *>(lstk[sd]), pos, h, l, u, width, color);
-			else state_store(stk + (sd - TT_LOCAL_STACK), pos, h, l, u, width, color);
-			sd++, gd++;
+			state_store(stk + sd++, pos, h, l, u, width, color);
+			gd++;
 		} else if (cm == TC_POP) {
 			if (sd > 0) {
-				sd--;
-				if (sd < TT_LOCAL_STACK) state_load(reinterpret_cast<const TurtleState *>(lstk[sd]), pos, h, l, u, width, color);
-				else state_load(stk + (sd - TT_LOCAL_STACK), pos, h, l, u, width, color);
+				state_load(stk + --sd, pos, h, l, u, width, color);
 			} else {
 				// Pop into the state an earlier chunk saved at this ']''s '['.
 				const int d = gd - 1, p = pse(tree, prog, c, d);
@@ -705,9 +504,9 @@ turtle_emit(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict__ 
 	}
 	// The line the last segment completed, then the one it left partial.
 	const uint32_t fl = (seg - 1) >> 2, pl = seg >> 2;
-	flush_lines(full, fl, seg0 > fl * 4 ? seg0 - fl * 4 : 0, 4, stage, out);
+	store_lines(full, fl, seg0 > fl * 4 ? 2 * (seg0 - fl * 4) : 0, 8, stage, out);
 	const uint32_t pa = seg0 > pl * 4 ? seg0 - pl * 4 : 0;
-	flush_lines((seg & 3) > pa, pl, pa, seg & 3, stage, out);
+	store_lines((seg & 3) > pa, pl, 2 * pa, 2 * (seg & 3), stage, out);
 	box_store(box, boxes + blockIdx.x);
 }
 

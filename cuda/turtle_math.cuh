@@ -208,3 +208,51 @@ __device__ __forceinline__ int pse(const int32_t *__restrict__ tree, const Turtl
 	}
 	return i;
 }
+
+// The system's constants a walk needs, in registers.
+struct Consts {
+	double step, cos, sin, winc, e;
+	V3 t;
+	bool tropic;
+	__device__ __forceinline__ explicit Consts(const TurtleProgram *p)
+	    : step(p->step), cos(p->cos), sin(p->sin), winc(p->winc), e(p->elasticity),
+	      t(v3(p->tropism[0], p->tropism[1], p->tropism[2])), tropic(p->tropic != 0) {}
+};
+
+__device__ __forceinline__ int color_index(double v) {
+	if (!(v > 0)) return 0;
+	return (int)fmin(round(v), (double)TURTLE_MAX_COLOR);
+}
+
+// Angle caches the sine and cosine of the last angle parameter: systems
+// repeat the same few angles, and sincos in float64 is costly.
+struct Angle {
+	double v, s, c;
+	__device__ __forceinline__ Angle() : v(__longlong_as_double(0x7ff8000000000000ll)), s(0), c(1) {}
+	__device__ __forceinline__ void of(double deg, double *sn, double *cs) {
+		if (deg != v) sincos_deg(deg, &s, &c), v = deg;
+		*sn = s, *cs = c;
+	}
+};
+
+// step_x applies one command (not a bracket or polygon command) to x.
+__device__ __forceinline__ void step_x(Xt &x, int cm, bool has, double v, const Consts &k, Angle &ang) {
+	if (cm == TC_DRAW || cm == TC_MOVE) {
+		x.p = vadd(x.p, vscale(x.h, has ? v : k.step));
+		if (cm == TC_DRAW && k.tropic) tropism(x.h, x.l, x.u, k.t, k.e);
+	} else if (cm <= TC_ROLL_LEFT) {
+		double c = k.cos, s = k.sin;
+		if (has) ang.of(v, &s, &c);
+		rotate(cm, c, s, x.h, x.l, x.u);
+	} else if (cm == TC_AROUND) {
+		x.h = vneg(x.h), x.l = vneg(x.l);
+	} else if (cm == TC_LEVEL) {
+		level(x.h, x.l, x.u);
+	} else if (cm == TC_THINNER || cm == TC_THICKER) {
+		if (has) width_then(x.wadd, x.wmin, -__longlong_as_double(0x7ff0000000000000ll), v > 0 ? v : 0);
+		else width_then(x.wadd, x.wmin, cm == TC_THINNER ? -k.winc : k.winc, 0);
+	} else if (cm == TC_COLOR) {
+		if (has) color_then(x.cset, x.cv, 1, color_index(v));
+		else color_then(x.cset, x.cv, 0, 1);
+	}
+}

@@ -150,3 +150,20 @@ func (b *Buffer[T]) Free() error {
 	b.ptr, b.n = 0, 0
 	return b.dev.do(func() error { return check("cuMemFree", C.pg_mem_free(p)) })
 }
+
+// ReadStructs copies the words of b into dst, whose elements must be plain
+// fixed-size structs laid out exactly as the kernel wrote them (a layout test
+// beside the caller checks that against the .cuh header) and a whole number
+// of 32-bit words long. It reads straight into dst: for hundreds of millions
+// of elements a decoding pass would cost more than the copy.
+func ReadStructs[T any](b *Buffer[uint32], dst []T) error {
+	if len(dst) == 0 {
+		return nil
+	}
+	size := int(unsafe.Sizeof(dst[0]))
+	if size%4 != 0 {
+		return fmt.Errorf("gpu: ReadStructs: element of %d bytes is not a whole number of words", size)
+	}
+	words := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(dst))), len(dst)*size/4)
+	return b.Read(words)
+}

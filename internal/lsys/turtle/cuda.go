@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/bits"
 	"time"
-	"unsafe"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/lsys"
@@ -199,8 +198,8 @@ func (r *cudaRun) interpret(ctx context.Context, p *program, in *cudaInput, csiz
 	}
 	scanBlocks := blocks(nc, gpuScanThreads)
 	chunks, err1 := cudaAlloc[uint32](r, nc*gpuChunkWords)
-	partials, err2 := cudaAlloc[uint32](r, scanBlocks*8)
-	totals, err3 := cudaAlloc[uint32](r, 10)
+	partials, err2 := cudaAlloc[uint32](r, scanBlocks*gpuSumsWords)
+	totals, err3 := cudaAlloc[uint32](r, gpuTotalsWords)
 	tree, err4 := cudaAlloc[int32](r, gp.treeSize())
 	if err := firstErr(err1, err2, err3, err4); err != nil {
 		return nil, err
@@ -245,7 +244,7 @@ func (r *cudaRun) interpret(ctx context.Context, p *program, in *cudaInput, csiz
 	}
 
 	walkBlocks := blocks(nc, gpuWalkThreads)
-	ys, err1 := cudaAlloc[uint32](r, int(tot.Ys)*32)
+	ys, err1 := cudaAlloc[uint32](r, int(tot.Ys)*gpuXformWords)
 	pushpos, err2 := cudaAlloc[int32](r, int(tot.Ys))
 	if err := firstErr(err1, err2); err != nil {
 		return nil, err
@@ -282,10 +281,10 @@ func (r *cudaRun) interpret(ctx context.Context, p *program, in *cudaInput, csiz
 	ne := int(tot.Events)
 	polyBlocks := blocks(ne, gpuWalkThreads)
 	dg := &cudaGeometry{nsegs: int(tot.Segs), modules: n, maxDepth: int(tot.MaxDepth)}
-	stack, err1 := cudaAlloc[uint32](r, int(tot.Stack)*28)
-	segs, err2 := cudaAlloc[uint32](r, dg.nsegs*8)
-	events, err3 := cudaAlloc[uint32](r, ne*4)
-	boxes, err4 := cudaAlloc[uint32](r, (walkBlocks+polyBlocks)*8)
+	stack, err1 := cudaAlloc[uint32](r, int(tot.Stack)*gpuStateWords)
+	segs, err2 := cudaAlloc[uint32](r, dg.nsegs*gpuSegmentWords)
+	events, err3 := cudaAlloc[uint32](r, ne*gpuEventWords)
+	boxes, err4 := cudaAlloc[uint32](r, (walkBlocks+polyBlocks)*gpuBoxWords)
 	if err := firstErr(err1, err2, err3, err4); err != nil {
 		return nil, err
 	}
@@ -298,12 +297,12 @@ func (r *cudaRun) interpret(ctx context.Context, p *program, in *cudaInput, csiz
 		return nil, err
 	}
 	if ne > 0 {
-		err = r.stage("polygons", func() error { return r.polygons(k, in, events, ne, boxes.ArgAt(walkBlocks*8), dg) })
+		err = r.stage("polygons", func() error { return r.polygons(k, in, events, ne, boxes.ArgAt(walkBlocks*gpuBoxWords), dg) })
 		if err != nil {
 			return nil, err
 		}
 	}
-	box, err := cudaAlloc[uint32](r, 8)
+	box, err := cudaAlloc[uint32](r, gpuBoxWords)
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +324,7 @@ func (r *cudaRun) combine(k *kernels, prog, chunks *gpu.Buffer[uint32], tree *gp
 	var anc [2]*gpu.Buffer[int32]
 	for i := range 2 {
 		var err1, err2 error
-		v[i], err1 = cudaAlloc[uint32](r, nc*32)
+		v[i], err1 = cudaAlloc[uint32](r, nc*gpuXformWords)
 		anc[i], err2 = cudaAlloc[int32](r, nc)
 		if err := firstErr(err1, err2); err != nil {
 			return err
@@ -396,8 +395,8 @@ func (r *cudaRun) polygons(k *kernels, in *cudaInput, events *gpu.Buffer[uint32]
 		return err
 	}
 	dg.npolys, dg.nverts = int(np), int(nv)
-	polys, err1 := cudaAlloc[uint32](r, dg.npolys*3)
-	verts, err2 := cudaAlloc[uint32](r, dg.nverts*3)
+	polys, err1 := cudaAlloc[uint32](r, dg.npolys*gpuPolygonWords)
+	verts, err2 := cudaAlloc[uint32](r, dg.nverts*gpuVertexWords)
 	if err := firstErr(err1, err2); err != nil {
 		return err
 	}
@@ -434,36 +433,24 @@ func (r *cudaRun) download(dg *cudaGeometry) (*Geometry, error) {
 		return nil, fmt.Errorf("turtle: %w: a coordinate or width is NaN or infinite (finite ones reach %v..%v)",
 			ErrNonFinite, b.Lo, b.Hi)
 	}
-	if err := readStructs(dg.segs, g.Segments); err != nil {
+	if err := gpu.ReadStructs(dg.segs, g.Segments); err != nil {
 		return nil, err
 	}
 	if dg.npolys > 0 {
 		g.Polygons = make([]Polygon, dg.npolys)
-		if err := readStructs(dg.polys, g.Polygons); err != nil {
+		if err := gpu.ReadStructs(dg.polys, g.Polygons); err != nil {
 			return nil, err
 		}
 	}
 	if dg.nverts > 0 {
 		g.PolyVerts = make([][3]float32, dg.nverts)
-		if err := readStructs(dg.verts, g.PolyVerts); err != nil {
+		if err := gpu.ReadStructs(dg.verts, g.PolyVerts); err != nil {
 			return nil, err
 		}
 	}
 	g.Stats = Stats{Modules: dg.modules, Segments: dg.nsegs, Polygons: dg.npolys, MaxDepth: dg.maxDepth,
 		Bounds: Box{Min: b.Lo, Max: b.Hi}}
 	return g, nil
-}
-
-// readStructs copies b into dst, whose elements have the layout the kernels
-// write (TestGPUTypesMatchHeader checks Segment, Polygon and [3]float32):
-// straight into the slice, since a decoding pass would cost more than the
-// copy for hundreds of millions of segments.
-func readStructs[T any](b *gpu.Buffer[uint32], dst []T) error {
-	if len(dst) == 0 {
-		return nil
-	}
-	words := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(dst))), len(dst)*int(unsafe.Sizeof(dst[0]))/4)
-	return b.Read(words)
 }
 
 // readStruct decodes the fixed-size struct v from b at word off.

@@ -44,8 +44,20 @@ type gpuChunk struct {
 	Depth, M, Level, Pad            int32
 }
 
-// gpuChunkWords is the size of a TurtleChunk in 32-bit words.
-const gpuChunkWords = 18
+// Sizes in 32-bit words of what the host allocates device buffers of
+// (checked against the types by TestGPUTypesMatchHeader).
+const (
+	gpuChunkWords   = 18 // TurtleChunk
+	gpuSumsWords    = 8  // TurtleSums
+	gpuTotalsWords  = 10 // TurtleTotals
+	gpuXformWords   = 32 // TurtleXform
+	gpuStateWords   = 28 // TurtleState
+	gpuEventWords   = 4  // TurtleEvent
+	gpuBoxWords     = 8  // TurtleBox
+	gpuSegmentWords = 8  // Segment
+	gpuPolygonWords = 3  // Polygon
+	gpuVertexWords  = 3  // [3]float32
+)
 
 type gpuSums struct {
 	Params                  uint64

@@ -84,11 +84,21 @@ func TestGPUTypesMatchHeader(t *testing.T) {
 				t.Errorf("offsetof(%s) = %d in C, %d in Go", key, got[key], f.Offset)
 			}
 		}
-		if ty.c == "TurtleChunk" && rt.Size() != 4*gpuChunkWords {
-			t.Errorf("gpuChunkWords %d for %d bytes", gpuChunkWords, rt.Size())
-		}
 		if ln := len(gpuWords(ty.goType)); uintptr(ln*4) != rt.Size() {
 			t.Errorf("%s encodes to %d bytes, size %d", ty.c, ln*4, rt.Size())
+		}
+	}
+	for _, w := range []struct {
+		v     any
+		words int
+	}{
+		{gpuChunk{}, gpuChunkWords}, {gpuSums{}, gpuSumsWords}, {gpuTotals{}, gpuTotalsWords},
+		{gpuXform{}, gpuXformWords}, {gpuState{}, gpuStateWords}, {gpuEvent{}, gpuEventWords},
+		{gpuBox{}, gpuBoxWords}, {Segment{}, gpuSegmentWords}, {Polygon{}, gpuPolygonWords},
+		{[3]float32{}, gpuVertexWords},
+	} {
+		if size := reflect.TypeOf(w.v).Size(); size != uintptr(4*w.words) {
+			t.Errorf("%T: %d bytes, %d words", w.v, size, w.words)
 		}
 	}
 	for name, c := range cmds {

@@ -127,6 +127,7 @@ func (a *app) newRootCmd() *cobra.Command {
 		a.newCompareCmd(),
 		a.newFlameCmd(),
 		a.newLsysCmd(),
+		a.newForestCmd(),
 	)
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {

@@ -95,6 +95,28 @@ type Layer struct {
 	// cell area, summed); Lost the seeds of this species' parents that land
 	// outside an open plot (the kernel's mass beyond the grid).
 	Total, Lost float64
+	// Parents is the number of parent trees (DBH at or above MinDBH) and
+	// Produced their seeds per year, sum of STR (DBH/30)^beta: on an open
+	// plot Produced = Total + Lost, up to the grid's quadrature.
+	Parents  int
+	Produced float64
+	// Accuracy is the backend's statement of this layer's error.
+	Accuracy Accuracy
+}
+
+// Accuracy states how far a layer may be from the exact sum.
+type Accuracy struct {
+	// MaxRel estimates the largest relative error of a cell whose density
+	// is at least Floor times the layer's maximum; 0 means exact up to
+	// float64 rounding, -1 that the method has no estimate (multires).
+	MaxRel, Floor float64
+	// MaxAbs bounds the absolute error of every cell (per m^2 per year) and
+	// TailMass is the fraction of every parent's seeds the exact method's
+	// cut-off radius ignores (0 without one).
+	MaxAbs, TailMass float64
+	// ExactCells counts the cells the fft method summed exactly because its
+	// error estimate for them exceeded the tolerance.
+	ExactCells int
 }
 
 // Options control a dispersal run.
@@ -109,6 +131,12 @@ type Options struct {
 	Workers int
 	// Progress, when set, is called with work done and total (calls never overlap).
 	Progress func(done, total int64)
+	// Tolerance is the fft method's largest relative error per cell: cells
+	// its error estimate exceeds it for are summed exactly (0: 1e-4).
+	Tolerance float64
+	// ClusterDistance is the multires method's first clustering distance
+	// in metres (0: per species, where D d^theta = 8.3, as in the paper).
+	ClusterDistance float64
 }
 
 // Engine is a backend: the CPU, or a CUDA device.

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/procgen-dev/procgen/internal/forest"
+)
+
+// testForestRun is a finished run of one species on a 3x2 grid.
+func testForestRun() *forestRun {
+	g := forest.Grid{Cell: 1, NX: 3, NY: 2}
+	sp := forest.Species{Name: "a b/c", Kernel: forest.Weibull, STR: 1, Beta: 2, D: 1e-3, Theta: 3}
+	dens := []float64{1, 2, 3, 4, 5, 6}
+	return &forestRun{
+		o:             forestOptions{Method: "exact", Boundary: "open"},
+		p:             &forestPlan{outs: map[string]bool{"csv": true, "asc": true, "png": true}},
+		grid:          g,
+		stems:         &forest.StemMap{},
+		res:           &forest.Resolution{Species: []forest.Species{sp}, Index: map[string]int{"a b/c": 0}},
+		layers:        []forest.Layer{{Species: 0, Density: dens}, {Species: -1, Density: dens}},
+		names:         []string{"a_b_c", "total"},
+		stemsPerLayer: []int{0},
+		timings:       map[string]float64{},
+	}
+}
+
+// A failure while writing leaves neither the output directory nor the
+// temporary one; success moves every file into place, also into an
+// existing directory.
+func TestForestWriteAtomic(t *testing.T) {
+	a := newApp(nil, os.Stdout, os.Stderr)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "rain")
+
+	bad := testForestRun()
+	bad.layers[1].Density = bad.layers[1].Density[:5] // the .asc writer refuses it
+	bad.p.outs = map[string]bool{"asc": true}
+	if err := a.forestWrite(bad, out, time.Now(), time.Now()); err == nil {
+		t.Fatal("a bad layer was written")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("left behind: %v", entries)
+	}
+
+	for i := 0; i < 2; i++ { // into a new directory, then over it
+		if err := a.forestWrite(testForestRun(), out, time.Now(), time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"a_b_c.csv", "a_b_c.asc", "a_b_c.png", "total.csv", "total.asc", "total.png", "summary.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("temporary directories left: %v", entries)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "a_b_c.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "x,y,species,density\n0.5,0.5,a b/c,1\n1.5,0.5,a b/c,2\n2.5,0.5,a b/c,3\n0.5,1.5,a b/c,4\n" +
+		"1.5,1.5,a b/c,5\n2.5,1.5,a b/c,6\n"; string(b) != want {
+		t.Errorf("csv:\n%s\nwant\n%s", b, want)
+	}
+
+	// A directory where a file goes: refused before anything moves.
+	if err := os.Remove(filepath.Join(out, "total.csv")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(out, "total.csv"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(filepath.Join(out, "summary.json"))
+	if err := a.forestWrite(testForestRun(), out, time.Now(), time.Now()); err == nil {
+		t.Fatal("wrote over a directory")
+	}
+	after, _ := os.Stat(filepath.Join(out, "summary.json"))
+	if !after.ModTime().Equal(before.ModTime()) {
+		t.Error("files moved before the failure")
+	}
+}
+
+func TestLayerFileNames(t *testing.T) {
+	got := layerFileNames([]forest.Species{{Name: "Black Cherry"}, {Name: "total"}, {Name: "black cherry"}, {Name: "é"}})
+	want := []string{"Black_Cherry", "total-2", "black_cherry-2", "_", "total"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("names %q, want %q", got, want)
+		}
+	}
+	if csvField(`a,"b"`) != `"a,""b"""` || csvField("plain") != "plain" {
+		t.Error("csv quoting")
+	}
+}

@@ -1,0 +1,484 @@
+//go:build cuda
+
+package forest
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
+
+// The fft method on the device: the CPU's scheme (fft.go, fftkernel.go)
+// with the tables, the binning, the FFTs and the products on the GPU, in
+// float64. The lattice geometry (newConvGeom) and the exact fix-up of the
+// cells whose error bound exceeds the tolerance (fixCells, on the CPU) are
+// the CPU backend's own functions, and the tables are device twins of
+// convGeom.kernelTable and errorTable (TestCUDAFFTTablesMatchCPU), so both
+// backends convolve the same lattice and agree up to FFT round-off.
+
+// Launch shape of the FFT kernels.
+const (
+	cudaFFTThreads = 256
+	// cudaFFTCols is how many columns a column-pass block transforms: 4
+	// complex doubles are 64 contiguous bytes of each row.
+	cudaFFTCols = 4
+)
+
+// cudaFFTPlan is one transform length: the radices (4 first, then 2, 3,
+// 5, 7, then any other prime), the digit-reversal permutation that the
+// decimation-in-time passes need, and the n roots of unity.
+type cudaFFTPlan struct {
+	plan    gpuFFTPlan
+	perm    []int32
+	tw      []float64 // (re, im) of exp(-2 pi i j / n)
+	generic bool
+}
+
+func newCUDAFFTPlan(n int) cudaFFTPlan {
+	p := cudaFFTPlan{plan: gpuFFTPlan{N: int32(n)}}
+	m := n
+	add := func(r int) {
+		p.plan.Radix[p.plan.NStages] = int32(r)
+		p.plan.NStages++
+		if r != 2 && r != 3 && r != 4 && r != 5 && r != 7 {
+			p.generic = true
+			p.plan.Generic = 1
+		}
+		m /= r
+	}
+	for m%4 == 0 {
+		add(4)
+	}
+	for _, r := range []int{2, 3, 5, 7} {
+		for m%r == 0 {
+			add(r)
+		}
+	}
+	for r := 11; m > 1; r += 2 {
+		for m%r == 0 {
+			add(r)
+		}
+	}
+	// Element j goes to position sum over stages of digit_s(j) * (n / (r_0 ... r_s)).
+	p.perm = make([]int32, n)
+	for j := range n {
+		pos, rest, jj := 0, n, j
+		for s := range int(p.plan.NStages) {
+			r := int(p.plan.Radix[s])
+			rest /= r
+			pos += (jj % r) * rest
+			jj /= r
+		}
+		p.perm[j] = int32(pos)
+	}
+	p.tw = make([]float64, 2*n)
+	for j := range n {
+		s, c := math.Sincos(-2 * math.Pi * float64(j) / float64(n))
+		p.tw[2*j], p.tw[2*j+1] = c, s
+	}
+	return p
+}
+
+// cudaFFTMaxRadix is the largest prime factor the device transforms (by an
+// O(n p) direct pass, about a millisecond for a 1000 x 1000 lattice at
+// p = 1000); lengths with larger ones go to the CPU, which does them by
+// Bluestein's algorithm.
+const cudaFFTMaxRadix = 1024
+
+// fits says whether the transform runs on a device with limit bytes of
+// shared memory a block, cols columns at a time.
+func (p *cudaFFTPlan) fits(cols, limit int) bool {
+	for _, r := range p.plan.Radix[:p.plan.NStages] {
+		if r > cudaFFTMaxRadix {
+			return false
+		}
+	}
+	return p.smem(cols) <= limit
+}
+
+// smem is the shared memory a block transforming cols columns needs.
+func (p *cudaFFTPlan) smem(cols int) int {
+	b := cols * int(p.plan.N) * 16
+	if p.generic {
+		b *= 2
+	}
+	return b
+}
+
+// cudaMaxShared is the opt-in dynamic shared memory per block of a device.
+func cudaMaxShared(info gpu.DeviceInfo) int {
+	switch {
+	case info.Major == 8 && info.Minor == 0:
+		return 163 << 10
+	case info.Major == 9:
+		return 227 << 10
+	}
+	return 99 << 10
+}
+
+// cudaDeviceFFTPlan is a plan uploaded: plan words, permutation and roots.
+type cudaDeviceFFTPlan struct {
+	cudaFFTPlan
+	dplan *gpu.Buffer[uint32]
+	dperm *gpu.Buffer[int32]
+	dtw   *gpu.Buffer[float64]
+}
+
+func (r *cudaRun) uploadFFTPlan(axis string, p cudaFFTPlan) (*cudaDeviceFFTPlan, error) {
+	d := &cudaDeviceFFTPlan{cudaFFTPlan: p}
+	var err error
+	if d.dplan, err = cudaUpload(r, r.u32, "fft.plan."+axis, gpuWords(p.plan)); err != nil {
+		return nil, err
+	}
+	if d.dperm, err = cudaUpload(r, r.i32, "fft.perm."+axis, p.perm); err != nil {
+		return nil, err
+	}
+	if d.dtw, err = cudaUpload(r, r.f64, "fft.tw."+axis, p.tw); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// cudaFFTRunner runs the fft method for the species of one Disperse call,
+// like fftRunner on the CPU: it keeps the last kernel's spectra on the
+// device (species with equal kernels come in a row and share them).
+type cudaFFTRunner struct {
+	r       *cudaRun
+	g       Grid
+	torus   bool
+	tol     float64
+	workers int
+	geom    convGeom
+	ready   bool // geom's spectra are in khat and ehat
+	x, y    *cudaDeviceFFTPlan
+	h       int // spectrum columns: px/2 + 1
+	rowsIn  int // lattice rows that can hold parents' weights
+	cols    int // columns per column-pass block
+	// khat, ehat: the kernel's and the error bound's real spectra, scaled
+	// by 1/(px py), py rows of h.
+	khat, ehat *gpu.Buffer[float64]
+	cpu        *fftRunner // the lattices prepare turns down
+}
+
+func newCUDAFFTRunner(r *cudaRun, g Grid, torus bool, tol float64, workers int) *cudaFFTRunner {
+	if tol == 0 {
+		tol = defaultTolerance
+	}
+	return &cudaFFTRunner{r: r, g: g, torus: torus, tol: tol, workers: workers}
+}
+
+// prepare sets up the lattice, plans and spectra for k; false when its
+// transforms do not fit in a block's shared memory or have a large prime
+// factor (the CPU runs those).
+func (f *cudaFFTRunner) prepare(k kern) (bool, error) {
+	c := newConvGeom(f.g, f.torus, k)
+	if f.ready && c == f.geom {
+		return true, nil
+	}
+	f.ready = false
+	px, py := newCUDAFFTPlan(c.px), newCUDAFFTPlan(c.py)
+	limit := cudaMaxShared(f.r.dev.Info())
+	cols := cudaFFTCols
+	for cols > 1 && !py.fits(cols, limit) {
+		cols /= 2
+	}
+	if !px.fits(1, limit) || !py.fits(cols, limit) {
+		return false, nil
+	}
+	r := f.r
+	if f.x == nil || f.x.plan.N != int32(c.px) || f.y.plan.N != int32(c.py) {
+		var err error
+		if f.x, err = r.uploadFFTPlan("x", px); err != nil {
+			return false, err
+		}
+		if f.y, err = r.uploadFFTPlan("y", py); err != nil {
+			return false, err
+		}
+	}
+	f.geom, f.h, f.cols = c, c.px/2+1, cols
+	f.rowsIn = c.py
+	if !f.torus {
+		f.rowsIn = min(c.py, f.g.NY+4) // nodes -2 .. ny+1 (convGeom.bin)
+	}
+
+	// The tables, as convGeom.kernelTable and errorTable make them.
+	tk := gpuTableKern{Torus: b2i(c.torus), PX: int32(c.px), PY: int32(c.py), H: c.h, D: k.d, Theta: k.theta,
+		HalfTheta: k.halfTheta, LnX0: k.lnX0, Inv2xb2: k.inv2xb2}
+	if k.kind == kLognormal {
+		tk.Logn = 1
+	}
+	qx, qy := c.rx, c.ry
+	sup := int(math.Ceil(k.radius(supportExponent)/c.h)) + 3
+	ex, ey := min(qx, sup), min(qy, sup)
+	kp, err := cudaUpload(r, r.u32, "fft.tablekern", gpuWords(tk))
+	if err != nil {
+		return false, err
+	}
+	kt, err := cudaBuf(r, r.f64, "fft.kt", (qx+1)*(qy+1))
+	if err != nil {
+		return false, err
+	}
+	raw, err := cudaBuf(r, r.f64, "fft.eraw", (ex+2)*(ey+2))
+	if err != nil {
+		return false, err
+	}
+	et, err := cudaBuf(r, r.f64, "fft.et", (ex+1)*(ey+1))
+	if err != nil {
+		return false, err
+	}
+	fns := map[string]*gpu.Function{}
+	for _, name := range []string{"pg_forest_fft_ktable", "pg_forest_fft_eraw", "pg_forest_fft_etable"} {
+		if fns[name], err = r.dev.Function("forest_fft", name); err != nil {
+			return false, err
+		}
+	}
+	grid2 := func(nx, ny int) gpu.Dim3 { return gpu.Dim3{X: uint32((nx + 127) / 128), Y: uint32(ny), Z: 1} }
+	err = r.stage("fft.tables", func() error {
+		if err := fns["pg_forest_fft_ktable"].Launch(grid2(qx+1, qy+1), gpu.Dim(128), 0, kp.Arg(), kt.Arg(),
+			gpu.I32(int32(qx)), gpu.I32(int32(qy))); err != nil {
+			return err
+		}
+		if err := fns["pg_forest_fft_eraw"].Launch(grid2(ex+2, ey+2), gpu.Dim(128), 0, kp.Arg(), kt.Arg(),
+			gpu.I32(int32(qx)), gpu.I32(int32(qy)), raw.Arg(), gpu.I32(int32(ex)), gpu.I32(int32(ey))); err != nil {
+			return err
+		}
+		return fns["pg_forest_fft_etable"].Launch(grid2(ex+1, ey+1), gpu.Dim(128), 0, raw.Arg(), gpu.I32(int32(ex)),
+			gpu.I32(int32(ey)), gpu.F64(fftSafety), et.Arg())
+	})
+	if err != nil {
+		return false, fmt.Errorf("forest: fft tables: %w", err)
+	}
+	if f.khat, err = f.spectrum("fft.khat", kt, qx, qy); err != nil {
+		return false, err
+	}
+	if f.ehat, err = f.spectrum("fft.ehat", et, ex, ey); err != nil {
+		return false, err
+	}
+	f.ready = true
+	return true, nil
+}
+
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// layer is the device twin of fftRunner.layer in fft.go (or, for lattices
+// prepare turns down, that function itself).
+func (f *cudaFFTRunner) layer(ctx context.Context, ps *parentSet, prog *progress) ([]float64, Accuracy, error) {
+	g, r := f.g, f.r
+	nx, ny := g.NX, g.NY
+	acc := Accuracy{Floor: fftFloor}
+	if len(ps.x) == 0 {
+		prog.add(int64(ny))
+		return make([]float64, nx*ny), acc, nil
+	}
+	ok, err := f.prepare(ps.k)
+	if err != nil {
+		return nil, acc, err
+	}
+	if !ok {
+		if f.cpu == nil {
+			f.cpu = newFFTRunner(g, f.torus, f.tol, f.workers)
+		}
+		cudaSortParents(g, ps) // the CPU's fix-up needs the parents by y
+		return f.cpu.layer(ctx, ps, prog)
+	}
+	c := &f.geom
+
+	// Bin the parents, transform the rows once, then each spectrum's
+	// column pass and inverse rows.
+	start := time.Now()
+	par := make([]float64, 3*len(ps.x))
+	for t := range ps.x {
+		par[3*t] = (ps.x[t]-g.X0)/c.h - 0.5
+		par[3*t+1] = (ps.y[t]-g.Y0)/c.h - 0.5
+		par[3*t+2] = ps.w[t]
+	}
+	parents, err := cudaUpload(r, r.f64, "fft.parents", par)
+	if err != nil {
+		return nil, acc, err
+	}
+	lattice, err := cudaBuf(r, r.f64, "fft.lattice", f.rowsIn*c.px)
+	if err != nil {
+		return nil, acc, err
+	}
+	if err := lattice.ZeroPrefix(f.rowsIn * c.px); err != nil {
+		return nil, acc, err
+	}
+	r.hostStage("host.upload", start)
+	bin, err := r.dev.Function("forest_fft", "pg_forest_fft_bin")
+	if err != nil {
+		return nil, acc, err
+	}
+	err = r.stage("fft.bin", func() error {
+		return bin.Launch(gpu.Dim((len(ps.x)+255)/256), gpu.Dim(256), 0, parents.Arg(), gpu.I32(int32(len(ps.x))),
+			lattice.Arg(), gpu.I32(int32(c.px)), gpu.I32(int32(c.py)), gpu.I32(int32(c.off)), gpu.I32(b2i(f.torus)))
+	})
+	if err != nil {
+		return nil, acc, fmt.Errorf("forest: fft: %w", err)
+	}
+	spec, err := cudaBuf(r, r.f64, "fft.spec", 2*c.py*f.h)
+	if err != nil {
+		return nil, acc, err
+	}
+	if err := f.rowsForward(lattice, f.rowsIn, spec); err != nil {
+		return nil, acc, err
+	}
+	outs := [2]*gpu.Buffer[float64]{}
+	for i, hat := range []*gpu.Buffer[float64]{f.khat, f.ehat} {
+		if outs[i], err = cudaBuf(r, r.f64, fmt.Sprintf("fft.out%d", i), nx*ny); err != nil {
+			return nil, acc, err
+		}
+		if err := f.convolve(spec, hat, outs[i], int32(i)); err != nil {
+			return nil, acc, err
+		}
+	}
+	start = time.Now()
+	dens := make([]float64, nx*ny)
+	errEst := make([]float64, nx*ny)
+	if err := outs[0].ReadAt(dens, 0); err != nil {
+		return nil, acc, fmt.Errorf("forest: fft: %w", err)
+	}
+	if err := outs[1].ReadAt(errEst, 0); err != nil {
+		return nil, acc, fmt.Errorf("forest: fft: %w", err)
+	}
+	prog.add(int64(ny / 2))
+	r.hostStage("host.download", start)
+	start = time.Now()
+	maxF, fix := 0.0, false
+	for i, v := range dens {
+		maxF = max(maxF, v)
+		fix = fix || errEst[i] > f.tol*v
+	}
+	if fix {
+		// fixCells sums exactly (some of) the cells whose estimate exceeds
+		// the tolerance, with the CPU's exact sum: it needs the parents by y.
+		cudaSortParents(g, ps)
+	}
+	err = fixCells(ctx, g, f.torus, ps, dens, errEst, maxF, f.tol, f.workers, &acc)
+	prog.add(int64(ny - ny/2))
+	r.hostStage("host.fix", start)
+	return dens, acc, err
+}
+
+// spectrum computes the real spectrum of a symmetric table laid out in FFT
+// order on the lattice, with the inverse transform's 1/(px py) folded in.
+func (f *cudaFFTRunner) spectrum(name string, table *gpu.Buffer[float64], qx, qy int) (*gpu.Buffer[float64], error) {
+	r, c := f.r, &f.geom
+	grid, err := cudaBuf(r, r.f64, "fft.kgrid", c.px*c.py)
+	if err != nil {
+		return nil, err
+	}
+	fill, err := r.dev.Function("forest_fft", "pg_forest_fft_fill")
+	if err != nil {
+		return nil, err
+	}
+	err = r.stage("fft.spectrum", func() error {
+		return fill.Launch(gpu.Dim3{X: uint32((c.px + 255) / 256), Y: uint32(c.py), Z: 1}, gpu.Dim(256), 0,
+			grid.Arg(), gpu.I32(int32(c.px)), gpu.I32(int32(c.py)), table.Arg(), gpu.I32(int32(qx)), gpu.I32(int32(qy)))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("forest: fft: %w", err)
+	}
+	spec, err := cudaBuf(r, r.f64, "fft.spec", 2*c.py*f.h)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.rowsForward(grid, c.py, spec); err != nil {
+		return nil, err
+	}
+	hat, err := cudaBuf(r, r.f64, name, c.py*f.h)
+	if err != nil {
+		return nil, err
+	}
+	cols, err := r.fftFunction("pg_forest_fft_cols", f.y.smem(f.cols))
+	if err != nil {
+		return nil, err
+	}
+	err = r.stage("fft.spectrum", func() error {
+		return cols.Launch(gpu.Dim((f.h+f.cols-1)/f.cols), gpu.Dim(cudaFFTThreads), f.y.smem(f.cols),
+			f.y.dplan.Arg(), f.y.dperm.Arg(), f.y.dtw.Arg(), spec.Arg(), gpu.I32(int32(f.h)), gpu.I32(int32(c.py)),
+			hat.Arg(), gpu.Null, gpu.I32(0), gpu.I32(0), gpu.I32(int32(f.cols)), gpu.I32(1),
+			gpu.F64(1/float64(c.px*c.py)))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("forest: fft: %w", err)
+	}
+	return hat, nil
+}
+
+// fftFunction looks up an FFT kernel and allows it smem bytes of dynamic
+// shared memory.
+func (r *cudaRun) fftFunction(name string, smem int) (*gpu.Function, error) {
+	f, err := r.dev.Function("forest_fft", name)
+	if err != nil {
+		return nil, err
+	}
+	if smem > 48<<10 {
+		if err := f.SetMaxDynamicShared(smem); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// rowsForward transforms rows [0, rows) of a px-wide real lattice into half
+// spectra (h complex values a row) in spec.
+func (f *cudaFFTRunner) rowsForward(in *gpu.Buffer[float64], rows int, spec *gpu.Buffer[float64]) error {
+	r, px := f.r, f.geom.px
+	fwd, err := r.fftFunction("pg_forest_fft_rows_fwd", f.x.smem(1))
+	if err != nil {
+		return err
+	}
+	err = r.stage("fft.rows", func() error {
+		return fwd.Launch(gpu.Dim((rows+1)/2), gpu.Dim(cudaFFTThreads), f.x.smem(1), f.x.dplan.Arg(), f.x.dperm.Arg(),
+			f.x.dtw.Arg(), in.Arg(), gpu.I32(int32(px)), gpu.I32(int32(px)), gpu.I32(int32(rows)), spec.Arg(),
+			gpu.I32(int32(f.h)))
+	})
+	if err != nil {
+		return fmt.Errorf("forest: fft: %w", err)
+	}
+	return nil
+}
+
+// convolve multiplies the lattice's spectrum (rows transformed) by hat and
+// transforms back the grid's cells into out: densities clamped at zero
+// (mode 0) or absolute values (mode 1, the error estimate).
+func (f *cudaFFTRunner) convolve(spec, hat, out *gpu.Buffer[float64], mode int32) error {
+	r, c, nx, ny := f.r, &f.geom, f.g.NX, f.g.NY
+	g, err := cudaBuf(r, r.f64, "fft.cols", 2*ny*f.h)
+	if err != nil {
+		return err
+	}
+	cols, err := r.fftFunction("pg_forest_fft_cols", f.y.smem(f.cols))
+	if err != nil {
+		return err
+	}
+	err = r.stage("fft.cols", func() error {
+		return cols.Launch(gpu.Dim((f.h+f.cols-1)/f.cols), gpu.Dim(cudaFFTThreads), f.y.smem(f.cols),
+			f.y.dplan.Arg(), f.y.dperm.Arg(), f.y.dtw.Arg(), spec.Arg(), gpu.I32(int32(f.h)), gpu.I32(int32(f.rowsIn)),
+			hat.Arg(), g.Arg(), gpu.I32(int32(ny)), gpu.I32(int32(c.off)), gpu.I32(int32(f.cols)), gpu.I32(0), gpu.F64(1))
+	})
+	if err != nil {
+		return fmt.Errorf("forest: fft: %w", err)
+	}
+	inv, err := r.fftFunction("pg_forest_fft_rows_inv", f.x.smem(1))
+	if err != nil {
+		return err
+	}
+	err = r.stage("fft.rows", func() error {
+		return inv.Launch(gpu.Dim((ny+1)/2), gpu.Dim(cudaFFTThreads), f.x.smem(1), f.x.dplan.Arg(), f.x.dperm.Arg(),
+			f.x.dtw.Arg(), g.Arg(), gpu.I32(int32(f.h)), gpu.I32(int32(ny)), out.Arg(), gpu.I32(int32(nx)),
+			gpu.I32(int32(nx)), gpu.I32(int32(c.off)), gpu.F64(1), gpu.I32(mode))
+	})
+	if err != nil {
+		return fmt.Errorf("forest: fft: %w", err)
+	}
+	return nil
+}

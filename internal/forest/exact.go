@@ -1,0 +1,267 @@
+package forest
+
+import (
+	"context"
+	"math"
+	"sort"
+)
+
+// exactSum evaluates the direct sum over parents for cells of a row.
+//
+// Parents are sorted by y, so a row's candidates (|dy| <= r) are one or two
+// contiguous runs. For each candidate the cells it reaches (|dx| <= sqrt(r^2
+// - dy^2)) are a contiguous range of the row, and the kernel loop runs over
+// that range with the parent's dy^2, weight and the species' D held in
+// registers: a scatter form whose inner loop is branch-free straight-line
+// arithmetic (one sqrt and one table-driven exp for theta = 3) over
+// consecutive memory. Every cell sums its parents in y order, whatever the
+// rows' split among workers.
+type exactSum struct {
+	g      Grid
+	torus  bool
+	k      kern
+	r, r2  float64
+	x, y   []float64
+	w      []float64
+	lx, ly float64
+	bk     *buckets // nil: candidates from the y-sorted strip
+}
+
+// span is a range [lo, hi) of cells in a row.
+type span struct{ lo, hi int }
+
+func newExactSum(g Grid, torus bool, ps *parentSet, r float64) *exactSum {
+	return &exactSum{g: g, torus: torus, k: ps.k, r: r, r2: r * r, x: ps.x, y: ps.y, w: ps.w,
+		lx: float64(g.NX) * g.Cell, ly: float64(g.NY) * g.Cell}
+}
+
+// wrap maps d into [-l/2, l/2) (the nearest image on a torus).
+func wrap(d, l float64) float64 { return d - l*math.Floor(d/l+0.5) }
+
+// candidates calls fn for every parent within r of row centre yc in y, with
+// its (nearest-image) dy.
+func (e *exactSum) candidates(yc float64, fn func(t int, dy float64)) {
+	lower := func(v float64) int { return sort.SearchFloat64s(e.y, v) }
+	run := func(a, b int) {
+		for t := a; t < b; t++ {
+			dy := yc - e.y[t]
+			if e.torus {
+				dy = wrap(dy, e.ly)
+			}
+			fn(t, dy)
+		}
+	}
+	upper := func(v float64) int { return sort.Search(len(e.y), func(i int) bool { return e.y[i] > v }) }
+	if !e.torus {
+		run(lower(yc-e.r), upper(yc+e.r))
+		return
+	}
+	y0, y1 := e.g.Y0, e.g.Y0+e.ly
+	a, b := yc-e.r, yc+e.r
+	switch {
+	case 2*e.r >= e.ly:
+		run(0, len(e.y))
+	case a < y0:
+		run(lower(y0), upper(b))
+		run(lower(a+e.ly), upper(y1))
+	case b > y1:
+		run(lower(a), upper(y1))
+		run(lower(y0), upper(b-e.ly))
+	default:
+		run(lower(a), upper(b))
+	}
+}
+
+// addSpans adds the density of every cell of row j inside spans (sorted,
+// disjoint) to row[i]. Whole rows take their candidates from the y-sorted
+// strip; scattered spans (the fft method's fix-ups) from the buckets around
+// each span, so an isolated cell costs the parents near it, not the strip.
+func (e *exactSum) addSpans(j int, spans []span, row []float64) {
+	yc := e.g.Y0 + (float64(j)+0.5)*e.g.Cell
+	if e.bk == nil {
+		e.candidates(yc, func(t int, dy float64) { e.tree(t, dy, spans, row) })
+		return
+	}
+	for k := range spans {
+		one := spans[k : k+1]
+		e.bk.around(e, yc, one[0], func(t int, dy float64) { e.tree(t, dy, one, row) })
+	}
+}
+
+// tree adds parent t, dy from the row's centre, to the row's spans.
+func (e *exactSum) tree(t int, dy float64, spans []span, row []float64) {
+	g, h := e.g, e.g.Cell
+	nx := g.NX
+	dy2 := dy * dy
+	if dy2 > e.r2 {
+		return
+	}
+	rx := math.Sqrt(e.r2 - dy2)
+	xk := e.x[t]
+	u := (xk-g.X0)/h - 0.5
+	ia, ib := int(math.Ceil(u-rx/h)), int(math.Floor(u+rx/h))
+	if e.torus && 2*rx >= e.lx {
+		// Every cell once, at its nearest image: dx in [-lx/2, lx/2).
+		ia = int(math.Ceil(u - float64(nx)/2))
+		ib = ia + nx - 1
+	}
+	shifts := [3]int{0, -nx, nx}
+	ns := 1
+	if e.torus {
+		ns = 3
+	}
+	for _, shift := range shifts[:ns] {
+		a, b := ia-shift, ib-shift // the range in cell indices
+		if b < 0 || a >= nx {
+			continue
+		}
+		for _, sp := range overlapping(spans, a, b) {
+			lo, hi := max(a, sp.lo), min(b+1, sp.hi)
+			if lo >= hi {
+				continue
+			}
+			dx0 := g.X0 + (float64(lo+shift)+0.5)*h - xk
+			e.kernelRun(row[lo:hi], dx0, dy2, e.w[t])
+		}
+	}
+}
+
+// buckets group parents by square buckets of side b, for the candidates
+// around a few cells.
+type buckets struct {
+	b          float64
+	nbx, nby   int
+	start, idx []int32
+}
+
+// withBuckets makes addSpans find candidates by bucket.
+func (e *exactSum) withBuckets() *exactSum {
+	g := e.g
+	b := math.Max(e.r/4, g.Cell)
+	bk := &buckets{b: b, nbx: max(1, int(math.Ceil(e.lx/b))), nby: max(1, int(math.Ceil(e.ly/b)))}
+	of := func(t int) int {
+		i := min(max(int((e.x[t]-g.X0)/b), 0), bk.nbx-1)
+		j := min(max(int((e.y[t]-g.Y0)/b), 0), bk.nby-1)
+		return j*bk.nbx + i
+	}
+	bk.start = make([]int32, bk.nbx*bk.nby+1)
+	for t := range e.x {
+		bk.start[of(t)+1]++
+	}
+	for i := 1; i < len(bk.start); i++ {
+		bk.start[i] += bk.start[i-1]
+	}
+	next := append([]int32(nil), bk.start[:len(bk.start)-1]...)
+	bk.idx = make([]int32, len(e.x))
+	for t := range e.x {
+		c := of(t)
+		bk.idx[next[c]] = int32(t)
+		next[c]++
+	}
+	e.bk = bk
+	return e
+}
+
+// around calls fn for the parents in the buckets within r of span sp of
+// the row at yc (each bucket once, also on a torus), with their dy.
+func (bk *buckets) around(e *exactSum, yc float64, sp span, fn func(t int, dy float64)) {
+	g := e.g
+	xlo, xhi := g.X0+(float64(sp.lo)+0.5)*g.Cell, g.X0+(float64(sp.hi)-0.5)*g.Cell
+	ja, jb := int(math.Floor((yc-e.r-g.Y0)/bk.b)), int(math.Floor((yc+e.r-g.Y0)/bk.b))
+	ia, ib := int(math.Floor((xlo-e.r-g.X0)/bk.b)), int(math.Floor((xhi+e.r-g.X0)/bk.b))
+	if e.torus {
+		jb, ib = min(jb, ja+bk.nby-1), min(ib, ia+bk.nbx-1)
+	} else {
+		ja, jb, ia, ib = max(ja, 0), min(jb, bk.nby-1), max(ia, 0), min(ib, bk.nbx-1)
+	}
+	for j := ja; j <= jb; j++ {
+		for i := ia; i <= ib; i++ {
+			c := wrapIndex(j, bk.nby)*bk.nbx + wrapIndex(i, bk.nbx)
+			for _, t := range bk.idx[bk.start[c]:bk.start[c+1]] {
+				dy := yc - e.y[t]
+				if e.torus {
+					dy = wrap(dy, e.ly)
+				}
+				fn(int(t), dy)
+			}
+		}
+	}
+}
+
+// overlapping returns the spans that may intersect [a, b].
+func overlapping(spans []span, a, b int) []span {
+	if len(spans) == 1 {
+		return spans
+	}
+	i := sort.Search(len(spans), func(i int) bool { return spans[i].hi > a })
+	k := i
+	for k < len(spans) && spans[k].lo <= b {
+		k++
+	}
+	return spans[i:k]
+}
+
+// kernelRun adds w K(d) to dst[i] for the cells at dx = dx0 + i h, dy^2.
+func (e *exactSum) kernelRun(dst []float64, dx0, dy2, w float64) {
+	h := e.g.Cell
+	k := &e.k
+	if k.kind == kWeibull {
+		negD := -k.d
+		switch k.theta {
+		case 3:
+			for i := range dst {
+				dx := dx0 + float64(i)*h
+				d2 := dx*dx + dy2
+				dst[i] += w * expNeg(negD*d2*math.Sqrt(d2))
+			}
+			return
+		case 2:
+			for i := range dst {
+				dx := dx0 + float64(i)*h
+				dst[i] += w * expNeg(negD*(dx*dx+dy2))
+			}
+			return
+		case 1:
+			for i := range dst {
+				dx := dx0 + float64(i)*h
+				dst[i] += w * expNeg(negD*math.Sqrt(dx*dx+dy2))
+			}
+			return
+		}
+	}
+	for i := range dst {
+		dx := dx0 + float64(i)*h
+		if x := k.expo(dx*dx + dy2); x <= 708 {
+			dst[i] += w * expNeg(-x)
+		}
+	}
+}
+
+// exactLayer sums every parent for every cell; with cutoff > 0 only those
+// within cutoff metres, and it reports the error that implies.
+func exactLayer(ctx context.Context, g Grid, torus bool, ps *parentSet, cutoff float64, workers int,
+	prog *progress) ([]float64, Accuracy, error) {
+	r := ps.k.radius(underflowExponent)
+	var acc Accuracy
+	if cutoff > 0 && cutoff < r {
+		r = cutoff
+		// Every ignored term is at most w K(cutoff): the Weibull decreases
+		// with distance, the lognormal beyond its peak at X0.
+		kc := ps.k.at(cutoff * cutoff)
+		if ps.k.kind == kLognormal && cutoff < ps.k.x0 {
+			kc = 1
+		}
+		acc.MaxAbs = ps.sumW * kc
+		acc.TailMass = ps.k.tailMass(cutoff)
+	}
+	dens := make([]float64, g.Cells())
+	e := newExactSum(g, torus, ps, r)
+	all := []span{{0, g.NX}}
+	err := forRows(ctx, g.NY, workers, func(j int) {
+		if len(ps.x) > 0 {
+			e.addSpans(j, all, dens[j*g.NX:(j+1)*g.NX])
+		}
+		prog.add(1)
+	})
+	return dens, acc, err
+}

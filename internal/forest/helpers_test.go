@@ -1,0 +1,130 @@
+package forest
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// bcSpecies are the paper's four British Columbia species (README:
+// SORTIE-ND's SBS parameters) with an arbitrary STR.
+func bcSpecies() []Species {
+	sp := func(name string, d float64) Species {
+		return Species{Name: name, Kernel: Weibull, STR: 100, Beta: 2, D: d, Theta: 3, MinDBH: 15}
+	}
+	return []Species{
+		sp("interior-spruce", 3.0e-5),
+		sp("lodgepole-pine", 2.8e-4),
+		sp("subalpine-fir", 1.32e-4),
+		sp("trembling-aspen", 3.8e-5),
+	}
+}
+
+// synthPlot is a plot of nx x ny 1 m cells with n trees placed uniformly,
+// species round-robin, DBH uniform in 5..60 cm (most are parents).
+func synthPlot(nx, ny, n int, seed uint64) (Grid, []Tree) {
+	g := Grid{X0: 100, Y0: -50, Cell: 1, NX: nx, NY: ny}
+	rng := rand.New(rand.NewPCG(seed, 7))
+	trees := make([]Tree, n)
+	for i := range trees {
+		trees[i] = Tree{
+			X:       g.X0 + rng.Float64()*float64(nx),
+			Y:       g.Y0 + rng.Float64()*float64(ny),
+			Species: i % 4,
+			DBH:     5 + 55*rng.Float64(),
+		}
+	}
+	return g, trees
+}
+
+// clusteredPlot puts the trees in a few patches, leaving gaps and an empty
+// margin: the case where the FFT's far-tail error shows.
+func clusteredPlot(nx, ny, n int, seed uint64) (Grid, []Tree) {
+	g := Grid{X0: 0, Y0: 0, Cell: 1, NX: nx, NY: ny}
+	rng := rand.New(rand.NewPCG(seed, 9))
+	type patch struct{ x, y, r float64 }
+	var patches []patch
+	for i := 0; i < 5; i++ {
+		patches = append(patches, patch{float64(nx) * (0.2 + 0.6*rng.Float64()), float64(ny) * (0.2 + 0.6*rng.Float64()),
+			float64(min(nx, ny)) * (0.05 + 0.1*rng.Float64())})
+	}
+	trees := make([]Tree, n)
+	for i := range trees {
+		p := patches[rng.IntN(len(patches))]
+		r, a := p.r*math.Sqrt(rng.Float64()), 2*math.Pi*rng.Float64()
+		x := math.Min(math.Max(p.x+r*math.Cos(a), 0), float64(nx))
+		y := math.Min(math.Max(p.y+r*math.Sin(a), 0), float64(ny))
+		trees[i] = Tree{X: x, Y: y, Species: i % 4, DBH: 5 + 55*rng.Float64()}
+	}
+	return g, trees
+}
+
+// relErrors compares got with ref on the cells where ref is at least
+// floor times its maximum.
+func relErrors(ref, got []float64, floor float64) (mean, worst float64, cells int) {
+	m := 0.0
+	for _, v := range ref {
+		m = math.Max(m, v)
+	}
+	var sum float64
+	for i, v := range ref {
+		if v < floor*m || v == 0 {
+			continue
+		}
+		e := math.Abs(got[i]-v) / v
+		sum += e
+		worst = math.Max(worst, e)
+		cells++
+	}
+	if cells > 0 {
+		mean = sum / float64(cells)
+	}
+	return mean, worst, cells
+}
+
+func disperse(t testing.TB, g Grid, trees []Tree, species []Species, o Options) []Layer {
+	t.Helper()
+	layers, err := CPU{}.Disperse(context.Background(), g, trees, species, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return layers
+}
+
+// total sums the layers' densities.
+func total(layers []Layer) []float64 {
+	out := make([]float64, len(layers[0].Density))
+	for _, l := range layers {
+		for i, v := range l.Density {
+			out[i] += v
+		}
+	}
+	return out
+}
+
+// naive is the textbook double loop with math.Exp (nearest image on a
+// torus), the reference the exact method is checked against.
+func naive(g Grid, trees []Tree, sp Species, s int, torus bool) []float64 {
+	k, _ := newKern(sp)
+	out := make([]float64, g.Cells())
+	lx, ly := float64(g.NX)*g.Cell, float64(g.NY)*g.Cell
+	for j := 0; j < g.NY; j++ {
+		for i := 0; i < g.NX; i++ {
+			x, y := g.Center(i, j)
+			var sum float64
+			for _, t := range trees {
+				if t.Species != s || t.DBH < sp.MinDBH {
+					continue
+				}
+				dx, dy := x-t.X, y-t.Y
+				if torus {
+					dx, dy = wrap(dx, lx), wrap(dy, ly)
+				}
+				sum += Fecundity(sp, t.DBH) / k.eta * k.at(dx*dx+dy*dy)
+			}
+			out[j*g.NX+i] = sum
+		}
+	}
+	return out
+}

@@ -24,7 +24,7 @@ COMMIT    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 DATE      := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 # Packages with GPU tests; each becomes bin/<name>.test for the GPU machine.
-GPU_TEST_PKGS := gpu flame lsys lsys/turtle
+GPU_TEST_PKGS := gpu flame lsys lsys/turtle forest
 
 ifneq ($(NVCC),)
   BUILD_TAGS := -tags cuda

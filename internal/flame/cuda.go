@@ -120,11 +120,11 @@ func upload[T gpu.Elem](r *cudaRun, v []T) (*gpu.Buffer[T], error) {
 func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXform, o Options) (*Frame, error) {
 	d := r.dev
 	nb := p.bw * p.bh
-	genome, err := upload(r, words(gg))
+	genome, err := upload(r, gpu.Words(gg))
 	if err != nil {
 		return nil, err
 	}
-	xforms, err := upload(r, words(xs))
+	xforms, err := upload(r, gpu.Words(xs))
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +223,7 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 	if err := r.stage("density", func() error { return r.density(p, hist, hits, acc) }); err != nil {
 		return nil, err
 	}
-	tone, err := upload(r, words(p.gpuTone()))
+	tone, err := upload(r, gpu.Words(p.gpuTone()))
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +312,7 @@ func (r *cudaRun) density(p *plan, hist *gpu.Buffer[float32], hits *gpu.Buffer[u
 	if err != nil {
 		return err
 	}
-	params, err := upload(r, words(p.gpuDE()))
+	params, err := upload(r, gpu.Words(p.gpuDE()))
 	if err != nil {
 		return err
 	}

@@ -1,10 +1,5 @@
 package flame
 
-import (
-	"bytes"
-	"encoding/binary"
-)
-
 // Go mirrors of the structures in cuda/flame_types.cuh. Field order, types
 // and sizes must match; TestGPUTypesMatchHeader compiles the header with the
 // host C++ compiler and compares every size and offset.
@@ -53,23 +48,4 @@ type gpuTone struct {
 	Gamma, Linrange, Vibrancy, Highpow float32
 	BG                                 [3]float32
 	Transparent                        int32
-}
-
-// words encodes fixed-size structs as the little-endian 32-bit words a
-// device buffer holds.
-func words(vs ...any) []uint32 {
-	var b bytes.Buffer
-	for _, v := range vs {
-		if err := binary.Write(&b, binary.LittleEndian, v); err != nil {
-			panic(err) // only fixed-size types are passed: a programming error
-		}
-	}
-	for b.Len()%4 != 0 {
-		b.WriteByte(0)
-	}
-	out := make([]uint32, b.Len()/4)
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint32(b.Bytes()[4*i:])
-	}
-	return out
 }

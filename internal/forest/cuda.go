@@ -572,7 +572,7 @@ func (r *cudaRun) exactLayer(ctx context.Context, g Grid, torus bool, ps *parent
 	if err != nil {
 		return nil, acc, err
 	}
-	params, err := cudaUpload(r, r.u32, "exact.params", gpuWords(p.params))
+	params, err := cudaUpload(r, r.u32, "exact.params", gpu.Words(p.params))
 	if err != nil {
 		return nil, acc, err
 	}

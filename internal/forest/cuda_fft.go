@@ -130,7 +130,7 @@ type cudaDeviceFFTPlan struct {
 func (r *cudaRun) uploadFFTPlan(axis string, p cudaFFTPlan) (*cudaDeviceFFTPlan, error) {
 	d := &cudaDeviceFFTPlan{cudaFFTPlan: p}
 	var err error
-	if d.dplan, err = cudaUpload(r, r.u32, "fft.plan."+axis, gpuWords(p.plan)); err != nil {
+	if d.dplan, err = cudaUpload(r, r.u32, "fft.plan."+axis, gpu.Words(p.plan)); err != nil {
 		return nil, err
 	}
 	if d.dperm, err = cudaUpload(r, r.i32, "fft.perm."+axis, p.perm); err != nil {
@@ -213,7 +213,7 @@ func (f *cudaFFTRunner) prepare(k kern) (bool, error) {
 	qx, qy := c.rx, c.ry
 	sup := int(math.Ceil(k.radius(supportExponent)/c.h)) + 3
 	ex, ey := min(qx, sup), min(qy, sup)
-	kp, err := cudaUpload(r, r.u32, "fft.tablekern", gpuWords(tk))
+	kp, err := cudaUpload(r, r.u32, "fft.tablekern", gpu.Words(tk))
 	if err != nil {
 		return false, err
 	}

@@ -192,7 +192,7 @@ func (r *cudaRun) interpret(ctx context.Context, p *program, in *cudaInput, csiz
 		return nil, err
 	}
 	nc := int(gp.NChunks)
-	prog, err := cudaUpload(r, gpuWords(gp))
+	prog, err := cudaUpload(r, gpu.Words(gp))
 	if err != nil {
 		return nil, err
 	}
@@ -455,11 +455,11 @@ func (r *cudaRun) download(dg *cudaGeometry) (*Geometry, error) {
 
 // readStruct decodes the fixed-size struct v from b at word off.
 func readStruct(b *gpu.Buffer[uint32], off int, v any) error {
-	words := make([]uint32, len(gpuWords(v)))
+	words := make([]uint32, len(gpu.Words(v)))
 	if err := b.ReadAt(words, off); err != nil {
 		return err
 	}
-	return gpuDecode(words, v)
+	return gpu.Decode(words, v)
 }
 
 func firstErr(errs ...error) error {

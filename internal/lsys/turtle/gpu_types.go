@@ -1,8 +1,6 @@
 package turtle
 
 import (
-	"bytes"
-	"encoding/binary"
 	"fmt"
 	"math"
 )
@@ -131,32 +129,4 @@ func newGPUProgram(p *program, n, chunk int) (gpuProgram, error) {
 func (g *gpuProgram) treeSize() int {
 	k := g.Levels - 1
 	return int(g.TreeOff[k] + g.TreeLen[k])
-}
-
-// gpuWords encodes fixed-size structs as the little-endian 32-bit words a
-// device buffer holds.
-func gpuWords(vs ...any) []uint32 {
-	var b bytes.Buffer
-	for _, v := range vs {
-		if err := binary.Write(&b, binary.LittleEndian, v); err != nil {
-			panic(err) // only fixed-size types are passed: a programming error
-		}
-	}
-	for b.Len()%4 != 0 {
-		b.WriteByte(0)
-	}
-	out := make([]uint32, b.Len()/4)
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint32(b.Bytes()[4*i:])
-	}
-	return out
-}
-
-// gpuDecode fills the fixed-size struct v from words.
-func gpuDecode(words []uint32, v any) error {
-	b := make([]byte, 4*len(words))
-	for i, w := range words {
-		binary.LittleEndian.PutUint32(b[4*i:], w)
-	}
-	return binary.Read(bytes.NewReader(b), binary.LittleEndian, v)
 }

@@ -61,7 +61,7 @@ func benchGeometry(b *testing.B) *Geometry {
 
 func BenchmarkRender(b *testing.B) {
 	g := benchGeometry(b)
-	o := RenderOptions{Width: 1024, Height: 1024, Margin: 16, View: views["front"]}
+	o := RenderOptions{Width: 1024, Height: 1024, Margin: 16, View: mustView("front")}
 	for b.Loop() {
 		if _, err := Render(context.Background(), g, o); err != nil {
 			b.Fatal(err)

@@ -277,3 +277,12 @@ func sameAsReference(t *testing.T, sys *lsys.System, s *lsys.String, g *Geometry
 }
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed)) }
+
+// mustView is a named view for tests.
+func mustView(name string) View {
+	v, ok := namedView(name)
+	if !ok {
+		panic("no view " + name)
+	}
+	return v
+}

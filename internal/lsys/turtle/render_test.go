@@ -43,7 +43,7 @@ func TestRenderFitsMargins(t *testing.T) {
 	sys := &lsys.System{Angle: 90, Step: 1}
 	// A 1 x 2 rectangle: the height fits 80 px, the width is centred.
 	g := interpret(t, sys, parseModules(t, sys, "FF+F+FF+F"), 1)
-	img := render(t, g, RenderOptions{Width: 100, Height: 100, Margin: 10, View: views["front"],
+	img := render(t, g, RenderOptions{Width: 100, Height: 100, Margin: 10, View: mustView("front"),
 		Background: white, Foreground: black})
 	x0, x1, y0, y1, n := inked(img)
 	// A one-pixel line on the pixel boundary at 10 covers columns 9 and 10
@@ -81,7 +81,7 @@ func TestRenderViewsAndWidths(t *testing.T) {
 	}
 	// Line widths scale with the drawing: the side view shows 2 units in
 	// 56 px, so a width of 0.2 is 5.6 px, of which 4 pixels are solid.
-	img := render(t, g, RenderOptions{Width: 64, Height: 64, Margin: 4, View: views["side"], Background: white})
+	img := render(t, g, RenderOptions{Width: 64, Height: 64, Margin: 4, View: mustView("side"), Background: white})
 	solid := 0
 	for x := range 64 {
 		if img.NRGBAAt(x, 40).R < 20 {
@@ -98,7 +98,7 @@ func TestRenderPolygonsAndPalette(t *testing.T) {
 	g := interpret(t, sys, parseModules(t, sys, "'{.f.+f.+f.}"), 1)
 	red := color.NRGBA{255, 0, 0, 255}
 	// 51 rows: the square spans y 5.5..45.5, so row 45 is half covered.
-	img := render(t, g, RenderOptions{Width: 50, Height: 51, Margin: 5, View: views["front"],
+	img := render(t, g, RenderOptions{Width: 50, Height: 51, Margin: 5, View: mustView("front"),
 		Background: white, Palette: []color.NRGBA{black, red}})
 	if c := img.NRGBAAt(25, 25); c != red {
 		t.Fatalf("inside the square: %v", c)
@@ -136,7 +136,7 @@ func TestRenderEdgeCases(t *testing.T) {
 	sys := &lsys.System{Angle: 90, Step: 1}
 	for _, src := range []string{"", "F(0)", "FFF", "{.f.f.}"} {
 		g := interpret(t, sys, parseModules(t, sys, src), 1)
-		render(t, g, RenderOptions{Width: 16, Height: 9, View: views["front"]})
+		render(t, g, RenderOptions{Width: 16, Height: 9, View: mustView("front")})
 	}
 	for _, s := range []string{"", "1,2", "0,0,0", "a,b,c", "front,x"} {
 		if _, err := ParseView(s); err == nil {

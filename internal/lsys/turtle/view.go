@@ -12,21 +12,25 @@ import (
 // down, so "top" shows +X to the right and -Z up.
 type View struct{ Dir [3]float64 }
 
-// Named views. "front" looks along -Z at the XY plane, where 2D systems lie.
-var views = map[string]View{
-	"front":  {[3]float64{0, 0, -1}},
-	"back":   {[3]float64{0, 0, 1}},
-	"side":   {[3]float64{-1, 0, 0}}, // from +X
-	"right":  {[3]float64{-1, 0, 0}},
-	"left":   {[3]float64{1, 0, 0}},
-	"top":    {[3]float64{0, -1, 0}},
-	"bottom": {[3]float64{0, 1, 0}},
+// namedView returns a named view. "front" looks along -Z at the XY plane,
+// where 2D systems lie.
+func namedView(name string) (View, bool) {
+	v, ok := map[string]View{
+		"front":  {[3]float64{0, 0, -1}},
+		"back":   {[3]float64{0, 0, 1}},
+		"side":   {[3]float64{-1, 0, 0}}, // from +X
+		"right":  {[3]float64{-1, 0, 0}},
+		"left":   {[3]float64{1, 0, 0}},
+		"top":    {[3]float64{0, -1, 0}},
+		"bottom": {[3]float64{0, 1, 0}},
+	}[name]
+	return v, ok
 }
 
 // ParseView reads a view name (front, back, side, right, left, top, bottom)
 // or a direction "x,y,z" to look along.
 func ParseView(s string) (View, error) {
-	if v, ok := views[strings.ToLower(strings.TrimSpace(s))]; ok {
+	if v, ok := namedView(strings.ToLower(strings.TrimSpace(s))); ok {
 		return v, nil
 	}
 	parts := strings.Split(s, ",")

@@ -1,0 +1,390 @@
+//go:build cuda
+
+package forest
+
+// The exact method on the device: planning which parent bins each tile
+// visits, and running the tiled sum.
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
+
+// cudaExactPlan is one species' exact work: parents sorted by bin, the runs of
+// parents each tile visits, and the work items that cut those lists.
+type cudaExactPlan struct {
+	params gpuExactParams
+	kernel string
+	xy     []float64 // scaled (x, y) relative to the grid origin, by bin
+	w      []float32 // weights relative to the largest
+	ranges []int32   // (first, count) pairs
+	roff   []int32   // tile t's ranges: [roff[t], roff[t+1])
+	items  []int32   // (tile, begin, end, 0): a block each
+	pairs  []float64 // cell-parent pairs of each item (tile area x count)
+	reach  float64   // metres: parents farther from a tile are skipped (+Inf: none)
+}
+
+// cudaExactScale returns the kernel kind and the scale s (per metre) that make
+// the species' kernel 2^-(s d)^theta (Weibull) or 2^-(c log2 (s d)^2)^2
+// (lognormal, s = 1/X0), with theta/2 and c.
+func cudaExactScale(k kern) (kind int, s, thetaHalf, lognC float64) {
+	if k.kind == kLognormal {
+		return gpuLognormal, 1 / k.x0, 0, math.Sqrt(math.Ln2) / (2 * math.Sqrt2 * k.xb)
+	}
+	s = math.Pow(k.d*math.Log2E, 1/k.theta)
+	if k.theta == 3 {
+		return gpuWeibull3, s, 1.5, 0
+	}
+	return gpuWeibull, s, k.theta / 2, 0
+}
+
+// cudaExactReach is the distance (m) beyond which every term, and every bin of
+// terms, is below float resolution: K(R) sumRel < 2^-127 with sumRel the
+// parents' weights relative to the largest, so all the skipped terms of a
+// cell together stay below 2^-127 of the largest parent's weight (and each
+// of them would be flushed to zero in the kernel's float arithmetic).
+func cudaExactReach(k kern, sumRel float64) float64 {
+	u := 127 + math.Log2(math.Max(sumRel, 1)) // base-2 exponent the kernel must exceed
+	kind, s, _, c := cudaExactScale(k)
+	if kind == gpuLognormal {
+		// (c log2 d'^2)^2 >= u beyond d' = 2^(sqrt(u) / 2c)
+		e := math.Sqrt(u) / (2 * c)
+		if e > 1000 {
+			return math.Inf(1)
+		}
+		return math.Exp2(e) / s
+	}
+	return math.Pow(u, 1/k.theta) / s
+}
+
+// newCUDAExactPlan prepares the exact sum of ps over g on a device with sms
+// multiprocessors. With cutoff > 0 parents farther than cutoff are ignored.
+func newCUDAExactPlan(g Grid, torus bool, ps *parentSet, cutoff float64, brute bool, sms int) *cudaExactPlan {
+	n := len(ps.x)
+	kind, s, thetaHalf, lognC := cudaExactScale(ps.k)
+	tx, ty := (g.NX+cudaExTile-1)/cudaExTile, (g.NY+cudaExTile-1)/cudaExTile
+	p := &cudaExactPlan{reach: math.Inf(1)}
+	var sumRel float64
+	for _, w := range ps.w {
+		sumRel += w / ps.maxW
+	}
+	if !brute {
+		p.reach = cudaExactReach(ps.k, sumRel)
+	}
+	cut := cutoff > 0 && cutoff < p.reach
+	if cutoff > 0 {
+		p.reach = math.Min(p.reach, cutoff)
+	}
+	lx, ly := float64(g.NX)*g.Cell, float64(g.NY)*g.Cell
+	inf := float32(math.Inf(1))
+	p.params = gpuExactParams{NX: int32(g.NX), NY: int32(g.NY), TilesX: int32(tx),
+		H: float32(g.Cell * s), LX: inf, LY: inf, ThetaHalf: float32(thetaHalf), LognC: float32(lognC),
+		HD: g.Cell * s}
+	if cut {
+		p.params.Cut2 = float32(cutoff * s * cutoff * s)
+	}
+	if torus {
+		p.params.Torus = 1
+		p.params.LX, p.params.LY = float32(lx*s), float32(ly*s)
+		p.params.LXD, p.params.LYD = lx*s, ly*s
+		p.params.ILXD, p.params.ILYD = 1/(lx*s), 1/(ly*s)
+	}
+	p.kernel = "pg_forest_exact_" + [...]string{"w3", "w", "ln"}[kind]
+	if torus {
+		p.kernel += "_torus"
+	}
+	if cut {
+		p.kernel += "_cut"
+	}
+
+	// Parents sorted by bin (bins are tiles), row-major, with each bin's
+	// bounding box.
+	bin := make([]int32, n)
+	start := make([]int32, tx*ty+1)
+	bx := func(v, o float64, nb int) int {
+		return min(max(int(math.Floor((v-o)/g.Cell/cudaExTile)), 0), nb-1)
+	}
+	for t := range n {
+		b := bx(ps.y[t], g.Y0, ty)*tx + bx(ps.x[t], g.X0, tx)
+		bin[t] = int32(b)
+		start[b+1]++
+	}
+	for b := range tx * ty {
+		start[b+1] += start[b]
+	}
+	type box struct{ x0, x1, y0, y1 float64 }
+	boxes := make([]box, tx*ty)
+	for b := range boxes {
+		boxes[b] = box{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)}
+	}
+	p.xy, p.w = make([]float64, 2*n), make([]float32, n)
+	next := append([]int32(nil), start[:tx*ty]...)
+	for t := range n {
+		b := bin[t]
+		i := next[b]
+		next[b]++
+		x, y := ps.x[t]-g.X0, ps.y[t]-g.Y0
+		p.xy[2*i], p.xy[2*i+1] = x*s, y*s
+		p.w[i] = float32(ps.w[t] / ps.maxW)
+		bb := &boxes[b]
+		bb.x0, bb.x1, bb.y0, bb.y1 = min(bb.x0, x), max(bb.x1, x), min(bb.y0, y), max(bb.y1, y)
+	}
+
+	// Each tile's runs of parents: the bins whose box comes within reach of
+	// the tile's cell centres, merged where consecutive.
+	counts := make([]int, tx*ty)
+	p.roff = make([]int32, 0, tx*ty+1)
+	var bins []int
+	diag := math.Hypot(lx, ly)
+	for tj := range ty {
+		for ti := range tx {
+			tile := tj*tx + ti
+			p.roff = append(p.roff, int32(len(p.ranges)/2))
+			if p.reach >= diag || n == 0 {
+				if n > 0 {
+					p.ranges = append(p.ranges, 0, int32(n))
+					counts[tile] = n
+				}
+				continue
+			}
+			cx0, cx1 := (float64(ti*cudaExTile)+0.5)*g.Cell, (float64(min((ti+1)*cudaExTile, g.NX))-0.5)*g.Cell
+			cy0, cy1 := (float64(tj*cudaExTile)+0.5)*g.Cell, (float64(min((tj+1)*cudaExTile, g.NY))-0.5)*g.Cell
+			wb := int(math.Ceil(p.reach/(cudaExTile*g.Cell))) + 1
+			bins = bins[:0]
+			cols := cudaBinWindow(ti, wb, tx, torus)
+			for _, bj := range cudaBinWindow(tj, wb, ty, torus) {
+				for _, bi := range cols {
+					b := bj*tx + bi
+					bb := boxes[b]
+					if start[b] == start[b+1] {
+						continue
+					}
+					gx := cudaIntervalGap(cx0, cx1, bb.x0, bb.x1, lx, torus)
+					gy := cudaIntervalGap(cy0, cy1, bb.y0, bb.y1, ly, torus)
+					if gx*gx+gy*gy <= p.reach*p.reach {
+						bins = append(bins, b)
+					}
+				}
+			}
+			slices.Sort(bins)
+			for _, b := range bins {
+				lo, hi := start[b], start[b+1]
+				if k := len(p.ranges); k > 0 && int(p.roff[tile]) < k/2 && p.ranges[k-2]+p.ranges[k-1] == lo {
+					p.ranges[k-1] += hi - lo
+				} else {
+					p.ranges = append(p.ranges, lo, hi-lo)
+				}
+				counts[tile] += int(hi - lo)
+			}
+		}
+	}
+	p.roff = append(p.roff, int32(len(p.ranges)/2))
+	p.cutItems(g, counts, sms)
+	return p
+}
+
+// cudaBinWindow lists the bins within w of bin c among n (wrapping on a torus),
+// each once.
+func cudaBinWindow(c, w, n int, torus bool) []int {
+	if torus && 2*w+1 >= n {
+		w = n // every bin
+	}
+	var out []int
+	for b := c - w; b <= c+w; b++ {
+		switch {
+		case torus && 2*w+1 > n:
+			if b >= 0 && b < n {
+				out = append(out, b)
+			}
+		case torus:
+			out = append(out, (b%n+n)%n)
+		case b >= 0 && b < n:
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// cudaIntervalGap is the distance between [a0, a1] and [b0, b1], on a circle
+// of length l on a torus (the nearest image of b).
+func cudaIntervalGap(a0, a1, b0, b1, l float64, torus bool) float64 {
+	gap := func(s float64) float64 { return max(0, b0+s-a1, a0-b1-s) }
+	d := gap(0)
+	if torus {
+		d = min(d, gap(l), gap(-l))
+	}
+	return d
+}
+
+// cutItems splits each tile's parent list into work items of about equal
+// cost, as many as fill the device's block slots a whole number of times
+// (or nearly), largest first.
+func (p *cudaExactPlan) cutItems(g Grid, counts []int, sms int) {
+	var total float64
+	for _, c := range counts {
+		total += float64(c)
+	}
+	if total == 0 {
+		return
+	}
+	slots := float64(max(sms, 1) * cudaExBlocksPerSM)
+	split := func(m float64) ([]int, int) {
+		parts := make([]int, len(counts))
+		items := 0
+		for t, c := range counts {
+			if c > 0 {
+				parts[t] = max(1, min(c/64+1, int(math.Round(float64(c)*m*slots/total))))
+				items += parts[t]
+			}
+		}
+		return parts, items
+	}
+	// The number of waves m of items; pick the one whose last wave is fullest.
+	best, bestEff := 4.0, -1.0
+	for m := 3.0; m <= 8; m++ {
+		_, items := split(m)
+		waves := math.Ceil(float64(items) / slots)
+		if eff := float64(items) / (waves * slots); eff > bestEff+1e-3 {
+			best, bestEff = m, eff
+		}
+	}
+	parts, _ := split(best)
+	tx := int(p.params.TilesX)
+	type item struct{ tile, lo, hi int }
+	var items []item
+	for t, c := range counts {
+		for k := range parts[t] {
+			lo, hi := c*k/parts[t], c*(k+1)/parts[t]
+			if hi > lo {
+				items = append(items, item{t, lo, hi})
+			}
+		}
+	}
+	slices.SortStableFunc(items, func(a, b item) int { return cmp.Compare(b.hi-b.lo, a.hi-a.lo) })
+	p.items = make([]int32, 0, 4*len(items))
+	p.pairs = make([]float64, 0, len(items))
+	for _, it := range items {
+		p.items = append(p.items, int32(it.tile), int32(it.lo), int32(it.hi), 0)
+		ti, tj := it.tile%tx, it.tile/tx
+		cells := min(cudaExTile, g.NX-ti*cudaExTile) * min(cudaExTile, g.NY-tj*cudaExTile)
+		p.pairs = append(p.pairs, float64(cells)*float64(it.hi-it.lo))
+	}
+}
+
+// exactLayer sums ps over every cell of g on the device.
+func (r *cudaRun) exactLayer(ctx context.Context, g Grid, torus bool, ps *parentSet, cutoff float64, brute bool,
+	kernel string, prog *progress) ([]float64, Accuracy, error) {
+	acc := Accuracy{MaxRel: cudaExactMaxRel, Floor: cudaExactFloor}
+	if cutoff > 0 {
+		// As the CPU reports it (exactLayer in exact.go).
+		kc := ps.k.at(cutoff * cutoff)
+		if ps.k.kind == kLognormal && cutoff < ps.k.x0 {
+			kc = 1
+		}
+		acc.MaxAbs = ps.sumW * kc
+		acc.TailMass = ps.k.tailMass(cutoff)
+	}
+	dens := make([]float64, g.Cells())
+	if len(ps.x) == 0 {
+		prog.add(int64(g.NY))
+		return dens, acc, nil
+	}
+	// The terms skipped beyond the reach add at most maxW 2^-127 to a cell,
+	// and the polynomial's floor (about 2^-126 a term) at most that much a
+	// parent.
+	acc.MaxAbs += (ps.maxW + 2*ps.sumW) * math.Exp2(-127)
+	start := time.Now()
+	p := newCUDAExactPlan(g, torus, ps, cutoff, brute, r.dev.Info().SMs)
+	r.hostStage("host.plan", start)
+	start = time.Now()
+	if kernel == "" {
+		kernel = p.kernel
+	}
+	f, err := r.dev.Function("forest", kernel)
+	if err != nil {
+		return nil, acc, err
+	}
+	params, err := cudaUpload(r, r.u32, "exact.params", gpu.Words(p.params))
+	if err != nil {
+		return nil, acc, err
+	}
+	xy, err := cudaUpload(r, r.f64, "exact.xy", p.xy)
+	if err != nil {
+		return nil, acc, err
+	}
+	w, err := cudaUpload(r, r.f32, "exact.w", p.w)
+	if err != nil {
+		return nil, acc, err
+	}
+	ranges, err := cudaUpload(r, r.i32, "exact.ranges", p.ranges)
+	if err != nil {
+		return nil, acc, err
+	}
+	roff, err := cudaUpload(r, r.i32, "exact.roff", p.roff)
+	if err != nil {
+		return nil, acc, err
+	}
+	items, err := cudaUpload(r, r.i32, "exact.items", p.items)
+	if err != nil {
+		return nil, acc, err
+	}
+	out, err := cudaBuf(r, r.f64, "exact.out", g.Cells())
+	if err != nil {
+		return nil, acc, err
+	}
+	if err := out.ZeroPrefix(g.Cells()); err != nil {
+		return nil, acc, err
+	}
+	r.hostStage("host.upload", start)
+	var total float64
+	for _, q := range p.pairs {
+		total += q
+	}
+	done, reported := 0.0, int64(0)
+	for i0 := 0; i0 < len(p.pairs); {
+		if err := ctx.Err(); err != nil {
+			return nil, acc, err
+		}
+		i1, batch := i0, 0.0
+		for i1 < len(p.pairs) && (i1 == i0 || batch+p.pairs[i1] <= cudaExPairsPerLaunch) {
+			batch += p.pairs[i1]
+			i1++
+		}
+		err := r.stage("exact", func() error {
+			return f.Launch(gpu.Dim(i1-i0), gpu.Dim(cudaExThreads), 0, params.Arg(), xy.Arg(), w.Arg(), ranges.Arg(),
+				roff.Arg(), items.Arg(), gpu.I32(int32(i0)), out.Arg())
+		})
+		if err != nil {
+			return nil, acc, fmt.Errorf("forest: exact: %w", err)
+		}
+		if i1 < len(p.pairs) {
+			if err := r.dev.Synchronize(); err != nil {
+				return nil, acc, fmt.Errorf("forest: exact: %w", err)
+			}
+		}
+		done += batch
+		if n := int64(float64(g.NY) * done / total); n > reported {
+			prog.add(n - reported)
+			reported = n
+		}
+		i0 = i1
+	}
+	start = time.Now()
+	if err := out.ReadAt(dens, 0); err != nil {
+		return nil, acc, fmt.Errorf("forest: exact: %w", err)
+	}
+	r.hostStage("host.download", start)
+	if rest := int64(g.NY) - reported; rest > 0 {
+		prog.add(rest)
+	}
+	for i := range dens {
+		dens[i] *= ps.maxW
+	}
+	return dens, acc, nil
+}

@@ -1,0 +1,142 @@
+package pga
+
+import (
+	"math"
+	"testing"
+)
+
+func run(t *testing.T, src string, size Vec3, seed uint64) []TerminalShape {
+	t.Helper()
+	g, err := Parse("t.pga", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := g.Evaluate([]Shape{NewAxiom(g.Axioms[0].Kind, size, seed)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func pos(s TerminalShape) Vec3 { return Vec3{s.Transform[3], s.Transform[7], s.Transform[11]} }
+
+func TestSubDivRelativeAndAbsolute(t *testing.T) {
+	ts := run(t, header+"A = SubDiv(X) { 2: T | -1: T | -3: T | 0: T };", Vec3{10, 1, 1}, 1)
+	want := []struct{ size, centre float64 }{{2, -4}, {2, -2}, {6, 2}}
+	if len(ts) != len(want) {
+		t.Fatalf("%d pieces, want %d (zero-size pieces dropped)", len(ts), len(want))
+	}
+	for i, w := range want {
+		if !near(ts[i].Size[0], w.size) || !near(pos(ts[i])[0], w.centre) {
+			t.Errorf("piece %d: size %v centre %v, want %v %v", i, ts[i].Size[0], pos(ts[i])[0], w.size, w.centre)
+		}
+	}
+}
+
+func TestRepeatModes(t *testing.T) {
+	for _, c := range []struct {
+		mode    string
+		sizes   []float64
+		centres []float64
+	}{
+		{"", []float64{10.0 / 3, 10.0 / 3, 10.0 / 3}, []float64{-10.0 / 3, 0, 10.0 / 3}},
+		{", ADJUST_TO_FILL", []float64{10.0 / 3, 10.0 / 3, 10.0 / 3}, []float64{-10.0 / 3, 0, 10.0 / 3}},
+		{", ANCHOR_TO_START", []float64{3, 3, 3}, []float64{-3.5, -0.5, 2.5}},
+		{", ANCHOR_TO_END", []float64{3, 3, 3}, []float64{-2.5, 0.5, 3.5}},
+	} {
+		ts := run(t, header+"A = Repeat(X, 3"+c.mode+") T;", Vec3{10, 1, 1}, 1)
+		if len(ts) != len(c.sizes) {
+			t.Fatalf("%q: %d tiles", c.mode, len(ts))
+		}
+		for i := range ts {
+			if !near(ts[i].Size[0], c.sizes[i]) || !near(pos(ts[i])[0], c.centres[i]) {
+				t.Errorf("%q tile %d: size %v centre %v", c.mode, i, ts[i].Size[0], pos(ts[i])[0])
+			}
+		}
+	}
+	if ts := run(t, header+"A = Repeat(X, 30, ANCHOR_TO_START) T;", Vec3{10, 1, 1}, 1); len(ts) != 0 {
+		t.Fatalf("anchored tile longer than the extent: %d tiles", len(ts))
+	}
+	if ts := run(t, header+"A = Repeat(X, 30) T;", Vec3{10, 1, 1}, 1); len(ts) != 1 {
+		t.Fatalf("ADJUST_TO_FILL keeps one tile: %d tiles", len(ts))
+	}
+}
+
+func TestCompSplitFaces(t *testing.T) {
+	src := "axiom Box A;\nterminal Top Bot Side (1,0);\nA = CompSplit() { Top | Bot | Side };"
+	ts := run(t, src, Vec3{2, 4, 6}, 1)
+	if len(ts) != 6 {
+		t.Fatalf("%d faces", len(ts))
+	}
+	wantN := []Vec3{{0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {1, 0, 0}, {0, 0, -1}, {-1, 0, 0}}
+	wantSize := [][2]float64{{2, 6}, {2, 6}, {2, 4}, {6, 4}, {2, 4}, {6, 4}}
+	for i, s := range ts {
+		env := shapeEnv{&s.Shape}
+		for a := AxisX; a <= AxisZ; a++ {
+			if !near(env.ShapeNormal(a), wantN[i][a]) {
+				t.Fatalf("face %d normal %v, want %v", i, s.Transform, wantN[i])
+			}
+			// The face centre sits on the box surface along its normal.
+			if wantN[i][a] != 0 && !near(pos(s)[a], wantN[i][a]*[]float64{2, 4, 6}[a]/2) {
+				t.Fatalf("face %d centre %v", i, pos(s))
+			}
+		}
+		if s.Kind != Quad || !near(s.Size[0], wantSize[i][0]) || !near(s.Size[1], wantSize[i][1]) {
+			t.Fatalf("face %d: %v %v", i, s.Kind, s.Size)
+		}
+	}
+}
+
+func TestScaleRotateTranslate(t *testing.T) {
+	ts := run(t, header+"A = Scale(-0.5, 3, -2) Rotate(0, 90, 0) Translate(1, 0, 0) T;", Vec3{4, 4, 4}, 1)
+	s := ts[0]
+	if s.Size != (Vec3{2, 3, 8}) {
+		t.Fatalf("size %v", s.Size)
+	}
+	// Translate moves along the rotated local X, which points to world -Z.
+	if p := pos(s); !near(p[0], 0) || !near(p[2], -1) {
+		t.Fatalf("position %v", p)
+	}
+}
+
+func TestIfSizeLessAndIf(t *testing.T) {
+	src := "axiom Box A;\nterminal Small Big (1,0);\nA = IfSizeLess(X, 3) { Small | If(ShapeSize(Y) * 2 >= 8) { Big | Discard() } };"
+	if ts := run(t, src, Vec3{2, 1, 1}, 1); len(ts) != 1 || ts[0].Name != "Small" {
+		t.Fatalf("small: %+v", ts)
+	}
+	if ts := run(t, src, Vec3{5, 4, 1}, 1); len(ts) != 1 || ts[0].Name != "Big" {
+		t.Fatalf("big: %+v", ts)
+	}
+	if ts := run(t, src, Vec3{5, 3, 1}, 1); len(ts) != 0 {
+		t.Fatalf("discard: %+v", ts)
+	}
+}
+
+// A random choice depends on the shape's place among its siblings, not on
+// how many shapes were made before it.
+func TestRandomChoiceKeyedByPosition(t *testing.T) {
+	r := "R = RandomRule(ShapeSeed()) { 0.5: T | 0.5: U };\nterminal U (1,1);\n"
+	a := run(t, header+r+"A = Replicate() { T | R };", Vec3{1, 1, 1}, 9)
+	b := run(t, header+r+"A = Replicate() { Repeat(X, 0.01) T | R };", Vec3{1, 1, 1}, 9)
+	if last(a).Name != last(b).Name || last(a).Seed != last(b).Seed {
+		t.Fatal("sibling work changed a random choice")
+	}
+	counts := map[string]int{}
+	for seed := uint64(0); seed < 2000; seed++ {
+		counts[run(t, header+r+"A = R;", Vec3{1, 1, 1}, seed)[0].Name]++
+	}
+	if counts["T"] < 900 || counts["U"] < 900 {
+		t.Fatalf("choice not balanced: %v", counts)
+	}
+}
+
+func last(ts []TerminalShape) TerminalShape { return ts[len(ts)-1] }
+
+func TestExtrudeQuad(t *testing.T) {
+	ts := run(t, "axiom Quad A;\nterminal T (1,0);\nA = Extrude(2) T;", Vec3{3, 4, 0}, 1)
+	if s := ts[0]; s.Kind != Box || s.Size != (Vec3{3, 4, 2}) || !near(pos(s)[2], 1) {
+		t.Fatalf("%+v", s)
+	}
+}

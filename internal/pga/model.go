@@ -1,0 +1,180 @@
+// Package pga reads PGA-shape grammars (the language of the OperatorGraph
+// examples, successor of "Parallel Generation of Architecture") and expands
+// axiom shapes into terminal shapes.
+package pga
+
+// ShapeKind is the geometry a shape stands for.
+type ShapeKind int
+
+const (
+	Box ShapeKind = iota
+	Quad
+	Prism // a box whose cross-section was declared a convex prism; bounds only
+)
+
+func (k ShapeKind) String() string {
+	switch k {
+	case Box:
+		return "Box"
+	case Quad:
+		return "Quad"
+	}
+	return "Prism"
+}
+
+// Axis selects a coordinate of the shape's local frame.
+type Axis int
+
+const (
+	AxisX Axis = iota
+	AxisY
+	AxisZ
+)
+
+func (a Axis) String() string { return [...]string{"X", "Y", "Z"}[a] }
+
+// RepeatMode says where Repeat puts the space that whole tiles do not fill.
+type RepeatMode int
+
+const (
+	AdjustToFill  RepeatMode = iota // stretch the tiles to fill the extent (the default)
+	AnchorToStart                   // whole tiles from the start, the rest is dropped
+	AnchorToEnd                     // whole tiles flush with the end, the rest is dropped
+)
+
+// OpKind is an operator of the language.
+type OpKind int
+
+const (
+	OpTranslate OpKind = iota
+	OpRotate
+	OpScale
+	OpExtrude
+	OpSubDiv
+	OpRepeat
+	OpCompSplit
+	OpReplicate
+	OpRandomRule
+	OpIf
+	OpIfSizeLess
+	OpIfCollides
+	OpCollider
+	OpSwapSize
+	OpSetAsPrism
+	OpDiscard
+	OpGenerate
+)
+
+type argKind int
+
+const (
+	argExpr argKind = iota
+	argAxis
+	argMode
+	argPoint
+)
+
+// opSpec is what an operator takes: its arguments, and whether it ends the
+// chain with a block of branches (weighted when entries carry "w:").
+type opSpec struct {
+	name     string
+	args     []argKind
+	optional int  // how many trailing args may be left out
+	variadic bool // args[len-1] repeats, at least len(args) given
+	block    bool
+	weighted bool // entries are "expr: chain"
+	branches int  // exact branch count, 0 = any (at least 1)
+	ends     bool // ends the chain without a successor
+}
+
+var opSpecs = [...]opSpec{
+	OpTranslate:  {name: "Translate", args: []argKind{argExpr, argExpr, argExpr}},
+	OpRotate:     {name: "Rotate", args: []argKind{argExpr, argExpr, argExpr}},
+	OpScale:      {name: "Scale", args: []argKind{argExpr, argExpr, argExpr}},
+	OpExtrude:    {name: "Extrude", args: []argKind{argExpr}},
+	OpSubDiv:     {name: "SubDiv", args: []argKind{argAxis}, block: true, weighted: true},
+	OpRepeat:     {name: "Repeat", args: []argKind{argAxis, argExpr, argMode}, optional: 1},
+	OpCompSplit:  {name: "CompSplit", block: true, branches: 3},
+	OpReplicate:  {name: "Replicate", block: true},
+	OpRandomRule: {name: "RandomRule", args: []argKind{argExpr}, block: true, weighted: true},
+	OpIf:         {name: "If", args: []argKind{argExpr}, block: true, branches: 2},
+	OpIfSizeLess: {name: "IfSizeLess", args: []argKind{argAxis, argExpr}, block: true, branches: 2},
+	OpIfCollides: {name: "IfCollides", args: []argKind{argExpr}, block: true, branches: 2},
+	OpCollider:   {name: "Collider", args: []argKind{argExpr}},
+	OpSwapSize:   {name: "SwapSize", args: []argKind{argAxis, argAxis, argAxis}},
+	OpSetAsPrism: {name: "SetAsDynamicConvexRightPrism", args: []argKind{argPoint, argPoint, argPoint}, variadic: true},
+	OpDiscard:    {name: "Discard", ends: true},
+	OpGenerate:   {name: "Generate", ends: true},
+}
+
+func (k OpKind) String() string { return opSpecs[k].name }
+
+func lookupOp(name string) (OpKind, bool) {
+	for k := range opSpecs {
+		if opSpecs[k].name == name {
+			return OpKind(k), true
+		}
+	}
+	return 0, false
+}
+
+// Grammar is a parsed PGA-shape file.
+type Grammar struct {
+	File      string
+	Axioms    []Axiom
+	Terminals map[string]Terminal
+	Rules     map[string]*Rule
+	RuleOrder []string // rule names in source order
+}
+
+// Axiom names the start shape kind and the rule that expands it.
+type Axiom struct {
+	Kind ShapeKind
+	Rule string
+	Pos  Pos
+}
+
+// Terminal is a declared terminal symbol with its geometry/material pair.
+type Terminal struct {
+	Name     string
+	Geometry int
+	Material int
+	Pos      Pos
+}
+
+// Rule is Name = Chain;
+type Rule struct {
+	Name string
+	Body *Chain
+	Pos  Pos
+}
+
+// Chain is a run of operators ending in a successor, a block operator or
+// a chain-ending operator (Discard, Generate).
+type Chain struct {
+	Ops  []*Op
+	Succ string // "" when the last op is a block or ends the chain
+	Pos  Pos    // of Succ
+}
+
+// Op is one operator application.
+type Op struct {
+	Kind     OpKind
+	Args     []Arg
+	Branches []Branch // block operators only
+	Pos      Pos
+}
+
+// Arg is one operator argument; which field is set depends on the operator.
+type Arg struct {
+	Expr  Expr
+	Axis  Axis
+	Mode  RepeatMode
+	Point [2]Expr
+}
+
+// Branch is one entry of a block: "[Weight:] chain".
+type Branch struct {
+	Weight Expr // SubDiv sizes and RandomRule probabilities; nil otherwise
+	Body   *Chain
+}

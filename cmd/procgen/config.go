@@ -77,6 +77,16 @@ func configKeys() []configKey {
 		{"forest.skip-unknown", false, "drop the stems of species the species file does not name, instead of failing"},
 		{"forest.realize", false, "also draw the number of seeds landing in each cell (Poisson, keyed by --seed, species and cell)"},
 		{"forest.formats", []string{"csv", "asc", "png"}, "outputs per species and total, a `LIST` of csv, asc, png (summary.json always)"},
+		{"pga.lots", "", "lots from a GeoJSON `FILE`: a FeatureCollection of convex Polygon footprints in metres"},
+		{"pga.grid", "", "lots on a street grid of `COLSxROWS` lots (size, setback and height vary with --seed)"},
+		{"pga.axiom", "", "start `RULE` (default: the grammar's first axiom)"},
+		{"pga.max-shapes", 1 << 24, "stop when the shapes made over all lots exceed `N`, naming the rule"},
+		{"pga.max-depth", 1000, "stop when one derivation applies more than `N` rules in a row, naming the rule"},
+		{"pga.height", 20.0, "height in `METRES` of Box lots whose GeoJSON gives no height or floors"},
+		{"pga.lot-width", 20.0, "grid: lot width along the street in `METRES`"},
+		{"pga.lot-depth", 30.0, "grid: lot depth from the street in `METRES`"},
+		{"pga.street", 12.0, "grid: street width in `METRES`"},
+		{"pga.stats-only", false, "evaluate and report statistics, write no geometry (.json outputs are still written)"},
 	}
 }
 

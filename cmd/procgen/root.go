@@ -128,6 +128,7 @@ func (a *app) newRootCmd() *cobra.Command {
 		a.newFlameCmd(),
 		a.newLsysCmd(),
 		a.newForestCmd(),
+		a.newPgaCmd(),
 	)
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {

@@ -49,6 +49,9 @@ type Options struct {
 	MaxShapes int    // shapes made (operator outputs, rule applications, terminals) over all axioms; 0 means 1<<24
 	MaxDepth  int    // rule applications along one derivation; 0 means 1000
 	Workers   int    // axioms expanded at once; 0 means GOMAXPROCS
+	// Progress, when set, hears the number of axioms expanded so far; calls
+	// are serialized.
+	Progress func(done, total int64)
 }
 
 // ErrLimit is wrapped by errors from MaxShapes and MaxDepth.
@@ -84,6 +87,8 @@ func (g *Grammar) Evaluate(axioms []Shape, opt Options) ([]TerminalShape, error)
 	errs := make([]error, len(axioms))
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var progressMu sync.Mutex
+	var done int64
 	for w := 0; w < min(opt.Workers, len(axioms)); w++ {
 		wg.Add(1)
 		go func() {
@@ -96,6 +101,12 @@ func (g *Grammar) Evaluate(axioms []Shape, opt Options) ([]TerminalShape, error)
 				ev := &evaluator{g: g, opt: &opt, count: &count}
 				errs[i] = ev.apply(rule, axioms[i], 1)
 				out[i] = ev.out
+				if opt.Progress != nil {
+					progressMu.Lock()
+					done++
+					opt.Progress(done, int64(len(axioms)))
+					progressMu.Unlock()
+				}
 			}
 		}()
 	}

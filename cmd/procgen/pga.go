@@ -1,0 +1,309 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/procgen-dev/procgen/internal/output"
+	"github.com/procgen-dev/procgen/internal/pga"
+)
+
+type pgaOptions struct {
+	Lots      string  `mapstructure:"lots"`
+	Grid      string  `mapstructure:"grid"`
+	Axiom     string  `mapstructure:"axiom"`
+	MaxShapes int     `mapstructure:"max-shapes"`
+	MaxDepth  int     `mapstructure:"max-depth"`
+	Height    float64 `mapstructure:"height"`
+	LotWidth  float64 `mapstructure:"lot-width"`
+	LotDepth  float64 `mapstructure:"lot-depth"`
+	Street    float64 `mapstructure:"street"`
+	StatsOnly bool    `mapstructure:"stats-only"`
+
+	cols, rows int // parsed from Grid
+}
+
+func (o *pgaOptions) validate() error {
+	switch {
+	case (o.Lots == "") == (o.Grid == ""):
+		return usageErrorf("want exactly one of --lots FILE.geojson or --grid WxH")
+	case o.MaxShapes < 1:
+		return usageErrorf("invalid --max-shapes %d: want 1 or more", o.MaxShapes)
+	case o.MaxDepth < 1:
+		return usageErrorf("invalid --max-depth %d: want 1 or more", o.MaxDepth)
+	case !(o.Height > 0) || o.Height > 1e5:
+		return usageErrorf("invalid --height %g: want a positive number of metres", o.Height)
+	case !(o.LotWidth > 0) || !(o.LotDepth > 0) || o.LotWidth > 1e5 || o.LotDepth > 1e5:
+		return usageErrorf("invalid lot size %gx%g: want positive metres", o.LotWidth, o.LotDepth)
+	case !(o.Street >= 0) || o.Street > 1e5:
+		return usageErrorf("invalid --street %g: want 0 or more metres", o.Street)
+	}
+	if o.Grid != "" {
+		w, h, ok := strings.Cut(strings.ToLower(o.Grid), "x")
+		c, err1 := strconv.Atoi(w)
+		r, err2 := strconv.Atoi(h)
+		if !ok || err1 != nil || err2 != nil || c < 1 || r < 1 || c*r > pga.MaxGridLots || c > pga.MaxGridLots || r > pga.MaxGridLots {
+			return usageErrorf("invalid --grid %q: want COLSxROWS lots, e.g. 20x10 (at most %d lots)", o.Grid, pga.MaxGridLots)
+		}
+		o.cols, o.rows = c, r
+	}
+	return nil
+}
+
+// pgaOutputs are the formats -o can name, by extension.
+var pgaOutputs = map[string]string{".obj": "OBJ geometry", ".glb": "binary glTF", ".json": "JSON statistics"}
+
+func (a *app) newPgaCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "pga",
+		Short: "PGA shape grammars: generate buildings and cities",
+	}
+	cmd.AddCommand(a.newPgaCityCmd())
+	return cmd
+}
+
+const pgaCityLong = `Generate a city from a PGA shape grammar (the language of "Parallel Generation
+of Architecture" and its OperatorGraph successor): one building per lot.
+
+A grammar declares the start shape and terminals, then rules. Each rule is a
+chain of operators ending in a successor rule or terminal:
+
+  axiom Box Lot;                      // start shape kind (Box or Quad) and rule
+  terminal Wall (1, 0);               // terminal symbols (geometry, material)
+  Lot = CompSplit() { Roof | Discard() | Facade };
+  Facade = Repeat(Y, 3) Floor;        // floors of about 3 m
+  Floor = Repeat(X, 2.5) Wall;
+
+Operators: Translate Rotate Scale Extrude SubDiv Repeat CompSplit Replicate
+RandomRule If IfSizeLess IfCollides Collider SwapSize
+SetAsDynamicConvexRightPrism Discard Generate; expressions read ShapeSize(X),
+ShapePosition, ShapeRotation, ShapeNormal, ShapeSeed() and
+ShapeCustomAttribute(). Y is up; CompSplit gives the top face, the bottom face
+and the four sides, each a Quad whose local +Z points out. configs/pga/ holds
+example grammars (tower.pga) and its README describes the language.
+
+Lots come from --lots, a GeoJSON FeatureCollection of convex Polygon
+footprints in metres (properties: height in metres, or floors of 3 m; attr
+sets ShapeCustomAttribute()), or from --grid COLSxROWS, rectangular lots in
+blocks along streets whose size, setback and height vary with --seed. Each
+lot becomes an axiom on its oriented bounding rectangle: a Box standing on
+it with the lot's height, or a Quad lying on it (local +Z up, for Extrude),
+seeded by --seed and the lot index.
+
+Each -o names an output by its extension: .obj (with a .mtl beside it, one
+material per terminal), .glb (binary glTF 2.0, one mesh per terminal) or .json
+(statistics: lots, terminals per name, vertices, triangles, timings). Without
+-o, or with --stats-only (no geometry written), the statistics go to stdout.
+
+pga runs on the CPU: --device auto uses it, --device cuda is refused.
+--max-shapes and --max-depth stop a runaway grammar and name the rule.`
+
+func (a *app) newPgaCityCmd() *cobra.Command {
+	var outs []string
+	cmd := &cobra.Command{
+		Use:   "city GRAMMAR.pga [--lots lots.geojson | --grid WxH] [-o city.obj|city.glb|city.json ...]",
+		Short: "Expand a shape grammar on every lot of a city",
+		Long:  pgaCityLong + "\n\n" + exitCodeHelp,
+		Example: `  procgen pga city configs/pga/tower.pga --grid 20x10 -o city.glb
+  procgen pga city configs/pga/tower.pga --lots lots.geojson -o city.obj -o city.json
+  procgen pga city configs/pga/tower.pga --grid 200x190 --stats-only`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var o pgaOptions
+			if err := a.decode("pga", &o); err != nil {
+				return err
+			}
+			if err := o.validate(); err != nil {
+				return err
+			}
+			for _, out := range outs {
+				if _, ok := pgaOutputs[strings.ToLower(filepath.Ext(out))]; !ok {
+					return usageErrorf("output %q: want a .obj, .glb or .json file", out)
+				}
+			}
+			if a.opts.Device == "cuda" {
+				return usageErrorf("pga city has no CUDA backend yet and runs on the CPU: use %s cpu or auto",
+					a.settingName("device"))
+			}
+			return a.pgaCity(cmd.Context(), args[0], outs, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .glb or .json (repeatable)")
+	a.bindFlag(f, "pga.lots", "lots", "")
+	a.bindFlag(f, "pga.grid", "grid", "")
+	a.bindFlag(f, "pga.axiom", "axiom", "")
+	a.bindFlag(f, "pga.max-shapes", "max-shapes", "")
+	a.bindFlag(f, "pga.max-depth", "max-depth", "")
+	a.bindFlag(f, "pga.height", "height", "")
+	a.bindFlag(f, "pga.lot-width", "lot-width", "")
+	a.bindFlag(f, "pga.lot-depth", "lot-depth", "")
+	a.bindFlag(f, "pga.street", "street", "")
+	a.bindFlag(f, "pga.stats-only", "stats-only", "")
+	return cmd
+}
+
+// pgaReport is the JSON statistics output.
+type pgaReport struct {
+	Grammar   string  `json:"grammar"`
+	Lots      string  `json:"lots"` // the GeoJSON file or "grid WxH"
+	Backend   string  `json:"backend"`
+	Seed      uint64  `json:"seed"`
+	Axiom     string  `json:"axiom"`
+	Kind      string  `json:"axiom_kind"`
+	Axioms    int     `json:"axioms"`
+	ParseMS   float64 `json:"parse_ms"`
+	LotsMS    float64 `json:"lots_ms"`
+	EvalMS    float64 `json:"evaluate_ms"`
+	WriteMS   float64 `json:"write_ms,omitempty"`
+	ShapesPMS float64 `json:"terminals_per_ms"`
+	pga.MeshStats
+}
+
+func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOptions) error {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return asUsage(fmt.Errorf("pga: %w", err))
+	}
+	start := time.Now()
+	g, err := pga.Parse(path, src)
+	if err != nil {
+		return fmt.Errorf("pga: %w", err)
+	}
+	rep := pgaReport{Grammar: path, Backend: "cpu", Seed: a.opts.Seed, Axiom: o.Axiom}
+	rep.ParseMS = ms(time.Since(start))
+	if rep.Axiom == "" {
+		if len(g.Axioms) == 0 {
+			return fmt.Errorf("pga: %s declares no axiom", path)
+		}
+		rep.Axiom = g.Axioms[0].Rule
+	}
+	kind := pga.Box
+	for _, ax := range g.Axioms {
+		if ax.Rule == rep.Axiom {
+			kind = ax.Kind
+		}
+	}
+	if _, ok := g.Rules[rep.Axiom]; !ok {
+		return usageErrorf("invalid --axiom %q: %s has no such rule", o.Axiom, path)
+	}
+	rep.Kind = kind.String()
+
+	start = time.Now()
+	var lots []pga.Lot
+	if o.Lots != "" {
+		rep.Lots = o.Lots
+		b, err := os.ReadFile(o.Lots)
+		if err != nil {
+			return asUsage(fmt.Errorf("pga: %w", err))
+		}
+		if lots, err = pga.ParseLots(o.Lots, b); err != nil {
+			return fmt.Errorf("pga: lots: %w", err)
+		}
+	} else {
+		rep.Lots = "grid " + o.Grid
+		lots, err = pga.Grid{Cols: o.cols, Rows: o.rows, Seed: a.opts.Seed,
+			LotWidth: o.LotWidth, LotDepth: o.LotDepth, Street: o.Street}.Lots()
+		if err != nil {
+			return err
+		}
+	}
+	axioms := pga.LotAxioms(kind, lots, a.opts.Seed, o.Height)
+	rep.Axioms = len(axioms)
+	rep.LotsMS = ms(time.Since(start))
+
+	start = time.Now()
+	ts, err := g.Evaluate(axioms, pga.Options{Axiom: rep.Axiom, MaxShapes: o.MaxShapes, MaxDepth: o.MaxDepth,
+		Progress: a.newProgress(int64(len(axioms)), "expand "+filepath.Base(path))})
+	if err != nil {
+		if errors.Is(err, pga.ErrLimit) {
+			return fmt.Errorf("%s: %w (raise --max-shapes or --max-depth if the grammar is meant to grow this far)", path, err)
+		}
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	rep.EvalMS = ms(time.Since(start))
+	rep.MeshStats = pga.Stats(ts)
+	rep.ShapesPMS = float64(len(ts)) / max(rep.EvalMS, 1e-9)
+	a.log.Debugf("%s: %d lots, %d terminals, %.1f ms on the CPU", path, len(axioms), len(ts), rep.EvalMS)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+
+	start = time.Now()
+	for _, out := range outs {
+		ext := strings.ToLower(filepath.Ext(out))
+		if ext == ".json" || o.StatsOnly {
+			continue
+		}
+		if err := writePgaGeometry(out, ext, ts); err != nil {
+			return err
+		}
+		a.log.Infof("wrote %s", out)
+	}
+	if !o.StatsOnly {
+		rep.WriteMS = ms(time.Since(start))
+	}
+	wroteJSON := false
+	for _, out := range outs {
+		if strings.ToLower(filepath.Ext(out)) == ".json" {
+			if err := output.WriteJSON(out, &rep); err != nil {
+				return err
+			}
+			a.log.Infof("wrote %s", out)
+			wroteJSON = true
+		}
+	}
+	if o.StatsOnly && !wroteJSON || len(outs) == 0 {
+		return writePgaStats(a.stdout, &rep)
+	}
+	return nil
+}
+
+func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
+
+func writePgaGeometry(out, ext string, ts []pga.TerminalShape) error {
+	switch ext {
+	case ".obj":
+		// The library first, so a new OBJ never names a missing one.
+		mtl := output.MTLPath(out)
+		if err := output.WriteFile(mtl, func(w io.Writer) error { return pga.EncodeMTL(w, ts) }); err != nil {
+			return err
+		}
+		return output.WriteFile(out, func(w io.Writer) error { return pga.EncodeOBJ(w, ts, filepath.Base(mtl)) })
+	case ".glb":
+		return output.WriteFile(out, func(w io.Writer) error { return pga.EncodeGLB(w, ts) })
+	}
+	return fmt.Errorf("pga: output %q: unknown format", out)
+}
+
+// writePgaStats prints the totals and the terminals per name as a table.
+func writePgaStats(w io.Writer, r *pgaReport) error {
+	fmt.Fprintf(w, "lots: %d (%s), axiom %s %s\n", r.Axioms, r.Lots, r.Kind, r.Axiom)
+	fmt.Fprintf(w, "terminals: %d, vertices: %d, triangles: %d\n", r.Terminals, r.Vertices, r.Triangles)
+	names := make([]string, 0, len(r.ByName))
+	for n := range r.ByName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, n := range names {
+		fmt.Fprintf(tw, "  %s\t%d\n", n, r.ByName[n])
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "parse %.2f ms, lots %.2f ms, evaluate %.2f ms on %s (%.0f terminals/ms)\n",
+		r.ParseMS, r.LotsMS, r.EvalMS, r.Backend, r.ShapesPMS)
+	return err
+}

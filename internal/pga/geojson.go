@@ -1,0 +1,256 @@
+package pga
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// LotError is a lot that cannot be used, named by its feature index and id.
+type LotError struct {
+	File  string
+	Index int
+	ID    string
+	Msg   string
+}
+
+func (e *LotError) Error() string {
+	lot := fmt.Sprintf("feature %d", e.Index)
+	if e.ID != "" {
+		lot += fmt.Sprintf(" (id %q)", e.ID)
+	}
+	return fmt.Sprintf("%s: %s: %s", e.File, lot, e.Msg)
+}
+
+type geoFeature struct {
+	Type       string          `json:"type"`
+	ID         json.RawMessage `json:"id"`
+	Properties map[string]any  `json:"properties"`
+	Geometry   *struct {
+		Type        string          `json:"type"`
+		Coordinates json.RawMessage `json:"coordinates"`
+	} `json:"geometry"`
+}
+
+// maxLotVertices bounds the quadratic self-intersection test; footprints
+// are simple convex shapes.
+const maxLotVertices = 1024
+
+// floorHeight turns a "floors" property into metres.
+const floorHeight = 3.0
+
+// ParseLots reads a GeoJSON FeatureCollection of Polygon features, each a
+// convex footprint in metres without holes. Numeric properties become lot
+// attributes: "height" (metres) or "floors" (3 m each) set the lot's height,
+// "attr" its ShapeCustomAttribute(). Every problem names the feature.
+func ParseLots(file string, src []byte) ([]Lot, error) {
+	var fc struct {
+		Type     string       `json:"type"`
+		Features []geoFeature `json:"features"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(src))
+	if err := dec.Decode(&fc); err != nil {
+		return nil, fmt.Errorf("%s: invalid GeoJSON: %w", file, err)
+	}
+	if fc.Type != "FeatureCollection" {
+		return nil, fmt.Errorf("%s: want a GeoJSON FeatureCollection, found type %q", file, fc.Type)
+	}
+	if len(fc.Features) == 0 {
+		return nil, fmt.Errorf("%s: no features", file)
+	}
+	lots := make([]Lot, 0, len(fc.Features))
+	for i, f := range fc.Features {
+		l, err := parseFeature(i, f)
+		if err != nil {
+			return nil, &LotError{File: file, Index: i, ID: l.ID, Msg: err.Error()}
+		}
+		lots = append(lots, l)
+	}
+	return lots, nil
+}
+
+func parseFeature(i int, f geoFeature) (Lot, error) {
+	l := Lot{Index: i, ID: featureID(f.ID)}
+	if f.Type != "Feature" {
+		return l, fmt.Errorf("want type \"Feature\", found %q", f.Type)
+	}
+	if f.Geometry == nil {
+		return l, fmt.Errorf("no geometry")
+	}
+	if f.Geometry.Type != "Polygon" {
+		return l, fmt.Errorf("geometry is a %s, want a Polygon", f.Geometry.Type)
+	}
+	var rings [][][]float64
+	if err := json.Unmarshal(f.Geometry.Coordinates, &rings); err != nil {
+		return l, fmt.Errorf("polygon coordinates: want [[[x, y], ...]] numbers in metres")
+	}
+	if len(rings) == 0 {
+		return l, fmt.Errorf("polygon has no ring")
+	}
+	if len(rings) > 1 {
+		return l, fmt.Errorf("polygon has %d holes; lots must be convex without holes", len(rings)-1)
+	}
+	poly, err := validRing(rings[0])
+	if err != nil {
+		return l, err
+	}
+	l.Polygon = poly
+	if err := lotProperties(&l, f.Properties); err != nil {
+		return l, err
+	}
+	return l, nil
+}
+
+func featureID(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}
+
+func lotProperties(l *Lot, props map[string]any) error {
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v, ok := props[k].(float64)
+		if !ok {
+			if k == "height" || k == "floors" || k == "attr" {
+				return fmt.Errorf("property %q: want a number, found %v", k, props[k])
+			}
+			continue // names, tags: not attributes
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("property %q is not finite", k)
+		}
+		switch k {
+		case "height":
+			if v <= 0 {
+				return fmt.Errorf("height %g: want a positive number of metres", v)
+			}
+			l.Height = v
+		case "floors":
+			if v < 1 {
+				return fmt.Errorf("floors %g: want 1 or more", v)
+			}
+			if l.Height == 0 {
+				l.Height = v * floorHeight
+			}
+		case "attr":
+			a := v
+			l.Attr = &a
+		}
+		if l.Attrs == nil {
+			l.Attrs = map[string]float64{}
+		}
+		l.Attrs[k] = v
+	}
+	return nil
+}
+
+// validRing checks a closed GeoJSON ring and returns it open, without
+// repeated consecutive vertices.
+func validRing(ring [][]float64) ([][2]float64, error) {
+	pts := make([][2]float64, 0, len(ring))
+	for j, p := range ring {
+		if len(p) < 2 {
+			return nil, fmt.Errorf("vertex %d has %d coordinates, want x, y", j, len(p))
+		}
+		for _, c := range p[:2] {
+			if math.IsNaN(c) || math.IsInf(c, 0) {
+				return nil, fmt.Errorf("vertex %d is not finite (NaN or infinity)", j)
+			}
+		}
+		v := [2]float64{p[0], p[1]}
+		if len(pts) > 0 && pts[len(pts)-1] == v && j != len(ring)-1 {
+			continue
+		}
+		pts = append(pts, v)
+	}
+	if len(pts) < 2 || pts[0] != pts[len(pts)-1] {
+		return nil, fmt.Errorf("ring not closed: the last vertex must repeat the first")
+	}
+	pts = pts[:len(pts)-1]
+	for len(pts) > 1 && pts[len(pts)-1] == pts[0] {
+		pts = pts[:len(pts)-1]
+	}
+	if len(pts) < 3 {
+		return nil, fmt.Errorf("%d distinct vertices, want at least 3", len(pts))
+	}
+	if len(pts) > maxLotVertices {
+		return nil, fmt.Errorf("%d vertices, more than the %d a lot may have", len(pts), maxLotVertices)
+	}
+	if i, j, ok := selfIntersection(pts); ok {
+		return nil, fmt.Errorf("self-intersecting: edges %d and %d cross", i, j)
+	}
+	area := 0.0
+	for i := range pts {
+		a, b := pts[i], pts[(i+1)%len(pts)]
+		area += a[0]*b[1] - b[0]*a[1]
+	}
+	scale := 0.0
+	for _, p := range pts {
+		scale = math.Max(scale, math.Max(math.Abs(p[0]), math.Abs(p[1])))
+	}
+	if math.Abs(area)/2 <= 1e-12*math.Max(1, scale*scale) {
+		return nil, fmt.Errorf("zero area")
+	}
+	if j, ok := reflexVertex(pts, area, 1e-12*math.Max(1, scale*scale)); ok {
+		return nil, fmt.Errorf("not convex at vertex %d", j)
+	}
+	return pts, nil
+}
+
+func cross(o, a, b [2]float64) float64 {
+	return (a[0]-o[0])*(b[1]-o[1]) - (a[1]-o[1])*(b[0]-o[0])
+}
+
+// selfIntersection finds two non-adjacent edges that touch or cross.
+func selfIntersection(p [][2]float64) (int, int, bool) {
+	n := len(p)
+	for i := 0; i < n; i++ {
+		for j := i + 2; j < n; j++ {
+			if i == 0 && j == n-1 {
+				continue // adjacent through the closing edge
+			}
+			if segmentsMeet(p[i], p[(i+1)%n], p[j], p[(j+1)%n]) {
+				return i, j, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+func segmentsMeet(a, b, c, d [2]float64) bool {
+	d1, d2 := cross(c, d, a), cross(c, d, b)
+	d3, d4 := cross(a, b, c), cross(a, b, d)
+	if ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) {
+		return true
+	}
+	on := func(p, q, r [2]float64, cr float64) bool {
+		return cr == 0 && math.Min(p[0], q[0]) <= r[0] && r[0] <= math.Max(p[0], q[0]) &&
+			math.Min(p[1], q[1]) <= r[1] && r[1] <= math.Max(p[1], q[1])
+	}
+	return on(c, d, a, d1) || on(c, d, b, d2) || on(a, b, c, d3) || on(a, b, d, d4)
+}
+
+// reflexVertex finds a vertex that turns against the polygon's winding;
+// collinear vertices (within eps, rounding in the input) are allowed.
+func reflexVertex(p [][2]float64, area, eps float64) (int, bool) {
+	n := len(p)
+	for i := 0; i < n; i++ {
+		c := cross(p[(i+n-1)%n], p[i], p[(i+1)%n])
+		if math.Copysign(1, area)*c < -eps {
+			return i, true
+		}
+	}
+	return 0, false
+}

@@ -10,7 +10,7 @@
 // it is one vector reduction, red.global.add.v4.f32, which the L2 executes as
 // one operation instead of four: on the H100, 82 instead of 21 G samples/s
 // when a histogram's hot buckets fit in L2, 17.8 instead of 10 when they do
-// not (.gpu/micro/atom.cu, kept out of the repository). nvcc 11.8 cannot
+// not (scripts/atomics-bench.cu). nvcc 11.8 cannot
 // emit the instruction itself, hence inline PTX and the version bump.
 __device__ __forceinline__ void pg_red_add4(float *p, float a, float b, float c, float d) {
 #ifdef PG_VECTOR_RED

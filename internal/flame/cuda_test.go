@@ -7,35 +7,18 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/gpu/gputest"
 )
-
-var cudaDev struct {
-	once sync.Once
-	dev  *gpu.Device
-	err  error
-}
 
 func cudaRenderer(t testing.TB) CUDA {
 	t.Helper()
-	cudaDev.once.Do(func() {
-		// Tests and benchmarks run the fastest code the device has: compile
-		// the vector-reduction kernels if the cache lacks them.
-		if cudaDev.dev, cudaDev.err = gpu.Open(0); cudaDev.err == nil {
-			cudaDev.err = cudaDev.dev.SetJIT(gpu.JITAlways, "")
-		}
-	})
-	if cudaDev.err != nil {
-		if os.Getenv("PROCGEN_REQUIRE_GPU") != "" {
-			t.Fatalf("no device: %v", cudaDev.err)
-		}
-		t.Skipf("no CUDA device: %v", cudaDev.err)
-	}
-	return CUDA{Dev: cudaDev.dev}
+	// Tests and benchmarks run the fastest code the device has: compile the
+	// vector-reduction kernels if the cache lacks them.
+	return CUDA{Dev: gputest.Device(t, func(d *gpu.Device) error { return d.SetJIT(gpu.JITAlways, "") })}
 }
 
 func loadTestGenome(t testing.TB, name string) *Genome {

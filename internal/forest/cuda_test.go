@@ -7,35 +7,20 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/gpu/gputest"
 )
-
-var cudaDev struct {
-	once sync.Once
-	dev  *gpu.Device
-	err  error
-}
 
 // cudaEngine opens device 0 once for all tests; without one the test skips,
 // or fails when PROCGEN_REQUIRE_GPU is set.
 func cudaEngine(t testing.TB) CUDA {
 	t.Helper()
-	cudaDev.once.Do(func() { cudaDev.dev, cudaDev.err = gpu.Open(0) })
-	if cudaDev.err != nil {
-		if os.Getenv("PROCGEN_REQUIRE_GPU") != "" {
-			t.Fatalf("no device: %v", cudaDev.err)
-		}
-		t.Skipf("no CUDA device: %v", cudaDev.err)
-	}
-	return CUDA{Dev: cudaDev.dev}
+	return CUDA{Dev: gputest.Device(t, nil)}
 }
 
 // cudaRefDensity is the direct float64 sum, written independently of the

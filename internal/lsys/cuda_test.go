@@ -8,14 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/gpu/gputest"
 	"github.com/procgen-dev/procgen/internal/lsys"
 	"github.com/procgen-dev/procgen/internal/lsys/syntax"
 )
@@ -27,22 +25,9 @@ import (
 
 const configDir = "../../configs/lsys"
 
-var cudaDev struct {
-	once sync.Once
-	dev  *gpu.Device
-	err  error
-}
-
 func cudaDeriver(t testing.TB) lsys.CUDA {
 	t.Helper()
-	cudaDev.once.Do(func() { cudaDev.dev, cudaDev.err = gpu.Open(0) })
-	if cudaDev.err != nil {
-		if os.Getenv("PROCGEN_REQUIRE_GPU") != "" {
-			t.Fatalf("no device: %v", cudaDev.err)
-		}
-		t.Skipf("no CUDA device: %v", cudaDev.err)
-	}
-	return lsys.CUDA{Dev: cudaDev.dev}
+	return lsys.CUDA{Dev: gputest.Device(t, nil)}
 }
 
 func loadSystem(t testing.TB, name string) *lsys.System {

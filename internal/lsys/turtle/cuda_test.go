@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -16,29 +15,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/gpu/gputest"
 	"github.com/procgen-dev/procgen/internal/lsys"
 	"github.com/procgen-dev/procgen/internal/lsys/syntax"
 )
-
-var cudaDev struct {
-	once sync.Once
-	dev  *gpu.Device
-	err  error
-}
 
 // cudaInterpreter opens device 0 once; tests skip without one, unless
 // PROCGEN_REQUIRE_GPU is set (on the GPU machine), where they fail.
 func cudaInterpreter(t testing.TB) CUDA {
 	t.Helper()
-	cudaDev.once.Do(func() { cudaDev.dev, cudaDev.err = gpu.Open(0) })
-	if cudaDev.err != nil {
-		if os.Getenv("PROCGEN_REQUIRE_GPU") != "" {
-			t.Fatalf("no device: %v", cudaDev.err)
-		}
-		t.Skipf("no CUDA device: %v", cudaDev.err)
-	}
-	return CUDA{Dev: cudaDev.dev}
+	return CUDA{Dev: gputest.Device(t, nil)}
 }
 
 // sameGeometry checks the CUDA geometry against the CPU's: counts, stats,

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image"
 	"image/color"
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -195,8 +197,22 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 		a.log.Debugf("%s: interpreted %d modules into %d segments, %d polygons, %.1f ms", path, s.Len(),
 			geom.Stats.Segments, geom.Stats.Polygons, rep.InterpMS)
 	}
+	// Render the preview before writing anything, so that a failure there
+	// leaves no output of this run behind.
+	var preview *image.NRGBA
+	if slices.ContainsFunc(outs, func(out string) bool { return strings.EqualFold(filepath.Ext(out), ".png") }) {
+		view, _ := turtle.ParseView(o.View) // validated
+		pixels := o.LineWidth == "pixels" || (o.LineWidth == "auto" && !rep.setsWidth)
+		if preview, err = turtle.Render(ctx, geom, turtle.RenderOptions{
+			Width: o.ImageWidth, Height: o.ImageHeight, Margin: min(o.ImageWidth, o.ImageHeight) / 20,
+			View: view, Background: color.NRGBA{255, 255, 255, 255}, Foreground: color.NRGBA{24, 64, 24, 255},
+			WidthScale: o.LineScale, PixelWidths: pixels,
+		}); err != nil {
+			return fmt.Errorf("%s: preview: %w", path, err)
+		}
+	}
 	for _, out := range outs {
-		if err := a.writeLsysOutput(ctx, out, geom, &rep, o); err != nil {
+		if err := a.writeLsysOutput(ctx, out, geom, preview, &rep, o); err != nil {
 			return err
 		}
 		a.log.Infof("wrote %s", out)
@@ -227,7 +243,8 @@ func backendName(dev *gpu.Device) string {
 	return "cuda: " + dev.Info().Name
 }
 
-func (a *app) writeLsysOutput(ctx context.Context, out string, g *turtle.Geometry, rep *lsysReport, o lsysOptions) error {
+func (a *app) writeLsysOutput(ctx context.Context, out string, g *turtle.Geometry, preview *image.NRGBA,
+	rep *lsysReport, o lsysOptions) error {
 	switch strings.ToLower(filepath.Ext(out)) {
 	case ".json":
 		return output.WriteJSON(out, rep)
@@ -237,17 +254,7 @@ func (a *app) writeLsysOutput(ctx context.Context, out string, g *turtle.Geometr
 				Normals: o.Cylinders > 2})
 		})
 	case ".png":
-		view, _ := turtle.ParseView(o.View) // validated
-		pixels := o.LineWidth == "pixels" || (o.LineWidth == "auto" && !rep.setsWidth)
-		img, err := turtle.Render(ctx, g, turtle.RenderOptions{
-			Width: o.ImageWidth, Height: o.ImageHeight, Margin: min(o.ImageWidth, o.ImageHeight) / 20,
-			View: view, Background: color.NRGBA{255, 255, 255, 255}, Foreground: color.NRGBA{24, 64, 24, 255},
-			WidthScale: o.LineScale, PixelWidths: pixels,
-		})
-		if err != nil {
-			return err
-		}
-		return output.WritePNG(out, img, output.Depth8)
+		return output.WritePNG(out, preview, output.Depth8)
 	}
 	return fmt.Errorf("lsys: output %q: unknown format", out)
 }

@@ -1,0 +1,122 @@
+// Structures shared by cuda/pga.cu and internal/pga (gpu_types.go mirrors
+// them; TestPGAGPUTypesMatchHeader compares sizes and offsets).
+//
+// A compiled grammar is one array of 32-bit words: a PgaHeader, then the
+// tables it points to (offsets in words). Doubles start at even offsets.
+#pragma once
+#include <stdint.h>
+
+// Operator kinds: the order of OpKind in internal/pga/model.go.
+#define PGA_OP_TRANSLATE 0
+#define PGA_OP_ROTATE 1
+#define PGA_OP_SCALE 2
+#define PGA_OP_EXTRUDE 3
+#define PGA_OP_SUBDIV 4
+#define PGA_OP_REPEAT 5
+#define PGA_OP_COMPSPLIT 6
+#define PGA_OP_REPLICATE 7
+#define PGA_OP_RANDOMRULE 8
+#define PGA_OP_IF 9
+#define PGA_OP_IFSIZELESS 10
+#define PGA_OP_IFCOLLIDES 11
+#define PGA_OP_COLLIDER 12
+#define PGA_OP_SWAPSIZE 13
+#define PGA_OP_SETASPRISM 14
+#define PGA_OP_DISCARD 15
+#define PGA_OP_GENERATE 16
+
+// Shape kinds: ShapeKind.
+#define PGA_BOX 0
+#define PGA_QUAD 1
+#define PGA_PRISM 2
+
+// Expression instructions (a postfix program ending in PGA_X_END).
+#define PGA_X_END 0
+#define PGA_X_NUM 1 // push consts[arg]
+#define PGA_X_NEG 2
+#define PGA_X_ADD 3
+#define PGA_X_SUB 4
+#define PGA_X_MUL 5
+#define PGA_X_DIV 6
+#define PGA_X_EQ 7
+#define PGA_X_NE 8
+#define PGA_X_LT 9
+#define PGA_X_GT 10
+#define PGA_X_LE 11
+#define PGA_X_GE 12
+#define PGA_X_SIZE 13 // arg: axis
+#define PGA_X_POS 14
+#define PGA_X_ROT 15
+#define PGA_X_NORMAL 16
+#define PGA_X_SEED 17
+#define PGA_X_ATTR 18
+#define PGA_MAX_STACK 16
+
+// Chain successors.
+#define PGA_SUCC_NONE 0 // the chain ends in a block operator, Discard or Generate
+#define PGA_SUCC_RULE 1
+#define PGA_SUCC_TERMINAL 2
+#define PGA_SUCC_UNDEFINED 3 // succ indexes the grammar's list of undefined names
+
+// Errors the device reports (PgaStatus.err).
+#define PGA_ERR_DEPTH 1
+#define PGA_ERR_SHAPES 2
+#define PGA_ERR_REPEAT 3
+#define PGA_ERR_COMPSPLIT_QUAD 4
+#define PGA_ERR_UNDEFINED 5
+#define PGA_ERR_OVERFLOW 6 // a device buffer was too small: grow and run again
+
+typedef struct {
+	int32_t nrules, nchains, nops, nbranches;
+	int32_t ncode, nconsts, nterms, max_stack;
+	int32_t off_code, off_consts, off_ops, off_branches;
+	int32_t off_chains, off_rule_chain, nwords, pad0;
+} PgaHeader;
+
+typedef struct {
+	int32_t op, arg;
+} PgaInstr;
+
+typedef struct {
+	int32_t kind;
+	int32_t axis[3]; // Repeat/SubDiv/IfSizeLess: axis[0]; SwapSize: all three
+	int32_t mode;    // Repeat
+	int32_t expr[3]; // argument programs (offsets into code), -1 when absent
+	int32_t branch0, nbranches;
+} PgaOp;
+
+typedef struct {
+	int32_t weight; // program offset, -1 when the branch has none
+	int32_t chain;
+} PgaBranch;
+
+typedef struct {
+	int32_t op0, nops, succ_kind, succ;
+} PgaChain;
+
+// A shape with where its derivation goes on: run chain's ops from pc on.
+// m holds the top three rows of the rigid 4x4 transform (row-major).
+typedef struct {
+	double m[12];
+	double size[3];
+	double attr;
+	uint64_t seed;
+	int32_t kind, chain, pc, rule, depth, axiom;
+} PgaItem;
+
+// A terminal shape: term >= 0 indexes the grammar's terminal list, -1-r is
+// Generate() in rule r.
+typedef struct {
+	double m[12];
+	double size[3];
+	double attr;
+	uint64_t seed;
+	int32_t term, kind, axiom, rule;
+} PgaTerm;
+
+typedef struct {
+	unsigned long long ticks;      // shapes made, as the CPU counts them against MaxShapes
+	unsigned long long scan_total; // the last scan's total (levels) or terminals (persistent)
+	uint32_t qtail, qhead, nterm, work;
+	int32_t err, err_rule, err_arg, abort;
+} PgaStatus;

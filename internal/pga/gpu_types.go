@@ -1,0 +1,100 @@
+package pga
+
+// Go mirrors of the structures in cuda/pga_types.cuh. Field order, types and
+// sizes must match; TestPGAGPUTypesMatchHeader compiles the header with the
+// host C++ compiler and compares every size, offset and constant.
+
+// Expression instructions (PGA_X_*).
+const (
+	xEnd = iota
+	xNum
+	xNeg
+	xAdd
+	xSub
+	xMul
+	xDiv
+	xEq
+	xNe
+	xLt
+	xGt
+	xLe
+	xGe
+	xSize
+	xPos
+	xRot
+	xNormal
+	xSeed
+	xAttr
+)
+
+// gpuMaxStack is PGA_MAX_STACK: the deepest expression stack the device keeps.
+const gpuMaxStack = 16
+
+// Chain successors (PGA_SUCC_*).
+const (
+	succNone = iota
+	succRule
+	succTerminal
+	succUndefined
+)
+
+// Device errors (PGA_ERR_*).
+const (
+	gpuErrDepth = 1 + iota
+	gpuErrShapes
+	gpuErrRepeat
+	gpuErrCompSplitQuad
+	gpuErrUndefined
+	gpuErrOverflow
+)
+
+// gpuHeader is PgaHeader: table sizes and word offsets of a compiled grammar.
+type gpuHeader struct {
+	NRules, NChains, NOps, NBranches        int32
+	NCode, NConsts, NTerms, MaxStack        int32
+	OffCode, OffConsts, OffOps, OffBranches int32
+	OffChains, OffRuleChain, NWords, Pad0   int32
+}
+
+// gpuInstr is PgaInstr.
+type gpuInstr struct{ Op, Arg int32 }
+
+// gpuOp is PgaOp.
+type gpuOp struct {
+	Kind               int32
+	Axis               [3]int32
+	Mode               int32
+	Expr               [3]int32
+	Branch0, NBranches int32
+}
+
+// gpuBranch is PgaBranch.
+type gpuBranch struct{ Weight, Chain int32 }
+
+// gpuChain is PgaChain.
+type gpuChain struct{ Op0, NOps, SuccKind, Succ int32 }
+
+// gpuItem is PgaItem: a shape in a work queue.
+type gpuItem struct {
+	M                                   [12]float64
+	Size                                [3]float64
+	Attr                                float64
+	Seed                                uint64
+	Kind, Chain, PC, Rule, Depth, Axiom int32
+}
+
+// gpuTerm is PgaTerm: a terminal the device wrote.
+type gpuTerm struct {
+	M                       [12]float64
+	Size                    [3]float64
+	Attr                    float64
+	Seed                    uint64
+	Term, Kind, Axiom, Rule int32
+}
+
+// gpuStatus is PgaStatus.
+type gpuStatus struct {
+	Ticks, ScanTotal            uint64
+	QTail, QHead, NTerm, Work   uint32
+	Err, ErrRule, ErrArg, Abort int32
+}

@@ -1,0 +1,41 @@
+package pga
+
+import (
+	"testing"
+
+	"github.com/procgen-dev/procgen/internal/gpu/layouttest"
+)
+
+// TestPGAGPUTypesMatchHeader checks the Go mirrors against
+// cuda/pga_types.cuh as the host C++ compiler lays it out.
+func TestPGAGPUTypesMatchHeader(t *testing.T) {
+	consts := map[string]int64{
+		"PGA_X_END": xEnd, "PGA_X_NUM": xNum, "PGA_X_NEG": xNeg, "PGA_X_ADD": xAdd, "PGA_X_SUB": xSub,
+		"PGA_X_MUL": xMul, "PGA_X_DIV": xDiv, "PGA_X_EQ": xEq, "PGA_X_NE": xNe, "PGA_X_LT": xLt, "PGA_X_GT": xGt,
+		"PGA_X_LE": xLe, "PGA_X_GE": xGe, "PGA_X_SIZE": xSize, "PGA_X_POS": xPos, "PGA_X_ROT": xRot,
+		"PGA_X_NORMAL": xNormal, "PGA_X_SEED": xSeed, "PGA_X_ATTR": xAttr, "PGA_MAX_STACK": gpuMaxStack,
+		"PGA_SUCC_NONE": succNone, "PGA_SUCC_RULE": succRule, "PGA_SUCC_TERMINAL": succTerminal,
+		"PGA_SUCC_UNDEFINED": succUndefined,
+		"PGA_ERR_DEPTH":      gpuErrDepth, "PGA_ERR_SHAPES": gpuErrShapes, "PGA_ERR_REPEAT": gpuErrRepeat,
+		"PGA_ERR_COMPSPLIT_QUAD": gpuErrCompSplitQuad, "PGA_ERR_UNDEFINED": gpuErrUndefined,
+		"PGA_ERR_OVERFLOW": gpuErrOverflow,
+		"PGA_BOX":          int64(Box), "PGA_QUAD": int64(Quad), "PGA_PRISM": int64(Prism),
+		"PGA_OP_TRANSLATE": int64(OpTranslate), "PGA_OP_ROTATE": int64(OpRotate), "PGA_OP_SCALE": int64(OpScale),
+		"PGA_OP_EXTRUDE": int64(OpExtrude), "PGA_OP_SUBDIV": int64(OpSubDiv), "PGA_OP_REPEAT": int64(OpRepeat),
+		"PGA_OP_COMPSPLIT": int64(OpCompSplit), "PGA_OP_REPLICATE": int64(OpReplicate),
+		"PGA_OP_RANDOMRULE": int64(OpRandomRule), "PGA_OP_IF": int64(OpIf), "PGA_OP_IFSIZELESS": int64(OpIfSizeLess),
+		"PGA_OP_IFCOLLIDES": int64(OpIfCollides), "PGA_OP_COLLIDER": int64(OpCollider),
+		"PGA_OP_SWAPSIZE": int64(OpSwapSize), "PGA_OP_SETASPRISM": int64(OpSetAsPrism),
+		"PGA_OP_DISCARD": int64(OpDiscard), "PGA_OP_GENERATE": int64(OpGenerate),
+	}
+	layouttest.Check(t, layouttest.Header{Dir: "../../cuda", File: "pga_types.cuh", Consts: consts, Structs: []layouttest.Struct{
+		{C: "PgaHeader", Go: gpuHeader{}},
+		{C: "PgaInstr", Go: gpuInstr{}},
+		{C: "PgaOp", Go: gpuOp{}},
+		{C: "PgaBranch", Go: gpuBranch{}},
+		{C: "PgaChain", Go: gpuChain{}},
+		{C: "PgaItem", Go: gpuItem{}},
+		{C: "PgaTerm", Go: gpuTerm{}},
+		{C: "PgaStatus", Go: gpuStatus{}},
+	}})
+}

@@ -24,7 +24,7 @@ COMMIT    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 DATE      := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 # Packages with GPU tests; each becomes bin/<name>.test for the GPU machine.
-GPU_TEST_PKGS := gpu flame lsys lsys/turtle forest
+GPU_TEST_PKGS := gpu flame lsys lsys/turtle forest pga
 
 ifneq ($(NVCC),)
   BUILD_TAGS := -tags cuda
@@ -53,6 +53,9 @@ $(KDIR)/%.vred.ptx: cuda/%.cu $(CU_HDR)
 	$(NVCC) $(NVCCFLAGS) -DPG_VECTOR_RED -ptx -arch=compute_90 -o $@.tmp $<
 	sed -E 's/^\.version [0-9]+\.[0-9]+$$/.version 8.1/' $@.tmp > $@ && rm -f $@.tmp
 	@grep -q '^\.version 8\.1$$' $@ && grep -q 'red.global.add.v4.f32' $@ || { echo "$@: no PTX 8.1 vector reductions" >&2; rm -f $@; exit 1; }
+
+# The PGA evaluator must round float64 as the CPU evaluator does: no fused multiply-adds.
+$(KDIR)/pga.fatbin: NVCCFLAGS += --fmad=false
 
 $(KDIR)/%.fatbin: cuda/%.cu $(CU_HDR)
 	@test -n "$(NVCC)" || { echo "make kernels: nvcc not found (run scripts/install-cuda.sh)" >&2; exit 1; }

@@ -1,0 +1,455 @@
+//go:build cuda
+
+package pga
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"unsafe"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
+
+// Launch shapes; they must match cuda/pga.cu.
+const (
+	cudaThreads   = 256             // PGA_THREADS
+	cudaScanTile  = cudaThreads * 4 // PGA_SCAN_TILE
+	cudaPool      = 256             // PGA_POOL
+	itemWords     = int(unsafe.Sizeof(gpuItem{}) / 4)
+	termWords     = int(unsafe.Sizeof(gpuTerm{}) / 4)
+	statusWords   = int(unsafe.Sizeof(gpuStatus{}) / 4)
+	flagGroup     = 1 // PGA_FLAG_GROUP
+	flagOpPar     = 2 // PGA_FLAG_OPPAR
+	blocksPerSM   = 2
+	minQueueItems = 1 << 20
+)
+
+// persistentShared is sizeof(PgaShared) rounded up: two batches of items,
+// sort keys, offsets and a few counters.
+var persistentShared = (2*cudaThreads*int(unsafe.Sizeof(gpuItem{})) + 4*cudaThreads + 4*(cudaThreads+1) + 32 + 255) &^ 255
+
+// CUDA evaluates one grammar on a device. Its buffers are kept between
+// evaluations (and grown as scenes need), so repeated runs allocate nothing.
+// It is not safe for concurrent use.
+type CUDA struct {
+	dev   *gpu.Device
+	g     *Grammar
+	prog  *program
+	words *gpu.Buffer[uint32]
+	st    *gpu.Buffer[uint32]
+
+	qa, qb, terms, ready, index *gpu.Buffer[uint32]
+	counts, partial             *gpu.Buffer[uint64]
+	verts                       *gpu.Buffer[float32]
+	qcap, tcap                  int // persistent capacities learnt so far
+	minCap                      int // first capacity (tests set it low); 0 means minQueueItems
+}
+
+// NewCUDA compiles g for dev. A grammar the device cannot run gives an
+// *UnsupportedError: evaluate it with Grammar.Evaluate instead.
+func NewCUDA(dev *gpu.Device, g *Grammar) (*CUDA, error) {
+	p, err := compileGrammar(g)
+	if err != nil {
+		return nil, err
+	}
+	c := &CUDA{dev: dev, g: g, prog: p}
+	if c.words, err = gpu.Upload(dev, p.words); err != nil {
+		return nil, fmt.Errorf("pga: cuda: %w", err)
+	}
+	if c.st, err = gpu.Alloc[uint32](dev, statusWords); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("pga: cuda: %w", err)
+	}
+	return c, nil
+}
+
+// Close frees the device buffers.
+func (c *CUDA) Close() error {
+	var errs []error
+	for _, b := range []*gpu.Buffer[uint32]{c.words, c.st, c.qa, c.qb, c.terms, c.ready, c.index} {
+		if b != nil {
+			errs = append(errs, b.Free())
+		}
+	}
+	for _, b := range []*gpu.Buffer[uint64]{c.counts, c.partial} {
+		if b != nil {
+			errs = append(errs, b.Free())
+		}
+	}
+	if c.verts != nil {
+		errs = append(errs, c.verts.Free())
+	}
+	return errors.Join(errs...)
+}
+
+// grow makes *b hold at least n values, keeping the first keep of them.
+func grow[T gpu.Elem](d *gpu.Device, b **gpu.Buffer[T], n, keep int) error {
+	if *b != nil && (*b).Len() >= n {
+		return nil
+	}
+	nb, err := gpu.Alloc[T](d, max(n+n/4, 1024))
+	if err != nil {
+		return fmt.Errorf("pga: cuda: %w", err)
+	}
+	if *b != nil {
+		if keep > 0 {
+			if err := nb.CopyFrom(*b); err != nil {
+				nb.Free()
+				return err
+			}
+		}
+		(*b).Free()
+	}
+	*b = nb
+	return nil
+}
+
+func (c *CUDA) fn(name string) (*gpu.Function, error) { return c.dev.Function("pga", name) }
+
+func (c *CUDA) launch(name string, n int, args ...gpu.Arg) error {
+	if n == 0 {
+		return nil
+	}
+	f, err := c.fn(name)
+	if err != nil {
+		return err
+	}
+	return f.Launch(gpu.Dim((n+cudaThreads-1)/cudaThreads), gpu.Dim(cudaThreads), 0, args...)
+}
+
+func (c *CUDA) status() (gpuStatus, error) {
+	var s gpuStatus
+	w := make([]uint32, statusWords)
+	if err := c.st.Read(w); err != nil {
+		return s, err
+	}
+	return s, gpu.Decode(w, &s)
+}
+
+func (c *CUDA) setStatus(s gpuStatus) error { return c.st.Write(gpu.Words(s)) }
+
+// scan turns counts[:n] into exclusive prefix sums; the total lands in the
+// status's ScanTotal.
+func (c *CUDA) scan(n int) error {
+	tiles := (n + cudaScanTile - 1) / cudaScanTile
+	if err := grow(c.dev, &c.partial, tiles, 0); err != nil {
+		return err
+	}
+	f, err := c.fn("pga_scan_tiles")
+	if err != nil {
+		return err
+	}
+	if err := f.Launch(gpu.Dim(tiles), gpu.Dim(cudaThreads), 0, c.counts.Arg(), gpu.U32(uint32(n)), c.partial.Arg()); err != nil {
+		return err
+	}
+	f, err = c.fn("pga_scan_partials")
+	if err != nil {
+		return err
+	}
+	if err := f.Launch(gpu.Dim(1), gpu.Dim(cudaThreads), 0, c.partial.Arg(), gpu.U32(uint32(tiles)), c.st.Arg()); err != nil {
+		return err
+	}
+	return c.launch("pga_scan_add", n, c.counts.Arg(), gpu.U32(uint32(n)), c.partial.Arg())
+}
+
+// Evaluate expands every axiom with the start rule on the device.
+func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt CUDAOptions) (*CUDAResult, error) {
+	start := opt.Axiom
+	if start == "" {
+		if len(c.g.Axioms) == 0 {
+			return nil, errors.New("pga: grammar has no axiom")
+		}
+		start = c.g.Axioms[0].Rule
+	}
+	rule, ok := c.prog.ruleID[start]
+	if !ok {
+		return nil, fmt.Errorf("pga: no rule %q", start)
+	}
+	if opt.MaxShapes <= 0 {
+		opt.MaxShapes = 1 << 24
+	}
+	if opt.MaxDepth <= 0 {
+		opt.MaxDepth = 1000
+	}
+	if len(axioms) > opt.MaxShapes {
+		return nil, fmt.Errorf("pga: rule %q: more than %d shapes (MaxShapes): %w", start, opt.MaxShapes, ErrLimit)
+	}
+	if len(axioms) >= 1<<31 {
+		return nil, fmt.Errorf("pga: cuda: %d axioms, too many", len(axioms))
+	}
+	items := make([]gpuItem, len(axioms))
+	for i, a := range axioms {
+		it := gpuItem{Size: a.Size, Attr: a.Attr, Seed: a.Seed, Kind: int32(a.Kind),
+			Chain: c.prog.ruleMain[rule], Rule: int32(rule), Depth: 1, Axiom: int32(i)}
+		copy(it.M[:], a.Transform[:12])
+		items[i] = it
+	}
+	res := &CUDAResult{}
+	var nterm int
+	var st gpuStatus
+	var err error
+	res.DeviceTime, err = c.dev.Time(func() error {
+		if opt.Scheduler == Levels {
+			nterm, st, err = c.levels(ctx, items, &opt)
+		} else {
+			nterm, st, err = c.persistent(ctx, items, &opt)
+		}
+		if err != nil || !opt.Mesh {
+			return err
+		}
+		return c.mesh(nterm, res)
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Shapes = int64(st.Ticks)
+	res.Stats.Terminals = nterm
+	if opt.Download {
+		if err := c.download(nterm, opt.Mesh, res); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// check turns a device error into the CPU's error for it.
+func (c *CUDA) check(st gpuStatus, opt *CUDAOptions) error {
+	name := func(r int32) string {
+		if r >= 0 && int(r) < len(c.prog.rules) {
+			return c.prog.rules[r]
+		}
+		return "?"
+	}
+	switch st.Err {
+	case 0:
+		return nil
+	case gpuErrDepth:
+		return fmt.Errorf("pga: rule %q: derivation deeper than %d (MaxDepth): %w", name(st.ErrRule), opt.MaxDepth, ErrLimit)
+	case gpuErrShapes:
+		return fmt.Errorf("pga: rule %q: more than %d shapes (MaxShapes): %w", name(st.ErrRule), opt.MaxShapes, ErrLimit)
+	case gpuErrRepeat:
+		return fmt.Errorf("pga: rule %q: Repeat makes %d shapes, more than MaxShapes %d: %w", name(st.ErrRule), st.ErrArg, opt.MaxShapes, ErrLimit)
+	case gpuErrCompSplitQuad:
+		return fmt.Errorf("pga: rule %q: CompSplit needs a Box, found a Quad", name(st.ErrRule))
+	case gpuErrUndefined:
+		u := "?"
+		if int(st.ErrArg) < len(c.prog.undefined) {
+			u = c.prog.undefined[st.ErrArg]
+		}
+		return fmt.Errorf("pga: rule %q: undefined successor %q", name(st.ErrRule), u)
+	}
+	return fmt.Errorf("pga: cuda: device error %d (rule %s)", st.Err, name(st.ErrRule))
+}
+
+func uploadItems(b *gpu.Buffer[uint32], items []gpuItem, at int) error {
+	if len(items) == 0 {
+		return nil
+	}
+	return b.WriteAt(unsafe.Slice((*uint32)(unsafe.Pointer(&items[0])), len(items)*itemWords), at*itemWords)
+}
+
+// levels runs one launch per derivation level; it returns the number of
+// terminals written to c.terms.
+func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions) (int, gpuStatus, error) {
+	var st gpuStatus
+	n := len(items)
+	if err := grow(c.dev, &c.qa, n*itemWords, 0); err != nil {
+		return 0, st, err
+	}
+	if err := uploadItems(c.qa, items, 0); err != nil {
+		return 0, st, err
+	}
+	if err := c.setStatus(gpuStatus{Ticks: uint64(n)}); err != nil {
+		return 0, st, err
+	}
+	nterm := 0
+	for n > 0 {
+		if err := ctx.Err(); err != nil {
+			return 0, st, err
+		}
+		if err := grow(c.dev, &c.counts, n, 0); err != nil {
+			return 0, st, err
+		}
+		if err := c.launch("pga_levels_run", n, c.words.Arg(), c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.st.Arg(),
+			gpu.U64(uint64(opt.MaxShapes)), gpu.I32(int32(opt.MaxDepth))); err != nil {
+			return 0, st, err
+		}
+		if err := c.scan(n); err != nil {
+			return 0, st, err
+		}
+		var err error
+		if st, err = c.status(); err != nil {
+			return 0, st, err
+		}
+		if err := c.check(st, opt); err != nil {
+			return 0, st, err
+		}
+		nc, nt := int(uint32(st.ScanTotal)), int(st.ScanTotal>>32)
+		if nterm+nt >= 1<<31 || int64(nc)*int64(itemWords) >= 1<<40 {
+			return 0, st, fmt.Errorf("pga: cuda: level of %d shapes and %d terminals is too large", nc, nterm+nt)
+		}
+		if err := grow(c.dev, &c.qb, nc*itemWords, 0); err != nil {
+			return 0, st, err
+		}
+		if err := grow(c.dev, &c.terms, (nterm+nt)*termWords, nterm*termWords); err != nil {
+			return 0, st, err
+		}
+		if err := c.launch("pga_levels_expand", n, c.words.Arg(), c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.qb.Arg(),
+			c.terms.Arg(), gpu.U32(uint32(nterm)), c.st.Arg()); err != nil {
+			return 0, st, err
+		}
+		nterm += nt
+		c.qa, c.qb = c.qb, c.qa
+		n = nc
+	}
+	return nterm, st, nil
+}
+
+// persistent runs the whole derivation in one launch, growing the global
+// queue or the terminal buffer and running again when either overflows.
+func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions) (int, gpuStatus, error) {
+	var st gpuStatus
+	n := len(items)
+	f, err := c.fn("pga_persistent")
+	if err != nil {
+		return 0, st, err
+	}
+	if err := f.SetMaxDynamicShared(persistentShared); err != nil {
+		return 0, st, err
+	}
+	flags := int32(0)
+	if !opt.NoLocalGrouping {
+		flags |= flagGroup
+	}
+	if !opt.NoOpParallel {
+		flags |= flagOpPar
+	}
+	limit := opt.MaxShapes + n // no run holds more shapes than it may make
+	first := c.minCap
+	if first <= 0 {
+		first = minQueueItems
+	}
+	c.qcap = min(max(c.qcap, 4*n, first), limit)
+	c.tcap = min(max(c.tcap, 4*n, first), limit)
+	ones := make([]uint32, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	blocks := max(1, c.dev.Info().SMs) * blocksPerSM
+	for {
+		if err := ctx.Err(); err != nil {
+			return 0, st, err
+		}
+		if err := grow(c.dev, &c.qa, c.qcap*itemWords, 0); err != nil {
+			return 0, st, err
+		}
+		if err := grow(c.dev, &c.ready, c.qcap, 0); err != nil {
+			return 0, st, err
+		}
+		if err := grow(c.dev, &c.terms, c.tcap*termWords, 0); err != nil {
+			return 0, st, err
+		}
+		if err := c.ready.ZeroPrefix(c.qcap); err != nil {
+			return 0, st, err
+		}
+		if err := c.ready.Write(ones); err != nil {
+			return 0, st, err
+		}
+		if err := uploadItems(c.qa, items, 0); err != nil {
+			return 0, st, err
+		}
+		if err := c.setStatus(gpuStatus{Ticks: uint64(n), QTail: uint32(n), Work: uint32(n)}); err != nil {
+			return 0, st, err
+		}
+		if err := f.Launch(gpu.Dim(blocks), gpu.Dim(cudaThreads), persistentShared, c.words.Arg(), c.qa.Arg(), c.ready.Arg(),
+			gpu.U32(uint32(c.qcap)), c.terms.Arg(), gpu.U32(uint32(c.tcap)), c.st.Arg(),
+			gpu.U64(uint64(opt.MaxShapes)), gpu.I32(int32(opt.MaxDepth)), gpu.I32(flags)); err != nil {
+			return 0, st, err
+		}
+		if st, err = c.status(); err != nil {
+			return 0, st, err
+		}
+		if st.Err != gpuErrOverflow {
+			if err := c.check(st, opt); err != nil {
+				return 0, st, err
+			}
+			return int(st.NTerm), st, nil
+		}
+		grown := false
+		if int(st.QTail) > c.qcap && c.qcap < limit {
+			c.qcap, grown = min(4*c.qcap, limit), true
+		}
+		if int(st.NTerm) > c.tcap && c.tcap < limit {
+			c.tcap, grown = min(4*c.tcap, limit), true
+		}
+		if !grown {
+			return 0, st, fmt.Errorf("pga: cuda: queue of %d and %d terminals overflowed at the MaxShapes bound", c.qcap, c.tcap)
+		}
+	}
+}
+
+// mesh builds the terminals' vertices and triangles.
+func (c *CUDA) mesh(nterm int, res *CUDAResult) error {
+	if nterm == 0 {
+		return nil
+	}
+	if err := grow(c.dev, &c.counts, nterm, 0); err != nil {
+		return err
+	}
+	if err := c.launch("pga_mesh_count", nterm, c.terms.Arg(), gpu.U32(uint32(nterm)), c.counts.Arg()); err != nil {
+		return err
+	}
+	if err := c.scan(nterm); err != nil {
+		return err
+	}
+	st, err := c.status()
+	if err != nil {
+		return err
+	}
+	nv, nt := int64(uint32(st.ScanTotal)), int64(st.ScanTotal>>32)
+	if nv*8 >= 1<<32 || nt*3 >= 1<<32 {
+		return fmt.Errorf("pga: cuda: mesh of %d terminals is over the uint32 index range", nterm)
+	}
+	res.Stats.Vertices, res.Stats.Triangles = nv, nt
+	if err := grow(c.dev, &c.verts, int(3*nv), 0); err != nil {
+		return err
+	}
+	if err := grow(c.dev, &c.index, int(3*nt), 0); err != nil {
+		return err
+	}
+	return c.launch("pga_mesh_write", 8*nterm, c.terms.Arg(), gpu.U32(uint32(nterm)), c.counts.Arg(), c.verts.Arg(), c.index.Arg())
+}
+
+func (c *CUDA) download(nterm int, mesh bool, res *CUDAResult) error {
+	ts := make([]gpuTerm, nterm)
+	if err := gpu.ReadStructs(c.terms, ts); err != nil {
+		return err
+	}
+	slices.SortFunc(ts, func(a, b gpuTerm) int {
+		return cmp.Or(cmp.Compare(a.Axiom, b.Axiom), cmp.Compare(a.Seed, b.Seed), cmp.Compare(a.Term, b.Term))
+	})
+	res.Terminals = make([]TerminalShape, nterm)
+	res.Stats.ByName = map[string]int{}
+	for i := range ts {
+		t := &ts[i]
+		name, geo, mat := c.prog.termInfo(t.Term)
+		var m Mat4
+		copy(m[:12], t.M[:])
+		m[15] = 1
+		res.Terminals[i] = TerminalShape{Name: name, Geometry: geo, Material: mat, Shape: Shape{
+			Kind: ShapeKind(t.Kind), Transform: m, Size: t.Size, Seed: t.Seed, Attr: t.Attr}}
+		res.Stats.ByName[name]++
+	}
+	if !mesh || nterm == 0 {
+		return nil
+	}
+	res.Vertices = make([]float32, 3*res.Stats.Vertices)
+	res.Indices = make([]uint32, 3*res.Stats.Triangles)
+	if err := c.verts.Read(res.Vertices); err != nil {
+		return err
+	}
+	return c.index.Read(res.Indices)
+}

@@ -1,0 +1,327 @@
+//go:build cuda
+
+package pga
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/procgen-dev/procgen/internal/gpu/gputest"
+)
+
+// cudaCorpusDir is the corpus for the GPU machine, where ../shared is
+// absent: PGA_CORPUS names a copy of its grammars.
+func cudaCorpusDir() string {
+	if d := os.Getenv("PGA_CORPUS"); d != "" {
+		return d
+	}
+	return corpusDir
+}
+
+func cudaGrammar(t testing.TB, name string) *Grammar {
+	t.Helper()
+	var src []byte
+	var err error
+	for _, p := range []string{filepath.Join(cudaCorpusDir(), name), filepath.Join("../../configs/pga", name),
+		filepath.Join(os.Getenv("PGA_CONFIGS"), name)} {
+		if src, err = os.ReadFile(p); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		t.Skipf("%s not found (set PGA_CORPUS): %v", name, err)
+	}
+	g, err := Parse(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// cudaModes are the schedulers and flags every equivalence test runs.
+var cudaModes = []struct {
+	name string
+	opt  CUDAOptions
+}{
+	{"levels", CUDAOptions{Scheduler: Levels}},
+	{"persistent", CUDAOptions{Scheduler: Persistent}},
+	{"persistent-nogroup", CUDAOptions{Scheduler: Persistent, NoLocalGrouping: true}},
+	{"persistent-noopar", CUDAOptions{Scheduler: Persistent, NoOpParallel: true}},
+	{"persistent-plain", CUDAOptions{Scheduler: Persistent, NoLocalGrouping: true, NoOpParallel: true}},
+}
+
+// gridLots are n lots of a seeded grid (as `procgen pga city --grid`).
+func gridLots(t testing.TB, n int, seed uint64, w, d, lo, hi float64) []Lot {
+	t.Helper()
+	cols := int(math.Ceil(math.Sqrt(float64(n))))
+	lots, err := Grid{Cols: cols, Rows: (n + cols - 1) / cols, Seed: seed, LotWidth: w, LotDepth: d, MinHeight: lo, MaxHeight: hi}.Lots()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lots[:n]
+}
+
+// termKey names a terminal by what derived it; seeds are unique per
+// derivation path.
+func termKey(s TerminalShape) string { return fmt.Sprintf("%s/%d/%d", s.Name, s.Seed, s.Kind) }
+
+func cudaNear(a, b float64) bool { return math.Abs(a-b) <= 1e-5*math.Max(1, math.Abs(a)) }
+
+// sameTerminals compares two terminal lists as sets.
+func sameTerminals(t *testing.T, cpu, dev []TerminalShape) {
+	t.Helper()
+	if len(cpu) != len(dev) {
+		t.Fatalf("%d terminals on the device, %d on the CPU", len(dev), len(cpu))
+	}
+	byKey := map[string]TerminalShape{}
+	for _, s := range cpu {
+		byKey[termKey(s)] = s
+	}
+	if len(byKey) != len(cpu) {
+		t.Logf("%d of %d CPU terminals share a key", len(cpu)-len(byKey), len(cpu))
+	}
+	bad := 0
+	for _, d := range dev {
+		c, ok := byKey[termKey(d)]
+		if !ok {
+			bad++
+			if bad < 5 {
+				t.Errorf("device terminal %s %v %v not made by the CPU", d.Name, d.Transform, d.Size)
+			}
+			continue
+		}
+		okT := c.Geometry == d.Geometry && c.Material == d.Material && cudaNear(c.Attr, d.Attr)
+		for k := range c.Transform {
+			okT = okT && cudaNear(c.Transform[k], d.Transform[k])
+		}
+		for k := range c.Size {
+			okT = okT && cudaNear(c.Size[k], d.Size[k])
+		}
+		if !okT {
+			bad++
+			if bad < 5 {
+				t.Errorf("%s seed %d: device %v %v, CPU %v %v", d.Name, d.Seed, d.Transform, d.Size, c.Transform, c.Size)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Fatalf("%d of %d terminals differ", bad, len(dev))
+	}
+}
+
+// checkMesh compares the device mesh with the CPU's geometry of the same
+// terminals: counts as Stats, sums of coordinates, indices inside each
+// terminal's corners.
+func checkMesh(t *testing.T, cpu []TerminalShape, r *CUDAResult) {
+	t.Helper()
+	st := Stats(cpu)
+	if r.Stats.Vertices != st.Vertices || r.Stats.Triangles != st.Triangles {
+		t.Fatalf("mesh %d vertices %d triangles, CPU Stats %d %d", r.Stats.Vertices, r.Stats.Triangles, st.Vertices, st.Triangles)
+	}
+	for name, n := range st.ByName {
+		if r.Stats.ByName[name] != n {
+			t.Fatalf("%s: %d on the device, %d on the CPU", name, r.Stats.ByName[name], n)
+		}
+	}
+	var want [3]float64
+	for i := range cpu {
+		m := cpu[i].Matrix()
+		n := 8
+		if cpu[i].Kind == Quad {
+			n = 4
+		}
+		for k := 0; k < n; k++ {
+			p := cubeCorner(k)
+			if cpu[i].Kind == Quad {
+				p[2] = 0
+			}
+			p = m.Apply(p)
+			for a := range 3 {
+				want[a] += float64(float32(p[a]))
+			}
+		}
+	}
+	var got [3]float64
+	for i, v := range r.Vertices {
+		got[i%3] += float64(v)
+	}
+	for a := range 3 {
+		if math.Abs(got[a]-want[a]) > 1e-3*math.Max(1, math.Abs(want[a])) {
+			t.Fatalf("vertex coordinate sums %v, CPU %v", got, want)
+		}
+	}
+	for _, ix := range r.Indices {
+		if int64(ix) >= r.Stats.Vertices {
+			t.Fatalf("index %d of %d vertices", ix, r.Stats.Vertices)
+		}
+	}
+}
+
+func runEquivalence(t *testing.T, g *Grammar, axioms []Shape, wantCount int) {
+	cpu, err := g.Evaluate(axioms, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wantCount > 0 && len(cpu) != wantCount {
+		t.Fatalf("CPU made %d terminals, want %d", len(cpu), wantCount)
+	}
+	dev := gputest.Device(t, nil)
+	c, err := NewCUDA(dev, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, m := range cudaModes {
+		t.Run(m.name, func(t *testing.T) {
+			opt := m.opt
+			opt.Mesh, opt.Download = true, true
+			r, err := c.Evaluate(context.Background(), axioms, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameTerminals(t, cpu, r.Terminals)
+			checkMesh(t, cpu, r)
+			// Twice gives the same sorted terminals.
+			r2, err := c.Evaluate(context.Background(), axioms, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range r.Terminals {
+				if r.Terminals[i] != r2.Terminals[i] {
+					t.Fatalf("terminal %d differs between two runs", i)
+				}
+			}
+			t.Logf("%d terminals, %d shapes, %v device", len(r.Terminals), r.Shapes, r.DeviceTime)
+		})
+	}
+}
+
+func TestCUDAEquivalenceCorpus(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		size Vec3
+		want int
+	}{
+		{"3d_tree_4_3.pga", Vec3{1, 1, 1}, 283},
+		{"3d_tree_8_3.pga", Vec3{1, 1, 1}, 22963},
+		{"3d_tree_12_2.pga", Vec3{1, 1, 1}, 0},
+		{"menger_sponge_3.pga", Vec3{1, 1, 1}, 8000},
+		{"mc_skyscraper.pga", Vec3{30, 120, 30}, 0},
+		{"suburban_house.pga", Vec3{10, 30, 10}, 0},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			g := cudaGrammar(t, c.file)
+			runEquivalence(t, g, []Shape{NewAxiom(g.Axioms[0].Kind, c.size, 7)}, c.want)
+		})
+	}
+}
+
+// Many lots at once, as procgen pga city lays them out.
+func TestCUDAEquivalenceLots(t *testing.T) {
+	for _, c := range []struct {
+		file   string
+		lots   int
+		lo, hi float64
+	}{
+		{"mc_skyscraper.pga", 60, 60, 200},
+		{"suburban_house.pga", 300, 8, 12},
+		{"tower.pga", 200, 9, 60},
+		{"menger_sponge_3.pga", 5, 9, 60},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			g := cudaGrammar(t, c.file)
+			axioms := LotAxioms(g.Axioms[0].Kind, gridLots(t, c.lots, 11, 0, 0, c.lo, c.hi), 5, 0)
+			runEquivalence(t, g, axioms, 0)
+		})
+	}
+	// Every example config on a grid.
+	paths, _ := filepath.Glob("../../configs/pga/*.pga")
+	if d := os.Getenv("PGA_CONFIGS"); d != "" {
+		more, _ := filepath.Glob(filepath.Join(d, "*.pga"))
+		paths = append(paths, more...)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		t.Run("config/"+filepath.Base(p), func(t *testing.T) {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := Parse(filepath.Base(p), src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ue *UnsupportedError
+			if _, err := compileGrammar(g); errors.As(err, &ue) {
+				t.Skip(err)
+			}
+			axioms := LotAxioms(g.Axioms[0].Kind, gridLots(t, 100, 3, 0, 0, 9, 60), 9, 0)
+			runEquivalence(t, g, axioms, 0)
+		})
+	}
+}
+
+func TestCUDALimitsNameTheRule(t *testing.T) {
+	g := cudaGrammar(t, "3d_tree_8_3.pga")
+	c, err := NewCUDA(gputest.Device(t, nil), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ax := []Shape{NewAxiom(Box, Vec3{1, 1, 1}, 1)}
+	for _, m := range cudaModes[:2] {
+		opt := m.opt
+		opt.MaxShapes = 1000
+		_, err := c.Evaluate(context.Background(), ax, opt)
+		if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "rule \"") || !strings.Contains(err.Error(), "MaxShapes") {
+			t.Fatalf("%s MaxShapes: got %v", m.name, err)
+		}
+		opt = m.opt
+		opt.MaxDepth = 5
+		_, err = c.Evaluate(context.Background(), ax, opt)
+		if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "MaxDepth") {
+			t.Fatalf("%s MaxDepth: got %v", m.name, err)
+		}
+		// The same evaluator still works after an error.
+		opt = m.opt
+		opt.Download = true
+		r, err := c.Evaluate(context.Background(), ax, opt)
+		if err != nil || len(r.Terminals) != 22963 {
+			t.Fatalf("%s after errors: %v", m.name, err)
+		}
+	}
+}
+
+// A small persistent queue and terminal buffer grow and the run is redone.
+func TestCUDAPersistentGrows(t *testing.T) {
+	g := cudaGrammar(t, "suburban_house.pga")
+	c, err := NewCUDA(gputest.Device(t, nil), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.minCap = 256
+	axioms := LotAxioms(Box, gridLots(t, 30, 1, 0, 0, 8, 12), 5, 0)
+	r, err := c.Evaluate(context.Background(), axioms, CUDAOptions{Scheduler: Persistent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := c.Evaluate(context.Background(), axioms, CUDAOptions{Scheduler: Levels})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.qcap <= 256 || c.tcap <= 256 {
+		t.Fatalf("queue %d, terminal buffer %d: nothing grew", c.qcap, c.tcap)
+	}
+	if r.Stats.Terminals != r2.Stats.Terminals || r.Shapes != r2.Shapes {
+		t.Fatalf("persistent %d terminals %d shapes, levels %d %d", r.Stats.Terminals, r.Shapes, r2.Stats.Terminals, r2.Shapes)
+	}
+	t.Logf("%d lots: %d terminals, queue %d, terminal buffer %d", len(axioms), r.Stats.Terminals, c.qcap, c.tcap)
+}

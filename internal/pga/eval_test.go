@@ -73,7 +73,7 @@ func TestCompSplitFaces(t *testing.T) {
 	wantN := []Vec3{{0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {1, 0, 0}, {0, 0, -1}, {-1, 0, 0}}
 	wantSize := [][2]float64{{2, 6}, {2, 6}, {2, 4}, {6, 4}, {2, 4}, {6, 4}}
 	for i, s := range ts {
-		env := shapeEnv{&s.Shape}
+		env := shapeEnv{s: &s.Shape}
 		for a := AxisX; a <= AxisZ; a++ {
 			if !near(env.ShapeNormal(a), wantN[i][a]) {
 				t.Fatalf("face %d normal %v, want %v", i, s.Transform, wantN[i])

@@ -35,8 +35,8 @@ type parser struct {
 	i     int
 	depth int
 	g     *Grammar
-	phase int      // of the rules being read
-	succs []succRef // every successor name, checked once all rules are known
+	phase int        // of the rules being read
+	succs []succRef  // every successor name, checked once all rules are known
 	uses  []groupRef // queries and snapping splits
 	defs  []groupRef // Collider and SnapLines
 	rule  string     // being read

@@ -145,11 +145,15 @@ func (g *Grammar) Evaluate(axioms []Shape, opt Options) ([]TerminalShape, error)
 	}
 	n := 0
 	for _, ev := range evs {
-		n += len(ev.out)
+		for _, c := range ev.out {
+			n += len(c)
+		}
 	}
 	all := make([]TerminalShape, 0, n)
 	for _, ev := range evs {
-		all = append(all, ev.out...)
+		for _, c := range ev.out {
+			all = append(all, c...)
+		}
 	}
 	return all, nil
 }
@@ -181,7 +185,7 @@ type evaluator struct {
 	g       *Grammar
 	opt     *Options
 	count   *atomic.Int64
-	out     []TerminalShape
+	out     [][]TerminalShape // in chunks of outChunk
 	attrs   []float64 // LotAttr values by Grammar.LotAttrs index; NaN = absent
 	phase   int
 	pending map[int][]pendingShape
@@ -232,9 +236,17 @@ func (ev *evaluator) emit(r *Rule, name string, geo, mat int, s Shape) error {
 	if err := ev.tick(r.Name); err != nil {
 		return err
 	}
-	ev.out = append(ev.out, TerminalShape{Name: name, Geometry: geo, Material: mat, Phase: r.Phase, Shape: s})
+	if n := len(ev.out); n == 0 || len(ev.out[n-1]) == cap(ev.out[n-1]) {
+		// Fixed chunks: growing one slice copies every terminal again
+		// and again, which dominated the evaluation.
+		ev.out = append(ev.out, make([]TerminalShape, 0, outChunk))
+	}
+	last := &ev.out[len(ev.out)-1]
+	*last = append(*last, TerminalShape{Name: name, Geometry: geo, Material: mat, Phase: r.Phase, Shape: s})
 	return nil
 }
+
+const outChunk = 1024
 
 // child is the i-th of n outputs of an operator applied to s.
 func child(s Shape, i, n int) Shape {

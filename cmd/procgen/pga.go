@@ -278,7 +278,7 @@ func writePgaGeometry(g *pga.Grammar, out, ext string, ts []pga.TerminalShape) e
 	case ".obj":
 		// The library first, so a new OBJ never names a missing one.
 		mtl := output.MTLPath(out)
-		if err := output.WriteFile(mtl, func(w io.Writer) error { return pga.EncodeMTL(w, ts) }); err != nil {
+		if err := output.WriteFile(mtl, func(w io.Writer) error { return g.EncodeMTL(w, ts) }); err != nil {
 			return err
 		}
 		return output.WriteFile(out, func(w io.Writer) error { return g.EncodeOBJ(w, ts, filepath.Base(mtl)) })

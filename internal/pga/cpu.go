@@ -29,10 +29,10 @@ type Shape struct {
 
 // TerminalShape is one result: a terminal symbol placed in the world.
 type TerminalShape struct {
-	Name               string
-	Geometry, Material int // from the terminal declaration; -1 for Generate()
-	Phase              int // the phase whose rule emitted it
-	Shape
+	Term               int32 // kind: Grammar.TermNames[Term] (Grammar.TermName)
+	Geometry, Material int32 // from the terminal declaration; -1 for Generate()
+	Phase              int32 // the phase whose rule emitted it
+	Shape                    // no pointers: a city's terminals cost the GC nothing
 }
 
 // Matrix is Transform with Size folded in: it maps the unit cube centred at
@@ -232,17 +232,22 @@ func (ev *evaluator) apply(r *Rule, s Shape, depth int) error {
 	return ev.chain(r, r.Body, 0, s, depth)
 }
 
-func (ev *evaluator) emit(r *Rule, name string, geo, mat int, s Shape) error {
+func (ev *evaluator) emit(r *Rule, t *Terminal, s Shape) error {
 	if err := ev.tick(r.Name); err != nil {
 		return err
 	}
 	if n := len(ev.out); n == 0 || len(ev.out[n-1]) == cap(ev.out[n-1]) {
 		// Fixed chunks: growing one slice copies every terminal again
 		// and again, which dominated the evaluation.
-		ev.out = append(ev.out, make([]TerminalShape, 0, outChunk))
+		// Chunks grow from 16 terminals, so a small lot allocates little.
+		size := outChunk
+		if n < 7 {
+			size = 16 << n
+		}
+		ev.out = append(ev.out, make([]TerminalShape, 0, size))
 	}
 	last := &ev.out[len(ev.out)-1]
-	*last = append(*last, TerminalShape{Name: name, Geometry: geo, Material: mat, Phase: r.Phase, Shape: s})
+	*last = append(*last, TerminalShape{Term: t.ID, Geometry: int32(t.Geometry), Material: int32(t.Material), Phase: int32(r.Phase), Shape: s})
 	return nil
 }
 
@@ -309,7 +314,7 @@ func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) erro
 		case OpDiscard:
 			return nil
 		case OpGenerate:
-			return ev.emit(r, r.Name, -1, -1, s)
+			return ev.emit(r, c.term, s)
 		case OpRepeat:
 			return ev.repeat(r, c, i, s, depth)
 		case OpSubDiv:
@@ -337,14 +342,10 @@ func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) erro
 			return ev.branch(r, op, s, depth, !ev.ctx.query(QueryOverlaps, op.Args[0].Group, &s))
 		}
 	}
-	if t, ok := ev.g.Terminals[c.Succ]; ok {
-		return ev.emit(r, t.Name, t.Geometry, t.Material, s)
+	if c.term != nil {
+		return ev.emit(r, c.term, s)
 	}
-	next, ok := ev.g.Rules[c.Succ]
-	if !ok {
-		return fmt.Errorf("rule %q: undefined successor %q", r.Name, c.Succ)
-	}
-	return ev.apply(next, s, depth+1)
+	return ev.apply(c.next, s, depth+1)
 }
 
 func isTrue(v float64) bool { return v != 0 && !math.IsNaN(v) }

@@ -23,10 +23,10 @@ func evalSrc(t *testing.T, src string, axioms []Shape, opt Options) (*Grammar, [
 	return g, ts
 }
 
-func byNameOf(ts []TerminalShape, name string) []TerminalShape {
+func byNameOf(g *Grammar, ts []TerminalShape, name string) []TerminalShape {
 	var out []TerminalShape
 	for _, s := range ts {
-		if s.Name == name {
+		if g.TermName(&s) == name {
 			out = append(out, s)
 		}
 	}
@@ -48,7 +48,7 @@ Mid = T;`
 	if !slices.Equal(g.Phases, []int{1, 2, 3}) {
 		t.Fatalf("phases %v", g.Phases)
 	}
-	if len(ts) != 4 || ts[0].Name != "T" || ts[0].Phase != 1 || ts[1].Name != "U" || ts[1].Phase != 3 || ts[1].Lot != 0 || ts[3].Lot != 1 {
+	if len(ts) != 4 || g.TermName(&ts[0]) != "T" || ts[0].Phase != 1 || g.TermName(&ts[1]) != "U" || ts[1].Phase != 3 || ts[1].Lot != 0 || ts[3].Lot != 1 {
 		t.Fatalf("terminals %+v", ts)
 	}
 }
@@ -60,10 +60,10 @@ terminal In Over Touch Free Mass (1,0);
 A = Replicate() { Collider(mass) Mass | Translate(0, 0, 0) Scale(1, 1, 1) Probe | Translate(5, 0, 0) Scale(2, 2, 2) Probe | Translate(6, 0, 0) Scale(2, 2, 2) Probe | Translate(20, 0, 0) Probe };
 phase 2;
 Probe = If(Inside(mass)) { In | If(Overlaps(mass)) { Over | If(Touches(mass)) { Touch | Free } } };`
-	_, ts := evalSrc(t, src, []Shape{NewAxiom(Box, Vec3{10, 10, 10}, 1)}, Options{})
+	g, ts := evalSrc(t, src, []Shape{NewAxiom(Box, Vec3{10, 10, 10}, 1)}, Options{})
 	var got []string
 	for _, s := range ts {
-		got = append(got, s.Name)
+		got = append(got, g.TermName(&s))
 	}
 	// Mass spans x in [-5, 5]: a unit box at 0 is inside, a 2-box at 5
 	// straddles the face, one at 6 touches it, one at 20 is free.
@@ -109,8 +109,8 @@ A = SubDiv(X) { 10: Scale(-1, 32, -1) Translate(0, 16 - ShapeSize(Y) / 2, 0) Tow
 TowerA = Repeat(Y, 3.2) SnapLines(Y, floors) FloorA;
 phase 2;
 TowerB = Repeat(Y, 3, ADJUST_TO_FILL, floors) FloorB;`
-	_, ts := evalSrc(t, src, []Shape{NewAxiom(Box, Vec3{22, 50, 10}, 1)}, Options{})
-	a, b := byNameOf(ts, "FloorA"), byNameOf(ts, "FloorB")
+	g, ts := evalSrc(t, src, []Shape{NewAxiom(Box, Vec3{22, 50, 10}, 1)}, Options{})
+	a, b := byNameOf(g, ts, "FloorA"), byNameOf(g, ts, "FloorB")
 	bounds := func(fs []TerminalShape) []float64 {
 		var out []float64
 		for _, f := range fs {
@@ -145,8 +145,8 @@ TowerB = Repeat(Y, 3, ADJUST_TO_FILL, floors) FloorB;`
 		}
 	}
 	// Without snapping the towers disagree (3 m against 3.2 m floors).
-	_, plain := evalSrc(t, strings.Replace(src, ", ADJUST_TO_FILL, floors", "", 1), []Shape{NewAxiom(Box, Vec3{22, 50, 10}, 1)}, Options{})
-	if pb := bounds(byNameOf(plain, "FloorB")); len(pb) > 2 && math.Abs(pb[2]-ba[2]) < 1e-6 {
+	gp, plain := evalSrc(t, strings.Replace(src, ", ADJUST_TO_FILL, floors", "", 1), []Shape{NewAxiom(Box, Vec3{22, 50, 10}, 1)}, Options{})
+	if pb := bounds(byNameOf(gp, plain, "FloorB")); len(pb) > 2 && math.Abs(pb[2]-ba[2]) < 1e-6 {
 		t.Fatal("test is vacuous: unsnapped floors already coincide")
 	}
 	// SubDiv snaps a cut to a plane within half a piece.
@@ -155,8 +155,8 @@ terminal P Q (1,0);
 A = Replicate() { SubDiv(X) { 3.5: SnapLines(X, cuts) Discard() | -1: Discard() } | B };
 phase 2;
 B = SubDiv(X, cuts) { 3: P | -1: Q };`
-	_, ts3 := evalSrc(t, src3, []Shape{NewAxiom(Box, Vec3{10, 1, 1}, 1)}, Options{})
-	p := byNameOf(ts3, "P")
+	g3, ts3 := evalSrc(t, src3, []Shape{NewAxiom(Box, Vec3{10, 1, 1}, 1)}, Options{})
+	p := byNameOf(g3, ts3, "P")
 	if len(p) != 1 || !near(p[0].Size[0], 3.5) {
 		t.Fatalf("SubDiv did not snap its cut from 3 to 3.5: %+v", p)
 	}
@@ -166,19 +166,19 @@ func TestRoofsSetbackOffset(t *testing.T) {
 	src := `axiom Quad A;
 terminal R S F I B (1,0);
 A = Replicate() { Roof(GABLE, 45) R | Roof(SHED, 45) S | Setback(2) { F | Offset(1) { I | B } } };`
-	_, ts := evalSrc(t, src, []Shape{NewAxiom(Quad, Vec3{10, 6, 0}, 1)}, Options{})
-	r, s := byNameOf(ts, "R")[0], byNameOf(ts, "S")[0]
+	g, ts := evalSrc(t, src, []Shape{NewAxiom(Quad, Vec3{10, 6, 0}, 1)}, Options{})
+	r, s := byNameOf(g, ts, "R")[0], byNameOf(g, ts, "S")[0]
 	if !near(r.Size[2], 3) || !near(r.Transform[11], 1.5) || r.Roof != Gable {
 		t.Errorf("gable over 10x6 at 45°: height %v centre z %v, want 3 and 1.5", r.Size[2], r.Transform[11])
 	}
 	if !near(s.Size[2], 6) {
 		t.Errorf("shed over 10x6 at 45°: height %v, want 6", s.Size[2])
 	}
-	f := byNameOf(ts, "F")[0] // the front strip: 2 deep along -Y
+	f := byNameOf(g, ts, "F")[0] // the front strip: 2 deep along -Y
 	if !near(f.Size[1], 2) || !near(f.Transform[7], -2) {
 		t.Errorf("setback strip size %v at y %v, want 2 at -2", f.Size, f.Transform[7])
 	}
-	in, border := byNameOf(ts, "I"), byNameOf(ts, "B")
+	in, border := byNameOf(g, ts, "I"), byNameOf(g, ts, "B")
 	if len(in) != 1 || !near(in[0].Size[0], 8) || !near(in[0].Size[1], 2) || !near(in[0].Transform[7], 1) {
 		t.Errorf("offset inside %+v, want 8x2 at y 1", in)
 	}
@@ -194,7 +194,7 @@ A = Replicate() { Roof(GABLE, 45) R | Roof(SHED, 45) S | Setback(2) { F | Offset
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.Evaluate([]Shape{NewAxiom(Box, Vec3{1, 1, 1}, 1)}, Options{}); err == nil || !strings.Contains(err.Error(), "r.pga:3:5") || !strings.Contains(err.Error(), "Quad") {
+	if _, err = g.Evaluate([]Shape{NewAxiom(Box, Vec3{1, 1, 1}, 1)}, Options{}); err == nil || !strings.Contains(err.Error(), "r.pga:3:5") || !strings.Contains(err.Error(), "Quad") {
 		t.Errorf("Roof on a Box: %v", err)
 	}
 }
@@ -205,12 +205,12 @@ terminal T Corner (1,0);
 A = Scale(LotAttr(width, 7), 1, 1) Repeat(X, 1) Tile;
 Tile = If(ShapeIndex() == 0) { Corner | If(ShapeIndex() == ShapeSiblings() - 1) { Corner | T } };`
 	axioms := []Shape{NewAxiom(Box, Vec3{1, 1, 1}, 1), NewAxiom(Box, Vec3{1, 1, 1}, 2)}
-	_, ts := evalSrc(t, src, axioms, Options{LotAttrs: []map[string]float64{{"width": 4}, {}}})
+	g, ts := evalSrc(t, src, axioms, Options{LotAttrs: []map[string]float64{{"width": 4}, {}}})
 	count := map[int32]int{}
 	corners := 0
 	for _, s := range ts {
 		count[s.Lot]++
-		if s.Name == "Corner" {
+		if g.TermName(&s) == "Corner" {
 			corners++
 		}
 	}

@@ -102,7 +102,7 @@ func (g *Grammar) EncodeGLB(w io.Writer, ts []TerminalShape) error {
 		bin.Write(b) // every piece is a multiple of 4 bytes, so offsets stay aligned
 		return len(doc.BufferViews) - 1
 	}
-	names, groups := byName(ts)
+	names, groups := g.byName(ts)
 	for _, name := range names {
 		var pos, nrm []float32
 		var idx []uint32

@@ -146,6 +146,23 @@ type Grammar struct {
 	Groups []string
 	// LotAttrs names the lot attributes rules read with LotAttr(name, default).
 	LotAttrs []string
+	// TermNames names terminal kinds by TerminalShape.Term: the declared
+	// terminals in order, then the rules that end in Generate().
+	TermNames []string
+}
+
+// TermName is the name of a terminal's kind.
+func (g *Grammar) TermName(t *TerminalShape) string { return g.TermNames[t.Term] }
+
+// termID interns a terminal kind's name.
+func (g *Grammar) termID(name string) int32 {
+	for i, n := range g.TermNames {
+		if n == name {
+			return int32(i)
+		}
+	}
+	g.TermNames = append(g.TermNames, name)
+	return int32(len(g.TermNames) - 1)
 }
 
 // RoofKind is the solid a Roof operator makes on a footprint.
@@ -173,6 +190,7 @@ type Axiom struct {
 // Terminal is a declared terminal symbol with its geometry/material pair.
 type Terminal struct {
 	Name     string
+	ID       int32 // index into Grammar.TermNames
 	Geometry int
 	Material int
 	Pos      Pos
@@ -192,6 +210,10 @@ type Chain struct {
 	Ops  []*Op
 	Succ string // "" when the last op is a block or ends the chain
 	Pos  Pos    // of Succ
+	// Resolved once the grammar is read: the successor rule, or the
+	// terminal (Term >= 0); Generate() chains get their rule's terminal.
+	next *Rule
+	term *Terminal
 }
 
 // Op is one operator application.

@@ -45,7 +45,7 @@ type MeshStats struct {
 func (g *Grammar) Stats(ts []TerminalShape) MeshStats {
 	s := MeshStats{Terminals: len(ts), ByName: map[string]int{}}
 	for i := range ts {
-		s.ByName[ts[i].Name]++
+		s.ByName[g.TermNames[ts[i].Term]]++
 		v, t := g.counts(&ts[i].Shape)
 		s.Vertices += int64(v)
 		s.Triangles += int64(t)
@@ -55,10 +55,10 @@ func (g *Grammar) Stats(ts []TerminalShape) MeshStats {
 
 // byName groups terminal indices by name, names in order of first
 // appearance, so each material is switched to once.
-func byName(ts []TerminalShape) (names []string, groups map[string][]int) {
+func (g *Grammar) byName(ts []TerminalShape) (names []string, groups map[string][]int) {
 	groups = map[string][]int{}
 	for i := range ts {
-		n := ts[i].Name
+		n := g.TermNames[ts[i].Term]
 		if _, ok := groups[n]; !ok {
 			names = append(names, n)
 		}
@@ -108,7 +108,7 @@ func (g *Grammar) EncodeOBJ(w io.Writer, ts []TerminalShape, mtlName string) err
 	if mtlName != "" {
 		fmt.Fprintf(bw, "mtllib %s\n", mtlName)
 	}
-	names, groups := byName(ts)
+	names, groups := g.byName(ts)
 	var nv, nn int
 	for _, name := range names {
 		fmt.Fprintf(bw, "g %s\n", name)
@@ -149,9 +149,9 @@ func (g *Grammar) EncodeOBJ(w io.Writer, ts []TerminalShape, mtlName string) err
 }
 
 // EncodeMTL writes one material per terminal name in ts.
-func EncodeMTL(w io.Writer, ts []TerminalShape) error {
+func (g *Grammar) EncodeMTL(w io.Writer, ts []TerminalShape) error {
 	bw := bufio.NewWriter(w)
-	names, _ := byName(ts)
+	names, _ := g.byName(ts)
 	for _, n := range names {
 		c := MaterialColor(n)
 		fmt.Fprintf(bw, "newmtl %s\nKd %.4f %.4f %.4f\nd 1\nillum 1\n\n", n, c[0], c[1], c[2])

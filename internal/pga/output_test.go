@@ -61,7 +61,7 @@ func TestEncodeOBJCounts(t *testing.T) {
 		t.Errorf("groups: %v", count)
 	}
 	var mtl bytes.Buffer
-	if err := EncodeMTL(&mtl, ts); err != nil {
+	if err := g.EncodeMTL(&mtl, ts); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Count(mtl.String(), "newmtl ") != 2 {
@@ -107,7 +107,7 @@ func TestFacesWindOutward(t *testing.T) {
 					e1[k], e2[k] = c[1][k]-c[0][k], c[2][k]-c[0][k]
 				}
 				if dot(cross3(e1, e2), n) <= 0 {
-					t.Fatalf("%s: face %v winds against its normal %v", ts.Name, c, n)
+					t.Fatalf("%s: face %v winds against its normal %v", g.TermName(&ts), c, n)
 				}
 				if ts.Kind != Quad {
 					out := 0.0
@@ -115,12 +115,12 @@ func TestFacesWindOutward(t *testing.T) {
 						out += (c[0][k] - centre[k]) * n[k]
 					}
 					if out <= 0 {
-						t.Fatalf("%s %v: normal %v points inward", ts.Name, ts.Roof, n)
+						t.Fatalf("%s %v: normal %v points inward", g.TermName(&ts), ts.Roof, n)
 					}
 				}
 			})
 			if nf == 0 {
-				t.Fatalf("%s: no faces", ts.Name)
+				t.Fatalf("%s: no faces", g.TermName(&ts))
 			}
 		}
 	}
@@ -233,7 +233,7 @@ func TestConfigsTower(t *testing.T) {
 	// higher than the roof's underside.
 	top := map[int32]float64{}
 	for _, s := range ts {
-		if s.Name != "Roof" {
+		if g.TermName(&s) != "Roof" {
 			c, _, _ := g.worldSolid(&s.Shape)
 			for _, p := range c {
 				top[s.Lot] = max(top[s.Lot], p[1])
@@ -241,7 +241,7 @@ func TestConfigsTower(t *testing.T) {
 		}
 	}
 	for _, s := range ts {
-		if s.Name == "Roof" {
+		if g.TermName(&s) == "Roof" {
 			if n := s.Transform.direction(Vec3{0, 1, 0}); math.Abs(math.Abs(n[1])-1) > 1e-9 && math.Abs(s.Transform[6]) < 0.99 {
 				t.Errorf("roof of lot %d is not horizontal: %v", s.Lot, s.Transform)
 			}

@@ -177,7 +177,7 @@ func (p *parser) statement(g *Grammar) error {
 			if _, dup := g.Terminals[n.text]; dup {
 				return p.errAt(n, fmt.Sprintf("terminal %q declared twice", n.text))
 			}
-			g.Terminals[n.text] = Terminal{Name: n.text, Geometry: geo, Material: mat, Pos: n.pos}
+			g.Terminals[n.text] = Terminal{Name: n.text, ID: g.termID(n.text), Geometry: geo, Material: mat, Pos: n.pos}
 		}
 		return p.expect(";")
 	}
@@ -493,6 +493,33 @@ func check(g *Grammar, succs []succRef) error {
 			return &SyntaxError{t.pos, fmt.Sprintf("successor %q is in phase %d, before phase %d of rule %q: a rule makes shapes for its own or a later phase",
 				t.text, r.Phase, s.phase, s.rule)}
 		}
+	}
+	return resolve(g)
+}
+
+// resolve points every chain at its successor rule or terminal; a chain
+// ending in Generate() gets a terminal named after its rule.
+func resolve(g *Grammar) error {
+	var walk func(r *Rule, c *Chain)
+	walk = func(r *Rule, c *Chain) {
+		if c.Succ != "" {
+			if t, ok := g.Terminals[c.Succ]; ok {
+				c.term = &t
+			} else {
+				c.next = g.Rules[c.Succ]
+			}
+		}
+		for _, op := range c.Ops {
+			if op.Kind == OpGenerate {
+				c.term = &Terminal{Name: r.Name, ID: g.termID(r.Name), Geometry: -1, Material: -1}
+			}
+			for _, b := range op.Branches {
+				walk(r, b.Body)
+			}
+		}
+	}
+	for _, name := range g.RuleOrder {
+		walk(g.Rules[name], g.Rules[name].Body)
 	}
 	return nil
 }

@@ -186,7 +186,7 @@ type evaluator struct {
 	opt     *Options
 	count   *atomic.Int64
 	out     [][]TerminalShape // in chunks of outChunk
-	attrs   []float64 // LotAttr values by Grammar.LotAttrs index; NaN = absent
+	attrs   []float64         // LotAttr values by Grammar.LotAttrs index; NaN = absent
 	phase   int
 	pending map[int][]pendingShape
 	ctx     lotContext

@@ -190,6 +190,7 @@ type evaluator struct {
 	phase   int
 	pending map[int][]pendingShape
 	ctx     lotContext
+	cur     Shape // the shape expressions are evaluated on (env)
 }
 
 func (ev *evaluator) runPhase(phase int) error {
@@ -269,7 +270,14 @@ func (ev *evaluator) sub(r *Rule, c *Chain, from int, s Shape, depth int) error 
 	return ev.chain(r, c, from, s, depth)
 }
 
-func (ev *evaluator) env(s *Shape) shapeEnv { return shapeEnv{s, ev} }
+// env is what expressions on s see. It reads a copy of s kept in the
+// evaluator: handing &s itself to the Expr interface would move every shape
+// to the heap. Expressions are evaluated before any recursion, so one copy
+// per evaluator suffices.
+func (ev *evaluator) env(s *Shape) shapeEnv {
+	ev.cur = *s
+	return shapeEnv{&ev.cur, ev}
+}
 
 // chain runs c.Ops[from:] on s and hands the result to the successor.
 func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) error {

@@ -225,7 +225,8 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 
 	start = time.Now()
 	ts, err := g.Evaluate(axioms, pga.Options{Axiom: rep.Axiom, MaxShapes: o.MaxShapes, MaxDepth: o.MaxDepth,
-		Progress: a.newProgress(int64(len(axioms)), "expand "+filepath.Base(path))})
+		LotAttrs: pga.LotAttrValues(lots), Context: ctx,
+		Progress: a.newProgress(int64(len(axioms)*len(g.Phases)), "expand "+filepath.Base(path))})
 	if err != nil {
 		if errors.Is(err, pga.ErrLimit) {
 			return fmt.Errorf("%s: %w (raise --max-shapes or --max-depth if the grammar is meant to grow this far)", path, err)
@@ -233,7 +234,7 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	rep.EvalMS = ms(time.Since(start))
-	rep.MeshStats = pga.Stats(ts)
+	rep.MeshStats = g.Stats(ts)
 	rep.ShapesPMS = float64(len(ts)) / max(rep.EvalMS, 1e-9)
 	a.log.Debugf("%s: %d lots, %d terminals, %.1f ms on the CPU", path, len(axioms), len(ts), rep.EvalMS)
 	if err := ctx.Err(); err != nil {
@@ -246,7 +247,7 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		if ext == ".json" || o.StatsOnly {
 			continue
 		}
-		if err := writePgaGeometry(out, ext, ts); err != nil {
+		if err := writePgaGeometry(g, out, ext, ts); err != nil {
 			return err
 		}
 		a.log.Infof("wrote %s", out)
@@ -272,17 +273,17 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
 
-func writePgaGeometry(out, ext string, ts []pga.TerminalShape) error {
+func writePgaGeometry(g *pga.Grammar, out, ext string, ts []pga.TerminalShape) error {
 	switch ext {
 	case ".obj":
 		// The library first, so a new OBJ never names a missing one.
 		mtl := output.MTLPath(out)
-		if err := output.WriteFile(mtl, func(w io.Writer) error { return pga.EncodeMTL(w, ts) }); err != nil {
+		if err := output.WriteFile(mtl, func(w io.Writer) error { return g.EncodeMTL(w, ts) }); err != nil {
 			return err
 		}
-		return output.WriteFile(out, func(w io.Writer) error { return pga.EncodeOBJ(w, ts, filepath.Base(mtl)) })
+		return output.WriteFile(out, func(w io.Writer) error { return g.EncodeOBJ(w, ts, filepath.Base(mtl)) })
 	case ".glb":
-		return output.WriteFile(out, func(w io.Writer) error { return pga.EncodeGLB(w, ts) })
+		return output.WriteFile(out, func(w io.Writer) error { return g.EncodeGLB(w, ts) })
 	}
 	return fmt.Errorf("pga: output %q: unknown format", out)
 }

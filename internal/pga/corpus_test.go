@@ -76,9 +76,9 @@ func TestCorpusParsesAndEvaluates(t *testing.T) {
 			}
 			hist := map[string]int{}
 			for _, s := range ts {
-				hist[s.Name]++
-				if _, ok := g.Terminals[s.Name]; !ok {
-					t.Fatalf("terminal %q not declared", s.Name)
+				hist[g.TermName(&s)]++
+				if _, ok := g.Terminals[g.TermName(&s)]; !ok {
+					t.Fatalf("terminal %q not declared", g.TermName(&s))
 				}
 			}
 			t.Logf("%s: %d terminals %v", name, len(ts), hist)
@@ -103,7 +103,7 @@ func TestTreeCounts(t *testing.T) {
 			}
 			n := 0
 			for _, s := range ts {
-				if s.Name == "Trunk" {
+				if g.TermName(&s) == "Trunk" {
 					n++
 				}
 			}
@@ -119,7 +119,7 @@ func TestTreeCounts(t *testing.T) {
 func sortedKeys(ts []TerminalShape) []string {
 	keys := make([]string, len(ts))
 	for i, s := range ts {
-		keys[i] = fmt.Sprintf("%s %v %v %d", s.Name, s.Transform, s.Size, s.Seed)
+		keys[i] = fmt.Sprintf("%d %v %v %d", s.Term, s.Transform, s.Size, s.Seed)
 	}
 	sort.Strings(keys)
 	return keys

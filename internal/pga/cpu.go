@@ -1,6 +1,7 @@
 package pga
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -15,7 +16,12 @@ import (
 // seed its random choices derive from.
 type Shape struct {
 	Kind      ShapeKind
-	Transform Mat4 // rigid: local (centre at origin) to world
+	Roof      RoofKind // a Box made by Roof: its solid is the roof, not the box
+	Profile   int32    // index into Grammar.Profiles; 0 = the plain rectangle
+	Index     int32    // ShapeIndex(): position among its operator's outputs
+	Siblings  int32    // ShapeSiblings(): how many outputs that operator made
+	Lot       int32    // the axiom (lot) it descends from
+	Transform Mat4     // rigid: local (centre at origin) to world
 	Size      Vec3
 	Seed      uint64
 	Attr      float64 // ShapeCustomAttribute(), inherited unchanged
@@ -23,9 +29,10 @@ type Shape struct {
 
 // TerminalShape is one result: a terminal symbol placed in the world.
 type TerminalShape struct {
-	Name               string
-	Geometry, Material int // from the terminal declaration; -1 for Generate()
-	Shape
+	Term               int32 // kind: Grammar.TermNames[Term] (Grammar.TermName)
+	Geometry, Material int32 // from the terminal declaration; -1 for Generate()
+	Phase              int32 // the phase whose rule emitted it
+	Shape                    // no pointers: a city's terminals cost the GC nothing
 }
 
 // Matrix is Transform with Size folded in: it maps the unit cube centred at
@@ -39,7 +46,7 @@ const attrStream = 0xA77_A77
 // drawn from seed, so RandomRule(ShapeCustomAttribute()) picks one style per
 // axiom; callers may overwrite Attr.
 func NewAxiom(kind ShapeKind, size Vec3, seed uint64) Shape {
-	return Shape{Kind: kind, Transform: Identity(), Size: size, Seed: seed,
+	return Shape{Kind: kind, Transform: Identity(), Size: size, Seed: seed, Siblings: 1,
 		Attr: rng.Float64(rng.Key(seed, attrStream))}
 }
 
@@ -49,8 +56,13 @@ type Options struct {
 	MaxShapes int    // shapes made (operator outputs, rule applications, terminals) over all axioms; 0 means 1<<24
 	MaxDepth  int    // rule applications along one derivation; 0 means 1000
 	Workers   int    // axioms expanded at once; 0 means GOMAXPROCS
-	// Progress, when set, hears the number of axioms expanded so far; calls
-	// are serialized.
+	// LotAttrs, when set, holds per axiom the numeric properties that
+	// LotAttr(name, default) reads (the GeoJSON properties of its lot).
+	LotAttrs []map[string]float64
+	// Context, when set, stops the evaluation early with its error.
+	Context context.Context
+	// Progress, when set, hears how many (axiom, phase) pairs are done out
+	// of axioms x phases; calls are serialized.
 	Progress func(done, total int64)
 }
 
@@ -58,20 +70,16 @@ type Options struct {
 var ErrLimit = errors.New("limit exceeded")
 
 // Evaluate expands every axiom shape with the start rule and returns the
-// terminals, axiom by axiom, each in depth-first branch order. The result
-// does not depend on Workers: every random choice is keyed by the parent
-// shape's seed and the child's index among its siblings.
+// terminals, axiom by axiom, phase by phase, each phase in depth-first
+// branch order. Phases run one after another with a barrier between them:
+// every axiom finishes phase p before any starts phase p+1, so queries and
+// snapping see all shapes of earlier phases. Within a phase the axioms run on
+// all workers. The result does not depend on Workers: every random choice is
+// keyed by the parent shape's seed and the child's index among its siblings.
 func (g *Grammar) Evaluate(axioms []Shape, opt Options) ([]TerminalShape, error) {
-	start := opt.Axiom
-	if start == "" {
-		if len(g.Axioms) == 0 {
-			return nil, errors.New("pga: grammar has no axiom")
-		}
-		start = g.Axioms[0].Rule
-	}
-	rule, ok := g.Rules[start]
-	if !ok {
-		return nil, fmt.Errorf("pga: no rule %q", start)
+	start, err := g.startRule(opt.Axiom)
+	if err != nil {
+		return nil, err
 	}
 	if opt.MaxShapes <= 0 {
 		opt.MaxShapes = 1 << 24
@@ -82,55 +90,131 @@ func (g *Grammar) Evaluate(axioms []Shape, opt Options) ([]TerminalShape, error)
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
+	if opt.Context == nil {
+		opt.Context = context.Background()
+	}
 	var count atomic.Int64
-	out := make([][]TerminalShape, len(axioms))
-	errs := make([]error, len(axioms))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var progressMu sync.Mutex
-	var done int64
-	for w := 0; w < min(opt.Workers, len(axioms)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(axioms) {
-					return
-				}
-				ev := &evaluator{g: g, opt: &opt, count: &count}
-				errs[i] = ev.apply(rule, axioms[i], 1)
-				out[i] = ev.out
-				if opt.Progress != nil {
-					progressMu.Lock()
-					done++
-					opt.Progress(done, int64(len(axioms)))
-					progressMu.Unlock()
+	evs := make([]*evaluator, len(axioms))
+	for i, a := range axioms {
+		a.Lot = int32(i)
+		ev := &evaluator{g: g, opt: &opt, count: &count, pending: map[int][]pendingShape{}}
+		ev.attrs = make([]float64, len(g.LotAttrs))
+		for k, name := range g.LotAttrs {
+			ev.attrs[k] = math.NaN()
+			if i < len(opt.LotAttrs) {
+				if v, ok := opt.LotAttrs[i][name]; ok {
+					ev.attrs[k] = v
 				}
 			}
-		}()
-	}
-	wg.Wait()
-	var all []TerminalShape
-	for i := range axioms {
-		if errs[i] != nil {
-			return nil, fmt.Errorf("pga: axiom %d: %w", i, errs[i])
 		}
-		all = append(all, out[i]...)
+		ev.pending[start.Phase] = []pendingShape{{start, a, 1}}
+		evs[i] = ev
+	}
+	var progressMu sync.Mutex
+	var done int64
+	total := int64(len(axioms) * len(g.Phases))
+	for _, phase := range g.Phases {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		errs := make([]error, len(axioms))
+		for w := 0; w < min(opt.Workers, len(axioms)); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= len(axioms) {
+						return
+					}
+					errs[i] = evs[i].runPhase(phase)
+					if opt.Progress != nil {
+						progressMu.Lock()
+						done++
+						opt.Progress(done, total)
+						progressMu.Unlock()
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				return nil, fmt.Errorf("pga: axiom %d: %w", i, err)
+			}
+		}
+	}
+	n := 0
+	for _, ev := range evs {
+		for _, c := range ev.out {
+			n += len(c)
+		}
+	}
+	all := make([]TerminalShape, 0, n)
+	for _, ev := range evs {
+		for _, c := range ev.out {
+			all = append(all, c...)
+		}
 	}
 	return all, nil
 }
 
+func (g *Grammar) startRule(name string) (*Rule, error) {
+	if name == "" {
+		if len(g.Axioms) == 0 {
+			return nil, errors.New("pga: grammar has no axiom")
+		}
+		name = g.Axioms[0].Rule
+	}
+	rule, ok := g.Rules[name]
+	if !ok {
+		return nil, fmt.Errorf("pga: no rule %q", name)
+	}
+	return rule, nil
+}
+
+// pendingShape waits for its rule's phase.
+type pendingShape struct {
+	rule  *Rule
+	shape Shape
+	depth int
+}
+
+// evaluator expands one axiom; it keeps what later phases of that axiom
+// query: colliders and snap lines by group.
 type evaluator struct {
-	g     *Grammar
-	opt   *Options
-	count *atomic.Int64
-	out   []TerminalShape
+	g       *Grammar
+	opt     *Options
+	count   *atomic.Int64
+	out     [][]TerminalShape // in chunks of outChunk
+	attrs   []float64         // LotAttr values by Grammar.LotAttrs index; NaN = absent
+	phase   int
+	pending map[int][]pendingShape
+	ctx     lotContext
+	cur     Shape // the shape expressions are evaluated on (env)
+}
+
+func (ev *evaluator) runPhase(phase int) error {
+	ev.phase = phase
+	work := ev.pending[phase]
+	delete(ev.pending, phase)
+	for _, p := range work {
+		if err := ev.apply(p.rule, p.shape, p.depth); err != nil {
+			return err
+		}
+	}
+	ev.ctx.seal()
+	return nil
 }
 
 func (ev *evaluator) tick(rule string) error {
-	if ev.count.Add(1) > int64(ev.opt.MaxShapes) {
+	n := ev.count.Add(1)
+	if n > int64(ev.opt.MaxShapes) {
 		return fmt.Errorf("rule %q: more than %d shapes (MaxShapes): %w", rule, ev.opt.MaxShapes, ErrLimit)
+	}
+	if n&4095 == 0 {
+		if err := ev.opt.Context.Err(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -139,23 +223,41 @@ func (ev *evaluator) apply(r *Rule, s Shape, depth int) error {
 	if depth > ev.opt.MaxDepth {
 		return fmt.Errorf("rule %q: derivation deeper than %d (MaxDepth): %w", r.Name, ev.opt.MaxDepth, ErrLimit)
 	}
+	if r.Phase > ev.phase {
+		ev.pending[r.Phase] = append(ev.pending[r.Phase], pendingShape{r, s, depth})
+		return nil
+	}
 	if err := ev.tick(r.Name); err != nil {
 		return err
 	}
 	return ev.chain(r, r.Body, 0, s, depth)
 }
 
-func (ev *evaluator) emit(r *Rule, name string, geo, mat int, s Shape) error {
+func (ev *evaluator) emit(r *Rule, t *Terminal, s Shape) error {
 	if err := ev.tick(r.Name); err != nil {
 		return err
 	}
-	ev.out = append(ev.out, TerminalShape{Name: name, Geometry: geo, Material: mat, Shape: s})
+	if n := len(ev.out); n == 0 || len(ev.out[n-1]) == cap(ev.out[n-1]) {
+		// Fixed chunks: growing one slice copies every terminal again
+		// and again, which dominated the evaluation.
+		// Chunks grow from 16 terminals, so a small lot allocates little.
+		size := outChunk
+		if n < 7 {
+			size = 16 << n
+		}
+		ev.out = append(ev.out, make([]TerminalShape, 0, size))
+	}
+	last := &ev.out[len(ev.out)-1]
+	*last = append(*last, TerminalShape{Term: t.ID, Geometry: int32(t.Geometry), Material: int32(t.Material), Phase: int32(r.Phase), Shape: s})
 	return nil
 }
 
-// child is the i-th output of an operator applied to s.
-func child(s Shape, i int) Shape {
+const outChunk = 1024
+
+// child is the i-th of n outputs of an operator applied to s.
+func child(s Shape, i, n int) Shape {
 	s.Seed = rng.Key(s.Seed, uint64(i))
+	s.Index, s.Siblings = int32(i), int32(n)
 	return s
 }
 
@@ -168,11 +270,20 @@ func (ev *evaluator) sub(r *Rule, c *Chain, from int, s Shape, depth int) error 
 	return ev.chain(r, c, from, s, depth)
 }
 
+// env is what expressions on s see. It reads a copy of s kept in the
+// evaluator: handing &s itself to the Expr interface would move every shape
+// to the heap. Expressions are evaluated before any recursion, so one copy
+// per evaluator suffices.
+func (ev *evaluator) env(s *Shape) shapeEnv {
+	ev.cur = *s
+	return shapeEnv{&ev.cur, ev}
+}
+
 // chain runs c.Ops[from:] on s and hands the result to the successor.
 func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) error {
 	for i := from; i < len(c.Ops); i++ {
 		op := c.Ops[i]
-		env := shapeEnv{&s}
+		env := ev.env(&s)
 		ex := func(k int) float64 { return op.Args[k].Expr.Eval(env) }
 		switch op.Kind {
 		case OpTranslate:
@@ -198,25 +309,33 @@ func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) erro
 		case OpSwapSize:
 			s.Size = Vec3{s.Size[op.Args[0].Axis], s.Size[op.Args[1].Axis], s.Size[op.Args[2].Axis]}
 		case OpSetAsPrism:
-			if s.Kind == Box {
-				s.Kind = Prism
+			s.Profile = int32(op.Profile)
+			s.Roof = NoRoof
+		case OpRoof:
+			if err := roof(&s, op.Args[0].Roof, ex(1)); err != nil {
+				return fmt.Errorf("rule %q at %s: %w", r.Name, op.Pos, err)
 			}
 		case OpCollider:
-			// Collision tests need every shape of a generation step; the
-			// CPU evaluator does not register colliders yet.
+			ev.ctx.addCollider(op.Args[0].Group, &s)
+		case OpSnapLines:
+			ev.ctx.addSnap(op.Args[1].Group, &s, op.Args[0].Axis)
 		case OpDiscard:
 			return nil
 		case OpGenerate:
-			return ev.emit(r, r.Name, -1, -1, s)
+			return ev.emit(r, c.term, s)
 		case OpRepeat:
 			return ev.repeat(r, c, i, s, depth)
 		case OpSubDiv:
 			return ev.subdiv(r, op, s, depth)
 		case OpCompSplit:
 			return ev.compSplit(r, op, s, depth)
+		case OpOffset:
+			return ev.offset(r, op, s, depth)
+		case OpSetback:
+			return ev.setback(r, op, s, depth)
 		case OpReplicate:
 			for k, b := range op.Branches {
-				if err := ev.sub(r, b.Body, 0, child(s, k), depth); err != nil {
+				if err := ev.sub(r, b.Body, 0, child(s, k, len(op.Branches)), depth); err != nil {
 					return err
 				}
 			}
@@ -228,17 +347,13 @@ func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) erro
 		case OpIfSizeLess:
 			return ev.branch(r, op, s, depth, !(s.Size[op.Args[0].Axis] < ex(1)))
 		case OpIfCollides:
-			return ev.branch(r, op, s, depth, true) // nothing collides without colliders
+			return ev.branch(r, op, s, depth, !ev.ctx.query(QueryOverlaps, op.Args[0].Group, &s))
 		}
 	}
-	if t, ok := ev.g.Terminals[c.Succ]; ok {
-		return ev.emit(r, t.Name, t.Geometry, t.Material, s)
+	if c.term != nil {
+		return ev.emit(r, c.term, s)
 	}
-	next, ok := ev.g.Rules[c.Succ]
-	if !ok {
-		return fmt.Errorf("rule %q: undefined successor %q", r.Name, c.Succ)
-	}
-	return ev.apply(next, s, depth+1)
+	return ev.apply(c.next, s, depth+1)
 }
 
 func isTrue(v float64) bool { return v != 0 && !math.IsNaN(v) }
@@ -249,5 +364,12 @@ func (ev *evaluator) branch(r *Rule, op *Op, s Shape, depth int, second bool) er
 	if second {
 		k = 1
 	}
-	return ev.sub(r, op.Branches[k].Body, 0, child(s, k), depth)
+	return ev.sub(r, op.Branches[k].Body, 0, reseed(s, k), depth)
+}
+
+// reseed is s after a choice between branches took branch i: the same
+// shape (ShapeIndex unchanged) with the seed of that branch.
+func reseed(s Shape, i int) Shape {
+	s.Seed = rng.Key(s.Seed, uint64(i))
+	return s
 }

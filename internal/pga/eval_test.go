@@ -18,6 +18,21 @@ func run(t *testing.T, src string, size Vec3, seed uint64) []TerminalShape {
 	return ts
 }
 
+// names runs src like run and returns the terminals' names.
+func names(t *testing.T, src string, size Vec3, seed uint64) []string {
+	t.Helper()
+	g, err := Parse("t.pga", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := run(t, src, size, seed)
+	out := make([]string, len(ts))
+	for i := range ts {
+		out[i] = g.TermName(&ts[i])
+	}
+	return out
+}
+
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 func pos(s TerminalShape) Vec3 { return Vec3{s.Transform[3], s.Transform[7], s.Transform[11]} }
@@ -73,7 +88,7 @@ func TestCompSplitFaces(t *testing.T) {
 	wantN := []Vec3{{0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {1, 0, 0}, {0, 0, -1}, {-1, 0, 0}}
 	wantSize := [][2]float64{{2, 6}, {2, 6}, {2, 4}, {6, 4}, {2, 4}, {6, 4}}
 	for i, s := range ts {
-		env := shapeEnv{&s.Shape}
+		env := shapeEnv{s: &s.Shape}
 		for a := AxisX; a <= AxisZ; a++ {
 			if !near(env.ShapeNormal(a), wantN[i][a]) {
 				t.Fatalf("face %d normal %v, want %v", i, s.Transform, wantN[i])
@@ -103,10 +118,10 @@ func TestScaleRotateTranslate(t *testing.T) {
 
 func TestIfSizeLessAndIf(t *testing.T) {
 	src := "axiom Box A;\nterminal Small Big (1,0);\nA = IfSizeLess(X, 3) { Small | If(ShapeSize(Y) * 2 >= 8) { Big | Discard() } };"
-	if ts := run(t, src, Vec3{2, 1, 1}, 1); len(ts) != 1 || ts[0].Name != "Small" {
+	if ts := names(t, src, Vec3{2, 1, 1}, 1); len(ts) != 1 || ts[0] != "Small" {
 		t.Fatalf("small: %+v", ts)
 	}
-	if ts := run(t, src, Vec3{5, 4, 1}, 1); len(ts) != 1 || ts[0].Name != "Big" {
+	if ts := names(t, src, Vec3{5, 4, 1}, 1); len(ts) != 1 || ts[0] != "Big" {
 		t.Fatalf("big: %+v", ts)
 	}
 	if ts := run(t, src, Vec3{5, 3, 1}, 1); len(ts) != 0 {
@@ -120,12 +135,12 @@ func TestRandomChoiceKeyedByPosition(t *testing.T) {
 	r := "R = RandomRule(ShapeSeed()) { 0.5: T | 0.5: U };\nterminal U (1,1);\n"
 	a := run(t, header+r+"A = Replicate() { T | R };", Vec3{1, 1, 1}, 9)
 	b := run(t, header+r+"A = Replicate() { Repeat(X, 0.01) T | R };", Vec3{1, 1, 1}, 9)
-	if last(a).Name != last(b).Name || last(a).Seed != last(b).Seed {
+	if last(a).Term != last(b).Term || last(a).Seed != last(b).Seed {
 		t.Fatal("sibling work changed a random choice")
 	}
 	counts := map[string]int{}
 	for seed := uint64(0); seed < 2000; seed++ {
-		counts[run(t, header+r+"A = R;", Vec3{1, 1, 1}, seed)[0].Name]++
+		counts[names(t, header+r+"A = R;", Vec3{1, 1, 1}, seed)[0]]++
 	}
 	if counts["T"] < 900 || counts["U"] < 900 {
 		t.Fatalf("choice not balanced: %v", counts)

@@ -13,6 +13,47 @@ type Env interface {
 	ShapeNormal(Axis) float64
 	ShapeSeed() float64
 	ShapeCustomAttribute() float64
+	ShapeIndex() float64    // position among the outputs of the operator that made the shape
+	ShapeSiblings() float64 // how many outputs that operator made
+	LotAttr(i int, def float64) float64
+	Query(q QueryKind, group int) float64
+}
+
+// QueryKind is a geometric context query against the colliders of a group
+// filled in earlier phases.
+type QueryKind int8
+
+const (
+	QueryOverlaps QueryKind = iota // the shape and a collider share interior
+	QueryTouches                   // they meet on their boundaries only
+	QueryInside                    // the shape lies within one collider
+)
+
+var queryNames = [...]string{"Overlaps", "Touches", "Inside"}
+
+func (q QueryKind) String() string { return queryNames[q] }
+
+// Query is Overlaps(group), Touches(group) or Inside(group): 1 or 0.
+type Query struct {
+	Kind  QueryKind
+	Group int
+	Name  string
+}
+
+func (q Query) Eval(e Env) float64 { return e.Query(q.Kind, q.Group) }
+func (q Query) String() string     { return q.Kind.String() + "(" + q.Name + ")" }
+
+// LotAttrRef is LotAttr(name, default): a numeric property of the lot the
+// shape descends from, or the default when the lot has none.
+type LotAttrRef struct {
+	Index   int // into Grammar.LotAttrs
+	Name    string
+	Default float64
+}
+
+func (a LotAttrRef) Eval(e Env) float64 { return e.LotAttr(a.Index, a.Default) }
+func (a LotAttrRef) String() string {
+	return fmt.Sprintf("LotAttr(%s, %g)", a.Name, a.Default)
 }
 
 // Expr is a numeric expression. Comparisons yield 1 or 0.
@@ -99,6 +140,10 @@ func (a Attr) Eval(e Env) float64 {
 		return e.ShapeSeed()
 	case "ShapeCustomAttribute":
 		return e.ShapeCustomAttribute()
+	case "ShapeIndex":
+		return e.ShapeIndex()
+	case "ShapeSiblings":
+		return e.ShapeSiblings()
 	}
 	return math.NaN()
 }
@@ -111,6 +156,8 @@ func (a Attr) String() string {
 }
 
 var axisAttr = map[string]bool{"ShapeSize": true, "ShapePosition": true, "ShapeRotation": true, "ShapeNormal": true}
+
+var plainAttr = map[string]bool{"ShapeSeed": true, "ShapeCustomAttribute": true, "ShapeIndex": true, "ShapeSiblings": true}
 
 const maxExprDepth = 200
 
@@ -221,7 +268,47 @@ func (p *parser) primary() (Expr, error) {
 			return nil, err
 		}
 		return x, p.expect(")")
-	case t.kind == tIdent && (axisAttr[t.text] || t.text == "ShapeSeed" || t.text == "ShapeCustomAttribute"):
+	case t.kind == tIdent && (t.text == "Overlaps" || t.text == "Touches" || t.text == "Inside"):
+		p.next()
+		if err := p.expect("("); err != nil {
+			return nil, err
+		}
+		at := p.tok().pos
+		n, err := p.ident("collider group name")
+		if err != nil {
+			return nil, err
+		}
+		q := Query{Group: intern(&p.g.Groups, n.text), Name: n.text}
+		for k, name := range queryNames {
+			if name == t.text {
+				q.Kind = QueryKind(k)
+			}
+		}
+		p.uses = append(p.uses, groupRef{q.Group, p.phase, q.String(), at, false})
+		return q, p.expect(")")
+	case t.kind == tIdent && t.text == "LotAttr":
+		p.next()
+		if err := p.expect("("); err != nil {
+			return nil, err
+		}
+		n, err := p.ident("lot attribute name")
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect(","); err != nil {
+			return nil, err
+		}
+		d := p.tok()
+		x, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		def, ok := x.(Num)
+		if !ok {
+			return nil, p.errAt(d, "LotAttr's default must be a number")
+		}
+		return LotAttrRef{intern(&p.g.LotAttrs, n.text), n.text, float64(def)}, p.expect(")")
+	case t.kind == tIdent && (axisAttr[t.text] || plainAttr[t.text]):
 		p.next()
 		if err := p.expect("("); err != nil {
 			return nil, err

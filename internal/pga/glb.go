@@ -94,7 +94,7 @@ type gltfBuffer struct {
 // terminal name, each a triangle list with its own corners per face (flat
 // normals), float32 POSITION and NORMAL, uint32 indices. Coordinates are
 // metres with Y up, as glTF expects.
-func EncodeGLB(w io.Writer, ts []TerminalShape) error {
+func (g *Grammar) EncodeGLB(w io.Writer, ts []TerminalShape) error {
 	doc := gltfDoc{Asset: map[string]string{"version": "2.0", "generator": "procgen pga"}, Scenes: []gltfScene{{Nodes: []int{}}}}
 	var bin bytes.Buffer
 	view := func(b []byte, target int) int {
@@ -102,14 +102,14 @@ func EncodeGLB(w io.Writer, ts []TerminalShape) error {
 		bin.Write(b) // every piece is a multiple of 4 bytes, so offsets stay aligned
 		return len(doc.BufferViews) - 1
 	}
-	names, groups := byName(ts)
+	names, groups := g.byName(ts)
 	for _, name := range names {
 		var pos, nrm []float32
 		var idx []uint32
 		lo := [3]float32{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32}
 		hi := [3]float32{-math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32}
 		for _, i := range groups[name] {
-			faces(&ts[i], func(c [4]Vec3, n Vec3) {
+			g.faces(&ts[i], func(c []Vec3, n Vec3) {
 				base := uint32(len(pos) / 3)
 				for _, p := range c {
 					for k := 0; k < 3; k++ {
@@ -119,7 +119,9 @@ func EncodeGLB(w io.Writer, ts []TerminalShape) error {
 						nrm = append(nrm, float32(n[k]))
 					}
 				}
-				idx = append(idx, base, base+1, base+2, base, base+2, base+3)
+				for j := uint32(1); j+1 < uint32(len(c)); j++ {
+					idx = append(idx, base, base+j, base+j+1)
+				}
 			})
 		}
 		if int64(len(pos)/3) > math.MaxUint32 {

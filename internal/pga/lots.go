@@ -75,7 +75,9 @@ func (l Lot) Bounds() Rect {
 }
 
 // LotAxiom is the axiom shape for a lot: a scope on the lot's bounding
-// rectangle seeded with rng.Key(seed, lot index). A Box stands on the ground
+// rectangle seeded with rng.Key(seed, lot index). The rectangle's first axis
+// follows the polygon's first edge (for rectangles), whose outside is the
+// lot's front: local +Z of a Box, local -Y of a Quad. A Box stands on the ground
 // with the lot's height (defaultHeight when it has none) along Y; a Quad lies
 // on the ground with its local +Z pointing up, ready for Extrude.
 func LotAxiom(kind ShapeKind, l Lot, seed uint64, defaultHeight float64) Shape {
@@ -105,6 +107,23 @@ func LotAxioms(kind ShapeKind, lots []Lot, seed uint64, defaultHeight float64) [
 	out := make([]Shape, len(lots))
 	for i, l := range lots {
 		out[i] = LotAxiom(kind, l, seed, defaultHeight)
+	}
+	return out
+}
+
+// LotAttrValues is what LotAttr(name, default) reads for each lot: its
+// numeric properties, with "height" in metres when the lot has one.
+func LotAttrValues(lots []Lot) []map[string]float64 {
+	out := make([]map[string]float64, len(lots))
+	for i, l := range lots {
+		m := make(map[string]float64, len(l.Attrs)+1)
+		for k, v := range l.Attrs {
+			m[k] = v
+		}
+		if l.Height > 0 {
+			m["height"] = l.Height
+		}
+		out[i] = m
 	}
 	return out
 }
@@ -163,7 +182,12 @@ func (g Grid) Lots() ([]Lot, error) {
 			if r%2 == 1 {
 				cy = y0 + d - setback - ld/2
 			}
+			// The first edge runs along the street side, so the lot's
+			// frame (Bounds, LotAxiom) puts its front towards the street.
 			poly := [][2]float64{{cx - lw/2, cy - ld/2}, {cx + lw/2, cy - ld/2}, {cx + lw/2, cy + ld/2}, {cx - lw/2, cy + ld/2}}
+			if r%2 == 1 {
+				poly = append(poly[2:], poly[:2]...)
+			}
 			lots = append(lots, Lot{Index: i, Polygon: poly, Height: lo + (hi-lo)*u(5),
 				Attrs: map[string]float64{"setback": setback}})
 		}

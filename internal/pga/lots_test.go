@@ -107,7 +107,7 @@ func TestBoundsRotatedRectangle(t *testing.T) {
 		t.Errorf("height %v, want 12", s.Size[1])
 	}
 	for _, k := range []int{0, 1, 4, 5} { // the bottom corners
-		c := m.Apply(cubeCorner(k))
+		c := m.Apply(Vec3{float64(k&1) - 0.5, float64(k>>1&1) - 0.5, float64(k>>2&1) - 0.5})
 		found := false
 		for _, p := range poly {
 			found = found || (math.Abs(c[0]-p[0]) < 1e-9 && math.Abs(-c[2]-p[1]) < 1e-9)
@@ -187,4 +187,28 @@ func FuzzParseLots(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Every grid lot faces its street: a Box lot's +Z (a Quad lot's -Y) points
+// towards the street in front of its row.
+func TestGridLotsFaceTheStreet(t *testing.T) {
+	lots, err := Grid{Cols: 4, Rows: 4, Seed: 3}.Lots()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lots {
+		row := l.Index / 4
+		want := 1.0 // world +Z is GeoJSON -y: even rows face the street below
+		if row%2 == 1 {
+			want = -1
+		}
+		b := LotAxiom(Box, l, 1, 10)
+		if f := b.Transform.direction(Vec3{0, 0, 1}); !near(f[2], want) {
+			t.Errorf("lot %d (row %d): Box front %v, want z %v", l.Index, row, f, want)
+		}
+		q := LotAxiom(Quad, l, 1, 10)
+		if f := q.Transform.direction(Vec3{0, -1, 0}); !near(f[2], want) {
+			t.Errorf("lot %d (row %d): Quad front %v, want z %v", l.Index, row, f, want)
+		}
+	}
 }

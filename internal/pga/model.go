@@ -63,6 +63,10 @@ const (
 	OpSetAsPrism
 	OpDiscard
 	OpGenerate
+	OpRoof
+	OpOffset
+	OpSetback
+	OpSnapLines
 )
 
 type argKind int
@@ -72,6 +76,8 @@ const (
 	argAxis
 	argMode
 	argPoint
+	argName // an identifier: a collider or snap-line group
+	argRoof // GABLE, HIP, SHED or PYRAMID
 )
 
 // opSpec is what an operator takes: its arguments, and whether it ends the
@@ -92,19 +98,23 @@ var opSpecs = [...]opSpec{
 	OpRotate:     {name: "Rotate", args: []argKind{argExpr, argExpr, argExpr}},
 	OpScale:      {name: "Scale", args: []argKind{argExpr, argExpr, argExpr}},
 	OpExtrude:    {name: "Extrude", args: []argKind{argExpr}},
-	OpSubDiv:     {name: "SubDiv", args: []argKind{argAxis}, block: true, weighted: true},
-	OpRepeat:     {name: "Repeat", args: []argKind{argAxis, argExpr, argMode}, optional: 1},
+	OpSubDiv:     {name: "SubDiv", args: []argKind{argAxis, argName}, optional: 1, block: true, weighted: true},
+	OpRepeat:     {name: "Repeat", args: []argKind{argAxis, argExpr, argMode, argName}, optional: 2},
 	OpCompSplit:  {name: "CompSplit", block: true, branches: 3},
 	OpReplicate:  {name: "Replicate", block: true},
 	OpRandomRule: {name: "RandomRule", args: []argKind{argExpr}, block: true, weighted: true},
 	OpIf:         {name: "If", args: []argKind{argExpr}, block: true, branches: 2},
 	OpIfSizeLess: {name: "IfSizeLess", args: []argKind{argAxis, argExpr}, block: true, branches: 2},
-	OpIfCollides: {name: "IfCollides", args: []argKind{argExpr}, block: true, branches: 2},
-	OpCollider:   {name: "Collider", args: []argKind{argExpr}},
+	OpIfCollides: {name: "IfCollides", args: []argKind{argName}, block: true, branches: 2},
+	OpCollider:   {name: "Collider", args: []argKind{argName}},
 	OpSwapSize:   {name: "SwapSize", args: []argKind{argAxis, argAxis, argAxis}},
 	OpSetAsPrism: {name: "SetAsDynamicConvexRightPrism", args: []argKind{argPoint, argPoint, argPoint}, variadic: true},
 	OpDiscard:    {name: "Discard", ends: true},
 	OpGenerate:   {name: "Generate", ends: true},
+	OpRoof:       {name: "Roof", args: []argKind{argRoof, argExpr}},
+	OpOffset:     {name: "Offset", args: []argKind{argExpr}, block: true, branches: 2},
+	OpSetback:    {name: "Setback", args: []argKind{argExpr}, block: true, branches: 2},
+	OpSnapLines:  {name: "SnapLines", args: []argKind{argAxis, argName}},
 }
 
 func (k OpKind) String() string { return opSpecs[k].name }
@@ -125,7 +135,50 @@ type Grammar struct {
 	Terminals map[string]Terminal
 	Rules     map[string]*Rule
 	RuleOrder []string // rule names in source order
+	// Phases lists the evaluation phases that have rules, ascending.
+	Phases []int
+	// Profiles holds the cross-sections of SetAsDynamicConvexRightPrism, in
+	// pairs: 2k+1 counter-clockwise in the unit square, 2k+2 mirrored in x
+	// (the bottom cap's view). Index 0 is the plain rectangle.
+	Profiles [][][2]float64
+	// Groups names collider and snap-line groups; Shape queries refer to
+	// them by index.
+	Groups []string
+	// LotAttrs names the lot attributes rules read with LotAttr(name, default).
+	LotAttrs []string
+	// TermNames names terminal kinds by TerminalShape.Term: the declared
+	// terminals in order, then the rules that end in Generate().
+	TermNames []string
 }
+
+// TermName is the name of a terminal's kind.
+func (g *Grammar) TermName(t *TerminalShape) string { return g.TermNames[t.Term] }
+
+// termID interns a terminal kind's name.
+func (g *Grammar) termID(name string) int32 {
+	for i, n := range g.TermNames {
+		if n == name {
+			return int32(i)
+		}
+	}
+	g.TermNames = append(g.TermNames, name)
+	return int32(len(g.TermNames) - 1)
+}
+
+// RoofKind is the solid a Roof operator makes on a footprint.
+type RoofKind int8
+
+const (
+	NoRoof RoofKind = iota
+	Gable
+	Hip
+	Shed
+	Pyramid
+)
+
+var roofNames = [...]string{"", "GABLE", "HIP", "SHED", "PYRAMID"}
+
+func (k RoofKind) String() string { return roofNames[k] }
 
 // Axiom names the start shape kind and the rule that expands it.
 type Axiom struct {
@@ -137,6 +190,7 @@ type Axiom struct {
 // Terminal is a declared terminal symbol with its geometry/material pair.
 type Terminal struct {
 	Name     string
+	ID       int32 // index into Grammar.TermNames
 	Geometry int
 	Material int
 	Pos      Pos
@@ -144,9 +198,10 @@ type Terminal struct {
 
 // Rule is Name = Chain;
 type Rule struct {
-	Name string
-	Body *Chain
-	Pos  Pos
+	Name  string
+	Body  *Chain
+	Pos   Pos
+	Phase int // evaluation phase: "phase N;" above the rule, 1 by default
 }
 
 // Chain is a run of operators ending in a successor, a block operator or
@@ -155,6 +210,10 @@ type Chain struct {
 	Ops  []*Op
 	Succ string // "" when the last op is a block or ends the chain
 	Pos  Pos    // of Succ
+	// Resolved once the grammar is read: the successor rule, or the
+	// terminal (Term >= 0); Generate() chains get their rule's terminal.
+	next *Rule
+	term *Terminal
 }
 
 // Op is one operator application.
@@ -163,6 +222,7 @@ type Op struct {
 	Args     []Arg
 	Branches []Branch // block operators only
 	Pos      Pos
+	Profile  int // SetAsDynamicConvexRightPrism: index into Grammar.Profiles
 }
 
 // Arg is one operator argument; which field is set depends on the operator.
@@ -171,6 +231,9 @@ type Arg struct {
 	Axis  Axis
 	Mode  RepeatMode
 	Point [2]Expr
+	Group int // argName: index into Grammar.Groups
+	Roof  RoofKind
+	Pos   Pos
 }
 
 // Branch is one entry of a block: "[Weight:] chain".

@@ -9,57 +9,20 @@ import (
 	"strconv"
 )
 
-// Terminals are drawn as the unit cube centred at the origin mapped by
-// Matrix(), except Quad terminals (faces from CompSplit, scopes never
-// extruded), which are one quad in their local XY plane facing +Z: a box of
-// zero thickness would draw every face twice.
-
-// cubeCorner k has coordinates ±0.5 chosen by the bits of k (x, y, z).
-func cubeCorner(k int) Vec3 {
-	return Vec3{float64(k&1) - 0.5, float64(k>>1&1) - 0.5, float64(k>>2&1) - 0.5}
-}
-
-// cubeFaces lists corners counter-clockwise seen from outside, with the
-// face's local normal.
-var cubeFaces = [6]struct {
-	c [4]int
-	n Vec3
-}{
-	{[4]int{1, 3, 7, 5}, Vec3{1, 0, 0}},
-	{[4]int{0, 4, 6, 2}, Vec3{-1, 0, 0}},
-	{[4]int{2, 6, 7, 3}, Vec3{0, 1, 0}},
-	{[4]int{0, 1, 5, 4}, Vec3{0, -1, 0}},
-	{[4]int{4, 5, 7, 6}, Vec3{0, 0, 1}},
-	{[4]int{0, 2, 3, 1}, Vec3{0, 0, -1}},
-}
-
-// quadCorners are the cube corners of the z = -0.5 face, read at z = 0.
-var quadCorners = [4]int{0, 1, 3, 2}
-
 // faces calls fn with the world corners and normal of each face of t.
-func faces(t *TerminalShape, fn func(c [4]Vec3, n Vec3)) {
-	m := t.Matrix()
-	if t.Kind == Quad {
-		var c [4]Vec3
-		for i, k := range quadCorners {
-			p := cubeCorner(k)
-			p[2] = 0
-			c[i] = m.Apply(p)
+func (g *Grammar) faces(t *TerminalShape, fn func(c []Vec3, n Vec3)) {
+	corners, fs, normals := g.worldSolid(&t.Shape)
+	buf := make([]Vec3, 0, 8)
+	for i, f := range fs {
+		buf = buf[:0]
+		for _, k := range f {
+			buf = append(buf, corners[k])
 		}
-		fn(c, t.Transform.direction(Vec3{0, 0, 1}))
-		return
-	}
-	for _, f := range cubeFaces {
-		var c [4]Vec3
-		for i, k := range f.c {
-			c[i] = m.Apply(cubeCorner(k))
-		}
-		fn(c, t.Transform.direction(f.n))
+		fn(buf, normals[i])
 	}
 }
 
-// direction maps a direction by the rotation part of a rigid transform;
-// sizes scale along the local axes, so box face normals need nothing else.
+// direction maps a direction by the rotation part of a rigid transform.
 func (m Mat4) direction(v Vec3) Vec3 {
 	var r Vec3
 	for i := 0; i < 3; i++ {
@@ -69,7 +32,8 @@ func (m Mat4) direction(v Vec3) Vec3 {
 }
 
 // MeshStats counts what the encoders write: Vertices are distinct corner
-// positions (8 a box, 4 a quad), Triangles two a face.
+// positions (8 a box, 4 a quad, n a polygon, 2n a prism), Triangles those
+// of the faces' fans.
 type MeshStats struct {
 	Terminals int            `json:"terminals"`
 	ByName    map[string]int `json:"terminals_by_name"`
@@ -78,27 +42,23 @@ type MeshStats struct {
 }
 
 // Stats counts ts as the encoders draw them.
-func Stats(ts []TerminalShape) MeshStats {
+func (g *Grammar) Stats(ts []TerminalShape) MeshStats {
 	s := MeshStats{Terminals: len(ts), ByName: map[string]int{}}
 	for i := range ts {
-		s.ByName[ts[i].Name]++
-		if ts[i].Kind == Quad {
-			s.Vertices += 4
-			s.Triangles += 2
-		} else {
-			s.Vertices += 8
-			s.Triangles += 12
-		}
+		s.ByName[g.TermNames[ts[i].Term]]++
+		v, t := g.counts(&ts[i].Shape)
+		s.Vertices += int64(v)
+		s.Triangles += int64(t)
 	}
 	return s
 }
 
 // byName groups terminal indices by name, names in order of first
 // appearance, so each material is switched to once.
-func byName(ts []TerminalShape) (names []string, groups map[string][]int) {
+func (g *Grammar) byName(ts []TerminalShape) (names []string, groups map[string][]int) {
 	groups = map[string][]int{}
 	for i := range ts {
-		n := ts[i].Name
+		n := g.TermNames[ts[i].Term]
 		if _, ok := groups[n]; !ok {
 			names = append(names, n)
 		}
@@ -136,7 +96,7 @@ func MaterialColor(name string) [3]float64 {
 // EncodeOBJ writes ts as Wavefront OBJ: per terminal name a group with a
 // material of that name (from mtlName, when not empty), per terminal its
 // corner positions once, its face normals and quad faces.
-func EncodeOBJ(w io.Writer, ts []TerminalShape, mtlName string) error {
+func (g *Grammar) EncodeOBJ(w io.Writer, ts []TerminalShape, mtlName string) error {
 	bw := bufio.NewWriter(w)
 	line := make([]byte, 0, 128)
 	num := func(v float64) {
@@ -148,7 +108,7 @@ func EncodeOBJ(w io.Writer, ts []TerminalShape, mtlName string) error {
 	if mtlName != "" {
 		fmt.Fprintf(bw, "mtllib %s\n", mtlName)
 	}
-	names, groups := byName(ts)
+	names, groups := g.byName(ts)
 	var nv, nn int
 	for _, name := range names {
 		fmt.Fprintf(bw, "g %s\n", name)
@@ -156,33 +116,15 @@ func EncodeOBJ(w io.Writer, ts []TerminalShape, mtlName string) error {
 			fmt.Fprintf(bw, "usemtl %s\n", name)
 		}
 		for _, i := range groups[name] {
-			t := &ts[i]
-			m := t.Matrix()
-			corners := 8
-			if t.Kind == Quad {
-				corners = 4
-			}
-			for k := 0; k < corners; k++ {
-				p := cubeCorner(k)
-				if t.Kind == Quad {
-					p[2] = 0
-				}
-				p = m.Apply(p)
+			corners, fs, normals := g.worldSolid(&ts[i].Shape)
+			for _, p := range corners {
 				line = append(line, 'v')
 				num(p[0])
 				num(p[1])
 				num(p[2])
 				put()
 			}
-			fs := cubeFaces[:]
-			if t.Kind == Quad {
-				fs = []struct {
-					c [4]int
-					n Vec3
-				}{{quadCorners, Vec3{0, 0, 1}}}
-			}
-			for _, f := range fs {
-				n := t.Transform.direction(f.n)
+			for _, n := range normals {
 				line = append(line, "vn"...)
 				num(n[0])
 				num(n[1])
@@ -191,7 +133,7 @@ func EncodeOBJ(w io.Writer, ts []TerminalShape, mtlName string) error {
 			}
 			for j, f := range fs {
 				line = append(line, 'f')
-				for _, k := range f.c {
+				for _, k := range f {
 					line = append(line, ' ')
 					line = strconv.AppendInt(line, int64(nv+k+1), 10)
 					line = append(line, "//"...)
@@ -199,7 +141,7 @@ func EncodeOBJ(w io.Writer, ts []TerminalShape, mtlName string) error {
 				}
 				put()
 			}
-			nv += corners
+			nv += len(corners)
 			nn += len(fs)
 		}
 	}
@@ -207,9 +149,9 @@ func EncodeOBJ(w io.Writer, ts []TerminalShape, mtlName string) error {
 }
 
 // EncodeMTL writes one material per terminal name in ts.
-func EncodeMTL(w io.Writer, ts []TerminalShape) error {
+func (g *Grammar) EncodeMTL(w io.Writer, ts []TerminalShape) error {
 	bw := bufio.NewWriter(w)
-	names, _ := byName(ts)
+	names, _ := g.byName(ts)
 	for _, n := range names {
 		c := MaterialColor(n)
 		fmt.Fprintf(bw, "newmtl %s\nKd %.4f %.4f %.4f\nd 1\nillum 1\n\n", n, c[0], c[1], c[2])

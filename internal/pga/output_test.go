@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 
 // city evaluates a small grammar over a few grid lots: boxes (Mass) and
 // quads (Window faces).
-func city(t *testing.T) []TerminalShape {
+func city(t *testing.T) (*Grammar, []TerminalShape) {
 	t.Helper()
 	g, err := Parse("c.pga", []byte(`axiom Box Lot;
 terminal Mass (1, 0);
@@ -29,17 +30,17 @@ Lot = Replicate() { Mass | CompSplit() { Window | Discard() | Window } };`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ts
+	return g, ts
 }
 
 func TestEncodeOBJCounts(t *testing.T) {
-	ts := city(t)
-	st := Stats(ts)
+	g, ts := city(t)
+	st := g.Stats(ts)
 	if st.ByName["Mass"] != 6 || st.ByName["Window"] != 30 {
 		t.Fatalf("terminals %v, want 6 Mass and 30 Window", st.ByName)
 	}
 	var buf bytes.Buffer
-	if err := EncodeOBJ(&buf, ts, "c.mtl"); err != nil {
+	if err := g.EncodeOBJ(&buf, ts, "c.mtl"); err != nil {
 		t.Fatal(err)
 	}
 	count := map[string]int{}
@@ -60,7 +61,7 @@ func TestEncodeOBJCounts(t *testing.T) {
 		t.Errorf("groups: %v", count)
 	}
 	var mtl bytes.Buffer
-	if err := EncodeMTL(&mtl, ts); err != nil {
+	if err := g.EncodeMTL(&mtl, ts); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Count(mtl.String(), "newmtl ") != 2 {
@@ -68,35 +69,78 @@ func TestEncodeOBJCounts(t *testing.T) {
 	}
 }
 
+// solids is one terminal of every geometry: box, quad, polygon, prism (and
+// its faces) and the four roofs, on both a wide and a deep footprint.
+const solids = `axiom Box A;
+terminal Mass Face Poly Prism Cap Side R (1, 0);
+A = Replicate() { Mass | CompSplit() { Face | Discard() | Discard() } | Pr | Roofs | Scale(-1, -1, -0.3) Roofs };
+Pr = SetAsDynamicConvexRightPrism((0,0.5),(-0.5,-0.5),(0.5,-0.3),(0.4,0.2)) Replicate() { Prism | CompSplit() { Cap | Cap | Side } | CompSplit() { Discard() | Discard() | Discard() } };
+Roofs = CompSplit() { Replicate() { Roof(GABLE, 30) R | Roof(HIP, 35) R | Roof(SHED, 20) R | Roof(PYRAMID, 45) R | SetAsDynamicConvexRightPrism((0,0.5),(-0.5,-0.5),(0.5,-0.5)) Poly } | Discard() | Discard() };`
+
 func TestFacesWindOutward(t *testing.T) {
-	for _, ts := range city(t) {
-		centre := ts.Matrix().Apply(Vec3{})
-		faces(&ts, func(c [4]Vec3, n Vec3) {
-			var e1, e2 Vec3
-			for k := 0; k < 3; k++ {
-				e1[k], e2[k] = c[1][k]-c[0][k], c[2][k]-c[0][k]
+	g, ts := city(t)
+	sg, err := Parse("solids.pga", []byte(solids))
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, err := sg.Evaluate([]Shape{NewAxiom(Box, Vec3{6, 4, 10}, 1)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(more) != 1+1+1+2+4+8+2 {
+		t.Fatalf("%d solids", len(more))
+	}
+	check := func(g *Grammar, ts []TerminalShape) {
+		for _, ts := range ts {
+			corners, _, _ := g.worldSolid(&ts.Shape)
+			var centre Vec3
+			for _, c := range corners {
+				for k := range centre {
+					centre[k] += c[k] / float64(len(corners))
+				}
 			}
-			cr := Vec3{e1[1]*e2[2] - e1[2]*e2[1], e1[2]*e2[0] - e1[0]*e2[2], e1[0]*e2[1] - e1[1]*e2[0]}
-			if cr[0]*n[0]+cr[1]*n[1]+cr[2]*n[2] <= 0 {
-				t.Fatalf("%s: face %v winds against its normal %v", ts.Name, c, n)
-			}
-			if ts.Kind != Quad {
-				out := 0.0
+			nf := 0
+			g.faces(&ts, func(c []Vec3, n Vec3) {
+				nf++
+				var e1, e2 Vec3
 				for k := 0; k < 3; k++ {
-					out += (c[0][k] - centre[k]) * n[k]
+					e1[k], e2[k] = c[1][k]-c[0][k], c[2][k]-c[0][k]
 				}
-				if out <= 0 {
-					t.Fatalf("%s: normal %v points inward", ts.Name, n)
+				if dot(cross3(e1, e2), n) <= 0 {
+					t.Fatalf("%s: face %v winds against its normal %v", g.TermName(&ts), c, n)
 				}
+				if ts.Kind != Quad {
+					out := 0.0
+					for k := 0; k < 3; k++ {
+						out += (c[0][k] - centre[k]) * n[k]
+					}
+					if out <= 0 {
+						t.Fatalf("%s %v: normal %v points inward", g.TermName(&ts), ts.Roof, n)
+					}
+				}
+			})
+			if nf == 0 {
+				t.Fatalf("%s: no faces", g.TermName(&ts))
 			}
-		})
+		}
+	}
+	check(g, ts)
+	check(sg, more)
+	// OBJ and stats agree on the new solids too.
+	var buf bytes.Buffer
+	if err := sg.EncodeOBJ(&buf, more, ""); err != nil {
+		t.Fatal(err)
+	}
+	st := sg.Stats(more)
+	if v := int64(strings.Count(buf.String(), "\nv ")); v != st.Vertices {
+		t.Errorf("%d v lines, stats say %d", v, st.Vertices)
 	}
 }
 
 func TestEncodeGLB(t *testing.T) {
-	ts := city(t)
+	g, ts := city(t)
 	var buf bytes.Buffer
-	if err := EncodeGLB(&buf, ts); err != nil {
+	if err := g.EncodeGLB(&buf, ts); err != nil {
 		t.Fatal(err)
 	}
 	b := buf.Bytes()
@@ -146,13 +190,13 @@ func TestEncodeGLB(t *testing.T) {
 			}
 		}
 	}
-	if int64(tris) != Stats(ts).Triangles {
-		t.Errorf("%d triangles, stats say %d", tris, Stats(ts).Triangles)
+	if int64(tris) != g.Stats(ts).Triangles {
+		t.Errorf("%d triangles, stats say %d", tris, g.Stats(ts).Triangles)
 	}
 
 	// An empty city is still a valid GLB, with no BIN chunk.
 	buf.Reset()
-	if err := EncodeGLB(&buf, nil); err != nil {
+	if err := g.EncodeGLB(&buf, nil); err != nil {
 		t.Fatal(err)
 	}
 	b = buf.Bytes()
@@ -176,7 +220,7 @@ func TestConfigsTower(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := Stats(ts)
+	st := g.Stats(ts)
 	for _, name := range []string{"Wall", "Window", "Door", "Roof", "Ledge"} {
 		if st.ByName[name] == 0 {
 			t.Errorf("no %s terminals: %v", name, st.ByName)
@@ -184,5 +228,31 @@ func TestConfigsTower(t *testing.T) {
 	}
 	if st.ByName["Roof"] != 4 {
 		t.Errorf("%d roofs for 4 lots", st.ByName["Roof"])
+	}
+	// Each roof lies flat on top of its building: nothing of the lot is
+	// higher than the roof's underside.
+	top := map[int32]float64{}
+	for _, s := range ts {
+		if g.TermName(&s) != "Roof" {
+			c, _, _ := g.worldSolid(&s.Shape)
+			for _, p := range c {
+				top[s.Lot] = max(top[s.Lot], p[1])
+			}
+		}
+	}
+	for _, s := range ts {
+		if g.TermName(&s) == "Roof" {
+			if n := s.Transform.direction(Vec3{0, 1, 0}); math.Abs(math.Abs(n[1])-1) > 1e-9 && math.Abs(s.Transform[6]) < 0.99 {
+				t.Errorf("roof of lot %d is not horizontal: %v", s.Lot, s.Transform)
+			}
+			c, _, _ := g.worldSolid(&s.Shape)
+			low := math.Inf(1)
+			for _, p := range c {
+				low = min(low, p[1])
+			}
+			if math.Abs(low-top[s.Lot]) > 1e-6 {
+				t.Errorf("roof of lot %d starts at %.3f, the building ends at %.3f", s.Lot, low, top[s.Lot])
+			}
+		}
 	}
 }

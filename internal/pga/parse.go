@@ -3,6 +3,7 @@ package pga
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Parse reads a PGA-shape grammar. file names the source in error
@@ -12,14 +13,18 @@ func Parse(file string, src []byte) (*Grammar, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{toks: toks}
-	g := &Grammar{File: file, Terminals: map[string]Terminal{}, Rules: map[string]*Rule{}}
+	g := &Grammar{File: file, Terminals: map[string]Terminal{}, Rules: map[string]*Rule{},
+		Profiles: [][][2]float64{nil}}
+	p := &parser{toks: toks, g: g, phase: 1}
 	for p.tok().kind != tEOF {
 		if err := p.statement(g); err != nil {
 			return nil, err
 		}
 	}
 	if err := check(g, p.succs); err != nil {
+		return nil, err
+	}
+	if err := checkGroups(g, p.uses, p.defs); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -29,7 +34,39 @@ type parser struct {
 	toks  []token
 	i     int
 	depth int
-	succs []token // every successor name, checked once all rules are known
+	g     *Grammar
+	phase int        // of the rules being read
+	succs []succRef  // every successor name, checked once all rules are known
+	uses  []groupRef // queries and snapping splits
+	defs  []groupRef // Collider and SnapLines
+	rule  string     // being read
+}
+
+// succRef is a successor named in a rule of the given phase (0: an axiom).
+type succRef struct {
+	tok   token
+	phase int
+	rule  string
+}
+
+// groupRef is one mention of a collider or snap-line group.
+type groupRef struct {
+	group int
+	phase int
+	what  string // how the error names it, e.g. "Overlaps(mass)"
+	pos   Pos
+	snap  bool // a snap-line group, not a collider group
+}
+
+// intern returns the index of name in list, adding it when new.
+func intern(list *[]string, name string) int {
+	for i, n := range *list {
+		if n == name {
+			return i
+		}
+	}
+	*list = append(*list, name)
+	return len(*list) - 1
 }
 
 func (p *parser) tok() token { return p.toks[p.i] }
@@ -65,14 +102,28 @@ func (p *parser) ident(what string) (token, error) {
 	return p.next(), nil
 }
 
-var keywords = map[string]bool{"axiom": true, "terminal": true}
+var keywords = map[string]bool{"axiom": true, "terminal": true, "phase": true}
+
+// maxPhase bounds "phase N;" so a typo cannot ask for a billion barriers.
+const maxPhase = 64
 
 func (p *parser) statement(g *Grammar) error {
-	t, err := p.ident("axiom, terminal or rule name")
+	t, err := p.ident("axiom, terminal, phase or rule name")
 	if err != nil {
 		return err
 	}
 	switch t.text {
+	case "phase":
+		n := p.tok()
+		v, err := p.integer()
+		if err != nil {
+			return err
+		}
+		if v < 1 || v > maxPhase {
+			return p.errAt(n, fmt.Sprintf("phase %d: want 1 to %d", v, maxPhase))
+		}
+		p.phase = v
+		return p.expect(";")
 	case "axiom":
 		k, err := p.ident("shape kind Box or Quad")
 		if err != nil {
@@ -92,7 +143,7 @@ func (p *parser) statement(g *Grammar) error {
 			return err
 		}
 		g.Axioms = append(g.Axioms, Axiom{Kind: kind, Rule: name.text, Pos: name.pos})
-		p.succs = append(p.succs, name)
+		p.succs = append(p.succs, succRef{tok: name})
 		return p.expect(";")
 	case "terminal":
 		var names []token
@@ -126,7 +177,7 @@ func (p *parser) statement(g *Grammar) error {
 			if _, dup := g.Terminals[n.text]; dup {
 				return p.errAt(n, fmt.Sprintf("terminal %q declared twice", n.text))
 			}
-			g.Terminals[n.text] = Terminal{Name: n.text, Geometry: geo, Material: mat, Pos: n.pos}
+			g.Terminals[n.text] = Terminal{Name: n.text, ID: g.termID(n.text), Geometry: geo, Material: mat, Pos: n.pos}
 		}
 		return p.expect(";")
 	}
@@ -136,6 +187,7 @@ func (p *parser) statement(g *Grammar) error {
 	if err := p.expect("="); err != nil {
 		return err
 	}
+	p.rule = t.text
 	body, err := p.chain()
 	if err != nil {
 		return err
@@ -143,7 +195,11 @@ func (p *parser) statement(g *Grammar) error {
 	if _, dup := g.Rules[t.text]; dup {
 		return p.errAt(t, fmt.Sprintf("rule %q defined twice", t.text))
 	}
-	g.Rules[t.text] = &Rule{Name: t.text, Body: body, Pos: t.pos}
+	g.Rules[t.text] = &Rule{Name: t.text, Body: body, Pos: t.pos, Phase: p.phase}
+	if !slices.Contains(g.Phases, p.phase) {
+		g.Phases = append(g.Phases, p.phase)
+		slices.Sort(g.Phases)
+	}
 	g.RuleOrder = append(g.RuleOrder, t.text)
 	return p.expect(";")
 }
@@ -171,6 +227,11 @@ func (p *parser) chain() (*Chain, error) {
 			return nil, err
 		}
 		kind, isOp := lookupOp(t.text)
+		// An operator name without "(" is a successor: grammars declare
+		// terminals such as Roof.
+		if isOp && !p.isPunct("(") {
+			isOp = false
+		}
 		if !isOp {
 			if p.isPunct("(") {
 				return nil, p.errAt(t, fmt.Sprintf("unknown operator %q", t.text))
@@ -179,7 +240,7 @@ func (p *parser) chain() (*Chain, error) {
 				return nil, p.errAt(t, fmt.Sprintf("expected operator or successor, found keyword %q", t.text))
 			}
 			c.Succ, c.Pos = t.text, t.pos
-			p.succs = append(p.succs, t)
+			p.succs = append(p.succs, succRef{tok: t, phase: p.phase, rule: p.rule})
 			return c, nil
 		}
 		op, err := p.op(kind, t)
@@ -218,6 +279,9 @@ func (p *parser) op(kind OpKind, name token) (*Op, error) {
 	}
 	if n := len(op.Args); n < len(spec.args)-spec.optional {
 		return nil, p.errAt(p.tok(), arityMsg(spec, n))
+	}
+	if err := p.opGroups(op); err != nil {
+		return nil, err
 	}
 	p.next() // ")"
 	if !spec.block {
@@ -265,14 +329,111 @@ func arityMsg(spec opSpec, got int) string {
 	switch {
 	case spec.variadic:
 		want = fmt.Sprintf("at least %d", len(spec.args))
-	case spec.optional > 0:
-		want = fmt.Sprintf("%d or %d", len(spec.args)-spec.optional, len(spec.args))
+	case spec.optional == 1:
+		want = fmt.Sprintf("%d or %d", len(spec.args)-1, len(spec.args))
+	case spec.optional > 1:
+		want = fmt.Sprintf("%d to %d", len(spec.args)-spec.optional, len(spec.args))
 	}
 	return fmt.Sprintf("%s takes %s arguments, found %d", spec.name, want, got)
 }
 
+// opGroups records the groups an operator defines or queries, and turns
+// prism points into a profile.
+func (p *parser) opGroups(op *Op) error {
+	name := func(i int) string { return p.g.Groups[op.Args[i].Group] }
+	switch op.Kind {
+	case OpCollider:
+		p.defs = append(p.defs, groupRef{op.Args[0].Group, p.phase, "Collider(" + name(0) + ")", op.Pos, false})
+	case OpSnapLines:
+		p.defs = append(p.defs, groupRef{op.Args[1].Group, p.phase, "SnapLines(" + name(1) + ")", op.Pos, true})
+	case OpIfCollides:
+		p.uses = append(p.uses, groupRef{op.Args[0].Group, p.phase, "IfCollides(" + name(0) + ")", op.Args[0].Pos, false})
+	case OpRepeat:
+		if len(op.Args) == 4 {
+			p.uses = append(p.uses, groupRef{op.Args[3].Group, p.phase, "Repeat snapping to " + name(3), op.Args[3].Pos, true})
+		}
+	case OpSubDiv:
+		if len(op.Args) == 2 {
+			p.uses = append(p.uses, groupRef{op.Args[1].Group, p.phase, "SubDiv snapping to " + name(1), op.Args[1].Pos, true})
+		}
+	case OpSetAsPrism:
+		return p.profile(op)
+	}
+	return nil
+}
+
+// profile checks that a prism's points are numbers forming a convex polygon
+// of positive area, and stores it counter-clockwise with its mirror image.
+func (p *parser) profile(op *Op) error {
+	pts := make([][2]float64, len(op.Args))
+	for i, a := range op.Args {
+		for k := 0; k < 2; k++ {
+			n, ok := a.Point[k].(Num)
+			if !ok {
+				return &SyntaxError{a.Pos, "prism points must be numbers"}
+			}
+			pts[i][k] = float64(n)
+		}
+	}
+	area := 0.0
+	for i := range pts {
+		q := pts[(i+1)%len(pts)]
+		area += pts[i][0]*q[1] - q[0]*pts[i][1]
+	}
+	if area < 0 {
+		slices.Reverse(pts)
+	}
+	if !convex(pts) {
+		return &SyntaxError{op.Pos, "prism points must form a convex polygon of positive area, without repeated points"}
+	}
+	mirror := make([][2]float64, len(pts))
+	for i, q := range pts {
+		mirror[len(pts)-1-i] = [2]float64{-q[0], q[1]}
+	}
+	op.Profile = len(p.g.Profiles)
+	p.g.Profiles = append(p.g.Profiles, pts, mirror)
+	return nil
+}
+
+// convex reports whether the counter-clockwise polygon pts turns left at
+// every corner.
+func convex(pts [][2]float64) bool {
+	if len(pts) < 3 {
+		return false
+	}
+	for i := range pts {
+		a, b, c := pts[i], pts[(i+1)%len(pts)], pts[(i+2)%len(pts)]
+		if (b[0]-a[0])*(c[1]-b[1])-(b[1]-a[1])*(c[0]-b[0]) <= 1e-12 {
+			return false
+		}
+	}
+	return true
+}
+
 func (p *parser) arg(k argKind) (Arg, error) {
+	at := p.tok().pos
+	a, err := p.arg1(k)
+	a.Pos = at
+	return a, err
+}
+
+func (p *parser) arg1(k argKind) (Arg, error) {
 	switch k {
+	case argName:
+		t, err := p.ident("group name")
+		if err != nil {
+			return Arg{}, err
+		}
+		return Arg{Group: intern(&p.g.Groups, t.text)}, nil
+	case argRoof:
+		t := p.tok()
+		for k, n := range roofNames {
+			if k > 0 && t.kind == tIdent && t.text == n {
+				p.next()
+				return Arg{Roof: RoofKind(k)}, nil
+			}
+		}
+		return Arg{}, p.expected("roof kind GABLE, HIP, SHED or PYRAMID")
 	case argAxis:
 		ax, err := p.axis()
 		return Arg{Axis: ax}, err
@@ -307,7 +468,7 @@ func (p *parser) arg(k argKind) (Arg, error) {
 
 // check resolves successors once every rule is known: a successor must be a
 // rule or a declared terminal, and an axiom must name a rule.
-func check(g *Grammar, succs []token) error {
+func check(g *Grammar, succs []succRef) error {
 	if len(g.Axioms) == 0 {
 		return &SyntaxError{Pos{File: g.File, Line: 1, Col: 1}, "expected an axiom declaration, found none"}
 	}
@@ -321,11 +482,70 @@ func check(g *Grammar, succs []token) error {
 			return &SyntaxError{a.Pos, fmt.Sprintf("axiom names undefined rule %q", a.Rule)}
 		}
 	}
-	for _, t := range succs {
-		_, isRule := g.Rules[t.text]
+	for _, s := range succs {
+		t := s.tok
+		r, isRule := g.Rules[t.text]
 		_, isTerm := g.Terminals[t.text]
 		if !isRule && !isTerm {
 			return &SyntaxError{t.pos, fmt.Sprintf("successor %q is neither a rule nor a declared terminal", t.text)}
+		}
+		if isRule && r.Phase < s.phase {
+			return &SyntaxError{t.pos, fmt.Sprintf("successor %q is in phase %d, before phase %d of rule %q: a rule makes shapes for its own or a later phase",
+				t.text, r.Phase, s.phase, s.rule)}
+		}
+	}
+	return resolve(g)
+}
+
+// resolve points every chain at its successor rule or terminal; a chain
+// ending in Generate() gets a terminal named after its rule.
+func resolve(g *Grammar) error {
+	var walk func(r *Rule, c *Chain)
+	walk = func(r *Rule, c *Chain) {
+		if c.Succ != "" {
+			if t, ok := g.Terminals[c.Succ]; ok {
+				c.term = &t
+			} else {
+				c.next = g.Rules[c.Succ]
+			}
+		}
+		for _, op := range c.Ops {
+			if op.Kind == OpGenerate {
+				c.term = &Terminal{Name: r.Name, ID: g.termID(r.Name), Geometry: -1, Material: -1}
+			}
+			for _, b := range op.Branches {
+				walk(r, b.Body)
+			}
+		}
+	}
+	for _, name := range g.RuleOrder {
+		walk(g.Rules[name], g.Rules[name].Body)
+	}
+	return nil
+}
+
+// checkGroups makes sure every query and snapping split reads a group that
+// is only ever filled in earlier phases: a query sees the shapes of phases
+// that have finished, never of its own or a later one.
+func checkGroups(g *Grammar, uses, defs []groupRef) error {
+	for _, u := range uses {
+		found := false
+		for _, d := range defs {
+			if d.group != u.group || d.snap != u.snap {
+				continue
+			}
+			found = true
+			if d.phase >= u.phase {
+				return &SyntaxError{u.pos, fmt.Sprintf("%s in phase %d reads %s of phase %d (%s), which has not run yet: a query sees only phases that have finished",
+					u.what, u.phase, d.what, d.phase, d.pos)}
+			}
+		}
+		if !found {
+			kind := "Collider"
+			if u.snap {
+				kind = "SnapLines"
+			}
+			return &SyntaxError{u.pos, fmt.Sprintf("%s: no %s fills group %q", u.what, kind, g.Groups[u.group])}
 		}
 	}
 	return nil

@@ -48,7 +48,7 @@ func TestParseErrors(t *testing.T) {
 		{"axiom Cone A;", "e.pga:1:7: expected shape kind Box or Quad, found identifier \"Cone\""},
 		{header + "A = Translate(1,2) T;", "e.pga:3:18: Translate takes 3 arguments, found 2"},
 		{header + "A = Scale(1,2,3,4) T;", "e.pga:3:17: Scale takes 3 arguments, found 4"},
-		{header + "A = Repeat(Y) T;", "e.pga:3:13: Repeat takes 2 or 3 arguments, found 1"},
+		{header + "A = Repeat(Y) T;", "e.pga:3:13: Repeat takes 2 to 4 arguments, found 1"},
 		{header + "A = Repeat(W, 2) T;", "e.pga:3:12: expected axis X, Y or Z, found identifier \"W\""},
 		{header + "A = Repeat(X, 2, FILL) T;", "e.pga:3:18: expected repeat mode"},
 		{header + "A = Translate(1,2,3) Nope;", "e.pga:3:22: successor \"Nope\" is neither a rule nor a declared terminal"},

@@ -3,12 +3,16 @@ package pga
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/procgen-dev/procgen/internal/rng"
 )
 
 // shapeEnv answers expression queries about a shape.
-type shapeEnv struct{ s *Shape }
+type shapeEnv struct {
+	s  *Shape
+	ev *evaluator
+}
 
 func (e shapeEnv) ShapeSize(a Axis) float64     { return e.s.Size[a] }
 func (e shapeEnv) ShapePosition(a Axis) float64 { return e.s.Transform[int(a)*4+3] }
@@ -25,10 +29,24 @@ func (e shapeEnv) ShapeSeed() float64 { return rng.Float64(rng.Hash64(e.s.Seed, 
 const seedStream = 0x5EED_5EED
 
 func (e shapeEnv) ShapeCustomAttribute() float64 { return e.s.Attr }
+func (e shapeEnv) ShapeIndex() float64           { return float64(e.s.Index) }
+func (e shapeEnv) ShapeSiblings() float64        { return float64(e.s.Siblings) }
 
-// piece is s cut to length size along axis, centred at offset.
-func piece(s Shape, axis Axis, offset, size float64, i int) Shape {
-	c := child(s, i)
+func (e shapeEnv) LotAttr(i int, def float64) float64 {
+	if v := e.ev.attrs[i]; !math.IsNaN(v) {
+		return v
+	}
+	return def
+}
+
+func (e shapeEnv) Query(q QueryKind, group int) float64 {
+	return bool01(e.ev.ctx.query(q, group, e.s))
+}
+
+// piece is the i-th of n pieces of s: cut to length size along axis,
+// centred at offset.
+func piece(s Shape, axis Axis, offset, size float64, i, n int) Shape {
+	c := child(s, i, n)
 	var t Vec3
 	t[axis] = offset
 	c.Transform = s.Transform.Mul(Translation(t))
@@ -41,7 +59,7 @@ func piece(s Shape, axis Axis, offset, size float64, i int) Shape {
 // to their magnitude. Pieces of no extent are dropped.
 func (ev *evaluator) subdiv(r *Rule, op *Op, s Shape, depth int) error {
 	axis := op.Args[0].Axis
-	env := shapeEnv{&s}
+	env := ev.env(&s)
 	sizes := make([]float64, len(op.Branches))
 	var abs, rel float64
 	for k, b := range op.Branches {
@@ -57,14 +75,19 @@ func (ev *evaluator) subdiv(r *Rule, op *Op, s Shape, depth int) error {
 		}
 	}
 	left := math.Max(0, s.Size[axis]-abs)
+	for k, w := range sizes {
+		if w < 0 {
+			sizes[k] = left * -w / rel
+		}
+	}
+	if len(op.Args) > 1 {
+		ev.snapSizes(op.Args[1].Group, &s, axis, sizes)
+	}
 	pos := -s.Size[axis] / 2
 	for k, b := range op.Branches {
 		w := sizes[k]
-		if w < 0 {
-			w = left * -w / rel
-		}
 		if w > 0 {
-			if err := ev.sub(r, b.Body, 0, piece(s, axis, pos+w/2, w, k), depth); err != nil {
+			if err := ev.sub(r, b.Body, 0, piece(s, axis, pos+w/2, w, k, len(sizes)), depth); err != nil {
 				return err
 			}
 		}
@@ -73,13 +96,37 @@ func (ev *evaluator) subdiv(r *Rule, op *Op, s Shape, depth int) error {
 	return nil
 }
 
+// snapSizes moves each inner cut of a split to the nearest snap plane of
+// group within half the smaller of the two pieces beside it; cuts never
+// pass each other.
+func (ev *evaluator) snapSizes(group int, s *Shape, axis Axis, sizes []float64) {
+	lo := -s.Size[axis] / 2
+	cuts := make([]float64, len(sizes)+1)
+	cuts[0] = lo
+	for k, w := range sizes {
+		cuts[k+1] = cuts[k] + w
+	}
+	moved := slices.Clone(cuts)
+	for k := 1; k < len(cuts)-1; k++ {
+		reach := math.Min(cuts[k]-cuts[k-1], cuts[k+1]-cuts[k]) / 2
+		if t, ok := ev.ctx.nearestSnap(group, s, axis, cuts[k]); ok && math.Abs(t-cuts[k]) <= reach {
+			moved[k] = math.Min(math.Max(t, moved[k-1]), cuts[len(cuts)-1])
+		} else {
+			moved[k] = math.Max(cuts[k], moved[k-1])
+		}
+	}
+	for k := range sizes {
+		sizes[k] = moved[k+1] - moved[k]
+	}
+}
+
 // repeat tiles axis with copies of about the given size, each running the
 // rest of the chain. A negative size is a fraction of the extent.
 func (ev *evaluator) repeat(r *Rule, c *Chain, at int, s Shape, depth int) error {
 	op := c.Ops[at]
 	axis := op.Args[0].Axis
 	ext := s.Size[axis]
-	w := op.Args[1].Expr.Eval(shapeEnv{&s})
+	w := op.Args[1].Expr.Eval(ev.env(&s))
 	if w < 0 {
 		w *= -ext
 	}
@@ -90,28 +137,44 @@ func (ev *evaluator) repeat(r *Rule, c *Chain, at int, s Shape, depth int) error
 	if !(w > 0) || !(ext > 0) || math.IsInf(ext, 0) {
 		return nil
 	}
-	nf := math.Floor(ext/w + 1e-9)
-	if mode == AdjustToFill && nf < 1 {
-		nf = 1
+	// With a snap group, the planes inside the extent cut it into spans
+	// that are tiled one by one, so tiles line up with the planes.
+	bounds := []float64{-ext / 2, ext / 2}
+	if len(op.Args) > 3 {
+		cuts := ev.ctx.snapCuts(op.Args[3].Group, &s, axis)
+		bounds = append(append([]float64{-ext / 2}, cuts...), ext/2)
 	}
-	if nf > float64(ev.opt.MaxShapes) {
-		return fmt.Errorf("rule %q: Repeat makes %.0f shapes, more than MaxShapes %d: %w", r.Name, nf, ev.opt.MaxShapes, ErrLimit)
+	var tiles []tile
+	for b := 1; b < len(bounds); b++ {
+		lo, hi := bounds[b-1], bounds[b]
+		span := hi - lo
+		nf := math.Floor(span/w + 1e-9)
+		if mode == AdjustToFill && nf < 1 {
+			nf = 1
+		}
+		if nf+float64(len(tiles)) > float64(ev.opt.MaxShapes) {
+			return fmt.Errorf("rule %q: Repeat makes %.0f shapes, more than MaxShapes %d: %w", r.Name, nf, ev.opt.MaxShapes, ErrLimit)
+		}
+		tw, start := w, lo
+		switch mode {
+		case AdjustToFill:
+			tw = span / nf
+		case AnchorToEnd:
+			start = hi - nf*w
+		}
+		for k := 0; k < int(nf); k++ {
+			tiles = append(tiles, tile{start + (float64(k)+0.5)*tw, tw})
+		}
 	}
-	n := int(nf)
-	start := -ext / 2
-	switch mode {
-	case AdjustToFill:
-		w = ext / nf
-	case AnchorToEnd:
-		start = ext/2 - nf*w
-	}
-	for k := 0; k < n; k++ {
-		if err := ev.sub(r, c, at+1, piece(s, axis, start+(float64(k)+0.5)*w, w, k), depth); err != nil {
+	for k, t := range tiles {
+		if err := ev.sub(r, c, at+1, piece(s, axis, t.centre, t.size, k, len(tiles)), depth); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+type tile struct{ centre, size float64 }
 
 // compSplit sends the top face to the first branch, the bottom face to the
 // second and the four sides (front +Z, right +X, back -Z, left -X) to the
@@ -119,7 +182,13 @@ func (ev *evaluator) repeat(r *Rule, c *Chain, at int, s Shape, depth int) error
 // faces keep Y up. Child indices are 0 top, 1 bottom, 2..5 sides.
 func (ev *evaluator) compSplit(r *Rule, op *Op, s Shape, depth int) error {
 	if s.Kind == Quad {
-		return fmt.Errorf("rule %q: CompSplit needs a Box, found a Quad", r.Name)
+		return fmt.Errorf("rule %q at %s: CompSplit needs a Box, found a Quad", r.Name, op.Pos)
+	}
+	if s.Roof != NoRoof {
+		return fmt.Errorf("rule %q at %s: CompSplit of a %s roof: a roof is a terminal solid", r.Name, op.Pos, s.Roof)
+	}
+	if s.Profile != 0 {
+		return ev.prismSplit(r, op, s, depth)
 	}
 	x, y, z := s.Size[0], s.Size[1], s.Size[2]
 	faces := [6]struct {
@@ -135,7 +204,7 @@ func (ev *evaluator) compSplit(r *Rule, op *Op, s Shape, depth int) error {
 		{2, Translation(Vec3{-x / 2, 0, 0}).Mul(RotationY(-90)), z, y},
 	}
 	for k, f := range faces {
-		c := child(s, k)
+		c := child(s, k, len(faces))
 		c.Kind = Quad
 		c.Transform = s.Transform.Mul(f.m)
 		c.Size = Vec3{f.w, f.h, 0}
@@ -152,7 +221,7 @@ func (ev *evaluator) compSplit(r *Rule, op *Op, s Shape, depth int) error {
 // choice across an axiom. Weights that are not positive never win; when none
 // is positive the shape is dropped.
 func (ev *evaluator) random(r *Rule, op *Op, s Shape, depth int) error {
-	env := shapeEnv{&s}
+	env := ev.env(&s)
 	v := op.Args[0].Expr.Eval(env)
 	u := rng.Float64(rng.Hash64(math.Float64bits(v), 0))
 	ws := make([]float64, len(op.Branches))
@@ -178,5 +247,5 @@ func (ev *evaluator) random(r *Rule, op *Op, s Shape, depth int) error {
 		}
 		u -= w
 	}
-	return ev.sub(r, op.Branches[pick].Body, 0, child(s, pick), depth)
+	return ev.sub(r, op.Branches[pick].Body, 0, reseed(s, pick), depth)
 }

@@ -1,0 +1,145 @@
+package pga
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// prismSplit splits a prism (a Box with a profile): the +Z cap to the first
+// branch, the -Z cap to the second, one rectangle per profile edge to the
+// third. Caps are Quads carrying the profile (the bottom one mirrored, as
+// seen from below); an edge face has local X along the edge, Y along the
+// prism's +Z and Z pointing out. Child indices: 0 top, 1 bottom, 2+i edge i.
+func (ev *evaluator) prismSplit(r *Rule, op *Op, s Shape, depth int) error {
+	pts := ev.g.Profiles[s.Profile]
+	n := 2 + len(pts)
+	x, y, z := s.Size[0], s.Size[1], s.Size[2]
+	top := child(s, 0, n)
+	top.Kind = Quad
+	top.Transform = s.Transform.Mul(Translation(Vec3{0, 0, z / 2}))
+	top.Size = Vec3{x, y, 0}
+	if err := ev.sub(r, op.Branches[0].Body, 0, top, depth); err != nil {
+		return err
+	}
+	bottom := child(s, 1, n)
+	bottom.Kind = Quad
+	bottom.Profile = s.Profile + 1
+	bottom.Transform = s.Transform.Mul(Translation(Vec3{0, 0, -z / 2})).Mul(RotationY(180))
+	bottom.Size = Vec3{x, y, 0}
+	if err := ev.sub(r, op.Branches[1].Body, 0, bottom, depth); err != nil {
+		return err
+	}
+	for i, p := range pts {
+		q := pts[(i+1)%len(pts)]
+		ax, ay := p[0]*x, p[1]*y
+		dx, dy := q[0]*x-ax, q[1]*y-ay
+		l := math.Hypot(dx, dy)
+		if l == 0 {
+			continue
+		}
+		dx, dy = dx/l, dy/l
+		frame := Mat4{dx, 0, dy, ax + dx*l/2, dy, 0, -dx, ay + dy*l/2, 0, 1, 0, 0, 0, 0, 0, 1}
+		c := child(s, 2+i, n)
+		c.Kind, c.Profile = Quad, 0
+		c.Transform = s.Transform.Mul(frame)
+		c.Size = Vec3{l, z, 0}
+		if err := ev.sub(r, op.Branches[2].Body, 0, c, depth); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// front is the local axis and sign of a footprint's street side: -Y of a
+// Quad lying on its lot, +Z of a Box standing on it (the lot frames of
+// LotAxiom). The footprint's other ground axis is X in both.
+func front(s *Shape) (axis Axis, sign float64, err error) {
+	if s.Profile != 0 || s.Roof != NoRoof {
+		return 0, 0, errors.New("needs a rectangular Quad or Box")
+	}
+	if s.Kind == Quad {
+		return AxisY, -1, nil
+	}
+	return AxisZ, 1, nil
+}
+
+// setback cuts a strip of depth d off the street side of a footprint: the
+// strip to the first branch (child 0), the rest to the second (child 1).
+func (ev *evaluator) setback(r *Rule, op *Op, s Shape, depth int) error {
+	axis, sign, err := front(&s)
+	if err != nil {
+		return fmt.Errorf("rule %q at %s: Setback %w", r.Name, op.Pos, err)
+	}
+	d := op.Args[0].Expr.Eval(ev.env(&s))
+	ext := s.Size[axis]
+	d = math.Min(math.Max(d, 0), ext)
+	if d > 0 {
+		if err := ev.sub(r, op.Branches[0].Body, 0, piece(s, axis, sign*(ext-d)/2, d, 0, 2), depth); err != nil {
+			return err
+		}
+	}
+	if rest := ext - d; rest > 0 {
+		return ev.sub(r, op.Branches[1].Body, 0, piece(s, axis, -sign*d/2, rest, 1, 2), depth)
+	}
+	return nil
+}
+
+// offset insets a footprint by d on every side: the inner rectangle to the
+// first branch (child 0), the border strips to the second: front, right,
+// back, left (children 1 to 4). Strips of no extent are dropped.
+func (ev *evaluator) offset(r *Rule, op *Op, s Shape, depth int) error {
+	axis, sign, err := front(&s)
+	if err != nil {
+		return fmt.Errorf("rule %q at %s: Offset %w", r.Name, op.Pos, err)
+	}
+	d := op.Args[0].Expr.Eval(ev.env(&s))
+	if !(d > 0) {
+		return ev.sub(r, op.Branches[0].Body, 0, child(s, 0, 5), depth)
+	}
+	w, h := s.Size[AxisX], s.Size[axis]
+	dw, dh := math.Min(d, w/2), math.Min(d, h/2)
+	inner := piece(piece(s, AxisX, 0, w-2*dw, 0, 5), axis, 0, h-2*dh, 0, 5)
+	if w-2*dw > 0 && h-2*dh > 0 {
+		if err := ev.sub(r, op.Branches[0].Body, 0, inner, depth); err != nil {
+			return err
+		}
+	}
+	strips := []Shape{
+		piece(s, axis, sign*(h-dh)/2, dh, 1, 5),
+		piece(piece(s, AxisX, (w-dw)/2, dw, 2, 5), axis, 0, h-2*dh, 2, 5),
+		piece(s, axis, -sign*(h-dh)/2, dh, 3, 5),
+		piece(piece(s, AxisX, -(w-dw)/2, dw, 4, 5), axis, 0, h-2*dh, 4, 5),
+	}
+	for _, c := range strips {
+		if c.Size[AxisX] > 0 && c.Size[axis] > 0 {
+			if err := ev.sub(r, op.Branches[1].Body, 0, c, depth); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// roof turns a flat footprint (a rectangular Quad, +Z up) into a roof solid
+// whose slopes rise at angle degrees: a Box of the footprint's size with
+// the roof's height along local Z, standing on the footprint. Gable and hip
+// ridges run along the longer side; a shed rises across the shorter one,
+// from the -Y (or -X) edge; a pyramid rises to the centre.
+func roof(s *Shape, kind RoofKind, angle float64) error {
+	if s.Kind != Quad || s.Profile != 0 {
+		return errors.New("Roof needs a rectangular Quad (a footprint or a top face)")
+	}
+	if !(angle > 0 && angle < 90) {
+		return fmt.Errorf("Roof angle %g: want degrees between 0 and 90", angle)
+	}
+	short := math.Min(s.Size[0], s.Size[1])
+	run := short / 2
+	if kind == Shed {
+		run = short
+	}
+	h := math.Tan(angle*math.Pi/180) * run
+	s.Transform = s.Transform.Mul(Translation(Vec3{0, 0, h / 2}))
+	s.Kind, s.Roof, s.Size[2] = Box, kind, h
+	return nil
+}

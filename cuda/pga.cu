@@ -34,9 +34,13 @@ struct Prog {
 	const PgaBranch *br;
 	const PgaChain *chains;
 	const int32_t *rule_chain;
+	const PgaProfile *profiles;
+	const double *points;
+	const double *lot_attrs; // per axiom nlot values, NaN where the lot has none
+	int nlot;
 };
 
-__device__ __forceinline__ Prog pga_prog(const uint32_t *w) {
+__device__ __forceinline__ Prog pga_prog(const uint32_t *w, const double *lot_attrs = nullptr) {
 	const PgaHeader *h = (const PgaHeader *)w;
 	Prog p;
 	p.code = (const PgaInstr *)(w + h->off_code);
@@ -45,6 +49,10 @@ __device__ __forceinline__ Prog pga_prog(const uint32_t *w) {
 	p.br = (const PgaBranch *)(w + h->off_branches);
 	p.chains = (const PgaChain *)(w + h->off_chains);
 	p.rule_chain = (const int32_t *)(w + h->off_rule_chain);
+	p.profiles = (const PgaProfile *)(w + h->off_profiles);
+	p.points = (const double *)(w + h->off_points);
+	p.lot_attrs = lot_attrs;
+	p.nlot = h->nlotattrs;
 	return p;
 }
 
@@ -123,6 +131,16 @@ __device__ void mat_rotation(double x, double y, double z, double *m) {
 	mat_mul(m, b, m);
 }
 
+// Go's math.Min and math.Max: NaN wins.
+__device__ __forceinline__ double fmin_go(double a, double b) {
+	if (isnan(a) || isnan(b)) return __longlong_as_double(0x7ff8000000000000ll);
+	return a < b ? a : b;
+}
+__device__ __forceinline__ double fmax_go(double a, double b) {
+	if (isnan(a) || isnan(b)) return __longlong_as_double(0x7ff8000000000000ll);
+	return a > b ? a : b;
+}
+
 // ---- Expressions ----
 
 __device__ __forceinline__ double pga_unit(uint64_t bits) { return (double)(bits >> 11) * (1.0 / 9007199254740992.0); }
@@ -150,6 +168,13 @@ __device__ double pga_eval(const Prog &P, int off, const PgaItem &s) {
 		}
 		case PGA_X_SEED: st[sp++] = pga_unit(pg_hash64(s.seed, 0x5EED5EEDull)); break;
 		case PGA_X_ATTR: st[sp++] = s.attr; break;
+		case PGA_X_INDEX: st[sp++] = (double)s.index; break;
+		case PGA_X_SIBLINGS: st[sp++] = (double)s.siblings; break;
+		case PGA_X_LOTATTR: {
+			const double v = P.lot_attrs ? P.lot_attrs[(size_t)s.axiom * P.nlot + in.arg] : __longlong_as_double(0x7ff8000000000000ll);
+			if (!isnan(v)) st[sp - 1] = v;
+			break;
+		}
 		default: {
 			const double l = st[sp - 2], r = st[sp - 1];
 			double v;
@@ -174,10 +199,17 @@ __device__ double pga_eval(const Prog &P, int off, const PgaItem &s) {
 
 // ---- Operators with several outputs ----
 
-// piece is s cut to length size along axis, centred at offset; child i.
-__device__ void pga_piece(const PgaItem &s, int axis, double offset, double size, int i, PgaItem &c) {
+// child is output i of n of an operator applied to s.
+__device__ __forceinline__ void pga_childof(const PgaItem &s, int i, int n, PgaItem &c) {
 	c = s;
 	c.seed = pg_hash64(s.seed, (uint64_t)i);
+	c.index = i;
+	c.siblings = n;
+}
+
+// piece is s cut to length size along axis, centred at offset; output i of n.
+__device__ void pga_piece(const PgaItem &s, int axis, double offset, double size, int i, int n, PgaItem &c) {
+	pga_childof(s, i, n, c);
 	double t[12];
 	mat_translation(axis == 0 ? offset : 0, axis == 1 ? offset : 0, axis == 2 ? offset : 0, t);
 	mat_mul(s.m, t, c.m);
@@ -199,83 +231,134 @@ __device__ RepeatPlan pga_repeat_plan(const Prog &P, const PgaOp &op, const PgaI
 	double w = pga_eval(P, op.expr[0], s);
 	if (w < 0) w *= -ext;
 	if (!(w > 0) || !(ext > 0) || isinf(ext)) return p;
-	double nf = floor(ext / w + 1e-9);
+	const double lo = -ext / 2, hi = ext / 2, span = hi - lo;
+	double nf = floor(span / w + 1e-9);
 	if (op.mode == 0 && nf < 1) nf = 1;
-	p.start = -ext / 2;
-	if (op.mode == 0) w = ext / nf;
-	else if (op.mode == 2) p.start = ext / 2 - nf * w;
+	p.start = lo;
+	if (op.mode == 0) w = span / nf;
+	else if (op.mode == 2) p.start = hi - nf * w;
 	p.w = w;
 	p.ok = true;
 	p.n = nf > 4294967295.0 ? 0xffffffffu : (uint32_t)nf;
 	return p;
 }
 
-// SubDiv: total absolute and relative sizes.
-__device__ void pga_subdiv_sums(const Prog &P, const PgaOp &op, const PgaItem &s, double &left, double &rel) {
-	double abs = 0;
-	rel = 0;
-	for (int k = 0; k < op.nbranches; k++) {
-		const int wo = P.br[op.branch0 + k].weight;
-		double w = wo >= 0 ? pga_eval(P, wo, s) : 0;
-		if (isnan(w)) w = 0;
-		if (w < 0) rel -= w;
-		else abs += w;
-	}
-	const double x = s.size[op.axis[0]] - abs;
-	left = (x > 0 || isnan(x)) ? x : 0.0;
-}
+// The branch an output goes to, set by pga_outputs.
+#define PGA_SET(c_, chain_) \
+	do {                    \
+		(c_)->chain = (chain_); \
+		(c_)->pc = 0;       \
+	} while (0)
 
-// pga_subdiv walks the pieces; with want >= 0 it makes piece number want
-// (counting only pieces of positive extent) into c and returns want+1, else
-// it returns how many pieces there are.
-__device__ uint32_t pga_subdiv(const Prog &P, const PgaOp &op, const PgaItem &s, int want, PgaItem *c) {
-	double left, rel;
-	pga_subdiv_sums(P, op, s, left, rel);
-	const int axis = op.axis[0];
-	double pos = -s.size[axis] / 2;
-	uint32_t n = 0;
-	for (int k = 0; k < op.nbranches; k++) {
-		const PgaBranch b = P.br[op.branch0 + k];
-		double w = b.weight >= 0 ? pga_eval(P, b.weight, s) : 0;
-		if (isnan(w)) w = 0;
-		if (w < 0) w = left * -w / rel;
-		if (w > 0) {
-			if ((int)n == want) {
-				pga_piece(s, axis, pos + w / 2, w, k, *c);
-				c->chain = b.chain;
-				c->pc = 0;
-				return n + 1;
-			}
-			n++;
-		}
-		pos += w;
-	}
-	return n;
-}
-
-// Output j of the block operator at s.pc (s is the shape the operator sees).
-__device__ void pga_child(const Prog &P, const PgaItem &s, uint32_t j, PgaItem &c) {
+// pga_outputs walks the outputs of the block operator at s.pc: with want < 0
+// it returns how many there are; else it makes output number want into *c
+// (outputs of no extent are skipped, as the CPU drops them).
+__device__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, int want, PgaItem *c) {
 	const PgaOp op = P.ops[P.chains[s.chain].op0 + s.pc];
 	switch (op.kind) {
 	case PGA_OP_REPLICATE:
-		c = s;
-		c.seed = pg_hash64(s.seed, j);
-		c.chain = P.br[op.branch0 + j].chain;
-		c.pc = 0;
-		return;
+		if (want < 0) return op.nbranches;
+		pga_childof(s, want, op.nbranches, *c);
+		PGA_SET(c, P.br[op.branch0 + want].chain);
+		return 0;
 	case PGA_OP_REPEAT: {
 		const RepeatPlan p = pga_repeat_plan(P, op, s);
-		pga_piece(s, op.axis[0], p.start + ((double)j + 0.5) * p.w, p.w, (int)j, c);
-		c.pc = s.pc + 1;
-		return;
+		if (want < 0) return p.ok ? p.n : 0;
+		pga_piece(s, op.axis[0], p.start + ((double)want + 0.5) * p.w, p.w, want, (int)p.n, *c);
+		c->pc = s.pc + 1;
+		return 0;
 	}
-	case PGA_OP_SUBDIV: pga_subdiv(P, op, s, (int)j, &c); return;
+	case PGA_OP_SUBDIV: {
+		const int axis = op.axis[0];
+		double abs = 0, rel = 0;
+		for (int k = 0; k < op.nbranches; k++) {
+			const int wo = P.br[op.branch0 + k].weight;
+			double w = wo >= 0 ? pga_eval(P, wo, s) : 0;
+			if (isnan(w)) w = 0;
+			if (w < 0) rel -= w;
+			else abs += w;
+		}
+		const double x = s.size[axis] - abs;
+		const double left = (x > 0 || isnan(x)) ? x : 0.0;
+		double pos = -s.size[axis] / 2;
+		uint32_t n = 0;
+		for (int k = 0; k < op.nbranches; k++) {
+			const PgaBranch b = P.br[op.branch0 + k];
+			double w = b.weight >= 0 ? pga_eval(P, b.weight, s) : 0;
+			if (isnan(w)) w = 0;
+			if (w < 0) w = left * -w / rel;
+			if (w > 0) {
+				if ((int)n == want) {
+					pga_piece(s, axis, pos + w / 2, w, k, op.nbranches, *c);
+					PGA_SET(c, b.chain);
+					return 0;
+				}
+				n++;
+			}
+			pos += w;
+		}
+		return n;
+	}
 	case PGA_OP_COMPSPLIT: {
 		const double x = s.size[0], y = s.size[1], z = s.size[2];
+		if (s.profile != 0) {
+			// A prism: the caps, then one rectangle per edge of its profile.
+			const PgaProfile pr = P.profiles[s.profile];
+			const double *pts = P.points + 2 * pr.start;
+			const int n = 2 + pr.n;
+			if (want == 0 || want == 1) {
+				double t[12];
+				pga_childof(s, want, n, *c);
+				c->kind = PGA_QUAD;
+				if (want == 0) {
+					mat_translation(0, 0, z / 2, t);
+					mat_mul(s.m, t, c->m);
+				} else {
+					double r[12];
+					c->profile = s.profile + 1;
+					mat_translation(0, 0, -z / 2, t);
+					mat_mul(s.m, t, c->m);
+					mat_rot(1, 180, r);
+					mat_mul(c->m, r, c->m);
+				}
+				c->size[0] = x;
+				c->size[1] = y;
+				c->size[2] = 0;
+				PGA_SET(c, P.br[op.branch0 + want].chain);
+				return 0;
+			}
+			uint32_t cnt = 2;
+			for (int i = 0; i < pr.n; i++) {
+				const double px = pts[2 * i], py = pts[2 * i + 1];
+				const int j = (i + 1) % pr.n;
+				const double qx = pts[2 * j], qy = pts[2 * j + 1];
+				const double ax = px * x, ay = py * y;
+				double dx = qx * x - ax, dy = qy * y - ay;
+				const double l = hypot(dx, dy);
+				if (l == 0) continue;
+				if ((int)cnt == want) {
+					dx = dx / l;
+					dy = dy / l;
+					const double f[12] = {dx, 0, dy, ax + dx * l / 2, dy, 0, -dx, ay + dy * l / 2, 0, 1, 0, 0};
+					pga_childof(s, 2 + i, n, *c);
+					c->kind = PGA_QUAD;
+					c->profile = 0;
+					mat_mul(s.m, f, c->m);
+					c->size[0] = l;
+					c->size[1] = z;
+					c->size[2] = 0;
+					PGA_SET(c, P.br[op.branch0 + 2].chain);
+					return 0;
+				}
+				cnt++;
+			}
+			return cnt;
+		}
+		if (want < 0) return 6;
 		double t[12], r[12], f[12];
 		double w, h;
 		int branch = 2;
-		switch (j) {
+		switch (want) {
 		case 0: mat_translation(0, y / 2, 0, t); mat_rot(0, -90, r); w = x; h = z; branch = 0; break;
 		case 1: mat_translation(0, -y / 2, 0, t); mat_rot(0, 90, r); w = x; h = z; branch = 1; break;
 		case 2: mat_translation(0, 0, z / 2, t); mat_ident(r); w = x; h = y; break;
@@ -283,23 +366,95 @@ __device__ void pga_child(const Prog &P, const PgaItem &s, uint32_t j, PgaItem &
 		case 4: mat_translation(0, 0, -z / 2, t); mat_rot(1, 180, r); w = x; h = y; break;
 		default: mat_translation(-x / 2, 0, 0, t); mat_rot(1, -90, r); w = z; h = y; break;
 		}
-		if (j == 2) {
+		if (want == 2) {
 			for (int k = 0; k < 12; k++) f[k] = t[k];
 		} else {
 			mat_mul(t, r, f);
 		}
-		c = s;
-		c.seed = pg_hash64(s.seed, j);
-		c.kind = PGA_QUAD;
-		mat_mul(s.m, f, c.m);
-		c.size[0] = w;
-		c.size[1] = h;
-		c.size[2] = 0;
-		c.chain = P.br[op.branch0 + branch].chain;
-		c.pc = 0;
-		return;
+		pga_childof(s, want, 6, *c);
+		c->kind = PGA_QUAD;
+		mat_mul(s.m, f, c->m);
+		c->size[0] = w;
+		c->size[1] = h;
+		c->size[2] = 0;
+		PGA_SET(c, P.br[op.branch0 + branch].chain);
+		return 0;
+	}
+	case PGA_OP_SETBACK: {
+		// The street side: -Y of a Quad, +Z of a Box.
+		const int axis = s.kind == PGA_QUAD ? 1 : 2;
+		const double sign = s.kind == PGA_QUAD ? -1.0 : 1.0;
+		double d = pga_eval(P, op.expr[0], s);
+		const double ext = s.size[axis];
+		d = fmin_go(fmax_go(d, 0), ext);
+		uint32_t n = 0;
+		if (d > 0) {
+			if (want == 0) {
+				pga_piece(s, axis, sign * (ext - d) / 2, d, 0, 2, *c);
+				PGA_SET(c, P.br[op.branch0].chain);
+				return 0;
+			}
+			n++;
+		}
+		const double rest = ext - d;
+		if (rest > 0) {
+			if ((int)n == want) {
+				pga_piece(s, axis, -sign * d / 2, rest, 1, 2, *c);
+				PGA_SET(c, P.br[op.branch0 + 1].chain);
+				return 0;
+			}
+			n++;
+		}
+		return n;
+	}
+	case PGA_OP_OFFSET: {
+		const int axis = s.kind == PGA_QUAD ? 1 : 2;
+		const double sign = s.kind == PGA_QUAD ? -1.0 : 1.0;
+		const double d = pga_eval(P, op.expr[0], s);
+		if (!(d > 0)) {
+			if (want < 0) return 1;
+			pga_childof(s, 0, 5, *c);
+			PGA_SET(c, P.br[op.branch0].chain);
+			return 0;
+		}
+		const double w = s.size[0], h = s.size[axis];
+		const double dw = fmin_go(d, w / 2), dh = fmin_go(d, h / 2);
+		uint32_t n = 0;
+		PgaItem a;
+		if (w - 2 * dw > 0 && h - 2 * dh > 0) {
+			if (want == 0) {
+				pga_piece(s, 0, 0, w - 2 * dw, 0, 5, a);
+				pga_piece(a, axis, 0, h - 2 * dh, 0, 5, *c);
+				PGA_SET(c, P.br[op.branch0].chain);
+				return 0;
+			}
+			n++;
+		}
+		for (int k = 1; k <= 4; k++) {
+			PgaItem st;
+			switch (k) {
+			case 1: pga_piece(s, axis, sign * (h - dh) / 2, dh, 1, 5, st); break;
+			case 2: pga_piece(s, 0, (w - dw) / 2, dw, 2, 5, a); pga_piece(a, axis, 0, h - 2 * dh, 2, 5, st); break;
+			case 3: pga_piece(s, axis, -sign * (h - dh) / 2, dh, 3, 5, st); break;
+			default: pga_piece(s, 0, -(w - dw) / 2, dw, 4, 5, a); pga_piece(a, axis, 0, h - 2 * dh, 4, 5, st); break;
+			}
+			if (st.size[0] > 0 && st.size[axis] > 0) {
+				if ((int)n == want) {
+					*c = st;
+					PGA_SET(c, P.br[op.branch0 + 1].chain);
+					return 0;
+				}
+				n++;
+			}
+		}
+		return n;
 	}
 	}
+	return 0;
+}
+
+__device__ __forceinline__ void pga_child(const Prog &P, const PgaItem &s, uint32_t j, PgaItem &c) {
+	pga_outputs(P, s, (int)j, &c);
 }
 
 // ---- The chain interpreter ----
@@ -378,13 +533,35 @@ __device__ int pga_run(const Prog &P, const Limits &L, PgaStatus *st, PgaItem &s
 			break;
 		}
 		case PGA_OP_SETASPRISM:
-			if (s.kind == PGA_BOX) s.kind = PGA_PRISM;
+			s.profile = op.mode;
+			s.roof = PGA_NO_ROOF;
 			break;
+		case PGA_OP_ROOF: {
+			const double angle = pga_eval(P, op.expr[0], s);
+			if (s.kind != PGA_QUAD || s.profile != 0) {
+				pga_fail(st, PGA_ERR_ROOF_FOOTPRINT, s.rule, ch.op0 + s.pc);
+				return RUN_ERR;
+			}
+			if (!(angle > 0 && angle < 90)) {
+				pga_fail(st, PGA_ERR_ROOF_ANGLE, s.rule, ch.op0 + s.pc);
+				return RUN_ERR;
+			}
+			const double shrt = fmin_go(s.size[0], s.size[1]);
+			const double run = op.mode == PGA_SHED ? shrt : shrt / 2;
+			const double h = tan(angle * 3.141592653589793 / 180) * run;
+			double t[12];
+			mat_translation(0, 0, h / 2, t);
+			mat_mul(s.m, t, s.m);
+			s.kind = PGA_BOX;
+			s.roof = op.mode;
+			s.size[2] = h;
+			break;
+		}
 		case PGA_OP_COLLIDER: break;
 		case PGA_OP_DISCARD: return RUN_NONE;
 		case PGA_OP_GENERATE:
 			ticks++;
-			term = -1 - s.rule;
+			term = ch.succ;
 			return RUN_TERM;
 		case PGA_OP_IF: {
 			const double v = pga_eval(P, op.expr[0], s);
@@ -412,20 +589,30 @@ __device__ int pga_run(const Prog &P, const Limits &L, PgaStatus *st, PgaItem &s
 			}
 			break;
 		}
-		case PGA_OP_REPLICATE:
-			n = op.nbranches;
-			ticks += n;
-			return RUN_SPLIT;
 		case PGA_OP_COMPSPLIT:
 			if (s.kind == PGA_QUAD) {
-				pga_fail(st, PGA_ERR_COMPSPLIT_QUAD, s.rule, 0);
+				pga_fail(st, PGA_ERR_COMPSPLIT_QUAD, s.rule, ch.op0 + s.pc);
 				return RUN_ERR;
 			}
-			n = 6;
+			if (s.roof != PGA_NO_ROOF) {
+				pga_fail(st, PGA_ERR_ROOF_SPLIT, s.rule, ch.op0 + s.pc);
+				return RUN_ERR;
+			}
+			n = pga_outputs(P, s, -1, nullptr);
 			ticks += n;
-			return RUN_SPLIT;
+			return n ? RUN_SPLIT : RUN_NONE;
+		case PGA_OP_SETBACK:
+		case PGA_OP_OFFSET:
+			if (s.profile != 0 || s.roof != PGA_NO_ROOF) {
+				pga_fail(st, PGA_ERR_FRONT, s.rule, ch.op0 + s.pc);
+				return RUN_ERR;
+			}
+			n = pga_outputs(P, s, -1, nullptr);
+			ticks += n;
+			return n ? RUN_SPLIT : RUN_NONE;
+		case PGA_OP_REPLICATE:
 		case PGA_OP_SUBDIV:
-			n = pga_subdiv(P, op, s, -1, nullptr);
+			n = pga_outputs(P, s, -1, nullptr);
 			ticks += n;
 			return n ? RUN_SPLIT : RUN_NONE;
 		case PGA_OP_REPEAT: {
@@ -460,6 +647,10 @@ __device__ __forceinline__ void pga_make_term(const PgaItem &s, int term, PgaTer
 	t.kind = s.kind;
 	t.axiom = s.axiom;
 	t.rule = s.rule;
+	t.profile = s.profile;
+	t.roof = s.roof;
+	t.index = s.index;
+	t.siblings = s.siblings;
 }
 
 // Adds this warp's ticks to the total; past max_shapes it reports the rule
@@ -479,9 +670,9 @@ __device__ void pga_add_ticks(PgaStatus *st, const Limits &L, uint32_t ticks, in
 // operator (pc >= 0), or marked a terminal (pc = -1, chain = terminal id) or
 // dropped (pc = -2); counts[i] = terminals << 32 | children.
 extern "C" __global__ void __launch_bounds__(PGA_THREADS)
-pga_levels_run(const uint32_t *words, PgaItem *items, uint32_t n, unsigned long long *counts, PgaStatus *st,
+pga_levels_run(const uint32_t *words, const double *lot_attrs, PgaItem *items, uint32_t n, unsigned long long *counts, PgaStatus *st,
 	       unsigned long long max_shapes, int max_depth) {
-	const Prog P = pga_prog(words);
+	const Prog P = pga_prog(words, lot_attrs);
 	const Limits L = {max_shapes, max_depth};
 	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
 	uint32_t ticks = 0;
@@ -511,9 +702,9 @@ pga_levels_run(const uint32_t *words, PgaItem *items, uint32_t n, unsigned long 
 // Writes the children and terminals of the shapes pga_levels_run left, at
 // the offsets the exclusive scan of counts gave (total in st->scan_total).
 extern "C" __global__ void __launch_bounds__(PGA_THREADS)
-pga_levels_expand(const uint32_t *words, const PgaItem *items, uint32_t n, const unsigned long long *offs,
+pga_levels_expand(const uint32_t *words, const double *lot_attrs, const PgaItem *items, uint32_t n, const unsigned long long *offs,
 		  PgaItem *next, PgaTerm *terms, uint32_t term_base, const PgaStatus *st) {
-	const Prog P = pga_prog(words);
+	const Prog P = pga_prog(words, lot_attrs);
 	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= n) return;
 	const PgaItem s = items[i];
@@ -645,11 +836,11 @@ __device__ void pga_push(PgaShared &sh, bool local, const PgaItem &c, PgaItem *g
 }
 
 extern "C" __global__ void __launch_bounds__(PGA_THREADS)
-pga_persistent(const uint32_t *words, PgaItem *gq, uint32_t *ready, uint32_t qcap, PgaTerm *terms, uint32_t tcap,
+pga_persistent(const uint32_t *words, const double *lot_attrs, PgaItem *gq, uint32_t *ready, uint32_t qcap, PgaTerm *terms, uint32_t tcap,
 	       PgaStatus *st, unsigned long long max_shapes, int max_depth, int flags) {
 	extern __shared__ __align__(16) unsigned char smem[];
 	PgaShared &sh = *(PgaShared *)smem;
-	const Prog P = pga_prog(words);
+	const Prog P = pga_prog(words, lot_attrs);
 	const Limits L = {max_shapes, max_depth};
 	const bool group = flags & PGA_FLAG_GROUP, oppar = flags & PGA_FLAG_OPPAR;
 	const unsigned tid = threadIdx.x;
@@ -788,51 +979,188 @@ pga_persistent(const uint32_t *words, PgaItem *gq, uint32_t *ready, uint32_t qca
 	}
 }
 
-// ---- Terminal geometry ----
+// ---- Terminal geometry (geometry.go: solid, roofSolid, counts) ----
 
-// counts[i] = triangles << 32 | vertices of terminal i, as Stats counts them.
-extern "C" __global__ void __launch_bounds__(PGA_THREADS)
-pga_mesh_count(const PgaTerm *terms, uint32_t n, unsigned long long *counts) {
-	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= n) return;
-	counts[i] = terms[i].kind == PGA_QUAD ? (2ull << 32 | 4) : (12ull << 32 | 8);
+__constant__ int8_t pga_box_faces[6][4] = {{1, 3, 7, 5}, {0, 4, 6, 2}, {2, 6, 7, 3}, {0, 1, 5, 4}, {4, 5, 7, 6}, {0, 2, 3, 1}};
+// Roof faces: gable and hip, shed, pyramid; -1 ends a triangle.
+__constant__ int8_t pga_roof_faces[3][5][4] = {
+	{{0, 3, 2, 1}, {0, 1, 5, 4}, {2, 3, 4, 5}, {1, 2, 5, -1}, {3, 0, 4, -1}},
+	{{0, 3, 2, 1}, {0, 1, 4, 5}, {2, 3, 5, 4}, {1, 2, 4, -1}, {3, 0, 5, -1}},
+	{{0, 3, 2, 1}, {0, 1, 4, -1}, {1, 2, 4, -1}, {2, 3, 4, -1}, {3, 0, 4, -1}},
+};
+
+// The effective roof: a hip roof on a square footprint is a pyramid.
+__device__ __forceinline__ int pga_roof_kind(const PgaTerm &t) {
+	if (t.roof == PGA_HIP) {
+		double x = t.size[0] / 2, y = t.size[1] / 2;
+		if (y > x) { const double u = x; x = y; y = u; }
+		if (x - y <= 0) return PGA_PYRAMID;
+	}
+	return t.roof;
 }
 
-__constant__ int pga_cube_faces[6][4] = {{1, 3, 7, 5}, {0, 4, 6, 2}, {2, 6, 7, 3}, {0, 1, 5, 4}, {4, 5, 7, 6}, {0, 2, 3, 1}};
-
-// One thread per corner: corner k of terminal i mapped by Matrix() (the
-// transform times the size), as EncodeOBJ writes it; the thread of corner 0
-// writes the terminal's triangles (two per face, as EncodeGLB splits quads).
-extern "C" __global__ void __launch_bounds__(PGA_THREADS)
-pga_mesh_write(const PgaTerm *terms, uint32_t n, const unsigned long long *offs, float *verts, uint32_t *index) {
-	const unsigned long long g = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-	const uint32_t i = (uint32_t)(g >> 3), k = (uint32_t)(g & 7);
-	if (i >= n) return;
-	const PgaTerm &t = terms[i];
-	const bool quad = t.kind == PGA_QUAD;
-	if (quad && k >= 4) return;
-	const unsigned long long o = offs[i];
-	const uint32_t v0 = (uint32_t)o, t0 = (uint32_t)(o >> 32);
-	double sc[12] = {t.size[0], 0, 0, 0, 0, t.size[1], 0, 0, 0, 0, t.size[2], 0};
-	double m[12];
-	mat_mul(t.m, sc, m);
-	const double p[3] = {(double)(k & 1) - 0.5, (double)(k >> 1 & 1) - 0.5, quad ? 0.0 : (double)(k >> 2 & 1) - 0.5};
-	for (int r = 0; r < 3; r++) {
-		const double v = m[r * 4] * p[0] + m[r * 4 + 1] * p[1] + m[r * 4 + 2] * p[2] + m[r * 4 + 3];
-		verts[3ull * (v0 + k) + r] = (float)v;
-	}
-	if (k != 0) return;
-	uint32_t *ix = index + 3ull * t0;
-	if (quad) {
-		const uint32_t q[4] = {0, 1, 3, 2};
-		ix[0] = v0 + q[0], ix[1] = v0 + q[1], ix[2] = v0 + q[2];
-		ix[3] = v0 + q[0], ix[4] = v0 + q[2], ix[5] = v0 + q[3];
+// counts: corners and triangles as Grammar.counts.
+__device__ void pga_counts(const Prog &P, const PgaTerm &t, uint32_t &nv, uint32_t &nt) {
+	if (t.roof != PGA_NO_ROOF) {
+		if (t.roof == PGA_PYRAMID || (t.roof == PGA_HIP && t.size[0] == t.size[1])) { nv = 5; nt = 6; }
+		else { nv = 6; nt = 8; }
 		return;
 	}
-	for (int f = 0; f < 6; f++) {
-		const int *c = pga_cube_faces[f];
-		uint32_t *o6 = ix + 6 * f;
-		o6[0] = v0 + c[0], o6[1] = v0 + c[1], o6[2] = v0 + c[2];
-		o6[3] = v0 + c[0], o6[4] = v0 + c[2], o6[5] = v0 + c[3];
+	if (t.profile != 0) {
+		const int n = P.profiles[t.profile].n;
+		if (t.kind == PGA_QUAD) { nv = n; nt = n - 2; }
+		else { nv = 2 * n; nt = 2 * (n - 2) + 2 * n; }
+		return;
+	}
+	if (t.kind == PGA_QUAD) { nv = 4; nt = 2; return; }
+	nv = 8;
+	nt = 12;
+}
+
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_mesh_count(const uint32_t *words, const PgaTerm *terms, uint32_t n, unsigned long long *counts) {
+	const Prog P = pga_prog(words);
+	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	uint32_t nv, nt;
+	pga_counts(P, terms[i], nv, nt);
+	counts[i] = (unsigned long long)nt << 32 | nv;
+}
+
+// The local corners of t's solid (at most 2 PGA_MAX_PROFILE).
+__device__ int pga_corners(const Prog &P, const PgaTerm &t, double (*c)[3]) {
+	double x = t.size[0] / 2, y = t.size[1] / 2, z = t.size[2] / 2;
+	if (t.roof != PGA_NO_ROOF) {
+		const int k = pga_roof_kind(t);
+		const double h = z;
+		const bool swap = y > x && k != PGA_PYRAMID;
+		if (swap) { const double u = x; x = y; y = u; }
+		int n = 6;
+		const double base[4][2] = {{-x, -y}, {x, -y}, {x, y}, {-x, y}};
+		for (int i = 0; i < 4; i++) { c[i][0] = base[i][0]; c[i][1] = base[i][1]; c[i][2] = -h; }
+		if (k == PGA_GABLE) {
+			c[4][0] = -x; c[4][1] = 0; c[4][2] = h;
+			c[5][0] = x; c[5][1] = 0; c[5][2] = h;
+		} else if (k == PGA_HIP) {
+			const double r = x - y;
+			c[4][0] = -r; c[4][1] = 0; c[4][2] = h;
+			c[5][0] = r; c[5][1] = 0; c[5][2] = h;
+		} else if (k == PGA_SHED) {
+			c[4][0] = x; c[4][1] = y; c[4][2] = h;
+			c[5][0] = -x; c[5][1] = y; c[5][2] = h;
+		} else {
+			c[4][0] = 0; c[4][1] = 0; c[4][2] = h;
+			n = 5;
+		}
+		if (swap) {
+			for (int i = 0; i < n; i++) {
+				const double a = c[i][0], b = c[i][1];
+				c[i][0] = -b;
+				c[i][1] = a;
+			}
+		}
+		return n;
+	}
+	if (t.profile != 0) {
+		const PgaProfile pr = P.profiles[t.profile];
+		const double *pts = P.points + 2 * pr.start;
+		for (int i = 0; i < pr.n; i++) {
+			const double px = pts[2 * i] * 2 * x, py = pts[2 * i + 1] * 2 * y;
+			if (t.kind == PGA_QUAD) {
+				c[i][0] = px; c[i][1] = py; c[i][2] = 0;
+			} else {
+				c[2 * i][0] = px; c[2 * i][1] = py; c[2 * i][2] = -z;
+				c[2 * i + 1][0] = px; c[2 * i + 1][1] = py; c[2 * i + 1][2] = z;
+			}
+		}
+		return t.kind == PGA_QUAD ? pr.n : 2 * pr.n;
+	}
+	if (t.kind == PGA_QUAD) {
+		const double q[4][2] = {{-x, -y}, {x, -y}, {x, y}, {-x, y}};
+		for (int i = 0; i < 4; i++) { c[i][0] = q[i][0]; c[i][1] = q[i][1]; c[i][2] = 0; }
+		return 4;
+	}
+	for (int k = 0; k < 8; k++) {
+		c[k][0] = (double)(2 * (k & 1) - 1) * x;
+		c[k][1] = (double)(2 * (k >> 1 & 1) - 1) * y;
+		c[k][2] = (double)(2 * (k >> 2 & 1) - 1) * z;
+	}
+	return 8;
+}
+
+// Writes the triangles of a face (corner ids f[0..m)) as a fan from f[0].
+__device__ __forceinline__ uint32_t *pga_fan(uint32_t *ix, uint32_t v0, const int *f, int m) {
+	for (int j = 1; j + 1 < m; j++) {
+		*ix++ = v0 + f[0];
+		*ix++ = v0 + f[j];
+		*ix++ = v0 + f[j + 1];
+	}
+	return ix;
+}
+
+// One thread per terminal: its corners in world coordinates (float32, as
+// EncodeOBJ writes them) and its faces' triangle fans (as EncodeGLB splits
+// them), at the offsets the scan of pga_mesh_count's counts gave.
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_mesh_write(const uint32_t *words, const PgaTerm *terms, uint32_t n, const unsigned long long *offs, float *verts,
+	       uint32_t *index) {
+	const Prog P = pga_prog(words);
+	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	const PgaTerm &t = terms[i];
+	const unsigned long long o = offs[i];
+	const uint32_t v0 = (uint32_t)o, t0 = (uint32_t)(o >> 32);
+	double c[2 * PGA_MAX_PROFILE][3];
+	const int nc = pga_corners(P, t, c);
+	double m[12];
+	for (int k = 0; k < 12; k++) m[k] = t.m[k];
+	float *vo = verts + 3ull * v0;
+	for (int k = 0; k < nc; k++) {
+		for (int r = 0; r < 3; r++) {
+			const double v = m[r * 4] * c[k][0] + m[r * 4 + 1] * c[k][1] + m[r * 4 + 2] * c[k][2] + m[r * 4 + 3];
+			vo[3 * k + r] = (float)v;
+		}
+	}
+	uint32_t *ix = index + 3ull * t0;
+	int f[2 * PGA_MAX_PROFILE];
+	if (t.roof != PGA_NO_ROOF) {
+		const int k = pga_roof_kind(t);
+		const int tab = k == PGA_PYRAMID ? 2 : k == PGA_SHED ? 1 : 0;
+		for (int a = 0; a < 5; a++) {
+			int mm = 0;
+			for (int b = 0; b < 4 && pga_roof_faces[tab][a][b] >= 0; b++) f[mm++] = pga_roof_faces[tab][a][b];
+			ix = pga_fan(ix, v0, f, mm);
+		}
+		return;
+	}
+	if (t.profile != 0) {
+		const int np = P.profiles[t.profile].n;
+		if (t.kind == PGA_QUAD) {
+			for (int a = 0; a < np; a++) f[a] = a;
+			pga_fan(ix, v0, f, np);
+			return;
+		}
+		for (int a = 0; a < np; a++) f[a] = 2 * a + 1; // top
+		ix = pga_fan(ix, v0, f, np);
+		for (int a = 0; a < np; a++) f[np - 1 - a] = 2 * a; // bottom
+		ix = pga_fan(ix, v0, f, np);
+		for (int a = 0; a < np; a++) {
+			const int b = (a + 1) % np;
+			f[0] = 2 * a;
+			f[1] = 2 * b;
+			f[2] = 2 * b + 1;
+			f[3] = 2 * a + 1;
+			ix = pga_fan(ix, v0, f, 4);
+		}
+		return;
+	}
+	if (t.kind == PGA_QUAD) {
+		f[0] = 0, f[1] = 1, f[2] = 2, f[3] = 3;
+		pga_fan(ix, v0, f, 4);
+		return;
+	}
+	for (int a = 0; a < 6; a++) {
+		for (int b = 0; b < 4; b++) f[b] = pga_box_faces[a][b];
+		ix = pga_fan(ix, v0, f, 4);
 	}
 }

@@ -24,6 +24,20 @@
 #define PGA_OP_SETASPRISM 14
 #define PGA_OP_DISCARD 15
 #define PGA_OP_GENERATE 16
+#define PGA_OP_ROOF 17
+#define PGA_OP_OFFSET 18
+#define PGA_OP_SETBACK 19
+#define PGA_OP_SNAPLINES 20
+
+// Roof kinds: RoofKind.
+#define PGA_NO_ROOF 0
+#define PGA_GABLE 1
+#define PGA_HIP 2
+#define PGA_SHED 3
+#define PGA_PYRAMID 4
+
+// The most points a prism profile may have on the device.
+#define PGA_MAX_PROFILE 16
 
 // Shape kinds: ShapeKind.
 #define PGA_BOX 0
@@ -50,6 +64,9 @@
 #define PGA_X_NORMAL 16
 #define PGA_X_SEED 17
 #define PGA_X_ATTR 18
+#define PGA_X_INDEX 19
+#define PGA_X_SIBLINGS 20
+#define PGA_X_LOTATTR 21 // arg: attribute; replaces the default on top of the stack
 #define PGA_MAX_STACK 16
 
 // Chain successors.
@@ -65,13 +82,23 @@
 #define PGA_ERR_COMPSPLIT_QUAD 4
 #define PGA_ERR_UNDEFINED 5
 #define PGA_ERR_OVERFLOW 6 // a device buffer was too small: grow and run again
+#define PGA_ERR_ROOF_SPLIT 7 // CompSplit of a roof; err_arg: the op
+#define PGA_ERR_ROOF_FOOTPRINT 8 // Roof of something else than a rectangular Quad
+#define PGA_ERR_ROOF_ANGLE 9
+#define PGA_ERR_FRONT 10 // Setback/Offset of something else than a rectangular Quad or Box
 
 typedef struct {
 	int32_t nrules, nchains, nops, nbranches;
 	int32_t ncode, nconsts, nterms, max_stack;
 	int32_t off_code, off_consts, off_ops, off_branches;
-	int32_t off_chains, off_rule_chain, nwords, pad0;
+	int32_t off_chains, off_rule_chain, nwords, nprofiles;
+	int32_t off_profiles, off_points, nlotattrs, pad0;
 } PgaHeader;
+
+// A prism cross-section: n points (x, y pairs of doubles) from points[2*start].
+typedef struct {
+	int32_t start, n;
+} PgaProfile;
 
 typedef struct {
 	int32_t op, arg;
@@ -80,7 +107,7 @@ typedef struct {
 typedef struct {
 	int32_t kind;
 	int32_t axis[3]; // Repeat/SubDiv/IfSizeLess: axis[0]; SwapSize: all three
-	int32_t mode;    // Repeat
+	int32_t mode;    // Repeat: RepeatMode; Roof: RoofKind; SetAsDynamicConvexRightPrism: profile
 	int32_t expr[3]; // argument programs (offsets into code), -1 when absent
 	int32_t branch0, nbranches;
 } PgaOp;
@@ -102,16 +129,17 @@ typedef struct {
 	double attr;
 	uint64_t seed;
 	int32_t kind, chain, pc, rule, depth, axiom;
+	int32_t profile, roof, index, siblings;
 } PgaItem;
 
-// A terminal shape: term >= 0 indexes the grammar's terminal list, -1-r is
-// Generate() in rule r.
+// A terminal shape: term indexes Grammar.TermNames.
 typedef struct {
 	double m[12];
 	double size[3];
 	double attr;
 	uint64_t seed;
 	int32_t term, kind, axiom, rule;
+	int32_t profile, roof, index, siblings;
 } PgaTerm;
 
 typedef struct {

@@ -3,7 +3,7 @@ package pga
 import (
 	"fmt"
 	"math"
-	"sort"
+	"unsafe"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
 )
@@ -16,8 +16,10 @@ type program struct {
 	hdr       gpuHeader
 	rules     []string       // rule id -> name (source order)
 	ruleID    map[string]int // name -> rule id
-	terms     []Terminal     // terminal id -> declaration (sorted by name)
+	terms     []Terminal     // Grammar.TermNames index -> declaration (Generate: the rule's)
 	undefined []string       // PGA_SUCC_UNDEFINED ids -> successor name
+	opPos     []Pos          // op id -> where it is in the source
+	phase     int32          // the grammar's one phase
 	// decoded tables, kept for tests and error messages
 	code     []gpuInstr
 	consts   []float64
@@ -25,6 +27,8 @@ type program struct {
 	branches []gpuBranch
 	chains   []gpuChain
 	ruleMain []int32 // rule id -> chain id of its body
+	profiles []gpuProfile
+	points   []float64
 }
 
 // UnsupportedError says which construct of a grammar the CUDA backend cannot
@@ -34,24 +38,46 @@ type UnsupportedError struct{ What string }
 func (e *UnsupportedError) Error() string { return e.What + " is not supported by the CUDA backend" }
 
 type compiler struct {
-	g    *Grammar
-	p    *program
-	term map[string]int
-	und  map[string]int
+	g   *Grammar
+	p   *program
+	und map[string]int
 }
+
+// hdrWords is the size of gpuHeader in words; the tables follow it.
+const hdrWords = int32(unsafe.Sizeof(gpuHeader{}) / 4)
 
 // compileGrammar flattens g into device tables.
 func compileGrammar(g *Grammar) (*program, error) {
-	p := &program{ruleID: map[string]int{}}
-	c := &compiler{g: g, p: p, term: map[string]int{}, und: map[string]int{}}
-	names := make([]string, 0, len(g.Terminals))
-	for n := range g.Terminals {
-		names = append(names, n)
+	p := &program{ruleID: map[string]int{}, phase: 1}
+	c := &compiler{g: g, p: p, und: map[string]int{}}
+	if len(g.Phases) > 1 {
+		return nil, &UnsupportedError{What: fmt.Sprintf("evaluation in %d phases", len(g.Phases))}
 	}
-	sort.Strings(names)
-	for i, n := range names {
-		p.terms = append(p.terms, g.Terminals[n])
-		c.term[n] = i
+	if len(g.Phases) == 1 {
+		p.phase = int32(g.Phases[0])
+	}
+	p.terms = make([]Terminal, len(g.TermNames))
+	for i, n := range g.TermNames {
+		p.terms[i] = Terminal{Name: n, ID: int32(i), Geometry: -1, Material: -1}
+	}
+	for _, t := range g.Terminals {
+		if int(t.ID) < len(p.terms) {
+			p.terms[t.ID] = t
+		}
+	}
+	// Profile 0 is the plain rectangle; the others are the prisms' points.
+	for k, pts := range g.Profiles {
+		if len(pts) > gpuMaxProfile {
+			return nil, &UnsupportedError{What: fmt.Sprintf("a prism profile of %d points (at most %d)", len(pts), gpuMaxProfile)}
+		}
+		p.profiles = append(p.profiles, gpuProfile{Start: int32(len(p.points) / 2), N: int32(len(pts))})
+		if k == 0 {
+			p.profiles[0].N = 0
+			continue
+		}
+		for _, q := range pts {
+			p.points = append(p.points, q[0], q[1])
+		}
 	}
 	for i, n := range g.RuleOrder {
 		p.rules = append(p.rules, n)
@@ -79,9 +105,10 @@ func compileGrammar(g *Grammar) (*program, error) {
 	hdr.NBranches, hdr.NCode, hdr.NConsts = int32(len(p.branches)), int32(len(p.code)), int32(len(p.consts))
 	hdr.NTerms = int32(len(p.terms))
 	hdr.MaxStack = gpuMaxStack
+	hdr.NProfiles, hdr.NLotAttrs = int32(len(p.profiles)), int32(len(g.LotAttrs))
 	var body []uint32
 	put := func(ws []uint32) int32 {
-		off := int32(16 + len(body)) // the header is 16 words
+		off := hdrWords + int32(len(body))
 		body = append(body, ws...)
 		if len(body)%2 == 1 {
 			body = append(body, 0) // keep every table 8-byte aligned
@@ -94,7 +121,9 @@ func compileGrammar(g *Grammar) (*program, error) {
 	hdr.OffBranches = put(gpu.Words(p.branches))
 	hdr.OffChains = put(gpu.Words(p.chains))
 	hdr.OffRuleChain = put(gpu.Words(p.ruleMain))
-	hdr.NWords = int32(16 + len(body))
+	hdr.OffProfiles = put(gpu.Words(p.profiles))
+	hdr.OffPoints = put(gpu.Words(p.points))
+	hdr.NWords = hdrWords + int32(len(body))
 	p.hdr = hdr
 	p.words = append(gpu.Words(hdr), body...)
 	return p, nil
@@ -113,12 +142,17 @@ func (c *compiler) chain(r *Rule, ch *Chain) (gpuChain, error) {
 		}
 		p.ops[int(out.Op0)+i] = o
 	}
-	if ch.Succ != "" {
-		if t, ok := c.term[ch.Succ]; ok {
-			out.SuccKind, out.Succ = succTerminal, int32(t)
-		} else if id, ok := p.ruleID[ch.Succ]; ok {
-			out.SuccKind, out.Succ = succRule, int32(id)
-		} else {
+	switch {
+	case ch.term != nil:
+		// A successor terminal, or the rule's own for Generate().
+		out.SuccKind, out.Succ = succTerminal, ch.term.ID
+		if int(ch.term.ID) < len(p.terms) {
+			p.terms[ch.term.ID] = *ch.term
+		}
+	case ch.next != nil:
+		out.SuccKind, out.Succ = succRule, int32(p.ruleID[ch.next.Name])
+	case ch.Succ != "":
+		{
 			// The CPU fails only when the successor is reached; so does the device.
 			id, ok := c.und[ch.Succ]
 			if !ok {
@@ -137,11 +171,17 @@ func (c *compiler) op(r *Rule, op *Op) (gpuOp, error) {
 	o := gpuOp{Kind: int32(op.Kind), Expr: [3]int32{-1, -1, -1}}
 	switch op.Kind {
 	case OpTranslate, OpRotate, OpScale, OpExtrude, OpSubDiv, OpRepeat, OpCompSplit, OpReplicate,
-		OpRandomRule, OpIf, OpIfSizeLess, OpIfCollides, OpCollider, OpSwapSize, OpSetAsPrism,
-		OpDiscard, OpGenerate:
+		OpRandomRule, OpIf, OpIfSizeLess, OpSwapSize, OpSetAsPrism, OpDiscard, OpGenerate,
+		OpRoof, OpOffset, OpSetback:
+	case OpCollider:
+		// Only later phases query colliders, and the device runs one phase.
 	default:
 		return o, &UnsupportedError{What: "operator " + op.Kind.String()}
 	}
+	if op.Kind == OpSetAsPrism {
+		o.Mode = int32(op.Profile)
+	}
+	p.opPos = append(p.opPos, op.Pos)
 	nexpr := 0
 	for k, a := range op.Args {
 		switch opSpecs[op.Kind].args[min(k, len(opSpecs[op.Kind].args)-1)] {
@@ -162,8 +202,13 @@ func (c *compiler) op(r *Rule, op *Op) (gpuOp, error) {
 		case argMode:
 			o.Mode = int32(a.Mode)
 		case argPoint:
-			// SetAsDynamicConvexRightPrism's points only matter for its
-			// geometry, which the CPU evaluator keeps as bounds too.
+			// SetAsDynamicConvexRightPrism's points are the profile table's.
+		case argRoof:
+			o.Mode = int32(a.Roof)
+		case argName:
+			if op.Kind != OpCollider {
+				return o, &UnsupportedError{What: fmt.Sprintf("%s snapping to a group", op.Kind)}
+			}
 		}
 	}
 	if op.Kind == OpRepeat && len(op.Args) <= 2 {
@@ -211,7 +256,8 @@ var binaryOps = map[string]int32{"+": xAdd, "-": xSub, "*": xMul, "/": xDiv,
 	"==": xEq, "!=": xNe, "<": xLt, ">": xGt, "<=": xLe, ">=": xGe}
 
 var attrOps = map[string]int32{"ShapeSize": xSize, "ShapePosition": xPos, "ShapeRotation": xRot,
-	"ShapeNormal": xNormal, "ShapeSeed": xSeed, "ShapeCustomAttribute": xAttr}
+	"ShapeNormal": xNormal, "ShapeSeed": xSeed, "ShapeCustomAttribute": xAttr,
+	"ShapeIndex": xIndex, "ShapeSiblings": xSiblings}
 
 // emit appends x's instructions and returns the stack depth it needs.
 func (c *compiler) emit(x Expr) (int, error) {
@@ -240,6 +286,10 @@ func (c *compiler) emit(x Expr) (int, error) {
 		}
 		p.code = append(p.code, gpuInstr{Op: op})
 		return max(dl, dr+1), nil
+	case LotAttrRef:
+		p.code = append(p.code, gpuInstr{Op: xNum, Arg: int32(len(p.consts))}, gpuInstr{Op: xLotAttr, Arg: int32(x.Index)})
+		p.consts = append(p.consts, x.Default)
+		return 1, nil
 	case Attr:
 		op, ok := attrOps[x.Name]
 		if !ok {
@@ -286,6 +336,14 @@ func (p *program) evalCode(off int32, env Env) float64 {
 		case xAttr:
 			st[sp] = env.ShapeCustomAttribute()
 			sp++
+		case xIndex:
+			st[sp] = env.ShapeIndex()
+			sp++
+		case xSiblings:
+			st[sp] = env.ShapeSiblings()
+			sp++
+		case xLotAttr:
+			st[sp-1] = env.LotAttr(int(in.Arg), st[sp-1])
 		default:
 			l, r := st[sp-2], st[sp-1]
 			sp--
@@ -319,11 +377,10 @@ func (p *program) evalCode(off int32, env Env) float64 {
 	}
 }
 
-// termName is the name a device terminal id stands for.
-func (p *program) termInfo(id int32) (name string, geo, mat int) {
-	if id >= 0 {
-		t := p.terms[id]
-		return t.Name, t.Geometry, t.Material
+// termInfo is the terminal a device terminal id stands for.
+func (p *program) termInfo(id int32) (geo, mat int32) {
+	if id >= 0 && int(id) < len(p.terms) {
+		return int32(p.terms[id].Geometry), int32(p.terms[id].Material)
 	}
-	return p.rules[-1-id], -1, -1
+	return -1, -1
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"unsafe"
 
@@ -44,8 +45,10 @@ type CUDA struct {
 	qa, qb, terms, ready, index *gpu.Buffer[uint32]
 	counts, partial             *gpu.Buffer[uint64]
 	verts                       *gpu.Buffer[float32]
-	qcap, tcap                  int // persistent capacities learnt so far
-	minCap                      int // first capacity (tests set it low); 0 means minQueueItems
+	lotAttrs                    *gpu.Buffer[float64]
+	lotArg                      gpu.Arg // lotAttrs, or a null pointer when the grammar reads none
+	qcap, tcap                  int     // persistent capacities learnt so far
+	minCap                      int     // first capacity (tests set it low); 0 means minQueueItems
 }
 
 // NewCUDA compiles g for dev. A grammar the device cannot run gives an
@@ -81,6 +84,9 @@ func (c *CUDA) Close() error {
 	}
 	if c.verts != nil {
 		errs = append(errs, c.verts.Free())
+	}
+	if c.lotAttrs != nil {
+		errs = append(errs, c.lotAttrs.Free())
 	}
 	return errors.Join(errs...)
 }
@@ -183,9 +189,13 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt CUDAOptions) (*
 	items := make([]gpuItem, len(axioms))
 	for i, a := range axioms {
 		it := gpuItem{Size: a.Size, Attr: a.Attr, Seed: a.Seed, Kind: int32(a.Kind),
-			Chain: c.prog.ruleMain[rule], Rule: int32(rule), Depth: 1, Axiom: int32(i)}
+			Chain: c.prog.ruleMain[rule], Rule: int32(rule), Depth: 1, Axiom: int32(i),
+			Profile: a.Profile, Roof: int32(a.Roof), Index: a.Index, Siblings: a.Siblings}
 		copy(it.M[:], a.Transform[:12])
 		items[i] = it
+	}
+	if err := c.uploadLotAttrs(len(axioms), opt.LotAttrs); err != nil {
+		return nil, err
 	}
 	res := &CUDAResult{}
 	var nterm int
@@ -215,6 +225,32 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt CUDAOptions) (*
 	return res, nil
 }
 
+// uploadLotAttrs lays out what LotAttr reads: per axiom one value per
+// Grammar.LotAttrs name, NaN where the lot has none.
+func (c *CUDA) uploadLotAttrs(n int, attrs []map[string]float64) error {
+	c.lotArg = gpu.Null
+	names := c.g.LotAttrs
+	if len(names) == 0 || n == 0 {
+		return nil
+	}
+	vals := make([]float64, n*len(names))
+	for i := 0; i < n; i++ {
+		for k, name := range names {
+			vals[i*len(names)+k] = math.NaN()
+			if i < len(attrs) {
+				if v, ok := attrs[i][name]; ok {
+					vals[i*len(names)+k] = v
+				}
+			}
+		}
+	}
+	if err := grow(c.dev, &c.lotAttrs, len(vals), 0); err != nil {
+		return err
+	}
+	c.lotArg = c.lotAttrs.Arg()
+	return c.lotAttrs.Write(vals)
+}
+
 // check turns a device error into the CPU's error for it.
 func (c *CUDA) check(st gpuStatus, opt *CUDAOptions) error {
 	name := func(r int32) string {
@@ -233,7 +269,19 @@ func (c *CUDA) check(st gpuStatus, opt *CUDAOptions) error {
 	case gpuErrRepeat:
 		return fmt.Errorf("pga: rule %q: Repeat makes %d shapes, more than MaxShapes %d: %w", name(st.ErrRule), st.ErrArg, opt.MaxShapes, ErrLimit)
 	case gpuErrCompSplitQuad:
-		return fmt.Errorf("pga: rule %q: CompSplit needs a Box, found a Quad", name(st.ErrRule))
+		return fmt.Errorf("pga: rule %q at %s: CompSplit needs a Box, found a Quad", name(st.ErrRule), c.opPos(st.ErrArg))
+	case gpuErrRoofSplit:
+		return fmt.Errorf("pga: rule %q at %s: CompSplit of a roof: a roof is a terminal solid", name(st.ErrRule), c.opPos(st.ErrArg))
+	case gpuErrRoofFootprint:
+		return fmt.Errorf("pga: rule %q at %s: Roof needs a rectangular Quad (a footprint or a top face)", name(st.ErrRule), c.opPos(st.ErrArg))
+	case gpuErrRoofAngle:
+		return fmt.Errorf("pga: rule %q at %s: Roof angle: want degrees between 0 and 90", name(st.ErrRule), c.opPos(st.ErrArg))
+	case gpuErrFront:
+		op := "Setback"
+		if a := int(st.ErrArg); a >= 0 && a < len(c.prog.ops) && OpKind(c.prog.ops[a].Kind) == OpOffset {
+			op = "Offset"
+		}
+		return fmt.Errorf("pga: rule %q at %s: %s needs a rectangular Quad or Box", name(st.ErrRule), c.opPos(st.ErrArg), op)
 	case gpuErrUndefined:
 		u := "?"
 		if int(st.ErrArg) < len(c.prog.undefined) {
@@ -242,6 +290,13 @@ func (c *CUDA) check(st gpuStatus, opt *CUDAOptions) error {
 		return fmt.Errorf("pga: rule %q: undefined successor %q", name(st.ErrRule), u)
 	}
 	return fmt.Errorf("pga: cuda: device error %d (rule %s)", st.Err, name(st.ErrRule))
+}
+
+func (c *CUDA) opPos(op int32) string {
+	if op >= 0 && int(op) < len(c.prog.opPos) {
+		return c.prog.opPos[op].String()
+	}
+	return "?"
 }
 
 func uploadItems(b *gpu.Buffer[uint32], items []gpuItem, at int) error {
@@ -273,7 +328,7 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions) (i
 		if err := grow(c.dev, &c.counts, n, 0); err != nil {
 			return 0, st, err
 		}
-		if err := c.launch("pga_levels_run", n, c.words.Arg(), c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.st.Arg(),
+		if err := c.launch("pga_levels_run", n, c.words.Arg(), c.lotArg, c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.st.Arg(),
 			gpu.U64(uint64(opt.MaxShapes)), gpu.I32(int32(opt.MaxDepth))); err != nil {
 			return 0, st, err
 		}
@@ -297,7 +352,7 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions) (i
 		if err := grow(c.dev, &c.terms, (nterm+nt)*termWords, nterm*termWords); err != nil {
 			return 0, st, err
 		}
-		if err := c.launch("pga_levels_expand", n, c.words.Arg(), c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.qb.Arg(),
+		if err := c.launch("pga_levels_expand", n, c.words.Arg(), c.lotArg, c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.qb.Arg(),
 			c.terms.Arg(), gpu.U32(uint32(nterm)), c.st.Arg()); err != nil {
 			return 0, st, err
 		}
@@ -364,7 +419,7 @@ func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions
 		if err := c.setStatus(gpuStatus{Ticks: uint64(n), QTail: uint32(n), Work: uint32(n)}); err != nil {
 			return 0, st, err
 		}
-		if err := f.Launch(gpu.Dim(blocks), gpu.Dim(cudaThreads), persistentShared, c.words.Arg(), c.qa.Arg(), c.ready.Arg(),
+		if err := f.Launch(gpu.Dim(blocks), gpu.Dim(cudaThreads), persistentShared, c.words.Arg(), c.lotArg, c.qa.Arg(), c.ready.Arg(),
 			gpu.U32(uint32(c.qcap)), c.terms.Arg(), gpu.U32(uint32(c.tcap)), c.st.Arg(),
 			gpu.U64(uint64(opt.MaxShapes)), gpu.I32(int32(opt.MaxDepth)), gpu.I32(flags)); err != nil {
 			return 0, st, err
@@ -399,7 +454,7 @@ func (c *CUDA) mesh(nterm int, res *CUDAResult) error {
 	if err := grow(c.dev, &c.counts, nterm, 0); err != nil {
 		return err
 	}
-	if err := c.launch("pga_mesh_count", nterm, c.terms.Arg(), gpu.U32(uint32(nterm)), c.counts.Arg()); err != nil {
+	if err := c.launch("pga_mesh_count", nterm, c.words.Arg(), c.terms.Arg(), gpu.U32(uint32(nterm)), c.counts.Arg()); err != nil {
 		return err
 	}
 	if err := c.scan(nterm); err != nil {
@@ -410,7 +465,7 @@ func (c *CUDA) mesh(nterm int, res *CUDAResult) error {
 		return err
 	}
 	nv, nt := int64(uint32(st.ScanTotal)), int64(st.ScanTotal>>32)
-	if nv*8 >= 1<<32 || nt*3 >= 1<<32 {
+	if nv >= 1<<32 || nt*3 >= 1<<32 {
 		return fmt.Errorf("pga: cuda: mesh of %d terminals is over the uint32 index range", nterm)
 	}
 	res.Stats.Vertices, res.Stats.Triangles = nv, nt
@@ -420,7 +475,7 @@ func (c *CUDA) mesh(nterm int, res *CUDAResult) error {
 	if err := grow(c.dev, &c.index, int(3*nt), 0); err != nil {
 		return err
 	}
-	return c.launch("pga_mesh_write", 8*nterm, c.terms.Arg(), gpu.U32(uint32(nterm)), c.counts.Arg(), c.verts.Arg(), c.index.Arg())
+	return c.launch("pga_mesh_write", nterm, c.words.Arg(), c.terms.Arg(), gpu.U32(uint32(nterm)), c.counts.Arg(), c.verts.Arg(), c.index.Arg())
 }
 
 func (c *CUDA) download(nterm int, mesh bool, res *CUDAResult) error {
@@ -435,13 +490,16 @@ func (c *CUDA) download(nterm int, mesh bool, res *CUDAResult) error {
 	res.Stats.ByName = map[string]int{}
 	for i := range ts {
 		t := &ts[i]
-		name, geo, mat := c.prog.termInfo(t.Term)
+		geo, mat := c.prog.termInfo(t.Term)
 		var m Mat4
 		copy(m[:12], t.M[:])
 		m[15] = 1
-		res.Terminals[i] = TerminalShape{Name: name, Geometry: geo, Material: mat, Shape: Shape{
-			Kind: ShapeKind(t.Kind), Transform: m, Size: t.Size, Seed: t.Seed, Attr: t.Attr}}
-		res.Stats.ByName[name]++
+		res.Terminals[i] = TerminalShape{Term: t.Term, Geometry: geo, Material: mat, Phase: c.prog.phase, Shape: Shape{
+			Kind: ShapeKind(t.Kind), Roof: RoofKind(t.Roof), Profile: t.Profile, Index: t.Index, Siblings: t.Siblings,
+			Lot: t.Axiom, Transform: m, Size: t.Size, Seed: t.Seed, Attr: t.Attr}}
+		if int(t.Term) < len(c.g.TermNames) {
+			res.Stats.ByName[c.g.TermNames[t.Term]]++
+		}
 	}
 	if !mesh || nterm == 0 {
 		return nil

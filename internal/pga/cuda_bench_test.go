@@ -13,43 +13,53 @@ import (
 	"github.com/procgen-dev/procgen/internal/gpu/gputest"
 )
 
-// cudaScene is one of the paper's scenes, or its stand-in until the scene
-// grammars land in configs/pga: a grammar on a grid of lots.
-type cudaScene struct {
-	name, file string
-	lots       int
-	w, d       float64 // lot cell, metres
-	lo, hi     float64 // heights
-}
-
-var cudaScenes = []cudaScene{
-	{"Skyscrapers", "mc_skyscraper.pga", 523, 26, 30, 30, 70},
-	{"CityOverview", "mc_skyscraper.pga", 38000, 8, 8, 6, 12},
-	{"Suburban", "suburban_house.pga", 4244, 36, 45, 9, 13},
-	{"Tree83", "3d_tree_8_3.pga", 1, 0, 0, 0, 0},
-}
-
-func (s cudaScene) axioms(b testing.TB) (*Grammar, []Shape) {
-	g := cudaGrammar(b, s.file)
-	if s.lots == 1 {
-		return g, []Shape{NewAxiom(g.Axioms[0].Kind, Vec3{1, 1, 1}, 1)}
+// cudaScene loads one of the paper's scenes (scenes_test.go) from
+// configs/pga (or PGA_CONFIGS on the GPU machine), cut to cols x rows lots
+// when cols > 0. Until configs/pga/suburban.pga lands, Suburban stands in
+// with the corpus suburban_house.pga on 66 x 64 large lots.
+func cudaScene(t testing.TB, name string, cols, rows int) (*Grammar, []Shape, Options) {
+	t.Helper()
+	sc, ok := scenes[name]
+	if !ok {
+		t.Fatalf("no scene %s", name)
 	}
-	return g, LotAxioms(g.Axioms[0].Kind, gridLots(b, s.lots, 2026, s.w, s.d, s.lo, s.hi), 1, 0)
+	file := sc.file
+	if _, err := cudaFind(file); err != nil && name == "Suburban" {
+		file = "suburban_house.pga"
+		sc.grid = Grid{Cols: 66, Rows: 64, LotWidth: 36, LotDepth: 45, MinHeight: 9, MaxHeight: 13}
+	}
+	g := cudaGrammar(t, file)
+	if sc.grid.Cols == 0 {
+		return g, []Shape{NewAxiom(g.Axioms[0].Kind, sc.unit, 1)}, Options{}
+	}
+	grid := sc.grid
+	grid.Seed = 1
+	if cols > 0 {
+		grid.Cols, grid.Rows = min(cols, grid.Cols), min(rows, grid.Rows)
+	}
+	lots, err := grid.Lots()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, LotAxioms(g.Axioms[0].Kind, lots, 1, 20), Options{LotAttrs: LotAttrValues(lots)}
 }
+
+var benchScenes = []string{"Skyscrapers", "CityOverview", "Suburban", "Tree8,3"}
 
 // BenchmarkCUDA runs each scene with each scheduler and flag setting: the
 // device time of evaluation plus mesh generation (ms), and terminals/s.
 func BenchmarkCUDA(b *testing.B) {
-	for _, sc := range cudaScenes {
+	for _, name := range benchScenes {
 		for _, m := range cudaModes {
-			b.Run(sc.name+"/"+m.name, func(b *testing.B) {
-				g, axioms := sc.axioms(b)
+			b.Run(name+"/"+m.name, func(b *testing.B) {
+				g, axioms, base := cudaScene(b, name, 0, 0)
 				c, err := NewCUDA(gputest.Device(b, nil), g)
 				if err != nil {
 					b.Fatal(err)
 				}
 				defer c.Close()
 				opt := m.opt
+				opt.Options = base
 				opt.Mesh = true
 				r, err := c.Evaluate(context.Background(), axioms, opt) // warm up: buffers grow here
 				if err != nil {
@@ -72,12 +82,12 @@ func BenchmarkCUDA(b *testing.B) {
 				b.ReportMetric(float64(r.Stats.Triangles), "triangles")
 			})
 		}
-		b.Run(sc.name+"/cpu", func(b *testing.B) {
-			g, axioms := sc.axioms(b)
+		b.Run(name+"/cpu", func(b *testing.B) {
+			g, axioms, opt := cudaScene(b, name, 0, 0)
 			var ts []TerminalShape
 			var err error
 			for b.Loop() {
-				if ts, err = g.Evaluate(axioms, Options{}); err != nil {
+				if ts, err = g.Evaluate(axioms, opt); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -93,13 +103,13 @@ func TestCUDASceneSizes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
-	for _, sc := range cudaScenes {
-		g, axioms := sc.axioms(t)
-		ts, err := g.Evaluate(axioms, Options{})
+	for _, name := range benchScenes {
+		g, axioms, opt := cudaScene(t, name, 0, 0)
+		ts, err := g.Evaluate(axioms, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := Stats(ts)
-		fmt.Printf("scene %s: %d lots, %d terminals, %d vertices, %d triangles\n", sc.name, len(axioms), st.Terminals, st.Vertices, st.Triangles)
+		st := g.Stats(ts)
+		fmt.Printf("scene %s (%s): %d lots, %d terminals, %d vertices, %d triangles\n", name, g.File, len(axioms), st.Terminals, st.Vertices, st.Triangles)
 	}
 }

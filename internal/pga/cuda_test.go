@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -25,18 +24,27 @@ func cudaCorpusDir() string {
 	return corpusDir
 }
 
-func cudaGrammar(t testing.TB, name string) *Grammar {
-	t.Helper()
-	var src []byte
+// cudaFind reads a grammar from the configs (PGA_CONFIGS on the GPU
+// machine) or the corpus.
+func cudaFind(name string) ([]byte, error) {
 	var err error
-	for _, p := range []string{filepath.Join(cudaCorpusDir(), name), filepath.Join("../../configs/pga", name),
-		filepath.Join(os.Getenv("PGA_CONFIGS"), name)} {
-		if src, err = os.ReadFile(p); err == nil {
-			break
+	for _, dir := range []string{os.Getenv("PGA_CONFIGS"), "../../configs/pga", cudaCorpusDir()} {
+		if dir == "" {
+			continue
+		}
+		var src []byte
+		if src, err = os.ReadFile(filepath.Join(dir, name)); err == nil {
+			return src, nil
 		}
 	}
+	return nil, err
+}
+
+func cudaGrammar(t testing.TB, name string) *Grammar {
+	t.Helper()
+	src, err := cudaFind(name)
 	if err != nil {
-		t.Skipf("%s not found (set PGA_CORPUS): %v", name, err)
+		t.Skipf("%s not found (set PGA_CORPUS, PGA_CONFIGS): %v", name, err)
 	}
 	g, err := Parse(name, src)
 	if err != nil {
@@ -70,7 +78,9 @@ func gridLots(t testing.TB, n int, seed uint64, w, d, lo, hi float64) []Lot {
 
 // termKey names a terminal by what derived it; seeds are unique per
 // derivation path.
-func termKey(s TerminalShape) string { return fmt.Sprintf("%s/%d/%d", s.Name, s.Seed, s.Kind) }
+func termKey(s TerminalShape) string {
+	return fmt.Sprintf("%d/%d/%d/%d", s.Term, s.Lot, s.Seed, s.Kind)
+}
 
 func cudaNear(a, b float64) bool { return math.Abs(a-b) <= 1e-5*math.Max(1, math.Abs(a)) }
 
@@ -93,11 +103,12 @@ func sameTerminals(t *testing.T, cpu, dev []TerminalShape) {
 		if !ok {
 			bad++
 			if bad < 5 {
-				t.Errorf("device terminal %s %v %v not made by the CPU", d.Name, d.Transform, d.Size)
+				t.Errorf("device terminal %d %v %v not made by the CPU", d.Term, d.Transform, d.Size)
 			}
 			continue
 		}
-		okT := c.Geometry == d.Geometry && c.Material == d.Material && cudaNear(c.Attr, d.Attr)
+		okT := c.Geometry == d.Geometry && c.Material == d.Material && cudaNear(c.Attr, d.Attr) && c.Phase == d.Phase &&
+			c.Roof == d.Roof && c.Profile == d.Profile && c.Index == d.Index && c.Siblings == d.Siblings
 		for k := range c.Transform {
 			okT = okT && cudaNear(c.Transform[k], d.Transform[k])
 		}
@@ -107,7 +118,7 @@ func sameTerminals(t *testing.T, cpu, dev []TerminalShape) {
 		if !okT {
 			bad++
 			if bad < 5 {
-				t.Errorf("%s seed %d: device %v %v, CPU %v %v", d.Name, d.Seed, d.Transform, d.Size, c.Transform, c.Size)
+				t.Errorf("%d seed %d: device %+v, CPU %+v", d.Term, d.Seed, d, c)
 			}
 		}
 	}
@@ -117,11 +128,11 @@ func sameTerminals(t *testing.T, cpu, dev []TerminalShape) {
 }
 
 // checkMesh compares the device mesh with the CPU's geometry of the same
-// terminals: counts as Stats, sums of coordinates, indices inside each
-// terminal's corners.
-func checkMesh(t *testing.T, cpu []TerminalShape, r *CUDAResult) {
+// terminals: counts as Stats, sums of float32 coordinates, indices inside the
+// vertex range.
+func checkMesh(t *testing.T, g *Grammar, cpu []TerminalShape, r *CUDAResult) {
 	t.Helper()
-	st := Stats(cpu)
+	st := g.Stats(cpu)
 	if r.Stats.Vertices != st.Vertices || r.Stats.Triangles != st.Triangles {
 		t.Fatalf("mesh %d vertices %d triangles, CPU Stats %d %d", r.Stats.Vertices, r.Stats.Triangles, st.Vertices, st.Triangles)
 	}
@@ -132,17 +143,8 @@ func checkMesh(t *testing.T, cpu []TerminalShape, r *CUDAResult) {
 	}
 	var want [3]float64
 	for i := range cpu {
-		m := cpu[i].Matrix()
-		n := 8
-		if cpu[i].Kind == Quad {
-			n = 4
-		}
-		for k := 0; k < n; k++ {
-			p := cubeCorner(k)
-			if cpu[i].Kind == Quad {
-				p[2] = 0
-			}
-			p = m.Apply(p)
+		corners, _, _ := g.worldSolid(&cpu[i].Shape)
+		for _, p := range corners {
 			for a := range 3 {
 				want[a] += float64(float32(p[a]))
 			}
@@ -165,14 +167,18 @@ func checkMesh(t *testing.T, cpu []TerminalShape, r *CUDAResult) {
 }
 
 func runEquivalence(t *testing.T, g *Grammar, axioms []Shape, wantCount int) {
-	cpu, err := g.Evaluate(axioms, Options{})
+	runEquivalenceOpt(t, g, axioms, Options{}, wantCount)
+}
+
+func runEquivalenceOpt(t *testing.T, g *Grammar, axioms []Shape, base Options, wantCount int) {
+	dev := gputest.Device(t, nil)
+	cpu, err := g.Evaluate(axioms, base)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if wantCount > 0 && len(cpu) != wantCount {
 		t.Fatalf("CPU made %d terminals, want %d", len(cpu), wantCount)
 	}
-	dev := gputest.Device(t, nil)
 	c, err := NewCUDA(dev, g)
 	if err != nil {
 		t.Fatal(err)
@@ -181,13 +187,14 @@ func runEquivalence(t *testing.T, g *Grammar, axioms []Shape, wantCount int) {
 	for _, m := range cudaModes {
 		t.Run(m.name, func(t *testing.T) {
 			opt := m.opt
+			opt.Options = base
 			opt.Mesh, opt.Download = true, true
 			r, err := c.Evaluate(context.Background(), axioms, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			sameTerminals(t, cpu, r.Terminals)
-			checkMesh(t, cpu, r)
+			checkMesh(t, g, cpu, r)
 			// Twice gives the same sorted terminals.
 			r2, err := c.Evaluate(context.Background(), axioms, opt)
 			if err != nil {
@@ -233,7 +240,6 @@ func TestCUDAEquivalenceLots(t *testing.T) {
 		{"mc_skyscraper.pga", 60, 60, 200},
 		{"suburban_house.pga", 300, 8, 12},
 		{"tower.pga", 200, 9, 60},
-		{"menger_sponge_3.pga", 5, 9, 60},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			g := cudaGrammar(t, c.file)
@@ -241,29 +247,18 @@ func TestCUDAEquivalenceLots(t *testing.T) {
 			runEquivalence(t, g, axioms, 0)
 		})
 	}
-	// Every example config on a grid.
-	paths, _ := filepath.Glob("../../configs/pga/*.pga")
-	if d := os.Getenv("PGA_CONFIGS"); d != "" {
-		more, _ := filepath.Glob(filepath.Join(d, "*.pga"))
-		paths = append(paths, more...)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		t.Run("config/"+filepath.Base(p), func(t *testing.T) {
-			src, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g, err := Parse(filepath.Base(p), src)
-			if err != nil {
-				t.Fatal(err)
-			}
+}
+
+// The paper's scenes as configs/pga writes them, on part of their grids.
+func TestCUDAEquivalenceScenes(t *testing.T) {
+	for _, name := range []string{"Tree4,3", "Tree8,3", "Residential", "CrossTowers", "Skyscrapers", "CityOverview", "Suburban"} {
+		t.Run(name, func(t *testing.T) {
+			g, axioms, opt := cudaScene(t, name, 12, 10)
 			var ue *UnsupportedError
 			if _, err := compileGrammar(g); errors.As(err, &ue) {
 				t.Skip(err)
 			}
-			axioms := LotAxioms(g.Axioms[0].Kind, gridLots(t, 100, 3, 0, 0, 9, 60), 9, 0)
-			runEquivalence(t, g, axioms, 0)
+			runEquivalenceOpt(t, g, axioms, opt, 0)
 		})
 	}
 }
@@ -293,7 +288,7 @@ func TestCUDALimitsNameTheRule(t *testing.T) {
 		opt = m.opt
 		opt.Download = true
 		r, err := c.Evaluate(context.Background(), ax, opt)
-		if err != nil || len(r.Terminals) != 22963 {
+		if err != nil || r.Stats.Terminals != 22963 {
 			t.Fatalf("%s after errors: %v", m.name, err)
 		}
 	}

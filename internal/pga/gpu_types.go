@@ -25,7 +25,13 @@ const (
 	xNormal
 	xSeed
 	xAttr
+	xIndex
+	xSiblings
+	xLotAttr
 )
+
+// gpuMaxProfile is PGA_MAX_PROFILE.
+const gpuMaxProfile = 16
 
 // gpuMaxStack is PGA_MAX_STACK: the deepest expression stack the device keeps.
 const gpuMaxStack = 16
@@ -46,15 +52,23 @@ const (
 	gpuErrCompSplitQuad
 	gpuErrUndefined
 	gpuErrOverflow
+	gpuErrRoofSplit
+	gpuErrRoofFootprint
+	gpuErrRoofAngle
+	gpuErrFront
 )
 
 // gpuHeader is PgaHeader: table sizes and word offsets of a compiled grammar.
 type gpuHeader struct {
-	NRules, NChains, NOps, NBranches        int32
-	NCode, NConsts, NTerms, MaxStack        int32
-	OffCode, OffConsts, OffOps, OffBranches int32
-	OffChains, OffRuleChain, NWords, Pad0   int32
+	NRules, NChains, NOps, NBranches           int32
+	NCode, NConsts, NTerms, MaxStack           int32
+	OffCode, OffConsts, OffOps, OffBranches    int32
+	OffChains, OffRuleChain, NWords, NProfiles int32
+	OffProfiles, OffPoints, NLotAttrs, Pad0    int32
 }
+
+// gpuProfile is PgaProfile.
+type gpuProfile struct{ Start, N int32 }
 
 // gpuInstr is PgaInstr.
 type gpuInstr struct{ Op, Arg int32 }
@@ -81,15 +95,17 @@ type gpuItem struct {
 	Attr                                float64
 	Seed                                uint64
 	Kind, Chain, PC, Rule, Depth, Axiom int32
+	Profile, Roof, Index, Siblings      int32
 }
 
 // gpuTerm is PgaTerm: a terminal the device wrote.
 type gpuTerm struct {
-	M                       [12]float64
-	Size                    [3]float64
-	Attr                    float64
-	Seed                    uint64
-	Term, Kind, Axiom, Rule int32
+	M                              [12]float64
+	Size                           [3]float64
+	Attr                           float64
+	Seed                           uint64
+	Term, Kind, Axiom, Rule        int32
+	Profile, Roof, Index, Siblings int32
 }
 
 // gpuStatus is PgaStatus.

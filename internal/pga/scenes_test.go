@@ -267,8 +267,8 @@ func TestSceneSuburban(t *testing.T) {
 	}
 	g, ts, lots := evalScene(t, "Suburban", 0, 0)
 	c := count(g, ts)
-	if lots != 4224 || len(ts) < 5_800_000 || len(ts) > 6_400_000 {
-		t.Fatalf("%d lots, %d terminals %v; want 4,224 and about 6 million", lots, len(ts), c)
+	if lots != 4224 || len(ts) != 6202334 {
+		t.Fatalf("%d lots, %d terminals %v; want 4,224 and 6,202,334", lots, len(ts), c)
 	}
 	if c["Door"] != lots || c["Chimney"] != lots || c["Gable"] != 2*lots {
 		t.Fatalf("%v: want a door, a chimney and two gables per lot", c)

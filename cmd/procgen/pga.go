@@ -86,12 +86,18 @@ chain of operators ending in a successor rule or terminal:
   Floor = Repeat(X, 2.5) Wall;
 
 Operators: Translate Rotate Scale Extrude SubDiv Repeat CompSplit Replicate
-RandomRule If IfSizeLess IfCollides Collider SwapSize
-SetAsDynamicConvexRightPrism Discard Generate; expressions read ShapeSize(X),
-ShapePosition, ShapeRotation, ShapeNormal, ShapeSeed() and
-ShapeCustomAttribute(). Y is up; CompSplit gives the top face, the bottom face
-and the four sides, each a Quad whose local +Z points out. configs/pga/ holds
-example grammars (tower.pga) and its README describes the language.
+RandomRule If IfSizeLess SwapSize SetAsDynamicConvexRightPrism Discard
+Generate, and the paper's additions: Roof(GABLE|HIP|SHED|PYRAMID, angle),
+Setback(d) {front | rest}, Offset(d) {inside | border}, "phase N;" (phases
+run one after another with a barrier between them), Collider(group) with the
+queries Overlaps/Touches/Inside(group) and IfCollides(group) against earlier
+phases, SnapLines(axis, group) that Repeat and SubDiv of later phases snap
+to. Expressions read ShapeSize(X), ShapePosition, ShapeRotation, ShapeNormal,
+ShapeSeed(), ShapeCustomAttribute(), ShapeIndex(), ShapeSiblings() and
+LotAttr(name, default). Y is up; CompSplit gives the top face, the bottom face
+and the four sides (front +Z first), each a Quad whose local +Z points out.
+docs/pga-language.md is the reference; configs/pga/ holds the paper's seven
+scenes (skyscrapers.pga, suburban.pga, ...).
 
 Lots come from --lots, a GeoJSON FeatureCollection of convex Polygon
 footprints in metres (properties: height in metres, or floors of 3 m; attr
@@ -103,7 +109,8 @@ seeded by --seed and the lot index.
 
 Each -o names an output by its extension: .obj (with a .mtl beside it, one
 material per terminal), .glb (binary glTF 2.0, one mesh per terminal) or .json
-(statistics: lots, terminals per name, vertices, triangles, timings). Without
+(statistics: lots, terminals per name and per phase, vertices, triangles,
+timings). Without
 -o, or with --stats-only (no geometry written), the statistics go to stdout.
 
 pga runs on the CPU: --device auto uses it, --device cuda is refused.

@@ -143,19 +143,43 @@ func (g *Grammar) Evaluate(axioms []Shape, opt Options) ([]TerminalShape, error)
 			}
 		}
 	}
-	n := 0
-	for _, ev := range evs {
+	return gather(evs, opt.Workers), nil
+}
+
+// gather concatenates the evaluators' terminals in axiom order. The copy
+// runs on all workers: most of its cost is faulting in the fresh pages of
+// the result.
+func gather(evs []*evaluator, workers int) []TerminalShape {
+	at := make([]int, len(evs)+1)
+	for i, ev := range evs {
+		n := 0
 		for _, c := range ev.out {
 			n += len(c)
 		}
+		at[i+1] = at[i] + n
 	}
-	all := make([]TerminalShape, 0, n)
-	for _, ev := range evs {
-		for _, c := range ev.out {
-			all = append(all, c...)
-		}
+	all := make([]TerminalShape, at[len(evs)])
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, len(evs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(evs) {
+					return
+				}
+				dst := all[at[i]:at[i]]
+				for _, c := range evs[i].out {
+					dst = append(dst, c...)
+				}
+				evs[i].out = nil
+			}
+		}()
 	}
-	return all, nil
+	wg.Wait()
+	return all
 }
 
 func (g *Grammar) startRule(name string) (*Rule, error) {
@@ -191,6 +215,8 @@ type evaluator struct {
 	pending map[int][]pendingShape
 	ctx     lotContext
 	cur     Shape // the shape expressions are evaluated on (env)
+	local   int64 // shapes counted since the last flush to count
+	flushed int64 // shapes of this evaluator already in count
 }
 
 func (ev *evaluator) runPhase(phase int) error {
@@ -206,18 +232,25 @@ func (ev *evaluator) runPhase(phase int) error {
 	return nil
 }
 
+// tick counts one shape against MaxShapes. Counts reach the shared counter
+// in batches (an atomic add per shape made the cores fight over one cache
+// line); a batch is small against any useful cap, and the lot's own count
+// is exact.
 func (ev *evaluator) tick(rule string) error {
-	n := ev.count.Add(1)
+	ev.local++
+	if ev.local < tickBatch && ev.local+ev.flushed <= int64(ev.opt.MaxShapes) {
+		return nil
+	}
+	ev.flushed += ev.local
+	n := ev.count.Add(ev.local)
+	ev.local = 0
 	if n > int64(ev.opt.MaxShapes) {
 		return fmt.Errorf("rule %q: more than %d shapes (MaxShapes): %w", rule, ev.opt.MaxShapes, ErrLimit)
 	}
-	if n&4095 == 0 {
-		if err := ev.opt.Context.Err(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return ev.opt.Context.Err()
 }
+
+const tickBatch = 512
 
 func (ev *evaluator) apply(r *Rule, s Shape, depth int) error {
 	if depth > ev.opt.MaxDepth {

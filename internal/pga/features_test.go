@@ -51,6 +51,11 @@ Mid = T;`
 	if len(ts) != 4 || g.TermName(&ts[0]) != "T" || ts[0].Phase != 1 || g.TermName(&ts[1]) != "U" || ts[1].Phase != 3 || ts[1].Lot != 0 || ts[3].Lot != 1 {
 		t.Fatalf("terminals %+v", ts)
 	}
+	st := g.Stats(ts)
+	if len(st.ByPhase) != 3 || st.ByPhase[0].Terminals != 2 || st.ByPhase[1].Terminals != 0 || st.ByPhase[2].Terminals != 2 ||
+		st.ByPhase[2].Triangles != 24 || st.ByPhase[2].Phase != 3 {
+		t.Fatalf("per phase %+v", st.ByPhase)
+	}
 }
 
 // Overlaps, Touches and Inside against colliders of an earlier phase.

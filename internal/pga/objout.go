@@ -39,16 +39,34 @@ type MeshStats struct {
 	ByName    map[string]int `json:"terminals_by_name"`
 	Vertices  int64          `json:"vertices"`
 	Triangles int64          `json:"triangles"`
+	ByPhase   []PhaseStats   `json:"phases"`
 }
 
-// Stats counts ts as the encoders draw them.
+// PhaseStats counts the terminals a phase emitted and their geometry.
+type PhaseStats struct {
+	Phase     int   `json:"phase"`
+	Terminals int   `json:"terminals"`
+	Vertices  int64 `json:"vertices"`
+	Triangles int64 `json:"triangles"`
+}
+
+// Stats counts ts as the encoders draw them, in all and per phase.
 func (g *Grammar) Stats(ts []TerminalShape) MeshStats {
 	s := MeshStats{Terminals: len(ts), ByName: map[string]int{}}
+	at := map[int32]int{}
+	for _, p := range g.Phases {
+		at[int32(p)] = len(s.ByPhase)
+		s.ByPhase = append(s.ByPhase, PhaseStats{Phase: p})
+	}
 	for i := range ts {
 		s.ByName[g.TermNames[ts[i].Term]]++
 		v, t := g.counts(&ts[i].Shape)
 		s.Vertices += int64(v)
 		s.Triangles += int64(t)
+		ph := &s.ByPhase[at[ts[i].Phase]]
+		ph.Terminals++
+		ph.Vertices += int64(v)
+		ph.Triangles += int64(t)
 	}
 	return s
 }

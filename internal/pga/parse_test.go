@@ -79,6 +79,8 @@ func FuzzParse(f *testing.F) {
 		header + "A = If(Exp(ShapeNormal(Z) == -1)) { T | Discard() };",
 		header + "A = SetAsDynamicConvexRightPrism((0,0.5),(-0.5,-0.5),(0.5,-0.5)) T;",
 		"/* c */ axiom Quad A; terminal T (1,0); A = Extrude(1e2) SwapSize(Z,X,Y) T;",
+		"axiom Quad A; terminal T (1,0); A = Setback(2) { Roof(GABLE, 30) T | Offset(1) { Collider(m) T | SnapLines(X, s) T } };\nphase 2;\nB = If(Overlaps(m) + Touches(m) + Inside(m)) { Repeat(X, 1, ADJUST_TO_FILL, s) T | SubDiv(Y, s) { 1: T } };",
+		header + "A = IfCollides(w) { T | Scale(LotAttr(h, 3), ShapeIndex(), ShapeSiblings()) T };\nphase 3;\nW = Collider(w) T;",
 	} {
 		f.Add([]byte(src))
 	}

@@ -217,6 +217,8 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt CUDAOptions) (*
 	}
 	res.Shapes = int64(st.Ticks)
 	res.Stats.Terminals = nterm
+	res.Stats.ByPhase = []PhaseStats{{Phase: int(c.prog.phase), Terminals: nterm,
+		Vertices: res.Stats.Vertices, Triangles: res.Stats.Triangles}}
 	if opt.Download {
 		if err := c.download(nterm, opt.Mesh, res); err != nil {
 			return nil, err

@@ -136,28 +136,39 @@ func checkMesh(t *testing.T, g *Grammar, cpu []TerminalShape, r *CUDAResult) {
 	if r.Stats.Vertices != st.Vertices || r.Stats.Triangles != st.Triangles {
 		t.Fatalf("mesh %d vertices %d triangles, CPU Stats %d %d", r.Stats.Vertices, r.Stats.Triangles, st.Vertices, st.Triangles)
 	}
+	if len(r.Stats.ByPhase) != len(st.ByPhase) || (len(st.ByPhase) == 1 && r.Stats.ByPhase[0] != st.ByPhase[0]) {
+		t.Fatalf("phases %+v, CPU %+v", r.Stats.ByPhase, st.ByPhase)
+	}
 	for name, n := range st.ByName {
 		if r.Stats.ByName[name] != n {
 			t.Fatalf("%s: %d on the device, %d on the CPU", name, r.Stats.ByName[name], n)
 		}
 	}
-	var want [3]float64
+	// The same float32 corners, as a multiset: bit for bit, but for the
+	// rare corner whose float64 value (sin and cos round differently on the
+	// device) lands on the other side of a float32 rounding boundary.
+	type v3 [3]float32
+	want := map[v3]int{}
 	for i := range cpu {
 		corners, _, _ := g.worldSolid(&cpu[i].Shape)
 		for _, p := range corners {
-			for a := range 3 {
-				want[a] += float64(float32(p[a]))
-			}
+			want[v3{float32(p[0]), float32(p[1]), float32(p[2])}]++
 		}
 	}
-	var got [3]float64
-	for i, v := range r.Vertices {
-		got[i%3] += float64(v)
-	}
-	for a := range 3 {
-		if math.Abs(got[a]-want[a]) > 1e-3*math.Max(1, math.Abs(want[a])) {
-			t.Fatalf("vertex coordinate sums %v, CPU %v", got, want)
+	miss := 0
+	for i := 0; i+2 < len(r.Vertices); i += 3 {
+		k := v3{r.Vertices[i], r.Vertices[i+1], r.Vertices[i+2]}
+		if want[k] > 0 {
+			want[k]--
+		} else {
+			miss++
 		}
+	}
+	if miss > 0 {
+		t.Logf("%d of %d device vertices differ from the CPU's float32 corners", miss, len(r.Vertices)/3)
+	}
+	if miss > len(r.Vertices)/3/1000 {
+		t.Fatalf("%d of %d device vertices are not the CPU's", miss, len(r.Vertices)/3)
 	}
 	for _, ix := range r.Indices {
 		if int64(ix) >= r.Stats.Vertices {

@@ -38,9 +38,32 @@ struct Prog {
 	const double *points;
 	const double *lot_attrs; // per axiom nlot values, NaN where the lot has none
 	int nlot;
+	const int32_t *rule_phase;
+	int ngroups;
+	// Context of earlier phases, and what this phase leaves for later ones.
+	const PgaObb *coll;
+	const PgaRange *coll_rng; // per lot and group
+	const double *snaps;
+	const PgaRange *snap_rng; // per lot, group and world axis
+	PgaObb *coll_out;
+	PgaSnap *snap_out;
+	PgaItem *pend_out;
+	uint32_t out_cap;
+	int phase;
 };
 
-__device__ __forceinline__ Prog pga_prog(const uint32_t *w, const double *lot_attrs = nullptr) {
+// Kernel parameters of the evaluation context (see Prog).
+#define PGA_CTX_PARAMS                                                                                             \
+	const double *lot_attrs, const PgaObb *coll, const PgaRange *coll_rng, const double *snaps,                   \
+		const PgaRange *snap_rng, PgaObb *coll_out, PgaSnap *snap_out, PgaItem *pend_out, uint32_t out_cap, \
+		int32_t phase
+#define PGA_CTX_ARGS lot_attrs, coll, coll_rng, snaps, snap_rng, coll_out, snap_out, pend_out, out_cap, phase
+
+__device__ __forceinline__ Prog pga_prog(const uint32_t *w, const double *lot_attrs = nullptr,
+					 const PgaObb *coll = nullptr, const PgaRange *coll_rng = nullptr,
+					 const double *snaps = nullptr, const PgaRange *snap_rng = nullptr,
+					 PgaObb *coll_out = nullptr, PgaSnap *snap_out = nullptr, PgaItem *pend_out = nullptr,
+					 uint32_t out_cap = 0, int32_t phase = 0) {
 	const PgaHeader *h = (const PgaHeader *)w;
 	Prog p;
 	p.code = (const PgaInstr *)(w + h->off_code);
@@ -53,6 +76,17 @@ __device__ __forceinline__ Prog pga_prog(const uint32_t *w, const double *lot_at
 	p.points = (const double *)(w + h->off_points);
 	p.lot_attrs = lot_attrs;
 	p.nlot = h->nlotattrs;
+	p.rule_phase = (const int32_t *)(w + h->off_rule_phase);
+	p.ngroups = h->ngroups;
+	p.coll = coll;
+	p.coll_rng = coll_rng;
+	p.snaps = snaps;
+	p.snap_rng = snap_rng;
+	p.coll_out = coll_out;
+	p.snap_out = snap_out;
+	p.pend_out = pend_out;
+	p.out_cap = out_cap;
+	p.phase = phase;
 	return p;
 }
 
@@ -67,6 +101,15 @@ __device__ void pga_fail(PgaStatus *st, int err, int rule, int arg) {
 		st->err_arg = arg;
 	}
 	atomicExch(&st->abort, 1);
+}
+
+// Reserves one slot of *ctr per calling thread, one atomic per group of
+// threads that arrive together.
+__device__ __forceinline__ uint32_t pga_reserve(uint32_t *ctr) {
+	cg::coalesced_group g = cg::coalesced_threads();
+	uint32_t base = 0;
+	if (g.thread_rank() == 0) base = atomicAdd(ctr, g.size());
+	return g.shfl(base, 0) + g.thread_rank();
 }
 
 // ---- Transforms: 3x4 rows of a rigid 4x4, multiplied as Mat4.Mul does ----
@@ -141,6 +184,180 @@ __device__ __forceinline__ double fmax_go(double a, double b) {
 	return a > b ? a : b;
 }
 
+// ---- Context of earlier phases (context.go) ----
+
+#define PGA_EPS 1e-6 // snapEps and contactEps
+
+struct Obb {
+	double c[3], ax[3][3], half[3];
+};
+
+__device__ __forceinline__ double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+__device__ void shape_obb(const PgaItem &s, Obb &b) {
+	for (int i = 0; i < 3; i++) {
+		b.c[i] = s.m[i * 4 + 3];
+		for (int k = 0; k < 3; k++) b.ax[k][i] = s.m[i * 4 + k];
+		b.half[i] = fabs(s.size[i]) / 2;
+	}
+	if (s.kind == PGA_QUAD) b.half[2] = 0;
+}
+
+__device__ void load_obb(const PgaObb &o, Obb &b) {
+	for (int i = 0; i < 3; i++) {
+		b.c[i] = o.c[i];
+		b.half[i] = o.half[i];
+		for (int k = 0; k < 3; k++) b.ax[i][k] = o.axes[3 * i + k];
+	}
+}
+
+__device__ void obb_interval(const Obb &b, const double *l, double &lo, double &hi) {
+	const double c = dot3(b.c, l);
+	double r = 0.0;
+	for (int k = 0; k < 3; k++) r += b.half[k] * fabs(dot3(b.ax[k], l));
+	lo = c - r;
+	hi = c + r;
+}
+
+// contact: the 15 separating axes, as contact() in context.go.
+__device__ void obb_contact(const Obb &a, const Obb &b, bool &overlap, bool &touch) {
+	double axes[15][3];
+	int n = 0;
+	for (int k = 0; k < 3; k++) {
+		for (int j = 0; j < 3; j++) {
+			axes[n][j] = a.ax[k][j];
+			axes[n + 1][j] = b.ax[k][j];
+		}
+		n += 2;
+	}
+	for (int i = 0; i < 3; i++) {
+		for (int j = 0; j < 3; j++) {
+			const double *u = a.ax[i], *w = b.ax[j];
+			const double v[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+			const double l = sqrt(dot3(v, v));
+			if (l > 1e-9) {
+				axes[n][0] = v[0] / l;
+				axes[n][1] = v[1] / l;
+				axes[n][2] = v[2] / l;
+				n++;
+			}
+		}
+	}
+	overlap = true;
+	touch = false;
+	for (int i = 0; i < n; i++) {
+		double a0, a1, b0, b1;
+		obb_interval(a, axes[i], a0, a1);
+		obb_interval(b, axes[i], b0, b1);
+		const double sep = fmax_go(a0, b0) - fmin_go(a1, b1);
+		if (sep > PGA_EPS) {
+			overlap = false;
+			return;
+		}
+		if (sep < -PGA_EPS) continue;
+		const bool flatA = a1 - a0 <= PGA_EPS, flatB = b1 - b0 <= PGA_EPS;
+		if (flatA && flatB) {
+		} else if (flatA && a0 > b0 + PGA_EPS && a1 < b1 - PGA_EPS) {
+		} else if (flatB && b0 > a0 + PGA_EPS && b1 < a1 - PGA_EPS) {
+		} else {
+			overlap = false;
+		}
+	}
+	touch = true;
+}
+
+__device__ bool obb_inside(const Obb &a, const Obb &b) {
+	for (int k = 0; k < 8; k++) {
+		double p[3] = {a.c[0], a.c[1], a.c[2]};
+		for (int i = 0; i < 3; i++) {
+			double s = a.half[i];
+			if ((k >> i & 1) == 0) s = -s;
+			for (int j = 0; j < 3; j++) p[j] += s * a.ax[i][j];
+		}
+		const double d[3] = {p[0] - b.c[0], p[1] - b.c[1], p[2] - b.c[2]};
+		for (int i = 0; i < 3; i++) {
+			if (fabs(dot3(d, b.ax[i])) > b.half[i] + PGA_EPS) return false;
+		}
+	}
+	return true;
+}
+
+__device__ bool pga_query(const Prog &P, int q, int group, const PgaItem &s) {
+	if (!P.coll_rng || group < 0 || group >= P.ngroups) return false;
+	const PgaRange r = P.coll_rng[(size_t)s.axiom * P.ngroups + group];
+	if (r.n == 0) return false;
+	Obb a, b;
+	shape_obb(s, a);
+	for (int i = 0; i < r.n; i++) {
+		load_obb(P.coll[r.start + i], b);
+		if (q == PGA_Q_INSIDE) {
+			if (obb_inside(a, b)) return true;
+		} else {
+			bool overlap, touch;
+			obb_contact(a, b, overlap, touch);
+			if ((q == PGA_Q_OVERLAPS && overlap) || (q == PGA_Q_TOUCHES && touch && !overlap)) return true;
+		}
+	}
+	return false;
+}
+
+// worldAxis: the world axis closest to local axis a, and that component.
+__device__ void world_axis(const PgaItem &s, int a, int &k, double &comp) {
+	double best = -1.0;
+	k = 0;
+	for (int i = 0; i < 3; i++) {
+		const double v = fabs(s.m[i * 4 + a]);
+		if (v > best) {
+			best = v;
+			k = i;
+		}
+	}
+	comp = s.m[k * 4 + a];
+}
+
+// The sealed planes of group along world axis k for s's lot.
+__device__ PgaRange snap_planes(const Prog &P, const PgaItem &s, int group, int k) {
+	PgaRange r = {0, 0};
+	if (P.snap_rng && group >= 0 && group < P.ngroups) r = P.snap_rng[((size_t)s.axiom * P.ngroups + group) * 3 + k];
+	return r;
+}
+
+// First index of planes[0..n) not below x (slices.BinarySearch).
+__device__ int lower_bound(const double *v, int n, double x) {
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		const int mid = (lo + hi) >> 1;
+		if (v[mid] < x) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
+// nearestSnap: the plane nearest local coordinate t along axis a.
+__device__ bool nearest_snap(const Prog &P, const PgaItem &s, int group, int a, double t, double &best) {
+	int k;
+	double comp;
+	world_axis(s, a, k, comp);
+	const PgaRange r = snap_planes(P, s, group, k);
+	if (r.n == 0 || comp == 0) return false;
+	const double *pl = P.snaps + r.start;
+	const double centre = s.m[k * 4 + 3];
+	const double w = centre + comp * t;
+	const int i = lower_bound(pl, r.n, w);
+	bool found = false;
+	best = 0;
+	for (int j = i - 1; j <= i; j++) {
+		if (j >= 0 && j < r.n) {
+			const double l = (pl[j] - centre) / comp;
+			if (!found || fabs(l - t) < fabs(best - t)) {
+				best = l;
+				found = true;
+			}
+		}
+	}
+	return found;
+}
+
 // ---- Expressions ----
 
 __device__ __forceinline__ double pga_unit(uint64_t bits) { return (double)(bits >> 11) * (1.0 / 9007199254740992.0); }
@@ -170,6 +387,7 @@ __device__ double pga_eval(const Prog &P, int off, const PgaItem &s) {
 		case PGA_X_ATTR: st[sp++] = s.attr; break;
 		case PGA_X_INDEX: st[sp++] = (double)s.index; break;
 		case PGA_X_SIBLINGS: st[sp++] = (double)s.siblings; break;
+		case PGA_X_QUERY: st[sp++] = pga_query(P, in.arg % 4, in.arg / 4, s) ? 1 : 0; break;
 		case PGA_X_LOTATTR: {
 			const double v = P.lot_attrs ? P.lot_attrs[(size_t)s.axiom * P.nlot + in.arg] : __longlong_as_double(0x7ff8000000000000ll);
 			if (!isnan(v)) st[sp - 1] = v;
@@ -216,31 +434,62 @@ __device__ void pga_piece(const PgaItem &s, int axis, double offset, double size
 	c.size[axis] = size;
 }
 
-struct RepeatPlan {
-	double start, w;
-	uint32_t n;
-	bool ok;
-};
-
-__device__ RepeatPlan pga_repeat_plan(const Prog &P, const PgaOp &op, const PgaItem &s) {
-	RepeatPlan p;
-	p.ok = false;
-	p.n = 0;
+// pga_repeat walks Repeat's tiles: the extent, cut at the planes of its
+// snap group when it has one, each span tiled on its own (repeat() in
+// split.go). With want < 0 it returns how many tiles there are (0xffffffff
+// when too many to count); else it sets tile want's centre and size.
+__device__ uint32_t pga_repeat(const Prog &P, const PgaOp &op, const PgaItem &s, long long want, double *centre,
+			       double *size) {
 	const int axis = op.axis[0];
 	const double ext = s.size[axis];
 	double w = pga_eval(P, op.expr[0], s);
 	if (w < 0) w *= -ext;
-	if (!(w > 0) || !(ext > 0) || isinf(ext)) return p;
-	const double lo = -ext / 2, hi = ext / 2, span = hi - lo;
-	double nf = floor(span / w + 1e-9);
-	if (op.mode == 0 && nf < 1) nf = 1;
-	p.start = lo;
-	if (op.mode == 0) w = span / nf;
-	else if (op.mode == 2) p.start = hi - nf * w;
-	p.w = w;
-	p.ok = true;
-	p.n = nf > 4294967295.0 ? 0xffffffffu : (uint32_t)nf;
-	return p;
+	if (!(w > 0) || !(ext > 0) || isinf(ext)) return 0;
+	// Cuts strictly inside the extent (snapCuts), ascending in local terms.
+	int ncuts = 0, i0 = 0, k = 0;
+	double comp = 0, wc = 0;
+	const double *pl = nullptr;
+	const int group = op.axis[2] - 1;
+	if (group >= 0) {
+		world_axis(s, axis, k, comp);
+		const PgaRange r = snap_planes(P, s, group, k);
+		if (r.n > 0 && comp != 0) {
+			pl = P.snaps + r.start;
+			wc = s.m[k * 4 + 3];
+			const double half = s.size[axis] / 2;
+			const double lo = wc - fabs(comp) * half, hi = wc + fabs(comp) * half;
+			i0 = lower_bound(pl, r.n, lo + PGA_EPS);
+			int i1 = i0;
+			while (i1 < r.n && pl[i1] < hi - PGA_EPS) i1++;
+			ncuts = i1 - i0;
+		}
+	}
+	unsigned long long total = 0;
+	double lo = -ext / 2;
+	for (int b = 0; b <= ncuts; b++) {
+		double hi = ext / 2;
+		if (b < ncuts) {
+			const int c = comp > 0 ? i0 + b : i0 + ncuts - 1 - b;
+			hi = (pl[c] - wc) / comp;
+		}
+		const double span = hi - lo;
+		double nf = floor(span / w + 1e-9);
+		if (op.mode == 0 && nf < 1) nf = 1;
+		if (nf > 4294967295.0) return 0xffffffffu;
+		double tw = w, start = lo;
+		if (op.mode == 0) tw = span / nf;
+		else if (op.mode == 2) start = hi - nf * w;
+		const unsigned long long n = (unsigned long long)nf;
+		if (want >= 0 && (unsigned long long)want < total + n) {
+			*centre = start + ((double)(want - (long long)total) + 0.5) * tw;
+			*size = tw;
+			return 0;
+		}
+		total += n;
+		if (total > 0xfffffffeull) return 0xffffffffu;
+		lo = hi;
+	}
+	return (uint32_t)total;
 }
 
 // The branch an output goes to, set by pga_outputs.
@@ -262,14 +511,62 @@ __device__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, int want, PgaIt
 		PGA_SET(c, P.br[op.branch0 + want].chain);
 		return 0;
 	case PGA_OP_REPEAT: {
-		const RepeatPlan p = pga_repeat_plan(P, op, s);
-		if (want < 0) return p.ok ? p.n : 0;
-		pga_piece(s, op.axis[0], p.start + ((double)want + 0.5) * p.w, p.w, want, (int)p.n, *c);
+		if (want < 0) return pga_repeat(P, op, s, -1, nullptr, nullptr);
+		const uint32_t n = pga_repeat(P, op, s, -1, nullptr, nullptr);
+		double centre = 0, size = 0;
+		pga_repeat(P, op, s, want, &centre, &size);
+		pga_piece(s, op.axis[0], centre, size, want, (int)n, *c);
 		c->pc = s.pc + 1;
 		return 0;
 	}
 	case PGA_OP_SUBDIV: {
 		const int axis = op.axis[0];
+		if (op.axis[2] > 0) {
+			// Snapping: sizes first, then the inner cuts move to the
+			// nearest planes (subdiv and snapSizes in split.go).
+			const int group = op.axis[2] - 1, nb = op.nbranches;
+			double sz[PGA_MAX_SNAP_BRANCHES], cuts[PGA_MAX_SNAP_BRANCHES + 1], moved[PGA_MAX_SNAP_BRANCHES + 1];
+			double abs = 0, rel = 0;
+			for (int k = 0; k < nb; k++) {
+				const int wo = P.br[op.branch0 + k].weight;
+				double w = wo >= 0 ? pga_eval(P, wo, s) : 0;
+				if (isnan(w)) w = 0;
+				sz[k] = w;
+				if (w < 0) rel -= w;
+				else abs += w;
+			}
+			const double left = fmax_go(0, s.size[axis] - abs);
+			for (int k = 0; k < nb; k++) {
+				if (sz[k] < 0) sz[k] = left * -sz[k] / rel;
+			}
+			cuts[0] = -s.size[axis] / 2;
+			for (int k = 0; k < nb; k++) cuts[k + 1] = cuts[k] + sz[k];
+			for (int k = 0; k <= nb; k++) moved[k] = cuts[k];
+			for (int k = 1; k < nb; k++) {
+				const double reach = fmin_go(cuts[k] - cuts[k - 1], cuts[k + 1] - cuts[k]) / 2;
+				double t;
+				if (nearest_snap(P, s, group, axis, cuts[k], t) && fabs(t - cuts[k]) <= reach) {
+					moved[k] = fmin_go(fmax_go(t, moved[k - 1]), cuts[nb]);
+				} else {
+					moved[k] = fmax_go(cuts[k], moved[k - 1]);
+				}
+			}
+			double pos = -s.size[axis] / 2;
+			uint32_t n = 0;
+			for (int k = 0; k < nb; k++) {
+				const double w = moved[k + 1] - moved[k];
+				if (w > 0) {
+					if ((int)n == want) {
+						pga_piece(s, axis, pos + w / 2, w, k, nb, *c);
+						PGA_SET(c, P.br[op.branch0 + k].chain);
+						return 0;
+					}
+					n++;
+				}
+				pos += w;
+			}
+			return n;
+		}
 		double abs = 0, rel = 0;
 		for (int k = 0; k < op.nbranches; k++) {
 			const int wo = P.br[op.branch0 + k].weight;
@@ -478,6 +775,18 @@ __device__ int pga_run(const Prog &P, const Limits &L, PgaStatus *st, PgaItem &s
 					pga_fail(st, PGA_ERR_DEPTH, ch.succ, 0);
 					return RUN_ERR;
 				}
+				if (P.rule_phase[ch.succ] > P.phase) {
+					// The rule belongs to a later phase: the shape waits for it.
+					PgaItem w = s;
+					w.depth++;
+					w.rule = ch.succ;
+					w.chain = P.rule_chain[ch.succ];
+					w.pc = 0;
+					const uint32_t slot = pga_reserve(&st->npend);
+					if (slot < P.out_cap && P.pend_out) P.pend_out[slot] = w;
+					else pga_fail(st, PGA_ERR_OVERFLOW, s.rule, 2);
+					return RUN_NONE;
+				}
 				ticks++;
 				s.depth++;
 				s.rule = ch.succ;
@@ -557,7 +866,46 @@ __device__ int pga_run(const Prog &P, const Limits &L, PgaStatus *st, PgaItem &s
 			s.size[2] = h;
 			break;
 		}
-		case PGA_OP_COLLIDER: break;
+		case PGA_OP_COLLIDER: {
+			const uint32_t slot = pga_reserve(&st->ncoll);
+			if (slot < P.out_cap && P.coll_out) {
+				Obb b;
+				shape_obb(s, b);
+				PgaObb o;
+				for (int i = 0; i < 3; i++) {
+					o.c[i] = b.c[i];
+					o.half[i] = b.half[i];
+					for (int k = 0; k < 3; k++) o.axes[3 * i + k] = b.ax[i][k];
+				}
+				o.lot = s.axiom;
+				o.group = op.axis[0];
+				P.coll_out[slot] = o;
+			} else {
+				pga_fail(st, PGA_ERR_OVERFLOW, s.rule, 2);
+			}
+			break;
+		}
+		case PGA_OP_SNAPLINES: {
+			int k;
+			double comp;
+			const int a = op.axis[0];
+			world_axis(s, a, k, comp);
+			const double centre = s.m[k * 4 + 3];
+			const double d = comp * s.size[a] / 2;
+			for (int e = 0; e < 2; e++) {
+				const uint32_t slot = pga_reserve(&st->nsnap);
+				if (slot < P.out_cap && P.snap_out) {
+					PgaSnap sn;
+					sn.v = e == 0 ? centre - d : centre + d;
+					sn.lot = s.axiom;
+					sn.key = op.axis[1] * 3 + k;
+					P.snap_out[slot] = sn;
+				} else {
+					pga_fail(st, PGA_ERR_OVERFLOW, s.rule, 2);
+				}
+			}
+			break;
+		}
 		case PGA_OP_DISCARD: return RUN_NONE;
 		case PGA_OP_GENERATE:
 			ticks++;
@@ -569,7 +917,7 @@ __device__ int pga_run(const Prog &P, const Limits &L, PgaStatus *st, PgaItem &s
 			break;
 		}
 		case PGA_OP_IFSIZELESS: pick = (s.size[op.axis[0]] < pga_eval(P, op.expr[0], s)) ? 0 : 1; break;
-		case PGA_OP_IFCOLLIDES: pick = 1; break;
+		case PGA_OP_IFCOLLIDES: pick = pga_query(P, PGA_Q_OVERLAPS, op.axis[0], s) ? 0 : 1; break;
 		case PGA_OP_RANDOMRULE: {
 			const double v = pga_eval(P, op.expr[0], s);
 			double u = pga_unit(pg_hash64((uint64_t)__double_as_longlong(v), 0));
@@ -616,13 +964,12 @@ __device__ int pga_run(const Prog &P, const Limits &L, PgaStatus *st, PgaItem &s
 			ticks += n;
 			return n ? RUN_SPLIT : RUN_NONE;
 		case PGA_OP_REPEAT: {
-			const RepeatPlan p = pga_repeat_plan(P, op, s);
-			if (!p.ok) return RUN_NONE;
-			if ((unsigned long long)p.n > L.max_shapes || p.n == 0xffffffffu) {
-				pga_fail(st, PGA_ERR_REPEAT, s.rule, (int)min(p.n, 0x7fffffffu));
+			const uint32_t c = pga_repeat(P, op, s, -1, nullptr, nullptr);
+			if ((unsigned long long)c > L.max_shapes || c == 0xffffffffu) {
+				pga_fail(st, PGA_ERR_REPEAT, s.rule, (int)min(c, 0x7fffffffu));
 				return RUN_ERR;
 			}
-			n = p.n;
+			n = c;
 			ticks += n;
 			return n ? RUN_SPLIT : RUN_NONE;
 		}
@@ -670,9 +1017,9 @@ __device__ void pga_add_ticks(PgaStatus *st, const Limits &L, uint32_t ticks, in
 // operator (pc >= 0), or marked a terminal (pc = -1, chain = terminal id) or
 // dropped (pc = -2); counts[i] = terminals << 32 | children.
 extern "C" __global__ void __launch_bounds__(PGA_THREADS)
-pga_levels_run(const uint32_t *words, const double *lot_attrs, PgaItem *items, uint32_t n, unsigned long long *counts, PgaStatus *st,
+pga_levels_run(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n, unsigned long long *counts, PgaStatus *st,
 	       unsigned long long max_shapes, int max_depth) {
-	const Prog P = pga_prog(words, lot_attrs);
+	const Prog P = pga_prog(words, PGA_CTX_ARGS);
 	const Limits L = {max_shapes, max_depth};
 	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
 	uint32_t ticks = 0;
@@ -702,9 +1049,9 @@ pga_levels_run(const uint32_t *words, const double *lot_attrs, PgaItem *items, u
 // Writes the children and terminals of the shapes pga_levels_run left, at
 // the offsets the exclusive scan of counts gave (total in st->scan_total).
 extern "C" __global__ void __launch_bounds__(PGA_THREADS)
-pga_levels_expand(const uint32_t *words, const double *lot_attrs, const PgaItem *items, uint32_t n, const unsigned long long *offs,
+pga_levels_expand(const uint32_t *words, PGA_CTX_PARAMS, const PgaItem *items, uint32_t n, const unsigned long long *offs,
 		  PgaItem *next, PgaTerm *terms, uint32_t term_base, const PgaStatus *st) {
-	const Prog P = pga_prog(words, lot_attrs);
+	const Prog P = pga_prog(words, PGA_CTX_ARGS);
 	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= n) return;
 	const PgaItem s = items[i];
@@ -805,15 +1152,6 @@ struct PgaShared {
 	uint32_t head;
 };
 
-// Reserves one slot of *ctr per calling thread, one atomic per group of
-// threads that arrive together.
-__device__ __forceinline__ uint32_t pga_reserve(uint32_t *ctr) {
-	cg::coalesced_group g = cg::coalesced_threads();
-	uint32_t base = 0;
-	if (g.thread_rank() == 0) base = atomicAdd(ctr, g.size());
-	return g.shfl(base, 0) + g.thread_rank();
-}
-
 __device__ void pga_push(PgaShared &sh, bool local, const PgaItem &c, PgaItem *gq, uint32_t *ready, uint32_t qcap,
 			 PgaStatus *st) {
 	bool global = true;
@@ -836,11 +1174,11 @@ __device__ void pga_push(PgaShared &sh, bool local, const PgaItem &c, PgaItem *g
 }
 
 extern "C" __global__ void __launch_bounds__(PGA_THREADS)
-pga_persistent(const uint32_t *words, const double *lot_attrs, PgaItem *gq, uint32_t *ready, uint32_t qcap, PgaTerm *terms, uint32_t tcap,
+pga_persistent(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *gq, uint32_t *ready, uint32_t qcap, PgaTerm *terms, uint32_t tcap,
 	       PgaStatus *st, unsigned long long max_shapes, int max_depth, int flags) {
 	extern __shared__ __align__(16) unsigned char smem[];
 	PgaShared &sh = *(PgaShared *)smem;
-	const Prog P = pga_prog(words, lot_attrs);
+	const Prog P = pga_prog(words, PGA_CTX_ARGS);
 	const Limits L = {max_shapes, max_depth};
 	const bool group = flags & PGA_FLAG_GROUP, oppar = flags & PGA_FLAG_OPPAR;
 	const unsigned tid = threadIdx.x;

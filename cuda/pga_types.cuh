@@ -67,6 +67,14 @@
 #define PGA_X_INDEX 19
 #define PGA_X_SIBLINGS 20
 #define PGA_X_LOTATTR 21 // arg: attribute; replaces the default on top of the stack
+#define PGA_X_QUERY 22   // arg: group * 4 + QueryKind; 1 or 0 against earlier phases' colliders
+
+// Context queries (QueryKind).
+#define PGA_Q_OVERLAPS 0
+#define PGA_Q_TOUCHES 1
+#define PGA_Q_INSIDE 2
+// The most branches a SubDiv that snaps may have on the device.
+#define PGA_MAX_SNAP_BRANCHES 32
 #define PGA_MAX_STACK 16
 
 // Chain successors.
@@ -92,8 +100,27 @@ typedef struct {
 	int32_t ncode, nconsts, nterms, max_stack;
 	int32_t off_code, off_consts, off_ops, off_branches;
 	int32_t off_chains, off_rule_chain, nwords, nprofiles;
-	int32_t off_profiles, off_points, nlotattrs, pad0;
+	int32_t off_profiles, off_points, nlotattrs, off_rule_phase;
+	int32_t ngroups, pad0, pad1, pad2;
 } PgaHeader;
+
+// A collider of an earlier phase (shapeOBB): centre, unit axes (axes[3k..3k+2]
+// is axis k), half sizes; its lot and group.
+typedef struct {
+	double c[3], axes[9], half[3];
+	int32_t lot, group;
+} PgaObb;
+
+// A snap plane: world coordinate v along world axis key % 3 of group key / 3.
+typedef struct {
+	double v;
+	int32_t lot, key;
+} PgaSnap;
+
+// A run of a sorted table: colliders of (lot, group), planes of (lot, key).
+typedef struct {
+	int32_t start, n;
+} PgaRange;
 
 // A prism cross-section: n points (x, y pairs of doubles) from points[2*start].
 typedef struct {
@@ -147,4 +174,5 @@ typedef struct {
 	unsigned long long scan_total; // the last scan's total (levels) or terminals (persistent)
 	uint32_t qtail, qhead, nterm, work;
 	int32_t err, err_rule, err_arg, abort;
+	uint32_t ncoll, nsnap, npend, pad0; // context records and shapes for later phases written
 } PgaStatus;

@@ -19,7 +19,9 @@ type program struct {
 	terms     []Terminal     // Grammar.TermNames index -> declaration (Generate: the rule's)
 	undefined []string       // PGA_SUCC_UNDEFINED ids -> successor name
 	opPos     []Pos          // op id -> where it is in the source
-	phase     int32          // the grammar's one phase
+	phase     int32          // the grammar's first phase
+	rulePhase []int32        // rule id -> its phase
+	needCtx   bool           // several phases, colliders or snap lines: the device keeps context
 	// decoded tables, kept for tests and error messages
 	code     []gpuInstr
 	consts   []float64
@@ -50,12 +52,10 @@ const hdrWords = int32(unsafe.Sizeof(gpuHeader{}) / 4)
 func compileGrammar(g *Grammar) (*program, error) {
 	p := &program{ruleID: map[string]int{}, phase: 1}
 	c := &compiler{g: g, p: p, und: map[string]int{}}
-	if len(g.Phases) > 1 {
-		return nil, &UnsupportedError{What: fmt.Sprintf("evaluation in %d phases", len(g.Phases))}
-	}
-	if len(g.Phases) == 1 {
+	if len(g.Phases) > 0 {
 		p.phase = int32(g.Phases[0])
 	}
+	p.needCtx = len(g.Phases) > 1
 	p.terms = make([]Terminal, len(g.TermNames))
 	for i, n := range g.TermNames {
 		p.terms[i] = Terminal{Name: n, ID: int32(i), Geometry: -1, Material: -1}
@@ -82,6 +82,7 @@ func compileGrammar(g *Grammar) (*program, error) {
 	for i, n := range g.RuleOrder {
 		p.rules = append(p.rules, n)
 		p.ruleID[n] = i
+		p.rulePhase = append(p.rulePhase, int32(g.Rules[n].Phase))
 	}
 	// Rule bodies take chain ids 0..nrules-1, nested chains follow.
 	p.chains = make([]gpuChain, len(p.rules))
@@ -106,6 +107,7 @@ func compileGrammar(g *Grammar) (*program, error) {
 	hdr.NTerms = int32(len(p.terms))
 	hdr.MaxStack = gpuMaxStack
 	hdr.NProfiles, hdr.NLotAttrs = int32(len(p.profiles)), int32(len(g.LotAttrs))
+	hdr.NGroups = int32(len(g.Groups))
 	var body []uint32
 	put := func(ws []uint32) int32 {
 		off := hdrWords + int32(len(body))
@@ -123,6 +125,7 @@ func compileGrammar(g *Grammar) (*program, error) {
 	hdr.OffRuleChain = put(gpu.Words(p.ruleMain))
 	hdr.OffProfiles = put(gpu.Words(p.profiles))
 	hdr.OffPoints = put(gpu.Words(p.points))
+	hdr.OffRulePhase = put(gpu.Words(p.rulePhase))
 	hdr.NWords = hdrWords + int32(len(body))
 	p.hdr = hdr
 	p.words = append(gpu.Words(hdr), body...)
@@ -172,11 +175,12 @@ func (c *compiler) op(r *Rule, op *Op) (gpuOp, error) {
 	switch op.Kind {
 	case OpTranslate, OpRotate, OpScale, OpExtrude, OpSubDiv, OpRepeat, OpCompSplit, OpReplicate,
 		OpRandomRule, OpIf, OpIfSizeLess, OpSwapSize, OpSetAsPrism, OpDiscard, OpGenerate,
-		OpRoof, OpOffset, OpSetback:
-	case OpCollider:
-		// Only later phases query colliders, and the device runs one phase.
+		OpRoof, OpOffset, OpSetback, OpCollider, OpIfCollides, OpSnapLines:
 	default:
 		return o, &UnsupportedError{What: "operator " + op.Kind.String()}
+	}
+	if op.Kind == OpCollider || op.Kind == OpSnapLines {
+		p.needCtx = true
 	}
 	if op.Kind == OpSetAsPrism {
 		o.Mode = int32(op.Profile)
@@ -206,8 +210,16 @@ func (c *compiler) op(r *Rule, op *Op) (gpuOp, error) {
 		case argRoof:
 			o.Mode = int32(a.Roof)
 		case argName:
-			if op.Kind != OpCollider {
-				return o, &UnsupportedError{What: fmt.Sprintf("%s snapping to a group", op.Kind)}
+			switch op.Kind {
+			case OpCollider, OpIfCollides:
+				o.Axis[0] = int32(a.Group)
+			case OpSnapLines:
+				o.Axis[1] = int32(a.Group)
+			default: // SubDiv and Repeat snapping: the group + 1, 0 for none
+				o.Axis[2] = int32(a.Group) + 1
+				if op.Kind == OpSubDiv && len(op.Branches) > gpuMaxSnapBranches {
+					return o, &UnsupportedError{What: fmt.Sprintf("SubDiv snapping with %d branches (at most %d)", len(op.Branches), gpuMaxSnapBranches)}
+				}
 			}
 		}
 	}
@@ -286,6 +298,9 @@ func (c *compiler) emit(x Expr) (int, error) {
 		}
 		p.code = append(p.code, gpuInstr{Op: op})
 		return max(dl, dr+1), nil
+	case Query:
+		p.code = append(p.code, gpuInstr{Op: xQuery, Arg: int32(x.Group)*4 + int32(x.Kind)})
+		return 1, nil
 	case LotAttrRef:
 		p.code = append(p.code, gpuInstr{Op: xNum, Arg: int32(len(p.consts))}, gpuInstr{Op: xLotAttr, Arg: int32(x.Index)})
 		p.consts = append(p.consts, x.Default)
@@ -344,6 +359,9 @@ func (p *program) evalCode(off int32, env Env) float64 {
 			sp++
 		case xLotAttr:
 			st[sp-1] = env.LotAttr(int(in.Arg), st[sp-1])
+		case xQuery:
+			st[sp] = env.Query(QueryKind(in.Arg%4), int(in.Arg/4))
+			sp++
 		default:
 			l, r := st[sp-2], st[sp-1]
 			sp--

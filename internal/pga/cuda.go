@@ -46,6 +46,7 @@ type CUDA struct {
 	counts, partial             *gpu.Buffer[uint64]
 	verts                       *gpu.Buffer[float32]
 	lotAttrs                    *gpu.Buffer[float64]
+	pc                          phaseCtx
 	lotArg                      gpu.Arg // lotAttrs, or a null pointer when the grammar reads none
 	qcap, tcap                  int     // persistent capacities learnt so far
 	minCap                      int     // first capacity (tests set it low); 0 means minQueueItems
@@ -88,6 +89,7 @@ func (c *CUDA) Close() error {
 	if c.lotAttrs != nil {
 		errs = append(errs, c.lotAttrs.Free())
 	}
+	errs = append(errs, c.pc.free())
 	return errors.Join(errs...)
 }
 
@@ -199,26 +201,26 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt CUDAOptions) (*
 	}
 	res := &CUDAResult{}
 	var nterm int
-	var st gpuStatus
+	var ticks uint64
+	var bounds []phaseRange
 	var err error
 	res.DeviceTime, err = c.dev.Time(func() error {
-		if opt.Scheduler == Levels {
-			nterm, st, err = c.levels(ctx, items, &opt)
-		} else {
-			nterm, st, err = c.persistent(ctx, items, &opt)
-		}
+		nterm, ticks, bounds, err = c.phases(ctx, items, len(axioms), &opt)
 		if err != nil || !opt.Mesh {
 			return err
 		}
-		return c.mesh(nterm, res)
+		return c.mesh(nterm, bounds, res)
 	})
 	if err != nil {
 		return nil, err
 	}
-	res.Shapes = int64(st.Ticks)
+	res.Shapes = int64(ticks)
 	res.Stats.Terminals = nterm
-	res.Stats.ByPhase = []PhaseStats{{Phase: int(c.prog.phase), Terminals: nterm,
-		Vertices: res.Stats.Vertices, Triangles: res.Stats.Triangles}}
+	if !opt.Mesh {
+		for _, b := range bounds {
+			res.Stats.ByPhase = append(res.Stats.ByPhase, PhaseStats{Phase: int(b.phase), Terminals: b.end - b.start})
+		}
+	}
 	if opt.Download {
 		if err := c.download(nterm, opt.Mesh, res); err != nil {
 			return nil, err
@@ -264,6 +266,10 @@ func (c *CUDA) check(st gpuStatus, opt *CUDAOptions) error {
 	switch st.Err {
 	case 0:
 		return nil
+	case gpuErrOverflow:
+		if st.ErrArg == 2 {
+			return errCtxOverflow
+		}
 	case gpuErrDepth:
 		return fmt.Errorf("pga: rule %q: derivation deeper than %d (MaxDepth): %w", name(st.ErrRule), opt.MaxDepth, ErrLimit)
 	case gpuErrShapes:
@@ -310,7 +316,7 @@ func uploadItems(b *gpu.Buffer[uint32], items []gpuItem, at int) error {
 
 // levels runs one launch per derivation level; it returns the number of
 // terminals written to c.terms.
-func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions) (int, gpuStatus, error) {
+func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph int32, nterm int, ticks uint64) (int, gpuStatus, error) {
 	var st gpuStatus
 	n := len(items)
 	if err := grow(c.dev, &c.qa, n*itemWords, 0); err != nil {
@@ -319,10 +325,9 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions) (i
 	if err := uploadItems(c.qa, items, 0); err != nil {
 		return 0, st, err
 	}
-	if err := c.setStatus(gpuStatus{Ticks: uint64(n)}); err != nil {
+	if err := c.setStatus(gpuStatus{Ticks: ticks}); err != nil {
 		return 0, st, err
 	}
-	nterm := 0
 	for n > 0 {
 		if err := ctx.Err(); err != nil {
 			return 0, st, err
@@ -330,8 +335,8 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions) (i
 		if err := grow(c.dev, &c.counts, n, 0); err != nil {
 			return 0, st, err
 		}
-		if err := c.launch("pga_levels_run", n, c.words.Arg(), c.lotArg, c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.st.Arg(),
-			gpu.U64(uint64(opt.MaxShapes)), gpu.I32(int32(opt.MaxDepth))); err != nil {
+		if err := c.launch("pga_levels_run", n, append(c.ctxArgs(ph), c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.st.Arg(),
+			gpu.U64(uint64(opt.MaxShapes)), gpu.I32(int32(opt.MaxDepth)))...); err != nil {
 			return 0, st, err
 		}
 		if err := c.scan(n); err != nil {
@@ -354,8 +359,8 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions) (i
 		if err := grow(c.dev, &c.terms, (nterm+nt)*termWords, nterm*termWords); err != nil {
 			return 0, st, err
 		}
-		if err := c.launch("pga_levels_expand", n, c.words.Arg(), c.lotArg, c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.qb.Arg(),
-			c.terms.Arg(), gpu.U32(uint32(nterm)), c.st.Arg()); err != nil {
+		if err := c.launch("pga_levels_expand", n, append(c.ctxArgs(ph), c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.qb.Arg(),
+			c.terms.Arg(), gpu.U32(uint32(nterm)), c.st.Arg())...); err != nil {
 			return 0, st, err
 		}
 		nterm += nt
@@ -367,7 +372,7 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions) (i
 
 // persistent runs the whole derivation in one launch, growing the global
 // queue or the terminal buffer and running again when either overflows.
-func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions) (int, gpuStatus, error) {
+func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph int32, nterm int, ticks uint64) (int, gpuStatus, error) {
 	var st gpuStatus
 	n := len(items)
 	f, err := c.fn("pga_persistent")
@@ -390,7 +395,7 @@ func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions
 		first = minQueueItems
 	}
 	c.qcap = min(max(c.qcap, 4*n, first), limit)
-	c.tcap = min(max(c.tcap, 4*n, first), limit)
+	c.tcap = min(max(c.tcap, nterm+4*n, first), nterm+limit)
 	ones := make([]uint32, n)
 	for i := range ones {
 		ones[i] = 1
@@ -406,7 +411,7 @@ func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions
 		if err := grow(c.dev, &c.ready, c.qcap, 0); err != nil {
 			return 0, st, err
 		}
-		if err := grow(c.dev, &c.terms, c.tcap*termWords, 0); err != nil {
+		if err := grow(c.dev, &c.terms, c.tcap*termWords, nterm*termWords); err != nil {
 			return 0, st, err
 		}
 		if err := c.ready.ZeroPrefix(c.qcap); err != nil {
@@ -418,18 +423,18 @@ func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions
 		if err := uploadItems(c.qa, items, 0); err != nil {
 			return 0, st, err
 		}
-		if err := c.setStatus(gpuStatus{Ticks: uint64(n), QTail: uint32(n), Work: uint32(n)}); err != nil {
+		if err := c.setStatus(gpuStatus{Ticks: ticks, QTail: uint32(n), Work: uint32(n), NTerm: uint32(nterm)}); err != nil {
 			return 0, st, err
 		}
-		if err := f.Launch(gpu.Dim(blocks), gpu.Dim(cudaThreads), persistentShared, c.words.Arg(), c.lotArg, c.qa.Arg(), c.ready.Arg(),
+		if err := f.Launch(gpu.Dim(blocks), gpu.Dim(cudaThreads), persistentShared, append(c.ctxArgs(ph), c.qa.Arg(), c.ready.Arg(),
 			gpu.U32(uint32(c.qcap)), c.terms.Arg(), gpu.U32(uint32(c.tcap)), c.st.Arg(),
-			gpu.U64(uint64(opt.MaxShapes)), gpu.I32(int32(opt.MaxDepth)), gpu.I32(flags)); err != nil {
+			gpu.U64(uint64(opt.MaxShapes)), gpu.I32(int32(opt.MaxDepth)), gpu.I32(flags))...); err != nil {
 			return 0, st, err
 		}
 		if st, err = c.status(); err != nil {
 			return 0, st, err
 		}
-		if st.Err != gpuErrOverflow {
+		if st.Err != gpuErrOverflow || st.ErrArg == 2 {
 			if err := c.check(st, opt); err != nil {
 				return 0, st, err
 			}
@@ -439,8 +444,8 @@ func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions
 		if int(st.QTail) > c.qcap && c.qcap < limit {
 			c.qcap, grown = min(4*c.qcap, limit), true
 		}
-		if int(st.NTerm) > c.tcap && c.tcap < limit {
-			c.tcap, grown = min(4*c.tcap, limit), true
+		if int(st.NTerm) > c.tcap && c.tcap < nterm+limit {
+			c.tcap, grown = min(4*c.tcap, nterm+limit), true
 		}
 		if !grown {
 			return 0, st, fmt.Errorf("pga: cuda: queue of %d and %d terminals overflowed at the MaxShapes bound", c.qcap, c.tcap)
@@ -449,12 +454,15 @@ func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions
 }
 
 // mesh builds the terminals' vertices and triangles.
-func (c *CUDA) mesh(nterm int, res *CUDAResult) error {
+func (c *CUDA) mesh(nterm int, bounds []phaseRange, res *CUDAResult) error {
 	if nterm == 0 {
 		return nil
 	}
 	if err := grow(c.dev, &c.counts, nterm, 0); err != nil {
 		return err
+	}
+	for _, b := range bounds {
+		res.Stats.ByPhase = append(res.Stats.ByPhase, PhaseStats{Phase: int(b.phase), Terminals: b.end - b.start})
 	}
 	if err := c.launch("pga_mesh_count", nterm, c.words.Arg(), c.terms.Arg(), gpu.U32(uint32(nterm)), c.counts.Arg()); err != nil {
 		return err
@@ -471,6 +479,28 @@ func (c *CUDA) mesh(nterm int, res *CUDAResult) error {
 		return fmt.Errorf("pga: cuda: mesh of %d terminals is over the uint32 index range", nterm)
 	}
 	res.Stats.Vertices, res.Stats.Triangles = nv, nt
+	// Per phase: the exclusive sums at the phases' first terminals.
+	at := func(i int) (int64, int64, error) {
+		if i >= nterm {
+			return nv, nt, nil
+		}
+		var o [1]uint64
+		if err := c.counts.ReadAt(o[:], i); err != nil {
+			return 0, 0, err
+		}
+		return int64(uint32(o[0])), int64(o[0] >> 32), nil
+	}
+	for k, b := range bounds {
+		v0, t0, err := at(b.start)
+		if err != nil {
+			return err
+		}
+		v1, t1, err := at(b.end)
+		if err != nil {
+			return err
+		}
+		res.Stats.ByPhase[k].Vertices, res.Stats.ByPhase[k].Triangles = v1-v0, t1-t0
+	}
 	if err := grow(c.dev, &c.verts, int(3*nv), 0); err != nil {
 		return err
 	}
@@ -496,7 +526,7 @@ func (c *CUDA) download(nterm int, mesh bool, res *CUDAResult) error {
 		var m Mat4
 		copy(m[:12], t.M[:])
 		m[15] = 1
-		res.Terminals[i] = TerminalShape{Term: t.Term, Geometry: geo, Material: mat, Phase: c.prog.phase, Shape: Shape{
+		res.Terminals[i] = TerminalShape{Term: t.Term, Geometry: geo, Material: mat, Phase: c.prog.rulePhase[t.Rule], Shape: Shape{
 			Kind: ShapeKind(t.Kind), Roof: RoofKind(t.Roof), Profile: t.Profile, Index: t.Index, Siblings: t.Siblings,
 			Lot: t.Axiom, Transform: m, Size: t.Size, Seed: t.Seed, Attr: t.Attr}}
 		if int(t.Term) < len(c.g.TermNames) {

@@ -274,6 +274,21 @@ func TestCUDAEquivalenceScenes(t *testing.T) {
 	}
 }
 
+// Phases with colliders and snap planes on several lots at once: each lot
+// queries only its own earlier shapes.
+func TestCUDAPhasesManyLots(t *testing.T) {
+	for _, file := range []string{"residential.pga", "cross_towers.pga"} {
+		t.Run(file, func(t *testing.T) {
+			g := cudaGrammar(t, file)
+			lots, err := Grid{Cols: 3, Rows: 2, Seed: 4, LotWidth: 50, LotDepth: 50}.Lots()
+			if err != nil {
+				t.Fatal(err)
+			}
+			runEquivalenceOpt(t, g, LotAxioms(g.Axioms[0].Kind, lots, 1, 20), Options{LotAttrs: LotAttrValues(lots)}, 0)
+		})
+	}
+}
+
 func TestCUDALimitsNameTheRule(t *testing.T) {
 	g := cudaGrammar(t, "3d_tree_8_3.pga")
 	c, err := NewCUDA(gputest.Device(t, nil), g)

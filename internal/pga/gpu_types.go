@@ -28,7 +28,11 @@ const (
 	xIndex
 	xSiblings
 	xLotAttr
+	xQuery
 )
+
+// gpuMaxSnapBranches is PGA_MAX_SNAP_BRANCHES.
+const gpuMaxSnapBranches = 32
 
 // gpuMaxProfile is PGA_MAX_PROFILE.
 const gpuMaxProfile = 16
@@ -60,12 +64,30 @@ const (
 
 // gpuHeader is PgaHeader: table sizes and word offsets of a compiled grammar.
 type gpuHeader struct {
-	NRules, NChains, NOps, NBranches           int32
-	NCode, NConsts, NTerms, MaxStack           int32
-	OffCode, OffConsts, OffOps, OffBranches    int32
-	OffChains, OffRuleChain, NWords, NProfiles int32
-	OffProfiles, OffPoints, NLotAttrs, Pad0    int32
+	NRules, NChains, NOps, NBranches                int32
+	NCode, NConsts, NTerms, MaxStack                int32
+	OffCode, OffConsts, OffOps, OffBranches         int32
+	OffChains, OffRuleChain, NWords, NProfiles      int32
+	OffProfiles, OffPoints, NLotAttrs, OffRulePhase int32
+	NGroups, Pad0, Pad1, Pad2                       int32
 }
+
+// gpuObb is PgaObb.
+type gpuObb struct {
+	C          [3]float64
+	Axes       [9]float64
+	Half       [3]float64
+	Lot, Group int32
+}
+
+// gpuSnap is PgaSnap.
+type gpuSnap struct {
+	V        float64
+	Lot, Key int32
+}
+
+// gpuRange is PgaRange.
+type gpuRange struct{ Start, N int32 }
 
 // gpuProfile is PgaProfile.
 type gpuProfile struct{ Start, N int32 }
@@ -113,4 +135,5 @@ type gpuStatus struct {
 	Ticks, ScanTotal            uint64
 	QTail, QHead, NTerm, Work   uint32
 	Err, ErrRule, ErrArg, Abort int32
+	NColl, NSnap, NPend, Pad0   uint32
 }

@@ -187,10 +187,11 @@ func (c *CUDA) phases(ctx context.Context, items []gpuItem, nlots int, opt *CUDA
 	p := &c.pc
 	p.nlots, p.ngroups = nlots, len(c.g.Groups)
 	p.colls, p.planes = p.colls[:0], map[[2]int32][]float64{}
+	// Every axiom starts with the same rule, so they wait for one phase
+	// (no copy: a city's axioms are megabytes).
 	pending := map[int32][]gpuItem{}
-	for _, it := range items {
-		ph := c.prog.rulePhase[it.Rule]
-		pending[ph] = append(pending[ph], it)
+	if len(items) > 0 {
+		pending[c.prog.rulePhase[items[0].Rule]] = items
 	}
 	phases := c.g.Phases
 	if len(phases) == 0 {

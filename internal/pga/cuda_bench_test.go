@@ -44,7 +44,7 @@ func cudaScene(t testing.TB, name string, cols, rows int) (*Grammar, []Shape, Op
 	return g, LotAxioms(g.Axioms[0].Kind, lots, 1, 20), Options{LotAttrs: LotAttrValues(lots)}
 }
 
-var benchScenes = []string{"Skyscrapers", "CityOverview", "Suburban", "Tree8,3"}
+var benchScenes = []string{"Skyscrapers", "CityOverview", "Suburban", "Tree8,3", "Residential", "CrossTowers"}
 
 // BenchmarkCUDA runs each scene with each scheduler and flag setting: the
 // device time of evaluation plus mesh generation (ms), and terminals/s.

@@ -227,7 +227,7 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 	if len(c.prog.Rules) == MaxRules {
 		return c.errAt(d.p, "more than %d rules", MaxRules)
 	}
-	c.rule = nil
+	c.rule, c.scopes = nil, nil
 	if err := c.checkNew(d.vPos, d.v, "index variable"); err != nil {
 		return err
 	}

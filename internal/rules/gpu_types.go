@@ -11,9 +11,9 @@ type gpuField struct {
 
 // gpuRule is RulesRule.
 type gpuRule struct {
-	Lo, Hi, CondPC, BodyPC        int32
+	Lo, Hi, CondPC, BodyPC       int32
 	SnapMask, PendMask, AtomMask uint32
-	Pad0                          int32
+	Pad0                         int32
 }
 
 // gpuArgs is RulesArgs (built inside the kernels from their scalar parameters).

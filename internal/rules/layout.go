@@ -1,9 +1,11 @@
 package rules
 
 import (
-	"encoding/binary"
 	"bytes"
+	"encoding/binary"
 	"fmt"
+
+	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
 // padWords is a state's size on the GPU: a whole number of 32-word blocks,
@@ -26,24 +28,27 @@ func layoutIndex(l Layout, s, w, n, wp int) int {
 func toLayout(st *States, l Layout) []uint32 {
 	wp := padWords(st.Words)
 	out := make([]uint32, st.N*wp)
-	for s := range st.N {
-		src := st.State(s)
-		for w, v := range src {
-			out[layoutIndex(l, s, w, st.N, wp)] = v
+	parallel.For(st.N, 16, func(_, lo, hi int) {
+		for s := lo; s < hi; s++ {
+			for w, v := range st.State(s) {
+				out[layoutIndex(l, s, w, st.N, wp)] = v
+			}
 		}
-	}
+	})
 	return out
 }
 
 // fromLayout is toLayout's inverse.
 func fromLayout(st *States, l Layout, dev []uint32) {
 	wp := padWords(st.Words)
-	for s := range st.N {
-		dst := st.State(s)
-		for w := range dst {
-			dst[w] = dev[layoutIndex(l, s, w, st.N, wp)]
+	parallel.For(st.N, 16, func(_, lo, hi int) {
+		for s := lo; s < hi; s++ {
+			dst := st.State(s)
+			for w := range dst {
+				dst[w] = dev[layoutIndex(l, s, w, st.N, wp)]
+			}
 		}
-	}
+	})
 }
 
 // ParseLayout reads A, B or C.

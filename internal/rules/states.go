@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/procgen-dev/procgen/internal/parallel"
 	"github.com/procgen-dev/procgen/internal/rng"
 )
 
@@ -30,8 +31,16 @@ func NewStates(p *Program, n int) *States {
 // f and k only.
 func Generate(p *Program, n int, seed uint64) *States {
 	st := NewStates(p, n)
-	for s := range n {
-		w := st.State(s)
+	parallel.For(n, 64, func(_, lo, hi int) {
+		for s := lo; s < hi; s++ {
+			generateState(p, st.State(s), s, seed)
+		}
+	})
+	return st
+}
+
+func generateState(p *Program, w []uint32, s int, seed uint64) {
+	{
 		for fi, f := range p.Fields {
 			if !f.HasGen {
 				continue
@@ -48,7 +57,6 @@ func Generate(p *Program, n int, seed uint64) *States {
 			}
 		}
 	}
-	return st
 }
 
 // Columns names a state's values in CSV order: "cell[0]" ..., or a

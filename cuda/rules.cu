@@ -37,7 +37,15 @@ __device__ __forceinline__ unsigned long long rules_fault_key(int rel, int pc, i
 	return ((unsigned long long)rel << 45) | ((unsigned long long)pc << 32) | (uint32_t)value;
 }
 
+// RulesRegs indexes a thread's registers in shared memory.
+template <int BS> struct RulesRegsT {
+	uint32_t *base;
+	__device__ __forceinline__ uint32_t &operator[](int k) const { return base[k * BS]; }
+};
+#define RulesRegs RulesRegsT<BS>
+
 struct RulesCtx {
+	uint32_t *regs;
 	const uint32_t *code;
 	const RulesField *fields;
 	uint32_t *cur;
@@ -49,9 +57,13 @@ struct RulesCtx {
 // rules_exec runs from pc for state s and index i (rel = i - lo): 1 when a
 // precondition holds or a consequence completed, 0 when a precondition does
 // not hold, -1 on a fault (*key set).
-template <int L>
+//
+// The register file lives in shared memory, register k of thread t at
+// regs[k * BS + t]: a warp's accesses hit 32 banks at once, and the working
+// set is explicit (local memory would spill to L2 at full occupancy).
+template <int L, int BS>
 __device__ int rules_exec(const RulesCtx &x, int pc, int s, int i, int rel, unsigned long long *key) {
-	uint32_t r[RULES_MAX_REGS];
+	RulesRegs r{x.regs + threadIdx.x};
 	r[0] = (uint32_t)i;
 	int npend = 0;
 	for (;;) {
@@ -189,19 +201,19 @@ __device__ void rules_fields_pass(const RulesCtx &x, uint32_t mask, uint32_t *sn
 	const uint32_t *__restrict__ code, const RulesField *__restrict__ fields, const RulesRule *__restrict__ rules,   \
 	    uint32_t *cur, uint32_t *snap, unsigned long long *pend, int32_t *stable_at, int32_t *failed,               \
 	    int32_t *err_rule, unsigned long long *err_key, unsigned long long *fired, int32_t *last_fired,              \
-	    int nstates, int words, int nrules, int ncode, int nfields, int step0, int nsteps
+	    int nstates, int words, int nrules, int ncode, int nfields, int step0, int nsteps, int nregs
 
 // Algorithms 1 and 2: block s applies every rule to state s, its threads
 // striding over the value range, a barrier between rules.
 template <int L>
 __device__ void rules_simple(RULES_KERNEL_PARAMS) {
-	const RulesArgs g{nstates, words, nrules, ncode, nfields, step0, nsteps, 0};
+	const RulesArgs g{nstates, words, nrules, ncode, nfields, step0, nsteps, nregs};
 	extern __shared__ uint32_t sm[];
 	__shared__ int s_fired;
 	rules_load_program(sm, code, fields, g);
 	const int s = blockIdx.x;
 	if (s >= g.nstates || stable_at[s] != 0 || failed[s] != 0) return;
-	RulesCtx x{sm, (const RulesField *)(sm + g.ncode), cur, snap, pend, g.nstates, g.words};
+	RulesCtx x{sm + g.ncode + 2 * g.nfields, sm, (const RulesField *)(sm + g.ncode), cur, snap, pend, g.nstates, g.words};
 	__syncthreads();
 	for (int t = g.step0 + 1; t <= g.step0 + g.nsteps; t++) {
 		int step_fired = 0;
@@ -213,10 +225,10 @@ __device__ void rules_simple(RULES_KERNEL_PARAMS) {
 			int mine = 0;
 			for (int i = R.lo + threadIdx.x; i < R.hi; i += blockDim.x) {
 				unsigned long long key;
-				int en = R.cond_pc < 0 ? 1 : rules_exec<L>(x, R.cond_pc, s, i, i - R.lo, &key);
+				int en = R.cond_pc < 0 ? 1 : rules_exec<L, RULES_SIMPLE_BLOCK>(x, R.cond_pc, s, i, i - R.lo, &key);
 				if (en > 0) {
 					mine++;
-					en = rules_exec<L>(x, R.body_pc, s, i, i - R.lo, &key);
+					en = rules_exec<L, RULES_SIMPLE_BLOCK>(x, R.body_pc, s, i, i - R.lo, &key);
 				}
 				if (en < 0) atomicMin(&err_key[s], key);
 			}
@@ -256,7 +268,7 @@ __device__ void rules_simple(RULES_KERNEL_PARAMS) {
 // memory, and the first threads of the block run their consequences.
 template <int L>
 __device__ void rules_compact(RULES_KERNEL_PARAMS) {
-	const RulesArgs g{nstates, words, nrules, ncode, nfields, step0, nsteps, 0};
+	const RulesArgs g{nstates, words, nrules, ncode, nfields, step0, nsteps, nregs};
 	extern __shared__ uint32_t sm[];
 	__shared__ uint32_t s_pairs[RULES_COMPACT_BLOCK];
 	__shared__ int s_warp[32];
@@ -264,7 +276,7 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 	const int s = blockIdx.x * 32 + warp;
 	bool live = s < g.nstates && stable_at[s] == 0 && failed[s] == 0;
-	RulesCtx x{sm, (const RulesField *)(sm + g.ncode), cur, snap, pend, g.nstates, g.words};
+	RulesCtx x{sm + g.ncode + 2 * g.nfields, sm, (const RulesField *)(sm + g.ncode), cur, snap, pend, g.nstates, g.words};
 	const unsigned lanemask_le = 0xffffffffu >> (31 - lane);
 	for (int t = g.step0 + 1; t <= g.step0 + g.nsteps; t++) {
 		if (!__syncthreads_or(live)) return;
@@ -279,7 +291,7 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 				int en = 0;
 				if (live && i < R.hi) {
 					unsigned long long key;
-					en = R.cond_pc < 0 ? 1 : rules_exec<L>(x, R.cond_pc, s, i, i - R.lo, &key);
+					en = R.cond_pc < 0 ? 1 : rules_exec<L, RULES_COMPACT_BLOCK>(x, R.cond_pc, s, i, i - R.lo, &key);
 					if (en < 0) {
 						atomicMin(&err_key[s], key);
 						en = 0;
@@ -300,7 +312,7 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 					const uint32_t pair = s_pairs[threadIdx.x];
 					const int rel = pair >> 5, cs = blockIdx.x * 32 + (pair & 31);
 					unsigned long long key;
-					if (rules_exec<L>(x, R.body_pc, cs, R.lo + rel, rel, &key) < 0) atomicMin(&err_key[cs], key);
+					if (rules_exec<L, RULES_COMPACT_BLOCK>(x, R.body_pc, cs, R.lo + rel, rel, &key) < 0) atomicMin(&err_key[cs], key);
 				}
 				block_fired += total;
 			}
@@ -329,7 +341,7 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 
 #define RULES_ARGS                                                                                                  \
 	code, fields, rules, cur, snap, pend, stable_at, failed, err_rule, err_key, fired, last_fired, nstates, words,  \
-	    nrules, ncode, nfields, step0, nsteps
+	    nrules, ncode, nfields, step0, nsteps, nregs
 extern "C" {
 __global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_simple_A(RULES_KERNEL_PARAMS) { rules_simple<LAYOUT_A>(RULES_ARGS); }
 __global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_simple_B(RULES_KERNEL_PARAMS) { rules_simple<LAYOUT_B>(RULES_ARGS); }

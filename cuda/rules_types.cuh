@@ -93,5 +93,5 @@ struct RulesArgs {
 	int32_t nfields;
 	int32_t step0;  // steps before this launch
 	int32_t nsteps; // steps in this launch
-	int32_t pad0;
+	int32_t nregs;  // registers per thread (shared memory after the code)
 };

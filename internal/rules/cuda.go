@@ -50,7 +50,13 @@ func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout 
 	} else {
 		r.blocks, r.threads = st.N, gpuSimpleBlock
 	}
-	r.shared = 4 * (len(p.Code) + 2*len(p.Fields))
+	// Code, field table and the register file (p.Regs per thread).
+	r.shared = 4 * (len(p.Code) + 2*len(p.Fields) + p.Regs*r.threads)
+	if r.shared > 48<<10 {
+		if err = r.fn.SetMaxDynamicShared(r.shared); err != nil {
+			return r, fmt.Errorf("%d bytes of shared memory a block: %w", r.shared, err)
+		}
+	}
 	var snap, pend bool
 	for _, rule := range p.Rules {
 		snap = snap || rule.SnapMask != 0
@@ -134,7 +140,7 @@ func (r *cudaRun) launch(step0, n int) error {
 		r.code.Arg(), r.fields.Arg(), r.rules.Arg(), r.cur.Arg(), r.snap.Arg(), r.pend.Arg(),
 		r.stableAt.Arg(), r.failed.Arg(), r.errRule.Arg(), r.errKey.Arg(), r.fired.ArgAt(step0*len(p.Rules)),
 		r.lastFired.Arg(), gpu.I32(int32(r.n)), gpu.I32(int32(r.wp)), gpu.I32(int32(len(p.Rules))),
-		gpu.I32(int32(len(p.Code))), gpu.I32(int32(len(p.Fields))), gpu.I32(int32(step0)), gpu.I32(int32(n)))
+		gpu.I32(int32(len(p.Code))), gpu.I32(int32(len(p.Fields))), gpu.I32(int32(step0)), gpu.I32(int32(n)), gpu.I32(int32(p.Regs)))
 }
 
 // Run applies the program's rules to every state in place on the GPU.
@@ -176,13 +182,14 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 	}
 	failed := make([]int32, st.N)
 	last := make([]int32, st.N)
+	batch := 0
 	// Launches grow from one step to 256, so a fixed point or a fault is
 	// seen soon and long runs pay little launch overhead.
-	for done, batch := 0, 1; done < o.Steps; done += batch {
+	for done, next := 0, 1; done < o.Steps; done += batch {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		batch = min(batch, o.Steps-done)
+		batch = min(next, o.Steps-done)
 		if traced {
 			batch = 1
 		}
@@ -222,7 +229,7 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 		if allStable {
 			break
 		}
-		batch = min(2*batch, 256)
+		next = min(2*next, 256)
 	}
 	if dev, err = r.cur.Download(); err != nil {
 		return nil, err

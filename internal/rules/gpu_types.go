@@ -18,7 +18,7 @@ type gpuRule struct {
 
 // gpuArgs is RulesArgs (built inside the kernels from their scalar parameters).
 type gpuArgs struct {
-	NStates, Words, NRules, NCode, NFields, Step0, NSteps, Pad0 int32
+	NStates, Words, NRules, NCode, NFields, Step0, NSteps, NRegs int32
 }
 
 // Launch shapes; they match cuda/rules_types.cuh.

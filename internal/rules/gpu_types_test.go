@@ -25,7 +25,7 @@ func TestRulesGPUTypesMatchHeader(t *testing.T) {
 	layouttest.Check(t, layouttest.Header{Dir: "../../cuda", File: "rules_types.cuh", Structs: []layouttest.Struct{
 		{C: "RulesField", Go: gpuField{}},
 		{C: "RulesRule", Go: gpuRule{}, Fields: []string{"lo", "hi", "cond_pc", "body_pc", "snap_mask", "pend_mask", "atom_mask", "pad0"}},
-		{C: "RulesArgs", Go: gpuArgs{}, Fields: []string{"nstates", "words", "nrules", "ncode", "nfields", "step0", "nsteps", "pad0"}},
+		{C: "RulesArgs", Go: gpuArgs{}, Fields: []string{"nstates", "words", "nrules", "ncode", "nfields", "step0", "nsteps", "nregs"}},
 	}, Consts: consts})
 }
 

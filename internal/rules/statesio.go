@@ -185,6 +185,10 @@ func ReadStatesCSV(r io.Reader, name string, p *Program) (*States, error) {
 	cols := make([]col, len(header))
 	seen := map[int]bool{}
 	for k, h := range header {
+		if h == "stable_at" { // written by -o out.csv with --until-fixpoint
+			cols[k] = col{word: -1}
+			continue
+		}
 		c, ok := byName[strings.TrimSpace(h)]
 		if !ok {
 			return nil, fmt.Errorf("%s:1: column %d %q is not in the layout (columns are named like %s)", name, k+1, h, strings.Join(p.Columns()[:min(3, len(p.Columns()))], ", "))
@@ -219,6 +223,9 @@ func ReadStatesCSV(r io.Reader, name string, p *Program) (*States, error) {
 			}
 		}
 		for k, v := range rec {
+			if cols[k].word < 0 {
+				continue
+			}
 			if row[cols[k].word], err = ParseValue(cols[k].f, v); err != nil {
 				return nil, fmt.Errorf("%s:%d: state %d: column %q: %v", name, line, s, header[k], err)
 			}

@@ -6,9 +6,9 @@ P=${BIN:-../../bin/rules}/procgen
 set -x
 $P devices | head -5
 for sched in compact simple; do for l in A B C; do
-	$P -q --device cuda rules run configs/rules/life.rules --generate 3000 --until-fixpoint --steps 2000 --schedule $sched --layout $l -o life-gpu.csv; echo "rc=$?"
+	$P -q --device cuda rules run configs/rules/life.rules --generate 1000 --until-fixpoint --steps 300 --schedule $sched --layout $l -o life-gpu.csv; echo "rc=$?"
 	$P -q --device cuda rules run configs/rules/sandpile.rules --generate 500 --until-fixpoint --schedule $sched --layout $l -o sand-gpu.csv --stats sand-gpu-stats.csv; echo "rc=$?"
-	[ -f life-cpu.csv ] || $P -q --device cpu rules run configs/rules/life.rules --generate 3000 --until-fixpoint --steps 2000 -o life-cpu.csv
+	[ -f life-cpu.csv ] || $P -q --device cpu rules run configs/rules/life.rules --generate 1000 --until-fixpoint --steps 300 -o life-cpu.csv
 	[ -f sand-cpu.csv ] || $P -q --device cpu rules run configs/rules/sandpile.rules --generate 500 --until-fixpoint -o sand-cpu.csv --stats sand-cpu-stats.csv
 	cmp life-gpu.csv life-cpu.csv && cmp sand-gpu.csv sand-cpu.csv && cmp sand-gpu-stats.csv sand-cpu-stats.csv && echo "same $sched $l"
 done; done

@@ -26,8 +26,8 @@ if [ -n "${CLI:-}" ]; then
 	cd "$ROOT/$WORK/internal/rules"
 fi
 if [ "${BENCH:-Table}" != none ]; then
-	"$BIN/rules.test" -test.run '^$' -test.bench "${BENCH:-Table}" -test.count "${COUNT:-5}" \
-		-test.benchtime "${BENCHTIME:-20x}" -test.v 2>&1 | grep -v '^=== RUN' > "$OUTDIR/rules-bench.txt" || true
+	"$BIN/rules.test" -test.run '^$' -test.bench "${BENCH:-^BenchmarkTable\$}" -test.count "${COUNT:-5}" \
+		-test.benchtime "${BENCHTIME:-20x}" > "$OUTDIR/rules-bench.txt" 2>&1 || true
 	tail -5 "$OUTDIR/rules-bench.txt"
 	grep -c 'ms/app' "$OUTDIR/rules-bench.txt" || true
 fi

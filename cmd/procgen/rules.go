@@ -53,11 +53,11 @@ func (o *rulesOptions) validate() (*rulesPlan, error) {
 		return nil, usageErrorf("--states and --generate both given: choose one")
 	case o.Generate < 0:
 		return nil, usageErrorf("invalid --generate %d: want a number of states", o.Generate)
-	case o.Steps < 0:
+	case o.Steps < -1:
 		return nil, usageErrorf("invalid --steps %d: want 0 or more", o.Steps)
 	}
 	p.steps = o.Steps
-	if p.steps == 0 {
+	if p.steps < 0 {
 		p.steps = 1
 		if o.UntilFixpoint {
 			p.steps = rulesDefaultCap
@@ -316,7 +316,7 @@ func (a *app) readRulesStates(path string, prog *rules.Program) (*rules.States, 
 		st, err = rules.ReadStatesJSON(f, path, prog)
 	}
 	if err != nil {
-		return nil, usageError{fmt.Errorf("states: %w", err)}
+		return nil, fmt.Errorf("rules: states: %w", err)
 	}
 	if st.N == 0 {
 		return nil, usageErrorf("states: %s holds no states", path)

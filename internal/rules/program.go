@@ -76,7 +76,7 @@ const (
 	MaxRules    = 255     // rules per file
 	MaxRegs     = 32      // registers per evaluation (the kernel's register file)
 	MaxCode     = 8192    // code words (the kernel keeps the program in shared memory)
-	MaxRange    = 1 << 20 // indices per rule (error keys hold 20 bits)
+	MaxRange    = 1 << 19 // indices per rule (the GPU's fault keys hold 19 bits)
 	MaxWords    = 1 << 24 // words per state
 	MaxPendings = 255     // scattered (pending) writes per evaluation
 )

@@ -10,7 +10,12 @@ import (
 // compileConfig compiles configs/rules/NAME with defines.
 func compileConfig(t testing.TB, name string, defines map[string]string) *Program {
 	t.Helper()
+	// From the package directory (go test), or from the repository root
+	// (a test binary run on the GPU machine).
 	path := filepath.Join("..", "..", "configs", "rules", name)
+	if _, err := os.Stat(path); err != nil {
+		path = filepath.Join("configs", "rules", name)
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

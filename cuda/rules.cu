@@ -69,6 +69,32 @@ __device__ int rules_exec(const RulesCtx &x, int pc, int s, int i, int rel, unsi
 	for (;;) {
 		const uint32_t w = x.code[pc];
 		const int op = w & 255, a = (w >> 8) & 255, b = (w >> 16) & 255, c = w >> 24;
+		// Hot path: nvcc lowers the switch below to a search tree (no jump
+		// tables), about eight compare-and-branch pairs before any case. The
+		// commonest arithmetic is tested first, predicated, one branch back.
+		// x - y is x + (-y) exactly in IEEE arithmetic and in int32 wrapping.
+		if (op == RULES_OP_FMUL) {
+			r[a] = f2u(__fmul_rn(u2f(r[b]), u2f(r[c])));
+			pc++;
+			continue;
+		}
+		if (op == RULES_OP_FADD || op == RULES_OP_FSUB) {
+			const float y = u2f(r[c]);
+			r[a] = f2u(__fadd_rn(u2f(r[b]), op == RULES_OP_FSUB ? -y : y));
+			pc++;
+			continue;
+		}
+		if (op == RULES_OP_IADD || op == RULES_OP_ISUB) {
+			const uint32_t y = r[c];
+			r[a] = r[b] + (op == RULES_OP_ISUB ? 0u - y : y);
+			pc++;
+			continue;
+		}
+		if (op == RULES_OP_MOV) {
+			r[a] = r[b];
+			pc++;
+			continue;
+		}
 		switch (op) {
 		case RULES_OP_LDI: r[a] = x.code[pc + 1]; pc += 2; continue;
 		case RULES_OP_MOV: r[a] = r[b]; break;

@@ -24,7 +24,7 @@ COMMIT    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 DATE      := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 # Packages with GPU tests; each becomes bin/<name>.test for the GPU machine.
-GPU_TEST_PKGS := gpu flame lsys lsys/turtle forest pga
+GPU_TEST_PKGS := gpu flame lsys lsys/turtle forest pga rules
 
 ifneq ($(NVCC),)
   BUILD_TAGS := -tags cuda
@@ -36,7 +36,7 @@ else
   KERNELS    :=
 endif
 
-.PHONY: all procgen kernels test test-cpu test-cuda gpu-bins bench bench-lsys bench-gpu clean
+.PHONY: all procgen kernels test test-cpu test-cuda gpu-bins bench bench-lsys bench-gpu bench-rules clean
 
 all: procgen
 
@@ -108,6 +108,15 @@ bench-lsys:
 	@mkdir -p bin
 	$(GO) test -run '^$$' -bench 'Paper' -count 5 -cpu 1 ./internal/lsys/turtle > bin/bench-lsys.txt
 	@awk -f scripts/median.awk bin/bench-lsys.txt | grep -v 'ns/op\|B/op\|allocs/op'
+
+# The rules paper's Tables 1-4 (synthetic rule): the CPU backend on two cores
+# here (about 6 minutes), then the table beside the paper's GTX 1080 Ti figures,
+# with the GPU columns from bin/rules-bench-h100.txt when present (the output
+# of scripts/gpu-rules-run.sh on the GPU machine).
+bench-rules:
+	@mkdir -p bin
+	$(GO) test -run '^$$' -bench 'TableCPU' -cpu 2 -count 5 -benchtime 1x ./internal/rules > bin/rules-bench-cpu2.txt
+	@awk -f scripts/rules-table.awk $(wildcard bin/rules-bench-h100.txt) bin/rules-bench-cpu2.txt
 
 # On the GPU machine, after `make gpu-bins` here, with the corpus copied to .gpu/ (see the script)
 bench-gpu:

@@ -87,6 +87,19 @@ func configKeys() []configKey {
 		{"pga.lot-depth", 30.0, "grid: lot depth from the street in `METRES`"},
 		{"pga.street", 12.0, "grid: street width in `METRES`"},
 		{"pga.stats-only", false, "evaluate and report statistics, write no geometry (.json outputs are still written)"},
+		{"pga.scheduler", "persistent", "CUDA scheduler: `persistent` (the paper's: persistent threads, rule grouping) or levels (one launch per derivation level, the baseline)"},
+		{"pga.local-grouping", true, "CUDA persistent scheduler: keep new shapes in a block's shared-memory pool, grouped by rule"},
+		{"pga.operator-parallel", true, "CUDA persistent scheduler: spread the outputs of Repeat, SubDiv, CompSplit and Replicate over a block's threads"},
+		{"rules.states", "", "read the initial states from `FILE`: JSON (a list of objects of fields) or CSV (columns cell[0], cell[1] ...)"},
+		{"rules.generate", 0, "generate `N` states from the fields' ~ uniform(LO, HI) initialisers, keyed by --seed"},
+		{"rules.steps", -1, "apply `N` steps (-1: 1 step, or a cap of 10000 with --until-fixpoint)"},
+		{"rules.until-fixpoint", false, "run until no precondition holds anywhere, with --steps as the cap; not reaching it exits 1"},
+		{"rules.define", []string{}, "override a constant of the rule file: `NAME=VALUE` (repeatable)"},
+		{"rules.schedule", "compact", "GPU `SCHEDULE`: compact (a warp per state, thread compaction: the paper's Algorithms 3-4) or simple (a block per state: Algorithms 1-2)"},
+		{"rules.layout", "C", "GPU memory `LAYOUT`: C (32-word blocks interleaved, the paper's Figure 6), A (each state contiguous) or B (transposed)"},
+		{"rules.trace", []string{}, "record these `STATES` (0-based, comma-separated) after every step, into --trace-out"},
+		{"rules.trace-out", "trace.jsonl", "JSON-lines `FILE` for --trace"},
+		{"rules.stats", "", "write the rules fired per step to `FILE` (CSV: step,rule,fired)"},
 	}
 }
 

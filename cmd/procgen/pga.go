@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/pga"
 )
@@ -30,6 +31,9 @@ type pgaOptions struct {
 	LotDepth  float64 `mapstructure:"lot-depth"`
 	Street    float64 `mapstructure:"street"`
 	StatsOnly bool    `mapstructure:"stats-only"`
+	Scheduler string  `mapstructure:"scheduler"`
+	LocalGrp  bool    `mapstructure:"local-grouping"`
+	OpPar     bool    `mapstructure:"operator-parallel"`
 
 	cols, rows int // parsed from Grid
 }
@@ -48,6 +52,8 @@ func (o *pgaOptions) validate() error {
 		return usageErrorf("invalid lot size %gx%g: want positive metres", o.LotWidth, o.LotDepth)
 	case !(o.Street >= 0) || o.Street > 1e5:
 		return usageErrorf("invalid --street %g: want 0 or more metres", o.Street)
+	case o.Scheduler != "persistent" && o.Scheduler != "levels":
+		return usageErrorf("invalid --scheduler %q: want persistent or levels", o.Scheduler)
 	}
 	if o.Grid != "" {
 		w, h, ok := strings.Cut(strings.ToLower(o.Grid), "x")
@@ -113,7 +119,9 @@ material per terminal), .glb (binary glTF 2.0, one mesh per terminal) or .json
 timings). Without
 -o, or with --stats-only (no geometry written), the statistics go to stdout.
 
-pga runs on the CPU: --device auto uses it, --device cuda is refused.
+--device cuda evaluates on the GPU (--scheduler persistent, the paper's
+scheduler, or levels, its one-launch-per-level baseline), --device cpu on all
+cores; auto takes the GPU when there is one. Both give the same terminals.
 --max-shapes and --max-depth stop a runaway grammar and name the rule.`
 
 func (a *app) newPgaCityCmd() *cobra.Command {
@@ -139,10 +147,6 @@ func (a *app) newPgaCityCmd() *cobra.Command {
 					return usageErrorf("output %q: want a .obj, .glb or .json file", out)
 				}
 			}
-			if a.opts.Device == "cuda" {
-				return usageErrorf("pga city has no CUDA backend yet and runs on the CPU: use %s cpu or auto",
-					a.settingName("device"))
-			}
 			return a.pgaCity(cmd.Context(), args[0], outs, o)
 		},
 	}
@@ -158,6 +162,9 @@ func (a *app) newPgaCityCmd() *cobra.Command {
 	a.bindFlag(f, "pga.lot-depth", "lot-depth", "")
 	a.bindFlag(f, "pga.street", "street", "")
 	a.bindFlag(f, "pga.stats-only", "stats-only", "")
+	a.bindFlag(f, "pga.scheduler", "scheduler", "")
+	a.bindFlag(f, "pga.local-grouping", "local-grouping", "")
+	a.bindFlag(f, "pga.operator-parallel", "operator-parallel", "")
 	return cmd
 }
 
@@ -230,10 +237,24 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	rep.Axioms = len(axioms)
 	rep.LotsMS = ms(time.Since(start))
 
+	dev, err := a.openDevice()
+	if err != nil {
+		return err
+	}
+	if dev != nil {
+		defer dev.Close()
+	}
 	start = time.Now()
-	ts, err := g.Evaluate(axioms, pga.Options{Axiom: rep.Axiom, MaxShapes: o.MaxShapes, MaxDepth: o.MaxDepth,
-		LotAttrs: pga.LotAttrValues(lots), Context: ctx,
-		Progress: a.newProgress(int64(len(axioms)*len(g.Phases)), "expand "+filepath.Base(path))})
+	opt := pga.Options{Axiom: rep.Axiom, MaxShapes: o.MaxShapes, MaxDepth: o.MaxDepth,
+		LotAttrs: pga.LotAttrValues(lots), Context: ctx}
+	var ts []pga.TerminalShape
+	if dev != nil {
+		rep.Backend = "cuda"
+		ts, err = a.pgaCUDA(ctx, dev, g, axioms, opt, o)
+	} else {
+		opt.Progress = a.newProgress(int64(len(axioms)*len(g.Phases)), "expand "+filepath.Base(path))
+		ts, err = g.Evaluate(axioms, opt)
+	}
 	if err != nil {
 		if errors.Is(err, pga.ErrLimit) {
 			return fmt.Errorf("%s: %w (raise --max-shapes or --max-depth if the grammar is meant to grow this far)", path, err)
@@ -243,7 +264,7 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	rep.EvalMS = ms(time.Since(start))
 	rep.MeshStats = g.Stats(ts)
 	rep.ShapesPMS = float64(len(ts)) / max(rep.EvalMS, 1e-9)
-	a.log.Debugf("%s: %d lots, %d terminals, %.1f ms on the CPU", path, len(axioms), len(ts), rep.EvalMS)
+	a.log.Debugf("%s: %d lots, %d terminals, %.1f ms on %s", path, len(axioms), len(ts), rep.EvalMS, rep.Backend)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -279,6 +300,28 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 }
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
+
+// pgaCUDA evaluates on the GPU and brings the terminals back for the
+// encoders (with --stats-only they still come back: the statistics are the
+// CPU's count of the same terminals).
+func (a *app) pgaCUDA(ctx context.Context, dev *gpu.Device, g *pga.Grammar, axioms []pga.Shape, opt pga.Options, o pgaOptions) ([]pga.TerminalShape, error) {
+	c, err := pga.NewCUDA(dev, g)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	sched := pga.Persistent
+	if o.Scheduler == "levels" {
+		sched = pga.Levels
+	}
+	res, err := c.Evaluate(ctx, axioms, pga.CUDAOptions{Options: opt, Scheduler: sched,
+		NoLocalGrouping: !o.LocalGrp, NoOpParallel: !o.OpPar, Download: true})
+	if err != nil {
+		return nil, err
+	}
+	a.log.Debugf("pga: %d shapes on the device in %.2f ms", res.Shapes, ms(res.DeviceTime))
+	return res.Terminals, nil
+}
 
 func writePgaGeometry(g *pga.Grammar, out, ext string, ts []pga.TerminalShape) error {
 	switch ext {

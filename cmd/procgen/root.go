@@ -129,6 +129,7 @@ func (a *app) newRootCmd() *cobra.Command {
 		a.newLsysCmd(),
 		a.newForestCmd(),
 		a.newPgaCmd(),
+		a.newRulesCmd(),
 	)
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {

@@ -1,0 +1,54 @@
+//go:build cuda
+
+package rules
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// BenchmarkTable reproduces the paper's Tables 1-4 on the GPU: for every
+// row, both schedules, reporting the device time of one application of the
+// synthetic rule to every state (CUDA events around the launches), in
+// ms/app. scripts/rules-table.awk prints the medians beside the paper's GTX
+// 1080 Ti figures.
+func BenchmarkTable(b *testing.B) {
+	c := cudaEngine(b)
+	type key struct{ s, r, phi int }
+	cache := map[key]*States{}
+	for _, row := range paperRows() {
+		p := row.program(b)
+		k := key{row.states, row.rng, row.phi}
+		if cache[k] == nil {
+			cache = map[key]*States{k: Generate(p, row.states, 1)} // one at a time: 16384 x 8192 words is 512 MiB
+		}
+		st := cache[k]
+		for _, sched := range []Schedule{Simple, Compact} {
+			b.Run(row.name()+"/"+string(sched), func(b *testing.B) {
+				r, err := newCUDARun(c.Dev, p, st, sched, row.layout, 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer r.free()
+				if err := r.launch(0, 1); err != nil { // warm up
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				var total time.Duration
+				for range b.N {
+					dt, err := c.Dev.Time(func() error { return r.launch(0, 1) })
+					if err != nil {
+						b.Fatal(err)
+					}
+					total += dt
+				}
+				b.ReportMetric(float64(total.Nanoseconds())/1e6/float64(b.N), "ms/app")
+				if row.states == 2048 && row.rng == 1024 && row.phi == 2 && row.load == 20 && row.layout == LayoutC {
+					b.Logf("goal row: %s %s %.4f ms", row.name(), sched, float64(total.Nanoseconds())/1e6/float64(b.N))
+				}
+			})
+		}
+	}
+	_ = fmt.Sprint
+}

@@ -1,0 +1,113 @@
+package rules
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// CPU is the reference backend: every state runs through all its steps on
+// one goroutine, states spread over all cores.
+type CPU struct{}
+
+var _ Engine = CPU{}
+
+// Run applies the program's rules to every state in place.
+func (CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Result, error) {
+	if err := o.check(p, st); err != nil {
+		return nil, err
+	}
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, st.N))
+	res := &Result{StableAt: make([]int32, st.N)}
+	errs := make([]stateError, st.N)
+	traced := map[int]bool{}
+	for _, s := range o.Trace {
+		traced[s] = true
+	}
+	fired := make([][][]int64, workers) // per worker [step][rule]
+	var traces [][]TraceRecord = make([][]TraceRecord, workers)
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	const batch = 16
+	for w := range workers {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			f := make([][]int64, o.Steps)
+			for t := range f {
+				f[t] = make([]int64, len(p.Rules))
+			}
+			fired[w] = f
+			e := &evaluator{p: p, snap: make([]uint32, p.Words)}
+			for ctx.Err() == nil {
+				lo := int(next.Add(batch)) - batch
+				if lo >= st.N {
+					return
+				}
+				for s := lo; s < min(lo+batch, st.N); s++ {
+					e.cur = st.State(s)
+					if traced[s] {
+						traces[w] = append(traces[w], TraceRecord{0, s, 0, append([]uint32(nil), e.cur...)})
+					}
+					res.StableAt[s], errs[s] = runState(e, f, o.Steps, func(t int, n int64) {
+						if traced[s] {
+							traces[w] = append(traces[w], TraceRecord{t, s, n, append([]uint32(nil), e.cur...)})
+						}
+					})
+					if o.Progress != nil {
+						o.Progress(done.Add(1), int64(st.N))
+					}
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := p.firstError(errs); err != nil {
+		return nil, err
+	}
+	res.Fired = make([][]int64, o.Steps)
+	for t := range res.Fired {
+		res.Fired[t] = make([]int64, len(p.Rules))
+		for _, f := range fired {
+			for r := range f[t] {
+				res.Fired[t][r] += f[t][r]
+			}
+		}
+	}
+	for _, tr := range traces {
+		res.Trace = append(res.Trace, tr...)
+	}
+	sortTrace(res.Trace)
+	finish(res, o)
+	return res, nil
+}
+
+// runState runs one state through up to steps steps, stopping at its fixed
+// point (a step in which no rule fired: the next would change nothing) or
+// its first fault.
+func runState(e *evaluator, fired [][]int64, steps int, after func(t int, n int64)) (int32, stateError) {
+	for t := 1; t <= steps; t++ {
+		var n int64
+		for r := range e.p.Rules {
+			k, i, f := e.applyRule(r)
+			fired[t-1][r] += k
+			n += k
+			if f != nil {
+				return 0, stateError{ok: true, step: t, rule: r, index: i, f: *f}
+			}
+		}
+		after(t, n)
+		if n == 0 {
+			return int32(t), stateError{}
+		}
+	}
+	return 0, stateError{}
+}

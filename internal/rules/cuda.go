@@ -1,0 +1,293 @@
+//go:build cuda
+
+package rules
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
+
+// CUDA runs the rules on a GPU with the bytecode interpreter kernels of
+// cuda/rules.cu, in the schedule and layout Options ask for.
+type CUDA struct {
+	Dev *gpu.Device
+}
+
+var _ Engine = CUDA{}
+
+// cudaRun owns a run's device buffers.
+type cudaRun struct {
+	dev                *gpu.Device
+	p                  *Program
+	n, wp              int
+	fn                 *gpu.Function
+	blocks, threads    int
+	code               *gpu.Buffer[uint32]
+	fields, rules      *gpu.Buffer[uint32]
+	cur, snap          *gpu.Buffer[uint32]
+	pend               *gpu.Buffer[uint64]
+	stableAt, failed   *gpu.Buffer[int32]
+	errRule, lastFired *gpu.Buffer[int32]
+	errKey, fired      *gpu.Buffer[uint64]
+	shared             int
+}
+
+func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout Layout, steps int) (r *cudaRun, err error) {
+	r = &cudaRun{dev: dev, p: p, n: st.N, wp: padWords(p.Words)}
+	defer func() {
+		if err != nil {
+			r.free()
+			r = nil
+		}
+	}()
+	if r.fn, err = dev.Function("rules", fmt.Sprintf("rules_%s_%s", sched, layout)); err != nil {
+		return nil, err
+	}
+	if sched == Compact {
+		r.blocks, r.threads = (st.N+31)/32, gpuCompactBlock
+	} else {
+		r.blocks, r.threads = st.N, gpuSimpleBlock
+	}
+	// Code, field table and the register file (p.Regs per thread).
+	r.shared = 4 * (len(p.Code) + 2*len(p.Fields) + p.Regs*r.threads)
+	if r.shared > 48<<10 {
+		if err = r.fn.SetMaxDynamicShared(r.shared); err != nil {
+			return r, fmt.Errorf("%d bytes of shared memory a block: %w", r.shared, err)
+		}
+	}
+	var snap, pend bool
+	for _, rule := range p.Rules {
+		snap = snap || rule.SnapMask != 0
+		pend = pend || rule.PendMask != 0
+	}
+	fields, rules := p.gpuTables()
+	if r.code, err = gpu.Upload(dev, p.Code); err != nil {
+		return r, err
+	}
+	if r.fields, err = gpu.Upload(dev, fields); err != nil {
+		return r, err
+	}
+	if r.rules, err = gpu.Upload(dev, rules); err != nil {
+		return r, err
+	}
+	if r.cur, err = gpu.Upload(dev, toLayout(st, layout)); err != nil {
+		return r, err
+	}
+	size := func(on bool) int {
+		if on {
+			return st.N * r.wp
+		}
+		return 1
+	}
+	if r.snap, err = gpu.Alloc[uint32](dev, size(snap)); err != nil {
+		return r, err
+	}
+	if r.pend, err = gpu.Alloc[uint64](dev, size(pend)); err != nil {
+		return r, err
+	}
+	if err = r.pend.Zero(); err != nil {
+		return r, err
+	}
+	for _, b := range []**gpu.Buffer[int32]{&r.stableAt, &r.failed, &r.errRule, &r.lastFired} {
+		if *b, err = gpu.Alloc[int32](dev, st.N); err != nil {
+			return r, err
+		}
+		if err = (*b).Zero(); err != nil {
+			return r, err
+		}
+	}
+	if r.errKey, err = gpu.Upload(dev, fill(st.N, ^uint64(0))); err != nil {
+		return r, err
+	}
+	if r.fired, err = gpu.Alloc[uint64](dev, max(steps, 1)*len(p.Rules)); err != nil {
+		return r, err
+	}
+	return r, r.fired.Zero()
+}
+
+func fill[T any](n int, v T) []T {
+	out := make([]T, n)
+	for k := range out {
+		out[k] = v
+	}
+	return out
+}
+
+func (r *cudaRun) free() {
+	for _, b := range []*gpu.Buffer[uint32]{r.code, r.fields, r.rules, r.cur, r.snap} {
+		if b != nil {
+			b.Free()
+		}
+	}
+	for _, b := range []*gpu.Buffer[int32]{r.stableAt, r.failed, r.errRule, r.lastFired} {
+		if b != nil {
+			b.Free()
+		}
+	}
+	for _, b := range []*gpu.Buffer[uint64]{r.pend, r.errKey, r.fired} {
+		if b != nil {
+			b.Free()
+		}
+	}
+}
+
+// launch queues steps step0+1 .. step0+n.
+func (r *cudaRun) launch(step0, n int) error {
+	p := r.p
+	return r.fn.Launch(gpu.Dim(r.blocks), gpu.Dim(r.threads), r.shared,
+		r.code.Arg(), r.fields.Arg(), r.rules.Arg(), r.cur.Arg(), r.snap.Arg(), r.pend.Arg(),
+		r.stableAt.Arg(), r.failed.Arg(), r.errRule.Arg(), r.errKey.Arg(), r.fired.ArgAt(step0*len(p.Rules)),
+		r.lastFired.Arg(), gpu.I32(int32(r.n)), gpu.I32(int32(r.wp)), gpu.I32(int32(len(p.Rules))),
+		gpu.I32(int32(len(p.Code))), gpu.I32(int32(len(p.Fields))), gpu.I32(int32(step0)), gpu.I32(int32(n)), gpu.I32(int32(p.Regs)))
+}
+
+// Run applies the program's rules to every state in place on the GPU.
+func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Result, error) {
+	if err := o.check(p, st); err != nil {
+		return nil, err
+	}
+	sched, layout := o.Schedule, o.Layout
+	if sched == "" {
+		sched = Compact
+	}
+	if layout == "" {
+		layout = LayoutC
+	}
+	if st.N == 0 {
+		res := &Result{StableAt: make([]int32, st.N), Fired: [][]int64{}}
+		finish(res, o)
+		return res, nil
+	}
+	if st.N >= 1<<31/32 || int64(st.N)*int64(padWords(p.Words)) >= 1<<40 {
+		return nil, fmt.Errorf("rules: %d states of %d words are too many for the GPU backend", st.N, p.Words)
+	}
+	r, err := newCUDARun(c.Dev, p, st, sched, layout, o.Steps)
+	if err != nil {
+		return nil, fmt.Errorf("rules: %w", err)
+	}
+	defer r.free()
+	res := &Result{}
+	traced := len(o.Trace) > 0
+	stable := make([]int32, st.N)
+	var dev []uint32
+	if traced {
+		if dev, err = r.cur.Download(); err != nil {
+			return nil, err
+		}
+		for _, s := range o.Trace {
+			res.Trace = append(res.Trace, TraceRecord{0, s, 0, traceWords(st, layout, dev, s)})
+		}
+	}
+	failed := make([]int32, st.N)
+	last := make([]int32, st.N)
+	batch := 0
+	// Launches grow from one step to 256, so a fixed point or a fault is
+	// seen soon and long runs pay little launch overhead.
+	for done, next := 0, 1; done < o.Steps; done += batch {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		batch = min(next, o.Steps-done)
+		if traced {
+			batch = 1
+		}
+		if err := r.launch(done, batch); err != nil {
+			return nil, fmt.Errorf("rules: %w", err)
+		}
+		prev := append([]int32(nil), stable...)
+		if err := r.failed.Read(failed); err != nil {
+			return nil, fmt.Errorf("rules: %w", err)
+		}
+		if err := r.stableAt.Read(stable); err != nil {
+			return nil, fmt.Errorf("rules: %w", err)
+		}
+		if err := r.faults(failed); err != nil {
+			return nil, err
+		}
+		if traced {
+			if dev, err = r.cur.Download(); err != nil {
+				return nil, err
+			}
+			if err := r.lastFired.Read(last); err != nil {
+				return nil, err
+			}
+			for _, s := range o.Trace {
+				if prev[s] == 0 {
+					res.Trace = append(res.Trace, TraceRecord{done + 1, s, int64(last[s]), traceWords(st, layout, dev, s)})
+				}
+			}
+		}
+		if o.Progress != nil {
+			o.Progress(int64(done+batch), int64(o.Steps))
+		}
+		allStable := true
+		for _, t := range stable {
+			allStable = allStable && t != 0
+		}
+		if allStable {
+			break
+		}
+		next = min(2*next, 256)
+	}
+	if dev, err = r.cur.Download(); err != nil {
+		return nil, err
+	}
+	fromLayout(st, layout, dev)
+	fired, err := r.fired.Download()
+	if err != nil {
+		return nil, err
+	}
+	res.Fired = make([][]int64, o.Steps)
+	for t := range res.Fired {
+		res.Fired[t] = make([]int64, len(p.Rules))
+		for k := range res.Fired[t] {
+			res.Fired[t][k] = int64(fired[t*len(p.Rules)+k])
+		}
+	}
+	res.StableAt = stable
+	sortTrace(res.Trace)
+	finish(res, o)
+	return res, nil
+}
+
+func traceWords(st *States, l Layout, dev []uint32, s int) []uint32 {
+	wp := padWords(st.Words)
+	out := make([]uint32, st.Words)
+	for w := range out {
+		out[w] = dev[layoutIndex(l, s, w, st.N, wp)]
+	}
+	return out
+}
+
+// faults turns the states' fault records into the error both backends
+// report, if any state failed.
+func (r *cudaRun) faults(failed []int32) error {
+	any := false
+	for _, f := range failed {
+		any = any || f != 0
+	}
+	if !any {
+		return nil
+	}
+	keys, err := r.errKey.Download()
+	if err != nil {
+		return err
+	}
+	rules, err := r.errRule.Download()
+	if err != nil {
+		return err
+	}
+	errs := make([]stateError, len(failed))
+	for s, t := range failed {
+		if t == 0 {
+			continue
+		}
+		k := keys[s]
+		rule := int(rules[s])
+		errs[s] = stateError{ok: true, step: int(t), rule: rule, index: int(k>>45) + r.p.Rules[rule].Lo,
+			f: fault{pc: int(k >> 32 & 0x1fff), value: int32(uint32(k))}}
+	}
+	return r.p.firstError(errs)
+}

@@ -1,0 +1,192 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+)
+
+// States holds N states of a program, each Words 32-bit words long, state s
+// at Data[s*Words:(s+1)*Words] (int32 or float32 bits, by field).
+type States struct {
+	N, Words int
+	Data     []uint32
+}
+
+// State returns state s's words.
+func (st *States) State(s int) []uint32 { return st.Data[s*st.Words : (s+1)*st.Words] }
+
+// Schedule is how the GPU maps (state, index) pairs to threads.
+type Schedule string
+
+const (
+	// Simple is the paper's Algorithms 1 and 2: a thread block per state,
+	// looping over the value range.
+	Simple Schedule = "simple"
+	// Compact is Algorithms 3 and 4: a warp per state, 32 states per block,
+	// the enabled (index, state) pairs compacted in shared memory.
+	Compact Schedule = "compact"
+)
+
+// Layout is how the GPU lays states out in memory (the paper's Figure 6).
+type Layout string
+
+const (
+	LayoutA Layout = "A" // each state contiguous
+	LayoutB Layout = "B" // transposed: word w of every state together
+	LayoutC Layout = "C" // interleaved: 32-word blocks of every state together
+)
+
+// Options control a run.
+type Options struct {
+	// Steps is the number of steps, or the cap with UntilFixpoint. A step
+	// applies every rule once, in order.
+	Steps         int
+	UntilFixpoint bool
+	// Trace lists states whose values are recorded after every step.
+	Trace []int
+	// Progress, if set, is called with (done, total) as work completes.
+	Progress func(done, total int64)
+	// Workers bounds the CPU backend's goroutines (0: GOMAXPROCS).
+	Workers int
+	// Schedule and Layout choose the GPU's kernel (defaults: compact, C).
+	Schedule Schedule
+	Layout   Layout
+}
+
+// Result is what a run reports besides the final states.
+type Result struct {
+	// Steps is the number of steps run: Options.Steps, or with
+	// UntilFixpoint the step at which the last state became stable.
+	Steps int
+	// Fired[t][r] counts the (state, index) pairs whose precondition held
+	// for rule r in step t+1, over all states.
+	Fired [][]int64
+	// StableAt[s] is the first step in which no rule fired for state s
+	// (its fixed point), or 0.
+	StableAt []int32
+	// FixpointReached: every state is stable (UntilFixpoint only).
+	FixpointReached bool
+	Trace           []TraceRecord
+}
+
+// TraceRecord is a traced state after a step (step 0: the initial state).
+type TraceRecord struct {
+	Step, State int
+	Fired       int64 // rule applications on this state in this step
+	Words       []uint32
+}
+
+// Engine runs a program over states in place.
+type Engine interface {
+	Run(ctx context.Context, p *Program, st *States, o Options) (*Result, error)
+}
+
+// RuntimeError is a fault while a rule ran: an index out of range, a
+// division by zero, too many scattered writes. Both backends report the
+// same one: the earliest step, then the lowest state, then the lowest index.
+type RuntimeError struct {
+	File      string
+	Pos       Pos
+	Rule      string
+	State     int
+	Index     int
+	Step      int
+	What      string // "index 70 out of range for cell[64]" ...
+	RuleIndex int
+}
+
+func (e *RuntimeError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: rule %s, state %d, index %d, step %d: %s",
+		e.File, e.Pos.Line, e.Pos.Col, e.Rule, e.State, e.Index, e.Step, e.What)
+}
+
+// fault is an evaluation's failure: the instruction and the offending value.
+type fault struct {
+	pc    int
+	value int32
+}
+
+// runtimeError describes a fault of rule r on state s at index i in step t.
+func (p *Program) runtimeError(r, s, i, t int, f fault) *RuntimeError {
+	e := &RuntimeError{File: p.File, Rule: p.Rules[r].Name, RuleIndex: r, State: s, Index: i, Step: t}
+	if f.pc < 0 || f.pc >= len(p.Code) {
+		e.Pos, e.What = p.Rules[r].Pos, fmt.Sprintf("fault at pc %d", f.pc)
+		return e
+	}
+	e.Pos = p.Debug[f.pc].pos
+	op, _, _, fi := decode(p.Code[f.pc])
+	switch op {
+	case opLD, opLDS, opST, opSTP, opADDI, opADDF:
+		fd := p.Fields[fi]
+		e.What = fmt.Sprintf("index %d out of range for %s[%d]", f.value, fd.Name, fd.Size)
+	case opIDIV, opIMOD:
+		e.What = "integer division by zero"
+	default:
+		e.What = fmt.Sprintf("fault (value %d)", f.value)
+	}
+	if op == opSTP && f.value > MaxPendings {
+		e.What = fmt.Sprintf("more than %d scattered writes in one evaluation", MaxPendings)
+	}
+	return e
+}
+
+// stateError is one state's first fault.
+type stateError struct {
+	ok         bool
+	step, rule int
+	index      int
+	f          fault
+}
+
+// firstError picks the error both backends report: earliest step, then
+// lowest state.
+func (p *Program) firstError(errs []stateError) error {
+	best := -1
+	for s, e := range errs {
+		if e.ok && (best < 0 || e.step < errs[best].step) {
+			best = s
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	e := errs[best]
+	return p.runtimeError(e.rule, best, e.index, e.step, e.f)
+}
+
+func (o *Options) check(p *Program, st *States) error {
+	if o.Steps < 0 {
+		return fmt.Errorf("rules: %d steps", o.Steps)
+	}
+	if st.Words != p.Words || len(st.Data) != st.N*st.Words {
+		return fmt.Errorf("rules: states of %d words for a layout of %d", st.Words, p.Words)
+	}
+	for _, s := range o.Trace {
+		if s < 0 || s >= st.N {
+			return fmt.Errorf("rules: traced state %d: there are %d states (0..%d)", s, st.N, st.N-1)
+		}
+	}
+	return nil
+}
+
+// finish fills the fields of res that follow from StableAt.
+func finish(res *Result, o Options) {
+	if !o.UntilFixpoint {
+		res.Steps = o.Steps
+		return
+	}
+	res.FixpointReached = true
+	last := 0
+	for _, t := range res.StableAt {
+		if t == 0 {
+			res.FixpointReached = false
+		}
+		last = max(last, int(t))
+	}
+	if res.FixpointReached {
+		res.Steps = last
+	} else {
+		res.Steps = o.Steps
+	}
+	res.Fired = res.Fired[:res.Steps]
+}

@@ -1,0 +1,40 @@
+package rules
+
+// Go mirrors of the structures in cuda/rules_types.cuh. Field order, types
+// and sizes must match; TestRulesGPUTypesMatchHeader compiles the header
+// with the host C++ compiler and compares every size, offset and opcode.
+
+// gpuField is RulesField.
+type gpuField struct {
+	Off, Size int32
+}
+
+// gpuRule is RulesRule.
+type gpuRule struct {
+	Lo, Hi, CondPC, BodyPC       int32
+	SnapMask, PendMask, AtomMask uint32
+	Pad0                         int32
+}
+
+// gpuArgs is RulesArgs (built inside the kernels from their scalar parameters).
+type gpuArgs struct {
+	NStates, Words, NRules, NCode, NFields, Step0, NSteps, NRegs int32
+}
+
+// Launch shapes; they match cuda/rules_types.cuh.
+const (
+	gpuCompactBlock = 1024
+	gpuSimpleBlock  = 256
+)
+
+func (p *Program) gpuTables() ([]uint32, []uint32) {
+	fs := make([]gpuField, len(p.Fields))
+	for k, f := range p.Fields {
+		fs[k] = gpuField{int32(f.Off), int32(f.Size)}
+	}
+	rs := make([]gpuRule, len(p.Rules))
+	for k, r := range p.Rules {
+		rs[k] = gpuRule{int32(r.Lo), int32(r.Hi), int32(r.CondPC), int32(r.BodyPC), r.SnapMask, r.PendMask, r.AtomMask, 0}
+	}
+	return words32(fs), words32(rs)
+}

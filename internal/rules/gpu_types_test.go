@@ -1,0 +1,55 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/procgen-dev/procgen/internal/gpu/layouttest"
+)
+
+// TestRulesGPUTypesMatchHeader checks the Go mirrors and opcodes against
+// cuda/rules_types.cuh as the host C++ compiler lays it out.
+func TestRulesGPUTypesMatchHeader(t *testing.T) {
+	consts := map[string]int64{"RULES_MAX_REGS": MaxRegs, "RULES_MAX_FIELDS": MaxFields, "RULES_MAX_PEND": MaxPendings,
+		"RULES_NO_REG": noReg, "RULES_COMPACT_BLOCK": gpuCompactBlock, "RULES_SIMPLE_BLOCK": gpuSimpleBlock,
+		"RULES_OP_COUNT": opCount}
+	names := []string{"NOP", "LDI", "MOV", "LD", "LDS", "ST", "STP", "ADDI", "ADDF", "JMP", "JZ", "LOOP", "RET", "END",
+		"IADD", "ISUB", "IMUL", "IDIV", "IMOD", "IAND", "IOR", "IXOR", "ISHL", "ISHR", "IEQ", "INE", "ILT", "ILE",
+		"IMIN", "IMAX", "INEG", "INOT", "ILNOT", "IABS", "BOOL", "FADD", "FSUB", "FMUL", "FDIV", "FEQ", "FNE", "FLT",
+		"FLE", "FMIN", "FMAX", "FNEG", "FABS", "FSQRT", "I2F", "F2I"}
+	if len(names) != opCount {
+		t.Fatalf("%d opcode names for %d opcodes", len(names), opCount)
+	}
+	for k, n := range names {
+		consts["RULES_OP_"+n] = int64(k)
+	}
+	layouttest.Check(t, layouttest.Header{Dir: "../../cuda", File: "rules_types.cuh", Structs: []layouttest.Struct{
+		{C: "RulesField", Go: gpuField{}},
+		{C: "RulesRule", Go: gpuRule{}, Fields: []string{"lo", "hi", "cond_pc", "body_pc", "snap_mask", "pend_mask", "atom_mask", "pad0"}},
+		{C: "RulesArgs", Go: gpuArgs{}, Fields: []string{"nstates", "words", "nrules", "ncode", "nfields", "step0", "nsteps", "nregs"}},
+	}, Consts: consts})
+}
+
+func TestLayoutsRoundTrip(t *testing.T) {
+	p := compileConfig(t, "life.rules", map[string]string{"W": "7", "H": "5"})
+	st := Generate(p, 45, 2)
+	for _, l := range []Layout{LayoutA, LayoutB, LayoutC} {
+		dev := toLayout(st, l)
+		seen := map[int]bool{}
+		for s := range st.N {
+			for w := range padWords(st.Words) {
+				k := layoutIndex(l, s, w, st.N, padWords(st.Words))
+				if seen[k] || k >= len(dev) {
+					t.Fatalf("layout %s: word %d of state %d at %d", l, w, s, k)
+				}
+				seen[k] = true
+			}
+		}
+		back := &States{N: st.N, Words: st.Words, Data: make([]uint32, len(st.Data))}
+		fromLayout(back, l, dev)
+		for k := range st.Data {
+			if back.Data[k] != st.Data[k] {
+				t.Fatalf("layout %s: word %d", l, k)
+			}
+		}
+	}
+}

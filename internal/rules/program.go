@@ -1,0 +1,178 @@
+// Package rules runs rule-based simulations over many independent states at
+// once: a small language (docs/rules-language.md) declares a state layout and
+// rules; Compile turns a rule file into bytecode that the CPU interpreter
+// (cpu.go) and the CUDA interpreter kernel (cuda/rules.cu) both execute, after
+// Köster, Groß and Krüger, "Massively Parallel Rule-Based Interpreter
+// Execution on GPUs using Thread Compaction".
+package rules
+
+import "fmt"
+
+// Type is a field's or an expression's element type.
+type Type int32
+
+const (
+	Int   Type = 0 // int32
+	Float Type = 1 // float32
+)
+
+func (t Type) String() string {
+	if t == Float {
+		return "float"
+	}
+	return "int"
+}
+
+// Field is one named part of the state: an array or (Size 1, Scalar) a scalar.
+type Field struct {
+	Name   string
+	Type   Type
+	Size   int
+	Scalar bool
+	Off    int    // first word in the state
+	Init   uint32 // bits of the default value (0 unless declared with = V)
+	HasDef bool   // declared with = V or ~ uniform: optional in state files
+	// Gen draws each element uniformly from [GenLo, GenHi] (--generate).
+	HasGen       bool
+	GenLo, GenHi float64
+	Pos          Pos
+}
+
+// Rule is one compiled rule: the value range [Lo, Hi), the entry points of its
+// precondition (CondPC -1: always true) and consequence, and how its writes
+// are applied (see docs/rules-language.md, "One application of a rule").
+type Rule struct {
+	Name     string
+	Pos      Pos
+	Lo, Hi   int
+	CondPC   int
+	BodyPC   int
+	SnapMask uint32 // fields it reads from the snapshot taken before the rule
+	PendMask uint32 // fields whose plain writes may collide: highest index wins
+	AtomMask uint32 // fields it accumulates into with +=
+}
+
+// Program is a compiled rule file.
+type Program struct {
+	File   string
+	Fields []Field
+	Words  int // 32-bit words per state
+	Rules  []Rule
+	Code   []uint32
+	// Debug maps each code word to its source position and, for loads,
+	// stores and divisions, what it does ("cell[...]").
+	Debug []debugInfo
+	Regs  int // registers used, r0 is the rule's index
+}
+
+type debugInfo struct {
+	pos  Pos
+	what string
+}
+
+// Limits of the bytecode and the kernels.
+const (
+	MaxFields   = 32      // fields per state (masks are 32 bits)
+	MaxRules    = 255     // rules per file
+	MaxRegs     = 32      // registers per evaluation (the kernel's register file)
+	MaxCode     = 8192    // code words (the kernel keeps the program in shared memory)
+	MaxRange    = 1 << 19 // indices per rule (the GPU's fault keys hold 19 bits)
+	MaxWords    = 1 << 24 // words per state
+	MaxPendings = 255     // scattered (pending) writes per evaluation
+)
+
+// Opcodes. An instruction is op | a<<8 | b<<16 | c<<24; opLDI, opJMP, opJZ
+// and opLOOP take one more word. The CUDA twin is cuda/rules_types.cuh.
+const (
+	opNop  = iota
+	opLDI  // r[a] = next word
+	opMOV  // r[a] = r[b]
+	opLD   // r[a] = field c [r[b]] (b == noReg: element 0), from the current state
+	opLDS  // the same, from the snapshot
+	opST   // field c [r[b]] = r[a]
+	opSTP  // pending: highest index (then latest write) wins
+	opADDI // field c [r[b]] += r[a] (int32, wrapping), accumulated
+	opADDF // field c [r[b]] += r[a] (float32), accumulated
+	opJMP  // pc = next word
+	opJZ   // if r[a] == 0 { pc = next word }
+	opLOOP // r[a]--; if int32(r[a]) > 0 { pc = next word }
+	opRET  // end of a precondition: enabled = r[a] != 0
+	opEND  // end of a consequence
+	opIADD
+	opISUB
+	opIMUL
+	opIDIV // truncated; error on 0
+	opIMOD // Euclidean (result in [0, |b|)); error on 0
+	opIAND
+	opIOR
+	opIXOR
+	opISHL // count & 31
+	opISHR // arithmetic, count & 31
+	opIEQ
+	opINE
+	opILT
+	opILE
+	opIMIN
+	opIMAX
+	opINEG
+	opINOT  // ~x
+	opILNOT // !x
+	opIABS
+	opBOOL // r[a] = r[b] != 0
+	opFADD
+	opFSUB
+	opFMUL
+	opFDIV
+	opFEQ
+	opFNE
+	opFLT
+	opFLE
+	opFMIN // a < b ? a : b
+	opFMAX // a > b ? a : b
+	opFNEG
+	opFABS
+	opFSQRT
+	opI2F
+	opF2I // truncated, saturating, NaN -> 0
+	opCount
+)
+
+// noReg in an index operand means "element 0" (scalars).
+const noReg = 255
+
+func encode(op, a, b, c int) uint32 {
+	return uint32(op) | uint32(a)<<8 | uint32(b)<<16 | uint32(c)<<24
+}
+
+func decode(w uint32) (op, a, b, c int) {
+	return int(w & 255), int(w >> 8 & 255), int(w >> 16 & 255), int(w >> 24)
+}
+
+// hasImm reports whether op takes a second word.
+func hasImm(op int) bool { return op == opLDI || op == opJMP || op == opJZ || op == opLOOP }
+
+// FieldByName returns the index of the named field, or -1.
+func (p *Program) FieldByName(name string) int {
+	for i, f := range p.Fields {
+		if f.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// RuleByName returns the index of the named rule, or -1.
+func (p *Program) RuleByName(name string) int {
+	for i, r := range p.Rules {
+		if r.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// String describes the program's size, for logs.
+func (p *Program) String() string {
+	return fmt.Sprintf("%d fields (%d words per state), %d rules, %d code words, %d registers",
+		len(p.Fields), p.Words, len(p.Rules), len(p.Code), p.Regs)
+}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/pga"
 )
@@ -248,9 +247,23 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	opt := pga.Options{Axiom: rep.Axiom, MaxShapes: o.MaxShapes, MaxDepth: o.MaxDepth,
 		LotAttrs: pga.LotAttrValues(lots), Context: ctx}
 	var ts []pga.TerminalShape
+	var gpuEval *pga.CUDA
+	if dev != nil {
+		gpuEval, err = pga.NewCUDA(dev, g)
+		var unsupported *pga.UnsupportedError
+		switch {
+		case errors.As(err, &unsupported) && a.opts.Device == "auto":
+			a.log.Infof("%s: %v; evaluating on the CPU", path, err)
+			dev = nil
+		case err != nil:
+			return fmt.Errorf("%s: %w", path, err)
+		default:
+			defer gpuEval.Close()
+		}
+	}
 	if dev != nil {
 		rep.Backend = "cuda"
-		ts, err = a.pgaCUDA(ctx, dev, g, axioms, opt, o)
+		ts, err = a.pgaCUDA(ctx, gpuEval, axioms, opt, o)
 	} else {
 		opt.Progress = a.newProgress(int64(len(axioms)*len(g.Phases)), "expand "+filepath.Base(path))
 		ts, err = g.Evaluate(axioms, opt)
@@ -304,12 +317,7 @@ func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
 // pgaCUDA evaluates on the GPU and brings the terminals back for the
 // encoders (with --stats-only they still come back: the statistics are the
 // CPU's count of the same terminals).
-func (a *app) pgaCUDA(ctx context.Context, dev *gpu.Device, g *pga.Grammar, axioms []pga.Shape, opt pga.Options, o pgaOptions) ([]pga.TerminalShape, error) {
-	c, err := pga.NewCUDA(dev, g)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close()
+func (a *app) pgaCUDA(ctx context.Context, c *pga.CUDA, axioms []pga.Shape, opt pga.Options, o pgaOptions) ([]pga.TerminalShape, error) {
 	sched := pga.Persistent
 	if o.Scheduler == "levels" {
 		sched = pga.Levels

@@ -261,9 +261,10 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 			defer gpuEval.Close()
 		}
 	}
+	var devStats *pga.MeshStats
 	if dev != nil {
 		rep.Backend = "cuda"
-		ts, err = a.pgaCUDA(ctx, gpuEval, axioms, opt, o)
+		ts, devStats, err = a.pgaCUDA(ctx, gpuEval, axioms, opt, o, writesGeometry(outs, o))
 	} else {
 		opt.Progress = a.newProgress(int64(len(axioms)*len(g.Phases)), "expand "+filepath.Base(path))
 		ts, err = g.Evaluate(axioms, opt)
@@ -275,9 +276,13 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	rep.EvalMS = ms(time.Since(start))
-	rep.MeshStats = g.Stats(ts)
-	rep.ShapesPMS = float64(len(ts)) / max(rep.EvalMS, 1e-9)
-	a.log.Debugf("%s: %d lots, %d terminals, %.1f ms on %s", path, len(axioms), len(ts), rep.EvalMS, rep.Backend)
+	if devStats != nil {
+		rep.MeshStats = *devStats
+	} else {
+		rep.MeshStats = g.Stats(ts)
+	}
+	rep.ShapesPMS = float64(rep.Terminals) / max(rep.EvalMS, 1e-9)
+	a.log.Debugf("%s: %d lots, %d terminals, %.1f ms on %s", path, len(axioms), rep.Terminals, rep.EvalMS, rep.Backend)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -314,21 +319,34 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
 
-// pgaCUDA evaluates on the GPU and brings the terminals back for the
-// encoders (with --stats-only they still come back: the statistics are the
-// CPU's count of the same terminals).
-func (a *app) pgaCUDA(ctx context.Context, c *pga.CUDA, axioms []pga.Shape, opt pga.Options, o pgaOptions) ([]pga.TerminalShape, error) {
+// writesGeometry says whether any output needs the terminals themselves.
+func writesGeometry(outs []string, o pgaOptions) bool {
+	for _, out := range outs {
+		if strings.ToLower(filepath.Ext(out)) != ".json" && !o.StatsOnly {
+			return true
+		}
+	}
+	return false
+}
+
+// pgaCUDA evaluates on the GPU. The terminals come back only when an
+// output needs them; the statistics are counted on the device either way
+// (with its mesh kernel, so vertices and triangles are the mesh's).
+func (a *app) pgaCUDA(ctx context.Context, c *pga.CUDA, axioms []pga.Shape, opt pga.Options, o pgaOptions, download bool) ([]pga.TerminalShape, *pga.MeshStats, error) {
 	sched := pga.Persistent
 	if o.Scheduler == "levels" {
 		sched = pga.Levels
 	}
 	res, err := c.Evaluate(ctx, axioms, pga.CUDAOptions{Options: opt, Scheduler: sched,
-		NoLocalGrouping: !o.LocalGrp, NoOpParallel: !o.OpPar, Download: true})
+		NoLocalGrouping: !o.LocalGrp, NoOpParallel: !o.OpPar, Mesh: !download, Download: download})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	a.log.Debugf("pga: %d shapes on the device in %.2f ms", res.Shapes, ms(res.DeviceTime))
-	return res.Terminals, nil
+	if download {
+		return res.Terminals, nil, nil
+	}
+	return nil, &res.Stats, nil
 }
 
 func writePgaGeometry(g *pga.Grammar, out, ext string, ts []pga.TerminalShape) error {

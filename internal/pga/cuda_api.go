@@ -37,7 +37,8 @@ type CUDAOptions struct {
 	// counts it; Vertices/Indices hold it when Download is set).
 	Mesh bool
 	// Download copies terminals (and the mesh, with Mesh) back to the host.
-	// Without it only counts come back (benchmarks).
+	// Without it only counts come back (benchmarks); with Mesh, the counts
+	// per terminal name too.
 	Download bool
 }
 

@@ -250,6 +250,7 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	var gpuEval *pga.CUDA
 	if dev != nil {
 		gpuEval, err = pga.NewCUDA(dev, g)
+		a.log.Debugf("pga: grammar compiled and loaded on the device in %.1f ms", ms(time.Since(start)))
 		var unsupported *pga.UnsupportedError
 		switch {
 		case errors.As(err, &unsupported) && a.opts.Device == "auto":
@@ -342,7 +343,7 @@ func (a *app) pgaCUDA(ctx context.Context, c *pga.CUDA, axioms []pga.Shape, opt 
 	if err != nil {
 		return nil, nil, err
 	}
-	a.log.Debugf("pga: %d shapes on the device in %.2f ms", res.Shapes, ms(res.DeviceTime))
+	a.log.Debugf("pga: %d shapes on the device in %.2f ms (device time, with the host work between its launches)", res.Shapes, ms(res.DeviceTime))
 	if download {
 		return res.Terminals, nil, nil
 	}

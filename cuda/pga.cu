@@ -1365,6 +1365,23 @@ pga_mesh_count(const uint32_t *words, const PgaTerm *terms, uint32_t n, unsigned
 	counts[i] = (unsigned long long)nt << 32 | nv;
 }
 
+// pga_term_hist counts terminals by kind (hist has nkinds zeroed words):
+// a histogram per block in shared memory (nkinds words of dynamic shared
+// memory), then one global add per kind and block.
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_term_hist(const PgaTerm *terms, uint32_t n, uint32_t nkinds, unsigned int *hist) {
+	extern __shared__ unsigned int pga_hist_sh[];
+	for (uint32_t k = threadIdx.x; k < nkinds; k += blockDim.x) pga_hist_sh[k] = 0;
+	__syncthreads();
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+		const uint32_t t = (uint32_t)terms[i].term;
+		if (t < nkinds) atomicAdd(&pga_hist_sh[t], 1u);
+	}
+	__syncthreads();
+	for (uint32_t k = threadIdx.x; k < nkinds; k += blockDim.x)
+		if (pga_hist_sh[k] != 0) atomicAdd(&hist[k], pga_hist_sh[k]);
+}
+
 // The local corners of t's solid (at most 2 PGA_MAX_PROFILE).
 __device__ int pga_corners(const Prog &P, const PgaTerm &t, double (*c)[3]) {
 	double x = t.size[0] / 2, y = t.size[1] / 2, z = t.size[2] / 2;

@@ -233,23 +233,41 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt CUDAOptions) (*
 	return res, nil
 }
 
-// countByName fills Stats.ByName from the device's terminal records
-// without sorting or converting them.
+// countByName fills Stats.ByName with a histogram of the terminals' kinds
+// made on the device (reading the records back cost more than the whole
+// evaluation).
 func (c *CUDA) countByName(nterm int, res *CUDAResult) error {
-	ts := make([]gpuTerm, nterm)
-	if err := gpu.ReadStructs(c.terms, ts); err != nil {
+	nk := len(c.g.TermNames)
+	res.Stats.ByName = map[string]int{}
+	if nterm == 0 || nk == 0 {
+		return nil
+	}
+	hist, err := gpu.Alloc[uint32](c.dev, nk)
+	if err != nil {
+		return fmt.Errorf("pga: cuda: %w", err)
+	}
+	defer hist.Free()
+	if err := hist.Zero(); err != nil {
 		return err
 	}
-	counts := make([]int, len(c.g.TermNames))
-	for i := range ts {
-		if t := int(ts[i].Term); t >= 0 && t < len(counts) {
-			counts[t]++
-		}
+	f, err := c.fn("pga_term_hist")
+	if err != nil {
+		return err
 	}
-	res.Stats.ByName = map[string]int{}
+	if nk*4 > 48<<10 {
+		return fmt.Errorf("pga: cuda: %d terminal kinds, more than a block's histogram holds", nk)
+	}
+	blocks := min((nterm+cudaThreads-1)/cudaThreads, max(1, c.dev.Info().SMs)*8)
+	if err := f.Launch(gpu.Dim(blocks), gpu.Dim(cudaThreads), nk*4, c.terms.Arg(), gpu.U32(uint32(nterm)), gpu.U32(uint32(nk)), hist.Arg()); err != nil {
+		return err
+	}
+	counts := make([]uint32, nk)
+	if err := hist.Read(counts); err != nil {
+		return err
+	}
 	for t, n := range counts {
 		if n > 0 {
-			res.Stats.ByName[c.g.TermNames[t]] += n
+			res.Stats.ByName[c.g.TermNames[t]] += int(n)
 		}
 	}
 	return nil

@@ -346,3 +346,35 @@ func TestCUDAPersistentGrows(t *testing.T) {
 	}
 	t.Logf("%d lots: %d terminals, queue %d, terminal buffer %d", len(axioms), r.Stats.Terminals, c.qcap, c.tcap)
 }
+
+// Statistics-only evaluations count terminals by name on the device; the
+// counts, vertices and triangles equal the CPU's.
+func TestCUDAStatsWithoutDownload(t *testing.T) {
+	for _, name := range []string{"Skyscrapers", "Suburban", "Residential"} {
+		g, axioms, opt := scenes[name].load(t, 6, 5)
+		cpu, err := g.Evaluate(axioms, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := g.Stats(cpu)
+		c, err := NewCUDA(gputest.Device(t, nil), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Evaluate(context.Background(), axioms, CUDAOptions{Options: opt, Mesh: true})
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := res.Stats
+		if got.Terminals != want.Terminals || got.Vertices != want.Vertices || got.Triangles != want.Triangles || len(got.ByName) != len(want.ByName) {
+			t.Fatalf("%s: device %d/%d/%d %v, CPU %d/%d/%d %v", name, got.Terminals, got.Vertices, got.Triangles, got.ByName,
+				want.Terminals, want.Vertices, want.Triangles, want.ByName)
+		}
+		for k, n := range want.ByName {
+			if got.ByName[k] != n {
+				t.Fatalf("%s: %s %d on the device, %d on the CPU", name, k, got.ByName[k], n)
+			}
+		}
+	}
+}

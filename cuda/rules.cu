@@ -291,13 +291,17 @@ __device__ void rules_simple(RULES_KERNEL_PARAMS) {
 // the block walks the value range 32 indices at a time; every lane checks
 // one (index, state) precondition, a block-wide prefix sum (warp shuffles,
 // then the warp totals scanned by warp 0) packs the enabled pairs into shared
-// memory, and the first threads of the block run their consequences.
+// memory, and the block runs their consequences. Pairs wait in shared memory
+// until there is one for every thread of the block (or the range ends), so
+// consequences run on full warps: running each 32-index chunk's pairs at
+// once left half the block idle when half the preconditions held.
 template <int L>
 __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 	const RulesArgs g{nstates, words, nrules, ncode, nfields, step0, nsteps, nregs};
 	extern __shared__ uint32_t sm[];
-	__shared__ uint32_t s_pairs[RULES_COMPACT_BLOCK];
+	__shared__ uint32_t s_pairs[2 * RULES_COMPACT_BLOCK];
 	__shared__ int s_warp[32];
+	__shared__ int s_waiting;
 	rules_load_program(sm, code, fields, g);
 	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 	const int s = blockIdx.x * 32 + warp;
@@ -311,8 +315,9 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 			const RulesRule R = rules[ri];
 			if (live && R.snap_mask) rules_fields_pass<L, false>(x, R.snap_mask, snap, s, lane, 32);
 			int block_fired = 0;
+			if (threadIdx.x == 0) s_waiting = 0;
 			for (int base = R.lo; base < R.hi; base += 32) {
-				__syncthreads(); // snapshot taken; s_pairs and s_warp free again
+				__syncthreads(); // snapshot taken; s_warp free again, s_waiting set
 				const int i = base + lane;
 				int en = 0;
 				if (live && i < R.hi) {
@@ -332,14 +337,33 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 				__syncthreads();
 				if (warp > 0) offset += s_warp[warp - 1];
 				const int total = s_warp[31];
-				if (en) s_pairs[offset - 1] = ((uint32_t)(i - R.lo) << 5) | warp;
+				const int waiting = s_waiting;
+				if (en) s_pairs[waiting + offset - 1] = ((uint32_t)(i - R.lo) << 5) | warp;
 				__syncthreads();
-				if ((int)threadIdx.x < total) {
-					const uint32_t pair = s_pairs[threadIdx.x];
-					const int rel = pair >> 5, cs = blockIdx.x * 32 + (pair & 31);
-					unsigned long long key;
-					if (rules_exec<L, RULES_COMPACT_BLOCK>(x, R.body_pc, cs, R.lo + rel, rel, &key) < 0) atomicMin(&err_key[cs], key);
+				// waiting < BLOCK and total <= BLOCK: a full round, then the
+				// rest moves down (fewer than BLOCK: no overlap); at the end
+				// of the range the rest runs too. avail is the same in every
+				// thread, so the loop and its barriers are uniform.
+				int avail = waiting + total;
+				const bool last = base + 32 >= R.hi;
+				while (avail >= RULES_COMPACT_BLOCK || (last && avail > 0)) {
+					const int run = min(avail, RULES_COMPACT_BLOCK);
+					if ((int)threadIdx.x < run) {
+						const uint32_t pair = s_pairs[threadIdx.x];
+						const int rel = pair >> 5, cs = blockIdx.x * 32 + (pair & 31);
+						unsigned long long key;
+						if (rules_exec<L, RULES_COMPACT_BLOCK>(x, R.body_pc, cs, R.lo + rel, rel, &key) < 0) atomicMin(&err_key[cs], key);
+					}
+					__syncthreads();
+					uint32_t moved = 0;
+					const int rest = avail - run;
+					if ((int)threadIdx.x < rest) moved = s_pairs[run + threadIdx.x];
+					__syncthreads();
+					if ((int)threadIdx.x < rest) s_pairs[threadIdx.x] = moved;
+					avail = rest;
+					__syncthreads();
 				}
+				if (threadIdx.x == 0) s_waiting = avail;
 				block_fired += total;
 			}
 			__syncthreads(); // every consequence of the rule has run

@@ -75,6 +75,22 @@ func (c *lotContext) addSnap(group int, s *Shape, a Axis) {
 	c.snaps[key] = append(c.snaps[key], centre-d, centre+d)
 }
 
+// merge adds what another evaluator of the same lot registered.
+func (c *lotContext) merge(o *lotContext) {
+	for g, list := range o.colliders {
+		if c.colliders == nil {
+			c.colliders = map[int][]obb{}
+		}
+		c.colliders[g] = append(c.colliders[g], list...)
+	}
+	for k, v := range o.snaps {
+		if c.snaps == nil {
+			c.snaps = map[snapKey][]float64{}
+		}
+		c.snaps[k] = append(c.snaps[k], v...)
+	}
+}
+
 // seal sorts and de-duplicates the snap planes at the end of a phase.
 func (c *lotContext) seal() {
 	for k, v := range c.snaps {

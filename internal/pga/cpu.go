@@ -108,6 +108,10 @@ func (g *Grammar) Evaluate(axioms []Shape, opt Options) ([]TerminalShape, error)
 			}
 		}
 		ev.pending[start.Phase] = []pendingShape{{start, a, 1}}
+		ev.view = &ev.ctx
+		// With fewer lots than twice the workers, lots alone cannot keep
+		// every core busy: each lot's phases are split into subtrees.
+		ev.split = opt.Workers > 1 && len(axioms) < 2*opt.Workers
 		evs[i] = ev
 	}
 	var progressMu sync.Mutex
@@ -213,7 +217,10 @@ type evaluator struct {
 	attrs   []float64         // LotAttr values by Grammar.LotAttrs index; NaN = absent
 	phase   int
 	pending map[int][]pendingShape
-	ctx     lotContext
+	ctx     lotContext  // what this evaluator registers (colliders, snap lines)
+	view    *lotContext // what queries read: the lot's context, complete for finished phases
+	split   bool        // spread each phase of this lot over Workers (few lots)
+	record  *[]item     // while splitting: outputs are recorded instead of expanded
 	cur     Shape // the shape expressions are evaluated on (env)
 	local   int64 // shapes counted since the last flush to count
 	flushed int64 // shapes of this evaluator already in count
@@ -223,9 +230,15 @@ func (ev *evaluator) runPhase(phase int) error {
 	ev.phase = phase
 	work := ev.pending[phase]
 	delete(ev.pending, phase)
-	for _, p := range work {
-		if err := ev.apply(p.rule, p.shape, p.depth); err != nil {
+	if ev.split {
+		if err := ev.runSplit(work); err != nil {
 			return err
+		}
+	} else {
+		for _, p := range work {
+			if err := ev.apply(p.rule, p.shape, p.depth); err != nil {
+				return err
+			}
 		}
 	}
 	ev.ctx.seal()
@@ -257,6 +270,10 @@ func (ev *evaluator) apply(r *Rule, s Shape, depth int) error {
 		return fmt.Errorf("rule %q: derivation deeper than %d (MaxDepth): %w", r.Name, ev.opt.MaxDepth, ErrLimit)
 	}
 	if r.Phase > ev.phase {
+		if ev.record != nil {
+			*ev.record = append(*ev.record, item{pend: &pendingShape{r, s, depth}})
+			return nil
+		}
 		ev.pending[r.Phase] = append(ev.pending[r.Phase], pendingShape{r, s, depth})
 		return nil
 	}
@@ -270,6 +287,16 @@ func (ev *evaluator) emit(r *Rule, t *Terminal, s Shape) error {
 	if err := ev.tick(r.Name); err != nil {
 		return err
 	}
+	if ev.record != nil {
+		*ev.record = append(*ev.record, item{term: &TerminalShape{Term: t.ID, Geometry: int32(t.Geometry), Material: int32(t.Material), Phase: int32(r.Phase), Shape: s}})
+		return nil
+	}
+	ev.appendTerm(TerminalShape{Term: t.ID, Geometry: int32(t.Geometry), Material: int32(t.Material), Phase: int32(r.Phase), Shape: s})
+	return nil
+}
+
+// appendTerm adds a terminal to the evaluator's output.
+func (ev *evaluator) appendTerm(ts TerminalShape) {
 	if n := len(ev.out); n == 0 || len(ev.out[n-1]) == cap(ev.out[n-1]) {
 		// Fixed chunks: growing one slice copies every terminal again
 		// and again, which dominated the evaluation.
@@ -281,8 +308,7 @@ func (ev *evaluator) emit(r *Rule, t *Terminal, s Shape) error {
 		ev.out = append(ev.out, make([]TerminalShape, 0, size))
 	}
 	last := &ev.out[len(ev.out)-1]
-	*last = append(*last, TerminalShape{Term: t.ID, Geometry: int32(t.Geometry), Material: int32(t.Material), Phase: int32(r.Phase), Shape: s})
-	return nil
+	*last = append(*last, ts)
 }
 
 const outChunk = 1024
@@ -299,6 +325,10 @@ func child(s Shape, i, n int) Shape {
 func (ev *evaluator) sub(r *Rule, c *Chain, from int, s Shape, depth int) error {
 	if err := ev.tick(r.Name); err != nil {
 		return err
+	}
+	if ev.record != nil {
+		*ev.record = append(*ev.record, item{task: &task{r, c, from, s, depth}})
+		return nil
 	}
 	return ev.chain(r, c, from, s, depth)
 }
@@ -380,7 +410,7 @@ func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) erro
 		case OpIfSizeLess:
 			return ev.branch(r, op, s, depth, !(s.Size[op.Args[0].Axis] < ex(1)))
 		case OpIfCollides:
-			return ev.branch(r, op, s, depth, !ev.ctx.query(QueryOverlaps, op.Args[0].Group, &s))
+			return ev.branch(r, op, s, depth, !ev.view.query(QueryOverlaps, op.Args[0].Group, &s))
 		}
 	}
 	if c.term != nil {

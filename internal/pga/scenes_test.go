@@ -1,6 +1,7 @@
 package pga
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -272,5 +273,31 @@ func TestSceneSuburban(t *testing.T) {
 	}
 	if c["Door"] != lots || c["Chimney"] != lots || c["Gable"] != 2*lots {
 		t.Fatalf("%v: want a door, a chimney and two gables per lot", c)
+	}
+}
+
+// A single lot is split over the workers within each phase (queries, snap
+// lines and deferred shapes included) and gives exactly the one-worker
+// result, in the same order.
+func TestSplitLotMatchesOneWorker(t *testing.T) {
+	for _, name := range []string{"Tree8,3", "Residential", "CrossTowers"} {
+		g, axioms, opt := scenes[name].load(t, 0, 0)
+		opt.Workers = 1
+		one, err := g.Evaluate(axioms, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Workers = 5
+		many, err := g.Evaluate(axioms, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(one, many) {
+			t.Fatalf("%s: %d terminals with 5 workers differ from %d with one", name, len(many), len(one))
+		}
+		opt.MaxShapes = 5000
+		if _, err := g.Evaluate(axioms, opt); name != "Residential" && !errors.Is(err, ErrLimit) {
+			t.Fatalf("%s: split evaluation past MaxShapes: %v", name, err)
+		}
 	}
 }

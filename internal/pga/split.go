@@ -40,7 +40,7 @@ func (e shapeEnv) LotAttr(i int, def float64) float64 {
 }
 
 func (e shapeEnv) Query(q QueryKind, group int) float64 {
-	return bool01(e.ev.ctx.query(q, group, e.s))
+	return bool01(e.ev.view.query(q, group, e.s))
 }
 
 // piece is the i-th of n pieces of s: cut to length size along axis,
@@ -109,7 +109,7 @@ func (ev *evaluator) snapSizes(group int, s *Shape, axis Axis, sizes []float64) 
 	moved := slices.Clone(cuts)
 	for k := 1; k < len(cuts)-1; k++ {
 		reach := math.Min(cuts[k]-cuts[k-1], cuts[k+1]-cuts[k]) / 2
-		if t, ok := ev.ctx.nearestSnap(group, s, axis, cuts[k]); ok && math.Abs(t-cuts[k]) <= reach {
+		if t, ok := ev.view.nearestSnap(group, s, axis, cuts[k]); ok && math.Abs(t-cuts[k]) <= reach {
 			moved[k] = math.Min(math.Max(t, moved[k-1]), cuts[len(cuts)-1])
 		} else {
 			moved[k] = math.Max(cuts[k], moved[k-1])
@@ -141,7 +141,7 @@ func (ev *evaluator) repeat(r *Rule, c *Chain, at int, s Shape, depth int) error
 	// that are tiled one by one, so tiles line up with the planes.
 	bounds := []float64{-ext / 2, ext / 2}
 	if len(op.Args) > 3 {
-		cuts := ev.ctx.snapCuts(op.Args[3].Group, &s, axis)
+		cuts := ev.view.snapCuts(op.Args[3].Group, &s, axis)
 		bounds = append(append([]float64{-ext / 2}, cuts...), ext/2)
 	}
 	var tiles []tile

@@ -221,9 +221,9 @@ type evaluator struct {
 	view    *lotContext // what queries read: the lot's context, complete for finished phases
 	split   bool        // spread each phase of this lot over Workers (few lots)
 	record  *[]item     // while splitting: outputs are recorded instead of expanded
-	cur     Shape // the shape expressions are evaluated on (env)
-	local   int64 // shapes counted since the last flush to count
-	flushed int64 // shapes of this evaluator already in count
+	cur     Shape       // the shape expressions are evaluated on (env)
+	local   int64       // shapes counted since the last flush to count
+	flushed int64       // shapes of this evaluator already in count
 }
 
 func (ev *evaluator) runPhase(phase int) error {

@@ -381,6 +381,11 @@ func writePgaStats(w io.Writer, r *pgaReport) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if len(r.ByPhase) > 1 {
+		for _, p := range r.ByPhase {
+			fmt.Fprintf(w, "phase %d: %d terminals, %d triangles\n", p.Phase, p.Terminals, p.Triangles)
+		}
+	}
 	_, err := fmt.Fprintf(w, "parse %.2f ms, lots %.2f ms, evaluate %.2f ms on %s (%.0f terminals/ms)\n",
 		r.ParseMS, r.LotsMS, r.EvalMS, r.Backend, r.ShapesPMS)
 	return err

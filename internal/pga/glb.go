@@ -1,13 +1,15 @@
 package pga
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"unsafe"
+
+	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
 // glTF 2.0 binary container constants (glTF spec, section "GLB File Format").
@@ -93,47 +95,31 @@ type gltfBuffer struct {
 // EncodeGLB writes ts as binary glTF 2.0: one mesh, node and material per
 // terminal name, each a triangle list with its own corners per face (flat
 // normals), float32 POSITION and NORMAL, uint32 indices. Coordinates are
-// metres with Y up, as glTF expects.
+// metres with Y up, as glTF expects. Meshes are built on all cores, chunk
+// by chunk of terminals, and the binary chunk is streamed from them.
 func (g *Grammar) EncodeGLB(w io.Writer, ts []TerminalShape) error {
 	doc := gltfDoc{Asset: map[string]string{"version": "2.0", "generator": "procgen pga"}, Scenes: []gltfScene{{Nodes: []int{}}}}
-	var bin bytes.Buffer
+	var pieces [][]byte // the binary chunk, in order
+	binLen := 0
 	view := func(b []byte, target int) int {
-		doc.BufferViews = append(doc.BufferViews, gltfBufferView{ByteOffset: bin.Len(), ByteLength: len(b), Target: target})
-		bin.Write(b) // every piece is a multiple of 4 bytes, so offsets stay aligned
+		doc.BufferViews = append(doc.BufferViews, gltfBufferView{ByteOffset: binLen, ByteLength: len(b), Target: target})
+		pieces = append(pieces, b) // every piece is a multiple of 4 bytes, so offsets stay aligned
+		binLen += len(b)
 		return len(doc.BufferViews) - 1
 	}
 	names, groups := g.byName(ts)
 	for _, name := range names {
-		var pos, nrm []float32
-		var idx []uint32
-		lo := [3]float32{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32}
-		hi := [3]float32{-math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32}
-		for _, i := range groups[name] {
-			g.faces(&ts[i], func(c []Vec3, n Vec3) {
-				base := uint32(len(pos) / 3)
-				for _, p := range c {
-					for k := 0; k < 3; k++ {
-						v := float32(p[k])
-						lo[k], hi[k] = min(lo[k], v), max(hi[k], v)
-						pos = append(pos, v)
-						nrm = append(nrm, float32(n[k]))
-					}
-				}
-				for j := uint32(1); j+1 < uint32(len(c)); j++ {
-					idx = append(idx, base, base+j, base+j+1)
-				}
-			})
-		}
-		if int64(len(pos)/3) > math.MaxUint32 {
-			return fmt.Errorf("pga: glb: %d vertices in mesh %s, over the uint32 index range", len(pos)/3, name)
+		m := g.glbMesh(ts, groups[name])
+		if int64(len(m.pos)/3) > math.MaxUint32 {
+			return fmt.Errorf("pga: glb: %d vertices in mesh %s, over the uint32 index range", len(m.pos)/3, name)
 		}
 		acc := func(v int, ct, count int, typ string, mn, mx []float32) int {
 			doc.Accessors = append(doc.Accessors, gltfAccessor{BufferView: v, ComponentType: ct, Count: count, Type: typ, Min: mn, Max: mx})
 			return len(doc.Accessors) - 1
 		}
-		pa := acc(view(le(pos), gltfArrayBuffer), gltfFloat, len(pos)/3, "VEC3", lo[:], hi[:])
-		na := acc(view(le(nrm), gltfArrayBuffer), gltfFloat, len(nrm)/3, "VEC3", nil, nil)
-		ia := acc(view(le(idx), gltfElementArray), gltfUnsignedInt, len(idx), "SCALAR", nil, nil)
+		pa := acc(view(le(m.pos), gltfArrayBuffer), gltfFloat, len(m.pos)/3, "VEC3", m.lo[:], m.hi[:])
+		na := acc(view(le(m.nrm), gltfArrayBuffer), gltfFloat, len(m.nrm)/3, "VEC3", nil, nil)
+		ia := acc(view(le(m.idx), gltfElementArray), gltfUnsignedInt, len(m.idx), "SCALAR", nil, nil)
 		var mat gltfMaterial
 		mat.Name, mat.DoubleSided = name, true
 		c := MaterialColor(name)
@@ -146,8 +132,8 @@ func (g *Grammar) EncodeGLB(w io.Writer, ts []TerminalShape) error {
 		doc.Nodes = append(doc.Nodes, gltfNode{Name: name, Mesh: len(doc.Meshes) - 1})
 		doc.Scenes[0].Nodes = append(doc.Scenes[0].Nodes, len(doc.Nodes)-1)
 	}
-	doc.Buffers = []gltfBuffer{{ByteLength: bin.Len()}}
-	if bin.Len() == 0 {
+	doc.Buffers = []gltfBuffer{{ByteLength: binLen}}
+	if binLen == 0 {
 		// A buffer must have a positive length; an empty scene has none.
 		doc.Buffers, doc.BufferViews = nil, nil
 	}
@@ -156,10 +142,9 @@ func (g *Grammar) EncodeGLB(w io.Writer, ts []TerminalShape) error {
 		return err
 	}
 	js = pad(js, ' ')
-	binData := pad(bin.Bytes(), 0)
 	total := 12 + 8 + len(js)
-	if len(binData) > 0 {
-		total += 8 + len(binData)
+	if binLen > 0 {
+		total += 8 + binLen
 	}
 	if int64(total) > maxGLBBytes {
 		return errors.New("pga: glb: over 4 GiB, the most a GLB file can hold; write OBJ instead")
@@ -171,18 +156,88 @@ func (g *Grammar) EncodeGLB(w io.Writer, ts []TerminalShape) error {
 	if _, err := w.Write(js); err != nil {
 		return err
 	}
-	if len(binData) == 0 {
+	if binLen == 0 {
 		return nil
 	}
-	if err := binary.Write(w, binary.LittleEndian, []uint32{uint32(len(binData)), glbChunkBIN}); err != nil {
+	if err := binary.Write(w, binary.LittleEndian, []uint32{uint32(binLen), glbChunkBIN}); err != nil {
 		return err
 	}
-	_, err = w.Write(binData)
-	return err
+	for _, b := range pieces {
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// le is the little-endian bytes of a slice of float32 or uint32.
+// glbMeshData is one terminal name's triangle list.
+type glbMeshData struct {
+	pos, nrm []float32
+	idx      []uint32
+	lo, hi   [3]float32
+}
+
+// glbGrain is the fewest terminals worth a worker.
+const glbGrain = 2048
+
+// glbMesh builds the triangle list of the terminals ts[at[...]]: ranges in
+// parallel, then joined in order with their indices offset (the result does
+// not depend on the split).
+func (g *Grammar) glbMesh(ts []TerminalShape, at []int) glbMeshData {
+	parts := make([]glbMeshData, len(parallel.Chunks(len(at), glbGrain))-1)
+	parallel.For(len(at), glbGrain, func(c, lo, hi int) {
+		p := &parts[c]
+		p.lo = [3]float32{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32}
+		p.hi = [3]float32{-math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32}
+		for _, i := range at[lo:hi] {
+			g.faces(&ts[i], func(cs []Vec3, n Vec3) {
+				base := uint32(len(p.pos) / 3)
+				for _, q := range cs {
+					for k := 0; k < 3; k++ {
+						v := float32(q[k])
+						p.lo[k], p.hi[k] = min(p.lo[k], v), max(p.hi[k], v)
+						p.pos = append(p.pos, v)
+						p.nrm = append(p.nrm, float32(n[k]))
+					}
+				}
+				for j := uint32(1); j+1 < uint32(len(cs)); j++ {
+					p.idx = append(p.idx, base, base+j, base+j+1)
+				}
+			})
+		}
+	})
+	var m glbMeshData
+	m.lo = [3]float32{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32}
+	m.hi = [3]float32{-math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32}
+	var nv, ni int
+	for _, p := range parts {
+		nv += len(p.pos)
+		ni += len(p.idx)
+	}
+	m.pos, m.nrm, m.idx = make([]float32, 0, nv), make([]float32, 0, nv), make([]uint32, 0, ni)
+	for _, p := range parts {
+		base := uint32(len(m.pos) / 3)
+		m.pos = append(m.pos, p.pos...)
+		m.nrm = append(m.nrm, p.nrm...)
+		for _, x := range p.idx {
+			m.idx = append(m.idx, base+x)
+		}
+		for k := 0; k < 3; k++ {
+			m.lo[k], m.hi[k] = min(m.lo[k], p.lo[k]), max(m.hi[k], p.hi[k])
+		}
+	}
+	return m
+}
+
+// le is the little-endian bytes of a slice of float32 or uint32: the slice's
+// own memory on little-endian machines, a converted copy elsewhere.
 func le[T float32 | uint32](v []T) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	if littleEndian {
+		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v))
+	}
 	b := make([]byte, 4*len(v))
 	for i, x := range v {
 		var u uint32
@@ -196,6 +251,8 @@ func le[T float32 | uint32](v []T) []byte {
 	}
 	return b
 }
+
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // pad fills b to a multiple of 4 bytes, as GLB chunks must be.
 func pad(b []byte, with byte) []byte {

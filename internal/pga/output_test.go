@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -254,5 +255,28 @@ func TestConfigsTower(t *testing.T) {
 				t.Errorf("roof of lot %d starts at %.3f, the building ends at %.3f", s.Lot, low, top[s.Lot])
 			}
 		}
+	}
+}
+
+// The GLB is built on all cores; its bytes do not depend on how many.
+func TestEncodeGLBIndependentOfCores(t *testing.T) {
+	g, axioms, opt := scenes["Skyscrapers"].load(t, 2, 2)
+	ts, err := g.Evaluate(axioms, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) < 4*glbGrain {
+		t.Fatalf("%d terminals: too few to split", len(ts))
+	}
+	encode := func(procs int) []byte {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		var buf bytes.Buffer
+		if err := g.EncodeGLB(&buf, ts); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	if !bytes.Equal(encode(1), encode(5)) {
+		t.Fatal("GLB differs between 1 and 5 cores")
 	}
 }

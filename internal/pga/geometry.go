@@ -115,6 +115,19 @@ func (g *Grammar) counts(s *Shape) (corners, triangles int) {
 	return 8, 12
 }
 
+// faceCount is the number of faces of s's solid (one normal each in OBJ).
+func (g *Grammar) faceCount(s *Shape) int {
+	switch {
+	case s.Roof != NoRoof:
+		return 5
+	case s.Profile != 0 && s.Kind == Box:
+		return 2 + len(g.Profiles[s.Profile])
+	case s.Kind == Quad:
+		return 1
+	}
+	return 6
+}
+
 // newell is the unit normal of a planar polygon (zero when degenerate).
 func newell(c []Vec3, f []int) Vec3 {
 	var n Vec3

@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
 // faces calls fn with the world corners and normal of each face of t.
@@ -115,13 +117,7 @@ func MaterialColor(name string) [3]float64 {
 // material of that name (from mtlName, when not empty), per terminal its
 // corner positions once, its face normals and quad faces.
 func (g *Grammar) EncodeOBJ(w io.Writer, ts []TerminalShape, mtlName string) error {
-	bw := bufio.NewWriter(w)
-	line := make([]byte, 0, 128)
-	num := func(v float64) {
-		line = append(line, ' ')
-		line = strconv.AppendFloat(line, v, 'g', 9, 64)
-	}
-	put := func() { line = append(line, '\n'); bw.Write(line); line = line[:0] }
+	bw := bufio.NewWriterSize(w, 1<<20)
 	fmt.Fprintf(bw, "# procgen pga: %d terminals\n", len(ts))
 	if mtlName != "" {
 		fmt.Fprintf(bw, "mtllib %s\n", mtlName)
@@ -133,37 +129,74 @@ func (g *Grammar) EncodeOBJ(w io.Writer, ts []TerminalShape, mtlName string) err
 		if mtlName != "" {
 			fmt.Fprintf(bw, "usemtl %s\n", name)
 		}
-		for _, i := range groups[name] {
-			corners, fs, normals := g.worldSolid(&ts[i].Shape)
-			for _, p := range corners {
-				line = append(line, 'v')
-				num(p[0])
-				num(p[1])
-				num(p[2])
-				put()
+		// Ranges of terminals are formatted on all cores, each numbering
+		// its corners and normals from the counts of the ranges before it.
+		at := groups[name]
+		bounds := parallel.Chunks(len(at), objGrain)
+		starts := make([][2]int, len(bounds))
+		starts[0] = [2]int{nv, nn}
+		for c := 0; c+1 < len(bounds); c++ {
+			v, n := starts[c][0], starts[c][1]
+			for _, i := range at[bounds[c]:bounds[c+1]] {
+				cv, _ := g.counts(&ts[i].Shape)
+				v += cv
+				n += g.faceCount(&ts[i].Shape)
 			}
-			for _, n := range normals {
-				line = append(line, "vn"...)
-				num(n[0])
-				num(n[1])
-				num(n[2])
-				put()
-			}
-			for j, f := range fs {
-				line = append(line, 'f')
-				for _, k := range f {
-					line = append(line, ' ')
-					line = strconv.AppendInt(line, int64(nv+k+1), 10)
-					line = append(line, "//"...)
-					line = strconv.AppendInt(line, int64(nn+j+1), 10)
-				}
-				put()
-			}
-			nv += len(corners)
-			nn += len(fs)
+			starts[c+1] = [2]int{v, n}
 		}
+		texts := make([][]byte, len(bounds)-1)
+		parallel.For(len(at), objGrain, func(c, lo, hi int) {
+			texts[c] = g.objText(ts, at[lo:hi], starts[c][0], starts[c][1])
+		})
+		for _, t := range texts {
+			bw.Write(t)
+		}
+		nv, nn = starts[len(bounds)-1][0], starts[len(bounds)-1][1]
 	}
 	return bw.Flush()
+}
+
+// objGrain is the fewest terminals worth a worker.
+const objGrain = 2048
+
+// objText formats terminals ts[at[...]] as OBJ lines, their corners and
+// normals numbered after nv and nn.
+func (g *Grammar) objText(ts []TerminalShape, at []int, nv, nn int) []byte {
+	out := make([]byte, 0, 256*len(at))
+	num := func(v float64) {
+		out = append(out, ' ')
+		out = strconv.AppendFloat(out, v, 'g', 9, 64)
+	}
+	for _, i := range at {
+		corners, fs, normals := g.worldSolid(&ts[i].Shape)
+		for _, p := range corners {
+			out = append(out, 'v')
+			num(p[0])
+			num(p[1])
+			num(p[2])
+			out = append(out, '\n')
+		}
+		for _, n := range normals {
+			out = append(out, "vn"...)
+			num(n[0])
+			num(n[1])
+			num(n[2])
+			out = append(out, '\n')
+		}
+		for j, f := range fs {
+			out = append(out, 'f')
+			for _, k := range f {
+				out = append(out, ' ')
+				out = strconv.AppendInt(out, int64(nv+k+1), 10)
+				out = append(out, "//"...)
+				out = strconv.AppendInt(out, int64(nn+j+1), 10)
+			}
+			out = append(out, '\n')
+		}
+		nv += len(corners)
+		nn += len(fs)
+	}
+	return out
 }
 
 // EncodeMTL writes one material per terminal name in ts.

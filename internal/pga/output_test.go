@@ -136,6 +136,13 @@ func TestFacesWindOutward(t *testing.T) {
 	if v := int64(strings.Count(buf.String(), "\nv ")); v != st.Vertices {
 		t.Errorf("%d v lines, stats say %d", v, st.Vertices)
 	}
+	for i := range more {
+		c, _, _ := sg.worldSolid(&more[i].Shape)
+		nc, _ := sg.counts(&more[i].Shape)
+		if _, fs, _ := sg.worldSolid(&more[i].Shape); len(fs) != sg.faceCount(&more[i].Shape) || len(c) != nc {
+			t.Errorf("%s: %d faces, faceCount %d; %d corners, counts %d", sg.TermName(&more[i]), len(fs), sg.faceCount(&more[i].Shape), len(c), nc)
+		}
+	}
 }
 
 func TestEncodeGLB(t *testing.T) {
@@ -278,5 +285,16 @@ func TestEncodeGLBIndependentOfCores(t *testing.T) {
 	}
 	if !bytes.Equal(encode(1), encode(5)) {
 		t.Fatal("GLB differs between 1 and 5 cores")
+	}
+	obj := func(procs int) []byte {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		var buf bytes.Buffer
+		if err := g.EncodeOBJ(&buf, ts, "m.mtl"); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	if !bytes.Equal(obj(1), obj(5)) {
+		t.Fatal("OBJ differs between 1 and 5 cores")
 	}
 }

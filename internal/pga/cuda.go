@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
 // Launch shapes; they must match cuda/pga.cu.
@@ -566,28 +567,58 @@ func (c *CUDA) download(nterm int, mesh bool, res *CUDAResult) error {
 	if err := gpu.ReadStructs(c.terms, ts); err != nil {
 		return err
 	}
-	// Sort small keys, not the terminals themselves: moving 1.6 million
-	// records of 150 bytes through a comparison sort took a second.
-	keys := make([]devTermKey, nterm)
+	// Order: bucket by lot (a counting sort), then sort each lot's small
+	// keys and convert its terminals, lots in parallel. Sorting the 150-byte
+	// records of a city in one comparison sort took over a second.
+	nlots := 0
 	for i := range ts {
-		keys[i] = devTermKey{ts[i].Axiom, ts[i].Term, ts[i].Seed, int32(i)}
+		nlots = max(nlots, int(ts[i].Axiom)+1)
 	}
-	slices.SortFunc(keys, func(a, b devTermKey) int {
-		return cmp.Or(cmp.Compare(a.axiom, b.axiom), cmp.Compare(a.seed, b.seed), cmp.Compare(a.term, b.term))
-	})
+	start := make([]int, nlots+1)
+	for i := range ts {
+		start[ts[i].Axiom+1]++
+	}
+	for l := 0; l < nlots; l++ {
+		start[l+1] += start[l]
+	}
+	keys := make([]devTermKey, nterm)
+	fill := slices.Clone(start[:nlots])
+	for i := range ts {
+		a := ts[i].Axiom
+		keys[fill[a]] = devTermKey{a, ts[i].Term, ts[i].Seed, int32(i)}
+		fill[a]++
+	}
 	res.Terminals = make([]TerminalShape, nterm)
+	counts := make([][]int, len(parallel.Chunks(nlots, 1))-1)
+	parallel.For(nlots, 1, func(chunk, lo, hi int) {
+		cnt := make([]int, len(c.g.TermNames))
+		for l := lo; l < hi; l++ {
+			ks := keys[start[l]:start[l+1]]
+			slices.SortFunc(ks, func(a, b devTermKey) int {
+				return cmp.Or(cmp.Compare(a.seed, b.seed), cmp.Compare(a.term, b.term))
+			})
+			for j, k := range ks {
+				t := &ts[k.at]
+				geo, mat := c.prog.termInfo(t.Term)
+				var m Mat4
+				copy(m[:12], t.M[:])
+				m[15] = 1
+				res.Terminals[start[l]+j] = TerminalShape{Term: t.Term, Geometry: geo, Material: mat, Phase: c.prog.rulePhase[t.Rule], Shape: Shape{
+					Kind: ShapeKind(t.Kind), Roof: RoofKind(t.Roof), Profile: t.Profile, Index: t.Index, Siblings: t.Siblings,
+					Lot: t.Axiom, Transform: m, Size: t.Size, Seed: t.Seed, Attr: t.Attr}}
+				if int(t.Term) >= 0 && int(t.Term) < len(cnt) {
+					cnt[t.Term]++
+				}
+			}
+		}
+		counts[chunk] = cnt
+	})
 	res.Stats.ByName = map[string]int{}
-	for i := range keys {
-		t := &ts[keys[i].at]
-		geo, mat := c.prog.termInfo(t.Term)
-		var m Mat4
-		copy(m[:12], t.M[:])
-		m[15] = 1
-		res.Terminals[i] = TerminalShape{Term: t.Term, Geometry: geo, Material: mat, Phase: c.prog.rulePhase[t.Rule], Shape: Shape{
-			Kind: ShapeKind(t.Kind), Roof: RoofKind(t.Roof), Profile: t.Profile, Index: t.Index, Siblings: t.Siblings,
-			Lot: t.Axiom, Transform: m, Size: t.Size, Seed: t.Seed, Attr: t.Attr}}
-		if int(t.Term) < len(c.g.TermNames) {
-			res.Stats.ByName[c.g.TermNames[t.Term]]++
+	for _, cnt := range counts {
+		for t, n := range cnt {
+			if n > 0 {
+				res.Stats.ByName[c.g.TermNames[t]] += n
+			}
 		}
 	}
 	if !mesh || nterm == 0 {

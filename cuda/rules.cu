@@ -295,16 +295,19 @@ __device__ void rules_simple(RULES_KERNEL_PARAMS) {
 // until there is one for every thread of the block (or the range ends), so
 // consequences run on full warps: running each 32-index chunk's pairs at
 // once left half the block idle when half the preconditions held.
-template <int L>
+// W warps (W states) a block: the paper's 32 when there are states enough to
+// fill the GPU, fewer when 32 a block would leave SMs idle.
+template <int L, int W>
 __device__ void rules_compact(RULES_KERNEL_PARAMS) {
+	constexpr int BS = 32 * W;
 	const RulesArgs g{nstates, words, nrules, ncode, nfields, step0, nsteps, nregs};
 	extern __shared__ uint32_t sm[];
-	__shared__ uint32_t s_pairs[2 * RULES_COMPACT_BLOCK];
+	__shared__ uint32_t s_pairs[2 * BS];
 	__shared__ int s_warp[32];
 	__shared__ int s_waiting;
 	rules_load_program(sm, code, fields, g);
 	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-	const int s = blockIdx.x * 32 + warp;
+	const int s = blockIdx.x * W + warp;
 	bool live = s < g.nstates && stable_at[s] == 0 && failed[s] == 0;
 	RulesCtx x{sm + g.ncode + 2 * g.nfields, sm, (const RulesField *)(sm + g.ncode), cur, snap, pend, g.nstates, g.words};
 	const unsigned lanemask_le = 0xffffffffu >> (31 - lane);
@@ -322,7 +325,7 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 				int en = 0;
 				if (live && i < R.hi) {
 					unsigned long long key;
-					en = R.cond_pc < 0 ? 1 : rules_exec<L, RULES_COMPACT_BLOCK>(x, R.cond_pc, s, i, i - R.lo, &key);
+					en = R.cond_pc < 0 ? 1 : rules_exec<L, BS>(x, R.cond_pc, s, i, i - R.lo, &key);
 					if (en < 0) {
 						atomicMin(&err_key[s], key);
 						en = 0;
@@ -333,26 +336,26 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 				int offset = __popc(ballot & lanemask_le); // inclusive, within the warp
 				if (lane == 31) s_warp[warp] = offset;
 				__syncthreads();
-				if (warp == 0) s_warp[lane] = pg_warp_inclusive_scan(s_warp[lane]);
+				if (warp == 0) s_warp[lane] = pg_warp_inclusive_scan(lane < W ? s_warp[lane] : 0);
 				__syncthreads();
 				if (warp > 0) offset += s_warp[warp - 1];
 				const int total = s_warp[31];
 				const int waiting = s_waiting;
 				if (en) s_pairs[waiting + offset - 1] = ((uint32_t)(i - R.lo) << 5) | warp;
 				__syncthreads();
-				// waiting < BLOCK and total <= BLOCK: a full round, then the
-				// rest moves down (fewer than BLOCK: no overlap); at the end
+				// waiting < BS and total <= BS: a full round, then the
+				// rest moves down (fewer than BS: no overlap); at the end
 				// of the range the rest runs too. avail is the same in every
 				// thread, so the loop and its barriers are uniform.
 				int avail = waiting + total;
 				const bool last = base + 32 >= R.hi;
-				while (avail >= RULES_COMPACT_BLOCK || (last && avail > 0)) {
-					const int run = min(avail, RULES_COMPACT_BLOCK);
+				while (avail >= BS || (last && avail > 0)) {
+					const int run = min(avail, BS);
 					if ((int)threadIdx.x < run) {
 						const uint32_t pair = s_pairs[threadIdx.x];
-						const int rel = pair >> 5, cs = blockIdx.x * 32 + (pair & 31);
+						const int rel = pair >> 5, cs = blockIdx.x * W + (pair & 31);
 						unsigned long long key;
-						if (rules_exec<L, RULES_COMPACT_BLOCK>(x, R.body_pc, cs, R.lo + rel, rel, &key) < 0) atomicMin(&err_key[cs], key);
+						if (rules_exec<L, BS>(x, R.body_pc, cs, R.lo + rel, rel, &key) < 0) atomicMin(&err_key[cs], key);
 					}
 					__syncthreads();
 					uint32_t moved = 0;
@@ -396,7 +399,10 @@ extern "C" {
 __global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_simple_A(RULES_KERNEL_PARAMS) { rules_simple<LAYOUT_A>(RULES_ARGS); }
 __global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_simple_B(RULES_KERNEL_PARAMS) { rules_simple<LAYOUT_B>(RULES_ARGS); }
 __global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_simple_C(RULES_KERNEL_PARAMS) { rules_simple<LAYOUT_C>(RULES_ARGS); }
-__global__ void __launch_bounds__(RULES_COMPACT_BLOCK) rules_compact_A(RULES_KERNEL_PARAMS) { rules_compact<LAYOUT_A>(RULES_ARGS); }
-__global__ void __launch_bounds__(RULES_COMPACT_BLOCK) rules_compact_B(RULES_KERNEL_PARAMS) { rules_compact<LAYOUT_B>(RULES_ARGS); }
-__global__ void __launch_bounds__(RULES_COMPACT_BLOCK) rules_compact_C(RULES_KERNEL_PARAMS) { rules_compact<LAYOUT_C>(RULES_ARGS); }
+__global__ void __launch_bounds__(RULES_COMPACT_BLOCK) rules_compact_A(RULES_KERNEL_PARAMS) { rules_compact<LAYOUT_A, 32>(RULES_ARGS); }
+__global__ void __launch_bounds__(RULES_COMPACT_BLOCK) rules_compact_B(RULES_KERNEL_PARAMS) { rules_compact<LAYOUT_B, 32>(RULES_ARGS); }
+__global__ void __launch_bounds__(RULES_COMPACT_BLOCK) rules_compact_C(RULES_KERNEL_PARAMS) { rules_compact<LAYOUT_C, 32>(RULES_ARGS); }
+__global__ void __launch_bounds__(RULES_COMPACT_SMALL * 32) rules_compact_small_A(RULES_KERNEL_PARAMS) { rules_compact<LAYOUT_A, RULES_COMPACT_SMALL>(RULES_ARGS); }
+__global__ void __launch_bounds__(RULES_COMPACT_SMALL * 32) rules_compact_small_B(RULES_KERNEL_PARAMS) { rules_compact<LAYOUT_B, RULES_COMPACT_SMALL>(RULES_ARGS); }
+__global__ void __launch_bounds__(RULES_COMPACT_SMALL * 32) rules_compact_small_C(RULES_KERNEL_PARAMS) { rules_compact<LAYOUT_C, RULES_COMPACT_SMALL>(RULES_ARGS); }
 }

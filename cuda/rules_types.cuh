@@ -9,6 +9,7 @@
 #define RULES_MAX_PEND 255  // scattered writes per evaluation (MaxPendings)
 #define RULES_NO_REG 255    // index operand: element 0 (scalars)
 #define RULES_COMPACT_BLOCK 1024 // compact schedule: 32 warps, a state each
+#define RULES_COMPACT_SMALL 8    // compact with few states: 8 warps (states) a block
 #define RULES_SIMPLE_BLOCK 256   // simple schedule: a block per state
 
 // Opcodes: an instruction is op | a<<8 | b<<16 | c<<24; LDI, JMP, JZ and

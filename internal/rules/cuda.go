@@ -42,13 +42,18 @@ func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout 
 			r = nil
 		}
 	}()
-	if r.fn, err = dev.Function("rules", fmt.Sprintf("rules_%s_%s", sched, layout)); err != nil {
-		return nil, err
-	}
-	if sched == Compact {
+	kernel := fmt.Sprintf("rules_%s_%s", sched, layout)
+	switch {
+	case sched == Compact && compactSmall(st.N, dev.Info().SMs):
+		kernel = fmt.Sprintf("rules_compact_small_%s", layout)
+		r.blocks, r.threads = (st.N+gpuCompactSmall-1)/gpuCompactSmall, 32*gpuCompactSmall
+	case sched == Compact:
 		r.blocks, r.threads = (st.N+31)/32, gpuCompactBlock
-	} else {
+	default:
 		r.blocks, r.threads = st.N, gpuSimpleBlock
+	}
+	if r.fn, err = dev.Function("rules", kernel); err != nil {
+		return nil, err
 	}
 	// Code, field table and the register file (p.Regs per thread).
 	r.shared = 4 * (len(p.Code) + 2*len(p.Fields) + p.Regs*r.threads)
@@ -105,6 +110,20 @@ func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout 
 		return r, err
 	}
 	return r, r.fired.Zero()
+}
+
+// compactWarps, when not zero, forces the compact schedule's states per
+// block (32 or gpuCompactSmall); tests run both.
+var compactWarps = 0
+
+// compactSmall says whether compact runs gpuCompactSmall states a block:
+// the paper's 32 states a block leave SMs idle when there are fewer than
+// two blocks an SM (2048 states are 64 blocks for an H100's 132 SMs).
+func compactSmall(states, sms int) bool {
+	if compactWarps != 0 {
+		return compactWarps == gpuCompactSmall
+	}
+	return (states+31)/32 < 2*sms
 }
 
 func fill[T any](n int, v T) []T {

@@ -58,12 +58,18 @@ func TestCUDAMatchesCPU(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: cpu: %v", tc.name, err)
 		}
-		for _, sched := range []Schedule{Simple, Compact} {
+		for _, v := range []struct {
+			sched Schedule
+			warps int
+		}{{Simple, 0}, {Compact, 32}, {Compact, gpuCompactSmall}} {
+			sched := v.sched
 			for _, l := range []Layout{LayoutA, LayoutB, LayoutC} {
-				name := fmt.Sprintf("%s/%s/%s", tc.name, sched, l)
+				name := fmt.Sprintf("%s/%s%d/%s", tc.name, sched, v.warps, l)
 				st := Generate(tc.p, tc.states, 11)
 				o.Schedule, o.Layout = sched, l
+				compactWarps = v.warps
 				got, err := c.Run(context.Background(), tc.p, st, o)
+				compactWarps = 0
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}

@@ -24,6 +24,7 @@ type gpuArgs struct {
 // Launch shapes; they match cuda/rules_types.cuh.
 const (
 	gpuCompactBlock = 1024
+	gpuCompactSmall = 8 // states (warps) a block of compact with few states
 	gpuSimpleBlock  = 256
 )
 

@@ -10,7 +10,7 @@ import (
 // cuda/rules_types.cuh as the host C++ compiler lays it out.
 func TestRulesGPUTypesMatchHeader(t *testing.T) {
 	consts := map[string]int64{"RULES_MAX_REGS": MaxRegs, "RULES_MAX_FIELDS": MaxFields, "RULES_MAX_PEND": MaxPendings,
-		"RULES_NO_REG": noReg, "RULES_COMPACT_BLOCK": gpuCompactBlock, "RULES_SIMPLE_BLOCK": gpuSimpleBlock,
+		"RULES_NO_REG": noReg, "RULES_COMPACT_BLOCK": gpuCompactBlock, "RULES_COMPACT_SMALL": gpuCompactSmall, "RULES_SIMPLE_BLOCK": gpuSimpleBlock,
 		"RULES_OP_COUNT": opCount}
 	names := []string{"NOP", "LDI", "MOV", "LD", "LDS", "ST", "STP", "ADDI", "ADDF", "JMP", "JZ", "LOOP", "RET", "END",
 		"IADD", "ISUB", "IMUL", "IDIV", "IMOD", "IAND", "IOR", "IXOR", "ISHL", "ISHR", "IEQ", "INE", "ILT", "ILE",

@@ -175,7 +175,8 @@ JSON lines in --trace-out.
 
 Backends: the CPU backend runs every state on all cores. With a GPU
 (--device auto|cuda) the rules run in a bytecode interpreter kernel, with
---schedule compact (a warp per state, 32 states a block, enabled
+--schedule compact (a warp per state, 32 states a block, 8 when states are
+few, enabled
 (index, state) pairs compacted in shared memory: the paper's Algorithms 3 and
 4) or simple (a block per state: Algorithms 1 and 2), and --layout C
 (32-word blocks of every state interleaved, the paper's Figure 6), A (each

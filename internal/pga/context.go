@@ -94,15 +94,21 @@ func (c *lotContext) merge(o *lotContext) {
 // seal sorts and de-duplicates the snap planes at the end of a phase.
 func (c *lotContext) seal() {
 	for k, v := range c.snaps {
-		slices.Sort(v)
-		out := v[:0]
-		for _, x := range v {
-			if len(out) == 0 || x-out[len(out)-1] > snapEps {
-				out = append(out, x)
-			}
-		}
-		c.snaps[k] = out
+		c.snaps[k] = sortPlanes(v)
 	}
+}
+
+// sortPlanes sorts plane coordinates in place and merges those closer than
+// snapEps.
+func sortPlanes(v []float64) []float64 {
+	slices.Sort(v)
+	out := v[:0]
+	for _, x := range v {
+		if len(out) == 0 || x-out[len(out)-1] > snapEps {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // snapEps merges planes closer than this and keeps cuts this far from a

@@ -118,29 +118,16 @@ func (g *Grammar) Evaluate(axioms []Shape, opt Options) ([]TerminalShape, error)
 	var done int64
 	total := int64(len(axioms) * len(g.Phases))
 	for _, phase := range g.Phases {
-		var next atomic.Int64
-		var wg sync.WaitGroup
 		errs := make([]error, len(axioms))
-		for w := 0; w < min(opt.Workers, len(axioms)); w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := int(next.Add(1) - 1)
-					if i >= len(axioms) {
-						return
-					}
-					errs[i] = evs[i].runPhase(phase)
-					if opt.Progress != nil {
-						progressMu.Lock()
-						done++
-						opt.Progress(done, total)
-						progressMu.Unlock()
-					}
-				}
-			}()
-		}
-		wg.Wait()
+		eachIndex(len(axioms), opt.Workers, func(i int) {
+			errs[i] = evs[i].runPhase(phase)
+			if opt.Progress != nil {
+				progressMu.Lock()
+				done++
+				opt.Progress(done, total)
+				progressMu.Unlock()
+			}
+		})
 		for i, err := range errs {
 			if err != nil {
 				return nil, fmt.Errorf("pga: axiom %d: %w", i, err)
@@ -163,27 +150,36 @@ func gather(evs []*evaluator, workers int) []TerminalShape {
 		at[i+1] = at[i] + n
 	}
 	all := make([]TerminalShape, at[len(evs)])
+	eachIndex(len(evs), workers, func(i int) {
+		dst := all[at[i]:at[i]]
+		for _, c := range evs[i].out {
+			dst = append(dst, c...)
+		}
+		evs[i].out = nil
+	})
+	return all
+}
+
+// eachIndex calls fn(i) for every i in [0, n) on up to workers goroutines
+// that take the next index as they finish (lots and subtrees vary in size,
+// so a fixed split would leave workers idle), and waits.
+func eachIndex(n, workers int, fn func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := 0; w < min(workers, len(evs)); w++ {
+	for w := 0; w < min(workers, n); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(evs) {
+				if i >= n {
 					return
 				}
-				dst := all[at[i]:at[i]]
-				for _, c := range evs[i].out {
-					dst = append(dst, c...)
-				}
-				evs[i].out = nil
+				fn(i)
 			}
 		}()
 	}
 	wg.Wait()
-	return all
 }
 
 func (g *Grammar) startRule(name string) (*Rule, error) {

@@ -160,15 +160,7 @@ func (c *CUDA) gather(st gpuStatus) ([]gpuItem, error) {
 			touched[k] = true
 		}
 		for k := range touched {
-			v := p.planes[k]
-			slices.Sort(v)
-			out := v[:0]
-			for _, x := range v {
-				if len(out) == 0 || x-out[len(out)-1] > snapEps {
-					out = append(out, x)
-				}
-			}
-			p.planes[k] = out
+			p.planes[k] = sortPlanes(p.planes[k])
 		}
 	}
 	var pend []gpuItem

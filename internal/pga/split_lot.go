@@ -1,10 +1,5 @@
 package pga
 
-import (
-	"sync"
-	"sync/atomic"
-)
-
 // A lot's phase is split over the workers when there are too few lots to
 // keep them busy: the phase's derivation is expanded breadth-first, with
 // the outputs of operators recorded as tasks instead of expanded, until
@@ -96,28 +91,15 @@ func (ev *evaluator) runTasks(items []item) error {
 	}
 	subs := make([]*evaluator, len(items))
 	errs := make([]error, len(items))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < min(ev.opt.Workers, len(idx)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(idx) {
-					return
-				}
-				i := idx[k]
-				t := items[i].task
-				sev := &evaluator{g: ev.g, opt: ev.opt, count: ev.count, attrs: ev.attrs, phase: ev.phase,
-					pending: map[int][]pendingShape{}, view: ev.view}
-				errs[i] = sev.chain(t.r, t.c, t.from, t.s, t.depth)
-				sev.flush()
-				subs[i] = sev
-			}
-		}()
-	}
-	wg.Wait()
+	eachIndex(len(idx), ev.opt.Workers, func(k int) {
+		i := idx[k]
+		t := items[i].task
+		sev := &evaluator{g: ev.g, opt: ev.opt, count: ev.count, attrs: ev.attrs, phase: ev.phase,
+			pending: map[int][]pendingShape{}, view: ev.view}
+		errs[i] = sev.chain(t.r, t.c, t.from, t.s, t.depth)
+		sev.flush()
+		subs[i] = sev
+	})
 	for i, it := range items {
 		switch {
 		case errs[i] != nil:

@@ -352,22 +352,18 @@ func (c *compiler) call(e *callExpr, t Type, mark int) (int, error) {
 	c.nextReg = mark
 	var op int
 	switch e.fn {
-	case "int":
-		if argType == Int {
+	case "int", "float":
+		// A conversion to the argument's own type is the argument.
+		if (e.fn == "int") == (argType == Int) {
 			if args[0] >= mark {
 				c.nextReg = args[0] + 1
 			}
 			return args[0], nil
 		}
 		op = opF2I
-	case "float":
-		if argType == Float {
-			if args[0] >= mark {
-				c.nextReg = args[0] + 1
-			}
-			return args[0], nil
+		if e.fn == "float" {
+			op = opI2F
 		}
-		op = opI2F
 	case "abs":
 		op = map[Type]int{Int: opIABS, Float: opFABS}[t]
 	case "sqrt":

@@ -1,16 +1,19 @@
 // Package output writes procgen's results: PNG images, OBJ/MTL meshes, CSV
-// tables and JSON documents.
+// tables and JSON documents, and owns the rules for where they may go.
 //
-// Every file goes through WriteFile, which writes a temporary file in the
-// destination's directory and renames it into place only after everything
-// was written and synced. An interrupted or failed run therefore never leaves
-// a truncated result, and a result from an earlier run stays intact until the
-// new one is complete. The Encode* functions write the same formats to any
-// io.Writer, for stdout.
+// A result for a regular file is written to a temporary file in the
+// destination's directory and renamed into place only after everything was
+// written and synced, so an interrupted or failed run never leaves a
+// truncated result and an earlier result stays intact until the new one is
+// complete. The rename only ever replaces a regular file: a symlink is
+// followed and its target replaced, and a character device, FIFO or socket
+// is written through (see Resolve). A Plan writes several outputs all or
+// nothing. The Encode* functions write the same formats to any io.Writer.
 package output
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -26,21 +29,83 @@ const fileMode os.FileMode = 0o644
 // lines, CSV records); 64 KiB is past the point where bigger buffers help.
 const bufferSize = 64 << 10
 
-// WriteFile atomically replaces path with what write produces. write gets a
-// buffered writer; WriteFile flushes it. On any failure, including an error or
-// a panic from write, the temporary file is removed and an existing file at
-// path is left untouched; a panic is propagated after the clean-up.
+// WriteFile writes what write produces to path: atomically for a file (the
+// target of a symlink), streamed for a device or FIFO, to the process's
+// standard output for "-". write gets a buffered writer; WriteFile flushes
+// it. On any failure, including an error or a panic from write, the
+// temporary file is removed and an existing file at path is left untouched;
+// a panic is propagated after the clean-up.
 func WriteFile(path string, write func(w io.Writer) error) error {
-	if err := writeAtomic(path, write); err != nil {
+	t, err := Resolve(path)
+	if err != nil {
+		return err
+	}
+	return writeTarget(context.Background(), t, os.Stdout, write)
+}
+
+// writeTarget writes one resolved output; stdout is where KindStdout goes.
+func writeTarget(ctx context.Context, t Target, stdout io.Writer, write func(w io.Writer) error) error {
+	switch t.Kind {
+	case KindStdout:
+		return wrapWrite(t.Path, writeStream(ctx, stdout, write))
+	case KindStream:
+		f, err := os.OpenFile(t.File, os.O_WRONLY, 0)
+		if err != nil {
+			return wrapWrite(t.Path, err)
+		}
+		err = writeStream(ctx, f, write)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return wrapWrite(t.Path, err)
+	}
+	s, err := stage(ctx, t, write)
+	if err != nil {
+		return wrapWrite(t.Path, err)
+	}
+	return wrapWrite(t.Path, s.commit())
+}
+
+func wrapWrite(path string, err error) error {
+	if err != nil {
 		return fmt.Errorf("output: write %s: %w", path, err)
 	}
 	return nil
 }
 
-func writeAtomic(path string, write func(w io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
+func writeStream(ctx context.Context, w io.Writer, write func(w io.Writer) error) error {
+	bw := bufio.NewWriterSize(ctxWriter{ctx, w}, bufferSize)
+	if err := write(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// staged is a complete, synced temporary file waiting to be renamed over
+// its destination.
+type staged struct {
+	tmp, dest string
+}
+
+// ctxWriter fails writes once ctx is done.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(b)
+}
+
+// stage writes a temporary file in dest's directory. On any failure or panic
+// the temporary file is gone when stage returns.
+func stage(ctx context.Context, t Target, write func(w io.Writer) error) (s staged, err error) {
+	dir, base := filepath.Split(t.File)
 	if base == "" {
-		return fmt.Errorf("no file name")
+		return s, fmt.Errorf("no file name")
 	}
 	if dir == "" {
 		dir = "."
@@ -49,44 +114,52 @@ func writeAtomic(path string, write func(w io.Writer) error) (err error) {
 	// The leading dot keeps half-written files out of casual listings.
 	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return err
+		return s, err
 	}
 	tmp := f.Name()
-	committed := false
+	done := false
 	// A deferred clean-up rather than recover: it runs on errors and panics
 	// alike, and a panic keeps its original stack trace as it propagates.
 	defer func() {
-		if !committed {
+		if !done {
 			_ = f.Close() // may already be closed; the file is discarded anyway
 			_ = os.Remove(tmp)
 		}
 	}()
-
-	bw := bufio.NewWriterSize(f, bufferSize)
+	// The context is checked under the buffer, once a flush: Ctrl-C stops
+	// a large file within 64 KiB, at no cost per small write.
+	bw := bufio.NewWriterSize(ctxWriter{ctx, f}, bufferSize)
 	if err := write(bw); err != nil {
-		return err
+		return s, err
 	}
 	if err := bw.Flush(); err != nil {
-		return err
+		return s, err
 	}
 	// Without the sync, a crash shortly after the rename can leave an empty
 	// or partial file under the final name on some file systems.
 	if err := f.Sync(); err != nil {
-		return err
+		return s, err
 	}
 	if err := f.Chmod(fileMode); err != nil {
-		return err
+		return s, err
 	}
 	if err := f.Close(); err != nil {
+		return s, err
+	}
+	done = true
+	return staged{tmp: tmp, dest: t.File}, nil
+}
+
+func (s staged) commit() error {
+	if err := os.Rename(s.tmp, s.dest); err != nil {
+		_ = os.Remove(s.tmp)
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	committed = true
-	syncDir(dir)
+	syncDir(filepath.Dir(s.dest))
 	return nil
 }
+
+func (s staged) discard() { _ = os.Remove(s.tmp) }
 
 // syncDir makes the rename itself durable. It is best effort: the result is
 // already complete and in place, and some platforms and file systems refuse

@@ -2,8 +2,10 @@ package output
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,11 +24,10 @@ func MTLPath(objPath string) string {
 	return strings.TrimSuffix(objPath, filepath.Ext(objPath)) + ".mtl"
 }
 
-// WriteOBJ atomically writes m to objPath and, when materials is not empty,
-// the materials to MTLPath(objPath), referenced from the OBJ by its base
-// name. Everything is validated before any file is touched. The MTL file is
-// written first so that a new OBJ never points at a missing library; if the
-// OBJ then fails, the new MTL stays next to the previous OBJ.
+// WriteOBJ writes m to objPath and, when materials is not empty, the
+// materials to MTLPath(objPath), referenced from the OBJ by its base name.
+// Everything is validated before any file is touched, and the two files are
+// written all or nothing: a failed OBJ leaves no new MTL behind.
 func WriteOBJ(objPath string, m *Mesh, materials []Material) error {
 	mtlPath := ""
 	if len(materials) > 0 {
@@ -35,15 +36,14 @@ func WriteOBJ(objPath string, m *Mesh, materials []Material) error {
 	if err := validateOBJ(objPath, mtlPath, m, materials); err != nil {
 		return fmt.Errorf("output: write %s: %w", objPath, err)
 	}
+	var writes []Write
 	mtlName := ""
 	if mtlPath != "" {
 		mtlName = filepath.Base(mtlPath)
-		err := WriteFile(mtlPath, func(w io.Writer) error { return writeMTL(w, materials) })
-		if err != nil {
-			return err
-		}
+		writes = append(writes, Write{Path: mtlPath, Func: func(w io.Writer) error { return writeMTL(w, materials) }})
 	}
-	return WriteFile(objPath, func(w io.Writer) error { return writeOBJ(w, m, mtlName) })
+	writes = append(writes, Write{Path: objPath, Func: func(w io.Writer) error { return writeOBJ(w, m, mtlName) }})
+	return NewPlan(os.Stdout).Commit(context.Background(), writes)
 }
 
 func validateOBJ(objPath, mtlPath string, m *Mesh, materials []Material) error {

@@ -1,0 +1,132 @@
+package output
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+)
+
+// Plan is the set of outputs of one run: resolved and checked before the
+// work starts (Add, RefuseInputs), then written all or nothing (Commit).
+type Plan struct {
+	stdout  io.Writer
+	targets map[string]Target // by Path as given
+	owner   map[string]string // destination key -> Path that claimed it
+}
+
+// NewPlan starts an empty plan; "-" outputs go to stdout.
+func NewPlan(stdout io.Writer) *Plan {
+	return &Plan{stdout: stdout, targets: map[string]Target{}, owner: map[string]string{}}
+}
+
+// Add resolves path and claims its destination. Two outputs of one run that
+// land on the same file (after resolving links), or two on standard output,
+// are an error: one would silently overwrite the other.
+func (p *Plan) Add(path string) (Target, error) {
+	if t, ok := p.targets[path]; ok {
+		return t, badTarget(path, "given twice")
+	}
+	t, err := Resolve(path)
+	if err != nil {
+		return t, err
+	}
+	key := destKey(t)
+	if other, ok := p.owner[key]; ok {
+		return t, badTarget(path, "%s would write to the same place as %s", path, other)
+	}
+	p.owner[key] = path
+	p.targets[path] = t
+	return t, nil
+}
+
+func destKey(t Target) string {
+	if t.Kind == KindStdout {
+		return Stdout
+	}
+	if abs, err := filepath.Abs(t.File); err == nil {
+		return abs
+	}
+	return filepath.Clean(t.File)
+}
+
+// RefuseInputs fails when an output of the plan is one of the run's input
+// files (the same file after resolving links): the run would destroy what it
+// reads.
+func (p *Plan) RefuseInputs(inputs ...string) error {
+	for _, in := range inputs {
+		for _, t := range p.targets {
+			if SameFile(t, in) {
+				return badTarget(t.Path, "is the input %s; choose another output", in)
+			}
+		}
+	}
+	return nil
+}
+
+// Write is one output's content: Func writes it to a buffered writer.
+type Write struct {
+	Path string
+	Func func(w io.Writer) error
+}
+
+// Commit writes every output or none. Files are staged first (complete,
+// synced temporary files), then streams (stdout, devices, FIFOs: they cannot
+// be taken back, so they go only once every file is ready), then every file
+// is renamed into place. A failure or a cancelled ctx before the renames
+// leaves no new file behind. Paths not added before are added now.
+func (p *Plan) Commit(ctx context.Context, writes []Write) (err error) {
+	targets := make([]Target, len(writes))
+	for i, w := range writes {
+		t, ok := p.targets[w.Path]
+		if !ok {
+			if t, err = p.Add(w.Path); err != nil {
+				return err
+			}
+		}
+		targets[i] = t
+	}
+	var files []staged
+	defer func() {
+		if err != nil {
+			for _, s := range files {
+				s.discard()
+			}
+		}
+	}()
+	for i, w := range writes {
+		if targets[i].Kind != KindFile {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s, err := stage(ctx, targets[i], w.Func)
+		if err != nil {
+			return wrapWrite(w.Path, err)
+		}
+		files = append(files, s)
+	}
+	for i, w := range writes {
+		if targets[i].Kind == KindFile {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := writeTarget(ctx, targets[i], p.stdout, w.Func); err != nil {
+			return err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for i, s := range files {
+		if err := s.commit(); err != nil {
+			files = files[i+1:] // the rest are still temporary files
+			return fmt.Errorf("output: rename into %s: %w", s.dest, err)
+		}
+	}
+	files = nil
+	return nil
+}

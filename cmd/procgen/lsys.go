@@ -34,6 +34,7 @@ type lsysOptions struct {
 	LineScale   float64 `mapstructure:"line-scale"`
 	LineWidth   string  `mapstructure:"line-width"`
 	Stats       bool    `mapstructure:"stats"`
+	allSteps    bool    // --all-steps: a .txt output holds every step's string
 }
 
 func (o *lsysOptions) validate() error {
@@ -61,7 +62,8 @@ func (o *lsysOptions) validate() error {
 }
 
 // lsysOutputs are the formats -o can name, by extension.
-var lsysOutputs = map[string]string{".obj": "OBJ geometry", ".png": "PNG preview", ".json": "JSON statistics"}
+var lsysOutputs = map[string]string{".obj": "OBJ geometry", ".png": "PNG preview", ".json": "JSON statistics",
+	".txt": "the derived string"}
 
 func (a *app) newLsysCmd() *cobra.Command {
 	cmd := &cobra.Command{
@@ -74,6 +76,7 @@ func (a *app) newLsysCmd() *cobra.Command {
 
 func (a *app) newLsysDeriveCmd() *cobra.Command {
 	var outs []string
+	var allSteps bool
 	cmd := &cobra.Command{
 		Use:   "derive SYSTEM.l [-n STEPS] [-o out.obj|out.png|out.json ...]",
 		Short: "Derive an L-system and interpret it into geometry",
@@ -103,19 +106,20 @@ would exceed it.`,
 			if err := a.decode("lsys", &o); err != nil {
 				return err
 			}
+			o.allSteps = allSteps
 			if err := o.validate(); err != nil {
 				return err
 			}
 			for _, out := range outs {
 				if _, ok := lsysOutputs[strings.ToLower(filepath.Ext(out))]; !ok {
-					return usageErrorf("output %q: want a .obj, .png or .json file", out)
+					return usageErrorf("output %q: want a .obj, .png, .json or .txt file", out)
 				}
 			}
 			return a.lsysDerive(cmd.Context(), args[0], outs, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .png or .json (repeatable)")
+	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .png, .json or .txt (repeatable)")
 	a.bindFlag(f, "lsys.steps", "steps", "n")
 	a.bindFlag(f, "lsys.max-modules", "max-modules", "")
 	a.bindFlag(f, "lsys.cylinders", "cylinders", "")
@@ -125,6 +129,7 @@ would exceed it.`,
 	a.bindFlag(f, "lsys.line-scale", "line-scale", "")
 	a.bindFlag(f, "lsys.line-width", "line-width", "")
 	a.bindFlag(f, "lsys.stats", "stats", "")
+	f.BoolVar(&allSteps, "all-steps", false, ".txt: write every step's string w0..wn, one line each (default: the last)")
 	return cmd
 }
 
@@ -142,6 +147,7 @@ type lsysReport struct {
 	InterpMS   float64          `json:"interpret_ms,omitempty"`
 	ModulesPMS float64          `json:"derive_modules_per_ms"`
 	setsWidth  bool             // the interpreted string holds '!' or '#'
+	text       lsysText         // for .txt outputs
 }
 
 func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsysOptions) error {
@@ -173,6 +179,8 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 	}
 	derived := time.Since(start)
 	rep.Steps, rep.Total, rep.Final = d.Steps, d.Total, int64(d.String.Len())
+	rep.text = lsysText{sys: sys, final: d.String, allSteps: o.allSteps, deriver: lsys.NewDeriver(dev),
+		opts: lsys.DeriveOptions{Steps: steps, Seed: a.opts.Seed, MaxModules: int64(o.MaxModules)}}
 	rep.DeriveMS = derived.Seconds() * 1e3
 	rep.ModulesPMS = float64(d.Total) / max(rep.DeriveMS, 1e-9)
 	a.log.Debugf("%s: derived %d steps, %d modules written, %.1f ms on %s", path, steps, d.Total, rep.DeriveMS, rep.Backend)
@@ -255,6 +263,8 @@ func (a *app) writeLsysOutput(ctx context.Context, out string, g *turtle.Geometr
 		})
 	case ".png":
 		return output.WritePNG(out, preview, output.Depth8)
+	case ".txt":
+		return writeLsysText(ctx, out, &rep.text)
 	}
 	return fmt.Errorf("lsys: output %q: unknown format", out)
 }

@@ -105,6 +105,11 @@ func (c CUDA) DeriveOnDevice(ctx context.Context, sys *System, o DeriveOptions) 
 	if err := run.start(ax); err != nil {
 		return nil, nil, err
 	}
+	if o.OnStep != nil {
+		if err := o.OnStep(0, ax); err != nil {
+			return nil, nil, err
+		}
+	}
 	for k := 0; k < steps; k++ {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
@@ -120,6 +125,15 @@ func (c CUDA) DeriveOnDevice(ctx context.Context, sys *System, o DeriveOptions) 
 			return nil, nil, err
 		}
 		record(k+1, run.cur.n, run.cur.np)
+		if o.OnStep != nil {
+			s, err := run.download(run.cur)
+			if err != nil {
+				return nil, nil, fmt.Errorf("lsys: download w%d: %w", k+1, err)
+			}
+			if err := o.OnStep(k+1, s); err != nil {
+				return nil, nil, err
+			}
+		}
 		if o.Progress != nil {
 			o.Progress(int64(k+1), int64(steps))
 		}

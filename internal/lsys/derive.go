@@ -25,6 +25,12 @@ type DeriveOptions struct {
 	// Progress, when set, is called after each step with the steps done and
 	// the steps to do, from the goroutine that called Derive.
 	Progress func(done, total int64)
+	// OnStep, when set, is called with w_0 (the axiom, after cut) and with
+	// every w_k as step k completes, from the goroutine that called Derive;
+	// s is valid only during the call. An error stops the derivation and is
+	// returned. (It serves writers of every step's string: the CUDA backend
+	// downloads each string for it.)
+	OnStep func(k int, s *String) error
 }
 
 // StepStats is the size of the string after a step; Step 0 is the axiom.
@@ -148,6 +154,11 @@ func (CPU) Derive(ctx context.Context, sys *System, o DeriveOptions) (*Derivatio
 	if o.MaxModules > 0 && int64(cur.Len()) > o.MaxModules {
 		return nil, &LimitError{Step: 0, Modules: int64(cur.Len()), Max: o.MaxModules}
 	}
+	if o.OnStep != nil {
+		if err := o.OnStep(0, cur); err != nil {
+			return nil, err
+		}
+	}
 	st := newCPUState(r, o.Workers)
 	var spare *String
 	for k := 0; k < steps; k++ {
@@ -160,6 +171,11 @@ func (CPU) Derive(ctx context.Context, sys *System, o DeriveOptions) (*Derivatio
 		}
 		spare, cur = cur, next
 		record(k+1, cur)
+		if o.OnStep != nil {
+			if err := o.OnStep(k+1, cur); err != nil {
+				return nil, err
+			}
+		}
 		if o.Progress != nil {
 			o.Progress(int64(k+1), int64(steps))
 		}

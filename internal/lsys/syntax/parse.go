@@ -82,6 +82,12 @@ func (p *parser) statement(start, end int) error {
 		return c.errorf(c.i, "expected nothing after endlsystem, found %s", c.found())
 	}
 	if c.peek() == '#' && isLetter(c.peekAt(1)) {
+		// ABOP prints "#ignore: +-F" (and cpfg accepts "#define").
+		d := *c
+		d.i++
+		if name, ok := p.directiveName(&d); ok && (name == "ignore" || name == "consider") {
+			return p.directive(name, &d)
+		}
 		return p.preprocessor(c)
 	}
 	if name, ok := p.directiveName(c); ok {

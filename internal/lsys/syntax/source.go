@@ -43,6 +43,7 @@ func newSource(file string, src []byte) (*source, error) {
 	if err := s.blankComments(); err != nil {
 		return nil, err
 	}
+	normalizeBook(s.text)
 	s.matchParens()
 	return s, nil
 }

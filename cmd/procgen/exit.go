@@ -20,10 +20,15 @@ const (
 
 const exitCodeHelp = `Exit codes:
   0    success
-  1    failure (the work failed, or a check such as 'compare' thresholds did not hold)
-  2    usage error: bad flag, argument, configuration value or config file, unreadable input
-  3    the requested device is unavailable (--device cuda without a usable CUDA device)
-  130  interrupted (SIGINT or SIGTERM)`
+  1    failure: the work failed, the input's content is malformed, or a
+       check such as 'compare' thresholds did not hold
+  2    usage error: bad flag, argument, configuration value or config file;
+       a missing or unreadable input file, a directory given as a file; an
+       output that cannot be written or would overwrite an input; a size
+       over its limit (the message names the flag)
+  3    the requested device is unavailable (--device cuda without a usable
+       CUDA device)
+  130  interrupted (SIGINT or SIGTERM); nothing is written`
 
 // usageError marks an error as the user's mistake in how procgen was called:
 // exit code 2, and a hint pointing at the command's --help.

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/procgen-dev/procgen/internal/flame"
+	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/output"
 )
 
@@ -27,6 +29,7 @@ type flameOptions struct {
 	Strict      bool    `mapstructure:"strict"`
 	EarlyClip   bool    `mapstructure:"earlyclip"`
 	Transparent bool    `mapstructure:"transparent"`
+	JPEGQuality int     `mapstructure:"jpeg-quality"`
 }
 
 func (o *flameOptions) validate() error {
@@ -35,10 +38,12 @@ func (o *flameOptions) validate() error {
 		return usageErrorf("invalid --width %d: want 0..65536", o.Width)
 	case o.Height < 0 || o.Height > 1<<16:
 		return usageErrorf("invalid --height %d: want 0..65536", o.Height)
-	case o.Quality < 0 || o.Quality != o.Quality:
-		return usageErrorf("invalid --quality %g: want a positive number of samples per pixel", o.Quality)
+	case !(o.Quality >= 0) || o.Quality > 1e12:
+		return usageErrorf("invalid --quality %g: want 0..1e12 samples per pixel (0: the genome's)", o.Quality)
 	case o.Supersample < 0 || o.Supersample > 16:
 		return usageErrorf("invalid --supersample %d: want 1..16", o.Supersample)
+	case o.JPEGQuality < 1 || o.JPEGQuality > 100:
+		return usageErrorf("invalid --jpeg-quality %d: want 1..100", o.JPEGQuality)
 	}
 	if _, ok := pngCompression[o.Compression]; !ok {
 		return usageErrorf("invalid --compression %q: want fast, default or best", o.Compression)
@@ -69,8 +74,9 @@ func (a *app) newFlameRenderCmd() *cobra.Command {
 Fractorium and Electric Sheep) with the flam3 algorithm: chaos game, log-density
 accumulation, density estimation, spatial filter, gamma and vibrancy.
 
-One genome file with one flame renders to -o FILE (default: the genome's name
-with .png). Several files, a directory, or a file holding several flames render
+One genome file with one flame renders to -o FILE: .png (8-bit, or --png16),
+.jpg/.jpeg (--jpeg-quality), or - for a PNG on standard output (default: the
+genome's name with .png). Several files, a directory, or a file holding several flames render
 every flame into the directory -o DIR (default: the current directory), named
 after the file and the flame; a bad genome does not stop the others, and the
 failures are listed at the end (exit 1). --resume skips outputs that exist.
@@ -95,13 +101,14 @@ same image on the same backend, whatever the number of threads.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "output", "o", "", "output `FILE` (one flame) or directory (several)")
+	f.StringVarP(&out, "output", "o", "", "output `FILE` (.png, .jpg; - for stdout) for one flame, or a directory for several")
 	f.BoolVar(&resume, "resume", false, "skip flames whose output file already exists")
 	a.bindFlag(f, "flame.width", "width", "")
 	a.bindFlag(f, "flame.height", "height", "")
 	a.bindFlag(f, "flame.quality", "quality", "")
 	a.bindFlag(f, "flame.supersample", "supersample", "")
 	a.bindFlag(f, "flame.png16", "png16", "")
+	a.bindFlag(f, "flame.jpeg-quality", "jpeg-quality", "")
 	a.bindFlag(f, "flame.compression", "compression", "")
 	a.bindFlag(f, "flame.palettes", "palettes", "")
 	a.bindFlag(f, "flame.strict", "strict", "")
@@ -117,25 +124,70 @@ type flameJob struct {
 	out    string
 }
 
+// flameImageExts are the image files -o can name; anything else is a directory.
+var flameImageExts = map[string]bool{".png": true, ".jpg": true, ".jpeg": true}
+
+func isJPEG(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".jpg" || ext == ".jpeg"
+}
+
 func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume bool, o flameOptions) error {
 	ctx := cmd.Context()
+	files, err := genomeFiles(args)
+	if err != nil {
+		return usageError{err}
+	}
+	// Where the images go is settled before any genome is parsed: a file
+	// (-o x.png, x.jpg or -) or a directory, which must exist or be creatable.
+	single := len(args) == 1 && !isDir(args[0])
+	outIsFile := out == output.Stdout || flameImageExts[strings.ToLower(filepath.Ext(out))] || existsNotDir(out)
+	switch {
+	case outIsFile && !single:
+		return usageErrorf("-o %s names one image, but %d genome files (or a directory) were given: give a directory", out, len(files))
+	case outIsFile && isJPEG(out) && o.PNG16:
+		return usageErrorf("--png16 with -o %s: JPEG has 8 bits per channel; write a .png", out)
+	case !outIsFile && out != "" && filepath.Ext(out) != "" && !isDir(out):
+		return usageErrorf("-o %s: want a .png, .jpg or .jpeg file, - for standard output, or a directory", out)
+	}
+	plan := output.NewPlan(a.stdout)
+	outDir := ""
+	switch {
+	case outIsFile:
+		if plan, err = a.planOutputs(files, out); err != nil {
+			return err
+		}
+	case out != "" || !single:
+		if outDir = out; outDir == "" {
+			outDir = "."
+		}
+		if err := output.ProbeCreatableDir(outDir); err != nil {
+			return usageError{err}
+		}
+	default:
+		if err := output.ProbeCreatableDir("."); err != nil {
+			return usageError{err}
+		}
+	}
 	var parseOpts flame.ParseOptions
 	parseOpts.Strict = o.Strict
 	if o.Palettes != "" {
+		if err := checkInputFile("flame: palettes", o.Palettes); err != nil {
+			return err
+		}
 		pf, err := flame.LoadPaletteFile(o.Palettes)
 		if err != nil {
 			return fmt.Errorf("flame: palettes: %w", err)
 		}
 		parseOpts.Palettes = pf
 	}
-	files, err := genomeFiles(args)
-	if err != nil {
-		return usageError{err}
-	}
 	var jobs []flameJob
 	var failures []string
 	parseFailures := 0
 	for _, path := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		gs, warns, err := flame.ParseFile(path, parseOpts)
 		for _, w := range warns {
 			a.log.Warnf("%s", w)
@@ -152,23 +204,34 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 			jobs = append(jobs, flameJob{genome: g, source: path, out: outputName(path, g, i, len(gs))})
 		}
 	}
-	single := len(files) == 1 && len(jobs) == 1 && !isDir(args[0])
+	if outIsFile && len(jobs) > 1 {
+		return usageErrorf("-o %s names one image, but %s holds %d flames: give a directory", out, files[0], len(jobs))
+	}
+	// A directory that does not exist yet holds nothing to resolve: the
+	// names need only be distinct. One that exists may hold links.
+	dirExists := outDir == "" || isDir(outDir)
+	claimed := map[string]string{}
 	for i := range jobs {
 		switch {
-		case single && out != "":
+		case outIsFile:
 			jobs[i].out = out
-		case single:
-			// default: name.png beside the working directory
-		default:
-			dir := out
-			if dir == "" {
-				dir = "."
-			}
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return err
-			}
-			jobs[i].out = filepath.Join(dir, jobs[i].out)
+			continue
+		case outDir != "":
+			jobs[i].out = filepath.Join(outDir, jobs[i].out)
 		}
+		if prev, ok := claimed[jobs[i].out]; ok {
+			return usageErrorf("%s and %s would both write %s: render them into separate directories",
+				prev, jobs[i].source, jobs[i].out)
+		}
+		claimed[jobs[i].out] = jobs[i].source
+		if dirExists {
+			if _, err := plan.Add(jobs[i].out); err != nil {
+				return usageErrorf("%s: %v", jobs[i].source, err)
+			}
+		}
+	}
+	if err := plan.RefuseInputs(files...); err != nil {
+		return usageError{err}
 	}
 	dev, err := a.openDevice()
 	if err != nil {
@@ -176,6 +239,18 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 	}
 	if dev != nil {
 		defer dev.Close()
+	}
+	// Every size is checked before the first render, so a batch never
+	// stops half-way on a genome it could have refused at the start.
+	for _, j := range jobs {
+		if err := a.checkFlameSize(j, o, dev); err != nil {
+			return err
+		}
+	}
+	if outDir != "" {
+		if err := os.MkdirAll(outDir, 0o755); err != nil {
+			return err
+		}
 	}
 	r := flame.NewRenderer(dev)
 	depth := output.Depth8
@@ -186,16 +261,16 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if resume {
+		if resume && j.out != output.Stdout {
 			if _, err := os.Stat(j.out); err == nil {
 				a.log.Infof("skip %s: exists (--resume)", j.out)
 				continue
 			}
 		}
-		err := a.renderOne(cmd, r, j, o, depth)
+		err := a.renderOne(cmd, r, plan, j, o, depth)
 		a.hintJIT(dev, "flame")
 		if err != nil {
-			if errors.Is(err, ctx.Err()) || single {
+			if errors.Is(err, ctx.Err()) || len(jobs) == 1 {
 				return err
 			}
 			failures = append(failures, err.Error())
@@ -209,7 +284,8 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 	return nil
 }
 
-func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, j flameJob, o flameOptions, depth output.BitDepth) error {
+func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, plan *output.Plan, j flameJob, o flameOptions, depth output.BitDepth) error {
+	ctx := cmd.Context()
 	name := j.genome.Name
 	if name == "" {
 		name = filepath.Base(j.source)
@@ -222,7 +298,7 @@ func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, j flameJob, o flam
 		bar(done, total)
 	}
 	start := time.Now()
-	frame, st, err := r.Render(cmd.Context(), j.genome, flame.Options{
+	frame, st, err := r.Render(ctx, j.genome, flame.Options{
 		Width: o.Width, Height: o.Height, Quality: o.Quality, Supersample: o.Supersample,
 		Seed: a.opts.Seed, EarlyClip: o.EarlyClip, Transparent: o.Transparent, Progress: progress,
 	})
@@ -234,18 +310,46 @@ func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, j flameJob, o flam
 		a.log.Debugf("%s: %d of %d points went bad (NaN/inf) and were dropped", name, st.BadValues, st.Samples)
 	}
 	level := pngCompression[o.Compression]
-	if depth == output.Depth16 {
-		err = output.WritePNGCompressed(j.out, frame.NRGBA64(), depth, level)
-	} else {
-		err = output.WritePNGCompressed(j.out, frame.NRGBA(), depth, level)
+	encode := func(w io.Writer) error {
+		switch {
+		case isJPEG(j.out):
+			return output.EncodeJPEG(w, frame.NRGBA(), o.JPEGQuality)
+		case depth == output.Depth16:
+			return output.EncodePNGCompressed(w, frame.NRGBA64(), depth, level)
+		}
+		return output.EncodePNGCompressed(w, frame.NRGBA(), depth, level)
 	}
-	if err != nil {
+	if err := plan.Commit(ctx, []output.Write{{Path: j.out, Func: encode}}); err != nil {
 		return err
 	}
 	a.log.Debugf("%s: iterate %.3f s, render %.3f s, write %.3f s", name, st.IterateSeconds,
 		rendered.Sub(start).Seconds(), time.Since(rendered).Seconds())
-	a.log.Infof("wrote %s (%dx%d, %d samples)", j.out, frame.Width, frame.Height, st.Samples)
+	if j.out != output.Stdout {
+		a.log.Infof("wrote %s (%dx%d, %d samples)", j.out, frame.Width, frame.Height, st.Samples)
+	}
 	return nil
+}
+
+// checkFlameSize refuses a render whose sample count or memory is out of
+// bounds, naming the flags that change it.
+func (a *app) checkFlameSize(j flameJob, o flameOptions, dev *gpu.Device) error {
+	fp, err := flame.Estimate(j.genome, flame.Options{Width: o.Width, Height: o.Height, Quality: o.Quality,
+		Supersample: o.Supersample})
+	if errors.Is(err, flame.ErrTooLarge) {
+		return usageErrorf("%s: %v: lower --width/--height, --quality or --supersample", j.source, err)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", j.source, err)
+	}
+	what := fmt.Sprintf("%s: %dx%d at supersample %d", j.source, fp.Width, fp.Height, fp.Supersample)
+	const flags = "--width/--height or --supersample"
+	if dev == nil {
+		return a.checkMemory(what, fp.CPUBytes, flags)
+	}
+	if err := a.checkMemory(what, fp.GPUHostBytes, flags); err != nil {
+		return err
+	}
+	return checkDeviceMemory(what, fp.DeviceBytes, dev.Info().MemoryBytes, flags)
 }
 
 // genomeFiles expands the arguments: files as given, directories to their
@@ -302,6 +406,12 @@ func sanitize(s string) string {
 		}
 		return '_'
 	}, s)
+}
+
+// existsNotDir: p is (or links to) a file, device or FIFO: -o names one image.
+func existsNotDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
 }
 
 func isDir(p string) bool {

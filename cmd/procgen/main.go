@@ -15,6 +15,12 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// After the first signal the run winds down (exit 130, nothing
+		// written); a second one gets the default action: kill at once.
+		<-ctx.Done()
+		stop()
+	}()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -35,14 +41,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// whatever way it noticed (a closed pipe, a half-written file).
 		err = fmt.Errorf("interrupted: %w (%w)", context.Canceled, err)
 	}
+	a.clearProgress() // a half-drawn bar must not swallow the message
 	if !a.started {
 		// Cobra failed before any of our code ran: an unknown command or
 		// flag, or a wrong number of arguments.
 		err = asUsage(err)
 	}
-	fmt.Fprintf(stderr, "procgen: %s\n", oneLine(err.Error()))
 	code := exitCode(err)
-	if code == exitUsage && cmd != nil {
+	if code == exitInterrupted {
+		// Whatever failed on the way out was caused by the signal.
+		fmt.Fprintln(stderr, "procgen: interrupted")
+		return code
+	}
+	fmt.Fprintf(stderr, "procgen: %s\n", oneLine(err.Error()))
+	// The hint is for calls cobra could not parse; our own checks say in
+	// their one line which flag to change.
+	if code == exitUsage && cmd != nil && !a.started {
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}
 	return code

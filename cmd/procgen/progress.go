@@ -13,7 +13,25 @@ import (
 // draws a bar on stderr when stderr is a terminal and --quiet is not set, and
 // does nothing otherwise, so logs and pipes stay clean.
 func (a *app) newProgress(total int64, description string) func(done, total int64) {
-	return progressTo(a.stderr, isTerminal(a.stderr) && !a.opts.Quiet, total, description)
+	f, bar := progressTo(a.stderr, isTerminal(a.stderr) && !a.opts.Quiet, total, description)
+	if bar != nil {
+		a.barsMu.Lock()
+		a.bars = append(a.bars, bar)
+		a.barsMu.Unlock()
+	}
+	return f
+}
+
+// clearProgress erases bars still drawn, before an error message is printed.
+func (a *app) clearProgress() {
+	a.barsMu.Lock()
+	defer a.barsMu.Unlock()
+	for _, b := range a.bars {
+		if !b.IsFinished() {
+			_ = b.Clear()
+		}
+	}
+	a.bars = nil
 }
 
 func isTerminal(w io.Writer) bool {
@@ -21,9 +39,9 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-func progressTo(w io.Writer, show bool, total int64, description string) func(done, total int64) {
+func progressTo(w io.Writer, show bool, total int64, description string) (func(done, total int64), *progressbar.ProgressBar) {
 	if !show {
-		return func(int64, int64) {}
+		return func(int64, int64) {}, nil
 	}
 	bar := progressbar.NewOptions64(total,
 		progressbar.OptionSetWriter(w),
@@ -44,5 +62,5 @@ func progressTo(w io.Writer, show bool, total int64, description string) func(do
 		if done >= max {
 			_ = bar.Finish()
 		}
-	}
+	}, bar
 }

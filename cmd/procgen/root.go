@@ -10,7 +10,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -37,6 +39,9 @@ type app struct {
 	started bool
 	// jitHinted: the --jit note was printed already.
 	jitHinted bool
+	// bars are the progress bars drawn, cleared before an error is shown.
+	barsMu sync.Mutex
+	bars   []*progressbar.ProgressBar
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -116,6 +121,7 @@ func (a *app) newRootCmd() *cobra.Command {
 	a.bind(pf, "verbose", "verbose")
 	a.bindFlag(pf, "sync", "sync", "")
 	a.bindFlag(pf, "jit", "jit", "")
+	a.bindFlag(pf, "max-memory", "max-memory", "")
 	pf.String("config", "", "read configuration from `FILE` (YAML) instead of ./procgen.yaml or $XDG_CONFIG_HOME/procgen/config.yaml")
 	_ = root.RegisterFlagCompletionFunc("device", cobra.FixedCompletions(
 		[]string{"auto", "cpu", "cuda"}, cobra.ShellCompDirectiveNoFileComp))
@@ -141,8 +147,32 @@ func (a *app) newRootCmd() *cobra.Command {
 			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 		}
 	}
+	for _, c := range root.Commands() {
+		contractHelp(c)
+	}
 	markStarted(root, &a.started)
 	return root
+}
+
+// contractHelp gives every command the same contract: a command that only
+// holds subcommands rejects a mistyped one (exit 2, with a suggestion)
+// instead of printing help and exiting 0, and every command's --help ends
+// with the exit-code table.
+func contractHelp(cmd *cobra.Command) {
+	if cmd.HasSubCommands() && cmd.Run == nil && cmd.RunE == nil {
+		cmd.Args = noSubcommand
+		cmd.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+	}
+	if !strings.Contains(cmd.Long, "Exit codes:") {
+		long := cmd.Long
+		if long == "" {
+			long = cmd.Short + "."
+		}
+		cmd.Long = long + "\n\n" + exitCodeHelp
+	}
+	for _, c := range cmd.Commands() {
+		contractHelp(c)
+	}
 }
 
 // markStarted wraps every RunE in the tree to record that cobra has finished
@@ -183,6 +213,8 @@ type globalOptions struct {
 	Verbose int    `mapstructure:"verbose"`
 	Sync    bool   `mapstructure:"sync"`
 	JIT     string `mapstructure:"jit"`
+	// MaxMemory is "auto" or a size (parseSize).
+	MaxMemory string `mapstructure:"max-memory"`
 }
 
 // jitPolicy maps the validated --jit setting to the device's policy.
@@ -206,6 +238,11 @@ func (o globalOptions) validate(a *app) error {
 	case "cached", "always", "never":
 	default:
 		return usageErrorf("invalid %s %q: want cached, always or never", a.settingName("jit"), o.JIT)
+	}
+	if o.MaxMemory != "auto" {
+		if _, err := parseSize(o.MaxMemory); err != nil {
+			return usageErrorf("invalid %s %q: %v", a.settingName("max-memory"), o.MaxMemory, err)
+		}
 	}
 	if o.Verbose < 0 {
 		return usageErrorf("invalid %s %d: want 0 or more", a.settingName("verbose"), o.Verbose)

@@ -118,7 +118,7 @@ func TestProgressNotATerminal(t *testing.T) {
 
 func TestProgressShown(t *testing.T) {
 	var buf bytes.Buffer
-	report := progressTo(&buf, true, 10, "rendering")
+	report, _ := progressTo(&buf, true, 10, "rendering")
 	report(5, 20) // the total may change as work is discovered
 	report(20, 20)
 	if !strings.Contains(buf.String(), "rendering") {

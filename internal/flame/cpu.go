@@ -31,7 +31,8 @@ func (c CPU) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, e
 	if err != nil {
 		return nil, st, err
 	}
-	return p.finish(h), st, nil
+	f, err := p.finish(ctx, h)
+	return f, st, err
 }
 
 func (p *plan) iterateCPU(ctx context.Context, workers int, o Options) (h *histogram, st Stats, err error) {

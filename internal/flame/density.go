@@ -1,6 +1,7 @@
 package flame
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -114,11 +115,11 @@ func logScale(k1, k2, a float64) float64 { return k1 * math.Log1p(a*k2) / a }
 // densityEstimate turns the histogram h into the accumulation buffer acc
 // (RGBA float64 per bucket), log-scaling each bucket and, with d non-nil,
 // spreading it over the kernel its neighbourhood density selects.
-func densityEstimate(h *histogram, acc []float64, d *deFilters, k1, k2 float64, ss int) {
+func densityEstimate(ctx context.Context, h *histogram, acc []float64, d *deFilters, k1, k2 float64, ss int) {
 	w, ht := h.width, h.height
 	if d == nil {
 		parallel.For(ht, 16, func(_, lo, hi int) {
-			for j := lo; j < hi; j++ {
+			for j := lo; j < hi && ctx.Err() == nil; j++ {
 				for i := 0; i < w; i++ {
 					b := j*w + i
 					c := h.color(b)
@@ -151,13 +152,15 @@ func densityEstimate(h *histogram, acc []float64, d *deFilters, k1, k2 float64, 
 		parallel.For(count, 1, func(_, lo, hi int) {
 			for k := lo; k < hi; k++ {
 				b0 := first + (2*k+parity)*band
-				deRows(h, acc, d, k1, k2, ss, b0, min(b0+band, last))
+				deRows(ctx, h, acc, d, k1, k2, ss, b0, min(b0+band, last))
 			}
 		})
 	}
 }
 
-func deRows(h *histogram, acc []float64, d *deFilters, k1, k2 float64, ss, j0, j1 int) {
+// deRows stops early once ctx is done: Ctrl-C ends a big render within a
+// row of buckets, and the caller discards the half-estimated result.
+func deRows(ctx context.Context, h *histogram, acc []float64, d *deFilters, k1, k2 float64, ss, j0, j1 int) {
 	w, ht := h.width, h.height
 	half := ss / 2
 	scale := 1.0
@@ -174,7 +177,7 @@ func deRows(h *histogram, acc []float64, d *deFilters, k1, k2 float64, ss, j0, j
 		p[2] += c[2]
 		p[3] += c[3]
 	}
-	for j := j0; j < j1; j++ {
+	for j := j0; j < j1 && ctx.Err() == nil; j++ {
 		for i := ss - 1; i < w-(ss-1); i++ {
 			b := j*w + i
 			if h.rgba[4*b+3] == 0 && (h.hits == nil || h.hits[b] == 0) {

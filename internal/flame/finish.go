@@ -1,13 +1,21 @@
 package flame
 
-import "github.com/procgen-dev/procgen/internal/parallel"
+import (
+	"context"
+
+	"github.com/procgen-dev/procgen/internal/parallel"
+)
 
 // finish runs the CPU half of a render after the histogram: density
 // estimation (or plain log scaling), optional early clip, the spatial filter
 // and tone mapping. The CUDA backend runs the same steps on the device.
-func (p *plan) finish(h *histogram) *Frame {
+// Every phase checks ctx, so Ctrl-C ends even a poster-sized finish at once.
+func (p *plan) finish(ctx context.Context, h *histogram) (*Frame, error) {
 	acc := make([]float64, 4*p.bw*p.bh)
-	densityEstimate(h, acc, p.de, p.k1, p.k2, p.ss)
+	densityEstimate(ctx, h, acc, p.de, p.k1, p.k2, p.ss)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if p.earlyClip {
 		parallel.For(p.bw*p.bh, 1<<14, func(_, lo, hi int) {
 			for b := lo; b < hi; b++ {
@@ -19,7 +27,7 @@ func (p *plan) finish(h *histogram) *Frame {
 	f := newFrame(p.width, p.height)
 	fw := p.filterWidth
 	parallel.For(p.height, 8, func(_, lo, hi int) {
-		for j := lo; j < hi; j++ {
+		for j := lo; j < hi && ctx.Err() == nil; j++ {
 			y := p.deOffset + j*p.ss
 			for i := 0; i < p.width; i++ {
 				x := p.deOffset + i*p.ss
@@ -51,5 +59,8 @@ func (p *plan) finish(h *histogram) *Frame {
 			}
 		}
 	})
-	return f
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return f, nil
 }

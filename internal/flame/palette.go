@@ -454,6 +454,9 @@ func (fp *flameParser) libraryPalette(n int, hue float64) (Palette, error) {
 	}
 	ip, ok := fp.p.opts.Palettes.Lookup(n)
 	if !ok {
+		if fp.p.opts.Strict {
+			return Palette{}, fp.errorf(fp.line, "palette %d is not in the palette file", n)
+		}
 		fp.warnf(fp.line, "palette %d not in the palette file: using white", n)
 		var white Palette
 		for i := range white {

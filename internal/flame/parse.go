@@ -421,6 +421,9 @@ func (fp *flameParser) finish() (*Genome, error) {
 		fp.pal.setAll(p)
 	}
 	if !fp.pal.fillGaps() {
+		if fp.p.opts.Strict {
+			return nil, fp.errorf(fp.line, "no palette given (strict: it would render black)")
+		}
 		fp.warnf(fp.line, "no palette given: all colours are black")
 	}
 	g.Palette = fp.pal.pal

@@ -139,6 +139,10 @@ func newPlan(g *Genome, o Options) (*plan, error) {
 		a := g.Rotate * math.Pi / 180
 		p.cam.cos, p.cam.sin = math.Cos(a), math.Sin(a)
 	}
+	if n := math.Ceil(density * w * h); !(n <= MaxSamples) {
+		return nil, fmt.Errorf("flame %q: quality %g at %dx%d is %.3g samples, over the limit of %.3g: %w",
+			g.Name, quality, p.width, p.height, n, float64(MaxSamples), ErrTooLarge)
+	}
 	p.samples = int64(math.Ceil(density * w * h))
 
 	contrast := g.Contrast

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"image"
+	_ "image/jpeg"
 	"io"
 	"os"
 	"path/filepath"
@@ -260,5 +262,19 @@ func TestProbeCreatableDir(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("probe left files: %d entries", len(entries))
+	}
+}
+
+func TestEncodeJPEG(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 8, 8))
+	var buf bytes.Buffer
+	if err := EncodeJPEG(&buf, img, 90); err != nil {
+		t.Fatal(err)
+	}
+	if _, format, err := image.Decode(&buf); err != nil || format != "jpeg" {
+		t.Errorf("decoded %q, %v", format, err)
+	}
+	if err := EncodeJPEG(&buf, img, 0); err == nil {
+		t.Error("quality 0 accepted")
 	}
 }

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/procgen-dev/procgen/internal/output"
+)
+
+// planOutputs resolves every output path before any work: a path that cannot
+// be written (missing or read-only directory, a directory named as a file),
+// two outputs on one destination, or an output that is one of the inputs is
+// a usage error now, not a failure after minutes of rendering.
+func (a *app) planOutputs(inputs []string, outs ...string) (*output.Plan, error) {
+	p := output.NewPlan(a.stdout)
+	for _, out := range outs {
+		if _, err := p.Add(out); err != nil {
+			return nil, usageError{err}
+		}
+	}
+	if err := p.RefuseInputs(inputs...); err != nil {
+		return nil, usageError{err}
+	}
+	return p, nil
+}
+
+// checkInputFile is the usage check of an input argument: it must exist, be
+// readable and not be a directory. Problems with its content come later, as
+// failures (exit 1).
+func checkInputFile(what, path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return usageErrorf("%s: %s: %v", what, path, describeFSError(err))
+	}
+	if fi.IsDir() {
+		return usageErrorf("%s: %s is a directory, want a file", what, path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return usageErrorf("%s: %s: %v", what, path, describeFSError(err))
+	}
+	_ = f.Close()
+	return nil
+}
+
+func describeFSError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("no such file")
+		case errors.Is(err, fs.ErrPermission):
+			return fmt.Errorf("permission denied")
+		}
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,271 @@
+package flame
+
+// Keyframes with different xform counts are aligned before they are
+// interpolated, as flam3_align does: every genome is padded to the largest
+// number of standard xforms (and a final xform if any has one) with
+// "padding" xforms that change nothing, and those are then given better
+// identities where a neighbour's variations need one.
+
+// axform is an xform with its variation weights dense, as flam3 keeps them.
+type axform struct {
+	Xform
+	v       [NumVars]float64
+	padding bool
+	wind    [2]float64 // asymmetric reference angles (sequence edges)
+}
+
+// aligned is a keyframe after alignment: nstd standard xforms, then the
+// final one when final is set.
+type aligned struct {
+	k     *AnimGenome
+	xf    []axform
+	nstd  int
+	final bool
+	chaos [][]float64 // nstd×nstd
+}
+
+func denseXform(x *Xform) axform {
+	a := axform{Xform: *x}
+	a.Vars = nil
+	a.Chaos = nil
+	for _, t := range x.Vars {
+		a.v[t.ID] += t.Weight
+	}
+	return a
+}
+
+// paddingXform is flam3's freshly initialised xform at position i, marked
+// as padding.
+func paddingXform(i int) axform {
+	x := axform{Xform: newXform(i), padding: true}
+	x.v[VarLinear] = 1
+	return x
+}
+
+// copyx is flam3_copyx: src padded to nstd standard xforms and, with final,
+// a final xform.
+func copyx(src *AnimGenome, nstd int, final bool) aligned {
+	a := aligned{k: src, nstd: nstd, final: final}
+	ns := len(src.Xforms)
+	for i := 0; i < nstd; i++ {
+		if i < ns {
+			a.xf = append(a.xf, denseXform(&src.Xforms[i]))
+		} else {
+			a.xf = append(a.xf, paddingXform(i))
+		}
+	}
+	a.chaos = make([][]float64, nstd)
+	for i := range a.chaos {
+		row := make([]float64, nstd)
+		for j := range row {
+			row[j] = 1
+			if i < ns && j < ns && j < len(src.Xforms[i].Chaos) {
+				row[j] = src.Xforms[i].Chaos[j]
+			}
+		}
+		a.chaos[i] = row
+	}
+	if final {
+		if src.Final != nil {
+			a.xf = append(a.xf, denseXform(src.Final))
+		} else {
+			p := paddingXform(nstd)
+			p.Animate, p.ColorSpeed = 0, 0
+			a.xf = append(a.xf, p)
+		}
+	}
+	return a
+}
+
+// varParams lists the parameters flam3_copy_params copies for a variation
+// (flam3 copies flower_petals twice and never flower_holes; so does this).
+var varParams = map[VarID][]ParamID{
+	VarBlob:         {PBlobLow, PBlobHigh, PBlobWaves},
+	VarPdj:          {PPdjA, PPdjB, PPdjC, PPdjD},
+	VarFan2:         {PFan2X, PFan2Y},
+	VarRings2:       {PRings2Val},
+	VarPerspective:  {PPerspectiveAngle, PPerspectiveDist, PPerspVsin, PPerspVfcos},
+	VarJulian:       {PJulianPower, PJulianDist, PJulianRn, PJulianCn},
+	VarJuliascope:   {PJuliascopePower, PJuliascopeDist, PJuliascopeRn, PJuliascopeCn},
+	VarRadialBlur:   {PRadialBlurAngle},
+	VarPie:          {PPieSlices, PPieRotation, PPieThickness},
+	VarNgon:         {PNgonSides, PNgonPower, PNgonCorners, PNgonCircle},
+	VarCurl:         {PCurlC1, PCurlC2},
+	VarRectangles:   {PRectanglesX, PRectanglesY},
+	VarDisc2:        {PDisc2Rot, PDisc2Twist},
+	VarSuperShape:   {PSuperShapeRnd, PSuperShapeM, PSuperShapeN1, PSuperShapeN2, PSuperShapeN3, PSuperShapeHoles},
+	VarFlower:       {PFlowerPetals},
+	VarConic:        {PConicEccentricity, PConicHoles},
+	VarParabola:     {PParabolaHeight, PParabolaWidth},
+	VarBent2:        {PBent2X, PBent2Y},
+	VarBipolar:      {PBipolarShift},
+	VarCell:         {PCellSize},
+	VarCpow:         {PCpowI, PCpowR, PCpowPower},
+	VarCurve:        {PCurveXamp, PCurveYamp, PCurveXlength, PCurveYlength},
+	VarEscher:       {PEscherBeta},
+	VarLazysusan:    {PLazysusanX, PLazysusanY, PLazysusanSpin, PLazysusanSpace, PLazysusanTwist},
+	VarModulus:      {PModulusX, PModulusY},
+	VarOscilloscope: {POscilloscopeSeparation, POscilloscopeFrequency, POscilloscopeAmplitude, POscilloscopeDamping},
+	VarPopcorn2:     {PPopcorn2X, PPopcorn2Y, PPopcorn2C},
+	VarSeparation:   {PSeparationX, PSeparationY, PSeparationXinside, PSeparationYinside},
+	VarSplit:        {PSplitXsize, PSplitYsize},
+	VarSplits:       {PSplitsX, PSplitsY},
+	VarStripes:      {PStripesSpace, PStripesWarp},
+	VarWedge:        {PWedgeAngle, PWedgeHole, PWedgeCount, PWedgeSwirl},
+	VarWedgeJulia: {PWedgeJuliaAngle, PWedgeJuliaCount, PWedgeJuliaPower, PWedgeJuliaDist,
+		PWedgeJuliaCf, PWedgeJuliaCn, PWedgeJuliaRn},
+	VarWedgeSph: {PWedgeSphAngle, PWedgeSphHole, PWedgeSphCount, PWedgeSphSwirl},
+	VarWhorl:    {PWhorlInside, PWhorlOutside},
+	VarWaves2:   {PWaves2Scalex, PWaves2Scaley, PWaves2Freqx, PWaves2Freqy},
+	VarAuger:    {PAugerSym, PAugerWeight, PAugerFreq, PAugerScale},
+	VarFlux:     {PFluxSpread},
+	VarMobius:   {PMobiusReA, PMobiusReB, PMobiusReC, PMobiusReD, PMobiusImA, PMobiusImB, PMobiusImC, PMobiusImD},
+}
+
+// align is flam3_align over the keyframes src.
+func align(src []*AnimGenome) []aligned {
+	nsrc := len(src)
+	maxNx, maxFx := len(src[0].Xforms), src[0].Final != nil
+	already := true
+	for _, s := range src[1:] {
+		if n := len(s.Xforms); n != maxNx {
+			already = false
+			maxNx = max(maxNx, n)
+		}
+		if f := s.Final != nil; f != maxFx {
+			already = false
+			maxFx = maxFx || f
+		}
+	}
+	dst := make([]aligned, nsrc)
+	for i, s := range src {
+		dst[i] = copyx(s, maxNx, maxFx)
+	}
+	if t := dst[max(nsrc/2-1, 0)].k.InterpType; t == InterpCompat || t == InterpOlder {
+		return dst
+	}
+	for i := range dst {
+		for xf := range dst[i].xf {
+			x := &dst[i].xf[xf]
+			// A parametric variation missing here but present in the
+			// neighbour takes the neighbour's parameters, so they do not
+			// sweep in from the defaults.
+			for j := VarBlob; j < NumVars; j++ {
+				if x.v[j] != 0 {
+					continue
+				}
+				var from *axform
+				if i > 0 {
+					from = &dst[i-1].xf[xf]
+				} else if i < nsrc-1 {
+					from = &dst[i+1].xf[xf]
+				}
+				if from != nil && from.v[j] != 0 {
+					for _, p := range varParams[j] {
+						x.Params[p] = from.Params[p]
+					}
+				}
+			}
+			if x.padding && !already {
+				betterIdentity(dst, i, xf)
+			}
+		}
+	}
+	return dst
+}
+
+// betterIdentity replaces padding xform xf of dst[i] by an identity suited
+// to its neighbours' variations (flam3_align).
+func betterIdentity(dst []aligned, i, xf int) {
+	x := &dst[i].xf[xf]
+	x.v[VarLinear] = 0
+	neighbours := func(fn func(n *axform)) {
+		for _, ii := range []int{-1, 1} {
+			if i+ii < 0 || i+ii >= len(dst) || dst[i+ii].xf[xf].padding {
+				continue
+			}
+			fn(&dst[i+ii].xf[xf])
+		}
+	}
+	fnd := 0
+	logType := (i == 0 && dst[i].k.InterpType == InterpLog) || (i > 0 && dst[i-1].k.InterpType == InterpLog)
+	if logType {
+		neighbours(func(n *axform) {
+			// Holes would open against a plain identity: use a 180-degree
+			// rotated one with weight -1.
+			if n.v[VarSpherical] > 0 || n.v[VarNgon] > 0 || n.v[VarJulian] > 0 || n.v[VarJuliascope] > 0 ||
+				n.v[VarPolar] > 0 || n.v[VarWedgeSph] > 0 || n.v[VarWedgeJulia] > 0 {
+				x.v[VarLinear] = -1
+				x.Coefs = Affine{-1, 0, 0, -1, 0, 0}
+				fnd = -1
+			}
+		})
+	}
+	if fnd == 0 {
+		neighbours(func(n *axform) {
+			if n.v[VarRectangles] > 0 {
+				x.v[VarRectangles] = 1
+				x.Params[PRectanglesX], x.Params[PRectanglesY] = 0, 0
+				fnd++
+			}
+			if n.v[VarRings2] > 0 {
+				x.v[VarRings2] = 1
+				x.Params[PRings2Val] = 0
+				fnd++
+			}
+			if n.v[VarFan2] > 0 {
+				x.v[VarFan2] = 1
+				x.Params[PFan2X], x.Params[PFan2Y] = 0, 0
+				fnd++
+			}
+			if n.v[VarBlob] > 0 {
+				x.v[VarBlob] = 1
+				x.Params[PBlobLow], x.Params[PBlobHigh], x.Params[PBlobWaves] = 1, 1, 1
+				fnd++
+			}
+			if n.v[VarPerspective] > 0 {
+				x.v[VarPerspective] = 1
+				x.Params[PPerspectiveAngle] = 0
+				fnd++
+			}
+			if n.v[VarCurl] > 0 {
+				x.v[VarCurl] = 1
+				x.Params[PCurlC1], x.Params[PCurlC2] = 0, 0
+				fnd++
+			}
+			if n.v[VarSuperShape] > 0 {
+				x.v[VarSuperShape] = 1
+				x.Params[PSuperShapeN1], x.Params[PSuperShapeN2], x.Params[PSuperShapeN3] = 2, 2, 2
+				x.Params[PSuperShapeRnd], x.Params[PSuperShapeHoles] = 0, 0
+				fnd++
+			}
+		})
+	}
+	if fnd == 0 {
+		neighbours(func(n *axform) {
+			if n.v[VarFan] > 0 {
+				x.v[VarFan] = 1
+				fnd++
+			}
+			if n.v[VarRings] > 0 {
+				x.v[VarRings] = 1
+				fnd++
+			}
+		})
+		if fnd > 0 {
+			x.Coefs = Affine{0, 1, 1, 0, 0, 0}
+		}
+	}
+	switch {
+	case fnd == 0:
+		x.v[VarLinear] = 1
+	case fnd > 0:
+		sum := 0.0
+		for _, w := range x.v {
+			sum += w
+		}
+		for j := range x.v {
+			x.v[j] /= sum
+		}
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -35,14 +36,16 @@ type lsysOptions struct {
 	LineWidth   string  `mapstructure:"line-width"`
 	Stats       bool    `mapstructure:"stats"`
 	allSteps    bool    // --all-steps: a .txt output holds every step's string
+	// stdoutFormat is the extension -o - writes, from --format.
+	stdoutFormat string
 }
 
 func (o *lsysOptions) validate() error {
 	switch {
-	case o.Steps < -1:
-		return usageErrorf("invalid --steps %d: want 0 or more (-1: the system's derivation length)", o.Steps)
+	case o.Steps < -1 || o.Steps > maxLsysSteps:
+		return usageErrorf("invalid --steps %d: want 0..%d (-1: the system's derivation length)", o.Steps, maxLsysSteps)
 	case o.MaxModules < 1 || o.MaxModules > math.MaxInt64:
-		return usageErrorf("invalid --max-modules %d: want 1 or more", o.MaxModules)
+		return usageErrorf("invalid --max-modules %d: want 1..2^63-1", o.MaxModules)
 	case o.Cylinders < 0 || o.Cylinders == 1 || o.Cylinders == 2 || o.Cylinders > 64:
 		return usageErrorf("invalid --cylinders %d: want 0 (lines) or 3..64 sides", o.Cylinders)
 	case o.ImageWidth < 16 || o.ImageWidth > 1<<15 || o.ImageHeight < 16 || o.ImageHeight > 1<<15:
@@ -77,6 +80,7 @@ func (a *app) newLsysCmd() *cobra.Command {
 func (a *app) newLsysDeriveCmd() *cobra.Command {
 	var outs []string
 	var allSteps bool
+	var format string
 	cmd := &cobra.Command{
 		Use:   "derive SYSTEM.l [-n STEPS] [-o out.obj|out.png|out.json ...]",
 		Short: "Derive an L-system and interpret it into geometry",
@@ -111,6 +115,13 @@ would exceed it.`,
 				return err
 			}
 			for _, out := range outs {
+				if out == output.Stdout {
+					if _, ok := lsysOutputs["."+format]; !ok || format == "png" {
+						return usageErrorf("invalid --format %q: want txt, json or obj for -o -", format)
+					}
+					o.stdoutFormat = "." + format
+					continue
+				}
 				if _, ok := lsysOutputs[strings.ToLower(filepath.Ext(out))]; !ok {
 					return usageErrorf("output %q: want a .obj, .png, .json or .txt file", out)
 				}
@@ -119,7 +130,8 @@ would exceed it.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .png, .json or .txt (repeatable)")
+	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .png, .json or .txt, or - for standard output (repeatable)")
+	f.StringVar(&format, "format", "txt", "`FORMAT` of -o - (standard output): txt (the derived string), json or obj")
 	a.bindFlag(f, "lsys.steps", "steps", "n")
 	a.bindFlag(f, "lsys.max-modules", "max-modules", "")
 	a.bindFlag(f, "lsys.cylinders", "cylinders", "")
@@ -151,6 +163,19 @@ type lsysReport struct {
 }
 
 func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsysOptions) error {
+	if err := checkInputFile("lsys", path); err != nil {
+		return err
+	}
+	plan, err := a.planOutputs([]string{path}, outs...)
+	if err != nil {
+		return err
+	}
+	if slices.ContainsFunc(outs, func(out string) bool { return strings.EqualFold(filepath.Ext(out), ".png") }) {
+		if err := a.checkMemory(fmt.Sprintf("lsys: a %dx%d preview", o.ImageWidth, o.ImageHeight),
+			float64(o.ImageWidth)*float64(o.ImageHeight)*lsysPixelBytes, "--image-width/--image-height"); err != nil {
+			return err
+		}
+	}
 	sys, err := syntax.ParseFile(path)
 	if err != nil {
 		return fmt.Errorf("lsys: %w", err)
@@ -166,21 +191,30 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 	if steps < 0 {
 		steps = sys.Steps
 	}
+	if steps > maxLsysSteps {
+		return usageErrorf("lsys: %s derives %d steps, over the limit of %d: set -n", path, steps, maxLsysSteps)
+	}
+	maxModules := a.lsysModuleCap(o)
 	rep := lsysReport{System: sys.Name, Source: path, Backend: backendName(dev), Seed: a.opts.Seed}
 	var mu sync.Mutex
 	bar := a.newProgress(int64(steps), "derive "+filepath.Base(path))
 	start := time.Now()
 	d, err := lsys.NewDeriver(dev).Derive(ctx, sys, lsys.DeriveOptions{
-		Steps: steps, Seed: a.opts.Seed, MaxModules: int64(o.MaxModules),
+		Steps: steps, Seed: a.opts.Seed, MaxModules: maxModules,
 		Progress: func(done, total int64) { mu.Lock(); bar(done, total); mu.Unlock() },
 	})
+	var limit *lsys.LimitError
+	if errors.As(err, &limit) && uint64(maxModules) < o.MaxModules {
+		return fmt.Errorf("%s: %w (the cap follows from --max-memory %s: raise it to go further)",
+			path, err, formatBytes(float64(a.memoryLimit())))
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	derived := time.Since(start)
 	rep.Steps, rep.Total, rep.Final = d.Steps, d.Total, int64(d.String.Len())
 	rep.text = lsysText{sys: sys, final: d.String, allSteps: o.allSteps, deriver: lsys.NewDeriver(dev),
-		opts: lsys.DeriveOptions{Steps: steps, Seed: a.opts.Seed, MaxModules: int64(o.MaxModules)}}
+		opts: lsys.DeriveOptions{Steps: steps, Seed: a.opts.Seed, MaxModules: maxModules}}
 	rep.DeriveMS = derived.Seconds() * 1e3
 	rep.ModulesPMS = float64(d.Total) / max(rep.DeriveMS, 1e-9)
 	a.log.Debugf("%s: derived %d steps, %d modules written, %.1f ms on %s", path, steps, d.Total, rep.DeriveMS, rep.Backend)
@@ -219,11 +253,17 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 			return fmt.Errorf("%s: preview: %w", path, err)
 		}
 	}
+	writes := make([]output.Write, len(outs))
+	for i, out := range outs {
+		writes[i] = output.Write{Path: out, Func: a.lsysEncoder(ctx, lsysFormat(out, o), geom, preview, &rep, o)}
+	}
+	if err := plan.Commit(ctx, writes); err != nil {
+		return err
+	}
 	for _, out := range outs {
-		if err := a.writeLsysOutput(ctx, out, geom, preview, &rep, o); err != nil {
-			return err
+		if out != output.Stdout {
+			a.log.Infof("wrote %s", out)
 		}
-		a.log.Infof("wrote %s", out)
 	}
 	if o.Stats || len(outs) == 0 {
 		w := a.stdout
@@ -251,22 +291,24 @@ func backendName(dev *gpu.Device) string {
 	return "cuda: " + dev.Info().Name
 }
 
-func (a *app) writeLsysOutput(ctx context.Context, out string, g *turtle.Geometry, preview *image.NRGBA,
-	rep *lsysReport, o lsysOptions) error {
-	switch strings.ToLower(filepath.Ext(out)) {
+// lsysEncoder is the writer of one output format (by extension, or the
+// --format of -o -).
+func (a *app) lsysEncoder(ctx context.Context, format string, g *turtle.Geometry, preview *image.NRGBA,
+	rep *lsysReport, o lsysOptions) func(w io.Writer) error {
+	switch format {
 	case ".json":
-		return output.WriteJSON(out, rep)
+		return func(w io.Writer) error { return output.EncodeJSON(w, rep) }
 	case ".obj":
-		return output.WriteFile(out, func(w io.Writer) error {
+		return func(w io.Writer) error {
 			return turtle.EncodeOBJ(ctx, w, g, turtle.OBJOptions{Sides: o.Cylinders, Caps: o.Cylinders > 2,
 				Normals: o.Cylinders > 2})
-		})
+		}
 	case ".png":
-		return output.WritePNG(out, preview, output.Depth8)
+		return func(w io.Writer) error { return output.EncodePNG(w, preview, output.Depth8) }
 	case ".txt":
-		return writeLsysText(ctx, out, &rep.text)
+		return func(w io.Writer) error { return encodeLsysText(ctx, w, &rep.text) }
 	}
-	return fmt.Errorf("lsys: output %q: unknown format", out)
+	return func(io.Writer) error { return fmt.Errorf("lsys: output format %q: unknown", format) }
 }
 
 // writeLsysStats prints the per-step lengths and the totals as a table.

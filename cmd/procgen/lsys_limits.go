@@ -1,0 +1,44 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/procgen-dev/procgen/internal/output"
+)
+
+// maxLsysSteps bounds -n (and a system's own derivation length): per-step
+// statistics are kept for every step, and a million steps of a string that
+// stops growing already take minutes.
+const maxLsysSteps = 1_000_000
+
+// lsysPixelBytes is the preview's memory per pixel: the 8-bit image and the
+// rasteriser's float coverage band, plus the encoder's copy.
+const lsysPixelBytes = 12
+
+// lsysModuleBytes is the memory one module of the derived string costs at
+// the peak of a step: the string being read and the one being written, each
+// a symbol byte, a parameter offset and on average about two float64
+// parameters' worth of slots, plus the interpreter's geometry when asked.
+const lsysModuleBytes = 48
+
+// lsysModuleCap is --max-modules, lowered where --max-memory could not hold
+// that many modules: the derivation then stops with the limit error before
+// it allocates, instead of running the machine out of memory.
+func (a *app) lsysModuleCap(o lsysOptions) int64 {
+	byMemory := a.memoryLimit() / lsysModuleBytes
+	if byMemory < o.MaxModules {
+		a.log.Debugf("lsys: at most %d modules a step (--max-memory)", byMemory)
+		return int64(byMemory)
+	}
+	return int64(o.MaxModules)
+}
+
+// lsysFormat is the format an output is written in: its extension, or
+// --format for standard output.
+func lsysFormat(out string, o lsysOptions) string {
+	if out == output.Stdout {
+		return o.stdoutFormat
+	}
+	return strings.ToLower(filepath.Ext(out))
+}

@@ -35,16 +35,18 @@ type pgaOptions struct {
 	OpPar     bool    `mapstructure:"operator-parallel"`
 
 	cols, rows int // parsed from Grid
+	// stdoutFormat is the extension -o - writes, from --format.
+	stdoutFormat string
 }
 
 func (o *pgaOptions) validate() error {
 	switch {
 	case (o.Lots == "") == (o.Grid == ""):
 		return usageErrorf("want exactly one of --lots FILE.geojson or --grid WxH")
-	case o.MaxShapes < 1:
-		return usageErrorf("invalid --max-shapes %d: want 1 or more", o.MaxShapes)
-	case o.MaxDepth < 1:
-		return usageErrorf("invalid --max-depth %d: want 1 or more", o.MaxDepth)
+	case o.MaxShapes < 1 || o.MaxShapes > maxPgaShapes:
+		return usageErrorf("invalid --max-shapes %d: want 1..%d", o.MaxShapes, maxPgaShapes)
+	case o.MaxDepth < 1 || o.MaxDepth > maxPgaDepth:
+		return usageErrorf("invalid --max-depth %d: want 1..%d", o.MaxDepth, maxPgaDepth)
 	case !(o.Height > 0) || o.Height > 1e5:
 		return usageErrorf("invalid --height %g: want a positive number of metres", o.Height)
 	case !(o.LotWidth > 0) || !(o.LotDepth > 0) || o.LotWidth > 1e5 || o.LotDepth > 1e5:
@@ -125,6 +127,7 @@ cores; auto takes the GPU when there is one. Both give the same terminals.
 
 func (a *app) newPgaCityCmd() *cobra.Command {
 	var outs []string
+	var format string
 	cmd := &cobra.Command{
 		Use:   "city GRAMMAR.pga [--lots lots.geojson | --grid WxH] [-o city.obj|city.glb|city.json ...]",
 		Short: "Expand a shape grammar on every lot of a city",
@@ -142,6 +145,13 @@ func (a *app) newPgaCityCmd() *cobra.Command {
 				return err
 			}
 			for _, out := range outs {
+				if out == output.Stdout {
+					if _, ok := pgaOutputs["."+format]; !ok {
+						return usageErrorf("invalid --format %q: want json, obj or glb for -o -", format)
+					}
+					o.stdoutFormat = "." + format
+					continue
+				}
 				if _, ok := pgaOutputs[strings.ToLower(filepath.Ext(out))]; !ok {
 					return usageErrorf("output %q: want a .obj, .glb or .json file", out)
 				}
@@ -150,7 +160,8 @@ func (a *app) newPgaCityCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .glb or .json (repeatable)")
+	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .glb or .json, or - for standard output (repeatable)")
+	f.StringVar(&format, "format", "json", "`FORMAT` of -o - (standard output): json, obj (without materials) or glb")
 	a.bindFlag(f, "pga.lots", "lots", "")
 	a.bindFlag(f, "pga.grid", "grid", "")
 	a.bindFlag(f, "pga.axiom", "axiom", "")
@@ -185,6 +196,20 @@ type pgaReport struct {
 }
 
 func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOptions) error {
+	if err := checkInputFile("pga", path); err != nil {
+		return err
+	}
+	inputs := []string{path}
+	if o.Lots != "" {
+		if err := checkInputFile("pga: --lots", o.Lots); err != nil {
+			return err
+		}
+		inputs = append(inputs, o.Lots)
+	}
+	plan, err := a.planOutputs(inputs, pgaPlannedPaths(outs, o)...)
+	if err != nil {
+		return err
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return asUsage(fmt.Errorf("pga: %w", err))
@@ -244,7 +269,7 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		defer dev.Close()
 	}
 	start = time.Now()
-	opt := pga.Options{Axiom: rep.Axiom, MaxShapes: o.MaxShapes, MaxDepth: o.MaxDepth,
+	opt := pga.Options{Axiom: rep.Axiom, MaxShapes: a.pgaShapeCap(o), MaxDepth: o.MaxDepth,
 		LotAttrs: pga.LotAttrValues(lots), Context: ctx}
 	var ts []pga.TerminalShape
 	var gpuEval *pga.CUDA
@@ -272,6 +297,10 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	}
 	if err != nil {
 		if errors.Is(err, pga.ErrLimit) {
+			if opt.MaxShapes < o.MaxShapes && strings.Contains(err.Error(), "MaxShapes") {
+				return fmt.Errorf("%s: %w (--max-memory %s caps the shapes at %d: raise it, or --max-depth, if the grammar is meant to grow this far)",
+					path, err, formatBytes(float64(a.memoryLimit())), opt.MaxShapes)
+			}
 			return fmt.Errorf("%s: %w (raise --max-shapes or --max-depth if the grammar is meant to grow this far)", path, err)
 		}
 		return fmt.Errorf("%s: %w", path, err)
@@ -288,28 +317,46 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		return err
 	}
 
+	// Geometry first, then the statistics, whose write time covers the
+	// geometry; all of it lands together or not at all.
 	start = time.Now()
-	for _, out := range outs {
-		ext := strings.ToLower(filepath.Ext(out))
-		if ext == ".json" || o.StatsOnly {
-			continue
-		}
-		if err := writePgaGeometry(g, out, ext, ts); err != nil {
-			return err
-		}
-		a.log.Infof("wrote %s", out)
-	}
-	if !o.StatsOnly {
-		rep.WriteMS = ms(time.Since(start))
-	}
+	var writes []output.Write
 	wroteJSON := false
 	for _, out := range outs {
-		if strings.ToLower(filepath.Ext(out)) == ".json" {
-			if err := output.WriteJSON(out, &rep); err != nil {
-				return err
-			}
-			a.log.Infof("wrote %s", out)
+		format := pgaFormat(out, o)
+		switch {
+		case format == ".json":
 			wroteJSON = true
+			continue
+		case o.StatsOnly:
+			continue
+		case format == ".obj" && out != output.Stdout:
+			mtl := output.MTLPath(out)
+			writes = append(writes,
+				output.Write{Path: mtl, Func: func(w io.Writer) error { return g.EncodeMTL(w, ts) }},
+				output.Write{Path: out, Func: func(w io.Writer) error { return g.EncodeOBJ(ctx, w, ts, filepath.Base(mtl)) }})
+		case format == ".obj":
+			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return g.EncodeOBJ(ctx, w, ts, "") }})
+		case format == ".glb":
+			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return g.EncodeGLB(ctx, w, ts) }})
+		}
+	}
+	for _, out := range outs {
+		if pgaFormat(out, o) == ".json" {
+			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error {
+				if !o.StatsOnly {
+					rep.WriteMS = ms(time.Since(start))
+				}
+				return output.EncodeJSON(w, &rep)
+			}})
+		}
+	}
+	if err := plan.Commit(ctx, writes); err != nil {
+		return err
+	}
+	for _, wr := range writes {
+		if wr.Path != output.Stdout {
+			a.log.Infof("wrote %s", wr.Path)
 		}
 	}
 	if o.StatsOnly && !wroteJSON || len(outs) == 0 {
@@ -348,21 +395,6 @@ func (a *app) pgaCUDA(ctx context.Context, c *pga.CUDA, axioms []pga.Shape, opt 
 		return res.Terminals, nil, nil
 	}
 	return nil, &res.Stats, nil
-}
-
-func writePgaGeometry(g *pga.Grammar, out, ext string, ts []pga.TerminalShape) error {
-	switch ext {
-	case ".obj":
-		// The library first, so a new OBJ never names a missing one.
-		mtl := output.MTLPath(out)
-		if err := output.WriteFile(mtl, func(w io.Writer) error { return g.EncodeMTL(w, ts) }); err != nil {
-			return err
-		}
-		return output.WriteFile(out, func(w io.Writer) error { return g.EncodeOBJ(w, ts, filepath.Base(mtl)) })
-	case ".glb":
-		return output.WriteFile(out, func(w io.Writer) error { return g.EncodeGLB(w, ts) })
-	}
-	return fmt.Errorf("pga: output %q: unknown format", out)
 }
 
 // writePgaStats prints the totals and the terminals per name as a table.

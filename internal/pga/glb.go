@@ -1,6 +1,7 @@
 package pga
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -97,7 +98,8 @@ type gltfBuffer struct {
 // normals), float32 POSITION and NORMAL, uint32 indices. Coordinates are
 // metres with Y up, as glTF expects. Meshes are built on all cores, chunk
 // by chunk of terminals, and the binary chunk is streamed from them.
-func (g *Grammar) EncodeGLB(w io.Writer, ts []TerminalShape) error {
+// It stops with ctx's error between meshes.
+func (g *Grammar) EncodeGLB(ctx context.Context, w io.Writer, ts []TerminalShape) error {
 	doc := gltfDoc{Asset: map[string]string{"version": "2.0", "generator": "procgen pga"}, Scenes: []gltfScene{{Nodes: []int{}}}}
 	var pieces [][]byte // the binary chunk, in order
 	binLen := 0
@@ -109,6 +111,9 @@ func (g *Grammar) EncodeGLB(w io.Writer, ts []TerminalShape) error {
 	}
 	names, groups := g.byName(ts)
 	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		m := g.glbMesh(ts, groups[name])
 		if int64(len(m.pos)/3) > math.MaxUint32 {
 			return fmt.Errorf("pga: glb: %d vertices in mesh %s, over the uint32 index range", len(m.pos)/3, name)

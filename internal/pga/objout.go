@@ -2,6 +2,7 @@ package pga
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -115,8 +116,9 @@ func MaterialColor(name string) [3]float64 {
 
 // EncodeOBJ writes ts as Wavefront OBJ: per terminal name a group with a
 // material of that name (from mtlName, when not empty), per terminal its
-// corner positions once, its face normals and quad faces.
-func (g *Grammar) EncodeOBJ(w io.Writer, ts []TerminalShape, mtlName string) error {
+// corner positions once, its face normals and quad faces. It stops with
+// ctx's error between groups and chunks of terminals.
+func (g *Grammar) EncodeOBJ(ctx context.Context, w io.Writer, ts []TerminalShape, mtlName string) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	fmt.Fprintf(bw, "# procgen pga: %d terminals\n", len(ts))
 	if mtlName != "" {
@@ -125,6 +127,9 @@ func (g *Grammar) EncodeOBJ(w io.Writer, ts []TerminalShape, mtlName string) err
 	names, groups := g.byName(ts)
 	var nv, nn int
 	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		fmt.Fprintf(bw, "g %s\n", name)
 		if mtlName != "" {
 			fmt.Fprintf(bw, "usemtl %s\n", name)
@@ -146,8 +151,13 @@ func (g *Grammar) EncodeOBJ(w io.Writer, ts []TerminalShape, mtlName string) err
 		}
 		texts := make([][]byte, len(bounds)-1)
 		parallel.For(len(at), objGrain, func(c, lo, hi int) {
-			texts[c] = g.objText(ts, at[lo:hi], starts[c][0], starts[c][1])
+			if ctx.Err() == nil {
+				texts[c] = g.objText(ts, at[lo:hi], starts[c][0], starts[c][1])
+			}
 		})
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		for _, t := range texts {
 			bw.Write(t)
 		}

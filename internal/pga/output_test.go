@@ -3,6 +3,7 @@ package pga
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"math"
@@ -41,7 +42,7 @@ func TestEncodeOBJCounts(t *testing.T) {
 		t.Fatalf("terminals %v, want 6 Mass and 30 Window", st.ByName)
 	}
 	var buf bytes.Buffer
-	if err := g.EncodeOBJ(&buf, ts, "c.mtl"); err != nil {
+	if err := g.EncodeOBJ(context.Background(), &buf, ts, "c.mtl"); err != nil {
 		t.Fatal(err)
 	}
 	count := map[string]int{}
@@ -129,7 +130,7 @@ func TestFacesWindOutward(t *testing.T) {
 	check(sg, more)
 	// OBJ and stats agree on the new solids too.
 	var buf bytes.Buffer
-	if err := sg.EncodeOBJ(&buf, more, ""); err != nil {
+	if err := sg.EncodeOBJ(context.Background(), &buf, more, ""); err != nil {
 		t.Fatal(err)
 	}
 	st := sg.Stats(more)
@@ -148,7 +149,7 @@ func TestFacesWindOutward(t *testing.T) {
 func TestEncodeGLB(t *testing.T) {
 	g, ts := city(t)
 	var buf bytes.Buffer
-	if err := g.EncodeGLB(&buf, ts); err != nil {
+	if err := g.EncodeGLB(context.Background(), &buf, ts); err != nil {
 		t.Fatal(err)
 	}
 	b := buf.Bytes()
@@ -204,7 +205,7 @@ func TestEncodeGLB(t *testing.T) {
 
 	// An empty city is still a valid GLB, with no BIN chunk.
 	buf.Reset()
-	if err := g.EncodeGLB(&buf, nil); err != nil {
+	if err := g.EncodeGLB(context.Background(), &buf, nil); err != nil {
 		t.Fatal(err)
 	}
 	b = buf.Bytes()
@@ -278,7 +279,7 @@ func TestEncodeGLBIndependentOfCores(t *testing.T) {
 	encode := func(procs int) []byte {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		var buf bytes.Buffer
-		if err := g.EncodeGLB(&buf, ts); err != nil {
+		if err := g.EncodeGLB(context.Background(), &buf, ts); err != nil {
 			t.Fatal(err)
 		}
 		return buf.Bytes()
@@ -289,7 +290,7 @@ func TestEncodeGLBIndependentOfCores(t *testing.T) {
 	obj := func(procs int) []byte {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		var buf bytes.Buffer
-		if err := g.EncodeOBJ(&buf, ts, "m.mtl"); err != nil {
+		if err := g.EncodeOBJ(context.Background(), &buf, ts, "m.mtl"); err != nil {
 			t.Fatal(err)
 		}
 		return buf.Bytes()

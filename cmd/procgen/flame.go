@@ -61,6 +61,7 @@ func (a *app) newFlameCmd() *cobra.Command {
 		Short: "Fractal flames: render flam3 genomes",
 	}
 	cmd.AddCommand(a.newFlameRenderCmd())
+	cmd.AddCommand(a.newFlameAnimateCmd())
 	return cmd
 }
 

@@ -67,7 +67,12 @@ func TestAnimFidelityCPU(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders at flam3's reference quality")
 	}
-	mode := os.Getenv("PROCGEN_ANIM_FIDELITY")
+	runAnimFidelity(t, CPU{}, os.Getenv("PROCGEN_ANIM_FIDELITY"))
+}
+
+// runAnimFidelity renders the subset (mode "") or all frames (mode "all",
+// or "blur" to also check against flam3's unblurred frames) with r.
+func runAnimFidelity(t *testing.T, fr FrameRenderer, mode string) {
 	seqs := map[string]*Animation{}
 	var table strings.Builder
 	fails := 0
@@ -85,7 +90,7 @@ func TestAnimFidelityCPU(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, _, err := CPU{}.RenderFrame(context.Background(), fs, Options{Seed: 1})
+		f, _, err := fr.RenderFrame(context.Background(), fs, Options{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

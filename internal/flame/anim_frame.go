@@ -125,8 +125,9 @@ func (a *Animation) Frame(t float64) (*FrameSpec, error) {
 // and tone constants) and one chaos game per temporal sample.
 type framePlan struct {
 	*plan
+	plans   []*plan // per temporal sample: its genome and camera on the frame's grid
 	games   []*chaosGame
-	samples []int64 // per temporal sample
+	samples []int64
 	total   int64
 }
 
@@ -195,7 +196,8 @@ func newFramePlan(fs *FrameSpec, o Options) (*framePlan, error) {
 			}
 			g = &c
 		}
-		sp := *p
+		sp := new(plan)
+		*sp = *p
 		sp.g = g
 		sp.cam = sampleCamera(g, p.width, p.height, p.ss, gutter, p.bw, p.bh)
 		z := math.Pow(2, g.Zoom)
@@ -203,6 +205,7 @@ func newFramePlan(fs *FrameSpec, o Options) (*framePlan, error) {
 		if !(ns <= MaxSamples) || float64(fp.total)+ns > MaxSamples {
 			return nil, fmt.Errorf("flame: frame at time %g needs over %.3g samples: %w", fs.Time, float64(MaxSamples), ErrTooLarge)
 		}
+		fp.plans = append(fp.plans, sp)
 		fp.games = append(fp.games, sp.chaosGame(o.Seed))
 		fp.samples = append(fp.samples, int64(ns))
 		fp.total += int64(ns)

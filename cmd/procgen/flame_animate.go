@@ -1,0 +1,415 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/procgen-dev/procgen/internal/flame"
+	"github.com/procgen-dev/procgen/internal/output"
+)
+
+// animateFlags are the flags of 'flame animate' that only it has.
+type animateFlags struct {
+	out               string
+	begin, end, dtime float64
+	fps               float64
+	crf               int
+	codec             string
+	resume            bool
+	beginSet, endSet  bool
+}
+
+// maxAnimFrames bounds the frames of one run (a day of 60 fps video).
+const maxAnimFrames = 60 * 60 * 60 * 24
+
+// videoExts are the containers written through ffmpeg, and its -f names.
+var videoExts = map[string]string{".mp4": "mp4", ".webm": "webm", ".mkv": "matroska", ".mov": "mov"}
+
+func (a *app) newFlameAnimateCmd() *cobra.Command {
+	var af animateFlags
+	cmd := &cobra.Command{
+		Use:   "animate SEQUENCE.flam3 -o OUT",
+		Short: "Render the frames of a flam3 animation",
+		Long: `Render a flam3 animation file (keyframes: <flame> elements with a time
+attribute, as flam3-genome writes) frame by frame, as flam3-animate does: frame t
+is the genome interpolated at time t (linear, or Catmull-Rom where a keyframe
+says interpolation="smooth"; affines in polar form unless interpolation_type
+says linear; palettes in hsv, hsv_circular, rgb or as a sweep), with motion blur
+over temporal_samples genomes of the window temporal_filter_width wide, weighted
+by temporal_filter_type (box, gaussian, exp).
+
+Frames run from --begin to --end in steps of --dtime; by default, as in
+flam3-animate, from the first keyframe's time to the last one's minus 1 (a loop's
+last keyframe is its first).
+
+-o is one of:
+  a pattern with a printf verb   frames/f%05d.png (or .jpg); the number is the
+                                 frame time (the frame index when times are not
+                                 whole numbers); each file written atomically
+  FILE.y4m, or - (stdout)        uncompressed YUV 4:4:4 video, written natively
+  FILE.mp4 .webm .mkv .mov       encoded by ffmpeg (on PATH), raw frames piped
+                                 in (--codec, --crf, --fps); a failed encode
+                                 leaves no file
+--resume skips frames whose file exists (and a video that exists).
+--width/--height/--quality/--supersample change every keyframe as flame render
+changes a genome: the camera scales with the size, so the framing stays.`,
+		Example: `  procgen flame animate loop.flam3 -o frames/f%05d.png
+  procgen flame animate edge.flam3 --width 640 --quality 200 -o edge.mp4 --fps 30
+  procgen flame animate seq.flam3 --begin 10 --end 20 -o part.y4m`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var o flameOptions
+			if err := a.decode("flame", &o); err != nil {
+				return err
+			}
+			if err := o.validate(); err != nil {
+				return err
+			}
+			af.beginSet, af.endSet = cmd.Flags().Changed("begin"), cmd.Flags().Changed("end")
+			return a.flameAnimate(cmd.Context(), args[0], af, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&af.out, "output", "o", "", "output: `PATTERN` with a printf verb (frames/f%05d.png), FILE.y4m, or FILE.mp4/.webm/.mkv/.mov")
+	f.Float64Var(&af.begin, "begin", 0, "first frame `TIME` (default: the first keyframe's time)")
+	f.Float64Var(&af.end, "end", 0, "last frame `TIME` (default: the last keyframe's time minus 1)")
+	f.Float64Var(&af.dtime, "dtime", 1, "time `STEP` between frames")
+	f.Float64Var(&af.fps, "fps", 24, "video frames per second")
+	f.IntVar(&af.crf, "crf", 18, "video quality (ffmpeg -crf; lower is better)")
+	f.StringVar(&af.codec, "codec", "", "ffmpeg video `CODEC` (default: libx264, libvpx-vp9 for .webm)")
+	f.BoolVar(&af.resume, "resume", false, "skip frames whose file already exists")
+	for _, k := range []string{"width", "height", "quality", "supersample", "png16", "jpeg-quality", "compression",
+		"palettes", "strict", "earlyclip", "transparent"} {
+		a.bindFlag(f, "flame."+k, k, "")
+	}
+	return cmd
+}
+
+// animOutput is where frames go: files named by a pattern, a y4m stream, or
+// ffmpeg.
+type animOutput struct {
+	kind    string // "pattern", "y4m", "video"
+	path    string
+	pattern string
+	format  string // ffmpeg -f for videos
+}
+
+func parseAnimOutput(out string, o flameOptions) (animOutput, error) {
+	ext := strings.ToLower(filepath.Ext(out))
+	switch {
+	case out == "":
+		return animOutput{}, usageErrorf("flame animate: -o is required: a pattern (frames/f%%05d.png), FILE.y4m or a video")
+	case strings.Contains(out, "%"):
+		if ext != ".png" && ext != ".jpg" && ext != ".jpeg" {
+			return animOutput{}, usageErrorf("-o %s: a frame pattern must end in .png, .jpg or .jpeg", out)
+		}
+		if s := fmt.Sprintf(out, 1); strings.Contains(s, "%!") || fmt.Sprintf(out, 1) == fmt.Sprintf(out, 2) {
+			return animOutput{}, usageErrorf("-o %s: want exactly one integer verb such as %%05d in the pattern", out)
+		}
+		if isJPEG(out) && o.PNG16 {
+			return animOutput{}, usageErrorf("--png16 with -o %s: JPEG has 8 bits per channel", out)
+		}
+		return animOutput{kind: "pattern", pattern: out}, nil
+	case ext == ".y4m" || out == output.Stdout:
+		return animOutput{kind: "y4m", path: out}, nil
+	case videoExts[ext] != "":
+		return animOutput{kind: "video", path: out, format: videoExts[ext]}, nil
+	}
+	return animOutput{}, usageErrorf("-o %s: want a frame pattern (frames/f%%05d.png), FILE.y4m, or FILE.mp4/.webm/.mkv/.mov", out)
+}
+
+// frameTimes lists the frame times and the number each frame's file gets.
+func frameTimes(an *flame.Animation, af animateFlags) (times []float64, numbers []int, err error) {
+	first, last := an.Span()
+	begin, end := math.Trunc(first), math.Trunc(last)-1
+	if af.beginSet {
+		begin = af.begin
+	}
+	if af.endSet {
+		end = af.end
+	} else if end < begin {
+		end = begin
+	}
+	switch {
+	case math.IsNaN(begin) || math.IsInf(begin, 0) || math.IsNaN(end) || math.IsInf(end, 0):
+		return nil, nil, usageErrorf("invalid --begin %g / --end %g: want finite times", begin, end)
+	case !(af.dtime > 0) || math.IsInf(af.dtime, 0):
+		return nil, nil, usageErrorf("invalid --dtime %g: want a positive time step", af.dtime)
+	case begin > end:
+		return nil, nil, usageErrorf("--begin %g is after --end %g", begin, end)
+	}
+	n := math.Floor((end-begin)/af.dtime+1e-9) + 1
+	if n > maxAnimFrames {
+		return nil, nil, usageErrorf("%.0f frames from --begin %g to --end %g by --dtime %g: over %d", n, begin, end, af.dtime, maxAnimFrames)
+	}
+	whole := begin == math.Trunc(begin) && af.dtime == math.Trunc(af.dtime)
+	for i := 0; i < int(n); i++ {
+		t := begin + float64(i)*af.dtime
+		times = append(times, t)
+		if whole {
+			numbers = append(numbers, int(t))
+		} else {
+			numbers = append(numbers, i)
+		}
+	}
+	return times, numbers, nil
+}
+
+func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o flameOptions) error {
+	out, err := parseAnimOutput(af.out, o)
+	if err != nil {
+		return err
+	}
+	if err := checkInputFile("flame animate", path); err != nil {
+		return err
+	}
+	if out.kind == "video" {
+		if _, err := lookFFmpeg(); err != nil {
+			return usageError{err}
+		}
+		if !(af.fps > 0) || af.fps > 1000 || af.crf < 0 || af.crf > 63 {
+			return usageErrorf("invalid --fps %g or --crf %d: want 0 < fps <= 1000 and 0 <= crf <= 63", af.fps, af.crf)
+		}
+	}
+	var parseOpts flame.ParseOptions
+	parseOpts.Strict = o.Strict
+	if o.Palettes != "" {
+		if err := checkInputFile("flame: palettes", o.Palettes); err != nil {
+			return err
+		}
+		if parseOpts.Palettes, err = flame.LoadPaletteFile(o.Palettes); err != nil {
+			return fmt.Errorf("flame: palettes: %w", err)
+		}
+	}
+	an, warns, err := flame.ParseAnimationFile(path, parseOpts)
+	for _, w := range warns {
+		a.log.Warnf("%s", w)
+	}
+	if err != nil {
+		return err
+	}
+	if err := an.Override(flame.Options{Width: o.Width, Height: o.Height, Quality: o.Quality, Supersample: o.Supersample}); err != nil {
+		return usageErrorf("%s: %v", path, err)
+	}
+	times, numbers, err := frameTimes(an, af)
+	if err != nil {
+		return err
+	}
+	if err := a.checkAnimSize(path, an, times); err != nil {
+		return err
+	}
+	dev, err := a.openDevice()
+	if err != nil {
+		return err
+	}
+	if dev != nil {
+		defer dev.Close()
+	}
+	r := &animRun{app: a, an: an, times: times, numbers: numbers, o: o, af: af,
+		render: flame.NewFrameRenderer(dev), src: path}
+	switch out.kind {
+	case "pattern":
+		err = r.writePattern(ctx, out.pattern)
+	case "y4m":
+		err = r.writeY4M(ctx, out.path)
+	default:
+		err = r.writeVideo(ctx, out)
+	}
+	a.hintJIT(dev, "flame")
+	return err
+}
+
+// checkAnimSize refuses an animation whose frames cannot fit in memory.
+func (a *app) checkAnimSize(path string, an *flame.Animation, times []float64) error {
+	g := an.At(times[0]).Genome
+	fp, err := flame.Estimate(&g, flame.Options{})
+	if errors.Is(err, flame.ErrTooLarge) {
+		return usageErrorf("%s: %v: lower --width/--height, --quality or --supersample", path, err)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return a.checkMemory(fmt.Sprintf("%s: %dx%d at supersample %d", path, fp.Width, fp.Height, fp.Supersample),
+		fp.CPUBytes, "--width/--height or --supersample")
+}
+
+// animRun renders the frames of one animation.
+type animRun struct {
+	app     *app
+	an      *flame.Animation
+	times   []float64
+	numbers []int
+	o       flameOptions
+	af      animateFlags
+	render  flame.FrameRenderer
+	src     string
+}
+
+// renderedFrame is a frame on its way to the writer.
+type renderedFrame struct {
+	i     int
+	frame *flame.Frame
+}
+
+// run renders the frames (skipping those skip says) in a goroutine and
+// hands each to emit in order on the calling goroutine, so encoding and
+// writing frame N overlap the rendering of frame N+1.
+func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i int, f *flame.Frame) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	const unit = 1000 // progress units per frame
+	n := int64(len(r.times))
+	var mu sync.Mutex
+	bar := r.app.newProgress(n*unit, "flame animate")
+	frames := make(chan renderedFrame, 1)
+	errc := make(chan error, 1)
+	go func() {
+		defer close(frames)
+		for i, t := range r.times {
+			if skip(i) {
+				continue
+			}
+			start := time.Now()
+			fs, err := r.an.Frame(t)
+			if err != nil {
+				errc <- err
+				return
+			}
+			interp := time.Since(start)
+			base := int64(i) * unit
+			f, st, err := r.render.RenderFrame(ctx, fs, flame.Options{Seed: r.app.opts.Seed, EarlyClip: r.o.EarlyClip,
+				Transparent: r.o.Transparent, Progress: func(done, total int64) {
+					mu.Lock()
+					defer mu.Unlock()
+					bar(base+done*unit/max(total, 1), n*unit)
+				}})
+			if err != nil {
+				errc <- fmt.Errorf("%s: frame at time %g: %w", r.src, t, err)
+				return
+			}
+			r.app.log.Debugf("frame %d (time %g): interpolate %.3f s, render %.3f s (iterate %.3f s), %d temporal samples, %d samples",
+				r.numbers[i], t, interp.Seconds(), time.Since(start).Seconds()-interp.Seconds(), st.IterateSeconds,
+				len(fs.Samples), st.Samples)
+			select {
+			case frames <- renderedFrame{i, f}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for rf := range frames {
+		start := time.Now()
+		if err := emit(rf.i, rf.frame); err != nil {
+			cancel()
+			for range frames { // let the renderer stop
+			}
+			return err
+		}
+		r.app.log.Debugf("frame %d: write %.3f s", r.numbers[rf.i], time.Since(start).Seconds())
+	}
+	select {
+	case err := <-errc:
+		return err
+	default:
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	bar(n*unit, n*unit)
+	return nil
+}
+
+func (r *animRun) writePattern(ctx context.Context, pattern string) error {
+	names := make([]string, len(r.times))
+	for i, num := range r.numbers {
+		names[i] = fmt.Sprintf(pattern, num)
+	}
+	dir := filepath.Dir(names[0])
+	if err := output.ProbeCreatableDir(dir); err != nil {
+		return usageError{err}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	plan := output.NewPlan(r.app.stdout)
+	for _, name := range names {
+		if _, err := plan.Add(name); err != nil {
+			return usageError{err}
+		}
+	}
+	if err := plan.RefuseInputs(r.src); err != nil {
+		return usageError{err}
+	}
+	skip := func(i int) bool {
+		if !r.af.resume {
+			return false
+		}
+		_, err := os.Stat(names[i])
+		return err == nil
+	}
+	depth := output.Depth8
+	if r.o.PNG16 {
+		depth = output.Depth16
+	}
+	level := pngCompression[r.o.Compression]
+	written := 0
+	err := r.run(ctx, skip, func(i int, f *flame.Frame) error {
+		encode := func(w io.Writer) error {
+			switch {
+			case isJPEG(names[i]):
+				return output.EncodeJPEG(w, f.NRGBA(), r.o.JPEGQuality)
+			case depth == output.Depth16:
+				return output.EncodePNGCompressed(w, f.NRGBA64(), depth, level)
+			}
+			return output.EncodePNGCompressed(w, f.NRGBA(), depth, level)
+		}
+		written++
+		return plan.Commit(ctx, []output.Write{{Path: names[i], Func: encode}})
+	})
+	if err == nil {
+		r.app.log.Infof("wrote %d frames (%s)", written, pattern)
+	}
+	return err
+}
+
+func (r *animRun) skipAll(path string) bool {
+	if !r.af.resume || path == output.Stdout {
+		return false
+	}
+	if _, err := os.Stat(path); err == nil {
+		r.app.log.Infof("skip %s: exists (--resume)", path)
+		return true
+	}
+	return false
+}
+
+func (r *animRun) writeY4M(ctx context.Context, path string) error {
+	plan := output.NewPlan(r.app.stdout)
+	if _, err := plan.Add(path); err != nil {
+		return usageError{err}
+	}
+	if err := plan.RefuseInputs(r.src); err != nil {
+		return usageError{err}
+	}
+	if r.skipAll(path) {
+		return nil
+	}
+	err := plan.Commit(ctx, []output.Write{{Path: path, Func: func(w io.Writer) error {
+		y := newY4MWriter(w, r.af.fps)
+		return r.run(ctx, func(int) bool { return false }, func(_ int, f *flame.Frame) error { return y.frame(f) })
+	}}})
+	if err == nil && path != output.Stdout {
+		r.app.log.Infof("wrote %s (%d frames)", path, len(r.times))
+	}
+	return err
+}

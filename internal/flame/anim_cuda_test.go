@@ -1,0 +1,71 @@
+//go:build cuda
+
+package flame
+
+import (
+	"context"
+	"os"
+	"testing"
+)
+
+// TestCUDAFrameMatchesCPU: a motion-blurred frame (8 gaussian-weighted
+// temporal samples of a turning genome) on the GPU is as close to the CPU's
+// as two CPU seeds are to each other, and a still frame on the GPU is as
+// close to the GPU still renderer's image.
+func TestCUDAFrameMatchesCPU(t *testing.T) {
+	r := cudaRenderer(t)
+	a := twoKeys(t)
+	for _, k := range a.Keys {
+		k.TemporalSamples, k.TemporalFilter, k.TemporalFilterWidth, k.Quality = 8, TemporalGaussian, 0.8, 400
+	}
+	fs, err := a.Frame(0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cpu1, _, err := CPU{}.RenderFrame(ctx, fs, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu2, _, err := CPU{}.RenderFrame(ctx, fs, Options{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gp, st, err := r.RenderFrame(ctx, fs, Options{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noise := refMAD(cpu1.NRGBA(), cpu2.NRGBA())
+	got := refMAD(gp.NRGBA(), cpu1.NRGBA())
+	t.Logf("blurred frame: MAD(gpu, cpu) %.3f, MAD(cpu seeds) %.3f, %d samples", got, noise, st.Samples)
+	if got > 1.5*noise+0.5 {
+		t.Fatalf("GPU frame differs from CPU by %.3f, more than the CPU's seed noise %.3f allows", got, noise)
+	}
+
+	g := &a.Keys[0].Genome
+	still, _, err := r.Render(ctx, g, Options{Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, _, err := r.RenderFrame(ctx, Still(g), Options{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, _, _ := CPU{}.Render(ctx, g, Options{Seed: 1})
+	c2, _, _ := CPU{}.Render(ctx, g, Options{Seed: 2})
+	noise = refMAD(c1.NRGBA(), c2.NRGBA())
+	if got := refMAD(still.NRGBA(), frame.NRGBA()); got > 1.5*noise+0.5 {
+		t.Fatalf("GPU still frame differs from GPU still render by %.3f (seed noise %.3f)", got, noise)
+	}
+}
+
+// TestAnimFidelityCUDA renders every frame of the flam3 animation corpus on
+// the GPU against flam3-animate (PROCGEN_ANIM_FIDELITY=blur also checks
+// them against flam3's unblurred frames).
+func TestAnimFidelityCUDA(t *testing.T) {
+	mode := os.Getenv("PROCGEN_ANIM_FIDELITY")
+	if mode == "" {
+		mode = "all"
+	}
+	runAnimFidelity(t, cudaRenderer(t), mode)
+}

@@ -55,6 +55,8 @@ type AnimGenome struct {
 	TemporalFilter      TemporalFilter
 	TemporalFilterWidth float64
 	TemporalFilterExp   float64
+
+	line int // where the keyframe starts in its file, for messages
 }
 
 // Animation is the keyframes of a flam3 animation file, sorted by time.
@@ -85,29 +87,21 @@ func ParseAnimation(data []byte, filename string, opts ParseOptions) (*Animation
 	if filename == "" {
 		filename = "<input>"
 	}
-	gs, warns, err := Parse(bytes.NewReader(data), filename, opts)
+	keys, warns, err := ParseAnimGenomes(data, filename, opts)
 	if err != nil {
 		return nil, warns, err
 	}
-	attrs, err := flameAttrs(data)
-	if err != nil || len(attrs) != len(gs) {
-		return nil, warns, fmt.Errorf("flame: %s: cannot read the animation attributes: %v", filename, err)
-	}
 	warn := func(i int, format string, args ...any) {
-		warns = append(warns, Warning{File: filename, Line: attrs[i].line, Flame: gs[i].Name, Msg: fmt.Sprintf(format, args...)})
+		warns = append(warns, Warning{File: filename, Line: keys[i].line, Flame: keys[i].Name, Msg: fmt.Sprintf(format, args...)})
 	}
 	bad := func(i int, format string, args ...any) error {
-		return fmt.Errorf("flame: %s:%d: %w: %s", filename, attrs[i].line, ErrAnimation, fmt.Sprintf(format, args...))
+		return fmt.Errorf("flame: %s:%d: %w: %s", filename, keys[i].line, ErrAnimation, fmt.Sprintf(format, args...))
 	}
-	if len(gs) < 2 {
+	if len(keys) < 2 {
 		return nil, warns, bad(0, "one keyframe: an animation needs at least two <flame> elements with times")
 	}
 	a := &Animation{}
-	for i, g := range gs {
-		k := &AnimGenome{Genome: *g, TemporalFilterWidth: 1}
-		if err := k.setAttrs(attrs[i].attrs, func(f string, args ...any) { warn(i, f, args...) }); err != nil {
-			return nil, warns, bad(i, "%v", err)
-		}
+	for i, k := range keys {
 		if i > 0 && !(k.Time > a.Keys[i-1].Time) {
 			return nil, warns, bad(i, "keyframes must be in increasing time order, but time %g follows %g", k.Time, a.Keys[i-1].Time)
 		}
@@ -136,6 +130,32 @@ func ParseAnimation(data []byte, filename string, opts ParseOptions) (*Animation
 		}
 	}
 	return a, warns, nil
+}
+
+// ParseAnimGenomes reads every <flame> of a document as Parse does, with
+// its animation attributes (time, interpolation, interpolation_type,
+// palette_interpolation, hsv_rgb_palette_blend, temporal filter).
+func ParseAnimGenomes(data []byte, filename string, opts ParseOptions) ([]*AnimGenome, []Warning, error) {
+	gs, warns, err := Parse(bytes.NewReader(data), filename, opts)
+	if err != nil {
+		return nil, warns, err
+	}
+	attrs, err := flameAttrs(data)
+	if err != nil || len(attrs) != len(gs) {
+		return nil, warns, fmt.Errorf("flame: %s: cannot read the animation attributes: %v", filename, err)
+	}
+	keys := make([]*AnimGenome, len(gs))
+	for i, g := range gs {
+		k := &AnimGenome{Genome: *g, TemporalFilterWidth: 1, line: attrs[i].line}
+		warn := func(f string, args ...any) {
+			warns = append(warns, Warning{File: filename, Line: attrs[i].line, Flame: g.Name, Msg: fmt.Sprintf(f, args...)})
+		}
+		if err := k.setAttrs(attrs[i].attrs, warn); err != nil {
+			return nil, warns, fmt.Errorf("flame: %s:%d: %w: %v", filename, attrs[i].line, ErrAnimation, err)
+		}
+		keys[i] = k
+	}
+	return keys, warns, nil
 }
 
 func (k *AnimGenome) setAttrs(attrs []xml.Attr, warn func(string, ...any)) error {

@@ -1,0 +1,148 @@
+package flame
+
+import (
+	"bufio"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// WriteAnimation writes keyframes as a flam3 animation file (<sequence>
+// of <flame> elements with times), in the attributes flam3_print writes,
+// numbers in the shortest form that reads back exactly. flam3-animate and
+// ParseAnimation both read it.
+func WriteAnimation(w io.Writer, keys []*AnimGenome) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, `<sequence version="procgen">`)
+	for _, k := range keys {
+		writeFlame(bw, k)
+	}
+	fmt.Fprintln(bw, `</sequence>`)
+	return bw.Flush()
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func nums(v ...float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = num(x)
+	}
+	return strings.Join(s, " ")
+}
+
+func attrEscape(s string) string {
+	var b strings.Builder
+	_ = xml.EscapeText(&b, []byte(s))
+	return strings.ReplaceAll(b.String(), `"`, "&quot;")
+}
+
+var (
+	temporalNames = [...]string{TemporalBox: "box", TemporalGaussian: "gaussian", TemporalExp: "exp"}
+	interpNames   = [...]string{InterpLog: "log", InterpLinear: "linear", InterpCompat: "old", InterpOlder: "older"}
+	paletteInterp = [...]string{PaletteHSVCircular: "hsv_circular", PaletteHSV: "hsv", PaletteSweep: "sweep", PaletteRGB: "rgb"}
+)
+
+func filterShapeName(s FilterShape) string {
+	for name, v := range FilterShapeNames {
+		if v == s {
+			return name
+		}
+	}
+	return "gaussian"
+}
+
+func writeFlame(w *bufio.Writer, k *AnimGenome) {
+	fmt.Fprintf(w, `<flame time="%s"`, num(k.Time))
+	if k.Name != "" {
+		fmt.Fprintf(w, ` name="%s"`, attrEscape(k.Name))
+	}
+	fmt.Fprintf(w, ` size="%d %d" center="%s" scale="%s"`, k.Width, k.Height, nums(k.Center[0], k.Center[1]), num(k.Scale))
+	if k.Zoom != 0 {
+		fmt.Fprintf(w, ` zoom="%s"`, num(k.Zoom))
+	}
+	fmt.Fprintf(w, ` rotate="%s" supersample="%d" filter="%s" filter_shape="%s"`, num(k.Rotate), k.Supersample,
+		num(k.FilterRadius), filterShapeName(k.FilterShape))
+	fmt.Fprintf(w, ` temporal_filter_type="%s"`, temporalNames[k.TemporalFilter])
+	if k.TemporalFilter == TemporalExp {
+		fmt.Fprintf(w, ` temporal_filter_exp="%s"`, num(k.TemporalFilterExp))
+	}
+	fmt.Fprintf(w, ` temporal_filter_width="%s" quality="%s" passes="%d" temporal_samples="%d"`,
+		num(k.TemporalFilterWidth), num(k.Quality), k.Passes, k.TemporalSamples)
+	fmt.Fprintf(w, ` background="%s" brightness="%s" gamma="%s" highlight_power="%s" vibrancy="%s"`,
+		nums(k.Background[:]...), num(k.Brightness), num(k.Gamma), num(k.HighlightPower), num(k.Vibrancy))
+	fmt.Fprintf(w, ` estimator_radius="%s" estimator_minimum="%s" estimator_curve="%s" gamma_threshold="%s"`,
+		num(k.EstimatorRadius), num(k.EstimatorMinimum), num(k.EstimatorCurve), num(k.GammaThreshold))
+	mode := "step"
+	if k.PaletteMode == PaletteLinear {
+		mode = "linear"
+	}
+	fmt.Fprintf(w, ` palette_mode="%s"`, mode)
+	if k.Smooth {
+		fmt.Fprint(w, ` interpolation="smooth"`)
+	}
+	fmt.Fprintf(w, ` interpolation_type="%s" palette_interpolation="%s"`, interpNames[k.InterpType], paletteInterp[k.PaletteInterp])
+	if k.PaletteInterp == PaletteHSVCircular && k.HSVRGBBlend != 0 {
+		fmt.Fprintf(w, ` hsv_rgb_palette_blend="%s"`, num(k.HSVRGBBlend))
+	}
+	fmt.Fprintln(w, ">")
+	for i := range k.Xforms {
+		writeXform(w, &k.Xforms[i], false, len(k.Xforms))
+	}
+	if k.Final != nil {
+		writeXform(w, k.Final, true, 0)
+	}
+	for i, c := range k.Palette {
+		if c[3] == 1 {
+			fmt.Fprintf(w, "   <color index=\"%d\" rgb=\"%s\"/>\n", i, nums(c[0]*255, c[1]*255, c[2]*255))
+		} else {
+			fmt.Fprintf(w, "   <color index=\"%d\" rgba=\"%s\"/>\n", i, nums(c[0]*255, c[1]*255, c[2]*255, c[3]*255))
+		}
+	}
+	fmt.Fprintln(w, "</flame>")
+}
+
+func writeXform(w *bufio.Writer, x *Xform, final bool, nstd int) {
+	if final {
+		fmt.Fprintf(w, `   <finalxform color="%s" color_speed="%s"`, num(x.Color), num(x.ColorSpeed))
+	} else {
+		fmt.Fprintf(w, `   <xform weight="%s" color="%s" color_speed="%s" animate="%s"`, num(x.Weight), num(x.Color),
+			num(x.ColorSpeed), num(x.Animate))
+	}
+	var active [NumVars]bool
+	for _, v := range x.Vars {
+		fmt.Fprintf(w, ` %s="%s"`, VarNames[v.ID], num(v.Weight))
+		active[v.ID] = true
+	}
+	for v := VarID(0); v < NumVars; v++ {
+		if !active[v] {
+			continue
+		}
+		for _, p := range varParams[v] {
+			if p < PrecalcFirst {
+				fmt.Fprintf(w, ` %s="%s"`, ParamNames[p], num(x.Params[p]))
+			}
+		}
+	}
+	if active[VarFlower] { // flam3_copy_params misses flower_holes; it is a parameter all the same
+		fmt.Fprintf(w, ` flower_holes="%s"`, num(x.Params[PFlowerHoles]))
+	}
+	c := x.Coefs
+	fmt.Fprintf(w, ` coefs="%s"`, nums(c[:]...))
+	if !x.Post.IsIdentity() {
+		fmt.Fprintf(w, ` post="%s"`, nums(x.Post[:]...))
+	}
+	if !final && x.Chaos != nil {
+		row := make([]float64, nstd)
+		for j := range row {
+			row[j] = 1
+			if j < len(x.Chaos) {
+				row[j] = x.Chaos[j]
+			}
+		}
+		fmt.Fprintf(w, ` chaos="%s"`, nums(row...))
+	}
+	fmt.Fprintf(w, ` opacity="%s"/>`+"\n", num(x.Opacity))
+}

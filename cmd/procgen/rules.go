@@ -42,6 +42,7 @@ type rulesPlan struct {
 	layout   rules.Layout
 	trace    []int
 	steps    int
+	format   string // of standard output: json or csv
 }
 
 func (o *rulesOptions) validate() (*rulesPlan, error) {
@@ -51,10 +52,10 @@ func (o *rulesOptions) validate() (*rulesPlan, error) {
 		return nil, usageErrorf("no states: give --states FILE (JSON or CSV) or --generate N")
 	case o.States != "" && o.Generate != 0:
 		return nil, usageErrorf("--states and --generate both given: choose one")
-	case o.Generate < 0:
-		return nil, usageErrorf("invalid --generate %d: want a number of states", o.Generate)
-	case o.Steps < -1:
-		return nil, usageErrorf("invalid --steps %d: want 0 or more", o.Steps)
+	case o.Generate < 0 || o.Generate > maxRulesStates:
+		return nil, usageErrorf("invalid --generate %d: want 1..%d states", o.Generate, maxRulesStates)
+	case o.Steps < -1 || o.Steps > maxRulesSteps:
+		return nil, usageErrorf("invalid --steps %d: want 0..%d", o.Steps, maxRulesSteps)
 	}
 	p.steps = o.Steps
 	if p.steps < 0 {
@@ -105,7 +106,7 @@ func (a *app) newRulesCmd() *cobra.Command {
 }
 
 func (a *app) newRulesRunCmd() *cobra.Command {
-	var out string
+	var out, format string
 	cmd := &cobra.Command{
 		Use:   "run RULES.rules (--states FILE | --generate N) [--steps N | --until-fixpoint] [-o out.json|out.csv]",
 		Short: "Apply a rule set to many independent states in parallel",
@@ -125,11 +126,16 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if format != "json" && format != "csv" {
+				return usageErrorf("invalid --format %q: want json or csv", format)
+			}
+			p.format = format
 			return a.rulesRun(cmd.Context(), args[0], out, o, p)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "output", "o", "", "write the final states to `FILE`: .json (with statistics) or .csv (default: JSON to stdout)")
+	f.StringVarP(&out, "output", "o", "", "write the final states to `FILE`: .json (with statistics) or .csv; - or none: standard output in --format")
+	f.StringVar(&format, "format", "json", "`FORMAT` of standard output: json or csv")
 	for _, k := range []string{"states", "generate", "steps", "until-fixpoint", "schedule", "layout", "trace", "trace-out", "stats"} {
 		a.bindFlag(f, "rules."+k, k, "")
 	}
@@ -191,6 +197,31 @@ rule, the state, the index and the step, and nothing is written.
 
 func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, plan *rulesPlan) error {
 	start := time.Now()
+	format := plan.format
+	if out != "" && out != output.Stdout {
+		switch strings.ToLower(filepath.Ext(out)) {
+		case ".json":
+			format = "json"
+		case ".csv":
+			format = "csv"
+		default:
+			return usageErrorf("output %s: want a .json or .csv file, or - for standard output", out)
+		}
+	}
+	if err := checkInputFile("rules", path); err != nil {
+		return err
+	}
+	inputs := []string{path}
+	if o.States != "" {
+		if err := checkInputFile("rules: --states", o.States); err != nil {
+			return err
+		}
+		inputs = append(inputs, o.States)
+	}
+	outs, err := a.planOutputs(inputs, rulesPlannedPaths(out, o, plan)...)
+	if err != nil {
+		return err
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return usageErrorf("rule file: %v", err)
@@ -200,14 +231,9 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 		return fmt.Errorf("rules: %w", err)
 	}
 	a.log.Debugf("%s: %s", path, prog)
-	format := "json"
-	if out != "" {
-		switch strings.ToLower(filepath.Ext(out)) {
-		case ".json":
-		case ".csv":
-			format = "csv"
-		default:
-			return usageErrorf("output %s: want a .json or .csv file", out)
+	if o.Generate > 0 {
+		if err := a.checkRulesMemory(prog, o.Generate, plan); err != nil {
+			return err
 		}
 	}
 	var st *rules.States
@@ -216,6 +242,9 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	} else {
 		st, err = a.readRulesStates(o.States, prog)
 		if err != nil {
+			return err
+		}
+		if err := a.checkRulesMemory(prog, st.N, plan); err != nil {
 			return err
 		}
 	}
@@ -264,7 +293,7 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	for k, r := range prog.Rules {
 		doc.RuleNames[k] = r.Name
 	}
-	if err := a.writeRulesOutputs(out, format, o, prog, st, res, &doc); err != nil {
+	if err := a.writeRulesOutputs(ctx, outs, out, format, o, prog, st, res, &doc); err != nil {
 		return err
 	}
 	total := int64(0)
@@ -325,25 +354,25 @@ func (a *app) readRulesStates(path string, prog *rules.Program) (*rules.States, 
 	return st, nil
 }
 
-func (a *app) writeRulesOutputs(out, format string, o rulesOptions, prog *rules.Program, st *rules.States, res *rules.Result, doc *rulesDoc) error {
+func (a *app) writeRulesOutputs(ctx context.Context, plan *output.Plan, out, format string, o rulesOptions,
+	prog *rules.Program, st *rules.States, res *rules.Result, doc *rulesDoc) error {
+	var writes []output.Write
 	if o.Stats != "" {
-		err := output.WriteCSV(o.Stats, []string{"step", "rule", "fired"}, func(emit func([]string) error) error {
-			for t, f := range res.Fired {
-				for r, n := range f {
-					if err := emit([]string{strconv.Itoa(t + 1), prog.Rules[r].Name, strconv.FormatInt(n, 10)}); err != nil {
-						return err
+		writes = append(writes, output.Write{Path: o.Stats, Func: func(w io.Writer) error {
+			return output.EncodeCSV(w, []string{"step", "rule", "fired"}, func(emit func([]string) error) error {
+				for t, f := range res.Fired {
+					for r, n := range f {
+						if err := emit([]string{strconv.Itoa(t + 1), prog.Rules[r].Name, strconv.FormatInt(n, 10)}); err != nil {
+							return err
+						}
 					}
 				}
-			}
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("rules: %w", err)
-		}
+				return nil
+			})
+		}})
 	}
 	if len(res.Trace) > 0 {
-		traceOut := o.TraceOut
-		err := output.WriteFile(traceOut, func(w io.Writer) error {
+		writes = append(writes, output.Write{Path: o.TraceOut, Func: func(w io.Writer) error {
 			for _, tr := range res.Trace {
 				line := struct {
 					Step   int             `json:"step"`
@@ -360,39 +389,35 @@ func (a *app) writeRulesOutputs(out, format string, o rulesOptions, prog *rules.
 				}
 			}
 			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("rules: trace: %w", err)
-		}
+		}})
+	}
+	if out == "" {
+		out = output.Stdout
 	}
 	if format == "csv" {
 		header := prog.Columns()
 		if doc.StableAt != nil {
 			header = append(header, "stable_at")
 		}
-		err := output.WriteCSV(out, header, func(emit func([]string) error) error {
-			var rec []string
-			for s := range st.N {
-				rec = prog.CSVRecord(st.State(s), rec)
-				if doc.StableAt != nil {
-					rec = append(rec, strconv.Itoa(int(doc.StableAt[s])))
+		writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error {
+			return output.EncodeCSV(w, header, func(emit func([]string) error) error {
+				var rec []string
+				for s := range st.N {
+					rec = prog.CSVRecord(st.State(s), rec)
+					if doc.StableAt != nil {
+						rec = append(rec, strconv.Itoa(int(doc.StableAt[s])))
+					}
+					if err := emit(rec); err != nil {
+						return err
+					}
 				}
-				if err := emit(rec); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("rules: %w", err)
-		}
-		return nil
+				return nil
+			})
+		}})
+	} else {
+		writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return encodeRulesDoc(w, doc, prog, st) }})
 	}
-	write := func(w io.Writer) error { return encodeRulesDoc(w, doc, prog, st) }
-	if out == "" {
-		return write(a.stdout)
-	}
-	if err := output.WriteFile(out, write); err != nil {
+	if err := plan.Commit(ctx, writes); err != nil {
 		return fmt.Errorf("rules: %w", err)
 	}
 	return nil

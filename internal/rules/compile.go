@@ -64,6 +64,9 @@ type local struct {
 	typ  Type
 }
 
+// maxRepeatIters bounds the iterations of nested repeats per application.
+const maxRepeatIters = 1e10
+
 type compiler struct {
 	file     string
 	defines  map[string]constVal
@@ -80,8 +83,11 @@ type compiler struct {
 	direct  map[string]bool // plain-write fields written in place
 	pend    uint32
 	atom    uint32
-	snap    uint32
-	lastPC  int // the last instruction emitted
+	// iters is the product of the enclosing repeat counts: how often the
+	// statement being compiled runs per application of the rule.
+	iters  float64
+	snap   uint32
+	lastPC int // the last instruction emitted
 }
 
 func (c *compiler) errAt(p Pos, format string, args ...any) error {
@@ -406,8 +412,18 @@ func (c *compiler) stmt(s stmt) error {
 			return err
 		}
 		if n < 0 || n > math.MaxInt32 {
-			return c.errAt(s.count.at(), "repeat count %d: want 0 or more", n)
+			return c.errAt(s.count.at(), "repeat count %d: want 0..%d", n, math.MaxInt32)
 		}
+		// Nested repeats multiply: a body run more than maxRepeatIters
+		// times per application would keep one state busy for hours (and
+		// a GPU kernel cannot be interrupted).
+		outer := max(c.iters, 1)
+		if outer*float64(n) > maxRepeatIters {
+			return c.errAt(s.count.at(), "nested repeats run their body %.3g times per application: over the limit of %.0g",
+				outer*float64(n), float64(maxRepeatIters))
+		}
+		c.iters = outer * float64(max(n, 1))
+		defer func() { c.iters = outer }()
 		rc, err := c.alloc(s.p)
 		if err != nil {
 			return err

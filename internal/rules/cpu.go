@@ -23,6 +23,9 @@ func (CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Result,
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = max(1, min(workers, st.N))
+	var stop atomic.Bool
+	unregister := context.AfterFunc(ctx, func() { stop.Store(true) })
+	defer unregister()
 	res := &Result{StableAt: make([]int32, st.N)}
 	errs := make([]stateError, st.N)
 	traced := map[int]bool{}
@@ -43,7 +46,7 @@ func (CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Result,
 				f[t] = make([]int64, len(p.Rules))
 			}
 			fired[w] = f
-			e := &evaluator{p: p, snap: make([]uint32, p.Words)}
+			e := &evaluator{p: p, snap: make([]uint32, p.Words), stop: &stop}
 			for ctx.Err() == nil {
 				lo := int(next.Add(batch)) - batch
 				if lo >= st.N {
@@ -95,6 +98,9 @@ func (CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Result,
 // its first fault.
 func runState(e *evaluator, fired [][]int64, steps int, after func(t int, n int64)) (int32, stateError) {
 	for t := 1; t <= steps; t++ {
+		if e.stop != nil && e.stop.Load() {
+			return 0, stateError{}
+		}
 		var n int64
 		for r := range e.p.Rules {
 			k, i, f := e.applyRule(r)

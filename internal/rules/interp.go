@@ -1,6 +1,9 @@
 package rules
 
-import "math"
+import (
+	"math"
+	"sync/atomic"
+)
 
 // evaluator runs bytecode for one state at a time. The CUDA twin is
 // rules_exec in cuda/rules.cu: every opcode must behave identically there.
@@ -11,6 +14,10 @@ type evaluator struct {
 	pend []pendingWrite
 	npen int // pending writes of the current evaluation
 	regs [MaxRegs]uint32
+	// stop is set when the run is cancelled; long loops and step loops
+	// check it, so Ctrl-C ends even one enormous state at once.
+	stop  *atomic.Bool
+	spins uint32
 }
 
 type pendingWrite struct {
@@ -84,6 +91,9 @@ func (e *evaluator) run(pc int, i int32) (bool, *fault) {
 			}
 			continue
 		case opLOOP:
+			if e.spins++; e.spins&(1<<16-1) == 0 && e.stop != nil && e.stop.Load() {
+				return false, nil // the run is being abandoned: the state no longer matters
+			}
 			r[a]--
 			if int32(r[a]) > 0 {
 				pc = int(code[pc+1])

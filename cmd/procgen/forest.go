@@ -140,6 +140,7 @@ func (a *app) newForestCmd() *cobra.Command {
 
 func (a *app) newForestDisperseCmd() *cobra.Command {
 	var out string
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "disperse STEMS.csv --species PARAMS.yaml [-o OUTDIR]",
 		Short: "Seed (or recruit) density over a plot from a stem map",
@@ -160,11 +161,12 @@ func (a *app) newForestDisperseCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.forestDisperse(cmd.Context(), args[0], out, o, p)
+			return a.forestDisperse(cmd.Context(), args[0], out, force, o, p)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVarP(&out, "output", "o", "", "output `DIR` (default: the stem file's name without extension + \"-seedrain\")")
+	f.BoolVar(&force, "force", false, "replace an existing, non-empty output directory (as a whole: old and new files never mix)")
 	for _, k := range []string{"species", "method", "cell", "bounds", "boundary", "margin", "cutoff", "tolerance",
 		"cluster-distance", "x-col", "y-col", "species-col", "dbh-col", "dbh-unit", "girth", "where", "delimiter",
 		"skip-unknown", "realize", "formats"} {
@@ -260,17 +262,27 @@ func (a *app) warn(r *forestRun, format string, args ...any) {
 	a.log.Warnf("%s", msg)
 }
 
-func (a *app) forestDisperse(ctx context.Context, stemFile, outDir string, o forestOptions, p *forestPlan) error {
+func (a *app) forestDisperse(ctx context.Context, stemFile, outDir string, force bool, o forestOptions, p *forestPlan) error {
 	start := time.Now()
 	if outDir == "" {
 		base := filepath.Base(stemFile)
 		outDir = strings.TrimSuffix(base, filepath.Ext(base)) + "-seedrain"
 	}
-	if fi, err := os.Stat(outDir); err == nil && !fi.IsDir() {
-		return usageErrorf("output %s exists and is not a directory", outDir)
+	if err := checkInputFile("forest: stem map", stemFile); err != nil {
+		return err
+	}
+	if err := checkInputFile("forest: --species", o.Species); err != nil {
+		return err
+	}
+	outDir, err := forestOutDir(outDir, force, stemFile, o.Species)
+	if err != nil {
+		return err
 	}
 	r := &forestRun{stemFile: stemFile, speciesFile: o.Species, o: o, p: p, timings: map[string]float64{}}
 	if err := a.forestRead(r); err != nil {
+		return err
+	}
+	if err := a.checkForestMemory(r); err != nil {
 		return err
 	}
 	r.timings["read_s"] = time.Since(start).Seconds()
@@ -278,7 +290,7 @@ func (a *app) forestDisperse(ctx context.Context, stemFile, outDir string, o for
 		return err
 	}
 	writeStart := time.Now()
-	if err := a.forestWrite(r, outDir, writeStart, start); err != nil {
+	if err := a.forestWrite(ctx, r, outDir, writeStart, start); err != nil {
 		return err
 	}
 	tot := r.layers[len(r.layers)-1]

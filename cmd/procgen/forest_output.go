@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -20,7 +21,7 @@ import (
 // outDir and moves them into place only when all are written, so a failed
 // run leaves neither a partial directory nor a mix of old and new files
 // (each move is an atomic rename).
-func (a *app) forestWrite(r *forestRun, outDir string, writeStart, start time.Time) (err error) {
+func (a *app) forestWrite(ctx context.Context, r *forestRun, outDir string, writeStart, start time.Time) (err error) {
 	parent, base := filepath.Split(filepath.Clean(outDir))
 	if parent == "" {
 		parent = "."
@@ -77,12 +78,15 @@ func (a *app) forestWrite(r *forestRun, outDir string, writeStart, start time.Ti
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(jobs); i = int(next.Add(1) - 1) {
+			for i := int(next.Add(1) - 1); i < len(jobs) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
 				errs[i] = jobs[i].write(filepath.Join(stage, jobs[i].name))
 			}
 		}()
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	files := make([]string, 0, len(jobs)+1)
 	for i, j := range jobs {
 		if errs[i] != nil {
@@ -96,24 +100,13 @@ func (a *app) forestWrite(r *forestRun, outDir string, writeStart, start time.Ti
 	if err := output.WriteJSON(filepath.Join(stage, "summary.json"), r.summary(files)); err != nil {
 		return fmt.Errorf("forest: %w", err)
 	}
-	// Refuse before moving anything if a file would replace a directory.
-	for _, f := range files {
-		if fi, err := os.Stat(filepath.Join(outDir, f)); err == nil && fi.IsDir() {
-			return fmt.Errorf("forest: %s is a directory: cannot write the output there", filepath.Join(outDir, f))
-		}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	if _, err := os.Stat(outDir); os.IsNotExist(err) {
-		if err := os.Rename(stage, outDir); err != nil {
-			return fmt.Errorf("forest: %w", err)
-		}
-		stage = ""
-		return nil
+	if err := swapDir(stage, outDir); err != nil {
+		return fmt.Errorf("forest: %w", err)
 	}
-	for _, f := range files {
-		if err := os.Rename(filepath.Join(stage, f), filepath.Join(outDir, f)); err != nil {
-			return fmt.Errorf("forest: %w", err)
-		}
-	}
+	stage = ""
 	return nil
 }
 

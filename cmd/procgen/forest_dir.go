@@ -1,0 +1,127 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/procgen-dev/procgen/internal/output"
+)
+
+// forestOutDir settles forest's output directory before any work: "-" is
+// refused (the output is a directory of files), a symlink is followed, an
+// existing non-empty directory is replaced only with --force (and never when
+// it holds one of the run's inputs), and the parent must accept a new
+// directory. It returns the directory the results will be swapped into.
+func forestOutDir(outDir string, force bool, inputs ...string) (string, error) {
+	if outDir == output.Stdout {
+		return "", usageErrorf("-o -: forest writes a directory of files (CSV, ASCII grids, PNG, summary.json); name a directory")
+	}
+	dir := filepath.Clean(outDir)
+	if resolved, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = resolved
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := output.ProbeCreatableDir(filepath.Dir(dir)); err != nil {
+			return "", usageError{err}
+		}
+		return dir, nil
+	case err != nil:
+		return "", usageErrorf("output %s: %v", outDir, describeFSError(err))
+	case !fi.IsDir():
+		return "", usageErrorf("output %s exists and is not a directory", outDir)
+	}
+	absDir, _ := filepath.Abs(dir)
+	for _, in := range inputs {
+		if in == "" {
+			continue
+		}
+		p := in
+		if r, err := filepath.EvalSymlinks(in); err == nil {
+			p = r
+		}
+		if abs, err := filepath.Abs(p); err == nil && strings.HasPrefix(abs, absDir+string(filepath.Separator)) {
+			return "", usageErrorf("output %s holds the input %s: choose another output directory", outDir, in)
+		}
+	}
+	if empty, err := isEmptyDir(dir); err != nil {
+		return "", usageErrorf("output %s: %v", outDir, describeFSError(err))
+	} else if !empty && !force {
+		return "", usageErrorf("output %s exists and is not empty: --force replaces it as a whole (never mixing old and new files)", outDir)
+	}
+	if err := output.ProbeCreatableDir(filepath.Dir(dir)); err != nil {
+		return "", usageError{err}
+	}
+	return dir, nil
+}
+
+func isEmptyDir(dir string) (bool, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	_, err = f.Readdirnames(1)
+	if errors.Is(err, io.EOF) {
+		return true, nil
+	}
+	return false, err
+}
+
+// swapDir puts the complete directory stage in place of dir: renamed over a
+// missing or empty dir; otherwise dir is renamed aside, stage takes its
+// name, and the old one is removed (put back if the second rename fails).
+// Readers never see a mix of old and new files.
+func swapDir(stage, dir string) error {
+	if err := os.Rename(stage, dir); err == nil {
+		return nil
+	}
+	old, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".old-")
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(old); err != nil { // only its unique name is wanted
+		return err
+	}
+	if err := os.Rename(dir, old); err != nil {
+		return err
+	}
+	if err := os.Rename(stage, dir); err != nil {
+		if rerr := os.Rename(old, dir); rerr != nil {
+			return fmt.Errorf("%w (and the old directory stays at %s: %v)", err, old, rerr)
+		}
+		return err
+	}
+	return os.RemoveAll(old)
+}
+
+// forestCellBytes is the memory per grid cell and layer (a float64 density,
+// and with --realize an int64 count), and forestFFTCellBytes the FFT's
+// per-cell workspace: a grid padded to twice each side, complex128, for the
+// kernel and the binned parents.
+const (
+	forestCellBytes    = 8
+	forestFFTCellBytes = 4 * 16 * 2
+)
+
+// checkForestMemory refuses a grid whose layers would not fit in
+// --max-memory, before the engine allocates them.
+func (a *app) checkForestMemory(r *forestRun) error {
+	cells := float64(r.grid.NX) * float64(r.grid.NY)
+	layers := float64(len(r.res.Species) + 1)
+	per := forestCellBytes * layers
+	if r.o.Realize {
+		per *= 2
+	}
+	if r.o.Method == "fft" {
+		per += forestFFTCellBytes
+	}
+	what := fmt.Sprintf("forest: %dx%d cells of %g m for %d species", r.grid.NX, r.grid.NY, r.grid.Cell, len(r.res.Species))
+	return a.checkMemory(what, cells*per, "--bounds or raise --cell")
+}

@@ -121,11 +121,18 @@ pg_flame_iterate(const FlameGenome *__restrict__ genome, const FlameXform *__res
 		 unsigned long long *bad_total, uint32_t *log) {
 	extern __shared__ int4 smem4[];
 	int *smem = reinterpret_cast<int *>(smem4);
+	// Motion blur: blockIdx.y picks one of several genomes (temporal samples),
+	// each with its xforms xform_stride apart, its own g.chains chains of
+	// g.chain_samples samples, numbered after the previous genome's nchains.
+	genome += blockIdx.y;
+	xforms += (size_t)blockIdx.y * genome->xform_stride;
+	chain_base += (uint64_t)blockIdx.y * nchains;
 	load_genome(genome, xforms, smem);
 	const FlameGenome &g = *reinterpret_cast<const FlameGenome *>(smem);
 	const FlameXform *xf = reinterpret_cast<const FlameXform *>(smem + sizeof(FlameGenome) / 4);
 	const uint32_t chain = blockIdx.x * blockDim.x + threadIdx.x;
-	const bool active = chain < nchains;
+	const bool active = chain < (g.chains > 0 ? min(nchains, (uint32_t)g.chains) : nchains);
+	if (g.chain_samples > 0) samples = (uint32_t)g.chain_samples;
 	const int n = g.nxforms;
 	const FlameXform *fin = g.has_final ? &xf[n] : nullptr;
 

@@ -17,8 +17,8 @@ type frameInput struct {
 	samples int64
 }
 
-// RenderFrame renders fs on the device: each temporal sample's genome is
-// uploaded in turn and iterated into the one histogram (chains numbered
+// RenderFrame renders fs on the device: the temporal samples' genomes are
+// iterated into the one histogram in batched launches (chains numbered
 // across the samples, so every chain has its own random stream), then the
 // frame is density-estimated, filtered and tone-mapped once, as a still is.
 // The sample log (AccumDeferred) is not used: it looks colours up in one
@@ -55,6 +55,10 @@ func (c CUDA) RenderFrame(ctx context.Context, fs *FrameSpec, o Options) (*Frame
 		IterateSeconds: r.iterate.Seconds()}, err
 }
 
+// maxBatchGenomes bounds the genomes of one batched launch (each is ~21 KB
+// on the device).
+const maxBatchGenomes = 512
+
 func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInput, alphaHits bool, o Options) (*Frame, error) {
 	d := r.dev
 	nb := fp.bw * fp.bh
@@ -62,11 +66,12 @@ func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInp
 	for _, in := range ins {
 		maxX = max(maxX, len(in.xs))
 	}
-	genome, err := alloc[uint32](r, len(gpu.Words(ins[0].gg)))
+	nbatch := min(len(ins), maxBatchGenomes)
+	genomes, err := alloc[uint32](r, nbatch*len(gpu.Words(gpuGenome{})))
 	if err != nil {
 		return nil, err
 	}
-	xforms, err := alloc[uint32](r, len(gpu.Words(make([]gpuXform, maxX))))
+	xforms, err := alloc[uint32](r, len(gpu.Words(make([]gpuXform, nbatch*maxX))))
 	if err != nil {
 		return nil, err
 	}
@@ -98,44 +103,88 @@ func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInp
 		}
 	}
 	spc := int64(subBatch)
-	perLaunch := max(samplesPerLaunch/spc, 1)
 	var base, done int64
-	for _, in := range ins {
-		if err := genome.Write(gpu.Words(in.gg)); err != nil {
-			return nil, err
+	launch := func(grid gpu.Dim3, nchains, samples int64) error {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		if err := xforms.Write(gpu.Words(in.xs)); err != nil {
-			return nil, err
-		}
-		chains := in.samples / spc
-		rest := in.samples - chains*spc
-		for left := chains; left > 0 || rest > 0; {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			n, s := min(left, perLaunch), spc
-			if left == 0 { // the remainder: one short chain
-				n, s, rest = 1, rest, 0
-			}
-			blocks := int((n + iterThreads - 1) / iterThreads)
-			dt, err := d.Time(func() error {
-				return r.stage("iterate", func() error {
-					return iterate.Launch(gpu.Dim(blocks), gpu.Dim(iterThreads), shared, genome.Arg(), xforms.Arg(),
-						hist.Arg(), hits.Arg(), gpu.U64(o.Seed), gpu.U64(uint64(base)), gpu.U32(uint32(n)),
-						gpu.U32(uint32(s)), bad.Arg(), gpu.Null)
-				})
+		dt, err := d.Time(func() error {
+			return r.stage("iterate", func() error {
+				return iterate.Launch(grid, gpu.Dim(iterThreads), shared, genomes.Arg(), xforms.Arg(), hist.Arg(),
+					hits.Arg(), gpu.U64(o.Seed), gpu.U64(uint64(base)), gpu.U32(uint32(nchains)),
+					gpu.U32(uint32(samples)), bad.Arg(), gpu.Null)
 			})
-			if err != nil {
+		})
+		r.iterate += dt
+		base += nchains * int64(grid.Y)
+		return err
+	}
+	progress := func(n int64) {
+		done += n
+		if o.Progress != nil {
+			o.Progress(done, fp.total)
+		}
+	}
+	// Temporal samples go to the device in batches: one launch runs every
+	// chain of up to maxBatchGenomes genomes (blockIdx.y picks the genome),
+	// so even a frame of 1000 small temporal samples fills the GPU. Each
+	// genome's samples are spread evenly over its chains (at most one more
+	// sample per chain than it asked for). A temporal sample too big for one
+	// launch runs alone, in launches of whole chains and a short one.
+	var batch []frameInput
+	var batchSamples int64
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		var gs []gpuGenome
+		xs := make([]gpuXform, len(batch)*maxX)
+		nchains := int64(0)
+		for i, in := range batch {
+			gg := in.gg
+			chains := (in.samples + spc - 1) / spc
+			gg.Chains, gg.ChainSamples, gg.XformStride = int32(chains), int32((in.samples+chains-1)/chains), int32(maxX)
+			gs = append(gs, gg)
+			copy(xs[i*maxX:], in.xs)
+			nchains = max(nchains, chains)
+		}
+		if err := genomes.Write(gpu.Words(gs)); err != nil {
+			return err
+		}
+		if err := xforms.Write(gpu.Words(xs)); err != nil {
+			return err
+		}
+		grid := gpu.Dim3{X: uint32((nchains + iterThreads - 1) / iterThreads), Y: uint32(len(batch)), Z: 1}
+		if err := launch(grid, nchains, spc); err != nil {
+			return err
+		}
+		progress(batchSamples)
+		batch, batchSamples = batch[:0], 0
+		return nil
+	}
+	for _, in := range ins {
+		if in.samples <= 0 {
+			continue
+		}
+		if in.samples > samplesPerLaunch {
+			if err := flush(); err != nil {
 				return nil, err
 			}
-			r.iterate += dt
-			base += n
-			left -= min(left, n)
-			done += n * s
-			if o.Progress != nil {
-				o.Progress(done, fp.total)
+			if err := r.iterateAlone(in, genomes, xforms, spc, launch, progress); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if len(batch) == maxBatchGenomes || batchSamples+in.samples > samplesPerLaunch {
+			if err := flush(); err != nil {
+				return nil, err
 			}
 		}
+		batch = append(batch, in)
+		batchSamples += in.samples
+	}
+	if err := flush(); err != nil {
+		return nil, err
 	}
 	if alphaHits {
 		f, err := d.Function("flame", "pg_flame_hits_from_alpha")
@@ -147,6 +196,33 @@ func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInp
 		}
 	}
 	return r.finishOnDevice(fp.plan, hist, hits, bad, o)
+}
+
+// iterateAlone runs one big temporal sample as a still is run: launches of
+// whole chains, then one short chain for the remainder.
+func (r *cudaRun) iterateAlone(in frameInput, genomes, xforms *gpu.Buffer[uint32], spc int64,
+	launch func(gpu.Dim3, int64, int64) error, progress func(int64)) error {
+	if err := genomes.Write(gpu.Words(in.gg)); err != nil {
+		return err
+	}
+	if err := xforms.Write(gpu.Words(in.xs)); err != nil {
+		return err
+	}
+	perLaunch := max(samplesPerLaunch/spc, 1)
+	chains := in.samples / spc
+	rest := in.samples - chains*spc
+	for left := chains; left > 0 || rest > 0; {
+		n, s := min(left, perLaunch), spc
+		if left == 0 {
+			n, s, rest = 1, rest, 0
+		}
+		if err := launch(gpu.Dim(int((n+iterThreads-1)/iterThreads)), n, s); err != nil {
+			return err
+		}
+		left -= min(left, n)
+		progress(n * s)
+	}
+	return nil
 }
 
 // finishOnDevice is the tail of a render after the histogram: density

@@ -59,6 +59,38 @@ func TestCUDAFrameMatchesCPU(t *testing.T) {
 	}
 }
 
+// TestCUDAFrameBatches: a frame of 1100 temporal samples (three batched
+// launches of up to 512 genomes, exp-weighted) on the GPU is as close to the
+// CPU's frame as two CPU seeds are to each other.
+func TestCUDAFrameBatches(t *testing.T) {
+	r := cudaRenderer(t)
+	a := twoKeys(t)
+	for _, k := range a.Keys {
+		k.TemporalSamples, k.TemporalFilter, k.TemporalFilterExp, k.TemporalFilterWidth, k.Quality = 1100, TemporalExp, 1.5, 1, 400
+	}
+	fs, err := a.Frame(0.3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cpu1, _, err := CPU{}.RenderFrame(ctx, fs, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu2, _, err := CPU{}.RenderFrame(ctx, fs, Options{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gp, _, err := r.RenderFrame(ctx, fs, Options{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noise := refMAD(cpu1.NRGBA(), cpu2.NRGBA())
+	if got := refMAD(gp.NRGBA(), cpu1.NRGBA()); got > 1.5*noise+0.5 {
+		t.Fatalf("GPU frame differs from CPU by %.3f, more than the CPU's seed noise %.3f allows", got, noise)
+	}
+}
+
 // TestAnimFidelityCUDA renders every frame of the flam3 animation corpus on
 // the GPU against flam3-animate (PROCGEN_ANIM_FIDELITY=blur also checks
 // them against flam3's unblurred frames).

@@ -272,9 +272,17 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 	var mu sync.Mutex
 	bar := r.app.newProgress(n*unit, "flame animate")
 	frames := make(chan renderedFrame, 1)
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
+	// Three stages overlap: the genomes of frame N+1 are interpolated while
+	// frame N renders, and frame N-1 is encoded and written meanwhile.
+	type spec struct {
+		i      int
+		fs     *flame.FrameSpec
+		interp time.Duration
+	}
+	specs := make(chan spec, 1)
 	go func() {
-		defer close(frames)
+		defer close(specs)
 		for i, t := range r.times {
 			if skip(i) {
 				continue
@@ -285,7 +293,18 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 				errc <- err
 				return
 			}
-			interp := time.Since(start)
+			select {
+			case specs <- spec{i, fs, time.Since(start)}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		defer close(frames)
+		for sp := range specs {
+			i, t, fs := sp.i, r.times[sp.i], sp.fs
+			start := time.Now()
 			base := int64(i) * unit
 			f, st, err := r.render.RenderFrame(ctx, fs, flame.Options{Seed: r.app.opts.Seed, EarlyClip: r.o.EarlyClip,
 				Transparent: r.o.Transparent, Progress: func(done, total int64) {
@@ -294,11 +313,15 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 					bar(base+done*unit/max(total, 1), n*unit)
 				}})
 			if err != nil {
-				errc <- fmt.Errorf("%s: frame at time %g: %w", r.src, t, err)
+				select {
+				case errc <- fmt.Errorf("%s: frame at time %g: %w", r.src, t, err):
+				default:
+				}
+				cancel()
 				return
 			}
 			r.app.log.Debugf("frame %d (time %g): interpolate %.3f s, render %.3f s (iterate %.3f s), %d temporal samples, %d samples",
-				r.numbers[i], t, interp.Seconds(), time.Since(start).Seconds()-interp.Seconds(), st.IterateSeconds,
+				r.numbers[i], t, sp.interp.Seconds(), time.Since(start).Seconds(), st.IterateSeconds,
 				len(fs.Samples), st.Samples)
 			select {
 			case frames <- renderedFrame{i, f}:

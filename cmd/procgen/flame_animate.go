@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/procgen-dev/procgen/internal/flame"
+	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/output"
 )
 
@@ -199,13 +200,10 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 		return err
 	}
 	if err := an.Override(flame.Options{Width: o.Width, Height: o.Height, Quality: o.Quality, Supersample: o.Supersample}); err != nil {
-		return usageErrorf("%s: %v", path, err)
+		return usageErrorf("%s: %v: lower --width/--height, --quality or --supersample", path, err)
 	}
 	times, numbers, err := frameTimes(an, af)
 	if err != nil {
-		return err
-	}
-	if err := a.checkAnimSize(path, an, times); err != nil {
 		return err
 	}
 	dev, err := a.openDevice()
@@ -214,6 +212,9 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	}
 	if dev != nil {
 		defer dev.Close()
+	}
+	if err := a.checkAnimSize(path, an, times, dev); err != nil {
+		return err
 	}
 	r := &animRun{app: a, an: an, times: times, numbers: numbers, o: o, af: af,
 		render: flame.NewFrameRenderer(dev), src: path}
@@ -230,7 +231,7 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 }
 
 // checkAnimSize refuses an animation whose frames cannot fit in memory.
-func (a *app) checkAnimSize(path string, an *flame.Animation, times []float64) error {
+func (a *app) checkAnimSize(path string, an *flame.Animation, times []float64, dev *gpu.Device) error {
 	g := an.At(times[0]).Genome
 	fp, err := flame.Estimate(&g, flame.Options{})
 	if errors.Is(err, flame.ErrTooLarge) {
@@ -239,8 +240,15 @@ func (a *app) checkAnimSize(path string, an *flame.Animation, times []float64) e
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return a.checkMemory(fmt.Sprintf("%s: %dx%d at supersample %d", path, fp.Width, fp.Height, fp.Supersample),
-		fp.CPUBytes, "--width/--height or --supersample")
+	what := fmt.Sprintf("%s: %dx%d at supersample %d", path, fp.Width, fp.Height, fp.Supersample)
+	const flags = "--width/--height or --supersample"
+	if dev == nil {
+		return a.checkMemory(what, fp.CPUBytes, flags)
+	}
+	if err := a.checkMemory(what, fp.GPUHostBytes, flags); err != nil {
+		return err
+	}
+	return checkDeviceMemory(what, fp.DeviceBytes, dev.Info().MemoryBytes, flags)
 }
 
 // animRun renders the frames of one animation.

@@ -56,17 +56,19 @@ turtle_survey(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict_
 		const uint4 *p = reinterpret_cast<const uint4 *>(syms);
 		uint32_t segs = 0, events = 0, params = 0;
 		int rel = 0, mn = 0, mx = 0, ms = 0, last = -1, lv = 0;
+		const bool mv = prog->move_vertices != 0;
 		for (uint64_t b = lo; b < hi; b += 16) {
 			const uint4 q = __ldg(p + (b >> 4));
 			const uint32_t w[4] = {q.x, q.y, q.z, q.w};
 #pragma unroll
 			for (int k = 0; k < 16; k++) {
 				if (b + k >= hi) break;
-				const uint32_t e = tab[(w[k >> 2] >> ((k & 3) * 8)) & 0xff];
+				const uint32_t sym = (w[k >> 2] >> ((k & 3) * 8)) & 0xff;
+				const uint32_t e = tab[sym];
 				const int cm = e & 0xff;
 				params += e >> 8;
 				segs += cm == TC_DRAW;
-				events += cm >= TC_POLY_START;
+				events += cm >= TC_POLY_START || (mv && (sym == 'F' || sym == 'f'));
 				lv |= cm == TC_LEVEL;
 				if (cm == TC_PUSH) {
 					rel++;
@@ -389,6 +391,18 @@ turtle_absolutize(const TurtleProgram *__restrict__ prog, const TurtleChunk *__r
 
 // ---- 3. Emit ---------------------------------------------------------------
 
+// poly_event writes a polygon event ('{', '.', '}', or the vertex an F or f
+// adds inside braces) at ev and returns the next slot.
+__device__ __forceinline__ TurtleEvent *poly_event(TurtleEvent *ev, const V3 &pos, int color, int cm) {
+	ev->p[0] = (float)pos.x, ev->p[1] = (float)pos.y, ev->p[2] = (float)pos.z;
+	ev->color_kind = (uint32_t)color | (uint32_t)(cm - TC_POLY_START) << 16;
+	return ev + 1;
+}
+
+__device__ __forceinline__ TurtleEvent *vertex_event(TurtleEvent *ev, const V3 &pos, int color) {
+	return poly_event(ev, pos, color, TC_POLY_VERTEX);
+}
+
 // turtle_emit walks each chunk from its start state and writes its segments
 // and polygon events; boxes[block] receives the bounds of its segments. The
 // lanes of a warp step through their chunks together (the flushes need them
@@ -428,6 +442,7 @@ turtle_emit(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict__ 
 	bool full = false;
 	float4 *my = stage + threadIdx.x * TT_STAGE, *out = reinterpret_cast<float4 *>(segs);
 	TurtleEvent *ev = events + ch.ev_off;
+	const bool mv = prog->move_vertices != 0;
 	uint64_t po = ch.param_off;
 	const Consts k(prog);
 	const uint64_t *w8 = reinterpret_cast<const uint64_t *>(syms) + (lo >> 3);
@@ -438,7 +453,8 @@ turtle_emit(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict__ 
 		store_lines(full, fl, seg0 > fl * 4 ? 2 * (seg0 - fl * 4) : 0, 8, stage, out);
 		full = false;
 		if (t >= len) continue;
-		const uint32_t e = tab[(cur >> ((t & 7) * 8)) & 0xff];
+		const uint32_t sym = (cur >> ((t & 7) * 8)) & 0xff;
+		const uint32_t e = tab[sym];
 		const int cm = e & 0xff;
 		if ((t & 7) == 7) {
 			cur = nxt;
@@ -462,6 +478,7 @@ turtle_emit(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict__ 
 			box.add(ax, ay, az);
 			box.add(bx, by, bz);
 			box.w = fmaxf(box.w, wf), box.nan += wf * 0;
+			if (mv && sym == 'F') ev = vertex_event(ev, pos, color);
 			if (k.tropic) tropism(h, l, u, k.t, k.e);
 		} else if (cm <= TC_ROLL_LEFT) {
 			double cs = k.cos, sn = k.sin;
@@ -486,6 +503,7 @@ turtle_emit(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict__ 
 			gd--;
 		} else if (cm == TC_MOVE) {
 			pos = vadd(pos, vscale(h, has ? v : k.step));
+			if (mv && sym == 'f') ev = vertex_event(ev, pos, color);
 		} else if (cm == TC_AROUND) {
 			h = vneg(h), l = vneg(l);
 		} else if (cm == TC_LEVEL) {
@@ -497,9 +515,7 @@ turtle_emit(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict__ 
 		} else if (cm == TC_COLOR) {
 			color = has ? color_index(v) : min(color + 1, TURTLE_MAX_COLOR);
 		} else {
-			ev->p[0] = (float)pos.x, ev->p[1] = (float)pos.y, ev->p[2] = (float)pos.z;
-			ev->color_kind = (uint32_t)color | (uint32_t)(cm - TC_POLY_START) << 16;
-			ev++;
+			ev = poly_event(ev, pos, color, cm);
 		}
 	}
 	// The line the last segment completed, then the one it left partial.
@@ -510,93 +526,4 @@ turtle_emit(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict__ 
 	box_store(box, boxes + blockIdx.x);
 }
 
-// ---- 4. Polygons and bounds ---------------------------------------------------
-
-__device__ __forceinline__ uint32_t ev_kind(const TurtleEvent *ev, uint32_t i) { return __ldg(&ev[i].color_kind) >> 16; }
-
-// delta[i]: +1 for '{', -1 for '}', 0 for '.'; scanned, the brace depth before each event.
-extern "C" __global__ void __launch_bounds__(256)
-turtle_ev_delta(const TurtleEvent *__restrict__ ev, uint32_t n, uint32_t *delta) {
-	const uint32_t i = blockIdx.x * 256 + threadIdx.x;
-	if (i >= n) return;
-	const uint32_t k = ev_kind(ev, i);
-	delta[i] = k == 0 ? 1u : k == 2 ? 0xffffffffu : 0u;
-}
-
-// For each '}': the '{' it closes (walking back over nested polygons) and its
-// vertices. vcount[j] is the vertex count where event j closes a polygon of
-// at least three vertices, else 0; pflag[j] is 1 there. bad: the first '}'
-// that closes nothing (starts at UINT32_MAX).
-extern "C" __global__ void __launch_bounds__(256)
-turtle_poly_count(const TurtleEvent *__restrict__ ev, uint32_t n, const uint32_t *__restrict__ depth,
-		  uint32_t *vcount, uint32_t *pflag, int32_t *open, uint32_t *bad) {
-	const uint32_t j = blockIdx.x * 256 + threadIdx.x;
-	if (j >= n) return;
-	uint32_t cnt = 0;
-	int o = -1;
-	if (ev_kind(ev, j) == 2) {
-		if ((int32_t)depth[j] <= 0) {
-			atomicMin(bad, j);
-		} else {
-			for (int i = (int)j - 1, rel = 0; i >= 0; i--) {
-				const uint32_t k = ev_kind(ev, i);
-				if (k == 2) rel++;
-				else if (k == 0) {
-					if (rel == 0) {
-						o = i;
-						break;
-					}
-					rel--;
-				} else if (rel == 0) cnt++;
-			}
-		}
-	}
-	const bool ok = o >= 0 && cnt >= 3;
-	vcount[j] = ok ? cnt : 0;
-	pflag[j] = ok;
-	open[j] = o;
-}
-
-// Writes each polygon at its index (pidx: the scanned pflag) with its
-// vertices from vert_off (the scanned vcount); boxes[block] bounds them.
-extern "C" __global__ void __launch_bounds__(TT_WALK_THREADS)
-turtle_poly_write(const TurtleEvent *__restrict__ ev, uint32_t n, const uint32_t *__restrict__ vcount,
-		  const uint32_t *__restrict__ vert_off, const uint32_t *__restrict__ pidx,
-		  const int32_t *__restrict__ open, TurtlePolygon *polys, float *verts, TurtleBox *boxes) {
-	const uint32_t j = blockIdx.x * TT_WALK_THREADS + threadIdx.x;
-	Box box = box_empty();
-	if (j < n && vcount[j] > 0) {
-		const uint32_t first = vert_off[j];
-		TurtlePolygon *pg = polys + pidx[j];
-		pg->first = (int32_t)first, pg->count = (int32_t)vcount[j];
-		pg->color = (uint16_t)(ev[j].color_kind & 0xffff), pg->pad = 0;
-		float *w = verts + 3 * (size_t)first;
-		for (uint32_t i = open[j] + 1, rel = 0; i < j; i++) {
-			const uint32_t k = ev_kind(ev, i);
-			if (k == 0) rel++;
-			else if (k == 2) rel--;
-			else if (rel == 0) {
-				const float x = ev[i].p[0], y = ev[i].p[1], z = ev[i].p[2];
-				w[0] = x, w[1] = y, w[2] = z;
-				w += 3;
-				box.add(x, y, z);
-			}
-		}
-	}
-	box_store(box, boxes + blockIdx.x);
-}
-
-// One block: merges n boxes into out.
-extern "C" __global__ void __launch_bounds__(256)
-turtle_bounds(const TurtleBox *__restrict__ boxes, uint32_t n, TurtleBox *out) {
-	Box b = box_empty();
-	for (uint32_t i = threadIdx.x; i < n; i += 256) {
-		Box y = box_empty();
-#pragma unroll
-		for (int k = 0; k < 3; k++) y.lo[k] = boxes[i].lo[k], y.hi[k] = boxes[i].hi[k];
-		y.w = boxes[i].wmax;
-		y.nan = boxes[i].nonfinite ? __int_as_float(0x7fc00000) : 0.0f;
-		b.merge(y);
-	}
-	box_store(b, out);
-}
+#include "turtle_polygons.cuh"

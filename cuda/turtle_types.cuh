@@ -42,6 +42,8 @@ struct TurtleProgram {
 	int32_t nchunks;
 	int32_t tropic;  // tropism bends the heading after each F and G
 	int32_t levels;  // levels of the min tree
+	int32_t move_vertices; // F and f add vertices to open polygons (the string holds a '{')
+	int32_t pad;
 	int32_t tree_off[TURTLE_MAX_LEVELS];
 	int32_t tree_len[TURTLE_MAX_LEVELS];
 	uint16_t table[256]; // per symbol: command | arity << 8

@@ -126,7 +126,7 @@ func (c CUDA) DeriveOnDevice(ctx context.Context, sys *System, o DeriveOptions) 
 		}
 		record(k+1, run.cur.n, run.cur.np)
 		if o.OnStep != nil {
-			s, err := run.download(run.cur)
+			s, err := run.download(&run.cur)
 			if err != nil {
 				return nil, nil, fmt.Errorf("lsys: download w%d: %w", k+1, err)
 			}

@@ -31,6 +31,7 @@ func TestConfigsParse(t *testing.T) {
 		"sierpinski-gasket.l": {6, 60, 2, 2, "R", false},
 		"dragon-curve.l":      {10, 90, 2, 2, "L", false},
 		"monopodial-tree.l":   {10, 90, 3, 0, "A(1,10)", false},
+		"bush-fig125.l":       {7, 22.5, 4, 0, "A", false},
 	}
 	files, err := filepath.Glob(filepath.Join(configDir, "*.l"))
 	if err != nil || len(files) == 0 {

@@ -15,6 +15,10 @@ var bookRunes = map[rune]string{
 	'\u22c5': "*",  // ⋅ dot operator
 	'\u2217': "*",  // ∗ asterisk operator: multiplication, or "any context"
 	'\u2227': "^",  // ∧ pitch up (ABOP's ^)
+	'\u2019': "'",  // ’ the colour module ' as a PDF copies it
+	'\u2018': "'",  // ‘
+	'\u201d': "\"", // ”
+	'\u201c': "\"", // “
 	'\u2264': "<=", // ≤
 	'\u2265': ">=", // ≥
 	'\u2260': "!=", // ≠

@@ -1,6 +1,7 @@
 package turtle
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -47,6 +48,7 @@ func (CPU) Interpret(ctx context.Context, sys *lsys.System, s *lsys.String, o Op
 		return nil, fmt.Errorf("turtle: nil system or string")
 	}
 	p := newProgram(sys, o)
+	p.moveVertices = bytes.IndexByte(s.Syms, '{') >= 0
 	return p.interpret(ctx, s.Syms, s.Params, o)
 }
 

@@ -3,6 +3,7 @@
 package turtle
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -57,6 +58,7 @@ func (c CUDA) Interpret(ctx context.Context, sys *lsys.System, s *lsys.String, o
 		return nil, err
 	}
 	p := newProgram(sys, o)
+	p.moveVertices = bytes.IndexByte(s.Syms, '{') >= 0
 	n := len(s.Syms)
 	if n == 0 {
 		if len(s.Params) != 0 {

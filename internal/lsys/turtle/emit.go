@@ -57,6 +57,10 @@ func (p *program) emit(syms []byte, params []float64, c *chunk, segs []Segment, 
 			sg.B[0], sg.B[1], sg.B[2] = float32(pos.x), float32(pos.y), float32(pos.z)
 			sg.Width = float32(width)
 			sg.Color = uint16(color)
+			if p.moveVertices && s == 'F' {
+				evs[ei] = event{p: pos.f32(), color: uint16(color), kind: cPolyVertex, module: i}
+				ei++
+			}
 			if p.tropic {
 				h, l, u = tropism(h, l, u, p.tropismDir, p.elasticity)
 			}
@@ -90,6 +94,10 @@ func (p *program) emit(syms []byte, params []float64, c *chunk, segs []Segment, 
 				d = v
 			}
 			pos = pos.add(h.scale(d))
+			if p.moveVertices && s == 'f' {
+				evs[ei] = event{p: pos.f32(), color: uint16(color), kind: cPolyVertex, module: i}
+				ei++
+			}
 		case cm == cAround:
 			h, l = h.neg(), l.neg()
 		case cm == cLevel:

@@ -30,6 +30,7 @@ type gpuProgram struct {
 	N                    uint64
 	Chunk, NChunks       int32
 	Tropic, Levels       int32
+	MoveVertices, Pad    int32
 	TreeOff, TreeLen     [gpuMaxLevels]int32
 	Table                [256]uint16
 }
@@ -109,6 +110,9 @@ func newGPUProgram(p *program, n, chunk int) (gpuProgram, error) {
 	}
 	if p.tropic {
 		g.Tropic = 1
+	}
+	if p.moveVertices {
+		g.MoveVertices = 1
 	}
 	// Level k of the min tree holds ceil(nchunks / 2^k) entries, up to one.
 	for off, m := 0, nchunks; ; m = (m + 1) / 2 {

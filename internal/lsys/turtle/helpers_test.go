@@ -135,6 +135,15 @@ func reference(sys *lsys.System, s *lsys.String, winc float64) refResult {
 	var stack []refTurtle
 	var polys [][][3]float32
 	var res refResult
+	// cpfg's polygons: '.', F and f add the turtle's position to the
+	// innermost open polygon, unless it is where the last vertex is.
+	addVertex := func() {
+		if k := len(polys) - 1; k >= 0 {
+			if vs := polys[k]; len(vs) == 0 || vs[len(vs)-1] != t.p.f32() {
+				polys[k] = append(vs, t.p.f32())
+			}
+		}
+	}
 	po := 0
 	for _, c := range s.Syms {
 		n := int(sys.Arity[c])
@@ -156,6 +165,9 @@ func reference(sys *lsys.System, s *lsys.String, winc float64) refResult {
 		case 'F', 'G', 'f', 'g':
 			a := t.p
 			t.p = t.p.add(t.h.scale(dist))
+			if c == 'F' || c == 'f' {
+				addVertex()
+			}
 			if c == 'F' || c == 'G' {
 				res.segs = append(res.segs, Segment{A: a.f32(), B: t.p.f32(), Width: float32(t.w), Color: uint16(t.c)})
 				tv := vec3{sys.Tropism[0], sys.Tropism[1], sys.Tropism[2]}
@@ -211,9 +223,7 @@ func reference(sys *lsys.System, s *lsys.String, winc float64) refResult {
 		case '{':
 			polys = append(polys, nil)
 		case '.':
-			if len(polys) > 0 {
-				polys[len(polys)-1] = append(polys[len(polys)-1], t.p.f32())
-			}
+			addVertex()
 		case '}':
 			vs := polys[len(polys)-1]
 			polys = polys[:len(polys)-1]

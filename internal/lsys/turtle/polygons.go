@@ -3,8 +3,9 @@ package turtle
 import "fmt"
 
 // assemble builds the polygons from the events in string order: '{' opens a
-// polygon on a stack, '.' adds a vertex to the innermost open one, '}'
-// closes it with the colour the turtle has there. Events are few next to
+// polygon on a stack, '.' (and F and f, see moveVertices) adds a vertex to
+// the innermost open one, '}' closes it with the colour the turtle has
+// there. Events are few next to
 // modules, so one sequential pass is enough.
 func (g *Geometry) assemble(evs []event) error {
 	var open [][][3]float32
@@ -18,7 +19,9 @@ func (g *Geometry) assemble(evs []event) error {
 			}
 			open = append(open, vs)
 		case cPolyVertex:
-			if k := len(open) - 1; k >= 0 {
+			// A vertex where the polygon's last one is adds nothing, so
+			// that ".f." and "f" trace the same polygon.
+			if k := len(open) - 1; k >= 0 && (len(open[k]) == 0 || open[k][len(open[k])-1] != e.p) {
 				open[k] = append(open[k], e.p)
 			}
 		case cPolyEnd:

@@ -74,6 +74,10 @@ type program struct {
 	tropismDir vec3
 	elasticity float64
 	initial    turtle
+	// moveVertices: F and f also add a vertex to the open polygon (see
+	// the package comment). Set per string: only strings holding a '{'
+	// pay for the events.
+	moveVertices bool
 }
 
 func newProgram(sys *lsys.System, o Options) *program {

@@ -26,7 +26,7 @@
 //	! #      set the width to the parameter; without one, decrease / increase
 //	         it by Options.WidthIncrement (never below zero; as in cpfg)
 //	'        set the colour index to the parameter; without one, add 1
-//	{ . }    start a polygon, record the position as a vertex, end it
+//	{ . }    start a polygon, add the position as a vertex, end it
 //
 // Every other symbol is ignored. The rotations are the book's R_U, R_L and
 // R_H (section 1.5) applied to the frame written as the rows of a matrix,
@@ -39,9 +39,14 @@
 // when System.Elasticity e and System.Tropism T are non-zero, the frame is
 // rotated about H × T by the angle e·|H × T| (radians), bending H towards T.
 //
-// Polygons do not follow the bracket structure, as in cpfg: '{' opens a new
-// polygon on a polygon stack, '.' adds the turtle's position to the innermost
-// open polygon, and '}' closes it with the turtle's colour at that moment.
+// Polygons follow cpfg's rules (ABOP sections 1.10.3 and 5.1). They do not
+// follow the bracket structure: '{' opens a new polygon on a polygon stack,
+// and '}' closes the innermost open one with the turtle's colour at that
+// moment. While one is open, the moves F and f add the position they reach
+// to it, so that "{-f+f+f-|-f+f+f}" traces a leaf (F also draws its segment);
+// G and g move without adding a vertex, and '.' adds the turtle's position
+// explicitly, as in ABOP's "{.].C.}" with C -> GC. A vertex where the
+// polygon's last vertex is adds nothing, so ".f." traces what "f" does.
 // Polygons with fewer than three vertices, and those never closed, are
 // dropped; '.' outside any polygon is ignored. A ']' or '}' without its
 // opening partner is an error (ErrUnbalanced); a '[' never closed is not.

@@ -48,6 +48,13 @@ func (p *program) survey(syms []byte, c *chunk) {
 		switch p.cmds[s] {
 		case cDraw:
 			c.segs++
+			if p.moveVertices && s == 'F' {
+				c.events++
+			}
+		case cMove:
+			if p.moveVertices && s == 'f' {
+				c.events++
+			}
 		case cPolyStart, cPolyVertex, cPolyEnd:
 			c.events++
 		case cLevel:

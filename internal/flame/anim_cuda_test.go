@@ -101,3 +101,15 @@ func TestAnimFidelityCUDA(t *testing.T) {
 	}
 	runAnimFidelity(t, cudaRenderer(t), mode)
 }
+
+// BenchmarkCUDAAnimFrame1080p: frames of the corpus edge at cuburn's 1080p
+// profile (1920×1080, 2500 samples per pixel), 80 gaussian temporal
+// samples; BenchmarkCUDAAnimStill1080p the same frames' centre genomes
+// without motion blur (the still renderer's rate on the same work).
+func BenchmarkCUDAAnimFrame1080p(b *testing.B) {
+	benchAnim(b, cudaRenderer(b), 1920, 1080, 2500, false)
+}
+
+func BenchmarkCUDAAnimStill1080p(b *testing.B) {
+	benchAnim(b, cudaRenderer(b), 1920, 1080, 2500, true)
+}

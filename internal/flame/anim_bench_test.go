@@ -1,0 +1,52 @@
+package flame
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// benchAnim renders successive frames of the corpus edge (A2: gaussian
+// motion blur, 80 temporal samples) at w×h and quality q with r, and
+// reports frames per second and samples per second (whole frame: interpolate,
+// iterate, finish). With still set it renders each frame's centre genome
+// without motion blur instead, for the still renderer's rate.
+func benchAnim(b *testing.B, r FrameRenderer, w, h int, q float64, still bool) {
+	a, _, err := ParseAnimationFile(filepath.Join(animDir, "sequences", "A2_edge.flam3"), ParseOptions{})
+	if err != nil {
+		if os.IsNotExist(unwrapAll(err)) {
+			b.Skipf("no flam3 animation corpus: %v", err)
+		}
+		b.Fatal(err)
+	}
+	if err := a.Override(Options{Width: w, Height: h, Quality: q}); err != nil {
+		b.Fatal(err)
+	}
+	var samples int64
+	start := time.Now()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t := float64(i % 40)
+		var fs *FrameSpec
+		if still {
+			fs = Still(&a.At(t).Genome)
+		} else if fs, err = a.Frame(t); err != nil {
+			b.Fatal(err)
+		}
+		_, st, err := r.RenderFrame(context.Background(), fs, Options{Seed: uint64(i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		samples += st.Samples
+	}
+	sec := time.Since(start).Seconds()
+	b.ReportMetric(float64(b.N)/sec, "frames/s")
+	b.ReportMetric(float64(samples)/sec/1e6, "Msamples/s")
+}
+
+// BenchmarkAnimFrameCPU: one core-count-bound frame at 320×236, quality 1000
+// (the corpus frames' settings), motion blurred and as a still.
+func BenchmarkAnimFrameCPU(b *testing.B)      { benchAnim(b, CPU{}, 320, 236, 1000, false) }
+func BenchmarkAnimFrameCPUStill(b *testing.B) { benchAnim(b, CPU{}, 320, 236, 1000, true) }

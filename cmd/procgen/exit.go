@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
 )
@@ -73,4 +75,29 @@ func exitCode(err error) int {
 	default:
 		return exitFailure
 	}
+}
+
+// flagValueRE matches pflag's message for a value its parser refused.
+var flagValueRE = regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: strconv\.Parse(Int|Uint|Float)[^:]*: parsing "[^"]*": (.*)$`)
+
+// describeFlagError rewrites pflag's strconv messages into one that says
+// what the flag wants: "1e9" is not a whole number (write 1000000000), a
+// value out of range names the range.
+func describeFlagError(err error) error {
+	m := flagValueRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	value, flag, kind, why := m[1], m[2], m[3], m[4]
+	switch {
+	case strings.Contains(why, "out of range") && kind == "Uint":
+		return fmt.Errorf("invalid argument %q for %q: out of range (want 0..2^64-1)", value, flag)
+	case strings.Contains(why, "out of range") && kind == "Int":
+		return fmt.Errorf("invalid argument %q for %q: out of range (want -2^63..2^63-1)", value, flag)
+	case strings.Contains(why, "out of range"):
+		return fmt.Errorf("invalid argument %q for %q: out of range for a float64", value, flag)
+	case kind != "Float" && strings.ContainsAny(value, "eE."):
+		return fmt.Errorf("invalid argument %q for %q: want a whole number written out in digits", value, flag)
+	}
+	return fmt.Errorf("invalid argument %q for %q: want a number", value, flag)
 }

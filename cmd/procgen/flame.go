@@ -16,6 +16,7 @@ import (
 	"github.com/procgen-dev/procgen/internal/flame"
 	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/output"
+	"github.com/procgen-dev/procgen/internal/phase"
 )
 
 type flameOptions struct {
@@ -182,6 +183,7 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 		}
 		parseOpts.Palettes = pf
 	}
+	phase.Enter(ctx, "flame.parse")
 	var jobs []flameJob
 	var failures []string
 	parseFailures := 0
@@ -320,6 +322,7 @@ func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, plan *output.Plan,
 		}
 		return output.EncodePNGCompressed(w, frame.NRGBA(), depth, level)
 	}
+	phase.Enter(ctx, "write")
 	if err := plan.Commit(ctx, []output.Write{{Path: j.out, Func: encode}}); err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/procgen-dev/procgen/internal/forest"
+	"github.com/procgen-dev/procgen/internal/phase"
 )
 
 type forestOptions struct {
@@ -279,6 +280,7 @@ func (a *app) forestDisperse(ctx context.Context, stemFile, outDir string, force
 		return err
 	}
 	r := &forestRun{stemFile: stemFile, speciesFile: o.Species, o: o, p: p, timings: map[string]float64{}}
+	phase.Enter(ctx, "forest.read")
 	if err := a.forestRead(r); err != nil {
 		return err
 	}
@@ -286,10 +288,15 @@ func (a *app) forestDisperse(ctx context.Context, stemFile, outDir string, force
 		return err
 	}
 	r.timings["read_s"] = time.Since(start).Seconds()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	phase.Enter(ctx, "forest.compute")
 	if err := a.forestCompute(ctx, r); err != nil {
 		return err
 	}
 	writeStart := time.Now()
+	phase.Enter(ctx, "write")
 	if err := a.forestWrite(ctx, r, outDir, writeStart, start); err != nil {
 		return err
 	}

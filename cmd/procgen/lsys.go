@@ -23,6 +23,7 @@ import (
 	"github.com/procgen-dev/procgen/internal/lsys/syntax"
 	"github.com/procgen-dev/procgen/internal/lsys/turtle"
 	"github.com/procgen-dev/procgen/internal/output"
+	"github.com/procgen-dev/procgen/internal/phase"
 )
 
 type lsysOptions struct {
@@ -115,7 +116,7 @@ would exceed it.`,
 				return err
 			}
 			for _, out := range outs {
-				if out == output.Stdout {
+				if out == output.Stdout || isStream(out) {
 					if _, ok := lsysOutputs["."+format]; !ok || format == "png" {
 						return usageErrorf("invalid --format %q: want txt, json or obj for -o -", format)
 					}
@@ -176,9 +177,13 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 			return err
 		}
 	}
+	phase.Enter(ctx, "lsys.parse")
 	sys, err := syntax.ParseFile(path)
 	if err != nil {
 		return fmt.Errorf("lsys: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	dev, err := a.openDevice()
 	if err != nil {
@@ -199,6 +204,7 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 	var mu sync.Mutex
 	bar := a.newProgress(int64(steps), "derive "+filepath.Base(path))
 	start := time.Now()
+	phase.Enter(ctx, "lsys.derive")
 	d, err := lsys.NewDeriver(dev).Derive(ctx, sys, lsys.DeriveOptions{
 		Steps: steps, Seed: a.opts.Seed, MaxModules: maxModules,
 		Progress: func(done, total int64) { mu.Lock(); bar(done, total); mu.Unlock() },
@@ -220,11 +226,12 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 	a.log.Debugf("%s: derived %d steps, %d modules written, %.1f ms on %s", path, steps, d.Total, rep.DeriveMS, rep.Backend)
 
 	var geom *turtle.Geometry
-	if needsGeometry(outs) {
+	if needsGeometry(outs, o) {
 		s, err := lsys.ApplyHomomorphism(ctx, sys, d.String, 0)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
+		phase.Enter(ctx, "lsys.interpret")
 		bar := a.newProgress(int64(s.Len()), "interpret")
 		start := time.Now()
 		geom, err = turtle.NewInterpreter(dev).Interpret(ctx, sys, s, turtle.Options{
@@ -243,6 +250,7 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 	// leaves no output of this run behind.
 	var preview *image.NRGBA
 	if slices.ContainsFunc(outs, func(out string) bool { return strings.EqualFold(filepath.Ext(out), ".png") }) {
+		phase.Enter(ctx, "lsys.preview")
 		view, _ := turtle.ParseView(o.View) // validated
 		pixels := o.LineWidth == "pixels" || (o.LineWidth == "auto" && !rep.setsWidth)
 		if preview, err = turtle.Render(ctx, geom, turtle.RenderOptions{
@@ -257,6 +265,7 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 	for i, out := range outs {
 		writes[i] = output.Write{Path: out, Func: a.lsysEncoder(ctx, lsysFormat(out, o), geom, preview, &rep, o)}
 	}
+	phase.Enter(ctx, "write")
 	if err := plan.Commit(ctx, writes); err != nil {
 		return err
 	}
@@ -275,9 +284,9 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 	return nil
 }
 
-func needsGeometry(outs []string) bool {
+func needsGeometry(outs []string, o lsysOptions) bool {
 	for _, out := range outs {
-		if ext := strings.ToLower(filepath.Ext(out)); ext == ".obj" || ext == ".png" {
+		if ext := lsysFormat(out, o); ext == ".obj" || ext == ".png" {
 			return true
 		}
 	}

@@ -37,7 +37,7 @@ func (a *app) lsysModuleCap(o lsysOptions) int64 {
 // lsysFormat is the format an output is written in: its extension, or
 // --format for standard output.
 func lsysFormat(out string, o lsysOptions) string {
-	if out == output.Stdout {
+	if out == output.Stdout || isStream(out) {
 		return o.stdoutFormat
 	}
 	return strings.ToLower(filepath.Ext(out))

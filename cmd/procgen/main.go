@@ -11,19 +11,32 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/procgen-dev/procgen/internal/phase"
 )
 
-func main() {
+func main() { os.Exit(processMain()) }
+
+// processMain is run with the process around it: signals (the first
+// SIGINT or SIGTERM cancels the run, a second one kills), the test hook of
+// interruptEnv, os.Args and the standard streams. The testscript tests run
+// the binary through it too.
+func processMain() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	go func() {
 		// After the first signal the run winds down (exit 130, nothing
 		// written); a second one gets the default action: kill at once.
 		<-ctx.Done()
 		stop()
 	}()
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	if at := os.Getenv(interruptEnv); at != "" {
+		ctx = phase.WithHook(ctx, interruptHook(at, os.Stderr))
+	}
+	if os.Getenv(noWorkEnv) == "1" {
+		ctx = phase.WithHook(ctx, noWorkHook(os.Stderr))
+	}
+	return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
 
 // run is the whole program minus the process: it builds a fresh command tree
@@ -56,7 +69,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fmt.Fprintf(stderr, "procgen: %s\n", oneLine(err.Error()))
 	// The hint is for calls cobra could not parse; our own checks say in
 	// their one line which flag to change.
-	if code == exitUsage && cmd != nil && !a.started {
+	if code == exitUsage && cmd != nil && !a.started && !strings.Contains(err.Error(), "invalid argument") {
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}
 	return code

@@ -1,15 +1,16 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"image"
 	"image/color"
+	_ "image/jpeg"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -19,7 +20,7 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"procgen": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"procgen": func() { os.Exit(processMain()) },
 	})
 }
 
@@ -35,12 +36,19 @@ func TestScripts(t *testing.T) {
 			switch cond {
 			case "cuda":
 				return gpu.Probe().Available, nil
+			case "root":
+				// Root writes into read-only directories: those tests use /proc.
+				return os.Geteuid() == 0, nil
 			}
 			return false, errors.New("unknown condition " + strconv.Quote(cond))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"mkpng": cmdMkpng,
-			"exits": cmdExits,
+			"mkpng":     cmdMkpng,
+			"exits":     cmdExits,
+			"mkfifo":    cmdMkfifo,
+			"emptydir":  cmdEmptydir,
+			"isdevice":  cmdIsdevice,
+			"imgformat": cmdImgformat,
 		},
 	})
 }
@@ -88,5 +96,53 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdMkfifo makes a named pipe: mkfifo PATH.
+func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkfifo PATH")
+	}
+	ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o644))
+}
+
+// cmdEmptydir checks that a directory exists and holds nothing, not even a
+// hidden temporary file: emptydir DIR.
+func cmdEmptydir(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: emptydir DIR")
+	}
+	entries, err := os.ReadDir(ts.MkAbs(args[0]))
+	ts.Check(err)
+	for _, e := range entries {
+		ts.Fatalf("%s is not empty: it holds %s", args[0], e.Name())
+	}
+}
+
+// cmdIsdevice checks that a path is (still) a character device: isdevice PATH.
+func cmdIsdevice(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: isdevice PATH")
+	}
+	fi, err := os.Lstat(args[0])
+	ts.Check(err)
+	if is := fi.Mode()&os.ModeCharDevice != 0; is == neg {
+		ts.Fatalf("%s: mode %v", args[0], fi.Mode())
+	}
+}
+
+// cmdImgformat decodes an image and checks its format: imgformat FILE png|jpeg.
+func cmdImgformat(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: imgformat FILE FORMAT")
+	}
+	f, err := os.Open(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer f.Close()
+	_, format, err := image.Decode(f)
+	ts.Check(err)
+	if format != args[1] {
+		ts.Fatalf("%s is %s, want %s", args[0], format, args[1])
 	}
 }

@@ -58,3 +58,11 @@ func describeFSError(err error) error {
 	}
 	return err
 }
+
+// isStream says whether path is (or links to) a character device, FIFO or
+// socket: such outputs have no extension to name their format, so they take
+// the --format of standard output.
+func isStream(path string) bool {
+	t, err := output.Resolve(path)
+	return err == nil && t.Kind == output.KindStream
+}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/pga"
+	"github.com/procgen-dev/procgen/internal/phase"
 )
 
 type pgaOptions struct {
@@ -145,7 +146,7 @@ func (a *app) newPgaCityCmd() *cobra.Command {
 				return err
 			}
 			for _, out := range outs {
-				if out == output.Stdout {
+				if out == output.Stdout || isStream(out) {
 					if _, ok := pgaOutputs["."+format]; !ok {
 						return usageErrorf("invalid --format %q: want json, obj or glb for -o -", format)
 					}
@@ -215,12 +216,16 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		return asUsage(fmt.Errorf("pga: %w", err))
 	}
 	start := time.Now()
+	phase.Enter(ctx, "pga.parse")
 	g, err := pga.Parse(path, src)
 	if err != nil {
 		return fmt.Errorf("pga: %w", err)
 	}
 	rep := pgaReport{Grammar: path, Backend: "cpu", Seed: a.opts.Seed, Axiom: o.Axiom}
 	rep.ParseMS = ms(time.Since(start))
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if rep.Axiom == "" {
 		if len(g.Axioms) == 0 {
 			return fmt.Errorf("pga: %s declares no axiom", path)
@@ -269,6 +274,7 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		defer dev.Close()
 	}
 	start = time.Now()
+	phase.Enter(ctx, "pga.evaluate")
 	opt := pga.Options{Axiom: rep.Axiom, MaxShapes: a.pgaShapeCap(o), MaxDepth: o.MaxDepth,
 		LotAttrs: pga.LotAttrValues(lots), Context: ctx}
 	var ts []pga.TerminalShape
@@ -351,6 +357,7 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 			}})
 		}
 	}
+	phase.Enter(ctx, "write")
 	if err := plan.Commit(ctx, writes); err != nil {
 		return err
 	}
@@ -370,7 +377,7 @@ func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
 // writesGeometry says whether any output needs the terminals themselves.
 func writesGeometry(outs []string, o pgaOptions) bool {
 	for _, out := range outs {
-		if strings.ToLower(filepath.Ext(out)) != ".json" && !o.StatsOnly {
+		if pgaFormat(out, o) != ".json" && !o.StatsOnly {
 			return true
 		}
 	}

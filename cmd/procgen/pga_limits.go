@@ -36,7 +36,7 @@ func (a *app) pgaShapeCap(o pgaOptions) int {
 // pgaFormat is the format an output is written in: its extension, or
 // --format for standard output.
 func pgaFormat(out string, o pgaOptions) string {
-	if out == output.Stdout {
+	if out == output.Stdout || isStream(out) {
 		return o.stdoutFormat
 	}
 	return strings.ToLower(filepath.Ext(out))

@@ -111,7 +111,7 @@ func (a *app) newRootCmd() *cobra.Command {
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{describeFlagError(err)} })
 
 	pf := root.PersistentFlags()
 	a.bindFlag(pf, "device", "device", "")
@@ -261,6 +261,9 @@ func noArgs(cmd *cobra.Command, args []string) error {
 // setup runs before every command: it reads the config file, decodes and
 // validates the global options and configures the logger.
 func (a *app) setup(cmd *cobra.Command) error {
+	// Cobra has parsed the command line: from here on every error is ours,
+	// one line that names the setting (no usage hint).
+	a.started = true
 	for c := cmd; c != nil; c = c.Parent() {
 		if c.Annotations[annotationNoConfig] != "" || c.Name() == cobra.ShellCompRequestCmd ||
 			c.Name() == cobra.ShellCompNoDescRequestCmd {

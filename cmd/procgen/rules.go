@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/procgen-dev/procgen/internal/output"
+	"github.com/procgen-dev/procgen/internal/phase"
 	"github.com/procgen-dev/procgen/internal/rules"
 )
 
@@ -226,11 +227,15 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	if err != nil {
 		return usageErrorf("rule file: %v", err)
 	}
+	phase.Enter(ctx, "rules.compile")
 	prog, err := rules.Compile(path, src, plan.defines)
 	if err != nil {
 		return fmt.Errorf("rules: %w", err)
 	}
 	a.log.Debugf("%s: %s", path, prog)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if o.Generate > 0 {
 		if err := a.checkRulesMemory(prog, o.Generate, plan); err != nil {
 			return err
@@ -264,6 +269,7 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	}
 	bar := a.newProgress(int64(st.N), "rules run")
 	runStart := time.Now()
+	phase.Enter(ctx, "rules.run")
 	res, err := rules.NewEngine(dev).Run(ctx, prog, st, rules.Options{
 		Steps: plan.steps, UntilFixpoint: o.UntilFixpoint, Trace: plan.trace, Progress: bar,
 		Schedule: plan.schedule, Layout: plan.layout,
@@ -417,6 +423,7 @@ func (a *app) writeRulesOutputs(ctx context.Context, plan *output.Plan, out, for
 	} else {
 		writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return encodeRulesDoc(w, doc, prog, st) }})
 	}
+	phase.Enter(ctx, "write")
 	if err := plan.Commit(ctx, writes); err != nil {
 		return fmt.Errorf("rules: %w", err)
 	}

@@ -1,6 +1,8 @@
 package flame
 
 import (
+	"github.com/procgen-dev/procgen/internal/phase"
+
 	"context"
 	"runtime"
 	"sync"
@@ -27,6 +29,7 @@ func (c CPU) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, e
 	if err != nil {
 		return nil, Stats{}, err
 	}
+	phase.Enter(ctx, "flame.iterate")
 	h, st, err := p.iterateCPU(ctx, c.Workers, o)
 	if err != nil {
 		return nil, st, err

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/procgen-dev/procgen/internal/parallel"
+	"github.com/procgen-dev/procgen/internal/phase"
 )
 
 // finish runs the CPU half of a render after the histogram: density
@@ -12,6 +13,7 @@ import (
 // Every phase checks ctx, so Ctrl-C ends even a poster-sized finish at once.
 func (p *plan) finish(ctx context.Context, h *histogram) (*Frame, error) {
 	acc := make([]float64, 4*p.bw*p.bh)
+	phase.Enter(ctx, "flame.density")
 	densityEstimate(ctx, h, acc, p.de, p.k1, p.k2, p.ss)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -24,6 +26,7 @@ func (p *plan) finish(ctx context.Context, h *histogram) (*Frame, error) {
 			}
 		})
 	}
+	phase.Enter(ctx, "flame.filter")
 	f := newFrame(p.width, p.height)
 	fw := p.filterWidth
 	parallel.For(p.height, 8, func(_, lo, hi int) {

@@ -1,0 +1,17 @@
+package phase
+
+import (
+	"context"
+	"testing"
+)
+
+func TestEnter(t *testing.T) {
+	Enter(context.Background(), "no hook") // must not panic
+	var got []string
+	ctx := WithHook(context.Background(), func(_ context.Context, name string) { got = append(got, name) })
+	Enter(ctx, "a")
+	Enter(context.WithValue(ctx, struct{}{}, 1), "b") // derived contexts keep the hook
+	if len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Errorf("hook saw %v", got)
+	}
+}

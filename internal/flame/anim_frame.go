@@ -150,18 +150,27 @@ func newFramePlan(fs *FrameSpec, o Options) (*framePlan, error) {
 	}
 	// Sizes are the animation's (Animation.Override changes them).
 	o.Width, o.Height, o.Quality, o.Supersample = 0, 0, 0, 0
+	first, last := fs.Samples[0].Genome, fs.Samples[len(fs.Samples)-1].Genome
 	base := fs.Center.Genome
 	base.FilterShape, base.FilterRadius = fs.FilterShape, fs.FilterRadius
-	base.EstimatorRadius = max(fs.MaxEstimator, base.EstimatorRadius)
+	// The gutter is sized for the widest estimator of any keyframe, the
+	// kernels are the first temporal sample's: usually the same radius, so
+	// newPlan's kernels serve (building them is tens of milliseconds).
+	base.EstimatorRadius, base.EstimatorMinimum, base.EstimatorCurve = first.EstimatorRadius, first.EstimatorMinimum, first.EstimatorCurve
+	wider := fs.MaxEstimator > first.EstimatorRadius
+	if wider {
+		base.EstimatorRadius = fs.MaxEstimator
+	}
 	p, err := newPlan(&base, o)
 	if err != nil {
 		return nil, err
 	}
-	first, last := fs.Samples[0].Genome, fs.Samples[len(fs.Samples)-1].Genome
-	p.de = nil
-	if first.EstimatorRadius > 0 {
-		if p.de, err = newDEFilters(first.EstimatorRadius, first.EstimatorMinimum, first.EstimatorCurve, p.ss); err != nil {
-			return nil, fmt.Errorf("flame %q: %w", first.Name, err)
+	if wider {
+		p.de = nil
+		if first.EstimatorRadius > 0 {
+			if p.de, err = newDEFilters(first.EstimatorRadius, first.EstimatorMinimum, first.EstimatorCurve, p.ss); err != nil {
+				return nil, fmt.Errorf("flame %q: %w", first.Name, err)
+			}
 		}
 	}
 	w, h := float64(p.width), float64(p.height)

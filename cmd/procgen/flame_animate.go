@@ -30,6 +30,9 @@ type animateFlags struct {
 	beginSet, endSet  bool
 }
 
+// maxAnimInput bounds an animation read from standard input.
+const maxAnimInput = 1 << 30
+
 // maxAnimFrames bounds the frames of one run (a day of 60 fps video).
 const maxAnimFrames = 60 * 60 * 60 * 24
 
@@ -39,7 +42,7 @@ var videoExts = map[string]string{".mp4": "mp4", ".webm": "webm", ".mkv": "matro
 func (a *app) newFlameAnimateCmd() *cobra.Command {
 	var af animateFlags
 	cmd := &cobra.Command{
-		Use:   "animate SEQUENCE.flam3 -o OUT",
+		Use:   "animate SEQUENCE.flam3|- -o OUT",
 		Short: "Render the frames of a flam3 animation",
 		Long: `Render a flam3 animation file (keyframes: <flame> elements with a time
 attribute, as flam3-genome writes) frame by frame, as flam3-animate does: frame t
@@ -61,7 +64,8 @@ last keyframe is its first).
   FILE.mp4 .webm .mkv .mov       encoded by ffmpeg (on PATH), raw frames piped
                                  in (--codec, --crf, --fps); a failed encode
                                  leaves no file
---resume skips frames whose file exists (and a video that exists).
+--resume skips frames whose file exists (and a video that exists). SEQUENCE - reads
+the animation from standard input.
 --width/--height/--quality/--supersample change every keyframe as flame render
 changes a genome: the camera scales with the size, so the framing stays.`,
 		Example: `  procgen flame animate loop.flam3 -o frames/f%05d.png
@@ -171,8 +175,10 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	if err != nil {
 		return err
 	}
-	if err := checkInputFile("flame animate", path); err != nil {
-		return err
+	if path != output.Stdout {
+		if err := checkInputFile("flame animate", path); err != nil {
+			return err
+		}
 	}
 	if out.kind == "video" {
 		if _, err := lookFFmpeg(); err != nil {
@@ -192,7 +198,20 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 			return fmt.Errorf("flame: palettes: %w", err)
 		}
 	}
-	an, warns, err := flame.ParseAnimationFile(path, parseOpts)
+	var an *flame.Animation
+	var warns []flame.Warning
+	if path == output.Stdout {
+		data, rerr := io.ReadAll(io.LimitReader(a.stdin, maxAnimInput+1))
+		switch {
+		case rerr != nil:
+			return fmt.Errorf("flame animate: read standard input: %w", rerr)
+		case len(data) > maxAnimInput:
+			return usageErrorf("flame animate: standard input holds over %d MiB: give a file", maxAnimInput>>20)
+		}
+		an, warns, err = flame.ParseAnimation(data, "<stdin>", parseOpts)
+	} else {
+		an, warns, err = flame.ParseAnimationFile(path, parseOpts)
+	}
 	for _, w := range warns {
 		a.log.Warnf("%s", w)
 	}

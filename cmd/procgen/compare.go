@@ -70,8 +70,9 @@ says whether they all did. A threshold left out is not checked.
 --diff writes the per-pixel difference, multiplied by --gain so that small
 differences are visible, as a PNG.
 
-Exit codes: 0 all thresholds hold; 1 a threshold failed, or the images differ
-in size; 2 an input is unreadable or not a PNG, or a flag is invalid.`,
+For compare, exit code 0 means every threshold holds; 1 a threshold failed, or
+the images differ in size; 2 an input is unreadable or not a PNG, or a flag
+is invalid.`,
 		Example: `  procgen compare want.png got.png
   procgen compare want.png got.png --max-mad 0.002 --min-ssim 0.99 --diff diff.png
   procgen compare want.png got.png --json`,

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// The README's exit-code table and every command's --help print the same
+// table, character for character.
+func TestExitCodeTableEverywhere(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(readme, []byte(exitCodeHelp)) {
+		t.Errorf("README.md does not hold the exit-code table of exit.go:\n%s", exitCodeHelp)
+	}
+	a := newApp(nil, &bytes.Buffer{}, &bytes.Buffer{})
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Hidden || strings.HasPrefix(c.Name(), "__") {
+			return
+		}
+		var out bytes.Buffer
+		c.SetOut(&out)
+		if err := c.Help(); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), exitCodeHelp) {
+			t.Errorf("%s --help lacks the exit-code table", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(a.newRootCmd())
+}
+
+// Every code the table documents is one exitCode can return, and back.
+func TestExitCodesDocumented(t *testing.T) {
+	for _, code := range []int{exitOK, exitFailure, exitUsage, exitNoDevice, exitInterrupted} {
+		if !strings.Contains(exitCodeHelp, "\n  "+strconv.Itoa(code)+" ") {
+			t.Errorf("exit code %d is not in the table", code)
+		}
+	}
+}

@@ -37,6 +37,7 @@ type lsysOptions struct {
 	LineWidth   string  `mapstructure:"line-width"`
 	Stats       bool    `mapstructure:"stats"`
 	allSteps    bool    // --all-steps: a .txt output holds every step's string
+	up          string  // --up: the world direction shown upwards in the preview
 	// stdoutFormat is the extension -o - writes, from --format.
 	stdoutFormat string
 }
@@ -55,9 +56,12 @@ func (o *lsysOptions) validate() error {
 		return usageErrorf("invalid --line-scale %g: want a positive number", o.LineScale)
 	}
 	switch o.LineWidth {
-	case "auto", "pixels", "world":
+	case "auto", "pixels", "world", "relative":
 	default:
-		return usageErrorf("invalid --line-width %q: want auto, pixels or world", o.LineWidth)
+		return usageErrorf("invalid --line-width %q: want auto, pixels, world or relative", o.LineWidth)
+	}
+	if _, err := turtle.ParseUp(o.up); err != nil {
+		return usageErrorf("invalid --up %q: want x, y, z, -x, -y, -z or a direction x,y,z", o.up)
 	}
 	if _, err := turtle.ParseView(o.View); err != nil {
 		return usageErrorf("invalid --view %q: want front, back, side, left, right, top, bottom or x,y,z", o.View)
@@ -81,7 +85,7 @@ func (a *app) newLsysCmd() *cobra.Command {
 func (a *app) newLsysDeriveCmd() *cobra.Command {
 	var outs []string
 	var allSteps bool
-	var format string
+	var format, up string
 	cmd := &cobra.Command{
 		Use:   "derive SYSTEM.l [-n STEPS] [-o out.obj|out.png|out.json ...]",
 		Short: "Derive an L-system and interpret it into geometry",
@@ -111,7 +115,7 @@ would exceed it.`,
 			if err := a.decode("lsys", &o); err != nil {
 				return err
 			}
-			o.allSteps = allSteps
+			o.allSteps, o.up = allSteps, up
 			if err := o.validate(); err != nil {
 				return err
 			}
@@ -143,6 +147,7 @@ would exceed it.`,
 	a.bindFlag(f, "lsys.line-width", "line-width", "")
 	a.bindFlag(f, "lsys.stats", "stats", "")
 	f.BoolVar(&allSteps, "all-steps", false, ".txt: write every step's string w0..wn, one line each (default: the last)")
+	f.StringVar(&up, "up", "", "PNG: the world `DIRECTION` shown upwards (x, -x, y, ... or x,y,z; default +Y, or -Z looking along Y)")
 	return cmd
 }
 
@@ -252,11 +257,11 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 	if slices.ContainsFunc(outs, func(out string) bool { return strings.EqualFold(filepath.Ext(out), ".png") }) {
 		phase.Enter(ctx, "lsys.preview")
 		view, _ := turtle.ParseView(o.View) // validated
-		pixels := o.LineWidth == "pixels" || (o.LineWidth == "auto" && !rep.setsWidth)
+		view.Up, _ = turtle.ParseUp(o.up)
 		if preview, err = turtle.Render(ctx, geom, turtle.RenderOptions{
 			Width: o.ImageWidth, Height: o.ImageHeight, Margin: min(o.ImageWidth, o.ImageHeight) / 20,
 			View: view, Background: color.NRGBA{255, 255, 255, 255}, Foreground: color.NRGBA{24, 64, 24, 255},
-			WidthScale: o.LineScale, PixelWidths: pixels,
+			WidthScale: o.LineScale, Units: lsysWidthUnits(o.LineWidth, geom, rep.setsWidth),
 		}); err != nil {
 			return fmt.Errorf("%s: preview: %w", path, err)
 		}
@@ -310,7 +315,7 @@ func (a *app) lsysEncoder(ctx context.Context, format string, g *turtle.Geometry
 	case ".obj":
 		return func(w io.Writer) error {
 			return turtle.EncodeOBJ(ctx, w, g, turtle.OBJOptions{Sides: o.Cylinders, Caps: o.Cylinders > 2,
-				Normals: o.Cylinders > 2})
+				Normals: o.Cylinders > 2, WidthScale: g.WorldWidthScale(lsysWidthUnits(o.LineWidth, g, rep.setsWidth))})
 		}
 	case ".png":
 		return func(w io.Writer) error { return output.EncodePNG(w, preview, output.Depth8) }

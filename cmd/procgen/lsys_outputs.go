@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/procgen-dev/procgen/internal/lsys"
-	"github.com/procgen-dev/procgen/internal/output"
+	"github.com/procgen-dev/procgen/internal/lsys/turtle"
 )
 
 // lsysText is what a .txt output (the derived string) needs.
@@ -19,11 +19,6 @@ type lsysText struct {
 	allSteps bool
 	deriver  lsys.Deriver
 	opts     lsys.DeriveOptions
-}
-
-// writeLsysText writes the derived string to the file out.
-func writeLsysText(ctx context.Context, out string, t *lsysText) error {
-	return output.WriteFile(out, func(w io.Writer) error { return encodeLsysText(ctx, w, t) })
 }
 
 // encodeLsysText writes the final string, or every step's, to w: modules
@@ -42,4 +37,14 @@ func encodeLsysText(ctx context.Context, w io.Writer, t *lsysText) error {
 	o.OnStep = func(_ int, s *lsys.String) error { return enc.Encode(ctx, s) }
 	_, err := t.deriver.Derive(ctx, t.sys, o)
 	return err
+}
+
+// lsysWidthUnits is what --line-width asks for, with auto resolved for g
+// (setsWidth: the interpreted string holds '!' or '#').
+func lsysWidthUnits(mode string, g *turtle.Geometry, setsWidth bool) turtle.WidthUnits {
+	u, auto, err := turtle.ParseWidthUnits(mode)
+	if err != nil || auto {
+		return turtle.AutoWidths(g, setsWidth)
+	}
+	return u
 }

@@ -18,6 +18,9 @@ type OBJOptions struct {
 	Sides int
 	// Caps closes both ends of each tube with a polygon.
 	Caps bool
+	// WidthScale multiplies the segments' widths (Geometry.WorldWidthScale
+	// gives the scale of WidthsRelative); 0 means 1.
+	WidthScale float64
 	// Normals writes vertex normals for tubes and one normal per polygon.
 	Normals bool
 	// Digits is the number of significant digits per coordinate; 0 means
@@ -288,6 +291,9 @@ func (e *objEncoder) tube(buf []byte, s *Segment, v, n int) []byte {
 	b1 := vec3{1 + sign*t.x*t.x*ka, sign * kb, -sign * t.x}
 	b2 := vec3{kb, sign + t.y*t.y*ka, -t.y} // b1 × b2 = t
 	r := float64(s.Width) / 2
+	if e.o.WidthScale != 0 {
+		r *= e.o.WidthScale
+	}
 	sides := e.o.Sides
 	for _, c := range [2]vec3{a, b} {
 		for j := range sides {

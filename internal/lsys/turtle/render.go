@@ -24,10 +24,12 @@ type RenderOptions struct {
 	// and scaled with the drawing; 0 means 1. Lines are at least one pixel
 	// wide whatever the scale.
 	WidthScale float64
-	// PixelWidths takes the turtle's widths (times WidthScale) as pixels
-	// instead of world units, as cpfg draws 2D lines: right for systems
-	// that never set a width, whose default width would otherwise be a
-	// world unit, often wider than the whole drawing.
+	// Units say what the turtle's widths (times WidthScale) measure: world
+	// units (the zero value), pixels, as cpfg draws 2D lines, or hundredths
+	// of the longest segment (see WidthUnits and AutoWidths). The drawing
+	// is fitted to the image with its lines' widths.
+	Units WidthUnits
+	// PixelWidths is Units = WidthsPixels.
 	PixelWidths bool
 	// Workers render bands of rows in parallel; 0 means GOMAXPROCS. The
 	// image does not depend on it.
@@ -91,23 +93,43 @@ func newRaster(g *Geometry, o RenderOptions) *raster {
 		v := vec3{float64(p[0]), float64(p[1]), float64(p[2])}
 		return dot(v, right), dot(v, up)
 	}
+	ws := o.WidthScale
+	if ws == 0 {
+		ws = 1
+	}
+	units := o.Units
+	if o.PixelWidths {
+		units = WidthsPixels
+	}
+	world := ws * g.WorldWidthScale(units) // world width of a turtle width
 	inf := math.Inf(1)
 	x0, y0, x1, y1 := inf, inf, -inf, -inf
-	fit := func(p [3]float32) {
+	fit := func(p [3]float32, r float64) {
 		x, y := proj(p)
-		x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+		x0, y0, x1, y1 = min(x0, x-r), min(y0, y-r), max(x1, x+r), max(y1, y+r)
 	}
+	pxMax := 1.0 // the widest line in pixels
 	for i := range g.Segments {
-		fit(g.Segments[i].A)
-		fit(g.Segments[i].B)
+		sg := &g.Segments[i]
+		r := 0.0
+		if units == WidthsPixels {
+			pxMax = max(pxMax, float64(sg.Width)*ws)
+		} else {
+			r = float64(sg.Width) * world / 2
+		}
+		fit(sg.A, r)
+		fit(sg.B, r)
 	}
 	for _, p := range g.PolyVerts {
-		fit(p)
+		fit(p, 0)
 	}
 	if x0 > x1 { // nothing to draw
 		x0, y0, x1, y1 = 0, 0, 0, 0
 	}
 	w, h := float64(o.Width-2*o.Margin), float64(o.Height-2*o.Margin)
+	if units == WidthsPixels { // lines of constant width: leave room for half of one on every side
+		w, h = w-min(pxMax, w/2), h-min(pxMax, h/2)
+	}
 	s := math.Inf(1)
 	if x1 > x0 {
 		s = w / (x1 - x0)
@@ -123,18 +145,14 @@ func newRaster(g *Geometry, o RenderOptions) *raster {
 		x, y := proj(p)
 		return float32(float64(o.Width)/2 + (x-cx)*s), float32(float64(o.Height)/2 - (y-cy)*s)
 	}
-	ws := o.WidthScale
-	if ws == 0 {
-		ws = 1
-	}
 	r := &raster{o: o, lines: make([]line, len(g.Segments)), polys: g.Polygons}
 	for i, sg := range g.Segments {
 		l := &r.lines[i]
 		l.x0, l.y0 = screen(sg.A)
 		l.x1, l.y1 = screen(sg.B)
 		px := float64(sg.Width) * ws
-		if !o.PixelWidths {
-			px *= s
+		if units != WidthsPixels {
+			px = float64(sg.Width) * world * s
 		}
 		// At least one pixel; at most the image, so that a huge width costs
 		// no more than filling it.

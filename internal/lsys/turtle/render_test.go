@@ -4,6 +4,7 @@ import (
 	"context"
 	"image"
 	"image/color"
+	"math"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/lsys"
@@ -79,17 +80,16 @@ func TestRenderViewsAndWidths(t *testing.T) {
 			t.Fatalf("%s: ink x %d..%d y %d..%d", name, x0, x1, y0, y1)
 		}
 	}
-	// Line widths scale with the drawing: the side view shows 2 units in
-	// 56 px, so a width of 0.2 is 5.6 px, of which 4 pixels are solid.
+	// Line widths scale with the drawing, which is fitted with them: the
+	// side view shows 2 units and half a line's width on either side,
+	// 2.2 units in 56 px, so a width of 0.2 is 5.09 px.
 	img := render(t, g, RenderOptions{Width: 64, Height: 64, Margin: 4, View: mustView("side"), Background: white})
-	solid := 0
+	ink := 0.0
 	for x := range 64 {
-		if img.NRGBAAt(x, 40).R < 20 {
-			solid++
-		}
+		ink += float64(255-img.NRGBAAt(x, 40).R) / 255
 	}
-	if solid != 4 {
-		t.Fatalf("%d solid pixels across a 5.6 px line", solid)
+	if want := 0.2 * 56 / 2.2; math.Abs(ink-want) > 0.3 {
+		t.Fatalf("%.2f px of ink across a %.2f px line", ink, want)
 	}
 }
 
@@ -115,7 +115,7 @@ func TestRenderPolygonsAndPalette(t *testing.T) {
 func TestRenderIndependentOfWorkers(t *testing.T) {
 	sys := &lsys.System{Angle: 23, Step: 1, Width: 0.3}
 	g := interpret(t, sys, randomString(newRand(11), sys, 50_000, alphabet, ""), 0)
-	o := RenderOptions{Width: 301, Height: 199, Margin: 7, View: View{[3]float64{1, -2, -3}},
+	o := RenderOptions{Width: 301, Height: 199, Margin: 7, View: View{Dir: [3]float64{1, -2, -3}},
 		Background: color.NRGBA{10, 20, 30, 200}, Palette: []color.NRGBA{black, {0, 128, 0, 180}, {200, 0, 0, 255}}}
 	o.Workers = 1
 	one := render(t, g, o)

@@ -10,19 +10,23 @@ import (
 // View is an orthographic camera: Dir is the direction it looks along.
 // Screen up is the projection of +Y, or of -Z when looking straight up or
 // down, so "top" shows +X to the right and -Z up.
-type View struct{ Dir [3]float64 }
+//
+// Up, when not zero, is the world direction shown as screen up instead
+// (projected onto the image plane): "--up -x" stands a row of trees that
+// grows along +Y upright. One along Dir is ignored.
+type View struct{ Dir, Up [3]float64 }
 
 // namedView returns a named view. "front" looks along -Z at the XY plane,
 // where 2D systems lie.
 func namedView(name string) (View, bool) {
 	v, ok := map[string]View{
-		"front":  {[3]float64{0, 0, -1}},
-		"back":   {[3]float64{0, 0, 1}},
-		"side":   {[3]float64{-1, 0, 0}}, // from +X
-		"right":  {[3]float64{-1, 0, 0}},
-		"left":   {[3]float64{1, 0, 0}},
-		"top":    {[3]float64{0, -1, 0}},
-		"bottom": {[3]float64{0, 1, 0}},
+		"front":  {Dir: [3]float64{0, 0, -1}},
+		"back":   {Dir: [3]float64{0, 0, 1}},
+		"side":   {Dir: [3]float64{-1, 0, 0}}, // from +X
+		"right":  {Dir: [3]float64{-1, 0, 0}},
+		"left":   {Dir: [3]float64{1, 0, 0}},
+		"top":    {Dir: [3]float64{0, -1, 0}},
+		"bottom": {Dir: [3]float64{0, 1, 0}},
 	}[name]
 	return v, ok
 }
@@ -59,6 +63,12 @@ func (v View) basis() (right, up vec3) {
 	} else {
 		d = vec3{0, 0, -1}
 	}
+	if up := (vec3{v.Up[0], v.Up[1], v.Up[2]}); dot(up, up) > 0 {
+		if r := cross(d, up); dot(r, r) > 1e-12*dot(up, up) {
+			right = r.scale(1 / math.Sqrt(dot(r, r)))
+			return right, cross(right, d)
+		}
+	}
 	hint := vec3{0, 1, 0}
 	if math.Abs(d.y) > 0.999 {
 		hint = vec3{0, 0, -1}
@@ -69,4 +79,30 @@ func (v View) basis() (right, up vec3) {
 	right = cross(d, hint)
 	right = right.scale(1 / math.Sqrt(dot(right, right)))
 	return right, cross(right, d)
+}
+
+// ParseUp reads a world direction for View.Up: an axis "x", "+y", "-z" ...
+// or "x,y,z"; "" is none (the default up).
+func ParseUp(s string) ([3]float64, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	if t == "" {
+		return [3]float64{}, nil
+	}
+	sign := 1.0
+	switch {
+	case strings.HasPrefix(t, "-"):
+		sign, t = -1, t[1:]
+	case strings.HasPrefix(t, "+"):
+		t = t[1:]
+	}
+	if k := strings.Index("xyz", t); len(t) == 1 && k >= 0 {
+		var u [3]float64
+		u[k] = sign
+		return u, nil
+	}
+	v, err := ParseView(s)
+	if err != nil || strings.Count(s, ",") != 2 {
+		return [3]float64{}, fmt.Errorf("turtle: up %q: want x, y, z, -x, -y, -z or a direction x,y,z", s)
+	}
+	return v.Dir, nil
 }

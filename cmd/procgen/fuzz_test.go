@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/procgen-dev/procgen/internal/flame"
+)
+
+// FuzzSizeValidation throws arbitrary values at every size a user controls:
+// validation must never panic, and whatever it accepts must give a finite,
+// positive memory estimate (the estimate is what stands between a flag and
+// an allocation).
+func FuzzSizeValidation(f *testing.F) {
+	f.Add(int64(1024), int64(768), 1000.0, int64(2), "8G", int64(5), "20x10", int64(1000), int64(100))
+	f.Add(int64(65536), int64(65536), 1e12, int64(16), "4E", int64(1_000_000), "1x1", int64(20000), int64(1<<31-1))
+	f.Add(int64(-1), int64(0), math.NaN(), int64(-3), "0", int64(-2), "0x5", int64(0), int64(-1))
+	f.Add(int64(8192), int64(8192), 1e14, int64(4), "1e30", int64(2_000_000_000), "512x512", int64(400000), int64(1e9))
+	gs, _, err := flame.Parse(strings.NewReader(`<flame name="f" size="64 48" scale="20" quality="10" estimator_radius="3">
+<xform weight="1" color="0" linear="1" coefs="0.5 0 0 0.5 0 0"/><palette count="2" format="RGB">FF8020 2080FF</palette></flame>`),
+		"f.flam3", flame.ParseOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	g := gs[0]
+	a := newApp(nil, &bytes.Buffer{}, &bytes.Buffer{})
+	a.opts.MaxMemory = "auto"
+	f.Fuzz(func(t *testing.T, w, h int64, q float64, ss int64, mem string, steps int64, grid string, depth, count int64) {
+		fo := flameOptions{Width: int(w), Height: int(h), Quality: q, Supersample: int(ss), Compression: "fast", JPEGQuality: 90}
+		if fo.validate() == nil {
+			fp, err := flame.Estimate(g, flame.Options{Width: fo.Width, Height: fo.Height, Quality: fo.Quality, Supersample: fo.Supersample})
+			if err == nil && (!(fp.CPUBytes > 0) || math.IsInf(fp.CPUBytes, 0) || fp.Samples < 0 || fp.Samples > flame.MaxSamples) {
+				t.Fatalf("flame %+v: footprint %+v", fo, fp)
+			}
+		}
+		lo := lsysOptions{Steps: int(steps), MaxModules: uint64(count), ImageWidth: int(w), ImageHeight: int(h),
+			LineScale: q, LineWidth: "auto", View: "front"}
+		if lo.validate() == nil {
+			if lo.Steps > maxLsysSteps || a.lsysModuleCap(lo) < 1 {
+				t.Fatalf("lsys %+v accepted out of bounds", lo)
+			}
+		}
+		po := pgaOptions{Grid: grid, MaxShapes: int(count), MaxDepth: int(depth), Height: q, LotWidth: 20, LotDepth: 30,
+			Street: 12, Scheduler: "persistent"}
+		if po.validate() == nil {
+			if po.MaxDepth > maxPgaDepth || po.cols*po.rows < 1 || a.pgaShapeCap(po) < 1 {
+				t.Fatalf("pga %+v accepted out of bounds", po)
+			}
+		}
+		ro := rulesOptions{Generate: int(count), Steps: int(steps), Schedule: "compact", Layout: "C", States: "", TraceOut: "t"}
+		if p, err := ro.validate(); err == nil && (p.steps < 0 || p.steps > maxRulesSteps) {
+			t.Fatalf("rules %+v: %d steps accepted", ro, p.steps)
+		}
+		if n, err := parseSize(mem); err == nil && (n == 0 || n >= 1<<62) {
+			t.Fatalf("parseSize(%q) = %d", mem, n)
+		}
+	})
+}
+
+// FuzzCommandFlags runs whole commands with one size flag set to an
+// arbitrary value, under a short deadline: whatever happens, no panic, no
+// Go trace on stderr, and an exit code of the table (a cut-off run is 130).
+func FuzzCommandFlags(f *testing.F) {
+	dir := f.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			f.Fatal(err)
+		}
+		return p
+	}
+	sys := write("k.l", "Lsystem: k\nderivation length: 2\nangle: 90\naxiom: F-F-F-F\nF --> FF-F-F-F-FF\nendlsystem\n")
+	gram := write("b.pga", "axiom Box Lot;\nterminal Mass (1, 0);\nLot = Mass;\n")
+	rul := write("e.rules", "const N = 8\nstate { int c[N] ~ uniform(0, 1) }\nrule r over i in 0..N\n  when c[i] == 0\n{ c[i] = 1 }\n")
+	gen := write("g.flam3", `<flame name="g" size="32 24" scale="20" quality="2"><xform weight="1" color="0" linear="1" coefs="0.5 0 0 0.5 0 0"/><palette count="2" format="RGB">FF8020 2080FF</palette></flame>`)
+	commands := [][]string{
+		{"flame", "render", gen, "-o", filepath.Join(dir, "o.png"), "--quality"},
+		{"flame", "render", gen, "-o", filepath.Join(dir, "o.png"), "--width"},
+		{"flame", "render", gen, "-o", filepath.Join(dir, "o.png"), "--supersample"},
+		{"lsys", "derive", sys, "-n"},
+		{"lsys", "derive", sys, "-o", filepath.Join(dir, "o.png"), "--image-width"},
+		{"lsys", "derive", sys, "--max-modules"},
+		{"pga", "city", gram, "--grid"},
+		{"pga", "city", gram, "--grid", "2x2", "--max-depth"},
+		{"pga", "city", gram, "--grid", "2x2", "--max-shapes"},
+		{"rules", "run", rul, "--generate"},
+		{"rules", "run", rul, "--generate", "2", "--steps"},
+		{"--max-memory"},
+	}
+	for i := range commands {
+		f.Add(uint8(i), "1")
+		f.Add(uint8(i), "-1")
+		f.Add(uint8(i), "1e300")
+		f.Add(uint8(i), "99999999999999999999")
+	}
+	f.Fuzz(func(t *testing.T, which uint8, value string) {
+		args := append([]string{"--device", "cpu", "-q"}, commands[int(which)%len(commands)]...)
+		args = append(args, value)
+		if args[3] == "--max-memory" {
+			args = append(args, "lsys", "derive", sys)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		var stdout, stderr bytes.Buffer
+		code := run(ctx, args, nil, &stdout, &stderr)
+		switch code {
+		case exitOK, exitFailure, exitUsage, exitInterrupted:
+		default:
+			t.Fatalf("%q: exit %d", args, code)
+		}
+		if s := stderr.String(); strings.Contains(s, "goroutine ") || strings.Contains(s, "panic") {
+			t.Fatalf("%q: %s", args, s)
+		}
+	})
+}

@@ -236,18 +236,26 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 	if err := plan.RefuseInputs(files...); err != nil {
 		return usageError{err}
 	}
-	dev, err := a.openDevice()
+	// Every size is checked before the first render, so a batch never
+	// stops half-way on a genome it could have refused at the start.
+	work := 0.0
+	for _, j := range jobs {
+		fp, err := a.checkFlameSize(j, o)
+		if err != nil {
+			return err
+		}
+		work += flameWork(fp.Samples, fp.Buckets)
+	}
+	dev, err := a.openDeviceFor("flame", work)
 	if err != nil {
 		return err
 	}
 	if dev != nil {
 		defer dev.Close()
-	}
-	// Every size is checked before the first render, so a batch never
-	// stops half-way on a genome it could have refused at the start.
-	for _, j := range jobs {
-		if err := a.checkFlameSize(j, o, dev); err != nil {
-			return err
+		for _, j := range jobs {
+			if err := a.checkFlameDeviceSize(j, o, dev); err != nil {
+				return err
+			}
 		}
 	}
 	if outDir != "" {
@@ -334,26 +342,31 @@ func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, plan *output.Plan,
 	return nil
 }
 
-// checkFlameSize refuses a render whose sample count or memory is out of
-// bounds, naming the flags that change it.
-func (a *app) checkFlameSize(j flameJob, o flameOptions, dev *gpu.Device) error {
+// checkFlameSize refuses a render whose sample count or host memory is out
+// of bounds, naming the flags that change it, and returns its footprint.
+func (a *app) checkFlameSize(j flameJob, o flameOptions) (flame.Footprint, error) {
 	fp, err := flame.Estimate(j.genome, flame.Options{Width: o.Width, Height: o.Height, Quality: o.Quality,
 		Supersample: o.Supersample})
 	if errors.Is(err, flame.ErrTooLarge) {
-		return usageErrorf("%s: %v: lower --width/--height, --quality or --supersample", j.source, err)
+		return fp, usageErrorf("%s: %v: lower --width/--height, --quality or --supersample", j.source, err)
 	}
+	if err != nil {
+		return fp, fmt.Errorf("%s: %w", j.source, err)
+	}
+	what := fmt.Sprintf("%s: %dx%d at supersample %d", j.source, fp.Width, fp.Height, fp.Supersample)
+	// The CPU's footprint bounds the GPU path's host side too.
+	return fp, a.checkMemory(what, fp.CPUBytes, "--width/--height or --supersample")
+}
+
+// checkFlameDeviceSize refuses a render the GPU's memory cannot hold.
+func (a *app) checkFlameDeviceSize(j flameJob, o flameOptions, dev *gpu.Device) error {
+	fp, err := flame.Estimate(j.genome, flame.Options{Width: o.Width, Height: o.Height, Quality: o.Quality,
+		Supersample: o.Supersample})
 	if err != nil {
 		return fmt.Errorf("%s: %w", j.source, err)
 	}
 	what := fmt.Sprintf("%s: %dx%d at supersample %d", j.source, fp.Width, fp.Height, fp.Supersample)
-	const flags = "--width/--height or --supersample"
-	if dev == nil {
-		return a.checkMemory(what, fp.CPUBytes, flags)
-	}
-	if err := a.checkMemory(what, fp.GPUHostBytes, flags); err != nil {
-		return err
-	}
-	return checkDeviceMemory(what, fp.DeviceBytes, dev.Info().MemoryBytes, flags)
+	return checkDeviceMemory(what, fp.DeviceBytes, dev.Info().MemoryBytes, "--width/--height or --supersample")
 }
 
 // genomeFiles expands the arguments: files as given, directories to their

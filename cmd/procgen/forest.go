@@ -394,7 +394,8 @@ func (a *app) forestCompute(ctx context.Context, r *forestRun) error {
 			return usageErrorf("--margin: %v", err)
 		}
 	}
-	dev, err := a.openDevice()
+	job, work := forestWork(o.Method, r.grid.NX*r.grid.NY*max(len(r.res.Species), 1), len(r.trees))
+	dev, err := a.openDeviceFor(job, work)
 	if err != nil {
 		return err
 	}

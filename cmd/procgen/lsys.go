@@ -71,7 +71,7 @@ func (o *lsysOptions) validate() error {
 
 // lsysOutputs are the formats -o can name, by extension.
 var lsysOutputs = map[string]string{".obj": "OBJ geometry", ".png": "PNG preview", ".json": "JSON statistics",
-	".txt": "the derived string"}
+	".txt": "the derived string", ".glb": "glTF binary"}
 
 func (a *app) newLsysCmd() *cobra.Command {
 	cmd := &cobra.Command{
@@ -128,14 +128,14 @@ would exceed it.`,
 					continue
 				}
 				if _, ok := lsysOutputs[strings.ToLower(filepath.Ext(out))]; !ok {
-					return usageErrorf("output %q: want a .obj, .png, .json or .txt file", out)
+					return usageErrorf("output %q: want a .obj, .png, .json, .txt or .glb file", out)
 				}
 			}
 			return a.lsysDerive(cmd.Context(), args[0], outs, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .png, .json or .txt, or - for standard output (repeatable)")
+	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .png, .json, .txt or .glb, or - for standard output (repeatable)")
 	f.StringVar(&format, "format", "txt", "`FORMAT` of -o - (standard output): txt (the derived string), json or obj")
 	a.bindFlag(f, "lsys.steps", "steps", "n")
 	a.bindFlag(f, "lsys.max-modules", "max-modules", "")
@@ -190,13 +190,6 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	dev, err := a.openDevice()
-	if err != nil {
-		return err
-	}
-	if dev != nil {
-		defer dev.Close()
-	}
 	steps := o.Steps
 	if steps < 0 {
 		steps = sys.Steps
@@ -205,6 +198,17 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 		return usageErrorf("lsys: %s derives %d steps, over the limit of %d: set -n", path, steps, maxLsysSteps)
 	}
 	maxModules := a.lsysModuleCap(o)
+	work := 0.0
+	if a.autoWeighs() {
+		work = lsysWork(ctx, sys, steps, a.opts.Seed, maxModules)
+	}
+	dev, err := a.openDeviceFor("lsys", work)
+	if err != nil {
+		return err
+	}
+	if dev != nil {
+		defer dev.Close()
+	}
 	rep := lsysReport{System: sys.Name, Source: path, Backend: backendName(dev), Seed: a.opts.Seed}
 	var mu sync.Mutex
 	bar := a.newProgress(int64(steps), "derive "+filepath.Base(path))
@@ -291,7 +295,7 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 
 func needsGeometry(outs []string, o lsysOptions) bool {
 	for _, out := range outs {
-		if ext := lsysFormat(out, o); ext == ".obj" || ext == ".png" {
+		if ext := lsysFormat(out, o); ext == ".obj" || ext == ".png" || ext == ".glb" {
 			return true
 		}
 	}
@@ -315,12 +319,14 @@ func (a *app) lsysEncoder(ctx context.Context, format string, g *turtle.Geometry
 	case ".obj":
 		return func(w io.Writer) error {
 			return turtle.EncodeOBJ(ctx, w, g, turtle.OBJOptions{Sides: o.Cylinders, Caps: o.Cylinders > 2,
-				Normals: o.Cylinders > 2, WidthScale: g.WorldWidthScale(lsysWidthUnits(o.LineWidth, g, rep.setsWidth))})
+				Normals: o.Cylinders > 2, WidthScale: lsysTubeScale(o.LineWidth, g, rep.setsWidth)})
 		}
 	case ".png":
 		return func(w io.Writer) error { return output.EncodePNG(w, preview, output.Depth8) }
 	case ".txt":
 		return func(w io.Writer) error { return encodeLsysText(ctx, w, &rep.text) }
+	case ".glb":
+		return func(w io.Writer) error { return encodeLsysGLB(ctx, w, g, o, rep.setsWidth) }
 	}
 	return func(io.Writer) error { return fmt.Errorf("lsys: output format %q: unknown", format) }
 }

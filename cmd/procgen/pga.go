@@ -266,7 +266,13 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	rep.Axioms = len(axioms)
 	rep.LotsMS = ms(time.Since(start))
 
-	dev, err := a.openDevice()
+	opt := pga.Options{Axiom: rep.Axiom, MaxShapes: a.pgaShapeCap(o), MaxDepth: o.MaxDepth,
+		LotAttrs: pga.LotAttrValues(lots), Context: ctx}
+	work := 0.0
+	if a.autoWeighs() {
+		work = pgaWork(g, axioms, opt)
+	}
+	dev, err := a.openDeviceFor("pga", work)
 	if err != nil {
 		return err
 	}
@@ -275,8 +281,6 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	}
 	start = time.Now()
 	phase.Enter(ctx, "pga.evaluate")
-	opt := pga.Options{Axiom: rep.Axiom, MaxShapes: a.pgaShapeCap(o), MaxDepth: o.MaxDepth,
-		LotAttrs: pga.LotAttrValues(lots), Context: ctx}
 	var ts []pga.TerminalShape
 	var gpuEval *pga.CUDA
 	if dev != nil {

@@ -258,7 +258,7 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 			return usageErrorf("--trace %d: there are %d states (0..%d)", s, st.N, st.N-1)
 		}
 	}
-	dev, err := a.openDevice()
+	dev, err := a.openDeviceFor("rules", rulesWork(prog, st.N, plan.steps))
 	if err != nil {
 		return err
 	}

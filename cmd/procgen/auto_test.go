@@ -1,0 +1,36 @@
+package main
+
+import "testing"
+
+// The model's decisions at the sizes measured on the H100 host (16 cores):
+// small work stays on the CPU (the GPU's fixed cost dominates), large work
+// goes to the GPU.
+func TestCostModelDecisions(t *testing.T) {
+	tests := []struct {
+		job     string
+		work    float64
+		wantGPU bool
+	}{
+		{"flame", 48 * 36 * 50, false},         // a thumbnail
+		{"flame", 1920 * 1080 * 2000, true},    // a 1080p still at quality 2000
+		{"pga", 300, false},                    // a handful of buildings
+		{"pga", 5e7, true},                     // a city of tens of millions of terminals
+		{"forest-exact", 5e5 * 1e3, false},     // a small plot
+		{"forest-exact", 5e5 * 1e5, true},      // the exact sum over 1e5 trees
+		{"rules", 16 * 64, false},              // a few boards
+		{"rules", 2048 * 4096 * 10 * 20, true}, // the synthetic benchmark
+	}
+	for _, tt := range tests {
+		m := costModels[tt.job]
+		cpu, gpu := m.predict(tt.work, 16)
+		if got := gpu < cpu; got != tt.wantGPU {
+			t.Errorf("%s at %.3g %s: cpu %.3g s, gpu %.3g s: GPU chosen = %v, want %v", tt.job, tt.work, m.unit,
+				cpu, gpu, got, tt.wantGPU)
+		}
+	}
+	for job, m := range costModels {
+		if !(m.cpuRate > 0 && m.gpuRate > 0 && m.gpuFixed >= 0) || m.unit == "" {
+			t.Errorf("%s: incomplete model %+v", job, m)
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"math"
+
+	"github.com/procgen-dev/procgen/internal/lsys"
+	"github.com/procgen-dev/procgen/internal/pga"
+	"github.com/procgen-dev/procgen/internal/rules"
+)
+
+// The work estimates --device auto weighs, one per job, each cheap next to
+// the work itself.
+
+// flameWork is the samples of every render, plus the density estimation
+// and filter's share, which scales with the buckets (about 30 samples'
+// worth each on the CPU).
+func flameWork(samples, buckets int64) float64 {
+	return float64(samples) + 30*float64(buckets)
+}
+
+// lsysProbeModules bounds the probe derivations of lsysWork.
+const lsysProbeModules = 20000
+
+// lsysWork estimates the modules a derivation writes: it derives on the CPU
+// while the string stays under lsysProbeModules and extrapolates the last
+// step's growth to the remaining steps (capped by --max-modules a step).
+func lsysWork(ctx context.Context, sys *lsys.System, steps int, seed uint64, maxModules int64) float64 {
+	d := lsys.NewDeriver(nil)
+	prev, cur, total := 0.0, 0.0, 0.0
+	done := 0
+	for s := 1; s <= steps; s++ {
+		r, err := d.Derive(ctx, sys, lsys.DeriveOptions{Steps: s, Seed: seed, MaxModules: lsysProbeModules})
+		if err != nil {
+			break
+		}
+		prev, cur, total, done = cur, float64(r.String.Len()), float64(r.Total), s
+	}
+	if done == steps || cur == 0 {
+		return total
+	}
+	growth := 1.0
+	if prev > 0 {
+		growth = max(cur/prev, 1)
+	}
+	for s := done + 1; s <= steps && total < 1e13; s++ {
+		cur = math.Min(cur*growth, float64(maxModules))
+		total += cur
+	}
+	return total
+}
+
+// pgaProbeLots is how many lots pgaWork evaluates on the CPU.
+const pgaProbeLots = 8
+
+// pgaWork estimates the terminals of a city from a few lots spread over it,
+// evaluated on the CPU.
+func pgaWork(g *pga.Grammar, axioms []pga.Shape, opt pga.Options) float64 {
+	n := len(axioms)
+	if n == 0 {
+		return 0
+	}
+	k := min(n, pgaProbeLots)
+	probe := make([]pga.Shape, 0, k)
+	for i := 0; i < k; i++ {
+		probe = append(probe, axioms[i*n/k])
+	}
+	opt.Progress = nil
+	ts, err := g.Evaluate(probe, opt)
+	if err != nil {
+		return math.Inf(1) // a grammar that runs into a limit: the GPU stops it as fast
+	}
+	return float64(len(ts)) / float64(k) * float64(n)
+}
+
+// rulesWork is the (state, index) evaluations of every rule over all steps.
+func rulesWork(prog *rules.Program, states, steps int) float64 {
+	per := 0.0
+	for _, r := range prog.Rules {
+		per += float64(max(r.Hi-r.Lo, 1))
+	}
+	return float64(states) * per * float64(max(steps, 1))
+}
+
+// forestWork is the work of a forest run in its method's unit.
+func forestWork(method string, cells, trees int) (job string, work float64) {
+	switch method {
+	case "exact":
+		return "forest-exact", float64(cells) * float64(max(trees, 1))
+	case "multires":
+		return "forest-multires", float64(cells)
+	}
+	return "forest-fft", float64(cells)
+}

@@ -128,7 +128,7 @@ would exceed it.`,
 					continue
 				}
 				if _, ok := lsysOutputs[strings.ToLower(filepath.Ext(out))]; !ok {
-					return usageErrorf("output %q: want a .obj, .png, .json, .txt or .glb file", out)
+					return usageErrorf("output %q: want a .obj, .png, .json or .txt file, or a .glb (glTF)", out)
 				}
 			}
 			return a.lsysDerive(cmd.Context(), args[0], outs, o)

@@ -48,3 +48,25 @@ func lsysWidthUnits(mode string, g *turtle.Geometry, setsWidth bool) turtle.Widt
 	}
 	return u
 }
+
+// lsysTubeScale is the world diameter of a tube per unit of turtle width in
+// OBJ and glTF outputs: pixels mean nothing in 3D, so a system drawn with
+// pixel widths gets tubes relative to its segments, as in the preview.
+func lsysTubeScale(mode string, g *turtle.Geometry, setsWidth bool) float64 {
+	u := lsysWidthUnits(mode, g, setsWidth)
+	if u == turtle.WidthsPixels {
+		u = turtle.WidthsRelative
+	}
+	return g.WorldWidthScale(u)
+}
+
+// encodeLsysGLB writes g as binary glTF: tubes of --cylinders sides (8 when
+// 0, lines having no glTF surface), capped, and the polygons.
+func encodeLsysGLB(ctx context.Context, w io.Writer, g *turtle.Geometry, o lsysOptions, setsWidth bool) error {
+	sides := o.Cylinders
+	if sides == 0 {
+		sides = 8
+	}
+	return turtle.EncodeGLB(ctx, w, g, turtle.GLBOptions{Sides: sides, Caps: true,
+		WidthScale: lsysTubeScale(o.LineWidth, g, setsWidth)})
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/procgen-dev/procgen/internal/lsys"
 	"github.com/procgen-dev/procgen/internal/lsys/syntax"
+	"github.com/procgen-dev/procgen/internal/lsys/turtle"
 )
 
 func TestEncodeLsysText(t *testing.T) {
@@ -33,5 +34,28 @@ func TestEncodeLsysText(t *testing.T) {
 	}
 	if got, want := buf.String(), "A(1)\nA(2)[-B(0.5)]\nA(3)[-B(1)][-B(0.5)]\n"; got != want {
 		t.Errorf("all steps: got %q, want %q", got, want)
+	}
+}
+
+func TestEncodeLsysGLB(t *testing.T) {
+	sys, err := syntax.Parse("t.l", []byte("axiom: F{-f+f+f-|-f+f+f}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := turtle.CPU{}.Interpret(context.Background(), sys, lsys.Axiom(sys), turtle.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := encodeLsysGLB(context.Background(), &buf, g, lsysOptions{LineWidth: "auto"}, false); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	if len(b) < 20 || string(b[:4]) != "glTF" || !bytes.Contains(b, []byte(`"color0"`)) {
+		t.Fatalf("not a GLB with a material: %q", b[:min(len(b), 64)])
+	}
+	// Pixel widths mean nothing in 3D: the tube is relative to the segment.
+	if s := lsysTubeScale("auto", g, false); s != 0.01 {
+		t.Errorf("tube scale %g, want 0.01", s)
 	}
 }

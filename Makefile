@@ -26,17 +26,22 @@ LDFLAGS   := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(
 # Packages with GPU tests; each becomes bin/<name>.test for the GPU machine.
 GPU_TEST_PKGS := gpu flame lsys lsys/turtle forest pga rules
 
+# nvcc compiles one file at a time: the kernel families build in parallel,
+# one job per core (KJOBS=1 for a serial build). Only the kernels: the test
+# targets stay serial so their output does not interleave.
+KJOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+
 ifneq ($(NVCC),)
   BUILD_TAGS := -tags cuda
   BUILD_KIND := CUDA backend (nvcc: $(NVCC))
-  KERNELS    := kernels
+  KERNELS    := kernels-parallel
 else
   BUILD_TAGS :=
   BUILD_KIND := pure-Go build, CPU backend only (no nvcc on PATH; scripts/install-cuda.sh installs it)
   KERNELS    :=
 endif
 
-.PHONY: all procgen kernels test test-cpu test-cuda gpu-bins bench bench-lsys bench-gpu bench-rules clean
+.PHONY: all procgen kernels kernels-parallel test test-cpu test-cuda gpu-bins bench bench-lsys bench-gpu bench-rules bench-e2e clean
 
 all: procgen
 
@@ -46,6 +51,9 @@ procgen: $(KERNELS)
 	@echo "built $(BIN)/procgen: $(BUILD_KIND)"
 
 kernels: $(FATBINS) $(VRED_PTX) $(KDIR)/archs.txt
+
+kernels-parallel:
+	@$(MAKE) --no-print-directory -j$(KJOBS) kernels
 
 $(KDIR)/%.vred.ptx: cuda/%.cu $(CU_HDR)
 	@test -n "$(NVCC)" || { echo "make kernels: nvcc not found (run scripts/install-cuda.sh)" >&2; exit 1; }
@@ -82,14 +90,14 @@ test-cpu:
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
 
-test-cuda: kernels
+test-cuda: kernels-parallel
 	$(GO) vet -tags cuda ./...
 	$(GO) build -tags cuda -o /dev/null ./cmd/procgen
 	$(GO) test -tags cuda -count=1 -short ./...
 
 # Binaries for the GPU machine (it has no Go toolchain): the CUDA procgen
 # and one test binary per package with GPU tests. Copy bin/ over and run them.
-gpu-bins: kernels
+gpu-bins: kernels-parallel
 	@mkdir -p $(BIN)
 	$(GO) build -tags cuda -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/procgen ./cmd/procgen
 	@for p in $(GPU_TEST_PKGS); do \
@@ -121,6 +129,11 @@ bench-rules:
 # On the GPU machine, after `make gpu-bins` here, with the corpus copied to .gpu/ (see the script)
 bench-gpu:
 	scripts/gpu-flame-run.sh
+
+# On the GPU machine, after `make gpu-bins` here: every job at three sizes,
+# whole-command wall time on cpu, cuda and auto (scripts/bench-e2e.sh).
+bench-e2e:
+	scripts/bench-e2e.sh
 
 clean:
 	rm -rf $(BIN) $(KDIR)

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# make bench-e2e: every job at a small, a medium and a large input, the whole
+# command's wall time with --device cpu, cuda and auto (median of $RUNS runs),
+# the backend auto chose and its time against the faster of the two.
+# Run on the GPU machine from the repository root after `make gpu-bins`
+# (bin/procgen with CUDA); prints a Markdown table. ONLY=regex picks cases by
+# label ("small", "forest"). Inputs are the configs/
+# and testdata/ that ship, and a synthetic stem map it writes itself.
+set -uo pipefail
+RUNS=${RUNS:-5}
+P=${PROCGEN:-bin/procgen}
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+
+# A synthetic stem map: N trees of one species, uniform over W x H metres.
+stems() { # N W H FILE
+  awk -v n="$1" -v w="$2" -v h="$3" 'BEGIN { srand(7); print "x,y,species,dbh";
+    for (i = 0; i < n; i++) printf "%.2f,%.2f,sp,%.1f\n", rand()*w, rand()*h, 15 + rand()*45 }' > "$4"
+}
+stems 1000 200 100 "$w/s1e3.csv"
+stems 100000 1000 500 "$w/s1e5.csv"
+stems 20000 500 500 "$w/s2e4.csv"
+cat > "$w/sp.yaml" <<'YAML'
+species:
+  sp: {str: 100, d: 1.32e-4, theta: 3, min_dbh: 10}
+YAML
+
+# Each case: a label, then the procgen arguments after the global flags.
+cases=(
+  "flame small|flame render testdata/flame/heavy.flam3 --width 320 --quality 20 -o $w/f.png"
+  "flame medium|flame render testdata/flame/heavy.flam3 --width 800 --quality 200 -o $w/f.png"
+  "flame large|flame render testdata/flame/heavy.flam3 --width 1920 --quality 1000 -o $w/f.png"
+  "lsys small|lsys derive configs/lsys/tree3d.l -o $w/t.obj"
+  "lsys medium|lsys derive configs/lsys/koch-island.l -n 7 -o $w/k.json"
+  "lsys large|lsys derive configs/lsys/koch-island.l -n 9 --max-modules 300000000 -o $w/k.json"
+  "pga small|pga city configs/pga/skyscrapers.pga --grid 2x2 --stats-only"
+  "pga medium|pga city configs/pga/skyscrapers.pga --grid 23x23 --stats-only"
+  "pga large|pga city configs/pga/suburban.pga --grid 66x64 --stats-only"
+  "pga city|pga city configs/pga/city_overview.pga --grid 200x190 --stats-only"
+  "forest small|forest disperse $w/s1e3.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
+  "forest medium|forest disperse $w/s1e5.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
+  "forest large|forest disperse $w/s2e4.csv --species $w/sp.yaml --method exact --formats csv -o $w/fo --force"
+  "rules small|rules run configs/rules/eca.rules --generate 1000 --steps 100 -o $w/r.json"
+  "rules medium|rules run configs/rules/life.rules --generate 4096 --steps 200 -o $w/r.json"
+  "rules large|rules run configs/rules/synthetic.rules --generate 2048 --steps 10 -o $w/r.json"
+)
+
+median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+wall() { # device args...: seconds of one run ("fail" when it fails)
+  local dev=$1; shift
+  local t0 t1
+  t0=$(date +%s.%N)
+  if ! $P -q --device "$dev" "$@" > /dev/null 2> "$w/err"; then echo fail; return; fi
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+}
+
+echo "procgen $($P version | head -1 | awk '{print $2}') on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) cores; median of $RUNS runs, seconds"
+echo
+echo "| job | input | cpu | cuda | auto | auto chose | auto / best |"
+echo "|---|---|---:|---:|---:|---|---:|"
+for c in "${cases[@]}"; do
+  label=${c%%|*}; args=${c#*|}
+  [[ $label =~ ${ONLY:-.} ]] || continue
+  # shellcheck disable=SC2086
+  wall cpu $args > /dev/null # warm the page cache
+  declare -A t=()
+  for dev in cpu cuda auto; do
+    # shellcheck disable=SC2086
+    t[$dev]=$(for i in $(seq "$RUNS"); do wall $dev $args; done | grep -v fail | median)
+  done
+  # shellcheck disable=SC2086
+  chose=$($P -v --device auto $args 2>&1 >/dev/null | grep -o 'device: [a-z]*' | head -1 | awk '{print $2}')
+  ratio=$(awk -v a="${t[auto]:-0}" -v c="${t[cpu]:-0}" -v g="${t[cuda]:-0}" 'BEGIN {
+    b = (g > 0 && g < c) ? g : c; if (b > 0) printf "%.2f", a / b; else print "-" }')
+  shown=${args%% -o *}; shown=${shown//$w\//}
+  echo "| ${label% *} | ${label#* }: \`$shown\` | ${t[cpu]:-fail} | ${t[cuda]:-fail} | ${t[auto]:-fail} | ${chose:-?} | $ratio |"
+  unset t
+done

@@ -75,3 +75,19 @@ func TestFig131aAsPrinted(t *testing.T) {
 		t.Errorf("the encoded steps hold %d modules, want 25,226", n)
 	}
 }
+
+// TestContextPlantConfig: configs/lsys/context-plant.l derives S0..S29, the
+// paper's "30 iterations" counted as its other rows are: 25,226 modules.
+func TestContextPlantConfig(t *testing.T) {
+	sys, err := syntax.ParseFile("../../configs/lsys/context-plant.l")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := lsys.CPU{}.Derive(context.Background(), sys, lsys.DeriveOptions{Steps: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Steps) != 30 || d.Total != 25226 {
+		t.Errorf("%d strings, %d modules; want S0..S29, 25,226", len(d.Steps), d.Total)
+	}
+}

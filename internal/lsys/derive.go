@@ -34,8 +34,11 @@ type DeriveOptions struct {
 }
 
 // StepStats is the size of the string after a step; Step 0 is the axiom.
+// The JSON keys are snake_case, as every other key of procgen's reports.
 type StepStats struct {
-	Step, Modules, Params int64
+	Step    int64 `json:"step"`
+	Modules int64 `json:"modules"`
+	Params  int64 `json:"params"`
 }
 
 // Derivation is a derived string and how it grew.

@@ -3,6 +3,7 @@ package lsys_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"strings"
@@ -134,5 +135,12 @@ func TestEncodeStops(t *testing.T) {
 		}})
 	if !errors.Is(err, stop) || calls != 3 {
 		t.Errorf("OnStep error: %v after %d calls", err, calls)
+	}
+}
+
+func TestStepStatsJSON(t *testing.T) {
+	b, err := json.Marshal(lsys.StepStats{Step: 1, Modules: 2, Params: 3})
+	if err != nil || string(b) != `{"step":1,"modules":2,"params":3}` {
+		t.Errorf("%s %v", b, err)
 	}
 }

@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,7 +26,7 @@ func TestConfigsParse(t *testing.T) {
 		"plant2d.l":           {6, 22.5, 1, 0, "F", false},
 		"tree3d.l":            {10, 18.95, 3, 0, "!(1)F(200)/(45)A", false},
 		"stochastic-plant.l":  {10, 22.5, 3, 0, "F", true},
-		"context-plant.l":     {30, 22.5, 10, 0, "F1F1F1", false},
+		"context-plant.l":     {29, 22.5, 10, 0, "F1F1F1", false},
 		"plant-fig124a.l":     {5, 25.7, 1, 0, "F", false},
 		"plant-fig124d.l":     {7, 20, 2, 0, "X", false},
 		"sierpinski-gasket.l": {6, 60, 2, 2, "R", false},
@@ -165,5 +166,29 @@ func TestContextPlant(t *testing.T) {
 		if want := s == '+' || s == '-' || s == 'F'; sys.Ignore[s] != want {
 			t.Errorf("Ignore[%q] = %v", rune(s), sys.Ignore[s])
 		}
+	}
+}
+
+// TestStochasticPlantExpectation checks the header of stochastic-plant.l:
+// with its weights, w10 holds 1,078,326 modules on average.
+func TestStochasticPlantExpectation(t *testing.T) {
+	sys, err := ParseFile(filepath.Join(configDir, "stochastic-plant.l"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum, fs, others float64 // weights, and F and other modules per rewrite, weighted
+	for _, p := range sys.Prods {
+		if p.Pred != 'F' || !p.Stochastic {
+			t.Fatalf("production at %v", p.Pos)
+		}
+		nf := strings.Count(modules(p.Succ), "F")
+		sum += p.Prob
+		fs += p.Prob * float64(nf)
+		others += p.Prob * float64(len(p.Succ)-nf)
+	}
+	f, e := fs/sum, others/sum
+	fn := math.Pow(f, float64(sys.Steps))
+	if got := math.Round(fn + e*(fn-1)/(f-1)); sys.Steps != 10 || got != 1078326 {
+		t.Errorf("expected |w%d| = %.0f, the header says 1,078,326", sys.Steps, got)
 	}
 }

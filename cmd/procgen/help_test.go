@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -47,6 +48,20 @@ func TestExitCodesDocumented(t *testing.T) {
 	for _, code := range []int{exitOK, exitFailure, exitUsage, exitNoDevice, exitInterrupted} {
 		if !strings.Contains(exitCodeHelp, "\n  "+strconv.Itoa(code)+" ") {
 			t.Errorf("exit code %d is not in the table", code)
+		}
+	}
+}
+
+// Every file the README's examples name under configs/ or testdata/ ships.
+func TestReadmeExampleFilesExist(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range regexp.MustCompile(`(?:^|[\s"'(])((?:configs|testdata)/[\w./-]*[\w/])`).FindAllSubmatch(readme, -1) {
+		path := string(m[1])
+		if _, err := os.Stat(filepath.Join("..", "..", path)); err != nil {
+			t.Errorf("README names %s: %v", path, err)
 		}
 	}
 }

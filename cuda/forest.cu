@@ -104,11 +104,7 @@ __device__ __forceinline__ float kernel_at(float d2, bool poly, float theta_half
 	return poly ? poly_ex2(-u) : fast_ex2(-u);
 }
 
-__device__ __forceinline__ float wrap_period(float v, float period) {
-	return isinf(period) ? v : v - period * rintf(v / period);
-}
-
-template <int KIND, int NPOLY, bool TORUS, bool CUT>
+template <int KIND, int NPOLY, bool CUT>
 __device__ __forceinline__ void exact_item(const ForestExact &P, const double2 *__restrict__ xy,
 					   const float *__restrict__ wt, const int2 *__restrict__ ranges,
 					   const int *__restrict__ range_off, const int4 item, double *__restrict__ out) {
@@ -120,17 +116,11 @@ __device__ __forceinline__ void exact_item(const ForestExact &P, const double2 *
 	const int tile = item.x;
 	const int tx0 = (tile % P.tiles_x) * EX_TILE, ty0 = (tile / P.tiles_x) * EX_TILE;
 	const double ccx = (tx0 + EX_TILE / 2) * P.hd, ccy = (ty0 + EX_TILE / 2) * P.hd;
-	// Cell centres relative to the tile centre: small exact multiples of h
-	// (wrapped too, for a torus narrower than a tile).
-	float cx = ((float)lane - 15.5f) * P.h;
+	// Cell centres relative to the tile centre: small exact multiples of h.
+	const float cx = ((float)lane - 15.5f) * P.h;
 	float cy[EX_ROWS];
 #pragma unroll
 	for (int k = 0; k < EX_ROWS; k++) cy[k] = ((float)(warp * EX_ROWS + k) - 15.5f) * P.h;
-	if (TORUS) {
-		cx = wrap_period(cx, P.lx);
-#pragma unroll
-		for (int k = 0; k < EX_ROWS; k++) cy[k] = wrap_period(cy[k], P.ly);
-	}
 
 	float acc[EX_ROWS];
 	double sum[EX_ROWS];
@@ -154,11 +144,7 @@ __device__ __forceinline__ void exact_item(const ForestExact &P, const double2 *
 				float ty = 0.f;
 				if (t < n) {
 					const double2 q = xy[first + t0 + t];
-					double dx = q.x - ccx, dy = q.y - ccy;
-					if (TORUS) {
-						dx -= P.lxd * rint(dx * P.ilxd);
-						dy -= P.lyd * rint(dy * P.ilyd);
-					}
+					const double dx = q.x - ccx, dy = q.y - ccy;
 					xw = make_float2((float)dx, wt[first + t0 + t]);
 					ty = (float)dy;
 				}
@@ -171,11 +157,7 @@ __device__ __forceinline__ void exact_item(const ForestExact &P, const double2 *
 				float v[EX_ROWS];
 #pragma unroll
 				for (int k = 0; k < EX_ROWS; k++) {
-					float dy = cy[k] - ty;
-					if (TORUS) {
-						dy = fabsf(dy);
-						dy = fminf(dy, P.ly - dy);
-					}
+					const float dy = cy[k] - ty;
 					v[k] = dy * dy;
 				}
 				s_dy2[warp][t][0] = make_float4(v[0], v[1], v[2], v[3]);
@@ -191,11 +173,7 @@ __device__ __forceinline__ void exact_item(const ForestExact &P, const double2 *
 				for (int t = c0; t < c1; t++) {
 					const float2 xw = s_xw[t];
 					const float4 a = s_dy2[warp][t][0], b = s_dy2[warp][t][1];
-					float dx = cx - xw.x;
-					if (TORUS) {
-						dx = fabsf(dx);
-						dx = fminf(dx, P.lx - dx);
-					}
+					const float dx = cx - xw.x;
 					const float dx2 = dx * dx;
 					float d2[EX_ROWS] = {a.x + dx2, a.y + dx2, a.z + dx2, a.w + dx2,
 							     b.x + dx2, b.y + dx2, b.z + dx2, b.w + dx2};
@@ -224,13 +202,13 @@ __device__ __forceinline__ void exact_item(const ForestExact &P, const double2 *
 // (DBH/30)^beta; ranges: (first tree, count) runs, those of tile t at
 // [range_off[t], range_off[t+1]); items: (tile, begin, end, 0); out: the
 // grid's sums, zeroed by the caller.
-#define FOREST_EXACT(name, KIND, NPOLY, TORUS, CUT)                                                               \
+#define FOREST_EXACT(name, KIND, NPOLY, CUT)                                                               \
 	extern "C" __global__ void __launch_bounds__(EX_THREADS, 5)                                                  \
 	    name(const ForestExact *__restrict__ params, const double2 *__restrict__ xy,                           \
 		 const float *__restrict__ wt, const int2 *__restrict__ ranges, const int *__restrict__ range_off,   \
 		 const int4 *__restrict__ items, int item0, double *__restrict__ out) {                              \
 		const ForestExact P = *params;                                                                      \
-		exact_item<KIND, NPOLY, TORUS, CUT>(P, xy, wt, ranges, range_off, items[item0 + blockIdx.x], out); \
+		exact_item<KIND, NPOLY, CUT>(P, xy, wt, ranges, range_off, items[item0 + blockIdx.x], out); \
 	}
 
 // NPOLY: how many of a thread's 8 cells take 2^x on the FMA pipe. Weibull 3
@@ -247,21 +225,17 @@ __device__ __forceinline__ void exact_item(const ForestExact &P, const double2 *
 #define FOREST_NPOLY_W 4
 #define FOREST_NPOLY_LN 4
 
-FOREST_EXACT(pg_forest_exact_w3, FOREST_WEIBULL3, FOREST_NPOLY_W3, false, false)
-FOREST_EXACT(pg_forest_exact_w3_torus, FOREST_WEIBULL3, FOREST_NPOLY_W3, true, false)
-FOREST_EXACT(pg_forest_exact_w3_cut, FOREST_WEIBULL3, 0, false, true)
-FOREST_EXACT(pg_forest_exact_w3_torus_cut, FOREST_WEIBULL3, 0, true, true)
-FOREST_EXACT(pg_forest_exact_w, FOREST_WEIBULL, FOREST_NPOLY_W, false, false)
-FOREST_EXACT(pg_forest_exact_w_torus, FOREST_WEIBULL, FOREST_NPOLY_W, true, false)
-FOREST_EXACT(pg_forest_exact_w_cut, FOREST_WEIBULL, 0, false, true)
-FOREST_EXACT(pg_forest_exact_w_torus_cut, FOREST_WEIBULL, 0, true, true)
-FOREST_EXACT(pg_forest_exact_ln, FOREST_LOGNORMAL, FOREST_NPOLY_LN, false, false)
-FOREST_EXACT(pg_forest_exact_ln_torus, FOREST_LOGNORMAL, FOREST_NPOLY_LN, true, false)
-FOREST_EXACT(pg_forest_exact_ln_cut, FOREST_LOGNORMAL, 0, false, true)
-FOREST_EXACT(pg_forest_exact_ln_torus_cut, FOREST_LOGNORMAL, 0, true, true)
+// A torus needs no variant: its parents come as their periodic images
+// (internal/forest/torus.go), an open plot's sum.
+FOREST_EXACT(pg_forest_exact_w3, FOREST_WEIBULL3, FOREST_NPOLY_W3, false)
+FOREST_EXACT(pg_forest_exact_w3_cut, FOREST_WEIBULL3, 0, true)
+FOREST_EXACT(pg_forest_exact_w, FOREST_WEIBULL, FOREST_NPOLY_W, false)
+FOREST_EXACT(pg_forest_exact_w_cut, FOREST_WEIBULL, 0, true)
+FOREST_EXACT(pg_forest_exact_ln, FOREST_LOGNORMAL, FOREST_NPOLY_LN, false)
+FOREST_EXACT(pg_forest_exact_ln_cut, FOREST_LOGNORMAL, 0, true)
 
 // Variants of the fast path with other polynomial shares, for tuning
 // (BenchmarkCUDAExactPoly).
-FOREST_EXACT(pg_forest_exact_w3_np0, FOREST_WEIBULL3, 0, false, false)
-FOREST_EXACT(pg_forest_exact_w3_np5, FOREST_WEIBULL3, 5, false, false)
-FOREST_EXACT(pg_forest_exact_w3_np6, FOREST_WEIBULL3, 6, false, false)
+FOREST_EXACT(pg_forest_exact_w3_np0, FOREST_WEIBULL3, 0, false)
+FOREST_EXACT(pg_forest_exact_w3_np5, FOREST_WEIBULL3, 5, false)
+FOREST_EXACT(pg_forest_exact_w3_np6, FOREST_WEIBULL3, 6, false)

@@ -279,17 +279,29 @@ __device__ double kern_expo(const TableKern &k, double d2) {
 	return k.d * pow(d2, k.half_theta);
 }
 
-// K at an offset of (fx, fy) cells, nearest image on a torus (convGeom.trueK).
+// K at an offset of (fx, fy) cells (convGeom.trueK); on a torus summed over
+// the periodic images within reach, in the order of periodicK in torus.go.
 __device__ double true_k(const TableKern &k, double fx, double fy) {
-	if (k.torus) {
-		fx -= k.px * floor(fx / k.px + 0.5);
-		fy -= k.py * floor(fy / k.py + 0.5);
+	if (!k.torus) {
+		const double dx = fx * k.h, dy = fy * k.h;
+		return exp(-kern_expo(k, dx * dx + dy * dy));
 	}
-	const double dx = fx * k.h, dy = fy * k.h;
-	return exp(-kern_expo(k, dx * dx + dy * dy));
+	fx -= k.px * floor(fx / k.px + 0.5);
+	fy -= k.py * floor(fy / k.py + 0.5);
+	double s = 0;
+	for (int b = -k.ay; b <= k.ay; b++) {
+		const double dy = (fy + (double)(b * k.py)) * k.h;
+		if (dy * dy > k.reach2) continue;
+		for (int a = -k.ax; a <= k.ax; a++) {
+			const double dx = (fx + (double)(a * k.px)) * k.h;
+			const double d2 = dx * dx + dy * dy;
+			if (d2 <= k.reach2) s += exp(-kern_expo(k, d2));
+		}
+	}
+	return s;
 }
 
-// The lattice kernel at (mx, my) from the table (convGeom.at).
+// The lattice kernel at (mx, my) from the table (convGeom.at): periodic on a torus.
 __device__ double table_at(const TableKern &k, const double *__restrict__ t, int qx, int qy, int mx, int my) {
 	if (k.torus) {
 		mx %= k.px;

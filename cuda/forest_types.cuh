@@ -10,22 +10,20 @@
 #define FOREST_WEIBULL 1  // Weibull with any theta
 #define FOREST_LOGNORMAL 2
 
-// ForestExact is one species' exact-sum launch. Coordinates are "scaled":
+// ForestExact is one species' exact-sum launch (a torus's parents come as
+// their periodic images, internal/forest/torus.go). Coordinates are "scaled":
 // metres times the species' scale s, chosen so that the kernel in base 2 is
 // 2^-(d^3) (Weibull, theta = 3), 2^-(d^theta) (any theta) or
 // 2^-(logn_c log2 d^2)^2 (lognormal: s = 1/X0), where d is the scaled distance.
 struct ForestExact {
 	int32_t nx, ny;     // grid cells
 	int32_t tiles_x;    // 32x32-cell tiles per grid row
-	int32_t torus;      // 1: per-axis minimum-image distances
+	int32_t pad0;
 	float h;            // cell size, scaled
-	float lx, ly;       // periods, scaled (torus); +inf when open
 	float theta_half;   // generic Weibull: theta / 2
 	float logn_c;       // lognormal: sqrt(ln 2) / (2 sqrt(2) Xb)
 	float cut2;         // squared cut-off radius, scaled (cut-off kernels only)
 	double hd;          // cell size, scaled, in double: tile centres
-	double lxd, lyd;    // periods in double (torus), 0 when open
-	double ilxd, ilyd;  // their inverses
 };
 
 // ForestFftPlan factors one transform length for the mixed-radix FFT in
@@ -43,9 +41,11 @@ struct ForestFftPlan {
 // kernel and error tables of forest_fft.cu.
 struct ForestTableKern {
 	int32_t logn;   // 1: lognormal, 0: Weibull
-	int32_t torus;  // nearest image modulo (px, py) cells
+	int32_t torus;  // the kernel summed over periodic images, periods (px, py) cells
 	int32_t px, py; // lattice periods (torus)
+	int32_t ax, ay; // torus: images -ax..ax x -ay..ay periods
 	double h;       // cell size, m
 	double d, theta, half_theta; // Weibull
 	double ln_x0, inv2xb2;       // lognormal: ln X0, 1 / (2 Xb^2)
+	double reach2;  // torus: squared image radius, m^2 (images farther are left out)
 };

@@ -55,7 +55,7 @@ func (CPU) Disperse(ctx context.Context, g Grid, trees []Tree, species []Species
 		case Exact:
 			dens, acc, err = exactLayer(ctx, g, torus, ps, o.Cutoff, workers, prog)
 		case FFT, "":
-			if exactCost(g, ps) < fft.cost(ps.k) {
+			if exactCost(g, torus, ps) < fft.cost(ps.k, len(ps.x)) {
 				// Few parents: summing them is quicker than the transforms.
 				dens, acc, err = exactLayer(ctx, g, torus, ps, 0, workers, prog)
 				acc.ExactCells = g.Cells()
@@ -173,10 +173,20 @@ func parentSets(g Grid, trees []Tree, species []Species) ([]*parentSet, error) {
 type pt struct{ x, y, f float64 }
 
 // exactCost is the number of kernel evaluations of the exact method: every
-// parent reaches the cells within its underflow radius.
-func exactCost(g Grid, ps *parentSet) float64 {
-	r := ps.k.radius(underflowExponent) / g.Cell
-	return float64(len(ps.x)) * math.Min(math.Pi*r*r, float64(g.Cells()))
+// parent reaches the cells within its underflow radius (on a torus, with
+// its periodic images: all of them).
+func exactCost(g Grid, torus bool, ps *parentSet) float64 {
+	R := ps.k.radius(underflowExponent)
+	if !torus {
+		r := R / g.Cell
+		return float64(len(ps.x)) * math.Min(math.Pi*r*r, float64(g.Cells()))
+	}
+	R, _, err := newPeriodic(g).imageReach(ps.k, R, len(ps.x), 0)
+	if err != nil {
+		return math.Inf(1)
+	}
+	r := R / g.Cell
+	return float64(len(ps.x)) * math.Pi * r * r
 }
 
 // compareKern orders kernels so that equal ones are adjacent.

@@ -65,7 +65,9 @@ func cudaExactReach(k kern, sumRel float64) float64 {
 
 // newCUDAExactPlan prepares the exact sum of ps over g on a device with sms
 // multiprocessors. With cutoff > 0 parents farther than cutoff are ignored.
-func newCUDAExactPlan(g Grid, torus bool, ps *parentSet, cutoff float64, brute bool, sms int) *cudaExactPlan {
+// Parents may lie outside the grid (a torus's periodic images,
+// torusImages): the bins extend over them.
+func newCUDAExactPlan(g Grid, ps *parentSet, cutoff float64, brute bool, sms int) *cudaExactPlan {
 	n := len(ps.x)
 	kind, s, thetaHalf, lognC := cudaExactScale(ps.k)
 	tx, ty := (g.NX+cudaExTile-1)/cudaExTile, (g.NY+cudaExTile-1)/cudaExTile
@@ -81,50 +83,44 @@ func newCUDAExactPlan(g Grid, torus bool, ps *parentSet, cutoff float64, brute b
 	if cutoff > 0 {
 		p.reach = math.Min(p.reach, cutoff)
 	}
-	lx, ly := float64(g.NX)*g.Cell, float64(g.NY)*g.Cell
-	inf := float32(math.Inf(1))
 	p.params = gpuExactParams{NX: int32(g.NX), NY: int32(g.NY), TilesX: int32(tx),
-		H: float32(g.Cell * s), LX: inf, LY: inf, ThetaHalf: float32(thetaHalf), LognC: float32(lognC),
-		HD: g.Cell * s}
+		H: float32(g.Cell * s), ThetaHalf: float32(thetaHalf), LognC: float32(lognC), HD: g.Cell * s}
 	if cut {
 		p.params.Cut2 = float32(cutoff * s * cutoff * s)
 	}
-	if torus {
-		p.params.Torus = 1
-		p.params.LX, p.params.LY = float32(lx*s), float32(ly*s)
-		p.params.LXD, p.params.LYD = lx*s, ly*s
-		p.params.ILXD, p.params.ILYD = 1/(lx*s), 1/(ly*s)
-	}
 	p.kernel = "pg_forest_exact_" + [...]string{"w3", "w", "ln"}[kind]
-	if torus {
-		p.kernel += "_torus"
-	}
 	if cut {
 		p.kernel += "_cut"
 	}
 
-	// Parents sorted by bin (bins are tiles), row-major, with each bin's
-	// bounding box.
-	bin := make([]int32, n)
-	start := make([]int32, tx*ty+1)
-	bx := func(v, o float64, nb int) int {
-		return min(max(int(math.Floor((v-o)/g.Cell/cudaExTile)), 0), nb-1)
-	}
+	// Parents sorted by bin, row-major, with each bin's bounding box. Bins
+	// are tiles, extended beyond the grid to cover every parent: bin (bi,
+	// bj) for tile-sized squares bi in [bx0, bx0+nbx), bj in [by0, by0+nby).
+	tw := cudaExTile * g.Cell
+	bx0, by0, bx1, by1 := 0, 0, tx-1, ty-1
+	tileOf := func(v, o float64) int { return int(math.Max(-1e9, math.Min(1e9, math.Floor((v-o)/tw)))) }
 	for t := range n {
-		b := bx(ps.y[t], g.Y0, ty)*tx + bx(ps.x[t], g.X0, tx)
+		bx0, bx1 = min(bx0, tileOf(ps.x[t], g.X0)), max(bx1, tileOf(ps.x[t], g.X0))
+		by0, by1 = min(by0, tileOf(ps.y[t], g.Y0)), max(by1, tileOf(ps.y[t], g.Y0))
+	}
+	nbx, nby := bx1-bx0+1, by1-by0+1
+	bin := make([]int32, n)
+	start := make([]int32, nbx*nby+1)
+	for t := range n {
+		b := (min(tileOf(ps.y[t], g.Y0), by1)-by0)*nbx + min(tileOf(ps.x[t], g.X0), bx1) - bx0
 		bin[t] = int32(b)
 		start[b+1]++
 	}
-	for b := range tx * ty {
+	for b := range nbx * nby {
 		start[b+1] += start[b]
 	}
 	type box struct{ x0, x1, y0, y1 float64 }
-	boxes := make([]box, tx*ty)
+	boxes := make([]box, nbx*nby)
 	for b := range boxes {
 		boxes[b] = box{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)}
 	}
 	p.xy, p.w = make([]float64, 2*n), make([]float32, n)
-	next := append([]int32(nil), start[:tx*ty]...)
+	next := append([]int32(nil), start[:nbx*nby]...)
 	for t := range n {
 		b := bin[t]
 		i := next[b]
@@ -141,12 +137,12 @@ func newCUDAExactPlan(g Grid, torus bool, ps *parentSet, cutoff float64, brute b
 	counts := make([]int, tx*ty)
 	p.roff = make([]int32, 0, tx*ty+1)
 	var bins []int
-	diag := math.Hypot(lx, ly)
+	span := math.Hypot(float64(nbx), float64(nby)) * tw
 	for tj := range ty {
 		for ti := range tx {
 			tile := tj*tx + ti
 			p.roff = append(p.roff, int32(len(p.ranges)/2))
-			if p.reach >= diag || n == 0 {
+			if p.reach >= span || n == 0 {
 				if n > 0 {
 					p.ranges = append(p.ranges, 0, int32(n))
 					counts[tile] = n
@@ -155,18 +151,16 @@ func newCUDAExactPlan(g Grid, torus bool, ps *parentSet, cutoff float64, brute b
 			}
 			cx0, cx1 := (float64(ti*cudaExTile)+0.5)*g.Cell, (float64(min((ti+1)*cudaExTile, g.NX))-0.5)*g.Cell
 			cy0, cy1 := (float64(tj*cudaExTile)+0.5)*g.Cell, (float64(min((tj+1)*cudaExTile, g.NY))-0.5)*g.Cell
-			wb := int(math.Ceil(p.reach/(cudaExTile*g.Cell))) + 1
+			wb := int(math.Min(math.Ceil(p.reach/tw)+1, float64(nbx+nby)))
 			bins = bins[:0]
-			cols := cudaBinWindow(ti, wb, tx, torus)
-			for _, bj := range cudaBinWindow(tj, wb, ty, torus) {
-				for _, bi := range cols {
-					b := bj*tx + bi
+			for bj := max(tj-wb, by0); bj <= min(tj+wb, by1); bj++ {
+				for bi := max(ti-wb, bx0); bi <= min(ti+wb, bx1); bi++ {
+					b := (bj-by0)*nbx + bi - bx0
 					bb := boxes[b]
 					if start[b] == start[b+1] {
 						continue
 					}
-					gx := cudaIntervalGap(cx0, cx1, bb.x0, bb.x1, lx, torus)
-					gy := cudaIntervalGap(cy0, cy1, bb.y0, bb.y1, ly, torus)
+					gx, gy := max(0, bb.x0-cx1, cx0-bb.x1), max(0, bb.y0-cy1, cy0-bb.y1)
 					if gx*gx+gy*gy <= p.reach*p.reach {
 						bins = append(bins, b)
 					}
@@ -187,39 +181,6 @@ func newCUDAExactPlan(g Grid, torus bool, ps *parentSet, cutoff float64, brute b
 	p.roff = append(p.roff, int32(len(p.ranges)/2))
 	p.cutItems(g, counts, sms)
 	return p
-}
-
-// cudaBinWindow lists the bins within w of bin c among n (wrapping on a torus),
-// each once.
-func cudaBinWindow(c, w, n int, torus bool) []int {
-	if torus && 2*w+1 >= n {
-		w = n // every bin
-	}
-	var out []int
-	for b := c - w; b <= c+w; b++ {
-		switch {
-		case torus && 2*w+1 > n:
-			if b >= 0 && b < n {
-				out = append(out, b)
-			}
-		case torus:
-			out = append(out, (b%n+n)%n)
-		case b >= 0 && b < n:
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-// cudaIntervalGap is the distance between [a0, a1] and [b0, b1], on a circle
-// of length l on a torus (the nearest image of b).
-func cudaIntervalGap(a0, a1, b0, b1, l float64, torus bool) float64 {
-	gap := func(s float64) float64 { return max(0, b0+s-a1, a0-b1-s) }
-	d := gap(0)
-	if torus {
-		d = min(d, gap(l), gap(-l))
-	}
-	return d
 }
 
 // cutItems splits each tile's parent list into work items of about equal
@@ -280,16 +241,13 @@ func (p *cudaExactPlan) cutItems(g Grid, counts []int, sms int) {
 // exactLayer sums ps over every cell of g on the device.
 func (r *cudaRun) exactLayer(ctx context.Context, g Grid, torus bool, ps *parentSet, cutoff float64, brute bool,
 	kernel string, prog *progress) ([]float64, Accuracy, error) {
-	acc := Accuracy{MaxRel: cudaExactMaxRel, Floor: cudaExactFloor}
-	if cutoff > 0 {
-		// As the CPU reports it (exactLayer in exact.go).
-		kc := ps.k.at(cutoff * cutoff)
-		if ps.k.kind == kLognormal && cutoff < ps.k.x0 {
-			kc = 1
-		}
-		acc.MaxAbs = ps.sumW * kc
-		acc.TailMass = ps.k.tailMass(cutoff)
+	// The cut-off's and the torus's truncation bounds, as the CPU reports
+	// them; on a torus the parents are their periodic images (torus.go).
+	_, src, acc, err := exactReach(g, torus, ps, cutoff, ps.k.radius(underflowExponent))
+	if err != nil {
+		return nil, acc, err
 	}
+	acc.MaxRel, acc.Floor = cudaExactMaxRel, cudaExactFloor
 	dens := make([]float64, g.Cells())
 	if len(ps.x) == 0 {
 		prog.add(int64(g.NY))
@@ -298,9 +256,13 @@ func (r *cudaRun) exactLayer(ctx context.Context, g Grid, torus bool, ps *parent
 	// The terms skipped beyond the reach add at most maxW 2^-127 to a cell,
 	// and the polynomial's floor (about 2^-126 a term) at most that much a
 	// parent.
-	acc.MaxAbs += (ps.maxW + 2*ps.sumW) * math.Exp2(-127)
+	var sumW float64 // the terms' weights: every image's on a torus
+	for _, w := range src.w {
+		sumW += w
+	}
+	acc.MaxAbs += (ps.maxW + 2*sumW) * math.Exp2(-127)
 	start := time.Now()
-	p := newCUDAExactPlan(g, torus, ps, cutoff, brute, r.dev.Info().SMs)
+	p := newCUDAExactPlan(g, src, cutoff, brute, r.dev.Info().SMs)
 	r.hostStage("host.plan", start)
 	start = time.Now()
 	if kernel == "" {

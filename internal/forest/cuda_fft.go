@@ -170,11 +170,14 @@ func newCUDAFFTRunner(r *cudaRun, g Grid, torus bool, tol float64, workers int) 
 	return &cudaFFTRunner{r: r, g: g, torus: torus, tol: tol, workers: workers}
 }
 
-// prepare sets up the lattice, plans and spectra for k; false when its
-// transforms do not fit in a block's shared memory or have a large prime
-// factor (the CPU runs those).
-func (f *cudaFFTRunner) prepare(k kern) (bool, error) {
-	c := newConvGeom(f.g, f.torus, k)
+// prepare sets up the lattice, plans and spectra for k and n parents;
+// false when its transforms do not fit in a block's shared memory or have a
+// large prime factor (the CPU runs those).
+func (f *cudaFFTRunner) prepare(k kern, n int) (bool, error) {
+	c, err := newConvGeom(f.g, f.torus, k, n)
+	if err != nil {
+		return false, err
+	}
 	if f.ready && c == f.geom {
 		return true, nil
 	}
@@ -205,8 +208,9 @@ func (f *cudaFFTRunner) prepare(k kern) (bool, error) {
 	}
 
 	// The tables, as convGeom.kernelTable and errorTable make them.
-	tk := gpuTableKern{Torus: b2i(c.torus), PX: int32(c.px), PY: int32(c.py), H: c.h, D: k.d, Theta: k.theta,
-		HalfTheta: k.halfTheta, LnX0: k.lnX0, Inv2xb2: k.inv2xb2}
+	tk := gpuTableKern{Torus: b2i(c.torus), PX: int32(c.px), PY: int32(c.py), AX: int32(c.ax), AY: int32(c.ay),
+		H: c.h, D: k.d, Theta: k.theta, HalfTheta: k.halfTheta, LnX0: k.lnX0, Inv2xb2: k.inv2xb2,
+		Reach2: c.reach * c.reach}
 	if k.kind == kLognormal {
 		tk.Logn = 1
 	}
@@ -278,7 +282,7 @@ func (f *cudaFFTRunner) layer(ctx context.Context, ps *parentSet, prog *progress
 		prog.add(int64(ny))
 		return make([]float64, nx*ny), acc, nil
 	}
-	ok, err := f.prepare(ps.k)
+	ok, err := f.prepare(ps.k, len(ps.x))
 	if err != nil {
 		return nil, acc, err
 	}
@@ -290,6 +294,10 @@ func (f *cudaFFTRunner) layer(ctx context.Context, ps *parentSet, prog *progress
 		return f.cpu.layer(ctx, ps, prog)
 	}
 	c := &f.geom
+	if c.capped {
+		t := newPeriodic(g).truncation(ps.k, ps.sumW, c.reach, true)
+		acc.MaxAbs, acc.TailMass = t.MaxAbs, t.TailMass
+	}
 
 	// Bin the parents, transform the rows once, then each spectrum's
 	// column pass and inverse rows.
@@ -356,12 +364,13 @@ func (f *cudaFFTRunner) layer(ctx context.Context, ps *parentSet, prog *progress
 		maxF = max(maxF, v)
 		fix = fix || errEst[i] > f.tol*v
 	}
-	if fix {
+	if fix && !f.torus {
 		// fixCells sums exactly (some of) the cells whose estimate exceeds
-		// the tolerance, with the CPU's exact sum: it needs the parents by y.
+		// the tolerance, with the CPU's exact sum: it needs the parents by y
+		// (a torus's periodic images come sorted).
 		cudaSortParents(g, ps)
 	}
-	err = fixCells(ctx, g, f.torus, ps, dens, errEst, maxF, f.tol, f.workers, &acc)
+	err = fixCells(ctx, g, c, ps, dens, errEst, maxF, f.tol, f.workers, &acc)
 	prog.add(int64(ny - ny/2))
 	r.hostStage("host.fix", start)
 	return dens, acc, err

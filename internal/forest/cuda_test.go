@@ -24,9 +24,13 @@ func cudaEngine(t testing.TB) CUDA {
 }
 
 // cudaRefDensity is the direct float64 sum, written independently of the
-// backends: STR/eta sum over parents (DBH/30)^beta K(d), per-axis nearest
-// image on a torus, parents beyond cutoff (if > 0) ignored.
+// backends: STR/eta sum over parents (DBH/30)^beta K(d), on a torus over
+// every periodic image of every parent (periodicRef; with a cut-off, the
+// images within it), parents beyond cutoff (if > 0) ignored.
 func cudaRefDensity(g Grid, trees []Tree, sp Species, s int, torus bool, cutoff float64) []float64 {
+	if torus && cutoff == 0 {
+		return periodicRef(g, trees, sp, s, 0)
+	}
 	eta := Eta(sp)
 	lx, ly := float64(g.NX)*g.Cell, float64(g.NY)*g.Cell
 	out := make([]float64, g.Cells())
@@ -38,22 +42,26 @@ func cudaRefDensity(g Grid, trees []Tree, sp Species, s int, torus bool, cutoff 
 				if t.Species != s || t.DBH < sp.MinDBH {
 					continue
 				}
-				dx, dy := math.Abs(cx-t.X), math.Abs(cy-t.Y)
-				if torus {
-					dx, dy = math.Min(dx, lx-dx), math.Min(dy, ly-dy)
-				}
-				d := math.Hypot(dx, dy)
-				if cutoff > 0 && d > cutoff {
-					continue
+				na, nb := 0, 0
+				if torus { // every image within the cut-off
+					na, nb = int(cutoff/lx)+1, int(cutoff/ly)+1
 				}
 				var k float64
-				if sp.Kernel == Lognormal {
-					if d > 0 {
-						l := math.Log(d / sp.X0)
-						k = math.Exp(-l * l / (2 * sp.Xb * sp.Xb))
+				for b := -nb; b <= nb; b++ {
+					for a := -na; a <= na; a++ {
+						d := math.Hypot(cx-t.X-float64(a)*lx, cy-t.Y-float64(b)*ly)
+						if cutoff > 0 && d > cutoff {
+							continue
+						}
+						if sp.Kernel == Lognormal {
+							if d > 0 {
+								l := math.Log(d / sp.X0)
+								k += math.Exp(-l * l / (2 * sp.Xb * sp.Xb))
+							}
+						} else {
+							k += math.Exp(-sp.D * math.Pow(d, sp.Theta))
+						}
 					}
-				} else {
-					k = math.Exp(-sp.D * math.Pow(d, sp.Theta))
 				}
 				sum += math.Pow(t.DBH/30, sp.Beta) * k
 			}
@@ -288,10 +296,13 @@ func TestCUDAFFTTablesMatchCPU(t *testing.T) {
 			}
 			r := newCUDARun(e.Dev, nil)
 			f := newCUDAFFTRunner(r, g, torus, 0, 1)
-			if ok, err := f.prepare(k); !ok || err != nil {
+			if ok, err := f.prepare(k, 100); !ok || err != nil {
 				t.Fatalf("prepare: %v %v", ok, err)
 			}
-			c := newConvGeom(g, torus, k)
+			c, err := newConvGeom(g, torus, k, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
 			kt := c.kernelTable()
 			et := c.errorTable(&kt)
 			for _, tab := range []struct {
@@ -349,14 +360,20 @@ func TestCUDAExactPlanCoversReach(t *testing.T) {
 				t.Fatal(err)
 			}
 			ps := sets[0]
-			p := newCUDAExactPlan(g, torus, ps, tc.cutoff, false, 132)
+			if torus {
+				R, _, _, err := exactReach(g, true, ps, tc.cutoff, ps.k.radius(underflowExponent))
+				if err != nil {
+					t.Fatal(err)
+				}
+				ps = torusImages(g, ps, R)
+			}
+			p := newCUDAExactPlan(g, ps, tc.cutoff, false, 132)
 			tx, ty := (g.NX+cudaExTile-1)/cudaExTile, (g.NY+cudaExTile-1)/cudaExTile
 			covered := make([]int, tx*ty)
 			for i := 0; i < len(p.items); i += 4 {
 				tile, lo, hi := int(p.items[i]), int(p.items[i+1]), int(p.items[i+2])
 				covered[tile] += hi - lo
 			}
-			lx, ly := float64(g.NX)*g.Cell, float64(g.NY)*g.Cell
 			for tile := range tx * ty {
 				in := map[[2]float64]bool{}
 				count := 0
@@ -379,9 +396,6 @@ func TestCUDAExactPlanCoversReach(t *testing.T) {
 						for i := ti * cudaExTile; i < min((ti+1)*cudaExTile, g.NX); i++ {
 							cx, cy := g.Center(i, j)
 							dx, dy := math.Abs(cx-ps.x[k]), math.Abs(cy-ps.y[k])
-							if torus {
-								dx, dy = math.Min(dx, lx-dx), math.Min(dy, ly-dy)
-							}
 							best = math.Min(best, math.Hypot(dx, dy))
 						}
 					}
@@ -551,6 +565,6 @@ func BenchmarkCUDAExactPlanHost(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		newCUDAExactPlan(g, false, sets[0], 0, false, 132)
+		newCUDAExactPlan(g, sets[0], 0, false, 132)
 	}
 }

@@ -18,7 +18,6 @@ import (
 // rows' split among workers.
 type exactSum struct {
 	g      Grid
-	torus  bool
 	k      kern
 	r, r2  float64
 	x, y   []float64
@@ -30,8 +29,10 @@ type exactSum struct {
 // span is a range [lo, hi) of cells in a row.
 type span struct{ lo, hi int }
 
-func newExactSum(g Grid, torus bool, ps *parentSet, r float64) *exactSum {
-	return &exactSum{g: g, torus: torus, k: ps.k, r: r, r2: r * r, x: ps.x, y: ps.y, w: ps.w,
+// newExactSum sums ps's parents within r of each cell. Parents may lie
+// outside the grid (a torus's periodic images, torusImages).
+func newExactSum(g Grid, ps *parentSet, r float64) *exactSum {
+	return &exactSum{g: g, k: ps.k, r: r, r2: r * r, x: ps.x, y: ps.y, w: ps.w,
 		lx: float64(g.NX) * g.Cell, ly: float64(g.NY) * g.Cell}
 }
 
@@ -39,36 +40,12 @@ func newExactSum(g Grid, torus bool, ps *parentSet, r float64) *exactSum {
 func wrap(d, l float64) float64 { return d - l*math.Floor(d/l+0.5) }
 
 // candidates calls fn for every parent within r of row centre yc in y, with
-// its (nearest-image) dy.
+// its dy.
 func (e *exactSum) candidates(yc float64, fn func(t int, dy float64)) {
-	lower := func(v float64) int { return sort.SearchFloat64s(e.y, v) }
-	run := func(a, b int) {
-		for t := a; t < b; t++ {
-			dy := yc - e.y[t]
-			if e.torus {
-				dy = wrap(dy, e.ly)
-			}
-			fn(t, dy)
-		}
-	}
-	upper := func(v float64) int { return sort.Search(len(e.y), func(i int) bool { return e.y[i] > v }) }
-	if !e.torus {
-		run(lower(yc-e.r), upper(yc+e.r))
-		return
-	}
-	y0, y1 := e.g.Y0, e.g.Y0+e.ly
-	a, b := yc-e.r, yc+e.r
-	switch {
-	case 2*e.r >= e.ly:
-		run(0, len(e.y))
-	case a < y0:
-		run(lower(y0), upper(b))
-		run(lower(a+e.ly), upper(y1))
-	case b > y1:
-		run(lower(a), upper(y1))
-		run(lower(y0), upper(b-e.ly))
-	default:
-		run(lower(a), upper(b))
+	lo := sort.SearchFloat64s(e.y, yc-e.r)
+	hi := sort.Search(len(e.y), func(i int) bool { return e.y[i] > yc+e.r })
+	for t := lo; t < hi; t++ {
+		fn(t, yc-e.y[t])
 	}
 }
 
@@ -91,7 +68,6 @@ func (e *exactSum) addSpans(j int, spans []span, row []float64) {
 // tree adds parent t, dy from the row's centre, to the row's spans.
 func (e *exactSum) tree(t int, dy float64, spans []span, row []float64) {
 	g, h := e.g, e.g.Cell
-	nx := g.NX
 	dy2 := dy * dy
 	if dy2 > e.r2 {
 		return
@@ -99,37 +75,25 @@ func (e *exactSum) tree(t int, dy float64, spans []span, row []float64) {
 	rx := math.Sqrt(e.r2 - dy2)
 	xk := e.x[t]
 	u := (xk-g.X0)/h - 0.5
-	ia, ib := int(math.Ceil(u-rx/h)), int(math.Floor(u+rx/h))
-	if e.torus && 2*rx >= e.lx {
-		// Every cell once, at its nearest image: dx in [-lx/2, lx/2).
-		ia = int(math.Ceil(u - float64(nx)/2))
-		ib = ia + nx - 1
+	a, b := int(math.Max(math.Ceil(u-rx/h), -1)), int(math.Min(math.Floor(u+rx/h), float64(g.NX)))
+	if b < 0 || a >= g.NX {
+		return
 	}
-	shifts := [3]int{0, -nx, nx}
-	ns := 1
-	if e.torus {
-		ns = 3
-	}
-	for _, shift := range shifts[:ns] {
-		a, b := ia-shift, ib-shift // the range in cell indices
-		if b < 0 || a >= nx {
+	for _, sp := range overlapping(spans, a, b) {
+		lo, hi := max(a, sp.lo), min(b+1, sp.hi)
+		if lo >= hi {
 			continue
 		}
-		for _, sp := range overlapping(spans, a, b) {
-			lo, hi := max(a, sp.lo), min(b+1, sp.hi)
-			if lo >= hi {
-				continue
-			}
-			dx0 := g.X0 + (float64(lo+shift)+0.5)*h - xk
-			e.kernelRun(row[lo:hi], dx0, dy2, e.w[t])
-		}
+		dx0 := g.X0 + (float64(lo)+0.5)*h - xk
+		e.kernelRun(row[lo:hi], dx0, dy2, e.w[t])
 	}
 }
 
-// buckets group parents by square buckets of side b, for the candidates
-// around a few cells.
+// buckets group parents by square buckets of side b over the parents'
+// bounding box and the grid, for the candidates around a few cells.
 type buckets struct {
 	b          float64
+	x0, y0     float64
 	nbx, nby   int
 	start, idx []int32
 }
@@ -138,10 +102,15 @@ type buckets struct {
 func (e *exactSum) withBuckets() *exactSum {
 	g := e.g
 	b := math.Max(e.r/4, g.Cell)
-	bk := &buckets{b: b, nbx: max(1, int(math.Ceil(e.lx/b))), nby: max(1, int(math.Ceil(e.ly/b)))}
+	x0, y0, x1, y1 := g.X0, g.Y0, g.X0+e.lx, g.Y0+e.ly
+	for t := range e.x {
+		x0, x1 = math.Min(x0, e.x[t]), math.Max(x1, e.x[t])
+		y0, y1 = math.Min(y0, e.y[t]), math.Max(y1, e.y[t])
+	}
+	bk := &buckets{b: b, x0: x0, y0: y0, nbx: max(1, int(math.Ceil((x1-x0)/b))), nby: max(1, int(math.Ceil((y1-y0)/b)))}
 	of := func(t int) int {
-		i := min(max(int((e.x[t]-g.X0)/b), 0), bk.nbx-1)
-		j := min(max(int((e.y[t]-g.Y0)/b), 0), bk.nby-1)
+		i := min(max(int((e.x[t]-x0)/b), 0), bk.nbx-1)
+		j := min(max(int((e.y[t]-y0)/b), 0), bk.nby-1)
 		return j*bk.nbx + i
 	}
 	bk.start = make([]int32, bk.nbx*bk.nby+1)
@@ -163,26 +132,18 @@ func (e *exactSum) withBuckets() *exactSum {
 }
 
 // around calls fn for the parents in the buckets within r of span sp of
-// the row at yc (each bucket once, also on a torus), with their dy.
+// the row at yc, with their dy.
 func (bk *buckets) around(e *exactSum, yc float64, sp span, fn func(t int, dy float64)) {
 	g := e.g
 	xlo, xhi := g.X0+(float64(sp.lo)+0.5)*g.Cell, g.X0+(float64(sp.hi)-0.5)*g.Cell
-	ja, jb := int(math.Floor((yc-e.r-g.Y0)/bk.b)), int(math.Floor((yc+e.r-g.Y0)/bk.b))
-	ia, ib := int(math.Floor((xlo-e.r-g.X0)/bk.b)), int(math.Floor((xhi+e.r-g.X0)/bk.b))
-	if e.torus {
-		jb, ib = min(jb, ja+bk.nby-1), min(ib, ia+bk.nbx-1)
-	} else {
-		ja, jb, ia, ib = max(ja, 0), min(jb, bk.nby-1), max(ia, 0), min(ib, bk.nbx-1)
-	}
+	ja, jb := int(math.Floor((yc-e.r-bk.y0)/bk.b)), int(math.Floor((yc+e.r-bk.y0)/bk.b))
+	ia, ib := int(math.Floor((xlo-e.r-bk.x0)/bk.b)), int(math.Floor((xhi+e.r-bk.x0)/bk.b))
+	ja, jb, ia, ib = max(ja, 0), min(jb, bk.nby-1), max(ia, 0), min(ib, bk.nbx-1)
 	for j := ja; j <= jb; j++ {
 		for i := ia; i <= ib; i++ {
-			c := wrapIndex(j, bk.nby)*bk.nbx + wrapIndex(i, bk.nbx)
+			c := j*bk.nbx + i
 			for _, t := range bk.idx[bk.start[c]:bk.start[c+1]] {
-				dy := yc - e.y[t]
-				if e.torus {
-					dy = wrap(dy, e.ly)
-				}
-				fn(int(t), dy)
+				fn(int(t), yc-e.y[t])
 			}
 		}
 	}
@@ -238,11 +199,47 @@ func (e *exactSum) kernelRun(dst []float64, dx0, dy2, w float64) {
 }
 
 // exactLayer sums every parent for every cell; with cutoff > 0 only those
-// within cutoff metres, and it reports the error that implies.
+// within cutoff metres, and it reports the error that implies. On a torus
+// it sums the parents' periodic images (torus.go).
 func exactLayer(ctx context.Context, g Grid, torus bool, ps *parentSet, cutoff float64, workers int,
 	prog *progress) ([]float64, Accuracy, error) {
-	r := ps.k.radius(underflowExponent)
+	r, src, acc, err := exactReach(g, torus, ps, cutoff, ps.k.radius(underflowExponent))
+	if err != nil {
+		return nil, acc, err
+	}
+	dens := make([]float64, g.Cells())
+	e := newExactSum(g, src, r)
+	all := []span{{0, g.NX}}
+	err = forRows(ctx, g.NY, workers, func(j int) {
+		if len(src.x) > 0 {
+			e.addSpans(j, all, dens[j*g.NX:(j+1)*g.NX])
+		}
+		prog.add(1)
+	})
+	return dens, acc, err
+}
+
+// exactReach is the exact method's radius and parents (on a torus, the
+// periodic images within it) for a method radius r0 and an optional
+// cut-off, with the error they imply (both backends report it).
+func exactReach(g Grid, torus bool, ps *parentSet, cutoff, r0 float64) (float64, *parentSet, Accuracy, error) {
 	var acc Accuracy
+	r := r0
+	if torus {
+		p := newPeriodic(g)
+		R, capped, err := p.imageReach(ps.k, r0, len(ps.x), 0)
+		if err != nil {
+			return 0, nil, acc, err
+		}
+		r, acc = R, p.truncation(ps.k, ps.sumW, R, capped)
+		if cutoff > 0 && cutoff < R {
+			r, acc = cutoff, p.cutoffBound(ps.k, ps.sumW, cutoff)
+		}
+		if len(ps.x) == 0 {
+			return r, ps, acc, nil
+		}
+		return r, torusImages(g, ps, r), acc, nil
+	}
 	if cutoff > 0 && cutoff < r {
 		r = cutoff
 		// Every ignored term is at most w K(cutoff): the Weibull decreases
@@ -254,14 +251,5 @@ func exactLayer(ctx context.Context, g Grid, torus bool, ps *parentSet, cutoff f
 		acc.MaxAbs = ps.sumW * kc
 		acc.TailMass = ps.k.tailMass(cutoff)
 	}
-	dens := make([]float64, g.Cells())
-	e := newExactSum(g, torus, ps, r)
-	all := []span{{0, g.NX}}
-	err := forRows(ctx, g.NY, workers, func(j int) {
-		if len(ps.x) > 0 {
-			e.addSpans(j, all, dens[j*g.NX:(j+1)*g.NX])
-		}
-		prog.add(1)
-	})
-	return dens, acc, err
+	return r, ps, acc, nil
 }

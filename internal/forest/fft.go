@@ -2,6 +2,7 @@ package forest
 
 import (
 	"context"
+	"math"
 )
 
 // The fft method.
@@ -63,11 +64,15 @@ func newFFTRunner(g Grid, torus bool, tol float64, workers int) *fftRunner {
 	return &fftRunner{g: g, torus: torus, tol: tol, workers: workers}
 }
 
-// prepare sets up the lattice, transforms and kernel spectra for k.
-func (r *fftRunner) prepare(k kern) {
-	c := newConvGeom(r.g, r.torus, k)
+// prepare sets up the lattice, transforms and kernel spectra for k and n
+// parents.
+func (r *fftRunner) prepare(k kern, n int) error {
+	c, err := newConvGeom(r.g, r.torus, k, n)
+	if err != nil {
+		return err
+	}
 	if r.tr != nil && c == r.geom {
-		return
+		return nil
 	}
 	r.geom = c
 	if r.tr == nil || r.tr.px != c.px || r.tr.py != c.py {
@@ -89,13 +94,17 @@ func (r *fftRunner) prepare(k kern) {
 			job.dst[i] = real(v) * inv
 		}
 	}
+	return nil
 }
 
 // cost estimates the fft method's time for k in units of one exact
 // kernel evaluation: five transforms and their passes, about ten
 // evaluations' worth per padded point.
-func (r *fftRunner) cost(k kern) float64 {
-	c := newConvGeom(r.g, r.torus, k)
+func (r *fftRunner) cost(k kern, n int) float64 {
+	c, err := newConvGeom(r.g, r.torus, k, n)
+	if err != nil {
+		return math.Inf(1)
+	}
 	return 10 * float64(c.px) * float64(c.py)
 }
 
@@ -107,8 +116,14 @@ func (r *fftRunner) layer(ctx context.Context, ps *parentSet, prog *progress) ([
 		prog.add(int64(ny))
 		return make([]float64, nx*ny), acc, nil
 	}
-	r.prepare(ps.k)
+	if err := r.prepare(ps.k, len(ps.x)); err != nil {
+		return nil, acc, err
+	}
 	c := &r.geom
+	if c.capped {
+		t := newPeriodic(g).truncation(ps.k, ps.sumW, c.reach, true)
+		acc.MaxAbs, acc.TailMass = t.MaxAbs, t.TailMass
+	}
 	clear(r.grid)
 	c.bin(r.grid, g, ps)
 	r.tr.forward(r.grid, r.specW)
@@ -151,7 +166,7 @@ func (r *fftRunner) layer(ctx context.Context, ps *parentSet, prog *progress) ([
 			dens[i] = 0
 		}
 	}
-	err := fixCells(ctx, g, r.torus, ps, dens, errEst, maxF, r.tol, r.workers, &acc)
+	err := fixCells(ctx, g, c, ps, dens, errEst, maxF, r.tol, r.workers, &acc)
 	prog.add(int64(ny - ny/2))
 	return dens, acc, err
 }
@@ -165,8 +180,9 @@ func abs64(v float64) float64 {
 
 // fixCells sums exactly the cells whose error estimate exceeds tol of
 // their density (among cells that may be above fftFloor of the maximum),
-// and records the estimate for the others.
-func fixCells(ctx context.Context, g Grid, torus bool, ps *parentSet, dens, errEst []float64, maxF, tol float64,
+// and records the estimate for the others. On a torus the exact sum takes
+// the periodic images the lattice kernel sums (c.reach).
+func fixCells(ctx context.Context, g Grid, c *convGeom, ps *parentSet, dens, errEst []float64, maxF, tol float64,
 	workers int, acc *Accuracy) error {
 	nx, ny := g.NX, g.NY
 	floor := fftFloor * maxF
@@ -197,7 +213,11 @@ func fixCells(ctx context.Context, g Grid, torus bool, ps *parentSet, dens, errE
 	if acc.ExactCells == 0 {
 		return nil
 	}
-	e := newExactSum(g, torus, ps, ps.k.radius(fixExponent)).withBuckets()
+	src, r := ps, ps.k.radius(fixExponent)
+	if c.torus {
+		src, r = torusImages(g, ps, c.reach), c.reach
+	}
+	e := newExactSum(g, src, r).withBuckets()
 	return forRows(ctx, ny, workers, func(j int) {
 		if len(spans[j]) == 0 {
 			return

@@ -24,14 +24,25 @@ type convGeom struct {
 	rx, ry int // kernel support in cells (open); half-periods (torus)
 	h      float64
 	k      kern
+	// Torus: the kernel is summed over the periodic images within reach
+	// (imageReach for n parents), ax x ay periods each way; capped says
+	// the cost cap cut reach short (the layer reports the bound).
+	reach  float64
+	ax, ay int
+	capped bool
 }
 
-func newConvGeom(g Grid, torus bool, k kern) convGeom {
+// newConvGeom is the lattice of a species of n parents with kernel k.
+func newConvGeom(g Grid, torus bool, k kern, n int) (convGeom, error) {
 	c := convGeom{torus: torus, nx: g.NX, ny: g.NY, h: g.Cell, k: k}
 	if torus {
 		c.px, c.py = g.NX, g.NY
 		c.rx, c.ry = g.NX/2, g.NY/2
-		return c
+		p := newPeriodic(g)
+		var err error
+		c.reach, c.capped, err = p.imageReach(k, k.radius(fixExponent), n, (c.rx+1)*(c.ry+1))
+		c.ax, c.ay = imageRange(c.reach, p.lx), imageRange(c.reach, p.ly)
+		return c, err
 	}
 	// Nodes run from -2 to n+1 (the stencils of parents on the plot's
 	// edges), cells from 0 to n-1: offsets up to n+1 matter, and the padded
@@ -40,7 +51,7 @@ func newConvGeom(g Grid, torus bool, k kern) convGeom {
 	c.rx, c.ry = min(sup, g.NX+1), min(sup, g.NY+1)
 	c.px, c.py = fastFFTPair(g.NX+c.rx+4, g.NY+c.ry+4)
 	c.off = 2
-	return c
+	return c, nil
 }
 
 // wrapIndex maps an offset to its array index (torus: modulo the period).
@@ -60,10 +71,11 @@ func signedOffset(i, p int) int {
 	return i
 }
 
-// trueK is the kernel at an offset of (fx, fy) cells (nearest image on a torus).
+// trueK is the kernel at an offset of (fx, fy) cells (on a torus, summed
+// over the periodic images within reach).
 func (c *convGeom) trueK(fx, fy float64) float64 {
 	if c.torus {
-		fx, fy = wrap(fx, float64(c.px)), wrap(fy, float64(c.py))
+		return periodicK(c.k, fx, fy, c.px, c.py, c.ax, c.ay, c.h, c.reach*c.reach)
 	}
 	dx, dy := fx*c.h, fy*c.h
 	return c.k.at(dx*dx + dy*dy)
@@ -86,8 +98,8 @@ func (c *convGeom) kernelTable() kernelTable {
 	return t
 }
 
-// at is the lattice kernel at offset (mx, my): symmetric, nearest image on
-// a torus, 0 beyond the support on an open plot.
+// at is the lattice kernel at offset (mx, my): symmetric, periodic on a
+// torus, 0 beyond the support on an open plot.
 func (c *convGeom) at(t *kernelTable, mx, my int) float64 {
 	if c.torus {
 		mx, my = signedOffset(wrapIndex(mx, c.px), c.px), signedOffset(wrapIndex(my, c.py), c.py)

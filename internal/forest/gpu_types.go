@@ -16,9 +16,9 @@ const (
 
 // gpuExactParams is ForestExact: one species' exact-sum launch.
 type gpuExactParams struct {
-	NX, NY, TilesX, Torus             int32
-	H, LX, LY, ThetaHalf, LognC, Cut2 float32
-	HD, LXD, LYD, ILXD, ILYD          float64
+	NX, NY, TilesX, Pad0      int32
+	H, ThetaHalf, LognC, Cut2 float32
+	HD                        float64
 }
 
 // gpuFFTPlan is ForestFftPlan: a transform length and its radices.
@@ -29,6 +29,6 @@ type gpuFFTPlan struct {
 
 // gpuTableKern is ForestTableKern: a kernel on the fft lattice.
 type gpuTableKern struct {
-	Logn, Torus, PX, PY                   int32
-	H, D, Theta, HalfTheta, LnX0, Inv2xb2 float64
+	Logn, Torus, PX, PY, AX, AY                   int32
+	H, D, Theta, HalfTheta, LnX0, Inv2xb2, Reach2 float64
 }

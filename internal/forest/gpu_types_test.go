@@ -10,10 +10,10 @@ import (
 // cuda/forest_types.cuh as the host C++ compiler lays it out.
 func TestForestGPUTypesMatchHeader(t *testing.T) {
 	layouttest.Check(t, layouttest.Header{Dir: "../../cuda", File: "forest_types.cuh", Structs: []layouttest.Struct{
-		{C: "ForestExact", Go: gpuExactParams{}, Fields: []string{"nx", "ny", "tiles_x", "torus", "h", "lx", "ly",
-			"theta_half", "logn_c", "cut2", "hd", "lxd", "lyd", "ilxd", "ilyd"}},
+		{C: "ForestExact", Go: gpuExactParams{}, Fields: []string{"nx", "ny", "tiles_x", "pad0", "h",
+			"theta_half", "logn_c", "cut2", "hd"}},
 		{C: "ForestFftPlan", Go: gpuFFTPlan{}, Fields: []string{"n", "nstages", "generic", "pad0", "radix"}},
-		{C: "ForestTableKern", Go: gpuTableKern{}, Fields: []string{"logn", "torus", "px", "py", "h", "d", "theta",
-			"half_theta", "ln_x0", "inv2xb2"}},
+		{C: "ForestTableKern", Go: gpuTableKern{}, Fields: []string{"logn", "torus", "px", "py", "ax", "ay", "h", "d",
+			"theta", "half_theta", "ln_x0", "inv2xb2", "reach2"}},
 	}})
 }

@@ -103,12 +103,15 @@ func total(layers []Layer) []float64 {
 	return out
 }
 
-// naive is the textbook double loop with math.Exp (nearest image on a
-// torus), the reference the exact method is checked against.
+// naive is the textbook double loop with math.Exp, the reference the exact
+// method is checked against; on a torus it sums every periodic image of
+// every parent (periodicRef).
 func naive(g Grid, trees []Tree, sp Species, s int, torus bool) []float64 {
+	if torus {
+		return periodicRef(g, trees, sp, s, 0)
+	}
 	k, _ := newKern(sp)
 	out := make([]float64, g.Cells())
-	lx, ly := float64(g.NX)*g.Cell, float64(g.NY)*g.Cell
 	for j := 0; j < g.NY; j++ {
 		for i := 0; i < g.NX; i++ {
 			x, y := g.Center(i, j)
@@ -118,12 +121,63 @@ func naive(g Grid, trees []Tree, sp Species, s int, torus bool) []float64 {
 					continue
 				}
 				dx, dy := x-t.X, y-t.Y
-				if torus {
-					dx, dy = wrap(dx, lx), wrap(dy, ly)
-				}
 				sum += Fecundity(sp, t.DBH) / k.eta * k.at(dx*dx+dy*dy)
 			}
 			out[j*g.NX+i] = sum
+		}
+	}
+	return out
+}
+
+// periodicRef is the torus's density in float64, written apart from the
+// backends: for every cell and parent, the kernel summed over the parent's
+// periodic images (x + a Lx, y + b Ly) for every |a|, |b| up to where the
+// kernel is below 1e-40 of its peak (exp(-92)), or up to maxImages periods
+// each way when maxImages > 0.
+func periodicRef(g Grid, trees []Tree, sp Species, s int, maxImages int) []float64 {
+	eta := Eta(sp)
+	lx, ly := float64(g.NX)*g.Cell, float64(g.NY)*g.Cell
+	var reach float64 // where -ln K reaches 92
+	if sp.Kernel == Lognormal {
+		reach = sp.X0 * math.Exp(sp.Xb*math.Sqrt(2*92))
+	} else {
+		reach = math.Pow(92/sp.D, 1/sp.Theta)
+	}
+	na, nb := int(reach/lx)+2, int(reach/ly)+2
+	if maxImages > 0 {
+		na, nb = min(na, maxImages), min(nb, maxImages)
+	}
+	kern := func(d2 float64) float64 {
+		d := math.Sqrt(d2)
+		if sp.Kernel == Lognormal {
+			if d == 0 {
+				return 0
+			}
+			l := math.Log(d / sp.X0)
+			return math.Exp(-l * l / (2 * sp.Xb * sp.Xb))
+		}
+		return math.Exp(-sp.D * math.Pow(d, sp.Theta))
+	}
+	out := make([]float64, g.Cells())
+	for j := 0; j < g.NY; j++ {
+		for i := 0; i < g.NX; i++ {
+			x, y := g.Center(i, j)
+			var sum float64
+			for _, t := range trees {
+				if t.Species != s || t.DBH < sp.MinDBH {
+					continue
+				}
+				var ks float64
+				for b := -nb; b <= nb; b++ {
+					dy := y - t.Y - float64(b)*ly
+					for a := -na; a <= na; a++ {
+						dx := x - t.X - float64(a)*lx
+						ks += kern(dx*dx + dy*dy)
+					}
+				}
+				sum += math.Pow(t.DBH/30, sp.Beta) * ks
+			}
+			out[j*g.NX+i] = sp.STR / eta * sum
 		}
 	}
 	return out

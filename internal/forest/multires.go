@@ -18,7 +18,9 @@ import (
 // trembling aspen, where D d^theta = 8.3), and rho_q = rho_1 2^(q-1): each
 // layer clusters twice as far as the one below, as the paper's Fig. 5 draws
 // it. Parents and nodes beyond the float64 underflow radius are skipped
-// (they add exactly nothing): the only liberty taken.
+// (they add exactly nothing): the only liberty taken. On a torus every cell
+// walks the tree once for each periodic image of the plot within that
+// radius (truncated as the exact method's image sum is, torus.go).
 type quadLayer struct {
 	nx, ny         int
 	size           float64 // side of a node, m
@@ -114,16 +116,12 @@ func (l *quadLayer) centres() {
 type quadWalk struct {
 	qt    *quadtree
 	k     kern
-	torus bool
-	ru2   float64 // squared underflow radius
+	ru2   float64 // squared underflow radius (the torus's image radius)
 	stack []int32 // (layer, index) pairs
 }
 
 func (w *quadWalk) d2(l *quadLayer, ax, ay, bx, by float64) float64 {
 	dx, dy := ax-bx, ay-by
-	if w.torus {
-		dx, dy = wrap(dx, l.lx), wrap(dy, l.ly)
-	}
 	return dx*dx + dy*dy
 }
 
@@ -132,9 +130,6 @@ func (w *quadWalk) rectDist2(l *quadLayer, i, j int, x, y float64) float64 {
 	half := l.size / 2
 	mx, my := l.x0+(float64(i)+0.5)*l.size, l.y0+(float64(j)+0.5)*l.size
 	dx, dy := x-mx, y-my
-	if w.torus {
-		dx, dy = wrap(dx, l.lx), wrap(dy, l.ly)
-	}
 	dx, dy = max(0, abs64(dx)-half), max(0, abs64(dy)-half)
 	return dx*dx + dy*dy
 }
@@ -203,18 +198,53 @@ func multiresLayer(ctx context.Context, g Grid, torus bool, ps *parentSet, rho f
 	}
 	qt := buildQuadtree(g, ps, rho)
 	ru := ps.k.radius(underflowExponent)
+	p := newPeriodic(g)
+	var images []imageShift
+	if torus {
+		R, capped, err := p.imageReach(ps.k, ru, len(ps.x), 0)
+		if err != nil {
+			return nil, acc, err
+		}
+		t := p.truncation(ps.k, ps.sumW, R, capped)
+		ru, acc.MaxAbs, acc.TailMass = R, t.MaxAbs, t.TailMass
+		ax, ay := imageRange(ru, p.lx)+1, imageRange(ru, p.ly)+1
+		for b := -ay; b <= ay; b++ {
+			for a := -ax; a <= ax; a++ {
+				images = append(images, imageShift{float64(a) * p.lx, float64(b) * p.ly})
+			}
+		}
+	}
 	walks := make(chan *quadWalk, workers)
 	for i := 0; i < workers; i++ {
-		walks <- &quadWalk{qt: qt, k: ps.k, torus: torus, ru2: ru * ru}
+		walks <- &quadWalk{qt: qt, k: ps.k, ru2: ru * ru}
 	}
+	x1, y1 := g.X0+p.lx, g.Y0+p.ly
 	err := forRows(ctx, g.NY, workers, func(j int) {
 		w := <-walks
 		defer func() { walks <- w }()
 		for i := 0; i < g.NX; i++ {
 			x, y := g.Center(i, j)
-			dens[j*g.NX+i] = w.cell(x, y)
+			if !torus {
+				dens[j*g.NX+i] = w.cell(x, y)
+				continue
+			}
+			// The plot's image moved by s holds the parents' images moved
+			// by s: walk the tree from the cell moved by -s, for the
+			// images within reach.
+			var sum float64
+			for _, s := range images {
+				xs, ys := x-s.dx, y-s.dy
+				gx, gy := max(0, g.X0-xs, xs-x1), max(0, g.Y0-ys, ys-y1)
+				if gx*gx+gy*gy <= w.ru2 {
+					sum += w.cell(xs, ys)
+				}
+			}
+			dens[j*g.NX+i] = sum
 		}
 		prog.add(1)
 	})
 	return dens, acc, err
 }
+
+// imageShift is a periodic image's offset, m.
+type imageShift struct{ dx, dy float64 }

@@ -71,6 +71,9 @@ func (c CUDA) DeriveOnDevice(ctx context.Context, sys *System, o DeriveOptions) 
 	if c.Dev == nil {
 		return nil, nil, errors.New("lsys: cuda: no device")
 	}
+	if err := GPUSupports(sys); err != nil {
+		return nil, nil, fmt.Errorf("%w (derive it with --device cpu)", err)
+	}
 	r, err := compileRules(sys, sys.Prods, "production")
 	if err != nil {
 		return nil, nil, err

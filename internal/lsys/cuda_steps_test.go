@@ -5,6 +5,7 @@ package lsys_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/lsys"
@@ -54,5 +55,18 @@ func TestCUDAOnStep(t *testing.T) {
 		}})
 	if err != context.Canceled || n != 5 {
 		t.Errorf("OnStep error: %v after %d calls", err, n)
+	}
+}
+
+// TestCUDADecompositionRefused: the GPU does not decompose; it says so with
+// ErrNotOnGPU (a caller under --device auto derives on the CPU instead).
+func TestCUDADecompositionRefused(t *testing.T) {
+	cu := cudaDeriver(t)
+	sys, err := syntax.Parse("d.l", []byte("axiom: A\nA -> AB\ndecomposition\nB -> C\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cu.Derive(context.Background(), sys, lsys.DeriveOptions{Steps: 2}); !errors.Is(err, lsys.ErrNotOnGPU) {
+		t.Errorf("got %v, want ErrNotOnGPU", err)
 	}
 }

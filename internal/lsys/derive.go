@@ -144,6 +144,13 @@ func (CPU) Derive(ctx context.Context, sys *System, o DeriveOptions) (*Derivatio
 		return nil, err
 	}
 	cutBranches(cur, &r.arity)
+	dec, err := newDecomposer(sys, o)
+	if err != nil {
+		return nil, err
+	}
+	if cur, err = dec.apply(ctx, cur, 0); err != nil {
+		return nil, err
+	}
 	steps := o.Steps
 	if steps < 0 {
 		steps = sys.Steps
@@ -171,6 +178,9 @@ func (CPU) Derive(ctx context.Context, sys *System, o DeriveOptions) (*Derivatio
 		}
 		if r.hasCut {
 			cutBranches(next, &r.arity)
+		}
+		if next, err = dec.apply(ctx, next, k+1); err != nil {
+			return nil, err
 		}
 		spare, cur = cur, next
 		record(k+1, cur)

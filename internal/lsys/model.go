@@ -75,9 +75,15 @@ type System struct {
 	Axiom []Module // constant arguments only (#define constants are folded)
 	Prods []Production
 	// Homomorphism productions rewrite the final string once, at
-	// interpretation only; they are not applied recursively and have no
-	// context. Cut and context apply as for Prods.
+	// interpretation only; they are not applied recursively. Cut and
+	// context apply as for Prods.
 	Homo []Production
+	// Decomp are decomposition productions (lpfg's decomposition: section):
+	// after the axiom and after every derivation step, they rewrite the
+	// string again and again, until a pass changes nothing or DecompDepth
+	// passes are done (see Derive).
+	Decomp      []Production
+	DecompDepth int
 	// Ignore lists symbols skipped when matching context.
 	Ignore [256]bool
 	// Arity is each symbol's parameter count.

@@ -33,6 +33,8 @@ func FuzzParse(f *testing.F) {
 		"axiom: [F]%F$~.{}'\";,@#&^\\/|*=?\n",
 		"axiom: F(((((1)))))\nF(x) -> F(x-(x-(x-(x))))\n",
 		"decomposition\n",
+		"axiom: A(2)\nA(x) -> A(x+1)B\nmaximum depth: 3\ndecomposition\nA(x) : x > 1 -> [A(x/2)]A(x/2)\nX < B -> %\nhomomorphism\nA(x) < B > * -> F(x)\n",
+		"decomposition\nhomomorphism\ndecomposition\n",
 		"axiom: F\xff\x00",
 	} {
 		f.Add([]byte(s))

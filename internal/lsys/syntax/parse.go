@@ -38,6 +38,7 @@ func Parse(file string, src []byte) (*lsys.System, error) {
 		defined: map[string]int{},
 		sys: &lsys.System{
 			Angle: DefaultAngle, Width: DefaultWidth, Step: DefaultStep, Steps: DefaultSteps,
+			DecompDepth: DefaultDecompDepth,
 			Defines: map[string]float64{},
 		},
 	}
@@ -55,8 +56,13 @@ type section uint8
 const (
 	inProductions section = iota
 	inHomomorphism
+	inDecomposition
 	afterEnd
 )
+
+// DefaultDecompDepth bounds the passes of decomposition after each step
+// when the file gives no "maximum depth:".
+const DefaultDecompDepth = 64
 
 type parser struct {
 	s       *source
@@ -193,18 +199,20 @@ func (p *parser) directive(name string, c *cursor) error {
 		return p.axiom(c)
 	case "ignore", "consider":
 		return p.symbolSet(c, name)
-	case "homomorphism":
-		if p.section != inProductions {
-			return c.errorf(p.stmt, "duplicate homomorphism section")
+	case "homomorphism", "decomposition":
+		if _, ok := p.seen[name+" section"]; ok {
+			return c.errorf(p.stmt, "duplicate %s section", name)
 		}
+		p.seen[name+" section"] = p.stmt
 		p.section = inHomomorphism
+		if name == "decomposition" {
+			p.section = inDecomposition
+		}
 		v := strings.Join(strings.Fields(strings.ToLower(c.textOf(c.i, c.end))), " ")
 		if v != "" && v != "warnings" && v != "no warnings" {
-			return c.errorf(c.i, "expected end of line or warnings after homomorphism, found %s", c.found())
+			return c.errorf(c.i, "expected end of line or warnings after %s, found %s", name, c.found())
 		}
 		return nil
-	case "decomposition":
-		return c.errorf(p.stmt, "decomposition is not supported: expected productions or a homomorphism section")
 	case "endlsystem":
 		p.section = afterEnd
 		return c.expectEnd(name)
@@ -229,7 +237,11 @@ func (p *parser) setValue(name string, v float64, off int) error {
 			check = "a whole number from 0 to 2147483647"
 		} else if name == "derivation length" {
 			p.sys.Steps = int(v)
-		} // maximum depth bounds cpfg's recursive homomorphism; ours is applied once
+		} else {
+			// Bounds the passes of decomposition (cpfg's recursive
+			// homomorphism too; ours is applied once).
+			p.sys.DecompDepth = int(v)
+		}
 	case "angle", "delta", "angle increment":
 		key = "angle"
 		p.sys.Angle = v

@@ -290,9 +290,12 @@ func (p *parser) production(c *cursor) error {
 	if err := p.successor(c, sc, &prod); err != nil {
 		return err
 	}
-	if p.section == inHomomorphism {
+	switch p.section {
+	case inHomomorphism:
 		p.sys.Homo = append(p.sys.Homo, prod)
-	} else {
+	case inDecomposition:
+		p.sys.Decomp = append(p.sys.Decomp, prod)
+	default:
 		p.sys.Prods = append(p.sys.Prods, prod)
 	}
 	return nil
@@ -321,13 +324,6 @@ func (p *parser) checkLHS(left []mod, pred mod, right []mod) error {
 	switch pred.sym {
 	case lsys.SymPush, lsys.SymPop:
 		return p.s.errorf(pred.off, "expected a predecessor module, found %q (brackets are never rewritten)", rune(pred.sym))
-	}
-	if p.section == inHomomorphism && len(left)+len(right) > 0 {
-		at := pred.off
-		if len(left) > 0 {
-			at = left[0].off
-		}
-		return p.s.errorf(at, "homomorphism productions take no context: expected \"pred -> image\"")
 	}
 	for _, ms := range [][]mod{left, right} {
 		for _, m := range ms {

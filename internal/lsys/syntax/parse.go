@@ -39,7 +39,7 @@ func Parse(file string, src []byte) (*lsys.System, error) {
 		sys: &lsys.System{
 			Angle: DefaultAngle, Width: DefaultWidth, Step: DefaultStep, Steps: DefaultSteps,
 			DecompDepth: DefaultDecompDepth,
-			Defines: map[string]float64{},
+			Defines:     map[string]float64{},
 		},
 	}
 	for i := range p.arity {

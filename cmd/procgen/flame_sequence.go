@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -13,10 +14,14 @@ import (
 )
 
 type sequenceFlags struct {
-	out           string
-	loops, edges  int
-	stagger       float64
-	rotate, inter bool
+	out             string
+	loops, edges    int
+	stagger         float64
+	rotate, inter   bool
+	temporalSamples int
+	temporalFilter  string
+	temporalWidth   float64
+	temporalExp     float64
 }
 
 func (a *app) newFlameSequenceCmd() *cobra.Command {
@@ -33,6 +38,7 @@ keyframes), and a closing keyframe of the last genome. Keyframe times are
 0, 1, 2, ...; 'procgen flame animate' and flam3-animate render the file.
 
 --rotate writes the loop of one genome alone, --inter the edge between two.
+--temporal-* set every keyframe's motion blur, as a flam3-genome template would.
 Genomes come from every <flame> of the files, in order.`,
 		Example: `  procgen flame sequence a.flam3 b.flam3 --loop-frames 120 --edge-frames 120 -o ab.flam3
   procgen flame sequence sheep.flam3 --rotate --loop-frames 60 -o loop.flam3
@@ -53,6 +59,10 @@ Genomes come from every <flame> of the files, in order.`,
 	f.Float64Var(&sf.stagger, "stagger", 0, "0..1: xforms start and end their blend one after another along an edge")
 	f.BoolVar(&sf.rotate, "rotate", false, "only the loop of one genome")
 	f.BoolVar(&sf.inter, "inter", false, "only the edge between two genomes")
+	f.IntVar(&sf.temporalSamples, "temporal-samples", 0, "motion blur: temporal samples per frame for every keyframe (0: the genomes')")
+	f.StringVar(&sf.temporalFilter, "temporal-filter", "", "motion blur: temporal filter box, gaussian or exp for every keyframe")
+	f.Float64Var(&sf.temporalWidth, "temporal-filter-width", 0, "motion blur: window width in frames for every keyframe (0: the genomes')")
+	f.Float64Var(&sf.temporalExp, "temporal-filter-exp", 0, "motion blur: exponent of the exp filter")
 	a.bindFlag(f, "flame.palettes", "palettes", "")
 	a.bindFlag(f, "flame.strict", "strict", "")
 	return cmd
@@ -64,6 +74,15 @@ func (a *app) flameSequence(ctx context.Context, args []string, sf sequenceFlags
 	}
 	if sf.rotate && sf.inter {
 		return usageErrorf("--rotate and --inter exclude each other")
+	}
+	filters := map[string]flame.TemporalFilter{"box": flame.TemporalBox, "gaussian": flame.TemporalGaussian, "exp": flame.TemporalExp}
+	if _, ok := filters[sf.temporalFilter]; sf.temporalFilter != "" && !ok {
+		return usageErrorf("invalid --temporal-filter %q: want box, gaussian or exp", sf.temporalFilter)
+	}
+	if sf.temporalSamples < 0 || sf.temporalSamples > 1<<16 || !(sf.temporalWidth >= 0) || math.IsInf(sf.temporalWidth, 0) ||
+		math.IsNaN(sf.temporalExp) || math.IsInf(sf.temporalExp, 0) {
+		return usageErrorf("invalid --temporal-samples %d or --temporal-filter-width %g: want 0..65536 and a finite width >= 0",
+			sf.temporalSamples, sf.temporalWidth)
 	}
 	if sf.rotate {
 		sf.edges = 0
@@ -117,6 +136,17 @@ func (a *app) flameSequence(ctx context.Context, args []string, sf sequenceFlags
 	keys, err := flame.Sequence(gs, flame.SequenceOptions{LoopFrames: sf.loops, EdgeFrames: sf.edges, Stagger: sf.stagger})
 	if err != nil {
 		return usageError{err}
+	}
+	for _, k := range keys { // as a flam3-genome template would
+		if sf.temporalSamples > 0 {
+			k.TemporalSamples = sf.temporalSamples
+		}
+		if sf.temporalFilter != "" {
+			k.TemporalFilter, k.TemporalFilterExp = filters[sf.temporalFilter], sf.temporalExp
+		}
+		if sf.temporalWidth > 0 {
+			k.TemporalFilterWidth = sf.temporalWidth
+		}
 	}
 	if err := plan.Commit(ctx, []output.Write{{Path: sf.out, Func: func(w io.Writer) error {
 		return flame.WriteAnimation(w, keys)

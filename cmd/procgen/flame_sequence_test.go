@@ -46,7 +46,8 @@ func TestFlameSequence(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "ab.flam3")
-	if code, msg := runFlameSequence(t, "-q", "flame", "sequence", a, b, "--loop-frames", "2", "--edge-frames", "3", "-o", out); code != 0 {
+	if code, msg := runFlameSequence(t, "-q", "flame", "sequence", a, b, "--loop-frames", "2", "--edge-frames", "3",
+		"--temporal-samples", "3", "--temporal-filter", "exp", "--temporal-filter-exp", "2", "-o", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, msg)
 	}
 	an, _, err := flame.ParseAnimationFile(out, flame.ParseOptions{})
@@ -55,6 +56,11 @@ func TestFlameSequence(t *testing.T) {
 	}
 	if n := len(an.Keys); n != 2+3+2+1 {
 		t.Fatalf("%d keyframes, want 8 (loop 2, edge 3, loop 2, closing 1)", n)
+	}
+	for _, k := range an.Keys {
+		if k.TemporalSamples != 3 || k.TemporalFilter != flame.TemporalExp || k.TemporalFilterExp != 2 {
+			t.Fatalf("keyframe at %g: temporal samples %d, filter %d exp %g", k.Time, k.TemporalSamples, k.TemporalFilter, k.TemporalFilterExp)
+		}
 	}
 	frames := filepath.Join(dir, "f%d.png")
 	if code, msg := runFlameSequence(t, "-q", "--device", "cpu", "flame", "animate", out, "--begin", "3", "--end", "3",
@@ -81,7 +87,8 @@ func TestFlameSequence(t *testing.T) {
 			t.Fatalf("%v: %v, want %d keyframes", tc.args, err, tc.keys)
 		}
 	}
-	for _, args := range [][]string{{a, b, "--rotate"}, {a, "--inter"}, {a, b, "--edge-frames", "0"}, {a, "--rotate", "--inter"}} {
+	for _, args := range [][]string{{a, b, "--rotate"}, {a, "--inter"}, {a, b, "--edge-frames", "0"}, {a, "--rotate", "--inter"},
+		{a, "--temporal-filter", "sinc"}} {
 		o := filepath.Join(dir, "bad.flam3")
 		code, msg := runFlameSequence(t, append([]string{"flame", "sequence", "-o", o}, args...)...)
 		if code != exitUsage {

@@ -225,14 +225,18 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	if err != nil {
 		return err
 	}
-	dev, err := a.openDevice()
+	fp, err := animFootprint(path, an, times)
+	if err != nil {
+		return err
+	}
+	dev, err := a.openDeviceFor("flame", float64(len(times))*flameWork(fp.Samples, fp.Buckets))
 	if err != nil {
 		return err
 	}
 	if dev != nil {
 		defer dev.Close()
 	}
-	if err := a.checkAnimSize(path, an, times, dev); err != nil {
+	if err := a.checkAnimMemory(path, fp, dev); err != nil {
 		return err
 	}
 	r := &animRun{app: a, an: an, times: times, numbers: numbers, o: o, af: af,
@@ -249,16 +253,24 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	return err
 }
 
-// checkAnimSize refuses an animation whose frames cannot fit in memory.
-func (a *app) checkAnimSize(path string, an *flame.Animation, times []float64, dev *gpu.Device) error {
+// animFootprint is what one frame of the animation needs (its first frame;
+// frames of one animation share the size), or a usage error naming the
+// flags when it is over a limit.
+func animFootprint(path string, an *flame.Animation, times []float64) (flame.Footprint, error) {
 	g := an.At(times[0]).Genome
 	fp, err := flame.Estimate(&g, flame.Options{})
 	if errors.Is(err, flame.ErrTooLarge) {
-		return usageErrorf("%s: %v: lower --width/--height, --quality or --supersample", path, err)
+		return fp, usageErrorf("%s: %v: lower --width/--height, --quality or --supersample", path, err)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fp, fmt.Errorf("%s: %w", path, err)
 	}
+	return fp, nil
+}
+
+// checkAnimMemory refuses frames that cannot fit in memory on the device
+// that renders them.
+func (a *app) checkAnimMemory(path string, fp flame.Footprint, dev *gpu.Device) error {
 	what := fmt.Sprintf("%s: %dx%d at supersample %d", path, fp.Width, fp.Height, fp.Supersample)
 	const flags = "--width/--height or --supersample"
 	if dev == nil {

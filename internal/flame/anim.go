@@ -117,12 +117,7 @@ func ParseAnimation(data []byte, filename string, opts ParseOptions) (*Animation
 	for i := 1; i < n; i++ {
 		prev, k := a.Keys[i-1], a.Keys[i]
 		if prev.InterpType != InterpCompat && prev.InterpType != InterpOlder {
-			for k.Rotate < prev.Rotate-180 {
-				k.Rotate += 360
-			}
-			for k.Rotate > prev.Rotate+180 {
-				k.Rotate -= 360
-			}
+			k.Rotate = unwrapDegrees(k.Rotate, prev.Rotate)
 		}
 		if k.Width != a.Keys[0].Width || k.Height != a.Keys[0].Height {
 			warn(i, "size %dx%d differs from the first keyframe's: %dx%d used", k.Width, k.Height, a.Keys[0].Width, a.Keys[0].Height)
@@ -156,6 +151,22 @@ func ParseAnimGenomes(data []byte, filename string, opts ParseOptions) ([]*AnimG
 		keys[i] = k
 	}
 	return keys, warns, nil
+}
+
+// unwrapDegrees moves r by whole turns to within 180 degrees of prev, as
+// flam3's parser does one turn at a time (which this repeats for nearby
+// values, so results match flam3's to the bit; far ones jump at once).
+func unwrapDegrees(r, prev float64) float64 {
+	if d := math.Abs(r - prev); d > 360*64 {
+		r -= 360 * math.Round((r-prev)/360)
+	}
+	for i := 0; r < prev-180 && i < 256; i++ {
+		r += 360
+	}
+	for i := 0; r > prev+180 && i < 256; i++ {
+		r -= 360
+	}
+	return r
 }
 
 func (k *AnimGenome) setAttrs(attrs []xml.Attr, warn func(string, ...any)) error {

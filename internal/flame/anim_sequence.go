@@ -54,13 +54,15 @@ func (a *aligned) genome() *AnimGenome {
 			k.Final = &x
 			continue
 		}
-		ones := true
-		for _, c := range a.chaos[i] {
-			ones = ones && c == 1
-		}
 		x.Chaos = nil
-		if !ones {
-			x.Chaos = append([]float64(nil), a.chaos[i]...)
+		if a.chaos != nil {
+			ones := true
+			for _, c := range a.chaos[i] {
+				ones = ones && c == 1
+			}
+			if !ones {
+				x.Chaos = append([]float64(nil), a.chaos[i]...)
+			}
 		}
 		k.Xforms = append(k.Xforms, x)
 	}

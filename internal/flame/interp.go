@@ -138,12 +138,20 @@ func interpolateN(cpi []aligned, c []float64, stagger float64) *AnimGenome {
 			g.Final = &x
 			continue
 		}
+		xaos := false
+		for k := range cpi {
+			xaos = xaos || cpi[k].chaos != nil
+		}
 		var row []float64
 		ones := true
-		for j := 0; j < nstd; j++ {
+		for j := 0; j < nstd && xaos; j++ {
 			v := 0.0
 			for k := range cpi {
-				v += c[k] * cpi[k].chaos[i][j]
+				e := 1.0
+				if cpi[k].chaos != nil {
+					e = cpi[k].chaos[i][j]
+				}
+				v += c[k] * e
 			}
 			v = max(v, 0)
 			row = append(row, v)

@@ -21,7 +21,7 @@ type aligned struct {
 	xf    []axform
 	nstd  int
 	final bool
-	chaos [][]float64 // nstd×nstd
+	chaos [][]float64 // nstd×nstd; nil when every entry is 1 (no xaos)
 }
 
 func denseXform(x *Xform) axform {
@@ -54,7 +54,13 @@ func copyx(src *AnimGenome, nstd int, final bool) aligned {
 			a.xf = append(a.xf, paddingXform(i))
 		}
 	}
-	a.chaos = make([][]float64, nstd)
+	xaos := false
+	for i := range src.Xforms {
+		xaos = xaos || src.Xforms[i].Chaos != nil
+	}
+	if xaos {
+		a.chaos = make([][]float64, nstd)
+	}
 	for i := range a.chaos {
 		row := make([]float64, nstd)
 		for j := range row {

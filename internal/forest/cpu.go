@@ -181,7 +181,7 @@ func exactCost(g Grid, torus bool, ps *parentSet) float64 {
 		r := R / g.Cell
 		return float64(len(ps.x)) * math.Min(math.Pi*r*r, float64(g.Cells()))
 	}
-	R, _, err := newPeriodic(g).imageReach(ps.k, R, len(ps.x), 0)
+	R, _, err := newPeriodic(g).imageReach(ps.k, R, len(ps.x), exactPairs(g, ps), 0)
 	if err != nil {
 		return math.Inf(1)
 	}

@@ -227,7 +227,7 @@ func exactReach(g Grid, torus bool, ps *parentSet, cutoff, r0 float64) (float64,
 	r := r0
 	if torus {
 		p := newPeriodic(g)
-		R, capped, err := p.imageReach(ps.k, r0, len(ps.x), 0)
+		R, capped, err := p.imageReach(ps.k, r0, len(ps.x), exactPairs(g, ps), 0)
 		if err != nil {
 			return 0, nil, acc, err
 		}

@@ -40,7 +40,7 @@ func newConvGeom(g Grid, torus bool, k kern, n int) (convGeom, error) {
 		c.rx, c.ry = g.NX/2, g.NY/2
 		p := newPeriodic(g)
 		var err error
-		c.reach, c.capped, err = p.imageReach(k, k.radius(fixExponent), n, (c.rx+1)*(c.ry+1))
+		c.reach, c.capped, err = p.imageReach(k, k.radius(fixExponent), n, float64(n)*float64(g.Cells()), (c.rx+1)*(c.ry+1))
 		c.ax, c.ay = imageRange(c.reach, p.lx), imageRange(c.reach, p.ly)
 		return c, err
 	}

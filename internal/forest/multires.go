@@ -201,7 +201,7 @@ func multiresLayer(ctx context.Context, g Grid, torus bool, ps *parentSet, rho f
 	p := newPeriodic(g)
 	var images []imageShift
 	if torus {
-		R, capped, err := p.imageReach(ps.k, ru, len(ps.x), 0)
+		R, capped, err := p.imageReach(ps.k, ru, len(ps.x), walkPairs*float64(g.Cells()), 0)
 		if err != nil {
 			return nil, acc, err
 		}

@@ -31,12 +31,16 @@ const (
 	// imageEps: images are summed until what the rest could add is below
 	// this fraction of the plot's mean density (float64 resolution).
 	imageEps = 1e-16
-	// maxImageShifts bounds the images of one parent (periods in x times
-	// periods in y), maxImageParents the images of a species' parents
-	// together, and maxImageTable the kernel evaluations of the fft
-	// method's periodic kernel table.
-	maxImageShifts  = 256
+	// The caps on the images of one parent (periods in x times periods in
+	// y, shifts): maxImageParents bounds the images of a species' parents
+	// together (memory), maxImagePairs the image-cell pairs of the exact
+	// sum and the tree walks of multires (time: about a second of the
+	// CPU), maxImageTable the kernel evaluations of the fft method's
+	// periodic kernel table.
 	maxImageParents = 1 << 21
+	maxImagePairs   = 1 << 23
+	// walkPairs is what one multires tree walk costs, in exact pairs.
+	walkPairs = 64
 	maxImageTable   = 1 << 28
 	// minImageShifts is what the cap always allows: R of twice the plot's
 	// diagonal, so the tail bound applies (7 x 7 periods on a square plot).
@@ -71,10 +75,13 @@ func (p periodic) shifts(R float64) float64 {
 
 // imageReach is a torus's truncation radius for kernel k: at most r0 (the
 // method's radius), at most where the tail bound falls below imageEps of
-// the mean density, and within the cost caps for n parents (and, when
-// tableCells > 0, a kernel table of that many entries). capped says the cap
-// cut R short of the error target; then tailBound(k, R) is the error.
-func (p periodic) imageReach(k kern, r0 float64, n, tableCells int) (R float64, capped bool, err error) {
+// the mean density, and within the cost caps for n parents on cells cells
+// (and, when tableCells > 0, a kernel table of that many entries); an
+// image of the plot costs pairs exact pairs (n x cells for the exact sum,
+// walkPairs x cells for multires). exact and fft use the same caps, so
+// they sum the same images. capped says the cap cut R short of the error
+// target; then tailBound(k, R) is the error.
+func (p periodic) imageReach(k kern, r0 float64, n int, pairs float64, tableCells int) (R float64, capped bool, err error) {
 	target := func(R float64) bool { return p.tailBound(k, R) <= imageEps*k.eta/p.area }
 	R = math.Min(r0, maxRadius)
 	if target(R) {
@@ -88,10 +95,8 @@ func (p periodic) imageReach(k kern, r0 float64, n, tableCells int) (R float64, 
 			}
 		}
 	}
-	budget := float64(maxImageShifts)
-	if n > 0 {
-		budget = math.Min(budget, float64(maxImageParents)/float64(n))
-	}
+	nf := float64(max(n, 1))
+	budget := math.Min(maxImageParents/nf, maxImagePairs/math.Max(pairs, 1))
 	if tableCells > 0 {
 		budget = math.Min(budget, float64(maxImageTable)/float64(tableCells))
 	}
@@ -201,3 +206,7 @@ func periodicK(k kern, fx, fy float64, px, py, ax, ay int, h, reach2 float64) fl
 // imageRange is how many periods of l an offset within half a period needs
 // to reach R: |a| <= R/l + 1/2.
 func imageRange(R, l float64) int { return int(math.Floor(R/l+0.5)) + 1 }
+
+// exactPairs is what one image of the plot costs the exact sum: every
+// parent's image against every cell.
+func exactPairs(g Grid, ps *parentSet) float64 { return float64(len(ps.x)) * float64(g.Cells()) }

@@ -40,8 +40,8 @@ const (
 	maxImageParents = 1 << 21
 	maxImagePairs   = 1 << 23
 	// walkPairs is what one multires tree walk costs, in exact pairs.
-	walkPairs = 64
-	maxImageTable   = 1 << 28
+	walkPairs     = 64
+	maxImageTable = 1 << 28
 	// minImageShifts is what the cap always allows: R of twice the plot's
 	// diagonal, so the tail bound applies (7 x 7 periods on a square plot).
 	minImageShifts = 49

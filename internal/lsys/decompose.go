@@ -19,6 +19,12 @@ func GPUSupports(sys *System) error {
 	if len(sys.Decomp) > 0 {
 		return fmt.Errorf("lsys: decomposition productions: %w", ErrNotOnGPU)
 	}
+	for i := range sys.Prods {
+		p := &sys.Prods[i]
+		if bytes.IndexByte(p.Left, SymPush) >= 0 || bytes.IndexByte(p.Right, SymPush) >= 0 {
+			return fmt.Errorf("lsys: contexts with branches (%s at %s:%d): %w", describe(p, &sys.Arity), p.Pos.File, p.Pos.Line, ErrNotOnGPU)
+		}
+	}
 	return nil
 }
 

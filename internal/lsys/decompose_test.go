@@ -72,9 +72,11 @@ func TestDecomposition(t *testing.T) {
 
 func TestGPUSupports(t *testing.T) {
 	for src, ok := range map[string]bool{
-		"axiom: A\nA -> B\n":                   true,
-		"axiom: A\nhomomorphism\nA < B -> C\n": true,
-		"axiom: A\ndecomposition\nA -> B\n":    false,
+		"axiom: A\nA -> B\n":                       true,
+		"axiom: A\nhomomorphism\nA < B -> C\n":     true,
+		"axiom: A\ndecomposition\nA -> B\n":        false,
+		"axiom: A\nA > [B]C -> D\n":                false,
+		"axiom: A\nhomomorphism\nA[B]C < D -> E\n": true,
 	} {
 		sys, err := syntax.Parse("g.l", []byte(src))
 		if err != nil {

@@ -251,7 +251,7 @@ func TestCompileErrors(t *testing.T) {
 	}{
 		{"arity", system(mods("F"), map[byte]int{'F': 1}, prod('A', mods("F"))), "successor module 'F' has 0 parameters"},
 		{"axiom arity", system(mods("F"), map[byte]int{'F': 1}), "axiom module 0"},
-		{"bracket context", system(mods("F"), nil, prod('F', mods("F")).ctx("", "[")), "brackets are not supported"},
+		{"bracket context", system(mods("F"), nil, prod('F', mods("F")).ctx("", "[")), "brackets do not balance"},
 		{"bad slot", system([]Module{mod('F', num(1))}, map[byte]int{'F': 1}, prod('F', []Module{mod('F', slot(3, "y"))})), "slot 3 of 1"},
 		{"unbalanced", system(mods("A]B"), nil, prod('B', mods("B")).ctx("A", "")), "lsys: step 1: context matching: unbalanced brackets: ']' at module 1"},
 		{"probability", system(mods("F"), nil, prod('F', mods("F")).prob(-1)), "probability -1"},

@@ -107,11 +107,28 @@ func refDerive(sys *System, steps int, seed uint64) (*String, error) {
 	return cur, nil
 }
 
-// refLeft and refRight find contexts by walking with a depth counter.
+// refLeft and refRight find contexts by walking with a depth counter, with
+// branches in the pattern (see ctxMatcher): refFwd matches a pattern range
+// forwards, recursing into pattern branches.
 func refLeft(syms []Symbol, i int, want []Symbol, ignore *[256]bool) ([]int, bool) {
 	pos := make([]int, len(want))
 	j := i - 1
 	for k := len(want) - 1; k >= 0; {
+		if want[k] == ']' {
+			for j >= 0 && syms[j] != ']' && ignore[syms[j]] {
+				j--
+			}
+			if j < 0 || syms[j] != ']' {
+				return nil, false
+			}
+			o, ko := refPartner(syms, j, -1), refPartner(want, k, -1)
+			pos[k], pos[ko] = j, o
+			if !refFwd(syms, o+1, want, ko+1, k, pos, ignore) {
+				return nil, false
+			}
+			j, k = o-1, ko-1
+			continue
+		}
 		if j < 0 {
 			return nil, false
 		}
@@ -121,16 +138,7 @@ func refLeft(syms []Symbol, i int, want []Symbol, ignore *[256]bool) ([]int, boo
 			k--
 			j--
 		case s == ']':
-			for d := 0; ; j-- {
-				if syms[j] == ']' {
-					d++
-				} else if syms[j] == '[' {
-					if d--; d == 0 {
-						break
-					}
-				}
-			}
-			j--
+			j = refPartner(syms, j, -1) - 1
 		case s == '[' || ignore[s]:
 			j--
 		default:
@@ -142,10 +150,28 @@ func refLeft(syms []Symbol, i int, want []Symbol, ignore *[256]bool) ([]int, boo
 
 func refRight(syms []Symbol, i int, want []Symbol, ignore *[256]bool) ([]int, bool) {
 	pos := make([]int, len(want))
-	j := i + 1
-	for k := 0; k < len(want); {
+	return pos, refFwd(syms, i+1, want, 0, len(want), pos, ignore)
+}
+
+func refFwd(syms []Symbol, j int, want []Symbol, lo, hi int, pos []int, ignore *[256]bool) bool {
+	for k := lo; k < hi; {
+		if want[k] == '[' {
+			for j < len(syms) && syms[j] != '[' && ignore[syms[j]] {
+				j++
+			}
+			if j >= len(syms) || syms[j] != '[' {
+				return false
+			}
+			e, ke := refPartner(syms, j, 1), refPartner(want, k, 1)
+			pos[k], pos[ke] = j, e
+			if !refFwd(syms, j+1, want, k+1, ke, pos, ignore) {
+				return false
+			}
+			j, k = e+1, ke+1
+			continue
+		}
 		if j >= len(syms) {
-			return nil, false
+			return false
 		}
 		switch s := syms[j]; {
 		case s == want[k]:
@@ -153,25 +179,32 @@ func refRight(syms []Symbol, i int, want []Symbol, ignore *[256]bool) ([]int, bo
 			k++
 			j++
 		case s == '[':
-			for d := 0; ; j++ {
-				if syms[j] == '[' {
-					d++
-				} else if syms[j] == ']' {
-					if d--; d == 0 {
-						break
-					}
-				}
-			}
-			j++
+			j = refPartner(syms, j, 1) + 1
 		case s == ']':
-			return nil, false
+			return false
 		case ignore[s]:
 			j++
 		default:
-			return nil, false
+			return false
 		}
 	}
-	return pos, true
+	return true
+}
+
+// refPartner finds the bracket matching the one at j by counting, walking
+// forwards (dir 1, from a '[') or backwards (dir -1, from a ']').
+func refPartner(syms []Symbol, j, dir int) int {
+	for d := 0; ; j += dir {
+		switch syms[j] {
+		case '[':
+			d += dir
+		case ']':
+			d -= dir
+		}
+		if d == 0 {
+			return j
+		}
+	}
 }
 
 func refCut(s *String, sys *System) {
@@ -203,6 +236,11 @@ func refCut(s *String, sys *System) {
 // parameters, contexts binding parameters, conditions, stochastic groups,
 // ignored symbols, branches and cuts. Parameters stay bounded.
 func randomSystem(r *rand.Rand) *System {
+	return randomSystemWith(r, []string{"", "", "A", "B", "C", "CA", "BA"})
+}
+
+// randomSystemWith is randomSystem with contexts drawn from ctxs.
+func randomSystemWith(r *rand.Rand, ctxs []string) *System {
 	arity := map[byte]int{'A': 1, 'B': 2, 'C': 0, 'F': 0, '+': 0, '-': 0}
 	x := func(i int) ex { return slot(i, fmt.Sprintf("s%d", i)) }
 	param := func(n int) ex { // a bounded expression of the slots
@@ -250,9 +288,7 @@ func randomSystem(r *rand.Rand) *System {
 		}
 		return m
 	}
-	ctx := func() string {
-		return [...]string{"", "", "A", "B", "C", "CA", "BA"}[r.IntN(7)]
-	}
+	ctx := func() string { return ctxs[r.IntN(len(ctxs))] }
 	sys := system(seq(mods("F"), []Module{mod('A', num(1))}, mods("[C"), []Module{mod('B', num(2), num(3))}, mods("]C")), arity)
 	for _, pred := range []byte("ABC") {
 		for k := 1 + r.IntN(4); k > 0; k-- {

@@ -1,6 +1,7 @@
 package lsys
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -34,16 +35,18 @@ type arg struct {
 
 // rule is a production prepared for derivation.
 type rule struct {
-	p         *Production
-	kind      string // "production" or "homomorphism", for messages
-	hasCtx    bool
-	nLeft     int // slots bound by the left context
-	nPred     int // slots bound by the predecessor
-	nSlots    int // all slots: left, predecessor, right
-	succSyms  []Symbol
-	succWords [8]uint64 // succSyms zero-padded, when at most 64 bytes
-	args      []arg     // successor parameters, in order
-	outParams int
+	p      *Production
+	kind   string // "production" or "homomorphism", for messages
+	hasCtx bool
+	// treeLeft, treeRight: the context holds branches (leftTree, rightTree).
+	treeLeft, treeRight bool
+	nLeft               int // slots bound by the left context
+	nPred               int // slots bound by the predecessor
+	nSlots              int // all slots: left, predecessor, right
+	succSyms            []Symbol
+	succWords           [8]uint64 // succSyms zero-padded, when at most 64 bytes
+	args                []arg     // successor parameters, in order
+	outParams           int
 }
 
 // rules is a production list compiled for one backend pass.
@@ -171,9 +174,27 @@ func (r *rules) prepare(p *Production, kind string) (rule, error) {
 	for _, s := range p.Right {
 		ru.nSlots += int(r.arity[s])
 	}
-	for _, s := range append(append([]Symbol(nil), p.Left...), p.Right...) {
-		if s == SymPush || s == SymPop {
-			return ru, errors.New("contexts with brackets are not supported")
+	for k, side := range [2][]Symbol{p.Left, p.Right} {
+		d := 0
+		for _, s := range side {
+			switch s {
+			case SymPush:
+				d++
+			case SymPop:
+				d--
+			}
+			if d < 0 {
+				break
+			}
+		}
+		if d != 0 {
+			return ru, errors.New("a context's brackets do not balance")
+		}
+		tree := bytes.IndexByte(side, SymPush) >= 0
+		if k == 0 {
+			ru.treeLeft = tree
+		} else {
+			ru.treeRight = tree
 		}
 	}
 	if ru.nSlots > MaxSlots {

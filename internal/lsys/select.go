@@ -97,10 +97,10 @@ func (ps *pass) draw(ws *scratch, cands []int32, i, po int) (int32, error) {
 func (ps *pass) matches(ws *scratch, ri int32, i, po int) (bool, error) {
 	ru := &ps.r.list[ri]
 	p := ru.p
-	if len(p.Left) > 0 && !ps.cm.left(i, p.Left, ws.lpos) {
+	if len(p.Left) > 0 && !ps.left(ru, i, ws.lpos) {
 		return false, nil
 	}
-	if len(p.Right) > 0 && !ps.cm.right(i, p.Right, ws.rpos) {
+	if len(p.Right) > 0 && !ps.right(ru, i, ws.rpos) {
 		return false, nil
 	}
 	if p.Cond == nil {
@@ -144,10 +144,10 @@ func (ps *pass) bind(ws *scratch, ru *rule, po int) []float64 {
 func (ps *pass) slotsFor(ws *scratch, ru *rule, i, po int) []float64 {
 	if ru.nSlots > ru.nPred {
 		if len(ru.p.Left) > 0 {
-			ps.cm.left(i, ru.p.Left, ws.lpos)
+			ps.left(ru, i, ws.lpos)
 		}
 		if len(ru.p.Right) > 0 {
-			ps.cm.right(i, ru.p.Right, ws.rpos)
+			ps.right(ru, i, ws.rpos)
 		}
 	}
 	return ps.bind(ws, ru, po)
@@ -158,4 +158,19 @@ func (ps *pass) slotsFor(ws *scratch, ru *rule, i, po int) []float64 {
 func (ps *pass) fail(ru *rule, i int, err error) error {
 	return fmt.Errorf("lsys: %s, module %d (%q): %s %s: %w", ps.label, i, rune(ps.in.Syms[i]),
 		ru.kind, describe(ru.p, ps.r.sysArity), err)
+}
+
+// left and right match a rule's contexts, with branches where it has them.
+func (ps *pass) left(ru *rule, i int, pos []int) bool {
+	if ru.treeLeft {
+		return ps.cm.leftTree(i, ru.p.Left, pos)
+	}
+	return ps.cm.left(i, ru.p.Left, pos)
+}
+
+func (ps *pass) right(ru *rule, i int, pos []int) bool {
+	if ru.treeRight {
+		return ps.cm.rightTree(i, ru.p.Right, pos)
+	}
+	return ps.cm.right(i, ru.p.Right, pos)
 }

@@ -35,6 +35,7 @@ func FuzzParse(f *testing.F) {
 		"decomposition\n",
 		"axiom: A(2)\nA(x) -> A(x+1)B\nmaximum depth: 3\ndecomposition\nA(x) : x > 1 -> [A(x/2)]A(x/2)\nX < B -> %\nhomomorphism\nA(x) < B > * -> F(x)\n",
 		"decomposition\nhomomorphism\ndecomposition\n",
+		"axiom: ABC[DE][SG[HI[JK]L]MNO]\nBC < S > G[H]M --> X\nA(a)[B(b)]C < D(d) : a+b > d --> E\nX > [ --> Y\n",
 		"axiom: F\xff\x00",
 	} {
 		f.Add([]byte(s))

@@ -326,10 +326,8 @@ func (p *parser) checkLHS(left []mod, pred mod, right []mod) error {
 		return p.s.errorf(pred.off, "expected a predecessor module, found %q (brackets are never rewritten)", rune(pred.sym))
 	}
 	for _, ms := range [][]mod{left, right} {
-		for _, m := range ms {
-			if m.sym == lsys.SymPush || m.sym == lsys.SymPop {
-				return p.s.errorf(m.off, "brackets in a context are not supported: expected modules")
-			}
+		if err := p.checkBrackets(ms); err != nil {
+			return err
 		}
 	}
 	for _, ms := range [][]mod{left, {pred}, right} {

@@ -55,6 +55,7 @@ func (a *app) openDeviceFor(job string, work float64) (*gpu.Device, error) {
 	cores := runtime.GOMAXPROCS(0)
 	cpuT, gpuT := m.predict(work, cores)
 	if cpuT <= gpuT {
+		a.releasePrefetched()
 		a.log.Debugf("device: cpu (auto: %s, %.3g %s: about %.3g s on %d cores against %.3g s on a GPU)",
 			job, work, m.unit, cpuT, cores, gpuT)
 		return nil, nil

@@ -17,7 +17,10 @@ func (a *app) openDevice() (*gpu.Device, error) {
 		a.log.Debugf("device: cpu (--device cpu)")
 		return nil, nil
 	case "cuda", "auto":
-		dev, err := gpu.Open(0)
+		dev, err, ok := a.takePrefetched()
+		if !ok {
+			dev, err = gpu.Open(0)
+		}
 		if err != nil {
 			if a.opts.Device == "auto" {
 				a.log.Debugf("device: cpu (CUDA not used: %v)", err)

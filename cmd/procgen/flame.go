@@ -136,6 +136,7 @@ func isJPEG(path string) bool {
 
 func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume bool, o flameOptions) error {
 	ctx := cmd.Context()
+	a.prefetchDevice()
 	files, err := genomeFiles(args)
 	if err != nil {
 		return usageError{err}

@@ -264,6 +264,7 @@ func (a *app) warn(r *forestRun, format string, args ...any) {
 }
 
 func (a *app) forestDisperse(ctx context.Context, stemFile, outDir string, force bool, o forestOptions, p *forestPlan) error {
+	a.prefetchDevice()
 	start := time.Now()
 	if outDir == "" {
 		base := filepath.Base(stemFile)

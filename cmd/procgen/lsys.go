@@ -169,6 +169,7 @@ type lsysReport struct {
 }
 
 func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsysOptions) error {
+	a.prefetchDevice()
 	if err := checkInputFile("lsys", path); err != nil {
 		return err
 	}

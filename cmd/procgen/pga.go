@@ -197,6 +197,7 @@ type pgaReport struct {
 }
 
 func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOptions) error {
+	a.prefetchDevice()
 	if err := checkInputFile("pga", path); err != nil {
 		return err
 	}

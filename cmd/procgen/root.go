@@ -42,6 +42,8 @@ type app struct {
 	// bars are the progress bars drawn, cleared before an error is shown.
 	barsMu sync.Mutex
 	bars   []*progressbar.ProgressBar
+	// devOpen delivers a GPU opened ahead of need (prefetchDevice).
+	devOpen chan openResult
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {

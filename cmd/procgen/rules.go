@@ -197,6 +197,7 @@ rule, the state, the index and the step, and nothing is written.
 ` + exitCodeHelp
 
 func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, plan *rulesPlan) error {
+	a.prefetchDevice()
 	start := time.Now()
 	format := plan.format
 	if out != "" && out != output.Stdout {

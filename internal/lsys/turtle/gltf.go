@@ -33,7 +33,7 @@ var GLBPalette = [][3]float64{
 
 // EncodeGLB writes g to w as binary glTF 2.0: one mesh whose primitives are,
 // per colour index, the segments as tubes (positions, normals, indices) and
-// the polygons as triangle fans (one face normal per polygon; the material
+// the polygons as triangles (one face normal per polygon; the material
 // is double-sided, as a leaf is seen from both sides). Each colour index has
 // its own material, named MaterialName(index), coloured from the palette.
 // Y is up, as in glTF, and as the turtle grows.
@@ -161,7 +161,8 @@ func (m *glbMesh) tube(s *Segment, ring [][2]float64, r float64, caps bool) {
 	}
 }
 
-// polygon adds a polygon as a triangle fan with its Newell normal.
+// polygon adds a polygon, triangulated by ear clipping (it may be concave),
+// with its Newell normal.
 func (m *glbMesh) polygon(vs [][3]float32) {
 	var nv vec3
 	for i := range vs {
@@ -180,9 +181,7 @@ func (m *glbMesh) polygon(vs [][3]float32) {
 		m.pos = append(m.pos, v)
 		m.nrm = append(m.nrm, nv.f32())
 	}
-	for j := 1; j+1 < len(vs); j++ {
-		m.idx = append(m.idx, base, base+uint32(j), base+uint32(j+1))
-	}
+	m.idx = triangulate(m.idx, vs, nv, base)
 }
 
 // glTF JSON, only what EncodeGLB writes.

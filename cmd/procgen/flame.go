@@ -59,10 +59,11 @@ var pngCompression = map[string]output.Compression{
 func (a *app) newFlameCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "flame",
-		Short: "Fractal flames: render flam3 genomes",
+		Short: "Fractal flames: render flam3 genomes and animations",
 	}
 	cmd.AddCommand(a.newFlameRenderCmd())
 	cmd.AddCommand(a.newFlameAnimateCmd())
+	cmd.AddCommand(a.newFlameSequenceCmd())
 	return cmd
 }
 

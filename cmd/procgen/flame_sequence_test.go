@@ -17,18 +17,6 @@ func runFlameSequence(t *testing.T, args ...string) (int, string) {
 	var stdout, stderr bytes.Buffer
 	a := newApp(nil, &stdout, &stderr)
 	root := a.newRootCmd()
-	for _, c := range root.Commands() {
-		if c.Name() != "flame" {
-			continue
-		}
-		wired := false
-		for _, s := range c.Commands() {
-			wired = wired || s.Name() == "sequence"
-		}
-		if !wired {
-			c.AddCommand(a.newFlameSequenceCmd())
-		}
-	}
 	root.SetArgs(args)
 	err := root.ExecuteContext(context.Background())
 	if err != nil {

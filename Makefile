@@ -55,7 +55,10 @@ kernels: $(FATBINS) $(VRED_PTX) $(KDIR)/archs.txt
 kernels-parallel:
 	@$(MAKE) --no-print-directory -j$(KJOBS) kernels
 
-$(KDIR)/%.vred.ptx: cuda/%.cu $(CU_HDR)
+# Each family depends on the headers it includes (scripts/cu-deps.sh), so a
+# change to one family's header rebuilds that family only.
+.SECONDEXPANSION:
+$(KDIR)/%.vred.ptx: cuda/%.cu $$(shell scripts/cu-deps.sh cuda/$$*.cu)
 	@test -n "$(NVCC)" || { echo "make kernels: nvcc not found (run scripts/install-cuda.sh)" >&2; exit 1; }
 	@mkdir -p $(KDIR)
 	$(NVCC) $(NVCCFLAGS) -DPG_VECTOR_RED -ptx -arch=compute_90 -o $@.tmp $<
@@ -65,7 +68,7 @@ $(KDIR)/%.vred.ptx: cuda/%.cu $(CU_HDR)
 # The PGA evaluator must round float64 as the CPU evaluator does: no fused multiply-adds.
 $(KDIR)/pga.fatbin: NVCCFLAGS += --fmad=false
 
-$(KDIR)/%.fatbin: cuda/%.cu $(CU_HDR)
+$(KDIR)/%.fatbin: cuda/%.cu $$(shell scripts/cu-deps.sh cuda/$$*.cu)
 	@test -n "$(NVCC)" || { echo "make kernels: nvcc not found (run scripts/install-cuda.sh)" >&2; exit 1; }
 	@mkdir -p $(KDIR)
 	$(NVCC) $(NVCCFLAGS) --fatbin $(GENCODE) -o $@ $<

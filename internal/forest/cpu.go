@@ -54,16 +54,21 @@ func (CPU) Disperse(ctx context.Context, g Grid, trees []Tree, species []Species
 		switch o.Method {
 		case Exact:
 			dens, acc, err = exactLayer(ctx, g, torus, ps, o.Cutoff, workers, prog)
+			acc.ExactCells, acc.Method = g.Cells(), Exact
 		case FFT, "":
 			if exactCost(g, torus, ps) < fft.cost(ps.k, len(ps.x)) {
 				// Few parents: summing them is quicker than the transforms.
 				dens, acc, err = exactLayer(ctx, g, torus, ps, 0, workers, prog)
-				acc.ExactCells = g.Cells()
+				acc.ExactCells, acc.Method = g.Cells(), Exact
 			} else {
 				dens, acc, err = fft.layer(ctx, ps, prog)
+				acc.Method = FFT
 			}
 		case Multires:
 			dens, acc, err = multiresLayer(ctx, g, torus, ps, o.ClusterDistance, workers, prog)
+			if acc.Method == "" {
+				acc.Method = Multires
+			}
 		}
 		if err != nil {
 			return nil, err

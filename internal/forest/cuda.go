@@ -88,12 +88,14 @@ func (c CUDA) Disperse(ctx context.Context, g Grid, trees []Tree, species []Spec
 		switch {
 		case o.Method == Exact:
 			dens, acc, err = r.exactLayer(ctx, g, torus, ps, o.Cutoff, c.Brute, c.exactKernel, prog)
+			acc.ExactCells, acc.Method = g.Cells(), Exact
 		case exactCost(g, torus, ps) < rule.cost(ps.k, len(ps.x)):
 			// Few parents: summing them is quicker than the transforms.
 			dens, acc, err = r.exactLayer(ctx, g, torus, ps, 0, c.Brute, "", prog)
-			acc.ExactCells = g.Cells()
+			acc.ExactCells, acc.Method = g.Cells(), Exact
 		default:
 			dens, acc, err = fft.layer(ctx, ps, prog)
+			acc.Method = FFT
 		}
 		if err != nil {
 			return nil, err

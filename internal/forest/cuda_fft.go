@@ -296,7 +296,7 @@ func (f *cudaFFTRunner) layer(ctx context.Context, ps *parentSet, prog *progress
 	c := &f.geom
 	if c.capped {
 		t := newPeriodic(g).truncation(ps.k, ps.sumW, c.reach, true)
-		acc.MaxAbs, acc.TailMass = t.MaxAbs, t.TailMass
+		acc.MaxAbs, acc.TailMass, acc.ImageRadius = t.MaxAbs, t.TailMass, t.ImageRadius
 	}
 
 	// Bin the parents, transform the rows once, then each spectrum's

@@ -122,7 +122,7 @@ func (r *fftRunner) layer(ctx context.Context, ps *parentSet, prog *progress) ([
 	c := &r.geom
 	if c.capped {
 		t := newPeriodic(g).truncation(ps.k, ps.sumW, c.reach, true)
-		acc.MaxAbs, acc.TailMass = t.MaxAbs, t.TailMass
+		acc.MaxAbs, acc.TailMass, acc.ImageRadius = t.MaxAbs, t.TailMass, t.ImageRadius
 	}
 	clear(r.grid)
 	c.bin(r.grid, g, ps)
@@ -213,6 +213,7 @@ func fixCells(ctx context.Context, g Grid, c *convGeom, ps *parentSet, dens, err
 	if acc.ExactCells == 0 {
 		return nil
 	}
+	acc.fixed = spans
 	src, r := ps, ps.k.radius(fixExponent)
 	if c.torus {
 		src, r = torusImages(g, ps, c.reach), c.reach

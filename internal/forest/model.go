@@ -106,18 +106,34 @@ type Layer struct {
 
 // Accuracy states how far a layer may be from the exact sum.
 type Accuracy struct {
+	// Method is how the layer was summed: Exact (the direct sum, also the
+	// fft method's choice for few parents), FFT or Multires; a total over
+	// species summed in different ways says Mixed.
+	Method Method
 	// MaxRel estimates the largest relative error of a cell whose density
 	// is at least Floor times the layer's maximum; 0 means exact up to
 	// float64 rounding, -1 that the method has no estimate (multires).
 	MaxRel, Floor float64
 	// MaxAbs bounds the absolute error of every cell (per m^2 per year) and
-	// TailMass is the fraction of every parent's seeds the exact method's
-	// cut-off radius ignores (0 without one).
+	// TailMass is the fraction of every parent's seeds left out: beyond the
+	// exact method's cut-off radius, or beyond ImageRadius on a torus whose
+	// kernel reaches so far that the periodic images were cut short of
+	// float64 resolution by the cost cap (0 without either).
 	MaxAbs, TailMass float64
-	// ExactCells counts the cells the fft method summed exactly because its
-	// error estimate for them exceeded the tolerance.
+	// ImageRadius is that radius (m), 0 when every image that matters was summed.
+	ImageRadius float64
+	// ExactCells counts the cells summed exactly: by the fft method because
+	// its error estimate for them exceeded the tolerance (all of them where
+	// it chose the direct sum); for a total, the cells summed exactly in
+	// every species with parents. At most the grid's cells.
 	ExactCells int
+	// fixed lists, by row, the spans of cells the fft method summed
+	// exactly (nil where it summed all or none of them).
+	fixed [][]span
 }
+
+// Mixed is the Method of a total whose species were summed in different ways.
+const Mixed Method = "mixed"
 
 // Options control a dispersal run.
 type Options struct {

@@ -189,9 +189,9 @@ func multiresLayer(ctx context.Context, g Grid, torus bool, ps *parentSet, rho f
 	prog *progress) ([]float64, Accuracy, error) {
 	dens := make([]float64, g.Cells())
 	acc := Accuracy{MaxRel: -1} // no estimate: compare with exact
-	if len(ps.x) == 0 {
+	if len(ps.x) == 0 {         // no parents: exactly zero
 		prog.add(int64(g.NY))
-		return dens, Accuracy{}, nil
+		return dens, Accuracy{Method: Exact}, nil
 	}
 	if rho <= 0 {
 		rho = ps.k.clusterDistance()
@@ -206,7 +206,7 @@ func multiresLayer(ctx context.Context, g Grid, torus bool, ps *parentSet, rho f
 			return nil, acc, err
 		}
 		t := p.truncation(ps.k, ps.sumW, R, capped)
-		ru, acc.MaxAbs, acc.TailMass = R, t.MaxAbs, t.TailMass
+		ru, acc.MaxAbs, acc.TailMass, acc.ImageRadius = R, t.MaxAbs, t.TailMass, t.ImageRadius
 		ax, ay := imageRange(ru, p.lx)+1, imageRange(ru, p.ly)+1
 		for b := -ay; b <= ay; b++ {
 			for a := -ax; a <= ax; a++ {

@@ -140,7 +140,33 @@ func Crop(g Grid, layers []Layer, m int) (Grid, []Layer, error) {
 		}
 		c.Total = sum * g.Cell * g.Cell
 		c.Lost = math.Max(0, c.Produced-c.Total)
+		c.Accuracy = cropAccuracy(g, in, l.Accuracy, m)
 		out[s] = c
 	}
 	return in, out, nil
+}
+
+// cropAccuracy is a's statement for the inset in of g by m cells: the
+// exactly summed cells among the inner ones.
+func cropAccuracy(g, in Grid, a Accuracy, m int) Accuracy {
+	switch {
+	case a.fixed != nil:
+		fixed := make([][]span, in.NY)
+		a.ExactCells = 0
+		for j := range fixed {
+			for _, sp := range a.fixed[j+m] {
+				if lo, hi := max(sp.lo-m, 0), min(sp.hi-m, in.NX); lo < hi {
+					fixed[j] = append(fixed[j], span{lo, hi})
+					a.ExactCells += hi - lo
+				}
+			}
+		}
+		a.fixed = fixed
+		if a.ExactCells == 0 {
+			a.fixed = nil
+		}
+	case a.ExactCells >= g.Cells():
+		a.ExactCells = in.Cells()
+	}
+	return a
 }

@@ -132,7 +132,7 @@ func (p periodic) truncation(k kern, sumW, R float64, capped bool) Accuracy {
 	if !capped {
 		return Accuracy{}
 	}
-	return Accuracy{MaxAbs: sumW * p.tailBound(k, R), TailMass: k.tailMass(R)}
+	return Accuracy{MaxAbs: sumW * p.tailBound(k, R), TailMass: k.tailMass(R), ImageRadius: R}
 }
 
 // cutoffBound is the Accuracy of the exact method's cut-off on a torus:

@@ -45,6 +45,9 @@ type StemMap struct {
 	Columns [4]string
 	// Rows is the number of data rows; Filtered how many --where dropped.
 	Rows, Filtered int
+	// Warnings say what looks wrong with the units of the stems read
+	// (stems_check.go), each with the flag that fixes it.
+	Warnings []string
 }
 
 // Species returns the distinct species names, sorted.
@@ -136,6 +139,8 @@ func ReadStems(r io.Reader, file string, o StemOptions) (*StemMap, error) {
 		scale /= math.Pi
 	}
 	need := max(cols[0], cols[1], cols[2], cols[3]) + 1
+	siteIdx := findSite(header, cols)
+	var sites []string
 	for {
 		rec, line, err := rows.next()
 		if errors.Is(err, io.EOF) {
@@ -157,6 +162,10 @@ func ReadStems(r io.Reader, file string, o StemOptions) (*StemMap, error) {
 			return nil, fmt.Errorf("%s:%d: %d fields, but the %s column (%q) is field %d", file, line, len(rec),
 				columnRoles[role], header[cols[role]], cols[role]+1)
 		}
+		if len(rec) > len(header) {
+			return nil, fmt.Errorf("%s:%d: %d fields, but the header names %d: a field too many (a stray "+
+				"separator?)%s", file, line, len(rec), len(header), delimiterHint(delim))
+		}
 		s := Stem{Species: strings.TrimSpace(rec[cols[2]]), Line: line}
 		if s.Species == "" {
 			return nil, fmt.Errorf("%s:%d: empty species (column %q)", file, line, header[cols[2]])
@@ -165,7 +174,8 @@ func ReadStems(r io.Reader, file string, o StemOptions) (*StemMap, error) {
 		for i, role := range []int{0, 1, 3} {
 			v, err := parseValue(rec[cols[role]])
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %s (column %q): %w", file, line, columnRoles[role], header[cols[role]], err)
+				return nil, fmt.Errorf("%s:%d: %s (column %q): %w%s", file, line, columnRoles[role], header[cols[role]], err,
+					commaHint(rec[cols[role]], delim))
 			}
 			vals[i] = v
 		}
@@ -175,7 +185,19 @@ func ReadStems(r io.Reader, file string, o StemOptions) (*StemMap, error) {
 				"--where (e.g. --where '%s>0')", file, line, strings.TrimSpace(rec[cols[3]]), header[cols[3]], header[cols[3]])
 		}
 		m.Stems = append(m.Stems, s)
+		if siteIdx >= 0 {
+			site := ""
+			if siteIdx < len(rec) {
+				site = strings.TrimSpace(rec[siteIdx])
+			}
+			sites = append(sites, site)
+		}
 	}
+	siteCol := ""
+	if siteIdx >= 0 {
+		siteCol = header[siteIdx]
+	}
+	m.Warnings = unitWarnings(m.Stems, o, m.Columns, sites, siteCol)
 	return m, nil
 }
 

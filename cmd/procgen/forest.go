@@ -333,6 +333,9 @@ func (a *app) forestRead(r *forestRun) error {
 	}
 	a.log.Debugf("%s: %d rows, %d dropped by --where, columns %s", r.stemFile, r.stems.Rows, r.stems.Filtered,
 		strings.Join(r.stems.Columns[:], ", "))
+	for _, w := range r.stems.Warnings { // unit sanity (forest/stems_check.go)
+		a.warn(r, "%s: %s", r.stemFile, w)
+	}
 	r.res, err = table.Resolve(r.stems.Species(), o.SkipUnknown)
 	if err != nil {
 		return fmt.Errorf("forest: %w", err)

@@ -64,12 +64,14 @@ func (a *app) newFlameCmd() *cobra.Command {
 	cmd.AddCommand(a.newFlameRenderCmd())
 	cmd.AddCommand(a.newFlameAnimateCmd())
 	cmd.AddCommand(a.newFlameSequenceCmd())
+	cmd.AddCommand(a.newFlameMergeCmd())
 	return cmd
 }
 
 func (a *app) newFlameRenderCmd() *cobra.Command {
 	var out string
 	var resume bool
+	var shardSpec string
 	cmd := &cobra.Command{
 		Use:   "render GENOME.flam3|DIR ... [-o OUT]",
 		Short: "Render flam3 genomes to PNG",
@@ -100,12 +102,20 @@ same image on the same backend, whatever the number of threads.`,
 			if err := o.validate(); err != nil {
 				return err
 			}
-			return a.flameRender(cmd, args, out, resume, o)
+			sh, err := a.shardOf(shardSpec)
+			if err != nil {
+				return err
+			}
+			if isAccum(out) {
+				return a.flameRenderAccum(cmd, args, out, sh, o)
+			}
+			return a.flameRender(cmd, args, out, resume, sh, o)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVarP(&out, "output", "o", "", "output `FILE` (.png, .jpg; - for stdout) for one flame, or a directory for several")
 	f.BoolVar(&resume, "resume", false, "skip flames whose output file already exists")
+	addShardFlag(f, &shardSpec)
 	a.bindFlag(f, "flame.width", "width", "")
 	a.bindFlag(f, "flame.height", "height", "")
 	a.bindFlag(f, "flame.quality", "quality", "")
@@ -125,6 +135,7 @@ type flameJob struct {
 	genome *flame.Genome
 	source string
 	out    string
+	slot   int // position in the batch, for --shard
 }
 
 // flameImageExts are the image files -o can name; anything else is a directory.
@@ -135,7 +146,7 @@ func isJPEG(path string) bool {
 	return ext == ".jpg" || ext == ".jpeg"
 }
 
-func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume bool, o flameOptions) error {
+func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume bool, sh shard, o flameOptions) error {
 	ctx := cmd.Context()
 	a.prefetchDevice()
 	files, err := genomeFiles(args)
@@ -189,6 +200,7 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 	var jobs []flameJob
 	var failures []string
 	parseFailures := 0
+	slot := 0
 	for _, path := range files {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -201,12 +213,15 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 			if len(files) == 1 {
 				return err
 			}
-			failures = append(failures, err.Error())
-			parseFailures++
+			if slot++; sh.owns(slot - 1) { // a bad file is one item of the batch
+				failures = append(failures, err.Error())
+				parseFailures++
+			}
 			continue
 		}
 		for i, g := range gs {
-			jobs = append(jobs, flameJob{genome: g, source: path, out: outputName(path, g, i, len(gs))})
+			jobs = append(jobs, flameJob{genome: g, source: path, out: outputName(path, g, i, len(gs)), slot: slot})
+			slot++
 		}
 	}
 	if outIsFile && len(jobs) > 1 {
@@ -248,6 +263,9 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 		}
 		work += flameWork(fp.Samples, fp.Buckets)
 	}
+	// Every shard checks the whole batch and picks the device by its whole
+	// work, as one run would, then renders only its own flames.
+	jobs = a.shardFlameJobs(jobs, sh)
 	dev, err := a.openDeviceFor("flame", work)
 	if err != nil {
 		return err

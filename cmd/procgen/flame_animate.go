@@ -28,6 +28,7 @@ type animateFlags struct {
 	codec             string
 	resume            bool
 	beginSet, endSet  bool
+	shardSpec         string
 }
 
 // maxAnimInput bounds an animation read from standard input.
@@ -93,6 +94,7 @@ changes a genome: the camera scales with the size, so the framing stays.`,
 	f.IntVar(&af.crf, "crf", 18, "video quality (ffmpeg -crf; lower is better)")
 	f.StringVar(&af.codec, "codec", "", "ffmpeg video `CODEC` (default: libx264, libvpx-vp9 for .webm)")
 	f.BoolVar(&af.resume, "resume", false, "skip frames whose file already exists")
+	addShardFlag(f, &af.shardSpec)
 	for _, k := range []string{"width", "height", "quality", "supersample", "png16", "jpeg-quality", "compression",
 		"palettes", "strict", "earlyclip", "transparent"} {
 		a.bindFlag(f, "flame."+k, k, "")
@@ -175,6 +177,10 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	if err != nil {
 		return err
 	}
+	sh, err := a.animShard(af, out)
+	if err != nil {
+		return err
+	}
 	if path != output.Stdout {
 		if err := checkInputFile("flame animate", path); err != nil {
 			return err
@@ -238,6 +244,10 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	}
 	if err := a.checkAnimMemory(path, fp, dev); err != nil {
 		return err
+	}
+	if times, numbers = shardFrames(times, numbers, sh); len(times) == 0 {
+		a.log.Infof("shard %s: no frames to render", sh)
+		return nil
 	}
 	r := &animRun{app: a, an: an, times: times, numbers: numbers, o: o, af: af,
 		render: flame.NewFrameRenderer(dev), src: path}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/procgen-dev/procgen/internal/flame"
+	"github.com/procgen-dev/procgen/internal/output"
+	"github.com/procgen-dev/procgen/internal/phase"
+)
+
+// isAccum: -o names an accumulation part, not an image.
+func isAccum(out string) bool { return strings.EqualFold(filepath.Ext(out), ".accum") }
+
+// flameRenderAccum renders this shard's share of one still's samples into a
+// raw accumulation (-o PART.accum), for flame merge to sum and finish. The
+// shards split the chaos game's sub-batches (k mod N = I), each with its
+// own random stream keyed by --seed and k, so the merged image is the
+// one-shot render at the same --quality, bit for bit. It runs on the CPU.
+func (a *app) flameRenderAccum(cmd *cobra.Command, args []string, out string, sh shard, o flameOptions) error {
+	ctx := cmd.Context()
+	if len(args) != 1 || isDir(args[0]) {
+		return usageErrorf("-o %s is one accumulation part: give one genome file with one flame", out)
+	}
+	if a.opts.Device == "cuda" {
+		return usageErrorf("-o %s: accumulation parts render on the CPU only (--device cpu or auto); the GPU renders whole images", out)
+	}
+	path := args[0]
+	if err := checkInputFile("flame", path); err != nil {
+		return err
+	}
+	inputs := []string{path}
+	var parseOpts flame.ParseOptions
+	parseOpts.Strict = o.Strict
+	if o.Palettes != "" {
+		if err := checkInputFile("flame: palettes", o.Palettes); err != nil {
+			return err
+		}
+		pf, err := flame.LoadPaletteFile(o.Palettes)
+		if err != nil {
+			return fmt.Errorf("flame: palettes: %w", err)
+		}
+		parseOpts.Palettes = pf
+		inputs = append(inputs, o.Palettes)
+	}
+	plan, err := a.planOutputs(inputs, out)
+	if err != nil {
+		return err
+	}
+	if !sh.active() {
+		sh = shard{Index: 0, Count: 1}
+	}
+	phase.Enter(ctx, "flame.parse")
+	gs, warns, err := flame.ParseFile(path, parseOpts)
+	for _, w := range warns {
+		a.log.Warnf("%s", w)
+	}
+	if err != nil {
+		return err
+	}
+	if len(gs) != 1 {
+		return usageErrorf("-o %s is one accumulation part, but %s holds %d flames: split the file", out, path, len(gs))
+	}
+	j := flameJob{genome: gs[0], source: path, out: out}
+	if _, err := a.checkFlameSize(j, o); err != nil {
+		return err
+	}
+	if a.opts.Device == "auto" {
+		a.log.Debugf("accumulation parts render on the CPU")
+	}
+	var mu sync.Mutex
+	bar := a.newProgress(1, fmt.Sprintf("flame %s shard %s", filepath.Base(path), sh))
+	acc, st, err := flame.CPU{}.Accumulate(ctx, j.genome, flame.Options{
+		Width: o.Width, Height: o.Height, Quality: o.Quality, Supersample: o.Supersample,
+		Seed: a.opts.Seed, EarlyClip: o.EarlyClip, Transparent: o.Transparent,
+		Progress: func(done, total int64) { mu.Lock(); defer mu.Unlock(); bar(done, total) },
+	}, sh.Index, sh.Count)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	phase.Enter(ctx, "write")
+	if err := plan.Commit(ctx, []output.Write{{Path: out, Func: func(w io.Writer) error {
+		return acc.Encode(ctx, w)
+	}}}); err != nil {
+		return err
+	}
+	if st.BadValues > 0 {
+		a.log.Debugf("%s: %d of %d points went bad (NaN/inf) and were dropped", path, st.BadValues, st.Samples)
+	}
+	in := acc.Info()
+	a.log.Infof("wrote %s (shard %s: %d of %d samples, %dx%d buckets)", out, sh, in.Samples, in.TotalSamples,
+		in.BucketsW, in.BucketsH)
+	return nil
+}
+
+// openAccumPart opens one part for merging; the caller closes it.
+type accumPart struct {
+	r     *flame.AccumReader
+	close func() error
+}
+
+func openAccumPart(ctx context.Context, path string, open func(string) (io.ReadCloser, error)) (accumPart, error) {
+	if err := ctx.Err(); err != nil {
+		return accumPart{}, err
+	}
+	f, err := open(path)
+	if err != nil {
+		return accumPart{}, fmt.Errorf("flame merge: %w", err)
+	}
+	r, err := flame.OpenAccum(f, path)
+	if err != nil {
+		_ = f.Close()
+		return accumPart{}, fmt.Errorf("flame merge: %w", err)
+	}
+	return accumPart{r: r, close: f.Close}, nil
+}

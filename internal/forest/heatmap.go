@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
+	"strconv"
 
 	"github.com/disintegration/imaging"
 	"golang.org/x/image/font"
@@ -18,11 +19,18 @@ type HeatMapOptions struct {
 	// Title is written above the map (the species, "total").
 	Title string
 	// Decades is the range shown below the maximum, on a log scale (0: 6);
-	// lower densities and zero are drawn in the background colour.
+	// lower densities are drawn in their own colour ("below the scale"),
+	// zero in the background colour ("no seeds").
 	Decades float64
 	// MaxSide bounds the map's longer side in pixels (0: 2048); small grids
 	// are enlarged to about 720 pixels, whole pixels per cell.
 	MaxSide int
+	// Stems, when set, are drawn over the map as dots sized by DBH (the
+	// parents, --stems).
+	Stems []Tree
+	// Empty says why an all-zero layer is empty ("no parent at or above
+	// min_dbh 15 cm"); it is written across the map.
+	Empty string
 }
 
 // viridis, sampled at nine points.
@@ -32,9 +40,11 @@ var heatRamp = [...]color.NRGBA{
 }
 
 var (
-	heatBackground = color.NRGBA{24, 24, 24, 255}
+	heatBackground = color.NRGBA{24, 24, 24, 255}  // no seeds
+	heatBelow      = color.NRGBA{96, 96, 104, 255} // seeds, below the scale's floor
 	heatPaper      = color.NRGBA{255, 255, 255, 255}
 	heatInk        = color.NRGBA{0, 0, 0, 255}
+	heatStem       = color.NRGBA{255, 255, 255, 255}
 )
 
 // ramp maps t in [0, 1] to a colour.
@@ -47,10 +57,18 @@ func ramp(t float64) color.NRGBA {
 	return color.NRGBA{mix(a.R, b.R), mix(a.G, b.G), mix(a.B, b.B), 255}
 }
 
-// HeatMap draws a density grid (north up) on a log colour scale, with a
-// colour bar whose ticks are labelled in the density's units (per m^2 per
-// year), a title and the plot's extent.
+// HeatMap draws a density grid, north up, on a log colour scale: axes
+// ticked in metres, "N" with an arrow, a colour bar whose ticks are
+// labelled in the density's units (per m^2 per year) and whose ends give
+// the scale's minimum and maximum, a legend for cells with no seeds and
+// cells below the scale, and optionally the stems as dots.
 func HeatMap(g Grid, density []float64, o HeatMapOptions) *image.NRGBA {
+	img, _ := heatMap(g, density, o)
+	return img
+}
+
+// heatMap is HeatMap, also returning where the map lies in the image.
+func heatMap(g Grid, density []float64, o HeatMapOptions) (*image.NRGBA, image.Rectangle) {
 	if o.Decades <= 0 {
 		o.Decades = 6
 	}
@@ -71,8 +89,11 @@ func HeatMap(g Grid, density []float64, o HeatMapOptions) *image.NRGBA {
 	lo := math.Min(math.Max(hi*math.Pow(10, -o.Decades), minPos*0.999), hi/10)
 	logLo, logHi := math.Log10(lo), math.Log10(hi)
 	colourOf := func(v float64) color.NRGBA {
-		if !(v > lo) || hi == 0 {
+		switch {
+		case !(v > 0) || hi == 0:
 			return heatBackground
+		case !(v > lo):
+			return heatBelow
 		}
 		return ramp((math.Log10(v) - logLo) / (logHi - logLo))
 	}
@@ -97,37 +118,134 @@ func HeatMap(g Grid, density []float64, o HeatMapOptions) *image.NRGBA {
 	default:
 		mapImg = cells
 	}
-	const pad, lineH, barW = 10, 14, 16
+	const pad, lineH, barW, tickL = 10, 14, 16, 4
 	face := basicfont.Face7x13
+	measure := func(s string) int { return font.MeasureString(face, s).Round() }
 	mw, mh := mapImg.Bounds().Dx(), mapImg.Bounds().Dy()
 	barH := max(mh, 160)
-	title := o.Title
+	x1, y1 := g.X0+float64(g.NX)*g.Cell, g.Y0+float64(g.NY)*g.Cell
+	xt, yt := axisTicks(g.X0, x1, mw), axisTicks(g.Y0, y1, mh)
+	yLabelW := 0
+	for _, v := range yt {
+		yLabelW = max(yLabelW, measure(fmtTick(v)))
+	}
 	units := "seeds per m^2 per year, log scale"
-	extent := fmt.Sprintf("x %g..%g m, y %g..%g m, %g m cells", g.X0, g.X0+float64(g.NX)*g.Cell, g.Y0,
-		g.Y0+float64(g.NY)*g.Cell, g.Cell)
 	labels, ticks := heatTicks(lo, hi)
-	labelW := 0
+	var ends [2]string // the bar's bottom and top: the tick says "0" when all is zero
+	if hi > 0 {
+		ends = [2]string{"min " + fmtDensity(lo), "max " + fmtDensity(hi)}
+	}
+	legend := []struct {
+		c     color.NRGBA
+		label string
+	}{{heatBackground, "no seeds"}}
+	if hi > 0 {
+		legend = append(legend, struct {
+			c     color.NRGBA
+			label string
+		}{heatBelow, "seeds, below " + fmtDensity(lo)})
+	}
+	labelW := max(measure(ends[0]), measure(ends[1]))
 	for _, l := range labels {
-		labelW = max(labelW, font.MeasureString(face, l).Round())
+		labelW = max(labelW, measure(l))
 	}
-	width := pad + mw + 2*pad + barW + 6 + labelW + pad
-	for _, s := range []string{title, units, extent} {
-		width = max(width, 2*pad+font.MeasureString(face, s).Round())
+	for _, l := range legend {
+		labelW = max(labelW, measure(l.label))
 	}
-	top := pad + 2*lineH + 4
-	height := top + max(mh, barH) + lineH + 2*pad
+	mx := pad + yLabelW + tickL + 4 // the map's left edge
+	bx := mx + mw + 2*pad           // the colour bar's
+	width := bx + barW + 6 + max(labelW, 24) + pad
+	for _, s := range []string{o.Title, units} {
+		width = max(width, 2*pad+measure(s)+40)
+	}
+	top := pad + 3*lineH + 4
+	legendH := len(legend) * (lineH + 4)
+	bottom := top + max(mh+tickL+lineH+lineH+4, barH+lineH+legendH+8)
+	height := bottom + pad
 	img := image.NewNRGBA(image.Rect(0, 0, width, height))
 	draw.Draw(img, img.Bounds(), image.NewUniform(heatPaper), image.Point{}, draw.Src)
 	text := func(x, y int, s string) {
 		d := font.Drawer{Dst: img, Src: image.NewUniform(heatInk), Face: face, Dot: fixed.P(x, y)}
 		d.DrawString(s)
 	}
-	text(pad, pad+11, title)
+	hline := func(x0, x1, y int) {
+		for x := x0; x < x1; x++ {
+			img.SetNRGBA(x, y, heatInk)
+		}
+	}
+	vline := func(x, y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			img.SetNRGBA(x, y, heatInk)
+		}
+	}
+	text(pad, pad+11, o.Title)
 	text(pad, pad+lineH+11, units)
-	draw.Draw(img, image.Rect(pad, top, pad+mw, top+mh), mapImg, image.Point{}, draw.Src)
-	text(pad, top+max(mh, barH)+pad+4, extent)
-	// The colour bar: top is the maximum, bottom Decades below it.
-	bx := pad + mw + 2*pad
+	mapRect := image.Rect(mx, top, mx+mw, top+mh)
+	draw.Draw(img, mapRect, mapImg, image.Point{}, draw.Src)
+
+	// Axes in metres: ticks below and left of the map, north up.
+	xPix := func(v float64) int { return mx + int(math.Round((v-g.X0)/(x1-g.X0)*float64(mw))) }
+	yPix := func(v float64) int { return top + mh - int(math.Round((v-g.Y0)/(y1-g.Y0)*float64(mh))) }
+	for _, v := range xt {
+		x := min(xPix(v), mx+mw-1)
+		vline(x, top+mh, top+mh+tickL)
+		l := fmtTick(v)
+		text(x-measure(l)/2, top+mh+tickL+11, l)
+	}
+	for _, v := range yt {
+		y := max(yPix(v), top)
+		hline(mx-tickL, mx, y)
+		l := fmtTick(v)
+		text(mx-tickL-2-measure(l), y+4, l)
+	}
+	axis := "x, y in m"
+	text(mx+mw-measure(axis), top+mh+tickL+lineH+11, axis)
+	// N and an arrow, above the map's top right corner.
+	ax := mx + mw - 4
+	text(ax-measure("N")-6, top-4, "N")
+	vline(ax, top-lineH-2, top-2)
+	for k := 1; k <= 3; k++ {
+		hline(ax-k, ax+k+1, top-lineH-2+k)
+	}
+
+	// The stems: dots of radius 1..6 px by DBH (area-proportional).
+	if len(o.Stems) > 0 {
+		maxD := 0.0
+		for _, s := range o.Stems {
+			maxD = math.Max(maxD, s.DBH)
+		}
+		for _, s := range o.Stems {
+			if !g.Contains(s.X, s.Y) || !(s.DBH > 0) {
+				continue
+			}
+			r := max(1, math.Min(6, 6*math.Sqrt(s.DBH/maxD)))
+			cx, cy := float64(xPix(s.X)), float64(yPix(s.Y))
+			for dy := -int(r) - 1; dy <= int(r)+1; dy++ {
+				for dx := -int(r) - 1; dx <= int(r)+1; dx++ {
+					d := math.Hypot(float64(dx), float64(dy))
+					p := image.Pt(int(cx)+dx, int(cy)+dy)
+					if !p.In(mapRect) || d > r+0.5 {
+						continue
+					}
+					c := heatStem
+					if d > r-0.7 {
+						c = heatInk // outline
+					}
+					img.SetNRGBA(p.X, p.Y, c)
+				}
+			}
+		}
+	}
+	if hi == 0 && o.Empty != "" {
+		msg := "empty: " + o.Empty
+		x, y := mx+max(4, (mw-measure(msg))/2), top+mh/2
+		draw.Draw(img, image.Rect(x-3, y-12, x+measure(msg)+3, y+4), image.NewUniform(heatPaper), image.Point{}, draw.Src)
+		text(x, y, msg)
+	}
+
+	// The colour bar: top is the maximum, bottom Decades below it; its
+	// ends labelled with the scale's values.
+	barTop := top + lineH
 	for y := 0; y < barH; y++ {
 		var c color.NRGBA
 		if hi == 0 {
@@ -136,18 +254,59 @@ func HeatMap(g Grid, density []float64, o HeatMapOptions) *image.NRGBA {
 			c = ramp(1 - float64(y)/float64(barH-1))
 		}
 		for x := bx; x < bx+barW; x++ {
-			img.SetNRGBA(x, top+y, c)
+			img.SetNRGBA(x, barTop+y, c)
 		}
 	}
+	text(bx, barTop-4, ends[1])
+	text(bx, barTop+barH+11, ends[0])
 	for i, t := range ticks {
-		y := top + int(math.Round((1-t)*float64(barH-1)))
-		for x := bx + barW; x < bx+barW+4; x++ {
-			img.SetNRGBA(x, y, heatInk)
-		}
+		y := barTop + int(math.Round((1-t)*float64(barH-1)))
+		hline(bx+barW, bx+barW+4, y)
 		text(bx+barW+6, y+4, labels[i])
 	}
-	return img
+	// The legend: swatches for no seeds and seeds below the scale.
+	ly := barTop + barH + lineH + 8
+	for _, l := range legend {
+		draw.Draw(img, image.Rect(bx, ly, bx+barW, ly+lineH-3), image.NewUniform(l.c), image.Point{}, draw.Src)
+		text(bx+barW+6, ly+lineH-4, l.label)
+		ly += lineH + 4
+	}
+	return img, mapRect
 }
+
+// axisTicks are round values between lo and hi (m), spaced so that labels
+// about 70 pixels apart fit along px pixels.
+func axisTicks(lo, hi float64, px int) []float64 {
+	n := max(2, px/70)
+	raw := (hi - lo) / float64(n)
+	if !(raw > 0) {
+		return []float64{lo}
+	}
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := p
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= raw {
+			step = m * p
+			break
+		}
+	}
+	var out []float64
+	for v := math.Ceil(lo/step-1e-9) * step; v <= hi+1e-9*step; v += step {
+		out = append(out, v)
+	}
+	return out
+}
+
+// fmtTick formats an axis value in metres.
+func fmtTick(v float64) string {
+	if math.Abs(v) < 1e-9 {
+		v = 0
+	}
+	return strconv.FormatFloat(v, 'g', 7, 64)
+}
+
+// fmtDensity formats a density for the colour bar's ends.
+func fmtDensity(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
 
 // heatTicks labels the decades between lo and hi, with their positions on
 // the bar (0 bottom, 1 top); an all-zero map gets one "0" tick.

@@ -42,7 +42,7 @@ type forestOptions struct {
 
 var forestDelimiters = map[string]rune{"auto": 0, "comma": ',', "tab": '\t', "semicolon": ';', "space": ' '}
 
-var forestFormats = map[string]bool{"csv": true, "asc": true, "png": true}
+var forestFormats = map[string]bool{"csv": true, "asc": true, "png": true, "tif": true}
 
 // forestPlan is what validate derives from the options.
 type forestPlan struct {
@@ -121,7 +121,7 @@ func (o *forestOptions) validate() (*forestPlan, error) {
 			continue
 		}
 		if !forestFormats[f] {
-			return nil, usageErrorf("invalid --formats entry %q: want csv, asc and/or png (the JSON summary is always written)", f)
+			return nil, usageErrorf("invalid --formats entry %q: want csv, asc, png and/or tif (the JSON summary is always written)", f)
 		}
 		p.outs[f] = true
 	}

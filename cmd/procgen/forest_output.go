@@ -66,10 +66,11 @@ func (a *app) forestWrite(ctx context.Context, r *forestRun, outDir string, writ
 		}
 		if r.p.outs["png"] {
 			put(name+".png", func(p string) error {
-				img := forest.HeatMap(r.grid, layer.Density, forest.HeatMapOptions{Title: label})
+				img := forest.HeatMap(r.grid, layer.Density, r.heatOptions(l, label, false))
 				return output.WritePNGCompressed(p, img, output.Depth8, output.CompressFast)
 			})
 		}
+		r.gisJobs(put, l, name, 0) // forest_maps.go: .tif; .prj once --crs is wired
 	}
 	errs := make([]error, len(jobs))
 	var next atomic.Int64

@@ -439,7 +439,7 @@ func (a *app) forestCompute(ctx context.Context, r *forestRun) error {
 			return usageErrorf("--margin: %v", err)
 		}
 	}
-	r.layers = append(layers, totalLayer(r.grid, layers, boundary))
+	r.layers = append(layers, forest.Total(r.grid, layers, boundary)) // its accuracy: the largest species estimate, or "mixed"
 	r.names = layerFileNames(r.res.Species)
 	if o.Realize {
 		rs := time.Now()

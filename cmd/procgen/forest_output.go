@@ -278,7 +278,7 @@ func (r *forestRun) summary(files []string) forestSummary {
 	}
 	for l, layer := range r.layers {
 		sl := summaryLayer{Name: r.layerLabel(l), File: r.names[l], Parents: layer.Parents,
-			Produced: layer.Produced, Landed: layer.Total, Lost: layer.Lost, Accuracy: accuracyOf(o.Method, layer.Accuracy, len(layer.Density))}
+			Produced: layer.Produced, Landed: layer.Total, Lost: layer.Lost, Accuracy: forestAccuracy(layer.Accuracy, len(layer.Density))}
 		if l < len(r.res.Species) {
 			sp := r.res.Species[l]
 			sl.Params, sl.Eta, sl.Stems = paramsOf(sp), forest.Eta(sp), r.stemsPerLayer[l]

@@ -8,13 +8,15 @@ import (
 )
 
 // CPU is the reference backend: every state runs through all its steps on
-// one goroutine, states spread over all cores.
-type CPU struct{}
+// one goroutine, states spread over all cores. The program runs compiled to
+// Go closures (closure.go); Interpret runs the bytecode interpreter instead,
+// the reference the closures are tested against.
+type CPU struct{ Interpret bool }
 
 var _ Engine = CPU{}
 
 // Run applies the program's rules to every state in place.
-func (CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Result, error) {
+func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Result, error) {
 	if err := o.check(p, st); err != nil {
 		return nil, err
 	}
@@ -34,6 +36,10 @@ func (CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Result,
 	}
 	fired := make([][][]int64, workers) // per worker [step][rule]
 	var traces [][]TraceRecord = make([][]TraceRecord, workers)
+	var cp *closureProg
+	if !c.Interpret {
+		cp = compileClosures(p)
+	}
 	var next, done atomic.Int64
 	var wg sync.WaitGroup
 	const batch = 16
@@ -46,20 +52,21 @@ func (CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Result,
 				f[t] = make([]int64, len(p.Rules))
 			}
 			fired[w] = f
-			e := &evaluator{p: p, snap: make([]uint32, p.Words), stop: &stop}
+			e := newEval(p, cp, &stop)
 			for ctx.Err() == nil {
 				lo := int(next.Add(batch)) - batch
 				if lo >= st.N {
 					return
 				}
 				for s := lo; s < min(lo+batch, st.N); s++ {
-					e.cur = st.State(s)
+					cur := st.State(s)
+					e.setState(cur)
 					if traced[s] {
-						traces[w] = append(traces[w], TraceRecord{0, s, 0, append([]uint32(nil), e.cur...)})
+						traces[w] = append(traces[w], TraceRecord{0, s, 0, append([]uint32(nil), cur...)})
 					}
-					res.StableAt[s], errs[s] = runState(e, f, o.Steps, func(t int, n int64) {
+					res.StableAt[s], errs[s] = runState(e, len(p.Rules), f, o.Steps, func(t int, n int64) {
 						if traced[s] {
-							traces[w] = append(traces[w], TraceRecord{t, s, n, append([]uint32(nil), e.cur...)})
+							traces[w] = append(traces[w], TraceRecord{t, s, n, append([]uint32(nil), cur...)})
 						}
 					})
 					if o.Progress != nil {
@@ -96,13 +103,13 @@ func (CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Result,
 // runState runs one state through up to steps steps, stopping at its fixed
 // point (a step in which no rule fired: the next would change nothing) or
 // its first fault.
-func runState(e *evaluator, fired [][]int64, steps int, after func(t int, n int64)) (int32, stateError) {
+func runState(e stateEval, rules int, fired [][]int64, steps int, after func(t int, n int64)) (int32, stateError) {
 	for t := 1; t <= steps; t++ {
-		if e.stop != nil && e.stop.Load() {
+		if e.stopped() {
 			return 0, stateError{}
 		}
 		var n int64
-		for r := range e.p.Rules {
+		for r := range rules {
 			k, i, f := e.applyRule(r)
 			fired[t-1][r] += k
 			n += k
@@ -116,4 +123,13 @@ func runState(e *evaluator, fired [][]int64, steps int, after func(t int, n int6
 		}
 	}
 	return 0, stateError{}
+}
+
+// newEval returns an evaluator for one goroutine: the closures when the
+// program compiled to them, else the interpreter.
+func newEval(p *Program, cp *closureProg, stop *atomic.Bool) stateEval {
+	if cp != nil {
+		return newClosureEval(cp, stop)
+	}
+	return &evaluator{p: p, snap: make([]uint32, p.Words), stop: stop}
 }

@@ -1,0 +1,318 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// progGen writes random rule files: int and float fields of several sizes,
+// rules with lets, preconditions, if/else, repeat, = and += writes (in place,
+// scattered and accumulated), every operator and function, and indices that
+// sometimes fall outside their array (faults are part of what must agree).
+type progGen struct {
+	r      *rand.Rand
+	fields []genField
+	ints   []string // int names in scope (index variable, locals)
+	floats []string
+	ops    map[string]string // this rule's write operator per field
+	sb     strings.Builder
+}
+
+type genField struct {
+	name  string
+	float bool
+	size  int // 0: scalar
+}
+
+func (g *progGen) pick(n int) int { return g.r.IntN(n) }
+
+func (g *progGen) program() string {
+	g.sb.Reset()
+	g.fields = nil
+	g.sb.WriteString("state {\n")
+	for k := range 2 + g.pick(4) {
+		f := genField{name: fmt.Sprintf("f%d", k), float: g.pick(3) == 0}
+		if g.pick(4) != 0 {
+			f.size = 1 + g.pick(40)
+		}
+		typ := "int"
+		if f.float {
+			typ = "float"
+		}
+		fmt.Fprintf(&g.sb, "  %s %s", typ, f.name)
+		if f.size > 0 {
+			fmt.Fprintf(&g.sb, "[%d]", f.size)
+		}
+		switch {
+		case f.float:
+			g.sb.WriteString(" ~ uniform(-4.0, 4.0)")
+		default:
+			fmt.Fprintf(&g.sb, " ~ uniform(%d, %d)", -g.pick(5), g.pick(9))
+		}
+		g.sb.WriteString("\n")
+		g.fields = append(g.fields, f)
+	}
+	g.sb.WriteString("}\n")
+	for r := range 1 + g.pick(3) {
+		g.ints, g.floats, g.ops = []string{"i"}, nil, map[string]string{}
+		lo := g.pick(5)
+		fmt.Fprintf(&g.sb, "rule r%d over i in %d..%d\n", r, lo, lo+1+g.pick(45))
+		for range g.pick(3) {
+			g.let("  ")
+		}
+		if g.pick(3) != 0 {
+			fmt.Fprintf(&g.sb, "  when %s\n", g.intExpr(3))
+		}
+		g.sb.WriteString("{\n")
+		g.block("  ", 3+g.pick(4), 2)
+		g.sb.WriteString("}\n")
+	}
+	return g.sb.String()
+}
+
+func (g *progGen) let(indent string) {
+	name := fmt.Sprintf("v%d", len(g.ints)+len(g.floats))
+	if g.pick(3) == 0 {
+		fmt.Fprintf(&g.sb, "%slet %s = %s\n", indent, name, g.floatExpr(3))
+		g.floats = append(g.floats, name)
+		return
+	}
+	fmt.Fprintf(&g.sb, "%slet %s = %s\n", indent, name, g.intExpr(3))
+	g.ints = append(g.ints, name)
+}
+
+func (g *progGen) block(indent string, n, depth int) {
+	ni, nf := len(g.ints), len(g.floats)
+	for range n {
+		switch k := g.pick(10); {
+		case k < 2:
+			g.let(indent)
+		case k < 3 && depth > 0:
+			fmt.Fprintf(&g.sb, "%sif %s {\n", indent, g.intExpr(2))
+			g.block(indent+"  ", 1+g.pick(3), depth-1)
+			if g.pick(2) == 0 {
+				fmt.Fprintf(&g.sb, "%s} else {\n", indent)
+				g.block(indent+"  ", 1+g.pick(3), depth-1)
+			}
+			fmt.Fprintf(&g.sb, "%s}\n", indent)
+		case k < 4 && depth > 0:
+			fmt.Fprintf(&g.sb, "%srepeat %d {\n", indent, g.pick(4))
+			g.block(indent+"  ", 1+g.pick(3), depth-1)
+			fmt.Fprintf(&g.sb, "%s}\n", indent)
+		case k < 5 && len(g.ints) > 1:
+			v := g.ints[1+g.pick(len(g.ints)-1)]
+			fmt.Fprintf(&g.sb, "%s%s %s %s\n", indent, v, []string{"=", "+="}[g.pick(2)], g.intExpr(2))
+		default:
+			f := g.fields[g.pick(len(g.fields))]
+			op, ok := g.ops[f.name]
+			if !ok {
+				op = []string{"=", "+="}[g.pick(2)]
+				g.ops[f.name] = op
+			}
+			lhs := f.name
+			if f.size > 0 {
+				lhs += "[" + g.index(f.size, 2) + "]"
+			}
+			val := g.intExpr(2)
+			if f.float {
+				val = g.floatExpr(2)
+			}
+			fmt.Fprintf(&g.sb, "%s%s %s %s\n", indent, lhs, op, val)
+		}
+	}
+	g.ints, g.floats = g.ints[:ni], g.floats[:nf]
+}
+
+// index is an index into an array of n: mostly in range, sometimes not.
+func (g *progGen) index(n, depth int) string {
+	switch g.pick(150) {
+	case 0:
+		return g.intExpr(min(depth, 1))
+	case 1:
+		return "i"
+	case 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20:
+		return fmt.Sprintf("(i + %d) %% %d", g.pick(3), n)
+	}
+	return fmt.Sprintf("(%s) %% %d", g.intExpr(depth), n)
+}
+
+func (g *progGen) read(float bool, depth int) string {
+	var cands []genField
+	for _, f := range g.fields {
+		if f.float == float {
+			cands = append(cands, f)
+		}
+	}
+	if len(cands) == 0 {
+		if float {
+			return "0.5"
+		}
+		return "i"
+	}
+	f := cands[g.pick(len(cands))]
+	if f.size == 0 {
+		return f.name
+	}
+	return f.name + "[" + g.index(f.size, max(depth-1, 0)) + "]"
+}
+
+func (g *progGen) intExpr(depth int) string {
+	if depth == 0 || g.pick(4) == 0 {
+		switch g.pick(4) {
+		case 0:
+			return fmt.Sprint(g.pick(20) - 4)
+		case 1:
+			return g.ints[g.pick(len(g.ints))]
+		}
+		return g.read(false, depth)
+	}
+	x, y := g.intExpr(depth-1), g.intExpr(depth-1)
+	switch k := g.pick(12); {
+	case k < 6:
+		ops := []string{"+", "-", "*", "&", "|", "^", "<<", ">>", "==", "!=", "<", "<=", ">", ">=", "&&", "||"}
+		return "(" + x + " " + ops[g.pick(len(ops))] + " " + y + ")"
+	case k < 7:
+		div := fmt.Sprint([]int{1, 2, 3, 4, 7, 8, 16, -1, -4, 5}[g.pick(10)])
+		if g.pick(10) == 0 {
+			div = y
+		}
+		return "(" + x + " " + []string{"/", "%"}[g.pick(2)] + " " + div + ")"
+	case k < 8:
+		return []string{"-", "!", "~"}[g.pick(3)] + "(" + x + ")"
+	case k < 9:
+		return fmt.Sprintf("%s(%s, %s)", []string{"min", "max"}[g.pick(2)], x, y)
+	case k < 10:
+		return "abs(" + x + ")"
+	case k < 11:
+		return "int(" + g.floatExpr(depth-1) + ")"
+	}
+	a, b := g.floatExpr(depth-1), g.floatExpr(depth-1)
+	return "(" + a + " " + []string{"==", "!=", "<", "<=", ">", ">="}[g.pick(6)] + " " + b + ")"
+}
+
+func (g *progGen) floatExpr(depth int) string {
+	if depth == 0 || g.pick(4) == 0 {
+		switch g.pick(4) {
+		case 0:
+			return fmt.Sprintf("%.2f", g.r.Float64()*8-4)
+		case 1:
+			if len(g.floats) > 0 {
+				return g.floats[g.pick(len(g.floats))]
+			}
+		}
+		return g.read(true, depth)
+	}
+	x, y := g.floatExpr(depth-1), g.floatExpr(depth-1)
+	switch k := g.pick(8); {
+	case k < 4:
+		return "(" + x + " " + []string{"+", "-", "*", "/"}[g.pick(4)] + " " + y + ")"
+	case k < 5:
+		return fmt.Sprintf("%s(%s, %s)", []string{"min", "max"}[g.pick(2)], x, y)
+	case k < 6:
+		return []string{"abs", "sqrt", "-"}[g.pick(3)] + "(" + x + ")"
+	}
+	return "float(" + g.intExpr(depth-1) + ")"
+}
+
+// TestClosuresMatchInterpreter runs random programs through the bytecode
+// interpreter and the compiled closures: final states bit for bit, fired
+// counts, fixed points and runtime errors (the same text) must agree.
+func TestClosuresMatchInterpreter(t *testing.T) {
+	n, seen := 400, 0
+	if testing.Short() {
+		n = 150
+	}
+	faults := 0
+	g := &progGen{r: rand.New(rand.NewPCG(1, 2))}
+	for k := 0; seen < n && k < 20*n; k++ {
+		src := g.program()
+		p, err := Compile("gen.rules", []byte(src), nil)
+		if err != nil {
+			continue
+		}
+		seen++
+		o := Options{Steps: 1 + g.pick(5), UntilFixpoint: g.pick(2) == 0, Trace: []int{0}}
+		if ok, msg := closuresAgree(p, 1+g.pick(4), uint64(k), o); !ok {
+			t.Fatalf("program %d:\n%s\n%s", k, src, msg)
+		} else if msg == "fault" {
+			faults++
+		}
+	}
+	if seen < n {
+		t.Fatalf("only %d of the generated programs compiled", seen)
+	}
+	t.Logf("%d programs, %d ending in a runtime error", seen, faults)
+}
+
+// closuresAgree runs p on states generated from seed with both CPU paths.
+func closuresAgree(p *Program, states int, seed uint64, o Options) (bool, string) {
+	if compileClosures(p) == nil {
+		return false, "did not compile to closures"
+	}
+	ref, got := Generate(p, states, seed), Generate(p, states, seed)
+	wantRes, wantErr := CPU{Interpret: true}.Run(context.Background(), p, ref, o)
+	gotRes, gotErr := CPU{}.Run(context.Background(), p, got, o)
+	if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
+		return false, fmt.Sprintf("errors differ:\n got %v\nwant %v", gotErr, wantErr)
+	}
+	if wantErr != nil {
+		return true, "fault"
+	}
+	if k := differ(p, ref.Data, got.Data); k >= 0 {
+		return false, fmt.Sprintf("word %d: %#x, want %#x", k, got.Data[k], ref.Data[k])
+	}
+	if fmt.Sprint(wantRes.Fired, wantRes.StableAt, wantRes.Steps) != fmt.Sprint(gotRes.Fired, gotRes.StableAt, gotRes.Steps) {
+		return false, fmt.Sprintf("results differ:\n got %v %v\nwant %v %v", gotRes.Fired, gotRes.StableAt, wantRes.Fired, wantRes.StableAt)
+	}
+	if len(wantRes.Trace) != len(gotRes.Trace) {
+		return false, "traces differ in length"
+	}
+	for k, w := range wantRes.Trace {
+		g := gotRes.Trace[k]
+		if w.Step != g.Step || w.State != g.State || w.Fired != g.Fired || differ(p, w.Words, g.Words) >= 0 {
+			return false, fmt.Sprintf("trace record %d differs", k)
+		}
+	}
+	return true, ""
+}
+
+// differ returns the first word in which states differ, or -1: int words
+// bit for bit, float words too except that any NaN equals any NaN (Go may
+// swap the operands of a float multiplication, and with them which NaN's
+// sign and payload survive; the GPU returns its canonical NaN).
+func differ(p *Program, want, got []uint32) int {
+	float := make([]bool, p.Words)
+	for _, f := range p.Fields {
+		for k := range f.Size {
+			float[f.Off+k] = f.Type == Float
+		}
+	}
+	for k := range want {
+		if want[k] != got[k] && !(float[k%p.Words] && isNaN(want[k]) && isNaN(got[k])) {
+			return k
+		}
+	}
+	return -1
+}
+
+// TestClosuresMatchInterpreterConfigs: the shipped rule files agree too.
+func TestClosuresMatchInterpreterConfigs(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		defines map[string]string
+		steps   int
+	}{
+		{"eca.rules", map[string]string{"RULE": "30"}, 30},
+		{"life.rules", map[string]string{"W": "13", "H": "11"}, 40},
+		{"sandpile.rules", map[string]string{"W": "9", "H": "7"}, 200},
+		{"synthetic.rules", map[string]string{"RANGE": "100", "LOAD": "7", "PHI": "3"}, 2},
+	} {
+		p := compileConfig(t, tc.name, tc.defines)
+		if ok, msg := closuresAgree(p, 9, 5, Options{Steps: tc.steps, UntilFixpoint: true}); !ok {
+			t.Errorf("%s: %s", tc.name, msg)
+		}
+	}
+}

@@ -107,7 +107,7 @@ func (a *app) newRulesCmd() *cobra.Command {
 }
 
 func (a *app) newRulesRunCmd() *cobra.Command {
-	var out, format string
+	var out, format, shardSpec string
 	cmd := &cobra.Command{
 		Use:   "run RULES.rules (--states FILE | --generate N) [--steps N | --until-fixpoint] [-o out.json|out.csv]",
 		Short: "Apply a rule set to many independent states in parallel",
@@ -131,12 +131,20 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 				return usageErrorf("invalid --format %q: want json or csv", format)
 			}
 			p.format = format
-			return a.rulesRun(cmd.Context(), args[0], out, o, p)
+			sh, err := a.shardOf(shardSpec)
+			if err != nil {
+				return err
+			}
+			if out, err = rulesShardOutput(out, o, p, sh); err != nil {
+				return err
+			}
+			return a.rulesRun(cmd.Context(), args[0], out, o, p, sh)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVarP(&out, "output", "o", "", "write the final states to `FILE`: .json (with statistics) or .csv; - or none: standard output in --format")
 	f.StringVar(&format, "format", "json", "`FORMAT` of standard output: json or csv")
+	addShardFlag(f, &shardSpec)
 	for _, k := range []string{"states", "generate", "steps", "until-fixpoint", "schedule", "layout", "trace", "trace-out", "stats"} {
 		a.bindFlag(f, "rules."+k, k, "")
 	}
@@ -196,7 +204,7 @@ rule, the state, the index and the step, and nothing is written.
 
 ` + exitCodeHelp
 
-func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, plan *rulesPlan) error {
+func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, plan *rulesPlan, sh shard) error {
 	a.prefetchDevice()
 	start := time.Now()
 	format := plan.format
@@ -268,6 +276,7 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 		defer dev.Close()
 		device = "cuda"
 	}
+	st = shardRulesStates(st, sh) // after the device choice, which weighs every state as one run does
 	bar := a.newProgress(int64(st.N), "rules run")
 	runStart := time.Now()
 	phase.Enter(ctx, "rules.run")

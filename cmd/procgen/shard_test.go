@@ -71,3 +71,22 @@ func TestShardPartition(t *testing.T) {
 		t.Fatalf("frames of shard 1/2: %v %v", times, numbers)
 	}
 }
+
+// The states' ranges tile 0..n in shard order, and differ in size by at most one.
+func TestShardRange(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 5, 11, 1000} {
+		for _, c := range []int{1, 2, 3, 4, 7, 64} {
+			next := 0
+			for i := 0; i < c; i++ {
+				lo, hi := shardRange(n, shard{Index: i, Count: c})
+				if lo != next || hi < lo || hi-lo > n/c+1 {
+					t.Fatalf("%d states, shard %d/%d: [%d, %d) after %d", n, i, c, lo, hi, next)
+				}
+				next = hi
+			}
+			if next != n {
+				t.Fatalf("%d states over %d shards end at %d", n, c, next)
+			}
+		}
+	}
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/procgen-dev/procgen/internal/output"
+	"github.com/procgen-dev/procgen/internal/rules"
+)
+
+// rules run --shard I/N: the states (read or generated: state s is drawn
+// from --seed and s alone) are cut into N contiguous ranges, run I takes
+// range I, and writes its states' CSV rows under the same header as one
+// run. One run's CSV is the header and the parts' rows in shard order:
+//
+//	head -n 1 part.0.csv; for i in 0..N-1: tail -n +2 part.$i.csv
+//
+// Only CSV is sharded: the JSON document and --stats hold per-step counts
+// and a step count of the whole run, and --trace numbers states of it.
+
+// shardRange is the states [lo, hi) of shard sh of n states.
+func shardRange(n int, sh shard) (lo, hi int) {
+	if !sh.active() {
+		return 0, n
+	}
+	lo = int(int64(n) * int64(sh.Index) / int64(sh.Count))
+	hi = int(int64(n) * int64(sh.Index+1) / int64(sh.Count))
+	return lo, hi
+}
+
+// shardRulesStates is this shard's range of the states (sharing st's words).
+func shardRulesStates(st *rules.States, sh shard) *rules.States {
+	lo, hi := shardRange(st.N, sh)
+	if lo == 0 && hi == st.N {
+		return st
+	}
+	return &rules.States{N: hi - lo, Words: st.Words, Data: st.Data[lo*st.Words : hi*st.Words]}
+}
+
+// rulesShardOutput checks that a sharded run writes CSV and names its own
+// file: -o takes a printf verb for the shard index (final.%03d.csv), so the
+// tasks of an array, which share one command line, write distinct files.
+func rulesShardOutput(out string, o rulesOptions, p *rulesPlan, sh shard) (string, error) {
+	if !sh.active() {
+		return out, nil
+	}
+	switch {
+	case o.Stats != "" || len(p.trace) > 0:
+		return "", usageErrorf("--shard %s (from %s) with --stats or --trace: they count steps and number states of the whole run; run them unsharded", sh, sh.From)
+	case out == "" || out == output.Stdout:
+		if p.format != "csv" {
+			return "", usageErrorf("--shard %s (from %s): shards write CSV rows (--format csv, or -o PART.%%d.csv); the JSON document sums the whole run", sh, sh.From)
+		}
+		return out, nil
+	case !strings.EqualFold(filepath.Ext(out), ".csv"):
+		return "", usageErrorf("--shard %s (from %s) with -o %s: shards write CSV rows (-o final.%%03d.csv); the JSON document sums the whole run", sh, sh.From, out)
+	}
+	a, b := fmt.Sprintf(out, 0), fmt.Sprintf(out, 1)
+	if !strings.Contains(out, "%") || a == b || strings.Contains(a, "%!") {
+		return "", usageErrorf("--shard %s (from %s) with -o %s: give one printf verb for the shard index (-o final.%%03d.csv), so every shard writes its own file", sh, sh.From, out)
+	}
+	return fmt.Sprintf(out, sh.Index), nil
+}

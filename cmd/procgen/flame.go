@@ -88,11 +88,20 @@ failures are listed at the end (exit 1). --resume skips outputs that exist.
 
 Size and quality default to the genome's own; --width/--height rescale the
 framing, --quality sets samples per output pixel. The same --seed gives the
-same image on the same backend, whatever the number of threads.`,
+same image on the same backend, whatever the number of threads.
+
+--shard I/N renders only flames k (files in order, then the flames of each)
+with k mod N = I, so N runs write exactly one run's files; in a Slurm job
+array it defaults to the task's (SLURM_ARRAY_TASK_ID, _COUNT, _MIN), in a
+Kubernetes indexed Job to JOB_COMPLETION_INDEX of PROCGEN_SHARD_COUNT; the flag
+wins. With -o PART.accum one genome's samples are split instead: each shard
+writes its raw accumulation (CPU), and 'procgen flame merge' finishes them.`,
 		Example: `  procgen flame render sheep.flam3 -o sheep.png
   procgen flame render sheep.flam3 --width 1920 --quality 2000 --png16 -o sheep.png
   procgen flame render genomes/ -o renders/ --resume
-  procgen --device cpu flame render sheep.flam3 --seed 7`,
+  procgen --device cpu flame render sheep.flam3 --seed 7
+  procgen flame render genomes/ -o renders/ --shard 2/8
+  procgen --device cpu flame render poster.flam3 --quality 20000 --shard 2/8 -o part2.accum`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var o flameOptions

@@ -67,6 +67,9 @@ last keyframe is its first).
                                  leaves no file
 --resume skips frames whose file exists (and a video that exists). SEQUENCE - reads
 the animation from standard input.
+--shard I/N renders frames i (0-based, in order) with i mod N = I into the
+pattern, so N runs write one run's frames (default from a Slurm job array or
+a Kubernetes indexed Job, as flame render); encode the video after them.
 --width/--height/--quality/--supersample change every keyframe as flame render
 changes a genome: the camera scales with the size, so the framing stays.`,
 		Example: `  procgen flame animate loop.flam3 -o frames/f%05d.png

@@ -168,11 +168,15 @@ func (a *app) shardFlameJobs(jobs []flameJob, sh shard) []flameJob {
 			own = append(own, j)
 		}
 	}
-	if len(own) == 0 && sh.From != "--shard" {
+	if len(own) == 0 {
 		// An array job that names one genome per task (genome_$SLURM_ARRAY_TASK_ID.flam3)
-		// is not a split batch: say why nothing was rendered.
-		a.log.Warnf("shard %s (from %s) owns none of the %d flames: nothing rendered; --shard 0/1 renders them all",
-			sh, sh.From, len(jobs))
+		// is not a split batch, and one still is split by -o PART.accum: say
+		// why nothing was rendered.
+		hint := "--shard 0/1 renders them all"
+		if len(jobs) == 1 {
+			hint = "-o PART.accum splits one still's samples; --shard 0/1 renders it whole"
+		}
+		a.log.Warnf("shard %s (from %s) owns none of the %d flames: nothing rendered; %s", sh, sh.From, len(jobs), hint)
 	}
 	return own
 }

@@ -64,6 +64,9 @@ func (a *app) flameRenderAccum(cmd *cobra.Command, args []string, out string, sh
 	if err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if len(gs) != 1 {
 		return usageErrorf("-o %s is one accumulation part, but %s holds %d flames: split the file", out, path, len(gs))
 	}

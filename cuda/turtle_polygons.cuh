@@ -6,10 +6,18 @@
 
 __device__ __forceinline__ uint32_t ev_kind(const TurtleEvent *ev, uint32_t i) { return __ldg(&ev[i].color_kind) >> 16; }
 
-// same_point: events a and b are at one position (as the CPU compares them:
-// float by float, so a NaN is never the same).
+// same_point: events a and b are at one position, within 1e-5 of the
+// coordinates (at least 1): a '.' after a move and the move's own vertex come
+// from different scans here and may round apart. The CPU's samePoint in
+// polygons.go is the twin; a NaN is never the same.
 __device__ __forceinline__ bool same_point(const TurtleEvent *ev, int a, int b) {
-	return ev[a].p[0] == ev[b].p[0] && ev[a].p[1] == ev[b].p[1] && ev[a].p[2] == ev[b].p[2];
+#pragma unroll
+	for (int k = 0; k < 3; k++) {
+		const float x = ev[a].p[k], y = ev[b].p[k];
+		const float m = fmaxf(1.0f, fmaxf(fabsf(x), fabsf(y)));
+		if (!(fabsf(x - y) <= 1e-5f * m)) return false;
+	}
+	return true;
 }
 
 // delta[i]: +1 for '{', -1 for '}', 0 for '.'; scanned, the brace depth before each event.

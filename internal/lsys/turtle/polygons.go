@@ -21,7 +21,7 @@ func (g *Geometry) assemble(evs []event) error {
 		case cPolyVertex:
 			// A vertex where the polygon's last one is adds nothing, so
 			// that ".f." and "f" trace the same polygon.
-			if k := len(open) - 1; k >= 0 && (len(open[k]) == 0 || open[k][len(open[k])-1] != e.p) {
+			if k := len(open) - 1; k >= 0 && (len(open[k]) == 0 || !samePoint(open[k][len(open[k])-1], e.p)) {
 				open[k] = append(open[k], e.p)
 			}
 		case cPolyEnd:
@@ -41,4 +41,26 @@ func (g *Geometry) assemble(evs []event) error {
 		}
 	}
 	return nil
+}
+
+// samePointTol is how far apart (relative to the coordinates, at least 1)
+// two vertices may be and still be one: the GPU computes a '.' after a move
+// and the move's own vertex along different paths (a prefix scan of turtle
+// states), which may round apart in the last bits; the CPU's sequential walk
+// gives them bit for bit. turtle_polygons.cuh's same_point is the twin.
+const samePointTol = 1e-5
+
+// samePoint reports whether a and b are one vertex. NaN is never the same.
+func samePoint(a, b [3]float32) bool {
+	for i := range a {
+		d := a[i] - b[i]
+		if d < 0 {
+			d = -d
+		}
+		m := max(float32(1), a[i], -a[i], b[i], -b[i])
+		if !(d <= samePointTol*m) {
+			return false
+		}
+	}
+	return true
 }

@@ -217,10 +217,10 @@ func (g *progGen) floatExpr(depth int) string {
 	return "float(" + g.intExpr(depth-1) + ")"
 }
 
-// TestClosuresMatchInterpreter runs random programs through the bytecode
-// interpreter and the compiled closures: final states bit for bit, fired
+// TestFastPathsMatchInterpreter runs random programs through the bytecode
+// interpreter, the compiled closures and the batch evaluator: final states bit for bit, fired
 // counts, fixed points and runtime errors (the same text) must agree.
-func TestClosuresMatchInterpreter(t *testing.T) {
+func TestFastPathsMatchInterpreter(t *testing.T) {
 	n, seen := 400, 0
 	if testing.Short() {
 		n = 150
@@ -235,10 +235,13 @@ func TestClosuresMatchInterpreter(t *testing.T) {
 		}
 		seen++
 		o := Options{Steps: 1 + g.pick(5), UntilFixpoint: g.pick(2) == 0, Trace: []int{0}}
-		if ok, msg := closuresAgree(p, 1+g.pick(4), uint64(k), o); !ok {
-			t.Fatalf("program %d:\n%s\n%s", k, src, msg)
-		} else if msg == "fault" {
-			faults++
+		states := 1 + g.pick(4)
+		for _, path := range []CPUPath{PathClosures, PathBatch} {
+			if ok, msg := pathAgrees(path, p, states, uint64(k), o); !ok {
+				t.Fatalf("path %d, program %d:\n%s\n%s", path, k, src, msg)
+			} else if msg == "fault" && path == PathBatch {
+				faults++
+			}
 		}
 	}
 	if seen < n {
@@ -247,14 +250,15 @@ func TestClosuresMatchInterpreter(t *testing.T) {
 	t.Logf("%d programs, %d ending in a runtime error", seen, faults)
 }
 
-// closuresAgree runs p on states generated from seed with both CPU paths.
-func closuresAgree(p *Program, states int, seed uint64, o Options) (bool, string) {
-	if compileClosures(p) == nil {
-		return false, "did not compile to closures"
+// pathAgrees runs p on states generated from seed through the interpreter
+// and through path.
+func pathAgrees(path CPUPath, p *Program, states int, seed uint64, o Options) (bool, string) {
+	if compileClosures(p) == nil || !batchFits(p) {
+		return false, "does not fit the fast paths"
 	}
 	ref, got := Generate(p, states, seed), Generate(p, states, seed)
-	wantRes, wantErr := CPU{Interpret: true}.Run(context.Background(), p, ref, o)
-	gotRes, gotErr := CPU{}.Run(context.Background(), p, got, o)
+	wantRes, wantErr := CPU{Path: PathInterpret}.Run(context.Background(), p, ref, o)
+	gotRes, gotErr := CPU{Path: path}.Run(context.Background(), p, got, o)
 	if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
 		return false, fmt.Sprintf("errors differ:\n got %v\nwant %v", gotErr, wantErr)
 	}
@@ -298,8 +302,8 @@ func differ(p *Program, want, got []uint32) int {
 	return -1
 }
 
-// TestClosuresMatchInterpreterConfigs: the shipped rule files agree too.
-func TestClosuresMatchInterpreterConfigs(t *testing.T) {
+// TestFastPathsMatchInterpreterConfigs: the shipped rule files agree too.
+func TestFastPathsMatchInterpreterConfigs(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		defines map[string]string
@@ -311,8 +315,10 @@ func TestClosuresMatchInterpreterConfigs(t *testing.T) {
 		{"synthetic.rules", map[string]string{"RANGE": "100", "LOAD": "7", "PHI": "3"}, 2},
 	} {
 		p := compileConfig(t, tc.name, tc.defines)
-		if ok, msg := closuresAgree(p, 9, 5, Options{Steps: tc.steps, UntilFixpoint: true}); !ok {
-			t.Errorf("%s: %s", tc.name, msg)
+		for _, path := range []CPUPath{PathClosures, PathBatch} {
+			if ok, msg := pathAgrees(path, p, 9, 5, Options{Steps: tc.steps, UntilFixpoint: true}); !ok {
+				t.Errorf("%s: path %d: %s", tc.name, path, msg)
+			}
 		}
 	}
 }

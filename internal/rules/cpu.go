@@ -8,10 +8,20 @@ import (
 )
 
 // CPU is the reference backend: every state runs through all its steps on
-// one goroutine, states spread over all cores. The program runs compiled to
-// Go closures (closure.go); Interpret runs the bytecode interpreter instead,
-// the reference the closures are tested against.
-type CPU struct{ Interpret bool }
+// one goroutine, states spread over all cores. Path picks how the program
+// runs: batches of indices through the bytecode (batch.go, the default),
+// Go closures (closure.go) or the bytecode interpreter (interp.go), the
+// reference the others are tested against.
+type CPU struct{ Path CPUPath }
+
+// CPUPath is how the CPU backend executes a program.
+type CPUPath int
+
+const (
+	PathBatch     CPUPath = iota // 256 indices at a time through the bytecode
+	PathClosures                 // the program compiled to Go closures
+	PathInterpret                // the bytecode interpreter, one index at a time
+)
 
 var _ Engine = CPU{}
 
@@ -37,7 +47,7 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 	fired := make([][][]int64, workers) // per worker [step][rule]
 	var traces [][]TraceRecord = make([][]TraceRecord, workers)
 	var cp *closureProg
-	if !c.Interpret {
+	if c.Path == PathClosures {
 		cp = compileClosures(p)
 	}
 	var next, done atomic.Int64
@@ -52,7 +62,7 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 				f[t] = make([]int64, len(p.Rules))
 			}
 			fired[w] = f
-			e := newEval(p, cp, &stop)
+			e := c.newEval(p, cp, &stop)
 			for ctx.Err() == nil {
 				lo := int(next.Add(batch)) - batch
 				if lo >= st.N {
@@ -127,9 +137,12 @@ func runState(e stateEval, rules int, fired [][]int64, steps int, after func(t i
 
 // newEval returns an evaluator for one goroutine: the closures when the
 // program compiled to them, else the interpreter.
-func newEval(p *Program, cp *closureProg, stop *atomic.Bool) stateEval {
-	if cp != nil {
+func (c CPU) newEval(p *Program, cp *closureProg, stop *atomic.Bool) stateEval {
+	switch {
+	case cp != nil:
 		return newClosureEval(cp, stop)
+	case c.Path == PathBatch && batchFits(p):
+		return newBatchEval(p, stop)
 	}
 	return &evaluator{p: p, snap: make([]uint32, p.Words), stop: stop}
 }

@@ -1,0 +1,411 @@
+package rules
+
+import (
+	"math/bits"
+	"sync/atomic"
+)
+
+// The CPU's fast path: the bytecode interpreted for a batch of up to 256
+// consecutive indices at once, one instruction at a time over all of them
+// (the GPU's SIMT execution, in Go). Decoding and dispatch are paid once per
+// instruction per batch instead of once per index, and every instruction is
+// a tight loop over the lanes' registers. Lanes that branch apart wait at
+// their target; the lowest waiting instruction runs next, so lanes meet
+// again where the branches join and each instruction runs once for all the
+// lanes that reach it. The interpreter (interp.go) stays the reference and
+// names every fault.
+
+const lanes = 256
+
+type laneGroup struct {
+	pc    int
+	lanes []uint8
+}
+
+type batchEval struct {
+	p     *Program
+	ref   *evaluator
+	cur   []uint32
+	snap  []uint32
+	stop  *atomic.Bool
+	r     [MaxRegs][lanes]uint32
+	n     int         // lanes in the batch
+	en    [lanes]bool // the precondition's value per lane
+	fault [lanes]bool
+	anyF  bool
+	pend  [lanes][]pendingWrite // scattered writes, per lane
+	fadd  [lanes][]pendingWrite // float +=, per lane (their sum depends on the order)
+	wait  []laneGroup
+	free  [][]uint8
+	// ky[pc] is the constant every lane holds in instruction pc's second
+	// operand (an LDI earlier in its basic block), or -1.
+	ky []int64
+	// rulePend collects the rule's scattered writes in index order.
+	rulePend []pendingWrite
+	// split: several goroutines share the state (cpu_split.go): int +=
+	// is atomic and float += collects in fadds, in index order.
+	split bool
+	fadds []pendingWrite
+}
+
+func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
+	ref := &evaluator{p: p, snap: make([]uint32, p.Words), stop: stop}
+	return &batchEval{p: p, ref: ref, snap: ref.snap, stop: stop, ky: constOperands(p)}
+}
+
+// constOperands finds, per instruction, a second operand that an LDI in the
+// same basic block set: every lane at the instruction ran that LDI, so the
+// lane loop can take the constant (and divide by a power of two with a
+// shift).
+func constOperands(p *Program) []int64 {
+	code := p.Code
+	target := make([]bool, len(code)+1)
+	for _, r := range p.Rules {
+		if r.CondPC >= 0 {
+			target[r.CondPC] = true
+		}
+		target[r.BodyPC] = true
+	}
+	for pc := 0; pc < len(code); pc++ {
+		op := int(code[pc] & 255)
+		if hasImm(op) {
+			if op != opLDI && pc+1 < len(code) && int(code[pc+1]) <= len(code) {
+				target[code[pc+1]] = true
+			}
+			pc++
+		}
+	}
+	ky := make([]int64, len(code))
+	var known [MaxRegs]int64
+	for pc := 0; pc < len(code); pc++ {
+		ky[pc] = -1
+		if target[pc] {
+			for r := range known {
+				known[r] = -1
+			}
+		}
+		op, a, _, c := decode(code[pc])
+		if op >= opIADD && op < opCount && !(op >= opINEG && op <= opBOOL) && !(op >= opFNEG && op <= opF2I) {
+			ky[pc] = known[c&31]
+		}
+		_, writes, _ := regOperands(code[pc])
+		for _, w := range writes {
+			known[w&31] = -1
+		}
+		if op == opLDI && pc+1 < len(code) {
+			known[a&31] = int64(code[pc+1])
+		}
+		if hasImm(op) {
+			pc++
+			if pc < len(ky) {
+				ky[pc] = -1
+			}
+		}
+	}
+	return ky
+}
+
+// batchFits reports whether every register operand lies in the register
+// file (always so for Compile's output).
+func batchFits(p *Program) bool {
+	for pc := 0; pc < len(p.Code); pc++ {
+		op := int(p.Code[pc] & 255)
+		if _, _, ok := regOperands(p.Code[pc]); !ok {
+			return false
+		}
+		if hasImm(op) {
+			if pc+1 >= len(p.Code) {
+				return false
+			}
+			pc++
+		}
+	}
+	return true
+}
+
+func (b *batchEval) setState(w []uint32) { b.cur, b.ref.cur = w, w }
+func (b *batchEval) stopped() bool       { return b.stop != nil && b.stop.Load() }
+
+func (b *batchEval) get() []uint8 {
+	if k := len(b.free); k > 0 {
+		s := b.free[k-1]
+		b.free = b.free[:k-1]
+		return s[:0]
+	}
+	return make([]uint8, 0, lanes)
+}
+
+func (b *batchEval) release(s []uint8) {
+	if cap(s) == lanes {
+		b.free = append(b.free, s)
+	}
+}
+
+// push makes lanes wait at pc.
+func (b *batchEval) push(s []uint8, pc int) {
+	if len(s) == 0 {
+		b.release(s)
+		return
+	}
+	for k := range b.wait {
+		if b.wait[k].pc == pc {
+			b.wait[k].lanes = append(b.wait[k].lanes, s...)
+			b.release(s)
+			return
+		}
+	}
+	b.wait = append(b.wait, laneGroup{pc, s})
+}
+
+// pop returns the lowest waiting instruction and its lanes.
+func (b *batchEval) pop() (int, []uint8) {
+	if len(b.wait) == 0 {
+		return -1, nil
+	}
+	m := 0
+	for k := range b.wait {
+		if b.wait[k].pc < b.wait[m].pc {
+			m = k
+		}
+	}
+	g := b.wait[m]
+	b.wait[m] = b.wait[len(b.wait)-1]
+	b.wait = b.wait[:len(b.wait)-1]
+	return g.pc, g.lanes
+}
+
+func (b *batchEval) faultLane(l uint8) { b.fault[l], b.anyF = true, true }
+
+// exec runs the lanes of act from pc until each reaches opRET (setting en)
+// or opEND.
+func (b *batchEval) exec(pc int, act []uint8) {
+	code := b.p.Code
+	b.wait = b.wait[:0]
+	spins := 0
+	for {
+		if len(act) == 0 {
+			b.release(act)
+			if pc, act = b.pop(); pc < 0 {
+				return
+			}
+		}
+		for k := 0; k < len(b.wait); k++ {
+			if b.wait[k].pc == pc {
+				act = append(act, b.wait[k].lanes...)
+				b.release(b.wait[k].lanes)
+				b.wait[k] = b.wait[len(b.wait)-1]
+				b.wait = b.wait[:len(b.wait)-1]
+				break
+			}
+		}
+		op, a, ib, c := decode(code[pc])
+		n := b.n
+		D := &b.r[a&31]
+		switch op {
+		case opNop:
+		case opLDI:
+			k := code[pc+1]
+			if len(act) == n {
+				for i := 0; i < n; i++ {
+					D[uint8(i)] = k
+				}
+			} else {
+				for _, l := range act {
+					D[l] = k
+				}
+			}
+			pc += 2
+			continue
+		case opLD, opLDS:
+			b.load(op, D, ib, c, act)
+		case opST, opSTP, opADDI, opADDF:
+			b.store(op, D, ib, c, act)
+		case opJMP:
+			b.push(act, int(code[pc+1]))
+			act = nil
+			continue
+		case opJZ:
+			z, nz := b.get(), b.get()
+			for _, l := range act {
+				if D[l] == 0 {
+					z = append(z, l)
+				} else {
+					nz = append(nz, l)
+				}
+			}
+			b.release(act)
+			if len(z) == 0 {
+				b.release(z)
+				act = nz
+				pc += 2
+				continue
+			}
+			b.push(nz, pc+2)
+			b.push(z, int(code[pc+1]))
+			act = nil
+			continue
+		case opLOOP:
+			if spins++; spins&63 == 0 && b.stopped() {
+				b.release(act)
+				return
+			}
+			back, out := b.get(), b.get()
+			for _, l := range act {
+				D[l]--
+				if int32(D[l]) > 0 {
+					back = append(back, l)
+				} else {
+					out = append(out, l)
+				}
+			}
+			b.release(act)
+			b.push(out, pc+2)
+			if t := int(code[pc+1]); t <= pc && len(back) > 0 {
+				act, pc = back, t // backwards: below every waiting lane
+				continue
+			}
+			b.push(back, int(code[pc+1]))
+			act = nil
+			continue
+		case opRET:
+			for _, l := range act {
+				b.en[l] = D[l] != 0
+			}
+			act = act[:0]
+			continue
+		case opEND:
+			act = act[:0]
+			continue
+		case opIDIV, opIMOD:
+			if k := b.ky[pc]; k > 0 && int32(k) != 0 && b.divK(op, D, &b.r[ib&31], int32(k), act) {
+				break
+			}
+			X, Y := &b.r[ib&31], &b.r[c&31]
+			for _, l := range act {
+				x, y := int32(X[l]), int32(Y[l])
+				switch {
+				case y == 0:
+					b.faultLane(l)
+					D[l] = 0
+				case op == opIDIV:
+					D[l] = uint32(idiv(x, y))
+				default:
+					D[l] = uint32(imod(x, y))
+				}
+			}
+		default:
+			if k := b.ky[pc]; k >= 0 && batchBinaryK(op, D, &b.r[ib&31], uint32(k), act, n) {
+				break
+			}
+			if !(batchUnary(op, D, &b.r[ib&31], act, n) || batchBinary(op, D, &b.r[ib&31], &b.r[c&31], act, n)) {
+				for _, l := range act {
+					b.faultLane(l)
+				}
+			}
+		}
+		pc++
+	}
+}
+
+// divK divides by a constant k != 0: no zero test, and a shift or a mask
+// for a positive power of two.
+func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool {
+	if k > 0 && k&(k-1) == 0 {
+		s, m := uint(bits.TrailingZeros32(uint32(k))), k-1
+		if op == opIMOD {
+			for _, l := range act {
+				D[l] = X[l] & uint32(m)
+			}
+			return true
+		}
+		for _, l := range act {
+			v := int32(X[l])
+			D[l] = uint32((v + v>>31&m) >> s)
+		}
+		return true
+	}
+	if op == opIMOD {
+		for _, l := range act {
+			D[l] = uint32(imod(int32(X[l]), k))
+		}
+		return true
+	}
+	for _, l := range act {
+		D[l] = uint32(idiv(int32(X[l]), k))
+	}
+	return true
+}
+
+func (b *batchEval) load(op int, D *[lanes]uint32, ib, fi int, act []uint8) {
+	f := &b.p.Fields[fi]
+	src := b.cur
+	if op == opLDS {
+		src = b.snap
+	}
+	fld := src[f.Off : f.Off+f.Size]
+	if ib == noReg {
+		v := fld[0]
+		for _, l := range act {
+			D[l] = v
+		}
+		return
+	}
+	X := &b.r[ib&31]
+	size := uint32(len(fld))
+	if len(act) == b.n {
+		for i := 0; i < b.n; i++ {
+			l := uint8(i)
+			if x := X[l]; x < size {
+				D[l] = fld[x]
+			} else {
+				b.faultLane(l)
+				D[l] = 0
+			}
+		}
+		return
+	}
+	for _, l := range act {
+		if x := X[l]; x < size {
+			D[l] = fld[x]
+		} else {
+			b.faultLane(l)
+			D[l] = 0
+		}
+	}
+}
+
+// store writes register V (the instruction's a operand) of each lane.
+func (b *batchEval) store(op int, V *[lanes]uint32, ib, fi int, act []uint8) {
+	f := &b.p.Fields[fi]
+	fld := b.cur[f.Off : f.Off+f.Size]
+	size := uint32(len(fld))
+	X := &b.r[ib&31]
+	for _, l := range act {
+		x := uint32(0)
+		if ib != noReg {
+			x = X[l]
+		}
+		if x >= size {
+			b.faultLane(l)
+			continue
+		}
+		switch op {
+		case opST:
+			fld[x] = V[l]
+		case opSTP:
+			if len(b.pend[l]) >= MaxPendings {
+				b.faultLane(l)
+				continue
+			}
+			b.pend[l] = append(b.pend[l], pendingWrite{f.Off + int(x), V[l]})
+		case opADDI:
+			if b.split {
+				atomic.AddUint32(&fld[x], V[l])
+			} else {
+				fld[x] += V[l]
+			}
+		default:
+			b.fadd[l] = append(b.fadd[l], pendingWrite{f.Off + int(x), V[l]})
+		}
+	}
+}

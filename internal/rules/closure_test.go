@@ -19,6 +19,7 @@ type progGen struct {
 	floats []string
 	ops    map[string]string // this rule's write operator per field
 	sb     strings.Builder
+	big    bool // arrays and ranges over several 256-index batches
 }
 
 type genField struct {
@@ -32,11 +33,15 @@ func (g *progGen) pick(n int) int { return g.r.IntN(n) }
 func (g *progGen) program() string {
 	g.sb.Reset()
 	g.fields = nil
+	g.big = g.pick(4) == 0
 	g.sb.WriteString("state {\n")
 	for k := range 2 + g.pick(4) {
 		f := genField{name: fmt.Sprintf("f%d", k), float: g.pick(3) == 0}
 		if g.pick(4) != 0 {
 			f.size = 1 + g.pick(40)
+			if g.big {
+				f.size = 1 + g.pick(900)
+			}
 		}
 		typ := "int"
 		if f.float {
@@ -59,7 +64,11 @@ func (g *progGen) program() string {
 	for r := range 1 + g.pick(3) {
 		g.ints, g.floats, g.ops = []string{"i"}, nil, map[string]string{}
 		lo := g.pick(5)
-		fmt.Fprintf(&g.sb, "rule r%d over i in %d..%d\n", r, lo, lo+1+g.pick(45))
+		n := 1 + g.pick(45)
+		if g.big {
+			n = 1 + g.pick(1000)
+		}
+		fmt.Fprintf(&g.sb, "rule r%d over i in %d..%d\n", r, lo, lo+n)
 		for range g.pick(3) {
 			g.let("  ")
 		}

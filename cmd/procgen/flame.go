@@ -93,8 +93,8 @@ same image on the same backend, whatever the number of threads.
 --shard I/N renders only flames k (files in order, then the flames of each)
 with k mod N = I, so N runs write exactly one run's files; in a Slurm job
 array it defaults to the task's (SLURM_ARRAY_TASK_ID, _COUNT, _MIN), in a
-Kubernetes indexed Job to JOB_COMPLETION_INDEX of PROCGEN_SHARD_COUNT; the flag
-wins. With -o PART.accum one genome's samples are split instead: each shard
+Kubernetes indexed Job to JOB_COMPLETION_INDEX of PROCGEN_SHARD_COUNT (but one
+flame alone is rendered whole); the flag wins. With -o PART.accum one genome's samples are split instead: each shard
 writes its raw accumulation (CPU), and 'procgen flame merge' finishes them.`,
 		Example: `  procgen flame render sheep.flam3 -o sheep.png
   procgen flame render sheep.flam3 --width 1920 --quality 2000 --png16 -o sheep.png
@@ -274,7 +274,7 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 	}
 	// Every shard checks the whole batch and picks the device by its whole
 	// work, as one run would, then renders only its own flames.
-	jobs = a.shardFlameJobs(jobs, sh)
+	jobs = a.shardFlameJobs(jobs, slot, sh)
 	dev, err := a.openDeviceFor("flame", work)
 	if err != nil {
 		return err

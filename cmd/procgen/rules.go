@@ -135,7 +135,7 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if out, err = rulesShardOutput(out, o, p, sh); err != nil {
+			if out, sh, err = a.rulesShardOutput(out, o, p, sh); err != nil {
 				return err
 			}
 			return a.rulesRun(cmd.Context(), args[0], out, o, p, sh)

@@ -24,6 +24,12 @@ type shard struct {
 // active: the batch is split.
 func (s shard) active() bool { return s.Count > 1 }
 
+// fromEnv: the batch is split by a job array's variables, not --shard. Where
+// a command's output cannot be split (a video, a JSON summary, one flame),
+// such a shard is ignored with a note: each task of an array may be a run
+// of its own.
+func (s shard) fromEnv() bool { return s.active() && s.From != "--shard" }
+
 // owns says whether item k of the batch is this run's.
 func (s shard) owns(k int) bool { return !s.active() || k%s.Count == s.Index }
 
@@ -157,9 +163,16 @@ func (a *app) shardOf(spec string) (shard, error) {
 	return s, err
 }
 
-// shardFlameJobs keeps the flames of the batch that are this shard's.
-func (a *app) shardFlameJobs(jobs []flameJob, sh shard) []flameJob {
+// shardFlameJobs keeps the flames of the batch (items items, bad files
+// included) that are this shard's. A batch of one flame with the shard from
+// the environment is rendered whole: an array whose tasks each name their own
+// genome (genome_$SLURM_ARRAY_TASK_ID.flam3) is not a split batch.
+func (a *app) shardFlameJobs(jobs []flameJob, items int, sh shard) []flameJob {
 	if !sh.active() {
+		return jobs
+	}
+	if items == 1 && sh.fromEnv() {
+		a.log.Debugf("%s ignored: one flame (-o PART.accum splits one still's samples)", sh.From)
 		return jobs
 	}
 	var own []flameJob
@@ -169,14 +182,11 @@ func (a *app) shardFlameJobs(jobs []flameJob, sh shard) []flameJob {
 		}
 	}
 	if len(own) == 0 {
-		// An array job that names one genome per task (genome_$SLURM_ARRAY_TASK_ID.flam3)
-		// is not a split batch, and one still is split by -o PART.accum: say
-		// why nothing was rendered.
 		hint := "--shard 0/1 renders them all"
-		if len(jobs) == 1 {
+		if items == 1 {
 			hint = "-o PART.accum splits one still's samples; --shard 0/1 renders it whole"
 		}
-		a.log.Warnf("shard %s (from %s) owns none of the %d flames: nothing rendered; %s", sh, sh.From, len(jobs), hint)
+		a.log.Warnf("shard %s (from %s) owns none of the %d flames: nothing rendered; %s", sh, sh.From, items, hint)
 	}
 	return own
 }
@@ -205,6 +215,10 @@ func (a *app) animShard(af animateFlags, out animOutput) (shard, error) {
 	sh, err := a.shardOf(af.shardSpec)
 	if err != nil || !sh.active() || out.kind == "pattern" {
 		return sh, err
+	}
+	if sh.fromEnv() {
+		a.log.Infof("%s ignored: -o %s is one file; frame patterns are split", sh.From, af.out)
+		return shard{Count: 1}, nil
 	}
 	return shard{}, usageErrorf("--shard %s (from %s) with -o %s: shards write frame files; give a pattern such as frames/f%%05d.png and encode the frames after the array",
 		sh, sh.From, af.out)

@@ -41,10 +41,21 @@ func shardRulesStates(st *rules.States, sh shard) *rules.States {
 // rulesShardOutput checks that a sharded run writes CSV and names its own
 // file: -o takes a printf verb for the shard index (final.%03d.csv), so the
 // tasks of an array, which share one command line, write distinct files.
-func rulesShardOutput(out string, o rulesOptions, p *rulesPlan, sh shard) (string, error) {
+// A shard from a job array's variables where the output cannot be split
+// is ignored with a note (each task may be a run of its own).
+func (a *app) rulesShardOutput(out string, o rulesOptions, p *rulesPlan, sh shard) (string, shard, error) {
 	if !sh.active() {
-		return out, nil
+		return out, sh, nil
 	}
+	path, err := rulesShardPath(out, o, p, sh)
+	if err != nil && sh.fromEnv() {
+		a.log.Infof("%s ignored: this run's output cannot be split (%v)", sh.From, err)
+		return out, shard{Count: 1}, nil
+	}
+	return path, sh, err
+}
+
+func rulesShardPath(out string, o rulesOptions, p *rulesPlan, sh shard) (string, error) {
 	switch {
 	case o.Stats != "" || len(p.trace) > 0:
 		return "", usageErrorf("--shard %s (from %s) with --stats or --trace: they count steps and number states of the whole run; run them unsharded", sh, sh.From)

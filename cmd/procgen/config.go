@@ -56,7 +56,7 @@ func configKeys() []configKey {
 		{"lsys.image-width", 1024, "PNG width in `PIXELS`"},
 		{"lsys.image-height", 1024, "PNG height in `PIXELS`"},
 		{"lsys.line-scale", 1.0, "PNG: multiply the turtle's line widths by `FACTOR`"},
-		{"lsys.line-width", "auto", "PNG: turtle widths are `UNITS` of pixels or world (auto: world when the system sets widths with '!', else pixels)"},
+		{"lsys.line-width", "auto", "PNG: what turtle widths measure (`UNITS`): auto, pixels, world or relative (hundredths of the longest segment); auto: pixels without '!', world when widths are at most half the longest segment, else relative"},
 		{"lsys.stats", false, "print per-step string lengths and totals (to stderr when -o is given)"},
 		{"flame.transparent", false, "transparent background (PNG alpha) instead of the genome's background colour"},
 		{"forest.species", "", "species parameter `FILE` (YAML: kernel, str, beta, d, theta, min_dbh per species; configs/forest/ has presets)"},

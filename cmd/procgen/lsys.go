@@ -122,7 +122,7 @@ would exceed it.`,
 			for _, out := range outs {
 				if out == output.Stdout || isStream(out) {
 					if _, ok := lsysOutputs["."+format]; !ok || format == "png" {
-						return usageErrorf("invalid --format %q: want txt, json or obj for -o -", format)
+						return usageErrorf("invalid --format %q: want txt, json, obj or glb for -o -", format)
 					}
 					o.stdoutFormat = "." + format
 					continue
@@ -136,7 +136,7 @@ would exceed it.`,
 	}
 	f := cmd.Flags()
 	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .png, .json, .txt or .glb, or - for standard output (repeatable)")
-	f.StringVar(&format, "format", "txt", "`FORMAT` of -o - (standard output): txt (the derived string), json or obj")
+	f.StringVar(&format, "format", "txt", "`FORMAT` of -o - (standard output) or a device: txt (the derived string), json, obj or glb")
 	a.bindFlag(f, "lsys.steps", "steps", "n")
 	a.bindFlag(f, "lsys.max-modules", "max-modules", "")
 	a.bindFlag(f, "lsys.cylinders", "cylinders", "")
@@ -203,8 +203,10 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 	if a.autoWeighs() {
 		work = lsysWork(ctx, sys, steps, a.opts.Seed, maxModules)
 	}
-	dev, err := a.openDeviceFor("lsys", work)
-	if err != nil {
+	var dev *gpu.Device
+	if why := lsys.GPUSupports(sys); why != nil && a.opts.Device == "auto" {
+		a.log.Debugf("device: cpu (auto: %v)", why)
+	} else if dev, err = a.openDeviceFor("lsys", work); err != nil {
 		return err
 	}
 	if dev != nil {

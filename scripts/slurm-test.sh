@@ -3,13 +3,16 @@
 #
 # Installs Debian's slurmctld, slurmd, slurm-client and munge, starts munged,
 # slurmctld and slurmd (one node with every CPU of this host) under a private
-# slurm.conf, then submits two job arrays and checks them against one-process
+# slurm.conf, then submits four job arrays and checks them against one-process
 # runs, byte for byte:
 #   1. flame render over a genome folder, 3 tasks (--array=0-2): the union of
 #      the tasks' images is the single run's folder;
 #   2. one still from 3 tasks (--array=1-3, so SLURM_ARRAY_TASK_MIN counts):
 #      each writes a .accum part, flame merge finishes them, and the image is
-#      the one-shot render's.
+#      the one-shot render's;
+#   3. flame animate, 10 frames over 4 tasks into one frame pattern;
+#   4. rules run, 25 states over 3 tasks (-o part.%d.csv): the header and the
+#      parts' rows are the single run's CSV.
 # No --shard is passed: the tasks read SLURM_ARRAY_TASK_ID/COUNT/MIN.
 #
 # Skips (exit 0, "SKIP: ...") where it cannot run: not root, no apt-get or
@@ -184,4 +187,37 @@ run_array still 1-3 "$W/procgen --device cpu -q flame render $ROOT/testdata/flam
 $PG flame merge "$W"/parts/part*.accum -o "$W/merged.png"
 cmp "$W/oneshot.png" "$W/merged.png" || fail "the merged still differs from the one-shot render"
 echo "ok: still from 3 accumulation parts (array 1-3) = one-shot render (byte for byte)"
+# 3. Animation frames over 4 tasks, into one pattern.
+cat >"$W/seq.flam3" <<'SEQ'
+<animation>
+<flame name="k0" time="0" size="48 36" center="0.5 0.45" scale="30" quality="50" supersample="2" filter="0.5"
+       brightness="4" gamma="4" estimator_radius="3" temporal_samples="4" temporal_filter_type="gaussian">
+   <xform weight="1" color="0" linear="1" coefs="0.5 0 0 0.5 0 0"/>
+   <xform weight="1" color="0.5" linear="1" spherical="0.1" coefs="0.5 0 0 0.5 0.5 0"/>
+   <xform weight="1" color="1" linear="1" coefs="0.5 0 0 0.5 0.25 0.5"/>
+   <palette count="2" format="RGB">FF8020 2080FF</palette>
+</flame>
+<flame name="k1" time="4" size="48 36" center="0.5 0.45" scale="30" quality="50" supersample="2" filter="0.5"
+       brightness="4" gamma="4" estimator_radius="3" temporal_samples="4" temporal_filter_type="gaussian">
+   <xform weight="1" color="0" linear="1" coefs="0 0.5 -0.5 0 0 0"/>
+   <xform weight="1" color="0.5" linear="1" spherical="0.1" coefs="0.5 0 0 0.5 0.5 0"/>
+   <xform weight="1" color="1" linear="1" coefs="0.5 0 0 0.5 0.25 0.5"/>
+   <xform weight="0.5" color="1" julia="1" coefs="0.3 0 0 0.3 0 0"/>
+   <finalxform color="0" color_speed="0" linear="1" coefs="1 0 0 1 0.05 0"/>
+   <palette count="2" format="RGB">20FF80 FF2080</palette>
+</flame>
+</animation>
+SEQ
+$PG flame animate "$W/seq.flam3" --quality 10 --end 9 -o "$W/frames-one/f%03d.png"
+run_array frames 0-3 "$W/procgen --device cpu -q flame animate $W/seq.flam3 --quality 10 --end 9 -o $W/frames-array/f%03d.png"
+diff -r "$W/frames-one" "$W/frames-array" >/dev/null || fail "the array's frames differ from the single run's"
+echo "ok: 10 animation frames over 4 tasks = one run"
+
+# 4. Rule states over 3 tasks: the header and the parts' rows = one run's CSV.
+RULES="rules run $ROOT/configs/rules/sandpile.rules -D W=8 -D H=8 --generate 25 --until-fixpoint --steps 1000"
+$PG $RULES -o "$W/rules-one.csv"
+run_array rules 0-2 "$W/procgen --device cpu -q $RULES -o $W/rules-part.%d.csv"
+{ head -n 1 "$W/rules-part.0.csv"; for i in 0 1 2; do tail -n +2 "$W/rules-part.$i.csv"; done; } >"$W/rules-union.csv"
+cmp "$W/rules-one.csv" "$W/rules-union.csv" || fail "the array's rule states differ from the single run's"
+echo "ok: 25 rule states over 3 tasks = one run's CSV"
 echo "PASS"

@@ -27,16 +27,15 @@ YAML
 
 # Each case: a label, then the procgen arguments after the global flags.
 cases=(
-  "flame small|flame render testdata/flame/heavy.flam3 --width 320 --quality 20 -o $w/f.png"
-  "flame medium|flame render testdata/flame/heavy.flam3 --width 800 --quality 200 -o $w/f.png"
-  "flame large|flame render testdata/flame/heavy.flam3 --width 1920 --quality 1000 -o $w/f.png"
+  "flame small|flame render testdata/flame/simple.flam3 --width 160 --quality 10 -o $w/f.png"
+  "flame medium|flame render testdata/flame/heavy.flam3 --width 320 --quality 20 -o $w/f.png"
+  "flame large|flame render testdata/flame/heavy.flam3 --width 800 --quality 200 -o $w/f.png"
   "lsys small|lsys derive configs/lsys/tree3d.l -o $w/t.obj"
   "lsys medium|lsys derive configs/lsys/koch-island.l -n 7 -o $w/k.json"
   "lsys large|lsys derive configs/lsys/koch-island.l -n 9 --max-modules 300000000 -o $w/k.json"
   "pga small|pga city configs/pga/skyscrapers.pga --grid 2x2 --stats-only"
   "pga medium|pga city configs/pga/skyscrapers.pga --grid 23x23 --stats-only"
   "pga large|pga city configs/pga/suburban.pga --grid 66x64 --stats-only"
-  "pga city|pga city configs/pga/city_overview.pga --grid 200x190 --stats-only"
   "forest small|forest disperse $w/s1e3.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
   "forest medium|forest disperse $w/s1e5.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
   "forest large|forest disperse $w/s2e4.csv --species $w/sp.yaml --method exact --formats csv -o $w/fo --force"
@@ -62,8 +61,6 @@ echo "|---|---|---:|---:|---:|---|---:|"
 for c in "${cases[@]}"; do
   label=${c%%|*}; args=${c#*|}
   [[ $label =~ ${ONLY:-.} ]] || continue
-  # shellcheck disable=SC2086
-  wall cpu $args > /dev/null # warm the page cache
   declare -A t=()
   for dev in cpu cuda auto; do
     # shellcheck disable=SC2086

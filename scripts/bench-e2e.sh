@@ -56,7 +56,7 @@ wall() { # device args...: seconds of one run ("fail" when it fails)
 
 echo "procgen $($P version | head -1 | awk '{print $2}') on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) cores; median of $RUNS runs, seconds"
 echo
-echo "| job | input | cpu | cuda | auto | auto chose | auto / best |"
+echo "| job | input | cpu | cuda | auto | auto chose (estimated work) | auto / best |"
 echo "|---|---|---:|---:|---:|---|---:|"
 for c in "${cases[@]}"; do
   label=${c%%|*}; args=${c#*|}
@@ -67,10 +67,12 @@ for c in "${cases[@]}"; do
     t[$dev]=$(for i in $(seq "$RUNS"); do wall $dev $args; done | grep -v fail | median)
   done
   # shellcheck disable=SC2086
-  chose=$($P -v --device auto $args 2>&1 >/dev/null | grep -o 'device: [a-z]*' | head -1 | awk '{print $2}')
+  $P -v --device auto $args > /dev/null 2> "$w/v" || true
+  chose=$(grep -o 'device: [a-z]*' "$w/v" | head -1 | awk '{print $2}')
+  work=$(sed -n 's/.*(auto: [^,]*, \([^:]*\):.*/\1/p' "$w/v" | head -1)
   ratio=$(awk -v a="${t[auto]:-0}" -v c="${t[cpu]:-0}" -v g="${t[cuda]:-0}" 'BEGIN {
     b = (g > 0 && g < c) ? g : c; if (b > 0) printf "%.2f", a / b; else print "-" }')
   shown=${args%% -o *}; shown=${shown//$w\//}
-  echo "| ${label% *} | ${label#* }: \`$shown\` | ${t[cpu]:-fail} | ${t[cuda]:-fail} | ${t[auto]:-fail} | ${chose:-?} | $ratio |"
+  echo "| ${label% *} | ${label#* }: \`$shown\` | ${t[cpu]:-fail} | ${t[cuda]:-fail} | ${t[auto]:-fail} | ${chose:-?} (${work:-?}) | $ratio |"
   unset t
 done

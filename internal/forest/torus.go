@@ -24,13 +24,14 @@ import (
 // K(d) <= the mean of K(|x| - diag/2) over that rectangle, and the
 // rectangles tile the plane beyond R - diag/2 (tailBound). R is the method's
 // own radius (where its terms vanish), or the smallest radius at which that
-// bound falls below imageEps of the plot's mean density, whichever is
+// bound falls below imageEps (1e-12) of the plot's mean density, whichever is
 // smaller; only kernels far wider than the plot (theta 0.1, D 1e-30) reach a
 // cost cap before, and then the layer's Accuracy reports the bound.
 const (
 	// imageEps: images are summed until what the rest could add is below
-	// this fraction of the plot's mean density (float64 resolution).
-	imageEps = 1e-16
+	// this fraction of the plot's mean density (the float64 rounding of a
+	// sum of many terms).
+	imageEps = 1e-12
 	// The caps on the images of one parent (periods in x times periods in
 	// y, shifts): maxImageParents bounds the images of a species' parents
 	// together (memory), maxImagePairs the image-cell pairs of the exact

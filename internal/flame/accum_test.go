@@ -177,3 +177,36 @@ func TestAccumCancel(t *testing.T) {
 		t.Fatalf("cancelled accumulate: %v", err)
 	}
 }
+
+// BenchmarkAccumMerge measures reading and summing one part (bytes/s of
+// .accum file), the cost a merge pays per part on top of the file system.
+func BenchmarkAccumMerge(b *testing.B) {
+	gs, _, err := ParseFile("../../testdata/flame/simple.flam3", ParseOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	a, _, err := CPU{}.Accumulate(ctx, gs[0], Options{Width: 256, Quality: 1, Seed: 1}, 0, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var file bytes.Buffer
+	if err := a.Encode(ctx, &file); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(file.Len()))
+	b.ResetTimer()
+	for range b.N {
+		ar, err := OpenAccum(bytes.NewReader(file.Bytes()), "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		sum, err := NewAccumSum(ar.Info())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := sum.Add(ctx, ar); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

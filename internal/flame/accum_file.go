@@ -278,7 +278,7 @@ func describeMismatch(want, got AccumInfo) string {
 	case want.Seed != got.Seed:
 		return fmt.Sprintf("seed %d, the first part %d", got.Seed, want.Seed)
 	case want.TotalSamples != got.TotalSamples:
-		return fmt.Sprintf("a render of %d samples, the first part %d (another --quality?)", got.TotalSamples, want.TotalSamples)
+		return fmt.Sprintf("a render of %d samples, the first part %d (another --quality or size?)", got.TotalSamples, want.TotalSamples)
 	case want.BucketsW != got.BucketsW || want.BucketsH != got.BucketsH || want.Finish != got.Finish:
 		return "other sizes or finishing options than the first part"
 	}

@@ -20,7 +20,7 @@ func isAccum(out string) bool { return strings.EqualFold(filepath.Ext(out), ".ac
 
 // flameRenderAccum renders this shard's share of one still's samples into a
 // raw accumulation (-o PART.accum), for flame merge to sum and finish. The
-// shards split the chaos game's sub-batches (k mod N = I), each with its
+// shards split the chaos game's sub-batches (range I of N), each with its
 // own random stream keyed by --seed and k, so the merged image is the
 // one-shot render at the same --quality, bit for bit. It runs on the CPU.
 func (a *app) flameRenderAccum(cmd *cobra.Command, args []string, out string, sh shard, o flameOptions) error {

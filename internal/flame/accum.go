@@ -14,7 +14,9 @@ import (
 
 // An Accum is the raw accumulation of part of a render: the histogram of
 // some of its chaos game's sub-batches, and what finishing it needs. A still
-// split over n nodes renders, on node i, the sub-batches k with k mod n = i;
+// split over n nodes renders, on node i, the i-th of n contiguous ranges of
+// sub-batches (contiguous so that a GPU, whose chains are numbered from a
+// base, can render a range in its launches as they are);
 // each sub-batch's random stream depends only on the seed and k, and the
 // histogram sums integers, so the sum of the n parts is the histogram of the
 // one-shot render at the total quality, bit for bit, and so is the image
@@ -105,7 +107,7 @@ func (s FinishSpec) finishPlan(bw, bh int) (*plan, error) {
 }
 
 // Accumulate plays shard of shards' share of g's chaos game (sub-batches
-// k with k mod shards = shard) into a histogram and returns it unfinished.
+// in shardBatches) into a histogram and returns it unfinished.
 // Shard 0 of 1 is the whole render. Only the CPU backend accumulates.
 func (c CPU) Accumulate(ctx context.Context, g *Genome, o Options, shard, shards int) (*Accum, Stats, error) {
 	if shards < 1 || shard < 0 || shard >= shards {
@@ -135,18 +137,16 @@ func (c CPU) Accumulate(ctx context.Context, g *Genome, o Options, shard, shards
 	return a, st, nil
 }
 
-// shardSamples is the number of samples of sub-batches k ≡ shard (mod shards).
-func shardSamples(total, shard, shards int64) int64 {
+// shardBatches is shard's range [lo, hi) of a render's sub-batches.
+func shardBatches(total, shard, shards int64) (lo, hi int64) {
 	batches := (total + subBatch - 1) / subBatch
-	if shard >= batches {
-		return 0
-	}
-	own := (batches-1-shard)/shards + 1
-	n := own * subBatch
-	if last := batches - 1; last%shards == shard {
-		n -= last*subBatch + subBatch - total // the last sub-batch is short
-	}
-	return n
+	return batches * shard / shards, batches * (shard + 1) / shards
+}
+
+// shardSamples is the number of samples of shard's sub-batches.
+func shardSamples(total, shard, shards int64) int64 {
+	lo, hi := shardBatches(total, shard, shards)
+	return min(hi*subBatch, total) - min(lo*subBatch, total)
 }
 
 // iterateShard is iterateCPU over the sub-batches of one shard.
@@ -155,11 +155,8 @@ func (p *plan) iterateShard(ctx context.Context, workers int, cg *chaosGame, sha
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	batches := (p.samples + subBatch - 1) / subBatch
-	own := int64(0)
-	if shard < batches {
-		own = (batches-1-shard)/shards + 1
-	}
+	lo, hi := shardBatches(p.samples, shard, shards)
+	own := hi - lo
 	total := shardSamples(p.samples, shard, shards)
 	workers = int(min(int64(workers), max(own, 1)))
 	nb := int64(p.bw) * int64(p.bh)
@@ -183,7 +180,7 @@ func (p *plan) iterateShard(ctx context.Context, workers int, cg *chaosGame, sha
 				if j >= own {
 					return
 				}
-				k := shard + j*shards
+				k := lo + j
 				n := int(min(subBatch, p.samples-k*subBatch))
 				bad.Add(cg.runBatch(k, n, h))
 				d := done.Add(int64(n))

@@ -202,6 +202,11 @@ GPU (the order of the additions).
 Faults - an index out of range, a division by zero - stop the run with the
 rule, the state, the index and the step, and nothing is written.
 
+--shard I/N runs the I-th of N contiguous ranges of the states and writes
+their CSV rows (-o final.%03d.csv, the verb taking I, or --format csv): the
+header and the parts' rows in shard order are one run's CSV. JSON, --stats
+and --trace are whole-run outputs and are not split.
+
 ` + exitCodeHelp
 
 func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, plan *rulesPlan, sh shard) error {

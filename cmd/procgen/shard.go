@@ -39,7 +39,7 @@ func (s shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 // which sets JOB_COMPLETION_INDEX but not the count.
 const shardCountEnv = "PROCGEN_SHARD_COUNT"
 
-const shardHelp = "run only `I/N` of the batch: items k with k mod N = I (0-based), so N runs write one run's files; " +
+const shardHelp = "run only part `I/N` of the batch (0-based; see above), so N runs write one run's files; " +
 	"default from SLURM_ARRAY_TASK_ID/COUNT/MIN, else JOB_COMPLETION_INDEX with " + shardCountEnv + "; 0/1: all"
 
 // addShardFlag defines --shard on a batch command.

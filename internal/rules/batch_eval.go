@@ -26,9 +26,13 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 		R0 := &b.r[0]
 		act := b.get()
 		for i := range n {
-			R0[uint8(i)] = uint32(int32(base + i))
-			b.fault[uint8(i)], b.en[uint8(i)] = false, true
-			act = append(act, uint8(i))
+			l := uint8(i)
+			R0[l] = uint32(int32(base + i))
+			b.fault[l], b.en[l] = false, true
+			// A fault may have left writes behind (a split part's is only
+			// named later).
+			b.pend[l], b.fadd[l] = b.pend[l][:0], b.fadd[l][:0]
+			act = append(act, l)
 		}
 		// Lanes from the first faulting one on need not run: the fault
 		// ends the run.
@@ -56,11 +60,11 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 		}
 		if b.anyF {
 			if l := b.firstFault(); l < stopAt {
-				return fired, base + l, b.refault(rule.BodyPC, base+l)
+				return fired, base + l, b.faultAt(rule.BodyPC, base+l)
 			}
 		}
 		if stopAt < n {
-			return fired, base + stopAt, b.refault(rule.CondPC, base+stopAt)
+			return fired, base + stopAt, b.faultAt(rule.CondPC, base+stopAt)
 		}
 		for l := range n {
 			p := &b.pend[uint8(l)]
@@ -92,6 +96,19 @@ func (b *batchEval) firstFault() int {
 		}
 	}
 	return b.n
+}
+
+// deferredFault marks a fault of a split part: the interpreter re-runs the
+// evaluation once every part has stopped writing the state.
+const deferredFault = -2
+
+// fault returns the fault of the evaluation at index i from instruction
+// pc: named by the interpreter now, or later when split.
+func (b *batchEval) faultAt(pc, i int) *fault {
+	if b.split {
+		return &fault{deferredFault, int32(pc)}
+	}
+	return b.refault(pc, i)
 }
 
 // refault re-runs a faulting evaluation through the interpreter, which

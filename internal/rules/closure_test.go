@@ -245,10 +245,10 @@ func TestFastPathsMatchInterpreter(t *testing.T) {
 		seen++
 		o := Options{Steps: 1 + g.pick(5), UntilFixpoint: g.pick(2) == 0, Trace: []int{0}}
 		states := 1 + g.pick(4)
-		for _, path := range []CPUPath{PathClosures, PathBatch} {
+		for _, path := range []CPU{{Path: PathClosures}, {Path: PathBatch}, {Path: PathBatch, parts: 1 + g.pick(5), minSplit: 1}} {
 			if ok, msg := pathAgrees(path, p, states, uint64(k), o); !ok {
-				t.Fatalf("path %d, program %d:\n%s\n%s", path, k, src, msg)
-			} else if msg == "fault" && path == PathBatch {
+				t.Fatalf("path %+v, program %d:\n%s\n%s", path, k, src, msg)
+			} else if msg == "fault" && path.Path == PathClosures {
 				faults++
 			}
 		}
@@ -261,13 +261,13 @@ func TestFastPathsMatchInterpreter(t *testing.T) {
 
 // pathAgrees runs p on states generated from seed through the interpreter
 // and through path.
-func pathAgrees(path CPUPath, p *Program, states int, seed uint64, o Options) (bool, string) {
+func pathAgrees(path CPU, p *Program, states int, seed uint64, o Options) (bool, string) {
 	if compileClosures(p) == nil || !batchFits(p) {
 		return false, "does not fit the fast paths"
 	}
 	ref, got := Generate(p, states, seed), Generate(p, states, seed)
 	wantRes, wantErr := CPU{Path: PathInterpret}.Run(context.Background(), p, ref, o)
-	gotRes, gotErr := CPU{Path: path}.Run(context.Background(), p, got, o)
+	gotRes, gotErr := path.Run(context.Background(), p, got, o)
 	if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
 		return false, fmt.Sprintf("errors differ:\n got %v\nwant %v", gotErr, wantErr)
 	}
@@ -324,9 +324,9 @@ func TestFastPathsMatchInterpreterConfigs(t *testing.T) {
 		{"synthetic.rules", map[string]string{"RANGE": "100", "LOAD": "7", "PHI": "3"}, 2},
 	} {
 		p := compileConfig(t, tc.name, tc.defines)
-		for _, path := range []CPUPath{PathClosures, PathBatch} {
+		for _, path := range []CPU{{Path: PathClosures}, {Path: PathBatch}, {Path: PathBatch, parts: 3, minSplit: 1}} {
 			if ok, msg := pathAgrees(path, p, 9, 5, Options{Steps: tc.steps, UntilFixpoint: true}); !ok {
-				t.Errorf("%s: path %d: %s", tc.name, path, msg)
+				t.Errorf("%s: path %+v: %s", tc.name, path, msg)
 			}
 		}
 	}

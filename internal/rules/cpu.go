@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"context"
 	"runtime"
 	"sync"
@@ -12,7 +13,11 @@ import (
 // runs: batches of indices through the bytecode (batch.go, the default),
 // Go closures (closure.go) or the bytecode interpreter (interp.go), the
 // reference the others are tested against.
-type CPU struct{ Path CPUPath }
+type CPU struct {
+	Path CPUPath
+	// Tests force splitting: parts per state and the smallest range split.
+	parts, minSplit int
+}
 
 // CPUPath is how the CPU backend executes a program.
 type CPUPath int
@@ -34,6 +39,16 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	workers = max(1, workers)
+	// Fewer states than cores: each state's rules are split over parts
+	// goroutines (cpu_split.go).
+	parts := 1
+	if st.N < workers {
+		parts = workers / max(st.N, 1)
+	}
+	if c.parts > 0 {
+		parts = c.parts
+	}
 	workers = max(1, min(workers, st.N))
 	var stop atomic.Bool
 	unregister := context.AfterFunc(ctx, func() { stop.Store(true) })
@@ -52,7 +67,9 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 	}
 	var next, done atomic.Int64
 	var wg sync.WaitGroup
-	const batch = 16
+	// States are handed out a few at a time, at most 16, so that every
+	// worker gets some.
+	batch := max(1, min(16, st.N/(4*workers)))
 	for w := range workers {
 		wg.Add(1)
 		go func(w int) {
@@ -62,9 +79,9 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 				f[t] = make([]int64, len(p.Rules))
 			}
 			fired[w] = f
-			e := c.newEval(p, cp, &stop)
+			e := c.newEval(p, cp, &stop, parts)
 			for ctx.Err() == nil {
-				lo := int(next.Add(batch)) - batch
+				lo := int(next.Add(int64(batch))) - batch
 				if lo >= st.N {
 					return
 				}
@@ -137,10 +154,12 @@ func runState(e stateEval, rules int, fired [][]int64, steps int, after func(t i
 
 // newEval returns an evaluator for one goroutine: the closures when the
 // program compiled to them, else the interpreter.
-func (c CPU) newEval(p *Program, cp *closureProg, stop *atomic.Bool) stateEval {
+func (c CPU) newEval(p *Program, cp *closureProg, stop *atomic.Bool, parts int) stateEval {
 	switch {
 	case cp != nil:
 		return newClosureEval(cp, stop)
+	case c.Path == PathBatch && batchFits(p) && parts > 1:
+		return newSplitEval(p, stop, parts, cmp.Or(c.minSplit, minSplit))
 	case c.Path == PathBatch && batchFits(p):
 		return newBatchEval(p, stop)
 	}

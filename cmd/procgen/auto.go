@@ -10,7 +10,7 @@ import (
 // job's own unit, so that --device auto takes the faster one without paying
 // for opening a GPU it will not use. A run costs
 //
-//	CPU: work / (cpuRate · cores)      GPU: gpuFixed + work / gpuRate
+//	CPU: cpuFixed + work / (cpuRate · cores)      GPU: gpuFixed + work / gpuRate
 //
 // where gpuFixed is what the GPU path pays whatever the size (driver and
 // context, kernel modules, buffers, transfers) and the rates are sustained
@@ -18,25 +18,36 @@ import (
 type costModel struct {
 	unit     string
 	cpuRate  float64 // units per second per CPU core
+	cpuFixed float64 // seconds the CPU path pays whatever the size
 	gpuRate  float64 // units per second on the GPU
 	gpuFixed float64 // seconds
 }
 
 // costModels are calibrated on the H100 host (16 cores) with
-// scripts/bench-e2e.sh; see the README's table.
+// scripts/bench-e2e.sh at c335c26 (the README's table): the GPU path's fixed
+// cost is 0.36-0.42 s of every command there; CPU rates are per core.
 var costModels = map[string]costModel{
-	"flame":           {unit: "samples", cpuRate: 2.0e7, gpuRate: 6e9, gpuFixed: 0.45},
-	"lsys":            {unit: "modules", cpuRate: 6e8, gpuRate: 1.5e9, gpuFixed: 0.5},
-	"pga":             {unit: "terminals", cpuRate: 2e5, gpuRate: 3e7, gpuFixed: 0.35},
-	"forest-exact":    {unit: "cell-parent pairs", cpuRate: 3e8, gpuRate: 5e11, gpuFixed: 0.45},
-	"forest-fft":      {unit: "cells", cpuRate: 4e6, gpuRate: 2e9, gpuFixed: 0.5},
-	"forest-multires": {unit: "cells", cpuRate: 2e6, gpuRate: 1e9, gpuFixed: 0.5},
-	"rules":           {unit: "index evaluations", cpuRate: 4e7, gpuRate: 2e10, gpuFixed: 0.45},
+	// heavy.flam3 at 800x600, quality 200 (3.4e8 work): 3.88 s on 16 cores, 0.56 s on the H100.
+	"flame": {unit: "samples", cpuRate: 4e6, cpuFixed: 0.05, gpuRate: 2e9, gpuFixed: 0.45},
+	// koch-island -n 9 (3.1e8 modules): 0.043 s on the CPU, 0.56 s on the GPU: the CPU wins every size.
+	"lsys": {unit: "modules", cpuRate: 5e8, gpuRate: 1e9, gpuFixed: 0.5},
+	// Skyscrapers 23x23 (1.6e6 terminals): 0.28 s CPU, 0.40 s GPU; Suburban 66x64 (6.1e6): 1.06 s, 0.47 s.
+	"pga": {unit: "terminals", cpuRate: 3.6e5, gpuRate: 5e7, gpuFixed: 0.37},
+	// 2e4 trees over 500x500 m (5e9 pairs): 1.18 s CPU, 0.39 s GPU.
+	"forest-exact": {unit: "cell-parent pairs", cpuRate: 2.6e8, gpuRate: 2.5e11, gpuFixed: 0.37},
+	// 1e5 trees over 1000x500 m (5e5 cells): 0.32 s CPU, 0.47 s GPU.
+	"forest-fft":      {unit: "cells", cpuRate: 1e5, gpuRate: 6e6, gpuFixed: 0.38},
+	"forest-multires": {unit: "cells", cpuRate: 5e4, gpuRate: 3e6, gpuFixed: 0.38},
+	// Rules are weighed by a timed probe on one core (rulesWork), in
+	// single-core CPU seconds; the GPU runs them about 40 times faster than
+	// one core (Life 4096 x 200: 19 core-seconds, 0.09 s on the H100 past
+	// its fixed cost; the synthetic rule 2048 x 10: 12.5 core-s, 0.33 s).
+	"rules": {unit: "core-seconds", cpuRate: 1, gpuRate: 40, gpuFixed: 0.37},
 }
 
 // predict returns the model's CPU and GPU times for work on cores cores.
 func (m costModel) predict(work float64, cores int) (cpu, gpu float64) {
-	return work / (m.cpuRate * float64(max(cores, 1))), m.gpuFixed + work/m.gpuRate
+	return m.cpuFixed + work/(m.cpuRate*float64(max(cores, 1))), m.gpuFixed + work/m.gpuRate
 }
 
 // autoWeighs says whether --device auto has a choice to make, so that jobs

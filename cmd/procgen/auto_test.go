@@ -11,14 +11,18 @@ func TestCostModelDecisions(t *testing.T) {
 		work    float64
 		wantGPU bool
 	}{
-		{"flame", 48 * 36 * 50, false},         // a thumbnail
-		{"flame", 1920 * 1080 * 2000, true},    // a 1080p still at quality 2000
-		{"pga", 300, false},                    // a handful of buildings
-		{"pga", 5e7, true},                     // a city of tens of millions of terminals
-		{"forest-exact", 5e5 * 1e3, false},     // a small plot
-		{"forest-exact", 5e5 * 1e5, true},      // the exact sum over 1e5 trees
-		{"rules", 16 * 64, false},              // a few boards
-		{"rules", 2048 * 4096 * 10 * 20, true}, // the synthetic benchmark
+		{"flame", 48 * 36 * 50, false},      // a thumbnail
+		{"flame", 1920 * 1080 * 2000, true}, // a 1080p still at quality 2000
+		{"pga", 300, false},                 // a handful of buildings
+		{"pga", 5e7, true},                  // a city of tens of millions of terminals
+		{"forest-exact", 5e5 * 1e3, false},  // a small plot
+		{"forest-exact", 5e5 * 1e5, true},   // the exact sum over 1e5 trees
+		{"rules", 0.05, false},              // a few boards: 0.05 core-seconds
+		{"rules", 19, true},                 // Life, 4096 boards x 200 steps
+		{"lsys", 3.1e8, false},              // koch-island -n 9: the CPU wins
+		{"pga", 1.6e6, false},               // Skyscrapers 23x23
+		{"pga", 6.1e6, true},                // Suburban 66x64
+		{"forest-fft", 5e5, false},
 	}
 	for _, tt := range tests {
 		m := costModels[tt.job]
@@ -29,7 +33,7 @@ func TestCostModelDecisions(t *testing.T) {
 		}
 	}
 	for job, m := range costModels {
-		if !(m.cpuRate > 0 && m.gpuRate > 0 && m.gpuFixed >= 0) || m.unit == "" {
+		if !(m.cpuRate > 0 && m.gpuRate > 0 && m.gpuFixed >= 0 && m.cpuFixed >= 0) || m.unit == "" {
 			t.Errorf("%s: incomplete model %+v", job, m)
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"math"
+	"time"
 
 	"github.com/procgen-dev/procgen/internal/lsys"
 	"github.com/procgen-dev/procgen/internal/pga"
@@ -73,13 +74,25 @@ func pgaWork(g *pga.Grammar, axioms []pga.Shape, opt pga.Options) float64 {
 	return float64(len(ts)) / float64(k) * float64(n)
 }
 
-// rulesWork is the (state, index) evaluations of every rule over all steps.
-func rulesWork(prog *rules.Program, states, steps int) float64 {
-	per := 0.0
-	for _, r := range prog.Rules {
-		per += float64(max(r.Hi-r.Lo, 1))
+// rulesProbeStates is how many states rulesWork times.
+const rulesProbeStates = 32
+
+// rulesWork estimates the single-core CPU seconds of a run by timing one
+// step of a few of its states on one core (copies: the states stay as they
+// are): a rule's cost per index ranges over two orders of magnitude (an
+// elementary automaton against the synthetic rule's loops), which no count
+// of indices captures.
+func rulesWork(ctx context.Context, prog *rules.Program, st *rules.States, steps int) float64 {
+	k := min(st.N, rulesProbeStates)
+	if k == 0 {
+		return 0
 	}
-	return float64(states) * per * float64(max(steps, 1))
+	probe := &rules.States{N: k, Words: st.Words, Data: append([]uint32(nil), st.Data[:k*st.Words]...)}
+	start := time.Now()
+	if _, err := (rules.CPU{}).Run(ctx, prog, probe, rules.Options{Steps: 1, Workers: 1}); err != nil {
+		return 0 // a fault shows up on the real run, on whichever backend
+	}
+	return time.Since(start).Seconds() / float64(k) * float64(st.N) * float64(max(steps, 1))
 }
 
 // forestWork is the work of a forest run in its method's unit.

@@ -11,11 +11,13 @@ type openResult struct {
 // prefetchDevice starts opening the GPU on its own goroutine as a job
 // command starts, so that the driver's start-up (cuInit, the context: a
 // good part of the GPU path's fixed cost) overlaps reading and parsing the
-// input. It does so only where the run may use the GPU: --device cuda, or
-// auto in a CUDA build. openDevice takes the result; a run that ends on the
-// CPU never waits for it.
+// input. It does so only for --device cuda: under auto, a run the model
+// sends to the CPU would pay for it anyway (on the H100 host a process whose
+// driver start-up is under way takes ~70 ms longer to exit, more than small
+// CPU runs take), and the runs it sends to the GPU parse in milliseconds.
+// openDevice takes the result.
 func (a *app) prefetchDevice() {
-	if a.devOpen != nil || !gpu.BuiltWithCUDA || (a.opts.Device != "cuda" && a.opts.Device != "auto") {
+	if a.devOpen != nil || !gpu.BuiltWithCUDA || a.opts.Device != "cuda" {
 		return
 	}
 	ch := make(chan openResult, 1)

@@ -272,7 +272,11 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 			return usageErrorf("--trace %d: there are %d states (0..%d)", s, st.N, st.N-1)
 		}
 	}
-	dev, err := a.openDeviceFor("rules", rulesWork(prog, st.N, plan.steps))
+	work := 0.0
+	if a.autoWeighs() {
+		work = rulesWork(ctx, prog, st, plan.steps)
+	}
+	dev, err := a.openDeviceFor("rules", work)
 	if err != nil {
 		return err
 	}

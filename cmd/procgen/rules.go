@@ -280,6 +280,9 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	if err != nil {
 		return err
 	}
+	if dev, err = a.rulesDeviceFits(prog, dev); err != nil {
+		return err
+	}
 	device := "cpu"
 	if dev != nil {
 		defer dev.Close()
@@ -292,6 +295,7 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	res, err := rules.NewEngine(dev).Run(ctx, prog, st, rules.Options{
 		Steps: plan.steps, UntilFixpoint: o.UntilFixpoint, Trace: plan.trace, Progress: bar,
 		Schedule: plan.schedule, Layout: plan.layout,
+		NoFiredPerStep: format != "json" && o.Stats == "", // only JSON and --stats show them
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -322,10 +326,8 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 		return err
 	}
 	total := int64(0)
-	for _, f := range res.Fired {
-		for _, n := range f {
-			total += n
-		}
+	for _, n := range res.FiredTotal {
+		total += n
 	}
 	a.log.Infof("%s: %d states, %d steps on %s in %.3g s: %d rule applications", path, st.N, res.Steps, device,
 		time.Since(start).Seconds(), total)

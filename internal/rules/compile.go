@@ -245,7 +245,7 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 	if err != nil {
 		return err
 	}
-	if hi < lo || hi-lo > MaxRange {
+	if hi < lo || hi-lo > MaxRange || lo < math.MinInt32 || hi > math.MaxInt32+1 {
 		return c.errAt(d.lo.at(), "range %d..%d: want LO <= HI and at most %d indices", lo, hi, MaxRange)
 	}
 	c.rule, c.n = d, int(hi-lo)

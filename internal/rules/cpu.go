@@ -74,7 +74,12 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			f := make([][]int64, o.Steps)
+			// One row per step, or one row for them all.
+			rows := max(1, o.Steps)
+			if o.NoFiredPerStep {
+				rows = 1
+			}
+			f := make([][]int64, rows)
 			for t := range f {
 				f[t] = make([]int64, len(p.Rules))
 			}
@@ -110,14 +115,27 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 	if err := p.firstError(errs); err != nil {
 		return nil, err
 	}
-	res.Fired = make([][]int64, o.Steps)
-	for t := range res.Fired {
-		res.Fired[t] = make([]int64, len(p.Rules))
+	rows := o.Steps
+	if o.NoFiredPerStep {
+		rows = min(rows, 1)
+	}
+	sum := make([][]int64, rows)
+	for t := range sum {
+		sum[t] = make([]int64, len(p.Rules))
 		for _, f := range fired {
 			for r := range f[t] {
-				res.Fired[t][r] += f[t][r]
+				sum[t][r] += f[t][r]
 			}
 		}
+	}
+	res.FiredTotal = make([]int64, len(p.Rules))
+	for _, row := range sum {
+		for r, n := range row {
+			res.FiredTotal[r] += n
+		}
+	}
+	if !o.NoFiredPerStep {
+		res.Fired = sum
 	}
 	for _, tr := range traces {
 		res.Trace = append(res.Trace, tr...)
@@ -138,7 +156,7 @@ func runState(e stateEval, rules int, fired [][]int64, steps int, after func(t i
 		var n int64
 		for r := range rules {
 			k, i, f := e.applyRule(r)
-			fired[t-1][r] += k
+			fired[(t-1)%len(fired)][r] += k
 			n += k
 			if f != nil {
 				return 0, stateError{ok: true, step: t, rule: r, index: i, f: *f}

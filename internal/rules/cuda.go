@@ -167,6 +167,9 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 	if err := o.check(p, st); err != nil {
 		return nil, err
 	}
+	if err := GPUSupports(p); err != nil {
+		return nil, err
+	}
 	sched, layout := o.Schedule, o.Layout
 	if sched == "" {
 		sched = Compact
@@ -175,7 +178,7 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 		layout = LayoutC
 	}
 	if st.N == 0 {
-		res := &Result{StableAt: make([]int32, st.N), Fired: [][]int64{}}
+		res := &Result{StableAt: make([]int32, st.N), Fired: [][]int64{}, FiredTotal: make([]int64, len(p.Rules))}
 		finish(res, o)
 		return res, nil
 	}
@@ -259,11 +262,16 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 		return nil, err
 	}
 	res.Fired = make([][]int64, o.Steps)
+	res.FiredTotal = make([]int64, len(p.Rules))
 	for t := range res.Fired {
 		res.Fired[t] = make([]int64, len(p.Rules))
 		for k := range res.Fired[t] {
 			res.Fired[t][k] = int64(fired[t*len(p.Rules)+k])
+			res.FiredTotal[k] += res.Fired[t][k]
 		}
+	}
+	if o.NoFiredPerStep {
+		res.Fired = nil
 	}
 	res.StableAt = stable
 	sortTrace(res.Trace)

@@ -51,6 +51,9 @@ type Options struct {
 	// Schedule and Layout choose the GPU's kernel (defaults: compact, C).
 	Schedule Schedule
 	Layout   Layout
+	// NoFiredPerStep leaves Result.Fired nil (FiredTotal is still
+	// counted): the CPU's memory then does not grow with Steps.
+	NoFiredPerStep bool
 }
 
 // Result is what a run reports besides the final states.
@@ -61,6 +64,8 @@ type Result struct {
 	// Fired[t][r] counts the (state, index) pairs whose precondition held
 	// for rule r in step t+1, over all states.
 	Fired [][]int64
+	// FiredTotal[r] sums Fired over the steps run.
+	FiredTotal []int64
 	// StableAt[s] is the first step in which no rule fired for state s
 	// (its fixed point), or 0.
 	StableAt []int32
@@ -188,5 +193,7 @@ func finish(res *Result, o Options) {
 	} else {
 		res.Steps = o.Steps
 	}
-	res.Fired = res.Fired[:res.Steps]
+	if len(res.Fired) > res.Steps {
+		res.Fired = res.Fired[:res.Steps]
+	}
 }

@@ -1,0 +1,23 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrNotOnGPU wraps what a program asks for that the CUDA backend does not
+// do; the CPU backend does it (see GPUSupports).
+var ErrNotOnGPU = errors.New("not supported on the GPU")
+
+// GPUSupports reports why the CUDA backend cannot run p (an error wrapping
+// ErrNotOnGPU), or nil. A caller that picks the device by itself (--device
+// auto) runs such a program on the CPU.
+func GPUSupports(p *Program) error {
+	for _, r := range p.Rules {
+		if n := r.Hi - r.Lo; n > MaxRangeGPU {
+			return fmt.Errorf("%s:%d:%d: rule %s ranges over %d indices, more than the %d the GPU backend handles (the CPU backend takes up to %d): %w",
+				p.File, r.Pos.Line, r.Pos.Col, r.Name, n, MaxRangeGPU, int64(MaxRange), ErrNotOnGPU)
+		}
+	}
+	return nil
+}

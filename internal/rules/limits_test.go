@@ -1,0 +1,73 @@
+package rules
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// A 1024x1024 Life board (2^20 indices, past the GPU's 2^19) compiles and
+// runs on the CPU, matching the plain loop; the GPU backend says why not.
+func TestRangeBeyondGPU(t *testing.T) {
+	const w, h, gens = 1024, 1024, 2
+	p := compileConfig(t, "life.rules", map[string]string{"W": "1024", "H": "1024"})
+	if err := GPUSupports(p); !errors.Is(err, ErrNotOnGPU) || !strings.Contains(err.Error(), "1048576 indices") {
+		t.Fatalf("GPUSupports: %v", err)
+	}
+	st := Generate(p, 1, 3)
+	cells := make([]byte, w*h)
+	for k, v := range st.Data {
+		cells[k] = byte(v)
+	}
+	want := lifeLoop(cells, make([]byte, w*h), w, h, gens)
+	runCPU(t, p, st, Options{Steps: gens})
+	for k, v := range st.Data {
+		if byte(v) != want[k] {
+			t.Fatalf("cell %d: %d, want %d", k, v, want[k])
+		}
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"state { int a }\nrule r over i in -1..2147483647 + 1 { a = 1 }", "at most 2147483648 indices"},
+		{"state { int a }\nrule r over i in 0..2147483647 + 2 { a = 1 }", "at most 2147483648 indices"},
+		{"state { int a }\nrule r over i in -2147483647 - 2..-2147483647 { a = 1 }", "at most 2147483648 indices"},
+	} {
+		if _, err := Compile("big.rules", []byte(tc.src), nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v", tc.src, err)
+		}
+	}
+	if _, err := Compile("big.rules", []byte("state { int a }\nrule r over i in 0..2147483647 { a = 1 }"), nil); err != nil {
+		t.Errorf("a range of 2^31-1 indices: %v", err)
+	}
+}
+
+// With NoFiredPerStep, what a run allocates does not grow with --steps.
+func TestNoFiredPerStepIsConstantMemory(t *testing.T) {
+	p := compileConfig(t, "sandpile.rules", map[string]string{"W": "5", "H": "5"})
+	for _, path := range []CPU{{Path: PathBatch}, {Path: PathInterpret}} {
+		st := Generate(p, 3, 1)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		res, err := path.Run(context.Background(), p, st, Options{Steps: 1 << 24, UntilFixpoint: true, NoFiredPerStep: true})
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 {
+			t.Errorf("path %d: %d bytes allocated for 2^24 steps", path.Path, grew)
+		}
+		if !res.FixpointReached || res.Fired != nil || res.FiredTotal[0] == 0 {
+			t.Errorf("path %d: result %+v", path.Path, res)
+		}
+		ref := Generate(p, 3, 1)
+		want := runCPU(t, p, ref, Options{Steps: 1000, UntilFixpoint: true})
+		total := int64(0)
+		for _, f := range want.Fired {
+			total += f[0]
+		}
+		if total != res.FiredTotal[0] || want.Steps != res.Steps {
+			t.Errorf("path %d: total %d in %d steps, want %d in %d", path.Path, res.FiredTotal[0], res.Steps, total, want.Steps)
+		}
+	}
+}

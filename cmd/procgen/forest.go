@@ -37,6 +37,8 @@ type forestOptions struct {
 	Delimiter       string   `mapstructure:"delimiter"`
 	SkipUnknown     bool     `mapstructure:"skip-unknown"`
 	Realize         bool     `mapstructure:"realize"`
+	Stems           bool     `mapstructure:"stems"`
+	CRS             string   `mapstructure:"crs"`
 	Formats         []string `mapstructure:"formats"`
 }
 
@@ -50,6 +52,7 @@ type forestPlan struct {
 	bounds *forest.Bounds
 	delim  rune
 	outs   map[string]bool
+	epsg   int // from --crs; 0: none
 }
 
 func (o *forestOptions) validate() (*forestPlan, error) {
@@ -125,6 +128,16 @@ func (o *forestOptions) validate() (*forestPlan, error) {
 		}
 		p.outs[f] = true
 	}
+	epsg, err := forest.ParseCRS(o.CRS)
+	if err != nil {
+		return nil, usageErrorf("--crs: %v", err)
+	}
+	if epsg > 0 && p.outs["asc"] {
+		if _, err := forest.PRJ(epsg); err != nil {
+			return nil, usageErrorf("--crs %s: %v (drop asc from --formats, or use a UTM zone)", o.CRS, err)
+		}
+	}
+	p.epsg = epsg
 	return p, nil
 }
 
@@ -170,7 +183,7 @@ func (a *app) newForestDisperseCmd() *cobra.Command {
 	f.BoolVar(&force, "force", false, "replace an existing, non-empty output directory (as a whole: old and new files never mix)")
 	for _, k := range []string{"species", "method", "cell", "bounds", "boundary", "margin", "cutoff", "tolerance",
 		"cluster-distance", "x-col", "y-col", "species-col", "dbh-col", "dbh-unit", "girth", "where", "delimiter",
-		"skip-unknown", "realize", "formats"} {
+		"skip-unknown", "realize", "formats", "stems", "crs"} {
 		a.bindFlag(f, "forest."+k, k, "")
 	}
 	_ = cmd.RegisterFlagCompletionFunc("method", cobra.FixedCompletions(
@@ -221,7 +234,7 @@ Methods (--method):
 
 Boundaries (--boundary):
   open      seeds landing off the plot are lost (counted in the summary)
-  torus     the plot wraps around (nearest-image distances)
+  torus     the plot wraps around: every periodic image of every parent is summed, no seed is lost
   buffer    with --margin M: the standard buffer (guard) zone: stems in the
             outer M metres act as parents, but densities and totals are
             reported for the inner plot only
@@ -232,7 +245,7 @@ by --seed, species and cell: the same on any number of threads).
 Outputs in OUTDIR, per species and total: NAME.csv (x, y, species, density
 [, count]), NAME.asc (ESRI ASCII grid), NAME.png (log-scale heat map with a
 colour bar), and summary.json (totals, seeds lost, method, error estimate,
-timings, units). --formats picks among csv, asc, png. Everything is written
+timings, units). --formats picks among csv, asc, png, tif. Everything is written
 to a temporary directory first: a failed run leaves no partial outputs.
 
 ` + exitCodeHelp
@@ -459,29 +472,6 @@ func (a *app) forestCompute(ctx context.Context, r *forestRun) error {
 		r.timings["realize_s"] = time.Since(rs).Seconds()
 	}
 	return nil
-}
-
-// totalLayer sums the species layers (index -1: no species).
-func totalLayer(g forest.Grid, layers []forest.Layer, b forest.Boundary) forest.Layer {
-	t := forest.Layer{Species: -1, Density: make([]float64, g.Cells())}
-	for _, l := range layers {
-		for i, v := range l.Density {
-			t.Density[i] += v
-		}
-		t.Total += l.Total
-		t.Lost += l.Lost
-		t.Parents += l.Parents
-		t.Produced += l.Produced
-		t.Accuracy.MaxRel = math.Max(t.Accuracy.MaxRel, l.Accuracy.MaxRel)
-		t.Accuracy.Floor = math.Max(t.Accuracy.Floor, l.Accuracy.Floor)
-		t.Accuracy.MaxAbs += l.Accuracy.MaxAbs
-		t.Accuracy.TailMass = math.Max(t.Accuracy.TailMass, l.Accuracy.TailMass)
-		t.Accuracy.ExactCells += l.Accuracy.ExactCells
-	}
-	if b == forest.Torus {
-		t.Lost = 0
-	}
-	return t
 }
 
 // layerFileNames are the species' file names (safe characters only, unique,

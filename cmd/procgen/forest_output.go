@@ -66,11 +66,11 @@ func (a *app) forestWrite(ctx context.Context, r *forestRun, outDir string, writ
 		}
 		if r.p.outs["png"] {
 			put(name+".png", func(p string) error {
-				img := forest.HeatMap(r.grid, layer.Density, r.heatOptions(l, label, false))
+				img := forest.HeatMap(r.grid, layer.Density, r.heatOptions(l, label, r.o.Stems))
 				return output.WritePNGCompressed(p, img, output.Depth8, output.CompressFast)
 			})
 		}
-		r.gisJobs(put, l, name, 0) // forest_maps.go: .tif; .prj once --crs is wired
+		r.gisJobs(put, l, name, r.p.epsg) // forest_maps.go: .tif, and .prj beside .asc with --crs
 	}
 	errs := make([]error, len(jobs))
 	var next atomic.Int64
@@ -303,30 +303,6 @@ func (r *forestRun) summary(files []string) forestSummary {
 	if r.counts != nil {
 		s.Realization = map[string]any{"seed": r.seed,
 			"draw": "Poisson per cell with mean density x cell area, keyed by (seed, species, cell)"}
-	}
-	return s
-}
-
-func accuracyOf(method string, a forest.Accuracy, cells int) summaryAccuracy {
-	s := summaryAccuracy{AppliesAbove: a.Floor, MaxAbsolute: a.MaxAbs, TailMass: a.TailMass, ExactCells: a.ExactCells}
-	if a.MaxRel >= 0 {
-		v := a.MaxRel
-		s.MaxRelative = &v
-	}
-	switch {
-	case method == "multires":
-		s.Statement = "not estimated: the paper's clustering has no error bound; compare with --method exact"
-	case a.MaxAbs > 0 || a.TailMass > 0:
-		s.Statement = fmt.Sprintf("the cut-off ignores at most %.3g per m^2 per year in any cell, "+
-			"%.3g of every parent's seeds", a.MaxAbs, a.TailMass)
-	case method == "exact":
-		s.Statement = "exact sum in float64"
-	case a.ExactCells >= cells:
-		s.Statement = "exact sum in float64 (few parents: the direct sum was quicker than the FFT)"
-		s.MaxRelative = nil
-	default:
-		s.Statement = fmt.Sprintf("estimated relative error at most %.3g on cells above %g of the maximum "+
-			"(%d cells summed exactly)", a.MaxRel, a.Floor, a.ExactCells)
 	}
 	return s
 }

@@ -142,7 +142,7 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "output", "o", "", "write the final states to `FILE`: .json (with statistics) or .csv; - or none: standard output in --format")
+	f.StringVarP(&out, "output", "o", "", "write the final states to `FILE`: .json (with statistics), .csv, or .png (the first 16 boards); - or none: standard output in --format")
 	f.StringVar(&format, "format", "json", "`FORMAT` of standard output: json or csv")
 	addShardFlag(f, &shardSpec)
 	for _, k := range []string{"states", "generate", "steps", "until-fixpoint", "schedule", "layout", "trace", "trace-out", "stats"} {
@@ -183,8 +183,9 @@ states are still written, with "fixpoint_reached": false and per state the
 step it became stable (0: never).
 
 Output: -o out.json holds the final states, the rules fired per rule and step
-and the fixed-point flags; -o out.csv the states, one row each; without -o,
-JSON goes to stdout. --stats FILE writes the firings per step as CSV
+and the fixed-point flags; -o out.csv the states, one row each; -o boards.png
+the first 16 states' boards side by side (an int array of W*H cells, from
+the constants W and H, or of a square size); without -o, JSON goes to stdout. --stats FILE writes the firings per step as CSV
 (step,rule,fired). --trace 0,5 records those states after every step, as
 JSON lines in --trace-out.
 
@@ -219,8 +220,10 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 			format = "json"
 		case ".csv":
 			format = "csv"
+		case ".png":
+			format = "png" // the first states' boards (rules_board.go)
 		default:
-			return usageErrorf("output %s: want a .json or .csv file, or - for standard output", out)
+			return usageErrorf("output %s: want a .json, .csv or .png file, or - for standard output", out)
 		}
 	}
 	if err := checkInputFile("rules", path); err != nil {
@@ -270,6 +273,11 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	for _, s := range plan.trace {
 		if s >= st.N {
 			return usageErrorf("--trace %d: there are %d states (0..%d)", s, st.N, st.N-1)
+		}
+	}
+	if format == "png" {
+		if err := rulesBoardCheck(prog, st.N); err != nil {
+			return err
 		}
 	}
 	work := 0.0
@@ -421,7 +429,13 @@ func (a *app) writeRulesOutputs(ctx context.Context, plan *output.Plan, out, for
 	if out == "" {
 		out = output.Stdout
 	}
-	if format == "csv" {
+	if format == "png" {
+		bw, err := rulesBoardWrite(out, prog, st)
+		if err != nil {
+			return err
+		}
+		writes = append(writes, bw)
+	} else if format == "csv" {
 		header := prog.Columns()
 		if doc.StableAt != nil {
 			header = append(header, "stable_at")

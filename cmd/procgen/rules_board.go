@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/rules"
 )
 
@@ -26,4 +28,35 @@ func (a *app) rulesDeviceFits(prog *rules.Program, dev *gpu.Device) (*gpu.Device
 		a.log.Debugf("device: cpu (auto: %v)", why)
 	}
 	return nil, nil
+}
+
+// rulesSheetBoards is how many states -o boards.png draws: the first 16.
+const rulesSheetBoards = 16
+
+// rulesBoardCheck refuses, before the run, a picture of states that have
+// no board or would make too large an image.
+func rulesBoardCheck(prog *rules.Program, states int) error {
+	b, err := prog.BoardOf()
+	if err != nil {
+		return usageErrorf("-o .png: %v", err)
+	}
+	if px := rules.SheetPixels(b, min(states, rulesSheetBoards)); px > rules.MaxSheetPixels {
+		return usageErrorf("-o .png: %d boards of %dx%d make %d pixels, more than %d", min(states, rulesSheetBoards), b.W, b.H, px, int64(rules.MaxSheetPixels))
+	}
+	return nil
+}
+
+// rulesBoardWrite draws the first states' boards side by side into out.
+func rulesBoardWrite(out string, prog *rules.Program, st *rules.States) (output.Write, error) {
+	b, err := prog.BoardOf()
+	if err != nil {
+		return output.Write{}, err
+	}
+	return output.Write{Path: out, Func: func(w io.Writer) error {
+		img, err := rules.BoardSheet(prog, st, b, rulesSheetBoards)
+		if err != nil {
+			return err
+		}
+		return output.EncodePNG(w, img, output.Depth8)
+	}}, nil
 }

@@ -55,6 +55,12 @@ func Compile(file string, src []byte, defines map[string]string) (*Program, erro
 		return nil, fmt.Errorf("%s: the rules compile to %d code words, more than the %d the kernels hold", file, len(c.prog.Code), MaxCode)
 	}
 	c.prog.Regs = max(c.prog.Regs, 1)
+	c.prog.Consts = map[string]int64{}
+	for name, v := range c.consts {
+		if !v.isFloat {
+			c.prog.Consts[name] = v.i
+		}
+	}
 	return c.prog, nil
 }
 

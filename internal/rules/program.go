@@ -63,6 +63,9 @@ type Program struct {
 	// stores and divisions, what it does ("cell[...]").
 	Debug []debugInfo
 	Regs  int // registers used, r0 is the rule's index
+	// Consts holds the file's integer constants after --define (a board's
+	// W and H, board.go).
+	Consts map[string]int64
 }
 
 type debugInfo struct {

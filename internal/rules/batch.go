@@ -33,13 +33,18 @@ type batchEval struct {
 	en    [lanes]bool // the precondition's value per lane
 	fault [lanes]bool
 	anyF  bool
+	dirty bool // pend or fadd may hold writes
 	pend  [lanes][]pendingWrite // scattered writes, per lane
 	fadd  [lanes][]pendingWrite // float +=, per lane (their sum depends on the order)
 	wait  []laneGroup
 	free  [][]uint8
 	// ky[pc] is the constant every lane holds in instruction pc's second
-	// operand (an LDI earlier in its basic block), or -1.
-	ky []int64
+	// operand (an LDI earlier in its basic block), or -1; skip[pc]: an LDI
+	// only such operands read; fuse[pc]: an IADD whose sum only the load
+	// after it reads (batch_plan.go).
+	ky         []int64
+	skip, fuse []bool
+	kreg       [lanes]uint32 // a constant operand spread over the lanes
 	// rulePend collects the rule's scattered writes in index order.
 	rulePend []pendingWrite
 	// split: several goroutines share the state (cpu_split.go): int +=
@@ -50,60 +55,11 @@ type batchEval struct {
 
 func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
 	ref := &evaluator{p: p, snap: make([]uint32, p.Words), stop: stop}
-	return &batchEval{p: p, ref: ref, snap: ref.snap, stop: stop, ky: constOperands(p)}
+	b := &batchEval{p: p, ref: ref, snap: ref.snap, stop: stop}
+	b.ky, b.skip, b.fuse = planBatch(p)
+	return b
 }
 
-// constOperands finds, per instruction, a second operand that an LDI in the
-// same basic block set: every lane at the instruction ran that LDI, so the
-// lane loop can take the constant (and divide by a power of two with a
-// shift).
-func constOperands(p *Program) []int64 {
-	code := p.Code
-	target := make([]bool, len(code)+1)
-	for _, r := range p.Rules {
-		if r.CondPC >= 0 {
-			target[r.CondPC] = true
-		}
-		target[r.BodyPC] = true
-	}
-	for pc := 0; pc < len(code); pc++ {
-		op := int(code[pc] & 255)
-		if hasImm(op) {
-			if op != opLDI && pc+1 < len(code) && int(code[pc+1]) <= len(code) {
-				target[code[pc+1]] = true
-			}
-			pc++
-		}
-	}
-	ky := make([]int64, len(code))
-	var known [MaxRegs]int64
-	for pc := 0; pc < len(code); pc++ {
-		ky[pc] = -1
-		if target[pc] {
-			for r := range known {
-				known[r] = -1
-			}
-		}
-		op, a, _, c := decode(code[pc])
-		if op >= opIADD && op < opCount && !(op >= opINEG && op <= opBOOL) && !(op >= opFNEG && op <= opF2I) {
-			ky[pc] = known[c&31]
-		}
-		_, writes, _ := regOperands(code[pc])
-		for _, w := range writes {
-			known[w&31] = -1
-		}
-		if op == opLDI && pc+1 < len(code) {
-			known[a&31] = int64(code[pc+1])
-		}
-		if hasImm(op) {
-			pc++
-			if pc < len(ky) {
-				ky[pc] = -1
-			}
-		}
-	}
-	return ky
-}
 
 // batchFits reports whether every register operand lies in the register
 // file (always so for Compile's output).
@@ -204,6 +160,10 @@ func (b *batchEval) exec(pc int, act []uint8) {
 		switch op {
 		case opNop:
 		case opLDI:
+			if b.skip[pc] {
+				pc += 2
+				continue
+			}
 			k := code[pc+1]
 			if len(act) == n {
 				for i := 0; i < n; i++ {
@@ -225,14 +185,17 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			act = nil
 			continue
 		case opJZ:
-			z, nz := b.get(), b.get()
+			// Branch-free: the lanes of a precondition go either way at
+			// random.
+			z, nz := b.get()[:len(act)], b.get()[:len(act)]
+			nzn, zn := 0, 0
 			for _, l := range act {
-				if D[l] == 0 {
-					z = append(z, l)
-				} else {
-					nz = append(nz, l)
-				}
+				nz[nzn], z[zn] = l, l
+				t := int(b2u(D[l] != 0))
+				nzn += t
+				zn += 1 - t
 			}
+			z, nz = z[:zn], nz[:nzn]
 			b.release(act)
 			if len(z) == 0 {
 				b.release(z)
@@ -293,6 +256,14 @@ func (b *batchEval) exec(pc int, act []uint8) {
 					D[l] = uint32(imod(x, y))
 				}
 			}
+		case opIADD:
+			if b.fuse[pc] {
+				op2, _, _, f2 := decode(code[pc+1])
+				b.loadSum(op2, D, &b.r[ib&31], &b.r[c&31], b.ky[pc], f2, act)
+				pc += 2
+				continue
+			}
+			fallthrough
 		default:
 			if k := b.ky[pc]; k >= 0 && batchBinaryK(op, D, &b.r[ib&31], uint32(k), act, n) {
 				break
@@ -312,6 +283,18 @@ func (b *batchEval) exec(pc int, act []uint8) {
 func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool {
 	if k > 0 && k&(k-1) == 0 {
 		s, m := uint(bits.TrailingZeros32(uint32(k))), k-1
+		if len(act) == b.n {
+			d := D[:b.n]
+			for i, x := range X[:b.n] {
+				if op == opIMOD {
+					d[i] = x & uint32(m)
+				} else {
+					v := int32(x)
+					d[i] = uint32((v + v>>31&m) >> s)
+				}
+			}
+			return true
+		}
 		if op == opIMOD {
 			for _, l := range act {
 				D[l] = X[l] & uint32(m)
@@ -334,6 +317,44 @@ func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool
 		D[l] = uint32(idiv(int32(X[l]), k))
 	}
 	return true
+}
+
+// loadSum is an IADD and the load it indexes: D = field[X + Y] (Y the
+// constant k when k >= 0).
+func (b *batchEval) loadSum(op int, D, X, Y *[lanes]uint32, k int64, fi int, act []uint8) {
+	f := &b.p.Fields[fi]
+	src := b.cur
+	if op == opLDS {
+		src = b.snap
+	}
+	fld := src[f.Off : f.Off+f.Size]
+	size := uint32(len(fld))
+	if k >= 0 {
+		Y = &b.kreg
+		for i := range Y {
+			Y[i] = uint32(k)
+		}
+	}
+	if len(act) == b.n {
+		d, ys := D[:b.n], Y[:b.n]
+		for i, x := range X[:b.n] {
+			if w := x + ys[i]; w < size {
+				d[i] = fld[w]
+			} else {
+				b.faultLane(uint8(i))
+				d[i] = 0
+			}
+		}
+		return
+	}
+	for _, l := range act {
+		if w := X[l] + Y[l]; w < size {
+			D[l] = fld[w]
+		} else {
+			b.faultLane(l)
+			D[l] = 0
+		}
+	}
 }
 
 func (b *batchEval) load(op int, D *[lanes]uint32, ib, fi int, act []uint8) {
@@ -398,6 +419,7 @@ func (b *batchEval) store(op int, V *[lanes]uint32, ib, fi int, act []uint8) {
 				continue
 			}
 			b.pend[l] = append(b.pend[l], pendingWrite{f.Off + int(x), V[l]})
+			b.dirty = true
 		case opADDI:
 			if b.split {
 				atomic.AddUint32(&fld[x], V[l])
@@ -406,6 +428,7 @@ func (b *batchEval) store(op int, V *[lanes]uint32, ib, fi int, act []uint8) {
 			}
 		default:
 			b.fadd[l] = append(b.fadd[l], pendingWrite{f.Off + int(x), V[l]})
+			b.dirty = true
 		}
 	}
 }

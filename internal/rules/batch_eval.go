@@ -29,10 +29,15 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 			l := uint8(i)
 			R0[l] = uint32(int32(base + i))
 			b.fault[l], b.en[l] = false, true
+			act = append(act, l)
+		}
+		if b.dirty {
 			// A fault may have left writes behind (a split part's is only
 			// named later).
-			b.pend[l], b.fadd[l] = b.pend[l][:0], b.fadd[l][:0]
-			act = append(act, l)
+			for l := range b.pend {
+				b.pend[l], b.fadd[l] = b.pend[l][:0], b.fadd[l][:0]
+			}
+			b.dirty = false
 		}
 		// Lanes from the first faulting one on need not run: the fault
 		// ends the run.
@@ -67,6 +72,9 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 			return fired, base + stopAt, b.faultAt(rule.CondPC, base+stopAt)
 		}
 		for l := range n {
+			if !b.dirty {
+				break
+			}
 			p := &b.pend[uint8(l)]
 			if len(*p) > 0 {
 				b.rulePend = append(b.rulePend, *p...)
@@ -85,6 +93,7 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 			}
 			*fa = (*fa)[:0]
 		}
+		b.dirty = false
 	}
 	return fired, 0, nil
 }

@@ -61,7 +61,7 @@ func main() {
 	b.WriteString("// batchBinary sets D = X op Y on the lanes of act (all n lanes when\n// len(act) == n); false for an opcode it does not know.\n")
 	b.WriteString("func batchBinary(op int, D, X, Y *[lanes]uint32, act []uint8, n int) bool {\n\tif len(act) == n {\n\t\tswitch op {\n")
 	for _, o := range binary {
-		fmt.Fprintf(&b, "\t\tcase %s:\n\t\t\tfor i := 0; i < n; i++ {\n\t\t\t\tl := uint8(i)\n\t\t\t\tx, y := X[l], Y[l]\n\t\t\t\tD[l] = %s\n\t\t\t}\n", o.name, o.expr)
+		fmt.Fprintf(&b, "\t\tcase %s:\n\t\t\td, ys := D[:n], Y[:n]\n\t\t\tfor i, x := range X[:n] {\n\t\t\t\ty := ys[i]\n\t\t\t\td[i] = %s\n\t\t\t}\n", o.name, o.expr)
 	}
 	b.WriteString("\t\tdefault:\n\t\t\treturn false\n\t\t}\n\t\treturn true\n\t}\n\tswitch op {\n")
 	for _, o := range binary {
@@ -74,7 +74,7 @@ func main() {
 	b.WriteString("// batchBinaryK sets D = X op k on the lanes of act; false for an\n// opcode it does not know.\n")
 	b.WriteString("func batchBinaryK(op int, D, X *[lanes]uint32, k uint32, act []uint8, n int) bool {\n\tif len(act) == n {\n\t\tswitch op {\n")
 	for _, o := range binary {
-		fmt.Fprintf(&b, "\t\tcase %s:\n\t\t\tfor i := 0; i < n; i++ {\n\t\t\t\tl := uint8(i)\n\t\t\t\tx, y := X[l], k\n\t\t\t\tD[l] = %s\n\t\t\t}\n", o.name, o.expr)
+		fmt.Fprintf(&b, "\t\tcase %s:\n\t\t\td, y := D[:n], k\n\t\t\tfor i, x := range X[:n] {\n\t\t\t\td[i] = %s\n\t\t\t}\n", o.name, o.expr)
 	}
 	b.WriteString("\t\tdefault:\n\t\t\treturn false\n\t\t}\n\t\treturn true\n\t}\n\tswitch op {\n")
 	for _, o := range binary {
@@ -84,7 +84,7 @@ func main() {
 	b.WriteString("// batchUnary sets D = op X on the lanes of act; false for an opcode it\n// does not know.\n")
 	b.WriteString("func batchUnary(op int, D, X *[lanes]uint32, act []uint8, n int) bool {\n\tif len(act) == n {\n\t\tswitch op {\n")
 	for _, o := range unary {
-		fmt.Fprintf(&b, "\t\tcase %s:\n\t\t\tfor i := 0; i < n; i++ {\n\t\t\t\tl := uint8(i)\n\t\t\t\tx := X[l]\n\t\t\t\tD[l] = %s\n\t\t\t}\n", o.name, o.expr)
+		fmt.Fprintf(&b, "\t\tcase %s:\n\t\t\td := D[:n]\n\t\t\tfor i, x := range X[:n] {\n\t\t\t\td[i] = %s\n\t\t\t}\n", o.name, o.expr)
 	}
 	b.WriteString("\t\tdefault:\n\t\t\treturn false\n\t\t}\n\t\treturn true\n\t}\n\tswitch op {\n")
 	for _, o := range unary {

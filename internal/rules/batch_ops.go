@@ -8,148 +8,148 @@ func batchBinary(op int, D, X, Y *[lanes]uint32, act []uint8, n int) bool {
 	if len(act) == n {
 		switch op {
 		case opIADD:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = x + y
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = x + y
 			}
 		case opISUB:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = x - y
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = x - y
 			}
 		case opIMUL:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = x * y
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = x * y
 			}
 		case opIAND:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = x & y
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = x & y
 			}
 		case opIOR:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = x | y
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = x | y
 			}
 		case opIXOR:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = x ^ y
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = x ^ y
 			}
 		case opISHL:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = x << (y & 31)
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = x << (y & 31)
 			}
 		case opISHR:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = uint32(int32(x) >> (y & 31))
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = uint32(int32(x) >> (y & 31))
 			}
 		case opIEQ:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = b2u(x == y)
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = b2u(x == y)
 			}
 		case opINE:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = b2u(x != y)
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = b2u(x != y)
 			}
 		case opILT:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = b2u(int32(x) < int32(y))
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = b2u(int32(x) < int32(y))
 			}
 		case opILE:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = b2u(int32(x) <= int32(y))
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = b2u(int32(x) <= int32(y))
 			}
 		case opIMIN:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = uint32(min(int32(x), int32(y)))
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = uint32(min(int32(x), int32(y)))
 			}
 		case opIMAX:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = uint32(max(int32(x), int32(y)))
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = uint32(max(int32(x), int32(y)))
 			}
 		case opFADD:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = u32(f32(x) + f32(y))
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = u32(f32(x) + f32(y))
 			}
 		case opFSUB:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = u32(f32(x) - f32(y))
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = u32(f32(x) - f32(y))
 			}
 		case opFMUL:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = u32(f32(x) * f32(y))
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = u32(f32(x) * f32(y))
 			}
 		case opFDIV:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = u32(f32(x) / f32(y))
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = u32(f32(x) / f32(y))
 			}
 		case opFEQ:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = b2u(f32(x) == f32(y))
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = b2u(f32(x) == f32(y))
 			}
 		case opFNE:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = b2u(f32(x) != f32(y))
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = b2u(f32(x) != f32(y))
 			}
 		case opFLT:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = b2u(f32(x) < f32(y))
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = b2u(f32(x) < f32(y))
 			}
 		case opFLE:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = b2u(f32(x) <= f32(y))
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = b2u(f32(x) <= f32(y))
 			}
 		case opFMIN:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = fmin32(x, y)
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = fmin32(x, y)
 			}
 		case opFMAX:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], Y[l]
-				D[l] = fmax32(x, y)
+			d, ys := D[:n], Y[:n]
+			for i, x := range X[:n] {
+				y := ys[i]
+				d[i] = fmax32(x, y)
 			}
 		default:
 			return false

@@ -8,148 +8,124 @@ func batchBinaryK(op int, D, X *[lanes]uint32, k uint32, act []uint8, n int) boo
 	if len(act) == n {
 		switch op {
 		case opIADD:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = x + y
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = x + y
 			}
 		case opISUB:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = x - y
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = x - y
 			}
 		case opIMUL:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = x * y
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = x * y
 			}
 		case opIAND:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = x & y
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = x & y
 			}
 		case opIOR:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = x | y
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = x | y
 			}
 		case opIXOR:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = x ^ y
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = x ^ y
 			}
 		case opISHL:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = x << (y & 31)
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = x << (y & 31)
 			}
 		case opISHR:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = uint32(int32(x) >> (y & 31))
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = uint32(int32(x) >> (y & 31))
 			}
 		case opIEQ:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = b2u(x == y)
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = b2u(x == y)
 			}
 		case opINE:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = b2u(x != y)
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = b2u(x != y)
 			}
 		case opILT:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = b2u(int32(x) < int32(y))
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = b2u(int32(x) < int32(y))
 			}
 		case opILE:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = b2u(int32(x) <= int32(y))
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = b2u(int32(x) <= int32(y))
 			}
 		case opIMIN:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = uint32(min(int32(x), int32(y)))
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = uint32(min(int32(x), int32(y)))
 			}
 		case opIMAX:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = uint32(max(int32(x), int32(y)))
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = uint32(max(int32(x), int32(y)))
 			}
 		case opFADD:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = u32(f32(x) + f32(y))
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = u32(f32(x) + f32(y))
 			}
 		case opFSUB:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = u32(f32(x) - f32(y))
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = u32(f32(x) - f32(y))
 			}
 		case opFMUL:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = u32(f32(x) * f32(y))
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = u32(f32(x) * f32(y))
 			}
 		case opFDIV:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = u32(f32(x) / f32(y))
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = u32(f32(x) / f32(y))
 			}
 		case opFEQ:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = b2u(f32(x) == f32(y))
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = b2u(f32(x) == f32(y))
 			}
 		case opFNE:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = b2u(f32(x) != f32(y))
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = b2u(f32(x) != f32(y))
 			}
 		case opFLT:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = b2u(f32(x) < f32(y))
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = b2u(f32(x) < f32(y))
 			}
 		case opFLE:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = b2u(f32(x) <= f32(y))
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = b2u(f32(x) <= f32(y))
 			}
 		case opFMIN:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = fmin32(x, y)
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = fmin32(x, y)
 			}
 		case opFMAX:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x, y := X[l], k
-				D[l] = fmax32(x, y)
+			d, y := D[:n], k
+			for i, x := range X[:n] {
+				d[i] = fmax32(x, y)
 			}
 		default:
 			return false
@@ -289,70 +265,59 @@ func batchUnary(op int, D, X *[lanes]uint32, act []uint8, n int) bool {
 	if len(act) == n {
 		switch op {
 		case opMOV:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x := X[l]
-				D[l] = x
+			d := D[:n]
+			for i, x := range X[:n] {
+				d[i] = x
 			}
 		case opINEG:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x := X[l]
-				D[l] = -x
+			d := D[:n]
+			for i, x := range X[:n] {
+				d[i] = -x
 			}
 		case opINOT:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x := X[l]
-				D[l] = ^x
+			d := D[:n]
+			for i, x := range X[:n] {
+				d[i] = ^x
 			}
 		case opILNOT:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x := X[l]
-				D[l] = b2u(x == 0)
+			d := D[:n]
+			for i, x := range X[:n] {
+				d[i] = b2u(x == 0)
 			}
 		case opIABS:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x := X[l]
-				D[l] = uint32(iabs(int32(x)))
+			d := D[:n]
+			for i, x := range X[:n] {
+				d[i] = uint32(iabs(int32(x)))
 			}
 		case opBOOL:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x := X[l]
-				D[l] = b2u(x != 0)
+			d := D[:n]
+			for i, x := range X[:n] {
+				d[i] = b2u(x != 0)
 			}
 		case opFNEG:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x := X[l]
-				D[l] = x ^ 0x80000000
+			d := D[:n]
+			for i, x := range X[:n] {
+				d[i] = x ^ 0x80000000
 			}
 		case opFABS:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x := X[l]
-				D[l] = x &^ 0x80000000
+			d := D[:n]
+			for i, x := range X[:n] {
+				d[i] = x &^ 0x80000000
 			}
 		case opFSQRT:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x := X[l]
-				D[l] = fsqrt32(x)
+			d := D[:n]
+			for i, x := range X[:n] {
+				d[i] = fsqrt32(x)
 			}
 		case opI2F:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x := X[l]
-				D[l] = u32(float32(int32(x)))
+			d := D[:n]
+			for i, x := range X[:n] {
+				d[i] = u32(float32(int32(x)))
 			}
 		case opF2I:
-			for i := 0; i < n; i++ {
-				l := uint8(i)
-				x := X[l]
-				D[l] = uint32(f2i(f32(x)))
+			d := D[:n]
+			for i, x := range X[:n] {
+				d[i] = uint32(f2i(f32(x)))
 			}
 		default:
 			return false

@@ -143,6 +143,15 @@ func (g *progGen) index(n, depth int) string {
 	case 1:
 		return "i"
 	case 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20:
+		if n > 4 && g.pick(2) == 0 {
+			// Stencil shapes: a sum of registers, or register plus constant.
+			if g.pick(2) == 0 {
+				k := 1 + g.pick(3)
+				return fmt.Sprintf("((%s) %% %d) + %d", g.intExpr(min(depth, 1)), n-k, k)
+			}
+			a := n / 2
+			return fmt.Sprintf("(i %% %d) + ((%s) %% %d)", a, g.intExpr(min(depth, 1)), n-a+1)
+		}
 		return fmt.Sprintf("(i + %d) %% %d", g.pick(3), n)
 	}
 	return fmt.Sprintf("(%s) %% %d", g.intExpr(depth), n)

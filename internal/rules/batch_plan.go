@@ -1,0 +1,116 @@
+package rules
+
+// planBatch looks at the bytecode once for what the batch evaluator can
+// skip or fuse: constants, the LDIs that only feed them, and stencil loads
+// (an IADD computing the index of the load that follows).
+func planBatch(p *Program) (ky []int64, skip, fuse []bool) {
+	code := p.Code
+	target := jumpTargets(p)
+	ky = constOperands(p, target)
+	skip = make([]bool, len(code))
+	fuse = make([]bool, len(code))
+	for pc := 0; pc < len(code); pc++ {
+		op, a, _, _ := decode(code[pc])
+		switch {
+		case op == opLDI:
+			skip[pc] = onlyFolded(code, ky, target, pc+2, a)
+		case op == opIADD && pc+1 < len(code) && !target[pc+1]:
+			op2, a2, b2, _ := decode(code[pc+1])
+			fuse[pc] = (op2 == opLD || op2 == opLDS) && a2 == a && b2 == a
+		}
+		if hasImm(op) {
+			pc++
+		}
+	}
+	return ky, skip, fuse
+}
+
+// onlyFolded reports whether register r, set by an LDI just before pc, is
+// read from pc on only as a folded constant operand and set again before
+// its basic block ends.
+func onlyFolded(code []uint32, ky []int64, target []bool, pc, r int) bool {
+	for ; pc < len(code) && !target[pc]; pc++ {
+		op, _, b, c := decode(code[pc])
+		reads, writes, _ := regOperands(code[pc])
+		for k, x := range reads {
+			if x != r {
+				continue
+			}
+			folded := k == 1 && c == r && b != r && ky[pc] >= 0 && op >= opIADD &&
+				!(op >= opINEG && op <= opBOOL) && !(op >= opFNEG && op <= opF2I) &&
+				!((op == opIDIV || op == opIMOD) && ky[pc] == 0)
+			if !folded {
+				return false
+			}
+		}
+		if len(writes) > 0 && writes[0] == r {
+			return true
+		}
+		if op == opJMP || op == opJZ || op == opLOOP || op == opRET || op == opEND {
+			return false
+		}
+		if hasImm(op) {
+			pc++
+		}
+	}
+	return false
+}
+
+// jumpTargets marks the entry points and jump targets: where lanes from
+// elsewhere may join.
+func jumpTargets(p *Program) []bool {
+	code := p.Code
+	target := make([]bool, len(code)+1)
+	for _, r := range p.Rules {
+		if r.CondPC >= 0 {
+			target[r.CondPC] = true
+		}
+		target[r.BodyPC] = true
+	}
+	for pc := 0; pc < len(code); pc++ {
+		op := int(code[pc] & 255)
+		if hasImm(op) {
+			if op != opLDI && pc+1 < len(code) && int(code[pc+1]) <= len(code) {
+				target[code[pc+1]] = true
+			}
+			pc++
+		}
+	}
+	return target
+}
+
+// constOperands finds, per instruction, a second operand that an LDI in the
+// same basic block set: every lane at the instruction ran that LDI, so the
+// lane loop can take the constant (and divide by a power of two with a
+// shift).
+func constOperands(p *Program, target []bool) []int64 {
+	code := p.Code
+	ky := make([]int64, len(code))
+	var known [MaxRegs]int64
+	for pc := 0; pc < len(code); pc++ {
+		ky[pc] = -1
+		if target[pc] {
+			for r := range known {
+				known[r] = -1
+			}
+		}
+		op, a, _, c := decode(code[pc])
+		if op >= opIADD && op < opCount && !(op >= opINEG && op <= opBOOL) && !(op >= opFNEG && op <= opF2I) {
+			ky[pc] = known[c&31]
+		}
+		_, writes, _ := regOperands(code[pc])
+		for _, w := range writes {
+			known[w&31] = -1
+		}
+		if op == opLDI && pc+1 < len(code) {
+			known[a&31] = int64(code[pc+1])
+		}
+		if hasImm(op) {
+			pc++
+			if pc < len(ky) {
+				ky[pc] = -1
+			}
+		}
+	}
+	return ky
+}

@@ -33,7 +33,7 @@ type batchEval struct {
 	en    [lanes]bool // the precondition's value per lane
 	fault [lanes]bool
 	anyF  bool
-	dirty bool // pend or fadd may hold writes
+	dirty bool                  // pend or fadd may hold writes
 	pend  [lanes][]pendingWrite // scattered writes, per lane
 	fadd  [lanes][]pendingWrite // float +=, per lane (their sum depends on the order)
 	wait  []laneGroup
@@ -59,7 +59,6 @@ func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
 	b.ky, b.skip, b.fuse = planBatch(p)
 	return b
 }
-
 
 // batchFits reports whether every register operand lies in the register
 // file (always so for Compile's output).

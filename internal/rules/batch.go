@@ -44,6 +44,7 @@ type batchEval struct {
 	// after it reads (batch_plan.go).
 	ky         []int64
 	skip, fuse []bool
+	acc        []int8        // a fused load's value is added into this register
 	kreg       [lanes]uint32 // a constant operand spread over the lanes
 	// rulePend collects the rule's scattered writes in index order.
 	rulePend []pendingWrite
@@ -56,7 +57,7 @@ type batchEval struct {
 func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
 	ref := &evaluator{p: p, snap: make([]uint32, p.Words), stop: stop}
 	b := &batchEval{p: p, ref: ref, snap: ref.snap, stop: stop}
-	b.ky, b.skip, b.fuse = planBatch(p)
+	b.ky, b.skip, b.fuse, b.acc = planBatch(p)
 	return b
 }
 
@@ -258,6 +259,13 @@ func (b *batchEval) exec(pc int, act []uint8) {
 		case opIADD:
 			if b.fuse[pc] {
 				op2, _, _, f2 := decode(code[pc+1])
+				if r := b.acc[pc]; r >= 0 {
+					// The loaded value only feeds the next IADD: add it
+					// there (its register is written again before a read).
+					b.loadAdd(op2, &b.r[r&31], &b.r[ib&31], &b.r[c&31], b.ky[pc], f2, act)
+					pc += 3
+					continue
+				}
 				b.loadSum(op2, D, &b.r[ib&31], &b.r[c&31], b.ky[pc], f2, act)
 				pc += 2
 				continue
@@ -284,13 +292,15 @@ func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool
 		s, m := uint(bits.TrailingZeros32(uint32(k))), k-1
 		if len(act) == b.n {
 			d := D[:b.n]
-			for i, x := range X[:b.n] {
-				if op == opIMOD {
+			if op == opIMOD {
+				for i, x := range X[:b.n] {
 					d[i] = x & uint32(m)
-				} else {
-					v := int32(x)
-					d[i] = uint32((v + v>>31&m) >> s)
 				}
+				return true
+			}
+			for i, x := range X[:b.n] {
+				v := int32(x)
+				d[i] = uint32((v + v>>31&m) >> s)
 			}
 			return true
 		}
@@ -352,6 +362,41 @@ func (b *batchEval) loadSum(op int, D, X, Y *[lanes]uint32, k int64, fi int, act
 		} else {
 			b.faultLane(l)
 			D[l] = 0
+		}
+	}
+}
+
+// loadAdd is loadSum whose value the next IADD adds into A: A += field[X + Y].
+func (b *batchEval) loadAdd(op int, A, X, Y *[lanes]uint32, k int64, fi int, act []uint8) {
+	f := &b.p.Fields[fi]
+	src := b.cur
+	if op == opLDS {
+		src = b.snap
+	}
+	fld := src[f.Off : f.Off+f.Size]
+	size := uint32(len(fld))
+	if k >= 0 {
+		Y = &b.kreg
+		for i := range Y {
+			Y[i] = uint32(k)
+		}
+	}
+	if len(act) == b.n {
+		a, ys := A[:b.n], Y[:b.n]
+		for i, x := range X[:b.n] {
+			if w := x + ys[i]; w < size {
+				a[i] += fld[w]
+			} else {
+				b.faultLane(uint8(i))
+			}
+		}
+		return
+	}
+	for _, l := range act {
+		if w := X[l] + Y[l]; w < size {
+			A[l] += fld[w]
+		} else {
+			b.faultLane(l)
 		}
 	}
 }

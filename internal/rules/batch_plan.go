@@ -3,12 +3,16 @@ package rules
 // planBatch looks at the bytecode once for what the batch evaluator can
 // skip or fuse: constants, the LDIs that only feed them, and stencil loads
 // (an IADD computing the index of the load that follows).
-func planBatch(p *Program) (ky []int64, skip, fuse []bool) {
+func planBatch(p *Program) (ky []int64, skip, fuse []bool, acc []int8) {
 	code := p.Code
 	target := jumpTargets(p)
 	ky = constOperands(p, target)
 	skip = make([]bool, len(code))
 	fuse = make([]bool, len(code))
+	acc = make([]int8, len(code))
+	for k := range acc {
+		acc[k] = -1
+	}
 	for pc := 0; pc < len(code); pc++ {
 		op, a, _, _ := decode(code[pc])
 		switch {
@@ -17,12 +21,44 @@ func planBatch(p *Program) (ky []int64, skip, fuse []bool) {
 		case op == opIADD && pc+1 < len(code) && !target[pc+1]:
 			op2, a2, b2, _ := decode(code[pc+1])
 			fuse[pc] = (op2 == opLD || op2 == opLDS) && a2 == a && b2 == a
+			if fuse[pc] && pc+2 < len(code) && !target[pc+2] {
+				acc[pc] = accumulates(code, target, pc+2, a)
+			}
 		}
 		if hasImm(op) {
 			pc++
 		}
 	}
-	return ky, skip, fuse
+	return ky, skip, fuse, acc
+}
+
+// accumulates returns the register that the IADD at pc adds the loaded
+// value t into (acc = acc + t or t + acc), when t is written again before
+// its basic block ends and nothing reads it first; else -1.
+func accumulates(code []uint32, target []bool, pc, t int) int8 {
+	op, a, b, c := decode(code[pc])
+	if op != opIADD || a == t || !(b == a && c == t || b == t && c == a) {
+		return -1
+	}
+	for q := pc + 1; q < len(code) && !target[q]; q++ {
+		reads, writes, _ := regOperands(code[q])
+		for _, r := range reads {
+			if r == t {
+				return -1
+			}
+		}
+		if len(writes) > 0 && writes[0] == t {
+			return int8(a)
+		}
+		switch int(code[q] & 255) {
+		case opJMP, opJZ, opLOOP, opRET, opEND:
+			return -1
+		}
+		if hasImm(int(code[q] & 255)) {
+			q++
+		}
+	}
+	return -1
 }
 
 // onlyFolded reports whether register r, set by an LDI just before pc, is

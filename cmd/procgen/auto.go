@@ -39,10 +39,11 @@ var costModels = map[string]costModel{
 	"forest-fft":      {unit: "cells", cpuRate: 1e5, gpuRate: 6e6, gpuFixed: 0.38},
 	"forest-multires": {unit: "cells", cpuRate: 5e4, gpuRate: 3e6, gpuFixed: 0.38},
 	// Rules are weighed by a timed probe on one core (rulesWork), in
-	// single-core CPU seconds; the GPU runs them about 40 times faster than
-	// one core (Life 4096 x 200: 19 core-seconds, 0.09 s on the H100 past
-	// its fixed cost; the synthetic rule 2048 x 10: 12.5 core-s, 0.33 s).
-	"rules": {unit: "core-seconds", cpuRate: 1, gpuRate: 40, gpuFixed: 0.37},
+	// single-core CPU seconds; 16 cores deliver about 0.6 of 16 times that
+	// (at 0b55f34: the synthetic rule 2048 x 10, probed at 8.75 core-s, took
+	// 0.95 s), and the GPU runs them 30-300 times faster than one core past
+	// its fixed cost (synthetic: 0.30 s; Life 4096 x 200, 36.9 core-s: 0.11 s).
+	"rules": {unit: "core-seconds", cpuRate: 0.6, gpuRate: 40, gpuFixed: 0.37},
 }
 
 // predict returns the model's CPU and GPU times for work on cores cores.
@@ -54,6 +55,15 @@ func (m costModel) predict(work float64, cores int) (cpu, gpu float64) {
 // whose estimate costs a little work (a probe derivation or evaluation) pay
 // it only then.
 func (a *app) autoWeighs() bool { return a.opts.Device == "auto" && gpu.BuiltWithCUDA }
+
+// autoWeighsJob is autoWeighs for a job whose model could pick the GPU at
+// some size on this many cores: where the CPU's rate matches the GPU's and
+// its fixed cost is no higher (lsys on 16 cores), no estimate is made at all.
+func (a *app) autoWeighsJob(job string) bool {
+	m, ok := costModels[job]
+	cores := float64(runtime.GOMAXPROCS(0))
+	return a.autoWeighs() && ok && !(m.cpuRate*cores >= m.gpuRate && m.cpuFixed <= m.gpuFixed)
+}
 
 // openDeviceFor opens the device for a job whose work is estimated: with
 // --device auto the GPU only when the model says it is faster (-v says what

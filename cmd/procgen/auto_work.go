@@ -55,7 +55,8 @@ func lsysWork(ctx context.Context, sys *lsys.System, steps int, seed uint64, max
 const pgaProbeLots = 8
 
 // pgaWork estimates the terminals of a city from a few lots spread over it,
-// evaluated on the CPU.
+// evaluated on the CPU. Cities of at most pgaProbeLots/2 lots are not
+// probed (the probe would cost half the CPU run): they stay on the CPU.
 func pgaWork(g *pga.Grammar, axioms []pga.Shape, opt pga.Options) float64 {
 	n := len(axioms)
 	if n == 0 {

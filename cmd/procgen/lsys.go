@@ -200,7 +200,7 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 	}
 	maxModules := a.lsysModuleCap(o)
 	work := 0.0
-	if a.autoWeighs() {
+	if a.autoWeighsJob("lsys") {
 		work = lsysWork(ctx, sys, steps, a.opts.Seed, maxModules)
 	}
 	var dev *gpu.Device

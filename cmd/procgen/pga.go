@@ -270,7 +270,7 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	opt := pga.Options{Axiom: rep.Axiom, MaxShapes: a.pgaShapeCap(o), MaxDepth: o.MaxDepth,
 		LotAttrs: pga.LotAttrValues(lots), Context: ctx}
 	work := 0.0
-	if a.autoWeighs() {
+	if a.autoWeighsJob("pga") && len(axioms) > pgaProbeLots/2 {
 		work = pgaWork(g, axioms, opt)
 	}
 	dev, err := a.openDeviceFor("pga", work)

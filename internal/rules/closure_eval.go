@@ -65,6 +65,9 @@ func (ce *closureEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 	cb, bb := cp.cond[ri], cp.body[ri]
 	var fired int64
 	for i := lo; i < hi; i++ {
+		if i&(1<<16-1) == 0 && ce.stopped() {
+			return fired, 0, nil
+		}
 		if cb >= 0 {
 			en := cp.run(f, cb, int32(i))
 			if f.fault {

@@ -212,6 +212,9 @@ func (e *evaluator) applyRule(ri int) (int64, int, *fault) {
 	e.pend = e.pend[:0]
 	var fired int64
 	for i := rule.Lo; i < rule.Hi; i++ {
+		if i&(1<<16-1) == 0 && e.stopped() {
+			return fired, 0, nil // a range may hold 2^31 indices: Ctrl-C ends it too
+		}
 		if rule.CondPC >= 0 {
 			en, f := e.run(rule.CondPC, int32(i))
 			if f != nil {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A 1024x1024 Life board (2^20 indices, past the GPU's 2^19) compiles and
@@ -68,6 +69,21 @@ func TestNoFiredPerStepIsConstantMemory(t *testing.T) {
 		}
 		if total != res.FiredTotal[0] || want.Steps != res.Steps {
 			t.Errorf("path %d: total %d in %d steps, want %d in %d", path.Path, res.FiredTotal[0], res.Steps, total, want.Steps)
+		}
+	}
+}
+
+// Cancelling ends a run inside one application of a rule over a huge
+// range, on every CPU path.
+func TestCancelInsideHugeRange(t *testing.T) {
+	p := compileSrc(t, "state { int a }\nrule r over i in 0..2147483647 when i >= 0 { a += 1 }")
+	for _, path := range []CPU{{Path: PathBatch}, {Path: PathClosures}, {Path: PathInterpret}} {
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		start := time.Now()
+		_, err := path.Run(ctx, p, NewStates(p, 1), Options{Steps: 1})
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
+			t.Errorf("path %d: %v after %v", path.Path, err, time.Since(start))
 		}
 	}
 }

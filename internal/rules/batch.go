@@ -46,6 +46,7 @@ type batchEval struct {
 	skip, fuse []bool
 	acc        []int8        // a fused load's value is added into this register
 	kreg       [lanes]uint32 // a constant operand spread over the lanes
+	queue      [lanes]int32  // indices whose precondition holds, waiting for their consequence
 	// rulePend collects the rule's scattered writes in index order.
 	rulePend []pendingWrite
 	// split: several goroutines share the state (cpu_split.go): int +=

@@ -16,86 +16,132 @@ func (b *batchEval) applyRule(ri int) (int64, int, *fault) {
 }
 
 // applyRange evaluates rule ri at indices lo..hi-1, the snapshot taken:
-// scattered writes collect in rulePend, float += in fadds when split.
+// scattered writes collect in rulePend, float += in fadds when split. The
+// preconditions run 256 indices at a time; the indices where they hold are
+// queued and their consequences run 256 at a time (the paper's thread
+// compaction: the lanes of a consequence are all busy). A consequence
+// reads the state only through fields its rule does not write in place
+// and the snapshot, so running it after later preconditions changes
+// nothing; queued in index order, its writes keep their order.
 func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 	rule := &b.p.Rules[ri]
 	var fired int64
+	queue := b.queue[:0]
+	body := func() (int, *fault) {
+		fired += int64(len(queue))
+		i, f := b.runBodies(rule.BodyPC, queue)
+		queue = queue[:0]
+		return i, f
+	}
 	for base := lo; base < hi; base += lanes {
 		n := min(lanes, hi-base)
+		if rule.CondPC < 0 {
+			for i := range n {
+				queue = append(queue, int32(base+i))
+			}
+			if i, f := body(); f != nil || b.stopped() {
+				return fired, i, f
+			}
+			continue
+		}
 		b.n, b.anyF = n, false
 		R0 := &b.r[0]
 		act := b.get()
 		for i := range n {
 			l := uint8(i)
 			R0[l] = uint32(int32(base + i))
-			b.fault[l], b.en[l] = false, true
+			b.fault[l] = false
 			act = append(act, l)
 		}
-		if b.dirty {
-			// A fault may have left writes behind (a split part's is only
-			// named later).
-			for l := range b.pend {
-				b.pend[l], b.fadd[l] = b.pend[l][:0], b.fadd[l][:0]
-			}
-			b.dirty = false
-		}
-		// Lanes from the first faulting one on need not run: the fault
-		// ends the run.
-		stopAt := n
-		if rule.CondPC >= 0 {
-			b.exec(rule.CondPC, act)
-			if b.stopped() {
-				return fired, 0, nil
-			}
-			if b.anyF {
-				stopAt = b.firstFault()
-			}
-			act = b.get()
-			for i := range stopAt {
-				if b.en[uint8(i)] {
-					act = append(act, uint8(i))
-				}
-			}
-		}
-		fired += int64(len(act))
-		b.anyF = false
-		b.exec(rule.BodyPC, act)
+		b.exec(rule.CondPC, act)
 		if b.stopped() {
 			return fired, 0, nil
 		}
+		// Indices from the first faulting one on need not run: the fault
+		// ends the run, unless a consequence before it faults first.
+		stopAt := n
 		if b.anyF {
-			if l := b.firstFault(); l < stopAt {
-				return fired, base + l, b.faultAt(rule.BodyPC, base+l)
+			stopAt = b.firstFault()
+		}
+		for i := range stopAt {
+			if !b.en[uint8(i)] {
+				continue
+			}
+			queue = append(queue, int32(base+i))
+			if len(queue) == lanes {
+				if i, f := body(); f != nil || b.stopped() {
+					return fired, i, f
+				}
 			}
 		}
 		if stopAt < n {
+			if i, f := body(); f != nil || b.stopped() {
+				return fired, i, f
+			}
 			return fired, base + stopAt, b.faultAt(rule.CondPC, base+stopAt)
 		}
-		for l := range n {
-			if !b.dirty {
-				break
-			}
-			p := &b.pend[uint8(l)]
-			if len(*p) > 0 {
-				b.rulePend = append(b.rulePend, *p...)
-				*p = (*p)[:0]
-			}
-			fa := &b.fadd[uint8(l)]
-			if len(*fa) == 0 {
-				continue
-			}
-			if b.split {
-				b.fadds = append(b.fadds, *fa...)
-			} else {
-				for _, w := range *fa {
-					b.cur[w.word] = u32(f32(b.cur[w.word]) + f32(w.val))
-				}
-			}
-			*fa = (*fa)[:0]
+	}
+	i, f := body()
+	return fired, i, f
+}
+
+// runBodies runs the consequence at the indices idx (ascending, at most
+// 256) and collects their writes in index order: the lowest faulting
+// index and its fault, or 0, nil.
+func (b *batchEval) runBodies(pc int, idx []int32) (int, *fault) {
+	n := len(idx)
+	if n == 0 {
+		return 0, nil
+	}
+	if b.dirty {
+		// A fault may have left writes behind (a split part's is only
+		// named later).
+		for l := range b.pend {
+			b.pend[l], b.fadd[l] = b.pend[l][:0], b.fadd[l][:0]
 		}
 		b.dirty = false
 	}
-	return fired, 0, nil
+	b.n, b.anyF = n, false
+	R0 := &b.r[0]
+	act := b.get()
+	for i, x := range idx {
+		l := uint8(i)
+		R0[l] = uint32(x)
+		b.fault[l] = false
+		act = append(act, l)
+	}
+	b.exec(pc, act)
+	if b.stopped() {
+		return 0, nil
+	}
+	if b.anyF {
+		l := b.firstFault()
+		return int(idx[l]), b.faultAt(pc, int(idx[l]))
+	}
+	if !b.dirty {
+		return 0, nil
+	}
+	for l := range n {
+		p := &b.pend[uint8(l)]
+		if len(*p) > 0 {
+			b.rulePend = append(b.rulePend, *p...)
+			*p = (*p)[:0]
+		}
+		fa := &b.fadd[uint8(l)]
+		if len(*fa) == 0 {
+			continue
+		}
+		if b.split {
+			b.fadds = append(b.fadds, *fa...)
+		} else {
+			for _, w := range *fa {
+				b.cur[w.word] = u32(f32(b.cur[w.word]) + f32(w.val))
+			}
+		}
+		*fa = (*fa)[:0]
+	}
+	b.dirty = false
+	return 0, nil
 }
 
 func (b *batchEval) firstFault() int {

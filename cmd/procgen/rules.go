@@ -44,6 +44,9 @@ type rulesPlan struct {
 	trace    []int
 	steps    int
 	format   string // of standard output: json or csv
+	// firedPerStep: an output shows the firings of every step (JSON,
+	// --stats), so the run keeps them; else only totals.
+	firedPerStep bool
 }
 
 func (o *rulesOptions) validate() (*rulesPlan, error) {
@@ -226,6 +229,7 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 			return usageErrorf("output %s: want a .json, .csv or .png file, or - for standard output", out)
 		}
 	}
+	plan.firedPerStep = format == "json" || o.Stats != ""
 	if err := checkInputFile("rules", path); err != nil {
 		return err
 	}
@@ -303,7 +307,7 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	res, err := rules.NewEngine(dev).Run(ctx, prog, st, rules.Options{
 		Steps: plan.steps, UntilFixpoint: o.UntilFixpoint, Trace: plan.trace, Progress: bar,
 		Schedule: plan.schedule, Layout: plan.layout,
-		NoFiredPerStep: format != "json" && o.Stats == "", // only JSON and --stats show them
+		NoFiredPerStep: !plan.firedPerStep, // only JSON and --stats show them
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -484,7 +488,12 @@ func encodeRulesDoc(w io.Writer, doc *rulesDoc, prog *rules.Program, st *rules.S
 			bw.WriteByte(',')
 		}
 		bw.WriteString("\n    ")
-		bw.Write(b)
+		// A failed write (Ctrl-C stops the writer under the buffer) ends
+		// the loop at once: 10 million states took 90 s to encode for
+		// nothing (found by FuzzCommandFlags).
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
 	}
 	bw.WriteString("\n  ]\n}\n")
 	return bw.Flush()

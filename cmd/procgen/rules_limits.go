@@ -22,6 +22,9 @@ func (a *app) checkRulesMemory(prog *rules.Program, states int, plan *rulesPlan)
 	// device's; per step the firings per rule, kept per CPU worker and
 	// summed; per traced state a copy after every step.
 	perStep := float64(len(prog.Rules))*8*float64(runtime.GOMAXPROCS(0)+1) + 24
+	if !plan.firedPerStep {
+		perStep = 0 // the CPU keeps only totals (rules.Options.NoFiredPerStep)
+	}
 	est := float64(states)*words*3 + float64(plan.steps)*perStep +
 		float64(len(plan.trace))*float64(plan.steps+1)*(words+48)
 	what := fmt.Sprintf("rules: %d states of %d words over %d steps", states, prog.Words, plan.steps)

@@ -193,17 +193,9 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 			return usageError{err}
 		}
 	}
-	var parseOpts flame.ParseOptions
-	parseOpts.Strict = o.Strict
-	if o.Palettes != "" {
-		if err := checkInputFile("flame: palettes", o.Palettes); err != nil {
-			return err
-		}
-		pf, err := flame.LoadPaletteFile(o.Palettes)
-		if err != nil {
-			return fmt.Errorf("flame: palettes: %w", err)
-		}
-		parseOpts.Palettes = pf
+	parseOpts, err := flameParseOptions(o)
+	if err != nil {
+		return err
 	}
 	phase.Enter(ctx, "flame.parse")
 	var jobs []flameJob
@@ -463,4 +455,22 @@ func existsNotDir(p string) bool {
 func isDir(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+// flameParseOptions are the genome parser's options from the flame settings:
+// --strict, and the --palettes library (checked as an input, then loaded).
+func flameParseOptions(o flameOptions) (flame.ParseOptions, error) {
+	opts := flame.ParseOptions{Strict: o.Strict}
+	if o.Palettes == "" {
+		return opts, nil
+	}
+	if err := checkInputFile("flame: palettes", o.Palettes); err != nil {
+		return opts, err
+	}
+	pf, err := flame.LoadPaletteFile(o.Palettes)
+	if err != nil {
+		return opts, fmt.Errorf("flame: palettes: %w", err)
+	}
+	opts.Palettes = pf
+	return opts, nil
 }

@@ -197,15 +197,9 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 			return usageErrorf("invalid --fps %g or --crf %d: want 0 < fps <= 1000 and 0 <= crf <= 63", af.fps, af.crf)
 		}
 	}
-	var parseOpts flame.ParseOptions
-	parseOpts.Strict = o.Strict
-	if o.Palettes != "" {
-		if err := checkInputFile("flame: palettes", o.Palettes); err != nil {
-			return err
-		}
-		if parseOpts.Palettes, err = flame.LoadPaletteFile(o.Palettes); err != nil {
-			return fmt.Errorf("flame: palettes: %w", err)
-		}
+	parseOpts, err := flameParseOptions(o)
+	if err != nil {
+		return err
 	}
 	var an *flame.Animation
 	var warns []flame.Warning

@@ -97,17 +97,9 @@ func (a *app) flameSequence(ctx context.Context, args []string, sf sequenceFlags
 	if err := plan.RefuseInputs(args...); err != nil {
 		return usageError{err}
 	}
-	var parseOpts flame.ParseOptions
-	parseOpts.Strict = o.Strict
-	if o.Palettes != "" {
-		if err := checkInputFile("flame: palettes", o.Palettes); err != nil {
-			return err
-		}
-		pf, err := flame.LoadPaletteFile(o.Palettes)
-		if err != nil {
-			return fmt.Errorf("flame: palettes: %w", err)
-		}
-		parseOpts.Palettes = pf
+	parseOpts, err := flameParseOptions(o)
+	if err != nil {
+		return err
 	}
 	var gs []*flame.AnimGenome
 	for _, path := range args {

@@ -36,17 +36,11 @@ func (a *app) flameRenderAccum(cmd *cobra.Command, args []string, out string, sh
 		return err
 	}
 	inputs := []string{path}
-	var parseOpts flame.ParseOptions
-	parseOpts.Strict = o.Strict
+	parseOpts, err := flameParseOptions(o)
+	if err != nil {
+		return err
+	}
 	if o.Palettes != "" {
-		if err := checkInputFile("flame: palettes", o.Palettes); err != nil {
-			return err
-		}
-		pf, err := flame.LoadPaletteFile(o.Palettes)
-		if err != nil {
-			return fmt.Errorf("flame: palettes: %w", err)
-		}
-		parseOpts.Palettes = pf
 		inputs = append(inputs, o.Palettes)
 	}
 	plan, err := a.planOutputs(inputs, out)

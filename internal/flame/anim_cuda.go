@@ -4,7 +4,6 @@ package flame
 
 import (
 	"context"
-	"fmt"
 	"unsafe"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
@@ -75,22 +74,9 @@ func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInp
 	if err != nil {
 		return nil, err
 	}
-	hist, err := alloc[float32](r, 4*nb)
-	if err != nil {
-		return nil, fmt.Errorf("flame: histogram of %d buckets: %w", nb, err)
-	}
-	hits, err := alloc[uint32](r, nb)
+	hist, hits, bad, err := r.allocAccumulator(nb)
 	if err != nil {
 		return nil, err
-	}
-	bad, err := alloc[uint64](r, 1)
-	if err != nil {
-		return nil, err
-	}
-	for _, z := range []func() error{hist.Zero, hits.Zero, bad.Zero} {
-		if err := z(); err != nil {
-			return nil, err
-		}
 	}
 	iterate, err := d.Function("flame", "pg_flame_iterate")
 	if err != nil {

@@ -117,6 +117,27 @@ func upload[T gpu.Elem](r *cudaRun, v []T) (*gpu.Buffer[T], error) {
 	return b, b.Write(v)
 }
 
+// allocAccumulator allocates and zeroes the accumulation buffers of nb
+// buckets: colour sums, hit counts and the bad-value counter (stills and
+// animation frames alike).
+func (r *cudaRun) allocAccumulator(nb int) (hist *gpu.Buffer[float32], hits *gpu.Buffer[uint32], bad *gpu.Buffer[uint64], err error) {
+	if hist, err = alloc[float32](r, 4*nb); err != nil {
+		return nil, nil, nil, fmt.Errorf("flame: histogram of %d buckets: %w", nb, err)
+	}
+	if hits, err = alloc[uint32](r, nb); err != nil {
+		return nil, nil, nil, err
+	}
+	if bad, err = alloc[uint64](r, 1); err != nil {
+		return nil, nil, nil, err
+	}
+	for _, z := range []func() error{hist.Zero, hits.Zero, bad.Zero} {
+		if err := z(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return hist, hits, bad, nil
+}
+
 func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXform, o Options) (*Frame, error) {
 	d := r.dev
 	nb := p.bw * p.bh
@@ -128,22 +149,9 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 	if err != nil {
 		return nil, err
 	}
-	hist, err := alloc[float32](r, 4*nb)
-	if err != nil {
-		return nil, fmt.Errorf("flame: histogram of %d buckets: %w", nb, err)
-	}
-	hits, err := alloc[uint32](r, nb)
+	hist, hits, bad, err := r.allocAccumulator(nb)
 	if err != nil {
 		return nil, err
-	}
-	bad, err := alloc[uint64](r, 1)
-	if err != nil {
-		return nil, err
-	}
-	for _, z := range []func() error{hist.Zero, hits.Zero, bad.Zero} {
-		if err := z(); err != nil {
-			return nil, err
-		}
 	}
 
 	iterate, err := d.Function("flame", "pg_flame_iterate")

@@ -3,11 +3,7 @@ package flame
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/procgen-dev/procgen/internal/phase"
 )
@@ -152,58 +148,13 @@ func shardSamples(total, shard, shards int64) int64 {
 // iterateShard is iterateCPU over the sub-batches of one shard.
 func (p *plan) iterateShard(ctx context.Context, workers int, cg *chaosGame, shard, shards int64,
 	progress func(done, total int64)) (*histogram, Stats, error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	lo, hi := shardBatches(p.samples, shard, shards)
-	own := hi - lo
-	total := shardSamples(p.samples, shard, shards)
-	workers = int(min(int64(workers), max(own, 1)))
-	nb := int64(p.bw) * int64(p.bh)
-	shared := nb*36*int64(workers) > privateHistogramBudget
-	st := Stats{Samples: total, Buckets: nb}
-	start := time.Now()
-	var next, done, bad atomic.Int64
-	hists := make([]*histogram, workers)
-	var wg sync.WaitGroup
-	for w := range hists {
-		if w == 0 || !shared {
-			hists[w] = newHistogram(p.bw, p.bh, shared, cg.alphaHits())
-		} else {
-			hists[w] = hists[0]
-		}
-		wg.Add(1)
-		go func(h *histogram) {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				j := next.Add(1) - 1
-				if j >= own {
-					return
-				}
-				k := lo + j
-				n := int(min(subBatch, p.samples-k*subBatch))
-				bad.Add(cg.runBatch(k, n, h))
-				d := done.Add(int64(n))
-				if progress != nil && (j%64 == 0 || d == total) {
-					progress(d, total)
-				}
-			}
-		}(hists[w])
-	}
-	wg.Wait()
-	st.IterateSeconds = time.Since(start).Seconds()
-	st.BadValues = bad.Load()
-	if err := ctx.Err(); err != nil {
-		return nil, st, err
-	}
-	h := hists[0]
-	if !shared {
-		for _, o := range hists[1:] {
-			h.merge(o)
-		}
-	}
-	h.shared = false
-	return h, st, nil
+	return accumulateCPU(ctx, workers, p.bw, p.bh, cg.alphaHits(), hi-lo, shardSamples(p.samples, shard, shards), progress,
+		func(j int64, h *histogram) (int64, int64) {
+			k := lo + j
+			n := min(subBatch, p.samples-k*subBatch)
+			return n, cg.runBatch(k, int(n), h)
+		})
 }
 
 // Finish finishes a complete accumulation into the image: density

@@ -1,13 +1,9 @@
 package flame
 
 import (
-	"github.com/procgen-dev/procgen/internal/phase"
-
 	"context"
-	"runtime"
-	"sync"
-	"sync/atomic"
-	"time"
+
+	"github.com/procgen-dev/procgen/internal/phase"
 )
 
 // privateHistogramBudget bounds the memory of per-worker histograms; above
@@ -38,56 +34,12 @@ func (c CPU) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, e
 	return f, st, err
 }
 
-func (p *plan) iterateCPU(ctx context.Context, workers int, o Options) (h *histogram, st Stats, err error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+func (p *plan) iterateCPU(ctx context.Context, workers int, o Options) (*histogram, Stats, error) {
 	cg := p.chaosGame(o.Seed)
 	batches := (p.samples + subBatch - 1) / subBatch
-	workers = int(min(int64(workers), max(batches, 1)))
-	nb := int64(p.bw) * int64(p.bh)
-	alphaHits := cg.alphaHits()
-	shared := nb*36*int64(workers) > privateHistogramBudget
-	st = Stats{Samples: p.samples, Buckets: nb}
-
-	start := time.Now()
-	defer func() { st.IterateSeconds = time.Since(start).Seconds() }()
-	var next, done, bad atomic.Int64
-	hists := make([]*histogram, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		if w == 0 || !shared {
-			hists[w] = newHistogram(p.bw, p.bh, shared, alphaHits)
-		} else {
-			hists[w] = hists[0]
-		}
-		wg.Add(1)
-		go func(h *histogram) {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				k := next.Add(1) - 1
-				if k >= batches {
-					return
-				}
-				n := int(min(subBatch, p.samples-k*subBatch))
-				bad.Add(cg.runBatch(k, n, h))
-				d := done.Add(int64(n))
-				if o.Progress != nil && (k%64 == 0 || d == p.samples) {
-					o.Progress(d, p.samples)
-				}
-			}
-		}(hists[w])
-	}
-	wg.Wait()
-	st.BadValues = bad.Load()
-	if err := ctx.Err(); err != nil {
-		return nil, st, err
-	}
-	h = hists[0]
-	if !shared {
-		for _, o := range hists[1:] {
-			h.merge(o)
-		}
-	}
-	return h, st, nil
+	return accumulateCPU(ctx, workers, p.bw, p.bh, cg.alphaHits(), batches, p.samples, o.Progress,
+		func(k int64, h *histogram) (int64, int64) {
+			n := min(subBatch, p.samples-k*subBatch)
+			return n, cg.runBatch(k, int(n), h)
+		})
 }

@@ -224,6 +224,16 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 			return nil, err
 		}
 	}
+	return r.finishOnDevice(p, hist, hits, bad, o)
+}
+
+// finishOnDevice is the tail of a render after the histogram: density
+// estimation, early clip, spatial filter and tone mapping on the device,
+// then the image and the bad-point count are read back: the end of a still
+// (cudaRun.render) and of an animation frame (renderFrame) alike.
+func (r *cudaRun) finishOnDevice(p *plan, hist *gpu.Buffer[float32], hits *gpu.Buffer[uint32], bad *gpu.Buffer[uint64], o Options) (*Frame, error) {
+	d := r.dev
+	nb := p.bw * p.bh
 	acc, err := alloc[float32](r, 4*nb)
 	if err != nil {
 		return nil, err
@@ -235,7 +245,9 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 	if err != nil {
 		return nil, err
 	}
+	early := int32(0)
 	if p.earlyClip {
+		early = 1
 		f, err := d.Function("flame", "pg_flame_earlyclip")
 		if err != nil {
 			return nil, err
@@ -259,10 +271,6 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 	finish, err := d.Function("flame", "pg_flame_finish")
 	if err != nil {
 		return nil, err
-	}
-	early := int32(0)
-	if p.earlyClip {
-		early = 1
 	}
 	err = r.stage("filter-tone", func() error {
 		return finish.Launch(gpu.Dim3{X: uint32((p.width + 127) / 128), Y: uint32(p.height), Z: 1}, gpu.Dim(128), 0,

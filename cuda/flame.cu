@@ -222,6 +222,17 @@ extern "C" __global__ void pg_flame_hits_from_alpha(const float4 *hist, unsigned
 	if (b < n) hits[b] = (unsigned)rintf(hist[b].w * (1.f / 255.f));
 }
 
+// Sums another device's part of a render into this one's (a still split
+// over several GPUs): colour sums and hit counts, bucket by bucket.
+extern "C" __global__ void pg_flame_add_hist(float4 *hist, const float4 *part, unsigned *hits,
+                                             const unsigned *part_hits, uint64_t n) {
+	const uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (b >= n) return;
+	const float4 a = hist[b], c = part[b];
+	hist[b] = make_float4(a.x + c.x, a.y + c.y, a.z + c.z, a.w + c.w);
+	hits[b] += part_hits[b];
+}
+
 // ---- Density estimation ----------------------------------------------------
 
 __device__ __forceinline__ float log_scale(float k1, float k2, float a) { return k1 * log1pf(a * k2) / a; }

@@ -19,7 +19,7 @@ func (a *app) openDevice() (*gpu.Device, error) {
 	case "cuda", "auto":
 		dev, err, ok := a.takePrefetched()
 		if !ok {
-			dev, err = gpu.Open(0)
+			dev, err = gpu.Open(a.deviceOrdinals()[0])
 		}
 		if err != nil {
 			if a.opts.Device == "auto" {

@@ -22,8 +22,9 @@ func (a *app) prefetchDevice() {
 	}
 	ch := make(chan openResult, 1)
 	a.devOpen = ch
+	first := a.deviceOrdinals()[0]
 	go func() {
-		dev, err := gpu.Open(0)
+		dev, err := gpu.Open(first)
 		ch <- openResult{dev, err}
 	}()
 }

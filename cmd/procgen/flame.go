@@ -273,8 +273,15 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 	}
 	if dev != nil {
 		defer dev.Close()
+	}
+	devs, err := a.moreDevices(dev)
+	if err != nil {
+		return err
+	}
+	defer closeDevices(devs[min(1, len(devs)):])
+	for _, d := range devs {
 		for _, j := range jobs {
-			if err := a.checkFlameDeviceSize(j, o, dev); err != nil {
+			if err := a.checkFlameDeviceSize(j, o, d); err != nil {
 				return err
 			}
 		}
@@ -284,50 +291,77 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 			return err
 		}
 	}
-	r := flame.NewRenderer(dev)
 	depth := output.Depth8
 	if o.PNG16 {
 		depth = output.Depth16
 	}
-	for _, j := range jobs {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if resume && j.out != output.Stdout {
-			if _, err := os.Stat(j.out); err == nil {
-				a.log.Infof("skip %s: exists (--resume)", j.out)
-				continue
+	batch := len(jobs) // before --resume skips any
+	if resume {
+		kept := jobs[:0]
+		for _, j := range jobs {
+			if j.out != output.Stdout {
+				if _, err := os.Stat(j.out); err == nil {
+					a.log.Infof("skip %s: exists (--resume)", j.out)
+					continue
+				}
 			}
+			kept = append(kept, j)
 		}
-		err := a.renderOne(cmd, r, plan, j, o, depth)
-		a.hintJIT(dev, "flame")
-		if err != nil {
-			if errors.Is(err, ctx.Err()) || len(jobs) == 1 {
+		jobs = kept
+	}
+	var errs []error
+	if len(devs) > 1 && len(jobs) > 1 {
+		errs = a.renderOnDevices(cmd, devs, plan, jobs, o, depth)
+	} else {
+		r := flame.NewRenderer(dev)
+		if len(devs) > 1 {
+			r = flame.NewMultiRenderer(devs) // one still: its samples split over the devices
+		}
+		for _, j := range jobs {
+			if err := ctx.Err(); err != nil {
 				return err
 			}
-			failures = append(failures, err.Error())
-			a.log.Warnf("%v", err)
+			err := a.renderOne(cmd, r, plan, j, o, depth, nil)
+			a.hintJIT(dev, "flame")
+			if err != nil {
+				if errors.Is(err, ctx.Err()) || batch == 1 {
+					return err
+				}
+				errs = append(errs, err)
+				a.log.Warnf("%v", err)
+			}
 		}
 	}
+	for _, err := range errs {
+		if errors.Is(err, ctx.Err()) || batch == 1 {
+			return err
+		}
+		failures = append(failures, err.Error())
+	}
 	if len(failures) > 0 {
-		return fmt.Errorf("flame: %d of %d flames failed:\n  %s", len(failures), len(jobs)+parseFailures,
+		return fmt.Errorf("flame: %d of %d flames failed:\n  %s", len(failures), batch+parseFailures,
 			strings.Join(failures, "\n  "))
 	}
 	return nil
 }
 
-func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, plan *output.Plan, j flameJob, o flameOptions, depth output.BitDepth) error {
+// renderOne renders one genome and writes its image. progress, when not
+// nil, replaces the genome's own progress bar.
+func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, plan *output.Plan, j flameJob, o flameOptions,
+	depth output.BitDepth, progress func(done, total int64)) error {
 	ctx := cmd.Context()
 	name := j.genome.Name
 	if name == "" {
 		name = filepath.Base(j.source)
 	}
-	var mu sync.Mutex
-	bar := a.newProgress(1, "flame "+name)
-	progress := func(done, total int64) {
-		mu.Lock() // backends may report from several goroutines
-		defer mu.Unlock()
-		bar(done, total)
+	if progress == nil {
+		var mu sync.Mutex
+		bar := a.newProgress(1, "flame "+name)
+		progress = func(done, total int64) {
+			mu.Lock() // backends may report from several goroutines
+			defer mu.Unlock()
+			bar(done, total)
+		}
 	}
 	start := time.Now()
 	frame, st, err := r.Render(ctx, j.genome, flame.Options{

@@ -239,15 +239,23 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	if dev != nil {
 		defer dev.Close()
 	}
-	if err := a.checkAnimMemory(path, fp, dev); err != nil {
+	devs, err := a.moreDevices(dev)
+	if err != nil {
 		return err
+	}
+	defer closeDevices(devs[min(1, len(devs)):])
+	for _, d := range append([]*gpu.Device{dev}, devs[min(1, len(devs)):]...) {
+		if err := a.checkAnimMemory(path, fp, d); err != nil {
+			return err
+		}
 	}
 	if times, numbers = shardFrames(times, numbers, sh); len(times) == 0 {
 		a.log.Infof("shard %s: no frames to render", sh)
 		return nil
 	}
 	r := &animRun{app: a, an: an, times: times, numbers: numbers, o: o, af: af,
-		render: flame.NewFrameRenderer(dev), src: path}
+		render: frameRenderers(devs), src: path}
+	defer closeRenderers(r.render)
 	switch out.kind {
 	case "pattern":
 		err = r.writePattern(ctx, out.pattern)
@@ -297,7 +305,7 @@ type animRun struct {
 	numbers []int
 	o       flameOptions
 	af      animateFlags
-	render  flame.FrameRenderer
+	render  []flame.FrameRenderer // one per device; frames are dealt over them
 	src     string
 }
 
@@ -326,13 +334,17 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 		fs     *flame.FrameSpec
 		interp time.Duration
 	}
-	specs := make(chan spec, 1)
+	var todo []int // the frames to render, in order
+	for i := range r.times {
+		if !skip(i) {
+			todo = append(todo, i)
+		}
+	}
+	specs := make(chan spec, len(r.render))
 	go func() {
 		defer close(specs)
-		for i, t := range r.times {
-			if skip(i) {
-				continue
-			}
+		for _, i := range todo {
+			t := r.times[i]
 			start := time.Now()
 			fs, err := r.an.Frame(t)
 			if err != nil {
@@ -346,33 +358,78 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 			}
 		}
 	}()
+	// One render worker per device takes the next frame's genomes; frames
+	// are handed to emit in order, whichever device finishes first.
+	rendered := make(chan renderedFrame, len(r.render))
+	var wg sync.WaitGroup
+	perFrame := map[int]int64{}
+	doneFrames := int64(len(r.times)-len(todo)) * unit // skipped frames count as done
+	for _, fr := range r.render {
+		wg.Add(1)
+		go func(fr flame.FrameRenderer) {
+			defer wg.Done()
+			for sp := range specs {
+				i, t, fs := sp.i, r.times[sp.i], sp.fs
+				start := time.Now()
+				f, st, err := fr.RenderFrame(ctx, fs, flame.Options{Seed: r.app.opts.Seed, EarlyClip: r.o.EarlyClip,
+					Transparent: r.o.Transparent, Progress: func(done, total int64) {
+						mu.Lock()
+						defer mu.Unlock()
+						perFrame[i] = done * unit / max(total, 1)
+						sum := doneFrames
+						for _, d := range perFrame {
+							sum += d
+						}
+						bar(sum, n*unit)
+					}})
+				if err != nil {
+					select {
+					case errc <- fmt.Errorf("%s: frame at time %g: %w", r.src, t, err):
+					default:
+					}
+					cancel()
+					return
+				}
+				mu.Lock()
+				delete(perFrame, i)
+				doneFrames += unit
+				mu.Unlock()
+				r.app.log.Debugf("frame %d (time %g): interpolate %.3f s, render %.3f s (iterate %.3f s), %d temporal samples, %d samples",
+					r.numbers[i], t, sp.interp.Seconds(), time.Since(start).Seconds(), st.IterateSeconds,
+					len(fs.Samples), st.Samples)
+				select {
+				case rendered <- renderedFrame{i, f}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}(fr)
+	}
+	go func() {
+		wg.Wait()
+		close(rendered)
+	}()
+	// Reorder: frames leave in the order of r.times.
 	go func() {
 		defer close(frames)
-		for sp := range specs {
-			i, t, fs := sp.i, r.times[sp.i], sp.fs
-			start := time.Now()
-			base := int64(i) * unit
-			f, st, err := r.render.RenderFrame(ctx, fs, flame.Options{Seed: r.app.opts.Seed, EarlyClip: r.o.EarlyClip,
-				Transparent: r.o.Transparent, Progress: func(done, total int64) {
-					mu.Lock()
-					defer mu.Unlock()
-					bar(base+done*unit/max(total, 1), n*unit)
-				}})
-			if err != nil {
-				select {
-				case errc <- fmt.Errorf("%s: frame at time %g: %w", r.src, t, err):
-				default:
+		waiting := map[int]*flame.Frame{}
+		next := 0 // into todo
+		for rf := range rendered {
+			waiting[rf.i] = rf.frame
+			for next < len(todo) {
+				f, ok := waiting[todo[next]]
+				if !ok {
+					break
 				}
-				cancel()
-				return
-			}
-			r.app.log.Debugf("frame %d (time %g): interpolate %.3f s, render %.3f s (iterate %.3f s), %d temporal samples, %d samples",
-				r.numbers[i], t, sp.interp.Seconds(), time.Since(start).Seconds(), st.IterateSeconds,
-				len(fs.Samples), st.Samples)
-			select {
-			case frames <- renderedFrame{i, f}:
-			case <-ctx.Done():
-				return
+				delete(waiting, todo[next])
+				select {
+				case frames <- renderedFrame{todo[next], f}:
+				case <-ctx.Done():
+					for range rendered {
+					}
+					return
+				}
+				next++
 			}
 		}
 	}()

@@ -117,6 +117,7 @@ func (a *app) newRootCmd() *cobra.Command {
 
 	pf := root.PersistentFlags()
 	a.bindFlag(pf, "device", "device", "")
+	a.bindFlag(pf, "devices", "devices", "")
 	a.bindFlag(pf, "seed", "seed", "")
 	a.bindFlag(pf, "quiet", "quiet", "q")
 	pf.CountP("verbose", "v", configKeyHelp("verbose")+" ["+envName("verbose")+"]")
@@ -209,7 +210,9 @@ func noSubcommand(cmd *cobra.Command, args []string) error {
 
 // globalOptions are the settings every command shares.
 type globalOptions struct {
-	Device  string `mapstructure:"device"`
+	Device string `mapstructure:"device"`
+	// Devices is "all" or a list of GPU ordinals (parseDevices).
+	Devices string `mapstructure:"devices"`
 	Seed    uint64 `mapstructure:"seed"`
 	Quiet   bool   `mapstructure:"quiet"`
 	Verbose int    `mapstructure:"verbose"`
@@ -235,6 +238,9 @@ func (o globalOptions) validate(a *app) error {
 	case "auto", "cpu", "cuda":
 	default:
 		return usageErrorf("invalid %s %q: want auto, cpu or cuda", a.settingName("device"), o.Device)
+	}
+	if _, _, err := parseDevices(o.Devices); err != nil {
+		return usageErrorf("invalid %s %q: %v", a.settingName("devices"), o.Devices, err)
 	}
 	switch o.JIT {
 	case "cached", "always", "never":

@@ -47,7 +47,7 @@ func (c CUDA) RenderFrame(ctx context.Context, fs *FrameSpec, o Options) (*Frame
 			ins[i].gg.AlphaHits = 0
 		}
 	}
-	r := &cudaRun{dev: c.Dev, stages: c.Stages}
+	r := &cudaRun{dev: c.Dev, stages: c.Stages, cache: c.cache}
 	defer r.free()
 	f, err := r.renderFrame(ctx, fp, ins, alphaHits, o)
 	return f, Stats{Samples: fp.total, Buckets: int64(fp.bw) * int64(fp.bh), BadValues: r.bad, DeviceBytes: r.bytes,

@@ -106,10 +106,63 @@ func TestAnimFidelityCUDA(t *testing.T) {
 // profile (1920×1080, 2500 samples per pixel), 80 gaussian temporal
 // samples; BenchmarkCUDAAnimStill1080p the same frames' centre genomes
 // without motion blur (the still renderer's rate on the same work).
+// Both keep device buffers between frames, as `flame animate` does;
+// BenchmarkCUDAAnimFrame1080pNoReuse allocates them per frame.
 func BenchmarkCUDAAnimFrame1080p(b *testing.B) {
-	benchAnim(b, cudaRenderer(b), 1920, 1080, 2500, false)
+	benchAnim(b, cudaFrameRenderer(b), 1920, 1080, 2500, false)
 }
 
 func BenchmarkCUDAAnimStill1080p(b *testing.B) {
-	benchAnim(b, cudaRenderer(b), 1920, 1080, 2500, true)
+	benchAnim(b, cudaFrameRenderer(b), 1920, 1080, 2500, true)
+}
+
+func BenchmarkCUDAAnimFrame1080pNoReuse(b *testing.B) {
+	benchAnim(b, cudaRenderer(b), 1920, 1080, 2500, false)
+}
+
+// cudaFrameRenderer is cudaRenderer with the buffer cache NewFrameRenderer
+// gives `flame animate`.
+func cudaFrameRenderer(tb testing.TB) CUDA {
+	r := cudaRenderer(tb)
+	r.cache = newBufferCache()
+	tb.Cleanup(func() { r.Close() })
+	return r
+}
+
+// TestCUDAFrameBufferReuse: a renderer that keeps its device buffers renders
+// frames of different sizes in turn (so buffers are both reused and left
+// behind), and each frame is as close to a fresh-buffer render of the same
+// seed as float atomics allow; after each frame the cache holds at most that
+// frame's buffers.
+func TestCUDAFrameBufferReuse(t *testing.T) {
+	fresh := cudaRenderer(t)
+	kept := cudaFrameRenderer(t)
+	a := twoKeys(t)
+	ctx := context.Background()
+	for i, w := range []int{120, 120, 96, 120, 120} {
+		for _, k := range a.Keys {
+			k.Width, k.Height, k.Quality = w, w*3/4, 50
+		}
+		fs, err := a.Frame(0.25 * float64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, st, err := fresh.RenderFrame(ctx, fs, Options{Seed: 9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := kept.RenderFrame(ctx, fs, Options{Seed: 9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := refMAD(got.NRGBA(), want.NRGBA()); d > 0.05 {
+			t.Fatalf("frame %d (%d px wide): kept buffers give MAD %.4f to fresh ones", i, w, d)
+		}
+		if kept.cache.bytes > st.DeviceBytes {
+			t.Fatalf("frame %d: the cache holds %d bytes, more than the frame's %d", i, kept.cache.bytes, st.DeviceBytes)
+		}
+	}
+	if err := kept.Close(); err != nil || kept.cache.bytes != 0 {
+		t.Fatalf("Close: %v, %d bytes left", err, kept.cache.bytes)
+	}
 }

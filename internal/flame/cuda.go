@@ -24,6 +24,17 @@ type CUDA struct {
 	// Stages, when set, receives the device time of each stage of the
 	// render, by name (for benchmarks; timing synchronizes every stage).
 	Stages map[string]time.Duration
+	// cache, when set (NewFrameRenderer), keeps device buffers from one
+	// frame to the next; Close frees them.
+	cache *bufferCache
+}
+
+// Close frees the device buffers a frame renderer kept between frames.
+func (c CUDA) Close() error {
+	if c.cache == nil {
+		return nil
+	}
+	return c.cache.close()
 }
 
 // Schedule is the GPU iteration schedule (see pg_flame_iterate).
@@ -81,6 +92,7 @@ type cudaRun struct {
 	iterate  time.Duration // device time of the iterate (and accumulate) launches
 	deferred bool          // accumulate through the sample log
 	stages   map[string]time.Duration
+	cache    *bufferCache // where buffers come from and go back to; nil: allocate and free
 }
 
 // stage runs fn, adding its device time to r.stages[name] when profiling.
@@ -97,14 +109,37 @@ func (r *cudaRun) free() {
 	for _, f := range r.frees {
 		f()
 	}
+	r.frees = nil
+	if r.cache != nil {
+		r.cache.endFrame()
+	}
 }
 
+// alloc returns an uninitialised buffer of n values, from the run's cache
+// when it has one of that shape; free gives it back (or frees it).
 func alloc[T gpu.Elem](r *cudaRun, n int) (*gpu.Buffer[T], error) {
-	b, err := gpu.Alloc[T](r.dev, n)
-	if err != nil {
-		return nil, err
+	var b *gpu.Buffer[T]
+	if r.cache != nil {
+		b = take[T](r.cache, n)
 	}
-	r.frees = append(r.frees, b.Free)
+	if b == nil {
+		var err error
+		b, err = gpu.Alloc[T](r.dev, n)
+		if err != nil && r.cache != nil && r.cache.bytes > 0 {
+			// Idle buffers of other shapes may be what fills the device.
+			r.cache.close()
+			b, err = gpu.Alloc[T](r.dev, n)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if r.cache != nil {
+		c := r.cache
+		r.frees = append(r.frees, func() error { giveBack(c, b); return nil })
+	} else {
+		r.frees = append(r.frees, b.Free)
+	}
 	r.bytes += b.Bytes()
 	return b, nil
 }
@@ -139,34 +174,67 @@ func (r *cudaRun) allocAccumulator(nb int) (hist *gpu.Buffer[float32], hits *gpu
 }
 
 func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXform, o Options) (*Frame, error) {
+	hist, hits, bad, err := r.accumulate(ctx, p, gg, xs, 0, 1, o.Seed, o.Progress)
+	if err != nil {
+		return nil, err
+	}
+	if gg.AlphaHits != 0 {
+		if err := r.hitsFromAlpha(hist, hits, p.bw*p.bh); err != nil {
+			return nil, err
+		}
+	}
+	return r.finishOnDevice(p, hist, hits, bad, o)
+}
+
+// hitsFromAlpha fills the hit counts from the alpha sums, for genomes whose
+// samples all add exactly 255 to alpha (the kernel then counts no hits).
+func (r *cudaRun) hitsFromAlpha(hist *gpu.Buffer[float32], hits *gpu.Buffer[uint32], nb int) error {
+	f, err := r.dev.Function("flame", "pg_flame_hits_from_alpha")
+	if err != nil {
+		return err
+	}
+	return f.Launch(gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hist.Arg(), hits.Arg(), gpu.U64(uint64(nb)))
+}
+
+// accumulate plays part of parts of the render's chains (a contiguous range
+// of them; the short remainder chain goes with the last part) into a new
+// histogram on r's device. Chains are numbered across the whole render, so
+// the parts of several devices add up to the one-device histogram.
+func (r *cudaRun) accumulate(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXform, part, parts int, seed uint64,
+	progressFn func(done, total int64)) (hist *gpu.Buffer[float32], hits *gpu.Buffer[uint32], bad *gpu.Buffer[uint64], err error) {
 	d := r.dev
 	nb := p.bw * p.bh
 	genome, err := upload(r, gpu.Words(gg))
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	xforms, err := upload(r, gpu.Words(xs))
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	hist, hits, bad, err := r.allocAccumulator(nb)
+	hist, hits, bad, err = r.allocAccumulator(nb)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 
 	iterate, err := d.Function("flame", "pg_flame_iterate")
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	shared := int(unsafe.Sizeof(gpuGenome{})) + len(xs)*int(unsafe.Sizeof(gpuXform{}))
 	if shared > 48<<10 {
 		if err := iterate.SetMaxDynamicShared(shared); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 	}
 	spc := int64(subBatch)
-	chains := p.samples / spc
-	rest := p.samples - chains*spc
+	all := p.samples / spc
+	rest := p.samples - all*spc
+	first, chains := all*int64(part)/int64(parts), all*int64(part+1)/int64(parts)-all*int64(part)/int64(parts)
+	if part != parts-1 {
+		rest = 0
+	}
+	total := chains*spc + rest
 	perLaunch := max(samplesPerLaunch/spc, 1)
 	var slog *sampleLog
 	if r.deferred {
@@ -177,7 +245,7 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 			r.deferred, slog, perLaunch = false, nil, max(samplesPerLaunch/spc, 1)
 		}
 	}
-	var base, done int64
+	base, done := first, int64(0)
 	launch := func(n, samples int64) error {
 		blocks := int((n + iterThreads - 1) / iterThreads)
 		logArg := gpu.Null
@@ -186,7 +254,7 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 		}
 		err := r.stage("iterate", func() error {
 			return iterate.Launch(gpu.Dim(blocks), gpu.Dim(iterThreads), shared, genome.Arg(), xforms.Arg(), hist.Arg(),
-				hits.Arg(), gpu.U64(o.Seed), gpu.U64(uint64(base)), gpu.U32(uint32(n)), gpu.U32(uint32(samples)),
+				hits.Arg(), gpu.U64(seed), gpu.U64(uint64(base)), gpu.U32(uint32(n)), gpu.U32(uint32(samples)),
 				bad.Arg(), logArg)
 		})
 		base += n
@@ -197,7 +265,7 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 	}
 	for left := chains; left > 0 || rest > 0; {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		n, s := min(left, perLaunch), spc
 		if left == 0 { // the remainder: one short chain
@@ -205,26 +273,16 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 		}
 		dt, err := d.Time(func() error { return launch(n, s) })
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		r.iterate += dt
 		left -= min(left, n)
 		done += n * s
-		if o.Progress != nil {
-			o.Progress(done, p.samples)
+		if progressFn != nil {
+			progressFn(done, total)
 		}
 	}
-
-	if gg.AlphaHits != 0 {
-		f, err := d.Function("flame", "pg_flame_hits_from_alpha")
-		if err != nil {
-			return nil, err
-		}
-		if err := f.Launch(gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hist.Arg(), hits.Arg(), gpu.U64(uint64(nb))); err != nil {
-			return nil, err
-		}
-	}
-	return r.finishOnDevice(p, hist, hits, bad, o)
+	return hist, hits, bad, nil
 }
 
 // finishOnDevice is the tail of a render after the histogram: density

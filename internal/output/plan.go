@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sync"
 )
 
 // Plan is the set of outputs of one run: resolved and checked before the
 // work starts (Add, RefuseInputs), then written all or nothing (Commit).
+// Its methods may be called from several goroutines (renders on several
+// GPUs commit their own outputs).
 type Plan struct {
+	mu      sync.Mutex
 	stdout  io.Writer
 	targets map[string]Target // by Path as given
 	owner   map[string]string // destination key -> Path that claimed it
@@ -24,6 +28,12 @@ func NewPlan(stdout io.Writer) *Plan {
 // land on the same file (after resolving links), or two on standard output,
 // are an error: one would silently overwrite the other.
 func (p *Plan) Add(path string) (Target, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.add(path)
+}
+
+func (p *Plan) add(path string) (Target, error) {
 	if t, ok := p.targets[path]; ok {
 		return t, badTarget(path, "given twice")
 	}
@@ -54,6 +64,8 @@ func destKey(t Target) string {
 // files (the same file after resolving links): the run would destroy what it
 // reads.
 func (p *Plan) RefuseInputs(inputs ...string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	for _, in := range inputs {
 		for _, t := range p.targets {
 			if SameFile(t, in) {
@@ -77,15 +89,18 @@ type Write struct {
 // leaves no new file behind. Paths not added before are added now.
 func (p *Plan) Commit(ctx context.Context, writes []Write) (err error) {
 	targets := make([]Target, len(writes))
+	p.mu.Lock()
 	for i, w := range writes {
 		t, ok := p.targets[w.Path]
 		if !ok {
-			if t, err = p.Add(w.Path); err != nil {
+			if t, err = p.add(w.Path); err != nil {
+				p.mu.Unlock()
 				return err
 			}
 		}
 		targets[i] = t
 	}
+	p.mu.Unlock()
 	var files []staged
 	defer func() {
 		if err != nil {

@@ -1,0 +1,100 @@
+//go:build cuda
+
+package flame
+
+import (
+	"reflect"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
+
+// bufferCache keeps the device buffers of one frame for the next, so an
+// animation allocates its histogram, accumulator and image once rather than
+// per frame (cuMemAlloc and cuMemFree of ~100 MB at 1080p synchronize the
+// device each time). Buffers are matched by element type and length: frames
+// of one animation have the same size, so every frame after the first finds
+// all its big buffers here. A buffer that a frame did not take back is freed
+// at the end of that frame, so the cache never holds more than one frame's
+// worth. Not safe for concurrent use: one cache per device goroutine.
+type bufferCache struct {
+	idle  map[bufferKey][]cachedBuffer
+	frame int // frames begun
+	bytes int64
+}
+
+type bufferKey struct {
+	elem reflect.Type
+	n    int
+}
+
+type cachedBuffer struct {
+	buf   any // *gpu.Buffer[T]
+	free  func() error
+	bytes int64
+	frame int // the frame that gave it back
+}
+
+func newBufferCache() *bufferCache {
+	return &bufferCache{idle: map[bufferKey][]cachedBuffer{}}
+}
+
+func keyOf[T gpu.Elem](n int) bufferKey {
+	return bufferKey{reflect.TypeFor[T](), n}
+}
+
+// take returns an idle buffer of n values of T, or nil.
+func take[T gpu.Elem](c *bufferCache, n int) *gpu.Buffer[T] {
+	k := keyOf[T](n)
+	list := c.idle[k]
+	if len(list) == 0 {
+		return nil
+	}
+	e := list[len(list)-1]
+	c.idle[k] = list[:len(list)-1]
+	c.bytes -= e.bytes
+	return e.buf.(*gpu.Buffer[T])
+}
+
+// giveBack makes b idle for a later frame.
+func giveBack[T gpu.Elem](c *bufferCache, b *gpu.Buffer[T]) {
+	k := keyOf[T](b.Len())
+	c.idle[k] = append(c.idle[k], cachedBuffer{buf: b, free: b.Free, bytes: b.Bytes(), frame: c.frame})
+	c.bytes += b.Bytes()
+}
+
+// endFrame frees the buffers that were idle through a whole frame: a frame
+// of another size (or batch shape) left them behind.
+func (c *bufferCache) endFrame() {
+	for k, list := range c.idle {
+		kept := list[:0]
+		for _, e := range list {
+			if e.frame < c.frame {
+				e.free()
+				c.bytes -= e.bytes
+				continue
+			}
+			kept = append(kept, e)
+		}
+		if len(kept) == 0 {
+			delete(c.idle, k)
+		} else {
+			c.idle[k] = kept
+		}
+	}
+	c.frame++
+}
+
+// close frees every idle buffer.
+func (c *bufferCache) close() error {
+	var first error
+	for k, list := range c.idle {
+		for _, e := range list {
+			if err := e.free(); err != nil && first == nil {
+				first = err
+			}
+		}
+		delete(c.idle, k)
+	}
+	c.bytes = 0
+	return first
+}

@@ -41,7 +41,7 @@ else
   KERNELS    :=
 endif
 
-.PHONY: all procgen kernels kernels-parallel test test-cpu test-cuda gpu-bins bench bench-lsys bench-gpu bench-rules bench-e2e slurm-test clean
+.PHONY: all procgen kernels kernels-parallel test test-cpu test-cuda gpu-bins bench bench-lsys bench-gpu bench-rules bench-e2e bench-devices slurm-test clean
 
 all: procgen
 
@@ -137,6 +137,11 @@ bench-gpu:
 # whole-command wall time on cpu, cuda and auto (scripts/bench-e2e.sh).
 bench-e2e:
 	scripts/bench-e2e.sh
+
+# On a multi-GPU machine, after `make gpu-bins` here: one GPU against all of
+# them (scripts/bench-devices.sh): an animation, a batch and one still.
+bench-devices:
+	scripts/bench-devices.sh
 
 # A one-node Slurm cluster (installs slurm-wlm and munge; root) running job
 # arrays of sharded renders against one-shot runs. Not part of make test.

@@ -489,6 +489,7 @@ func (r *animRun) writePattern(ctx context.Context, pattern string) error {
 	}
 	level := pngCompression[r.o.Compression]
 	written := 0
+	pool := newEncodePool(0)
 	err := r.run(ctx, skip, func(i int, f *flame.Frame) error {
 		encode := func(w io.Writer) error {
 			switch {
@@ -500,8 +501,11 @@ func (r *animRun) writePattern(ctx context.Context, pattern string) error {
 			return output.EncodePNGCompressed(w, f.NRGBA(), depth, level)
 		}
 		written++
-		return plan.Commit(ctx, []output.Write{{Path: names[i], Func: encode}})
+		return pool.submit(func() error { return plan.Commit(ctx, []output.Write{{Path: names[i], Func: encode}}) })
 	})
+	if werr := pool.wait(); err == nil {
+		err = werr
+	}
 	if err == nil {
 		r.app.log.Infof("wrote %d frames (%s)", written, pattern)
 	}

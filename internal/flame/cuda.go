@@ -230,19 +230,28 @@ func (r *cudaRun) accumulate(ctx context.Context, p *plan, gg gpuGenome, xs []gp
 	spc := int64(subBatch)
 	all := p.samples / spc
 	rest := p.samples - all*spc
-	first, chains := all*int64(part)/int64(parts), all*int64(part+1)/int64(parts)-all*int64(part)/int64(parts)
-	if part != parts-1 {
+	// In the warp-uniform schedule the chains of a block swap points, so a
+	// chain's path depends on which chains share its block: launches and
+	// parts start at multiples of the block size, so that every block holds
+	// the same chains however the render is cut (into launches here, into
+	// parts over devices).
+	cut := func(k int) int64 { return all * int64(k) / int64(parts) / iterThreads * iterThreads }
+	first, end := cut(part), cut(part+1)
+	if part == parts-1 {
+		end = all
+	} else {
 		rest = 0
 	}
+	chains := end - first
 	total := chains*spc + rest
-	perLaunch := max(samplesPerLaunch/spc, 1)
+	perLaunch := max(samplesPerLaunch/spc/iterThreads*iterThreads, iterThreads)
 	var slog *sampleLog
 	if r.deferred {
-		perLaunch = maxLogEntries / spc
+		perLaunch = maxLogEntries / spc / iterThreads * iterThreads
 		entries := min(perLaunch*spc, max(chains*spc, rest))
 		if slog, err = r.newSampleLog(entries, nb); err != nil {
 			// Not enough device memory for the log: fall back to atomics.
-			r.deferred, slog, perLaunch = false, nil, max(samplesPerLaunch/spc, 1)
+			r.deferred, slog, perLaunch = false, nil, max(samplesPerLaunch/spc/iterThreads*iterThreads, iterThreads)
 		}
 	}
 	base, done := first, int64(0)

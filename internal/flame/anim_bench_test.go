@@ -14,6 +14,12 @@ import (
 // iterate, finish). With still set it renders each frame's centre genome
 // without motion blur instead, for the still renderer's rate.
 func benchAnim(b *testing.B, r FrameRenderer, w, h int, q float64, still bool) {
+	benchAnimFilter(b, r, w, h, q, still, -1)
+}
+
+// benchAnimFilter is benchAnim with every keyframe's temporal filter set to
+// filter (unless it is negative).
+func benchAnimFilter(b *testing.B, r FrameRenderer, w, h int, q float64, still bool, filter TemporalFilter) {
 	a, _, err := ParseAnimationFile(filepath.Join(animDir, "sequences", "A2_edge.flam3"), ParseOptions{})
 	if err != nil {
 		if os.IsNotExist(unwrapAll(err)) {
@@ -23,6 +29,11 @@ func benchAnim(b *testing.B, r FrameRenderer, w, h int, q float64, still bool) {
 	}
 	if err := a.Override(Options{Width: w, Height: h, Quality: q}); err != nil {
 		b.Fatal(err)
+	}
+	if filter >= 0 {
+		for _, k := range a.Keys {
+			k.TemporalFilter = filter
+		}
 	}
 	var samples int64
 	start := time.Now()

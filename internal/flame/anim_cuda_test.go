@@ -116,6 +116,14 @@ func BenchmarkCUDAAnimStill1080p(b *testing.B) {
 	benchAnim(b, cudaFrameRenderer(b), 1920, 1080, 2500, true)
 }
 
+// BenchmarkCUDAAnimFrame1080pBox: the same frames with a box temporal filter:
+// every temporal sample weighs 1, so hit counts come from alpha as in a
+// still, where the gaussian filter needs flam3's separate unweighted count
+// (a second atomic per sample).
+func BenchmarkCUDAAnimFrame1080pBox(b *testing.B) {
+	benchAnimFilter(b, cudaFrameRenderer(b), 1920, 1080, 2500, false, TemporalBox)
+}
+
 func BenchmarkCUDAAnimFrame1080pNoReuse(b *testing.B) {
 	benchAnim(b, cudaRenderer(b), 1920, 1080, 2500, false)
 }

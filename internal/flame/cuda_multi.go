@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
 )
@@ -82,6 +83,7 @@ func (m MultiCUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, St
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
+	start := time.Now()
 	for i := range runs {
 		wg.Add(1)
 		go func(i int) {
@@ -95,7 +97,8 @@ func (m MultiCUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, St
 		}(i)
 	}
 	wg.Wait()
-	st := Stats{Samples: p.samples, Buckets: int64(p.bw) * int64(p.bh)}
+	st := Stats{Samples: p.samples, Buckets: int64(p.bw) * int64(p.bh), PartsWallSeconds: time.Since(start).Seconds()}
+	merge := time.Now()
 	for i, err := range errs {
 		if err != nil {
 			return nil, st, fmt.Errorf("flame: device %d: %w", m.Devs[i].Info().Ordinal, err)
@@ -113,6 +116,7 @@ func (m MultiCUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, St
 	}); err != nil {
 		return nil, st, err
 	}
+	st.MergeSeconds = time.Since(merge).Seconds()
 	var bad int64
 	for _, pt := range parts[1:] {
 		var nbad [1]uint64

@@ -35,6 +35,10 @@ type Stats struct {
 	// IterateSeconds is the time of the chaos game and accumulation alone
 	// (device-event timing on the GPU, wall time on the CPU).
 	IterateSeconds float64 `json:"iterate_seconds"`
+	// On several GPUs (MultiCUDA): the wall time of the devices' parallel
+	// iteration, and of summing their histograms into the first device's.
+	PartsWallSeconds float64 `json:"parts_wall_seconds,omitempty"`
+	MergeSeconds     float64 `json:"merge_seconds,omitempty"`
 }
 
 // ErrTooLarge is wrapped when a render would need absurd amounts of memory.

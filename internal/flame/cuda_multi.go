@@ -138,15 +138,16 @@ func (m MultiCUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, St
 	return f, st, err
 }
 
-// addParts sums other devices' histograms into hist and hits on r's device,
-// each through the host (pageable copies: ~40 ms for a 1080p histogram).
+// addParts sums other devices' histograms into hist and hits on r's device:
+// each is copied peer to peer (NVLink on the H100 host: a 4K histogram in
+// milliseconds, where a pageable round trip through the host took ~2 s),
+// or through the host when the driver cannot, then added by a kernel.
 func (r *cudaRun) addParts(nb int, hist *gpu.Buffer[float32], hits *gpu.Buffer[uint32],
 	each func(yield func(*gpu.Buffer[float32], *gpu.Buffer[uint32]) error) error) error {
 	add, err := r.dev.Function("flame", "pg_flame_add_hist")
 	if err != nil {
 		return err
 	}
-	hostHist, hostHits := make([]float32, 4*nb), make([]uint32, nb)
 	tmpHist, err := alloc[float32](r, 4*nb)
 	if err != nil {
 		return err
@@ -155,18 +156,27 @@ func (r *cudaRun) addParts(nb int, hist *gpu.Buffer[float32], hits *gpu.Buffer[u
 	if err != nil {
 		return err
 	}
+	var hostHist []float32
+	var hostHits []uint32
+	viaHost := func(h *gpu.Buffer[float32], c *gpu.Buffer[uint32]) error {
+		if hostHist == nil {
+			hostHist, hostHits = make([]float32, 4*nb), make([]uint32, nb)
+		}
+		for _, f := range []func() error{
+			func() error { return h.Read(hostHist) }, func() error { return c.Read(hostHits) },
+			func() error { return tmpHist.Write(hostHist) }, func() error { return tmpHits.Write(hostHits) },
+		} {
+			if err := f(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	return each(func(h *gpu.Buffer[float32], c *gpu.Buffer[uint32]) error {
-		if err := h.Read(hostHist); err != nil {
-			return err
-		}
-		if err := c.Read(hostHits); err != nil {
-			return err
-		}
-		if err := tmpHist.Write(hostHist); err != nil {
-			return err
-		}
-		if err := tmpHits.Write(hostHits); err != nil {
-			return err
+		if tmpHist.CopyPeer(h) != nil || tmpHits.CopyPeer(c) != nil {
+			if err := viaHost(h, c); err != nil {
+				return err
+			}
 		}
 		return add.Launch(gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hist.Arg(), tmpHist.Arg(), hits.Arg(),
 			tmpHits.Arg(), gpu.U64(uint64(nb)))

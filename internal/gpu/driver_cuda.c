@@ -30,6 +30,7 @@ static pg_result (*p_cuMemGetInfo)(size_t *, size_t *);
 static pg_result (*p_cuMemcpyHtoD)(pg_deviceptr, const void *, size_t);
 static pg_result (*p_cuMemcpyDtoH)(void *, pg_deviceptr, size_t);
 static pg_result (*p_cuMemcpyDtoD)(pg_deviceptr, pg_deviceptr, size_t);
+static pg_result (*p_cuMemcpyPeer)(pg_deviceptr, pg_context, pg_deviceptr, pg_context, size_t);
 static pg_result (*p_cuMemsetD8)(pg_deviceptr, unsigned char, size_t);
 static pg_result (*p_cuMemsetD32)(pg_deviceptr, unsigned int, size_t);
 static pg_result (*p_cuLaunchKernel)(pg_function, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
@@ -87,6 +88,7 @@ int pg_load(char *err, int errlen) {
 	BIND(p_cuMemcpyHtoD, "cuMemcpyHtoD_v2");
 	BIND(p_cuMemcpyDtoH, "cuMemcpyDtoH_v2");
 	BIND(p_cuMemcpyDtoD, "cuMemcpyDtoD_v2");
+	BIND(p_cuMemcpyPeer, "cuMemcpyPeer");
 	BIND(p_cuMemsetD8, "cuMemsetD8_v2");
 	BIND(p_cuMemsetD32, "cuMemsetD32_v2");
 	BIND(p_cuLaunchKernel, "cuLaunchKernel");
@@ -149,6 +151,9 @@ pg_result pg_mem_get_info(size_t *f, size_t *t) { return CALL(p_cuMemGetInfo, f,
 pg_result pg_memcpy_htod(pg_deviceptr dst, const void *src, size_t n) { return CALL(p_cuMemcpyHtoD, dst, src, n); }
 pg_result pg_memcpy_dtoh(void *dst, pg_deviceptr src, size_t n) { return CALL(p_cuMemcpyDtoH, dst, src, n); }
 pg_result pg_memcpy_dtod(pg_deviceptr dst, pg_deviceptr src, size_t n) { return CALL(p_cuMemcpyDtoD, dst, src, n); }
+pg_result pg_memcpy_peer(pg_deviceptr dst, pg_context dctx, pg_deviceptr src, pg_context sctx, size_t n) {
+	return CALL(p_cuMemcpyPeer, dst, dctx, src, sctx, n);
+}
 pg_result pg_memset_d8(pg_deviceptr p, unsigned char v, size_t n) { return CALL(p_cuMemsetD8, p, v, n); }
 pg_result pg_memset_d32(pg_deviceptr p, unsigned int v, size_t n) { return CALL(p_cuMemsetD32, p, v, n); }
 

@@ -63,6 +63,7 @@ pg_result pg_mem_get_info(size_t *free_bytes, size_t *total_bytes);
 pg_result pg_memcpy_htod(pg_deviceptr dst, const void *src, size_t bytes);
 pg_result pg_memcpy_dtoh(void *dst, pg_deviceptr src, size_t bytes);
 pg_result pg_memcpy_dtod(pg_deviceptr dst, pg_deviceptr src, size_t bytes);
+pg_result pg_memcpy_peer(pg_deviceptr dst, pg_context dst_ctx, pg_deviceptr src, pg_context src_ctx, size_t bytes);
 pg_result pg_memset_d8(pg_deviceptr p, unsigned char v, size_t n);
 pg_result pg_memset_d32(pg_deviceptr p, unsigned int v, size_t n);
 // pg_launch passes args[i] (each a 32- or 64-bit value stored in a 64-bit

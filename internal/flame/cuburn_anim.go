@@ -20,6 +20,7 @@ type CuburnAnim struct {
 	Profile  CuburnProfile
 
 	supersample int
+	frames      int // the frame count set by SetFrameCount, 0: cuburn's
 	center      [2]*cbSpline
 	rotation    *cbSpline
 	scale       *cbSpline
@@ -296,6 +297,10 @@ func (a *CuburnAnim) Span() (first, last float64) { return 0, 1 }
 // FrameCount is the number of frames cuburn renders the animation in.
 func (a *CuburnAnim) FrameCount() int { return a.Profile.FrameCount(a.Duration) }
 
+// SetFrameCount renders the animation in n frames instead (each frame's
+// motion-blur window is 1/n of the edge).
+func (a *CuburnAnim) SetFrameCount(n int) { a.frames = n }
+
 // Override applies `flame render`-style options: a new width and/or height
 // (the other side keeping the profile's aspect; the framing follows the
 // width, as cuburn's scale is relative to it), an absolute quality (the
@@ -327,7 +332,10 @@ func (a *CuburnAnim) Frame(t float64) (*FrameSpec, error) {
 	if !finite(t) {
 		return nil, fmt.Errorf("flame: frame time %g: %w", t, ErrCuburn)
 	}
-	n := max(a.FrameCount(), 1)
+	n := a.frames
+	if n <= 0 {
+		n = max(a.FrameCount(), 1)
+	}
 	td := a.Profile.FrameWidth * a.frameWidth.at(t) / float64(n)
 	ns := a.Profile.TemporalSamples
 	if ns < 1 || ns > maxTemporalSamples {

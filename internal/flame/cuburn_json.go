@@ -16,9 +16,9 @@ import (
 // rejects Python's NaN and Infinity outright, which cuburn's json module
 // writes, and which must be reported as a non-finite spline knot.
 
-// ErrCuburn is wrapped by errors for cuburn documents that cannot be read or
+// ErrCuburn is wrapped by errors for cuburn documents (nodes, edges, profiles) that cannot be read or
 // animated as written.
-var ErrCuburn = errors.New("invalid cuburn genome")
+var ErrCuburn = errors.New("invalid cuburn document")
 
 // jkind is the type of a JSON value.
 type jkind uint8

@@ -495,3 +495,44 @@ func TestCuburnProfiles(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCuburnFrame measures the interpolation of one frame's 1024
+// temporal genomes of a corpus edge.
+func BenchmarkCuburnFrame(b *testing.B) {
+	needFlock(b)
+	a, err := LoadCuburnFile(filepath.Join(flockDir, "edges", "electricsheep.244.00216=electricsheep.244.80674.json"),
+		DefaultCuburnProfile(), CuburnOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		if _, err := a.Frame(0.5); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestCuburnVariationTable checks the variation map against cuburn's list:
+// 95 names, each mapped to a distinct one of ours, parameters named as
+// flam3 names them (NAME_PARAM, oscope as oscilloscope).
+func TestCuburnVariationTable(t *testing.T) {
+	if len(cbVariations) != 95 {
+		t.Errorf("%d variations, want cuburn's 95", len(cbVariations))
+	}
+	seen := map[VarID]string{}
+	for name, v := range cbVariations {
+		if other, ok := seen[v.id]; ok {
+			t.Errorf("%s and %s both map to %s", name, other, VarNames[v.id])
+		}
+		seen[v.id] = name
+		flam3 := VarNames[v.id]
+		if name != flam3 && !(name == "oscope" && flam3 == "oscilloscope") {
+			t.Errorf("cuburn %s maps to our %s", name, flam3)
+		}
+		for _, p := range v.params {
+			if ParamNames[p.id] != flam3+"_"+p.name {
+				t.Errorf("%s.%s maps to %s", name, p.name, ParamNames[p.id])
+			}
+		}
+	}
+}

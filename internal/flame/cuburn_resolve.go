@@ -28,12 +28,12 @@ func (db *cbDB) get(id string, ref *jval) (*jval, error) {
 	if !strings.HasSuffix(name, ".json") {
 		name += ".json"
 	}
-	if filepath.IsAbs(name) || strings.Contains(filepath.ToSlash(name), "../") {
-		return nil, ref.errf("document id %q must be relative to the genome database, without '..'", id)
-	}
 	var tried []string
 	for _, root := range db.roots {
-		p := filepath.Join(root, filepath.FromSlash(name))
+		p := filepath.FromSlash(name)
+		if !filepath.IsAbs(p) { // as os.path.join, an absolute id ignores the root
+			p = filepath.Join(root, p)
+		}
 		if d, ok := db.docs[p]; ok {
 			return d.root, nil
 		}

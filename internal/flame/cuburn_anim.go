@@ -261,7 +261,9 @@ func (a *CuburnAnim) Genome(t float64) *Genome {
 	g.Supersample = a.supersample
 	g.Center = [2]float64{a.center[0].at(t), a.center[1].at(t)}
 	g.Rotate = a.rotation.at(t)
-	g.Scale = a.scale.at(t) * p.filter("logscale.scale") * float64(p.Width)
+	// A profile's logscale.scale only rescales cuburn's log-density area,
+	// not the camera; it is not applied (see docs/flame-cuburn.md).
+	g.Scale = a.scale.at(t) * float64(p.Width)
 	g.Quality = p.SPP * a.spp.at(t)
 	g.TemporalSamples = 1
 	f := func(k string) float64 { return a.filters[k].at(t) * p.filter(k) }

@@ -2,6 +2,7 @@ package flame
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,4 +152,34 @@ func FuzzCuburnJSON(f *testing.F) {
 		_, _ = ParseCuburnProfile(data, "p.json")
 		IsCuburnJSON(data)
 	})
+}
+
+// TestCuburnProfileMultipliers checks that a profile's filter values
+// multiply the genome's, and its size and spp set the genome's.
+func TestCuburnProfileMultipliers(t *testing.T) {
+	dir := writeFlock(t, map[string]string{"nodes/a.json": strings.Replace(cbTestNode, `"camera"`,
+		`"filters": {"logscale": {"brightness": 3}, "de": {"radius": 5, "minimum": 0.2}}, "camera"`, 1)})
+	prof, err := ParseCuburnProfile([]byte(`{"type": "profile", "width": 40, "height": 30, "spp": 7,
+		"filters": {"logscale": {"brightness": 2}, "de": {"radius": 3}, "colorclip": {"gamma": 0.5}}}`), "p.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := LoadCuburnFile(filepath.Join(dir, "nodes", "a.json"), prof, CuburnOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := a.Genome(0.3)
+	// Magnitude-domain splines return constants to within rounding.
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	if !near(g.Brightness, 6) || !near(g.EstimatorRadius, 15) || !near(g.EstimatorMinimum, 3) || !near(g.Gamma, 2) {
+		t.Errorf("brightness %g, estimator radius %g minimum %g, gamma %g: want 6, 15, 3 and 2 (cuburn's default 4 × 0.5)",
+			g.Brightness, g.EstimatorRadius, g.EstimatorMinimum, g.Gamma)
+	}
+	if g.Width != 40 || g.Height != 30 || g.Quality != 7 || math.Abs(g.Scale-0.3*40) > 1e-12 {
+		t.Errorf("size %dx%d quality %g scale %g", g.Width, g.Height, g.Quality, g.Scale)
+	}
+	if _, err := ParseCuburnProfile([]byte(`{"type": "profile", "widht": 4}`), "p.json"); err == nil ||
+		!strings.Contains(err.Error(), `p.json:1:30: `) || !strings.Contains(err.Error(), `unknown profile key "widht"`) {
+		t.Errorf("misspelt key: %v", err)
+	}
 }

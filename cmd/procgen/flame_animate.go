@@ -228,8 +228,8 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	switch {
 	case isFlockInput(path, data):
 		an, err = a.loadFlock(path, data, &af)
-	case af.flock.profile != "" || af.flock.frames != 0 || af.flock.half || af.flock.db != "":
-		return usageErrorf("--profile, --frames, --half and --genome-db apply to cuburn JSON edges and nodes, not %s", path)
+	case af.flock.profile != "" || af.flock.frames != 0 || af.flock.half || af.flock.still || af.flock.db != "":
+		return usageErrorf("--profile, --frames, --half, --still and --genome-db apply to cuburn JSON edges and nodes, not %s", path)
 	case path == output.Stdout:
 		an, warns, err = flame.ParseAnimation(data, "<stdin>", parseOpts)
 	default:

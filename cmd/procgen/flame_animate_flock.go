@@ -17,6 +17,7 @@ type flockFlags struct {
 	profile  string
 	frames   int
 	half     bool
+	still    bool
 	db       string
 	fpsSet   bool
 	dtimeSet bool
@@ -26,6 +27,7 @@ func addFlockFlags(f *pflag.FlagSet, ff *flockFlags) {
 	f.StringVar(&ff.profile, "profile", "", "cuburn render `PROFILE.json` for a cuburn edge or node (size, samples per pixel, fps, frames)")
 	f.IntVar(&ff.frames, "frames", 0, "frames of a cuburn edge or node (default: round(fps × profile duration × blend.duration), as cuburn)")
 	f.BoolVar(&ff.half, "half", false, "render a cuburn node as a half loop (-0.25 to +0.25 turns), as cuburn's --half")
+	f.BoolVar(&ff.still, "still", false, "render a cuburn node (or an edge's source end) as one still: edge time 0, no motion blur, frame number 0")
 	f.StringVar(&ff.db, "genome-db", "", "`DIR` that a cuburn edge's \"nodes/NAME\" links are read from (default: the directory above the file's, then its own, then the working directory)")
 }
 
@@ -94,6 +96,13 @@ func flockFrameTimes(an *flame.CuburnAnim, af animateFlags) ([]float64, []int, e
 	if af.flock.dtimeSet {
 		return nil, nil, usageErrorf("--dtime does not apply to a cuburn edge: its frames are --frames N (or the profile's fps and duration)")
 	}
+	if af.flock.still {
+		if af.flock.frames != 0 || af.beginSet || af.endSet {
+			return nil, nil, usageErrorf("--still renders one frame: drop --frames, --begin and --end")
+		}
+		an.Profile.FrameWidth = 0
+		return []float64{0}, []int{0}, nil
+	}
 	n := af.flock.frames
 	if n == 0 {
 		n = an.FrameCount()
@@ -137,7 +146,8 @@ const flockHelp = `
 
 A cuburn edge or node (JSON, "type": "edge" or "node", as in a cuburn flock)
 animates too: an edge blends its link.src node into link.dst (each at its
-@phase in turns), a node is one loop of itself (--half: half a loop). Nodes
+@phase in turns), a node is one loop of itself (--half: half a loop; --still:
+the node itself, one frame without motion blur, numbered 0). Nodes
 named "nodes/NAME" are read from --genome-db (default: the directory above
 the file's). --profile PROFILE.json gives the size, samples per pixel (our
 quality), fps and frame selection; --width/--height/--quality still override

@@ -29,6 +29,7 @@ type animateFlags struct {
 	resume            bool
 	beginSet, endSet  bool
 	shardSpec         string
+	flock             flockFlags // cuburn edges and nodes
 }
 
 // maxAnimInput bounds an animation read from standard input.
@@ -71,10 +72,11 @@ the animation from standard input.
 pattern, so N runs write one run's frames (default from a Slurm job array or
 a Kubernetes indexed Job, as flame render); encode the video after them.
 --width/--height/--quality/--supersample change every keyframe as flame render
-changes a genome: the camera scales with the size, so the framing stays.`,
+changes a genome: the camera scales with the size, so the framing stays.` + flockHelp,
 		Example: `  procgen flame animate loop.flam3 -o frames/f%05d.png
   procgen flame animate edge.flam3 --width 640 --quality 200 -o edge.mp4 --fps 30
-  procgen flame animate seq.flam3 --begin 10 --end 20 -o part.y4m`,
+  procgen flame animate seq.flam3 --begin 10 --end 20 -o part.y4m
+  procgen flame animate flock/edges/A=B.json --profile flock/profiles/1080p.json -o edge.mp4`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var o flameOptions
@@ -85,6 +87,7 @@ changes a genome: the camera scales with the size, so the framing stays.`,
 				return err
 			}
 			af.beginSet, af.endSet = cmd.Flags().Changed("begin"), cmd.Flags().Changed("end")
+			af.flock.fpsSet, af.flock.dtimeSet = cmd.Flags().Changed("fps"), cmd.Flags().Changed("dtime")
 			return a.flameAnimate(cmd.Context(), args[0], af, o)
 		},
 	}
@@ -98,6 +101,7 @@ changes a genome: the camera scales with the size, so the framing stays.`,
 	f.StringVar(&af.codec, "codec", "", "ffmpeg video `CODEC` (default: libx264, libvpx-vp9 for .webm)")
 	f.BoolVar(&af.resume, "resume", false, "skip frames whose file already exists")
 	addShardFlag(f, &af.shardSpec)
+	addFlockFlags(f, &af.flock)
 	for _, k := range []string{"width", "height", "quality", "supersample", "png16", "jpeg-quality", "compression",
 		"palettes", "strict", "earlyclip", "transparent"} {
 		a.bindFlag(f, "flame."+k, k, "")
@@ -139,7 +143,10 @@ func parseAnimOutput(out string, o flameOptions) (animOutput, error) {
 }
 
 // frameTimes lists the frame times and the number each frame's file gets.
-func frameTimes(an *flame.Animation, af animateFlags) (times []float64, numbers []int, err error) {
+func frameTimes(an animSource, af animateFlags) (times []float64, numbers []int, err error) {
+	if cb, ok := an.(*flame.CuburnAnim); ok {
+		return flockFrameTimes(cb, af)
+	}
 	first, last := an.Span()
 	begin, end := math.Trunc(first), math.Trunc(last)-1
 	if af.beginSet {
@@ -201,18 +208,31 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	if err != nil {
 		return err
 	}
-	var an *flame.Animation
+	var an animSource
 	var warns []flame.Warning
+	var data []byte
 	if path == output.Stdout {
-		data, rerr := io.ReadAll(io.LimitReader(a.stdin, maxAnimInput+1))
+		var rerr error
+		data, rerr = io.ReadAll(io.LimitReader(a.stdin, maxAnimInput+1))
 		switch {
 		case rerr != nil:
 			return fmt.Errorf("flame animate: read standard input: %w", rerr)
 		case len(data) > maxAnimInput:
 			return usageErrorf("flame animate: standard input holds over %d MiB: give a file", maxAnimInput>>20)
 		}
+	} else if strings.EqualFold(filepath.Ext(path), ".json") {
+		if data, err = os.ReadFile(path); err != nil {
+			return usageError{err}
+		}
+	}
+	switch {
+	case isFlockInput(path, data):
+		an, err = a.loadFlock(path, data, &af)
+	case af.flock.profile != "" || af.flock.frames != 0 || af.flock.half || af.flock.still || af.flock.db != "":
+		return usageErrorf("--profile, --frames, --half, --still and --genome-db apply to cuburn JSON edges and nodes, not %s", path)
+	case path == output.Stdout:
 		an, warns, err = flame.ParseAnimation(data, "<stdin>", parseOpts)
-	} else {
+	default:
 		an, warns, err = flame.ParseAnimationFile(path, parseOpts)
 	}
 	for _, w := range warns {
@@ -271,7 +291,7 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 // animFootprint is what one frame of the animation needs (its first frame;
 // frames of one animation share the size), or a usage error naming the
 // flags when it is over a limit.
-func animFootprint(path string, an *flame.Animation, times []float64) (flame.Footprint, error) {
+func animFootprint(path string, an animSource, times []float64) (flame.Footprint, error) {
 	g := an.At(times[0]).Genome
 	fp, err := flame.Estimate(&g, flame.Options{})
 	if errors.Is(err, flame.ErrTooLarge) {
@@ -300,7 +320,7 @@ func (a *app) checkAnimMemory(path string, fp flame.Footprint, dev *gpu.Device) 
 // animRun renders the frames of one animation.
 type animRun struct {
 	app     *app
-	an      *flame.Animation
+	an      animSource
 	times   []float64
 	numbers []int
 	o       flameOptions

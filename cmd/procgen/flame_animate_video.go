@@ -63,7 +63,7 @@ func (r *animRun) writeVideo(ctx context.Context, out animOutput) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	k0 := r.an.Keys[0]
+	k0 := r.an.At(r.times[0])
 	w, h := k0.Width, k0.Height
 	codec := r.af.codec
 	if codec == "" {

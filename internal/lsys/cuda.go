@@ -117,7 +117,7 @@ func (c CUDA) DeriveOnDevice(ctx context.Context, sys *System, o DeriveOptions) 
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		step := func() error { return run.step(ctx, k, o.Seed, o.MaxModules) }
+		step := func() error { return run.step(ctx, k, o.Seed, o.MaxModules, fmt.Sprintf("step %d", k+1)) }
 		if c.StepTime != nil {
 			dt, err := c.Dev.Time(step)
 			if err != nil {
@@ -148,8 +148,10 @@ func (c CUDA) DeriveOnDevice(ctx context.Context, sys *System, o DeriveOptions) 
 // String: Len symbols, one byte each, and NumParams float64 parameters in
 // module order. The buffers may be longer than the string.
 type DeviceString struct {
+	dev    *gpu.Device
 	syms   *gpu.Buffer[uint8]
 	params *gpu.Buffer[float64] // nil when the system has no parameters
+	chunkp *gpu.Buffer[uint32]  // parametric systems: the first parameter of every gpuK modules
 	n, np  int
 }
 
@@ -182,5 +184,5 @@ func (s *DeviceString) Download() (*String, error) {
 
 // Free releases the device memory. Freeing twice is harmless.
 func (s *DeviceString) Free() error {
-	return errors.Join(s.syms.Free(), s.params.Free())
+	return errors.Join(s.syms.Free(), s.params.Free(), s.chunkp.Free())
 }

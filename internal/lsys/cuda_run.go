@@ -107,8 +107,9 @@ func (run *cudaRun) free() {
 
 // take hands the current string over to the caller.
 func (run *cudaRun) take() *DeviceString {
-	s := &DeviceString{syms: run.cur.syms, params: run.cur.params, n: run.cur.n, np: run.cur.np}
-	run.cur.syms, run.cur.params = nil, nil
+	s := &DeviceString{dev: run.dev, syms: run.cur.syms, params: run.cur.params, chunkp: run.cur.chunkp,
+		n: run.cur.n, np: run.cur.np}
+	run.cur = devString{}
 	return s
 }
 
@@ -139,17 +140,8 @@ func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // start uploads the tables and the axiom.
 func (run *cudaRun) start(ax *String) error {
-	words := run.tab.blob()
-	run.statusAt = len(words)
-	words = append(words, 0, 0, gpuNoError, gpuNoError, 0, 0, 0, 0) // LsysStatus
-	var err error
-	if run.blob, err = gpu.Upload(run.dev, words); err != nil {
+	if err := run.load(); err != nil {
 		return err
-	}
-	run.growth = 1
-	run.spare = 512 << 20
-	if free, _, err := run.dev.MemInfo(); err == nil {
-		run.spare = min(run.spare, int(free/16))
 	}
 	s := &run.cur
 	if err := run.reserve(s, ax.Len(), len(ax.Params)); err != nil {
@@ -169,6 +161,23 @@ func (run *cudaRun) start(ax *String) error {
 		}
 	}
 	s.n, s.np = ax.Len(), len(ax.Params)
+	return nil
+}
+
+// load uploads the tables and the status and sets the headroom limits.
+func (run *cudaRun) load() error {
+	words := run.tab.blob()
+	run.statusAt = len(words)
+	words = append(words, 0, 0, gpuNoError, gpuNoError, 0, 0, 0, 0) // LsysStatus
+	var err error
+	if run.blob, err = gpu.Upload(run.dev, words); err != nil {
+		return err
+	}
+	run.growth = 1
+	run.spare = 512 << 20
+	if free, _, err := run.dev.MemInfo(); err == nil {
+		run.spare = min(run.spare, int(free/16))
+	}
 	return nil
 }
 
@@ -196,8 +205,8 @@ func (run *cudaRun) readStatus() (gpuStatus, error) {
 }
 
 // step rewrites cur into next (0-based step k) and makes next current.
-func (run *cudaRun) step(ctx context.Context, k int, seed uint64, limit int64) error {
-	label := fmt.Sprintf("step %d", k+1)
+// label names the step in errors ("step 3", or "homomorphism").
+func (run *cudaRun) step(ctx context.Context, k int, seed uint64, limit int64, label string) error {
 	in, out := &run.cur, &run.next
 	n := in.n
 	fast := run.tab.fast

@@ -1,0 +1,102 @@
+//go:build cuda
+
+package lsys
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
+
+// HomomorphismOnGPU reports why the homomorphism of sys cannot be applied on
+// the device (contexts with branches, as GPUSupports refuses them for
+// productions), or nil.
+func HomomorphismOnGPU(sys *System) error {
+	for i := range sys.Homo {
+		p := &sys.Homo[i]
+		if bytes.IndexByte(p.Left, SymPush) >= 0 || bytes.IndexByte(p.Right, SymPush) >= 0 {
+			return fmt.Errorf("lsys: homomorphism contexts with branches (%s at %s:%d): %w",
+				describe(p, &sys.Arity), p.Pos.File, p.Pos.Line, ErrNotOnGPU)
+		}
+	}
+	return nil
+}
+
+// ApplyHomomorphismOnDevice is ApplyHomomorphism on a string in device
+// memory: one rewrite with sys.Homo by the derivation's kernels (draws keyed
+// by seed 0 and step 0, then the cut, as on the CPU), so the result is the
+// CPU's bit for bit. It takes s over: s is freed, or becomes part of the
+// result, and must not be used again (it is returned as is when sys has no
+// homomorphism). Errors are the CPU backend's, reproduced on the host.
+func (c CUDA) ApplyHomomorphismOnDevice(ctx context.Context, sys *System, s *DeviceString) (*DeviceString, error) {
+	if sys == nil || s == nil {
+		return nil, errors.New("lsys: no system or string")
+	}
+	if len(sys.Homo) == 0 {
+		return s, nil
+	}
+	if c.Dev == nil {
+		return nil, errors.New("lsys: cuda: no device")
+	}
+	if err := HomomorphismOnGPU(sys); err != nil {
+		return nil, err
+	}
+	r, err := compileRules(sys, sys.Homo, "homomorphism")
+	if err != nil {
+		return nil, err
+	}
+	tab, err := flattenRules(r)
+	if err != nil {
+		return nil, err
+	}
+	if r.parametric != (s.chunkp != nil) && s.n > 0 {
+		return nil, errors.New("lsys: cuda: the string's layout does not match the system's parameters")
+	}
+	run := &cudaRun{dev: c.Dev, r: r, tab: tab, fns: map[string]*gpu.Function{}, steps: 1}
+	run.cur = devString{syms: s.syms, params: s.params, chunkp: s.chunkp, n: s.n, np: s.np}
+	*s = DeviceString{} // run owns its buffers now
+	defer run.free()
+	if err := run.load(); err != nil {
+		return nil, err
+	}
+	if err := run.step(ctx, 0, 0, 0, "homomorphism"); err != nil {
+		return nil, err
+	}
+	return run.take(), nil
+}
+
+// Symbols reports which symbols occur in the string, computed on the device
+// (a pass over the symbols; only 32 bytes come back).
+func (s *DeviceString) Symbols() (*[256]bool, error) {
+	var set [256]bool
+	if s.n == 0 {
+		return &set, nil
+	}
+	bits, err := gpu.Alloc[uint32](s.dev, 8)
+	if err != nil {
+		return nil, err
+	}
+	defer bits.Free()
+	if err := bits.Zero(); err != nil {
+		return nil, err
+	}
+	f, err := s.dev.Function("lsys_tree", "lsys_symbol_set")
+	if err != nil {
+		return nil, err
+	}
+	grid := min(ceilDiv(s.n, gpuThreads*16), max(s.dev.Info().SMs, 1)*8)
+	if err := f.Launch(gpu.Dim(grid), gpu.Dim(gpuThreads), 0, s.syms.Arg(), gpu.U32(uint32(s.n)), bits.Arg()); err != nil {
+		return nil, fmt.Errorf("lsys: cuda: %w", err)
+	}
+	var w [8]uint32
+	if err := bits.Read(w[:]); err != nil {
+		return nil, err
+	}
+	for c := range set {
+		set[c] = w[c>>5]>>(c&31)&1 != 0
+	}
+	return &set, nil
+}

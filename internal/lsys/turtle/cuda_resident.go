@@ -1,0 +1,63 @@
+//go:build cuda
+
+package turtle
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/procgen-dev/procgen/internal/lsys"
+)
+
+// InterpretDevice is Interpret on a string that a derivation left in
+// device memory (lsys.CUDA.DeriveOnDevice): nothing is uploaded, and only
+// which symbols occur (32 bytes) and the geometry come back. It zeroes the
+// up to 15 bytes after the string's symbols (the kernels read 16 at a
+// time), which the string's buffer holds beyond its length. The string
+// stays the caller's. The geometry is Interpret's on the downloaded string,
+// bit for bit.
+func (c CUDA) InterpretDevice(ctx context.Context, sys *lsys.System, s *lsys.DeviceString, o Options) (*Geometry, error) {
+	if sys == nil || s == nil {
+		return nil, fmt.Errorf("turtle: nil system or string")
+	}
+	if c.Dev == nil {
+		return nil, fmt.Errorf("turtle: CUDA backend without a device")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	n, np := s.Len(), s.NumParams()
+	if n == 0 {
+		if np != 0 {
+			return nil, paramsError(uint64(np), 0)
+		}
+		return &Geometry{Segments: []Segment{}}, nil
+	}
+	if n > maxModules {
+		return nil, fmt.Errorf("turtle: %d modules, the CUDA backend takes at most %d", n, maxModules)
+	}
+	padded := (n + 15) / 16 * 16
+	if s.Syms().Len() < padded {
+		// Not a buffer of the derivation's: interpret a copy on the host side.
+		h, err := s.Download()
+		if err != nil {
+			return nil, fmt.Errorf("turtle: %w", err)
+		}
+		return c.Interpret(ctx, sys, h, o)
+	}
+	if pad := padded - n; pad > 0 {
+		var zeros [16]byte
+		if err := s.Syms().WriteAt(zeros[:pad], n); err != nil {
+			return nil, fmt.Errorf("turtle: %w", err)
+		}
+	}
+	set, err := s.Symbols()
+	if err != nil {
+		return nil, fmt.Errorf("turtle: %w", err)
+	}
+	p := newProgram(sys, o)
+	p.moveVertices = set['{']
+	r := &cudaRun{dev: c.Dev, stages: c.Stages}
+	defer r.free()
+	return c.finish(ctx, r, p, &cudaInput{syms: s.Syms(), params: s.Params(), n: n, np: np}, o)
+}

@@ -1,0 +1,113 @@
+//go:build cuda
+
+package turtle
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/procgen-dev/procgen/internal/lsys"
+	"github.com/procgen-dev/procgen/internal/lsys/syntax"
+)
+
+// The device pipeline against the host one: the same derivation, derived
+// string, homomorphism length and symbols, and the geometry to the CUDA
+// interpreter's tolerance.
+func TestCUDAPipelineMatchesCPU(t *testing.T) {
+	cu := cudaInterpreter(t)
+	for name, sys := range pipelineSystems(t) {
+		t.Run(name, func(t *testing.T) {
+			host, dev := NewPipeline(nil), NewPipeline(cu.Dev)
+			defer host.Close()
+			defer dev.Close()
+			wd, wfinal, wn, wwidth, wpoly, wg := runPipeline(t, host, sys)
+			d, final, n, width, poly, g := runPipeline(t, dev, sys)
+			if d.String != nil {
+				t.Fatal("the device pipeline downloaded the derived string in Derive")
+			}
+			wd.String = nil
+			if !reflect.DeepEqual(d, wd) || !reflect.DeepEqual(final, wfinal) || n != wn {
+				t.Fatalf("derivation or homomorphism differ: %d modules, want %d", n, wn)
+			}
+			if width != wwidth || poly != wpoly {
+				t.Fatalf("Has: widths %v polygons %v, want %v %v", width, poly, wwidth, wpoly)
+			}
+			sameGeometry(t, wg, g, 1e-5)
+		})
+	}
+}
+
+// InterpretDevice on a derived string left on the device gives exactly the
+// geometry Interpret gives on its downloaded copy (same kernels, same
+// chunks), without Final ever downloading it.
+func TestCUDAInterpretDeviceExact(t *testing.T) {
+	cu := cudaInterpreter(t)
+	ctx := context.Background()
+	for name, sys := range pipelineSystems(t) {
+		if lsys.HomomorphismOnGPU(sys) != nil {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			c := lsys.CUDA{Dev: cu.Dev}
+			ds, _, err := c.DeriveOnDevice(ctx, sys, lsys.DeriveOptions{Steps: -1, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			hs, err := c.ApplyHomomorphismOnDevice(ctx, sys, ds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer hs.Free()
+			copy, err := hs.Download()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, chunk := range []int{0, 16} {
+				cu.Chunk = chunk
+				want, err := cu.Interpret(ctx, sys, copy, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := cu.InterpretDevice(ctx, sys, hs, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("chunk %d: geometry %+v, want %+v", chunk, got.Stats, want.Stats)
+				}
+			}
+		})
+	}
+}
+
+// Errors found on a string that never came to the host name the same module
+// as the CPU's (the symbols are read back for the message only).
+func TestCUDAPipelineErrors(t *testing.T) {
+	cu := cudaInterpreter(t)
+	ctx := context.Background()
+	for _, tail := range []lsys.Symbol{']', '}'} {
+		sys, err := syntax.Parse("t.l", []byte("axiom: A\nA --> F[+A][-A]\nderivation length: 9\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The parser keeps successors balanced; one built otherwise makes a
+		// string that closes what it never opened.
+		sys.Prods[0].Succ = append(sys.Prods[0].Succ, lsys.Module{Sym: tail})
+		var errs [2]error
+		for i, p := range []Pipeline{NewPipeline(nil), NewPipeline(cu.Dev)} {
+			if _, err := p.Derive(ctx, sys, lsys.DeriveOptions{Steps: -1}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Homomorphism(ctx); err != nil {
+				t.Fatal(err)
+			}
+			_, errs[i] = p.Interpret(ctx, Options{})
+			p.Close()
+		}
+		if !errors.Is(errs[1], ErrUnbalanced) || errs[0] == nil || errs[0].Error() != errs[1].Error() {
+			t.Errorf("trailing %q: error %v, CPU %v", tail, errs[1], errs[0])
+		}
+	}
+}

@@ -119,7 +119,12 @@ func (c CUDA) DeriveOnDevice(ctx context.Context, sys *System, o DeriveOptions) 
 		}
 		step := func() error { return run.step(ctx, k, o.Seed, o.MaxModules, fmt.Sprintf("step %d", k+1)) }
 		if c.StepTime != nil {
-			dt, err := c.Dev.Time(step)
+			dt, err := c.Dev.Time(func() error {
+				if err := step(); err != nil {
+					return err
+				}
+				return run.flush() // the step's last launch, inside the timing
+			})
 			if err != nil {
 				return nil, nil, err
 			}
@@ -141,7 +146,11 @@ func (c CUDA) DeriveOnDevice(ctx context.Context, sys *System, o DeriveOptions) 
 			o.Progress(int64(k+1), int64(steps))
 		}
 	}
-	return run.take(), d, nil
+	ds, err := run.take()
+	if err != nil {
+		return nil, nil, err
+	}
+	return ds, d, nil
 }
 
 // DeviceString is a derived string in device memory, in the layout of

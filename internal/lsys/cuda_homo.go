@@ -65,7 +65,7 @@ func (c CUDA) ApplyHomomorphismOnDevice(ctx context.Context, sys *System, s *Dev
 	if err := run.step(ctx, 0, 0, 0, "homomorphism"); err != nil {
 		return nil, err
 	}
-	return run.take(), nil
+	return run.take()
 }
 
 // Symbols reports which symbols occur in the string, computed on the device
@@ -80,20 +80,18 @@ func (s *DeviceString) Symbols() (*[256]bool, error) {
 		return nil, err
 	}
 	defer bits.Free()
-	if err := bits.Zero(); err != nil {
-		return nil, err
-	}
 	f, err := s.dev.Function("lsys_tree", "lsys_symbol_set")
 	if err != nil {
 		return nil, err
 	}
-	grid := min(ceilDiv(s.n, gpuThreads*16), max(s.dev.Info().SMs, 1)*8)
-	if err := f.Launch(gpu.Dim(grid), gpu.Dim(gpuThreads), 0, s.syms.Arg(), gpu.U32(uint32(s.n)), bits.Arg()); err != nil {
-		return nil, fmt.Errorf("lsys: cuda: %w", err)
-	}
 	var w [8]uint32
-	if err := bits.Read(w[:]); err != nil {
-		return nil, err
+	grid := min(ceilDiv(s.n, gpuThreads*16), max(s.dev.Info().SMs, 1)*8)
+	b := s.dev.NewBatch() // one trip to the device for the three
+	gpu.BatchZero(b, bits, 8)
+	b.Launch(f, gpu.Dim(grid), gpu.Dim(gpuThreads), 0, s.syms.Arg(), gpu.U32(uint32(s.n)), bits.Arg())
+	gpu.BatchRead(b, bits, w[:], 0)
+	if err := b.Run(); err != nil {
+		return nil, fmt.Errorf("lsys: cuda: %w", err)
 	}
 	for c := range set {
 		set[c] = w[c>>5]>>(c&31)&1 != 0

@@ -180,11 +180,11 @@ func (s *DeviceString) Params() *gpu.Buffer[float64] { return s.params }
 // Download copies the string to the host.
 func (s *DeviceString) Download() (*String, error) {
 	out := &String{Syms: make([]Symbol, s.n), Params: make([]float64, s.np)}
-	if err := s.syms.Read(out.Syms); err != nil {
+	if err := s.syms.ReadLarge(out.Syms, 0); err != nil {
 		return nil, err
 	}
 	if s.np > 0 {
-		if err := s.params.Read(out.Params); err != nil {
+		if err := s.params.ReadLarge(out.Params, 0); err != nil {
 			return nil, err
 		}
 	}

@@ -368,11 +368,11 @@ func (run *cudaRun) download(s *devString) (*String, error) {
 		return nil, err
 	}
 	out := &String{Syms: make([]Symbol, s.n), Params: make([]float64, s.np)}
-	if err := s.syms.Read(out.Syms); err != nil {
+	if err := s.syms.ReadLarge(out.Syms, 0); err != nil {
 		return nil, err
 	}
 	if s.np > 0 {
-		if err := s.params.Read(out.Params); err != nil {
+		if err := s.params.ReadLarge(out.Params, 0); err != nil {
 			return nil, err
 		}
 	}

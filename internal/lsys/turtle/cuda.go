@@ -468,18 +468,18 @@ func (r *cudaRun) download(dg *cudaGeometry) (*Geometry, error) {
 		return nil, fmt.Errorf("turtle: %w: a coordinate or width is NaN or infinite (finite ones reach %v..%v)",
 			ErrNonFinite, b.Lo, b.Hi)
 	}
-	if err := gpu.ReadStructs(dg.segs, g.Segments); err != nil {
+	if err := gpu.ReadStructsLarge(dg.segs, g.Segments); err != nil {
 		return nil, err
 	}
 	if dg.npolys > 0 {
 		g.Polygons = make([]Polygon, dg.npolys)
-		if err := gpu.ReadStructs(dg.polys, g.Polygons); err != nil {
+		if err := gpu.ReadStructsLarge(dg.polys, g.Polygons); err != nil {
 			return nil, err
 		}
 	}
 	if dg.nverts > 0 {
 		g.PolyVerts = make([][3]float32, dg.nverts)
-		if err := gpu.ReadStructs(dg.verts, g.PolyVerts); err != nil {
+		if err := gpu.ReadStructsLarge(dg.verts, g.PolyVerts); err != nil {
 			return nil, err
 		}
 	}

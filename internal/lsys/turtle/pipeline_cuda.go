@@ -76,10 +76,10 @@ func (p *devicePipeline) Homomorphism(ctx context.Context) (int, error) {
 		return s.Len(), nil
 	}
 	ds := p.derived
-	if len(p.sys.Homo) > 0 {
-		p.derived = nil // consumed
-	}
 	out, err := lsys.CUDA{Dev: p.dev}.ApplyHomomorphismOnDevice(ctx, p.sys, ds)
+	if ds.Syms() == nil {
+		p.derived = nil // consumed: freed, or part of out
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -8,15 +8,18 @@
 #define FIX_THREADS 256
 #define FIX_TILE 32 // the exact kernels' tile edge (EX_TILE)
 
-// maxbits = max over dens[0..n) as the bits of a non-negative double (the
-// densities are clamped at zero, so their bit patterns order as they do);
-// maxbits starts at zero.
+// maxbits = max(0, dens[0..n)) as the bits of a non-negative double (whose
+// bit patterns order as the numbers do); maxbits starts at zero.
 extern "C" __global__ void __launch_bounds__(FIX_THREADS)
 pg_forest_fix_max(const double *__restrict__ dens, int64_t n, unsigned long long *maxbits) {
 	__shared__ unsigned long long s[FIX_THREADS / 32];
 	unsigned long long m = 0;
 	for (int64_t i = (int64_t)blockIdx.x * FIX_THREADS + threadIdx.x; i < n; i += (int64_t)gridDim.x * FIX_THREADS) {
-		const unsigned long long b = (unsigned long long)__double_as_longlong(dens[i]);
+		// As Go's max from 0: -0 and below count as 0, NaN wins (a positive
+		// NaN's bits are above every number's).
+		const double v = dens[i];
+		const unsigned long long b =
+		    v > 0 ? (unsigned long long)__double_as_longlong(v) : (v != v ? 0x7ff8000000000000ull : 0ull);
 		m = b > m ? b : m;
 	}
 	for (int o = 16; o > 0; o >>= 1) {

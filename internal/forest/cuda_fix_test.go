@@ -30,7 +30,7 @@ func TestCUDAFixScanMatchesCPU(t *testing.T) {
 		fill   string
 	}{
 		{1, 1, "random"}, {33, 7, "random"}, {100, 65, "random"}, {257, 40, "random"}, {64, 64, "gaps"},
-		{40, 3, "zero"}, {40, 3, "zero-err"}, {70, 33, "none"},
+		{40, 3, "zero"}, {40, 3, "zero-err"}, {70, 33, "none"}, {50, 20, "negzero"},
 	} {
 		t.Run(fmt.Sprintf("%dx%d-%s", tc.nx, tc.ny, tc.fill), func(t *testing.T) {
 			g := Grid{X0: 0, Y0: 0, Cell: 1, NX: tc.nx, NY: tc.ny}
@@ -59,6 +59,11 @@ func TestCUDAFixScanMatchesCPU(t *testing.T) {
 				case "zero-err":
 					if i%7 == 0 {
 						errEst[i] = 1e-3
+					}
+				case "negzero": // -0 from the transform's clamp, and small densities
+					dens[i] = math.Copysign(0, -1)
+					if i%3 == 0 {
+						dens[i], errEst[i] = 1e-300*float64(i), 1e-299
 					}
 				case "none":
 					dens[i], errEst[i] = 1+rng.Float64(), 1e-6*rng.Float64()

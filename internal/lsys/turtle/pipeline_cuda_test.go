@@ -5,7 +5,10 @@ package turtle
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/lsys"
@@ -109,5 +112,56 @@ func TestCUDAPipelineErrors(t *testing.T) {
 		if !errors.Is(errs[1], ErrUnbalanced) || errs[0] == nil || errs[0].Error() != errs[1].Error() {
 			t.Errorf("trailing %q: error %v, CPU %v", tail, errs[1], errs[0])
 		}
+	}
+}
+
+// BenchmarkCUDAPipeline: derive, homomorphism and interpretation with the
+// string kept on the device ("resident") against the path the CLI took
+// before (Derive downloads the string, the host applies the homomorphism,
+// Interpret uploads it again: "roundtrip"). Wall time of the whole chain,
+// geometry on the host at the end.
+func BenchmarkCUDAPipeline(b *testing.B) {
+	cu := cudaInterpreter(b)
+	ctx := context.Background()
+	for _, bc := range []struct {
+		file  string
+		steps int
+	}{{"koch-island.l", 6}, {"koch-island.l", 7}, {"dragon-curve.l", 20}, {"tree3d.l", 11}} {
+		sys, err := syntax.ParseFile(filepath.Join(configDir, bc.file))
+		if err != nil {
+			b.Fatal(err)
+		}
+		o := lsys.DeriveOptions{Steps: bc.steps, Seed: 1}
+		name := fmt.Sprintf("%s/n=%d", strings.TrimSuffix(bc.file, ".l"), bc.steps)
+		b.Run(name+"/resident", func(b *testing.B) {
+			for b.Loop() {
+				p := NewPipeline(cu.Dev)
+				if _, err := p.Derive(ctx, sys, o); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := p.Homomorphism(ctx); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := p.Interpret(ctx, Options{}); err != nil {
+					b.Fatal(err)
+				}
+				p.Close()
+			}
+		})
+		b.Run(name+"/roundtrip", func(b *testing.B) {
+			for b.Loop() {
+				d, err := lsys.CUDA{Dev: cu.Dev}.Derive(ctx, sys, o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s, err := lsys.ApplyHomomorphism(ctx, sys, d.String, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := cu.Interpret(ctx, sys, s, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -30,12 +30,12 @@ func (d *Device) AllocPinned(n int) (*Pinned, error) {
 	if n <= 0 {
 		return nil, fmt.Errorf("gpu: pinned alloc: length %d, want > 0", n)
 	}
-	h := &Pinned{dev: d, n: n}
-	err := d.do(func() error { return check("cuMemAllocHost", C.pg_mem_alloc_host(&h.p, C.size_t(n))) })
+	var p unsafe.Pointer
+	err := d.do(func() error { return check("cuMemAllocHost", C.pg_mem_alloc_host(&p, C.size_t(n))) })
 	if err != nil {
 		return nil, fmt.Errorf("gpu: pinned alloc %d bytes: %w", n, err)
 	}
-	return h, nil
+	return &Pinned{dev: d, p: p, n: n}, nil
 }
 
 // Bytes is the memory, valid until Free.

@@ -68,6 +68,13 @@ func cudaExactReach(k kern, sumRel float64) float64 {
 // Parents may lie outside the grid (a torus's periodic images,
 // torusImages): the bins extend over them.
 func newCUDAExactPlan(g Grid, ps *parentSet, cutoff float64, brute bool, sms int) *cudaExactPlan {
+	return newCUDAExactPlanFor(g, ps, cutoff, brute, sms, nil)
+}
+
+// newCUDAExactPlanFor is newCUDAExactPlan for the tiles only accepts (all
+// when only is nil): the others get no parents and no work items (the fft
+// method's fix-up sums the tiles that hold flagged cells).
+func newCUDAExactPlanFor(g Grid, ps *parentSet, cutoff float64, brute bool, sms int, only func(tile int) bool) *cudaExactPlan {
 	n := len(ps.x)
 	kind, s, thetaHalf, lognC := cudaExactScale(ps.k)
 	tx, ty := (g.NX+cudaExTile-1)/cudaExTile, (g.NY+cudaExTile-1)/cudaExTile
@@ -142,6 +149,9 @@ func newCUDAExactPlan(g Grid, ps *parentSet, cutoff float64, brute bool, sms int
 		for ti := range tx {
 			tile := tj*tx + ti
 			p.roff = append(p.roff, int32(len(p.ranges)/2))
+			if only != nil && !only(tile) {
+				continue
+			}
 			if p.reach >= span || n == 0 {
 				if n > 0 {
 					p.ranges = append(p.ranges, 0, int32(n))

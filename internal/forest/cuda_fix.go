@@ -17,7 +17,8 @@ import (
 // parents by y and run that on the host. Here the scan runs on the device
 // (cuda/forest_fix.cu: the same comparisons in the same float64 arithmetic,
 // so the same cells), the exact kernels (cuda/forest.cu) sum the 32x32
-// tiles that hold flagged cells, a merge writes those cells, and only the
+// tiles that hold flagged cells (a plan for those tiles alone, its work
+// items cut to fill the device), a merge writes those cells, and only the
 // densities, the rows' statistics and, when cells were fixed, a byte per
 // cell (for Accuracy's spans) come back. The fixed cells carry the exact
 // kernels' float32 accuracy (cudaExactMaxRel) instead of the CPU's float64
@@ -170,16 +171,7 @@ func (f *cudaFFTRunner) exactTiles(ctx context.Context, ps *parentSet, dens *gpu
 		sumW += w
 	}
 	acc.MaxAbs += (ps.maxW + 2*sumW) * math.Exp2(-127) // as exactLayer: the terms beyond float range
-	p := newCUDAExactPlan(g, src, 0, false, r.dev.Info().SMs)
-	keep := p.items[:0]
-	pairs := p.pairs[:0]
-	for k := 0; k < len(p.items); k += 4 {
-		if flagged(int(p.items[k])) {
-			keep = append(keep, p.items[k:k+4]...)
-			pairs = append(pairs, p.pairs[k/4])
-		}
-	}
-	p.items, p.pairs = keep, pairs
+	p := newCUDAExactPlanFor(g, src, 0, false, r.dev.Info().SMs, flagged)
 	r.hostStage("host.plan", start)
 	exact, err := cudaBuf(r, r.f64, "exact.out", n)
 	if err != nil {

@@ -128,3 +128,49 @@ func TestCUDAFixScanMatchesCPU(t *testing.T) {
 		})
 	}
 }
+
+// A plan for some tiles lists, for each of them, exactly the full plan's
+// parent runs, with work items covering them, and nothing for the others
+// (no device needed).
+func TestCUDAExactPlanForTiles(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	g := Grid{X0: 10, Y0: 5, Cell: 1, NX: 200, NY: 150}
+	trees := cudaRandomPlot(rng, g, 3000, 1)
+	sets, err := parentSets(g, trees, cudaTestSpecies[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := sets[0]
+	full := newCUDAExactPlan(g, ps, 0, false, 132)
+	tx, ty := (g.NX+cudaExTile-1)/cudaExTile, (g.NY+cudaExTile-1)/cudaExTile
+	for _, pick := range []func(int) bool{
+		func(tile int) bool { return tile%3 == 0 },
+		func(tile int) bool { return tile == tx*ty-1 },
+		func(int) bool { return false },
+	} {
+		p := newCUDAExactPlanFor(g, ps, 0, false, 132, pick)
+		if !reflect.DeepEqual(p.xy, full.xy) || !reflect.DeepEqual(p.w, full.w) || p.kernel != full.kernel {
+			t.Fatal("the parents differ from the full plan's")
+		}
+		covered := make([]int, tx*ty)
+		for i := 0; i < len(p.items); i += 4 {
+			covered[p.items[i]] += int(p.items[i+2] - p.items[i+1])
+		}
+		for tile := range tx * ty {
+			runs := func(q *cudaExactPlan) []int32 { return q.ranges[2*q.roff[tile] : 2*q.roff[tile+1]] }
+			want := []int32{}
+			if pick(tile) {
+				want = runs(full)
+			}
+			got := runs(p)
+			count := 0
+			for r := 1; r < len(got); r += 2 {
+				count += int(got[r])
+			}
+			if !reflect.DeepEqual(append([]int32{}, got...), append([]int32{}, want...)) || covered[tile] != count {
+				t.Fatalf("tile %d (picked %v): runs %v, want %v; items cover %d of %d", tile, pick(tile), got, want,
+					covered[tile], count)
+			}
+		}
+	}
+}

@@ -105,7 +105,7 @@ func TestCUDAHomomorphism(t *testing.T) {
 		for _, steps := range []int{0, 1, 5, 9, 14} {
 			for seed := uint64(1); seed <= 2; seed++ {
 				t.Run(fmt.Sprintf("%s/n=%d/seed=%d", name, steps, seed), func(t *testing.T) {
-					o := lsys.DeriveOptions{Steps: steps, Seed: seed, MaxModules: 1 << 26}
+					o := lsys.DeriveOptions{Steps: steps, Seed: seed, MaxModules: 1 << 22}
 					want, ok, werr := homoCPU(t, sys, o)
 					if !ok {
 						return

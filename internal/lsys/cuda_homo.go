@@ -67,34 +67,3 @@ func (c CUDA) ApplyHomomorphismOnDevice(ctx context.Context, sys *System, s *Dev
 	}
 	return run.take()
 }
-
-// Symbols reports which symbols occur in the string, computed on the device
-// (a pass over the symbols; only 32 bytes come back).
-func (s *DeviceString) Symbols() (*[256]bool, error) {
-	var set [256]bool
-	if s.n == 0 {
-		return &set, nil
-	}
-	bits, err := gpu.Alloc[uint32](s.dev, 8)
-	if err != nil {
-		return nil, err
-	}
-	defer bits.Free()
-	f, err := s.dev.Function("lsys_tree", "lsys_symbol_set")
-	if err != nil {
-		return nil, err
-	}
-	var w [8]uint32
-	grid := min(ceilDiv(s.n, gpuThreads*16), max(s.dev.Info().SMs, 1)*8)
-	b := s.dev.NewBatch() // one trip to the device for the three
-	gpu.BatchZero(b, bits, 8)
-	b.Launch(f, gpu.Dim(grid), gpu.Dim(gpuThreads), 0, s.syms.Arg(), gpu.U32(uint32(s.n)), bits.Arg())
-	gpu.BatchRead(b, bits, w[:], 0)
-	if err := b.Run(); err != nil {
-		return nil, fmt.Errorf("lsys: cuda: %w", err)
-	}
-	for c := range set {
-		set[c] = w[c>>5]>>(c&31)&1 != 0
-	}
-	return &set, nil
-}

@@ -46,7 +46,7 @@ func homoCPU(t *testing.T, sys *lsys.System, o lsys.DeriveOptions) (s *lsys.Stri
 }
 
 // homoCUDA derives sys on the device, applies its homomorphism there and
-// downloads the result, checking Symbols against the downloaded string.
+// downloads the result.
 func homoCUDA(t *testing.T, c lsys.CUDA, sys *lsys.System, o lsys.DeriveOptions) (*lsys.String, error) {
 	t.Helper()
 	ds, _, err := c.DeriveOnDevice(context.Background(), sys, o)
@@ -62,15 +62,6 @@ func homoCUDA(t *testing.T, c lsys.CUDA, sys *lsys.System, o lsys.DeriveOptions)
 	s, err := hs.Download()
 	if err != nil {
 		t.Fatal(err)
-	}
-	set, err := hs.Symbols()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for sym := range 256 {
-		if want := bytes.IndexByte(s.Syms, byte(sym)) >= 0; set[sym] != want {
-			t.Fatalf("Symbols()[%q] = %v, want %v", rune(sym), set[sym], want)
-		}
 	}
 	return s, nil
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/lsys"
 )
 
@@ -51,13 +52,45 @@ func (c CUDA) InterpretDevice(ctx context.Context, sys *lsys.System, s *lsys.Dev
 			return nil, fmt.Errorf("turtle: %w", err)
 		}
 	}
-	set, err := s.Symbols()
+	set, err := symbolSet(c.Dev, s.Syms(), n)
 	if err != nil {
-		return nil, fmt.Errorf("turtle: %w", err)
+		return nil, err
 	}
 	p := newProgram(sys, o)
 	p.moveVertices = set['{']
 	r := &cudaRun{dev: c.Dev, stages: c.Stages}
 	defer r.free()
 	return c.finish(ctx, r, p, &cudaInput{syms: s.Syms(), params: s.Params(), n: n, np: np}, o)
+}
+
+// symbolSet reports which symbols occur in syms[0..n), computed on the
+// device (turtle_symbol_set, in the family the interpretation loads anyway):
+// one trip to the device, 32 bytes back.
+func symbolSet(dev *gpu.Device, syms *gpu.Buffer[uint8], n int) (*[256]bool, error) {
+	var set [256]bool
+	if n == 0 {
+		return &set, nil
+	}
+	bits, err := gpu.Alloc[uint32](dev, 8)
+	if err != nil {
+		return nil, fmt.Errorf("turtle: %w", err)
+	}
+	defer bits.Free()
+	f, err := dev.Function("turtle", "turtle_symbol_set")
+	if err != nil {
+		return nil, err
+	}
+	var w [8]uint32
+	grid := min(blocks(n, gpuScanThreads*16), max(dev.Info().SMs, 1)*8)
+	b := dev.NewBatch()
+	gpu.BatchZero(b, bits, 8)
+	b.Launch(f, gpu.Dim(grid), gpu.Dim(gpuScanThreads), 0, syms.Arg(), gpu.U32(uint32(n)), bits.Arg())
+	gpu.BatchRead(b, bits, w[:], 0)
+	if err := b.Run(); err != nil {
+		return nil, fmt.Errorf("turtle: %w", err)
+	}
+	for c := range set {
+		set[c] = w[c>>5]>>(c&31)&1 != 0
+	}
+	return &set, nil
 }

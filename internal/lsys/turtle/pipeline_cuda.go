@@ -96,7 +96,7 @@ func (p *devicePipeline) Has(syms ...lsys.Symbol) (bool, error) {
 		return false, errPipelineOrder
 	}
 	if p.set == nil {
-		set, err := p.dev2.Symbols()
+		set, err := symbolSet(p.dev, p.dev2.Syms(), p.dev2.Len())
 		if err != nil {
 			return false, err
 		}

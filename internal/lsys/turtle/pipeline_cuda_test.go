@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/lsys"
 	"github.com/procgen-dev/procgen/internal/lsys/syntax"
 )
@@ -163,5 +164,37 @@ func BenchmarkCUDAPipeline(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// symbolSet finds exactly the bytes that occur, at lengths around the
+// kernel's block and grid sizes, with every byte value possible.
+func TestCUDASymbolSet(t *testing.T) {
+	cu := cudaInterpreter(t)
+	rng := newRand(7)
+	for _, n := range []int{1, 15, 255, 256, 4097, 1 << 20, 3<<20 + 5} {
+		for _, alphabet := range []int{1, 3, 40, 256} {
+			syms := make([]byte, n)
+			base := rng.IntN(256)
+			for i := range syms {
+				syms[i] = byte(base + rng.IntN(alphabet))
+			}
+			buf, err := gpu.Upload(cu.Dev, syms)
+			if err != nil {
+				t.Fatal(err)
+			}
+			set, err := symbolSet(cu.Dev, buf, n)
+			buf.Free()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want [256]bool
+			for _, c := range syms {
+				want[c] = true
+			}
+			if *set != want {
+				t.Fatalf("n=%d alphabet %d: the set differs", n, alphabet)
+			}
+		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 // the densities and error estimates for cells above the tolerance and sums
 // those exactly; the CUDA backend used to download both grids, sort the
 // parents by y and run that on the host. Here the scan runs on the device
-// (cuda/forest_fix.cu: the same comparisons in the same float64 arithmetic,
+// (cuda/forest_fix.cuh: the same comparisons in the same float64 arithmetic,
 // so the same cells), the exact kernels (cuda/forest.cu) sum the 32x32
 // tiles that hold flagged cells (a plan for those tiles alone, its work
 // items cut to fill the device), a merge writes those cells, and only the
@@ -24,7 +24,7 @@ import (
 // kernels' float32 accuracy (cudaExactMaxRel) instead of the CPU's float64
 // sum: Accuracy.MaxRel says so.
 
-// fixThreads matches FIX_THREADS in cuda/forest_fix.cu.
+// fixThreads matches FIX_THREADS in cuda/forest_fix.cuh.
 const fixThreads = 256
 
 // fixScan is the scan's result: per row, the fixed cells and the largest
@@ -40,7 +40,7 @@ type fixScan struct {
 	maxRel      float64
 }
 
-// scanFix runs the scan of cuda/forest_fix.cu over the nx x ny densities
+// scanFix runs the scan of cuda/forest_fix.cuh over the nx x ny densities
 // and error estimates on the device.
 func (f *cudaFFTRunner) scanFix(dens, errEst *gpu.Buffer[float64]) (*fixScan, error) {
 	g, r := f.g, f.r
@@ -50,7 +50,7 @@ func (f *cudaFFTRunner) scanFix(dens, errEst *gpu.Buffer[float64]) (*fixScan, er
 	fns := map[string]*gpu.Function{}
 	for _, name := range []string{"pg_forest_fix_max", "pg_forest_fix_scan", "pg_forest_fix_merge"} {
 		var err error
-		if fns[name], err = r.dev.Function("forest_fix", name); err != nil {
+		if fns[name], err = r.dev.Function("forest_fft", name); err != nil {
 			return nil, err
 		}
 	}

@@ -2,7 +2,9 @@
 // scan for cells whose error estimate exceeds the tolerance (fft.go's
 // fixCells, the same comparisons in the same float64 arithmetic), and the
 // merge of the exact sums of the flagged cells, which the exact kernels
-// (forest.cu) compute for the flagged tiles only.
+// (forest.cu) compute for the flagged tiles only. Included by forest_fft.cu,
+// whose module the fft method loads anyway.
+#pragma once
 #include <stdint.h>
 
 #define FIX_THREADS 256

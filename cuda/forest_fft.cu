@@ -398,3 +398,5 @@ extern "C" __global__ void pg_forest_fft_bin(const double *__restrict__ parents,
 		}
 	}
 }
+
+#include "forest_fix.cuh" // the fix-up: scan and merge

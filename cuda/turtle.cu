@@ -527,3 +527,30 @@ turtle_emit(const TurtleProgram *__restrict__ prog, const uint8_t *__restrict__ 
 }
 
 #include "turtle_polygons.cuh"
+
+// ---- Symbol set ------------------------------------------------------------
+//
+// set[c/32] bit c%32 is 1 when symbol c occurs in syms[0..n): what the host
+// needs to know of a string that a derivation left on the device (the
+// polygon rule of F and f, the preview's width units; cuda_resident.go).
+// Each block ORs its grid-stride share into shared memory, then into set;
+// set starts zeroed.
+extern "C" __global__ void __launch_bounds__(TT_SCAN_THREADS)
+turtle_symbol_set(const uint8_t *syms, uint32_t n, uint32_t *set) {
+	__shared__ uint32_t s[8];
+	if (threadIdx.x < 8) s[threadIdx.x] = 0;
+	__syncthreads();
+	uint32_t local[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+	const uint64_t stride = (uint64_t)gridDim.x * TT_SCAN_THREADS;
+	for (uint64_t i = (uint64_t)blockIdx.x * TT_SCAN_THREADS + threadIdx.x; i < n; i += stride) {
+		const uint8_t c = syms[i];
+#pragma unroll
+		for (int w = 0; w < 8; w++)
+			if ((c >> 5) == w) local[w] |= 1u << (c & 31);
+	}
+#pragma unroll
+	for (int w = 0; w < 8; w++)
+		if (local[w]) atomicOr(&s[w], local[w]);
+	__syncthreads();
+	if (threadIdx.x < 8 && s[threadIdx.x]) atomicOr(&set[threadIdx.x], s[threadIdx.x]);
+}

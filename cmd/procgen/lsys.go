@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -217,7 +216,11 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 	bar := a.newProgress(int64(steps), "derive "+filepath.Base(path))
 	start := time.Now()
 	phase.Enter(ctx, "lsys.derive")
-	d, err := lsys.NewDeriver(dev).Derive(ctx, sys, lsys.DeriveOptions{
+	// On a GPU the string stays in device memory from the axiom to the
+	// geometry; it comes back only for a .txt output.
+	pipe := turtle.NewPipeline(dev)
+	defer pipe.Close()
+	d, err := pipe.Derive(ctx, sys, lsys.DeriveOptions{
 		Steps: steps, Seed: a.opts.Seed, MaxModules: maxModules,
 		Progress: func(done, total int64) { mu.Lock(); bar(done, total); mu.Unlock() },
 	})
@@ -230,32 +233,40 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	derived := time.Since(start)
-	rep.Steps, rep.Total, rep.Final = d.Steps, d.Total, int64(d.String.Len())
-	rep.text = lsysText{sys: sys, final: d.String, allSteps: o.allSteps, deriver: lsys.NewDeriver(dev),
+	rep.Steps, rep.Total = d.Steps, d.Total
+	rep.Final = d.Steps[len(d.Steps)-1].Modules
+	rep.text = lsysText{sys: sys, allSteps: o.allSteps, deriver: lsys.NewDeriver(dev),
 		opts: lsys.DeriveOptions{Steps: steps, Seed: a.opts.Seed, MaxModules: maxModules}}
+	if needsText(outs, o) && !o.allSteps {
+		if rep.text.final, err = pipe.Final(); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
 	rep.DeriveMS = derived.Seconds() * 1e3
 	rep.ModulesPMS = float64(d.Total) / max(rep.DeriveMS, 1e-9)
 	a.log.Debugf("%s: derived %d steps, %d modules written, %.1f ms on %s", path, steps, d.Total, rep.DeriveMS, rep.Backend)
 
 	var geom *turtle.Geometry
 	if needsGeometry(outs, o) {
-		s, err := lsys.ApplyHomomorphism(ctx, sys, d.String, 0)
+		n, err := pipe.Homomorphism(ctx)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		phase.Enter(ctx, "lsys.interpret")
-		bar := a.newProgress(int64(s.Len()), "interpret")
+		bar := a.newProgress(int64(n), "interpret")
 		start := time.Now()
-		geom, err = turtle.NewInterpreter(dev).Interpret(ctx, sys, s, turtle.Options{
+		geom, err = pipe.Interpret(ctx, turtle.Options{
 			Progress: func(done, total int64) { mu.Lock(); bar(done, total); mu.Unlock() },
 		})
 		if err != nil {
 			return fmt.Errorf("%s: interpret: %w", path, err)
 		}
 		rep.InterpMS = time.Since(start).Seconds() * 1e3
-		rep.setsWidth = bytes.IndexByte(s.Syms, '!') >= 0 || bytes.IndexByte(s.Syms, '#') >= 0
+		if rep.setsWidth, err = pipe.Has('!', '#'); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
 		rep.Geometry = &geom.Stats
-		a.log.Debugf("%s: interpreted %d modules into %d segments, %d polygons, %.1f ms", path, s.Len(),
+		a.log.Debugf("%s: interpreted %d modules into %d segments, %d polygons, %.1f ms", path, n,
 			geom.Stats.Segments, geom.Stats.Polygons, rep.InterpMS)
 	}
 	// Render the preview before writing anything, so that a failure there
@@ -294,6 +305,15 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 		return writeLsysStats(w, &rep)
 	}
 	return nil
+}
+
+func needsText(outs []string, o lsysOptions) bool {
+	for _, out := range outs {
+		if lsysFormat(out, o) == ".txt" {
+			return true
+		}
+	}
+	return false
 }
 
 func needsGeometry(outs []string, o lsysOptions) bool {

@@ -68,6 +68,13 @@ func cudaExactReach(k kern, sumRel float64) float64 {
 // Parents may lie outside the grid (a torus's periodic images,
 // torusImages): the bins extend over them.
 func newCUDAExactPlan(g Grid, ps *parentSet, cutoff float64, brute bool, sms int) *cudaExactPlan {
+	return newCUDAExactPlanFor(g, ps, cutoff, brute, sms, nil)
+}
+
+// newCUDAExactPlanFor is newCUDAExactPlan for the tiles only accepts (all
+// when only is nil): the others get no parents and no work items (the fft
+// method's fix-up sums the tiles that hold flagged cells).
+func newCUDAExactPlanFor(g Grid, ps *parentSet, cutoff float64, brute bool, sms int, only func(tile int) bool) *cudaExactPlan {
 	n := len(ps.x)
 	kind, s, thetaHalf, lognC := cudaExactScale(ps.k)
 	tx, ty := (g.NX+cudaExTile-1)/cudaExTile, (g.NY+cudaExTile-1)/cudaExTile
@@ -142,6 +149,9 @@ func newCUDAExactPlan(g Grid, ps *parentSet, cutoff float64, brute bool, sms int
 		for ti := range tx {
 			tile := tj*tx + ti
 			p.roff = append(p.roff, int32(len(p.ranges)/2))
+			if only != nil && !only(tile) {
+				continue
+			}
 			if p.reach >= span || n == 0 {
 				if n > 0 {
 					p.ranges = append(p.ranges, 0, int32(n))
@@ -264,78 +274,22 @@ func (r *cudaRun) exactLayer(ctx context.Context, g Grid, torus bool, ps *parent
 	start := time.Now()
 	p := newCUDAExactPlan(g, src, cutoff, brute, r.dev.Info().SMs)
 	r.hostStage("host.plan", start)
-	start = time.Now()
 	if kernel == "" {
 		kernel = p.kernel
-	}
-	f, err := r.dev.Function("forest", kernel)
-	if err != nil {
-		return nil, acc, err
-	}
-	params, err := cudaUpload(r, r.u32, "exact.params", gpu.Words(p.params))
-	if err != nil {
-		return nil, acc, err
-	}
-	xy, err := cudaUpload(r, r.f64, "exact.xy", p.xy)
-	if err != nil {
-		return nil, acc, err
-	}
-	w, err := cudaUpload(r, r.f32, "exact.w", p.w)
-	if err != nil {
-		return nil, acc, err
-	}
-	ranges, err := cudaUpload(r, r.i32, "exact.ranges", p.ranges)
-	if err != nil {
-		return nil, acc, err
-	}
-	roff, err := cudaUpload(r, r.i32, "exact.roff", p.roff)
-	if err != nil {
-		return nil, acc, err
-	}
-	items, err := cudaUpload(r, r.i32, "exact.items", p.items)
-	if err != nil {
-		return nil, acc, err
 	}
 	out, err := cudaBuf(r, r.f64, "exact.out", g.Cells())
 	if err != nil {
 		return nil, acc, err
 	}
-	if err := out.ZeroPrefix(g.Cells()); err != nil {
-		return nil, acc, err
-	}
-	r.hostStage("host.upload", start)
-	var total float64
-	for _, q := range p.pairs {
-		total += q
-	}
-	done, reported := 0.0, int64(0)
-	for i0 := 0; i0 < len(p.pairs); {
-		if err := ctx.Err(); err != nil {
-			return nil, acc, err
-		}
-		i1, batch := i0, 0.0
-		for i1 < len(p.pairs) && (i1 == i0 || batch+p.pairs[i1] <= cudaExPairsPerLaunch) {
-			batch += p.pairs[i1]
-			i1++
-		}
-		err := r.stage("exact", func() error {
-			return f.Launch(gpu.Dim(i1-i0), gpu.Dim(cudaExThreads), 0, params.Arg(), xy.Arg(), w.Arg(), ranges.Arg(),
-				roff.Arg(), items.Arg(), gpu.I32(int32(i0)), out.Arg())
-		})
-		if err != nil {
-			return nil, acc, fmt.Errorf("forest: exact: %w", err)
-		}
-		if i1 < len(p.pairs) {
-			if err := r.dev.Synchronize(); err != nil {
-				return nil, acc, fmt.Errorf("forest: exact: %w", err)
-			}
-		}
-		done += batch
+	reported := int64(0)
+	err = r.runExact(ctx, p, kernel, out, g.Cells(), func(done, total float64) {
 		if n := int64(float64(g.NY) * done / total); n > reported {
 			prog.add(n - reported)
 			reported = n
 		}
-		i0 = i1
+	})
+	if err != nil {
+		return nil, acc, err
 	}
 	start = time.Now()
 	if err := out.ReadAt(dens, 0); err != nil {
@@ -349,4 +303,78 @@ func (r *cudaRun) exactLayer(ctx context.Context, g Grid, torus bool, ps *parent
 		dens[i] *= ps.maxW
 	}
 	return dens, acc, nil
+}
+
+// runExact uploads plan p, clears the first cells values of out and adds
+// the sums of p's work items into them with kernel, in launches of at most
+// cudaExPairsPerLaunch cell-parent pairs; done (when set) hears the pairs
+// summed so far after each launch.
+func (r *cudaRun) runExact(ctx context.Context, p *cudaExactPlan, kernel string, out *gpu.Buffer[float64], cells int,
+	done func(pairs, total float64)) error {
+	start := time.Now()
+	f, err := r.dev.Function("forest", kernel)
+	if err != nil {
+		return err
+	}
+	params, err := cudaUpload(r, r.u32, "exact.params", gpu.Words(p.params))
+	if err != nil {
+		return err
+	}
+	xy, err := cudaUpload(r, r.f64, "exact.xy", p.xy)
+	if err != nil {
+		return err
+	}
+	w, err := cudaUpload(r, r.f32, "exact.w", p.w)
+	if err != nil {
+		return err
+	}
+	ranges, err := cudaUpload(r, r.i32, "exact.ranges", p.ranges)
+	if err != nil {
+		return err
+	}
+	roff, err := cudaUpload(r, r.i32, "exact.roff", p.roff)
+	if err != nil {
+		return err
+	}
+	items, err := cudaUpload(r, r.i32, "exact.items", p.items)
+	if err != nil {
+		return err
+	}
+	if err := out.ZeroPrefix(cells); err != nil {
+		return err
+	}
+	r.hostStage("host.upload", start)
+	var total float64
+	for _, q := range p.pairs {
+		total += q
+	}
+	summed := 0.0
+	for i0 := 0; i0 < len(p.pairs); {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		i1, batch := i0, 0.0
+		for i1 < len(p.pairs) && (i1 == i0 || batch+p.pairs[i1] <= cudaExPairsPerLaunch) {
+			batch += p.pairs[i1]
+			i1++
+		}
+		err := r.stage("exact", func() error {
+			return f.Launch(gpu.Dim(i1-i0), gpu.Dim(cudaExThreads), 0, params.Arg(), xy.Arg(), w.Arg(), ranges.Arg(),
+				roff.Arg(), items.Arg(), gpu.I32(int32(i0)), out.Arg())
+		})
+		if err != nil {
+			return fmt.Errorf("forest: exact: %w", err)
+		}
+		if i1 < len(p.pairs) {
+			if err := r.dev.Synchronize(); err != nil {
+				return fmt.Errorf("forest: exact: %w", err)
+			}
+		}
+		summed += batch
+		if done != nil {
+			done(summed, total)
+		}
+		i0 = i1
+	}
+	return nil
 }

@@ -13,11 +13,12 @@ import (
 
 // The fft method on the device: the CPU's scheme (fft.go, fftkernel.go)
 // with the tables, the binning, the FFTs and the products on the GPU, in
-// float64. The lattice geometry (newConvGeom) and the exact fix-up of the
-// cells whose error bound exceeds the tolerance (fixCells, on the CPU) are
-// the CPU backend's own functions, and the tables are device twins of
-// convGeom.kernelTable and errorTable (TestCUDAFFTTablesMatchCPU), so both
-// backends convolve the same lattice and agree up to FFT round-off.
+// float64. The lattice geometry (newConvGeom) is the CPU backend's own
+// function, and the tables are device twins of convGeom.kernelTable and
+// errorTable (TestCUDAFFTTablesMatchCPU), so both backends convolve the
+// same lattice and agree up to FFT round-off. The exact fix-up of the cells
+// whose error bound exceeds the tolerance runs on the device too
+// (cuda_fix.go), with the exact method's kernels.
 
 // Launch shape of the FFT kernels.
 const (
@@ -347,32 +348,10 @@ func (f *cudaFFTRunner) layer(ctx context.Context, ps *parentSet, prog *progress
 			return nil, acc, err
 		}
 	}
-	start = time.Now()
-	dens := make([]float64, nx*ny)
-	errEst := make([]float64, nx*ny)
-	if err := outs[0].ReadAt(dens, 0); err != nil {
-		return nil, acc, fmt.Errorf("forest: fft: %w", err)
-	}
-	if err := outs[1].ReadAt(errEst, 0); err != nil {
-		return nil, acc, fmt.Errorf("forest: fft: %w", err)
-	}
+	// The fix-up on the device (cuda_fix.go): only the densities come back.
 	prog.add(int64(ny / 2))
-	r.hostStage("host.download", start)
-	start = time.Now()
-	maxF, fix := 0.0, false
-	for i, v := range dens {
-		maxF = max(maxF, v)
-		fix = fix || errEst[i] > f.tol*v
-	}
-	if fix && !f.torus {
-		// fixCells sums exactly (some of) the cells whose estimate exceeds
-		// the tolerance, with the CPU's exact sum: it needs the parents by y
-		// (a torus's periodic images come sorted).
-		cudaSortParents(g, ps)
-	}
-	err = fixCells(ctx, g, c, ps, dens, errEst, maxF, f.tol, f.workers, &acc)
+	dens, err := f.fixOnDevice(ctx, ps, outs[0], outs[1], &acc)
 	prog.add(int64(ny - ny/2))
-	r.hostStage("host.fix", start)
 	return dens, acc, err
 }
 

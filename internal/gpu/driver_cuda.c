@@ -27,6 +27,8 @@ static pg_result (*p_cuFuncSetAttribute)(pg_function, int, int);
 static pg_result (*p_cuMemAlloc)(pg_deviceptr *, size_t);
 static pg_result (*p_cuMemFree)(pg_deviceptr);
 static pg_result (*p_cuMemGetInfo)(size_t *, size_t *);
+static pg_result (*p_cuMemAllocHost)(void **, size_t);
+static pg_result (*p_cuMemFreeHost)(void *);
 static pg_result (*p_cuMemcpyHtoD)(pg_deviceptr, const void *, size_t);
 static pg_result (*p_cuMemcpyDtoH)(void *, pg_deviceptr, size_t);
 static pg_result (*p_cuMemcpyDtoD)(pg_deviceptr, pg_deviceptr, size_t);
@@ -85,6 +87,8 @@ int pg_load(char *err, int errlen) {
 	BIND(p_cuMemAlloc, "cuMemAlloc_v2");
 	BIND(p_cuMemFree, "cuMemFree_v2");
 	BIND(p_cuMemGetInfo, "cuMemGetInfo_v2");
+	BIND(p_cuMemAllocHost, "cuMemAllocHost_v2");
+	BIND(p_cuMemFreeHost, "cuMemFreeHost");
 	BIND(p_cuMemcpyHtoD, "cuMemcpyHtoD_v2");
 	BIND(p_cuMemcpyDtoH, "cuMemcpyDtoH_v2");
 	BIND(p_cuMemcpyDtoD, "cuMemcpyDtoD_v2");
@@ -148,6 +152,8 @@ pg_result pg_func_set_attr(pg_function f, int attr, int value) { return CALL(p_c
 pg_result pg_mem_alloc(pg_deviceptr *p, size_t bytes) { return CALL(p_cuMemAlloc, p, bytes); }
 pg_result pg_mem_free(pg_deviceptr p) { return CALL(p_cuMemFree, p); }
 pg_result pg_mem_get_info(size_t *f, size_t *t) { return CALL(p_cuMemGetInfo, f, t); }
+pg_result pg_mem_alloc_host(void **p, size_t bytes) { return CALL(p_cuMemAllocHost, p, bytes); }
+pg_result pg_mem_free_host(void *p) { return CALL(p_cuMemFreeHost, p); }
 pg_result pg_memcpy_htod(pg_deviceptr dst, const void *src, size_t n) { return CALL(p_cuMemcpyHtoD, dst, src, n); }
 pg_result pg_memcpy_dtoh(void *dst, pg_deviceptr src, size_t n) { return CALL(p_cuMemcpyDtoH, dst, src, n); }
 pg_result pg_memcpy_dtod(pg_deviceptr dst, pg_deviceptr src, size_t n) { return CALL(p_cuMemcpyDtoD, dst, src, n); }

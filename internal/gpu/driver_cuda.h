@@ -60,6 +60,10 @@ pg_result pg_func_set_attr(pg_function f, int attr, int value);
 pg_result pg_mem_alloc(pg_deviceptr *p, size_t bytes);
 pg_result pg_mem_free(pg_deviceptr p);
 pg_result pg_mem_get_info(size_t *free_bytes, size_t *total_bytes);
+// Page-locked host memory (cuMemAllocHost): copies to and from it run at
+// the bus's speed, where pageable memory goes through a driver buffer.
+pg_result pg_mem_alloc_host(void **p, size_t bytes);
+pg_result pg_mem_free_host(void *p);
 pg_result pg_memcpy_htod(pg_deviceptr dst, const void *src, size_t bytes);
 pg_result pg_memcpy_dtoh(void *dst, pg_deviceptr src, size_t bytes);
 pg_result pg_memcpy_dtod(pg_deviceptr dst, pg_deviceptr src, size_t bytes);

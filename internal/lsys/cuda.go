@@ -117,9 +117,14 @@ func (c CUDA) DeriveOnDevice(ctx context.Context, sys *System, o DeriveOptions) 
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		step := func() error { return run.step(ctx, k, o.Seed, o.MaxModules) }
+		step := func() error { return run.step(ctx, k, o.Seed, o.MaxModules, fmt.Sprintf("step %d", k+1)) }
 		if c.StepTime != nil {
-			dt, err := c.Dev.Time(step)
+			dt, err := c.Dev.Time(func() error {
+				if err := step(); err != nil {
+					return err
+				}
+				return run.flush() // the step's last launch, inside the timing
+			})
 			if err != nil {
 				return nil, nil, err
 			}
@@ -141,15 +146,21 @@ func (c CUDA) DeriveOnDevice(ctx context.Context, sys *System, o DeriveOptions) 
 			o.Progress(int64(k+1), int64(steps))
 		}
 	}
-	return run.take(), d, nil
+	ds, err := run.take()
+	if err != nil {
+		return nil, nil, err
+	}
+	return ds, d, nil
 }
 
 // DeviceString is a derived string in device memory, in the layout of
 // String: Len symbols, one byte each, and NumParams float64 parameters in
 // module order. The buffers may be longer than the string.
 type DeviceString struct {
+	dev    *gpu.Device
 	syms   *gpu.Buffer[uint8]
 	params *gpu.Buffer[float64] // nil when the system has no parameters
+	chunkp *gpu.Buffer[uint32]  // parametric systems: the first parameter of every gpuK modules
 	n, np  int
 }
 
@@ -169,11 +180,11 @@ func (s *DeviceString) Params() *gpu.Buffer[float64] { return s.params }
 // Download copies the string to the host.
 func (s *DeviceString) Download() (*String, error) {
 	out := &String{Syms: make([]Symbol, s.n), Params: make([]float64, s.np)}
-	if err := s.syms.Read(out.Syms); err != nil {
+	if err := s.syms.ReadLarge(out.Syms, 0); err != nil {
 		return nil, err
 	}
 	if s.np > 0 {
-		if err := s.params.Read(out.Params); err != nil {
+		if err := s.params.ReadLarge(out.Params, 0); err != nil {
 			return nil, err
 		}
 	}
@@ -182,5 +193,5 @@ func (s *DeviceString) Download() (*String, error) {
 
 // Free releases the device memory. Freeing twice is harmless.
 func (s *DeviceString) Free() error {
-	return errors.Join(s.syms.Free(), s.params.Free())
+	return errors.Join(s.syms.Free(), s.params.Free(), s.chunkp.Free())
 }

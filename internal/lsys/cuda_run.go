@@ -43,6 +43,22 @@ type cudaRun struct {
 	levels       *gpu.Buffer[int32]  // bracket depths and their minima
 	match        *gpu.Buffer[uint32] // bracket partners
 	delta        *gpu.Buffer[int32]  // cut: +1 where a cut starts, -1 where it ends
+	// batch holds the launches and clears queued since the last trip to
+	// the device: a step makes one trip where it needs the status (its
+	// sizes, its errors) instead of one per driver call. flush runs it; it
+	// runs before any buffer is freed or read.
+	batch *gpu.Batch
+}
+
+// flush runs the queued work.
+func (run *cudaRun) flush() error {
+	if run.batch == nil {
+		return nil
+	}
+	if err := run.batch.Run(); err != nil {
+		return fmt.Errorf("lsys: cuda: %w", err)
+	}
+	return nil
 }
 
 func argOf[T gpu.Elem](b *gpu.Buffer[T]) gpu.Arg {
@@ -75,6 +91,9 @@ func ensure[T gpu.Elem](run *cudaRun, b **gpu.Buffer[T], n int) error {
 	}
 	if old != nil {
 		want = max(want, float64(old.Len())*1.5)
+		if err := run.flush(); err != nil { // queued work may use old
+			return err
+		}
 		old.Free()
 		*b = nil
 	}
@@ -105,14 +124,18 @@ func (run *cudaRun) free() {
 	run.delta.Free()
 }
 
-// take hands the current string over to the caller.
-func (run *cudaRun) take() *DeviceString {
-	s := &DeviceString{syms: run.cur.syms, params: run.cur.params, n: run.cur.n, np: run.cur.np}
-	run.cur.syms, run.cur.params = nil, nil
-	return s
+// take runs the queued work and hands the current string over to the caller.
+func (run *cudaRun) take() (*DeviceString, error) {
+	if err := run.flush(); err != nil {
+		return nil, err
+	}
+	s := &DeviceString{dev: run.dev, syms: run.cur.syms, params: run.cur.params, chunkp: run.cur.chunkp,
+		n: run.cur.n, np: run.cur.np}
+	run.cur = devString{}
+	return s, nil
 }
 
-// launch runs kernel name of cuda/lsys.cu.
+// launch queues kernel name of cuda/lsys.cu.
 func (run *cudaRun) launch(name string, grid, shared int, args ...gpu.Arg) error {
 	return run.launchIn("lsys", name, grid, shared, args...)
 }
@@ -126,9 +149,7 @@ func (run *cudaRun) launchIn(family, name string, grid, shared int, args ...gpu.
 		}
 		run.fns[family+"."+name] = f
 	}
-	if err := f.Launch(gpu.Dim(grid), gpu.Dim(gpuThreads), shared, args...); err != nil {
-		return fmt.Errorf("lsys: cuda: %w", err)
-	}
+	run.batch.Launch(f, gpu.Dim(grid), gpu.Dim(gpuThreads), shared, args...)
 	return nil
 }
 
@@ -139,17 +160,8 @@ func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // start uploads the tables and the axiom.
 func (run *cudaRun) start(ax *String) error {
-	words := run.tab.blob()
-	run.statusAt = len(words)
-	words = append(words, 0, 0, gpuNoError, gpuNoError, 0, 0, 0, 0) // LsysStatus
-	var err error
-	if run.blob, err = gpu.Upload(run.dev, words); err != nil {
+	if err := run.load(); err != nil {
 		return err
-	}
-	run.growth = 1
-	run.spare = 512 << 20
-	if free, _, err := run.dev.MemInfo(); err == nil {
-		run.spare = min(run.spare, int(free/16))
 	}
 	s := &run.cur
 	if err := run.reserve(s, ax.Len(), len(ax.Params)); err != nil {
@@ -172,6 +184,24 @@ func (run *cudaRun) start(ax *String) error {
 	return nil
 }
 
+// load uploads the tables and the status and sets the headroom limits.
+func (run *cudaRun) load() error {
+	words := run.tab.blob()
+	run.statusAt = len(words)
+	words = append(words, 0, 0, gpuNoError, gpuNoError, 0, 0, 0, 0) // LsysStatus
+	var err error
+	if run.blob, err = gpu.Upload(run.dev, words); err != nil {
+		return err
+	}
+	run.batch = run.dev.NewBatch()
+	run.growth = 1
+	run.spare = 512 << 20
+	if free, _, err := run.dev.MemInfo(); err == nil {
+		run.spare = min(run.spare, int(free/16))
+	}
+	return nil
+}
+
 // reserve gives s room for m modules and p parameters.
 func (run *cudaRun) reserve(s *devString, m, p int) error {
 	err := ensure(run, &s.syms, m+16)
@@ -186,9 +216,11 @@ func (run *cudaRun) reserve(s *devString, m, p int) error {
 	return nil
 }
 
+// readStatus runs the queued work and reads the status it leaves.
 func (run *cudaRun) readStatus() (gpuStatus, error) {
 	var w [gpuStatusLen]uint64
-	if err := run.blob.ReadAt(w[:], run.statusAt); err != nil {
+	gpu.BatchRead(run.batch, run.blob, w[:], run.statusAt)
+	if err := run.flush(); err != nil {
 		return gpuStatus{}, err
 	}
 	return gpuStatus{OutMods: w[0], OutParams: w[1], CountErr: w[2], RewriteErr: w[3], Unbalanced: w[4],
@@ -196,8 +228,8 @@ func (run *cudaRun) readStatus() (gpuStatus, error) {
 }
 
 // step rewrites cur into next (0-based step k) and makes next current.
-func (run *cudaRun) step(ctx context.Context, k int, seed uint64, limit int64) error {
-	label := fmt.Sprintf("step %d", k+1)
+// label names the step in errors ("step 3", or "homomorphism").
+func (run *cudaRun) step(ctx context.Context, k int, seed uint64, limit int64, label string) error {
 	in, out := &run.cur, &run.next
 	n := in.n
 	fast := run.tab.fast
@@ -332,12 +364,15 @@ func (run *cudaRun) cpuError(ctx context.Context, k int, seed uint64, label stri
 }
 
 func (run *cudaRun) download(s *devString) (*String, error) {
+	if err := run.flush(); err != nil {
+		return nil, err
+	}
 	out := &String{Syms: make([]Symbol, s.n), Params: make([]float64, s.np)}
-	if err := s.syms.Read(out.Syms); err != nil {
+	if err := s.syms.ReadLarge(out.Syms, 0); err != nil {
 		return nil, err
 	}
 	if s.np > 0 {
-		if err := s.params.Read(out.Params); err != nil {
+		if err := s.params.ReadLarge(out.Params, 0); err != nil {
 			return nil, err
 		}
 	}

@@ -67,9 +67,7 @@ func (run *cudaRun) cut() error {
 	if err := ensure(run, &run.delta, n+1); err != nil {
 		return err
 	}
-	if err := run.delta.ZeroPrefix(n + 1); err != nil {
-		return err
-	}
+	gpu.BatchZero(run.batch, run.delta, n+1)
 	if err := run.launchIn("lsys_tree", "lsys_cut_mark", ceilDiv(n, gpuThreads), 0, s.syms.Arg(), gpu.U32(uint32(n)),
 		run.levels.Arg(), run.delta.Arg()); err != nil {
 		return err

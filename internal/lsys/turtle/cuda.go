@@ -75,7 +75,12 @@ func (c CUDA) Interpret(ctx context.Context, sys *lsys.System, s *lsys.String, o
 	if err != nil {
 		return nil, err
 	}
-	dg, err := r.interpret(ctx, p, in, c.chunkFor(n))
+	return c.finish(ctx, r, p, in, o)
+}
+
+// finish interprets in, downloads the geometry and reports progress.
+func (c CUDA) finish(ctx context.Context, r *cudaRun, p *program, in *cudaInput, o Options) (*Geometry, error) {
+	dg, err := r.interpret(ctx, p, in, c.chunkFor(in.n))
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +89,7 @@ func (c CUDA) Interpret(ctx context.Context, sys *lsys.System, s *lsys.String, o
 		return nil, err
 	}
 	if o.Progress != nil {
-		o.Progress(int64(n), int64(n))
+		o.Progress(int64(in.n), int64(in.n))
 	}
 	return g, nil
 }
@@ -150,9 +155,29 @@ func cudaUpload[T gpu.Elem](r *cudaRun, v []T) (*gpu.Buffer[T], error) {
 
 // cudaInput is a module string on the device.
 type cudaInput struct {
-	syms   *gpu.Buffer[uint8] // zero-padded to a multiple of 16 bytes: kernels read 16 at a time
-	params *gpu.Buffer[float64]
-	host   []byte // the symbols, for error messages
+	syms   *gpu.Buffer[uint8]   // zero-padded to a multiple of 16 bytes: kernels read 16 at a time
+	params *gpu.Buffer[float64] // nil or empty without parameters
+	n, np  int                  // modules and parameters
+	host   []byte               // the symbols, for error messages (nil: read them from syms)
+}
+
+// symbols are the string's symbols on the host, for error messages.
+func (in *cudaInput) symbols() ([]byte, error) {
+	if in.host == nil {
+		host := make([]byte, in.n)
+		if err := in.syms.ReadAt(host, 0); err != nil {
+			return nil, fmt.Errorf("turtle: read the string for an error message: %w", err)
+		}
+		in.host = host
+	}
+	return in.host, nil
+}
+
+func argOf[T gpu.Elem](b *gpu.Buffer[T]) gpu.Arg {
+	if b == nil || b.Len() == 0 {
+		return gpu.Null
+	}
+	return b.Arg()
 }
 
 func (r *cudaRun) upload(s *lsys.String) (*cudaInput, error) {
@@ -173,7 +198,7 @@ func (r *cudaRun) upload(s *lsys.String) (*cudaInput, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cudaInput{syms: syms, params: params, host: s.Syms}, nil
+	return &cudaInput{syms: syms, params: params, n: n, np: len(s.Params), host: s.Syms}, nil
 }
 
 // cudaGeometry is the interpretation's result on the device.
@@ -188,7 +213,7 @@ func blocks(n, per int) int { return (n + per - 1) / per }
 
 // interpret runs every pass on the device and leaves the geometry there.
 func (r *cudaRun) interpret(ctx context.Context, p *program, in *cudaInput, csize int) (*cudaGeometry, error) {
-	n := len(in.host)
+	n := in.n
 	gp, err := newGPUProgram(p, n, csize)
 	if err != nil {
 		return nil, err
@@ -236,10 +261,14 @@ func (r *cudaRun) interpret(ctx context.Context, p *program, in *cudaInput, csiz
 		}
 		lo := int(tot.BadChunk) * csize
 		c := chunk{lo: lo, hi: min(lo+csize, n), depth: int(ch.Depth)}
-		return nil, fmt.Errorf("turtle: %w: ']' at module %d closes no '['", ErrUnbalanced, firstUnderflow(in.host, &c))
+		host, err := in.symbols()
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("turtle: %w: ']' at module %d closes no '['", ErrUnbalanced, firstUnderflow(host, &c))
 	}
-	if tot.Params != uint64(in.params.Len()) {
-		return nil, paramsError(uint64(in.params.Len()), tot.Params)
+	if tot.Params != uint64(in.np) {
+		return nil, paramsError(uint64(in.np), tot.Params)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -251,7 +280,7 @@ func (r *cudaRun) interpret(ctx context.Context, p *program, in *cudaInput, csiz
 	if err := firstErr(err1, err2); err != nil {
 		return nil, err
 	}
-	walkArgs := []gpu.Arg{prog.Arg(), in.syms.Arg(), in.params.Arg(), chunks.Arg(), tree.Arg(), ys.Arg(), pushpos.Arg()}
+	walkArgs := []gpu.Arg{prog.Arg(), in.syms.Arg(), argOf(in.params), chunks.Arg(), tree.Arg(), ys.Arg(), pushpos.Arg()}
 	if p.linear(tot.Level != 0) {
 		err = r.stage("summarize", func() error {
 			return k.launch("turtle_summarize", walkBlocks, gpuWalkThreads, walkArgs...)
@@ -292,7 +321,7 @@ func (r *cudaRun) interpret(ctx context.Context, p *program, in *cudaInput, csiz
 	}
 	dg.segs = segs
 	err = r.stage("emit", func() error {
-		return k.launch("turtle_emit", walkBlocks, gpuWalkThreads, prog.Arg(), in.syms.Arg(), in.params.Arg(),
+		return k.launch("turtle_emit", walkBlocks, gpuWalkThreads, prog.Arg(), in.syms.Arg(), argOf(in.params),
 			chunks.Arg(), tree.Arg(), ys.Arg(), stack.Arg(), segs.Arg(), events.Arg(), boxes.Arg())
 	})
 	if err != nil {
@@ -386,7 +415,11 @@ func (r *cudaRun) polygons(k *kernels, in *cudaInput, events *gpu.Buffer[uint32]
 		return err
 	}
 	if b[0] != math.MaxUint32 {
-		return fmt.Errorf("turtle: %w: '}' at module %d closes no '{'", ErrUnbalanced, unmatchedBrace(in.host))
+		host, err := in.symbols()
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("turtle: %w: '}' at module %d closes no '{'", ErrUnbalanced, unmatchedBrace(host))
 	}
 	np, err := d.ExclusiveScan(pidx, pidx)
 	if err != nil {
@@ -435,18 +468,18 @@ func (r *cudaRun) download(dg *cudaGeometry) (*Geometry, error) {
 		return nil, fmt.Errorf("turtle: %w: a coordinate or width is NaN or infinite (finite ones reach %v..%v)",
 			ErrNonFinite, b.Lo, b.Hi)
 	}
-	if err := gpu.ReadStructs(dg.segs, g.Segments); err != nil {
+	if err := gpu.ReadStructsLarge(dg.segs, g.Segments); err != nil {
 		return nil, err
 	}
 	if dg.npolys > 0 {
 		g.Polygons = make([]Polygon, dg.npolys)
-		if err := gpu.ReadStructs(dg.polys, g.Polygons); err != nil {
+		if err := gpu.ReadStructsLarge(dg.polys, g.Polygons); err != nil {
 			return nil, err
 		}
 	}
 	if dg.nverts > 0 {
 		g.PolyVerts = make([][3]float32, dg.nverts)
-		if err := gpu.ReadStructs(dg.verts, g.PolyVerts); err != nil {
+		if err := gpu.ReadStructsLarge(dg.verts, g.PolyVerts); err != nil {
 			return nil, err
 		}
 	}

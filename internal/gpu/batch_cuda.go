@@ -1,0 +1,108 @@
+//go:build cuda
+
+package gpu
+
+/*
+#include "driver_cuda.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// A Batch queues kernel launches, clears and small reads to run together:
+// Run makes one trip to the device's goroutine for all of them, where each
+// Function.Launch, Buffer.ZeroPrefix and Buffer.ReadAt makes its own (a
+// channel hand-off to a locked OS thread and back, several microseconds
+// each). Operations run in the order queued, on the default stream, so a
+// read sees every launch before it; Run stops at the first error. A Batch is
+// reusable: Run empties it.
+type Batch struct {
+	dev *Device
+	ops []func() error
+}
+
+// NewBatch returns an empty batch for d.
+func (d *Device) NewBatch() *Batch { return &Batch{dev: d} }
+
+// Launch queues f as Function.Launch would run it.
+func (b *Batch) Launch(f *Function, grid, block Dim3, sharedBytes int, args ...Arg) {
+	if len(args) > C.PG_MAX_ARGS {
+		err := fmt.Errorf("gpu: launch %s: %d arguments, at most %d", f.name, len(args), C.PG_MAX_ARGS)
+		b.ops = append(b.ops, func() error { return err })
+		return
+	}
+	if grid.X == 0 || grid.Y == 0 || grid.Z == 0 {
+		return // nothing to do; the driver would reject an empty grid
+	}
+	vals := make([]C.ulonglong, len(args)+1) // +1: never pass a pointer to an empty slice
+	for i, a := range args {
+		vals[i] = C.ulonglong(a.bits)
+	}
+	b.ops = append(b.ops, func() error {
+		r := C.pg_launch(f.fn, C.uint(grid.X), C.uint(grid.Y), C.uint(grid.Z),
+			C.uint(block.X), C.uint(block.Y), C.uint(block.Z), C.uint(sharedBytes), &vals[0], C.int(len(args)))
+		if err := check("launch "+f.name, r); err != nil {
+			return err
+		}
+		if f.dev.sync {
+			return check("kernel "+f.name, C.pg_ctx_synchronize())
+		}
+		return nil
+	})
+}
+
+// BatchZero queues clearing the first n values of buf (Buffer.ZeroPrefix).
+func BatchZero[T Elem](b *Batch, buf *Buffer[T], n int) {
+	if n < 0 || n > buf.n {
+		err := fmt.Errorf("gpu: zero %d values of a buffer of %d", n, buf.n)
+		b.ops = append(b.ops, func() error { return err })
+		return
+	}
+	if n == 0 {
+		return
+	}
+	bytes := C.size_t(n) * C.size_t(elemSize[T]())
+	b.ops = append(b.ops, func() error { return check("cuMemsetD8", C.pg_memset_d8(buf.ptr, 0, bytes)) })
+}
+
+// BatchRead queues copying len(dst) values of buf from value off on into
+// dst (Buffer.ReadAt); dst holds them once Run returns without error.
+func BatchRead[T Elem](b *Batch, buf *Buffer[T], dst []T, off int) {
+	if off < 0 || len(dst) > buf.n-off {
+		err := fmt.Errorf("gpu: read %d values at %d from a buffer of %d", len(dst), off, buf.n)
+		b.ops = append(b.ops, func() error { return err })
+		return
+	}
+	if len(dst) == 0 {
+		return
+	}
+	bytes := C.size_t(len(dst)) * C.size_t(elemSize[T]())
+	src := buf.ptr + C.pg_deviceptr(off*elemSize[T]())
+	b.ops = append(b.ops, func() error {
+		return check("cuMemcpyDtoH", C.pg_memcpy_dtoh(unsafe.Pointer(&dst[0]), src, bytes))
+	})
+}
+
+// Len is the number of operations queued.
+func (b *Batch) Len() int { return len(b.ops) }
+
+// Run runs the queued operations in one trip to the device's goroutine and
+// empties the batch, whatever the outcome.
+func (b *Batch) Run() error {
+	ops := b.ops
+	b.ops = b.ops[:0]
+	if len(ops) == 0 {
+		return nil
+	}
+	return b.dev.do(func() error {
+		for _, op := range ops {
+			if err := op(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -99,7 +99,7 @@ __device__ bool obb_inside(const Obb &a, const Obb &b) {
 	return true;
 }
 
-__device__ bool pga_query(const Prog &P, int q, int group, const PgaItem &s) {
+__device__ __noinline__ bool pga_query(const Prog &P, int q, int group, const PgaItem &s) {
 	if (!P.coll_rng || group < 0 || group >= P.ngroups) return false;
 	const PgaRange r = P.coll_rng[(size_t)s.axiom * P.ngroups + group];
 	if (r.n == 0) return false;
@@ -151,7 +151,7 @@ __device__ int lower_bound(const double *v, int n, double x) {
 }
 
 // nearestSnap: the plane nearest local coordinate t along axis a.
-__device__ bool nearest_snap(const Prog &P, const PgaItem &s, int group, int a, double t, double &best) {
+__device__ __noinline__ bool nearest_snap(const Prog &P, const PgaItem &s, int group, int a, double t, double &best) {
 	int k;
 	double comp;
 	world_axis(s, a, k, comp);

@@ -5,7 +5,7 @@
 
 __device__ __forceinline__ double pga_unit(uint64_t bits) { return (double)(bits >> 11) * (1.0 / 9007199254740992.0); }
 
-__device__ double pga_eval(const Prog &P, int off, const PgaItem &s) {
+__device__ __noinline__ double pga_eval(const Prog &P, int off, const PgaItem &s) {
 	double st[PGA_MAX_STACK];
 	int sp = 0;
 	for (int pc = off;; pc++) {

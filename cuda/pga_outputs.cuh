@@ -24,7 +24,7 @@ __device__ void pga_piece(const PgaItem &s, int axis, double offset, double size
 // snap group when it has one, each span tiled on its own (repeat() in
 // split.go). With want < 0 it returns how many tiles there are (0xffffffff
 // when too many to count); else it sets tile want's centre and size.
-__device__ uint32_t pga_repeat(const Prog &P, const PgaOp &op, const PgaItem &s, long long want, double *centre,
+__device__ __noinline__ uint32_t pga_repeat(const Prog &P, const PgaOp &op, const PgaItem &s, long long want, double *centre,
 			       double *size) {
 	const int axis = op.axis[0];
 	const double ext = s.size[axis];
@@ -88,7 +88,7 @@ __device__ uint32_t pga_repeat(const Prog &P, const PgaOp &op, const PgaItem &s,
 // pga_outputs walks the outputs of the block operator at s.pc: with want < 0
 // it returns how many there are; else it makes output number want into *c
 // (outputs of no extent are skipped, as the CPU drops them).
-__device__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, int want, PgaItem *c) {
+__device__ __noinline__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, int want, PgaItem *c) {
 	const PgaOp op = P.ops[P.chains[s.chain].op0 + s.pc];
 	switch (op.kind) {
 	case PGA_OP_REPLICATE:

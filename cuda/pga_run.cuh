@@ -7,7 +7,7 @@
 // single-output operators, until a terminal (RUN_TERM, term set), a dropped
 // shape (RUN_NONE) or a block operator with n outputs (RUN_SPLIT: s is left
 // at that operator). ticks counts shapes made as the CPU's tick does.
-__device__ int pga_run(const Prog &P, const Limits &L, PgaStatus *st, PgaItem &s, uint32_t &n, int &term,
+__device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *st, PgaItem &s, uint32_t &n, int &term,
 		       uint32_t &ticks) {
 	for (int guard = 0;; guard++) {
 		const PgaChain ch = P.chains[s.chain];

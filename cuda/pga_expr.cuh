@@ -20,9 +20,9 @@ __device__ __noinline__ double pga_eval(const Prog &P, int off, const PgaItem &s
 		case PGA_X_ROT: {
 			const double k = 57.295779513082323;
 			double v;
-			if (in.arg == 1) v = asin(fmax(-1.0, fmin(1.0, s.m[2]))) * k;
-			else if (in.arg == 0) v = atan2(-s.m[6], s.m[10]) * k;
-			else v = atan2(-s.m[1], s.m[0]) * k;
+			if (in.arg == 1) v = asin(fmax(-1.0, fmin(1.0, -s.m[8]))) * k;
+			else if (in.arg == 0) v = atan2(s.m[9], s.m[10]) * k;
+			else v = atan2(s.m[4], s.m[0]) * k;
 			st[sp++] = v;
 			break;
 		}
@@ -50,6 +50,8 @@ __device__ __noinline__ double pga_eval(const Prog &P, int off, const PgaItem &s
 			case PGA_X_GT: v = l > r ? 1 : 0; break;
 			case PGA_X_LE: v = l <= r ? 1 : 0; break;
 			case PGA_X_GE: v = l >= r ? 1 : 0; break;
+			case PGA_X_AND: v = (l != 0 && !isnan(l)) && (r != 0 && !isnan(r)) ? 1 : 0; break;
+			case PGA_X_OR: v = (l != 0 && !isnan(l)) || (r != 0 && !isnan(r)) ? 1 : 0; break;
 			default: v = __longlong_as_double(0x7ff8000000000000ll);
 			}
 			st[--sp - 1] = v;

@@ -53,13 +53,13 @@ __device__ void mat_rot(int axis, double deg, double *m) {
 	else { m[0] = c; m[1] = -s; m[4] = s; m[5] = c; }
 }
 
-// Rotation(x, y, z) = RotationX(x)·RotationY(y)·RotationZ(z).
+// Rotation(x, y, z) = RotationZ(z)·RotationY(y)·RotationX(x), as mat.go.
 __device__ void mat_rotation(double x, double y, double z, double *m) {
 	double a[12], b[12];
-	mat_rot(0, x, m);
+	mat_rot(2, z, m);
 	mat_rot(1, y, a);
 	mat_mul(m, a, m);
-	mat_rot(2, z, b);
+	mat_rot(0, x, b);
 	mat_mul(m, b, m);
 }
 

@@ -104,12 +104,13 @@ __device__ int pga_corners(const Prog &P, const PgaTerm &t, double (*c)[3]) {
 		const PgaProfile pr = P.profiles[t.profile];
 		const double *pts = P.points + 2 * pr.start;
 		for (int i = 0; i < pr.n; i++) {
-			const double px = pts[2 * i] * 2 * x, py = pts[2 * i + 1] * 2 * y;
+			const double px = pts[2 * i] * 2 * x;
 			if (t.kind == PGA_QUAD) {
-				c[i][0] = px; c[i][1] = py; c[i][2] = 0;
-			} else {
-				c[2 * i][0] = px; c[2 * i][1] = py; c[2 * i][2] = -z;
-				c[2 * i + 1][0] = px; c[2 * i + 1][1] = py; c[2 * i + 1][2] = z;
+				c[i][0] = px; c[i][1] = pts[2 * i + 1] * 2 * y; c[i][2] = 0;
+			} else { // a right prism along Y (solid in geometry.go)
+				const double pz = -pts[2 * i + 1] * 2 * z;
+				c[2 * i][0] = px; c[2 * i][1] = -y; c[2 * i][2] = pz;
+				c[2 * i + 1][0] = px; c[2 * i + 1][1] = y; c[2 * i + 1][2] = pz;
 			}
 		}
 		return t.kind == PGA_QUAD ? pr.n : 2 * pr.n;

@@ -185,50 +185,51 @@ __device__ __noinline__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, in
 	case PGA_OP_COMPSPLIT: {
 		const double x = s.size[0], y = s.size[1], z = s.size[2];
 		if (s.profile != 0) {
-			// A prism: the caps, then one rectangle per edge of its profile.
+			// A prism (prismSplit in ops.go): the caps at +-Y, then one
+			// rectangle per edge of its profile.
 			const PgaProfile pr = P.profiles[s.profile];
 			const double *pts = P.points + 2 * pr.start;
 			const int n = 2 + pr.n;
 			if (want == 0 || want == 1) {
-				double t[12];
+				double t[12], r[12];
 				pga_childof(s, want, n, *c);
 				c->kind = PGA_QUAD;
 				if (want == 0) {
-					mat_translation(0, 0, z / 2, t);
+					mat_translation(0, y / 2, 0, t);
 					mat_mul(s.m, t, c->m);
+					mat_rot(0, -90, r);
 				} else {
-					double r[12];
 					c->profile = s.profile + 1;
-					mat_translation(0, 0, -z / 2, t);
+					mat_translation(0, -y / 2, 0, t);
 					mat_mul(s.m, t, c->m);
-					mat_rot(1, 180, r);
-					mat_mul(c->m, r, c->m);
+					mat_rot(0, 90, r);
 				}
+				mat_mul(c->m, r, c->m);
 				c->size[0] = x;
-				c->size[1] = y;
+				c->size[1] = z;
 				c->size[2] = 0;
 				PGA_SET(c, P.br[op.branch0 + want].chain);
 				return 0;
 			}
 			uint32_t cnt = 2;
 			for (int i = 0; i < pr.n; i++) {
-				const double px = pts[2 * i], py = pts[2 * i + 1];
-				const int j = (i + 1) % pr.n;
-				const double qx = pts[2 * j], qy = pts[2 * j + 1];
-				const double ax = px * x, ay = py * y;
-				double dx = qx * x - ax, dy = qy * y - ay;
-				const double l = hypot(dx, dy);
+				const int j = (i + pr.n - 1) % pr.n;
+				const double px = pts[2 * j], py = pts[2 * j + 1];
+				const double qx = pts[2 * i], qy = pts[2 * i + 1];
+				const double ax = px * x, az = -py * z;
+				double dx = qx * x - ax, dz = -qy * z - az;
+				const double l = hypot(dx, dz);
 				if (l == 0) continue;
 				if ((int)cnt == want) {
 					dx = dx / l;
-					dy = dy / l;
-					const double f[12] = {dx, 0, dy, ax + dx * l / 2, dy, 0, -dx, ay + dy * l / 2, 0, 1, 0, 0};
+					dz = dz / l;
+					const double f[12] = {dx, 0, -dz, ax + dx * l / 2, 0, 1, 0, 0, dz, 0, dx, az + dz * l / 2};
 					pga_childof(s, 2 + i, n, *c);
 					c->kind = PGA_QUAD;
 					c->profile = 0;
 					mat_mul(s.m, f, c->m);
 					c->size[0] = l;
-					c->size[1] = z;
+					c->size[1] = y;
 					c->size[2] = 0;
 					PGA_SET(c, P.br[op.branch0 + 2].chain);
 					return 0;
@@ -244,12 +245,12 @@ __device__ __noinline__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, in
 		switch (want) {
 		case 0: mat_translation(0, y / 2, 0, t); mat_rot(0, -90, r); w = x; h = z; branch = 0; break;
 		case 1: mat_translation(0, -y / 2, 0, t); mat_rot(0, 90, r); w = x; h = z; branch = 1; break;
-		case 2: mat_translation(0, 0, z / 2, t); mat_ident(r); w = x; h = y; break;
-		case 3: mat_translation(x / 2, 0, 0, t); mat_rot(1, 90, r); w = z; h = y; break;
-		case 4: mat_translation(0, 0, -z / 2, t); mat_rot(1, 180, r); w = x; h = y; break;
-		default: mat_translation(-x / 2, 0, 0, t); mat_rot(1, -90, r); w = z; h = y; break;
+		case 2: mat_translation(0, 0, -z / 2, t); mat_rot(1, 180, r); w = x; h = y; break; // back
+		case 3: mat_translation(0, 0, z / 2, t); mat_ident(r); w = x; h = y; break; // front
+		case 4: mat_translation(-x / 2, 0, 0, t); mat_rot(1, -90, r); w = z; h = y; break; // left
+		default: mat_translation(x / 2, 0, 0, t); mat_rot(1, 90, r); w = z; h = y; break; // right
 		}
-		if (want == 2) {
+		if (want == 3) {
 			for (int k = 0; k < 12; k++) f[k] = t[k];
 		} else {
 			mat_mul(t, r, f);

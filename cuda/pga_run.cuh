@@ -72,13 +72,14 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 		}
 		case PGA_OP_EXTRUDE: {
 			const double h = pga_eval(P, op.expr[0], s);
-			if (s.kind == PGA_QUAD) {
-				double t[12];
-				mat_translation(0, 0, h / 2, t);
-				mat_mul(s.m, t, s.m);
+			if (s.kind == PGA_QUAD) { // extrude in ops.go
+				double r[12];
+				mat_rot(0, 90, r);
+				mat_mul(s.m, r, s.m);
 				s.kind = PGA_BOX;
+				s.size[2] = s.size[1];
 			}
-			s.size[2] = h;
+			s.size[1] = h;
 			break;
 		}
 		case PGA_OP_SWAPSIZE: {

@@ -68,6 +68,8 @@
 #define PGA_X_SIBLINGS 20
 #define PGA_X_LOTATTR 21 // arg: attribute; replaces the default on top of the stack
 #define PGA_X_QUERY 22   // arg: group * 4 + QueryKind; 1 or 0 against earlier phases' colliders
+#define PGA_X_AND 23 // 1 when both are true (not 0, not NaN), else 0
+#define PGA_X_OR 24
 
 // Context queries (QueryKind).
 #define PGA_Q_OVERLAPS 0

@@ -95,8 +95,12 @@ func (g *Grammar) Evaluate(axioms []Shape, opt Options) ([]TerminalShape, error)
 	}
 	var count atomic.Int64
 	evs := make([]*evaluator, len(axioms))
+	prof := g.axiomProfile(start.Name)
 	for i, a := range axioms {
 		a.Lot = int32(i)
+		if a.Profile == 0 {
+			a.Profile = prof
+		}
 		ev := &evaluator{g: g, opt: &opt, count: &count, pending: map[int][]pendingShape{}}
 		ev.attrs = make([]float64, len(g.LotAttrs))
 		for k, name := range g.LotAttrs {
@@ -194,6 +198,17 @@ func (g *Grammar) startRule(name string) (*Rule, error) {
 		return nil, fmt.Errorf("pga: no rule %q", name)
 	}
 	return rule, nil
+}
+
+// axiomProfile is the profile an axiom declared for rule gives its shapes
+// (a Triangle, a Prism5, a Dynamic polygon...); 0 for Box and Quad.
+func (g *Grammar) axiomProfile(rule string) int32 {
+	for _, a := range g.Axioms {
+		if a.Rule == rule {
+			return int32(a.Profile)
+		}
+	}
+	return 0
 }
 
 // pendingShape waits for its rule's phase.
@@ -359,12 +374,7 @@ func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) erro
 				}
 			}
 		case OpExtrude:
-			h := ex(0)
-			if s.Kind == Quad {
-				s.Transform = s.Transform.Mul(Translation(Vec3{0, 0, h / 2}))
-				s.Kind = Box
-			}
-			s.Size[2] = h
+			extrude(&s, ex(0))
 		case OpSwapSize:
 			s.Size = Vec3{s.Size[op.Args[0].Axis], s.Size[op.Args[1].Axis], s.Size[op.Args[2].Axis]}
 		case OpSetAsPrism:

@@ -85,8 +85,9 @@ func TestCompSplitFaces(t *testing.T) {
 	if len(ts) != 6 {
 		t.Fatalf("%d faces", len(ts))
 	}
-	wantN := []Vec3{{0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {1, 0, 0}, {0, 0, -1}, {-1, 0, 0}}
-	wantSize := [][2]float64{{2, 6}, {2, 6}, {2, 4}, {6, 4}, {2, 4}, {6, 4}}
+	// OperatorGraph's order: top, bottom, then back, front, left, right.
+	wantN := []Vec3{{0, 1, 0}, {0, -1, 0}, {0, 0, -1}, {0, 0, 1}, {-1, 0, 0}, {1, 0, 0}}
+	wantSize := [][2]float64{{2, 6}, {2, 6}, {2, 4}, {2, 4}, {6, 4}, {6, 4}}
 	for i, s := range ts {
 		env := shapeEnv{s: &s.Shape}
 		for a := AxisX; a <= AxisZ; a++ {
@@ -151,7 +152,13 @@ func last(ts []TerminalShape) TerminalShape { return ts[len(ts)-1] }
 
 func TestExtrudeQuad(t *testing.T) {
 	ts := run(t, "axiom Quad A;\nterminal T (1,0);\nA = Extrude(2) T;", Vec3{3, 4, 0}, 1)
-	if s := ts[0]; s.Kind != Box || s.Size != (Vec3{3, 4, 2}) || !near(pos(s)[2], 1) {
+	// OperatorGraph: local +Y along the quad's normal (+Z), size (x, h, y),
+	// centred on the quad.
+	s := ts[0]
+	if s.Kind != Box || s.Size != (Vec3{3, 2, 4}) || pos(s) != (Vec3{}) {
 		t.Fatalf("%+v", s)
+	}
+	if y := s.Transform.direction(Vec3{0, 1, 0}); !near(y[0], 0) || !near(y[1], 0) || !near(y[2], 1) {
+		t.Fatalf("local Y points to %v, want the quad's normal (0 0 1)", y)
 	}
 }

@@ -107,6 +107,10 @@ func (b Binary) Eval(e Env) float64 {
 		return bool01(l <= r)
 	case ">=":
 		return bool01(l >= r)
+	case "&&":
+		return bool01(isTrue(l) && isTrue(r))
+	case "||":
+		return bool01(isTrue(l) || isTrue(r))
 	}
 	return math.NaN()
 }
@@ -119,6 +123,18 @@ func bool01(b bool) float64 {
 	}
 	return 0
 }
+
+// Rand is Rand(lo, hi): as OperatorGraph's, a number in [lo, hi) drawn
+// from the shape's seed alone, lo + (hi - lo) * ShapeSeed() (every Rand of
+// one shape draws the same fraction).
+type Rand struct{ Lo, Hi Expr }
+
+func (x Rand) expand() Expr {
+	return Binary{"+", x.Lo, Binary{"*", Binary{"-", x.Hi, x.Lo}, Attr{Name: "ShapeSeed"}}}
+}
+
+func (x Rand) Eval(e Env) float64 { return x.expand().Eval(e) }
+func (x Rand) String() string     { return "Rand(" + x.Lo.String() + ", " + x.Hi.String() + ")" }
 
 // Attr reads a shape attribute: ShapeSize(X), ShapeSeed(), ...
 type Attr struct {
@@ -161,7 +177,8 @@ var plainAttr = map[string]bool{"ShapeSeed": true, "ShapeCustomAttribute": true,
 
 const maxExprDepth = 200
 
-// expr := cmp ; cmp := add [relop add] ; add := mul {(+|-) mul} ;
+// expr := and {|| and} ; and := cmp {&& cmp} ;
+// cmp := add [relop add] ; add := mul {(+|-) mul} ;
 // mul := unary {(*|/) unary} ; unary := - unary | primary ;
 // primary := number | ( expr ) | Exp(expr) | Attr(...)
 func (p *parser) expr() (Expr, error) {
@@ -170,6 +187,38 @@ func (p *parser) expr() (Expr, error) {
 	if p.depth > maxExprDepth {
 		return nil, p.errAt(p.tok(), "expression nested too deeply")
 	}
+	l, err := p.conj()
+	if err != nil {
+		return nil, err
+	}
+	for p.isPunct("||") {
+		p.next()
+		r, err := p.conj()
+		if err != nil {
+			return nil, err
+		}
+		l = Binary{"||", l, r}
+	}
+	return l, nil
+}
+
+func (p *parser) conj() (Expr, error) {
+	l, err := p.comparison()
+	if err != nil {
+		return nil, err
+	}
+	for p.isPunct("&&") {
+		p.next()
+		r, err := p.comparison()
+		if err != nil {
+			return nil, err
+		}
+		l = Binary{"&&", l, r}
+	}
+	return l, nil
+}
+
+func (p *parser) comparison() (Expr, error) {
 	l, err := p.additive()
 	if err != nil {
 		return nil, err
@@ -308,13 +357,34 @@ func (p *parser) primary() (Expr, error) {
 			return nil, p.errAt(d, "LotAttr's default must be a number")
 		}
 		return LotAttrRef{intern(&p.g.LotAttrs, n.text), n.text, float64(def)}, p.expect(")")
-	case t.kind == tIdent && (axisAttr[t.text] || plainAttr[t.text]):
+	case t.kind == tIdent && t.text == "Rand":
 		p.next()
 		if err := p.expect("("); err != nil {
 			return nil, err
 		}
-		a := Attr{Name: t.text}
-		if axisAttr[t.text] {
+		lo, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect(","); err != nil {
+			return nil, err
+		}
+		hi, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		return Rand{lo, hi}, p.expect(")")
+	case t.kind == tIdent && (axisAttr[t.text] || plainAttr[t.text] || t.text == "ShapePos"):
+		p.next()
+		if err := p.expect("("); err != nil {
+			return nil, err
+		}
+		name := t.text
+		if name == "ShapePos" { // OperatorGraph's name
+			name = "ShapePosition"
+		}
+		a := Attr{Name: name}
+		if axisAttr[name] {
 			ax, err := p.axis()
 			if err != nil {
 				return nil, err
@@ -322,6 +392,13 @@ func (p *parser) primary() (Expr, error) {
 			a.Axis = ax
 		}
 		return a, p.expect(")")
+	case t.kind == tIdent && p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(":
+		return nil, p.errAt(t, fmt.Sprintf("unknown function %s (expected Exp, Rand, a shape attribute, LotAttr or a query)", t.text))
+	case t.kind == tIdent:
+		if v, ok := p.vars[t.text]; ok {
+			p.next()
+			return Num(v), nil
+		}
 	}
 	return nil, p.expected("expression")
 }

@@ -29,6 +29,8 @@ const (
 	xSiblings
 	xLotAttr
 	xQuery
+	xAnd
+	xOr
 )
 
 // gpuMaxSnapBranches is PGA_MAX_SNAP_BRANCHES.

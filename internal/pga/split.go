@@ -176,10 +176,12 @@ func (ev *evaluator) repeat(r *Rule, c *Chain, at int, s Shape, depth int) error
 
 type tile struct{ centre, size float64 }
 
-// compSplit sends the top face to the first branch, the bottom face to the
-// second and the four sides (front +Z, right +X, back -Z, left -X) to the
-// third. Faces are quads in their local XY plane with +Z pointing out; side
-// faces keep Y up. Child indices are 0 top, 1 bottom, 2..5 sides.
+// compSplit splits a Box into its faces as OperatorGraph does: the top
+// face (+Y) to the first branch, the bottom face (-Y) to the second and the
+// four sides (back -Z, front +Z, left -X, right +X) to the third. Faces are
+// quads in their local XY plane with +Z pointing out; side faces keep Y up,
+// the top face's Y is the box's -Z. Child indices (and seeds) are 0 top,
+// 1 bottom, 2..5 back, front, left, right.
 func (ev *evaluator) compSplit(r *Rule, op *Op, s Shape, depth int) error {
 	if s.Kind == Quad {
 		return fmt.Errorf("rule %q at %s: CompSplit needs a Box, found a Quad", r.Name, op.Pos)
@@ -198,10 +200,10 @@ func (ev *evaluator) compSplit(r *Rule, op *Op, s Shape, depth int) error {
 	}{
 		{0, Translation(Vec3{0, y / 2, 0}).Mul(RotationX(-90)), x, z},
 		{1, Translation(Vec3{0, -y / 2, 0}).Mul(RotationX(90)), x, z},
-		{2, Translation(Vec3{0, 0, z / 2}), x, y},
-		{2, Translation(Vec3{x / 2, 0, 0}).Mul(RotationY(90)), z, y},
 		{2, Translation(Vec3{0, 0, -z / 2}).Mul(RotationY(180)), x, y},
+		{2, Translation(Vec3{0, 0, z / 2}), x, y},
 		{2, Translation(Vec3{-x / 2, 0, 0}).Mul(RotationY(-90)), z, y},
+		{2, Translation(Vec3{x / 2, 0, 0}).Mul(RotationY(90)), z, y},
 	}
 	for k, f := range faces {
 		c := child(s, k, len(faces))

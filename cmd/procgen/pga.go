@@ -103,7 +103,8 @@ phases, SnapLines(axis, group) that Repeat and SubDiv of later phases snap
 to. Expressions read ShapeSize(X), ShapePosition, ShapeRotation, ShapeNormal,
 ShapeSeed(), ShapeCustomAttribute(), ShapeIndex(), ShapeSiblings() and
 LotAttr(name, default). Y is up; CompSplit gives the top face, the bottom face
-and the four sides (front +Z first), each a Quad whose local +Z points out.
+and the four sides (back, front +Z, left, right), each a Quad whose local +Z
+points out; Extrude makes a Quad a box with Y along its normal, centred on it.
 docs/pga-language.md is the reference; configs/pga/ holds the paper's seven
 scenes (skyscrapers.pga, suburban.pga, ...).
 

@@ -305,7 +305,14 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		ts, devStats, err = a.pgaCUDA(ctx, gpuEval, axioms, opt, o, writesGeometry(outs, o))
 	} else {
 		opt.Progress = a.newProgress(int64(len(axioms)*len(g.Phases)), "expand "+filepath.Base(path))
-		ts, err = g.Evaluate(axioms, opt)
+		if writesGeometry(outs, o) {
+			ts, err = g.Evaluate(axioms, opt)
+		} else {
+			// Statistics only: count the terminals, keep none.
+			var st pga.MeshStats
+			st, err = g.EvaluateStats(axioms, opt)
+			devStats = &st
+		}
 	}
 	if err != nil {
 		if errors.Is(err, pga.ErrLimit) {

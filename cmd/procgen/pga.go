@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -341,7 +342,35 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	start = time.Now()
 	var writes []output.Write
 	wroteJSON := false
+	// One bar over every geometry output: terminals encoded, summed.
+	nGeo := 0
 	for _, out := range outs {
+		if f := pgaFormat(out, o); f != ".json" && !o.StatsOnly {
+			nGeo++
+		}
+	}
+	var wp func(done, total int64)
+	if nGeo > 0 {
+		wp = a.newProgress(int64(nGeo)*int64(len(ts)), "write")
+	}
+	var wpMu sync.Mutex
+	wpDone := make([]int64, len(outs))
+	progressOf := func(k int) func(done, total int64) {
+		if wp == nil {
+			return nil
+		}
+		return func(done, _ int64) {
+			wpMu.Lock()
+			defer wpMu.Unlock()
+			wpDone[k] = done
+			var sum int64
+			for _, d := range wpDone {
+				sum += d
+			}
+			wp(sum, int64(nGeo)*int64(len(ts)))
+		}
+	}
+	for k, out := range outs {
 		format := pgaFormat(out, o)
 		switch {
 		case format == ".json":
@@ -353,11 +382,13 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 			mtl := output.MTLPath(out)
 			writes = append(writes,
 				output.Write{Path: mtl, Func: func(w io.Writer) error { return g.EncodeMTL(w, ts) }},
-				output.Write{Path: out, Func: func(w io.Writer) error { return g.EncodeOBJ(ctx, w, ts, filepath.Base(mtl)) }})
+				output.Write{Path: out, Func: func(w io.Writer) error {
+					return g.EncodeOBJProgress(ctx, w, ts, filepath.Base(mtl), progressOf(k))
+				}})
 		case format == ".obj":
-			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return g.EncodeOBJ(ctx, w, ts, "") }})
+			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return g.EncodeOBJProgress(ctx, w, ts, "", progressOf(k)) }})
 		case format == ".glb":
-			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return g.EncodeGLB(ctx, w, ts) }})
+			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return g.EncodeGLBProgress(ctx, w, ts, progressOf(k)) }})
 		}
 	}
 	for _, out := range outs {

@@ -119,6 +119,13 @@ func MaterialColor(name string) [3]float64 {
 // corner positions once, its face normals and quad faces. It stops with
 // ctx's error between groups and chunks of terminals.
 func (g *Grammar) EncodeOBJ(ctx context.Context, w io.Writer, ts []TerminalShape, mtlName string) error {
+	return g.EncodeOBJProgress(ctx, w, ts, mtlName, nil)
+}
+
+// EncodeOBJProgress is EncodeOBJ telling progress, when not nil, how many
+// terminals are formatted (of len(ts)); calls are serialized.
+func (g *Grammar) EncodeOBJProgress(ctx context.Context, w io.Writer, ts []TerminalShape, mtlName string, progress func(done, total int64)) error {
+	tk := newTicker(len(ts), progress)
 	bw := bufio.NewWriterSize(w, 1<<20)
 	fmt.Fprintf(bw, "# procgen pga: %d terminals\n", len(ts))
 	if mtlName != "" {
@@ -153,6 +160,7 @@ func (g *Grammar) EncodeOBJ(ctx context.Context, w io.Writer, ts []TerminalShape
 		parallel.For(len(at), objGrain, func(c, lo, hi int) {
 			if ctx.Err() == nil {
 				texts[c] = g.objText(ts, at[lo:hi], starts[c][0], starts[c][1])
+				tk.add(hi - lo)
 			}
 		})
 		if err := ctx.Err(); err != nil {

@@ -332,6 +332,12 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		rep.MeshStats = g.Stats(ts)
 	}
 	rep.ShapesPMS = float64(rep.Terminals) / max(rep.EvalMS, 1e-9)
+	if len(ts) > 0 {
+		// Terminals kept: say which buildings reach beyond their lot.
+		if w := pga.OverflowWarning(g.Overflows(ts, lots, pgaOverflowTol), lots); w != "" {
+			a.log.Warnf("%s: %s", path, w)
+		}
+	}
 	a.log.Debugf("%s: %d lots, %d terminals, %.1f ms on %s", path, len(axioms), rep.Terminals, rep.EvalMS, rep.Backend)
 	if err := ctx.Err(); err != nil {
 		return err
@@ -417,6 +423,10 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 }
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
+
+// pgaOverflowTol is how far (metres) a building may reach beyond its lot
+// before pga city warns: eaves and sills stick out a little.
+const pgaOverflowTol = 0.5
 
 // writesGeometry says whether any output needs the terminals themselves.
 func writesGeometry(outs []string, o pgaOptions) bool {

@@ -134,7 +134,7 @@ func (g *Grammar) EncodeGLBProgress(ctx context.Context, w io.Writer, ts []Termi
 		ia := acc(view(le(m.idx), gltfElementArray), gltfUnsignedInt, len(m.idx), "SCALAR", nil, nil)
 		var mat gltfMaterial
 		mat.Name, mat.DoubleSided = name, true
-		c := MaterialColor(name)
+		c := g.MaterialColor(name)
 		mat.PBR.BaseColorFactor = [4]float64{c[0], c[1], c[2], 1}
 		mat.PBR.Roughness = 0.9
 		doc.Materials = append(doc.Materials, mat)

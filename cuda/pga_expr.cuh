@@ -17,6 +17,7 @@ __device__ __noinline__ double pga_eval(const Prog &P, int off, const PgaItem &s
 		case PGA_X_SIZE: st[sp++] = s.size[in.arg]; break;
 		case PGA_X_POS: st[sp++] = s.m[in.arg * 4 + 3]; break;
 		case PGA_X_NORMAL: st[sp++] = s.m[in.arg * 4 + 2]; break;
+		case PGA_X_FRAME: st[sp++] = s.m[in.arg]; break;
 		case PGA_X_ROT: {
 			const double k = 57.295779513082323;
 			double v;

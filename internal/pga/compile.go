@@ -310,6 +310,9 @@ func (c *compiler) emit(x Expr) (int, error) {
 		return 1, nil
 	case Rand:
 		return c.emit(x.expand())
+	case Frame:
+		p.code = append(p.code, gpuInstr{Op: xFrame, Arg: int32(x.Comp)*4 + int32(x.Axis)})
+		return 1, nil
 	case Attr:
 		op, ok := attrOps[x.Name]
 		if !ok {
@@ -349,6 +352,9 @@ func (p *program) evalCode(off int32, env Env) float64 {
 			default:
 				st[sp] = env.ShapeNormal(a)
 			}
+			sp++
+		case xFrame:
+			st[sp] = env.ShapeFrame(Axis(in.Arg%4), Axis(in.Arg/4))
 			sp++
 		case xSeed:
 			st[sp] = env.ShapeSeed()

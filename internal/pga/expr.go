@@ -11,6 +11,7 @@ type Env interface {
 	ShapePosition(Axis) float64
 	ShapeRotation(Axis) float64
 	ShapeNormal(Axis) float64
+	ShapeFrame(axis, comp Axis) float64 // world component comp of the local axis
 	ShapeSeed() float64
 	ShapeCustomAttribute() float64
 	ShapeIndex() float64    // position among the outputs of the operator that made the shape
@@ -122,6 +123,15 @@ func bool01(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// Frame is ShapeRotation(A, B) with two axes, as OperatorGraph reads it:
+// the world component B of the shape's local axis A.
+type Frame struct{ Axis, Comp Axis }
+
+func (f Frame) Eval(e Env) float64 { return e.ShapeFrame(f.Axis, f.Comp) }
+func (f Frame) String() string {
+	return "ShapeRotation(" + f.Axis.String() + ", " + f.Comp.String() + ")"
 }
 
 // Rand is Rand(lo, hi): as OperatorGraph's, a number in [lo, hi) drawn
@@ -390,6 +400,14 @@ func (p *parser) primary() (Expr, error) {
 				return nil, err
 			}
 			a.Axis = ax
+			if name == "ShapeRotation" && p.isPunct(",") {
+				p.next()
+				comp, err := p.axis()
+				if err != nil {
+					return nil, err
+				}
+				return Frame{ax, comp}, p.expect(")")
+			}
 		}
 		return a, p.expect(")")
 	case t.kind == tIdent && p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(":

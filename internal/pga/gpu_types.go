@@ -31,6 +31,7 @@ const (
 	xQuery
 	xAnd
 	xOr
+	xFrame
 )
 
 // gpuMaxSnapBranches is PGA_MAX_SNAP_BRANCHES.

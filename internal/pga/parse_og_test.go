@@ -16,7 +16,7 @@ A --> Replicate() { Stoch | Bool | Polys | Coll };
 Stoch = 30%: Translate(ShapePos(X), 0, 0) T else: Scale(W, -1, -1) U;
 Bool = If(Exp(ShapeSize(X) > 1 && ShapeSize(Y) < 0 || ShapeSeed() >= 0)) { Repeat(X, Exp(Rand(0.5, W))) T | U };
 Polys = CompSplit() { SetAsDynamicConvexPolygon((0,0.5),(-0.5,0),(0,-0.5),(0.5,0)) Extrude(Rand(1, 2)) Translate(0, ShapeSize(Y) / 2, 0) CompSplit() { P | P | T } | SetAsDynamicConcavePolygon((-0.5,-0.5),(0.5,-0.5),(0.5,0.5),(0,0),(-0.5,0.5)) P | Discard() };
-Coll => Collider(1) Scale(Rand(1, 3), -1, -1) T;
+Coll => Collider(1) Scale(Rand(1, 3), -1, -1) Translate(ShapeRotation(X, Y), ShapeRotation(Z, X) * 2, 0) T;
 `
 
 func TestOperatorGraphConstructs(t *testing.T) {
@@ -182,5 +182,23 @@ func TestConcaveCapTriangles(t *testing.T) {
 	}
 	if _, err := compileGrammar(g); err == nil {
 		t.Fatal("the CUDA backend compiled a concave profile it cannot mesh")
+	}
+}
+
+// ShapeRotation(A, B) is OperatorGraph's element of the frame: the world
+// component B of local axis A; one axis keeps procgen's Euler angle.
+func TestShapeRotationTwoAxes(t *testing.T) {
+	src := "axiom Box A;\nterminal T (1,0);\nA = Rotate(0, 0, 90) Scale(ShapeRotation(X, Y) + 1, ShapeRotation(Y, X) + 3, ShapeRotation(Z) + 1) T;"
+	s := run(t, src, Vec3{1, 1, 1}, 1)[0]
+	// Local X points to world +Y, local Y to world -X; the Euler angle about Z is 90.
+	if !near(s.Size[0], 2) || !near(s.Size[1], 2) || !near(s.Size[2], 91) {
+		t.Fatalf("size %v, want (2, 2, 91)", s.Size)
+	}
+	g, err := Parse("r.pga", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Rules["A"].Body.Ops[1].Args[0].Expr.String(); got != "(ShapeRotation(X, Y) + 1)" {
+		t.Fatalf("printed as %s", got)
 	}
 }

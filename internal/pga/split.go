@@ -22,6 +22,10 @@ func (e shapeEnv) ShapeRotation(a Axis) float64 { return e.s.Transform.eulerXYZ(
 // normal of a face made by CompSplit.
 func (e shapeEnv) ShapeNormal(a Axis) float64 { return e.s.Transform[int(a)*4+2] }
 
+// ShapeFrame is OperatorGraph's two-axis ShapeRotation(axis, comp): the
+// world component comp of the local axis (an element of the rotation).
+func (e shapeEnv) ShapeFrame(axis, comp Axis) float64 { return e.s.Transform[int(comp)*4+int(axis)] }
+
 // ShapeSeed is a number in [0, 1) hashed from the shape's seed, so small
 // axiom seeds still give well spread values.
 func (e shapeEnv) ShapeSeed() float64 { return rng.Float64(rng.Hash64(e.s.Seed, seedStream)) }

@@ -61,14 +61,34 @@ __device__ __noinline__ uint32_t pga_repeat(const Prog &P, const PgaOp &op, cons
 		const double span = hi - lo;
 		double nf = floor(span / w + 1e-9);
 		if (op.mode == 0 && nf < 1) nf = 1;
-		if (nf > 4294967295.0) return 0xffffffffu;
-		double tw = w, start = lo;
-		if (op.mode == 0) tw = span / nf;
-		else if (op.mode == 2) start = hi - nf * w;
-		const unsigned long long n = (unsigned long long)nf;
+		if (nf > 4294967294.0) return 0xffffffffu;
+		// Anchored modes keep the rest as a short tile (repeat in split.go):
+		// mode 2 (ANCHOR_TO_END) last, mode 1 (ANCHOR_TO_START) first.
+		const double rest = span - nf * w;
+		const int shortn = (op.mode != 0 && rest > 1e-9 * w) ? 1 : 0;
+		const unsigned long long n = (unsigned long long)nf + shortn;
 		if (want >= 0 && (unsigned long long)want < total + n) {
-			*centre = start + ((double)(want - (long long)total) + 0.5) * tw;
-			*size = tw;
+			const long long j = want - (long long)total;
+			if (op.mode == 0) {
+				const double tw = span / nf;
+				*centre = lo + ((double)j + 0.5) * tw;
+				*size = tw;
+			} else if (op.mode == 2) {
+				if ((double)j < nf) {
+					*centre = lo + ((double)j + 0.5) * w;
+					*size = w;
+				} else {
+					*centre = lo + nf * w + rest / 2;
+					*size = rest;
+				}
+			} else if (shortn && j == 0) {
+				*centre = lo + rest / 2;
+				*size = rest;
+			} else {
+				const double start = shortn ? lo + rest : lo;
+				*centre = start + ((double)(j - shortn) + 0.5) * w;
+				*size = w;
+			}
 			return 0;
 		}
 		total += n;

@@ -58,8 +58,9 @@ func TestRepeatModes(t *testing.T) {
 	}{
 		{"", []float64{10.0 / 3, 10.0 / 3, 10.0 / 3}, []float64{-10.0 / 3, 0, 10.0 / 3}},
 		{", ADJUST_TO_FILL", []float64{10.0 / 3, 10.0 / 3, 10.0 / 3}, []float64{-10.0 / 3, 0, 10.0 / 3}},
-		{", ANCHOR_TO_START", []float64{3, 3, 3}, []float64{-3.5, -0.5, 2.5}},
-		{", ANCHOR_TO_END", []float64{3, 3, 3}, []float64{-2.5, 0.5, 3.5}},
+		// OperatorGraph's anchored modes keep the rest as a short tile.
+		{", ANCHOR_TO_START", []float64{1, 3, 3, 3}, []float64{-4.5, -2.5, 0.5, 3.5}},
+		{", ANCHOR_TO_END", []float64{3, 3, 3, 1}, []float64{-3.5, -0.5, 2.5, 4.5}},
 	} {
 		ts := run(t, header+"A = Repeat(X, 3"+c.mode+") T;", Vec3{10, 1, 1}, 1)
 		if len(ts) != len(c.sizes) {
@@ -71,8 +72,11 @@ func TestRepeatModes(t *testing.T) {
 			}
 		}
 	}
-	if ts := run(t, header+"A = Repeat(X, 30, ANCHOR_TO_START) T;", Vec3{10, 1, 1}, 1); len(ts) != 0 {
+	if ts := run(t, header+"A = Repeat(X, 30, ANCHOR_TO_START) T;", Vec3{10, 1, 1}, 1); len(ts) != 1 || ts[0].Size[0] != 10 {
 		t.Fatalf("anchored tile longer than the extent: %d tiles", len(ts))
+	}
+	if ts := run(t, header+"A = Repeat(X, 2.5, ANCHOR_TO_END) T;", Vec3{10, 1, 1}, 1); len(ts) != 4 {
+		t.Fatalf("an exact fit has no short tile: %d tiles", len(ts))
 	}
 	if ts := run(t, header+"A = Repeat(X, 30) T;", Vec3{10, 1, 1}, 1); len(ts) != 1 {
 		t.Fatalf("ADJUST_TO_FILL keeps one tile: %d tiles", len(ts))

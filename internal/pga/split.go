@@ -156,18 +156,39 @@ func (ev *evaluator) repeat(r *Rule, c *Chain, at int, s Shape, depth int) error
 		if mode == AdjustToFill && nf < 1 {
 			nf = 1
 		}
-		if nf+float64(len(tiles)) > float64(ev.opt.MaxShapes) {
-			return fmt.Errorf("rule %q: Repeat makes %.0f shapes, more than MaxShapes %d: %w", r.Name, nf, ev.opt.MaxShapes, ErrLimit)
+		// OperatorGraph's anchored modes keep the rest as a short tile:
+		// ANCHOR_TO_END lays whole tiles from the low end, the short one
+		// last; ANCHOR_TO_START puts the short one first, whole tiles
+		// flush with the high end.
+		rest, short := span-nf*w, 0.0
+		if mode != AdjustToFill && rest > 1e-9*w {
+			short = 1
 		}
-		tw, start := w, lo
+		if nf+short+float64(len(tiles)) > float64(ev.opt.MaxShapes) {
+			return fmt.Errorf("rule %q: Repeat makes %.0f shapes, more than MaxShapes %d: %w", r.Name, nf+short, ev.opt.MaxShapes, ErrLimit)
+		}
 		switch mode {
 		case AdjustToFill:
-			tw = span / nf
+			tw := span / nf
+			for k := 0; k < int(nf); k++ {
+				tiles = append(tiles, tile{lo + (float64(k)+0.5)*tw, tw})
+			}
 		case AnchorToEnd:
-			start = hi - nf*w
-		}
-		for k := 0; k < int(nf); k++ {
-			tiles = append(tiles, tile{start + (float64(k)+0.5)*tw, tw})
+			for k := 0; k < int(nf); k++ {
+				tiles = append(tiles, tile{lo + (float64(k)+0.5)*w, w})
+			}
+			if short > 0 {
+				tiles = append(tiles, tile{lo + nf*w + rest/2, rest})
+			}
+		case AnchorToStart:
+			start := lo
+			if short > 0 {
+				tiles = append(tiles, tile{lo + rest/2, rest})
+				start = lo + rest
+			}
+			for k := 0; k < int(nf); k++ {
+				tiles = append(tiles, tile{start + (float64(k)+0.5)*w, w})
+			}
 		}
 	}
 	for k, t := range tiles {

@@ -37,6 +37,7 @@ D = Setback(2) { T | Offset(1) { Roof(HIP, 30) T | T } };
 	// the device has no concave profiles.
 	out["og.pga"] = []byte(strings.Replace(ogGrammar, "SetAsDynamicConcavePolygon((-0.5,-0.5),(0.5,-0.5),(0.5,0.5),(0,0),(-0.5,0.5))",
 		"SetAsDynamicConvexPolygon((-0.5,-0.5),(0.5,-0.5),(0.5,0.5),(-0.5,0.3))", 1))
+	out["ogcolliders.pga"] = []byte(ogColliders)
 	return out
 }
 

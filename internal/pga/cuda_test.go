@@ -389,6 +389,7 @@ func TestCUDAEquivalenceOperatorGraph(t *testing.T) {
 		"SetAsDynamicConvexPolygon((-0.5,-0.5),(0.5,-0.5),(0.5,0.5),(-0.5,0.3))", 1)
 	for _, c := range []struct{ name, src string }{
 		{"constructs", convexOnly},
+		{"colliders", ogColliders},
 		{"repeat", "axiom Box A;\nterminal T U V (1,0);\nA = Replicate() { Repeat(X, 1.3, ANCHOR_TO_START) T | Repeat(Y, 0.7, ANCHOR_TO_END) U | Repeat(Z, -0.3, ANCHOR_TO_END) Repeat(X, 2, ANCHOR_TO_START) V };"},
 		{"prism5", "axiom Prism5 A;\nterminal T U V (1,0);\nA = Replicate() { T | CompSplit() { U | U | Extrude(0.3) V } };"},
 		{"triangle", "axiom Triangle A;\nterminal T U V (1,0);\nA = Extrude(2) Translate(0, ShapeSize(Y) / 2, 0) CompSplit() { T | U | If(ShapeNormal(Y) > 0.5 || ShapeNormal(Y) < -0.5) { U | Repeat(X, 0.3) V } };"},

@@ -343,7 +343,7 @@ func (p *parser) primary() (Expr, error) {
 				q.Kind = QueryKind(k)
 			}
 		}
-		p.uses = append(p.uses, groupRef{q.Group, p.phase, q.String(), at, false})
+		p.uses = append(p.uses, groupRef{q.Group, p.phase, q.String(), at, false, nil})
 		return q, p.expect(")")
 	case t.kind == tIdent && t.text == "LotAttr":
 		p.next()

@@ -215,6 +215,9 @@ type Rule struct {
 	Body  *Chain
 	Pos   Pos
 	Phase int // evaluation phase: "phase N;" above the rule, 1 by default
+	// origin is the rule an inferred phase split this one off (its
+	// Generate() terminals keep that rule's name); "" for written rules.
+	origin string
 }
 
 // Chain is a run of operators ending in a successor, a block operator or

@@ -22,6 +22,11 @@ func Parse(file string, src []byte) (*Grammar, error) {
 			return nil, err
 		}
 	}
+	if !p.phased {
+		if err := p.inferPhases(); err != nil {
+			return nil, err
+		}
+	}
 	if err := check(g, p.succs); err != nil {
 		return nil, err
 	}
@@ -42,6 +47,9 @@ type parser struct {
 	defs  []groupRef         // Collider and SnapLines
 	rule  string             // being read
 	vars  map[string]float64 // "var NAME = number;" constants
+	// phased is set by a "phase N;" statement; without one, phases are
+	// inferred for IfCollides as OperatorGraph does (parse_phases.go).
+	phased bool
 }
 
 // succRef is a successor named in a rule of the given phase (0: an axiom).
@@ -58,6 +66,7 @@ type groupRef struct {
 	what  string // how the error names it, e.g. "Overlaps(mass)"
 	pos   Pos
 	snap  bool // a snap-line group, not a collider group
+	op    *Op  // the operator that mentions it; nil in an expression
 }
 
 // intern returns the index of name in list, adding it when new.
@@ -125,6 +134,7 @@ func (p *parser) statement(g *Grammar) error {
 			return p.errAt(n, fmt.Sprintf("phase %d: want 1 to %d", v, maxPhase))
 		}
 		p.phase = v
+		p.phased = true
 		return p.expect(";")
 	case "var":
 		return p.variable()
@@ -316,18 +326,18 @@ func (p *parser) opGroups(op *Op) error {
 	name := func(i int) string { return p.g.Groups[op.Args[i].Group] }
 	switch op.Kind {
 	case OpCollider:
-		p.defs = append(p.defs, groupRef{op.Args[0].Group, p.phase, "Collider(" + name(0) + ")", op.Pos, false})
+		p.defs = append(p.defs, groupRef{op.Args[0].Group, p.phase, "Collider(" + name(0) + ")", op.Pos, false, op})
 	case OpSnapLines:
-		p.defs = append(p.defs, groupRef{op.Args[1].Group, p.phase, "SnapLines(" + name(1) + ")", op.Pos, true})
+		p.defs = append(p.defs, groupRef{op.Args[1].Group, p.phase, "SnapLines(" + name(1) + ")", op.Pos, true, op})
 	case OpIfCollides:
-		p.uses = append(p.uses, groupRef{op.Args[0].Group, p.phase, "IfCollides(" + name(0) + ")", op.Args[0].Pos, false})
+		p.uses = append(p.uses, groupRef{op.Args[0].Group, p.phase, "IfCollides(" + name(0) + ")", op.Args[0].Pos, false, op})
 	case OpRepeat:
 		if len(op.Args) == 4 {
-			p.uses = append(p.uses, groupRef{op.Args[3].Group, p.phase, "Repeat snapping to " + name(3), op.Args[3].Pos, true})
+			p.uses = append(p.uses, groupRef{op.Args[3].Group, p.phase, "Repeat snapping to " + name(3), op.Args[3].Pos, true, op})
 		}
 	case OpSubDiv:
 		if len(op.Args) == 2 {
-			p.uses = append(p.uses, groupRef{op.Args[1].Group, p.phase, "SubDiv snapping to " + name(1), op.Args[1].Pos, true})
+			p.uses = append(p.uses, groupRef{op.Args[1].Group, p.phase, "SubDiv snapping to " + name(1), op.Args[1].Pos, true, op})
 		}
 	case OpSetAsPrism:
 		return p.profile(op)
@@ -493,7 +503,11 @@ func resolve(g *Grammar) error {
 		}
 		for _, op := range c.Ops {
 			if op.Kind == OpGenerate {
-				c.term = &Terminal{Name: r.Name, ID: g.termID(r.Name), Geometry: -1, Material: -1}
+				name := r.Name
+				if r.origin != "" {
+					name = r.origin
+				}
+				c.term = &Terminal{Name: name, ID: g.termID(name), Geometry: -1, Material: -1}
 			}
 			for _, b := range op.Branches {
 				walk(r, b.Body)

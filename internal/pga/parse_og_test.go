@@ -202,3 +202,55 @@ func TestShapeRotationTwoAxes(t *testing.T) {
 		t.Fatalf("printed as %s", got)
 	}
 }
+
+// ogColliders has no phase statements: as OperatorGraph, each IfCollides
+// runs one phase after the Colliders of its tag.
+const ogColliders = `axiom Box A;
+terminal T U W (1,0);
+A = Replicate() { Collider(1) Scale(-1, -1, -1) W | Translate(Exp(ShapeSize(X) * 0.25), 0, 0) Scale(-0.5, -1, -1) IfCollides(1) { T | U } | B };
+B = Translate(Exp(ShapeSize(X) * 2), 0, 0) IfCollides(1) { T | Generate() };
+`
+
+func TestInferredColliderPhases(t *testing.T) {
+	g, err := Parse("c.pga", []byte(ogColliders))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The IfCollides of A and of B are split off into rules of phase 2;
+	// A and B (their Translate and Scale) stay in phase 1.
+	if len(g.Phases) != 2 || g.Rules["A"].Phase != 1 || g.Rules["B"].Phase != 1 {
+		t.Fatalf("phases %v, A in %d, B in %d", g.Phases, g.Rules["A"].Phase, g.Rules["B"].Phase)
+	}
+	splits := 0
+	for _, n := range g.RuleOrder {
+		if r := g.Rules[n]; strings.Contains(n, "/IfCollides@") {
+			splits++
+			if r.Phase != 2 || r.Body.Ops[0].Kind != OpIfCollides || (!strings.HasPrefix(n, "A/IfCollides@3:") && !strings.HasPrefix(n, "B/IfCollides@4:")) {
+				t.Fatalf("rule %s in phase %d", n, r.Phase)
+			}
+		}
+	}
+	if splits != 2 {
+		t.Fatalf("rules %v", g.RuleOrder)
+	}
+	ts := run(t, ogColliders, Vec3{4, 3, 2}, 1)
+	names := map[string]int{}
+	for i := range ts {
+		names[g.TermName(&ts[i])]++
+	}
+	// W is the collider; the half box inside it collides (T); B, moved
+	// away, does not: its Generate() terminal keeps B's name.
+	if len(ts) != 3 || names["W"] != 1 || names["T"] != 1 || names["B"] != 1 {
+		t.Fatalf("terminals %v", names)
+	}
+	// With phase statements nothing is inferred: the query in the
+	// collider's phase is refused.
+	if _, err := Parse("c.pga", []byte("phase 1;\n"+ogColliders)); err == nil || !strings.Contains(err.Error(), "has not run yet") {
+		t.Fatalf("explicit phases: %v", err)
+	}
+	// An IfCollides that feeds its own colliders cannot be ordered.
+	loop := "axiom Box A;\nterminal T (1,0);\nA = IfCollides(1) { T | Collider(1) A };"
+	if _, err := Parse("l.pga", []byte(loop)); err == nil || !strings.Contains(err.Error(), "cannot order the phases") {
+		t.Fatalf("loop: %v", err)
+	}
+}

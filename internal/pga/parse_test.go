@@ -86,6 +86,7 @@ func FuzzParse(f *testing.F) {
 		"axiom Quad A; terminal T (1,0); A = Setback(2) { Roof(GABLE, 30) T | Offset(1) { Collider(m) T | SnapLines(X, s) T } };\nphase 2;\nB = If(Overlaps(m) + Touches(m) + Inside(m)) { Repeat(X, 1, ADJUST_TO_FILL, s) T | SubDiv(Y, s) { 1: T } };",
 		header + "A = IfCollides(w) { T | Scale(LotAttr(h, 3), ShapeIndex(), ShapeSiblings()) T };\nphase 3;\nW = Collider(w) T;",
 		ogGrammar,
+		ogColliders,
 		"axiom DynamicRightPrism { (0,0) (1,0) (0.5,0.2) (0.5,1) } A; terminal T (1,2,3); A -> 40%: SetAsDynamicConcaveRightPrism((0,0),(1,0),(0.5,0.2),(0.5,1)) T 20%: Collider(2) T else: T;",
 	} {
 		f.Add([]byte(src))

@@ -68,6 +68,9 @@
 #define PGA_X_SIBLINGS 20
 #define PGA_X_LOTATTR 21 // arg: attribute; replaces the default on top of the stack
 #define PGA_X_QUERY 22   // arg: group * 4 + QueryKind; 1 or 0 against earlier phases' colliders
+#define PGA_X_AND 23 // 1 when both are true (not 0, not NaN), else 0
+#define PGA_X_OR 24
+#define PGA_X_FRAME 25 // arg: component * 4 + axis; an element of the frame (ShapeRotation(A, B))
 
 // Context queries (QueryKind).
 #define PGA_Q_OVERLAPS 0

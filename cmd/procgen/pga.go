@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -103,7 +104,8 @@ phases, SnapLines(axis, group) that Repeat and SubDiv of later phases snap
 to. Expressions read ShapeSize(X), ShapePosition, ShapeRotation, ShapeNormal,
 ShapeSeed(), ShapeCustomAttribute(), ShapeIndex(), ShapeSiblings() and
 LotAttr(name, default). Y is up; CompSplit gives the top face, the bottom face
-and the four sides (front +Z first), each a Quad whose local +Z points out.
+and the four sides (back, front +Z, left, right), each a Quad whose local +Z
+points out; Extrude makes a Quad a box with Y along its normal, centred on it.
 docs/pga-language.md is the reference; configs/pga/ holds the paper's seven
 scenes (skyscrapers.pga, suburban.pga, ...).
 
@@ -304,7 +306,14 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		ts, devStats, err = a.pgaCUDA(ctx, gpuEval, axioms, opt, o, writesGeometry(outs, o))
 	} else {
 		opt.Progress = a.newProgress(int64(len(axioms)*len(g.Phases)), "expand "+filepath.Base(path))
-		ts, err = g.Evaluate(axioms, opt)
+		if writesGeometry(outs, o) {
+			ts, err = g.Evaluate(axioms, opt)
+		} else {
+			// Statistics only: count the terminals, keep none.
+			var st pga.MeshStats
+			st, err = g.EvaluateStats(axioms, opt)
+			devStats = &st
+		}
 	}
 	if err != nil {
 		if errors.Is(err, pga.ErrLimit) {
@@ -323,6 +332,12 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		rep.MeshStats = g.Stats(ts)
 	}
 	rep.ShapesPMS = float64(rep.Terminals) / max(rep.EvalMS, 1e-9)
+	if len(ts) > 0 {
+		// Terminals kept: say which buildings reach beyond their lot.
+		if w := pga.OverflowWarning(g.Overflows(ts, lots, pgaOverflowTol), lots); w != "" {
+			a.log.Warnf("%s: %s", path, w)
+		}
+	}
 	a.log.Debugf("%s: %d lots, %d terminals, %.1f ms on %s", path, len(axioms), rep.Terminals, rep.EvalMS, rep.Backend)
 	if err := ctx.Err(); err != nil {
 		return err
@@ -333,7 +348,35 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	start = time.Now()
 	var writes []output.Write
 	wroteJSON := false
+	// One bar over every geometry output: terminals encoded, summed.
+	nGeo := 0
 	for _, out := range outs {
+		if f := pgaFormat(out, o); f != ".json" && !o.StatsOnly {
+			nGeo++
+		}
+	}
+	var wp func(done, total int64)
+	if nGeo > 0 {
+		wp = a.newProgress(int64(nGeo)*int64(len(ts)), "write")
+	}
+	var wpMu sync.Mutex
+	wpDone := make([]int64, len(outs))
+	progressOf := func(k int) func(done, total int64) {
+		if wp == nil {
+			return nil
+		}
+		return func(done, _ int64) {
+			wpMu.Lock()
+			defer wpMu.Unlock()
+			wpDone[k] = done
+			var sum int64
+			for _, d := range wpDone {
+				sum += d
+			}
+			wp(sum, int64(nGeo)*int64(len(ts)))
+		}
+	}
+	for k, out := range outs {
 		format := pgaFormat(out, o)
 		switch {
 		case format == ".json":
@@ -345,11 +388,13 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 			mtl := output.MTLPath(out)
 			writes = append(writes,
 				output.Write{Path: mtl, Func: func(w io.Writer) error { return g.EncodeMTL(w, ts) }},
-				output.Write{Path: out, Func: func(w io.Writer) error { return g.EncodeOBJ(ctx, w, ts, filepath.Base(mtl)) }})
+				output.Write{Path: out, Func: func(w io.Writer) error {
+					return g.EncodeOBJProgress(ctx, w, ts, filepath.Base(mtl), progressOf(k))
+				}})
 		case format == ".obj":
-			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return g.EncodeOBJ(ctx, w, ts, "") }})
+			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return g.EncodeOBJProgress(ctx, w, ts, "", progressOf(k)) }})
 		case format == ".glb":
-			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return g.EncodeGLB(ctx, w, ts) }})
+			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return g.EncodeGLBProgress(ctx, w, ts, progressOf(k)) }})
 		}
 	}
 	for _, out := range outs {
@@ -378,6 +423,10 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 }
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
+
+// pgaOverflowTol is how far (metres) a building may reach beyond its lot
+// before pga city warns: eaves and sills stick out a little.
+const pgaOverflowTol = 0.5
 
 // writesGeometry says whether any output needs the terminals themselves.
 func writesGeometry(outs []string, o pgaOptions) bool {

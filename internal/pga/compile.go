@@ -67,6 +67,9 @@ func compileGrammar(g *Grammar) (*program, error) {
 	}
 	// Profile 0 is the plain rectangle; the others are the prisms' points.
 	for k, pts := range g.Profiles {
+		if k > 0 && !convex(pts) {
+			return nil, &UnsupportedError{What: fmt.Sprintf("a concave polygon or prism profile (%d points)", len(pts))}
+		}
 		if len(pts) > gpuMaxProfile {
 			return nil, &UnsupportedError{What: fmt.Sprintf("a prism profile of %d points (at most %d)", len(pts), gpuMaxProfile)}
 		}
@@ -265,7 +268,7 @@ func (c *compiler) expr(x Expr) (int32, error) {
 }
 
 var binaryOps = map[string]int32{"+": xAdd, "-": xSub, "*": xMul, "/": xDiv,
-	"==": xEq, "!=": xNe, "<": xLt, ">": xGt, "<=": xLe, ">=": xGe}
+	"==": xEq, "!=": xNe, "<": xLt, ">": xGt, "<=": xLe, ">=": xGe, "&&": xAnd, "||": xOr}
 
 var attrOps = map[string]int32{"ShapeSize": xSize, "ShapePosition": xPos, "ShapeRotation": xRot,
 	"ShapeNormal": xNormal, "ShapeSeed": xSeed, "ShapeCustomAttribute": xAttr,
@@ -304,6 +307,11 @@ func (c *compiler) emit(x Expr) (int, error) {
 	case LotAttrRef:
 		p.code = append(p.code, gpuInstr{Op: xNum, Arg: int32(len(p.consts))}, gpuInstr{Op: xLotAttr, Arg: int32(x.Index)})
 		p.consts = append(p.consts, x.Default)
+		return 1, nil
+	case Rand:
+		return c.emit(x.expand())
+	case Frame:
+		p.code = append(p.code, gpuInstr{Op: xFrame, Arg: int32(x.Comp)*4 + int32(x.Axis)})
 		return 1, nil
 	case Attr:
 		op, ok := attrOps[x.Name]
@@ -345,6 +353,9 @@ func (p *program) evalCode(off int32, env Env) float64 {
 				st[sp] = env.ShapeNormal(a)
 			}
 			sp++
+		case xFrame:
+			st[sp] = env.ShapeFrame(Axis(in.Arg%4), Axis(in.Arg/4))
+			sp++
 		case xSeed:
 			st[sp] = env.ShapeSeed()
 			sp++
@@ -375,6 +386,10 @@ func (p *program) evalCode(off int32, env Env) float64 {
 				v = l * r
 			case xDiv:
 				v = l / r
+			case xAnd:
+				v = b01(isTrue(l) && isTrue(r))
+			case xOr:
+				v = b01(isTrue(l) || isTrue(r))
 			case xEq:
 				v = b01(math.Abs(l-r) <= cmpEps)
 			case xNe:

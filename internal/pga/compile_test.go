@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
@@ -32,6 +33,11 @@ B = Repeat(X, -0.25) RandomRule(ShapeSeed()) { 0.5 : T | ShapeCustomAttribute() 
 C = SetAsDynamicConvexRightPrism((0,0.5),(-0.5,-0.5),(0.5,-0.5)) Scale(-1, LotAttr(height, 3) * ShapeIndex() / ShapeSiblings(), -1) CompSplit() { T | Discard() | D };
 D = Setback(2) { T | Offset(1) { Roof(HIP, 30) T | T } };
 `)
+	// OperatorGraph's constructs (parse_og_test.go) with a convex polygon:
+	// the device has no concave profiles.
+	out["og.pga"] = []byte(strings.Replace(ogGrammar, "SetAsDynamicConcavePolygon((-0.5,-0.5),(0.5,-0.5),(0.5,0.5),(0,0),(-0.5,0.5))",
+		"SetAsDynamicConvexPolygon((-0.5,-0.5),(0.5,-0.5),(0.5,0.5),(-0.5,0.3))", 1))
+	out["ogcolliders.pga"] = []byte(ogColliders)
 	return out
 }
 

@@ -77,6 +77,17 @@ var ErrLimit = errors.New("limit exceeded")
 // all workers. The result does not depend on Workers: every random choice is
 // keyed by the parent shape's seed and the child's index among its siblings.
 func (g *Grammar) Evaluate(axioms []Shape, opt Options) ([]TerminalShape, error) {
+	evs, err := g.evaluate(axioms, &opt, false)
+	if err != nil {
+		return nil, err
+	}
+	return gather(evs, opt.Workers), nil
+}
+
+// evaluate runs every phase on every axiom; with count set the evaluators
+// tally their terminals instead of keeping them.
+func (g *Grammar) evaluate(axioms []Shape, o *Options, count bool) ([]*evaluator, error) {
+	opt := *o
 	start, err := g.startRule(opt.Axiom)
 	if err != nil {
 		return nil, err
@@ -93,11 +104,18 @@ func (g *Grammar) Evaluate(axioms []Shape, opt Options) ([]TerminalShape, error)
 	if opt.Context == nil {
 		opt.Context = context.Background()
 	}
-	var count atomic.Int64
+	var shapes atomic.Int64
 	evs := make([]*evaluator, len(axioms))
+	prof := g.axiomProfile(start.Name)
 	for i, a := range axioms {
 		a.Lot = int32(i)
-		ev := &evaluator{g: g, opt: &opt, count: &count, pending: map[int][]pendingShape{}}
+		if a.Profile == 0 {
+			a.Profile = prof
+		}
+		ev := &evaluator{g: g, opt: &opt, count: &shapes, pending: map[int][]pendingShape{}}
+		if count {
+			ev.tally = newTally(g)
+		}
 		ev.attrs = make([]float64, len(g.LotAttrs))
 		for k, name := range g.LotAttrs {
 			ev.attrs[k] = math.NaN()
@@ -134,7 +152,8 @@ func (g *Grammar) Evaluate(axioms []Shape, opt Options) ([]TerminalShape, error)
 			}
 		}
 	}
-	return gather(evs, opt.Workers), nil
+	*o = opt
+	return evs, nil
 }
 
 // gather concatenates the evaluators' terminals in axiom order. The copy
@@ -196,6 +215,17 @@ func (g *Grammar) startRule(name string) (*Rule, error) {
 	return rule, nil
 }
 
+// axiomProfile is the profile an axiom declared for rule gives its shapes
+// (a Triangle, a Prism5, a Dynamic polygon...); 0 for Box and Quad.
+func (g *Grammar) axiomProfile(rule string) int32 {
+	for _, a := range g.Axioms {
+		if a.Rule == rule {
+			return int32(a.Profile)
+		}
+	}
+	return 0
+}
+
 // pendingShape waits for its rule's phase.
 type pendingShape struct {
 	rule  *Rule
@@ -217,6 +247,7 @@ type evaluator struct {
 	view    *lotContext // what queries read: the lot's context, complete for finished phases
 	split   bool        // spread each phase of this lot over Workers (few lots)
 	record  *[]item     // while splitting: outputs are recorded instead of expanded
+	tally   *tally      // when set, terminals are counted here instead of kept in out
 	cur     Shape       // the shape expressions are evaluated on (env)
 	local   int64       // shapes counted since the last flush to count
 	flushed int64       // shapes of this evaluator already in count
@@ -293,6 +324,10 @@ func (ev *evaluator) emit(r *Rule, t *Terminal, s Shape) error {
 
 // appendTerm adds a terminal to the evaluator's output.
 func (ev *evaluator) appendTerm(ts TerminalShape) {
+	if ev.tally != nil {
+		ev.tally.add(ev.g, &ts)
+		return
+	}
 	if n := len(ev.out); n == 0 || len(ev.out[n-1]) == cap(ev.out[n-1]) {
 		// Fixed chunks: growing one slice copies every terminal again
 		// and again, which dominated the evaluation.
@@ -359,12 +394,7 @@ func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) erro
 				}
 			}
 		case OpExtrude:
-			h := ex(0)
-			if s.Kind == Quad {
-				s.Transform = s.Transform.Mul(Translation(Vec3{0, 0, h / 2}))
-				s.Kind = Box
-			}
-			s.Size[2] = h
+			extrude(&s, ex(0))
 		case OpSwapSize:
 			s.Size = Vec3{s.Size[op.Args[0].Axis], s.Size[op.Args[1].Axis], s.Size[op.Args[2].Axis]}
 		case OpSetAsPrism:

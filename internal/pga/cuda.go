@@ -190,7 +190,11 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt CUDAOptions) (*
 		return nil, fmt.Errorf("pga: cuda: %d axioms, too many", len(axioms))
 	}
 	items := make([]gpuItem, len(axioms))
+	prof := c.g.axiomProfile(start)
 	for i, a := range axioms {
+		if a.Profile == 0 {
+			a.Profile = prof
+		}
 		it := gpuItem{Size: a.Size, Attr: a.Attr, Seed: a.Seed, Kind: int32(a.Kind),
 			Chain: c.prog.ruleMain[rule], Rule: int32(rule), Depth: 1, Axiom: int32(i),
 			Profile: a.Profile, Roof: int32(a.Roof), Index: a.Index, Siblings: a.Siblings}

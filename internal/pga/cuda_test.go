@@ -233,6 +233,7 @@ func TestCUDAEquivalenceCorpus(t *testing.T) {
 		{"menger_sponge_3.pga", Vec3{1, 1, 1}, 8000},
 		{"mc_skyscraper.pga", Vec3{30, 120, 30}, 0},
 		{"suburban_house.pga", Vec3{10, 30, 10}, 0},
+		{"suburban_house.pga", Vec3{30, 10, 16}, 372}, // OperatorGraph's test runner's lot
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			g := cudaGrammar(t, c.file)
@@ -376,5 +377,36 @@ func TestCUDAStatsWithoutDownload(t *testing.T) {
 				t.Fatalf("%s: %s %d on the device, %d on the CPU", name, k, got.ByName[k], n)
 			}
 		}
+	}
+}
+
+// OperatorGraph's constructs beyond the corpus (parse_og.go): Rand, && and
+// ||, ShapePos, probability prefixes, variables, numeric collider tags,
+// polygons extruded to prisms and the other axiom kinds. The device has
+// no concave profiles (UnsupportedError): the convex grammar only.
+func TestCUDAEquivalenceOperatorGraph(t *testing.T) {
+	convexOnly := strings.Replace(ogGrammar, "SetAsDynamicConcavePolygon((-0.5,-0.5),(0.5,-0.5),(0.5,0.5),(0,0),(-0.5,0.5))",
+		"SetAsDynamicConvexPolygon((-0.5,-0.5),(0.5,-0.5),(0.5,0.5),(-0.5,0.3))", 1)
+	for _, c := range []struct{ name, src string }{
+		{"constructs", convexOnly},
+		{"colliders", ogColliders},
+		{"repeat", "axiom Box A;\nterminal T U V (1,0);\nA = Replicate() { Repeat(X, 1.3, ANCHOR_TO_START) T | Repeat(Y, 0.7, ANCHOR_TO_END) U | Repeat(Z, -0.3, ANCHOR_TO_END) Repeat(X, 2, ANCHOR_TO_START) V };"},
+		{"prism5", "axiom Prism5 A;\nterminal T U V (1,0);\nA = Replicate() { T | CompSplit() { U | U | Extrude(0.3) V } };"},
+		{"triangle", "axiom Triangle A;\nterminal T U V (1,0);\nA = Extrude(2) Translate(0, ShapeSize(Y) / 2, 0) CompSplit() { T | U | If(ShapeNormal(Y) > 0.5 || ShapeNormal(Y) < -0.5) { U | Repeat(X, 0.3) V } };"},
+		{"rotations", "axiom Quad A;\nterminal T U V (1,0);\nA = Rotate(30, 40, 50) Extrude(2) Rotate(90, 90, 0) SetAsDynamicConvexRightPrism((0,0.5),(-0.5,-0.5),(0.5,-0.5)) CompSplit() { T | U | Translate(0, 0, ShapeRotation(Y)) V };"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g, err := Parse(c.name+".pga", []byte(c.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var axioms []Shape
+			for i := 0; i < 300; i++ {
+				a := NewAxiom(g.Axioms[0].Kind, Vec3{3 + float64(i%7), 2 + float64(i%5), 1 + float64(i%3)}, uint64(i))
+				a.Transform = Translation(Vec3{float64(i) * 20, 0, 0})
+				axioms = append(axioms, a)
+			}
+			runEquivalence(t, g, axioms, 0)
+		})
 	}
 }

@@ -58,8 +58,9 @@ func TestRepeatModes(t *testing.T) {
 	}{
 		{"", []float64{10.0 / 3, 10.0 / 3, 10.0 / 3}, []float64{-10.0 / 3, 0, 10.0 / 3}},
 		{", ADJUST_TO_FILL", []float64{10.0 / 3, 10.0 / 3, 10.0 / 3}, []float64{-10.0 / 3, 0, 10.0 / 3}},
-		{", ANCHOR_TO_START", []float64{3, 3, 3}, []float64{-3.5, -0.5, 2.5}},
-		{", ANCHOR_TO_END", []float64{3, 3, 3}, []float64{-2.5, 0.5, 3.5}},
+		// OperatorGraph's anchored modes keep the rest as a short tile.
+		{", ANCHOR_TO_START", []float64{1, 3, 3, 3}, []float64{-4.5, -2.5, 0.5, 3.5}},
+		{", ANCHOR_TO_END", []float64{3, 3, 3, 1}, []float64{-3.5, -0.5, 2.5, 4.5}},
 	} {
 		ts := run(t, header+"A = Repeat(X, 3"+c.mode+") T;", Vec3{10, 1, 1}, 1)
 		if len(ts) != len(c.sizes) {
@@ -71,8 +72,11 @@ func TestRepeatModes(t *testing.T) {
 			}
 		}
 	}
-	if ts := run(t, header+"A = Repeat(X, 30, ANCHOR_TO_START) T;", Vec3{10, 1, 1}, 1); len(ts) != 0 {
+	if ts := run(t, header+"A = Repeat(X, 30, ANCHOR_TO_START) T;", Vec3{10, 1, 1}, 1); len(ts) != 1 || ts[0].Size[0] != 10 {
 		t.Fatalf("anchored tile longer than the extent: %d tiles", len(ts))
+	}
+	if ts := run(t, header+"A = Repeat(X, 2.5, ANCHOR_TO_END) T;", Vec3{10, 1, 1}, 1); len(ts) != 4 {
+		t.Fatalf("an exact fit has no short tile: %d tiles", len(ts))
 	}
 	if ts := run(t, header+"A = Repeat(X, 30) T;", Vec3{10, 1, 1}, 1); len(ts) != 1 {
 		t.Fatalf("ADJUST_TO_FILL keeps one tile: %d tiles", len(ts))
@@ -85,8 +89,9 @@ func TestCompSplitFaces(t *testing.T) {
 	if len(ts) != 6 {
 		t.Fatalf("%d faces", len(ts))
 	}
-	wantN := []Vec3{{0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {1, 0, 0}, {0, 0, -1}, {-1, 0, 0}}
-	wantSize := [][2]float64{{2, 6}, {2, 6}, {2, 4}, {6, 4}, {2, 4}, {6, 4}}
+	// OperatorGraph's order: top, bottom, then back, front, left, right.
+	wantN := []Vec3{{0, 1, 0}, {0, -1, 0}, {0, 0, -1}, {0, 0, 1}, {-1, 0, 0}, {1, 0, 0}}
+	wantSize := [][2]float64{{2, 6}, {2, 6}, {2, 4}, {2, 4}, {6, 4}, {6, 4}}
 	for i, s := range ts {
 		env := shapeEnv{s: &s.Shape}
 		for a := AxisX; a <= AxisZ; a++ {
@@ -151,7 +156,13 @@ func last(ts []TerminalShape) TerminalShape { return ts[len(ts)-1] }
 
 func TestExtrudeQuad(t *testing.T) {
 	ts := run(t, "axiom Quad A;\nterminal T (1,0);\nA = Extrude(2) T;", Vec3{3, 4, 0}, 1)
-	if s := ts[0]; s.Kind != Box || s.Size != (Vec3{3, 4, 2}) || !near(pos(s)[2], 1) {
+	// OperatorGraph: local +Y along the quad's normal (+Z), size (x, h, y),
+	// centred on the quad.
+	s := ts[0]
+	if s.Kind != Box || s.Size != (Vec3{3, 2, 4}) || pos(s) != (Vec3{}) {
 		t.Fatalf("%+v", s)
+	}
+	if y := s.Transform.direction(Vec3{0, 1, 0}); !near(y[0], 0) || !near(y[1], 0) || !near(y[2], 1) {
+		t.Fatalf("local Y points to %v, want the quad's normal (0 0 1)", y)
 	}
 }

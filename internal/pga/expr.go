@@ -11,6 +11,7 @@ type Env interface {
 	ShapePosition(Axis) float64
 	ShapeRotation(Axis) float64
 	ShapeNormal(Axis) float64
+	ShapeFrame(axis, comp Axis) float64 // world component comp of the local axis
 	ShapeSeed() float64
 	ShapeCustomAttribute() float64
 	ShapeIndex() float64    // position among the outputs of the operator that made the shape
@@ -107,6 +108,10 @@ func (b Binary) Eval(e Env) float64 {
 		return bool01(l <= r)
 	case ">=":
 		return bool01(l >= r)
+	case "&&":
+		return bool01(isTrue(l) && isTrue(r))
+	case "||":
+		return bool01(isTrue(l) || isTrue(r))
 	}
 	return math.NaN()
 }
@@ -119,6 +124,27 @@ func bool01(b bool) float64 {
 	}
 	return 0
 }
+
+// Frame is ShapeRotation(A, B) with two axes, as OperatorGraph reads it:
+// the world component B of the shape's local axis A.
+type Frame struct{ Axis, Comp Axis }
+
+func (f Frame) Eval(e Env) float64 { return e.ShapeFrame(f.Axis, f.Comp) }
+func (f Frame) String() string {
+	return "ShapeRotation(" + f.Axis.String() + ", " + f.Comp.String() + ")"
+}
+
+// Rand is Rand(lo, hi): as OperatorGraph's, a number in [lo, hi) drawn
+// from the shape's seed alone, lo + (hi - lo) * ShapeSeed() (every Rand of
+// one shape draws the same fraction).
+type Rand struct{ Lo, Hi Expr }
+
+func (x Rand) expand() Expr {
+	return Binary{"+", x.Lo, Binary{"*", Binary{"-", x.Hi, x.Lo}, Attr{Name: "ShapeSeed"}}}
+}
+
+func (x Rand) Eval(e Env) float64 { return x.expand().Eval(e) }
+func (x Rand) String() string     { return "Rand(" + x.Lo.String() + ", " + x.Hi.String() + ")" }
 
 // Attr reads a shape attribute: ShapeSize(X), ShapeSeed(), ...
 type Attr struct {
@@ -161,7 +187,8 @@ var plainAttr = map[string]bool{"ShapeSeed": true, "ShapeCustomAttribute": true,
 
 const maxExprDepth = 200
 
-// expr := cmp ; cmp := add [relop add] ; add := mul {(+|-) mul} ;
+// expr := and {|| and} ; and := cmp {&& cmp} ;
+// cmp := add [relop add] ; add := mul {(+|-) mul} ;
 // mul := unary {(*|/) unary} ; unary := - unary | primary ;
 // primary := number | ( expr ) | Exp(expr) | Attr(...)
 func (p *parser) expr() (Expr, error) {
@@ -170,6 +197,38 @@ func (p *parser) expr() (Expr, error) {
 	if p.depth > maxExprDepth {
 		return nil, p.errAt(p.tok(), "expression nested too deeply")
 	}
+	l, err := p.conj()
+	if err != nil {
+		return nil, err
+	}
+	for p.isPunct("||") {
+		p.next()
+		r, err := p.conj()
+		if err != nil {
+			return nil, err
+		}
+		l = Binary{"||", l, r}
+	}
+	return l, nil
+}
+
+func (p *parser) conj() (Expr, error) {
+	l, err := p.comparison()
+	if err != nil {
+		return nil, err
+	}
+	for p.isPunct("&&") {
+		p.next()
+		r, err := p.comparison()
+		if err != nil {
+			return nil, err
+		}
+		l = Binary{"&&", l, r}
+	}
+	return l, nil
+}
+
+func (p *parser) comparison() (Expr, error) {
 	l, err := p.additive()
 	if err != nil {
 		return nil, err
@@ -284,7 +343,7 @@ func (p *parser) primary() (Expr, error) {
 				q.Kind = QueryKind(k)
 			}
 		}
-		p.uses = append(p.uses, groupRef{q.Group, p.phase, q.String(), at, false})
+		p.uses = append(p.uses, groupRef{q.Group, p.phase, q.String(), at, false, nil})
 		return q, p.expect(")")
 	case t.kind == tIdent && t.text == "LotAttr":
 		p.next()
@@ -308,20 +367,56 @@ func (p *parser) primary() (Expr, error) {
 			return nil, p.errAt(d, "LotAttr's default must be a number")
 		}
 		return LotAttrRef{intern(&p.g.LotAttrs, n.text), n.text, float64(def)}, p.expect(")")
-	case t.kind == tIdent && (axisAttr[t.text] || plainAttr[t.text]):
+	case t.kind == tIdent && t.text == "Rand":
 		p.next()
 		if err := p.expect("("); err != nil {
 			return nil, err
 		}
-		a := Attr{Name: t.text}
-		if axisAttr[t.text] {
+		lo, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect(","); err != nil {
+			return nil, err
+		}
+		hi, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		return Rand{lo, hi}, p.expect(")")
+	case t.kind == tIdent && (axisAttr[t.text] || plainAttr[t.text] || t.text == "ShapePos"):
+		p.next()
+		if err := p.expect("("); err != nil {
+			return nil, err
+		}
+		name := t.text
+		if name == "ShapePos" { // OperatorGraph's name
+			name = "ShapePosition"
+		}
+		a := Attr{Name: name}
+		if axisAttr[name] {
 			ax, err := p.axis()
 			if err != nil {
 				return nil, err
 			}
 			a.Axis = ax
+			if name == "ShapeRotation" && p.isPunct(",") {
+				p.next()
+				comp, err := p.axis()
+				if err != nil {
+					return nil, err
+				}
+				return Frame{ax, comp}, p.expect(")")
+			}
 		}
 		return a, p.expect(")")
+	case t.kind == tIdent && p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(":
+		return nil, p.errAt(t, fmt.Sprintf("unknown function %s (expected Exp, Rand, a shape attribute, LotAttr or a query)", t.text))
+	case t.kind == tIdent:
+		if v, ok := p.vars[t.text]; ok {
+			p.next()
+			return Num(v), nil
+		}
 	}
 	return nil, p.expected("expression")
 }

@@ -29,6 +29,9 @@ func (g *Grammar) solid(s *Shape) solid {
 		pts := g.Profiles[s.Profile]
 		n := len(pts)
 		var sd solid
+		// A concave profile's caps are drawn as triangles: the encoders
+		// fan every face from its first corner.
+		tris := g.capTriangles(s.Profile)
 		if s.Kind == Quad {
 			f := make([]int, n)
 			for i, p := range pts {
@@ -36,14 +39,26 @@ func (g *Grammar) solid(s *Shape) solid {
 				f[i] = i
 			}
 			sd.faces = [][]int{f}
+			if tris != nil {
+				sd.faces = tris
+			}
 			return sd
 		}
 		top, bottom := make([]int, n), make([]int, n)
 		for i, p := range pts {
-			sd.corners = append(sd.corners, Vec3{p[0] * 2 * x, p[1] * 2 * y, -z}, Vec3{p[0] * 2 * x, p[1] * 2 * y, z})
+			sd.corners = append(sd.corners, Vec3{p[0] * 2 * x, -y, -p[1] * 2 * z}, Vec3{p[0] * 2 * x, y, -p[1] * 2 * z})
 			top[i], bottom[n-1-i] = 2*i+1, 2*i
 		}
-		sd.faces = append(sd.faces, top, bottom)
+		if tris != nil {
+			for _, t := range tris {
+				sd.faces = append(sd.faces, []int{2*t[0] + 1, 2*t[1] + 1, 2*t[2] + 1})
+			}
+			for _, t := range tris {
+				sd.faces = append(sd.faces, []int{2 * t[2], 2 * t[1], 2 * t[0]})
+			}
+		} else {
+			sd.faces = append(sd.faces, top, bottom)
+		}
 		for i := 0; i < n; i++ {
 			j := (i + 1) % n
 			sd.faces = append(sd.faces, []int{2 * i, 2 * j, 2*j + 1, 2*i + 1})
@@ -121,7 +136,12 @@ func (g *Grammar) faceCount(s *Shape) int {
 	case s.Roof != NoRoof:
 		return 5
 	case s.Profile != 0 && s.Kind == Box:
+		if !convex(g.Profiles[s.Profile]) {
+			return 2*(len(g.Profiles[s.Profile])-2) + len(g.Profiles[s.Profile])
+		}
 		return 2 + len(g.Profiles[s.Profile])
+	case s.Profile != 0 && !convex(g.Profiles[s.Profile]):
+		return len(g.Profiles[s.Profile]) - 2
 	case s.Kind == Quad:
 		return 1
 	}
@@ -154,4 +174,53 @@ func (g *Grammar) worldSolid(s *Shape) (corners []Vec3, faces [][]int, normals [
 		sd.corners[i] = s.Transform.Apply(c)
 	}
 	return sd.corners, sd.faces, normals
+}
+
+// capTriangles splits a concave profile into triangles by ear clipping
+// (corner indices, counter-clockwise); nil for a convex one.
+func (g *Grammar) capTriangles(profile int32) [][]int {
+	pts := g.Profiles[profile]
+	if convex(pts) {
+		return nil
+	}
+	idx := make([]int, len(pts))
+	for i := range idx {
+		idx[i] = i
+	}
+	cross := func(o, a, b [2]float64) float64 { return (a[0]-o[0])*(b[1]-o[1]) - (a[1]-o[1])*(b[0]-o[0]) }
+	var tris [][]int
+	for len(idx) > 3 {
+		found := false
+		for k := range idx {
+			i, j, l := idx[(k+len(idx)-1)%len(idx)], idx[k], idx[(k+1)%len(idx)]
+			a, b, c := pts[i], pts[j], pts[l]
+			if cross(a, b, c) <= 0 {
+				continue // a reflex corner
+			}
+			ear := true
+			for _, m := range idx {
+				if m == i || m == j || m == l {
+					continue
+				}
+				p := pts[m]
+				if cross(a, b, p) >= 0 && cross(b, c, p) >= 0 && cross(c, a, p) >= 0 {
+					ear = false
+					break
+				}
+			}
+			if ear {
+				tris = append(tris, []int{i, j, l})
+				idx = append(idx[:k:k], idx[k+1:]...)
+				found = true
+				break
+			}
+		}
+		if !found { // degenerate: fan the rest
+			for k := 1; k+1 < len(idx); k++ {
+				tris = append(tris, []int{idx[0], idx[k], idx[k+1]})
+			}
+			return tris
+		}
+	}
+	return append(tris, []int{idx[0], idx[1], idx[2]})
 }

@@ -100,6 +100,13 @@ type gltfBuffer struct {
 // by chunk of terminals, and the binary chunk is streamed from them.
 // It stops with ctx's error between meshes.
 func (g *Grammar) EncodeGLB(ctx context.Context, w io.Writer, ts []TerminalShape) error {
+	return g.EncodeGLBProgress(ctx, w, ts, nil)
+}
+
+// EncodeGLBProgress is EncodeGLB telling progress, when not nil, how many
+// terminals are meshed (of len(ts)); calls are serialized.
+func (g *Grammar) EncodeGLBProgress(ctx context.Context, w io.Writer, ts []TerminalShape, progress func(done, total int64)) error {
+	tk := newTicker(len(ts), progress)
 	doc := gltfDoc{Asset: map[string]string{"version": "2.0", "generator": "procgen pga"}, Scenes: []gltfScene{{Nodes: []int{}}}}
 	var pieces [][]byte // the binary chunk, in order
 	binLen := 0
@@ -114,7 +121,7 @@ func (g *Grammar) EncodeGLB(ctx context.Context, w io.Writer, ts []TerminalShape
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		m := g.glbMesh(ts, groups[name])
+		m := g.glbMesh(ts, groups[name], tk)
 		if int64(len(m.pos)/3) > math.MaxUint32 {
 			return fmt.Errorf("pga: glb: %d vertices in mesh %s, over the uint32 index range", len(m.pos)/3, name)
 		}
@@ -127,7 +134,7 @@ func (g *Grammar) EncodeGLB(ctx context.Context, w io.Writer, ts []TerminalShape
 		ia := acc(view(le(m.idx), gltfElementArray), gltfUnsignedInt, len(m.idx), "SCALAR", nil, nil)
 		var mat gltfMaterial
 		mat.Name, mat.DoubleSided = name, true
-		c := MaterialColor(name)
+		c := g.MaterialColor(name)
 		mat.PBR.BaseColorFactor = [4]float64{c[0], c[1], c[2], 1}
 		mat.PBR.Roughness = 0.9
 		doc.Materials = append(doc.Materials, mat)
@@ -188,7 +195,7 @@ const glbGrain = 2048
 // glbMesh builds the triangle list of the terminals ts[at[...]]: ranges in
 // parallel, then joined in order with their indices offset (the result does
 // not depend on the split).
-func (g *Grammar) glbMesh(ts []TerminalShape, at []int) glbMeshData {
+func (g *Grammar) glbMesh(ts []TerminalShape, at []int, tk *ticker) glbMeshData {
 	parts := make([]glbMeshData, len(parallel.Chunks(len(at), glbGrain))-1)
 	parallel.For(len(at), glbGrain, func(c, lo, hi int) {
 		p := &parts[c]
@@ -210,6 +217,7 @@ func (g *Grammar) glbMesh(ts []TerminalShape, at []int) glbMeshData {
 				}
 			})
 		}
+		tk.add(hi - lo)
 	})
 	var m glbMeshData
 	m.lo = [3]float32{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32}

@@ -29,6 +29,9 @@ const (
 	xSiblings
 	xLotAttr
 	xQuery
+	xAnd
+	xOr
+	xFrame
 )
 
 // gpuMaxSnapBranches is PGA_MAX_SNAP_BRANCHES.

@@ -15,7 +15,7 @@ func TestPGAGPUTypesMatchHeader(t *testing.T) {
 		"PGA_X_LE": xLe, "PGA_X_GE": xGe, "PGA_X_SIZE": xSize, "PGA_X_POS": xPos, "PGA_X_ROT": xRot,
 		"PGA_X_NORMAL": xNormal, "PGA_X_SEED": xSeed, "PGA_X_ATTR": xAttr, "PGA_MAX_STACK": gpuMaxStack,
 		"PGA_X_QUERY": xQuery, "PGA_Q_OVERLAPS": int64(QueryOverlaps), "PGA_Q_TOUCHES": int64(QueryTouches),
-		"PGA_Q_INSIDE": int64(QueryInside), "PGA_MAX_SNAP_BRANCHES": gpuMaxSnapBranches, "PGA_X_INDEX": xIndex, "PGA_X_SIBLINGS": xSiblings, "PGA_X_LOTATTR": xLotAttr, "PGA_MAX_PROFILE": gpuMaxProfile,
+		"PGA_Q_INSIDE": int64(QueryInside), "PGA_MAX_SNAP_BRANCHES": gpuMaxSnapBranches, "PGA_X_INDEX": xIndex, "PGA_X_SIBLINGS": xSiblings, "PGA_X_LOTATTR": xLotAttr, "PGA_X_AND": xAnd, "PGA_X_OR": xOr, "PGA_X_FRAME": xFrame, "PGA_MAX_PROFILE": gpuMaxProfile,
 		"PGA_ERR_ROOF_SPLIT": gpuErrRoofSplit, "PGA_ERR_ROOF_FOOTPRINT": gpuErrRoofFootprint,
 		"PGA_ERR_ROOF_ANGLE": gpuErrRoofAngle, "PGA_ERR_FRONT": gpuErrFront,
 		"PGA_OP_ROOF": int64(OpRoof), "PGA_OP_OFFSET": int64(OpOffset), "PGA_OP_SETBACK": int64(OpSetback),

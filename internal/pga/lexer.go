@@ -120,14 +120,14 @@ func lex(file string, src []byte) ([]token, error) {
 			if i+1 < len(src) {
 				two := string(src[i : i+2])
 				switch two {
-				case "<=", ">=", "==", "!=":
+				case "<=", ">=", "==", "!=", "&&", "||":
 					toks = append(toks, token{kind: tPunct, text: two, pos: pos})
 					advance(2)
 					continue
 				}
 			}
 			switch c {
-			case '(', ')', '{', '}', '|', ':', ';', ',', '=', '+', '-', '*', '/', '<', '>':
+			case '(', ')', '{', '}', '|', ':', ';', ',', '=', '+', '-', '*', '/', '<', '>', '%':
 				toks = append(toks, token{kind: tPunct, text: string(c), pos: pos})
 				advance(1)
 			default:

@@ -82,14 +82,17 @@ func RotationZ(deg float64) Mat4 {
 	return Mat4{c, -s, 0, 0, s, c, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}
 }
 
-// Rotation is Rotate(x, y, z): about local X, then the new Y, then the new Z.
-func Rotation(x, y, z float64) Mat4 { return RotationX(x).Mul(RotationY(y)).Mul(RotationZ(z)) }
+// Rotation is Rotate(x, y, z) as OperatorGraph composes it:
+// RotationZ(z)·RotationY(y)·RotationX(x), about the shape's X, then its
+// original Y, then its original Z (Rotate(90, 90, 0) turns a box's roof
+// prism as suburban_house.pga expects).
+func Rotation(x, y, z float64) Mat4 { return RotationZ(z).Mul(RotationY(y)).Mul(RotationX(x)) }
 
 // eulerXYZ inverts Rotation for the rotation part of m, in degrees.
 func (m Mat4) eulerXYZ() Vec3 {
-	b := math.Asin(math.Max(-1, math.Min(1, m[2])))
-	a := math.Atan2(-m[6], m[10])
-	c := math.Atan2(-m[1], m[0])
+	b := math.Asin(math.Max(-1, math.Min(1, -m[8])))
+	a := math.Atan2(m[9], m[10])
+	c := math.Atan2(m[4], m[0])
 	const k = 180 / math.Pi
 	return Vec3{a * k, b * k, c * k}
 }

@@ -119,7 +119,19 @@ var opSpecs = [...]opSpec{
 
 func (k OpKind) String() string { return opSpecs[k].name }
 
+// opAliases are OperatorGraph's other SetAs operators: each gives the shape
+// a profile as SetAsDynamicConvexRightPrism does (Op.Concave set for the
+// concave ones).
+var opAliases = map[string]OpKind{
+	"SetAsDynamicConvexPolygon":     OpSetAsPrism,
+	"SetAsDynamicConcavePolygon":    OpSetAsPrism,
+	"SetAsDynamicConcaveRightPrism": OpSetAsPrism,
+}
+
 func lookupOp(name string) (OpKind, bool) {
+	if k, ok := opAliases[name]; ok {
+		return k, true
+	}
 	for k := range opSpecs {
 		if opSpecs[k].name == name {
 			return OpKind(k), true
@@ -138,7 +150,7 @@ type Grammar struct {
 	// Phases lists the evaluation phases that have rules, ascending.
 	Phases []int
 	// Profiles holds the cross-sections of SetAsDynamicConvexRightPrism, in
-	// pairs: 2k+1 counter-clockwise in the unit square, 2k+2 mirrored in x
+	// pairs: 2k+1 counter-clockwise in the unit square, 2k+2 mirrored in y
 	// (the bottom cap's view). Index 0 is the plain rectangle.
 	Profiles [][][2]float64
 	// Groups names collider and snap-line groups; Shape queries refer to
@@ -182,9 +194,10 @@ func (k RoofKind) String() string { return roofNames[k] }
 
 // Axiom names the start shape kind and the rule that expands it.
 type Axiom struct {
-	Kind ShapeKind
-	Rule string
-	Pos  Pos
+	Kind    ShapeKind
+	Profile int // the polygon or prism profile of OperatorGraph's other kinds; 0: a rectangle
+	Rule    string
+	Pos     Pos
 }
 
 // Terminal is a declared terminal symbol with its geometry/material pair.
@@ -202,6 +215,9 @@ type Rule struct {
 	Body  *Chain
 	Pos   Pos
 	Phase int // evaluation phase: "phase N;" above the rule, 1 by default
+	// origin is the rule an inferred phase split this one off (its
+	// Generate() terminals keep that rule's name); "" for written rules.
+	origin string
 }
 
 // Chain is a run of operators ending in a successor, a block operator or
@@ -222,7 +238,9 @@ type Op struct {
 	Args     []Arg
 	Branches []Branch // block operators only
 	Pos      Pos
-	Profile  int // SetAsDynamicConvexRightPrism: index into Grammar.Profiles
+	Profile  int    // SetAsDynamicConvexRightPrism: index into Grammar.Profiles
+	Concave  bool   // SetAsDynamicConcave*: the profile may be concave
+	Name     string // as written (an alias of Kind's name)
 }
 
 // Arg is one operator argument; which field is set depends on the operator.

@@ -88,12 +88,40 @@ func (g *Grammar) byName(ts []TerminalShape) (names []string, groups map[string]
 	return names, groups
 }
 
-// MaterialColor is a stable colour for a terminal name, linear RGB in 0..1:
-// a hue from the name's hash at moderate saturation, so kinds stand apart.
-func MaterialColor(name string) [3]float64 {
+// MaterialColor is the colour of a terminal kind, linear RGB in 0..1. The
+// grammar's n kinds (TermNames: the declared terminals in order, then the
+// Generate() rules) get n hues evenly spaced round the colour wheel, taken
+// with a stride so kinds declared together are far apart, and alternate
+// between a light and a dark shade: every kind of a grammar has its own
+// colour (hashing names gave near-identical greens to Wall, WindowSill and
+// BalconyWall). A name the grammar does not know gets a hue from its hash.
+func (g *Grammar) MaterialColor(name string) [3]float64 {
+	n := len(g.TermNames)
+	for i, t := range g.TermNames {
+		if t == name {
+			stride := max(1, n*3/8)
+			for gcd(stride, n) != 1 {
+				stride++
+			}
+			return hueColor(float64(i*stride%n)/float64(n), i%2)
+		}
+	}
 	h := fnv.New32a()
 	h.Write([]byte(name))
-	hue := float64(h.Sum32()%360) / 60
+	return hueColor(float64(h.Sum32()%360)/360, 0)
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// hueColor is a saturated colour of hue h (0..1, red at 0), light (shade
+// 0) or dark (shade 1).
+func hueColor(h float64, shade int) [3]float64 {
+	hue := math.Mod(h, 1) * 6
 	x := 1 - math.Abs(math.Mod(hue, 2)-1)
 	var r, g, b float64
 	switch int(hue) {
@@ -110,7 +138,10 @@ func MaterialColor(name string) [3]float64 {
 	default:
 		r, b = 1, x
 	}
-	const lo, span = 0.25, 0.6
+	lo, span := 0.25, 0.65
+	if shade == 1 {
+		lo, span = 0.08, 0.45
+	}
 	return [3]float64{lo + span*r, lo + span*g, lo + span*b}
 }
 
@@ -119,6 +150,13 @@ func MaterialColor(name string) [3]float64 {
 // corner positions once, its face normals and quad faces. It stops with
 // ctx's error between groups and chunks of terminals.
 func (g *Grammar) EncodeOBJ(ctx context.Context, w io.Writer, ts []TerminalShape, mtlName string) error {
+	return g.EncodeOBJProgress(ctx, w, ts, mtlName, nil)
+}
+
+// EncodeOBJProgress is EncodeOBJ telling progress, when not nil, how many
+// terminals are formatted (of len(ts)); calls are serialized.
+func (g *Grammar) EncodeOBJProgress(ctx context.Context, w io.Writer, ts []TerminalShape, mtlName string, progress func(done, total int64)) error {
+	tk := newTicker(len(ts), progress)
 	bw := bufio.NewWriterSize(w, 1<<20)
 	fmt.Fprintf(bw, "# procgen pga: %d terminals\n", len(ts))
 	if mtlName != "" {
@@ -153,6 +191,7 @@ func (g *Grammar) EncodeOBJ(ctx context.Context, w io.Writer, ts []TerminalShape
 		parallel.For(len(at), objGrain, func(c, lo, hi int) {
 			if ctx.Err() == nil {
 				texts[c] = g.objText(ts, at[lo:hi], starts[c][0], starts[c][1])
+				tk.add(hi - lo)
 			}
 		})
 		if err := ctx.Err(); err != nil {
@@ -214,7 +253,7 @@ func (g *Grammar) EncodeMTL(w io.Writer, ts []TerminalShape) error {
 	bw := bufio.NewWriter(w)
 	names, _ := g.byName(ts)
 	for _, n := range names {
-		c := MaterialColor(n)
+		c := g.MaterialColor(n)
 		fmt.Fprintf(bw, "newmtl %s\nKd %.4f %.4f %.4f\nd 1\nillum 1\n\n", n, c[0], c[1], c[2])
 	}
 	return bw.Flush()

@@ -6,44 +6,47 @@ import (
 	"math"
 )
 
-// prismSplit splits a prism (a Box with a profile): the +Z cap to the first
-// branch, the -Z cap to the second, one rectangle per profile edge to the
-// third. Caps are Quads carrying the profile (the bottom one mirrored, as
-// seen from below); an edge face has local X along the edge, Y along the
-// prism's +Z and Z pointing out. Child indices: 0 top, 1 bottom, 2+i edge i.
+// prismSplit splits a right prism (a Box with a profile) as OperatorGraph
+// does: the +Y cap to the first branch, the -Y cap to the second, one
+// rectangle per profile edge to the third. Profile point (u, v) of the unit
+// square sits at local (u·x, ±y/2, -v·z). Caps are Quads framed as a Box's
+// (top: RotationX(-90), bottom: RotationX(90)) carrying the profile, the
+// bottom one mirrored in v (as seen from below). Side i is the edge from
+// point i-1 to point i: local X along the edge, Y along the prism's +Y, Z
+// pointing out. Child indices: 0 top, 1 bottom, 2+i side i.
 func (ev *evaluator) prismSplit(r *Rule, op *Op, s Shape, depth int) error {
 	pts := ev.g.Profiles[s.Profile]
 	n := 2 + len(pts)
 	x, y, z := s.Size[0], s.Size[1], s.Size[2]
 	top := child(s, 0, n)
 	top.Kind = Quad
-	top.Transform = s.Transform.Mul(Translation(Vec3{0, 0, z / 2}))
-	top.Size = Vec3{x, y, 0}
+	top.Transform = s.Transform.Mul(Translation(Vec3{0, y / 2, 0})).Mul(RotationX(-90))
+	top.Size = Vec3{x, z, 0}
 	if err := ev.sub(r, op.Branches[0].Body, 0, top, depth); err != nil {
 		return err
 	}
 	bottom := child(s, 1, n)
 	bottom.Kind = Quad
 	bottom.Profile = s.Profile + 1
-	bottom.Transform = s.Transform.Mul(Translation(Vec3{0, 0, -z / 2})).Mul(RotationY(180))
-	bottom.Size = Vec3{x, y, 0}
+	bottom.Transform = s.Transform.Mul(Translation(Vec3{0, -y / 2, 0})).Mul(RotationX(90))
+	bottom.Size = Vec3{x, z, 0}
 	if err := ev.sub(r, op.Branches[1].Body, 0, bottom, depth); err != nil {
 		return err
 	}
-	for i, p := range pts {
-		q := pts[(i+1)%len(pts)]
-		ax, ay := p[0]*x, p[1]*y
-		dx, dy := q[0]*x-ax, q[1]*y-ay
-		l := math.Hypot(dx, dy)
+	for i, q := range pts {
+		p := pts[(i+len(pts)-1)%len(pts)]
+		ax, az := p[0]*x, -p[1]*z
+		dx, dz := q[0]*x-ax, -q[1]*z-az
+		l := math.Hypot(dx, dz)
 		if l == 0 {
 			continue
 		}
-		dx, dy = dx/l, dy/l
-		frame := Mat4{dx, 0, dy, ax + dx*l/2, dy, 0, -dx, ay + dy*l/2, 0, 1, 0, 0, 0, 0, 0, 1}
+		dx, dz = dx/l, dz/l
+		frame := Mat4{dx, 0, -dz, ax + dx*l/2, 0, 1, 0, 0, dz, 0, dx, az + dz*l/2, 0, 0, 0, 1}
 		c := child(s, 2+i, n)
 		c.Kind, c.Profile = Quad, 0
 		c.Transform = s.Transform.Mul(frame)
-		c.Size = Vec3{l, z, 0}
+		c.Size = Vec3{l, y, 0}
 		if err := ev.sub(r, op.Branches[2].Body, 0, c, depth); err != nil {
 			return err
 		}
@@ -142,4 +145,18 @@ func roof(s *Shape, kind RoofKind, angle float64) error {
 	s.Transform = s.Transform.Mul(Translation(Vec3{0, 0, h / 2}))
 	s.Kind, s.Roof, s.Size[2] = Box, kind, h
 	return nil
+}
+
+// extrude turns a Quad (or a polygon) into a Box (or a right prism) as
+// OperatorGraph's Extrude does: the solid's local +Y is the face's normal
+// (+Z), its +Z the face's -Y, its size (x, h, y), and it is centred on the
+// face, half of it behind. A Box only takes the new height along Y.
+func extrude(s *Shape, h float64) {
+	if s.Kind == Quad {
+		s.Transform = s.Transform.Mul(RotationX(90))
+		s.Kind = Box
+		s.Size = Vec3{s.Size[0], h, s.Size[1]}
+		return
+	}
+	s.Size[1] = h
 }

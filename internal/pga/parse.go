@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Parse reads a PGA-shape grammar. file names the source in error
@@ -15,9 +16,14 @@ func Parse(file string, src []byte) (*Grammar, error) {
 	}
 	g := &Grammar{File: file, Terminals: map[string]Terminal{}, Rules: map[string]*Rule{},
 		Profiles: [][][2]float64{nil}}
-	p := &parser{toks: toks, g: g, phase: 1}
+	p := &parser{toks: toks, g: g, phase: 1, vars: map[string]float64{}}
 	for p.tok().kind != tEOF {
 		if err := p.statement(g); err != nil {
+			return nil, err
+		}
+	}
+	if !p.phased {
+		if err := p.inferPhases(); err != nil {
 			return nil, err
 		}
 	}
@@ -35,11 +41,15 @@ type parser struct {
 	i     int
 	depth int
 	g     *Grammar
-	phase int        // of the rules being read
-	succs []succRef  // every successor name, checked once all rules are known
-	uses  []groupRef // queries and snapping splits
-	defs  []groupRef // Collider and SnapLines
-	rule  string     // being read
+	phase int                // of the rules being read
+	succs []succRef          // every successor name, checked once all rules are known
+	uses  []groupRef         // queries and snapping splits
+	defs  []groupRef         // Collider and SnapLines
+	rule  string             // being read
+	vars  map[string]float64 // "var NAME = number;" constants
+	// phased is set by a "phase N;" statement; without one, phases are
+	// inferred for IfCollides as OperatorGraph does (parse_phases.go).
+	phased bool
 }
 
 // succRef is a successor named in a rule of the given phase (0: an axiom).
@@ -56,6 +66,7 @@ type groupRef struct {
 	what  string // how the error names it, e.g. "Overlaps(mass)"
 	pos   Pos
 	snap  bool // a snap-line group, not a collider group
+	op    *Op  // the operator that mentions it; nil in an expression
 }
 
 // intern returns the index of name in list, adding it when new.
@@ -102,13 +113,13 @@ func (p *parser) ident(what string) (token, error) {
 	return p.next(), nil
 }
 
-var keywords = map[string]bool{"axiom": true, "terminal": true, "phase": true}
+var keywords = map[string]bool{"axiom": true, "terminal": true, "phase": true, "var": true, "else": true}
 
 // maxPhase bounds "phase N;" so a typo cannot ask for a billion barriers.
 const maxPhase = 64
 
 func (p *parser) statement(g *Grammar) error {
-	t, err := p.ident("axiom, terminal, phase or rule name")
+	t, err := p.ident("axiom, terminal, var, phase or rule name")
 	if err != nil {
 		return err
 	}
@@ -123,28 +134,12 @@ func (p *parser) statement(g *Grammar) error {
 			return p.errAt(n, fmt.Sprintf("phase %d: want 1 to %d", v, maxPhase))
 		}
 		p.phase = v
+		p.phased = true
 		return p.expect(";")
+	case "var":
+		return p.variable()
 	case "axiom":
-		k, err := p.ident("shape kind Box or Quad")
-		if err != nil {
-			return err
-		}
-		var kind ShapeKind
-		switch k.text {
-		case "Box":
-			kind = Box
-		case "Quad":
-			kind = Quad
-		default:
-			return p.errAt(k, fmt.Sprintf("expected shape kind Box or Quad, found %s", k.describe()))
-		}
-		name, err := p.ident("axiom rule name")
-		if err != nil {
-			return err
-		}
-		g.Axioms = append(g.Axioms, Axiom{Kind: kind, Rule: name.text, Pos: name.pos})
-		p.succs = append(p.succs, succRef{tok: name})
-		return p.expect(";")
+		return p.axiom(g)
 	case "terminal":
 		var names []token
 		for p.tok().kind == tIdent {
@@ -153,21 +148,8 @@ func (p *parser) statement(g *Grammar) error {
 		if len(names) == 0 {
 			return p.expected("terminal name")
 		}
-		if err := p.expect("("); err != nil {
-			return err
-		}
-		geo, err := p.integer()
+		geo, mat, err := p.terminalParams()
 		if err != nil {
-			return err
-		}
-		if err := p.expect(","); err != nil {
-			return err
-		}
-		mat, err := p.integer()
-		if err != nil {
-			return err
-		}
-		if err := p.expect(")"); err != nil {
 			return err
 		}
 		for _, n := range names {
@@ -184,11 +166,11 @@ func (p *parser) statement(g *Grammar) error {
 	if _, isOp := lookupOp(t.text); isOp {
 		return p.errAt(t, fmt.Sprintf("expected rule name, found operator %s", t.text))
 	}
-	if err := p.expect("="); err != nil {
+	if err := p.arrow(); err != nil {
 		return err
 	}
 	p.rule = t.text
-	body, err := p.chain()
+	body, err := p.ruleBody()
 	if err != nil {
 		return err
 	}
@@ -256,7 +238,8 @@ func (p *parser) chain() (*Chain, error) {
 
 func (p *parser) op(kind OpKind, name token) (*Op, error) {
 	spec := opSpecs[kind]
-	op := &Op{Kind: kind, Pos: name.pos}
+	op := &Op{Kind: kind, Pos: name.pos, Name: name.text}
+	op.Concave = strings.Contains(name.text, "Concave")
 	if err := p.expect("("); err != nil {
 		return nil, err
 	}
@@ -343,18 +326,18 @@ func (p *parser) opGroups(op *Op) error {
 	name := func(i int) string { return p.g.Groups[op.Args[i].Group] }
 	switch op.Kind {
 	case OpCollider:
-		p.defs = append(p.defs, groupRef{op.Args[0].Group, p.phase, "Collider(" + name(0) + ")", op.Pos, false})
+		p.defs = append(p.defs, groupRef{op.Args[0].Group, p.phase, "Collider(" + name(0) + ")", op.Pos, false, op})
 	case OpSnapLines:
-		p.defs = append(p.defs, groupRef{op.Args[1].Group, p.phase, "SnapLines(" + name(1) + ")", op.Pos, true})
+		p.defs = append(p.defs, groupRef{op.Args[1].Group, p.phase, "SnapLines(" + name(1) + ")", op.Pos, true, op})
 	case OpIfCollides:
-		p.uses = append(p.uses, groupRef{op.Args[0].Group, p.phase, "IfCollides(" + name(0) + ")", op.Args[0].Pos, false})
+		p.uses = append(p.uses, groupRef{op.Args[0].Group, p.phase, "IfCollides(" + name(0) + ")", op.Args[0].Pos, false, op})
 	case OpRepeat:
 		if len(op.Args) == 4 {
-			p.uses = append(p.uses, groupRef{op.Args[3].Group, p.phase, "Repeat snapping to " + name(3), op.Args[3].Pos, true})
+			p.uses = append(p.uses, groupRef{op.Args[3].Group, p.phase, "Repeat snapping to " + name(3), op.Args[3].Pos, true, op})
 		}
 	case OpSubDiv:
 		if len(op.Args) == 2 {
-			p.uses = append(p.uses, groupRef{op.Args[1].Group, p.phase, "SubDiv snapping to " + name(1), op.Args[1].Pos, true})
+			p.uses = append(p.uses, groupRef{op.Args[1].Group, p.phase, "SubDiv snapping to " + name(1), op.Args[1].Pos, true, op})
 		}
 	case OpSetAsPrism:
 		return p.profile(op)
@@ -383,12 +366,16 @@ func (p *parser) profile(op *Op) error {
 	if area < 0 {
 		slices.Reverse(pts)
 	}
-	if !convex(pts) {
+	if op.Concave {
+		if !simple(pts) || !(math.Abs(area) > 1e-12) {
+			return &SyntaxError{op.Pos, "polygon points must form a simple polygon of positive area (edges that do not cross), without repeated points"}
+		}
+	} else if !convex(pts) {
 		return &SyntaxError{op.Pos, "prism points must form a convex polygon of positive area, without repeated points"}
 	}
 	mirror := make([][2]float64, len(pts))
 	for i, q := range pts {
-		mirror[len(pts)-1-i] = [2]float64{-q[0], q[1]}
+		mirror[len(pts)-1-i] = [2]float64{q[0], -q[1]}
 	}
 	op.Profile = len(p.g.Profiles)
 	p.g.Profiles = append(p.g.Profiles, pts, mirror)
@@ -420,6 +407,11 @@ func (p *parser) arg(k argKind) (Arg, error) {
 func (p *parser) arg1(k argKind) (Arg, error) {
 	switch k {
 	case argName:
+		// OperatorGraph tags colliders with numbers: Collider(1).
+		if t := p.tok(); t.kind == tNumber {
+			p.next()
+			return Arg{Group: intern(&p.g.Groups, t.text)}, nil
+		}
 		t, err := p.ident("group name")
 		if err != nil {
 			return Arg{}, err
@@ -511,7 +503,11 @@ func resolve(g *Grammar) error {
 		}
 		for _, op := range c.Ops {
 			if op.Kind == OpGenerate {
-				c.term = &Terminal{Name: r.Name, ID: g.termID(r.Name), Geometry: -1, Material: -1}
+				name := r.Name
+				if r.origin != "" {
+					name = r.origin
+				}
+				c.term = &Terminal{Name: name, ID: g.termID(name), Geometry: -1, Material: -1}
 			}
 			for _, b := range op.Branches {
 				walk(r, b.Body)

@@ -45,7 +45,11 @@ terminal U V (2,3);`
 func TestParseErrors(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"axiom Box A", "e.pga:1:12: expected \";\", found end of file"},
-		{"axiom Cone A;", "e.pga:1:7: expected shape kind Box or Quad, found identifier \"Cone\""},
+		{"axiom Cone A;", "e.pga:1:7: expected shape kind Box, Quad, Triangle"},
+		{header + "A = Translate(Frob(1), 0, 0) T;", "e.pga:3:15: unknown function Frob"},
+		{header + "A = 60%: T 50%: T;", "add up to 110%"},
+		{header + "A = 60%: T T;", "e.pga:3:12: a rule with several successors needs a probability"},
+		{header + "A = else: T else: T;", "at most one else"},
 		{header + "A = Translate(1,2) T;", "e.pga:3:18: Translate takes 3 arguments, found 2"},
 		{header + "A = Scale(1,2,3,4) T;", "e.pga:3:17: Scale takes 3 arguments, found 4"},
 		{header + "A = Repeat(Y) T;", "e.pga:3:13: Repeat takes 2 to 4 arguments, found 1"},
@@ -81,6 +85,9 @@ func FuzzParse(f *testing.F) {
 		"/* c */ axiom Quad A; terminal T (1,0); A = Extrude(1e2) SwapSize(Z,X,Y) T;",
 		"axiom Quad A; terminal T (1,0); A = Setback(2) { Roof(GABLE, 30) T | Offset(1) { Collider(m) T | SnapLines(X, s) T } };\nphase 2;\nB = If(Overlaps(m) + Touches(m) + Inside(m)) { Repeat(X, 1, ADJUST_TO_FILL, s) T | SubDiv(Y, s) { 1: T } };",
 		header + "A = IfCollides(w) { T | Scale(LotAttr(h, 3), ShapeIndex(), ShapeSiblings()) T };\nphase 3;\nW = Collider(w) T;",
+		ogGrammar,
+		ogColliders,
+		"axiom DynamicRightPrism { (0,0) (1,0) (0.5,0.2) (0.5,1) } A; terminal T (1,2,3); A -> 40%: SetAsDynamicConcaveRightPrism((0,0),(1,0),(0.5,0.2),(0.5,1)) T 20%: Collider(2) T else: T;",
 	} {
 		f.Add([]byte(src))
 	}

@@ -22,6 +22,10 @@ func (e shapeEnv) ShapeRotation(a Axis) float64 { return e.s.Transform.eulerXYZ(
 // normal of a face made by CompSplit.
 func (e shapeEnv) ShapeNormal(a Axis) float64 { return e.s.Transform[int(a)*4+2] }
 
+// ShapeFrame is OperatorGraph's two-axis ShapeRotation(axis, comp): the
+// world component comp of the local axis (an element of the rotation).
+func (e shapeEnv) ShapeFrame(axis, comp Axis) float64 { return e.s.Transform[int(comp)*4+int(axis)] }
+
 // ShapeSeed is a number in [0, 1) hashed from the shape's seed, so small
 // axiom seeds still give well spread values.
 func (e shapeEnv) ShapeSeed() float64 { return rng.Float64(rng.Hash64(e.s.Seed, seedStream)) }
@@ -152,18 +156,39 @@ func (ev *evaluator) repeat(r *Rule, c *Chain, at int, s Shape, depth int) error
 		if mode == AdjustToFill && nf < 1 {
 			nf = 1
 		}
-		if nf+float64(len(tiles)) > float64(ev.opt.MaxShapes) {
-			return fmt.Errorf("rule %q: Repeat makes %.0f shapes, more than MaxShapes %d: %w", r.Name, nf, ev.opt.MaxShapes, ErrLimit)
+		// OperatorGraph's anchored modes keep the rest as a short tile:
+		// ANCHOR_TO_END lays whole tiles from the low end, the short one
+		// last; ANCHOR_TO_START puts the short one first, whole tiles
+		// flush with the high end.
+		rest, short := span-nf*w, 0.0
+		if mode != AdjustToFill && rest > 1e-9*w {
+			short = 1
 		}
-		tw, start := w, lo
+		if nf+short+float64(len(tiles)) > float64(ev.opt.MaxShapes) {
+			return fmt.Errorf("rule %q: Repeat makes %.0f shapes, more than MaxShapes %d: %w", r.Name, nf+short, ev.opt.MaxShapes, ErrLimit)
+		}
 		switch mode {
 		case AdjustToFill:
-			tw = span / nf
+			tw := span / nf
+			for k := 0; k < int(nf); k++ {
+				tiles = append(tiles, tile{lo + (float64(k)+0.5)*tw, tw})
+			}
 		case AnchorToEnd:
-			start = hi - nf*w
-		}
-		for k := 0; k < int(nf); k++ {
-			tiles = append(tiles, tile{start + (float64(k)+0.5)*tw, tw})
+			for k := 0; k < int(nf); k++ {
+				tiles = append(tiles, tile{lo + (float64(k)+0.5)*w, w})
+			}
+			if short > 0 {
+				tiles = append(tiles, tile{lo + nf*w + rest/2, rest})
+			}
+		case AnchorToStart:
+			start := lo
+			if short > 0 {
+				tiles = append(tiles, tile{lo + rest/2, rest})
+				start = lo + rest
+			}
+			for k := 0; k < int(nf); k++ {
+				tiles = append(tiles, tile{start + (float64(k)+0.5)*w, w})
+			}
 		}
 	}
 	for k, t := range tiles {
@@ -176,10 +201,12 @@ func (ev *evaluator) repeat(r *Rule, c *Chain, at int, s Shape, depth int) error
 
 type tile struct{ centre, size float64 }
 
-// compSplit sends the top face to the first branch, the bottom face to the
-// second and the four sides (front +Z, right +X, back -Z, left -X) to the
-// third. Faces are quads in their local XY plane with +Z pointing out; side
-// faces keep Y up. Child indices are 0 top, 1 bottom, 2..5 sides.
+// compSplit splits a Box into its faces as OperatorGraph does: the top
+// face (+Y) to the first branch, the bottom face (-Y) to the second and the
+// four sides (back -Z, front +Z, left -X, right +X) to the third. Faces are
+// quads in their local XY plane with +Z pointing out; side faces keep Y up,
+// the top face's Y is the box's -Z. Child indices (and seeds) are 0 top,
+// 1 bottom, 2..5 back, front, left, right.
 func (ev *evaluator) compSplit(r *Rule, op *Op, s Shape, depth int) error {
 	if s.Kind == Quad {
 		return fmt.Errorf("rule %q at %s: CompSplit needs a Box, found a Quad", r.Name, op.Pos)
@@ -198,10 +225,10 @@ func (ev *evaluator) compSplit(r *Rule, op *Op, s Shape, depth int) error {
 	}{
 		{0, Translation(Vec3{0, y / 2, 0}).Mul(RotationX(-90)), x, z},
 		{1, Translation(Vec3{0, -y / 2, 0}).Mul(RotationX(90)), x, z},
-		{2, Translation(Vec3{0, 0, z / 2}), x, y},
-		{2, Translation(Vec3{x / 2, 0, 0}).Mul(RotationY(90)), z, y},
 		{2, Translation(Vec3{0, 0, -z / 2}).Mul(RotationY(180)), x, y},
+		{2, Translation(Vec3{0, 0, z / 2}), x, y},
 		{2, Translation(Vec3{-x / 2, 0, 0}).Mul(RotationY(-90)), z, y},
+		{2, Translation(Vec3{x / 2, 0, 0}).Mul(RotationY(90)), z, y},
 	}
 	for k, f := range faces {
 		c := child(s, k, len(faces))

@@ -96,6 +96,9 @@ func (ev *evaluator) runTasks(items []item) error {
 		t := items[i].task
 		sev := &evaluator{g: ev.g, opt: ev.opt, count: ev.count, attrs: ev.attrs, phase: ev.phase,
 			pending: map[int][]pendingShape{}, view: ev.view}
+		if ev.tally != nil {
+			sev.tally = newTally(ev.g)
+		}
 		errs[i] = sev.chain(t.r, t.c, t.from, t.s, t.depth)
 		sev.flush()
 		subs[i] = sev
@@ -110,6 +113,9 @@ func (ev *evaluator) runTasks(items []item) error {
 			ev.pending[it.pend.rule.Phase] = append(ev.pending[it.pend.rule.Phase], *it.pend)
 		case it.task != nil:
 			sev := subs[i]
+			if sev.tally != nil {
+				ev.tally.merge(sev.tally)
+			}
 			for _, c := range sev.out {
 				for _, ts := range c {
 					ev.appendTerm(ts)

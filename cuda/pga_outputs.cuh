@@ -1,0 +1,363 @@
+// Part of pga.cu (included there, after its defines): operators with several outputs (split.go, ops.go).
+#pragma once
+
+// ---- Operators with several outputs ----
+
+// child is output i of n of an operator applied to s.
+__device__ __forceinline__ void pga_childof(const PgaItem &s, int i, int n, PgaItem &c) {
+	c = s;
+	c.seed = pg_hash64(s.seed, (uint64_t)i);
+	c.index = i;
+	c.siblings = n;
+}
+
+// piece is s cut to length size along axis, centred at offset; output i of n.
+__device__ void pga_piece(const PgaItem &s, int axis, double offset, double size, int i, int n, PgaItem &c) {
+	pga_childof(s, i, n, c);
+	double t[12];
+	mat_translation(axis == 0 ? offset : 0, axis == 1 ? offset : 0, axis == 2 ? offset : 0, t);
+	mat_mul(s.m, t, c.m);
+	c.size[axis] = size;
+}
+
+// pga_repeat walks Repeat's tiles: the extent, cut at the planes of its
+// snap group when it has one, each span tiled on its own (repeat() in
+// split.go). With want < 0 it returns how many tiles there are (0xffffffff
+// when too many to count); else it sets tile want's centre and size.
+__device__ __noinline__ uint32_t pga_repeat(const Prog &P, const PgaOp &op, const PgaItem &s, long long want, double *centre,
+			       double *size) {
+	const int axis = op.axis[0];
+	const double ext = s.size[axis];
+	double w = pga_eval(P, op.expr[0], s);
+	if (w < 0) w *= -ext;
+	if (!(w > 0) || !(ext > 0) || isinf(ext)) return 0;
+	// Cuts strictly inside the extent (snapCuts), ascending in local terms.
+	int ncuts = 0, i0 = 0, k = 0;
+	double comp = 0, wc = 0;
+	const double *pl = nullptr;
+	const int group = op.axis[2] - 1;
+	if (group >= 0) {
+		world_axis(s, axis, k, comp);
+		const PgaRange r = snap_planes(P, s, group, k);
+		if (r.n > 0 && comp != 0) {
+			pl = P.snaps + r.start;
+			wc = s.m[k * 4 + 3];
+			const double half = s.size[axis] / 2;
+			const double lo = wc - fabs(comp) * half, hi = wc + fabs(comp) * half;
+			i0 = lower_bound(pl, r.n, lo + PGA_EPS);
+			int i1 = i0;
+			while (i1 < r.n && pl[i1] < hi - PGA_EPS) i1++;
+			ncuts = i1 - i0;
+		}
+	}
+	unsigned long long total = 0;
+	double lo = -ext / 2;
+	for (int b = 0; b <= ncuts; b++) {
+		double hi = ext / 2;
+		if (b < ncuts) {
+			const int c = comp > 0 ? i0 + b : i0 + ncuts - 1 - b;
+			hi = (pl[c] - wc) / comp;
+		}
+		const double span = hi - lo;
+		double nf = floor(span / w + 1e-9);
+		if (op.mode == 0 && nf < 1) nf = 1;
+		if (nf > 4294967294.0) return 0xffffffffu;
+		// Anchored modes keep the rest as a short tile (repeat in split.go):
+		// mode 2 (ANCHOR_TO_END) last, mode 1 (ANCHOR_TO_START) first.
+		const double rest = span - nf * w;
+		const int shortn = (op.mode != 0 && rest > 1e-9 * w) ? 1 : 0;
+		const unsigned long long n = (unsigned long long)nf + shortn;
+		if (want >= 0 && (unsigned long long)want < total + n) {
+			const long long j = want - (long long)total;
+			if (op.mode == 0) {
+				const double tw = span / nf;
+				*centre = lo + ((double)j + 0.5) * tw;
+				*size = tw;
+			} else if (op.mode == 2) {
+				if ((double)j < nf) {
+					*centre = lo + ((double)j + 0.5) * w;
+					*size = w;
+				} else {
+					*centre = lo + nf * w + rest / 2;
+					*size = rest;
+				}
+			} else if (shortn && j == 0) {
+				*centre = lo + rest / 2;
+				*size = rest;
+			} else {
+				const double start = shortn ? lo + rest : lo;
+				*centre = start + ((double)(j - shortn) + 0.5) * w;
+				*size = w;
+			}
+			return 0;
+		}
+		total += n;
+		if (total > 0xfffffffeull) return 0xffffffffu;
+		lo = hi;
+	}
+	return (uint32_t)total;
+}
+
+// The branch an output goes to, set by pga_outputs.
+#define PGA_SET(c_, chain_) \
+	do {                    \
+		(c_)->chain = (chain_); \
+		(c_)->pc = 0;       \
+	} while (0)
+
+// pga_outputs walks the outputs of the block operator at s.pc: with want < 0
+// it returns how many there are; else it makes output number want into *c
+// (outputs of no extent are skipped, as the CPU drops them).
+__device__ __noinline__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, int want, PgaItem *c) {
+	const PgaOp op = P.ops[P.chains[s.chain].op0 + s.pc];
+	switch (op.kind) {
+	case PGA_OP_REPLICATE:
+		if (want < 0) return op.nbranches;
+		pga_childof(s, want, op.nbranches, *c);
+		PGA_SET(c, P.br[op.branch0 + want].chain);
+		return 0;
+	case PGA_OP_REPEAT: {
+		if (want < 0) return pga_repeat(P, op, s, -1, nullptr, nullptr);
+		const uint32_t n = pga_repeat(P, op, s, -1, nullptr, nullptr);
+		double centre = 0, size = 0;
+		pga_repeat(P, op, s, want, &centre, &size);
+		pga_piece(s, op.axis[0], centre, size, want, (int)n, *c);
+		c->pc = s.pc + 1;
+		return 0;
+	}
+	case PGA_OP_SUBDIV: {
+		const int axis = op.axis[0];
+		if (op.axis[2] > 0) {
+			// Snapping: sizes first, then the inner cuts move to the
+			// nearest planes (subdiv and snapSizes in split.go).
+			const int group = op.axis[2] - 1, nb = op.nbranches;
+			double sz[PGA_MAX_SNAP_BRANCHES], cuts[PGA_MAX_SNAP_BRANCHES + 1], moved[PGA_MAX_SNAP_BRANCHES + 1];
+			double abs = 0, rel = 0;
+			for (int k = 0; k < nb; k++) {
+				const int wo = P.br[op.branch0 + k].weight;
+				double w = wo >= 0 ? pga_eval(P, wo, s) : 0;
+				if (isnan(w)) w = 0;
+				sz[k] = w;
+				if (w < 0) rel -= w;
+				else abs += w;
+			}
+			const double left = fmax_go(0, s.size[axis] - abs);
+			for (int k = 0; k < nb; k++) {
+				if (sz[k] < 0) sz[k] = left * -sz[k] / rel;
+			}
+			cuts[0] = -s.size[axis] / 2;
+			for (int k = 0; k < nb; k++) cuts[k + 1] = cuts[k] + sz[k];
+			for (int k = 0; k <= nb; k++) moved[k] = cuts[k];
+			for (int k = 1; k < nb; k++) {
+				const double reach = fmin_go(cuts[k] - cuts[k - 1], cuts[k + 1] - cuts[k]) / 2;
+				double t;
+				if (nearest_snap(P, s, group, axis, cuts[k], t) && fabs(t - cuts[k]) <= reach) {
+					moved[k] = fmin_go(fmax_go(t, moved[k - 1]), cuts[nb]);
+				} else {
+					moved[k] = fmax_go(cuts[k], moved[k - 1]);
+				}
+			}
+			double pos = -s.size[axis] / 2;
+			uint32_t n = 0;
+			for (int k = 0; k < nb; k++) {
+				const double w = moved[k + 1] - moved[k];
+				if (w > 0) {
+					if ((int)n == want) {
+						pga_piece(s, axis, pos + w / 2, w, k, nb, *c);
+						PGA_SET(c, P.br[op.branch0 + k].chain);
+						return 0;
+					}
+					n++;
+				}
+				pos += w;
+			}
+			return n;
+		}
+		double abs = 0, rel = 0;
+		for (int k = 0; k < op.nbranches; k++) {
+			const int wo = P.br[op.branch0 + k].weight;
+			double w = wo >= 0 ? pga_eval(P, wo, s) : 0;
+			if (isnan(w)) w = 0;
+			if (w < 0) rel -= w;
+			else abs += w;
+		}
+		const double x = s.size[axis] - abs;
+		const double left = (x > 0 || isnan(x)) ? x : 0.0;
+		double pos = -s.size[axis] / 2;
+		uint32_t n = 0;
+		for (int k = 0; k < op.nbranches; k++) {
+			const PgaBranch b = P.br[op.branch0 + k];
+			double w = b.weight >= 0 ? pga_eval(P, b.weight, s) : 0;
+			if (isnan(w)) w = 0;
+			if (w < 0) w = left * -w / rel;
+			if (w > 0) {
+				if ((int)n == want) {
+					pga_piece(s, axis, pos + w / 2, w, k, op.nbranches, *c);
+					PGA_SET(c, b.chain);
+					return 0;
+				}
+				n++;
+			}
+			pos += w;
+		}
+		return n;
+	}
+	case PGA_OP_COMPSPLIT: {
+		const double x = s.size[0], y = s.size[1], z = s.size[2];
+		if (s.profile != 0) {
+			// A prism (prismSplit in ops.go): the caps at +-Y, then one
+			// rectangle per edge of its profile.
+			const PgaProfile pr = P.profiles[s.profile];
+			const double *pts = P.points + 2 * pr.start;
+			const int n = 2 + pr.n;
+			if (want == 0 || want == 1) {
+				double t[12], r[12];
+				pga_childof(s, want, n, *c);
+				c->kind = PGA_QUAD;
+				if (want == 0) {
+					mat_translation(0, y / 2, 0, t);
+					mat_mul(s.m, t, c->m);
+					mat_rot(0, -90, r);
+				} else {
+					c->profile = s.profile + 1;
+					mat_translation(0, -y / 2, 0, t);
+					mat_mul(s.m, t, c->m);
+					mat_rot(0, 90, r);
+				}
+				mat_mul(c->m, r, c->m);
+				c->size[0] = x;
+				c->size[1] = z;
+				c->size[2] = 0;
+				PGA_SET(c, P.br[op.branch0 + want].chain);
+				return 0;
+			}
+			uint32_t cnt = 2;
+			for (int i = 0; i < pr.n; i++) {
+				const int j = (i + pr.n - 1) % pr.n;
+				const double px = pts[2 * j], py = pts[2 * j + 1];
+				const double qx = pts[2 * i], qy = pts[2 * i + 1];
+				const double ax = px * x, az = -py * z;
+				double dx = qx * x - ax, dz = -qy * z - az;
+				const double l = hypot(dx, dz);
+				if (l == 0) continue;
+				if ((int)cnt == want) {
+					dx = dx / l;
+					dz = dz / l;
+					const double f[12] = {dx, 0, -dz, ax + dx * l / 2, 0, 1, 0, 0, dz, 0, dx, az + dz * l / 2};
+					pga_childof(s, 2 + i, n, *c);
+					c->kind = PGA_QUAD;
+					c->profile = 0;
+					mat_mul(s.m, f, c->m);
+					c->size[0] = l;
+					c->size[1] = y;
+					c->size[2] = 0;
+					PGA_SET(c, P.br[op.branch0 + 2].chain);
+					return 0;
+				}
+				cnt++;
+			}
+			return cnt;
+		}
+		if (want < 0) return 6;
+		double t[12], r[12], f[12];
+		double w, h;
+		int branch = 2;
+		switch (want) {
+		case 0: mat_translation(0, y / 2, 0, t); mat_rot(0, -90, r); w = x; h = z; branch = 0; break;
+		case 1: mat_translation(0, -y / 2, 0, t); mat_rot(0, 90, r); w = x; h = z; branch = 1; break;
+		case 2: mat_translation(0, 0, -z / 2, t); mat_rot(1, 180, r); w = x; h = y; break; // back
+		case 3: mat_translation(0, 0, z / 2, t); mat_ident(r); w = x; h = y; break; // front
+		case 4: mat_translation(-x / 2, 0, 0, t); mat_rot(1, -90, r); w = z; h = y; break; // left
+		default: mat_translation(x / 2, 0, 0, t); mat_rot(1, 90, r); w = z; h = y; break; // right
+		}
+		if (want == 3) {
+			for (int k = 0; k < 12; k++) f[k] = t[k];
+		} else {
+			mat_mul(t, r, f);
+		}
+		pga_childof(s, want, 6, *c);
+		c->kind = PGA_QUAD;
+		mat_mul(s.m, f, c->m);
+		c->size[0] = w;
+		c->size[1] = h;
+		c->size[2] = 0;
+		PGA_SET(c, P.br[op.branch0 + branch].chain);
+		return 0;
+	}
+	case PGA_OP_SETBACK: {
+		// The street side: -Y of a Quad, +Z of a Box.
+		const int axis = s.kind == PGA_QUAD ? 1 : 2;
+		const double sign = s.kind == PGA_QUAD ? -1.0 : 1.0;
+		double d = pga_eval(P, op.expr[0], s);
+		const double ext = s.size[axis];
+		d = fmin_go(fmax_go(d, 0), ext);
+		uint32_t n = 0;
+		if (d > 0) {
+			if (want == 0) {
+				pga_piece(s, axis, sign * (ext - d) / 2, d, 0, 2, *c);
+				PGA_SET(c, P.br[op.branch0].chain);
+				return 0;
+			}
+			n++;
+		}
+		const double rest = ext - d;
+		if (rest > 0) {
+			if ((int)n == want) {
+				pga_piece(s, axis, -sign * d / 2, rest, 1, 2, *c);
+				PGA_SET(c, P.br[op.branch0 + 1].chain);
+				return 0;
+			}
+			n++;
+		}
+		return n;
+	}
+	case PGA_OP_OFFSET: {
+		const int axis = s.kind == PGA_QUAD ? 1 : 2;
+		const double sign = s.kind == PGA_QUAD ? -1.0 : 1.0;
+		const double d = pga_eval(P, op.expr[0], s);
+		if (!(d > 0)) {
+			if (want < 0) return 1;
+			pga_childof(s, 0, 5, *c);
+			PGA_SET(c, P.br[op.branch0].chain);
+			return 0;
+		}
+		const double w = s.size[0], h = s.size[axis];
+		const double dw = fmin_go(d, w / 2), dh = fmin_go(d, h / 2);
+		uint32_t n = 0;
+		PgaItem a;
+		if (w - 2 * dw > 0 && h - 2 * dh > 0) {
+			if (want == 0) {
+				pga_piece(s, 0, 0, w - 2 * dw, 0, 5, a);
+				pga_piece(a, axis, 0, h - 2 * dh, 0, 5, *c);
+				PGA_SET(c, P.br[op.branch0].chain);
+				return 0;
+			}
+			n++;
+		}
+		for (int k = 1; k <= 4; k++) {
+			PgaItem st;
+			switch (k) {
+			case 1: pga_piece(s, axis, sign * (h - dh) / 2, dh, 1, 5, st); break;
+			case 2: pga_piece(s, 0, (w - dw) / 2, dw, 2, 5, a); pga_piece(a, axis, 0, h - 2 * dh, 2, 5, st); break;
+			case 3: pga_piece(s, axis, -sign * (h - dh) / 2, dh, 3, 5, st); break;
+			default: pga_piece(s, 0, -(w - dw) / 2, dw, 4, 5, a); pga_piece(a, axis, 0, h - 2 * dh, 4, 5, st); break;
+			}
+			if (st.size[0] > 0 && st.size[axis] > 0) {
+				if ((int)n == want) {
+					*c = st;
+					PGA_SET(c, P.br[op.branch0 + 1].chain);
+					return 0;
+				}
+				n++;
+			}
+		}
+		return n;
+	}
+	}
+	return 0;
+}
+
+__device__ __forceinline__ void pga_child(const Prog &P, const PgaItem &s, uint32_t j, PgaItem &c) {
+	pga_outputs(P, s, (int)j, &c);
+}
+

@@ -1,0 +1,261 @@
+// Part of pga.cu (included there, after its defines): the chain interpreter (cpu.go: chain).
+#pragma once
+
+// ---- The chain interpreter ----
+
+// pga_run applies s's chain from s.pc on, through rule successors and
+// single-output operators, until a terminal (RUN_TERM, term set), a dropped
+// shape (RUN_NONE) or a block operator with n outputs (RUN_SPLIT: s is left
+// at that operator). ticks counts shapes made as the CPU's tick does.
+__device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *st, PgaItem &s, uint32_t &n, int &term,
+		       uint32_t &ticks) {
+	for (int guard = 0;; guard++) {
+		const PgaChain ch = P.chains[s.chain];
+		if (s.pc >= ch.nops) {
+			if (ch.succ_kind == PGA_SUCC_TERMINAL) {
+				ticks++;
+				term = ch.succ;
+				return RUN_TERM;
+			}
+			if (ch.succ_kind == PGA_SUCC_RULE) {
+				if (s.depth + 1 > L.max_depth) {
+					pga_fail(st, PGA_ERR_DEPTH, ch.succ, 0);
+					return RUN_ERR;
+				}
+				if (P.rule_phase[ch.succ] > P.phase) {
+					// The rule belongs to a later phase: the shape waits for it.
+					PgaItem w = s;
+					w.depth++;
+					w.rule = ch.succ;
+					w.chain = P.rule_chain[ch.succ];
+					w.pc = 0;
+					const uint32_t slot = pga_reserve(&st->npend);
+					if (slot < P.out_cap && P.pend_out) P.pend_out[slot] = w;
+					else pga_fail(st, PGA_ERR_OVERFLOW, s.rule, 2);
+					return RUN_NONE;
+				}
+				ticks++;
+				s.depth++;
+				s.rule = ch.succ;
+				s.chain = P.rule_chain[ch.succ];
+				s.pc = 0;
+				continue;
+			}
+			if (ch.succ_kind == PGA_SUCC_UNDEFINED) pga_fail(st, PGA_ERR_UNDEFINED, s.rule, ch.succ);
+			return RUN_NONE;
+		}
+		const PgaOp op = P.ops[ch.op0 + s.pc];
+		int pick = -1; // single-output operators: the branch taken
+		switch (op.kind) {
+		case PGA_OP_TRANSLATE: {
+			const double x = pga_eval(P, op.expr[0], s), y = pga_eval(P, op.expr[1], s), z = pga_eval(P, op.expr[2], s);
+			double t[12];
+			mat_translation(x, y, z, t);
+			mat_mul(s.m, t, s.m);
+			break;
+		}
+		case PGA_OP_ROTATE: {
+			const double x = pga_eval(P, op.expr[0], s), y = pga_eval(P, op.expr[1], s), z = pga_eval(P, op.expr[2], s);
+			double t[12];
+			mat_rotation(x, y, z, t);
+			mat_mul(s.m, t, s.m);
+			break;
+		}
+		case PGA_OP_SCALE: {
+			double v[3];
+			for (int k = 0; k < 3; k++) v[k] = pga_eval(P, op.expr[k], s);
+			for (int k = 0; k < 3; k++) {
+				if (v[k] < 0) s.size[k] *= -v[k];
+				else s.size[k] = v[k];
+			}
+			break;
+		}
+		case PGA_OP_EXTRUDE: {
+			const double h = pga_eval(P, op.expr[0], s);
+			if (s.kind == PGA_QUAD) { // extrude in ops.go
+				double r[12];
+				mat_rot(0, 90, r);
+				mat_mul(s.m, r, s.m);
+				s.kind = PGA_BOX;
+				s.size[2] = s.size[1];
+			}
+			s.size[1] = h;
+			break;
+		}
+		case PGA_OP_SWAPSIZE: {
+			const double a = s.size[op.axis[0]], b = s.size[op.axis[1]], c = s.size[op.axis[2]];
+			s.size[0] = a;
+			s.size[1] = b;
+			s.size[2] = c;
+			break;
+		}
+		case PGA_OP_SETASPRISM:
+			s.profile = op.mode;
+			s.roof = PGA_NO_ROOF;
+			break;
+		case PGA_OP_ROOF: {
+			const double angle = pga_eval(P, op.expr[0], s);
+			if (s.kind != PGA_QUAD || s.profile != 0) {
+				pga_fail(st, PGA_ERR_ROOF_FOOTPRINT, s.rule, ch.op0 + s.pc);
+				return RUN_ERR;
+			}
+			if (!(angle > 0 && angle < 90)) {
+				pga_fail(st, PGA_ERR_ROOF_ANGLE, s.rule, ch.op0 + s.pc);
+				return RUN_ERR;
+			}
+			const double shrt = fmin_go(s.size[0], s.size[1]);
+			const double run = op.mode == PGA_SHED ? shrt : shrt / 2;
+			const double h = tan(angle * 3.141592653589793 / 180) * run;
+			double t[12];
+			mat_translation(0, 0, h / 2, t);
+			mat_mul(s.m, t, s.m);
+			s.kind = PGA_BOX;
+			s.roof = op.mode;
+			s.size[2] = h;
+			break;
+		}
+		case PGA_OP_COLLIDER: {
+			const uint32_t slot = pga_reserve(&st->ncoll);
+			if (slot < P.out_cap && P.coll_out) {
+				Obb b;
+				shape_obb(s, b);
+				PgaObb o;
+				for (int i = 0; i < 3; i++) {
+					o.c[i] = b.c[i];
+					o.half[i] = b.half[i];
+					for (int k = 0; k < 3; k++) o.axes[3 * i + k] = b.ax[i][k];
+				}
+				o.lot = s.axiom;
+				o.group = op.axis[0];
+				P.coll_out[slot] = o;
+			} else {
+				pga_fail(st, PGA_ERR_OVERFLOW, s.rule, 2);
+			}
+			break;
+		}
+		case PGA_OP_SNAPLINES: {
+			int k;
+			double comp;
+			const int a = op.axis[0];
+			world_axis(s, a, k, comp);
+			const double centre = s.m[k * 4 + 3];
+			const double d = comp * s.size[a] / 2;
+			for (int e = 0; e < 2; e++) {
+				const uint32_t slot = pga_reserve(&st->nsnap);
+				if (slot < P.out_cap && P.snap_out) {
+					PgaSnap sn;
+					sn.v = e == 0 ? centre - d : centre + d;
+					sn.lot = s.axiom;
+					sn.key = op.axis[1] * 3 + k;
+					P.snap_out[slot] = sn;
+				} else {
+					pga_fail(st, PGA_ERR_OVERFLOW, s.rule, 2);
+				}
+			}
+			break;
+		}
+		case PGA_OP_DISCARD: return RUN_NONE;
+		case PGA_OP_GENERATE:
+			ticks++;
+			term = ch.succ;
+			return RUN_TERM;
+		case PGA_OP_IF: {
+			const double v = pga_eval(P, op.expr[0], s);
+			pick = (v != 0 && !isnan(v)) ? 0 : 1;
+			break;
+		}
+		case PGA_OP_IFSIZELESS: pick = (s.size[op.axis[0]] < pga_eval(P, op.expr[0], s)) ? 0 : 1; break;
+		case PGA_OP_IFCOLLIDES: pick = pga_query(P, PGA_Q_OVERLAPS, op.axis[0], s) ? 0 : 1; break;
+		case PGA_OP_RANDOMRULE: {
+			const double v = pga_eval(P, op.expr[0], s);
+			double u = pga_unit(pg_hash64((uint64_t)__double_as_longlong(v), 0));
+			double sum = 0;
+			for (int k = 0; k < op.nbranches; k++) {
+				const double w = pga_eval(P, P.br[op.branch0 + k].weight, s);
+				if (w > 0 && !isinf(w)) sum += w;
+			}
+			if (!(sum > 0)) return RUN_NONE;
+			u *= sum;
+			for (int k = 0; k < op.nbranches; k++) {
+				const double w = pga_eval(P, P.br[op.branch0 + k].weight, s);
+				if (!(w > 0 && !isinf(w))) continue;
+				pick = k;
+				if (u < w) break;
+				u -= w;
+			}
+			break;
+		}
+		case PGA_OP_COMPSPLIT:
+			if (s.kind == PGA_QUAD) {
+				pga_fail(st, PGA_ERR_COMPSPLIT_QUAD, s.rule, ch.op0 + s.pc);
+				return RUN_ERR;
+			}
+			if (s.roof != PGA_NO_ROOF) {
+				pga_fail(st, PGA_ERR_ROOF_SPLIT, s.rule, ch.op0 + s.pc);
+				return RUN_ERR;
+			}
+			n = pga_outputs(P, s, -1, nullptr);
+			ticks += n;
+			return n ? RUN_SPLIT : RUN_NONE;
+		case PGA_OP_SETBACK:
+		case PGA_OP_OFFSET:
+			if (s.profile != 0 || s.roof != PGA_NO_ROOF) {
+				pga_fail(st, PGA_ERR_FRONT, s.rule, ch.op0 + s.pc);
+				return RUN_ERR;
+			}
+			n = pga_outputs(P, s, -1, nullptr);
+			ticks += n;
+			return n ? RUN_SPLIT : RUN_NONE;
+		case PGA_OP_REPLICATE:
+		case PGA_OP_SUBDIV:
+			n = pga_outputs(P, s, -1, nullptr);
+			ticks += n;
+			return n ? RUN_SPLIT : RUN_NONE;
+		case PGA_OP_REPEAT: {
+			const uint32_t c = pga_repeat(P, op, s, -1, nullptr, nullptr);
+			if ((unsigned long long)c > L.max_shapes || c == 0xffffffffu) {
+				pga_fail(st, PGA_ERR_REPEAT, s.rule, (int)min(c, 0x7fffffffu));
+				return RUN_ERR;
+			}
+			n = c;
+			ticks += n;
+			return n ? RUN_SPLIT : RUN_NONE;
+		}
+		}
+		if (pick >= 0) {
+			ticks++;
+			s.seed = pg_hash64(s.seed, (uint64_t)pick);
+			s.chain = P.br[op.branch0 + pick].chain;
+			s.pc = 0;
+		} else {
+			s.pc++;
+		}
+	}
+}
+
+__device__ __forceinline__ void pga_make_term(const PgaItem &s, int term, PgaTerm &t) {
+	for (int k = 0; k < 12; k++) t.m[k] = s.m[k];
+	for (int k = 0; k < 3; k++) t.size[k] = s.size[k];
+	t.attr = s.attr;
+	t.seed = s.seed;
+	t.term = term;
+	t.kind = s.kind;
+	t.axiom = s.axiom;
+	t.rule = s.rule;
+	t.profile = s.profile;
+	t.roof = s.roof;
+	t.index = s.index;
+	t.siblings = s.siblings;
+}
+
+// Adds this warp's ticks to the total; past max_shapes it reports the rule
+// of a thread that made shapes.
+__device__ void pga_add_ticks(PgaStatus *st, const Limits &L, uint32_t ticks, int rule) {
+	const unsigned lane = threadIdx.x & 31;
+	const uint32_t sum = __reduce_add_sync(PG_FULL_MASK, ticks);
+	unsigned long long old = 0;
+	if (lane == 0 && sum) old = atomicAdd(&st->ticks, (unsigned long long)sum);
+	old = __shfl_sync(PG_FULL_MASK, old, 0);
+	if (sum && old + sum > L.max_shapes && ticks) pga_fail(st, PGA_ERR_SHAPES, rule, 0);
+}
+

@@ -144,8 +144,18 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 		g.op("mov.u32 %s, 0", npend)
 	}
 	cond := site.disabled != ""
+	// Labels only where branches land: straight-line runs stay one block
+	// in the text ptxas reads.
+	targets := map[int]bool{}
 	for _, pc := range pcs {
-		g.at(at(pc))
+		if op, _, _, _ := decode(code[pc]); op == opJMP || op == opJZ || op == opLOOP {
+			targets[int(code[pc+1])] = true
+		}
+	}
+	for _, pc := range pcs {
+		if targets[pc] {
+			g.at(at(pc))
+		}
 		op, a, b, c := decode(code[pc])
 		qa, qb, qc := q(a), q(b), q(c)
 		bin := func(ins string) { g.op("%s %s, %s, %s", ins, qa, qb, qc) }

@@ -486,7 +486,6 @@ func (b *emuBlock) step(t *emuThread) {
 	}
 }
 
-
 func emuCompare(op string, x, y uint64) bool {
 	f := strings.Split(op, ".")
 	cmp, typ := f[1], f[2]

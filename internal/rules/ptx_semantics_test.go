@@ -7,8 +7,8 @@ import (
 )
 
 // emuRun runs kernel k generated for p on st in the PTX emulator
-// (ptx_emu_test.go): steps steps in one launch, as CUDA.Run launches them,
-// and returns what CUDA.Run would report.
+// (ptx_emu_test.go), launching steps as CUDA.Run does, and returns what
+// CUDA.Run would report.
 func emuRun(p *Program, st *States, k ptxKernel, steps int) (stable []int32, fired [][]int64, runErr, err error) {
 	src, err := generatePTX(p, k)
 	if err != nil {
@@ -30,13 +30,19 @@ func emuRun(p *Program, st *States, k ptxKernel, steps int) (stable []int32, fir
 	for i := range mem.bufs[6] {
 		mem.bufs[6][i] = ^uint32(0) // err_key
 	}
-	args = append(args, uint64(n), 0, uint64(steps))
 	grid := n
 	if k.Sched == Compact {
 		grid = (n + k.Warps - 1) / k.Warps
 	}
-	if err := kern.run(mem, grid, k.threads(), args); err != nil {
-		return nil, nil, nil, err
+	// Launches of 1, 2, 4 ... steps, as CUDA.Run makes them: step0 and the
+	// fired counters' offset change between launches.
+	for done, batch := 0, 1; done < steps; done, batch = done+batch, 2*batch {
+		batch = min(batch, steps-done)
+		a := append(append([]uint64(nil), args...), uint64(n), uint64(done), uint64(batch))
+		a[7] += uint64(8 * done * nr)
+		if err := kern.run(mem, grid, k.threads(), a); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	fromLayout(st, k.Layout, mem.bufs[0])
 	stable = make([]int32, n)
@@ -126,7 +132,7 @@ rule bad over i in 0..10 when i >= 2 {
 // TestPTXEmulatedMatchesCPURandom: random programs (closure_test.go's
 // generator) in the emulator, each in all three schedules and one layout.
 func TestPTXEmulatedMatchesCPURandom(t *testing.T) {
-	n := 60
+	n := 100
 	if testing.Short() {
 		n = 15
 	}

@@ -97,6 +97,19 @@ func TestCUDAGeneratedMatchesInterpreterConfigs(t *testing.T) {
 	}
 }
 
+// TestCUDAGeneratedMatchesInterpreterEdges: ptxEdgeSources on the GPU.
+func TestCUDAGeneratedMatchesInterpreterEdges(t *testing.T) {
+	c := cudaEngine(t)
+	for _, src := range ptxEdgeSources() {
+		p := compileSrc(t, src)
+		for _, v := range allGenVariants() {
+			if msg := genAgrees(t, c, p, v, 37, 2, Options{Steps: 4}); msg != "" {
+				t.Errorf("%s\n%s: %s", src, v, msg)
+			}
+		}
+	}
+}
+
 // TestCUDAGeneratedMatchesInterpreterRandom: 300 random programs (-short:
 // 30), each under all three schedules (simple, compact with 32 and with 8
 // states a block) in one layout, the layout taking turns. Programs that

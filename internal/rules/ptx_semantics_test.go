@@ -160,16 +160,21 @@ func hasOpcode(p *Program, want int) bool {
 	return false
 }
 
-// TestPTXEmulatedEdgeCases: an empty range, a range below zero, division
-// faults, too many scattered writes, a range longer than a block's threads.
-func TestPTXEmulatedEdgeCases(t *testing.T) {
-	for _, src := range []string{
+// ptxEdgeSources: an empty range, a range below zero, division faults, too
+// many scattered writes, a range longer than a block's threads.
+func ptxEdgeSources() []string {
+	return []string{
 		"state { int a[4] }\nrule r over i in 0..0 { a[i] = 1 }\nrule s over i in 0..4 when a[i] < 3 { a[i] += 1 }",
 		"state { int a[4] }\nrule r over i in -3..2 when i + 3 < 4 { a[i + 3] = i }",
 		"state { int a[40] ~ uniform(-100, 100) }\nrule r over i in 0..40 { a[i] = a[i] % (i - 20) + a[(i+1)%40] / (i - 21) }",
 		"state { int a[300] }\nrule r over i in 0..2 { repeat 300 { a[(i * 7) % 300] = i } }",
 		"state { int a[10] ~ uniform(0, 9)  int k }\nrule r over i in 0..1000 when a[i % 10] > 3 { k += 1 }",
-	} {
+	}
+}
+
+// TestPTXEmulatedEdgeCases runs ptxEdgeSources in the emulator.
+func TestPTXEmulatedEdgeCases(t *testing.T) {
+	for _, src := range ptxEdgeSources() {
 		p := compileSrc(t, src)
 		for _, k := range allPTXKernels() {
 			if msg := emuAgrees(p, k, 3, 4, 2); msg != "" {

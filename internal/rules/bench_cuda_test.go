@@ -3,21 +3,39 @@
 package rules
 
 import (
-	"fmt"
 	"testing"
 	"time"
 )
 
-// BenchmarkTable reproduces the paper's Tables 1-4 on the GPU: for every
-// row, both schedules, reporting the device time of one application of the
-// synthetic rule to every state (CUDA events around the launches), in
-// ms/app. scripts/rules-table.awk prints the medians beside the paper's GTX
-// 1080 Ti figures.
-func BenchmarkTable(b *testing.B) {
+// BenchmarkTable reproduces the paper's Tables 1-4 on the GPU with the
+// kernels generated for the rule set: for every row, both schedules,
+// reporting the device time of one application of the synthetic rule to
+// every state (CUDA events around the launches), in ms/app.
+// scripts/rules-table.awk prints the medians beside the paper's GTX 1080 Ti
+// figures.
+func BenchmarkTable(b *testing.B) { benchTable(b, false, nil) }
+
+// BenchmarkTableInterp is BenchmarkTable with the bytecode interpreter
+// kernels.
+func BenchmarkTableInterp(b *testing.B) { benchTable(b, true, nil) }
+
+// BenchmarkGoalRow is the goal row alone (2048 states, range 1024, load 20,
+// phi 2; goal <= 0.04 ms/app on an H100), every layout and schedule,
+// generated kernels against the interpreter's.
+func BenchmarkGoalRow(b *testing.B) {
+	goal := func(r tableRow) bool { return r.table == 1 && r.states == 2048 && r.rng == 1024 && r.phi == 2 }
+	b.Run("gen", func(b *testing.B) { benchTable(b, false, goal) })
+	b.Run("interp", func(b *testing.B) { benchTable(b, true, goal) })
+}
+
+func benchTable(b *testing.B, interp bool, keep func(tableRow) bool) {
 	c := cudaEngine(b)
 	type key struct{ s, r, phi int }
 	cache := map[key]*States{}
 	for _, row := range paperRows() {
+		if keep != nil && !keep(row) {
+			continue
+		}
 		p := row.program(b)
 		k := key{row.states, row.rng, row.phi}
 		if cache[k] == nil {
@@ -26,11 +44,14 @@ func BenchmarkTable(b *testing.B) {
 		st := cache[k]
 		for _, sched := range []Schedule{Simple, Compact} {
 			b.Run(row.name()+"/"+string(sched), func(b *testing.B) {
-				r, err := newCUDARun(c.Dev, p, st, sched, row.layout, 1)
+				r, err := newCUDARun(c.Dev, p, st, sched, row.layout, 1, interp)
 				if err != nil {
 					b.Fatal(err)
 				}
 				defer r.free()
+				if !interp && !r.generated {
+					b.Fatalf("no generated kernel: %v", r.genErr)
+				}
 				if err := r.launch(0, 1); err != nil { // warm up
 					b.Fatal(err)
 				}
@@ -43,12 +64,12 @@ func BenchmarkTable(b *testing.B) {
 					}
 					total += dt
 				}
-				b.ReportMetric(float64(total.Nanoseconds())/1e6/float64(b.N), "ms/app")
+				ms := float64(total.Nanoseconds()) / 1e6 / float64(b.N)
+				b.ReportMetric(ms, "ms/app")
 				if row.states == 2048 && row.rng == 1024 && row.phi == 2 && row.load == 20 && row.layout == LayoutC {
-					b.Logf("goal row: %s %s %.4f ms", row.name(), sched, float64(total.Nanoseconds())/1e6/float64(b.N))
+					b.Logf("goal row: %s %s generated=%v %.4f ms", row.name(), sched, r.generated, ms)
 				}
 			})
 		}
 	}
-	_ = fmt.Sprint
 }

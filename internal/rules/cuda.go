@@ -9,8 +9,10 @@ import (
 	"github.com/procgen-dev/procgen/internal/gpu"
 )
 
-// CUDA runs the rules on a GPU with the bytecode interpreter kernels of
-// cuda/rules.cu, in the schedule and layout Options ask for.
+// CUDA runs the rules on a GPU, in the schedule and layout Options ask for,
+// with kernels generated for the rule set (ptx*.go, compiled by the driver
+// and cached) or, when they do not compile or Options.Interpreter is set,
+// the bytecode interpreter kernels of cuda/rules.cu.
 type CUDA struct {
 	Dev *gpu.Device
 }
@@ -32,9 +34,12 @@ type cudaRun struct {
 	errRule, lastFired *gpu.Buffer[int32]
 	errKey, fired      *gpu.Buffer[uint64]
 	shared             int
+	// generated: fn is a kernel generated for p; genErr says why not.
+	generated bool
+	genErr    error
 }
 
-func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout Layout, steps int) (r *cudaRun, err error) {
+func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout Layout, steps int, interp bool) (r *cudaRun, err error) {
 	r = &cudaRun{dev: dev, p: p, n: st.N, wp: padWords(p.Words)}
 	defer func() {
 		if err != nil {
@@ -43,42 +48,83 @@ func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout 
 		}
 	}()
 	kernel := fmt.Sprintf("rules_%s_%s", sched, layout)
+	gen := ptxKernel{Sched: sched, Layout: layout}
 	switch {
 	case sched == Compact && compactSmall(st.N, dev.Info().SMs):
 		kernel = fmt.Sprintf("rules_compact_small_%s", layout)
 		r.blocks, r.threads = (st.N+gpuCompactSmall-1)/gpuCompactSmall, 32*gpuCompactSmall
+		gen.Warps = gpuCompactSmall
 	case sched == Compact:
 		r.blocks, r.threads = (st.N+31)/32, gpuCompactBlock
+		gen.Warps = 32
 	default:
 		r.blocks, r.threads = st.N, gpuSimpleBlock
 	}
-	if r.fn, err = dev.Function("rules", kernel); err != nil {
+	r.genErr = fmt.Errorf("the interpreter was asked for")
+	if !interp {
+		r.fn, r.genErr = loadGenerated(dev, p, gen)
+		r.generated = r.genErr == nil
+	}
+	if !r.generated {
+		if r.fn, err = dev.Function("rules", kernel); err != nil {
+			return r, err
+		}
+		if err = r.interpTables(); err != nil {
+			return r, err
+		}
+	}
+	if err = r.buffers(st, layout, steps); err != nil {
+		return r, err
+	}
+	return r, nil
+}
+
+// loadGenerated returns kernel k generated for p, compiled by the driver
+// (once per device and program: LoadPTXModule caches by the PTX's hash).
+func loadGenerated(dev *gpu.Device, p *Program, k ptxKernel) (*gpu.Function, error) {
+	ptx, err := generatePTX(p, k)
+	if err != nil {
 		return nil, err
 	}
+	family, err := dev.LoadPTXModule("rules", []byte(ptx))
+	if err != nil {
+		return nil, err
+	}
+	return dev.Function(family, k.name())
+}
+
+// interpTables uploads what the interpreter kernels read: the code, the
+// field and rule tables, and sizes their shared memory.
+func (r *cudaRun) interpTables() (err error) {
+	p, dev := r.p, r.dev
 	// Code, field table and the register file (p.Regs per thread).
 	r.shared = 4 * (len(p.Code) + 2*len(p.Fields) + p.Regs*r.threads)
 	if r.shared > 48<<10 {
 		if err = r.fn.SetMaxDynamicShared(r.shared); err != nil {
-			return r, fmt.Errorf("%d bytes of shared memory a block: %w", r.shared, err)
+			return fmt.Errorf("%d bytes of shared memory a block: %w", r.shared, err)
 		}
 	}
+	fields, rules := p.gpuTables()
+	if r.code, err = gpu.Upload(dev, p.Code); err != nil {
+		return err
+	}
+	if r.fields, err = gpu.Upload(dev, fields); err != nil {
+		return err
+	}
+	r.rules, err = gpu.Upload(dev, rules)
+	return err
+}
+
+// buffers allocates and fills the state and the per-state records.
+func (r *cudaRun) buffers(st *States, layout Layout, steps int) (err error) {
+	p, dev := r.p, r.dev
 	var snap, pend bool
 	for _, rule := range p.Rules {
 		snap = snap || rule.SnapMask != 0
 		pend = pend || rule.PendMask != 0
 	}
-	fields, rules := p.gpuTables()
-	if r.code, err = gpu.Upload(dev, p.Code); err != nil {
-		return r, err
-	}
-	if r.fields, err = gpu.Upload(dev, fields); err != nil {
-		return r, err
-	}
-	if r.rules, err = gpu.Upload(dev, rules); err != nil {
-		return r, err
-	}
 	if r.cur, err = gpu.Upload(dev, toLayout(st, layout)); err != nil {
-		return r, err
+		return err
 	}
 	size := func(on bool) int {
 		if on {
@@ -87,29 +133,29 @@ func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout 
 		return 1
 	}
 	if r.snap, err = gpu.Alloc[uint32](dev, size(snap)); err != nil {
-		return r, err
+		return err
 	}
 	if r.pend, err = gpu.Alloc[uint64](dev, size(pend)); err != nil {
-		return r, err
+		return err
 	}
 	if err = r.pend.Zero(); err != nil {
-		return r, err
+		return err
 	}
 	for _, b := range []**gpu.Buffer[int32]{&r.stableAt, &r.failed, &r.errRule, &r.lastFired} {
 		if *b, err = gpu.Alloc[int32](dev, st.N); err != nil {
-			return r, err
+			return err
 		}
 		if err = (*b).Zero(); err != nil {
-			return r, err
+			return err
 		}
 	}
 	if r.errKey, err = gpu.Upload(dev, fill(st.N, ^uint64(0))); err != nil {
-		return r, err
+		return err
 	}
 	if r.fired, err = gpu.Alloc[uint64](dev, max(steps, 1)*len(p.Rules)); err != nil {
-		return r, err
+		return err
 	}
-	return r, r.fired.Zero()
+	return r.fired.Zero()
 }
 
 // compactWarps, when not zero, forces the compact schedule's states per
@@ -155,6 +201,12 @@ func (r *cudaRun) free() {
 // launch queues steps step0+1 .. step0+n.
 func (r *cudaRun) launch(step0, n int) error {
 	p := r.p
+	if r.generated { // the parameters of generateKernel's kernels (ptxParams)
+		return r.fn.Launch(gpu.Dim(r.blocks), gpu.Dim(r.threads), 0,
+			r.cur.Arg(), r.snap.Arg(), r.pend.Arg(), r.stableAt.Arg(), r.failed.Arg(), r.errRule.Arg(),
+			r.errKey.Arg(), r.fired.ArgAt(step0*len(p.Rules)), r.lastFired.Arg(),
+			gpu.I32(int32(r.n)), gpu.I32(int32(step0)), gpu.I32(int32(n)))
+	}
 	return r.fn.Launch(gpu.Dim(r.blocks), gpu.Dim(r.threads), r.shared,
 		r.code.Arg(), r.fields.Arg(), r.rules.Arg(), r.cur.Arg(), r.snap.Arg(), r.pend.Arg(),
 		r.stableAt.Arg(), r.failed.Arg(), r.errRule.Arg(), r.errKey.Arg(), r.fired.ArgAt(step0*len(p.Rules)),
@@ -185,7 +237,7 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 	if st.N >= 1<<31/32 || int64(st.N)*int64(padWords(p.Words)) >= 1<<40 {
 		return nil, fmt.Errorf("rules: %d states of %d words are too many for the GPU backend", st.N, p.Words)
 	}
-	r, err := newCUDARun(c.Dev, p, st, sched, layout, o.Steps)
+	r, err := newCUDARun(c.Dev, p, st, sched, layout, o.Steps, o.Interpreter)
 	if err != nil {
 		return nil, fmt.Errorf("rules: %w", err)
 	}

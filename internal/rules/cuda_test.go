@@ -45,8 +45,9 @@ rule fold over i in 3..9 let j = i % 7 when a[j] > 0 {
 	}
 }
 
-// TestCUDAMatchesCPU runs every schedule and layout against the CPU
-// reference on state counts that are not multiples of the block sizes:
+// TestCUDAMatchesCPU runs every schedule and layout, with the kernels
+// generated for the rule set and with the interpreter kernels, against the
+// CPU reference on state counts that are not multiples of the block sizes:
 // int32 state bit for bit, and float state too where no float is
 // accumulated with +=.
 func TestCUDAMatchesCPU(t *testing.T) {
@@ -63,10 +64,17 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			warps int
 		}{{Simple, 0}, {Compact, 32}, {Compact, gpuCompactSmall}} {
 			sched := v.sched
-			for _, l := range []Layout{LayoutA, LayoutB, LayoutC} {
-				name := fmt.Sprintf("%s/%s%d/%s", tc.name, sched, v.warps, l)
+			for _, vl := range []struct {
+				l      Layout
+				interp bool
+			}{{LayoutA, false}, {LayoutB, false}, {LayoutC, false}, {LayoutA, true}, {LayoutB, true}, {LayoutC, true}} {
+				l := vl.l
+				name := fmt.Sprintf("%s/%s%d/%s/interp=%v", tc.name, sched, v.warps, l, vl.interp)
+				if !vl.interp {
+					requireGenerated(t, c.Dev, tc.p, ptxKernel{sched, l, v.warps})
+				}
 				st := Generate(tc.p, tc.states, 11)
-				o.Schedule, o.Layout = sched, l
+				o.Schedule, o.Layout, o.Interpreter = sched, l, vl.interp
 				compactWarps = v.warps
 				got, err := c.Run(context.Background(), tc.p, st, o)
 				compactWarps = 0
@@ -112,7 +120,8 @@ func compareStates(t *testing.T, name string, p *Program, want, got *States, flo
 	}
 }
 
-// TestCUDARuntimeErrors: the GPU reports the fault the CPU reports.
+// TestCUDARuntimeErrors: the GPU reports the fault the CPU reports, with
+// generated and with interpreter kernels.
 func TestCUDARuntimeErrors(t *testing.T) {
 	c := cudaEngine(t)
 	for _, src := range []string{`state { int a[10] }
@@ -130,11 +139,17 @@ rule many over i in 0..3 { repeat 300 { a[(i * 7) % 50] = i } }`} {
 		if want == nil {
 			t.Fatalf("no CPU error for %s", src)
 		}
+		for _, v := range allGenVariants() {
+			requireGenerated(t, c.Dev, p, v.kernel())
+		}
 		for _, sched := range []Schedule{Simple, Compact} {
 			for _, l := range []Layout{LayoutA, LayoutB, LayoutC} {
-				_, err := c.Run(context.Background(), p, Generate(p, 70, 5), Options{Steps: 5, Schedule: sched, Layout: l})
-				if err == nil || err.Error() != want.Error() {
-					t.Errorf("%s/%s: got %v\nwant %v", sched, l, err, want)
+				for _, interp := range []bool{false, true} {
+					o := Options{Steps: 5, Schedule: sched, Layout: l, Interpreter: interp}
+					_, err := c.Run(context.Background(), p, Generate(p, 70, 5), o)
+					if err == nil || err.Error() != want.Error() {
+						t.Errorf("%s/%s/interp=%v: got %v\nwant %v", sched, l, interp, err, want)
+					}
 				}
 			}
 		}

@@ -51,6 +51,10 @@ type Options struct {
 	// Schedule and Layout choose the GPU's kernel (defaults: compact, C).
 	Schedule Schedule
 	Layout   Layout
+	// Interpreter makes the GPU run the bytecode interpreter kernels of
+	// cuda/rules.cu instead of kernels generated for the rule set (the
+	// default where they compile; ptx*.go).
+	Interpreter bool
 	// NoFiredPerStep leaves Result.Fired nil (FiredTotal is still
 	// counted): the CPU's memory then does not grow with Steps.
 	NoFiredPerStep bool

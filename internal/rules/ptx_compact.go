@@ -1,0 +1,232 @@
+package rules
+
+import "fmt"
+
+// compact is Algorithms 3 and 4 (rules_compact in cuda/rules.cu): warp w of
+// block b owns state W*b + w; the block walks each rule's range 32 indices
+// at a time, every lane checks one precondition, a block-wide prefix sum
+// packs the enabled (index, state) pairs into shared memory, and the pairs'
+// consequences run whenever there is one for every thread (or the range
+// ends). Barriers and shared-memory traffic are those of the interpreter
+// kernel, so both fire, fault and flush identically.
+func (g *ptxGen) compact(warps int, ptr map[string]string, step0, nsteps string) error {
+	bs := 32 * warps
+	tid, lane, warp, s, ctaBase := g.r(), g.r(), g.r(), g.r(), g.r()
+	g.op("mov.u32 %s, %%tid.x", tid)
+	g.op("and.b32 %s, %s, 31", lane, tid)
+	g.op("shr.u32 %s, %s, 5", warp, tid)
+	g.op("mov.u32 %s, %%ctaid.x", ctaBase)
+	g.op("mul.lo.s32 %s, %s, %d", ctaBase, ctaBase, warps)
+	g.op("add.s32 %s, %s, %s", s, ctaBase, warp)
+	// live: s < nstates && stable_at[s] == 0 && failed[s] == 0.
+	live, p, exit := g.pr(), g.pr(), g.label("exit")
+	liveDone := g.label("live")
+	g.op("setp.lt.u32 %s, %s, %s", live, s, g.nstates)
+	g.op("@!%s bra %s", live, liveDone)
+	for _, name := range []string{"stable_at", "failed"} {
+		v := g.r()
+		g.op("ld.global.u32 %s, [%s]", v, g.u32at(ptr[name], s))
+		g.op("setp.eq.s32 %s, %s, 0", p, v)
+		g.op("and.pred %s, %s, %s", live, live, p)
+	}
+	g.at(liveDone)
+	first, lane0, lane31, warp0 := g.pr(), g.pr(), g.pr(), g.pr()
+	g.op("setp.eq.u32 %s, %s, 0", first, tid)
+	g.op("setp.eq.u32 %s, %s, 0", lane0, lane)
+	g.op("setp.eq.u32 %s, %s, 31", lane31, lane)
+	g.op("setp.eq.u32 %s, %s, 0", warp0, warp)
+	leMask, sh := g.r(), g.r()
+	g.op("sub.s32 %s, 31, %s", sh, lane)
+	g.op("shr.u32 %s, 0xffffffff, %s", leMask, sh)
+	errKey := g.rd()
+	g.op("mad.wide.u32 %s, %s, 8, %s", errKey, s, ptr["err_key"])
+	t, tend, stateFired := g.r(), g.r(), g.r()
+	g.op("mov.u32 %s, %s", t, step0)
+	g.op("add.s32 %s, %s, %s", tend, step0, nsteps)
+	step := g.label("step")
+	g.at(step)
+	g.op("add.s32 %s, %s, 1", t, t)
+	g.op("setp.gt.s32 %s, %s, %s", p, t, tend)
+	g.op("@%s bra %s", p, exit)
+	anyLive := g.pr()
+	g.op("bar.red.or.pred %s, 0, %s", anyLive, live)
+	g.op("@!%s bra %s", anyLive, exit)
+	g.op("mov.u32 %s, 0", stateFired)
+	for ri, R := range g.p.Rules {
+		g.comment("rule %d %s over [%d, %d)", ri, R.Name, R.Lo, R.Hi)
+		if R.SnapMask != 0 {
+			skip := g.label("nosnap")
+			g.op("@!%s bra %s", live, skip)
+			g.fieldsPass(R.SnapMask, false, s, lane, 32)
+			g.at(skip)
+		}
+		blockFired, base := g.r(), g.r()
+		g.op("mov.u32 %s, 0", blockFired)
+		g.op("@%s st.shared.u32 [s_waiting], 0", first)
+		g.op("mov.u32 %s, %d", base, R.Lo)
+		chunk, chunkEnd := g.label("chunk"), g.label("chunkend")
+		g.at(chunk)
+		g.op("setp.ge.s32 %s, %s, %d", p, base, R.Hi)
+		g.op("@%s bra %s", p, chunkEnd)
+		g.op("bar.sync 0")
+		// The precondition of (i, s) on every lane.
+		i, rel, en, key := g.r(), g.r(), g.r(), g.rd()
+		g.op("add.s32 %s, %s, %s", i, base, lane)
+		g.op("sub.s32 %s, %s, %d", rel, i, R.Lo)
+		g.op("mov.u32 %s, 0", en)
+		enabled, decided, fault := g.label("en"), g.label("decided"), g.label("cfault")
+		g.op("@!%s bra %s", live, decided)
+		g.op("setp.ge.s32 %s, %s, %d", p, i, R.Hi)
+		g.op("@%s bra %s", p, decided)
+		if R.CondPC >= 0 {
+			site := evalSite{s: s, i: i, rel: rel, key: key, fault: fault, enabled: enabled, disabled: decided}
+			if err := g.eval(R.CondPC, site); err != nil {
+				return fmt.Errorf("rule %s: %w", R.Name, err)
+			}
+			g.at(fault)
+			g.op("red.global.min.u64 [%s], %s", errKey, key)
+			g.op("bra %s", decided)
+		}
+		g.at(enabled)
+		g.op("mov.u32 %s, 1", en)
+		g.at(decided)
+		// Ballot, the warp's inclusive offsets, the block's scan.
+		enp, ballot, c, offset := g.pr(), g.r(), g.r(), g.r()
+		g.op("setp.ne.u32 %s, %s, 0", enp, en)
+		g.op("vote.sync.ballot.b32 %s, %s, -1", ballot, enp)
+		g.op("popc.b32 %s, %s", c, ballot)
+		g.op("add.s32 %s, %s, %s", stateFired, stateFired, c)
+		g.op("and.b32 %s, %s, %s", c, ballot, leMask)
+		g.op("popc.b32 %s, %s", offset, c)
+		warpAt := g.r()
+		g.op("shl.b32 %s, %s, 2", warpAt, warp)
+		g.op("@%s st.shared.u32 [%s], %s", lane31, g.sharedAt("s_warp", warpAt), offset)
+		g.op("bar.sync 0")
+		noScan := g.label("noscan")
+		g.op("@!%s bra %s", warp0, noScan)
+		v, laneAt := g.r(), g.r()
+		g.op("shl.b32 %s, %s, 2", laneAt, lane)
+		g.op("mov.u32 %s, 0", v)
+		g.op("setp.lt.u32 %s, %s, %d", p, lane, warps)
+		g.op("@%s ld.shared.u32 %s, [%s]", p, v, g.sharedAt("s_warp", laneAt))
+		for o := 1; o < 32; o <<= 1 {
+			y, in := g.r(), g.pr()
+			g.op("shfl.sync.up.b32 %s|%s, %s, %d, 0, -1", y, in, v, o)
+			g.op("@%s add.s32 %s, %s, %s", in, v, v, y)
+		}
+		g.op("st.shared.u32 [%s], %s", g.sharedAt("s_warp", laneAt), v)
+		g.at(noScan)
+		g.op("bar.sync 0")
+		prev, total, waiting := g.r(), g.r(), g.r()
+		g.op("@!%s ld.shared.u32 %s, [%s]", warp0, prev, g.sharedAt("s_warp", warpAt, -4))
+		g.op("@!%s add.s32 %s, %s, %s", warp0, offset, offset, prev)
+		g.op("ld.shared.u32 %s, [s_warp+124]", total)
+		g.op("ld.shared.u32 %s, [s_waiting]", waiting)
+		slot, pair := g.r(), g.r()
+		g.op("add.s32 %s, %s, %s", slot, waiting, offset)
+		g.op("sub.s32 %s, %s, 1", slot, slot)
+		g.op("shl.b32 %s, %s, 2", slot, slot)
+		g.op("shl.b32 %s, %s, 5", pair, rel)
+		g.op("or.b32 %s, %s, %s", pair, pair, warp)
+		g.op("@%s st.shared.u32 [%s], %s", enp, g.sharedAt("s_pairs", slot), pair)
+		g.op("bar.sync 0")
+		// Run the waiting consequences a full block at a time.
+		avail, last, next := g.r(), g.pr(), g.r()
+		g.op("add.s32 %s, %s, %s", avail, waiting, total)
+		g.op("add.s32 %s, %s, 32", next, base)
+		g.op("setp.ge.s32 %s, %s, %d", last, next, R.Hi)
+		run, runEnd := g.label("run"), g.label("runend")
+		g.at(run)
+		full, some := g.pr(), g.pr()
+		g.op("setp.ge.s32 %s, %s, %d", full, avail, bs)
+		g.op("setp.gt.s32 %s, %s, 0", some, avail)
+		g.op("and.pred %s, %s, %s", some, some, last)
+		g.op("or.pred %s, %s, %s", full, full, some)
+		g.op("@!%s bra %s", full, runEnd)
+		n, mine := g.r(), g.pr()
+		g.op("min.s32 %s, %s, %d", n, avail, bs)
+		g.op("setp.lt.s32 %s, %s, %s", mine, tid, n)
+		done, bfault := g.label("bdone"), g.label("bfault")
+		tidAt := g.r()
+		g.op("shl.b32 %s, %s, 2", tidAt, tid)
+		g.op("@!%s bra %s", mine, done)
+		pv, prel, cs, pi, bkey := g.r(), g.r(), g.r(), g.r(), g.rd()
+		g.op("ld.shared.u32 %s, [%s]", pv, g.sharedAt("s_pairs", tidAt))
+		g.op("shr.u32 %s, %s, 5", prel, pv)
+		g.op("and.b32 %s, %s, 31", cs, pv)
+		g.op("add.s32 %s, %s, %s", cs, cs, ctaBase)
+		g.op("add.s32 %s, %s, %d", pi, prel, R.Lo)
+		site := evalSite{s: cs, i: pi, rel: prel, key: bkey, fault: bfault, enabled: done}
+		if err := g.eval(R.BodyPC, site); err != nil {
+			return fmt.Errorf("rule %s: %w", R.Name, err)
+		}
+		g.at(bfault)
+		ka := g.rd()
+		g.op("mad.wide.u32 %s, %s, 8, %s", ka, cs, ptr["err_key"])
+		g.op("red.global.min.u64 [%s], %s", ka, bkey)
+		g.at(done)
+		g.op("bar.sync 0")
+		rest, moved, keep := g.r(), g.r(), g.pr()
+		g.op("sub.s32 %s, %s, %s", rest, avail, n)
+		g.op("mov.u32 %s, 0", moved)
+		g.op("setp.lt.s32 %s, %s, %s", keep, tid, rest)
+		from := g.r()
+		g.op("add.s32 %s, %s, %s", from, n, tid)
+		g.op("shl.b32 %s, %s, 2", from, from)
+		g.op("@%s ld.shared.u32 %s, [%s]", keep, moved, g.sharedAt("s_pairs", from))
+		g.op("bar.sync 0")
+		g.op("@%s st.shared.u32 [%s], %s", keep, g.sharedAt("s_pairs", tidAt), moved)
+		g.op("mov.u32 %s, %s", avail, rest)
+		g.op("bar.sync 0")
+		g.op("bra %s", run)
+		g.at(runEnd)
+		g.op("@%s st.shared.u32 [s_waiting], %s", first, avail)
+		g.op("add.s32 %s, %s, %s", blockFired, blockFired, total)
+		g.op("add.s32 %s, %s, 32", base, base)
+		g.op("bra %s", chunk)
+		g.at(chunkEnd)
+		g.op("bar.sync 0")
+		// Flush, then the state's verdict on the rule.
+		verdict := g.label("verdict")
+		g.op("@!%s bra %s", live, verdict)
+		if R.PendMask != 0 {
+			g.fieldsPass(R.PendMask, true, s, lane, 32)
+		}
+		ek, bad := g.rd(), g.pr()
+		g.op("ld.volatile.global.u64 %s, [%s]", ek, errKey)
+		g.op("setp.ne.s64 %s, %s, -1", bad, ek)
+		g.op("@!%s bra %s", bad, verdict)
+		ruleReg := g.r()
+		g.op("mov.u32 %s, %d", ruleReg, ri)
+		g.op("@%s st.global.u32 [%s], %s", lane0, g.u32at(ptr["failed"], s), t)
+		g.op("@%s st.global.u32 [%s], %s", lane0, g.u32at(ptr["err_rule"], s), ruleReg)
+		g.op("setp.ne.u32 %s, 0, 0", live) // live = false
+		g.at(verdict)
+		g.countFired(ptr["fired"], first, blockFired, t, step0, ri)
+		g.op("bar.warp.sync -1")
+	}
+	after := g.label("stepend")
+	g.op("@!%s bra %s", live, after)
+	g.op("@%s st.global.u32 [%s], %s", lane0, g.u32at(ptr["last_fired"], s), stateFired)
+	g.op("setp.ne.s32 %s, %s, 0", p, stateFired)
+	g.op("@%s bra %s", p, after)
+	g.op("@%s st.global.u32 [%s], %s", lane0, g.u32at(ptr["stable_at"], s), t)
+	g.op("setp.ne.u32 %s, 0, 0", live)
+	g.at(after)
+	g.op("bra %s", step)
+	g.at(exit)
+	g.op("ret")
+	return nil
+}
+
+// sharedAt returns a register holding the shared-memory address of the
+// byte offset off (a b32 register) plus delta into the array name.
+func (g *ptxGen) sharedAt(name, off string, delta ...int) string {
+	a := g.r()
+	g.op("mov.u32 %s, %s", a, name)
+	g.op("add.s32 %s, %s, %s", a, a, off)
+	for _, d := range delta {
+		g.op("add.s32 %s, %s, %d", a, a, d)
+	}
+	return a
+}

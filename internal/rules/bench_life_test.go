@@ -45,7 +45,7 @@ func lifeLoop(cells, next []byte, w, h, gens int) []byte {
 func TestLifeLoopMatchesRules(t *testing.T) {
 	const w, h, gens = 37, 23, 30
 	p := compileConfig(t, "life.rules", map[string]string{"W": fmt.Sprint(w), "H": fmt.Sprint(h)})
-	for _, path := range []CPUPath{PathInterpret, PathClosures, PathBatch} {
+	for _, path := range []CPUPath{PathInterpret, PathBatch} {
 		st := Generate(p, 2, 9)
 		cells := make([]byte, w*h)
 		for k, v := range field(p, st, 1, "c") {
@@ -87,7 +87,7 @@ func BenchmarkLife512(b *testing.B) {
 	for _, path := range []struct {
 		name string
 		p    CPUPath
-	}{{"batch", PathBatch}, {"closures", PathClosures}, {"interp", PathInterpret}} {
+	}{{"batch", PathBatch}, {"interp", PathInterpret}} {
 		for _, workers := range []int{1, 0} {
 			b.Run(fmt.Sprintf("%s/workers=%d", path.name, workers), func(b *testing.B) {
 				st := &States{N: 1, Words: init.Words, Data: append([]uint32(nil), init.Data...)}

@@ -10,9 +10,9 @@ import (
 
 // CPU is the reference backend: every state runs through all its steps on
 // one goroutine, states spread over all cores. Path picks how the program
-// runs: batches of indices through the bytecode (batch.go, the default),
-// Go closures (closure.go) or the bytecode interpreter (interp.go), the
-// reference the others are tested against.
+// runs: batches of indices through the bytecode (batch.go, the default) or
+// the bytecode interpreter (interp.go), the reference the batch evaluator
+// is tested against.
 type CPU struct {
 	Path CPUPath
 	// Tests force splitting: parts per state and the smallest range split.
@@ -24,7 +24,6 @@ type CPUPath int
 
 const (
 	PathBatch     CPUPath = iota // 256 indices at a time through the bytecode
-	PathClosures                 // the program compiled to Go closures
 	PathInterpret                // the bytecode interpreter, one index at a time
 )
 
@@ -61,10 +60,6 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 	}
 	fired := make([][][]int64, workers) // per worker [step][rule]
 	var traces [][]TraceRecord = make([][]TraceRecord, workers)
-	var cp *closureProg
-	if c.Path == PathClosures {
-		cp = compileClosures(p)
-	}
 	var next, done atomic.Int64
 	var wg sync.WaitGroup
 	// States are handed out a few at a time, at most 16, so that every
@@ -84,7 +79,7 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 				f[t] = make([]int64, len(p.Rules))
 			}
 			fired[w] = f
-			e := c.newEval(p, cp, &stop, parts)
+			e := c.newEval(p, &stop, parts)
 			for ctx.Err() == nil {
 				lo := int(next.Add(int64(batch))) - batch
 				if lo >= st.N {
@@ -170,12 +165,10 @@ func runState(e stateEval, rules int, fired [][]int64, steps int, after func(t i
 	return 0, stateError{}
 }
 
-// newEval returns an evaluator for one goroutine: the closures when the
-// program compiled to them, else the interpreter.
-func (c CPU) newEval(p *Program, cp *closureProg, stop *atomic.Bool, parts int) stateEval {
+// newEval returns an evaluator for one goroutine: the batch evaluator when
+// the program fits it, else the interpreter.
+func (c CPU) newEval(p *Program, stop *atomic.Bool, parts int) stateEval {
 	switch {
-	case cp != nil:
-		return newClosureEval(cp, stop)
 	case c.Path == PathBatch && batchFits(p) && parts > 1:
 		return newSplitEval(p, stop, parts, cmp.Or(c.minSplit, minSplit))
 	case c.Path == PathBatch && batchFits(p):

@@ -77,7 +77,7 @@ func TestNoFiredPerStepIsConstantMemory(t *testing.T) {
 // range, on every CPU path.
 func TestCancelInsideHugeRange(t *testing.T) {
 	p := compileSrc(t, "state { int a }\nrule r over i in 0..2147483647 when i >= 0 { a += 1 }")
-	for _, path := range []CPU{{Path: PathBatch}, {Path: PathClosures}, {Path: PathInterpret}} {
+	for _, path := range []CPU{{Path: PathBatch}, {Path: PathInterpret}} {
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		start := time.Now()
 		_, err := path.Run(ctx, p, NewStates(p, 1), Options{Steps: 1})

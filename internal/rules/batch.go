@@ -53,12 +53,20 @@ type batchEval struct {
 	// is atomic and float += collects in fadds, in index order.
 	split bool
 	fadds []pendingWrite
+	// Registers kept as a base and a stride (batch_kinds.go); rm and wm
+	// are the registers each instruction reads and writes.
+	aff    uint32
+	kb, ks [MaxRegs]uint32
+	rm, wm []uint32
+	scr    [3][lanes]uint32
+	one    [1]uint8
 }
 
 func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
 	ref := &evaluator{p: p, snap: make([]uint32, p.Words), stop: stop}
 	b := &batchEval{p: p, ref: ref, snap: ref.snap, stop: stop}
 	b.ky, b.skip, b.fuse, b.acc = planBatch(p)
+	b.rm, b.wm = regMasks(p)
 	return b
 }
 
@@ -157,6 +165,48 @@ func (b *batchEval) exec(pc int, act []uint8) {
 		}
 		op, a, ib, c := decode(code[pc])
 		n := b.n
+		if len(act) == n {
+			next := -1
+			if op == opIADD && b.fuse[pc] {
+				next = b.affineFused(pc)
+			} else {
+				next = b.affine(pc, op, a, ib, c)
+			}
+			if next >= 0 {
+				if op == opLOOP {
+					if spins++; spins&63 == 0 && b.stopped() {
+						b.release(act)
+						return
+					}
+				}
+				pc = next
+				continue
+			}
+		}
+		kc := b.ky[pc]
+		if b.aff != 0 {
+			var kr int
+			kc, kr = b.constOperand(pc, op, &ib, c, kc)
+			rm, wm := b.rm[pc], b.wm[pc]
+			if kr >= 0 {
+				rm &^= 1 << (kr & 31) // read as the constant kc
+			}
+			if op == opIADD && b.fuse[pc] {
+				// The load reads the index the IADD wrote, the
+				// accumulating IADD the loaded value.
+				rm |= b.rm[pc+1] &^ (1 << (a & 31))
+				wm |= b.wm[pc+1]
+				if b.acc[pc] >= 0 {
+					rm |= b.rm[pc+2] &^ (1 << (a & 31))
+					wm |= b.wm[pc+2]
+				}
+			}
+			if len(act) != n {
+				rm |= wm
+			}
+			b.materialize(rm)
+			b.aff &^= wm
+		}
 		D := &b.r[a&31]
 		switch op {
 		case opNop:
@@ -241,7 +291,7 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			act = act[:0]
 			continue
 		case opIDIV, opIMOD:
-			if k := b.ky[pc]; k > 0 && int32(k) != 0 && b.divK(op, D, &b.r[ib&31], int32(k), act) {
+			if k := kc; k > 0 && int32(k) != 0 && b.divK(op, D, &b.r[ib&31], int32(k), act) {
 				break
 			}
 			X, Y := &b.r[ib&31], &b.r[c&31]
@@ -263,17 +313,17 @@ func (b *batchEval) exec(pc int, act []uint8) {
 				if r := b.acc[pc]; r >= 0 {
 					// The loaded value only feeds the next IADD: add it
 					// there (its register is written again before a read).
-					b.loadAdd(op2, &b.r[r&31], &b.r[ib&31], &b.r[c&31], b.ky[pc], f2, act)
+					b.loadAdd(op2, &b.r[r&31], &b.r[ib&31], &b.r[c&31], kc, f2, act)
 					pc += 3
 					continue
 				}
-				b.loadSum(op2, D, &b.r[ib&31], &b.r[c&31], b.ky[pc], f2, act)
+				b.loadSum(op2, D, &b.r[ib&31], &b.r[c&31], kc, f2, act)
 				pc += 2
 				continue
 			}
 			fallthrough
 		default:
-			if k := b.ky[pc]; k >= 0 && batchBinaryK(op, D, &b.r[ib&31], uint32(k), act, n) {
+			if k := kc; k >= 0 && batchBinaryK(op, D, &b.r[ib&31], uint32(k), act, n) {
 				break
 			}
 			if !(batchUnary(op, D, &b.r[ib&31], act, n) || batchBinary(op, D, &b.r[ib&31], &b.r[c&31], act, n)) {

@@ -53,6 +53,8 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 			b.fault[l] = false
 			act = append(act, l)
 		}
+		b.aff = 0
+		b.setAffine(0, uint32(int32(base)), 1)
 		b.exec(rule.CondPC, act)
 		if b.stopped() {
 			return fired, 0, nil
@@ -109,6 +111,11 @@ func (b *batchEval) runBodies(pc int, idx []int32) (int, *fault) {
 		R0[l] = uint32(x)
 		b.fault[l] = false
 		act = append(act, l)
+	}
+	b.aff = 0
+	if int(idx[n-1]-idx[0]) == n-1 {
+		// Consecutive indices (ascending, so every one in between).
+		b.setAffine(0, uint32(idx[0]), 1)
 	}
 	b.exec(pc, act)
 	if b.stopped() {

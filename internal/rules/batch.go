@@ -44,6 +44,7 @@ type batchEval struct {
 	// after it reads (batch_plan.go).
 	ky         []int64
 	skip, fuse []bool
+	fma        []bool        // an FMUL starting a fused product (batch_fuse.go)
 	acc        []int8        // a fused load's value is added into this register
 	kreg       [lanes]uint32 // a constant operand spread over the lanes
 	queue      [lanes]int32  // indices whose precondition holds, waiting for their consequence
@@ -67,6 +68,7 @@ func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
 	b := &batchEval{p: p, ref: ref, snap: ref.snap, stop: stop}
 	b.ky, b.skip, b.fuse, b.acc = planBatch(p)
 	b.rm, b.wm = regMasks(p)
+	b.fma = planFMA(p, jumpTargets(p))
 	return b
 }
 
@@ -166,6 +168,10 @@ func (b *batchEval) exec(pc int, act []uint8) {
 		op, a, ib, c := decode(code[pc])
 		n := b.n
 		if len(act) == n {
+			if op == opFMUL && b.fma[pc] && b.fusedProduct(pc) {
+				pc += 3
+				continue
+			}
 			next := -1
 			if op == opIADD && b.fuse[pc] {
 				next = b.affineFused(pc)
@@ -227,6 +233,14 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			}
 			pc += 2
 			continue
+		case opMOV:
+			if len(act) != n {
+				for _, l := range act {
+					D[l] = b.r[ib&31][l]
+				}
+			} else {
+				copy(D[:n], b.r[ib&31][:n])
+			}
 		case opLD, opLDS:
 			b.load(op, D, ib, c, act)
 		case opST, opSTP, opADDI, opADDF:

@@ -252,20 +252,26 @@ func (b *batchEval) exec(pc int, act []uint8) {
 		case opJZ:
 			// Branch-free: the lanes of a precondition go either way at
 			// random.
-			z, nz := b.get()[:len(act)], b.get()[:len(act)]
+			z, nz := b.get(), b.get()
+			zp, nzp := (*[lanes]uint8)(z[:lanes]), (*[lanes]uint8)(nz[:lanes])
 			nzn, zn := 0, 0
 			for _, l := range act {
-				nz[nzn], z[zn] = l, l
+				nzp[uint8(nzn)], zp[uint8(zn)] = l, l
 				t := int(b2u(D[l] != 0))
 				nzn += t
 				zn += 1 - t
 			}
 			z, nz = z[:zn], nz[:nzn]
 			b.release(act)
-			if len(z) == 0 {
+			switch {
+			case len(z) == 0:
 				b.release(z)
 				act = nz
 				pc += 2
+				continue
+			case len(nz) == 0 && len(b.wait) == 0:
+				b.release(nz)
+				act, pc = z, int(code[pc+1])
 				continue
 			}
 			b.push(nz, pc+2)

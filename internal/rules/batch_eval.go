@@ -65,17 +65,19 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 		if b.anyF {
 			stopAt = b.firstFault()
 		}
+		// Branch-free: the precondition holds at random.
+		q, qn := &b.queue, len(queue)
 		for i := range stopAt {
-			if !b.en[uint8(i)] {
-				continue
-			}
-			queue = append(queue, int32(base+i))
-			if len(queue) == lanes {
+			q[uint8(qn)] = int32(base + i)
+			if qn += int(b2u(b.en[uint8(i)])); qn == lanes {
+				queue = queue[:qn]
 				if i, f := body(); f != nil || b.stopped() {
 					return fired, i, f
 				}
+				qn = 0
 			}
 		}
+		queue = queue[:qn]
 		if stopAt < n {
 			if i, f := body(); f != nil || b.stopped() {
 				return fired, i, f

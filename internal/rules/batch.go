@@ -45,6 +45,7 @@ type batchEval struct {
 	ky         []int64
 	skip, fuse []bool
 	fma        []bool        // an FMUL starting a fused product (batch_fuse.go)
+	bools      []uint32      // registers holding 0 or 1 (batch_fuse.go)
 	acc        []int8        // a fused load's value is added into this register
 	kreg       [lanes]uint32 // a constant operand spread over the lanes
 	queue      [lanes]int32  // indices whose precondition holds, waiting for their consequence
@@ -69,6 +70,7 @@ func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
 	b.ky, b.skip, b.fuse, b.acc = planBatch(p)
 	b.rm, b.wm = regMasks(p)
 	b.fma = planFMA(p, jumpTargets(p))
+	b.bools = boolRegs(p)
 	return b
 }
 
@@ -167,6 +169,9 @@ func (b *batchEval) exec(pc int, act []uint8) {
 		}
 		op, a, ib, c := decode(code[pc])
 		n := b.n
+		if op == opBOOL && b.bools[pc]&(1<<(ib&31)) != 0 {
+			op = opMOV // of a value that is 0 or 1 already
+		}
 		if len(act) == n {
 			if op == opFMUL && b.fma[pc] && b.fusedProduct(pc) {
 				pc += 3

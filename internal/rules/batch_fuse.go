@@ -151,3 +151,62 @@ func (b *batchEval) fusedProduct(pc int) bool {
 	b.aff &^= 1<<(d&31) | 1<<(t1&31) | 1<<(t2&31)
 	return true
 }
+
+// boolRegs returns, per instruction, the registers that hold 0 or 1 on
+// every path to it (a comparison's or a BOOL's result, a constant 0 or 1,
+// copies of them): BOOL of such a register is a copy. The compiler's && and
+// || produce chains of them.
+func boolRegs(p *Program) []uint32 {
+	code := p.Code
+	in := make([]uint32, len(code)+2)
+	seen := make([]bool, len(code)+2)
+	var work []int
+	flow := func(pc int, m uint32) {
+		if pc >= len(code) {
+			return
+		}
+		if !seen[pc] {
+			seen[pc], in[pc] = true, m
+			work = append(work, pc)
+		} else if in[pc]&m != in[pc] {
+			in[pc] &= m
+			work = append(work, pc)
+		}
+	}
+	for _, r := range p.Rules {
+		for _, e := range []int{r.CondPC, r.BodyPC} {
+			if e >= 0 && e < len(code) {
+				seen[e], in[e] = true, 0
+				work = append(work, e)
+			}
+		}
+	}
+	for len(work) > 0 {
+		pc := work[len(work)-1]
+		work = work[:len(work)-1]
+		op, a, b, _ := decode(code[pc])
+		_, writes, _ := regOperands(code[pc])
+		out := in[pc] &^ regMask(writes)
+		isBool := op >= opIEQ && op <= opILE || op >= opFEQ && op <= opFLE || op == opBOOL || op == opILNOT ||
+			op == opLDI && pc+1 < len(code) && code[pc+1] <= 1 ||
+			op == opMOV && in[pc]&(1<<(b&31)) != 0
+		if isBool && a < MaxRegs {
+			out |= 1 << a
+		}
+		next := pc + 1
+		if hasImm(op) {
+			next = pc + 2
+		}
+		switch op {
+		case opJMP:
+			flow(target(code, pc), out)
+		case opJZ, opLOOP:
+			flow(target(code, pc), out)
+			flow(next, out)
+		case opRET, opEND:
+		default:
+			flow(next, out)
+		}
+	}
+	return in[:len(code)]
+}

@@ -58,7 +58,7 @@ type batchEval struct {
 	// Registers kept as a base and a stride (batch_kinds.go); rm and wm
 	// are the registers each instruction reads and writes.
 	aff    uint32
-	kb, ks [MaxRegs]uint32
+	av     [MaxRegs]aval
 	rm, wm []uint32
 	scr    [3][lanes]uint32
 	one    [1]uint8

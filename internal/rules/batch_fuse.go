@@ -106,12 +106,10 @@ func (b *batchEval) fusedProduct(pc int) bool {
 	var ks [4]uint32
 	var uni [4]bool
 	for k, r := range [4]int{x, y, z, w} {
-		if v, s, ok := b.operand(r, -1); ok {
-			if s != 0 {
-				b.materialize(1 << (r & 31))
-				continue
-			}
+		if v, s, ok := b.operand(r, -1); ok && s == 0 {
 			ks[k], uni[k] = v, true
+		} else {
+			b.materialize(1 << (r & 31))
 		}
 	}
 	// Products of a lane register and a constant: constant second.

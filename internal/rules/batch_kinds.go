@@ -1,5 +1,7 @@
 package rules
 
+import "sort"
+
 // Register kinds. A batch's indices are consecutive, and much of what a
 // rule computes from its index is the same in every lane (a board's row,
 // its offsets) or steps by the same amount from lane to lane (the column,
@@ -24,22 +26,53 @@ func regMasks(p *Program) (reads, writes []uint32) {
 	return reads, writes
 }
 
-// setAffine makes register r hold base + stride*lane.
-func (b *batchEval) setAffine(r int, base, stride uint32) {
-	b.kb[r], b.ks[r] = base, stride
-	b.aff |= 1 << r
+// aval is a register kept as numbers: lanes [0, j) hold b + s*lane and
+// lanes [j, n) hold b2 + s*(lane-j); j == 0: one piece. Two pieces are
+// what a column (k % W) or a row (k / W) becomes where a batch crosses the
+// board's edge, and what the wrapped neighbours ((x - 1) % W) are.
+type aval struct {
+	b, s, b2 uint32
+	j        int
 }
 
-// operand returns register r's base and stride when it is kept as two
-// numbers (or, for c operands folded to a constant, the constant k >= 0).
-func (b *batchEval) operand(r int, k int64) (base, stride uint32, ok bool) {
+// at is the value in lane i.
+func (v aval) at(i int) uint32 {
+	if v.j > 0 && i >= v.j {
+		return v.b2 + v.s*uint32(i-v.j)
+	}
+	return v.b + v.s*uint32(i)
+}
+
+// setAffine makes register r hold base + stride*lane.
+func (b *batchEval) setAffine(r int, base, stride uint32) {
+	b.set(r, aval{b: base, s: stride})
+}
+
+func (b *batchEval) set(r int, v aval) {
+	b.av[r&31] = v
+	b.aff |= 1 << (r & 31)
+}
+
+// value returns register r (or, for c operands folded to a constant, the
+// constant k >= 0) when it is kept as numbers.
+func (b *batchEval) value(r int, k int64) (aval, bool) {
 	if k >= 0 {
-		return uint32(k), 0, true
+		return aval{b: uint32(k)}, true
 	}
 	if r == noReg || b.aff&(1<<(r&31)) == 0 {
+		return aval{}, false
+	}
+	return b.av[r&31], true
+}
+
+// operand returns register r's base and stride when it is kept as one
+// piece (or the folded constant k >= 0).
+func (b *batchEval) operand(r int, k int64) (base, stride uint32, ok bool) {
+	v, ok := b.value(r, k)
+	if !ok || v.j != 0 {
 		return 0, 0, false
 	}
-	return b.kb[r&31], b.ks[r&31], true
+	return v.b, v.s, true
 }
 
 // materialize writes the registers of mask out as lanes.
@@ -48,11 +81,21 @@ func (b *batchEval) materialize(mask uint32) {
 		r := 0
 		for ; m&(1<<r) == 0; r++ {
 		}
-		v, s := b.kb[r], b.ks[r]
+		v := b.av[r]
 		d := b.r[r][:b.n]
-		for i := range d {
-			d[i] = v
-			v += s
+		j := len(d)
+		if v.j > 0 && v.j < j {
+			j = v.j
+		}
+		x := v.b
+		for i := range d[:j] {
+			d[i] = x
+			x += v.s
+		}
+		x = v.b2
+		for i := j; i < len(d); i++ {
+			d[i] = x
+			x += v.s
 		}
 	}
 	b.aff &^= mask
@@ -78,6 +121,65 @@ func floorDiv(v, k int64) int64 {
 	return q
 }
 
+// arith combines two registers kept as numbers lane by lane with a
+// function affine in each (a sum or a difference): the pieces must split
+// at the same lane.
+func arith(x, y aval, f func(u, v uint32) uint32) (aval, bool) {
+	if x.j != 0 && y.j != 0 && x.j != y.j {
+		return aval{}, false
+	}
+	r := aval{b: f(x.b, y.b), s: f(x.s, y.s), j: max(x.j, y.j)}
+	if r.j > 0 {
+		r.b2 = f(x.at(r.j), y.at(r.j))
+	}
+	return r, true
+}
+
+func add(u, v uint32) uint32 { return u + v }
+func sub(u, v uint32) uint32 { return u - v }
+
+// divide is x / k (IDIV) or x mod k (IMOD) for one-piece x and a constant
+// k != 0: one or two pieces, false for more.
+func (b *batchEval) divide(op int, x, xs, k uint32) (aval, bool) {
+	lo, hi, ok := span(x, xs, b.n)
+	if !ok {
+		return aval{}, false
+	}
+	m := int64(int32(k))
+	if m < 0 {
+		m = -m
+	}
+	// Both are monotonic in the value, so in the lane: a piece is a run
+	// of lanes with one quotient.
+	piece := func(v int64) int64 {
+		if op == opIDIV {
+			return int64(idiv(int32(v), int32(k)))
+		}
+		return floorDiv(v, m)
+	}
+	val := func(v int64) uint32 {
+		if op == opIDIV {
+			return uint32(idiv(int32(v), int32(k)))
+		}
+		return uint32(imod(int32(v), int32(k)))
+	}
+	stride := xs
+	if op == opIDIV {
+		stride = 0
+	}
+	p0, pn := piece(lo), piece(hi)
+	if p0 == pn {
+		return aval{b: val(lo), s: stride}, true
+	}
+	s := int64(int32(xs))
+	lane := func(i int) int64 { return lo + s*int64(i) }
+	j := sort.Search(b.n, func(i int) bool { return piece(lane(i)) != p0 })
+	if j <= 0 || j >= b.n || piece(lane(j)) != pn {
+		return aval{}, false
+	}
+	return aval{b: val(lo), s: stride, b2: val(lane(j)), j: j}, true
+}
+
 // affine runs the instruction at pc the short way when all the batch's
 // lanes run it and its operands allow; it returns the next pc, or -1 when
 // the instruction must run lane by lane.
@@ -88,8 +190,8 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 		b.setAffine(a&31, code[pc+1], 0)
 		return pc + 2
 	case opMOV:
-		if x, s, ok := b.operand(ib, -1); ok {
-			b.setAffine(a&31, x, s)
+		if v, ok := b.value(ib, -1); ok {
+			b.set(a, v)
 			return pc + 1
 		}
 	case opJZ:
@@ -101,7 +203,7 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 		}
 	case opLOOP:
 		if x, s, ok := b.operand(a, -1); ok && s == 0 {
-			b.kb[a&31] = x - 1
+			b.av[a&31].b = x - 1
 			if int32(x-1) > 0 {
 				return int(code[pc+1])
 			}
@@ -110,23 +212,29 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 	case opLD, opLDS:
 		return b.affineLoad(pc, op, a, ib, c)
 	case opIADD, opISUB, opIMUL:
-		x, xs, ok1 := b.operand(ib, -1)
-		y, ys, ok2 := b.operand(c, b.ky[pc])
+		x, ok1 := b.value(ib, -1)
+		y, ok2 := b.value(c, b.ky[pc])
 		if !ok1 || !ok2 {
 			return -1
 		}
+		var r aval
+		ok := true
 		switch {
 		case op == opIADD:
-			b.setAffine(a&31, x+y, xs+ys)
+			r, ok = arith(x, y, add)
 		case op == opISUB:
-			b.setAffine(a&31, x-y, xs-ys)
-		case ys == 0:
-			b.setAffine(a&31, x*y, xs*y)
-		case xs == 0:
-			b.setAffine(a&31, x*y, ys*x)
+			r, ok = arith(x, y, sub)
+		case y.s == 0 && y.j == 0:
+			r = aval{b: x.b * y.b, s: x.s * y.b, b2: x.b2 * y.b, j: x.j}
+		case x.s == 0 && x.j == 0:
+			r = aval{b: y.b * x.b, s: y.s * x.b, b2: y.b2 * x.b, j: y.j}
 		default:
+			ok = false
+		}
+		if !ok {
 			return -1
 		}
+		b.set(a, r)
 		return pc + 1
 	case opIDIV, opIMOD:
 		x, xs, ok1 := b.operand(ib, -1)
@@ -134,29 +242,11 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 		if !ok1 || !ok2 || ks != 0 || k == 0 {
 			return -1
 		}
-		lo, hi, ok := span(x, xs, b.n)
+		r, ok := b.divide(op, x, xs, k)
 		if !ok {
 			return -1
 		}
-		if op == opIDIV {
-			// Truncated division is monotonic: one quotient at both ends
-			// is one quotient in every lane.
-			q := idiv(int32(lo), int32(k))
-			if q != idiv(int32(hi), int32(k)) {
-				return -1
-			}
-			b.setAffine(a&31, uint32(q), 0)
-			return pc + 1
-		}
-		// Euclidean remainder: affine while floor(v / |k|) stays put.
-		m := int64(int32(k))
-		if m < 0 {
-			m = -m
-		}
-		if floorDiv(lo, m) != floorDiv(hi, m) {
-			return -1
-		}
-		b.setAffine(a&31, uint32(imod(int32(lo), int32(k))), xs)
+		b.set(a, r)
 		return pc + 1
 	default:
 		if op < opIADD || op >= opCount {
@@ -191,91 +281,123 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 	return -1
 }
 
-// window returns the words of field fi that a load through an index of
-// base and stride reads in the batch's lanes: one word (stride 0) or n
-// consecutive ones (stride 1), false for anything else or out of range.
-func (b *batchEval) window(op, fi int, base, stride uint32) ([]uint32, bool) {
+// window returns, per piece of an index kept as numbers, the words of
+// field fi that a load reads in its lanes: one word (stride 0) or one per
+// lane (stride 1); false for other strides or out of range.
+func (b *batchEval) window(op, fi int, v aval) (w1, w2 []uint32, ok bool) {
 	f := &b.p.Fields[fi]
 	src := b.cur
 	if op == opLDS {
 		src = b.snap
 	}
 	fld := src[f.Off : f.Off+f.Size]
-	if stride > 1 {
-		return nil, false
+	if v.s > 1 {
+		return nil, nil, false
 	}
-	lo, hi, ok := span(base, stride, b.n)
-	if !ok || lo < 0 || hi >= int64(len(fld)) {
-		return nil, false
+	piece := func(base uint32, n int) ([]uint32, bool) {
+		lo, hi, ok := span(base, v.s, n)
+		if !ok || lo < 0 || hi >= int64(len(fld)) {
+			return nil, false
+		}
+		return fld[lo : hi+1], true
 	}
-	return fld[lo : hi+1], true
+	if v.j == 0 {
+		w1, ok = piece(v.b, b.n)
+		return w1, nil, ok
+	}
+	if w1, ok = piece(v.b, v.j); !ok {
+		return nil, nil, false
+	}
+	w2, ok = piece(v.b2, b.n-v.j)
+	return w1, w2, ok
+}
+
+// loaded sets register a to what a load through index v read (w1, w2).
+func (b *batchEval) loaded(a int, v aval, w1, w2 []uint32) {
+	if v.s == 0 {
+		r := aval{b: w1[0], j: v.j}
+		if v.j > 0 {
+			r.b2 = w2[0]
+		}
+		b.set(a, r)
+		return
+	}
+	d := b.r[a&31][:b.n]
+	copy(d, w1)
+	copy(d[len(w1):], w2)
+	b.aff &^= 1 << (a & 31)
 }
 
 func (b *batchEval) affineLoad(pc, op, a, ib, fi int) int {
-	var base, stride uint32
+	var v aval
 	if ib != noReg {
 		var ok bool
-		if base, stride, ok = b.operand(ib, -1); !ok {
+		if v, ok = b.value(ib, -1); !ok {
 			return -1
 		}
 	}
-	w, ok := b.window(op, fi, base, stride)
+	w1, w2, ok := b.window(op, fi, v)
 	if !ok {
 		return -1
 	}
-	if stride == 0 {
-		b.setAffine(a&31, w[0], 0)
-		return pc + 1
-	}
-	copy(b.r[a&31][:b.n], w)
-	b.aff &^= 1 << (a & 31)
+	b.loaded(a, v, w1, w2)
 	return pc + 1
 }
 
 // affineFused is a fused stencil load (IADD, load and perhaps the IADD
-// accumulating it) whose index is affine: one copy or one add of
+// accumulating it) whose index is kept as numbers: copies or adds of
 // consecutive words, no bounds test per lane.
 func (b *batchEval) affineFused(pc int) int {
 	code := b.p.Code
 	_, a, ib, c := decode(code[pc])
 	op2, _, _, fi := decode(code[pc+1])
-	x, xs, ok1 := b.operand(ib, -1)
-	y, ys, ok2 := b.operand(c, b.ky[pc])
+	x, ok1 := b.value(ib, -1)
+	y, ok2 := b.value(c, b.ky[pc])
 	if !ok1 || !ok2 {
 		return -1
 	}
-	w, ok := b.window(op2, fi, x+y, xs+ys)
+	v, ok := arith(x, y, add)
 	if !ok {
 		return -1
 	}
-	r := b.acc[pc]
+	w1, w2, ok := b.window(op2, fi, v)
+	if !ok {
+		return -1
+	}
+	r := int(b.acc[pc])
 	if r < 0 {
-		if xs+ys == 0 {
-			b.setAffine(a&31, w[0], 0)
-		} else {
-			copy(b.r[a&31][:b.n], w)
-			b.aff &^= 1 << (a & 31)
-		}
+		b.loaded(a, v, w1, w2)
 		return pc + 2
 	}
 	// acc += field[...]; the loaded register is dead.
 	b.aff &^= 1 << (a & 31)
-	if k, ks, ok := b.operand(int(r), -1); ok && xs+ys == 0 {
-		b.setAffine(int(r), k+w[0], ks)
+	if v.s == 0 {
+		t := aval{b: w1[0], j: v.j}
+		if v.j > 0 {
+			t.b2 = w2[0]
+		}
+		if A, ok := b.value(r, -1); ok {
+			if sum, ok := arith(A, t, add); ok {
+				b.set(r, sum)
+				return pc + 3
+			}
+		}
+		b.materialize(1 << r)
+		A := b.r[r][:b.n]
+		for i := range A {
+			A[i] += t.at(i)
+		}
 		return pc + 3
 	}
 	b.materialize(1 << r)
 	A := b.r[r][:b.n]
-	if xs+ys == 0 {
-		v := w[0]
-		for i := range A {
-			A[i] += v
-		}
-		return pc + 3
+	A1, A2 := A[:len(w1)], A[len(w1):]
+	for i, v := range w1 {
+		A1[i] += v
 	}
-	w = w[:len(A)]
-	for i, v := range w {
-		A[i] += v
+	w2 = w2[:len(A2)]
+	for i, v := range w2 {
+		A2[i] += v
 	}
 	return pc + 3
 }

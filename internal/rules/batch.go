@@ -46,6 +46,7 @@ type batchEval struct {
 	skip, fuse []bool
 	fma        []bool        // an FMUL starting a fused product (batch_fuse.go)
 	bools      []uint32      // registers holding 0 or 1 (batch_fuse.go)
+	code       []uint32      // the program, && and || if-converted (batch_ifconv.go)
 	acc        []int8        // a fused load's value is added into this register
 	kreg       [lanes]uint32 // a constant operand spread over the lanes
 	queue      [lanes]int32  // indices whose precondition holds, waiting for their consequence
@@ -68,7 +69,8 @@ func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
 	ref := &evaluator{p: p, snap: make([]uint32, p.Words), stop: stop}
 	b := &batchEval{p: p, ref: ref, snap: ref.snap, stop: stop}
 	b.ky, b.skip, b.fuse, b.acc = planBatch(p)
-	b.rm, b.wm = regMasks(p)
+	b.code = ifConvert(p)
+	b.rm, b.wm = regMasks(b.code)
 	b.fma = planFMA(p, jumpTargets(p))
 	b.bools = boolRegs(p)
 	return b
@@ -148,7 +150,7 @@ func (b *batchEval) faultLane(l uint8) { b.fault[l], b.anyF = true, true }
 // exec runs the lanes of act from pc until each reaches opRET (setting en)
 // or opEND.
 func (b *batchEval) exec(pc int, act []uint8) {
-	code := b.p.Code
+	code := b.code
 	b.wait = b.wait[:0]
 	spins := 0
 	for {
@@ -246,6 +248,8 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			} else {
 				copy(D[:n], b.r[ib&31][:n])
 			}
+		case opANDB, opORB:
+			andOr(op, D, &b.r[ib&31], act, n)
 		case opLD, opLDS:
 			b.load(op, D, ib, c, act)
 		case opST, opSTP, opADDI, opADDF:

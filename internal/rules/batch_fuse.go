@@ -11,7 +11,7 @@ package rules
 // read before writing them (backward dataflow over the jumps).
 func liveOut(p *Program) []uint32 {
 	code := p.Code
-	rm, wm := regMasks(p)
+	rm, wm := regMasks(p.Code)
 	var starts []int
 	for pc := 0; pc < len(code); pc++ {
 		starts = append(starts, pc)

@@ -13,13 +13,19 @@ import "sort"
 // run together take the short way: a register that some lanes write and
 // others do not is lanes.
 
-// regMasks returns, per instruction, the registers it reads and writes.
-func regMasks(p *Program) (reads, writes []uint32) {
-	reads, writes = make([]uint32, len(p.Code)), make([]uint32, len(p.Code))
-	for pc := 0; pc < len(p.Code); pc++ {
-		r, w, _ := regOperands(p.Code[pc])
+// regMasks returns, per instruction, the registers it reads and writes
+// (the if-converted ANDB and ORB read the register they write).
+func regMasks(code []uint32) (reads, writes []uint32) {
+	reads, writes = make([]uint32, len(code)), make([]uint32, len(code))
+	for pc := 0; pc < len(code); pc++ {
+		op, a, b, _ := decode(code[pc])
+		if op == opANDB || op == opORB {
+			reads[pc], writes[pc] = 1<<(a&31)|1<<(b&31), 1<<(a&31)
+			continue
+		}
+		r, w, _ := regOperands(code[pc])
 		reads[pc], writes[pc] = regMask(r), regMask(w)
-		if hasImm(int(p.Code[pc] & 255)) {
+		if hasImm(op) {
 			pc++
 		}
 	}

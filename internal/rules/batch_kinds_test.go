@@ -114,3 +114,59 @@ rule s over k in 0..%[2]d {
 		}
 	}
 }
+
+// TestIfConversion: Life's precondition loses all its jumps (two && and
+// two ||); a right operand that may fault (a division, a load through
+// another index) keeps its jump; random && and || chains over such
+// operands agree with the interpreter.
+func TestIfConversion(t *testing.T) {
+	jumps := func(code []uint32) int {
+		n := 0
+		for pc := 0; pc < len(code); pc++ {
+			if op := int(code[pc] & 255); op == opJZ || op == opJMP {
+				n++
+			}
+			if hasImm(int(code[pc] & 255)) {
+				pc++
+			}
+		}
+		return n
+	}
+	p := compileConfig(t, "life.rules", map[string]string{"W": "40", "H": "30"})
+	if n := jumps(p.Code) - jumps(ifConvert(p)); n != 6 {
+		t.Errorf("life: %d jumps removed, want 6 (two && and two ||)", n)
+	}
+	start, end := ruleCode(p, 0)
+	for pc := start; pc < p.Rules[0].BodyPC && pc < end; pc++ {
+		if op := int(ifConvert(p)[pc] & 255); op == opJZ || op == opJMP {
+			t.Errorf("life's precondition keeps a jump at %d", pc)
+		}
+		if hasImm(int(p.Code[pc] & 255)) {
+			pc++
+		}
+	}
+	p = compileSrc(t, `state { int a[8] ~ uniform(-2, 2) int o[8] }
+rule r over i in 0..8 when a[i] > 0 && 6 / a[(i + 1) % 8] > 1 || a[(i + 3) % 8] == 0 { o[i] = 1 }`)
+	if n := jumps(p.Code) - jumps(ifConvert(p)); n != 0 {
+		t.Errorf("faulting right operands: %d jumps removed, want 0", n)
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	atoms := []string{"a[i] > 0", "a[i] == 1", "b[i] < 1", "6 / a[i] > 1", "a[(i + 1) % 9] != 0", "b[i] + a[i] == 2", "i % 3 == 0", "a[i]", "b[i] - 1", "a[i] * 2 + b[i]"}
+	var expr func(d int) string
+	expr = func(d int) string {
+		if d == 0 || r.IntN(3) == 0 {
+			return atoms[r.IntN(len(atoms))]
+		}
+		return "(" + expr(d-1) + []string{" && ", " || "}[r.IntN(2)] + expr(d-1) + ")"
+	}
+	for k := range 80 {
+		src := `state { int a[9] ~ uniform(-1, 2) int b[9] ~ uniform(0, 2) int o[9] }
+rule r over i in 0..9 when ` + expr(4) + ` { o[i] = o[i] + 1 }
+rule s over i in 0..9 { let v = ` + expr(3) + `
+  b[i] = v }`
+		p := compileSrc(t, src)
+		if ok, msg := pathAgrees(CPU{Path: PathBatch}, p, 4, uint64(k), Options{Steps: 3}); !ok {
+			t.Fatalf("%s\n%s", src, msg)
+		}
+	}
+}

@@ -396,16 +396,7 @@ func (b *batchEval) affineFused(pc int) int {
 		return pc + 3
 	}
 	b.materialize(1 << r)
-	A := b.r[r][:b.n]
-	A1, A2 := A[:len(w1)], A[len(w1):]
-	for i, v := range w1 {
-		A1[i] += v
-	}
-	w2 = w2[:len(A2)]
-	for i, v := range w2 {
-		A2[i] += v
-	}
-	return pc + 3
+	return b.stencilSum(pc, r, v.j, w1, w2)
 }
 
 // constOperand returns the constant the second operand of the binary

@@ -44,11 +44,12 @@ type batchEval struct {
 	// after it reads (batch_plan.go).
 	ky         []int64
 	skip, fuse []bool
-	fma        []bool    // an FMUL starting a fused product (batch_fuse.go)
-	bools      []uint32  // registers holding 0 or 1 (batch_fuse.go)
-	code       []uint32  // the program, && and || if-converted (batch_ifconv.go)
-	target     []bool    // jump targets and entry points
-	wins       []window2 // a stencil sum's windows (batch_stencil.go)
+	fma        []bool       // an FMUL starting a fused product (batch_fuse.go)
+	bools      []uint32     // registers holding 0 or 1 (batch_fuse.go)
+	code       []uint32     // the program, && and || if-converted (batch_ifconv.go)
+	target     []bool       // jump targets and entry points
+	wins       []window2    // a stencil sum's windows (batch_stencil.go)
+	iota       [lanes]uint8 // 0, 1, ... 255: every lane
 	cuts       []int
 	srcs       [][]uint32
 	acc        []int8        // a fused load's value is added into this register
@@ -74,6 +75,9 @@ func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
 	b := &batchEval{p: p, ref: ref, snap: ref.snap, stop: stop}
 	b.ky, b.skip, b.fuse, b.acc = planBatch(p)
 	b.code = ifConvert(p)
+	for l := range b.iota {
+		b.iota[l] = uint8(l)
+	}
 	b.target = jumpTargets(&Program{Code: b.code, Rules: p.Rules})
 	b.rm, b.wm = regMasks(b.code)
 	b.fma = planFMA(p, jumpTargets(p))

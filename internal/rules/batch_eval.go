@@ -44,15 +44,9 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 			}
 			continue
 		}
-		b.n, b.anyF = n, false
-		R0 := &b.r[0]
-		act := b.get()
-		for i := range n {
-			l := uint8(i)
-			R0[l] = uint32(int32(base + i))
-			b.fault[l] = false
-			act = append(act, l)
-		}
+		b.startBatch(n)
+		// r0 is kept as base and stride: written out only if needed.
+		act := append(b.get(), b.iota[:n]...)
 		b.aff = 0
 		b.setAffine(0, uint32(int32(base)), 1)
 		b.exec(rule.CondPC, act)
@@ -105,15 +99,12 @@ func (b *batchEval) runBodies(pc int, idx []int32) (int, *fault) {
 		}
 		b.dirty = false
 	}
-	b.n, b.anyF = n, false
+	b.startBatch(n)
 	R0 := &b.r[0]
-	act := b.get()
 	for i, x := range idx {
-		l := uint8(i)
-		R0[l] = uint32(x)
-		b.fault[l] = false
-		act = append(act, l)
+		R0[uint8(i)] = uint32(x)
 	}
+	act := append(b.get(), b.iota[:n]...)
 	b.aff = 0
 	if int(idx[n-1]-idx[0]) == n-1 {
 		// Consecutive indices (ascending, so every one in between).
@@ -191,4 +182,12 @@ func (b *batchEval) refault(pc, i int) *fault {
 		return &fault{-1, int32(i)}
 	}
 	return flt
+}
+
+// startBatch starts a batch of n lanes, none faulted.
+func (b *batchEval) startBatch(n int) {
+	if b.anyF {
+		b.fault = [lanes]bool{}
+	}
+	b.n, b.anyF = n, false
 }

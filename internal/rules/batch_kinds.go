@@ -405,8 +405,8 @@ func (b *batchEval) affineFused(pc int) int {
 // commutative IADD whose first operand is the constant swaps them (ib).
 func (b *batchEval) constOperand(pc, op int, ib *int, c int, k int64) (int64, int) {
 	if k >= 0 {
-		if c == *ib {
-			return k, -1
+		if c == *ib || (op == opIDIV || op == opIMOD) && int32(k) == 0 {
+			return k, -1 // read as lanes too (a division by 0 faults lane by lane)
 		}
 		return k, c
 	}

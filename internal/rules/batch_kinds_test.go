@@ -170,3 +170,42 @@ rule s over i in 0..9 { let v = ` + expr(3) + `
 		}
 	}
 }
+
+// TestDivisionByConstantZero: a constant divisor of 0 that the batch keeps
+// as a number is still read lane by lane, so every lane faults as in the
+// interpreter (program 3017 of 4,000 random programs found it).
+func TestDivisionByConstantZero(t *testing.T) {
+	p := compileSrc(t, `state {
+  int f0[37] ~ uniform(-4, 7)
+  int f1[30] ~ uniform(-4, 4)
+  int f2[34] ~ uniform(-3, 2)
+  float f3[40] ~ uniform(-4.0, 4.0)
+}
+rule r0 over i in 4..41
+  when i
+{
+  f0[(((i * 13) || (f0[(i + 2) % 37] < f0[(f1[(i) % 30]) % 37]))) % 37] = abs(f2[(12) % 34])
+  repeat 0 {
+    f2[(((13 + f1[(i) % 30]) % 4)) % 34] += int((1.13 / f3[(i) % 40]))
+  }
+  f2[(int(float(f1[(f1[(i + 1) % 30]) % 30]))) % 34] += 8
+  f3[(abs(min(f2[(f1[(7) % 30]) % 34], f1[(f1[(f2[(f2[(i) % 34]) % 34]) % 30]) % 30]))) % 40] += float(abs(14))
+}
+rule r1 over i in 3..34
+  let v1 = (((i || f0[(2) % 37]) > max(f2[(f2[(-1) % 34]) % 34], i)) & (int(3.33) > 7))
+  let v2 = int(f3[(i + 1) % 40])
+  when 5
+{
+  f1[((int(f3[(f1[(5) % 30]) % 40]) != f2[(f2[(i + 1) % 34]) % 34])) % 30] = abs(abs(i))
+  f3[(f2[((13 & f2[(f1[(f0[(f1[(v1) % 30]) % 37]) % 30]) % 34])) % 34]) % 40] += ((-3.24 - f3[(f2[(f2[(f2[(v2) % 34]) % 34]) % 34]) % 40]) + float(f0[(f0[(15) % 37]) % 37]))
+  f0[((f0[(f1[(5) % 30]) % 37] <= min(f1[(f0[(5) % 37]) % 30], f0[(f0[(f0[(f0[(-4) % 37]) % 37]) % 37]) % 37]))) % 37] += v2
+  f1[(f2[(i + 2) % 34]) % 30] = (int(-2.88) >> (f2[(v2) % 34] % 0))
+  f3[(((f2[i] <= v1) > int(f3[(5) % 40]))) % 40] += float((v1 << f0[(f2[(v1) % 34]) % 37]))
+  f0[(f2[(f1[(i) % 30]) % 34]) % 37] += 9
+}`)
+	for seed := range uint64(20) {
+		if ok, msg := pathAgrees(CPU{Path: PathBatch}, p, 4, seed, Options{Steps: 3}); !ok || msg != "fault" {
+			t.Fatalf("seed %d: %v %s", seed, ok, msg)
+		}
+	}
+}

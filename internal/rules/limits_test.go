@@ -87,3 +87,39 @@ func TestCancelInsideHugeRange(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressPerStep: the CPU reports progress in steps of states, so a
+// single board's long run moves the bar; it only grows and ends at the
+// total, also when states stop early at their fixed point.
+func TestProgressPerStep(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		defs       map[string]string
+		states     int
+		o          Options
+	}{
+		// Rule 30 never settles: every step is one of the bar's.
+		{"one board", "eca.rules", map[string]string{"RULE": "30", "N": "64"}, 1, Options{Steps: 2000}},
+		{"many states", "life.rules", map[string]string{"W": "12", "H": "10"}, 300, Options{Steps: 30}},
+		{"fixed points", "life.rules", map[string]string{"W": "12", "H": "10"}, 40, Options{Steps: 500, UntilFixpoint: true}},
+	} {
+		p := compileConfig(t, tc.file, tc.defs)
+		st := Generate(p, tc.states, 3)
+		var calls int
+		var last, total int64
+		o := tc.o
+		o.Progress = func(done, tot int64) {
+			if done <= last || tot != int64(tc.states)*int64(o.Steps) {
+				t.Errorf("%s: progress %d of %d after %d", tc.name, done, tot, last)
+			}
+			calls++
+			last, total = done, tot
+		}
+		if _, err := (CPU{}).Run(context.Background(), p, st, o); err != nil && !tc.o.UntilFixpoint {
+			t.Fatal(err)
+		}
+		if last != total || calls < 50 || calls > 1100 {
+			t.Errorf("%s: %d calls, ended at %d of %d", tc.name, calls, last, total)
+		}
+	}
+}

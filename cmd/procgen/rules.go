@@ -145,7 +145,7 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "output", "o", "", "write the final states to `FILE`: .json (with statistics), .csv, or .png (the first 16 boards); - or none: standard output in --format")
+	f.StringVarP(&out, "output", "o", "", "write the final states to `FILE`: .json (with statistics), .csv, .png (the first 16 boards) or .rle (the first board, Golly RLE); - or none: standard output in --format")
 	f.StringVar(&format, "format", "json", "`FORMAT` of standard output: json or csv")
 	addShardFlag(f, &shardSpec)
 	for _, k := range []string{"states", "generate", "steps", "until-fixpoint", "schedule", "layout", "trace", "trace-out", "stats"} {
@@ -175,8 +175,10 @@ sandpile, the paper's synthetic benchmark rule).
 
 States: --states FILE, JSON (a list of objects naming every field, or the
 object -o out.json writes) or CSV (a header of columns cell[0], cell[1] ...,
-one row per state), or --generate N states drawn from the fields'
-~ uniform(LO, HI) initialisers, keyed by --seed. -D NAME=VALUE overrides a
+one row per state) or a Golly RLE pattern (.rle: one state, the pattern in
+the top-left corner of the board, other fields their defaults), or
+--generate N states drawn from the fields' ~ uniform(LO, HI) initialisers,
+keyed by --seed. -D NAME=VALUE overrides a
 constant of the rule file.
 
 Modes: --steps N applies N steps (default 1). --until-fixpoint runs until no
@@ -188,7 +190,8 @@ step it became stable (0: never).
 Output: -o out.json holds the final states, the rules fired per rule and step
 and the fixed-point flags; -o out.csv the states, one row each; -o boards.png
 the first 16 states' boards side by side (an int array of W*H cells, from
-the constants W and H, or of a square size); without -o, JSON goes to stdout. --stats FILE writes the firings per step as CSV
+the constants W and H, or of a square size); -o board.rle the first state's
+board as a Golly RLE pattern (cells 0..255); without -o, JSON goes to stdout. --stats FILE writes the firings per step as CSV
 (step,rule,fired). --trace 0,5 records those states after every step, as
 JSON lines in --trace-out.
 
@@ -225,8 +228,10 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 			format = "csv"
 		case ".png":
 			format = "png" // the first states' boards (rules_board.go)
+		case ".rle":
+			format = "rle" // the first state's board as a Golly pattern
 		default:
-			return usageErrorf("output %s: want a .json, .csv or .png file, or - for standard output", out)
+			return usageErrorf("output %s: want a .json, .csv, .png or .rle file, or - for standard output", out)
 		}
 	}
 	plan.firedPerStep = format == "json" || o.Stats != ""
@@ -282,6 +287,11 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	if format == "png" {
 		if err := rulesBoardCheck(prog, st.N); err != nil {
 			return err
+		}
+	}
+	if format == "rle" {
+		if _, err := prog.BoardOf(); err != nil {
+			return usageErrorf("-o .rle: %v", err)
 		}
 	}
 	work := 0.0
@@ -379,9 +389,12 @@ func (a *app) readRulesStates(path string, prog *rules.Program) (*rules.States, 
 	}
 	defer f.Close()
 	var st *rules.States
-	if strings.EqualFold(filepath.Ext(path), ".csv") {
+	switch {
+	case strings.EqualFold(filepath.Ext(path), ".csv"):
 		st, err = rules.ReadStatesCSV(f, path, prog)
-	} else {
+	case strings.EqualFold(filepath.Ext(path), ".rle"):
+		st, err = rules.ReadStatesRLE(f, path, prog)
+	default:
 		st, err = rules.ReadStatesJSON(f, path, prog)
 	}
 	if err != nil {
@@ -439,6 +452,10 @@ func (a *app) writeRulesOutputs(ctx context.Context, plan *output.Plan, out, for
 			return err
 		}
 		writes = append(writes, bw)
+	} else if format == "rle" {
+		writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error {
+			return rules.WriteRLE(w, prog, st.State(0))
+		}})
 	} else if format == "csv" {
 		header := prog.Columns()
 		if doc.StableAt != nil {

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"math/bits"
 	"sync/atomic"
 )
 
@@ -14,6 +13,16 @@ import (
 // again where the branches join and each instruction runs once for all the
 // lanes that reach it. The interpreter (interp.go) stays the reference and
 // names every fault.
+//
+// What keeps the lane loops few, each planned once per program from the
+// bytecode, which stays as compiled:
+//   - batch_plan.go: constant operands folded, stencil loads fused;
+//   - batch_kinds.go: registers the same in every lane or stepping by a
+//     constant kept as two numbers (index arithmetic costs one operation a
+//     batch, loads through them are copies);
+//   - batch_ifconv.go: && and || that cannot fault made straight-line;
+//   - batch_fuse.go: a*b + c*d in one pass, BOOL of a 0/1 value a copy;
+//   - batch_stencil.go: a neighbour count summed four windows a pass.
 
 const lanes = 256
 
@@ -44,6 +53,14 @@ type batchEval struct {
 	// after it reads (batch_plan.go).
 	ky         []int64
 	skip, fuse []bool
+	fma        []bool       // an FMUL starting a fused product (batch_fuse.go)
+	bools      []uint32     // registers holding 0 or 1 (batch_fuse.go)
+	code       []uint32     // the program, && and || if-converted (batch_ifconv.go)
+	target     []bool       // jump targets and entry points
+	wins       []window2    // a stencil sum's windows (batch_stencil.go)
+	iota       [lanes]uint8 // 0, 1, ... 255: every lane
+	cuts       []int
+	srcs       [][]uint32
 	acc        []int8        // a fused load's value is added into this register
 	kreg       [lanes]uint32 // a constant operand spread over the lanes
 	queue      [lanes]int32  // indices whose precondition holds, waiting for their consequence
@@ -53,12 +70,27 @@ type batchEval struct {
 	// is atomic and float += collects in fadds, in index order.
 	split bool
 	fadds []pendingWrite
+	// Registers kept as a base and a stride (batch_kinds.go); rm and wm
+	// are the registers each instruction reads and writes.
+	aff    uint32
+	av     [MaxRegs]aval
+	rm, wm []uint32
+	scr    [3][lanes]uint32
+	one    [1]uint8
 }
 
 func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
 	ref := &evaluator{p: p, snap: make([]uint32, p.Words), stop: stop}
 	b := &batchEval{p: p, ref: ref, snap: ref.snap, stop: stop}
 	b.ky, b.skip, b.fuse, b.acc = planBatch(p)
+	b.code = ifConvert(p)
+	for l := range b.iota {
+		b.iota[l] = uint8(l)
+	}
+	b.target = jumpTargets(&Program{Code: b.code, Rules: p.Rules})
+	b.rm, b.wm = regMasks(b.code)
+	b.fma = planFMA(p, jumpTargets(p))
+	b.bools = boolRegs(p)
 	return b
 }
 
@@ -136,7 +168,7 @@ func (b *batchEval) faultLane(l uint8) { b.fault[l], b.anyF = true, true }
 // exec runs the lanes of act from pc until each reaches opRET (setting en)
 // or opEND.
 func (b *batchEval) exec(pc int, act []uint8) {
-	code := b.p.Code
+	code := b.code
 	b.wait = b.wait[:0]
 	spins := 0
 	for {
@@ -157,6 +189,55 @@ func (b *batchEval) exec(pc int, act []uint8) {
 		}
 		op, a, ib, c := decode(code[pc])
 		n := b.n
+		if op == opBOOL && b.bools[pc]&(1<<(ib&31)) != 0 {
+			op = opMOV // of a value that is 0 or 1 already
+		}
+		if len(act) == n {
+			if op == opFMUL && b.fma[pc] && b.fusedProduct(pc) {
+				pc += 3
+				continue
+			}
+			next := -1
+			if op == opIADD && b.fuse[pc] {
+				next = b.affineFused(pc)
+			} else {
+				next = b.affine(pc, op, a, ib, c)
+			}
+			if next >= 0 {
+				if op == opLOOP {
+					if spins++; spins&63 == 0 && b.stopped() {
+						b.release(act)
+						return
+					}
+				}
+				pc = next
+				continue
+			}
+		}
+		kc := b.ky[pc]
+		if b.aff != 0 {
+			var kr int
+			kc, kr = b.constOperand(pc, op, &ib, c, kc)
+			rm, wm := b.rm[pc], b.wm[pc]
+			if kr >= 0 {
+				rm &^= 1 << (kr & 31) // read as the constant kc
+			}
+			if op == opIADD && b.fuse[pc] {
+				// The load reads the index the IADD wrote, the
+				// accumulating IADD the loaded value.
+				rm |= b.rm[pc+1] &^ (1 << (a & 31))
+				wm |= b.wm[pc+1]
+				if b.acc[pc] >= 0 {
+					rm |= b.rm[pc+2] &^ (1 << (a & 31))
+					wm |= b.wm[pc+2]
+				}
+			}
+			if len(act) != n {
+				rm |= wm
+			}
+			b.materialize(rm)
+			b.aff &^= wm
+		}
 		D := &b.r[a&31]
 		switch op {
 		case opNop:
@@ -177,6 +258,16 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			}
 			pc += 2
 			continue
+		case opMOV:
+			if len(act) != n {
+				for _, l := range act {
+					D[l] = b.r[ib&31][l]
+				}
+			} else {
+				copy(D[:n], b.r[ib&31][:n])
+			}
+		case opANDB, opORB:
+			andOr(op, D, &b.r[ib&31], act, n)
 		case opLD, opLDS:
 			b.load(op, D, ib, c, act)
 		case opST, opSTP, opADDI, opADDF:
@@ -188,20 +279,26 @@ func (b *batchEval) exec(pc int, act []uint8) {
 		case opJZ:
 			// Branch-free: the lanes of a precondition go either way at
 			// random.
-			z, nz := b.get()[:len(act)], b.get()[:len(act)]
+			z, nz := b.get(), b.get()
+			zp, nzp := (*[lanes]uint8)(z[:lanes]), (*[lanes]uint8)(nz[:lanes])
 			nzn, zn := 0, 0
 			for _, l := range act {
-				nz[nzn], z[zn] = l, l
+				nzp[uint8(nzn)], zp[uint8(zn)] = l, l
 				t := int(b2u(D[l] != 0))
 				nzn += t
 				zn += 1 - t
 			}
 			z, nz = z[:zn], nz[:nzn]
 			b.release(act)
-			if len(z) == 0 {
+			switch {
+			case len(z) == 0:
 				b.release(z)
 				act = nz
 				pc += 2
+				continue
+			case len(nz) == 0 && len(b.wait) == 0:
+				b.release(nz)
+				act, pc = z, int(code[pc+1])
 				continue
 			}
 			b.push(nz, pc+2)
@@ -241,7 +338,7 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			act = act[:0]
 			continue
 		case opIDIV, opIMOD:
-			if k := b.ky[pc]; k > 0 && int32(k) != 0 && b.divK(op, D, &b.r[ib&31], int32(k), act) {
+			if k := kc; k > 0 && int32(k) != 0 && b.divK(op, D, &b.r[ib&31], int32(k), act) {
 				break
 			}
 			X, Y := &b.r[ib&31], &b.r[c&31]
@@ -263,17 +360,17 @@ func (b *batchEval) exec(pc int, act []uint8) {
 				if r := b.acc[pc]; r >= 0 {
 					// The loaded value only feeds the next IADD: add it
 					// there (its register is written again before a read).
-					b.loadAdd(op2, &b.r[r&31], &b.r[ib&31], &b.r[c&31], b.ky[pc], f2, act)
+					b.loadAdd(op2, &b.r[r&31], &b.r[ib&31], &b.r[c&31], kc, f2, act)
 					pc += 3
 					continue
 				}
-				b.loadSum(op2, D, &b.r[ib&31], &b.r[c&31], b.ky[pc], f2, act)
+				b.loadSum(op2, D, &b.r[ib&31], &b.r[c&31], kc, f2, act)
 				pc += 2
 				continue
 			}
 			fallthrough
 		default:
-			if k := b.ky[pc]; k >= 0 && batchBinaryK(op, D, &b.r[ib&31], uint32(k), act, n) {
+			if k := kc; k >= 0 && batchBinaryK(op, D, &b.r[ib&31], uint32(k), act, n) {
 				break
 			}
 			if !(batchUnary(op, D, &b.r[ib&31], act, n) || batchBinary(op, D, &b.r[ib&31], &b.r[c&31], act, n)) {
@@ -283,197 +380,5 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			}
 		}
 		pc++
-	}
-}
-
-// divK divides by a constant k != 0: no zero test, and a shift or a mask
-// for a positive power of two.
-func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool {
-	if k > 0 && k&(k-1) == 0 {
-		s, m := uint(bits.TrailingZeros32(uint32(k))), k-1
-		if len(act) == b.n {
-			d := D[:b.n]
-			if op == opIMOD {
-				for i, x := range X[:b.n] {
-					d[i] = x & uint32(m)
-				}
-				return true
-			}
-			for i, x := range X[:b.n] {
-				v := int32(x)
-				d[i] = uint32((v + v>>31&m) >> s)
-			}
-			return true
-		}
-		if op == opIMOD {
-			for _, l := range act {
-				D[l] = X[l] & uint32(m)
-			}
-			return true
-		}
-		for _, l := range act {
-			v := int32(X[l])
-			D[l] = uint32((v + v>>31&m) >> s)
-		}
-		return true
-	}
-	if op == opIMOD {
-		for _, l := range act {
-			D[l] = uint32(imod(int32(X[l]), k))
-		}
-		return true
-	}
-	for _, l := range act {
-		D[l] = uint32(idiv(int32(X[l]), k))
-	}
-	return true
-}
-
-// loadSum is an IADD and the load it indexes: D = field[X + Y] (Y the
-// constant k when k >= 0).
-func (b *batchEval) loadSum(op int, D, X, Y *[lanes]uint32, k int64, fi int, act []uint8) {
-	f := &b.p.Fields[fi]
-	src := b.cur
-	if op == opLDS {
-		src = b.snap
-	}
-	fld := src[f.Off : f.Off+f.Size]
-	size := uint32(len(fld))
-	if k >= 0 {
-		Y = &b.kreg
-		for i := range Y {
-			Y[i] = uint32(k)
-		}
-	}
-	if len(act) == b.n {
-		d, ys := D[:b.n], Y[:b.n]
-		for i, x := range X[:b.n] {
-			if w := x + ys[i]; w < size {
-				d[i] = fld[w]
-			} else {
-				b.faultLane(uint8(i))
-				d[i] = 0
-			}
-		}
-		return
-	}
-	for _, l := range act {
-		if w := X[l] + Y[l]; w < size {
-			D[l] = fld[w]
-		} else {
-			b.faultLane(l)
-			D[l] = 0
-		}
-	}
-}
-
-// loadAdd is loadSum whose value the next IADD adds into A: A += field[X + Y].
-func (b *batchEval) loadAdd(op int, A, X, Y *[lanes]uint32, k int64, fi int, act []uint8) {
-	f := &b.p.Fields[fi]
-	src := b.cur
-	if op == opLDS {
-		src = b.snap
-	}
-	fld := src[f.Off : f.Off+f.Size]
-	size := uint32(len(fld))
-	if k >= 0 {
-		Y = &b.kreg
-		for i := range Y {
-			Y[i] = uint32(k)
-		}
-	}
-	if len(act) == b.n {
-		a, ys := A[:b.n], Y[:b.n]
-		for i, x := range X[:b.n] {
-			if w := x + ys[i]; w < size {
-				a[i] += fld[w]
-			} else {
-				b.faultLane(uint8(i))
-			}
-		}
-		return
-	}
-	for _, l := range act {
-		if w := X[l] + Y[l]; w < size {
-			A[l] += fld[w]
-		} else {
-			b.faultLane(l)
-		}
-	}
-}
-
-func (b *batchEval) load(op int, D *[lanes]uint32, ib, fi int, act []uint8) {
-	f := &b.p.Fields[fi]
-	src := b.cur
-	if op == opLDS {
-		src = b.snap
-	}
-	fld := src[f.Off : f.Off+f.Size]
-	if ib == noReg {
-		v := fld[0]
-		for _, l := range act {
-			D[l] = v
-		}
-		return
-	}
-	X := &b.r[ib&31]
-	size := uint32(len(fld))
-	if len(act) == b.n {
-		for i := 0; i < b.n; i++ {
-			l := uint8(i)
-			if x := X[l]; x < size {
-				D[l] = fld[x]
-			} else {
-				b.faultLane(l)
-				D[l] = 0
-			}
-		}
-		return
-	}
-	for _, l := range act {
-		if x := X[l]; x < size {
-			D[l] = fld[x]
-		} else {
-			b.faultLane(l)
-			D[l] = 0
-		}
-	}
-}
-
-// store writes register V (the instruction's a operand) of each lane.
-func (b *batchEval) store(op int, V *[lanes]uint32, ib, fi int, act []uint8) {
-	f := &b.p.Fields[fi]
-	fld := b.cur[f.Off : f.Off+f.Size]
-	size := uint32(len(fld))
-	X := &b.r[ib&31]
-	for _, l := range act {
-		x := uint32(0)
-		if ib != noReg {
-			x = X[l]
-		}
-		if x >= size {
-			b.faultLane(l)
-			continue
-		}
-		switch op {
-		case opST:
-			fld[x] = V[l]
-		case opSTP:
-			if len(b.pend[l]) >= MaxPendings {
-				b.faultLane(l)
-				continue
-			}
-			b.pend[l] = append(b.pend[l], pendingWrite{f.Off + int(x), V[l]})
-			b.dirty = true
-		case opADDI:
-			if b.split {
-				atomic.AddUint32(&fld[x], V[l])
-			} else {
-				fld[x] += V[l]
-			}
-		default:
-			b.fadd[l] = append(b.fadd[l], pendingWrite{f.Off + int(x), V[l]})
-			b.dirty = true
-		}
 	}
 }

@@ -44,15 +44,11 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 			}
 			continue
 		}
-		b.n, b.anyF = n, false
-		R0 := &b.r[0]
-		act := b.get()
-		for i := range n {
-			l := uint8(i)
-			R0[l] = uint32(int32(base + i))
-			b.fault[l] = false
-			act = append(act, l)
-		}
+		b.startBatch(n)
+		// r0 is kept as base and stride: written out only if needed.
+		act := append(b.get(), b.iota[:n]...)
+		b.aff = 0
+		b.setAffine(0, uint32(int32(base)), 1)
 		b.exec(rule.CondPC, act)
 		if b.stopped() {
 			return fired, 0, nil
@@ -63,17 +59,19 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 		if b.anyF {
 			stopAt = b.firstFault()
 		}
+		// Branch-free: the precondition holds at random.
+		q, qn := &b.queue, len(queue)
 		for i := range stopAt {
-			if !b.en[uint8(i)] {
-				continue
-			}
-			queue = append(queue, int32(base+i))
-			if len(queue) == lanes {
+			q[uint8(qn)] = int32(base + i)
+			if qn += int(b2u(b.en[uint8(i)])); qn == lanes {
+				queue = queue[:qn]
 				if i, f := body(); f != nil || b.stopped() {
 					return fired, i, f
 				}
+				qn = 0
 			}
 		}
+		queue = queue[:qn]
 		if stopAt < n {
 			if i, f := body(); f != nil || b.stopped() {
 				return fired, i, f
@@ -101,14 +99,16 @@ func (b *batchEval) runBodies(pc int, idx []int32) (int, *fault) {
 		}
 		b.dirty = false
 	}
-	b.n, b.anyF = n, false
+	b.startBatch(n)
 	R0 := &b.r[0]
-	act := b.get()
 	for i, x := range idx {
-		l := uint8(i)
-		R0[l] = uint32(x)
-		b.fault[l] = false
-		act = append(act, l)
+		R0[uint8(i)] = uint32(x)
+	}
+	act := append(b.get(), b.iota[:n]...)
+	b.aff = 0
+	if int(idx[n-1]-idx[0]) == n-1 {
+		// Consecutive indices (ascending, so every one in between).
+		b.setAffine(0, uint32(idx[0]), 1)
 	}
 	b.exec(pc, act)
 	if b.stopped() {
@@ -182,4 +182,12 @@ func (b *batchEval) refault(pc, i int) *fault {
 		return &fault{-1, int32(i)}
 	}
 	return flt
+}
+
+// startBatch starts a batch of n lanes, none faulted.
+func (b *batchEval) startBatch(n int) {
+	if b.anyF {
+		b.fault = [lanes]bool{}
+	}
+	b.n, b.anyF = n, false
 }

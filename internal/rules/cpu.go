@@ -10,9 +10,9 @@ import (
 
 // CPU is the reference backend: every state runs through all its steps on
 // one goroutine, states spread over all cores. Path picks how the program
-// runs: batches of indices through the bytecode (batch.go, the default),
-// Go closures (closure.go) or the bytecode interpreter (interp.go), the
-// reference the others are tested against.
+// runs: batches of indices through the bytecode (batch.go, the default) or
+// the bytecode interpreter (interp.go), the reference the batch evaluator
+// is tested against.
 type CPU struct {
 	Path CPUPath
 	// Tests force splitting: parts per state and the smallest range split.
@@ -24,7 +24,6 @@ type CPUPath int
 
 const (
 	PathBatch     CPUPath = iota // 256 indices at a time through the bytecode
-	PathClosures                 // the program compiled to Go closures
 	PathInterpret                // the bytecode interpreter, one index at a time
 )
 
@@ -61,11 +60,8 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 	}
 	fired := make([][][]int64, workers) // per worker [step][rule]
 	var traces [][]TraceRecord = make([][]TraceRecord, workers)
-	var cp *closureProg
-	if c.Path == PathClosures {
-		cp = compileClosures(p)
-	}
-	var next, done atomic.Int64
+	var next atomic.Int64
+	prog := newStepProgress(o.Progress, int64(st.N)*int64(max(1, o.Steps)))
 	var wg sync.WaitGroup
 	// States are handed out a few at a time, at most 16, so that every
 	// worker gets some.
@@ -84,7 +80,7 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 				f[t] = make([]int64, len(p.Rules))
 			}
 			fired[w] = f
-			e := c.newEval(p, cp, &stop, parts)
+			e := c.newEval(p, &stop, parts)
 			for ctx.Err() == nil {
 				lo := int(next.Add(int64(batch))) - batch
 				if lo >= st.N {
@@ -96,14 +92,17 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 					if traced[s] {
 						traces[w] = append(traces[w], TraceRecord{0, s, 0, append([]uint32(nil), cur...)})
 					}
+					ran := 0
 					res.StableAt[s], errs[s] = runState(e, len(p.Rules), f, o.Steps, func(t int, n int64) {
 						if traced[s] {
 							traces[w] = append(traces[w], TraceRecord{t, s, n, append([]uint32(nil), cur...)})
 						}
+						ran = t
+						prog.add(1)
 					})
-					if o.Progress != nil {
-						o.Progress(done.Add(1), int64(st.N))
-					}
+					// A state at its fixed point (or fault) skips its
+					// remaining steps.
+					prog.add(int64(max(1, o.Steps) - ran))
 				}
 			}
 		}(w)
@@ -170,16 +169,44 @@ func runState(e stateEval, rules int, fired [][]int64, steps int, after func(t i
 	return 0, stateError{}
 }
 
-// newEval returns an evaluator for one goroutine: the closures when the
-// program compiled to them, else the interpreter.
-func (c CPU) newEval(p *Program, cp *closureProg, stop *atomic.Bool, parts int) stateEval {
+// newEval returns an evaluator for one goroutine: the batch evaluator when
+// the program fits it, else the interpreter.
+func (c CPU) newEval(p *Program, stop *atomic.Bool, parts int) stateEval {
 	switch {
-	case cp != nil:
-		return newClosureEval(cp, stop)
 	case c.Path == PathBatch && batchFits(p) && parts > 1:
 		return newSplitEval(p, stop, parts, cmp.Or(c.minSplit, minSplit))
 	case c.Path == PathBatch && batchFits(p):
 		return newBatchEval(p, stop)
 	}
 	return &evaluator{p: p, snap: make([]uint32, p.Words), stop: stop}
+}
+
+// stepProgress reports progress in steps of states (N x steps in all), so
+// that one board's long run moves the bar too: from every worker, at most
+// about 1,000 calls a run, one at a time.
+type stepProgress struct {
+	f           func(done, total int64)
+	total       int64
+	done, shown atomic.Int64
+	mu          sync.Mutex
+}
+
+func newStepProgress(f func(done, total int64), total int64) *stepProgress {
+	return &stepProgress{f: f, total: max(1, total)}
+}
+
+func (sp *stepProgress) add(k int64) {
+	if sp.f == nil || k <= 0 {
+		return
+	}
+	d := sp.done.Add(k)
+	if d < sp.total && (d-sp.shown.Load())*1000 < sp.total {
+		return
+	}
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if d > sp.shown.Load() {
+		sp.shown.Store(d)
+		sp.f(d, sp.total)
+	}
 }

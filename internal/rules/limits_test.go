@@ -77,13 +77,49 @@ func TestNoFiredPerStepIsConstantMemory(t *testing.T) {
 // range, on every CPU path.
 func TestCancelInsideHugeRange(t *testing.T) {
 	p := compileSrc(t, "state { int a }\nrule r over i in 0..2147483647 when i >= 0 { a += 1 }")
-	for _, path := range []CPU{{Path: PathBatch}, {Path: PathClosures}, {Path: PathInterpret}} {
+	for _, path := range []CPU{{Path: PathBatch}, {Path: PathInterpret}} {
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		start := time.Now()
 		_, err := path.Run(ctx, p, NewStates(p, 1), Options{Steps: 1})
 		cancel()
 		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
 			t.Errorf("path %d: %v after %v", path.Path, err, time.Since(start))
+		}
+	}
+}
+
+// TestProgressPerStep: the CPU reports progress in steps of states, so a
+// single board's long run moves the bar; it only grows and ends at the
+// total, also when states stop early at their fixed point.
+func TestProgressPerStep(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		defs       map[string]string
+		states     int
+		o          Options
+	}{
+		// Rule 30 never settles: every step is one of the bar's.
+		{"one board", "eca.rules", map[string]string{"RULE": "30", "N": "64"}, 1, Options{Steps: 2000}},
+		{"many states", "life.rules", map[string]string{"W": "12", "H": "10"}, 300, Options{Steps: 30}},
+		{"fixed points", "life.rules", map[string]string{"W": "12", "H": "10"}, 40, Options{Steps: 500, UntilFixpoint: true}},
+	} {
+		p := compileConfig(t, tc.file, tc.defs)
+		st := Generate(p, tc.states, 3)
+		var calls int
+		var last, total int64
+		o := tc.o
+		o.Progress = func(done, tot int64) {
+			if done <= last || tot != int64(tc.states)*int64(o.Steps) {
+				t.Errorf("%s: progress %d of %d after %d", tc.name, done, tot, last)
+			}
+			calls++
+			last, total = done, tot
+		}
+		if _, err := (CPU{}).Run(context.Background(), p, st, o); err != nil && !tc.o.UntilFixpoint {
+			t.Fatal(err)
+		}
+		if last != total || calls < 50 || calls > 1100 {
+			t.Errorf("%s: %d calls, ended at %d of %d", tc.name, calls, last, total)
 		}
 	}
 }

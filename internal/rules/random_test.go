@@ -236,7 +236,7 @@ func (g *progGen) floatExpr(depth int) string {
 }
 
 // TestFastPathsMatchInterpreter runs random programs through the bytecode
-// interpreter, the compiled closures and the batch evaluator: final states bit for bit, fired
+// interpreter and the batch evaluator (whole and split): final states bit for bit, fired
 // counts, fixed points and runtime errors (the same text) must agree.
 func TestFastPathsMatchInterpreter(t *testing.T) {
 	n, seen := 400, 0
@@ -254,10 +254,10 @@ func TestFastPathsMatchInterpreter(t *testing.T) {
 		seen++
 		o := Options{Steps: 1 + g.pick(5), UntilFixpoint: g.pick(2) == 0, Trace: []int{0}}
 		states := 1 + g.pick(4)
-		for _, path := range []CPU{{Path: PathClosures}, {Path: PathBatch}, {Path: PathBatch, parts: 1 + g.pick(5), minSplit: 1}} {
+		for _, path := range []CPU{{Path: PathBatch}, {Path: PathBatch, parts: 1 + g.pick(5), minSplit: 1}} {
 			if ok, msg := pathAgrees(path, p, states, uint64(k), o); !ok {
 				t.Fatalf("path %+v, program %d:\n%s\n%s", path, k, src, msg)
-			} else if msg == "fault" && path.Path == PathClosures {
+			} else if msg == "fault" && path.parts == 0 {
 				faults++
 			}
 		}
@@ -271,7 +271,7 @@ func TestFastPathsMatchInterpreter(t *testing.T) {
 // pathAgrees runs p on states generated from seed through the interpreter
 // and through path.
 func pathAgrees(path CPU, p *Program, states int, seed uint64, o Options) (bool, string) {
-	if compileClosures(p) == nil || !batchFits(p) {
+	if !batchFits(p) {
 		return false, "does not fit the fast paths"
 	}
 	ref, got := Generate(p, states, seed), Generate(p, states, seed)
@@ -333,7 +333,7 @@ func TestFastPathsMatchInterpreterConfigs(t *testing.T) {
 		{"synthetic.rules", map[string]string{"RANGE": "100", "LOAD": "7", "PHI": "3"}, 2},
 	} {
 		p := compileConfig(t, tc.name, tc.defines)
-		for _, path := range []CPU{{Path: PathClosures}, {Path: PathBatch}, {Path: PathBatch, parts: 3, minSplit: 1}} {
+		for _, path := range []CPU{{Path: PathBatch}, {Path: PathBatch, parts: 3, minSplit: 1}} {
 			if ok, msg := pathAgrees(path, p, 9, 5, Options{Steps: tc.steps, UntilFixpoint: true}); !ok {
 				t.Errorf("%s: path %+v: %s", tc.name, path, msg)
 			}

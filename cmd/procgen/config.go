@@ -36,7 +36,7 @@ func configKeys() []configKey {
 		{"devices", "0", "`GPUS` a CUDA run uses: all, or device numbers like 0,1; flame render and animate deal genomes and frames over them, and split a single still's samples"},
 		{"quiet", false, "no progress bars or informational messages on stderr"},
 		{"seed", uint64(1), "random seed; the same seed and settings give the same output"},
-		{"jit", "cached", "`WHEN` to use kernels the driver compiles for this GPU (faster; ~20 s to compile once): cached (when 'procgen devices --prepare' has compiled them), always (compile on first use) or never"},
+		{"jit", "cached", "`WHEN` to use kernels the driver compiles for this GPU (faster; ~20 s to compile once): cached (when 'procgen devices --prepare' has compiled them), always (compile on first use) or never; rules run compiles each rule set's own kernel on first use under cached and always, and runs the bytecode interpreter under never"},
 		{"sync", false, "debug: synchronize after every kernel launch, so a failing kernel is reported where it was launched"},
 		{"verbose", 0, "more detail on stderr (-v, -vv)"},
 		{"max-memory", "auto", "refuse work estimated to need more than `SIZE` of memory (e.g. 8G, 512M; auto: 3/4 of physical memory)"},

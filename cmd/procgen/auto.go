@@ -31,19 +31,21 @@ var costModels = map[string]costModel{
 	"flame": {unit: "samples", cpuRate: 4e6, cpuFixed: 0.05, gpuRate: 2e9, gpuFixed: 0.45},
 	// koch-island -n 9 (3.1e8 modules): 0.043 s on the CPU, 0.56 s on the GPU: the CPU wins every size.
 	"lsys": {unit: "modules", cpuRate: 5e8, gpuRate: 1e9, gpuFixed: 0.5},
-	// Skyscrapers 23x23 (1.6e6 terminals): 0.28 s CPU, 0.40 s GPU; Suburban 66x64 (6.1e6): 1.06 s, 0.47 s.
-	"pga": {unit: "terminals", cpuRate: 3.6e5, gpuRate: 5e7, gpuFixed: 0.37},
+	// Skyscrapers 23x23 (1.6e6 terminals): 0.11 s CPU, 0.60 s GPU; Suburban 66x64 (6.1e6): 0.46 s, 0.63 s
+	// (f25e66b, 16 cores of the 2-GPU host: --stats-only now counts without keeping terminals).
+	"pga": {unit: "terminals", cpuRate: 8.5e5, gpuRate: 5e7, gpuFixed: 0.45},
 	// 2e4 trees over 500x500 m (5e9 pairs): 1.18 s CPU, 0.39 s GPU.
 	"forest-exact": {unit: "cell-parent pairs", cpuRate: 2.6e8, gpuRate: 2.5e11, gpuFixed: 0.37},
 	// 1e5 trees over 1000x500 m (5e5 cells): 0.32 s CPU, 0.47 s GPU.
 	"forest-fft":      {unit: "cells", cpuRate: 1e5, gpuRate: 6e6, gpuFixed: 0.38},
 	"forest-multires": {unit: "cells", cpuRate: 5e4, gpuRate: 3e6, gpuFixed: 0.38},
 	// Rules are weighed by a timed probe on one core (rulesWork), in
-	// single-core CPU seconds; 16 cores deliver about 0.6 of 16 times that
-	// (at 0b55f34: the synthetic rule 2048 x 10, probed at 8.75 core-s, took
-	// 0.95 s), and the GPU runs them 30-300 times faster than one core past
-	// its fixed cost (synthetic: 0.30 s; Life 4096 x 200, 36.9 core-s: 0.11 s).
-	"rules": {unit: "core-seconds", cpuRate: 0.6, gpuRate: 40, gpuFixed: 0.37},
+	// single-core CPU seconds. The probe (32 states, one step) carries the
+	// batch evaluator's set-up, so it overstates big runs: at f25e66b on 16
+	// cores Life 4096 x 200, probed at 20.9 core-s, took 0.40 s, and the
+	// synthetic rule 2048 x 10 (1.59) 0.28 s; the GPU's generated kernels
+	// run the synthetic goal row in 0.05 ms per application.
+	"rules": {unit: "core-seconds", cpuRate: 3, gpuRate: 200, gpuFixed: 0.45},
 }
 
 // predict returns the model's CPU and GPU times for work on cores cores.

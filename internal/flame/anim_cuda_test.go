@@ -22,26 +22,9 @@ func TestCUDAFrameMatchesCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	cpu1, _, err := CPU{}.RenderFrame(ctx, fs, Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cpu2, _, err := CPU{}.RenderFrame(ctx, fs, Options{Seed: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gp, st, err := r.RenderFrame(ctx, fs, Options{Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	noise := refMAD(cpu1.NRGBA(), cpu2.NRGBA())
-	got := refMAD(gp.NRGBA(), cpu1.NRGBA())
-	t.Logf("blurred frame: MAD(gpu, cpu) %.3f, MAD(cpu seeds) %.3f, %d samples", got, noise, st.Samples)
-	if got > 1.5*noise+0.5 {
-		t.Fatalf("GPU frame differs from CPU by %.3f, more than the CPU's seed noise %.3f allows", got, noise)
-	}
+	frameWithinCPUNoise(t, r, fs, "blurred frame")
 
+	ctx := context.Background()
 	g := &a.Keys[0].Genome
 	still, _, err := r.Render(ctx, g, Options{Seed: 4})
 	if err != nil {
@@ -53,7 +36,7 @@ func TestCUDAFrameMatchesCPU(t *testing.T) {
 	}
 	c1, _, _ := CPU{}.Render(ctx, g, Options{Seed: 1})
 	c2, _, _ := CPU{}.Render(ctx, g, Options{Seed: 2})
-	noise = refMAD(c1.NRGBA(), c2.NRGBA())
+	noise := refMAD(c1.NRGBA(), c2.NRGBA())
 	if got := refMAD(still.NRGBA(), frame.NRGBA()); got > 1.5*noise+0.5 {
 		t.Fatalf("GPU still frame differs from GPU still render by %.3f (seed noise %.3f)", got, noise)
 	}
@@ -172,5 +155,31 @@ func TestCUDAFrameBufferReuse(t *testing.T) {
 	}
 	if err := kept.Close(); err != nil || kept.cache.bytes != 0 {
 		t.Fatalf("Close: %v, %d bytes left", err, kept.cache.bytes)
+	}
+}
+
+// frameWithinCPUNoise renders fs on the CPU with two seeds and on r with a
+// third, and fails unless the GPU frame is as close to the CPU's as the two
+// CPU seeds are to each other (MAD <= 1.5 x their MAD + 0.5).
+func frameWithinCPUNoise(t *testing.T, r FrameRenderer, fs *FrameSpec, what string) {
+	t.Helper()
+	ctx := context.Background()
+	cpu1, _, err := CPU{}.RenderFrame(ctx, fs, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu2, _, err := CPU{}.RenderFrame(ctx, fs, Options{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gp, st, err := r.RenderFrame(ctx, fs, Options{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noise := refMAD(cpu1.NRGBA(), cpu2.NRGBA())
+	got := refMAD(gp.NRGBA(), cpu1.NRGBA())
+	t.Logf("%s: MAD(gpu, cpu) %.3f, MAD(cpu seeds) %.3f, %d samples", what, got, noise, st.Samples)
+	if got > 1.5*noise+0.5 {
+		t.Fatalf("%s: GPU frame differs from CPU by %.3f, more than the CPU's seed noise %.3f allows", what, got, noise)
 	}
 }

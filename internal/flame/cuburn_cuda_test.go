@@ -3,7 +3,6 @@
 package flame
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 )
@@ -26,23 +25,5 @@ func TestCUDACuburnFrameMatchesCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	cpu1, _, err := CPU{}.RenderFrame(ctx, fs, Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cpu2, _, err := CPU{}.RenderFrame(ctx, fs, Options{Seed: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gp, st, err := r.RenderFrame(ctx, fs, Options{Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	noise := refMAD(cpu1.NRGBA(), cpu2.NRGBA())
-	got := refMAD(gp.NRGBA(), cpu1.NRGBA())
-	t.Logf("cuburn frame: MAD(gpu, cpu) %.3f, MAD(cpu seeds) %.3f, %d samples", got, noise, st.Samples)
-	if got > 1.5*noise+0.5 {
-		t.Fatalf("GPU frame differs from CPU by %.3f, more than the CPU's seed noise %.3f allows", got, noise)
-	}
+	frameWithinCPUNoise(t, r, fs, "cuburn frame")
 }

@@ -64,23 +64,34 @@ const (
 // does, which shows in genomes with slow colour speeds.
 // Render renders g with options o on the device.
 func (c CUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, error) {
-	p, err := newPlan(g, o)
+	p, gg, xs, err := stillInputs(g, o, c.Schedule)
 	if err != nil {
 		return nil, Stats{}, err
-	}
-	cg := p.chaosGame(o.Seed)
-	gg, xs, err := p.gpuInputs(cg)
-	if err != nil {
-		return nil, Stats{}, err
-	}
-	if !cg.table.xaos && c.Schedule != ScheduleThread {
-		gg.WarpUniform = 1
 	}
 	r := &cudaRun{dev: c.Dev, stages: c.Stages, deferred: c.Accumulate == AccumDeferred && deferredOK(&gg, p.bw*p.bh)}
 	defer r.free()
 	f, err := r.render(ctx, p, gg, xs, o)
 	return f, Stats{Samples: p.samples, Buckets: int64(p.bw) * int64(p.bh), BadValues: r.bad, DeviceBytes: r.bytes,
 		IterateSeconds: r.iterate.Seconds()}, err
+}
+
+// stillInputs plans a still and builds what the iterate kernel reads: the
+// genome (warp-uniform unless the genome has xaos or sched asks for threads)
+// and its xforms.
+func stillInputs(g *Genome, o Options, sched Schedule) (*plan, gpuGenome, []gpuXform, error) {
+	p, err := newPlan(g, o)
+	if err != nil {
+		return nil, gpuGenome{}, nil, err
+	}
+	cg := p.chaosGame(o.Seed)
+	gg, xs, err := p.gpuInputs(cg)
+	if err != nil {
+		return nil, gpuGenome{}, nil, err
+	}
+	if !cg.table.xaos && sched != ScheduleThread {
+		gg.WarpUniform = 1
+	}
+	return p, gg, xs, nil
 }
 
 // cudaRun owns the device buffers of one render.

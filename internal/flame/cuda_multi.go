@@ -54,17 +54,9 @@ func (m MultiCUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, St
 	if len(m.Devs) == 1 {
 		return CUDA{Dev: m.Devs[0]}.Render(ctx, g, o)
 	}
-	p, err := newPlan(g, o)
+	p, gg, xs, err := stillInputs(g, o, ScheduleAuto)
 	if err != nil {
 		return nil, Stats{}, err
-	}
-	cg := p.chaosGame(o.Seed)
-	gg, xs, err := p.gpuInputs(cg)
-	if err != nil {
-		return nil, Stats{}, err
-	}
-	if !cg.table.xaos {
-		gg.WarpUniform = 1
 	}
 	n := len(m.Devs)
 	runs := make([]*cudaRun, n)

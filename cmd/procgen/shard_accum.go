@@ -22,14 +22,13 @@ func isAccum(out string) bool { return strings.EqualFold(filepath.Ext(out), ".ac
 // raw accumulation (-o PART.accum), for flame merge to sum and finish. The
 // shards split the chaos game's sub-batches (range I of N), each with its
 // own random stream keyed by --seed and k, so the merged image is the
-// one-shot render at the same --quality, bit for bit. It runs on the CPU.
+// one-shot render at the same --quality, bit for bit. On a GPU the shards
+// split the device's chains instead: GPU parts merge into the one-GPU render
+// (to float rounding), and are never mixed with CPU parts.
 func (a *app) flameRenderAccum(cmd *cobra.Command, args []string, out string, sh shard, o flameOptions) error {
 	ctx := cmd.Context()
 	if len(args) != 1 || isDir(args[0]) {
 		return usageErrorf("-o %s is one accumulation part: give one genome file with one flame", out)
-	}
-	if a.opts.Device == "cuda" {
-		return usageErrorf("-o %s: accumulation parts render on the CPU only (--device cpu or auto); the GPU renders whole images", out)
 	}
 	path := args[0]
 	if err := checkInputFile("flame", path); err != nil {
@@ -65,15 +64,24 @@ func (a *app) flameRenderAccum(cmd *cobra.Command, args []string, out string, sh
 		return usageErrorf("-o %s is one accumulation part, but %s holds %d flames: split the file", out, path, len(gs))
 	}
 	j := flameJob{genome: gs[0], source: path, out: out}
-	if _, err := a.checkFlameSize(j, o); err != nil {
+	fp, err := a.checkFlameSize(j, o)
+	if err != nil {
 		return err
 	}
-	if a.opts.Device == "auto" {
-		a.log.Debugf("accumulation parts render on the CPU")
+	// A part is 1/N of the render's samples: auto weighs that share.
+	dev, err := a.openDeviceFor("flame", flameWork(fp.Samples/int64(sh.Count), fp.Buckets))
+	if err != nil {
+		return err
+	}
+	if dev != nil {
+		defer dev.Close()
+		if err := a.checkFlameDeviceSize(j, o, dev); err != nil {
+			return err
+		}
 	}
 	var mu sync.Mutex
 	bar := a.newProgress(1, fmt.Sprintf("flame %s shard %s", filepath.Base(path), sh))
-	acc, st, err := flame.CPU{}.Accumulate(ctx, j.genome, flame.Options{
+	acc, st, err := flame.AccumulateOn(ctx, dev, j.genome, flame.Options{
 		Width: o.Width, Height: o.Height, Quality: o.Quality, Supersample: o.Supersample,
 		Seed: a.opts.Seed, EarlyClip: o.EarlyClip, Transparent: o.Transparent,
 		Progress: func(done, total int64) { mu.Lock(); defer mu.Unlock(); bar(done, total) },

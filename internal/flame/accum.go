@@ -42,6 +42,8 @@ type AccumInfo struct {
 	BucketsH  int        `json:"buckets_h"`
 	AlphaHits bool       `json:"alpha_hits"` // hit counts come from alpha: no count array
 	Finish    FinishSpec `json:"finish"`
+	// Backend is "cuda" for a part the GPU rendered, "" for the CPU.
+	Backend string `json:"backend,omitempty"`
 }
 
 // FinishSpec is every parameter of the finishing steps (density
@@ -104,7 +106,7 @@ func (s FinishSpec) finishPlan(bw, bh int) (*plan, error) {
 
 // Accumulate plays shard of shards' share of g's chaos game (sub-batches
 // in shardBatches) into a histogram and returns it unfinished.
-// Shard 0 of 1 is the whole render. Only the CPU backend accumulates.
+// Shard 0 of 1 is the whole render. CUDA.Accumulate is the GPU's.
 func (c CPU) Accumulate(ctx context.Context, g *Genome, o Options, shard, shards int) (*Accum, Stats, error) {
 	if shards < 1 || shard < 0 || shard >= shards {
 		return nil, Stats{}, fmt.Errorf("flame: shard %d/%d: want 0 <= shard < shards", shard, shards)
@@ -119,18 +121,26 @@ func (c CPU) Accumulate(ctx context.Context, g *Genome, o Options, shard, shards
 	if err != nil {
 		return nil, st, err
 	}
+	a, err := newAccum(g, p, h, o.Seed, shard, shards, st, "")
+	return a, st, err
+}
+
+// newAccum wraps a part's histogram with its header; backend is "" for the
+// CPU and "cuda" for the GPU, whose chains are other random streams than the
+// CPU's sub-batches, so parts of the two never merge.
+func newAccum(g *Genome, p *plan, h *histogram, seed uint64, shard, shards int, st Stats, backend string) (*Accum, error) {
 	var xml strings.Builder
 	if err := WriteAnimation(&xml, []*AnimGenome{{Genome: *g}}); err != nil {
-		return nil, st, err
+		return nil, err
 	}
 	a := &Accum{h: h, info: AccumInfo{
-		Name: g.Name, GenomeXML: xml.String(), Seed: o.Seed, Shard: shard, Shards: shards,
+		Name: g.Name, GenomeXML: xml.String(), Seed: seed, Shard: shard, Shards: shards,
 		Samples: st.Samples, TotalSamples: p.samples, BadValues: st.BadValues,
-		BucketsW: p.bw, BucketsH: p.bh, AlphaHits: h.hits == nil, Finish: p.finishSpec(),
+		BucketsW: p.bw, BucketsH: p.bh, AlphaHits: h.hits == nil, Finish: p.finishSpec(), Backend: backend,
 	}}
 	a.have = make([]bool, shards)
 	a.have[shard] = true
-	return a, st, nil
+	return a, nil
 }
 
 // shardBatches is shard's range [lo, hi) of a render's sub-batches.

@@ -271,6 +271,9 @@ func addU32(ctx context.Context, ar *AccumReader, bc hash.Hash32, dst []uint32) 
 // describeMismatch names the first difference between two renders' headers.
 func describeMismatch(want, got AccumInfo) string {
 	switch {
+	case want.Backend != got.Backend:
+		return fmt.Sprintf("rendered on %s, the first part on %s: parts of one render come from one backend (their random streams differ)",
+			backendName(got.Backend), backendName(want.Backend))
 	case want.GenomeXML != got.GenomeXML:
 		return fmt.Sprintf("genome %q, not the %q of the first part", got.Name, want.Name)
 	case want.Shards != got.Shards:
@@ -283,4 +286,11 @@ func describeMismatch(want, got AccumInfo) string {
 		return "other sizes or finishing options than the first part"
 	}
 	return "another render than the first part"
+}
+
+func backendName(b string) string {
+	if b == "" {
+		return "the CPU"
+	}
+	return b
 }

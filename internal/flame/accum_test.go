@@ -210,3 +210,22 @@ func BenchmarkAccumMerge(b *testing.B) {
 		}
 	}
 }
+
+// TestAccumRefusesMixedBackends: a part marked as the GPU's does not merge
+// with the CPU's parts of the same render.
+func TestAccumRefusesMixedBackends(t *testing.T) {
+	g := loadGenome(t, "../../testdata/flame/simple.flam3")
+	files := encodeParts(t, g, Options{Width: 32, Quality: 2, Seed: 3}, 2)
+	ar, err := OpenAccum(bytes.NewReader(files[0]), "part0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpuInfo := ar.Info()
+	gpuInfo.Backend = "cuda"
+	if msg := describeMismatch(ar.Info(), gpuInfo); !strings.Contains(msg, "rendered on cuda, the first part on the CPU") {
+		t.Fatalf("mismatch message %q", msg)
+	}
+	if sameRender(ar.Info(), gpuInfo) {
+		t.Fatal("a GPU part counts as the same render as a CPU part")
+	}
+}

@@ -2,7 +2,11 @@
 
 package flame
 
-import "github.com/procgen-dev/procgen/internal/gpu"
+import (
+	"context"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
 
 // NewRenderer returns the CUDA backend on dev, or the CPU backend when dev is nil.
 func NewRenderer(dev *gpu.Device) Renderer {
@@ -23,4 +27,13 @@ func NewMultiRenderer(devs []*gpu.Device) Renderer {
 		return CUDA{Dev: devs[0]}
 	}
 	return MultiCUDA{Devs: devs}
+}
+
+// AccumulateOn renders shard of shards of g's samples into a raw
+// accumulation on dev (CUDA.AccumulatePart), or on the CPU when dev is nil.
+func AccumulateOn(ctx context.Context, dev *gpu.Device, g *Genome, o Options, shard, shards int) (*Accum, Stats, error) {
+	if dev != nil {
+		return CUDA{Dev: dev}.AccumulatePart(ctx, g, o, shard, shards)
+	}
+	return CPU{}.Accumulate(ctx, g, o, shard, shards)
 }

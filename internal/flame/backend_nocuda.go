@@ -2,7 +2,11 @@
 
 package flame
 
-import "github.com/procgen-dev/procgen/internal/gpu"
+import (
+	"context"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
 
 // NewRenderer returns the CPU backend: this build has no CUDA backend, and
 // gpu.Open never yields a device in it.
@@ -10,3 +14,9 @@ func NewRenderer(*gpu.Device) Renderer { return CPU{} }
 
 // NewMultiRenderer returns the CPU backend: this build has no CUDA backend.
 func NewMultiRenderer([]*gpu.Device) Renderer { return CPU{} }
+
+// AccumulateOn renders shard of shards of g's samples into a raw
+// accumulation on the CPU: this build has no CUDA backend.
+func AccumulateOn(ctx context.Context, _ *gpu.Device, g *Genome, o Options, shard, shards int) (*Accum, Stats, error) {
+	return CPU{}.Accumulate(ctx, g, o, shard, shards)
+}

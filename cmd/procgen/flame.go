@@ -95,7 +95,7 @@ with k mod N = I, so N runs write exactly one run's files; in a Slurm job
 array it defaults to the task's (SLURM_ARRAY_TASK_ID, _COUNT, _MIN), in a
 Kubernetes indexed Job to JOB_COMPLETION_INDEX of PROCGEN_SHARD_COUNT (but one
 flame alone is rendered whole); the flag wins. With -o PART.accum one genome's samples are split instead: each shard
-writes its raw accumulation (CPU), and 'procgen flame merge' finishes them.`,
+writes its raw accumulation (CPU or GPU, not mixed), and 'procgen flame merge' finishes them.`,
 		Example: `  procgen flame render sheep.flam3 -o sheep.png
   procgen flame render sheep.flam3 --width 1920 --quality 2000 --png16 -o sheep.png
   procgen flame render genomes/ -o renders/ --resume

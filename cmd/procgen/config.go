@@ -33,7 +33,7 @@ type configKey struct {
 func configKeys() []configKey {
 	return []configKey{
 		{"device", "auto", "`MODE` to compute on: auto, cpu or cuda"},
-		{"devices", "0", "`GPUS` a CUDA run uses: all, or device numbers like 0,1; flame render and animate deal genomes and frames over them, and split a single still's samples"},
+		{"devices", "0", "`GPUS` a CUDA run uses: all, or device numbers like 0,1; flame render and animate deal genomes and frames over them and split a single still's samples; rules run cuts its states over them"},
 		{"quiet", false, "no progress bars or informational messages on stderr"},
 		{"seed", uint64(1), "random seed; the same seed and settings give the same output"},
 		{"jit", "cached", "`WHEN` to use kernels the driver compiles for this GPU (faster; ~20 s to compile once): cached (when 'procgen devices --prepare' has compiled them), always (compile on first use) or never; rules run compiles each rule set's own kernel on first use under cached and always, and runs the bytecode interpreter under never"},

@@ -306,15 +306,28 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 		return err
 	}
 	device := "cpu"
+	engine := rules.NewEngine(dev)
 	if dev != nil {
 		defer dev.Close()
 		device = "cuda"
+		devs, err := a.moreDevices(dev)
+		if err != nil {
+			return err
+		}
+		defer closeDevices(devs[1:])
+		if len(devs) > 1 { // the states are cut over the devices
+			m := rules.Multi{}
+			for _, d := range devs {
+				m.Engines = append(m.Engines, rules.NewEngine(d))
+			}
+			engine = m
+		}
 	}
 	st = shardRulesStates(st, sh) // after the device choice, which weighs every state as one run does
 	bar := a.newProgress(int64(st.N), "rules run")
 	runStart := time.Now()
 	phase.Enter(ctx, "rules.run")
-	res, err := rules.NewEngine(dev).Run(ctx, prog, st, rules.Options{
+	res, err := engine.Run(ctx, prog, st, rules.Options{
 		Steps: plan.steps, UntilFixpoint: o.UntilFixpoint, Trace: plan.trace, Progress: bar,
 		Schedule: plan.schedule, Layout: plan.layout,
 		NoFiredPerStep: !plan.firedPerStep, // only JSON and --stats show them

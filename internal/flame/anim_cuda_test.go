@@ -55,23 +55,7 @@ func TestCUDAFrameBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	cpu1, _, err := CPU{}.RenderFrame(ctx, fs, Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cpu2, _, err := CPU{}.RenderFrame(ctx, fs, Options{Seed: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gp, _, err := r.RenderFrame(ctx, fs, Options{Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	noise := refMAD(cpu1.NRGBA(), cpu2.NRGBA())
-	if got := refMAD(gp.NRGBA(), cpu1.NRGBA()); got > 1.5*noise+0.5 {
-		t.Fatalf("GPU frame differs from CPU by %.3f, more than the CPU's seed noise %.3f allows", got, noise)
-	}
+	frameWithinCPUNoise(t, r, fs, "frame of 1100 temporal samples")
 }
 
 // TestAnimFidelityCUDA renders every frame of the flam3 animation corpus on

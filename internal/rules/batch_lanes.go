@@ -51,22 +51,28 @@ func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool
 	return true
 }
 
-// loadSum is an IADD and the load it indexes: D = field[X + Y] (Y the
-// constant k when k >= 0).
-func (b *batchEval) loadSum(op int, D, X, Y *[lanes]uint32, k int64, fi int, act []uint8) {
+// loadOperands is the field a fused load reads (the snapshot for LDS) and
+// its second index operand: Y, or the constant k in every lane when k >= 0.
+func (b *batchEval) loadOperands(op int, Y *[lanes]uint32, k int64, fi int) ([]uint32, *[lanes]uint32) {
 	f := &b.p.Fields[fi]
 	src := b.cur
 	if op == opLDS {
 		src = b.snap
 	}
-	fld := src[f.Off : f.Off+f.Size]
-	size := uint32(len(fld))
 	if k >= 0 {
 		Y = &b.kreg
 		for i := range Y {
 			Y[i] = uint32(k)
 		}
 	}
+	return src[f.Off : f.Off+f.Size], Y
+}
+
+// loadSum is an IADD and the load it indexes: D = field[X + Y] (Y the
+// constant k when k >= 0).
+func (b *batchEval) loadSum(op int, D, X, Y *[lanes]uint32, k int64, fi int, act []uint8) {
+	fld, Y := b.loadOperands(op, Y, k, fi)
+	size := uint32(len(fld))
 	if len(act) == b.n {
 		d, ys := D[:b.n], Y[:b.n]
 		for i, x := range X[:b.n] {
@@ -91,19 +97,8 @@ func (b *batchEval) loadSum(op int, D, X, Y *[lanes]uint32, k int64, fi int, act
 
 // loadAdd is loadSum whose value the next IADD adds into A: A += field[X + Y].
 func (b *batchEval) loadAdd(op int, A, X, Y *[lanes]uint32, k int64, fi int, act []uint8) {
-	f := &b.p.Fields[fi]
-	src := b.cur
-	if op == opLDS {
-		src = b.snap
-	}
-	fld := src[f.Off : f.Off+f.Size]
+	fld, Y := b.loadOperands(op, Y, k, fi)
 	size := uint32(len(fld))
-	if k >= 0 {
-		Y = &b.kreg
-		for i := range Y {
-			Y[i] = uint32(k)
-		}
-	}
 	if len(act) == b.n {
 		a, ys := A[:b.n], Y[:b.n]
 		for i, x := range X[:b.n] {

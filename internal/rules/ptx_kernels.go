@@ -166,16 +166,8 @@ func (g *ptxGen) simple(ptr map[string]string, step0, nsteps string) error {
 	lane := g.r()
 	g.op("and.b32 %s, %s, 31", lane, tid)
 	g.op("setp.eq.u32 %s, %s, 0", lane0, lane)
-	errKey := g.rd()
-	g.op("mad.wide.u32 %s, %s, 8, %s", errKey, s, ptr["err_key"])
-	t, tend, stepFired := g.r(), g.r(), g.r()
-	g.op("mov.u32 %s, %s", t, step0)
-	g.op("add.s32 %s, %s, %s", tend, step0, nsteps)
-	step := g.label("step")
-	g.at(step)
-	g.op("add.s32 %s, %s, 1", t, t)
-	g.op("setp.gt.s32 %s, %s, %s", p, t, tend)
-	g.op("@%s bra %s", p, exit)
+	errKey, t, step := g.stepLoop(s, step0, nsteps, p, exit, ptr["err_key"])
+	stepFired := g.r()
 	g.op("mov.u32 %s, 0", stepFired)
 	for ri, R := range g.p.Rules {
 		g.comment("rule %d %s over [%d, %d)", ri, R.Name, R.Lo, R.Hi)
@@ -262,4 +254,22 @@ func (g *ptxGen) countFired(fired, who, n, t, step0 string, ri int) {
 	a := g.rd()
 	g.op("mad.wide.u32 %s, %s, 8, %s", a, slot, fired)
 	g.op("@%s red.global.add.u64 [%s], %s", p, a, n64)
+}
+
+// stepLoop emits what both schedules start with: the state's fault key
+// address (errKey), the step counter t running from step0+1 to
+// step0+nsteps, and the loop head (step) that leaves through exit once t
+// passes the end. p is a scratch predicate.
+func (g *ptxGen) stepLoop(s, step0, nsteps, p, exit, errKeys string) (errKey, t, step string) {
+	errKey = g.rd()
+	g.op("mad.wide.u32 %s, %s, 8, %s", errKey, s, errKeys)
+	t, tend := g.r(), g.r()
+	g.op("mov.u32 %s, %s", t, step0)
+	g.op("add.s32 %s, %s, %s", tend, step0, nsteps)
+	step = g.label("step")
+	g.at(step)
+	g.op("add.s32 %s, %s, 1", t, t)
+	g.op("setp.gt.s32 %s, %s, %s", p, t, tend)
+	g.op("@%s bra %s", p, exit)
+	return errKey, t, step
 }

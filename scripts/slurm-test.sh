@@ -3,7 +3,7 @@
 #
 # Installs Debian's slurmctld, slurmd, slurm-client and munge, starts munged,
 # slurmctld and slurmd (one node with every CPU of this host) under a private
-# slurm.conf, then submits four job arrays and checks them against one-process
+# slurm.conf, then submits six job arrays and checks them against one-process
 # runs, byte for byte:
 #   1. flame render over a genome folder, 3 tasks (--array=0-2): the union of
 #      the tasks' images is the single run's folder;
@@ -12,7 +12,9 @@
 #      the one-shot render's;
 #   3. flame animate, 10 frames over 4 tasks into one frame pattern;
 #   4. rules run, 25 states over 3 tasks (-o part.%d.csv): the header and the
-#      parts' rows are the single run's CSV.
+#      parts' rows are the single run's CSV;
+#   5. lsys derive over configs/lsys/ and pga city over configs/pga/, 3 tasks
+#      each (-o DIR/%s.obj): the union of the tasks' files is the single run's.
 # No --shard is passed: the tasks read SLURM_ARRAY_TASK_ID/COUNT/MIN.
 #
 # Skips (exit 0, "SKIP: ...") where it cannot run: not root, no apt-get or
@@ -220,4 +222,15 @@ run_array rules 0-2 "$W/procgen --device cpu -q $RULES -o $W/rules-part.%d.csv"
 { head -n 1 "$W/rules-part.0.csv"; for i in 0 1 2; do tail -n +2 "$W/rules-part.$i.csv"; done; } >"$W/rules-union.csv"
 cmp "$W/rules-one.csv" "$W/rules-union.csv" || fail "the array's rule states differ from the single run's"
 echo "ok: 25 rule states over 3 tasks = one run's CSV"
+
+# 5. Folders of L-systems and grammars over 3 tasks: one run's files.
+LSYS="lsys derive $ROOT/configs/lsys -n 4"
+$PG $LSYS -o "$W/lsys-one/%s.obj"
+run_array lsys 0-2 "$W/procgen --device cpu -q $LSYS -o $W/lsys-array/%s.obj"
+diff -r "$W/lsys-one" "$W/lsys-array" >/dev/null || fail "the array's L-system files differ from the single run's"
+PGA="pga city $ROOT/configs/pga --grid 1x1"
+$PG $PGA -o "$W/pga-one/%s.obj"
+run_array pga 0-2 "$W/procgen --device cpu -q $PGA -o $W/pga-array/%s.obj"
+diff -r "$W/pga-one" "$W/pga-array" >/dev/null || fail "the array's city files differ from the single run's"
+echo "ok: L-system and grammar folders over 3 tasks = one run"
 echo "PASS"

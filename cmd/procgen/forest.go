@@ -155,8 +155,9 @@ func (a *app) newForestCmd() *cobra.Command {
 func (a *app) newForestDisperseCmd() *cobra.Command {
 	var out string
 	var force bool
+	var shardSpec string
 	cmd := &cobra.Command{
-		Use:   "disperse STEMS.csv --species PARAMS.yaml [-o OUTDIR]",
+		Use:   "disperse STEMS.csv|DIR ... --species PARAMS.yaml [-o OUTDIR]",
 		Short: "Seed (or recruit) density over a plot from a stem map",
 		Long:  forestLong,
 		Example: `  procgen forest disperse stems.csv --species configs/forest/bc-sbs.yaml
@@ -164,8 +165,9 @@ func (a *app) newForestDisperseCmd() *cobra.Command {
       --where Status=alive --where PlotCensusNumber=7 -o bci-rain
   procgen forest disperse bigwoods2015.csv --species params.yaml --dbh-col gbh14 --girth --where 'gbh14>0'
   procgen forest disperse stems.csv --species p.yaml --method exact --cutoff 60
-  procgen forest disperse stems.csv --species p.yaml --boundary buffer --margin 20 --realize --seed 7`,
-		Args: cobra.ExactArgs(1),
+  procgen forest disperse stems.csv --species p.yaml --boundary buffer --margin 20 --realize --seed 7
+  procgen forest disperse plots/ --species p.yaml -o rain --shard 3/16`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var o forestOptions
 			if err := a.decode("forest", &o); err != nil {
@@ -175,11 +177,16 @@ func (a *app) newForestDisperseCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.forestDisperse(cmd.Context(), args[0], out, force, o, p)
+			sh, err := a.shardOf(shardSpec)
+			if err != nil {
+				return err
+			}
+			return a.forestDisperseBatch(cmd.Context(), args, out, force, sh, o, p)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVarP(&out, "output", "o", "", "output `DIR` (default: the stem file's name without extension + \"-seedrain\")")
+	addShardFlag(f, &shardSpec)
 	f.BoolVar(&force, "force", false, "replace an existing, non-empty output directory (as a whole: old and new files never mix)")
 	for _, k := range []string{"species", "method", "cell", "bounds", "boundary", "margin", "cutoff", "tolerance",
 		"cluster-distance", "x-col", "y-col", "species-col", "dbh-col", "dbh-unit", "girth", "where", "delimiter",
@@ -247,6 +254,16 @@ Outputs in OUTDIR, per species and total: NAME.csv (x, y, species, density
 colour bar), and summary.json (totals, seeds lost, method, error estimate,
 timings, units). --formats picks among csv, asc, png, tif. Everything is written
 to a temporary directory first: a failed run leaves no partial outputs.
+
+Several plots (stem maps given as files, or the .csv, .tsv and .txt files of
+a directory) run one after another with the same species file and options,
+each into OUTDIR/NAME (NAME: the stem map's file name without extension; without
+-o, NAME-seedrain). A failing plot is reported and the others go on. --shard
+I/N computes only plots k with k mod N = I (files in order, a directory's in
+name order), so the N tasks of a Slurm job array (SLURM_ARRAY_TASK_ID/COUNT)
+or Kubernetes indexed Job (JOB_COMPLETION_INDEX with PROCGEN_SHARD_COUNT)
+write one run's directories; the flag wins over the environment, and a
+single plot runs whole under a job array's variables.
 
 ` + exitCodeHelp
 

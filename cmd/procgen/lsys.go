@@ -84,9 +84,9 @@ func (a *app) newLsysCmd() *cobra.Command {
 func (a *app) newLsysDeriveCmd() *cobra.Command {
 	var outs []string
 	var allSteps bool
-	var format, up string
+	var format, up, shardSpec string
 	cmd := &cobra.Command{
-		Use:   "derive SYSTEM.l [-n STEPS] [-o out.obj|out.png|out.json ...]",
+		Use:   "derive SYSTEM.l|DIR ... [-n STEPS] [-o out.obj|out.png|out.json ...]",
 		Short: "Derive an L-system and interpret it into geometry",
 		Long: `Derive an L-system written in the notation of The Algorithmic Beauty of Plants
 and cpfg (#define, axiom:, productions with contexts l < p > r, conditions
@@ -103,12 +103,23 @@ Derivation runs on the GPU with --device cuda/auto where one is present; the
 derived string is the same on both backends for a given --seed (stochastic
 rules draw from a counter-based generator keyed by seed, step and position).
 --max-modules stops a runaway derivation before it allocates the step that
-would exceed it.`,
+would exceed it.
+
+Several systems (files, or the .l files of a directory) derive one after
+another with the same options; each -o is then a pattern whose %s is each
+system's file name without extension (out/%s.obj). A failing system is
+reported and the others go on. --shard I/N derives only systems k with
+k mod N = I (files in order, a directory's in name order), so the N runs of
+a Slurm job array (SLURM_ARRAY_TASK_ID/COUNT) or Kubernetes indexed Job
+(JOB_COMPLETION_INDEX with PROCGEN_SHARD_COUNT) write one run's files; the
+flag wins over the environment, and a single system runs whole under a job
+array's variables.`,
 		Example: `  procgen lsys derive configs/lsys/plant2d.l -o plant.png
   procgen lsys derive configs/lsys/tree3d.l -n 8 --cylinders 8 -o tree.obj -o tree.json
   procgen lsys derive configs/lsys/stochastic-plant.l --seed 7 --view front -o plant.png
-  procgen lsys derive configs/lsys/koch-island.l -n 4 --stats`,
-		Args: cobra.ExactArgs(1),
+  procgen lsys derive configs/lsys/koch-island.l -n 4 --stats
+  procgen lsys derive configs/lsys/ -o 'plants/%s.png' -o 'plants/%s.json' --shard 0/2`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var o lsysOptions
 			if err := a.decode("lsys", &o); err != nil {
@@ -116,6 +127,10 @@ would exceed it.`,
 			}
 			o.allSteps, o.up = allSteps, up
 			if err := o.validate(); err != nil {
+				return err
+			}
+			sh, err := a.shardOf(shardSpec)
+			if err != nil {
 				return err
 			}
 			for _, out := range outs {
@@ -130,7 +145,7 @@ would exceed it.`,
 					return usageErrorf("output %q: want a .obj, .png, .json or .txt file, or a .glb (glTF)", out)
 				}
 			}
-			return a.lsysDerive(cmd.Context(), args[0], outs, o)
+			return a.lsysDeriveBatch(cmd.Context(), args, outs, sh, o)
 		},
 	}
 	f := cmd.Flags()
@@ -146,6 +161,7 @@ would exceed it.`,
 	a.bindFlag(f, "lsys.line-width", "line-width", "")
 	a.bindFlag(f, "lsys.stats", "stats", "")
 	f.BoolVar(&allSteps, "all-steps", false, ".txt: write every step's string w0..wn, one line each (default: the last)")
+	addShardFlag(f, &shardSpec)
 	f.StringVar(&up, "up", "", "PNG: the world `DIRECTION` shown upwards (x, -x, y, ... or x,y,z; default +Y, or -Z looking along Y)")
 	return cmd
 }

@@ -123,6 +123,16 @@ material per terminal), .glb (binary glTF 2.0, one mesh per terminal) or .json
 timings). Without
 -o, or with --stats-only (no geometry written), the statistics go to stdout.
 
+Several grammars (files, or the .pga files of a directory) build one after
+another on the same lots; each -o is then a pattern whose %s is each
+grammar's file name without extension (cities/%s.glb). A failing grammar
+is reported and the others go on. --shard I/N builds only grammars k with
+k mod N = I (files in order, a directory's in name order), so the N tasks of
+a Slurm job array (SLURM_ARRAY_TASK_ID/COUNT) or Kubernetes indexed Job
+(JOB_COMPLETION_INDEX with PROCGEN_SHARD_COUNT) write one run's files; the
+flag wins over the environment, and a single grammar runs whole under a job
+array's variables.
+
 --device cuda evaluates on the GPU (--scheduler persistent, the paper's
 scheduler, or levels, its one-launch-per-level baseline), --device cpu on all
 cores; auto takes the GPU when there is one. Both give the same terminals.
@@ -130,21 +140,26 @@ cores; auto takes the GPU when there is one. Both give the same terminals.
 
 func (a *app) newPgaCityCmd() *cobra.Command {
 	var outs []string
-	var format string
+	var format, shardSpec string
 	cmd := &cobra.Command{
-		Use:   "city GRAMMAR.pga [--lots lots.geojson | --grid WxH] [-o city.obj|city.glb|city.json ...]",
+		Use:   "city GRAMMAR.pga|DIR ... [--lots lots.geojson | --grid WxH] [-o city.obj|city.glb|city.json ...]",
 		Short: "Expand a shape grammar on every lot of a city",
 		Long:  pgaCityLong + "\n\n" + exitCodeHelp,
 		Example: `  procgen pga city configs/pga/tower.pga --grid 20x10 -o city.glb
   procgen pga city configs/pga/tower.pga --lots lots.geojson -o city.obj -o city.json
-  procgen pga city configs/pga/tower.pga --grid 200x190 --stats-only`,
-		Args: cobra.ExactArgs(1),
+  procgen pga city configs/pga/tower.pga --grid 200x190 --stats-only
+  procgen pga city configs/pga/ --grid 4x4 -o 'cities/%s.glb' --shard 1/3`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var o pgaOptions
 			if err := a.decode("pga", &o); err != nil {
 				return err
 			}
 			if err := o.validate(); err != nil {
+				return err
+			}
+			sh, err := a.shardOf(shardSpec)
+			if err != nil {
 				return err
 			}
 			for _, out := range outs {
@@ -159,12 +174,13 @@ func (a *app) newPgaCityCmd() *cobra.Command {
 					return usageErrorf("output %q: want a .obj, .glb or .json file", out)
 				}
 			}
-			return a.pgaCity(cmd.Context(), args[0], outs, o)
+			return a.pgaCityBatch(cmd.Context(), args, outs, sh, o)
 		},
 	}
 	f := cmd.Flags()
 	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .glb or .json, or - for standard output (repeatable)")
 	f.StringVar(&format, "format", "json", "`FORMAT` of -o - (standard output): json, obj (without materials) or glb")
+	addShardFlag(f, &shardSpec)
 	a.bindFlag(f, "pga.lots", "lots", "")
 	a.bindFlag(f, "pga.grid", "grid", "")
 	a.bindFlag(f, "pga.axiom", "axiom", "")

@@ -17,6 +17,9 @@ func (a *app) openDevice() (*gpu.Device, error) {
 		a.log.Debugf("device: cpu (--device cpu)")
 		return nil, nil
 	case "cuda", "auto":
+		if a.batchDev != nil {
+			return a.batchDev, nil
+		}
 		dev, err, ok := a.takePrefetched()
 		if !ok {
 			dev, err = gpu.Open(a.deviceOrdinals()[0])
@@ -35,6 +38,9 @@ func (a *app) openDevice() (*gpu.Device, error) {
 		}
 		info := dev.Info()
 		a.log.Debugf("device: cuda %d, %s (compute capability %s)", info.Ordinal, info.Name, info.ComputeCapability())
+		if a.batchKeep {
+			a.batchDev = dev
+		}
 		return dev, nil
 	default:
 		// validate rejected anything else before any command ran.
@@ -55,4 +61,25 @@ func (a *app) hintJIT(dev *gpu.Device, family string) {
 	a.jitHinted = true
 	a.log.Infof("note: this GPU can run faster %s kernels; compile them once with 'procgen devices --prepare' "+
 		"(about 20 s, cached in %s) or pass --jit always", family, gpu.DefaultJITDir())
+}
+
+// keepDeviceOpen makes the inputs of a batch share one GPU context and its
+// loaded kernels instead of opening the device for each (~0.1-0.2 s each):
+// releaseDevice leaves it open, and the returned function closes it.
+func (a *app) keepDeviceOpen() (done func()) {
+	a.batchKeep = true
+	return func() {
+		a.batchKeep = false
+		if a.batchDev != nil {
+			a.batchDev.Close()
+			a.batchDev = nil
+		}
+	}
+}
+
+// releaseDevice closes a job's device unless a batch shares it.
+func (a *app) releaseDevice(dev *gpu.Device) {
+	if dev != nil && dev != a.batchDev {
+		dev.Close()
+	}
 }

@@ -433,8 +433,8 @@ func (a *app) forestCompute(ctx context.Context, r *forestRun) error {
 	if err != nil {
 		return err
 	}
+	defer a.releaseDevice(dev)
 	if dev != nil {
-		defer dev.Close()
 		r.device = "cuda"
 	} else {
 		r.device = "cpu"

@@ -224,9 +224,7 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 	} else if dev, err = a.openDeviceFor("lsys", work); err != nil {
 		return err
 	}
-	if dev != nil {
-		defer dev.Close()
-	}
+	defer a.releaseDevice(dev)
 	rep := lsysReport{System: sys.Name, Source: path, Backend: backendName(dev), Seed: a.opts.Seed}
 	var mu sync.Mutex
 	bar := a.newProgress(int64(steps), "derive "+filepath.Base(path))

@@ -295,9 +295,7 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	if err != nil {
 		return err
 	}
-	if dev != nil {
-		defer dev.Close()
-	}
+	defer a.releaseDevice(dev)
 	start = time.Now()
 	phase.Enter(ctx, "pga.evaluate")
 	var ts []pga.TerminalShape

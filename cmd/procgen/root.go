@@ -44,6 +44,10 @@ type app struct {
 	bars   []*progressbar.ProgressBar
 	// devOpen delivers a GPU opened ahead of need (prefetchDevice).
 	devOpen chan openResult
+	// batchDev is the GPU a batch of inputs shares (keepDeviceOpen): opened
+	// by the first input that runs on it, closed when the batch ends.
+	batchDev  *gpu.Device
+	batchKeep bool
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {

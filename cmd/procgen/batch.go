@@ -171,23 +171,20 @@ func makeOutDirs(paths []string) error {
 	return nil
 }
 
-// shardBatch keeps the items of the batch that are this shard's. A single
-// input with the shard from a job array's environment runs whole: an array
-// whose tasks each name their own input is not a split batch.
-func (a *app) shardBatch(job string, items []batchItem, batch bool, sh shard) []batchItem {
-	if !sh.active() || (!batch && sh.fromEnv()) {
-		return items
+// ownBatch expands a job's arguments (batchInputs) and keeps the items that
+// are this shard's. A single input with the shard from a job array's
+// environment runs whole: an array whose tasks each name their own input is
+// not a split batch.
+func (a *app) ownBatch(job string, args []string, sh shard, exts ...string) (own []batchItem, batch bool, err error) {
+	items, batch, err := batchInputs(job, args, exts...)
+	if err != nil || !sh.active() || (!batch && sh.fromEnv()) {
+		return items, batch, err
 	}
-	var own []batchItem
-	for _, it := range items {
-		if sh.owns(it.Slot) {
-			own = append(own, it)
-		}
-	}
+	own = ownedBy(sh, items, func(it batchItem) int { return it.Slot })
 	if len(own) == 0 {
 		a.log.Warnf("%s: shard %s (from %s) owns none of the %d inputs: nothing to do", job, sh, sh.From, len(items))
 	}
-	return own
+	return own, batch, nil
 }
 
 // runBatch runs one input after another. A failing input is reported and

@@ -20,11 +20,10 @@ var forestStemExts = []string{".csv", ".tsv", ".txt"}
 // without extension.
 func (a *app) forestDisperseBatch(ctx context.Context, args []string, outDir string, force bool, sh shard,
 	o forestOptions, p *forestPlan) error {
-	items, batch, err := batchInputs("forest", args, forestStemExts...)
+	own, batch, err := a.ownBatch("forest", args, sh, forestStemExts...)
 	if err != nil {
 		return err
 	}
-	own := a.shardBatch("forest", items, batch, sh)
 	if !batch {
 		if len(own) == 0 {
 			return nil

@@ -12,11 +12,10 @@ var lsysSystemExts = []string{".l", ".lsys"}
 // of a directory) one after another with outputs named by each system's
 // file: -o out/%s.obj.
 func (a *app) lsysDeriveBatch(ctx context.Context, args, outs []string, sh shard, o lsysOptions) error {
-	items, batch, err := batchInputs("lsys", args, lsysSystemExts...)
+	own, batch, err := a.ownBatch("lsys", args, sh, lsysSystemExts...)
 	if err != nil {
 		return err
 	}
-	own := a.shardBatch("lsys", items, batch, sh)
 	if !batch {
 		if len(own) == 0 {
 			return nil

@@ -12,11 +12,10 @@ import (
 // the .pga files of a directory) one after another on the same lots, with
 // outputs named by each grammar's file: -o cities/%s.glb.
 func (a *app) pgaCityBatch(ctx context.Context, args, outs []string, sh shard, o pgaOptions) error {
-	items, batch, err := batchInputs("pga", args, ".pga")
+	own, batch, err := a.ownBatch("pga", args, sh, ".pga")
 	if err != nil {
 		return err
 	}
-	own := a.shardBatch("pga", items, batch, sh)
 	if !batch {
 		if len(own) == 0 {
 			return nil

@@ -175,18 +175,25 @@ func (a *app) shardFlameJobs(jobs []flameJob, items int, sh shard) []flameJob {
 		a.log.Debugf("%s ignored: one flame (-o PART.accum splits one still's samples)", sh.From)
 		return jobs
 	}
-	var own []flameJob
-	for _, j := range jobs {
-		if sh.owns(j.slot) {
-			own = append(own, j)
-		}
-	}
+	own := ownedBy(sh, jobs, func(j flameJob) int { return j.slot })
 	if len(own) == 0 {
 		hint := "--shard 0/1 renders them all"
 		if items == 1 {
 			hint = "-o PART.accum splits one still's samples; --shard 0/1 renders it whole"
 		}
 		a.log.Warnf("shard %s (from %s) owns none of the %d flames: nothing rendered; %s", sh, sh.From, items, hint)
+	}
+	return own
+}
+
+// ownedBy keeps the items of a batch that shard sh owns, slot giving each
+// item's position in the batch.
+func ownedBy[T any](sh shard, items []T, slot func(T) int) []T {
+	var own []T
+	for _, it := range items {
+		if sh.owns(slot(it)) {
+			own = append(own, it)
+		}
 	}
 	return own
 }

@@ -105,6 +105,8 @@ func configKeys() []configKey {
 		{"rules.trace", []string{}, "record these `STATES` (0-based, comma-separated) after every step, into --trace-out"},
 		{"rules.trace-out", "trace.jsonl", "JSON-lines `FILE` for --trace"},
 		{"rules.stats", "", "write the rules fired per step to `FILE` (CSV: step,rule,fired)"},
+		{"rules.record", []string{}, "record an observable over every state after each step: `EXPR` is sum, count, mean, min or max of a field, e.g. 'sum(c)', 'count(c == 1)' (repeatable); into the JSON output and --record-out"},
+		{"rules.record-out", "", "write the --record values to `FILE` (CSV: step, then one column per --record; row 0 is the initial states)"},
 	}
 }
 

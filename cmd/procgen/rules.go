@@ -32,6 +32,8 @@ type rulesOptions struct {
 	Trace         []string `mapstructure:"trace"`
 	TraceOut      string   `mapstructure:"trace-out"`
 	Stats         string   `mapstructure:"stats"`
+	Record        []string `mapstructure:"record"`
+	RecordOut     string   `mapstructure:"record-out"`
 }
 
 // rulesDefaultCap is the step cap of --until-fixpoint without --steps.
@@ -47,6 +49,10 @@ type rulesPlan struct {
 	// firedPerStep: an output shows the firings of every step (JSON,
 	// --stats), so the run keeps them; else only totals.
 	firedPerStep bool
+	// --record: the expressions, then (once the program is compiled) the
+	// parsed observables.
+	recordText []string
+	record     []rules.Observable
 }
 
 func (o *rulesOptions) validate() (*rulesPlan, error) {
@@ -94,6 +100,14 @@ func (o *rulesOptions) validate() (*rulesPlan, error) {
 			return nil, usageErrorf("invalid --trace entry %q: want state numbers (0-based)", t)
 		}
 		p.trace = append(p.trace, s)
+	}
+	for _, r := range o.Record {
+		if strings.TrimSpace(r) != "" {
+			p.recordText = append(p.recordText, r)
+		}
+	}
+	if o.RecordOut != "" && len(p.recordText) == 0 {
+		return nil, usageErrorf("--record-out %s without --record: name what to record (--record 'sum(c)')", o.RecordOut)
 	}
 	return p, nil
 }
@@ -148,7 +162,8 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 	f.StringVarP(&out, "output", "o", "", "write the final states to `FILE`: .json (with statistics), .csv, .png (the first 16 boards) or .rle (the first board, Golly RLE); - or none: standard output in --format")
 	f.StringVar(&format, "format", "json", "`FORMAT` of standard output: json or csv")
 	addShardFlag(f, &shardSpec)
-	for _, k := range []string{"states", "generate", "steps", "until-fixpoint", "schedule", "layout", "trace", "trace-out", "stats"} {
+	for _, k := range []string{"states", "generate", "steps", "until-fixpoint", "schedule", "layout", "trace", "trace-out", "stats",
+		"record", "record-out"} {
 		a.bindFlag(f, "rules."+k, k, "")
 	}
 	a.bindFlag(f, "rules.define", "define", "D")
@@ -262,6 +277,12 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if o.UntilFixpoint && prog.DrawsInCond {
+		return usageErrorf("--until-fixpoint: %v", strings.TrimPrefix(rules.ErrDrawsNoFixpoint.Error(), "rules: "))
+	}
+	if plan.record, err = rulesObservables(prog, plan.recordText); err != nil {
+		return err
+	}
 	if o.Generate > 0 {
 		if err := a.checkRulesMemory(prog, o.Generate, plan); err != nil {
 			return err
@@ -323,6 +344,7 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 			engine = m
 		}
 	}
+	first, _ := shardRange(st.N, sh)
 	st = shardRulesStates(st, sh) // after the device choice, which weighs every state as one run does
 	bar := a.newProgress(int64(st.N), "rules run")
 	runStart := time.Now()
@@ -330,7 +352,9 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	res, err := engine.Run(ctx, prog, st, rules.Options{
 		Steps: plan.steps, UntilFixpoint: o.UntilFixpoint, Trace: plan.trace, Progress: bar,
 		Schedule: plan.schedule, Layout: plan.layout,
-		NoFiredPerStep: !plan.firedPerStep, // only JSON and --stats show them
+		NoFiredPerStep: !plan.firedPerStep,             // only JSON and --stats show them
+		Seed:           a.opts.Seed, FirstState: first, // the rules' draws: a shard's as the whole run's
+		Record: plan.record,
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -350,13 +374,14 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 		doc.FixpointReached = &reached
 		doc.StableAt = res.StableAt
 	}
-	if o.Generate > 0 {
+	if o.Generate > 0 || prog.Draws {
 		seed := a.opts.Seed
 		doc.Seed = &seed
 	}
 	for k, r := range prog.Rules {
 		doc.RuleNames[k] = r.Name
 	}
+	doc.setRecords(prog, plan.record, res.Records)
 	if err := a.writeRulesOutputs(ctx, outs, out, format, o, prog, st, res, &doc); err != nil {
 		return err
 	}
@@ -392,6 +417,8 @@ type rulesDoc struct {
 	RuleNames       []string  `json:"rule_names"`
 	Fired           [][]int64 `json:"fired_per_step"`
 	StableAt        []int32   `json:"stable_at,omitempty"`
+	Record          []string  `json:"record,omitempty"`
+	Records         []jsonRow `json:"record_per_step,omitempty"`
 	States          int       `json:"state_count"`
 }
 
@@ -455,6 +482,9 @@ func (a *app) writeRulesOutputs(ctx context.Context, plan *output.Plan, out, for
 			}
 			return nil
 		}})
+	}
+	if o.RecordOut != "" {
+		writes = append(writes, rulesRecordWrite(o.RecordOut, prog, doc))
 	}
 	if out == "" {
 		out = output.Stdout

@@ -94,6 +94,11 @@ type compiler struct {
 	iters  float64
 	snap   uint32
 	lastPC int // the last instruction emitted
+	// Draws (rand.go): each call's site number in the rule, and the
+	// register counting finished repeat iterations (-1: none needed).
+	sites    map[*callExpr]int
+	drawK    int
+	firstReg int // the first register after the index (and drawK)
 }
 
 func (c *compiler) errAt(p Pos, format string, args ...any) error {
@@ -132,7 +137,8 @@ func (c *compiler) checkNew(p Pos, name, what string) error {
 
 func (c *compiler) hasConst(name string) bool { _, ok := c.consts[name]; return ok }
 
-var builtins = map[string]bool{"int": true, "float": true, "min": true, "max": true, "abs": true, "sqrt": true}
+var builtins = map[string]bool{"int": true, "float": true, "min": true, "max": true, "abs": true, "sqrt": true,
+	"rand": true}
 
 func (c *compiler) declConst(d *constDecl) error {
 	if err := c.checkNew(d.p, d.name, "constant"); err != nil {
@@ -258,6 +264,18 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 	defer func() { c.rule = nil }()
 	c.scopes = [][]local{{{name: d.v, reg: 0, typ: Int}}}
 	c.nextReg = 1
+	inCond, inLoop, draws := ruleDraws(d)
+	c.prog.Draws = c.prog.Draws || draws
+	c.prog.DrawsInCond = c.prog.DrawsInCond || inCond
+	c.sites, c.drawK = map[*callExpr]int{}, -1
+	if inLoop {
+		// A hidden local of the whole evaluation, zeroed at both entries.
+		c.drawK = 1
+		c.scopes[0] = append(c.scopes[0], local{name: " draws", reg: 1, typ: Int})
+		c.nextReg = 2
+		c.prog.Regs = max(c.prog.Regs, 2)
+	}
+	c.firstReg = c.nextReg
 	if err := c.analyse(d); err != nil {
 		return err
 	}
@@ -268,6 +286,7 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 	}
 	if d.when != nil {
 		r.CondPC = len(c.prog.Code)
+		c.zeroDrawK(d.p)
 		c.scopes = append(c.scopes, nil)
 		for _, l := range lets {
 			if err := c.stmt(l); err != nil {
@@ -287,9 +306,10 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 		}
 		c.emit(d.when.at(), "", opRET, reg, 0, 0)
 		c.scopes = c.scopes[:1]
-		c.nextReg = 1
+		c.nextReg = c.firstReg
 	}
 	r.BodyPC = len(c.prog.Code)
+	c.zeroDrawK(d.p)
 	// The body sees the rule's lets again (the compact schedule runs it on
 	// another thread than the precondition, with only the index passed on).
 	if err := c.block(append(lets, d.body...)); err != nil {
@@ -445,6 +465,9 @@ func (c *compiler) stmt(s stmt) error {
 		err = c.block(s.body)
 		c.scopes = c.scopes[:len(c.scopes)-1]
 		if err != nil {
+			return err
+		}
+		if err := c.countIteration(s.p); err != nil {
 			return err
 		}
 		c.emitImm(s.p, opLOOP, rc, uint32(top))

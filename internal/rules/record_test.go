@@ -136,3 +136,28 @@ func TestParseObservableErrors(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseObservable: no --record text crashes the parser, and what
+// parses names a field of the program and evaluates.
+func FuzzParseObservable(f *testing.F) {
+	for _, s := range []string{"sum(c)", "count(c == 1)", " mean( c ) ", "max(c >= -2.5e3)", "min(c!=0)", "count(", "sum(c ==)", ")("} {
+		f.Add(s)
+	}
+	p, err := Compile("life.rules", []byte("state { int c[6]  float m[2] }\nrule r over i in 0..6 { c[i] = 1 - c[i] }"), nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	st := Generate(p, 2, 1)
+	f.Fuzz(func(t *testing.T, text string) {
+		o, err := ParseObservable(p, text)
+		if err != nil {
+			return
+		}
+		if o.Field < 0 || o.Field >= len(p.Fields) {
+			t.Fatalf("%q: field %d", text, o.Field)
+		}
+		var a Acc
+		o.observe(p, st.State(0), &a)
+		_ = o.Value(a)
+	})
+}

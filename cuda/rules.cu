@@ -53,7 +53,7 @@ struct RulesCtx {
 	unsigned long long *pend;
 	int nstates, words;
 	// Draws (rand.go): the current rule's key pg_hash64(pg_hash64(seed,
-	// step), rule) and the run's number of state 0.
+	// first_step + step), rule) and the run's number of state 0.
 	unsigned long long rkey;
 	int first_state;
 };
@@ -248,7 +248,7 @@ __device__ void rules_fields_pass(const RulesCtx &x, uint32_t mask, uint32_t *sn
 	    uint32_t *cur, uint32_t *snap, unsigned long long *pend, int32_t *stable_at, int32_t *failed,               \
 	    int32_t *err_rule, unsigned long long *err_key, unsigned long long *fired, int32_t *last_fired,              \
 	    int nstates, int words, int nrules, int ncode, int nfields, int step0, int nsteps, int nregs,                \
-	    unsigned long long seed, int first_state, int nofix
+	    unsigned long long seed, int first_state, int nofix, int first_step
 
 // Algorithms 1 and 2: block s applies every rule to state s, its threads
 // striding over the value range, a barrier between rules.
@@ -265,7 +265,7 @@ __device__ void rules_simple(RULES_KERNEL_PARAMS) {
 	__syncthreads();
 	for (int t = g.step0 + 1; t <= g.step0 + g.nsteps; t++) {
 		int step_fired = 0;
-		const uint64_t tkey = pg_hash64(seed, (uint64_t)t);
+		const uint64_t tkey = pg_hash64(seed, (uint64_t)(uint32_t)(first_step + t));
 		for (int ri = 0; ri < g.nrules; ri++) {
 			const RulesRule R = rules[ri];
 			x.rkey = pg_hash64(tkey, (uint64_t)ri);
@@ -339,7 +339,7 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 	for (int t = g.step0 + 1; t <= g.step0 + g.nsteps; t++) {
 		if (!__syncthreads_or(live)) return;
 		int state_fired = 0;
-		const uint64_t tkey = pg_hash64(seed, (uint64_t)t);
+		const uint64_t tkey = pg_hash64(seed, (uint64_t)(uint32_t)(first_step + t));
 		for (int ri = 0; ri < g.nrules; ri++) {
 			const RulesRule R = rules[ri];
 			x.rkey = pg_hash64(tkey, (uint64_t)ri);
@@ -421,7 +421,7 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 
 #define RULES_ARGS                                                                                                  \
 	code, fields, rules, cur, snap, pend, stable_at, failed, err_rule, err_key, fired, last_fired, nstates, words,  \
-	    nrules, ncode, nfields, step0, nsteps, nregs, seed, first_state, nofix
+	    nrules, ncode, nfields, step0, nsteps, nregs, seed, first_state, nofix, first_step
 extern "C" {
 __global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_simple_A(RULES_KERNEL_PARAMS) { rules_simple<LAYOUT_A>(RULES_ARGS); }
 __global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_simple_B(RULES_KERNEL_PARAMS) { rules_simple<LAYOUT_B>(RULES_ARGS); }

@@ -34,6 +34,8 @@ type rulesOptions struct {
 	Stats         string   `mapstructure:"stats"`
 	Record        []string `mapstructure:"record"`
 	RecordOut     string   `mapstructure:"record-out"`
+	Frames        string   `mapstructure:"frames"`
+	FramesEvery   int      `mapstructure:"frames-every"`
 }
 
 // rulesDefaultCap is the step cap of --until-fixpoint without --steps.
@@ -53,6 +55,7 @@ type rulesPlan struct {
 	// parsed observables.
 	recordText []string
 	record     []rules.Observable
+	force      bool // --frames into a non-empty directory
 }
 
 func (o *rulesOptions) validate() (*rulesPlan, error) {
@@ -125,6 +128,7 @@ func (a *app) newRulesCmd() *cobra.Command {
 
 func (a *app) newRulesRunCmd() *cobra.Command {
 	var out, format, shardSpec string
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "run RULES.rules (--states FILE | --generate N) [--steps N | --until-fixpoint] [-o out.json|out.csv]",
 		Short: "Apply a rule set to many independent states in parallel",
@@ -155,6 +159,7 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 			if out, sh, err = a.rulesShardOutput(out, o, p, sh); err != nil {
 				return err
 			}
+			p.force = force
 			return a.rulesRun(cmd.Context(), args[0], out, o, p, sh)
 		},
 	}
@@ -162,8 +167,9 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 	f.StringVarP(&out, "output", "o", "", "write the final states to `FILE`: .json (with statistics), .csv, .png (the first 16 boards) or .rle (the first board, Golly RLE); - or none: standard output in --format")
 	f.StringVar(&format, "format", "json", "`FORMAT` of standard output: json or csv")
 	addShardFlag(f, &shardSpec)
+	f.BoolVar(&force, "force", false, "write --frames into an existing, non-empty directory (frames of the same names are replaced, other files left alone)")
 	for _, k := range []string{"states", "generate", "steps", "until-fixpoint", "schedule", "layout", "trace", "trace-out", "stats",
-		"record", "record-out"} {
+		"record", "record-out", "frames", "frames-every"} {
 		a.bindFlag(f, "rules."+k, k, "")
 	}
 	a.bindFlag(f, "rules.define", "define", "D")
@@ -315,6 +321,12 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 			return usageErrorf("-o .rle: %v", err)
 		}
 	}
+	var frames *rulesFramesPlan
+	if o.Frames != "" {
+		if frames, err = rulesFramesCheck(o.Frames, o.FramesEvery, plan.force, prog, st.N, plan.steps, inputs); err != nil {
+			return err
+		}
+	}
 	work := 0.0
 	if a.autoWeighs() {
 		work = rulesWork(ctx, prog, st, plan.steps)
@@ -349,13 +361,19 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	bar := a.newProgress(int64(st.N), "rules run")
 	runStart := time.Now()
 	phase.Enter(ctx, "rules.run")
-	res, err := engine.Run(ctx, prog, st, rules.Options{
+	opts := rules.Options{
 		Steps: plan.steps, UntilFixpoint: o.UntilFixpoint, Trace: plan.trace, Progress: bar,
 		Schedule: plan.schedule, Layout: plan.layout,
 		NoFiredPerStep: !plan.firedPerStep,             // only JSON and --stats show them
 		Seed:           a.opts.Seed, FirstState: first, // the rules' draws: a shard's as the whole run's
 		Record: plan.record,
-	})
+	}
+	var res *rules.Result
+	if frames != nil {
+		res, err = frames.run(ctx, engine, prog, st, opts)
+	} else {
+		res, err = engine.Run(ctx, prog, st, opts)
+	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return err
@@ -391,6 +409,9 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	}
 	a.log.Infof("%s: %d states, %d steps on %s in %.3g s: %d rule applications", path, st.N, res.Steps, device,
 		time.Since(start).Seconds(), total)
+	if frames != nil {
+		a.log.Infof("%s: %d frames in %s", path, frames.wrote, frames.dir)
+	}
 	if o.UntilFixpoint && !res.FixpointReached {
 		still := 0
 		for _, t := range res.StableAt {

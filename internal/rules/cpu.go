@@ -160,7 +160,7 @@ func runState(e stateEval, p *Program, fired [][]int64, o Options, s int, after 
 			return 0, stateError{}
 		}
 		if p.Draws {
-			e.drawAt(o.Seed, o.FirstState+s, t)
+			e.drawAt(o.Seed, o.FirstState+s, o.FirstStep+t)
 		}
 		var n int64
 		for r := range p.Rules {

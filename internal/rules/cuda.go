@@ -38,8 +38,8 @@ type cudaRun struct {
 	generated bool
 	genErr    error
 	// The draws' seed and the run's number of state 0 (rand.go).
-	seed  uint64
-	first int
+	seed             uint64
+	first, firstStep int
 }
 
 func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout Layout, steps int, interp bool) (r *cudaRun, err error) {
@@ -209,7 +209,7 @@ func (r *cudaRun) launch(step0, n int) error {
 			r.errKey.Arg(), r.fired.ArgAt(step0 * len(p.Rules)), r.lastFired.Arg(),
 			gpu.I32(int32(r.n)), gpu.I32(int32(step0)), gpu.I32(int32(n))}
 		if p.Draws { // ptx_rand.go's two more
-			args = append(args, gpu.U64(r.seed), gpu.I32(int32(r.first)))
+			args = append(args, gpu.U64(r.seed), gpu.I32(int32(r.first)), gpu.I32(int32(r.firstStep)))
 		}
 		return r.fn.Launch(gpu.Dim(r.blocks), gpu.Dim(r.threads), 0, args...)
 	}
@@ -222,7 +222,7 @@ func (r *cudaRun) launch(step0, n int) error {
 		r.stableAt.Arg(), r.failed.Arg(), r.errRule.Arg(), r.errKey.Arg(), r.fired.ArgAt(step0*len(p.Rules)),
 		r.lastFired.Arg(), gpu.I32(int32(r.n)), gpu.I32(int32(r.wp)), gpu.I32(int32(len(p.Rules))),
 		gpu.I32(int32(len(p.Code))), gpu.I32(int32(len(p.Fields))), gpu.I32(int32(step0)), gpu.I32(int32(n)), gpu.I32(int32(p.Regs)),
-		gpu.U64(r.seed), gpu.I32(int32(r.first)), gpu.I32(nofix))
+		gpu.U64(r.seed), gpu.I32(int32(r.first)), gpu.I32(nofix), gpu.I32(int32(r.firstStep)))
 }
 
 // Run applies the program's rules to every state in place on the GPU.
@@ -253,7 +253,7 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 		return nil, fmt.Errorf("rules: %w", err)
 	}
 	defer r.free()
-	r.seed, r.first = o.Seed, o.FirstState
+	r.seed, r.first, r.firstStep = o.Seed, o.FirstState, o.FirstStep
 	res := &Result{}
 	rec := newRecorder(p, o.Record, o.Steps)
 	traced := len(o.Trace) > 0 || rec != nil // both download the states after every step

@@ -64,6 +64,9 @@ type Options struct {
 	// are a range of it), so every backend and split draws alike.
 	Seed       uint64
 	FirstState int
+	// FirstStep is the number of steps run before this run (RunEvery's
+	// parts): step t of this run draws as step FirstStep+t.
+	FirstStep int
 	// Record lists observables reduced over every state after each step
 	// (record.go): Result.Records.
 	Record []Observable
@@ -194,6 +197,9 @@ func (o *Options) check(p *Program, st *States) error {
 		if s < 0 || s >= st.N {
 			return fmt.Errorf("rules: traced state %d: there are %d states (0..%d)", s, st.N, st.N-1)
 		}
+	}
+	if o.FirstStep < 0 || int64(o.FirstStep)+int64(o.Steps) > 1<<31 {
+		return fmt.Errorf("rules: first step %d of %d: the run numbers steps with 31 bits", o.FirstStep, o.Steps)
 	}
 	if o.FirstState < 0 || int64(o.FirstState)+int64(st.N) > 1<<31 {
 		return fmt.Errorf("rules: first state %d of %d: the run numbers states with 31 bits", o.FirstState, st.N)

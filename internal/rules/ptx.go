@@ -36,7 +36,7 @@ type ptxGen struct {
 	cur, snap, pend, nstates string
 	// draws (ptx_rand.go): the seed, the run's number of state 0, the
 	// step's and the rule's keys
-	seed, first, tkey, rkey string
+	seed, first, firstStep, tkey, rkey string
 }
 
 func (g *ptxGen) r() string  { g.nr++; return fmt.Sprintf("%%r%d", g.nr) }

@@ -93,7 +93,7 @@ func generateKernel(p *Program, k ptxKernel) (string, error) {
 	}
 	fmt.Fprintf(&out, "\t.param .u32 %[1]s_nstates,\n\t.param .u32 %[1]s_step0,\n\t.param .u32 %[1]s_nsteps", k.name())
 	if p.Draws {
-		fmt.Fprintf(&out, ",\n\t.param .u64 %[1]s_seed,\n\t.param .u32 %[1]s_first_state", k.name())
+		fmt.Fprintf(&out, ",\n\t.param .u64 %[1]s_seed,\n\t.param .u32 %[1]s_first_state,\n\t.param .u32 %[1]s_first_step", k.name())
 	}
 	out.WriteString("\n)\n")
 	fmt.Fprintf(&out, ".maxntid %d, 1, 1\n{\n", k.threads())

@@ -31,9 +31,10 @@ func (g *ptxGen) drawParams(kernel string) {
 	if !g.p.Draws {
 		return
 	}
-	g.seed, g.first = g.rd(), g.r()
+	g.seed, g.first, g.firstStep = g.rd(), g.r(), g.r()
 	g.op("ld.param.u64 %s, [%s_seed]", g.seed, kernel)
 	g.op("ld.param.u32 %s, [%s_first_state]", g.first, kernel)
+	g.op("ld.param.u32 %s, [%s_first_step]", g.firstStep, kernel)
 }
 
 // stepDraws hashes step t (a b32 register) into the step's key.
@@ -41,8 +42,9 @@ func (g *ptxGen) stepDraws(t string) {
 	if !g.p.Draws {
 		return
 	}
-	t64 := g.rd()
-	g.op("cvt.u64.u32 %s, %s", t64, t)
+	t64, tt := g.rd(), g.r()
+	g.op("add.s32 %s, %s, %s", tt, g.firstStep, t)
+	g.op("cvt.u64.u32 %s, %s", t64, tt)
 	g.tkey = g.hash64(g.seed, t64)
 }
 

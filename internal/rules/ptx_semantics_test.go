@@ -41,7 +41,7 @@ func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fir
 		batch = min(batch, steps-done)
 		a := append(append([]uint64(nil), args...), uint64(n), uint64(done), uint64(batch))
 		if p.Draws {
-			a = append(a, o.Seed, uint64(o.FirstState))
+			a = append(a, o.Seed, uint64(o.FirstState), uint64(o.FirstStep))
 		}
 		a[7] += uint64(8 * done * nr)
 		if err := kern.run(mem, grid, k.threads(), a); err != nil {

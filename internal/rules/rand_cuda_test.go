@@ -51,7 +51,7 @@ func TestCUDADrawsMatchCPU(t *testing.T) {
 		p := compileSrc(t, src)
 		for _, v := range allGenVariants() {
 			for _, interp := range []bool{true, false} {
-				o := Options{Steps: 4, Seed: 77, FirstState: 3, Trace: []int{0}}
+				o := Options{Steps: 4, Seed: 77, FirstState: 3, FirstStep: 2, Trace: []int{0}}
 				if msg := drawsOnGPUAgree(t, c, p, v, 41, 5, o, interp); msg != "" {
 					t.Errorf("%s/%s interpreter=%v: %s", name, v, interp, msg)
 				}

@@ -34,6 +34,7 @@ type rulesOptions struct {
 	Stats         string   `mapstructure:"stats"`
 	Record        []string `mapstructure:"record"`
 	RecordOut     string   `mapstructure:"record-out"`
+	Kernel        string   `mapstructure:"kernel"`
 	Frames        string   `mapstructure:"frames"`
 	FramesEvery   int      `mapstructure:"frames-every"`
 }
@@ -109,6 +110,11 @@ func (o *rulesOptions) validate() (*rulesPlan, error) {
 			p.recordText = append(p.recordText, r)
 		}
 	}
+	switch o.Kernel {
+	case "", "auto", "generated", "interpreter":
+	default:
+		return nil, usageErrorf("invalid --kernel %q: want auto, generated or interpreter", o.Kernel)
+	}
 	if o.RecordOut != "" && len(p.recordText) == 0 {
 		return nil, usageErrorf("--record-out %s without --record: name what to record (--record 'sum(c)')", o.RecordOut)
 	}
@@ -160,6 +166,9 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 				return err
 			}
 			p.force = force
+			if o.Kernel == "generated" && a.opts.JIT == "never" {
+				return usageErrorf("--kernel generated with %s never: the generated kernels are compiled by the driver's JIT; use --jit cached or always, or --kernel interpreter", a.settingName("jit"))
+			}
 			return a.rulesRun(cmd.Context(), args[0], out, o, p, sh)
 		},
 	}
@@ -169,12 +178,14 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 	addShardFlag(f, &shardSpec)
 	f.BoolVar(&force, "force", false, "write --frames into an existing, non-empty directory (frames of the same names are replaced, other files left alone)")
 	for _, k := range []string{"states", "generate", "steps", "until-fixpoint", "schedule", "layout", "trace", "trace-out", "stats",
-		"record", "record-out", "frames", "frames-every"} {
+		"record", "record-out", "frames", "frames-every", "kernel"} {
 		a.bindFlag(f, "rules."+k, k, "")
 	}
 	a.bindFlag(f, "rules.define", "define", "D")
 	_ = cmd.RegisterFlagCompletionFunc("schedule", cobra.FixedCompletions(
 		[]string{"compact", "simple"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("kernel", cobra.FixedCompletions(
+		[]string{"auto", "generated", "interpreter"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("layout", cobra.FixedCompletions(
 		[]string{"A", "B", "C"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -217,15 +228,29 @@ board as a Golly RLE pattern (cells 0..255); without -o, JSON goes to stdout. --
 JSON lines in --trace-out.
 
 Backends: the CPU backend runs every state on all cores. With a GPU
-(--device auto|cuda) the rules run in a bytecode interpreter kernel, with
---schedule compact (a warp per state, 32 states a block, 8 when states are
-few, enabled
-(index, state) pairs compacted in shared memory: the paper's Algorithms 3 and
-4) or simple (a block per state: Algorithms 1 and 2), and --layout C
-(32-word blocks of every state interleaved, the paper's Figure 6), A (each
-state contiguous) or B (transposed). Results are the same on every backend,
-bit for bit for int state; float += sums may differ in the last bits on the
-GPU (the order of the additions).
+(--device auto|cuda) the rule set is compiled to a kernel of its own (PTX the
+driver compiles once and caches; --kernel generated insists on it) or, with
+--kernel interpreter or --jit never, run by the bytecode interpreter kernel;
+either with --schedule compact (a warp per state, 32 states a block, 8 when
+states are few, enabled (index, state) pairs compacted in shared memory: the
+paper's Algorithms 3 and 4) or simple (a block per state: Algorithms 1 and
+2), and --layout C (32-word blocks of every state interleaved, the paper's
+Figure 6), A (each state contiguous) or B (transposed). Results are the same
+on every backend, bit for bit for int state; float += sums may differ in the
+last bits on the GPU (the order of the additions).
+
+Random numbers: rand() and uniform(LO, HI) in a rule draw from a
+counter-based generator keyed by --seed, the step, the rule, the state and
+the index: every backend, shard and GPU draws the same numbers. A rule set
+whose preconditions draw has no fixed point (--until-fixpoint is refused).
+
+--record EXPR (repeatable) reduces a field over every state after each step
+(and before the first): sum(c), count(c == 1), mean(m), min(v), max(v > 0.5);
+the values go into the JSON document ("record_per_step") and, with
+--record-out FILE, a CSV of one row per step. On the GPU a recorded run
+downloads the states after every step. --frames DIR writes the picture of
+-o boards.png before the first step and after every --frames-every K steps
+(frame_000000.png ...); an existing non-empty DIR needs --force.
 
 Faults - an index out of range, a division by zero - stop the run with the
 rule, the state, the index and the step, and nothing is written.
@@ -366,7 +391,8 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 		Schedule: plan.schedule, Layout: plan.layout,
 		NoFiredPerStep: !plan.firedPerStep,             // only JSON and --stats show them
 		Seed:           a.opts.Seed, FirstState: first, // the rules' draws: a shard's as the whole run's
-		Record: plan.record,
+		Record:      plan.record,
+		Interpreter: o.Kernel == "interpreter", RequireGenerated: o.Kernel == "generated",
 	}
 	var res *rules.Result
 	if frames != nil {
@@ -384,7 +410,10 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	doc := rulesDoc{Rules: path, Device: device, States: st.N, Steps: res.Steps, Mode: "steps",
 		RuleNames: make([]string, len(prog.Rules)), Fired: res.Fired, ComputeSeconds: runTime.Seconds()}
 	if device == "cuda" {
-		doc.Schedule, doc.Layout = string(plan.schedule), string(plan.layout)
+		doc.Schedule, doc.Layout, doc.Kernel = string(plan.schedule), string(plan.layout), res.Kernel
+		if res.KernelNote != "" && o.Kernel != "interpreter" {
+			a.log.Debugf("rules: the bytecode interpreter ran: %s", res.KernelNote)
+		}
 	}
 	if o.UntilFixpoint {
 		doc.Mode = "until-fixpoint"
@@ -430,6 +459,7 @@ type rulesDoc struct {
 	Device          string    `json:"device"`
 	Schedule        string    `json:"schedule,omitempty"`
 	Layout          string    `json:"layout,omitempty"`
+	Kernel          string    `json:"kernel,omitempty"`
 	Seed            *uint64   `json:"seed,omitempty"`
 	Mode            string    `json:"mode"`
 	Steps           int       `json:"steps"`

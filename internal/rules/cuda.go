@@ -42,7 +42,7 @@ type cudaRun struct {
 	first, firstStep int
 }
 
-func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout Layout, steps int, interp bool) (r *cudaRun, err error) {
+func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout Layout, steps int, interp, require bool) (r *cudaRun, err error) {
 	r = &cudaRun{dev: dev, p: p, n: st.N, wp: padWords(p.Words)}
 	defer func() {
 		if err != nil {
@@ -67,6 +67,9 @@ func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout 
 	if !interp {
 		r.fn, r.genErr = loadGenerated(dev, p, gen)
 		r.generated = r.genErr == nil
+		if !r.generated && require {
+			return r, fmt.Errorf("the kernel generated for the rule set does not load (--kernel interpreter runs the bytecode interpreter): %w", r.genErr)
+		}
 	}
 	if !r.generated {
 		if r.fn, err = dev.Function("rules", kernel); err != nil {
@@ -248,13 +251,16 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 	if st.N >= 1<<31/32 || int64(st.N)*int64(padWords(p.Words)) >= 1<<40 {
 		return nil, fmt.Errorf("rules: %d states of %d words are too many for the GPU backend", st.N, p.Words)
 	}
-	r, err := newCUDARun(c.Dev, p, st, sched, layout, o.Steps, o.Interpreter)
+	r, err := newCUDARun(c.Dev, p, st, sched, layout, o.Steps, o.Interpreter, o.RequireGenerated)
 	if err != nil {
 		return nil, fmt.Errorf("rules: %w", err)
 	}
 	defer r.free()
 	r.seed, r.first, r.firstStep = o.Seed, o.FirstState, o.FirstStep
-	res := &Result{}
+	res := &Result{Kernel: "generated"}
+	if !r.generated {
+		res.Kernel, res.KernelNote = "interpreter", r.genErr.Error()
+	}
 	rec := newRecorder(p, o.Record, o.Steps)
 	traced := len(o.Trace) > 0 || rec != nil // both download the states after every step
 	stable := make([]int32, st.N)

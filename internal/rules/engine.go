@@ -56,6 +56,10 @@ type Options struct {
 	// cuda/rules.cu instead of kernels generated for the rule set (the
 	// default where they compile; ptx*.go).
 	Interpreter bool
+	// RequireGenerated makes a generated kernel that does not compile
+	// (or --jit never) an error instead of a quiet fall back to the
+	// interpreter.
+	RequireGenerated bool
 	// NoFiredPerStep leaves Result.Fired nil (FiredTotal is still
 	// counted): the CPU's memory then does not grow with Steps.
 	NoFiredPerStep bool
@@ -88,6 +92,9 @@ type Result struct {
 	// FixpointReached: every state is stable (UntilFixpoint only).
 	FixpointReached bool
 	Trace           []TraceRecord
+	// Kernel is what ran on the GPU: "generated" or "interpreter" ("" on
+	// the CPU); KernelNote says why not generated, when it was not.
+	Kernel, KernelNote string
 	// Records[t][k] accumulates observable k of Options.Record over every
 	// state after step t (0: the initial states), t = 0..Steps.
 	Records [][]Acc

@@ -59,6 +59,7 @@ func RunEvery(ctx context.Context, e Engine, p *Program, st *States, o Options, 
 
 // joinPart appends a part run after done steps to res.
 func joinPart(res, part *Result, done, states int) {
+	res.Kernel, res.KernelNote = part.Kernel, part.KernelNote
 	if res.Fired != nil {
 		res.Fired = append(res.Fired, part.Fired...)
 	}

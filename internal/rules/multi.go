@@ -128,6 +128,9 @@ func joinResults(p *Program, each func(func(lo int, r *Result)), n int, o Option
 		if r.Records != nil {
 			records = append(records, r.Records)
 		}
+		if res.Kernel == "" || r.Kernel == "interpreter" { // any part interpreted: say so
+			res.Kernel, res.KernelNote = r.Kernel, r.KernelNote
+		}
 		if r.Fired != nil {
 			perStep = true
 		}

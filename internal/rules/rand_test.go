@@ -331,3 +331,28 @@ func TestForestFireConfig(t *testing.T) {
 		t.Errorf("after 60 steps: %v empty, trees, fires", count)
 	}
 }
+
+// BenchmarkDraws: one draw a cell against the same rule without one
+// (batch evaluator, one state of 512x512 cells): ns per cell and step.
+func BenchmarkDraws(b *testing.B) {
+	for name, body := range map[string]string{
+		"uniform": "c[k] = uniform(0, 1)",
+		"rand":    "c[k] = int(rand() * 2.0)",
+		"nodraw":  "c[k] = (k * 7 + c[k]) & 1",
+	} {
+		b.Run(name, func(b *testing.B) {
+			p, err := Compile("bench.rules", []byte("const N = 262144\nstate { int c[N] }\nrule r over k in 0..N { "+body+" }"), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			st := Generate(p, 1, 1)
+			b.ResetTimer()
+			for range b.N {
+				if _, err := (CPU{}).Run(context.Background(), p, st, Options{Steps: 1, Seed: 1, NoFiredPerStep: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/262144, "ns/cell")
+		})
+	}
+}

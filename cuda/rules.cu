@@ -52,7 +52,18 @@ struct RulesCtx {
 	const uint32_t *snap;
 	unsigned long long *pend;
 	int nstates, words;
+	// Draws (rand.go): the current rule's key pg_hash64(pg_hash64(seed,
+	// first_step + step), rule) and the run's number of state 0.
+	unsigned long long rkey;
+	int first_state;
 };
+
+// rules_draw is the draw of state s at index i, call site site, k repeat
+// iterations in: drawBits(stateKey(rkey, first_state + s), i, site, k).
+__device__ __forceinline__ uint64_t rules_draw(const RulesCtx &x, int s, int i, int site, uint32_t k) {
+	const uint64_t sk = pg_hash64(x.rkey, (uint64_t)(uint32_t)(x.first_state + s));
+	return pg_hash64(pg_hash64(sk, (uint64_t)(uint32_t)i), ((uint64_t)site << 32) | k);
+}
 
 // rules_exec runs from pc for state s and index i (rel = i - lo): 1 when a
 // precondition holds or a consequence completed, 0 when a precondition does
@@ -183,6 +194,15 @@ __device__ int rules_exec(const RulesCtx &x, int pc, int s, int i, int rel, unsi
 		case RULES_OP_FSQRT: r[a] = f2u(__fsqrt_rn(u2f(r[b]))); break;
 		case RULES_OP_I2F: r[a] = f2u(__int2float_rn((int32_t)r[b])); break;
 		case RULES_OP_F2I: r[a] = (uint32_t)__float2int_rz(u2f(r[b])); break;
+		case RULES_OP_RAND: case RULES_OP_RANDF: {
+			const uint64_t bits = rules_draw(x, s, i, c, b == RULES_NO_REG ? 0u : r[b]);
+			// rng.Float32: the top 24 bits times 2^-24, exact.
+			r[a] = op == RULES_OP_RAND ? (uint32_t)(bits >> 32) : f2u((float)(uint32_t)(bits >> 40) * 0x1p-24f);
+			break;
+		}
+		case RULES_OP_URANGE:
+			r[a] = r[c] == 0 ? r[b] : (uint32_t)(((uint64_t)r[b] * r[c]) >> 32);
+			break;
 		default:
 			*key = rules_fault_key(rel, pc, op);
 			return -1;
@@ -227,7 +247,8 @@ __device__ void rules_fields_pass(const RulesCtx &x, uint32_t mask, uint32_t *sn
 	const uint32_t *__restrict__ code, const RulesField *__restrict__ fields, const RulesRule *__restrict__ rules,   \
 	    uint32_t *cur, uint32_t *snap, unsigned long long *pend, int32_t *stable_at, int32_t *failed,               \
 	    int32_t *err_rule, unsigned long long *err_key, unsigned long long *fired, int32_t *last_fired,              \
-	    int nstates, int words, int nrules, int ncode, int nfields, int step0, int nsteps, int nregs
+	    int nstates, int words, int nrules, int ncode, int nfields, int step0, int nsteps, int nregs,                \
+	    unsigned long long seed, int first_state, int nofix, int first_step
 
 // Algorithms 1 and 2: block s applies every rule to state s, its threads
 // striding over the value range, a barrier between rules.
@@ -239,12 +260,15 @@ __device__ void rules_simple(RULES_KERNEL_PARAMS) {
 	rules_load_program(sm, code, fields, g);
 	const int s = blockIdx.x;
 	if (s >= g.nstates || stable_at[s] != 0 || failed[s] != 0) return;
-	RulesCtx x{sm + g.ncode + 2 * g.nfields, sm, (const RulesField *)(sm + g.ncode), cur, snap, pend, g.nstates, g.words};
+	RulesCtx x{sm + g.ncode + 2 * g.nfields, sm, (const RulesField *)(sm + g.ncode), cur, snap, pend, g.nstates, g.words,
+	           0, first_state};
 	__syncthreads();
 	for (int t = g.step0 + 1; t <= g.step0 + g.nsteps; t++) {
 		int step_fired = 0;
+		const uint64_t tkey = pg_hash64(seed, (uint64_t)(uint32_t)(first_step + t));
 		for (int ri = 0; ri < g.nrules; ri++) {
 			const RulesRule R = rules[ri];
+			x.rkey = pg_hash64(tkey, (uint64_t)ri);
 			if (threadIdx.x == 0) s_fired = 0;
 			if (R.snap_mask) rules_fields_pass<L, false>(x, R.snap_mask, snap, s, threadIdx.x, blockDim.x);
 			__syncthreads();
@@ -280,7 +304,7 @@ __device__ void rules_simple(RULES_KERNEL_PARAMS) {
 			step_fired += n;
 		}
 		if (threadIdx.x == 0) last_fired[s] = step_fired;
-		if (step_fired == 0) {
+		if (step_fired == 0 && !nofix) {
 			if (threadIdx.x == 0) stable_at[s] = t;
 			return;
 		}
@@ -309,13 +333,16 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 	const int s = blockIdx.x * W + warp;
 	bool live = s < g.nstates && stable_at[s] == 0 && failed[s] == 0;
-	RulesCtx x{sm + g.ncode + 2 * g.nfields, sm, (const RulesField *)(sm + g.ncode), cur, snap, pend, g.nstates, g.words};
+	RulesCtx x{sm + g.ncode + 2 * g.nfields, sm, (const RulesField *)(sm + g.ncode), cur, snap, pend, g.nstates, g.words,
+	           0, first_state};
 	const unsigned lanemask_le = 0xffffffffu >> (31 - lane);
 	for (int t = g.step0 + 1; t <= g.step0 + g.nsteps; t++) {
 		if (!__syncthreads_or(live)) return;
 		int state_fired = 0;
+		const uint64_t tkey = pg_hash64(seed, (uint64_t)(uint32_t)(first_step + t));
 		for (int ri = 0; ri < g.nrules; ri++) {
 			const RulesRule R = rules[ri];
+			x.rkey = pg_hash64(tkey, (uint64_t)ri);
 			if (live && R.snap_mask) rules_fields_pass<L, false>(x, R.snap_mask, snap, s, lane, 32);
 			int block_fired = 0;
 			if (threadIdx.x == 0) s_waiting = 0;
@@ -384,7 +411,7 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 		}
 		if (live) {
 			if (lane == 0) last_fired[s] = state_fired;
-			if (state_fired == 0) {
+			if (state_fired == 0 && !nofix) {
 				if (lane == 0) stable_at[s] = t;
 				live = false;
 			}
@@ -394,7 +421,7 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 
 #define RULES_ARGS                                                                                                  \
 	code, fields, rules, cur, snap, pend, stable_at, failed, err_rule, err_key, fired, last_fired, nstates, words,  \
-	    nrules, ncode, nfields, step0, nsteps, nregs
+	    nrules, ncode, nfields, step0, nsteps, nregs, seed, first_state, nofix, first_step
 extern "C" {
 __global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_simple_A(RULES_KERNEL_PARAMS) { rules_simple<LAYOUT_A>(RULES_ARGS); }
 __global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_simple_B(RULES_KERNEL_PARAMS) { rules_simple<LAYOUT_B>(RULES_ARGS); }

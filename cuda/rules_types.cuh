@@ -65,7 +65,12 @@ enum RulesOp {
 	RULES_OP_FSQRT,
 	RULES_OP_I2F,
 	RULES_OP_F2I,
-	RULES_OP_COUNT
+	RULES_OP_COUNT,
+	// Random draws (internal/rules/rand.go), after the arithmetic.
+	RULES_OP_RAND = RULES_OP_COUNT, // r[a] = the draw's top 32 bits (site c, k = r[b] or 0)
+	RULES_OP_RANDF,                 // r[a] = the draw as a float in [0, 1)
+	RULES_OP_URANGE,                // r[a] = hi32(r[b] * r[c]), r[c] == 0: r[b]
+	RULES_OP_TOTAL
 };
 
 // RulesField is where a field lives in a state.

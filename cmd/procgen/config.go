@@ -105,6 +105,11 @@ func configKeys() []configKey {
 		{"rules.trace", []string{}, "record these `STATES` (0-based, comma-separated) after every step, into --trace-out"},
 		{"rules.trace-out", "trace.jsonl", "JSON-lines `FILE` for --trace"},
 		{"rules.stats", "", "write the rules fired per step to `FILE` (CSV: step,rule,fired)"},
+		{"rules.record", []string{}, "record an observable over every state after each step: `EXPR` is sum, count, mean, min or max of a field, e.g. 'sum(c)', 'count(c == 1)' (repeatable); into the JSON output and --record-out"},
+		{"rules.kernel", "auto", "GPU `KERNEL`: auto (the kernel generated and compiled for the rule set, else the bytecode interpreter), generated (fail if it does not compile; needs --jit cached or always) or interpreter (the bytecode interpreter of cuda/rules.cu)"},
+		{"rules.frames", "", "write a PNG of the first 16 boards (the picture of -o boards.png) before the first step and after every --frames-every steps into `DIR` (frame_000000.png ...)"},
+		{"rules.frames-every", 1, "a --frames picture every `K` steps"},
+		{"rules.record-out", "", "write the --record values to `FILE` (CSV: step, then one column per --record; row 0 is the initial states)"},
 	}
 }
 

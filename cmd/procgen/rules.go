@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -32,6 +28,11 @@ type rulesOptions struct {
 	Trace         []string `mapstructure:"trace"`
 	TraceOut      string   `mapstructure:"trace-out"`
 	Stats         string   `mapstructure:"stats"`
+	Record        []string `mapstructure:"record"`
+	RecordOut     string   `mapstructure:"record-out"`
+	Kernel        string   `mapstructure:"kernel"`
+	Frames        string   `mapstructure:"frames"`
+	FramesEvery   int      `mapstructure:"frames-every"`
 }
 
 // rulesDefaultCap is the step cap of --until-fixpoint without --steps.
@@ -47,6 +48,11 @@ type rulesPlan struct {
 	// firedPerStep: an output shows the firings of every step (JSON,
 	// --stats), so the run keeps them; else only totals.
 	firedPerStep bool
+	// --record: the expressions, then (once the program is compiled) the
+	// parsed observables.
+	recordText []string
+	record     []rules.Observable
+	force      bool // --frames into a non-empty directory
 }
 
 func (o *rulesOptions) validate() (*rulesPlan, error) {
@@ -95,6 +101,19 @@ func (o *rulesOptions) validate() (*rulesPlan, error) {
 		}
 		p.trace = append(p.trace, s)
 	}
+	for _, r := range o.Record {
+		if strings.TrimSpace(r) != "" {
+			p.recordText = append(p.recordText, r)
+		}
+	}
+	switch o.Kernel {
+	case "", "auto", "generated", "interpreter":
+	default:
+		return nil, usageErrorf("invalid --kernel %q: want auto, generated or interpreter", o.Kernel)
+	}
+	if o.RecordOut != "" && len(p.recordText) == 0 {
+		return nil, usageErrorf("--record-out %s without --record: name what to record (--record 'sum(c)')", o.RecordOut)
+	}
 	return p, nil
 }
 
@@ -111,6 +130,7 @@ func (a *app) newRulesCmd() *cobra.Command {
 
 func (a *app) newRulesRunCmd() *cobra.Command {
 	var out, format, shardSpec string
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "run RULES.rules (--states FILE | --generate N) [--steps N | --until-fixpoint] [-o out.json|out.csv]",
 		Short: "Apply a rule set to many independent states in parallel",
@@ -141,6 +161,10 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 			if out, sh, err = a.rulesShardOutput(out, o, p, sh); err != nil {
 				return err
 			}
+			p.force = force
+			if o.Kernel == "generated" && a.opts.JIT == "never" {
+				return usageErrorf("--kernel generated with %s never: the generated kernels are compiled by the driver's JIT; use --jit cached or always, or --kernel interpreter", a.settingName("jit"))
+			}
 			return a.rulesRun(cmd.Context(), args[0], out, o, p, sh)
 		},
 	}
@@ -148,12 +172,16 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 	f.StringVarP(&out, "output", "o", "", "write the final states to `FILE`: .json (with statistics), .csv, .png (the first 16 boards) or .rle (the first board, Golly RLE); - or none: standard output in --format")
 	f.StringVar(&format, "format", "json", "`FORMAT` of standard output: json or csv")
 	addShardFlag(f, &shardSpec)
-	for _, k := range []string{"states", "generate", "steps", "until-fixpoint", "schedule", "layout", "trace", "trace-out", "stats"} {
+	f.BoolVar(&force, "force", false, "write --frames into an existing, non-empty directory (frames of the same names are replaced, other files left alone)")
+	for _, k := range []string{"states", "generate", "steps", "until-fixpoint", "schedule", "layout", "trace", "trace-out", "stats",
+		"record", "record-out", "frames", "frames-every", "kernel"} {
 		a.bindFlag(f, "rules."+k, k, "")
 	}
 	a.bindFlag(f, "rules.define", "define", "D")
 	_ = cmd.RegisterFlagCompletionFunc("schedule", cobra.FixedCompletions(
 		[]string{"compact", "simple"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("kernel", cobra.FixedCompletions(
+		[]string{"auto", "generated", "interpreter"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("layout", cobra.FixedCompletions(
 		[]string{"A", "B", "C"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -196,15 +224,29 @@ board as a Golly RLE pattern (cells 0..255); without -o, JSON goes to stdout. --
 JSON lines in --trace-out.
 
 Backends: the CPU backend runs every state on all cores. With a GPU
-(--device auto|cuda) the rules run in a bytecode interpreter kernel, with
---schedule compact (a warp per state, 32 states a block, 8 when states are
-few, enabled
-(index, state) pairs compacted in shared memory: the paper's Algorithms 3 and
-4) or simple (a block per state: Algorithms 1 and 2), and --layout C
-(32-word blocks of every state interleaved, the paper's Figure 6), A (each
-state contiguous) or B (transposed). Results are the same on every backend,
-bit for bit for int state; float += sums may differ in the last bits on the
-GPU (the order of the additions).
+(--device auto|cuda) the rule set is compiled to a kernel of its own (PTX the
+driver compiles once and caches; --kernel generated insists on it) or, with
+--kernel interpreter or --jit never, run by the bytecode interpreter kernel;
+either with --schedule compact (a warp per state, 32 states a block, 8 when
+states are few, enabled (index, state) pairs compacted in shared memory: the
+paper's Algorithms 3 and 4) or simple (a block per state: Algorithms 1 and
+2), and --layout C (32-word blocks of every state interleaved, the paper's
+Figure 6), A (each state contiguous) or B (transposed). Results are the same
+on every backend, bit for bit for int state; float += sums may differ in the
+last bits on the GPU (the order of the additions).
+
+Random numbers: rand() and uniform(LO, HI) in a rule draw from a
+counter-based generator keyed by --seed, the step, the rule, the state and
+the index: every backend, shard and GPU draws the same numbers. A rule set
+whose preconditions draw has no fixed point (--until-fixpoint is refused).
+
+--record EXPR (repeatable) reduces a field over every state after each step
+(and before the first): sum(c), count(c == 1), mean(m), min(v), max(v > 0.5);
+the values go into the JSON document ("record_per_step") and, with
+--record-out FILE, a CSV of one row per step. On the GPU a recorded run
+downloads the states after every step. --frames DIR writes the picture of
+-o boards.png before the first step and after every --frames-every K steps
+(frame_000000.png ...); an existing non-empty DIR needs --force.
 
 Faults - an index out of range, a division by zero - stop the run with the
 rule, the state, the index and the step, and nothing is written.
@@ -262,6 +304,12 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if o.UntilFixpoint && prog.DrawsInCond {
+		return usageErrorf("--until-fixpoint: %v", strings.TrimPrefix(rules.ErrDrawsNoFixpoint.Error(), "rules: "))
+	}
+	if plan.record, err = rulesObservables(prog, plan.recordText); err != nil {
+		return err
+	}
 	if o.Generate > 0 {
 		if err := a.checkRulesMemory(prog, o.Generate, plan); err != nil {
 			return err
@@ -294,6 +342,12 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 			return usageErrorf("-o .rle: %v", err)
 		}
 	}
+	var frames *rulesFramesPlan
+	if o.Frames != "" {
+		if frames, err = rulesFramesCheck(o.Frames, o.FramesEvery, plan.force, prog, st.N, plan.steps, inputs); err != nil {
+			return err
+		}
+	}
 	work := 0.0
 	if a.autoWeighs() {
 		work = rulesWork(ctx, prog, st, plan.steps)
@@ -323,15 +377,25 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 			engine = m
 		}
 	}
+	first, _ := shardRange(st.N, sh)
 	st = shardRulesStates(st, sh) // after the device choice, which weighs every state as one run does
 	bar := a.newProgress(int64(st.N), "rules run")
 	runStart := time.Now()
 	phase.Enter(ctx, "rules.run")
-	res, err := engine.Run(ctx, prog, st, rules.Options{
+	opts := rules.Options{
 		Steps: plan.steps, UntilFixpoint: o.UntilFixpoint, Trace: plan.trace, Progress: bar,
 		Schedule: plan.schedule, Layout: plan.layout,
-		NoFiredPerStep: !plan.firedPerStep, // only JSON and --stats show them
-	})
+		NoFiredPerStep: !plan.firedPerStep,             // only JSON and --stats show them
+		Seed:           a.opts.Seed, FirstState: first, // the rules' draws: a shard's as the whole run's
+		Record:      plan.record,
+		Interpreter: o.Kernel == "interpreter", RequireGenerated: o.Kernel == "generated",
+	}
+	var res *rules.Result
+	if frames != nil {
+		res, err = frames.run(ctx, engine, prog, st, opts)
+	} else {
+		res, err = engine.Run(ctx, prog, st, opts)
+	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return err
@@ -342,7 +406,10 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	doc := rulesDoc{Rules: path, Device: device, States: st.N, Steps: res.Steps, Mode: "steps",
 		RuleNames: make([]string, len(prog.Rules)), Fired: res.Fired, ComputeSeconds: runTime.Seconds()}
 	if device == "cuda" {
-		doc.Schedule, doc.Layout = string(plan.schedule), string(plan.layout)
+		doc.Schedule, doc.Layout, doc.Kernel = string(plan.schedule), string(plan.layout), res.Kernel
+		if res.KernelNote != "" && o.Kernel != "interpreter" {
+			a.log.Debugf("rules: the bytecode interpreter ran: %s", res.KernelNote)
+		}
 	}
 	if o.UntilFixpoint {
 		doc.Mode = "until-fixpoint"
@@ -350,13 +417,14 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 		doc.FixpointReached = &reached
 		doc.StableAt = res.StableAt
 	}
-	if o.Generate > 0 {
+	if o.Generate > 0 || prog.Draws {
 		seed := a.opts.Seed
 		doc.Seed = &seed
 	}
 	for k, r := range prog.Rules {
 		doc.RuleNames[k] = r.Name
 	}
+	doc.setRecords(prog, plan.record, res.Records)
 	if err := a.writeRulesOutputs(ctx, outs, out, format, o, prog, st, res, &doc); err != nil {
 		return err
 	}
@@ -366,6 +434,9 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	}
 	a.log.Infof("%s: %d states, %d steps on %s in %.3g s: %d rule applications", path, st.N, res.Steps, device,
 		time.Since(start).Seconds(), total)
+	if frames != nil {
+		a.log.Infof("%s: %d frames in %s", path, frames.wrote, frames.dir)
+	}
 	if o.UntilFixpoint && !res.FixpointReached {
 		still := 0
 		for _, t := range res.StableAt {
@@ -384,6 +455,7 @@ type rulesDoc struct {
 	Device          string    `json:"device"`
 	Schedule        string    `json:"schedule,omitempty"`
 	Layout          string    `json:"layout,omitempty"`
+	Kernel          string    `json:"kernel,omitempty"`
 	Seed            *uint64   `json:"seed,omitempty"`
 	Mode            string    `json:"mode"`
 	Steps           int       `json:"steps"`
@@ -392,6 +464,8 @@ type rulesDoc struct {
 	RuleNames       []string  `json:"rule_names"`
 	Fired           [][]int64 `json:"fired_per_step"`
 	StableAt        []int32   `json:"stable_at,omitempty"`
+	Record          []string  `json:"record,omitempty"`
+	Records         []jsonRow `json:"record_per_step,omitempty"`
 	States          int       `json:"state_count"`
 }
 
@@ -417,119 +491,4 @@ func (a *app) readRulesStates(path string, prog *rules.Program) (*rules.States, 
 		return nil, usageErrorf("states: %s holds no states", path)
 	}
 	return st, nil
-}
-
-func (a *app) writeRulesOutputs(ctx context.Context, plan *output.Plan, out, format string, o rulesOptions,
-	prog *rules.Program, st *rules.States, res *rules.Result, doc *rulesDoc) error {
-	var writes []output.Write
-	if o.Stats != "" {
-		writes = append(writes, output.Write{Path: o.Stats, Func: func(w io.Writer) error {
-			return output.EncodeCSV(w, []string{"step", "rule", "fired"}, func(emit func([]string) error) error {
-				for t, f := range res.Fired {
-					for r, n := range f {
-						if err := emit([]string{strconv.Itoa(t + 1), prog.Rules[r].Name, strconv.FormatInt(n, 10)}); err != nil {
-							return err
-						}
-					}
-				}
-				return nil
-			})
-		}})
-	}
-	if len(res.Trace) > 0 {
-		writes = append(writes, output.Write{Path: o.TraceOut, Func: func(w io.Writer) error {
-			for _, tr := range res.Trace {
-				line := struct {
-					Step   int             `json:"step"`
-					State  int             `json:"state"`
-					Fired  int64           `json:"fired"`
-					Values rules.StateJSON `json:"values"`
-				}{tr.Step, tr.State, tr.Fired, rules.StateJSON{P: prog, Words: tr.Words}}
-				b, err := jsonLine(line)
-				if err != nil {
-					return err
-				}
-				if _, err := w.Write(b); err != nil {
-					return err
-				}
-			}
-			return nil
-		}})
-	}
-	if out == "" {
-		out = output.Stdout
-	}
-	if format == "png" {
-		bw, err := rulesBoardWrite(out, prog, st)
-		if err != nil {
-			return err
-		}
-		writes = append(writes, bw)
-	} else if format == "rle" {
-		writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error {
-			return rules.WriteRLE(w, prog, st.State(0))
-		}})
-	} else if format == "csv" {
-		header := prog.Columns()
-		if doc.StableAt != nil {
-			header = append(header, "stable_at")
-		}
-		writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error {
-			return output.EncodeCSV(w, header, func(emit func([]string) error) error {
-				var rec []string
-				for s := range st.N {
-					rec = prog.CSVRecord(st.State(s), rec)
-					if doc.StableAt != nil {
-						rec = append(rec, strconv.Itoa(int(doc.StableAt[s])))
-					}
-					if err := emit(rec); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-		}})
-	} else {
-		writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return encodeRulesDoc(w, doc, prog, st) }})
-	}
-	phase.Enter(ctx, "write")
-	if err := plan.Commit(ctx, writes); err != nil {
-		return fmt.Errorf("rules: %w", err)
-	}
-	return nil
-}
-
-// encodeRulesDoc writes the summary indented and then the states, one a line.
-func encodeRulesDoc(w io.Writer, doc *rulesDoc, prog *rules.Program, st *rules.States) error {
-	head, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	head = bytes.TrimSuffix(head, []byte("\n}"))
-	bw := bufio.NewWriter(w)
-	bw.Write(head)
-	bw.WriteString(",\n  \"states\": [")
-	for s := range st.N {
-		b, err := rules.StateJSON{P: prog, Words: st.State(s)}.MarshalJSON()
-		if err != nil {
-			return err
-		}
-		if s > 0 {
-			bw.WriteByte(',')
-		}
-		bw.WriteString("\n    ")
-		// A failed write (Ctrl-C stops the writer under the buffer) ends
-		// the loop at once: 10 million states took 90 s to encode for
-		// nothing (found by FuzzCommandFlags).
-		if _, err := bw.Write(b); err != nil {
-			return err
-		}
-	}
-	bw.WriteString("\n  ]\n}\n")
-	return bw.Flush()
-}
-
-func jsonLine(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	return append(b, '\n'), err
 }

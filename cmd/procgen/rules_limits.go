@@ -25,6 +25,9 @@ func (a *app) checkRulesMemory(prog *rules.Program, states int, plan *rulesPlan)
 	if !plan.firedPerStep {
 		perStep = 0 // the CPU keeps only totals (rules.Options.NoFiredPerStep)
 	}
+	// Per step and --record two accumulators (a row and a held tail) and
+	// the printed values.
+	perStep += float64(len(plan.recordText)) * (2*32 + 24)
 	est := float64(states)*words*3 + float64(plan.steps)*perStep +
 		float64(len(plan.trace))*float64(plan.steps+1)*(words+48)
 	what := fmt.Sprintf("rules: %d states of %d words over %d steps", states, prog.Words, plan.steps)
@@ -42,6 +45,9 @@ func rulesPlannedPaths(out string, o rulesOptions, plan *rulesPlan) []string {
 	}
 	if len(plan.trace) > 0 {
 		paths = append(paths, o.TraceOut)
+	}
+	if o.RecordOut != "" {
+		paths = append(paths, o.RecordOut)
 	}
 	return paths
 }

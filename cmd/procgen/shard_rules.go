@@ -57,8 +57,8 @@ func (a *app) rulesShardOutput(out string, o rulesOptions, p *rulesPlan, sh shar
 
 func rulesShardPath(out string, o rulesOptions, p *rulesPlan, sh shard) (string, error) {
 	switch {
-	case o.Stats != "" || len(p.trace) > 0:
-		return "", usageErrorf("--shard %s (from %s) with --stats or --trace: they count steps and number states of the whole run; run them unsharded", sh, sh.From)
+	case o.Stats != "" || len(p.trace) > 0 || len(p.recordText) > 0 || o.Frames != "":
+		return "", usageErrorf("--shard %s (from %s) with --stats, --trace, --record or --frames: they count steps and number states of the whole run; run them unsharded", sh, sh.From)
 	case out == "" || out == output.Stdout:
 		if p.format != "csv" {
 			return "", usageErrorf("--shard %s (from %s): shards write CSV rows (--format csv, or -o PART.%%d.csv); the JSON document sums the whole run", sh, sh.From)

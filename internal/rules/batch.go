@@ -113,7 +113,10 @@ func batchFits(p *Program) bool {
 }
 
 func (b *batchEval) setState(w []uint32) { b.cur, b.ref.cur = w, w }
-func (b *batchEval) stopped() bool       { return b.stop != nil && b.stop.Load() }
+func (b *batchEval) drawAt(seed uint64, state, step int) {
+	b.ref.drawAt(seed, state, step)
+}
+func (b *batchEval) stopped() bool { return b.stop != nil && b.stop.Load() }
 
 func (b *batchEval) get() []uint8 {
 	if k := len(b.free); k > 0 {
@@ -353,6 +356,13 @@ func (b *batchEval) exec(pc int, act []uint8) {
 				default:
 					D[l] = uint32(imod(x, y))
 				}
+			}
+		case opRAND, opRANDF:
+			b.draw(op, D, ib, c, act)
+		case opURANGE:
+			X, Y := &b.r[ib&31], &b.r[c&31]
+			for _, l := range act {
+				D[l] = urange(X[l], Y[l])
 			}
 		case opIADD:
 			if b.fuse[pc] {

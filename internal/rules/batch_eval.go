@@ -3,6 +3,9 @@ package rules
 // applyRule applies rule ri to the state, batch by batch.
 func (b *batchEval) applyRule(ri int) (int64, int, *fault) {
 	rule := &b.p.Rules[ri]
+	if b.p.Draws {
+		b.ref.draw.forRule(ri)
+	}
 	takeSnapshot(b.p, rule, b.cur, b.snap)
 	b.rulePend = b.rulePend[:0]
 	fired, i, flt := b.applyRange(ri, rule.Lo, rule.Hi)

@@ -20,7 +20,7 @@ package rules
 // of the code; the bytecode and every instruction's pc stay as compiled.
 
 const (
-	opANDB = opCount + iota // d = d != 0 ? bool(r[b]) : d
+	opANDB = opTotal + iota // d = d != 0 ? bool(r[b]) : d
 	opORB                   // d = d == 0 ? bool(r[b]) : d
 )
 

@@ -44,7 +44,7 @@ func benchTable(b *testing.B, interp bool, keep func(tableRow) bool) {
 		st := cache[k]
 		for _, sched := range []Schedule{Simple, Compact} {
 			b.Run(row.name()+"/"+string(sched), func(b *testing.B) {
-				r, err := newCUDARun(c.Dev, p, st, sched, row.layout, 1, interp)
+				r, err := newCUDARun(c.Dev, p, st, sched, row.layout, 1, interp, !interp)
 				if err != nil {
 					b.Fatal(err)
 				}

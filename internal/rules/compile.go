@@ -94,6 +94,11 @@ type compiler struct {
 	iters  float64
 	snap   uint32
 	lastPC int // the last instruction emitted
+	// Draws (rand.go): each call's site number in the rule, and the
+	// register counting finished repeat iterations (-1: none needed).
+	sites    map[*callExpr]int
+	drawK    int
+	firstReg int // the first register after the index (and drawK)
 }
 
 func (c *compiler) errAt(p Pos, format string, args ...any) error {
@@ -132,7 +137,8 @@ func (c *compiler) checkNew(p Pos, name, what string) error {
 
 func (c *compiler) hasConst(name string) bool { _, ok := c.consts[name]; return ok }
 
-var builtins = map[string]bool{"int": true, "float": true, "min": true, "max": true, "abs": true, "sqrt": true}
+var builtins = map[string]bool{"int": true, "float": true, "min": true, "max": true, "abs": true, "sqrt": true,
+	"rand": true}
 
 func (c *compiler) declConst(d *constDecl) error {
 	if err := c.checkNew(d.p, d.name, "constant"); err != nil {
@@ -258,6 +264,18 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 	defer func() { c.rule = nil }()
 	c.scopes = [][]local{{{name: d.v, reg: 0, typ: Int}}}
 	c.nextReg = 1
+	inCond, inLoop, draws := ruleDraws(d)
+	c.prog.Draws = c.prog.Draws || draws
+	c.prog.DrawsInCond = c.prog.DrawsInCond || inCond
+	c.sites, c.drawK = map[*callExpr]int{}, -1
+	if inLoop {
+		// A hidden local of the whole evaluation, zeroed at both entries.
+		c.drawK = 1
+		c.scopes[0] = append(c.scopes[0], local{name: " draws", reg: 1, typ: Int})
+		c.nextReg = 2
+		c.prog.Regs = max(c.prog.Regs, 2)
+	}
+	c.firstReg = c.nextReg
 	if err := c.analyse(d); err != nil {
 		return err
 	}
@@ -268,6 +286,7 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 	}
 	if d.when != nil {
 		r.CondPC = len(c.prog.Code)
+		c.zeroDrawK(d.p)
 		c.scopes = append(c.scopes, nil)
 		for _, l := range lets {
 			if err := c.stmt(l); err != nil {
@@ -287,9 +306,10 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 		}
 		c.emit(d.when.at(), "", opRET, reg, 0, 0)
 		c.scopes = c.scopes[:1]
-		c.nextReg = 1
+		c.nextReg = c.firstReg
 	}
 	r.BodyPC = len(c.prog.Code)
+	c.zeroDrawK(d.p)
 	// The body sees the rule's lets again (the compact schedule runs it on
 	// another thread than the precondition, with only the index passed on).
 	if err := c.block(append(lets, d.body...)); err != nil {
@@ -447,6 +467,9 @@ func (c *compiler) stmt(s stmt) error {
 		if err != nil {
 			return err
 		}
+		if err := c.countIteration(s.p); err != nil {
+			return err
+		}
 		c.emitImm(s.p, opLOOP, rc, uint32(top))
 		if skip >= 0 {
 			c.patch(skip, len(c.prog.Code))
@@ -455,120 +478,4 @@ func (c *compiler) stmt(s stmt) error {
 		return nil
 	}
 	return c.errAt(s.at(), "unknown statement")
-}
-
-func (c *compiler) assign(s *assignStmt) error {
-	mark := c.nextReg
-	defer func() { c.nextReg = mark }()
-	if l := c.lookupLocal(s.name); l != nil {
-		switch {
-		case l.reg == 0:
-			return c.errAt(s.p, "cannot assign to the index variable %q", s.name)
-		case l.name == " repeat":
-			return c.errAt(s.p, "unknown name %q", s.name)
-		case s.idx != nil:
-			return c.errAt(s.p, "local %q is not an array", s.name)
-		}
-		if err := c.checkAssignable(s.x, l.typ, s.name); err != nil {
-			return err
-		}
-		r, err := c.expr(s.x, l.typ)
-		if err != nil {
-			return err
-		}
-		if s.op == "+=" {
-			op := opIADD
-			if l.typ == Float {
-				op = opFADD
-			}
-			c.emit(s.p, "", op, l.reg, l.reg, r)
-			return nil
-		}
-		// Write the result straight into the local when the last
-		// instruction computed it into a fresh temporary.
-		if r == mark && c.retarget(s.x, r, l.reg) {
-			return nil
-		}
-		c.emit(s.p, "", opMOV, l.reg, r, 0)
-		return nil
-	}
-	fi, ok := c.fieldIdx[s.name]
-	if !ok {
-		if c.hasConst(s.name) {
-			return c.errAt(s.p, "cannot assign to constant %q", s.name)
-		}
-		return c.errAt(s.p, "unknown name %q: not a field or a local (declare locals with let)", s.name)
-	}
-	f := c.prog.Fields[fi]
-	if err := c.checkAssignable(s.x, f.Type, s.name); err != nil {
-		return err
-	}
-	val, err := c.expr(s.x, f.Type)
-	if err != nil {
-		return err
-	}
-	idx, err := c.index(s.p, f, s.idx)
-	if err != nil {
-		return err
-	}
-	op := opST
-	switch {
-	case s.op == "+=" && f.Type == Int:
-		op = opADDI
-	case s.op == "+=":
-		op = opADDF
-	case c.pend&(1<<fi) != 0:
-		op = opSTP
-	}
-	c.emit(s.p, f.Name+"[...]", op, val, idx, fi)
-	return nil
-}
-
-func (c *compiler) checkAssignable(x expr, t Type, name string) error {
-	xt, untyped, err := c.typeOf(x)
-	if err != nil {
-		return err
-	}
-	if xt != t && !(untyped && t == Float) {
-		return c.errAt(x.at(), "cannot assign a %s to %s %q: convert with %s(...)", xt, t, name, t)
-	}
-	return nil
-}
-
-// index compiles a field's index, returning its register (noReg: scalar).
-func (c *compiler) index(p Pos, f Field, idx expr) (int, error) {
-	if f.Scalar {
-		if idx != nil {
-			return 0, c.errAt(p, "field %q is a scalar: no index", f.Name)
-		}
-		return noReg, nil
-	}
-	if idx == nil {
-		return 0, c.errAt(p, "field %q is an array of %d: index it (%s[i])", f.Name, f.Size, f.Name)
-	}
-	t, _, err := c.typeOf(idx)
-	if err != nil {
-		return 0, err
-	}
-	if t != Int {
-		return 0, c.errAt(idx.at(), "index of %q is a float: convert it with int(...)", f.Name)
-	}
-	return c.expr(idx, Int)
-}
-
-// retarget rewrites the destination of the last instruction, which computed
-// x into the fresh temporary r, to reg.
-func (c *compiler) retarget(x expr, r, reg int) bool {
-	if b, ok := x.(*binaryExpr); ok && (b.op == "&&" || b.op == "||") {
-		return false
-	}
-	if c.lastPC < 0 {
-		return false
-	}
-	op, a, b, cc := decode(c.prog.Code[c.lastPC])
-	if hasImm(op) || a != r || op == opST || op == opSTP || op == opADDI || op == opADDF || op == opRET || op == opEND {
-		return false
-	}
-	c.prog.Code[c.lastPC] = encode(op, reg, b, cc)
-	return true
 }

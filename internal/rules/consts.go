@@ -58,6 +58,9 @@ func (c *compiler) isConstExpr(e expr) bool {
 	case *binaryExpr:
 		return c.isConstExpr(e.x) && c.isConstExpr(e.y)
 	case *callExpr:
+		if isDraw(e.fn) {
+			return false
+		}
 		for _, a := range e.args {
 			if !c.isConstExpr(a) {
 				return false

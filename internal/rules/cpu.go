@@ -62,6 +62,7 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 	var traces [][]TraceRecord = make([][]TraceRecord, workers)
 	var next atomic.Int64
 	prog := newStepProgress(o.Progress, int64(st.N)*int64(max(1, o.Steps)))
+	rec := newRecorder(p, o.Record, o.Steps)
 	var wg sync.WaitGroup
 	// States are handed out a few at a time, at most 16, so that every
 	// worker gets some.
@@ -92,14 +93,19 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 					if traced[s] {
 						traces[w] = append(traces[w], TraceRecord{0, s, 0, append([]uint32(nil), cur...)})
 					}
+					rec.observe(0, cur)
 					ran := 0
-					res.StableAt[s], errs[s] = runState(e, len(p.Rules), f, o.Steps, func(t int, n int64) {
+					res.StableAt[s], errs[s] = runState(e, p, f, o, s, func(t int, n int64) {
 						if traced[s] {
 							traces[w] = append(traces[w], TraceRecord{t, s, n, append([]uint32(nil), cur...)})
 						}
 						ran = t
+						rec.observe(t, cur)
 						prog.add(1)
 					})
+					if ran < o.Steps && errs[s] == (stateError{}) {
+						rec.hold(ran+1, cur) // a fixed point: the state's values from here on
+					}
 					// A state at its fixed point (or fault) skips its
 					// remaining steps.
 					prog.add(int64(max(1, o.Steps) - ran))
@@ -140,20 +146,24 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 		res.Trace = append(res.Trace, tr...)
 	}
 	sortTrace(res.Trace)
+	res.Records = rec.result()
 	finish(res, o)
 	return res, nil
 }
 
-// runState runs one state through up to steps steps, stopping at its fixed
-// point (a step in which no rule fired: the next would change nothing) or
-// its first fault.
-func runState(e stateEval, rules int, fired [][]int64, steps int, after func(t int, n int64)) (int32, stateError) {
-	for t := 1; t <= steps; t++ {
+// runState runs state s through up to o.Steps steps, stopping at its fixed
+// point (a step in which no rule fired: the next would change nothing,
+// unless a precondition draws) or its first fault.
+func runState(e stateEval, p *Program, fired [][]int64, o Options, s int, after func(t int, n int64)) (int32, stateError) {
+	for t := 1; t <= o.Steps; t++ {
 		if e.stopped() {
 			return 0, stateError{}
 		}
+		if p.Draws {
+			e.drawAt(o.Seed, o.FirstState+s, o.FirstStep+t)
+		}
 		var n int64
-		for r := range rules {
+		for r := range p.Rules {
 			k, i, f := e.applyRule(r)
 			fired[(t-1)%len(fired)][r] += k
 			n += k
@@ -162,7 +172,7 @@ func runState(e stateEval, rules int, fired [][]int64, steps int, after func(t i
 			}
 		}
 		after(t, n)
-		if n == 0 {
+		if n == 0 && !p.DrawsInCond {
 			return int32(t), stateError{}
 		}
 	}

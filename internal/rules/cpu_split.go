@@ -42,6 +42,12 @@ func (s *splitEval) setState(w []uint32) {
 	}
 }
 
+func (s *splitEval) drawAt(seed uint64, state, step int) {
+	for _, b := range s.parts {
+		b.drawAt(seed, state, step)
+	}
+}
+
 func (s *splitEval) stopped() bool { return s.parts[0].stopped() }
 
 func (s *splitEval) applyRule(ri int) (int64, int, *fault) {
@@ -49,6 +55,11 @@ func (s *splitEval) applyRule(ri int) (int64, int, *fault) {
 	n, k := rule.Hi-rule.Lo, len(s.parts)
 	if n < s.min || k == 1 {
 		return s.parts[0].applyRule(ri)
+	}
+	if s.p.Draws {
+		for _, b := range s.parts {
+			b.ref.draw.forRule(ri)
+		}
 	}
 	takeSnapshot(s.p, rule, s.cur, s.snap)
 	// Whole batches per part (but every part some work when tests split

@@ -37,9 +37,12 @@ type cudaRun struct {
 	// generated: fn is a kernel generated for p; genErr says why not.
 	generated bool
 	genErr    error
+	// The draws' seed and the run's number of state 0 (rand.go).
+	seed             uint64
+	first, firstStep int
 }
 
-func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout Layout, steps int, interp bool) (r *cudaRun, err error) {
+func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout Layout, steps int, interp, require bool) (r *cudaRun, err error) {
 	r = &cudaRun{dev: dev, p: p, n: st.N, wp: padWords(p.Words)}
 	defer func() {
 		if err != nil {
@@ -64,6 +67,9 @@ func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout 
 	if !interp {
 		r.fn, r.genErr = loadGenerated(dev, p, gen)
 		r.generated = r.genErr == nil
+		if !r.generated && require {
+			return r, fmt.Errorf("the kernel generated for the rule set does not load (--kernel interpreter runs the bytecode interpreter): %w", r.genErr)
+		}
 	}
 	if !r.generated {
 		if r.fn, err = dev.Function("rules", kernel); err != nil {
@@ -202,16 +208,24 @@ func (r *cudaRun) free() {
 func (r *cudaRun) launch(step0, n int) error {
 	p := r.p
 	if r.generated { // the parameters of generateKernel's kernels (ptxParams)
-		return r.fn.Launch(gpu.Dim(r.blocks), gpu.Dim(r.threads), 0,
-			r.cur.Arg(), r.snap.Arg(), r.pend.Arg(), r.stableAt.Arg(), r.failed.Arg(), r.errRule.Arg(),
-			r.errKey.Arg(), r.fired.ArgAt(step0*len(p.Rules)), r.lastFired.Arg(),
-			gpu.I32(int32(r.n)), gpu.I32(int32(step0)), gpu.I32(int32(n)))
+		args := []gpu.Arg{r.cur.Arg(), r.snap.Arg(), r.pend.Arg(), r.stableAt.Arg(), r.failed.Arg(), r.errRule.Arg(),
+			r.errKey.Arg(), r.fired.ArgAt(step0 * len(p.Rules)), r.lastFired.Arg(),
+			gpu.I32(int32(r.n)), gpu.I32(int32(step0)), gpu.I32(int32(n))}
+		if p.Draws { // ptx_rand.go's two more
+			args = append(args, gpu.U64(r.seed), gpu.I32(int32(r.first)), gpu.I32(int32(r.firstStep)))
+		}
+		return r.fn.Launch(gpu.Dim(r.blocks), gpu.Dim(r.threads), 0, args...)
+	}
+	nofix := int32(0)
+	if p.DrawsInCond {
+		nofix = 1
 	}
 	return r.fn.Launch(gpu.Dim(r.blocks), gpu.Dim(r.threads), r.shared,
 		r.code.Arg(), r.fields.Arg(), r.rules.Arg(), r.cur.Arg(), r.snap.Arg(), r.pend.Arg(),
 		r.stableAt.Arg(), r.failed.Arg(), r.errRule.Arg(), r.errKey.Arg(), r.fired.ArgAt(step0*len(p.Rules)),
 		r.lastFired.Arg(), gpu.I32(int32(r.n)), gpu.I32(int32(r.wp)), gpu.I32(int32(len(p.Rules))),
-		gpu.I32(int32(len(p.Code))), gpu.I32(int32(len(p.Fields))), gpu.I32(int32(step0)), gpu.I32(int32(n)), gpu.I32(int32(p.Regs)))
+		gpu.I32(int32(len(p.Code))), gpu.I32(int32(len(p.Fields))), gpu.I32(int32(step0)), gpu.I32(int32(n)), gpu.I32(int32(p.Regs)),
+		gpu.U64(r.seed), gpu.I32(int32(r.first)), gpu.I32(nofix), gpu.I32(int32(r.firstStep)))
 }
 
 // Run applies the program's rules to every state in place on the GPU.
@@ -237,18 +251,26 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 	if st.N >= 1<<31/32 || int64(st.N)*int64(padWords(p.Words)) >= 1<<40 {
 		return nil, fmt.Errorf("rules: %d states of %d words are too many for the GPU backend", st.N, p.Words)
 	}
-	r, err := newCUDARun(c.Dev, p, st, sched, layout, o.Steps, o.Interpreter)
+	r, err := newCUDARun(c.Dev, p, st, sched, layout, o.Steps, o.Interpreter, o.RequireGenerated)
 	if err != nil {
 		return nil, fmt.Errorf("rules: %w", err)
 	}
 	defer r.free()
-	res := &Result{}
-	traced := len(o.Trace) > 0
+	r.seed, r.first, r.firstStep = o.Seed, o.FirstState, o.FirstStep
+	res := &Result{Kernel: "generated"}
+	if !r.generated {
+		res.Kernel, res.KernelNote = "interpreter", r.genErr.Error()
+	}
+	rec := newRecorder(p, o.Record, o.Steps)
+	traced := len(o.Trace) > 0 || rec != nil // both download the states after every step
 	stable := make([]int32, st.N)
 	var dev []uint32
 	if traced {
 		if dev, err = r.cur.Download(); err != nil {
 			return nil, err
+		}
+		if rec != nil {
+			observeAll(rec, 0, st, layout, dev, false)
 		}
 		for _, s := range o.Trace {
 			res.Trace = append(res.Trace, TraceRecord{0, s, 0, traceWords(st, layout, dev, s)})
@@ -256,7 +278,7 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 	}
 	failed := make([]int32, st.N)
 	last := make([]int32, st.N)
-	batch := 0
+	batch, ran := 0, 0
 	// Launches grow from one step to 256, so a fixed point or a fault is
 	// seen soon and long runs pay little launch overhead.
 	for done, next := 0, 1; done < o.Steps; done += batch {
@@ -292,7 +314,11 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 					res.Trace = append(res.Trace, TraceRecord{done + 1, s, int64(last[s]), traceWords(st, layout, dev, s)})
 				}
 			}
+			if rec != nil {
+				observeAll(rec, done+1, st, layout, dev, false)
+			}
 		}
+		ran = done + batch
 		if o.Progress != nil {
 			o.Progress(int64(done+batch), int64(o.Steps))
 		}
@@ -308,6 +334,10 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 	if dev, err = r.cur.Download(); err != nil {
 		return nil, err
 	}
+	if rec != nil && ran < o.Steps {
+		observeAll(rec, ran+1, st, layout, dev, true) // every state at its fixed point
+	}
+	res.Records = rec.result()
 	fromLayout(st, layout, dev)
 	fired, err := r.fired.Download()
 	if err != nil {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -55,9 +56,24 @@ type Options struct {
 	// cuda/rules.cu instead of kernels generated for the rule set (the
 	// default where they compile; ptx*.go).
 	Interpreter bool
+	// RequireGenerated makes a generated kernel that does not compile
+	// (or --jit never) an error instead of a quiet fall back to the
+	// interpreter.
+	RequireGenerated bool
 	// NoFiredPerStep leaves Result.Fired nil (FiredTotal is still
 	// counted): the CPU's memory then does not grow with Steps.
 	NoFiredPerStep bool
+	// Seed keys the rules' draws (rand.go); FirstState is the number of
+	// the first state in the whole run (a shard's or a device's states
+	// are a range of it), so every backend and split draws alike.
+	Seed       uint64
+	FirstState int
+	// FirstStep is the number of steps run before this run (RunEvery's
+	// parts): step t of this run draws as step FirstStep+t.
+	FirstStep int
+	// Record lists observables reduced over every state after each step
+	// (record.go): Result.Records.
+	Record []Observable
 }
 
 // Result is what a run reports besides the final states.
@@ -76,6 +92,12 @@ type Result struct {
 	// FixpointReached: every state is stable (UntilFixpoint only).
 	FixpointReached bool
 	Trace           []TraceRecord
+	// Kernel is what ran on the GPU: "generated" or "interpreter" ("" on
+	// the CPU); KernelNote says why not generated, when it was not.
+	Kernel, KernelNote string
+	// Records[t][k] accumulates observable k of Options.Record over every
+	// state after step t (0: the initial states), t = 0..Steps.
+	Records [][]Acc
 }
 
 // TraceRecord is a traced state after a step (step 0: the initial state).
@@ -109,6 +131,11 @@ func (e *RuntimeError) Error() string {
 		e.File, e.Pos.Line, e.Pos.Col, e.Rule, e.State, e.Index, e.Step, e.What)
 }
 
+// ErrDrawsNoFixpoint refuses --until-fixpoint for rules whose
+// preconditions draw random numbers: a step in which no rule fired says
+// nothing of the next.
+var ErrDrawsNoFixpoint = errors.New("rules: a precondition draws random numbers (rand, uniform): a step in which no rule fires is no fixed point; run a number of --steps")
+
 // fault is an evaluation's failure: the instruction and the offending value.
 type fault struct {
 	pc    int
@@ -130,6 +157,9 @@ func (p *Program) runtimeError(r, s, i, t int, f fault) *RuntimeError {
 		e.What = fmt.Sprintf("index %d out of range for %s[%d]", f.value, fd.Name, fd.Size)
 	case opIDIV, opIMOD:
 		e.What = "integer division by zero"
+		if p.Debug[f.pc].what == "uniform" {
+			e.What = "uniform(LO, HI) with HI below LO"
+		}
 	default:
 		e.What = fmt.Sprintf("fault (value %d)", f.value)
 	}
@@ -175,6 +205,15 @@ func (o *Options) check(p *Program, st *States) error {
 			return fmt.Errorf("rules: traced state %d: there are %d states (0..%d)", s, st.N, st.N-1)
 		}
 	}
+	if o.FirstStep < 0 || int64(o.FirstStep)+int64(o.Steps) > 1<<31 {
+		return fmt.Errorf("rules: first step %d of %d: the run numbers steps with 31 bits", o.FirstStep, o.Steps)
+	}
+	if o.FirstState < 0 || int64(o.FirstState)+int64(st.N) > 1<<31 {
+		return fmt.Errorf("rules: first state %d of %d: the run numbers states with 31 bits", o.FirstState, st.N)
+	}
+	if o.UntilFixpoint && p.DrawsInCond {
+		return ErrDrawsNoFixpoint
+	}
 	return nil
 }
 
@@ -199,5 +238,8 @@ func finish(res *Result, o Options) {
 	}
 	if len(res.Fired) > res.Steps {
 		res.Fired = res.Fired[:res.Steps]
+	}
+	if len(res.Records) > res.Steps+1 {
+		res.Records = res.Records[:res.Steps+1]
 	}
 }

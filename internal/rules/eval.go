@@ -8,11 +8,17 @@ import "math"
 type stateEval interface {
 	applyRule(ri int) (fired int64, index int, f *fault)
 	setState(w []uint32)
+	// drawAt keys the draws (rand.go) of the steps to come: the state's
+	// number in the whole run and the step.
+	drawAt(seed uint64, state, step int)
 	stopped() bool
 }
 
 func (e *evaluator) setState(w []uint32) { e.cur = w }
-func (e *evaluator) stopped() bool       { return e.stop != nil && e.stop.Load() }
+func (e *evaluator) drawAt(seed uint64, state, step int) {
+	e.draw.seed, e.draw.state, e.draw.step = seed, state, step
+}
+func (e *evaluator) stopped() bool { return e.stop != nil && e.stop.Load() }
 
 // takeSnapshot copies the fields rule reads from the snapshot.
 func takeSnapshot(p *Program, rule *Rule, cur, snap []uint32) {
@@ -49,8 +55,10 @@ func regOperands(w uint32) (reads, writes []int, ok bool) {
 		reads = []int{a}
 	case op == opLOOP:
 		reads, writes = []int{a}, []int{a}
-	case op >= opIADD && op < opCount:
+	case op >= opIADD && op < opCount, op == opURANGE:
 		reads, writes = []int{b, c}, []int{a}
+	case op == opRAND, op == opRANDF:
+		reads, writes = append([]int{0}, idx(b)...), []int{a} // r0: the index keys the draw
 	}
 	for _, r := range append(append([]int(nil), reads...), writes...) {
 		if r >= MaxRegs {

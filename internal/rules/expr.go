@@ -93,13 +93,16 @@ func (c *compiler) typeOf(e expr) (t Type, untyped bool, err error) {
 		}
 		return t, u, nil
 	case *callExpr:
+		if isDraw(e.fn) {
+			return c.drawType(e)
+		}
 		want := map[string]int{"int": 1, "float": 1, "abs": 1, "sqrt": 1, "min": 2, "max": 2}
 		n, ok := want[e.fn]
 		if !ok {
 			if c.hasConst(e.fn) || c.fieldIdx[e.fn] != 0 || c.lookupLocal(e.fn) != nil {
 				return 0, false, c.errAt(e.p, "%s is not a function", c.describeName(e.fn))
 			}
-			return 0, false, c.errAt(e.p, "unknown function %q (there are int, float, abs, sqrt, min and max)", e.fn)
+			return 0, false, c.errAt(e.p, "unknown function %q (there are int, float, abs, sqrt, min, max, rand and uniform)", e.fn)
 		}
 		if len(e.args) != n {
 			return 0, false, c.errAt(e.p, "%s takes %d argument(s), not %d", e.fn, n, len(e.args))
@@ -330,6 +333,9 @@ func (c *compiler) logic(e *binaryExpr) (int, error) {
 }
 
 func (c *compiler) call(e *callExpr, t Type, mark int) (int, error) {
+	if isDraw(e.fn) {
+		return c.draw(e, t, mark)
+	}
 	at := make([]Type, len(e.args))
 	for k, a := range e.args {
 		at[k], _, _ = c.typeOf(a)

@@ -21,6 +21,7 @@ func FuzzCompile(f *testing.F) {
 	f.Add("state { int a[4] }\nrule r over i in 0..4 when a[(i+1)%4] > 0 { a[i*2] = a[i] / (i - 1) }")
 	f.Add("const N = 3\nstate { float x[N] = 1.5  int k ~ uniform(0, 9) }\nrule r over i in 0..N let y = x[i] { if y < 2.0 { x[i] = sqrt(y) } else { k += 1 } }")
 	f.Add("state{int a}rule r over i in 0..1{repeat 3{a=a+1}}")
+	f.Add("state { int a[8]  float u }\nrule r over i in 0..8 let v = rand() when v < 0.5 { repeat 2 { a[uniform(0, 7)] = uniform(a[i], i) } u = uniform(-1.0, v) }")
 	f.Fuzz(func(t *testing.T, src string) {
 		p, err := Compile("fuzz.rules", []byte(src), nil)
 		if err != nil {

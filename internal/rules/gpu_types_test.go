@@ -11,7 +11,8 @@ import (
 func TestRulesGPUTypesMatchHeader(t *testing.T) {
 	consts := map[string]int64{"RULES_MAX_REGS": MaxRegs, "RULES_MAX_FIELDS": MaxFields, "RULES_MAX_PEND": MaxPendings,
 		"RULES_NO_REG": noReg, "RULES_COMPACT_BLOCK": gpuCompactBlock, "RULES_COMPACT_SMALL": gpuCompactSmall, "RULES_SIMPLE_BLOCK": gpuSimpleBlock,
-		"RULES_OP_COUNT": opCount}
+		"RULES_OP_COUNT": opCount, "RULES_OP_RAND": opRAND, "RULES_OP_RANDF": opRANDF, "RULES_OP_URANGE": opURANGE,
+		"RULES_OP_TOTAL": opTotal}
 	names := []string{"NOP", "LDI", "MOV", "LD", "LDS", "ST", "STP", "ADDI", "ADDF", "JMP", "JZ", "LOOP", "RET", "END",
 		"IADD", "ISUB", "IMUL", "IDIV", "IMOD", "IAND", "IOR", "IXOR", "ISHL", "ISHR", "IEQ", "INE", "ILT", "ILE",
 		"IMIN", "IMAX", "INEG", "INOT", "ILNOT", "IABS", "BOOL", "FADD", "FSUB", "FMUL", "FDIV", "FEQ", "FNE", "FLT",

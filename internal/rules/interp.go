@@ -18,6 +18,7 @@ type evaluator struct {
 	// check it, so Ctrl-C ends even one enormous state at once.
 	stop  *atomic.Bool
 	spins uint32
+	draw  drawContext
 }
 
 type pendingWrite struct {
@@ -191,6 +192,14 @@ func (e *evaluator) run(pc int, i int32) (bool, *fault) {
 			r[a] = u32(float32(int32(r[b])))
 		case opF2I:
 			r[a] = uint32(f2i(f32(r[b])))
+		case opRAND, opRANDF:
+			k := uint32(0)
+			if b != noReg {
+				k = r[b]
+			}
+			r[a] = drawValue(op, drawBits(e.draw.key, int32(r[0]), c, k))
+		case opURANGE:
+			r[a] = urange(r[b], r[c])
 		default:
 			return false, &fault{pc, int32(op)}
 		}
@@ -202,6 +211,9 @@ func (e *evaluator) run(pc int, i int32) (bool, *fault) {
 // many indices fired, or the fault of the lowest failing index.
 func (e *evaluator) applyRule(ri int) (int64, int, *fault) {
 	rule := &e.p.Rules[ri]
+	if e.p.Draws {
+		e.draw.forRule(ri)
+	}
 	if rule.SnapMask != 0 {
 		for fi, f := range e.p.Fields {
 			if rule.SnapMask&(1<<fi) != 0 {

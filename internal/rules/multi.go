@@ -46,6 +46,7 @@ func (m Multi) Run(ctx context.Context, p *Program, st *States, o Options) (*Res
 	for i := 0; i < n; i++ {
 		lo, hi := st.N*i/n, st.N*(i+1)/n
 		po := o
+		po.FirstState = o.FirstState + lo // draws are keyed by the state's number in the run
 		po.Trace = nil
 		for _, s := range o.Trace {
 			if s >= lo && s < hi {
@@ -122,7 +123,14 @@ func (m Multi) Run(ctx context.Context, p *Program, st *States, o Options) (*Res
 func joinResults(p *Program, each func(func(lo int, r *Result)), n int, o Options) *Result {
 	res := &Result{FiredTotal: make([]int64, len(p.Rules)), StableAt: make([]int32, 0, n)}
 	perStep := false
+	var records [][][]Acc
 	each(func(lo int, r *Result) {
+		if r.Records != nil {
+			records = append(records, r.Records)
+		}
+		if res.Kernel == "" || r.Kernel == "interpreter" { // any part interpreted: say so
+			res.Kernel, res.KernelNote = r.Kernel, r.KernelNote
+		}
 		if r.Fired != nil {
 			perStep = true
 		}
@@ -146,6 +154,7 @@ func joinResults(p *Program, each func(func(lo int, r *Result)), n int, o Option
 	if !perStep {
 		res.Fired = nil
 	}
+	res.Records = joinRecords(records)
 	sortTrace(res.Trace)
 	finish(res, o)
 	return res

@@ -66,6 +66,11 @@ type Program struct {
 	// Consts holds the file's integer constants after --define (a board's
 	// W and H, board.go).
 	Consts map[string]int64
+	// Draws: a rule calls rand or uniform (rand.go). DrawsInCond: a
+	// precondition does, so a step in which no rule fired is no fixed
+	// point (the next step draws again): states never stop early and
+	// --until-fixpoint is refused.
+	Draws, DrawsInCond bool
 }
 
 type debugInfo struct {

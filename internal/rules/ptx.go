@@ -34,6 +34,9 @@ type ptxGen struct {
 	invalid int
 	// kernel-wide registers the evaluation code uses
 	cur, snap, pend, nstates string
+	// draws (ptx_rand.go): the seed, the run's number of state 0, the
+	// step's and the rule's keys
+	seed, first, firstStep, tkey, rkey string
 }
 
 func (g *ptxGen) r() string  { g.nr++; return fmt.Sprintf("%%r%d", g.nr) }
@@ -331,6 +334,13 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 			g.op("cvt.rn.f32.s32 %s, %s", qa, qb)
 		case opF2I:
 			g.op("cvt.rzi.s32.f32 %s, %s", qa, qb)
+		case opRAND, opRANDF:
+			if g.rkey == "" {
+				return fmt.Errorf("codegen: pc %d: a draw in a kernel without draw keys", pc)
+			}
+			g.draw(op, a, b, c, site.s)
+		case opURANGE:
+			g.urange(a, b, c)
 		default:
 			g.invalid++
 			g.op("bra %s", fail(pc, fmt.Sprint(op)))
@@ -381,6 +391,11 @@ func reachable(p *Program, entry int) ([]int, error) {
 		}
 		regs := []int{a, b, c}
 		switch op {
+		case opRAND, opRANDF: // c is the call site
+			regs = []int{a}
+			if b != noReg {
+				regs = append(regs, b)
+			}
 		case opLD, opLDS, opST, opSTP, opADDI, opADDF:
 			if c >= len(p.Fields) {
 				return nil, fmt.Errorf("codegen: pc %d: field %d", pc, c)
@@ -402,7 +417,7 @@ func reachable(p *Program, entry int) ([]int, error) {
 		case opJZ, opLOOP:
 			work = append(work, int(code[pc+1]), next)
 		default:
-			if op <= opNop || op >= opCount {
+			if op <= opNop || op >= opTotal {
 				break // a fault, as in the interpreter
 			}
 			work = append(work, next)

@@ -46,6 +46,7 @@ func (g *ptxGen) compact(warps int, ptr map[string]string, step0, nsteps string)
 	g.op("mov.u32 %s, 0", stateFired)
 	for ri, R := range g.p.Rules {
 		g.comment("rule %d %s over [%d, %d)", ri, R.Name, R.Lo, R.Hi)
+		g.ruleDraws(ri)
 		if R.SnapMask != 0 {
 			skip := g.label("nosnap")
 			g.op("@!%s bra %s", live, skip)
@@ -201,6 +202,9 @@ func (g *ptxGen) compact(warps int, ptr map[string]string, step0, nsteps string)
 	g.op("@!%s bra %s", live, after)
 	g.op("@%s st.global.u32 [%s], %s", lane0, g.u32at(ptr["last_fired"], s), stateFired)
 	g.op("setp.ne.s32 %s, %s, 0", p, stateFired)
+	if g.p.DrawsInCond {
+		g.op("bra %s", after) // a step without firings is no fixed point
+	}
 	g.op("@%s bra %s", p, after)
 	g.op("@%s st.global.u32 [%s], %s", lane0, g.u32at(ptr["stable_at"], s), t)
 	g.op("setp.ne.u32 %s, 0, 0", live)

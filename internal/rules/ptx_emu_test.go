@@ -370,8 +370,24 @@ func (b *emuBlock) step(t *emuThread) {
 	case "mov.u32", "mov.b32":
 		set32(uint32(v(1)))
 	case "mov.b64":
+		if !strings.HasPrefix(a[1], "{") {
+			set(v(1))
+			break
+		}
 		parts := splitArgs(strings.Trim(a[1], "{}"))
 		set(uint64(uint32(b.val(t, parts[0]))) | uint64(uint32(b.val(t, parts[1])))<<32)
+	case "mul.lo.s64":
+		set(v(1) * v(2))
+	case "shr.u64":
+		set(v(1) >> min(v(2), 64))
+	case "xor.b64":
+		set(v(1) ^ v(2))
+	case "or.b64":
+		set(v(1) | v(2))
+	case "mul.hi.u32":
+		set32(uint32(uint64(uint32(v(1))) * uint64(uint32(v(2))) >> 32))
+	case "cvt.rn.f32.u32":
+		set(eu(float32(uint32(v(1)))))
 	case "ld.param.u64", "ld.param.u32":
 		set(b.params[strings.Trim(a[1], "[]")])
 	case "cvta.to.global.u64":

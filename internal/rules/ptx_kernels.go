@@ -73,6 +73,7 @@ func generateKernel(p *Program, k ptxKernel) (string, error) {
 	g.op("ld.param.u32 %s, [%s_nstates]", g.nstates, k.name())
 	g.op("ld.param.u32 %s, [%s_step0]", step0, k.name())
 	g.op("ld.param.u32 %s, [%s_nsteps]", nsteps, k.name())
+	g.drawParams(k.name())
 	for r := range MaxRegs {
 		g.op("mov.u32 %s, 0", q(r))
 	}
@@ -90,7 +91,11 @@ func generateKernel(p *Program, k ptxKernel) (string, error) {
 	for _, name := range ptxParams {
 		fmt.Fprintf(&out, "\t.param .u64 %s_%s,\n", k.name(), name)
 	}
-	fmt.Fprintf(&out, "\t.param .u32 %[1]s_nstates,\n\t.param .u32 %[1]s_step0,\n\t.param .u32 %[1]s_nsteps\n)\n", k.name())
+	fmt.Fprintf(&out, "\t.param .u32 %[1]s_nstates,\n\t.param .u32 %[1]s_step0,\n\t.param .u32 %[1]s_nsteps", k.name())
+	if p.Draws {
+		fmt.Fprintf(&out, ",\n\t.param .u64 %[1]s_seed,\n\t.param .u32 %[1]s_first_state,\n\t.param .u32 %[1]s_first_step", k.name())
+	}
+	out.WriteString("\n)\n")
 	fmt.Fprintf(&out, ".maxntid %d, 1, 1\n{\n", k.threads())
 	fmt.Fprintf(&out, "\t.reg .b32 %%q<%d>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<%d>;\n\t.reg .pred %%p<%d>;\n",
 		MaxRegs, g.nr+1, g.nd+1, g.np+1)
@@ -171,6 +176,7 @@ func (g *ptxGen) simple(ptr map[string]string, step0, nsteps string) error {
 	g.op("mov.u32 %s, 0", stepFired)
 	for ri, R := range g.p.Rules {
 		g.comment("rule %d %s over [%d, %d)", ri, R.Name, R.Lo, R.Hi)
+		g.ruleDraws(ri)
 		g.op("@%s st.shared.u32 [s_fired], 0", first)
 		if R.SnapMask != 0 {
 			g.fieldsPass(R.SnapMask, false, s, tid, gpuSimpleBlock)
@@ -234,6 +240,9 @@ func (g *ptxGen) simple(ptr map[string]string, step0, nsteps string) error {
 	}
 	g.op("@%s st.global.u32 [%s], %s", first, g.u32at(ptr["last_fired"], s), stepFired)
 	g.op("setp.ne.s32 %s, %s, 0", p, stepFired)
+	if g.p.DrawsInCond {
+		g.op("bra %s", step) // a step without firings is no fixed point
+	}
 	g.op("@%s bra %s", p, step)
 	g.op("@%s st.global.u32 [%s], %s", first, g.u32at(ptr["stable_at"], s), t)
 	g.at(exit)
@@ -271,5 +280,6 @@ func (g *ptxGen) stepLoop(s, step0, nsteps, p, exit, errKeys string) (errKey, t,
 	g.op("add.s32 %s, %s, 1", t, t)
 	g.op("setp.gt.s32 %s, %s, %s", p, t, tend)
 	g.op("@%s bra %s", p, exit)
+	g.stepDraws(t)
 	return errKey, t, step
 }

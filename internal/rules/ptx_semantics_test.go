@@ -9,7 +9,8 @@ import (
 // emuRun runs kernel k generated for p on st in the PTX emulator
 // (ptx_emu_test.go), launching steps as CUDA.Run does, and returns what
 // CUDA.Run would report.
-func emuRun(p *Program, st *States, k ptxKernel, steps int) (stable []int32, fired [][]int64, runErr, err error) {
+func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fired [][]int64, runErr, err error) {
+	steps := o.Steps
 	src, err := generatePTX(p, k)
 	if err != nil {
 		return nil, nil, nil, err
@@ -39,6 +40,9 @@ func emuRun(p *Program, st *States, k ptxKernel, steps int) (stable []int32, fir
 	for done, batch := 0, 1; done < steps; done, batch = done+batch, 2*batch {
 		batch = min(batch, steps-done)
 		a := append(append([]uint64(nil), args...), uint64(n), uint64(done), uint64(batch))
+		if p.Draws {
+			a = append(a, o.Seed, uint64(o.FirstState), uint64(o.FirstStep))
+		}
 		a[7] += uint64(8 * done * nr)
 		if err := kern.run(mem, grid, k.threads(), a); err != nil {
 			return nil, nil, nil, err
@@ -69,9 +73,15 @@ func emuRun(p *Program, st *States, k ptxKernel, steps int) (stable []int32, fir
 
 // emuAgrees compares kernel k in the emulator with the CPU interpreter.
 func emuAgrees(p *Program, k ptxKernel, states, steps int, seed uint64) string {
+	return emuAgreesOpts(p, k, states, seed, Options{Steps: steps})
+}
+
+// emuAgreesOpts is emuAgrees with the run's options (draws: Seed and
+// FirstState).
+func emuAgreesOpts(p *Program, k ptxKernel, states int, seed uint64, o Options) string {
 	want, got := Generate(p, states, seed), Generate(p, states, seed)
-	res, wantErr := CPU{Path: PathInterpret}.Run(context.Background(), p, want, Options{Steps: steps})
-	stable, fired, gotErr, err := emuRun(p, got, k, steps)
+	res, wantErr := CPU{Path: PathInterpret}.Run(context.Background(), p, want, o)
+	stable, fired, gotErr, err := emuRun(p, got, k, o)
 	if err != nil {
 		return "emulator: " + err.Error()
 	}

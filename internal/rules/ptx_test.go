@@ -132,7 +132,7 @@ func firstLines(s string, n int) string {
 // TestPTXTranslatesEveryOpcode: each opcode of the bytecode becomes PTX of
 // its own; only NOP and unknown opcodes become the interpreter's fault.
 func TestPTXTranslatesEveryOpcode(t *testing.T) {
-	for op := 0; op <= opCount; op++ {
+	for op := 0; op <= opTotal; op++ {
 		code := []uint32{encode(op, 1, 2, 0)}
 		if hasImm(op) {
 			code = append(code, 2) // LDI's value, or a jump to the END
@@ -140,12 +140,13 @@ func TestPTXTranslatesEveryOpcode(t *testing.T) {
 		code = append(code, encode(opEND, 0, 0, 0))
 		p := &Program{File: "ops", Fields: []Field{{Name: "a", Size: 4}}, Words: 4, Code: code, Regs: 3,
 			Rules: []Rule{{Name: "r", Lo: 0, Hi: 4, CondPC: -1, BodyPC: 0}}}
-		g := &ptxGen{p: p, layout: LayoutC, wp: 32, cur: "%rd1", snap: "%rd2", pend: "%rd3", nstates: "%r1"}
+		g := &ptxGen{p: p, layout: LayoutC, wp: 32, cur: "%rd1", snap: "%rd2", pend: "%rd3", nstates: "%r1",
+			seed: "%rd5", first: "%r5", tkey: "%rd6", rkey: "%rd7"}
 		err := g.eval(0, evalSite{s: "%r2", i: "%r3", rel: "%r4", key: "%rd4", fault: "F", enabled: "E"})
 		if err != nil {
 			t.Fatalf("op %d: %v", op, err)
 		}
-		if want := b2u(op == opNop || op == opCount); g.invalid != int(want) {
+		if want := b2u(op == opNop || op == opTotal); g.invalid != int(want) {
 			t.Errorf("op %d: %d instructions became faults, want %d", op, g.invalid, want)
 		}
 	}

@@ -20,6 +20,7 @@ type progGen struct {
 	ops    map[string]string // this rule's write operator per field
 	sb     strings.Builder
 	big    bool // arrays and ranges over several 256-index batches
+	draws  bool // expressions may call rand() and uniform(LO, HI)
 }
 
 type genField struct {
@@ -178,6 +179,14 @@ func (g *progGen) read(float bool, depth int) string {
 }
 
 func (g *progGen) intExpr(depth int) string {
+	if g.draws && g.pick(10) == 0 {
+		if g.pick(4) != 0 {
+			lo := g.pick(8)
+			return fmt.Sprintf("uniform(%d, %d)", lo, lo+g.pick(9))
+		}
+		// Computed bounds: HI below LO faults.
+		return fmt.Sprintf("uniform(%s, %s)", g.intExpr(max(depth-1, 0)), g.intExpr(max(depth-1, 0)))
+	}
 	if depth == 0 || g.pick(4) == 0 {
 		switch g.pick(4) {
 		case 0:
@@ -212,6 +221,12 @@ func (g *progGen) intExpr(depth int) string {
 }
 
 func (g *progGen) floatExpr(depth int) string {
+	if g.draws && g.pick(10) == 0 {
+		if g.pick(2) == 0 {
+			return "rand()"
+		}
+		return fmt.Sprintf("uniform(%s, %s)", g.floatExpr(max(depth-1, 0)), g.floatExpr(max(depth-1, 0)))
+	}
 	if depth == 0 || g.pick(4) == 0 {
 		switch g.pick(4) {
 		case 0:

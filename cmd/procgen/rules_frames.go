@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/procgen-dev/procgen/internal/output"
+	"github.com/procgen-dev/procgen/internal/rules"
+)
+
+// rules run --frames DIR: one PNG of the first states' boards (the picture
+// -o boards.png draws) before the first step and after every
+// --frames-every K steps, frame_000000.png, frame_000010.png ... named by
+// the step. The run is made in parts of K steps (rules.RunEvery), which
+// draw and report as one run does. Each frame is written to a temporary
+// file in DIR and renamed into place; the run owns only the files it
+// writes: an existing non-empty DIR is refused without --force, and with it
+// other files are left alone.
+
+// rulesFramesPlan is a checked --frames request.
+type rulesFramesPlan struct {
+	dir    string
+	every  int
+	board  rules.Board
+	digits int
+	wrote  int
+}
+
+// rulesFramesCheck settles DIR and the board before any work.
+func rulesFramesCheck(dir string, every int, force bool, prog *rules.Program, states, steps int, inputs []string) (*rulesFramesPlan, error) {
+	if dir == output.Stdout {
+		return nil, usageErrorf("--frames -: frames are a directory of PNG files; name a directory")
+	}
+	if every < 1 {
+		return nil, usageErrorf("invalid --frames-every %d: want 1 or more steps", every)
+	}
+	b, err := prog.BoardOf()
+	if err != nil {
+		return nil, usageErrorf("--frames: %v", err)
+	}
+	if px := rules.SheetPixels(b, min(states, rulesSheetBoards)); px > rules.MaxSheetPixels {
+		return nil, usageErrorf("--frames: %d boards of %dx%d make %d pixels a frame, more than %d", min(states, rulesSheetBoards), b.W, b.H, px, int64(rules.MaxSheetPixels))
+	}
+	clean := filepath.Clean(dir)
+	if resolved, err := filepath.EvalSymlinks(clean); err == nil {
+		clean = resolved
+	}
+	fi, err := os.Stat(clean)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := output.ProbeCreatableDir(filepath.Dir(clean)); err != nil {
+			return nil, usageError{err}
+		}
+	case err != nil:
+		return nil, usageErrorf("--frames %s: %v", dir, describeFSError(err))
+	case !fi.IsDir():
+		return nil, usageErrorf("--frames %s exists and is not a directory", dir)
+	default:
+		empty, err := isEmptyDir(clean)
+		if err != nil {
+			return nil, usageErrorf("--frames %s: %v", dir, describeFSError(err))
+		}
+		if !empty && !force {
+			return nil, usageErrorf("--frames %s exists and is not empty: --force writes the frames into it (replacing frames of the same names, leaving other files)", dir)
+		}
+	}
+	absDir, _ := filepath.Abs(clean)
+	for _, in := range inputs {
+		if abs, err := filepath.Abs(in); err == nil && filepath.Dir(abs) == absDir && strings.HasPrefix(filepath.Base(abs), "frame_") {
+			return nil, usageErrorf("--frames %s holds the input %s: choose another directory", dir, in)
+		}
+	}
+	return &rulesFramesPlan{dir: clean, every: every, board: b, digits: max(6, len(fmt.Sprint(steps)))}, nil
+}
+
+// run runs the rules in parts, writing a frame before the first and after
+// each.
+func (f *rulesFramesPlan) run(ctx context.Context, e rules.Engine, prog *rules.Program, st *rules.States, o rules.Options) (*rules.Result, error) {
+	if err := os.MkdirAll(f.dir, 0o755); err != nil {
+		return nil, fmt.Errorf("rules: --frames: %w", err)
+	}
+	return rules.RunEvery(ctx, e, prog, st, o, f.every, func(step int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		img, err := rules.BoardSheet(prog, st, f.board, rulesSheetBoards)
+		if err != nil {
+			return err
+		}
+		path := filepath.Join(f.dir, fmt.Sprintf("frame_%0*d.png", f.digits, step))
+		if err := output.WriteFile(path, func(w io.Writer) error { return output.EncodePNG(w, img, output.Depth8) }); err != nil {
+			return fmt.Errorf("rules: --frames: %w", err)
+		}
+		f.wrote++
+		return nil
+	})
+}

@@ -1,0 +1,156 @@
+package rules
+
+import "github.com/procgen-dev/procgen/internal/rng"
+
+// Random numbers inside rules: rand() and uniform(LO, HI)
+// (docs/rules-language.md, "Random numbers"). A draw is a pure function of
+// where it is made, never of the order in which threads draw:
+//
+//	bits = rng.Key(seed, step, rule, state, uint32(i), site<<32 | k)
+//
+// with the run's --seed, the step (1-based), the rule's number, the state's
+// number in the whole run (Options.FirstState + its number here), the rule's
+// index i, the call site (the rand or uniform call's number within its rule:
+// the lets compiled into the precondition and again into the consequence
+// keep their numbers, so both see the same values) and k, the number of
+// repeat iterations the evaluation has finished (0 outside repeats). Between
+// two executions of one site a repeat's back edge runs, so no two draws of
+// an evaluation share (site, k). Being pure, a draw may be evaluated
+// speculatively (if-conversion) without changing any other.
+//
+// The CUDA twins are rules_draw in cuda/rules.cu and ptxGen.draw.
+
+// Opcodes of the draws, after the arithmetic ones (whose ranges the batch
+// planner reads as ALU operations: a draw is not one, it reads the index r0
+// and the evaluation's context).
+const (
+	opRAND   = opCount + iota // r[a] = the draw's top 32 bits (site c; k = r[b], 0 when b == noReg)
+	opRANDF                   // r[a] = the draw as a float32 in [0, 1) (rng.Float32)
+	opURANGE                  // r[a] = r[b] scaled to [0, r[c]): hi32(r[b] * r[c]), r[c] == 0 meaning 2^32
+	opTotal                   // opcodes of the bytecode
+)
+
+// MaxDrawSites is the number of rand and uniform calls a rule may hold.
+const MaxDrawSites = 256
+
+// ruleKey is the key of rule r's draws in step t.
+func ruleKey(seed uint64, t, r int) uint64 { return rng.Key(seed, uint64(t), uint64(r)) }
+
+// stateKey narrows a rule key to one state (its number in the whole run).
+func stateKey(rk uint64, state int) uint64 { return rng.Hash64(rk, uint64(state)) }
+
+// drawBits is the draw at index i, call site site, k repeat iterations in.
+func drawBits(sk uint64, i int32, site int, k uint32) uint64 {
+	return rng.Hash64(rng.Hash64(sk, uint64(uint32(i))), uint64(site)<<32|uint64(k))
+}
+
+// drawValue is what opRAND or opRANDF leaves in its register.
+func drawValue(op int, bits uint64) uint32 {
+	if op == opRANDF {
+		return u32(rng.Float32(bits))
+	}
+	return uint32(bits >> 32)
+}
+
+// urange maps a uniform 32-bit u to [0, n) (n == 0: the full 2^32) by the
+// high half of the product, a bias of at most n / 2^32.
+func urange(u, n uint32) uint32 {
+	if n == 0 {
+		return u
+	}
+	return uint32(uint64(u) * uint64(n) >> 32)
+}
+
+// drawContext is what an evaluator's draws are keyed by besides the
+// instruction: the run's seed, the state's number in the run, the step and
+// (set per rule by applyRule) the state key.
+type drawContext struct {
+	seed  uint64
+	state int
+	step  int
+	key   uint64 // stateKey(ruleKey(seed, step, rule), state)
+}
+
+func (d *drawContext) forRule(ri int) {
+	d.key = stateKey(ruleKey(d.seed, d.step, ri), d.state)
+}
+
+// isDraw reports whether a call is a draw (never a constant expression).
+func isDraw(fn string) bool { return fn == "rand" || fn == "uniform" }
+
+// drawsIn reports whether e holds a draw.
+func drawsIn(e expr) bool {
+	switch e := e.(type) {
+	case *indexExpr:
+		return drawsIn(e.idx)
+	case *unaryExpr:
+		return drawsIn(e.x)
+	case *binaryExpr:
+		return drawsIn(e.x) || drawsIn(e.y)
+	case *callExpr:
+		if isDraw(e.fn) {
+			return true
+		}
+		for _, a := range e.args {
+			if drawsIn(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stmtDraws reports whether the statements hold a draw (any) and one inside
+// a repeat (loop).
+func stmtDraws(ss []stmt, inRepeat bool) (any, loop bool) {
+	for _, s := range ss {
+		var a, l bool
+		switch s := s.(type) {
+		case *letStmt:
+			a = drawsIn(s.x)
+		case *assignStmt:
+			a = drawsIn(s.x) || (s.idx != nil && drawsIn(s.idx))
+		case *ifStmt:
+			a = drawsIn(s.cond)
+			a1, l1 := stmtDraws(s.then, inRepeat)
+			a2, l2 := stmtDraws(s.els, inRepeat)
+			a, l = a || a1 || a2, l1 || l2
+		case *repeatStmt:
+			a, l = stmtDraws(s.body, true)
+		}
+		any = any || a
+		loop = loop || l || (a && inRepeat)
+	}
+	return any, loop
+}
+
+// ruleDraws reports whether rule d draws in its precondition (its lets or
+// its when: the state's fixed point is then no longer "no rule fired"), and
+// whether it draws inside a repeat (the compiler then counts iterations).
+func ruleDraws(d *ruleDecl) (inCond, inLoop, any bool) {
+	lets := false
+	for _, l := range d.lets {
+		lets = lets || drawsIn(l.x)
+	}
+	if d.when != nil { // without one, the lets run before the consequence only
+		inCond = lets || drawsIn(d.when)
+	}
+	body, inLoop := stmtDraws(d.body, false)
+	return inCond, inLoop, lets || inCond || body
+}
+
+// draw runs opRAND or opRANDF on the lanes of act: index r0, site c, k
+// from register kr (noReg: 0).
+func (b *batchEval) draw(op int, D *[lanes]uint32, kr, site int, act []uint8) {
+	key, I := b.ref.draw.key, &b.r[0]
+	if kr == noReg {
+		for _, l := range act {
+			D[l] = drawValue(op, drawBits(key, int32(I[l]), site, 0))
+		}
+		return
+	}
+	K := &b.r[kr&31]
+	for _, l := range act {
+		D[l] = drawValue(op, drawBits(key, int32(I[l]), site, K[l]))
+	}
+}

@@ -77,16 +77,16 @@ var ErrLimit = errors.New("limit exceeded")
 // all workers. The result does not depend on Workers: every random choice is
 // keyed by the parent shape's seed and the child's index among its siblings.
 func (g *Grammar) Evaluate(axioms []Shape, opt Options) ([]TerminalShape, error) {
-	evs, err := g.evaluate(axioms, &opt, false)
+	evs, err := g.evaluate(axioms, &opt, nil)
 	if err != nil {
 		return nil, err
 	}
 	return gather(evs, opt.Workers), nil
 }
 
-// evaluate runs every phase on every axiom; with count set the evaluators
-// tally their terminals instead of keeping them.
-func (g *Grammar) evaluate(axioms []Shape, o *Options, count bool) ([]*evaluator, error) {
+// evaluate runs every phase on every axiom; with proto set the evaluators
+// tally their terminals (in tallies like proto) instead of keeping them.
+func (g *Grammar) evaluate(axioms []Shape, o *Options, proto *tally) ([]*evaluator, error) {
 	opt := *o
 	start, err := g.startRule(opt.Axiom)
 	if err != nil {
@@ -113,8 +113,8 @@ func (g *Grammar) evaluate(axioms []Shape, o *Options, count bool) ([]*evaluator
 			a.Profile = prof
 		}
 		ev := &evaluator{g: g, opt: &opt, count: &shapes, pending: map[int][]pendingShape{}}
-		if count {
-			ev.tally = newTally(g)
+		if proto != nil {
+			ev.tally = proto.sibling(g)
 		}
 		ev.attrs = make([]float64, len(g.LotAttrs))
 		for k, name := range g.LotAttrs {

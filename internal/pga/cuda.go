@@ -235,47 +235,12 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt CUDAOptions) (*
 			return nil, err
 		}
 	}
-	return res, nil
-}
-
-// countByName fills Stats.ByName with a histogram of the terminals' kinds
-// made on the device (reading the records back cost more than the whole
-// evaluation).
-func (c *CUDA) countByName(nterm int, res *CUDAResult) error {
-	nk := len(c.g.TermNames)
-	res.Stats.ByName = map[string]int{}
-	if nterm == 0 || nk == 0 {
-		return nil
-	}
-	hist, err := gpu.Alloc[uint32](c.dev, nk)
-	if err != nil {
-		return fmt.Errorf("pga: cuda: %w", err)
-	}
-	defer hist.Free()
-	if err := hist.Zero(); err != nil {
-		return err
-	}
-	f, err := c.fn("pga_term_hist")
-	if err != nil {
-		return err
-	}
-	if nk*4 > 48<<10 {
-		return fmt.Errorf("pga: cuda: %d terminal kinds, more than a block's histogram holds", nk)
-	}
-	blocks := min((nterm+cudaThreads-1)/cudaThreads, max(1, c.dev.Info().SMs)*8)
-	if err := f.Launch(gpu.Dim(blocks), gpu.Dim(cudaThreads), nk*4, c.terms.Arg(), gpu.U32(uint32(nterm)), gpu.U32(uint32(nk)), hist.Arg()); err != nil {
-		return err
-	}
-	counts := make([]uint32, nk)
-	if err := hist.Read(counts); err != nil {
-		return err
-	}
-	for t, n := range counts {
-		if n > 0 {
-			res.Stats.ByName[c.g.TermNames[t]] += int(n)
+	if len(opt.Lots) > 0 {
+		if res.Overflows, err = c.overflows(nterm, opt.Lots, opt.OverflowTol); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	return res, nil
 }
 
 // uploadLotAttrs lays out what LotAttr reads: per axiom one value per

@@ -97,7 +97,7 @@ func (ev *evaluator) runTasks(items []item) error {
 		sev := &evaluator{g: ev.g, opt: ev.opt, count: ev.count, attrs: ev.attrs, phase: ev.phase,
 			pending: map[int][]pendingShape{}, view: ev.view}
 		if ev.tally != nil {
-			sev.tally = newTally(ev.g)
+			sev.tally = ev.tally.sibling(ev.g)
 		}
 		errs[i] = sev.chain(t.r, t.c, t.from, t.s, t.depth)
 		sev.flush()

@@ -1,0 +1,189 @@
+package pga
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// balconyDoors is the paper's example of a bilateral query: a facade makes
+// its floors of window tiles and, beside them, a balcony in front of the
+// second tile of the upper floor; a tile asks whether the balcony that its
+// ancestor Facade makes covers it, and becomes a door if so. head goes
+// before the rules (declarations), mid before the Tile rule (a phase).
+func balconyDoors(head, mid, target string) string {
+	return head + `axiom Quad Facade;
+terminal Window (1, 0);
+terminal Door (2, 0);
+terminal Slab (4, 0);
+Facade = Replicate() { Floors | Balconies };
+Floors = SubDiv(Y) { -1: Floor | -1: Floor };
+Floor = Repeat(X, 3) Tile;
+Balconies = SubDiv(Y) { -1: Discard() | -1: BalconyRow };
+BalconyRow = SubDiv(X) { 3: Discard() | 3: Balcony | -1: Discard() };
+Balcony = Slab;
+` + mid + `Tile = If(Overlaps(Facade, ` + target + `)) { Door | Window };
+`
+}
+
+func evalBilateral(t *testing.T, src string, size Vec3, opt Options) (*Grammar, []TerminalShape) {
+	t.Helper()
+	g, err := Parse("b.pga", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := g.Evaluate([]Shape{NewAxiom(g.Axioms[0].Kind, size, 1)}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, ts
+}
+
+// kinds lists the terminal names with their centre's local x and y.
+func kinds(g *Grammar, ts []TerminalShape) []string {
+	var out []string
+	for i := range ts {
+		out = append(out, fmt.Sprintf("%s@%g,%g", g.TermName(&ts[i]), ts[i].Transform[3], ts[i].Transform[7]))
+	}
+	return out
+}
+
+// The tile the balcony covers becomes a door, every other a window: with
+// the balcony rule or its terminal as the target, with the tiles in a
+// later phase than their ancestor, on one worker or several.
+func TestBilateralBalconyDoors(t *testing.T) {
+	want := []string{"Window@-4.5,-1.5", "Window@-1.5,-1.5", "Window@1.5,-1.5", "Window@4.5,-1.5",
+		"Window@-4.5,1.5", "Door@-1.5,1.5", "Window@1.5,1.5", "Window@4.5,1.5", "Slab@-1.5,1.5"}
+	for _, c := range []struct{ name, mid, target string }{
+		{"rule", "", "Balcony"},
+		{"terminal", "", "Slab"},
+		{"later phase", "phase 2;\n", "Balcony"},
+	} {
+		for _, workers := range []int{1, 4} {
+			g, ts := evalBilateral(t, balconyDoors("", c.mid, c.target), Vec3{12, 6, 0}, Options{Workers: workers})
+			got := kinds(g, ts)
+			if c.mid != "" { // phase 2's tiles come after phase 1's slab
+				want := append([]string{"Slab@-1.5,1.5"}, want[:8]...)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s, %d workers:\n got %v\nwant %v", c.name, workers, got, want)
+				}
+				continue
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s, %d workers:\n got %v\nwant %v", c.name, workers, got, want)
+			}
+		}
+	}
+}
+
+// A shape never finds the target applications it descends from: a tile is
+// inside itself only, so Inside(Floor, Tile) is 0; Touches(Floor, Tile)
+// finds the neighbours, so it is 1 unless the floor has a single tile. A
+// shape with no such ancestor gets 0.
+func TestBilateralLineageAndAncestor(t *testing.T) {
+	src := `axiom Quad Lot;
+terminal Yes (1, 0);
+terminal No (2, 0);
+Lot = Replicate() { Floor | Tile };
+Floor = Repeat(X, 3) Tile;
+Tile = If(%s(Floor, Tile)) { Yes | No };
+`
+	for _, c := range []struct {
+		query string
+		width float64
+		want  string
+	}{
+		{"Inside", 9, "No No No No"},
+		{"Touches", 9, "Yes Yes Yes No"},
+		{"Touches", 3, "No No"},
+		{"Overlaps", 9, "No No No No"},
+	} {
+		g, ts := evalBilateral(t, fmt.Sprintf(src, c.query), Vec3{c.width, 3, 0}, Options{})
+		var names []string
+		for i := range ts {
+			names = append(names, g.TermName(&ts[i]))
+		}
+		if got := strings.Join(names, " "); got != c.want {
+			t.Errorf("%s on %g m: got %s, want %s", c.query, c.width, got, c.want)
+		}
+	}
+}
+
+// The nearest application of the ancestor rule is the one re-derived:
+// each floor's tiles look at that floor's own marker only.
+func TestBilateralNearestAncestor(t *testing.T) {
+	src := `axiom Quad Lot;
+terminal Yes (1, 0);
+terminal No (2, 0);
+Lot = SubDiv(Y) { -1: Floor | -1: Floor };
+Floor = Replicate() { Repeat(X, 3) Tile | SubDiv(X) { ShapePosition(Y) + 2: Discard() | 1: Marker | -1: Discard() } };
+Marker = Discard();
+Tile = If(Overlaps(Floor, Marker)) { Yes | No };
+`
+	g, ts := evalBilateral(t, src, Vec3{6, 6, 0}, Options{})
+	got := strings.Join(kinds(g, ts), " ")
+	// Floor 0's marker covers x 0.5..1.5 (its first tile), floor 1's 3.5..4.5 (its second).
+	if want := "Yes@-1.5,-1.5 No@1.5,-1.5 No@-1.5,1.5 Yes@1.5,1.5"; got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+}
+
+// Targets deeper than maxRelatedSplits below the ancestor are an error on
+// evaluation, naming the query.
+func TestBilateralTooDeep(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("axiom Box A;\nterminal T (1,0);\nterminal Y (2,0);\nA = Replicate() { Q | L1 };\nQ = If(Overlaps(A, T)) { Y | Y };\n")
+	for k := 1; k <= maxRelatedSplits; k++ {
+		fmt.Fprintf(&b, "L%d = Replicate() { L%d };\n", k, k+1)
+	}
+	fmt.Fprintf(&b, "L%d = T;\n", maxRelatedSplits+1)
+	g, err := Parse("deep.pga", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = g.Evaluate([]Shape{NewAxiom(Box, Vec3{1, 1, 1}, 1)}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "Overlaps(A, T)") || !strings.Contains(err.Error(), "more than 8 splitting operators") {
+		t.Fatalf("got %v", err)
+	}
+	// One level less is fine, and the box overlaps the T it re-derives.
+	src := strings.Replace(b.String(), "L1 = Replicate() { L2 };", "L1 = L2;", 1)
+	g, ts := evalBilateral(t, src, Vec3{1, 1, 1}, Options{})
+	if got := strings.Join(kinds(g, ts), " "); got != "Y@0,0 T@0,0" {
+		t.Fatalf("got %s", got)
+	}
+	// Re-derived shapes count against MaxShapes.
+	if _, err := g.Evaluate([]Shape{NewAxiom(Box, Vec3{1, 1, 1}, 1)}, Options{MaxShapes: 12}); !errors.Is(err, ErrLimit) {
+		t.Fatalf("MaxShapes 12: got %v", err)
+	}
+}
+
+func TestBilateralParseErrors(t *testing.T) {
+	base := balconyDoors("", "", "Balcony")
+	for _, c := range []struct{ src, want string }{
+		{strings.Replace(base, "Overlaps(Facade, Balcony)", "Overlaps(Nope, Balcony)", 1),
+			`b.pga:11:11: Overlaps(Nope, Balcony): no rule "Nope"`},
+		{strings.Replace(base, "Overlaps(Facade, Balcony)", "Touches(Facade, Nope)", 1),
+			`b.pga:11:11: Touches(Facade, Nope): "Nope" is neither a rule nor a declared terminal`},
+		{strings.Replace(base, "Overlaps(Facade, Balcony)", "Inside(Floor, Balcony)", 1),
+			`b.pga:11:11: Inside(Floor, Balcony): rule "Floor" never derives "Balcony" in its phase 1`},
+		{strings.Replace(base, "Overlaps(Facade, Balcony)", "Overlaps(Balconies, Balcony)", 1),
+			`b.pga:11:11: Overlaps(Balconies, Balcony) in rule "Tile": "Tile" does not descend from rule "Balconies"`},
+		{strings.Replace(base, "Balcony = Slab;", "Balcony = If(Touches(Facade, Slab)) { Slab | Slab };", 1),
+			`b.pga:10:14: Touches(Facade, Slab) lies on the derivation from "Facade" to "Slab" that Touches(Facade, Slab) derives again: bilateral queries cannot nest`},
+		{strings.Replace(base, "BalconyRow = SubDiv(X) { 3:", "BalconyRow = SubDiv(X) { Touches(Facade, Slab) + 3:", 1),
+			`b.pga:9:26: Touches(Facade, Slab) lies on the derivation from "Facade" to`},
+		{strings.Replace(strings.Replace(base, "Balcony = Slab;", "phase 2;\nBalcony = Slab;", 1), "Overlaps(Facade, Balcony)", "Overlaps(Facade, Slab)", 1),
+			`Overlaps(Facade, Slab): rule "Facade" never derives "Slab" in its phase 1`},
+		{strings.Replace(base, "Overlaps(Facade, Balcony)", "Overlaps(Facade, )", 1),
+			`b.pga:11:28: expected target rule or terminal name, found ")"`},
+		{strings.Replace(base, "Overlaps(Facade, Balcony)", "Overlaps(Facade, Balcony, Slab)", 1),
+			`b.pga:11:35: expected ")", found ","`},
+	} {
+		_, err := Parse("b.pga", []byte(c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v\nwant %s", err, c.want)
+		}
+	}
+}

@@ -26,6 +26,7 @@ namespace cg = cooperative_groups;
 #define RUN_TERM 1
 #define RUN_SPLIT 2
 #define RUN_ERR 3
+#define RUN_TARGET 4 // a bilateral query's re-derivation handed s to its target rule
 
 #include "pga_prog.cuh"
 #include "pga_mat.cuh"
@@ -33,6 +34,7 @@ namespace cg = cooperative_groups;
 #include "pga_expr.cuh"
 #include "pga_outputs.cuh"
 #include "pga_run.cuh"
+#include "pga_bilateral.cuh"
 
 // ---- Levels scheduler ----
 
@@ -42,8 +44,8 @@ namespace cg = cooperative_groups;
 extern "C" __global__ void __launch_bounds__(PGA_THREADS)
 pga_levels_run(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n, unsigned long long *counts, PgaStatus *st,
 	       unsigned long long max_shapes, int max_depth) {
-	const Prog P = pga_prog(words, PGA_CTX_ARGS);
 	const Limits L = {max_shapes, max_depth};
+	const Prog P = pga_limited(pga_prog(words, PGA_CTX_ARGS), st, L, true);
 	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
 	uint32_t ticks = 0;
 	int rule = 0;
@@ -51,7 +53,7 @@ pga_levels_run(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n
 		PgaItem s = items[i];
 		uint32_t nc = 0;
 		int term = 0;
-		const int r = pga_run(P, L, st, s, nc, term, ticks);
+		const int r = pga_run<false>(P, L, st, s, nc, term, ticks);
 		rule = s.rule;
 		unsigned long long c = 0;
 		if (r == RUN_TERM) {
@@ -73,8 +75,10 @@ pga_levels_run(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n
 // the offsets the exclusive scan of counts gave (total in st->scan_total).
 extern "C" __global__ void __launch_bounds__(PGA_THREADS)
 pga_levels_expand(const uint32_t *words, PGA_CTX_PARAMS, const PgaItem *items, uint32_t n, const unsigned long long *offs,
-		  PgaItem *next, PgaTerm *terms, uint32_t term_base, const PgaStatus *st) {
-	const Prog P = pga_prog(words, PGA_CTX_ARGS);
+		  PgaItem *next, PgaTerm *terms, uint32_t term_base, PgaStatus *st) {
+	// Expressions run again here (as the CPU's did once, in pga_levels_run):
+	// bilateral queries count nothing this time.
+	const Prog P = pga_limited(pga_prog(words, PGA_CTX_ARGS), st, Limits{~0ull, 1 << 30}, false);
 	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= n) return;
 	const PgaItem s = items[i];
@@ -90,7 +94,7 @@ pga_levels_expand(const uint32_t *words, PGA_CTX_PARAMS, const PgaItem *items, u
 	const uint32_t c0 = (uint32_t)o, nc = (uint32_t)end - c0;
 	for (uint32_t k = 0; k < nc; k++) {
 		PgaItem c;
-		pga_child(P, s, k, c);
+		pga_child<false>(P, s, k, c);
 		next[c0 + k] = c;
 	}
 }

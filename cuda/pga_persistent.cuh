@@ -38,8 +38,11 @@ pga_persistent(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *gq, uint32_t *rea
 	       PgaStatus *st, unsigned long long max_shapes, int max_depth, int flags) {
 	extern __shared__ __align__(16) unsigned char smem[];
 	PgaShared &sh = *(PgaShared *)smem;
-	const Prog P = pga_prog(words, PGA_CTX_ARGS);
 	const Limits L = {max_shapes, max_depth};
+	const Prog P = pga_limited(pga_prog(words, PGA_CTX_ARGS), st, L, true);
+	// Writing children evaluates their operator's expressions again:
+	// bilateral queries count nothing then.
+	const Prog PC = pga_limited(P, st, L, false);
 	const bool group = flags & PGA_FLAG_GROUP, oppar = flags & PGA_FLAG_OPPAR;
 	const unsigned tid = threadIdx.x;
 	volatile PgaStatus *vst = st;
@@ -115,7 +118,7 @@ pga_persistent(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *gq, uint32_t *rea
 		uint32_t nc = 0, ticks = 0;
 		if ((int)tid < nb && !vst->abort) {
 			s = sh.batch[idx];
-			r = pga_run(P, L, st, s, nc, term, ticks);
+			r = pga_run<false>(P, L, st, s, nc, term, ticks);
 		}
 		pga_add_ticks(st, L, ticks, (int)tid < nb ? s.rule : 0);
 		// Terminals go straight to the output.
@@ -156,14 +159,14 @@ pga_persistent(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *gq, uint32_t *rea
 						else hi = mid - 1;
 					}
 					PgaItem c;
-					pga_child(P, sh.batch[lo], j - sh.off[lo], c);
+					pga_child<false>(PC, sh.batch[lo], j - sh.off[lo], c);
 					pga_push(sh, group, c, gq, ready, qcap, st);
 				}
 			}
 		} else {
 			for (uint32_t k = 0; k < nc; k++) {
 				PgaItem c;
-				pga_child(P, s, k, c);
+				pga_child<false>(PC, s, k, c);
 				pga_push(sh, group, c, gq, ready, qcap, st);
 			}
 		}

@@ -187,3 +187,56 @@ func TestBilateralParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// configs/pga/balconies.pga: every balcony has a door behind it, and no
+// window is: a door's centre lies 0.7 m behind a slab's (the slab's half
+// depth) and about 1 m above it, and no window stands behind a slab.
+func TestBilateralBalconiesScene(t *testing.T) {
+	g, axioms, opt := scene{file: "balconies.pga", grid: Grid{Cols: 4, Rows: 3}}.load(t, 0, 0)
+	ts, err := g.Evaluate(axioms, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slabs, doors, windows []Vec3
+	for i := range ts {
+		c := Vec3{ts[i].Transform[3], ts[i].Transform[7], ts[i].Transform[11]}
+		switch g.TermName(&ts[i]) {
+		case "BalconySlab":
+			slabs = append(slabs, c)
+		case "BalconyDoor":
+			doors = append(doors, c)
+		case "Window":
+			windows = append(windows, c)
+		}
+	}
+	if len(slabs) < 50 || len(doors) != len(slabs) || len(windows) < 2*len(doors) {
+		t.Fatalf("%d slabs, %d doors, %d windows", len(slabs), len(doors), len(windows))
+	}
+	// Slabs 0.7 m in front of p, between lo and hi below it.
+	behind := func(p Vec3, lo, hi float64) int {
+		n := 0
+		for _, s := range slabs {
+			dx, dz, dy := p[0]-s[0], p[2]-s[2], p[1]-s[1]
+			if h := dx*dx + dz*dz; h > 0.69*0.69 && h < 0.71*0.71 && dy > lo && dy < hi {
+				n++
+			}
+		}
+		return n
+	}
+	for _, d := range doors {
+		if n := behind(d, 0.9, 1.2); n != 1 {
+			t.Fatalf("door at %v stands behind %d slabs", d, n)
+		}
+	}
+	for _, w := range windows {
+		if behind(w, 0.5, 2) != 0 { // a window's centre is 1.6 m above the floor
+			t.Fatalf("window at %v stands behind a slab", w)
+		}
+	}
+	// The same city on one worker.
+	opt.Workers = 1
+	ts1, err := g.Evaluate(axioms, opt)
+	if err != nil || !reflect.DeepEqual(ts1, ts) {
+		t.Fatalf("one worker: %d terminals, %v; %d with all", len(ts1), err, len(ts))
+	}
+}

@@ -40,9 +40,10 @@ type UnsupportedError struct{ What string }
 func (e *UnsupportedError) Error() string { return e.What + " is not supported by the CUDA backend" }
 
 type compiler struct {
-	g   *Grammar
-	p   *program
-	und map[string]int
+	g       *Grammar
+	p       *program
+	und     map[string]int
+	chainID map[*Chain]int32 // for the bilateral queries' reach table
 }
 
 // hdrWords is the size of gpuHeader in words; the tables follow it.
@@ -51,7 +52,7 @@ const hdrWords = int32(unsafe.Sizeof(gpuHeader{}) / 4)
 // compileGrammar flattens g into device tables.
 func compileGrammar(g *Grammar) (*program, error) {
 	p := &program{ruleID: map[string]int{}, phase: 1}
-	c := &compiler{g: g, p: p, und: map[string]int{}}
+	c := &compiler{g: g, p: p, und: map[string]int{}, chainID: map[*Chain]int32{}}
 	if len(g.Phases) > 0 {
 		p.phase = int32(g.Phases[0])
 	}
@@ -98,11 +99,16 @@ func compileGrammar(g *Grammar) (*program, error) {
 		if r == nil || r.Body == nil {
 			return nil, fmt.Errorf("pga: compile: rule %q has no body", n)
 		}
+		c.chainID[r.Body] = int32(i)
 		ch, err := c.chain(r, r.Body)
 		if err != nil {
 			return nil, fmt.Errorf("pga: compile: rule %q: %w", n, err)
 		}
 		p.chains[i] = ch
+	}
+	links, reach, err := c.bilateralTables()
+	if err != nil {
+		return nil, err
 	}
 	var hdr gpuHeader
 	hdr.NRules, hdr.NChains, hdr.NOps = int32(len(p.rules)), int32(len(p.chains)), int32(len(p.ops))
@@ -111,6 +117,7 @@ func compileGrammar(g *Grammar) (*program, error) {
 	hdr.MaxStack = gpuMaxStack
 	hdr.NProfiles, hdr.NLotAttrs = int32(len(p.profiles)), int32(len(g.LotAttrs))
 	hdr.NGroups = int32(len(g.Groups))
+	hdr.NLinks = int32(len(links))
 	var body []uint32
 	put := func(ws []uint32) int32 {
 		off := hdrWords + int32(len(body))
@@ -129,6 +136,8 @@ func compileGrammar(g *Grammar) (*program, error) {
 	hdr.OffProfiles = put(gpu.Words(p.profiles))
 	hdr.OffPoints = put(gpu.Words(p.points))
 	hdr.OffRulePhase = put(gpu.Words(p.rulePhase))
+	hdr.OffLinks = put(gpu.Words(links))
+	hdr.OffReach = put(reach)
 	hdr.NWords = hdrWords + int32(len(body))
 	p.hdr = hdr
 	p.words = append(gpu.Words(hdr), body...)
@@ -234,6 +243,7 @@ func (c *compiler) op(r *Rule, op *Op) (gpuOp, error) {
 		p.branches = append(p.branches, make([]gpuBranch, len(op.Branches))...)
 		for k, b := range op.Branches {
 			gb := gpuBranch{Weight: -1, Chain: int32(len(p.chains))}
+			c.chainID[b.Body] = gb.Chain
 			p.chains = append(p.chains, gpuChain{})
 			ch, err := c.chain(r, b.Body)
 			if err != nil {
@@ -304,6 +314,9 @@ func (c *compiler) emit(x Expr) (int, error) {
 	case Query:
 		p.code = append(p.code, gpuInstr{Op: xQuery, Arg: int32(x.Group)*4 + int32(x.Kind)})
 		return 1, nil
+	case Bilateral:
+		p.code = append(p.code, gpuInstr{Op: xBilateral, Arg: int32(x.Link)*4 + int32(x.Kind)})
+		return 1, nil
 	case LotAttrRef:
 		p.code = append(p.code, gpuInstr{Op: xNum, Arg: int32(len(p.consts))}, gpuInstr{Op: xLotAttr, Arg: int32(x.Index)})
 		p.consts = append(p.consts, x.Default)
@@ -372,6 +385,9 @@ func (p *program) evalCode(off int32, env Env) float64 {
 			st[sp-1] = env.LotAttr(int(in.Arg), st[sp-1])
 		case xQuery:
 			st[sp] = env.Query(QueryKind(in.Arg%4), int(in.Arg/4))
+			sp++
+		case xBilateral:
+			st[sp] = env.Related(QueryKind(in.Arg%4), int(in.Arg/4))
 			sp++
 		default:
 			l, r := st[sp-2], st[sp-1]

@@ -298,6 +298,8 @@ func (c *CUDA) check(st gpuStatus, opt *CUDAOptions) error {
 		return fmt.Errorf("pga: rule %q at %s: Roof needs a rectangular Quad (a footprint or a top face)", name(st.ErrRule), c.opPos(st.ErrArg))
 	case gpuErrRoofAngle:
 		return fmt.Errorf("pga: rule %q at %s: Roof angle: want degrees between 0 and 90", name(st.ErrRule), c.opPos(st.ErrArg))
+	case gpuErrRelatedDeep:
+		return c.relatedDeep(st)
 	case gpuErrFront:
 		op := "Setback"
 		if a := int(st.ErrArg); a >= 0 && a < len(c.prog.ops) && OpKind(c.prog.ops[a].Kind) == OpOffset {
@@ -339,7 +341,7 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph
 	if err := uploadItems(c.qa, items, 0); err != nil {
 		return 0, st, err
 	}
-	if err := c.setStatus(gpuStatus{Ticks: ticks}); err != nil {
+	if err := c.setStatus(gpuStatus{Ticks: ticks, NAnc: uint32(c.pc.ancN)}); err != nil {
 		return 0, st, err
 	}
 	for n > 0 {
@@ -437,7 +439,7 @@ func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions
 		if err := uploadItems(c.qa, items, 0); err != nil {
 			return 0, st, err
 		}
-		if err := c.setStatus(gpuStatus{Ticks: ticks, QTail: uint32(n), Work: uint32(n), NTerm: uint32(nterm)}); err != nil {
+		if err := c.setStatus(gpuStatus{Ticks: ticks, QTail: uint32(n), Work: uint32(n), NTerm: uint32(nterm), NAnc: uint32(c.pc.ancN)}); err != nil {
 			return 0, st, err
 		}
 		if err := f.Launch(gpu.Dim(blocks), gpu.Dim(cudaThreads), persistentShared, append(c.ctxArgs(ph), c.qa.Arg(), c.ready.Arg(),

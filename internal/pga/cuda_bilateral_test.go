@@ -1,0 +1,121 @@
+//go:build cuda
+
+package pga
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/procgen-dev/procgen/internal/gpu/gputest"
+)
+
+func TestCUDAEquivalenceBilateral(t *testing.T) {
+	for _, c := range bilateralGrammars {
+		t.Run(c.name, func(t *testing.T) {
+			g, err := Parse(c.name+".pga", []byte(c.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			runEquivalence(t, g, facadeAxioms(300), 0)
+		})
+	}
+	t.Run("balconies.pga", func(t *testing.T) {
+		g := cudaGrammar(t, "balconies.pga")
+		lots := gridLots(t, 40, 3, 0, 0, 10, 30)
+		runEquivalenceOpt(t, g, LotAxioms(Box, lots, 1, 20), Options{LotAttrs: LotAttrValues(lots)}, 0)
+	})
+}
+
+// Thousands of ancestor records in one phase outgrow the first buffer: it
+// grows, the phase runs again, and records of the first phase survive into
+// the second.
+func TestCUDABilateralRecordsGrow(t *testing.T) {
+	src := `axiom Quad Lot;
+terminal Yes No (1, 0);
+Lot = Repeat(Y, 3) Floor;
+Floor = Repeat(X, 3) Tile;
+phase 2;
+Tile = If(Touches(Floor, Tile)) { Yes | No };
+`
+	g, err := Parse("grow.pga", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var axioms []Shape
+	for i := 0; i < 200; i++ {
+		a := NewAxiom(Quad, Vec3{3 + 3*float64(i%12), 3 + 3*float64(i%5), 0}, uint64(i))
+		axioms = append(axioms, a)
+	}
+	runEquivalence(t, g, axioms, 0)
+}
+
+// Errors inside a re-derivation are the CPU's: a target too deep below its
+// ancestor, and MaxShapes counting the re-derived shapes.
+func TestCUDABilateralErrors(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("axiom Box A;\nterminal T (1,0);\nterminal Y (2,0);\nA = Replicate() { Q | L1 };\nQ = If(Overlaps(A, T)) { Y | Y };\n")
+	for k := 1; k <= maxRelatedSplits; k++ {
+		fmt.Fprintf(&b, "L%d = Replicate() { L%d };\n", k, k+1)
+	}
+	fmt.Fprintf(&b, "L%d = T;\n", maxRelatedSplits+1)
+	g, err := Parse("deep.pga", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ax := []Shape{NewAxiom(Box, Vec3{1, 1, 1}, 1)}
+	_, cpuErr := g.Evaluate(ax, Options{})
+	c, err := NewCUDA(gputest.Device(t, nil), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, m := range cudaModes[:2] {
+		_, err := c.Evaluate(context.Background(), ax, m.opt)
+		want := strings.TrimPrefix(cpuErr.Error(), "pga: axiom 0: ")
+		if err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Fatalf("%s: got %v, want ...%s", m.name, err, want)
+		}
+	}
+	g2, err := Parse("ok.pga", []byte(strings.Replace(b.String(), "L1 = Replicate() { L2 };", "L1 = L2;", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runEquivalence(t, g2, ax, 2)
+}
+
+// Statistics kept on the device still name the lots buildings overflow,
+// as the CPU measures them.
+func TestCUDAOverflowsWithoutDownload(t *testing.T) {
+	for _, name := range []string{"Residential", "CrossTowers"} {
+		g, axioms, opt := scenes[name].load(t, 3, 2)
+		lots, err := Grid{Cols: 3, Rows: 2, Seed: 1, LotWidth: scenes[name].grid.LotWidth, LotDepth: scenes[name].grid.LotDepth}.Lots()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cpu, err := g.Evaluate(axioms, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := g.Overflows(cpu, lots, 0.01)
+		c, err := NewCUDA(gputest.Device(t, nil), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Evaluate(context.Background(), axioms, CUDAOptions{Options: opt, Mesh: true, Lots: lots, OverflowTol: 0.01})
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Overflows) != len(want) {
+			t.Fatalf("%s: device %+v, CPU %+v", name, res.Overflows, want)
+		}
+		for i := range want {
+			if res.Overflows[i].Lot != want[i].Lot || !cudaNear(res.Overflows[i].Outside, want[i].Outside) {
+				t.Fatalf("%s: device %+v, CPU %+v", name, res.Overflows, want)
+			}
+		}
+		t.Logf("%s: %d of %d lots overflow", name, len(want), len(lots))
+	}
+}

@@ -27,6 +27,7 @@ namespace cg = cooperative_groups;
 #define RUN_SPLIT 2
 #define RUN_ERR 3
 #define RUN_TARGET 4 // a bilateral query's re-derivation handed s to its target rule
+#define RUN_ASK 5    // s is at an operator with bilateral queries: pga_ask, then run it again
 
 #include "pga_prog.cuh"
 #include "pga_mat.cuh"
@@ -41,11 +42,15 @@ namespace cg = cooperative_groups;
 // Each thread runs one shape. The shape is written back at its block
 // operator (pc >= 0), or marked a terminal (pc = -1, chain = terminal id) or
 // dropped (pc = -2); counts[i] = terminals << 32 | children.
-extern "C" __global__ void __launch_bounds__(PGA_THREADS)
-pga_levels_run(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n, unsigned long long *counts, PgaStatus *st,
-	       unsigned long long max_shapes, int max_depth) {
+// ASK: the grammar has bilateral queries (pga_levels_run_ask). Kernels
+// without them leave the re-derivation out of their call graph, which keeps
+// their registers and stack as they were.
+template <bool ASK>
+__device__ __forceinline__ void pga_levels_run_body(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n,
+						    unsigned long long *counts, PgaStatus *st, unsigned long long max_shapes,
+						    int max_depth) {
 	const Limits L = {max_shapes, max_depth};
-	const Prog P = pga_limited(pga_prog(words, PGA_CTX_ARGS), st, L, true);
+	const Prog P = pga_limited(pga_prog(words, PGA_CTX_ARGS), st, L);
 	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
 	uint32_t ticks = 0;
 	int rule = 0;
@@ -53,7 +58,11 @@ pga_levels_run(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n
 		PgaItem s = items[i];
 		uint32_t nc = 0;
 		int term = 0;
-		const int r = pga_run<false>(P, L, st, s, nc, term, ticks);
+		int r;
+		while ((r = pga_run<false>(P, L, st, s, nc, term, ticks)) == RUN_ASK) {
+			if constexpr (!ASK) break;
+			else pga_ask(P, s);
+		}
 		rule = s.rule;
 		unsigned long long c = 0;
 		if (r == RUN_TERM) {
@@ -71,14 +80,24 @@ pga_levels_run(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n
 	pga_add_ticks(st, L, ticks, rule);
 }
 
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_levels_run(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n, unsigned long long *counts, PgaStatus *st,
+	       unsigned long long max_shapes, int max_depth) {
+	pga_levels_run_body<false>(words, PGA_CTX_ARGS, items, n, counts, st, max_shapes, max_depth);
+}
+
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_levels_run_ask(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n, unsigned long long *counts,
+		   PgaStatus *st, unsigned long long max_shapes, int max_depth) {
+	pga_levels_run_body<true>(words, PGA_CTX_ARGS, items, n, counts, st, max_shapes, max_depth);
+}
+
 // Writes the children and terminals of the shapes pga_levels_run left, at
 // the offsets the exclusive scan of counts gave (total in st->scan_total).
 extern "C" __global__ void __launch_bounds__(PGA_THREADS)
 pga_levels_expand(const uint32_t *words, PGA_CTX_PARAMS, const PgaItem *items, uint32_t n, const unsigned long long *offs,
-		  PgaItem *next, PgaTerm *terms, uint32_t term_base, PgaStatus *st) {
-	// Expressions run again here (as the CPU's did once, in pga_levels_run):
-	// bilateral queries count nothing this time.
-	const Prog P = pga_limited(pga_prog(words, PGA_CTX_ARGS), st, Limits{~0ull, 1 << 30}, false);
+		  PgaItem *next, PgaTerm *terms, uint32_t term_base, const PgaStatus *st) {
+	const Prog P = pga_prog(words, PGA_CTX_ARGS);
 	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= n) return;
 	const PgaItem s = items[i];

@@ -11,6 +11,20 @@ __device__ bool obb_matches(int q, const Obb &a, const Obb &b) {
 	return (q == PGA_Q_OVERLAPS && overlap) || (q == PGA_Q_TOUCHES && touch && !overlap);
 }
 
+// Ancestor records are written once, by the thread of the shape that
+// entered the rule, before its children exist; other blocks read them
+// through L2 (__ldcg), never a line their L1 kept from before the write.
+__device__ __forceinline__ int32_t anc_rule(const Prog &P, int32_t i) { return __ldcg(&P.anc[i - 1].rule); }
+__device__ __forceinline__ int32_t anc_up(const Prog &P, int32_t i) { return __ldcg(&P.anc[i - 1].anc); }
+__device__ __forceinline__ uint64_t anc_seed(const Prog &P, int32_t i) {
+	return (uint64_t)__ldcg((const unsigned long long *)&P.anc[i - 1].seed);
+}
+__device__ __forceinline__ void anc_load(const Prog &P, int32_t i, PgaItem &r) {
+	const unsigned long long *src = (const unsigned long long *)(P.anc + i - 1);
+	unsigned long long *dst = (unsigned long long *)&r;
+	for (int w = 0; w < (int)(sizeof(PgaItem) / 8); w++) dst[w] = __ldcg(src + w);
+}
+
 // pga_bilateral answers query q of s against what the link's ancestor
 // derives for its target: it takes the newest record of the ancestor rule on
 // s's lineage and derives from it again, depth first as the CPU does, only
@@ -20,7 +34,7 @@ __device__ __noinline__ bool pga_bilateral(const Prog &P, int q, int link, const
 	if (link < 0 || link >= P.nlinks || !P.anc || !P.st) return false;
 	const PgaLink lk = P.links[link];
 	int32_t root = s.anc;
-	while (root != 0 && P.anc[root - 1].rule != lk.anc) root = P.anc[root - 1].anc;
+	while (root != 0 && anc_rule(P, root) != lk.anc) root = anc_up(P, root);
 	if (root == 0) return false;
 	Obb me, b;
 	shape_obb(s, me);
@@ -32,7 +46,8 @@ __device__ __noinline__ bool pga_bilateral(const Prog &P, int q, int link, const
 	PgaItem frame[PGA_MAX_RELATED_SPLITS];
 	uint32_t next[PGA_MAX_RELATED_SPLITS], count[PGA_MAX_RELATED_SPLITS];
 	int sp = 0;
-	PgaItem cur = P.anc[root - 1];
+	PgaItem cur;
+	anc_load(P, root, cur);
 	uint32_t ticks = 0;
 	bool hit = false;
 	for (;;) {
@@ -43,8 +58,8 @@ __device__ __noinline__ bool pga_bilateral(const Prog &P, int q, int link, const
 		if (r == RUN_TARGET || (r == RUN_TERM && lk.target_kind == PGA_TARGET_TERMINAL && term == lk.target)) {
 			bool mine = false;
 			if (lk.target_kind == PGA_TARGET_RULE) {
-				for (int32_t j = s.anc; j != 0 && j != root; j = P.anc[j - 1].anc) {
-					if (P.anc[j - 1].rule == lk.target && P.anc[j - 1].seed == cur.seed) mine = true;
+				for (int32_t j = s.anc; j != 0 && j != root; j = anc_up(P, j)) {
+					if (anc_rule(P, j) == lk.target && anc_seed(P, j) == cur.seed) mine = true;
 				}
 			}
 			if (!mine) {
@@ -76,9 +91,22 @@ __device__ __noinline__ bool pga_bilateral(const Prog &P, int q, int link, const
 		}
 		if (!more) break;
 	}
-	if (P.tick && ticks) {
+	if (ticks) {
 		const unsigned long long old = atomicAdd(&P.st->ticks, (unsigned long long)ticks);
 		if (old + ticks > P.max_shapes) pga_fail(P.st, PGA_ERR_SHAPES, s.rule, 0);
 	}
 	return hit;
+}
+
+// pga_ask answers the bilateral queries of the operator s is at (pga_run
+// returned RUN_ASK) into s.ask, bit k for the query in slot k; the schedulers
+// call it between runs, so no re-derivation nests inside pga_run.
+__device__ __noinline__ void pga_ask(const Prog &P, PgaItem &s) {
+	const uint32_t e = P.op_bil[P.chains[s.chain].op0 + s.pc];
+	uint32_t bits = PGA_ASK_VALID;
+	for (uint32_t k = 0; k < (e & 0xff); k++) {
+		const uint32_t q = P.bil_list[(e >> 8) + k];
+		if (pga_bilateral(P, (int)(q % 4), (int)(q / 4), s)) bits |= 1u << k;
+	}
+	s.ask = bits;
 }

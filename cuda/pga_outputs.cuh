@@ -6,6 +6,7 @@
 // child is output i of n of an operator applied to s.
 __device__ __forceinline__ void pga_childof(const PgaItem &s, int i, int n, PgaItem &c) {
 	c = s;
+	c.ask = 0; // answers belong to the parent's operator
 	c.seed = pg_hash64(s.seed, (uint64_t)i);
 	c.index = i;
 	c.siblings = n;

@@ -29,17 +29,17 @@ struct Prog {
 	const PgaLink *links;
 	const uint32_t *reach;
 	const uint32_t *rule_flags;
+	const uint32_t *op_bil;   // per op: first << 8 | count of its queries in bil_list
+	const uint32_t *bil_list; // link * 4 + QueryKind
 	int nlinks;
 	PgaItem *anc;
 	uint32_t anc_cap;
 	int dry_link; // the link a dry run re-derives for; -1 in a real derivation
-	// Where a bilateral query counts the shapes it re-derives (tick set:
-	// only where the CPU evaluates the expression, not again when children
-	// are written) and reports failures.
+	// Where a bilateral query counts the shapes it re-derives against the
+	// limits and reports failures (pga_ask).
 	PgaStatus *st;
 	unsigned long long max_shapes;
 	int max_depth;
-	bool tick;
 };
 
 // Kernel parameters of the evaluation context (see Prog).
@@ -81,6 +81,8 @@ __device__ __forceinline__ Prog pga_prog(const uint32_t *w, const double *lot_at
 	p.links = (const PgaLink *)(w + h->off_links);
 	p.reach = (const uint32_t *)(w + h->off_reach);
 	p.rule_flags = p.reach + h->nchains;
+	p.op_bil = p.rule_flags + h->nrules;
+	p.bil_list = p.op_bil + h->nops;
 	p.nlinks = h->nlinks;
 	p.anc = anc;
 	p.anc_cap = anc_cap;
@@ -88,7 +90,6 @@ __device__ __forceinline__ Prog pga_prog(const uint32_t *w, const double *lot_at
 	p.st = nullptr;
 	p.max_shapes = 0;
 	p.max_depth = 0;
-	p.tick = false;
 	return p;
 }
 
@@ -97,13 +98,12 @@ struct Limits {
 	int max_depth;
 };
 
-// pga_limited is p where bilateral queries may fail into st and, with
-// tick, count the shapes they re-derive against the limits.
-__device__ __forceinline__ Prog pga_limited(Prog p, PgaStatus *st, const Limits &L, bool tick) {
+// pga_limited is p where bilateral queries count the shapes they re-derive
+// against the limits and fail into st.
+__device__ __forceinline__ Prog pga_limited(Prog p, PgaStatus *st, const Limits &L) {
 	p.st = st;
 	p.max_shapes = L.max_shapes;
 	p.max_depth = L.max_depth;
-	p.tick = tick;
 	return p;
 }
 

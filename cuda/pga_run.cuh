@@ -11,6 +11,9 @@
 // registered or left for later phases, successors that do not lead to the
 // link's target are dropped, and a shape handed to the target rule ends the
 // run with RUN_TARGET (cpu.go: apply, sub and emit with ev.dry set).
+// Not DRY, an operator with bilateral queries first returns RUN_ASK, s left
+// at it: the caller answers them (pga_ask) into s.ask and runs s again, so
+// the re-derivation is never nested in this function's frame.
 template <bool DRY>
 __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *st, PgaItem &s, uint32_t &n, int &term,
 		       uint32_t &ticks) {
@@ -19,7 +22,9 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 		if constexpr (!DRY) {
 			// A shape entering a rule that bilateral queries name leaves
 			// an ancestor record on its lineage (apply in cpu.go).
-			if (s.pc == 0 && P.nlinks > 0 && s.chain == P.rule_chain[s.rule] && (P.rule_flags[s.rule] & PGA_RULE_MARKED)) {
+			// (Not again when s comes back with answers: it entered already.)
+			if (s.pc == 0 && P.nlinks > 0 && !(s.ask & PGA_ASK_VALID) && s.chain == P.rule_chain[s.rule] &&
+			    (P.rule_flags[s.rule] & PGA_RULE_MARKED)) {
 				const uint32_t slot = pga_reserve(&st->nanc);
 				if (slot < P.anc_cap && P.anc) {
 					P.anc[slot] = s;
@@ -31,6 +36,7 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			}
 		}
 		if (s.pc >= ch.nops) {
+			s.ask = 0;
 			if (ch.succ_kind == PGA_SUCC_TERMINAL) {
 				ticks++;
 				term = ch.succ;
@@ -67,6 +73,9 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			}
 			if (ch.succ_kind == PGA_SUCC_UNDEFINED) pga_fail(st, PGA_ERR_UNDEFINED, s.rule, ch.succ);
 			return RUN_NONE;
+		}
+		if constexpr (!DRY) {
+			if (P.nlinks > 0 && (P.op_bil[ch.op0 + s.pc] & 0xff) && !(s.ask & PGA_ASK_VALID)) return RUN_ASK;
 		}
 		const PgaOp op = P.ops[ch.op0 + s.pc];
 		int pick = -1; // single-output operators: the branch taken
@@ -248,6 +257,7 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			return n ? RUN_SPLIT : RUN_NONE;
 		}
 		}
+		s.ask = 0; // the next operator asks its own
 		if (pick >= 0) {
 			ticks++;
 			s.seed = pg_hash64(s.seed, (uint64_t)pick);

@@ -71,7 +71,7 @@
 #define PGA_X_AND 23 // 1 when both are true (not 0, not NaN), else 0
 #define PGA_X_OR 24
 #define PGA_X_FRAME 25 // arg: component * 4 + axis; an element of the frame (ShapeRotation(A, B))
-#define PGA_X_BILATERAL 26 // arg: link * 4 + QueryKind; 1 or 0 against what the link's ancestor derives
+#define PGA_X_BILATERAL 26 // arg: slot * 128 + link * 4 + QueryKind; the answer in PgaItem.ask bit slot
 
 // Context queries (QueryKind).
 #define PGA_Q_OVERLAPS 0
@@ -109,6 +109,10 @@
 #define PGA_TARGET_TERMINAL 1
 // Rule flags (the word after the reach masks): record shapes entering the rule.
 #define PGA_RULE_MARKED 1
+// PgaItem.ask: answers to the bilateral queries of the operator the shape
+// is at (bit k: the query in slot k), valid when PGA_ASK_VALID is set.
+#define PGA_ASK_VALID 0x80000000u
+#define PGA_MAX_OP_QUERIES 16
 
 typedef struct {
 	int32_t nrules, nchains, nops, nbranches;
@@ -116,7 +120,9 @@ typedef struct {
 	int32_t off_code, off_consts, off_ops, off_branches;
 	int32_t off_chains, off_rule_chain, nwords, nprofiles;
 	int32_t off_profiles, off_points, nlotattrs, off_rule_phase;
-	int32_t ngroups, nlinks, off_links, off_reach; // reach: per chain a link mask, then per rule its flags
+	// reach: per chain a link mask, per rule its flags, per op (first << 8 | count)
+	// of its bilateral queries in the list that follows (link * 4 + QueryKind each).
+	int32_t ngroups, nlinks, off_links, off_reach;
 } PgaHeader;
 
 // A bilateral query's (ancestor rule, target): a rule or a terminal id.
@@ -177,7 +183,8 @@ typedef struct {
 	uint64_t seed;
 	int32_t kind, chain, pc, rule, depth, axiom;
 	int32_t profile, roof, index, siblings;
-	int32_t anc, pad; // anc: 1 + the newest ancestor record on the shape's lineage, 0 for none
+	int32_t anc;      // 1 + the newest ancestor record on the shape's lineage, 0 for none
+	uint32_t ask;     // answers to the bilateral queries of the operator at pc (PGA_ASK_VALID)
 } PgaItem;
 
 // A terminal shape: term indexes Grammar.TermNames.

@@ -44,6 +44,10 @@ type compiler struct {
 	p       *program
 	und     map[string]int
 	chainID map[*Chain]int32 // for the bilateral queries' reach table
+	// The bilateral queries (link * 4 + QueryKind) of the op being
+	// compiled, and of each op by id once compiled.
+	bil   *[]int32
+	opBil map[int32][]int32
 }
 
 // hdrWords is the size of gpuHeader in words; the tables follow it.
@@ -52,7 +56,7 @@ const hdrWords = int32(unsafe.Sizeof(gpuHeader{}) / 4)
 // compileGrammar flattens g into device tables.
 func compileGrammar(g *Grammar) (*program, error) {
 	p := &program{ruleID: map[string]int{}, phase: 1}
-	c := &compiler{g: g, p: p, und: map[string]int{}, chainID: map[*Chain]int32{}}
+	c := &compiler{g: g, p: p, und: map[string]int{}, chainID: map[*Chain]int32{}, opBil: map[int32][]int32{}}
 	if len(g.Phases) > 0 {
 		p.phase = int32(g.Phases[0])
 	}
@@ -151,11 +155,18 @@ func (c *compiler) chain(r *Rule, ch *Chain) (gpuChain, error) {
 	// Reserve this chain's ops first so they are contiguous.
 	p.ops = append(p.ops, make([]gpuOp, len(ch.Ops))...)
 	for i, op := range ch.Ops {
+		var bil []int32
+		prev := c.bil
+		c.bil = &bil
 		o, err := c.op(r, op)
+		c.bil = prev
 		if err != nil {
 			return out, err
 		}
 		p.ops[int(out.Op0)+i] = o
+		if len(bil) > 0 {
+			c.opBil[out.Op0+int32(i)] = bil
+		}
 	}
 	switch {
 	case ch.term != nil:
@@ -245,7 +256,9 @@ func (c *compiler) op(r *Rule, op *Op) (gpuOp, error) {
 			gb := gpuBranch{Weight: -1, Chain: int32(len(p.chains))}
 			c.chainID[b.Body] = gb.Chain
 			p.chains = append(p.chains, gpuChain{})
+			mine := c.bil
 			ch, err := c.chain(r, b.Body)
+			c.bil = mine
 			if err != nil {
 				return o, err
 			}
@@ -315,7 +328,15 @@ func (c *compiler) emit(x Expr) (int, error) {
 		p.code = append(p.code, gpuInstr{Op: xQuery, Arg: int32(x.Group)*4 + int32(x.Kind)})
 		return 1, nil
 	case Bilateral:
-		p.code = append(p.code, gpuInstr{Op: xBilateral, Arg: int32(x.Link)*4 + int32(x.Kind)})
+		// The device reads the answer from its slot among the op's
+		// queries (pga_ask computed them before the op ran).
+		q := int32(x.Link)*4 + int32(x.Kind)
+		slot := len(*c.bil)
+		if slot >= gpuMaxOpQueries {
+			return 0, &UnsupportedError{What: fmt.Sprintf("an operator with more than %d bilateral queries", gpuMaxOpQueries)}
+		}
+		*c.bil = append(*c.bil, q)
+		p.code = append(p.code, gpuInstr{Op: xBilateral, Arg: int32(slot)*128 + q})
 		return 1, nil
 	case LotAttrRef:
 		p.code = append(p.code, gpuInstr{Op: xNum, Arg: int32(len(p.consts))}, gpuInstr{Op: xLotAttr, Arg: int32(x.Index)})
@@ -387,7 +408,7 @@ func (p *program) evalCode(off int32, env Env) float64 {
 			st[sp] = env.Query(QueryKind(in.Arg%4), int(in.Arg/4))
 			sp++
 		case xBilateral:
-			st[sp] = env.Related(QueryKind(in.Arg%4), int(in.Arg/4))
+			st[sp] = env.Related(QueryKind(in.Arg%4), int(in.Arg%128/4))
 			sp++
 		default:
 			l, r := st[sp-2], st[sp-1]

@@ -351,7 +351,7 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph
 		if err := grow(c.dev, &c.counts, n, 0); err != nil {
 			return 0, st, err
 		}
-		if err := c.launch("pga_levels_run", n, append(c.ctxArgs(ph), c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.st.Arg(),
+		if err := c.launch(c.runKernel("pga_levels_run"), n, append(c.ctxArgs(ph), c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.st.Arg(),
 			gpu.U64(uint64(opt.MaxShapes)), gpu.I32(int32(opt.MaxDepth)))...); err != nil {
 			return 0, st, err
 		}
@@ -391,7 +391,7 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph
 func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph int32, nterm int, ticks uint64) (int, gpuStatus, error) {
 	var st gpuStatus
 	n := len(items)
-	f, err := c.fn("pga_persistent")
+	f, err := c.fn(c.runKernel("pga_persistent"))
 	if err != nil {
 		return 0, st, err
 	}

@@ -4,6 +4,16 @@ package pga
 
 import "fmt"
 
+// runKernel is the evaluation kernel to launch: for a grammar with
+// bilateral queries its variant that answers them (<name>_ask); the plain
+// one leaves the re-derivation out and keeps its registers and stack.
+func (c *CUDA) runKernel(name string) string {
+	if len(c.g.Links) > 0 {
+		return name + "_ask"
+	}
+	return name
+}
+
 // relatedDeep is the CPU's error for a bilateral query whose target lies
 // deeper below its ancestor than a re-derivation goes (drySub).
 func (c *CUDA) relatedDeep(st gpuStatus) error {

@@ -69,10 +69,12 @@ const (
 
 // Bilateral query tables (PGA_MAX_LINKS, PGA_TARGET_*, PGA_RULE_MARKED).
 const (
-	gpuMaxLinks   = 32
-	gpuTargetRule = 0
-	gpuTargetTerm = 1
-	gpuRuleMarked = 1
+	gpuMaxLinks     = 32
+	gpuTargetRule   = 0
+	gpuTargetTerm   = 1
+	gpuRuleMarked   = 1
+	gpuAskValid     = 0x80000000
+	gpuMaxOpQueries = 16
 )
 
 // gpuLink is PgaLink.
@@ -134,7 +136,8 @@ type gpuItem struct {
 	Seed                                uint64
 	Kind, Chain, PC, Rule, Depth, Axiom int32
 	Profile, Roof, Index, Siblings      int32
-	Anc, Pad                            int32
+	Anc                                 int32
+	Ask                                 uint32
 }
 
 // gpuTerm is PgaTerm: a terminal the device wrote.

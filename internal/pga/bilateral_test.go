@@ -275,6 +275,7 @@ Lot = Replicate() { Repeat(Y, 3) Floor | Tile };
 Floor = Repeat(X, 3) Tile;
 Tile = RandomRule(Inside(Floor, Tile) + 2 * Touches(Floor, Tile)) { 1: Yes | 1: No | 1: Maybe };
 `},
+	{"records of an earlier phase", growGrammar},
 	{"nearest ancestor", `axiom Quad Lot;
 terminal Yes No (1, 0);
 Lot = Repeat(Y, 3) Floor;
@@ -317,3 +318,14 @@ func TestBilateralGrammarsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// growGrammar leaves an ancestor record per floor and per tile in phase 1;
+// phase 2 asks about phase 1's tiles.
+const growGrammar = `axiom Quad Lot;
+terminal Yes Late No (1, 0);
+Lot = Repeat(Y, 3) Floor;
+Floor = Repeat(X, 3) Tile;
+Tile = If(Touches(Floor, Tile)) { Yes | Lone };
+phase 2;
+Lone = If(Inside(Floor, Tile) + Overlaps(Lot, Floor)) { Late | No };
+`

@@ -61,7 +61,15 @@ func (ev *evaluator) related(q QueryKind, link int, s *Shape) bool {
 		return false
 	}
 	l := ev.g.Links[link]
-	d := &dryRun{link: l, q: q, me: shapeOBB(s)}
+	// One dry evaluator per evaluator, reused: a city asks many queries.
+	dev := ev.dryEv
+	if dev == nil {
+		dev = &evaluator{g: ev.g, opt: ev.opt, count: ev.count, attrs: ev.attrs, view: ev.view, dry: &dryRun{}}
+		ev.dryEv = dev
+	}
+	d := dev.dry
+	*d = dryRun{link: l, q: q, me: shapeOBB(s), lineage: d.lineage[:0]}
+	dev.phase, dev.err = l.anc.Phase, nil
 	var root ancRec
 	found := false
 	for i := s.anc; i != 0; {
@@ -78,8 +86,6 @@ func (ev *evaluator) related(q QueryKind, link int, s *Shape) bool {
 	if !found {
 		return false
 	}
-	dev := &evaluator{g: ev.g, opt: ev.opt, count: ev.count, attrs: ev.attrs, phase: l.anc.Phase,
-		view: ev.view, dry: d}
 	err := dev.chain(l.anc, l.anc.Body, 0, root.s, root.depth)
 	dev.flush()
 	switch {

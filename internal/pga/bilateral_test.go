@@ -3,6 +3,8 @@ package pga
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -329,3 +331,40 @@ Tile = If(Touches(Floor, Tile)) { Yes | Lone };
 phase 2;
 Lone = If(Inside(Floor, Tile) + Overlaps(Lot, Floor)) { Late | No };
 `
+
+// balconiesNoQuery is balconies.pga with the query answered 0: every bay a
+// window; the difference in time is what the queries cost.
+func balconiesNoQuery(t testing.TB, g *Grammar) *Grammar {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("../../configs/pga", "balconies.pga"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Parse("balconies-noquery.pga", []byte(strings.Replace(string(src), "If(Overlaps(UpperStorey, Balcony))", "If(0)", 1)))
+	if err != nil || len(plain.Links) != 0 || len(g.Links) != 1 {
+		t.Fatalf("no-query variant: %v", err)
+	}
+	return plain
+}
+
+// BenchmarkBilateralBalconies: balconies.pga on 10 x 10 lots, with its
+// bilateral query and with the query answered 0.
+func BenchmarkBilateralBalconies(b *testing.B) {
+	g, axioms, opt := scene{file: "balconies.pga", grid: Grid{Cols: 10, Rows: 10}}.load(b, 0, 0)
+	for _, c := range []struct {
+		name string
+		g    *Grammar
+	}{{"query", g}, {"noquery", balconiesNoQuery(b, g)}} {
+		b.Run(c.name, func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				ts, err := c.g.Evaluate(axioms, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(ts)
+			}
+			b.ReportMetric(float64(n), "terminals")
+		})
+	}
+}

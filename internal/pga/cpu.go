@@ -254,6 +254,7 @@ type evaluator struct {
 	tally   *tally      // when set, terminals are counted here instead of kept in out
 	anc     *ancStore   // the lot's ancestor records, when the grammar has bilateral queries
 	dry     *dryRun     // set while re-deriving for a bilateral query
+	dryEv   *evaluator  // the evaluator this one re-derives with (bilateral_eval.go)
 	err     error       // a bilateral query's failure, returned at the next shape made
 	cur     Shape       // the shape expressions are evaluated on (env)
 	local   int64       // shapes counted since the last flush to count

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/procgen-dev/procgen/internal/gpu/gputest"
 )
@@ -128,5 +129,42 @@ func TestCUDAOverflowsWithoutDownload(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d of %d lots overflow", name, len(want), len(lots))
+	}
+}
+
+// BenchmarkCUDABilateralBalconies: balconies.pga on the device (evaluation
+// and mesh, device time), with its bilateral query (the *_ask kernels) and
+// with the query answered 0 (the plain kernels).
+func BenchmarkCUDABilateralBalconies(b *testing.B) {
+	for _, n := range []int{10, 40} {
+		g, axioms, opt := scene{file: "balconies.pga", grid: Grid{Cols: n, Rows: n}}.load(b, 0, 0)
+		for _, v := range []struct {
+			name string
+			g    *Grammar
+		}{{"query", g}, {"noquery", balconiesNoQuery(b, g)}} {
+			for _, m := range cudaModes[:2] {
+				b.Run(fmt.Sprintf("%dx%d/%s/%s", n, n, v.name, m.name), func(b *testing.B) {
+					c, err := NewCUDA(gputest.Device(b, nil), v.g)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer c.Close()
+					o := m.opt
+					o.Options, o.Mesh = opt, true
+					var dev time.Duration
+					var terms int
+					for b.Loop() {
+						r, err := c.Evaluate(context.Background(), axioms, o)
+						if err != nil {
+							b.Fatal(err)
+						}
+						dev += r.DeviceTime
+						terms = r.Stats.Terminals
+					}
+					b.ReportMetric(float64(dev.Microseconds())/1e3/float64(b.N), "device-ms")
+					b.ReportMetric(float64(terms), "terminals")
+				})
+			}
+		}
 	}
 }

@@ -101,11 +101,12 @@ func TestCUDABilateralErrors(t *testing.T) {
 // as the CPU measures them.
 func TestCUDAOverflowsWithoutDownload(t *testing.T) {
 	for _, name := range []string{"Residential", "CrossTowers"} {
-		g, axioms, opt := scenes[name].load(t, 3, 2)
+		g := cudaGrammar(t, scenes[name].file)
 		lots, err := Grid{Cols: 3, Rows: 2, Seed: 1, LotWidth: scenes[name].grid.LotWidth, LotDepth: scenes[name].grid.LotDepth}.Lots()
 		if err != nil {
 			t.Fatal(err)
 		}
+		axioms, opt := LotAxioms(g.Axioms[0].Kind, lots, 1, 20), Options{LotAttrs: LotAttrValues(lots)}
 		cpu, err := g.Evaluate(axioms, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -136,12 +137,21 @@ func TestCUDAOverflowsWithoutDownload(t *testing.T) {
 // and mesh, device time), with its bilateral query (the *_ask kernels) and
 // with the query answered 0 (the plain kernels).
 func BenchmarkCUDABilateralBalconies(b *testing.B) {
+	g := cudaGrammar(b, "balconies.pga")
+	src, err := cudaFind("balconies.pga")
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, n := range []int{10, 40} {
-		g, axioms, opt := scene{file: "balconies.pga", grid: Grid{Cols: n, Rows: n}}.load(b, 0, 0)
+		lots, err := Grid{Cols: n, Rows: n, Seed: 1}.Lots()
+		if err != nil {
+			b.Fatal(err)
+		}
+		axioms, opt := LotAxioms(Box, lots, 1, 20), Options{LotAttrs: LotAttrValues(lots)}
 		for _, v := range []struct {
 			name string
 			g    *Grammar
-		}{{"query", g}, {"noquery", balconiesNoQuery(b, g)}} {
+		}{{"query", g}, {"noquery", balconiesNoQuery(b, src)}} {
 			for _, m := range cudaModes[:2] {
 				b.Run(fmt.Sprintf("%dx%d/%s/%s", n, n, v.name, m.name), func(b *testing.B) {
 					c, err := NewCUDA(gputest.Device(b, nil), v.g)

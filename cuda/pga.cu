@@ -26,6 +26,8 @@ namespace cg = cooperative_groups;
 #define RUN_TERM 1
 #define RUN_SPLIT 2
 #define RUN_ERR 3
+#define RUN_TARGET 4 // a bilateral query's re-derivation handed s to its target rule
+#define RUN_ASK 5    // s is at an operator with bilateral queries: pga_ask, then run it again
 
 #include "pga_prog.cuh"
 #include "pga_mat.cuh"
@@ -33,17 +35,22 @@ namespace cg = cooperative_groups;
 #include "pga_expr.cuh"
 #include "pga_outputs.cuh"
 #include "pga_run.cuh"
+#include "pga_bilateral.cuh"
 
 // ---- Levels scheduler ----
 
 // Each thread runs one shape. The shape is written back at its block
 // operator (pc >= 0), or marked a terminal (pc = -1, chain = terminal id) or
 // dropped (pc = -2); counts[i] = terminals << 32 | children.
-extern "C" __global__ void __launch_bounds__(PGA_THREADS)
-pga_levels_run(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n, unsigned long long *counts, PgaStatus *st,
-	       unsigned long long max_shapes, int max_depth) {
-	const Prog P = pga_prog(words, PGA_CTX_ARGS);
+// ASK: the grammar has bilateral queries (pga_levels_run_ask). Kernels
+// without them leave the re-derivation out of their call graph, which keeps
+// their registers and stack as they were.
+template <bool ASK>
+__device__ __forceinline__ void pga_levels_run_body(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n,
+						    unsigned long long *counts, PgaStatus *st, unsigned long long max_shapes,
+						    int max_depth) {
 	const Limits L = {max_shapes, max_depth};
+	const Prog P = pga_limited(pga_prog(words, PGA_CTX_ARGS), st, L);
 	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
 	uint32_t ticks = 0;
 	int rule = 0;
@@ -51,7 +58,11 @@ pga_levels_run(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n
 		PgaItem s = items[i];
 		uint32_t nc = 0;
 		int term = 0;
-		const int r = pga_run(P, L, st, s, nc, term, ticks);
+		int r;
+		while ((r = pga_run<false>(P, L, st, s, nc, term, ticks)) == RUN_ASK) {
+			if constexpr (!ASK) break;
+			else pga_ask(P, s);
+		}
 		rule = s.rule;
 		unsigned long long c = 0;
 		if (r == RUN_TERM) {
@@ -67,6 +78,18 @@ pga_levels_run(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n
 		counts[i] = c;
 	}
 	pga_add_ticks(st, L, ticks, rule);
+}
+
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_levels_run(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n, unsigned long long *counts, PgaStatus *st,
+	       unsigned long long max_shapes, int max_depth) {
+	pga_levels_run_body<false>(words, PGA_CTX_ARGS, items, n, counts, st, max_shapes, max_depth);
+}
+
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_levels_run_ask(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *items, uint32_t n, unsigned long long *counts,
+		   PgaStatus *st, unsigned long long max_shapes, int max_depth) {
+	pga_levels_run_body<true>(words, PGA_CTX_ARGS, items, n, counts, st, max_shapes, max_depth);
 }
 
 // Writes the children and terminals of the shapes pga_levels_run left, at
@@ -90,7 +113,7 @@ pga_levels_expand(const uint32_t *words, PGA_CTX_PARAMS, const PgaItem *items, u
 	const uint32_t c0 = (uint32_t)o, nc = (uint32_t)end - c0;
 	for (uint32_t k = 0; k < nc; k++) {
 		PgaItem c;
-		pga_child(P, s, k, c);
+		pga_child<false>(P, s, k, c);
 		next[c0 + k] = c;
 	}
 }

@@ -5,7 +5,9 @@
 
 __device__ __forceinline__ double pga_unit(uint64_t bits) { return (double)(bits >> 11) * (1.0 / 9007199254740992.0); }
 
-__device__ __noinline__ double pga_eval(const Prog &P, int off, const PgaItem &s) {
+// DRY: evaluating for a bilateral query's re-derivation, which never asks
+// one itself (the parser makes sure).
+template <bool DRY> __device__ __noinline__ double pga_eval(const Prog &P, int off, const PgaItem &s) {
 	double st[PGA_MAX_STACK];
 	int sp = 0;
 	for (int pc = off;; pc++) {
@@ -32,6 +34,10 @@ __device__ __noinline__ double pga_eval(const Prog &P, int off, const PgaItem &s
 		case PGA_X_INDEX: st[sp++] = (double)s.index; break;
 		case PGA_X_SIBLINGS: st[sp++] = (double)s.siblings; break;
 		case PGA_X_QUERY: st[sp++] = pga_query(P, in.arg % 4, in.arg / 4, s) ? 1 : 0; break;
+		case PGA_X_BILATERAL:
+			// pga_ask answered the op's queries before the op ran.
+			st[sp++] = (!DRY && (s.ask & PGA_ASK_VALID) && (s.ask >> (in.arg >> 7) & 1)) ? 1 : 0;
+			break;
 		case PGA_X_LOTATTR: {
 			const double v = P.lot_attrs ? P.lot_attrs[(size_t)s.axiom * P.nlot + in.arg] : __longlong_as_double(0x7ff8000000000000ll);
 			if (!isnan(v)) st[sp - 1] = v;

@@ -6,6 +6,7 @@
 // child is output i of n of an operator applied to s.
 __device__ __forceinline__ void pga_childof(const PgaItem &s, int i, int n, PgaItem &c) {
 	c = s;
+	c.ask = 0; // answers belong to the parent's operator
 	c.seed = pg_hash64(s.seed, (uint64_t)i);
 	c.index = i;
 	c.siblings = n;
@@ -24,11 +25,12 @@ __device__ void pga_piece(const PgaItem &s, int axis, double offset, double size
 // snap group when it has one, each span tiled on its own (repeat() in
 // split.go). With want < 0 it returns how many tiles there are (0xffffffff
 // when too many to count); else it sets tile want's centre and size.
+template <bool DRY>
 __device__ __noinline__ uint32_t pga_repeat(const Prog &P, const PgaOp &op, const PgaItem &s, long long want, double *centre,
 			       double *size) {
 	const int axis = op.axis[0];
 	const double ext = s.size[axis];
-	double w = pga_eval(P, op.expr[0], s);
+	double w = pga_eval<DRY>(P, op.expr[0], s);
 	if (w < 0) w *= -ext;
 	if (!(w > 0) || !(ext > 0) || isinf(ext)) return 0;
 	// Cuts strictly inside the extent (snapCuts), ascending in local terms.
@@ -108,7 +110,7 @@ __device__ __noinline__ uint32_t pga_repeat(const Prog &P, const PgaOp &op, cons
 // pga_outputs walks the outputs of the block operator at s.pc: with want < 0
 // it returns how many there are; else it makes output number want into *c
 // (outputs of no extent are skipped, as the CPU drops them).
-__device__ __noinline__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, int want, PgaItem *c) {
+template <bool DRY> __device__ __noinline__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, int want, PgaItem *c) {
 	const PgaOp op = P.ops[P.chains[s.chain].op0 + s.pc];
 	switch (op.kind) {
 	case PGA_OP_REPLICATE:
@@ -117,10 +119,10 @@ __device__ __noinline__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, in
 		PGA_SET(c, P.br[op.branch0 + want].chain);
 		return 0;
 	case PGA_OP_REPEAT: {
-		if (want < 0) return pga_repeat(P, op, s, -1, nullptr, nullptr);
-		const uint32_t n = pga_repeat(P, op, s, -1, nullptr, nullptr);
+		if (want < 0) return pga_repeat<DRY>(P, op, s, -1, nullptr, nullptr);
+		const uint32_t n = pga_repeat<DRY>(P, op, s, -1, nullptr, nullptr);
 		double centre = 0, size = 0;
-		pga_repeat(P, op, s, want, &centre, &size);
+		pga_repeat<DRY>(P, op, s, want, &centre, &size);
 		pga_piece(s, op.axis[0], centre, size, want, (int)n, *c);
 		c->pc = s.pc + 1;
 		return 0;
@@ -135,7 +137,7 @@ __device__ __noinline__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, in
 			double abs = 0, rel = 0;
 			for (int k = 0; k < nb; k++) {
 				const int wo = P.br[op.branch0 + k].weight;
-				double w = wo >= 0 ? pga_eval(P, wo, s) : 0;
+				double w = wo >= 0 ? pga_eval<DRY>(P, wo, s) : 0;
 				if (isnan(w)) w = 0;
 				sz[k] = w;
 				if (w < 0) rel -= w;
@@ -176,7 +178,7 @@ __device__ __noinline__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, in
 		double abs = 0, rel = 0;
 		for (int k = 0; k < op.nbranches; k++) {
 			const int wo = P.br[op.branch0 + k].weight;
-			double w = wo >= 0 ? pga_eval(P, wo, s) : 0;
+			double w = wo >= 0 ? pga_eval<DRY>(P, wo, s) : 0;
 			if (isnan(w)) w = 0;
 			if (w < 0) rel -= w;
 			else abs += w;
@@ -187,7 +189,7 @@ __device__ __noinline__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, in
 		uint32_t n = 0;
 		for (int k = 0; k < op.nbranches; k++) {
 			const PgaBranch b = P.br[op.branch0 + k];
-			double w = b.weight >= 0 ? pga_eval(P, b.weight, s) : 0;
+			double w = b.weight >= 0 ? pga_eval<DRY>(P, b.weight, s) : 0;
 			if (isnan(w)) w = 0;
 			if (w < 0) w = left * -w / rel;
 			if (w > 0) {
@@ -288,7 +290,7 @@ __device__ __noinline__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, in
 		// The street side: -Y of a Quad, +Z of a Box.
 		const int axis = s.kind == PGA_QUAD ? 1 : 2;
 		const double sign = s.kind == PGA_QUAD ? -1.0 : 1.0;
-		double d = pga_eval(P, op.expr[0], s);
+		double d = pga_eval<DRY>(P, op.expr[0], s);
 		const double ext = s.size[axis];
 		d = fmin_go(fmax_go(d, 0), ext);
 		uint32_t n = 0;
@@ -314,7 +316,7 @@ __device__ __noinline__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, in
 	case PGA_OP_OFFSET: {
 		const int axis = s.kind == PGA_QUAD ? 1 : 2;
 		const double sign = s.kind == PGA_QUAD ? -1.0 : 1.0;
-		const double d = pga_eval(P, op.expr[0], s);
+		const double d = pga_eval<DRY>(P, op.expr[0], s);
 		if (!(d > 0)) {
 			if (want < 0) return 1;
 			pga_childof(s, 0, 5, *c);
@@ -357,7 +359,7 @@ __device__ __noinline__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, in
 	return 0;
 }
 
-__device__ __forceinline__ void pga_child(const Prog &P, const PgaItem &s, uint32_t j, PgaItem &c) {
-	pga_outputs(P, s, (int)j, &c);
+template <bool DRY> __device__ __forceinline__ void pga_child(const Prog &P, const PgaItem &s, uint32_t j, PgaItem &c) {
+	pga_outputs<DRY>(P, s, (int)j, &c);
 }
 

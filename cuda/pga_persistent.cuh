@@ -33,13 +33,16 @@ __device__ void pga_push(PgaShared &sh, bool local, const PgaItem &c, PgaItem *g
 	atomicExch(&ready[slot], 1u);
 }
 
-extern "C" __global__ void __launch_bounds__(PGA_THREADS)
-pga_persistent(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *gq, uint32_t *ready, uint32_t qcap, PgaTerm *terms, uint32_t tcap,
-	       PgaStatus *st, unsigned long long max_shapes, int max_depth, int flags) {
+// ASK: the grammar has bilateral queries (pga_persistent_ask; see
+// pga_levels_run_body).
+template <bool ASK>
+__device__ __forceinline__ void pga_persistent_body(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *gq, uint32_t *ready,
+						    uint32_t qcap, PgaTerm *terms, uint32_t tcap, PgaStatus *st,
+						    unsigned long long max_shapes, int max_depth, int flags) {
 	extern __shared__ __align__(16) unsigned char smem[];
 	PgaShared &sh = *(PgaShared *)smem;
-	const Prog P = pga_prog(words, PGA_CTX_ARGS);
 	const Limits L = {max_shapes, max_depth};
+	const Prog P = pga_limited(pga_prog(words, PGA_CTX_ARGS), st, L);
 	const bool group = flags & PGA_FLAG_GROUP, oppar = flags & PGA_FLAG_OPPAR;
 	const unsigned tid = threadIdx.x;
 	volatile PgaStatus *vst = st;
@@ -115,7 +118,10 @@ pga_persistent(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *gq, uint32_t *rea
 		uint32_t nc = 0, ticks = 0;
 		if ((int)tid < nb && !vst->abort) {
 			s = sh.batch[idx];
-			r = pga_run(P, L, st, s, nc, term, ticks);
+			while ((r = pga_run<false>(P, L, st, s, nc, term, ticks)) == RUN_ASK) {
+				if constexpr (!ASK) break;
+				else pga_ask(P, s);
+			}
 		}
 		pga_add_ticks(st, L, ticks, (int)tid < nb ? s.rule : 0);
 		// Terminals go straight to the output.
@@ -156,14 +162,14 @@ pga_persistent(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *gq, uint32_t *rea
 						else hi = mid - 1;
 					}
 					PgaItem c;
-					pga_child(P, sh.batch[lo], j - sh.off[lo], c);
+					pga_child<false>(P, sh.batch[lo], j - sh.off[lo], c);
 					pga_push(sh, group, c, gq, ready, qcap, st);
 				}
 			}
 		} else {
 			for (uint32_t k = 0; k < nc; k++) {
 				PgaItem c;
-				pga_child(P, s, k, c);
+				pga_child<false>(P, s, k, c);
 				pga_push(sh, group, c, gq, ready, qcap, st);
 			}
 		}
@@ -177,3 +183,14 @@ pga_persistent(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *gq, uint32_t *rea
 	}
 }
 
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_persistent(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *gq, uint32_t *ready, uint32_t qcap, PgaTerm *terms, uint32_t tcap,
+	       PgaStatus *st, unsigned long long max_shapes, int max_depth, int flags) {
+	pga_persistent_body<false>(words, PGA_CTX_ARGS, gq, ready, qcap, terms, tcap, st, max_shapes, max_depth, flags);
+}
+
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_persistent_ask(const uint32_t *words, PGA_CTX_PARAMS, PgaItem *gq, uint32_t *ready, uint32_t qcap, PgaTerm *terms,
+		   uint32_t tcap, PgaStatus *st, unsigned long long max_shapes, int max_depth, int flags) {
+	pga_persistent_body<true>(words, PGA_CTX_ARGS, gq, ready, qcap, terms, tcap, st, max_shapes, max_depth, flags);
+}

@@ -24,20 +24,37 @@ struct Prog {
 	PgaItem *pend_out;
 	uint32_t out_cap;
 	int phase;
+	// Bilateral queries (pga_bilateral.cuh): the links, the reach masks per
+	// chain, the flags per rule, and the ancestor records of every phase.
+	const PgaLink *links;
+	const uint32_t *reach;
+	const uint32_t *rule_flags;
+	const uint32_t *op_bil;   // per op: first << 8 | count of its queries in bil_list
+	const uint32_t *bil_list; // link * 4 + QueryKind
+	int nlinks;
+	PgaItem *anc;
+	uint32_t anc_cap;
+	int dry_link; // the link a dry run re-derives for; -1 in a real derivation
+	// Where a bilateral query counts the shapes it re-derives against the
+	// limits and reports failures (pga_ask).
+	PgaStatus *st;
+	unsigned long long max_shapes;
+	int max_depth;
 };
 
 // Kernel parameters of the evaluation context (see Prog).
 #define PGA_CTX_PARAMS                                                                                             \
 	const double *lot_attrs, const PgaObb *coll, const PgaRange *coll_rng, const double *snaps,                   \
 		const PgaRange *snap_rng, PgaObb *coll_out, PgaSnap *snap_out, PgaItem *pend_out, uint32_t out_cap, \
-		int32_t phase
-#define PGA_CTX_ARGS lot_attrs, coll, coll_rng, snaps, snap_rng, coll_out, snap_out, pend_out, out_cap, phase
+		int32_t phase, PgaItem *anc, uint32_t anc_cap
+#define PGA_CTX_ARGS lot_attrs, coll, coll_rng, snaps, snap_rng, coll_out, snap_out, pend_out, out_cap, phase, anc, anc_cap
 
 __device__ __forceinline__ Prog pga_prog(const uint32_t *w, const double *lot_attrs = nullptr,
 					 const PgaObb *coll = nullptr, const PgaRange *coll_rng = nullptr,
 					 const double *snaps = nullptr, const PgaRange *snap_rng = nullptr,
 					 PgaObb *coll_out = nullptr, PgaSnap *snap_out = nullptr, PgaItem *pend_out = nullptr,
-					 uint32_t out_cap = 0, int32_t phase = 0) {
+					 uint32_t out_cap = 0, int32_t phase = 0, PgaItem *anc = nullptr,
+					 uint32_t anc_cap = 0) {
 	const PgaHeader *h = (const PgaHeader *)w;
 	Prog p;
 	p.code = (const PgaInstr *)(w + h->off_code);
@@ -61,6 +78,18 @@ __device__ __forceinline__ Prog pga_prog(const uint32_t *w, const double *lot_at
 	p.pend_out = pend_out;
 	p.out_cap = out_cap;
 	p.phase = phase;
+	p.links = (const PgaLink *)(w + h->off_links);
+	p.reach = (const uint32_t *)(w + h->off_reach);
+	p.rule_flags = p.reach + h->nchains;
+	p.op_bil = p.rule_flags + h->nrules;
+	p.bil_list = p.op_bil + h->nops;
+	p.nlinks = h->nlinks;
+	p.anc = anc;
+	p.anc_cap = anc_cap;
+	p.dry_link = -1;
+	p.st = nullptr;
+	p.max_shapes = 0;
+	p.max_depth = 0;
 	return p;
 }
 
@@ -68,6 +97,15 @@ struct Limits {
 	unsigned long long max_shapes;
 	int max_depth;
 };
+
+// pga_limited is p where bilateral queries count the shapes they re-derive
+// against the limits and fail into st.
+__device__ __forceinline__ Prog pga_limited(Prog p, PgaStatus *st, const Limits &L) {
+	p.st = st;
+	p.max_shapes = L.max_shapes;
+	p.max_depth = L.max_depth;
+	return p;
+}
 
 __device__ void pga_fail(PgaStatus *st, int err, int rule, int arg) {
 	if (atomicCAS(&st->err, 0, err) == 0) {

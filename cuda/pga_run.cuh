@@ -7,17 +7,47 @@
 // single-output operators, until a terminal (RUN_TERM, term set), a dropped
 // shape (RUN_NONE) or a block operator with n outputs (RUN_SPLIT: s is left
 // at that operator). ticks counts shapes made as the CPU's tick does.
+// DRY (a bilateral query's re-derivation, link P.dry_link): nothing is
+// registered or left for later phases, successors that do not lead to the
+// link's target are dropped, and a shape handed to the target rule ends the
+// run with RUN_TARGET (cpu.go: apply, sub and emit with ev.dry set).
+// Not DRY, an operator with bilateral queries first returns RUN_ASK, s left
+// at it: the caller answers them (pga_ask) into s.ask and runs s again, so
+// the re-derivation is never nested in this function's frame.
+template <bool DRY>
 __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *st, PgaItem &s, uint32_t &n, int &term,
 		       uint32_t &ticks) {
 	for (int guard = 0;; guard++) {
 		const PgaChain ch = P.chains[s.chain];
+		if constexpr (!DRY) {
+			// A shape entering a rule that bilateral queries name leaves
+			// an ancestor record on its lineage (apply in cpu.go).
+			// (Not again when s comes back with answers: it entered already.)
+			if (s.pc == 0 && P.nlinks > 0 && !(s.ask & PGA_ASK_VALID) && s.chain == P.rule_chain[s.rule] &&
+			    (P.rule_flags[s.rule] & PGA_RULE_MARKED)) {
+				const uint32_t slot = pga_reserve(&st->nanc);
+				if (slot < P.anc_cap && P.anc) {
+					P.anc[slot] = s;
+					s.anc = (int32_t)slot + 1;
+				} else {
+					pga_fail(st, PGA_ERR_OVERFLOW, s.rule, 2);
+					return RUN_ERR;
+				}
+			}
+		}
 		if (s.pc >= ch.nops) {
+			s.ask = 0;
 			if (ch.succ_kind == PGA_SUCC_TERMINAL) {
 				ticks++;
 				term = ch.succ;
 				return RUN_TERM;
 			}
 			if (ch.succ_kind == PGA_SUCC_RULE) {
+				if constexpr (DRY) {
+					const PgaLink lk = P.links[P.dry_link];
+					if (lk.target_kind == PGA_TARGET_RULE && ch.succ == lk.target) return RUN_TARGET;
+					if (P.rule_phase[ch.succ] != P.phase || !(P.reach[P.rule_chain[ch.succ]] & (1u << P.dry_link))) return RUN_NONE;
+				}
 				if (s.depth + 1 > L.max_depth) {
 					pga_fail(st, PGA_ERR_DEPTH, ch.succ, 0);
 					return RUN_ERR;
@@ -44,18 +74,21 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			if (ch.succ_kind == PGA_SUCC_UNDEFINED) pga_fail(st, PGA_ERR_UNDEFINED, s.rule, ch.succ);
 			return RUN_NONE;
 		}
+		if constexpr (!DRY) {
+			if (P.nlinks > 0 && (P.op_bil[ch.op0 + s.pc] & 0xff) && !(s.ask & PGA_ASK_VALID)) return RUN_ASK;
+		}
 		const PgaOp op = P.ops[ch.op0 + s.pc];
 		int pick = -1; // single-output operators: the branch taken
 		switch (op.kind) {
 		case PGA_OP_TRANSLATE: {
-			const double x = pga_eval(P, op.expr[0], s), y = pga_eval(P, op.expr[1], s), z = pga_eval(P, op.expr[2], s);
+			const double x = pga_eval<DRY>(P, op.expr[0], s), y = pga_eval<DRY>(P, op.expr[1], s), z = pga_eval<DRY>(P, op.expr[2], s);
 			double t[12];
 			mat_translation(x, y, z, t);
 			mat_mul(s.m, t, s.m);
 			break;
 		}
 		case PGA_OP_ROTATE: {
-			const double x = pga_eval(P, op.expr[0], s), y = pga_eval(P, op.expr[1], s), z = pga_eval(P, op.expr[2], s);
+			const double x = pga_eval<DRY>(P, op.expr[0], s), y = pga_eval<DRY>(P, op.expr[1], s), z = pga_eval<DRY>(P, op.expr[2], s);
 			double t[12];
 			mat_rotation(x, y, z, t);
 			mat_mul(s.m, t, s.m);
@@ -63,7 +96,7 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 		}
 		case PGA_OP_SCALE: {
 			double v[3];
-			for (int k = 0; k < 3; k++) v[k] = pga_eval(P, op.expr[k], s);
+			for (int k = 0; k < 3; k++) v[k] = pga_eval<DRY>(P, op.expr[k], s);
 			for (int k = 0; k < 3; k++) {
 				if (v[k] < 0) s.size[k] *= -v[k];
 				else s.size[k] = v[k];
@@ -71,7 +104,7 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			break;
 		}
 		case PGA_OP_EXTRUDE: {
-			const double h = pga_eval(P, op.expr[0], s);
+			const double h = pga_eval<DRY>(P, op.expr[0], s);
 			if (s.kind == PGA_QUAD) { // extrude in ops.go
 				double r[12];
 				mat_rot(0, 90, r);
@@ -94,7 +127,7 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			s.roof = PGA_NO_ROOF;
 			break;
 		case PGA_OP_ROOF: {
-			const double angle = pga_eval(P, op.expr[0], s);
+			const double angle = pga_eval<DRY>(P, op.expr[0], s);
 			if (s.kind != PGA_QUAD || s.profile != 0) {
 				pga_fail(st, PGA_ERR_ROOF_FOOTPRINT, s.rule, ch.op0 + s.pc);
 				return RUN_ERR;
@@ -115,6 +148,7 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			break;
 		}
 		case PGA_OP_COLLIDER: {
+			if constexpr (DRY) break;
 			const uint32_t slot = pga_reserve(&st->ncoll);
 			if (slot < P.out_cap && P.coll_out) {
 				Obb b;
@@ -134,6 +168,7 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			break;
 		}
 		case PGA_OP_SNAPLINES: {
+			if constexpr (DRY) break;
 			int k;
 			double comp;
 			const int a = op.axis[0];
@@ -160,24 +195,24 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			term = ch.succ;
 			return RUN_TERM;
 		case PGA_OP_IF: {
-			const double v = pga_eval(P, op.expr[0], s);
+			const double v = pga_eval<DRY>(P, op.expr[0], s);
 			pick = (v != 0 && !isnan(v)) ? 0 : 1;
 			break;
 		}
-		case PGA_OP_IFSIZELESS: pick = (s.size[op.axis[0]] < pga_eval(P, op.expr[0], s)) ? 0 : 1; break;
+		case PGA_OP_IFSIZELESS: pick = (s.size[op.axis[0]] < pga_eval<DRY>(P, op.expr[0], s)) ? 0 : 1; break;
 		case PGA_OP_IFCOLLIDES: pick = pga_query(P, PGA_Q_OVERLAPS, op.axis[0], s) ? 0 : 1; break;
 		case PGA_OP_RANDOMRULE: {
-			const double v = pga_eval(P, op.expr[0], s);
+			const double v = pga_eval<DRY>(P, op.expr[0], s);
 			double u = pga_unit(pg_hash64((uint64_t)__double_as_longlong(v), 0));
 			double sum = 0;
 			for (int k = 0; k < op.nbranches; k++) {
-				const double w = pga_eval(P, P.br[op.branch0 + k].weight, s);
+				const double w = pga_eval<DRY>(P, P.br[op.branch0 + k].weight, s);
 				if (w > 0 && !isinf(w)) sum += w;
 			}
 			if (!(sum > 0)) return RUN_NONE;
 			u *= sum;
 			for (int k = 0; k < op.nbranches; k++) {
-				const double w = pga_eval(P, P.br[op.branch0 + k].weight, s);
+				const double w = pga_eval<DRY>(P, P.br[op.branch0 + k].weight, s);
 				if (!(w > 0 && !isinf(w))) continue;
 				pick = k;
 				if (u < w) break;
@@ -194,7 +229,7 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 				pga_fail(st, PGA_ERR_ROOF_SPLIT, s.rule, ch.op0 + s.pc);
 				return RUN_ERR;
 			}
-			n = pga_outputs(P, s, -1, nullptr);
+			n = pga_outputs<DRY>(P, s, -1, nullptr);
 			ticks += n;
 			return n ? RUN_SPLIT : RUN_NONE;
 		case PGA_OP_SETBACK:
@@ -203,16 +238,16 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 				pga_fail(st, PGA_ERR_FRONT, s.rule, ch.op0 + s.pc);
 				return RUN_ERR;
 			}
-			n = pga_outputs(P, s, -1, nullptr);
+			n = pga_outputs<DRY>(P, s, -1, nullptr);
 			ticks += n;
 			return n ? RUN_SPLIT : RUN_NONE;
 		case PGA_OP_REPLICATE:
 		case PGA_OP_SUBDIV:
-			n = pga_outputs(P, s, -1, nullptr);
+			n = pga_outputs<DRY>(P, s, -1, nullptr);
 			ticks += n;
 			return n ? RUN_SPLIT : RUN_NONE;
 		case PGA_OP_REPEAT: {
-			const uint32_t c = pga_repeat(P, op, s, -1, nullptr, nullptr);
+			const uint32_t c = pga_repeat<DRY>(P, op, s, -1, nullptr, nullptr);
 			if ((unsigned long long)c > L.max_shapes || c == 0xffffffffu) {
 				pga_fail(st, PGA_ERR_REPEAT, s.rule, (int)min(c, 0x7fffffffu));
 				return RUN_ERR;
@@ -222,6 +257,7 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			return n ? RUN_SPLIT : RUN_NONE;
 		}
 		}
+		s.ask = 0; // the next operator asks its own
 		if (pick >= 0) {
 			ticks++;
 			s.seed = pg_hash64(s.seed, (uint64_t)pick);

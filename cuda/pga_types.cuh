@@ -71,6 +71,7 @@
 #define PGA_X_AND 23 // 1 when both are true (not 0, not NaN), else 0
 #define PGA_X_OR 24
 #define PGA_X_FRAME 25 // arg: component * 4 + axis; an element of the frame (ShapeRotation(A, B))
+#define PGA_X_BILATERAL 26 // arg: slot * 128 + link * 4 + QueryKind; the answer in PgaItem.ask bit slot
 
 // Context queries (QueryKind).
 #define PGA_Q_OVERLAPS 0
@@ -97,6 +98,21 @@
 #define PGA_ERR_ROOF_FOOTPRINT 8 // Roof of something else than a rectangular Quad
 #define PGA_ERR_ROOF_ANGLE 9
 #define PGA_ERR_FRONT 10 // Setback/Offset of something else than a rectangular Quad or Box
+#define PGA_ERR_RELATED_DEEP 11 // a bilateral query's target lies deeper; err_rule: the rule, err_arg: link * 4 + query
+
+// Bilateral queries: the most links (one bit each in the reach table) and
+// the most multi-output operators between an ancestor and a target.
+#define PGA_MAX_LINKS 32
+#define PGA_MAX_RELATED_SPLITS 8
+// Link target kinds.
+#define PGA_TARGET_RULE 0
+#define PGA_TARGET_TERMINAL 1
+// Rule flags (the word after the reach masks): record shapes entering the rule.
+#define PGA_RULE_MARKED 1
+// PgaItem.ask: answers to the bilateral queries of the operator the shape
+// is at (bit k: the query in slot k), valid when PGA_ASK_VALID is set.
+#define PGA_ASK_VALID 0x80000000u
+#define PGA_MAX_OP_QUERIES 16
 
 typedef struct {
 	int32_t nrules, nchains, nops, nbranches;
@@ -104,8 +120,15 @@ typedef struct {
 	int32_t off_code, off_consts, off_ops, off_branches;
 	int32_t off_chains, off_rule_chain, nwords, nprofiles;
 	int32_t off_profiles, off_points, nlotattrs, off_rule_phase;
-	int32_t ngroups, pad0, pad1, pad2;
+	// reach: per chain a link mask, per rule its flags, per op (first << 8 | count)
+	// of its bilateral queries in the list that follows (link * 4 + QueryKind each).
+	int32_t ngroups, nlinks, off_links, off_reach;
 } PgaHeader;
+
+// A bilateral query's (ancestor rule, target): a rule or a terminal id.
+typedef struct {
+	int32_t anc, target_kind, target, pad;
+} PgaLink;
 
 // A collider of an earlier phase (shapeOBB): centre, unit axes (axes[3k..3k+2]
 // is axis k), half sizes; its lot and group.
@@ -160,6 +183,8 @@ typedef struct {
 	uint64_t seed;
 	int32_t kind, chain, pc, rule, depth, axiom;
 	int32_t profile, roof, index, siblings;
+	int32_t anc;      // 1 + the newest ancestor record on the shape's lineage, 0 for none
+	uint32_t ask;     // answers to the bilateral queries of the operator at pc (PGA_ASK_VALID)
 } PgaItem;
 
 // A terminal shape: term indexes Grammar.TermNames.
@@ -177,5 +202,5 @@ typedef struct {
 	unsigned long long scan_total; // the last scan's total (levels) or terminals (persistent)
 	uint32_t qtail, qhead, nterm, work;
 	int32_t err, err_rule, err_arg, abort;
-	uint32_t ncoll, nsnap, npend, pad0; // context records and shapes for later phases written
+	uint32_t ncoll, nsnap, npend, nanc; // context records, shapes for later phases, ancestor records written
 } PgaStatus;

@@ -315,17 +315,19 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		}
 	}
 	var devStats *pga.MeshStats
+	var overflows []pga.Overflow // measured without keeping terminals
 	if dev != nil {
 		rep.Backend = "cuda"
-		ts, devStats, err = a.pgaCUDA(ctx, gpuEval, axioms, opt, o, writesGeometry(outs, o))
+		ts, devStats, overflows, err = a.pgaCUDA(ctx, gpuEval, axioms, lots, opt, o, writesGeometry(outs, o))
 	} else {
 		opt.Progress = a.newProgress(int64(len(axioms)*len(g.Phases)), "expand "+filepath.Base(path))
 		if writesGeometry(outs, o) {
 			ts, err = g.Evaluate(axioms, opt)
 		} else {
-			// Statistics only: count the terminals, keep none.
+			// Statistics only: count the terminals, keep none; measure
+			// what reaches outside the lots as they are counted.
 			var st pga.MeshStats
-			st, err = g.EvaluateStats(axioms, opt)
+			st, overflows, err = g.EvaluateStatsLots(axioms, opt, lots, pgaOverflowTol)
 			devStats = &st
 		}
 	}
@@ -346,11 +348,12 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		rep.MeshStats = g.Stats(ts)
 	}
 	rep.ShapesPMS = float64(rep.Terminals) / max(rep.EvalMS, 1e-9)
+	// Say which buildings reach beyond their lot.
 	if len(ts) > 0 {
-		// Terminals kept: say which buildings reach beyond their lot.
-		if w := pga.OverflowWarning(g.Overflows(ts, lots, pgaOverflowTol), lots); w != "" {
-			a.log.Warnf("%s: %s", path, w)
-		}
+		overflows = g.Overflows(ts, lots, pgaOverflowTol)
+	}
+	if w := pga.OverflowWarning(overflows, lots); w != "" {
+		a.log.Warnf("%s: %s", path, w)
 	}
 	a.log.Debugf("%s: %d lots, %d terminals, %.1f ms on %s", path, len(axioms), rep.Terminals, rep.EvalMS, rep.Backend)
 	if err := ctx.Err(); err != nil {
@@ -455,21 +458,27 @@ func writesGeometry(outs []string, o pgaOptions) bool {
 // pgaCUDA evaluates on the GPU. The terminals come back only when an
 // output needs them; the statistics are counted on the device either way
 // (with its mesh kernel, so vertices and triangles are the mesh's).
-func (a *app) pgaCUDA(ctx context.Context, c *pga.CUDA, axioms []pga.Shape, opt pga.Options, o pgaOptions, download bool) ([]pga.TerminalShape, *pga.MeshStats, error) {
+// Without download, the terminals stay on the device: the statistics come
+// back, and the lots (given) the buildings reach outside.
+func (a *app) pgaCUDA(ctx context.Context, c *pga.CUDA, axioms []pga.Shape, lots []pga.Lot, opt pga.Options, o pgaOptions, download bool) ([]pga.TerminalShape, *pga.MeshStats, []pga.Overflow, error) {
 	sched := pga.Persistent
 	if o.Scheduler == "levels" {
 		sched = pga.Levels
 	}
-	res, err := c.Evaluate(ctx, axioms, pga.CUDAOptions{Options: opt, Scheduler: sched,
-		NoLocalGrouping: !o.LocalGrp, NoOpParallel: !o.OpPar, Mesh: !download, Download: download})
+	co := pga.CUDAOptions{Options: opt, Scheduler: sched,
+		NoLocalGrouping: !o.LocalGrp, NoOpParallel: !o.OpPar, Mesh: !download, Download: download}
+	if !download {
+		co.Lots, co.OverflowTol = lots, pgaOverflowTol
+	}
+	res, err := c.Evaluate(ctx, axioms, co)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	a.log.Debugf("pga: %d shapes on the device in %.2f ms (device time, with the host work between its launches)", res.Shapes, ms(res.DeviceTime))
 	if download {
-		return res.Terminals, nil, nil
+		return res.Terminals, nil, nil, nil
 	}
-	return nil, &res.Stats, nil
+	return nil, &res.Stats, res.Overflows, nil
 }
 
 // writePgaStats prints the totals and the terminals per name as a table.

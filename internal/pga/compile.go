@@ -40,9 +40,14 @@ type UnsupportedError struct{ What string }
 func (e *UnsupportedError) Error() string { return e.What + " is not supported by the CUDA backend" }
 
 type compiler struct {
-	g   *Grammar
-	p   *program
-	und map[string]int
+	g       *Grammar
+	p       *program
+	und     map[string]int
+	chainID map[*Chain]int32 // for the bilateral queries' reach table
+	// The bilateral queries (link * 4 + QueryKind) of the op being
+	// compiled, and of each op by id once compiled.
+	bil   *[]int32
+	opBil map[int32][]int32
 }
 
 // hdrWords is the size of gpuHeader in words; the tables follow it.
@@ -51,7 +56,7 @@ const hdrWords = int32(unsafe.Sizeof(gpuHeader{}) / 4)
 // compileGrammar flattens g into device tables.
 func compileGrammar(g *Grammar) (*program, error) {
 	p := &program{ruleID: map[string]int{}, phase: 1}
-	c := &compiler{g: g, p: p, und: map[string]int{}}
+	c := &compiler{g: g, p: p, und: map[string]int{}, chainID: map[*Chain]int32{}, opBil: map[int32][]int32{}}
 	if len(g.Phases) > 0 {
 		p.phase = int32(g.Phases[0])
 	}
@@ -98,11 +103,16 @@ func compileGrammar(g *Grammar) (*program, error) {
 		if r == nil || r.Body == nil {
 			return nil, fmt.Errorf("pga: compile: rule %q has no body", n)
 		}
+		c.chainID[r.Body] = int32(i)
 		ch, err := c.chain(r, r.Body)
 		if err != nil {
 			return nil, fmt.Errorf("pga: compile: rule %q: %w", n, err)
 		}
 		p.chains[i] = ch
+	}
+	links, reach, err := c.bilateralTables()
+	if err != nil {
+		return nil, err
 	}
 	var hdr gpuHeader
 	hdr.NRules, hdr.NChains, hdr.NOps = int32(len(p.rules)), int32(len(p.chains)), int32(len(p.ops))
@@ -111,6 +121,7 @@ func compileGrammar(g *Grammar) (*program, error) {
 	hdr.MaxStack = gpuMaxStack
 	hdr.NProfiles, hdr.NLotAttrs = int32(len(p.profiles)), int32(len(g.LotAttrs))
 	hdr.NGroups = int32(len(g.Groups))
+	hdr.NLinks = int32(len(links))
 	var body []uint32
 	put := func(ws []uint32) int32 {
 		off := hdrWords + int32(len(body))
@@ -129,6 +140,8 @@ func compileGrammar(g *Grammar) (*program, error) {
 	hdr.OffProfiles = put(gpu.Words(p.profiles))
 	hdr.OffPoints = put(gpu.Words(p.points))
 	hdr.OffRulePhase = put(gpu.Words(p.rulePhase))
+	hdr.OffLinks = put(gpu.Words(links))
+	hdr.OffReach = put(reach)
 	hdr.NWords = hdrWords + int32(len(body))
 	p.hdr = hdr
 	p.words = append(gpu.Words(hdr), body...)
@@ -142,11 +155,18 @@ func (c *compiler) chain(r *Rule, ch *Chain) (gpuChain, error) {
 	// Reserve this chain's ops first so they are contiguous.
 	p.ops = append(p.ops, make([]gpuOp, len(ch.Ops))...)
 	for i, op := range ch.Ops {
+		var bil []int32
+		prev := c.bil
+		c.bil = &bil
 		o, err := c.op(r, op)
+		c.bil = prev
 		if err != nil {
 			return out, err
 		}
 		p.ops[int(out.Op0)+i] = o
+		if len(bil) > 0 {
+			c.opBil[out.Op0+int32(i)] = bil
+		}
 	}
 	switch {
 	case ch.term != nil:
@@ -234,8 +254,11 @@ func (c *compiler) op(r *Rule, op *Op) (gpuOp, error) {
 		p.branches = append(p.branches, make([]gpuBranch, len(op.Branches))...)
 		for k, b := range op.Branches {
 			gb := gpuBranch{Weight: -1, Chain: int32(len(p.chains))}
+			c.chainID[b.Body] = gb.Chain
 			p.chains = append(p.chains, gpuChain{})
+			mine := c.bil
 			ch, err := c.chain(r, b.Body)
+			c.bil = mine
 			if err != nil {
 				return o, err
 			}
@@ -303,6 +326,17 @@ func (c *compiler) emit(x Expr) (int, error) {
 		return max(dl, dr+1), nil
 	case Query:
 		p.code = append(p.code, gpuInstr{Op: xQuery, Arg: int32(x.Group)*4 + int32(x.Kind)})
+		return 1, nil
+	case Bilateral:
+		// The device reads the answer from its slot among the op's
+		// queries (pga_ask computed them before the op ran).
+		q := int32(x.Link)*4 + int32(x.Kind)
+		slot := len(*c.bil)
+		if slot >= gpuMaxOpQueries {
+			return 0, &UnsupportedError{What: fmt.Sprintf("an operator with more than %d bilateral queries", gpuMaxOpQueries)}
+		}
+		*c.bil = append(*c.bil, q)
+		p.code = append(p.code, gpuInstr{Op: xBilateral, Arg: int32(slot)*128 + q})
 		return 1, nil
 	case LotAttrRef:
 		p.code = append(p.code, gpuInstr{Op: xNum, Arg: int32(len(p.consts))}, gpuInstr{Op: xLotAttr, Arg: int32(x.Index)})
@@ -372,6 +406,9 @@ func (p *program) evalCode(off int32, env Env) float64 {
 			st[sp-1] = env.LotAttr(int(in.Arg), st[sp-1])
 		case xQuery:
 			st[sp] = env.Query(QueryKind(in.Arg%4), int(in.Arg/4))
+			sp++
+		case xBilateral:
+			st[sp] = env.Related(QueryKind(in.Arg%4), int(in.Arg%128/4))
 			sp++
 		default:
 			l, r := st[sp-2], st[sp-1]

@@ -25,6 +25,7 @@ type Shape struct {
 	Size      Vec3
 	Seed      uint64
 	Attr      float64 // ShapeCustomAttribute(), inherited unchanged
+	anc       int32   // the newest ancestor record on its lineage (bilateral_eval.go); 0: none
 }
 
 // TerminalShape is one result: a terminal symbol placed in the world.
@@ -77,16 +78,16 @@ var ErrLimit = errors.New("limit exceeded")
 // all workers. The result does not depend on Workers: every random choice is
 // keyed by the parent shape's seed and the child's index among its siblings.
 func (g *Grammar) Evaluate(axioms []Shape, opt Options) ([]TerminalShape, error) {
-	evs, err := g.evaluate(axioms, &opt, false)
+	evs, err := g.evaluate(axioms, &opt, nil)
 	if err != nil {
 		return nil, err
 	}
 	return gather(evs, opt.Workers), nil
 }
 
-// evaluate runs every phase on every axiom; with count set the evaluators
-// tally their terminals instead of keeping them.
-func (g *Grammar) evaluate(axioms []Shape, o *Options, count bool) ([]*evaluator, error) {
+// evaluate runs every phase on every axiom; with proto set the evaluators
+// tally their terminals (in tallies like proto) instead of keeping them.
+func (g *Grammar) evaluate(axioms []Shape, o *Options, proto *tally) ([]*evaluator, error) {
 	opt := *o
 	start, err := g.startRule(opt.Axiom)
 	if err != nil {
@@ -113,8 +114,8 @@ func (g *Grammar) evaluate(axioms []Shape, o *Options, count bool) ([]*evaluator
 			a.Profile = prof
 		}
 		ev := &evaluator{g: g, opt: &opt, count: &shapes, pending: map[int][]pendingShape{}}
-		if count {
-			ev.tally = newTally(g)
+		if proto != nil {
+			ev.tally = proto.sibling(g)
 		}
 		ev.attrs = make([]float64, len(g.LotAttrs))
 		for k, name := range g.LotAttrs {
@@ -126,6 +127,9 @@ func (g *Grammar) evaluate(axioms []Shape, o *Options, count bool) ([]*evaluator
 			}
 		}
 		ev.pending[start.Phase] = []pendingShape{{start, a, 1}}
+		if len(g.Links) > 0 {
+			ev.anc = &ancStore{}
+		}
 		ev.view = &ev.ctx
 		// With fewer lots than twice the workers, lots alone cannot keep
 		// every core busy: each lot's phases are split into subtrees.
@@ -248,6 +252,10 @@ type evaluator struct {
 	split   bool        // spread each phase of this lot over Workers (few lots)
 	record  *[]item     // while splitting: outputs are recorded instead of expanded
 	tally   *tally      // when set, terminals are counted here instead of kept in out
+	anc     *ancStore   // the lot's ancestor records, when the grammar has bilateral queries
+	dry     *dryRun     // set while re-deriving for a bilateral query
+	dryEv   *evaluator  // the evaluator this one re-derives with (bilateral_eval.go)
+	err     error       // a bilateral query's failure, returned at the next shape made
 	cur     Shape       // the shape expressions are evaluated on (env)
 	local   int64       // shapes counted since the last flush to count
 	flushed int64       // shapes of this evaluator already in count
@@ -269,7 +277,7 @@ func (ev *evaluator) runPhase(phase int) error {
 		}
 	}
 	ev.ctx.seal()
-	return nil
+	return ev.err
 }
 
 // tick counts one shape against MaxShapes. Counts reach the shared counter
@@ -277,6 +285,9 @@ func (ev *evaluator) runPhase(phase int) error {
 // line); a batch is small against any useful cap, and the lot's own count
 // is exact.
 func (ev *evaluator) tick(rule string) error {
+	if ev.err != nil {
+		return ev.err
+	}
 	ev.local++
 	if ev.local < tickBatch && ev.local+ev.flushed <= int64(ev.opt.MaxShapes) {
 		return nil
@@ -293,6 +304,11 @@ func (ev *evaluator) tick(rule string) error {
 const tickBatch = 512
 
 func (ev *evaluator) apply(r *Rule, s Shape, depth int) error {
+	if ev.dry != nil {
+		if on, err := ev.dry.dryApply(r, &s, ev.phase); !on || err != nil {
+			return err
+		}
+	}
 	if depth > ev.opt.MaxDepth {
 		return fmt.Errorf("rule %q: derivation deeper than %d (MaxDepth): %w", r.Name, ev.opt.MaxDepth, ErrLimit)
 	}
@@ -307,6 +323,9 @@ func (ev *evaluator) apply(r *Rule, s Shape, depth int) error {
 	if err := ev.tick(r.Name); err != nil {
 		return err
 	}
+	if r.marked && ev.dry == nil {
+		s.anc = ev.anc.add(r, s, depth)
+	}
 	return ev.chain(r, r.Body, 0, s, depth)
 }
 
@@ -314,6 +333,13 @@ func (ev *evaluator) emit(r *Rule, t *Terminal, s Shape) error {
 	if err := ev.tick(r.Name); err != nil {
 		return err
 	}
+	if ev.dry != nil {
+		if ev.dry.link.target == nil && t.Name == ev.dry.link.Target {
+			return ev.dry.target(&s)
+		}
+		return nil
+	}
+	s.anc = 0 // a terminal is a result: no trace of the evaluation
 	if ev.record != nil {
 		*ev.record = append(*ev.record, item{term: &TerminalShape{Term: t.ID, Geometry: int32(t.Geometry), Material: int32(t.Material), Phase: int32(r.Phase), Shape: s}})
 		return nil
@@ -357,6 +383,11 @@ func (ev *evaluator) sub(r *Rule, c *Chain, from int, s Shape, depth int) error 
 	if err := ev.tick(r.Name); err != nil {
 		return err
 	}
+	if ev.dry != nil {
+		if on, err := ev.dry.drySub(r, c); !on || err != nil {
+			return err
+		}
+	}
 	if ev.record != nil {
 		*ev.record = append(*ev.record, item{task: &task{r, c, from, s, depth}})
 		return nil
@@ -377,6 +408,9 @@ func (ev *evaluator) env(s *Shape) shapeEnv {
 func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) error {
 	for i := from; i < len(c.Ops); i++ {
 		op := c.Ops[i]
+		if ev.dry != nil && splits(op.Kind) {
+			return ev.drySplit(r, c, i, s, depth)
+		}
 		env := ev.env(&s)
 		ex := func(k int) float64 { return op.Args[k].Expr.Eval(env) }
 		switch op.Kind {
@@ -405,9 +439,13 @@ func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) erro
 				return fmt.Errorf("rule %q at %s: %w", r.Name, op.Pos, err)
 			}
 		case OpCollider:
-			ev.ctx.addCollider(op.Args[0].Group, &s)
+			if ev.dry == nil {
+				ev.ctx.addCollider(op.Args[0].Group, &s)
+			}
 		case OpSnapLines:
-			ev.ctx.addSnap(op.Args[1].Group, &s, op.Args[0].Axis)
+			if ev.dry == nil {
+				ev.ctx.addSnap(op.Args[1].Group, &s, op.Args[0].Axis)
+			}
 		case OpDiscard:
 			return nil
 		case OpGenerate:

@@ -235,47 +235,12 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt CUDAOptions) (*
 			return nil, err
 		}
 	}
-	return res, nil
-}
-
-// countByName fills Stats.ByName with a histogram of the terminals' kinds
-// made on the device (reading the records back cost more than the whole
-// evaluation).
-func (c *CUDA) countByName(nterm int, res *CUDAResult) error {
-	nk := len(c.g.TermNames)
-	res.Stats.ByName = map[string]int{}
-	if nterm == 0 || nk == 0 {
-		return nil
-	}
-	hist, err := gpu.Alloc[uint32](c.dev, nk)
-	if err != nil {
-		return fmt.Errorf("pga: cuda: %w", err)
-	}
-	defer hist.Free()
-	if err := hist.Zero(); err != nil {
-		return err
-	}
-	f, err := c.fn("pga_term_hist")
-	if err != nil {
-		return err
-	}
-	if nk*4 > 48<<10 {
-		return fmt.Errorf("pga: cuda: %d terminal kinds, more than a block's histogram holds", nk)
-	}
-	blocks := min((nterm+cudaThreads-1)/cudaThreads, max(1, c.dev.Info().SMs)*8)
-	if err := f.Launch(gpu.Dim(blocks), gpu.Dim(cudaThreads), nk*4, c.terms.Arg(), gpu.U32(uint32(nterm)), gpu.U32(uint32(nk)), hist.Arg()); err != nil {
-		return err
-	}
-	counts := make([]uint32, nk)
-	if err := hist.Read(counts); err != nil {
-		return err
-	}
-	for t, n := range counts {
-		if n > 0 {
-			res.Stats.ByName[c.g.TermNames[t]] += int(n)
+	if len(opt.Lots) > 0 {
+		if res.Overflows, err = c.overflows(nterm, opt.Lots, opt.OverflowTol); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	return res, nil
 }
 
 // uploadLotAttrs lays out what LotAttr reads: per axiom one value per
@@ -304,58 +269,6 @@ func (c *CUDA) uploadLotAttrs(n int, attrs []map[string]float64) error {
 	return c.lotAttrs.Write(vals)
 }
 
-// check turns a device error into the CPU's error for it.
-func (c *CUDA) check(st gpuStatus, opt *CUDAOptions) error {
-	name := func(r int32) string {
-		if r >= 0 && int(r) < len(c.prog.rules) {
-			return c.prog.rules[r]
-		}
-		return "?"
-	}
-	switch st.Err {
-	case 0:
-		return nil
-	case gpuErrOverflow:
-		if st.ErrArg == 2 {
-			return errCtxOverflow
-		}
-	case gpuErrDepth:
-		return fmt.Errorf("pga: rule %q: derivation deeper than %d (MaxDepth): %w", name(st.ErrRule), opt.MaxDepth, ErrLimit)
-	case gpuErrShapes:
-		return fmt.Errorf("pga: rule %q: more than %d shapes (MaxShapes): %w", name(st.ErrRule), opt.MaxShapes, ErrLimit)
-	case gpuErrRepeat:
-		return fmt.Errorf("pga: rule %q: Repeat makes %d shapes, more than MaxShapes %d: %w", name(st.ErrRule), st.ErrArg, opt.MaxShapes, ErrLimit)
-	case gpuErrCompSplitQuad:
-		return fmt.Errorf("pga: rule %q at %s: CompSplit needs a Box, found a Quad", name(st.ErrRule), c.opPos(st.ErrArg))
-	case gpuErrRoofSplit:
-		return fmt.Errorf("pga: rule %q at %s: CompSplit of a roof: a roof is a terminal solid", name(st.ErrRule), c.opPos(st.ErrArg))
-	case gpuErrRoofFootprint:
-		return fmt.Errorf("pga: rule %q at %s: Roof needs a rectangular Quad (a footprint or a top face)", name(st.ErrRule), c.opPos(st.ErrArg))
-	case gpuErrRoofAngle:
-		return fmt.Errorf("pga: rule %q at %s: Roof angle: want degrees between 0 and 90", name(st.ErrRule), c.opPos(st.ErrArg))
-	case gpuErrFront:
-		op := "Setback"
-		if a := int(st.ErrArg); a >= 0 && a < len(c.prog.ops) && OpKind(c.prog.ops[a].Kind) == OpOffset {
-			op = "Offset"
-		}
-		return fmt.Errorf("pga: rule %q at %s: %s needs a rectangular Quad or Box", name(st.ErrRule), c.opPos(st.ErrArg), op)
-	case gpuErrUndefined:
-		u := "?"
-		if int(st.ErrArg) < len(c.prog.undefined) {
-			u = c.prog.undefined[st.ErrArg]
-		}
-		return fmt.Errorf("pga: rule %q: undefined successor %q", name(st.ErrRule), u)
-	}
-	return fmt.Errorf("pga: cuda: device error %d (rule %s)", st.Err, name(st.ErrRule))
-}
-
-func (c *CUDA) opPos(op int32) string {
-	if op >= 0 && int(op) < len(c.prog.opPos) {
-		return c.prog.opPos[op].String()
-	}
-	return "?"
-}
-
 func uploadItems(b *gpu.Buffer[uint32], items []gpuItem, at int) error {
 	if len(items) == 0 {
 		return nil
@@ -374,7 +287,7 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph
 	if err := uploadItems(c.qa, items, 0); err != nil {
 		return 0, st, err
 	}
-	if err := c.setStatus(gpuStatus{Ticks: ticks}); err != nil {
+	if err := c.setStatus(gpuStatus{Ticks: ticks, NAnc: uint32(c.pc.ancN)}); err != nil {
 		return 0, st, err
 	}
 	for n > 0 {
@@ -384,7 +297,7 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph
 		if err := grow(c.dev, &c.counts, n, 0); err != nil {
 			return 0, st, err
 		}
-		if err := c.launch("pga_levels_run", n, append(c.ctxArgs(ph), c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.st.Arg(),
+		if err := c.launch(c.runKernel("pga_levels_run"), n, append(c.ctxArgs(ph), c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.st.Arg(),
 			gpu.U64(uint64(opt.MaxShapes)), gpu.I32(int32(opt.MaxDepth)))...); err != nil {
 			return 0, st, err
 		}
@@ -424,7 +337,7 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph
 func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph int32, nterm int, ticks uint64) (int, gpuStatus, error) {
 	var st gpuStatus
 	n := len(items)
-	f, err := c.fn("pga_persistent")
+	f, err := c.fn(c.runKernel("pga_persistent"))
 	if err != nil {
 		return 0, st, err
 	}
@@ -472,7 +385,7 @@ func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions
 		if err := uploadItems(c.qa, items, 0); err != nil {
 			return 0, st, err
 		}
-		if err := c.setStatus(gpuStatus{Ticks: ticks, QTail: uint32(n), Work: uint32(n), NTerm: uint32(nterm)}); err != nil {
+		if err := c.setStatus(gpuStatus{Ticks: ticks, QTail: uint32(n), Work: uint32(n), NTerm: uint32(nterm), NAnc: uint32(c.pc.ancN)}); err != nil {
 			return 0, st, err
 		}
 		if err := f.Launch(gpu.Dim(blocks), gpu.Dim(cudaThreads), persistentShared, append(c.ctxArgs(ph), c.qa.Arg(), c.ready.Arg(),

@@ -40,6 +40,11 @@ type CUDAOptions struct {
 	// Without it only counts come back (benchmarks); with Mesh, the counts
 	// per terminal name too.
 	Download bool
+	// Lots, when set, are the lots the axioms stand on (axiom i on
+	// lots[i]): Result.Overflows then lists the buildings reaching more
+	// than OverflowTol metres outside them, as Grammar.Overflows does.
+	Lots        []Lot
+	OverflowTol float64
 }
 
 // CUDAResult is what a CUDA evaluation made.
@@ -54,6 +59,8 @@ type CUDAResult struct {
 	// terminal order: 8 corners and 12 triangles a box, 4 and 2 a quad.
 	Vertices []float32
 	Indices  []uint32
+	// Overflows lists the lots the terminals reach outside (CUDAOptions.Lots).
+	Overflows []Overflow
 	// Shapes is the number of shapes made, as MaxShapes counts them.
 	Shapes int64
 	// DeviceTime is the device time of the evaluation and mesh kernels.

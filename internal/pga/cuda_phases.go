@@ -39,6 +39,11 @@ type phaseCtx struct {
 	colls          []gpuObb
 	planes         map[[2]int32][]float64 // (lot, group*3 + world axis) -> sealed planes
 	outCap         int
+	// Ancestor records of bilateral queries: ancN written by finished
+	// phases (they stay, shapes of later phases point at them), room for
+	// ancCap.
+	anc          *gpu.Buffer[uint32]
+	ancN, ancCap int
 
 	coll, collRng, snapRng, collOut, snapOut, pendOut *gpu.Buffer[uint32]
 	snaps                                             *gpu.Buffer[float64]
@@ -47,7 +52,7 @@ type phaseCtx struct {
 
 func (p *phaseCtx) free() error {
 	var errs []error
-	for _, b := range []*gpu.Buffer[uint32]{p.coll, p.collRng, p.snapRng, p.collOut, p.snapOut, p.pendOut} {
+	for _, b := range []*gpu.Buffer[uint32]{p.coll, p.collRng, p.snapRng, p.collOut, p.snapOut, p.pendOut, p.anc} {
 		if b != nil {
 			errs = append(errs, b.Free())
 		}
@@ -68,7 +73,11 @@ func (c *CUDA) ctxArgs(ph int32) []gpu.Arg {
 	} else {
 		args = append(args, gpu.Null, gpu.Null, gpu.Null, gpu.U32(0))
 	}
-	return append(args, gpu.I32(ph))
+	args = append(args, gpu.I32(ph))
+	if len(c.g.Links) > 0 {
+		return append(args, p.anc.Arg(), gpu.U32(uint32(p.ancCap)))
+	}
+	return append(args, gpu.Null, gpu.U32(0))
 }
 
 func structWords[T any](v []T) []uint32 {
@@ -179,6 +188,7 @@ func (c *CUDA) phases(ctx context.Context, items []gpuItem, nlots int, opt *CUDA
 	p := &c.pc
 	p.nlots, p.ngroups = nlots, len(c.g.Groups)
 	p.colls, p.planes = p.colls[:0], map[[2]int32][]float64{}
+	p.ancN = 0
 	// Every axiom starts with the same rule, so they wait for one phase
 	// (no copy: a city's axioms are megabytes).
 	pending := map[int32][]gpuItem{}
@@ -207,6 +217,12 @@ func (c *CUDA) phases(ctx context.Context, items []gpuItem, nlots int, opt *CUDA
 		var n int
 		var st gpuStatus
 		for {
+			if len(c.g.Links) > 0 {
+				p.ancCap = max(p.ancCap, p.ancN+4*len(its), 1024)
+				if err := grow(c.dev, &p.anc, p.ancCap*itemWords, p.ancN*itemWords); err != nil {
+					return 0, 0, nil, err
+				}
+			}
 			if c.prog.needCtx {
 				p.outCap = max(p.outCap, 4*len(its), 1024)
 				for _, b := range []struct {
@@ -226,6 +242,9 @@ func (c *CUDA) phases(ctx context.Context, items []gpuItem, nlots int, opt *CUDA
 			}
 			if errors.Is(err, errCtxOverflow) {
 				p.outCap *= 4
+				if int(st.NAnc) > p.ancCap {
+					p.ancCap = max(4*(p.ancCap-p.ancN), int(st.NAnc)-p.ancN) + p.ancN
+				}
 				continue
 			}
 			if err != nil {
@@ -234,6 +253,7 @@ func (c *CUDA) phases(ctx context.Context, items []gpuItem, nlots int, opt *CUDA
 			break
 		}
 		ticks = st.Ticks
+		p.ancN = int(st.NAnc)
 		bounds = append(bounds, phaseRange{ph, nterm, n})
 		nterm = n
 		if c.prog.needCtx {

@@ -18,6 +18,9 @@ type Env interface {
 	ShapeSiblings() float64 // how many outputs that operator made
 	LotAttr(i int, def float64) float64
 	Query(q QueryKind, group int) float64
+	// Related answers a bilateral query: q against the shapes that the
+	// common ancestor of Grammar.Links[link] derives for its target.
+	Related(q QueryKind, link int) float64
 }
 
 // QueryKind is a geometric context query against the colliders of a group
@@ -337,12 +340,17 @@ func (p *parser) primary() (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		q := Query{Group: intern(&p.g.Groups, n.text), Name: n.text}
+		var kind QueryKind
 		for k, name := range queryNames {
 			if name == t.text {
-				q.Kind = QueryKind(k)
+				kind = QueryKind(k)
 			}
 		}
+		if p.isPunct(",") {
+			// Two names: a bilateral query (common ancestor, target).
+			return p.bilateral(kind, t, n)
+		}
+		q := Query{Kind: kind, Group: intern(&p.g.Groups, n.text), Name: n.text}
 		p.uses = append(p.uses, groupRef{q.Group, p.phase, q.String(), at, false, nil})
 		return q, p.expect(")")
 	case t.kind == tIdent && t.text == "LotAttr":

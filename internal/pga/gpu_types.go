@@ -32,6 +32,7 @@ const (
 	xAnd
 	xOr
 	xFrame
+	xBilateral
 )
 
 // gpuMaxSnapBranches is PGA_MAX_SNAP_BRANCHES.
@@ -63,7 +64,21 @@ const (
 	gpuErrRoofFootprint
 	gpuErrRoofAngle
 	gpuErrFront
+	gpuErrRelatedDeep
 )
+
+// Bilateral query tables (PGA_MAX_LINKS, PGA_TARGET_*, PGA_RULE_MARKED).
+const (
+	gpuMaxLinks     = 32
+	gpuTargetRule   = 0
+	gpuTargetTerm   = 1
+	gpuRuleMarked   = 1
+	gpuAskValid     = 0x80000000
+	gpuMaxOpQueries = 16
+)
+
+// gpuLink is PgaLink.
+type gpuLink struct{ Anc, TargetKind, Target, Pad int32 }
 
 // gpuHeader is PgaHeader: table sizes and word offsets of a compiled grammar.
 type gpuHeader struct {
@@ -72,7 +87,7 @@ type gpuHeader struct {
 	OffCode, OffConsts, OffOps, OffBranches         int32
 	OffChains, OffRuleChain, NWords, NProfiles      int32
 	OffProfiles, OffPoints, NLotAttrs, OffRulePhase int32
-	NGroups, Pad0, Pad1, Pad2                       int32
+	NGroups, NLinks, OffLinks, OffReach             int32
 }
 
 // gpuObb is PgaObb.
@@ -121,6 +136,8 @@ type gpuItem struct {
 	Seed                                uint64
 	Kind, Chain, PC, Rule, Depth, Axiom int32
 	Profile, Roof, Index, Siblings      int32
+	Anc                                 int32
+	Ask                                 uint32
 }
 
 // gpuTerm is PgaTerm: a terminal the device wrote.
@@ -138,5 +155,5 @@ type gpuStatus struct {
 	Ticks, ScanTotal            uint64
 	QTail, QHead, NTerm, Work   uint32
 	Err, ErrRule, ErrArg, Abort int32
-	NColl, NSnap, NPend, Pad0   uint32
+	NColl, NSnap, NPend, NAnc   uint32
 }

@@ -34,6 +34,10 @@ func TestPGAGPUTypesMatchHeader(t *testing.T) {
 		"PGA_OP_IFCOLLIDES": int64(OpIfCollides), "PGA_OP_COLLIDER": int64(OpCollider),
 		"PGA_OP_SWAPSIZE": int64(OpSwapSize), "PGA_OP_SETASPRISM": int64(OpSetAsPrism),
 		"PGA_OP_DISCARD": int64(OpDiscard), "PGA_OP_GENERATE": int64(OpGenerate),
+		"PGA_X_BILATERAL": xBilateral, "PGA_ERR_RELATED_DEEP": gpuErrRelatedDeep, "PGA_MAX_LINKS": gpuMaxLinks,
+		"PGA_MAX_RELATED_SPLITS": maxRelatedSplits, "PGA_TARGET_RULE": gpuTargetRule,
+		"PGA_TARGET_TERMINAL": gpuTargetTerm, "PGA_RULE_MARKED": gpuRuleMarked,
+		"PGA_ASK_VALID": gpuAskValid, "PGA_MAX_OP_QUERIES": gpuMaxOpQueries,
 	}
 	layouttest.Check(t, layouttest.Header{Dir: "../../cuda", File: "pga_types.cuh", Consts: consts, Structs: []layouttest.Struct{
 		{C: "PgaHeader", Go: gpuHeader{}},
@@ -48,5 +52,6 @@ func TestPGAGPUTypesMatchHeader(t *testing.T) {
 		{C: "PgaItem", Go: gpuItem{}},
 		{C: "PgaTerm", Go: gpuTerm{}},
 		{C: "PgaStatus", Go: gpuStatus{}},
+		{C: "PgaLink", Go: gpuLink{}},
 	}})
 }

@@ -161,6 +161,9 @@ type Grammar struct {
 	// TermNames names terminal kinds by TerminalShape.Term: the declared
 	// terminals in order, then the rules that end in Generate().
 	TermNames []string
+	// Links are the (ancestor, target) pairs of the bilateral queries
+	// (bilateral.go); Bilateral expressions refer to them by index.
+	Links []*Link
 }
 
 // TermName is the name of a terminal's kind.
@@ -218,6 +221,9 @@ type Rule struct {
 	// origin is the rule an inferred phase split this one off (its
 	// Generate() terminals keep that rule's name); "" for written rules.
 	origin string
+	// marked: shapes entering the rule are recorded as ancestors, for the
+	// bilateral queries that name it (bilateral.go).
+	marked bool
 }
 
 // Chain is a run of operators ending in a successor, a block operator or

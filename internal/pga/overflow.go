@@ -20,8 +20,45 @@ type Overflow struct {
 // largest signed distance of a corner to the lines of the lot's edges.
 // Terminals are matched to lots by TerminalShape.Lot.
 func (g *Grammar) Overflows(ts []TerminalShape, lots []Lot, tol float64) []Overflow {
-	type edge struct{ ox, oy, nx, ny float64 } // a point on the edge and its outward unit normal
-	edges := make([][]edge, len(lots))
+	edges := lotEdges(lots)
+	bounds := parallel.Chunks(len(ts), 4096)
+	worst := make([]map[int]float64, len(bounds)-1)
+	parallel.For(len(ts), 4096, func(c, lo, hi int) {
+		m := map[int]float64{}
+		for i := lo; i < hi; i++ {
+			l := int(ts[i].Lot)
+			if d := g.outside(&ts[i], edges); d > tol && d > m[l] {
+				m[l] = d
+			}
+		}
+		worst[c] = m
+	})
+	all := map[int]float64{}
+	for _, m := range worst {
+		for l, d := range m {
+			all[l] = max(all[l], d)
+		}
+	}
+	return overflowList(all)
+}
+
+// overflowList is the lots of worst (lot -> metres outside) in lot order.
+func overflowList(worst map[int]float64) []Overflow {
+	out := make([]Overflow, 0, len(worst))
+	for l, d := range worst {
+		out = append(out, Overflow{l, d})
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Lot < out[b].Lot })
+	return out
+}
+
+// lotEdge is a point on a lot's edge and the edge's outward unit normal.
+type lotEdge struct{ ox, oy, nx, ny float64 }
+
+// lotEdges are the edges of every lot, with normals pointing out of the
+// polygon whichever way it winds.
+func lotEdges(lots []Lot) [][]lotEdge {
+	edges := make([][]lotEdge, len(lots))
 	for i, l := range lots {
 		p := l.Polygon
 		area := 0.0
@@ -40,45 +77,30 @@ func (g *Grammar) Overflows(ts []TerminalShape, lots []Lot, tol float64) []Overf
 			if area < 0 {
 				nx, ny = -nx, -ny
 			}
-			edges[i] = append(edges[i], edge{p[k][0], p[k][1], nx, ny})
+			edges[i] = append(edges[i], lotEdge{p[k][0], p[k][1], nx, ny})
 		}
 	}
-	bounds := parallel.Chunks(len(ts), 4096)
-	worst := make([]map[int]float64, len(bounds)-1)
-	parallel.For(len(ts), 4096, func(c, lo, hi int) {
-		m := map[int]float64{}
-		for i := lo; i < hi; i++ {
-			s := &ts[i]
-			l := int(s.Lot)
-			if l < 0 || l >= len(lots) || len(edges[l]) == 0 {
-				continue
-			}
-			for _, p := range g.solid(&s.Shape).corners {
-				w := s.Transform.Apply(p)
-				x, y := w[0], -w[2]
-				d := math.Inf(-1)
-				for _, e := range edges[l] {
-					d = max(d, (x-e.ox)*e.nx+(y-e.oy)*e.ny)
-				}
-				if d > tol && d > m[l] {
-					m[l] = d
-				}
-			}
-		}
-		worst[c] = m
-	})
-	all := map[int]float64{}
-	for _, m := range worst {
-		for l, d := range m {
-			all[l] = max(all[l], d)
-		}
+	return edges
+}
+
+// outside is how far (metres) the farthest corner of s lies outside the
+// polygon of its lot; -Inf when the lot is unknown or has no edges.
+func (g *Grammar) outside(s *TerminalShape, edges [][]lotEdge) float64 {
+	worst := math.Inf(-1)
+	l := int(s.Lot)
+	if l < 0 || l >= len(edges) || len(edges[l]) == 0 {
+		return worst
 	}
-	out := make([]Overflow, 0, len(all))
-	for l, d := range all {
-		out = append(out, Overflow{l, d})
+	for _, p := range g.solid(&s.Shape).corners {
+		w := s.Transform.Apply(p)
+		x, y := w[0], -w[2]
+		d := math.Inf(-1)
+		for _, e := range edges[l] {
+			d = max(d, (x-e.ox)*e.nx+(y-e.oy)*e.ny)
+		}
+		worst = max(worst, d)
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].Lot < out[b].Lot })
-	return out
+	return worst
 }
 
 // OverflowWarning is one line naming up to five overflowing lots (the

@@ -1,6 +1,7 @@
 package pga
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -30,6 +31,14 @@ func TestOverflows(t *testing.T) {
 	ov := g.Overflows(ts, lots, 0.01)
 	if len(ov) != 2 || ov[0].Lot != 1 || !near(ov[0].Outside, 2.5) || ov[1].Lot != 2 || !near(ov[1].Outside, 5) {
 		t.Fatalf("overflows %+v, want lot 1 by 2.5 m and lot 2 by 5 m", ov)
+	}
+	// Counting without keeping the terminals measures the same.
+	st, ov2, err := g.EvaluateStatsLots(axioms, Options{}, lots, 0.01)
+	if err != nil || st.Terminals != len(ts) || !reflect.DeepEqual(ov2, ov) {
+		t.Fatalf("EvaluateStatsLots: %d terminals, overflows %+v, %v; want %d, %+v", st.Terminals, ov2, err, len(ts), ov)
+	}
+	if _, ov3, _ := g.EvaluateStatsLots(axioms, Options{}, nil, 0.01); ov3 != nil {
+		t.Fatalf("EvaluateStatsLots without lots measured %+v", ov3)
 	}
 	w := OverflowWarning(ov, lots)
 	if !strings.Contains(w, `2 of 3 buildings`) || !strings.Contains(w, `lot 2 by 5.0 m, lot 1 (id "b") by 2.5 m`) {

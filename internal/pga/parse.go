@@ -33,6 +33,9 @@ func Parse(file string, src []byte) (*Grammar, error) {
 	if err := checkGroups(g, p.uses, p.defs); err != nil {
 		return nil, err
 	}
+	if err := checkBilateral(g); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 

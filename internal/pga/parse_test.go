@@ -87,6 +87,9 @@ func FuzzParse(f *testing.F) {
 		header + "A = IfCollides(w) { T | Scale(LotAttr(h, 3), ShapeIndex(), ShapeSiblings()) T };\nphase 3;\nW = Collider(w) T;",
 		ogGrammar,
 		ogColliders,
+		balconyDoors("", "", "Balcony"),
+		balconyDoors("var w = 3;\n", "phase 2;\n", "Slab"),
+		header + "A = Replicate() { B | If(Touches(A, B) + Inside(A, T)) { T | Discard() } };\nB = Repeat(X, 1) T;",
 		"axiom DynamicRightPrism { (0,0) (1,0) (0.5,0.2) (0.5,1) } A; terminal T (1,2,3); A -> 40%: SetAsDynamicConcaveRightPrism((0,0),(1,0),(0.5,0.2),(0.5,1)) T 20%: Collider(2) T else: T;",
 	} {
 		f.Add([]byte(src))

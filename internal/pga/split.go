@@ -47,6 +47,13 @@ func (e shapeEnv) Query(q QueryKind, group int) float64 {
 	return bool01(e.ev.view.query(q, group, e.s))
 }
 
+func (e shapeEnv) Related(q QueryKind, link int) float64 {
+	if e.ev == nil {
+		return 0
+	}
+	return bool01(e.ev.related(q, link, e.s))
+}
+
 // piece is the i-th of n pieces of s: cut to length size along axis,
 // centred at offset.
 func piece(s Shape, axis Axis, offset, size float64, i, n int) Shape {

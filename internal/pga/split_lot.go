@@ -95,11 +95,14 @@ func (ev *evaluator) runTasks(items []item) error {
 		i := idx[k]
 		t := items[i].task
 		sev := &evaluator{g: ev.g, opt: ev.opt, count: ev.count, attrs: ev.attrs, phase: ev.phase,
-			pending: map[int][]pendingShape{}, view: ev.view}
+			pending: map[int][]pendingShape{}, view: ev.view, anc: ev.anc}
 		if ev.tally != nil {
-			sev.tally = newTally(ev.g)
+			sev.tally = ev.tally.sibling(ev.g)
 		}
 		errs[i] = sev.chain(t.r, t.c, t.from, t.s, t.depth)
+		if errs[i] == nil {
+			errs[i] = sev.err
+		}
 		sev.flush()
 		subs[i] = sev
 	})

@@ -1,0 +1,59 @@
+//go:build cuda
+
+package pga
+
+import "fmt"
+
+// check turns a device error into the CPU's error for it.
+func (c *CUDA) check(st gpuStatus, opt *CUDAOptions) error {
+	name := func(r int32) string {
+		if r >= 0 && int(r) < len(c.prog.rules) {
+			return c.prog.rules[r]
+		}
+		return "?"
+	}
+	switch st.Err {
+	case 0:
+		return nil
+	case gpuErrOverflow:
+		if st.ErrArg == 2 {
+			return errCtxOverflow
+		}
+	case gpuErrDepth:
+		return fmt.Errorf("pga: rule %q: derivation deeper than %d (MaxDepth): %w", name(st.ErrRule), opt.MaxDepth, ErrLimit)
+	case gpuErrShapes:
+		return fmt.Errorf("pga: rule %q: more than %d shapes (MaxShapes): %w", name(st.ErrRule), opt.MaxShapes, ErrLimit)
+	case gpuErrRepeat:
+		return fmt.Errorf("pga: rule %q: Repeat makes %d shapes, more than MaxShapes %d: %w", name(st.ErrRule), st.ErrArg, opt.MaxShapes, ErrLimit)
+	case gpuErrCompSplitQuad:
+		return fmt.Errorf("pga: rule %q at %s: CompSplit needs a Box, found a Quad", name(st.ErrRule), c.opPos(st.ErrArg))
+	case gpuErrRoofSplit:
+		return fmt.Errorf("pga: rule %q at %s: CompSplit of a roof: a roof is a terminal solid", name(st.ErrRule), c.opPos(st.ErrArg))
+	case gpuErrRoofFootprint:
+		return fmt.Errorf("pga: rule %q at %s: Roof needs a rectangular Quad (a footprint or a top face)", name(st.ErrRule), c.opPos(st.ErrArg))
+	case gpuErrRoofAngle:
+		return fmt.Errorf("pga: rule %q at %s: Roof angle: want degrees between 0 and 90", name(st.ErrRule), c.opPos(st.ErrArg))
+	case gpuErrRelatedDeep:
+		return c.relatedDeep(st)
+	case gpuErrFront:
+		op := "Setback"
+		if a := int(st.ErrArg); a >= 0 && a < len(c.prog.ops) && OpKind(c.prog.ops[a].Kind) == OpOffset {
+			op = "Offset"
+		}
+		return fmt.Errorf("pga: rule %q at %s: %s needs a rectangular Quad or Box", name(st.ErrRule), c.opPos(st.ErrArg), op)
+	case gpuErrUndefined:
+		u := "?"
+		if int(st.ErrArg) < len(c.prog.undefined) {
+			u = c.prog.undefined[st.ErrArg]
+		}
+		return fmt.Errorf("pga: rule %q: undefined successor %q", name(st.ErrRule), u)
+	}
+	return fmt.Errorf("pga: cuda: device error %d (rule %s)", st.Err, name(st.ErrRule))
+}
+
+func (c *CUDA) opPos(op int32) string {
+	if op >= 0 && int(op) < len(c.prog.opPos) {
+		return c.prog.opPos[op].String()
+	}
+	return "?"
+}

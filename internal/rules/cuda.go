@@ -99,13 +99,21 @@ func loadGenerated(dev *gpu.Device, p *Program, k ptxKernel) (*gpu.Function, err
 	return dev.Function(family, k.name())
 }
 
+// interpStaticShared bounds the interpreter kernels' static shared memory
+// (cuda/rules.cu: the compact schedule's s_pairs[2 * BS] for BS = 1024
+// threads, s_warp[32] and two counters).
+const interpStaticShared = 4*2*1024 + 4*32 + 16
+
 // interpTables uploads what the interpreter kernels read: the code, the
 // field and rule tables, and sizes their shared memory.
 func (r *cudaRun) interpTables() (err error) {
 	p, dev := r.p, r.dev
 	// Code, field table and the register file (p.Regs per thread).
 	r.shared = 4 * (len(p.Code) + 2*len(p.Fields) + p.Regs*r.threads)
-	if r.shared > 48<<10 {
+	// Without the opt-in a block gets 48 KiB of static and dynamic shared
+	// memory together, and the compact kernels hold up to interpStaticShared
+	// of their own: a launch over the sum fails with CUDA_ERROR_INVALID_VALUE.
+	if r.shared+interpStaticShared > 48<<10 {
 		if err = r.fn.SetMaxDynamicShared(r.shared); err != nil {
 			return fmt.Errorf("%d bytes of shared memory a block: %w", r.shared, err)
 		}

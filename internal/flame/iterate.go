@@ -151,6 +151,11 @@ func (cg *chaosGame) alphaHits() bool {
 
 // runBatch plays sub-batch k (n samples after fuse) into h and returns the
 // number of bad points. Its random stream depends only on the seed and k.
+// Samples are deposited in groups of depositBatch (flam3 too accumulates a
+// sub-batch's points after iterating them): the histogram is far larger
+// than the caches, and a loop of independent adds keeps many of its cache
+// misses in flight, where adds between dependent chaos-game steps wait for
+// one miss at a time.
 func (cg *chaosGame) runBatch(k int64, n int, h *histogram) (bad int64) {
 	s := rng.NewStream(rng.Key(cg.seed, uint64(k)))
 	x, y := 2*s.Float64()-1, 2*s.Float64()-1
@@ -158,7 +163,7 @@ func (cg *chaosGame) runBatch(k int64, n int, h *histogram) (bad int64) {
 	vis := 1.0
 	last := 0
 	consec := 0
-	var contrib [4]uint64
+	var pend depositBuffer
 	for i := -cg.fuse; i < n; i++ {
 		r := int(s.Uint64() >> 50) // 14 bits: chooseGrain
 		var fn int
@@ -198,9 +203,15 @@ func (cg *chaosGame) runBatch(k int64, n int, h *histogram) (bad int64) {
 		if !in {
 			continue
 		}
-		cg.sampleColor(pc, xf, &contrib)
-		h.add(b, &contrib)
+		d := &pend.d[pend.n]
+		d.b = uint32(b)
+		cg.sampleColor(pc, xf, &d.c)
+		if pend.n++; pend.n == depositBatch {
+			h.addAll(pend.d[:])
+			pend.n = 0
+		}
 	}
+	h.addAll(pend.d[:pend.n])
 	return bad
 }
 

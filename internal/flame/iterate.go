@@ -21,6 +21,7 @@ const (
 // preparedXform is an xform ready for the inner loop.
 type preparedXform struct {
 	x          *Xform
+	cx         compiledXform
 	color      float64
 	colorSpeed float64
 	vis        float64 // flam3's adjusted opacity
@@ -173,7 +174,7 @@ func (cg *chaosGame) runBatch(k int64, n int, h *histogram) (bad int64) {
 			fn = int(cg.table.rows[r])
 		}
 		xf := &cg.xforms[fn]
-		nx, ny, ok := ApplyXform(xf.x, x, y, &s)
+		nx, ny, ok := xf.cx.apply(x, y, &s)
 		nc := c*(1-xf.colorSpeed) + xf.color*xf.colorSpeed
 		if !ok {
 			bad++
@@ -193,7 +194,7 @@ func (cg *chaosGame) runBatch(k int64, n int, h *histogram) (bad int64) {
 		}
 		px, py, pc := x, y, c
 		if f := cg.final; f != nil && (f.x.Opacity == 1 || s.Float64() < f.x.Opacity) {
-			if px, py, ok = ApplyXform(f.x, x, y, &s); !ok {
+			if px, py, ok = f.cx.apply(x, y, &s); !ok {
 				bad++
 				continue
 			}

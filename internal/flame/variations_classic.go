@@ -169,7 +169,7 @@ func (s *varState) exponential(w float64) {
 // power: r^(sin θ)·(cos θ, sin θ).
 func (s *varState) power(w float64) {
 	sina, cosa := s.angles()
-	k := w * math.Pow(s.sqrt, sina)
+	k := w * powNonNeg(s.sqrt, sina)
 	s.px += k * cosa
 	s.py += k * sina
 }

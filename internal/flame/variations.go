@@ -216,16 +216,17 @@ func (cx *compiledXform) apply(px, py float64, r *rng.Stream) (ox, oy float64, o
 }
 
 // powNonNeg is x^y for the variations' bases, which are never negative
-// (radii, their squares, absolute values), through exp(y·log x): Go's
-// math.Pow is several times slower, and the result differs from it only in
-// the last bits (flam3's own pow is a different libm). Pow's special cases
+// (radii, their squares, absolute values), through exp(y·log x) with the
+// table exp and log of exp.go: Go's math.Pow is several times slower, and the
+// result differs from it only in the last bits (flam3's own pow is a
+// different libm). Pow's special cases
 // for such bases hold: x^0 = 1^y = 1 (also for NaN and infinite operands),
 // 0^y is 0 or +Inf by the sign of y, and NaN stays NaN.
 func powNonNeg(x, y float64) float64 {
 	if y == 0 || x == 1 {
 		return 1
 	}
-	return math.Exp(y * math.Log(x))
+	return exp(y * log(x))
 }
 
 // badValue is flam3's badvalue: NaN, or beyond ±1e10.

@@ -59,6 +59,46 @@ func (h *histogram) add(b int, c *[4]uint64) {
 	}
 }
 
+// depositBatch is how many samples a chaos game gathers before adding
+// them to the histogram: enough independent adds to keep the memory system
+// busy, few enough that the buffer stays in the first-level cache.
+const depositBatch = 256
+
+// deposit is one sample waiting to be added: bucket b gets colour c.
+type deposit struct {
+	c [4]uint64
+	b uint32
+}
+
+type depositBuffer struct {
+	d [depositBatch]deposit
+	n int
+}
+
+// addAll adds every deposit of ds to h. Buckets are below 2^31 (maxBuckets).
+func (h *histogram) addAll(ds []deposit) {
+	if h.shared {
+		for i := range ds {
+			h.add(int(ds[i].b), &ds[i].c)
+		}
+		return
+	}
+	rgba := h.rgba
+	for i := range ds {
+		b := int(ds[i].b)
+		p := rgba[4*b : 4*b+4 : 4*b+4]
+		p[0] += ds[i].c[0]
+		p[1] += ds[i].c[1]
+		p[2] += ds[i].c[2]
+		p[3] += ds[i].c[3]
+	}
+	if h.hits != nil {
+		for i := range ds {
+			h.hits[ds[i].b]++
+		}
+	}
+}
+
 // merge adds o into h (both private to the caller).
 func (h *histogram) merge(o *histogram) {
 	for i, v := range o.rgba {

@@ -21,6 +21,7 @@ const (
 // preparedXform is an xform ready for the inner loop.
 type preparedXform struct {
 	x          *Xform
+	cx         compiledXform
 	color      float64
 	colorSpeed float64
 	vis        float64 // flam3's adjusted opacity
@@ -151,6 +152,11 @@ func (cg *chaosGame) alphaHits() bool {
 
 // runBatch plays sub-batch k (n samples after fuse) into h and returns the
 // number of bad points. Its random stream depends only on the seed and k.
+// Samples are deposited in groups of depositBatch (flam3 too accumulates a
+// sub-batch's points after iterating them): the histogram is far larger
+// than the caches, and a loop of independent adds keeps many of its cache
+// misses in flight, where adds between dependent chaos-game steps wait for
+// one miss at a time.
 func (cg *chaosGame) runBatch(k int64, n int, h *histogram) (bad int64) {
 	s := rng.NewStream(rng.Key(cg.seed, uint64(k)))
 	x, y := 2*s.Float64()-1, 2*s.Float64()-1
@@ -158,7 +164,7 @@ func (cg *chaosGame) runBatch(k int64, n int, h *histogram) (bad int64) {
 	vis := 1.0
 	last := 0
 	consec := 0
-	var contrib [4]uint64
+	var pend depositBuffer
 	for i := -cg.fuse; i < n; i++ {
 		r := int(s.Uint64() >> 50) // 14 bits: chooseGrain
 		var fn int
@@ -168,7 +174,7 @@ func (cg *chaosGame) runBatch(k int64, n int, h *histogram) (bad int64) {
 			fn = int(cg.table.rows[r])
 		}
 		xf := &cg.xforms[fn]
-		nx, ny, ok := ApplyXform(xf.x, x, y, &s)
+		nx, ny, ok := xf.cx.apply(x, y, &s)
 		nc := c*(1-xf.colorSpeed) + xf.color*xf.colorSpeed
 		if !ok {
 			bad++
@@ -188,7 +194,7 @@ func (cg *chaosGame) runBatch(k int64, n int, h *histogram) (bad int64) {
 		}
 		px, py, pc := x, y, c
 		if f := cg.final; f != nil && (f.x.Opacity == 1 || s.Float64() < f.x.Opacity) {
-			if px, py, ok = ApplyXform(f.x, x, y, &s); !ok {
+			if px, py, ok = f.cx.apply(x, y, &s); !ok {
 				bad++
 				continue
 			}
@@ -198,9 +204,15 @@ func (cg *chaosGame) runBatch(k int64, n int, h *histogram) (bad int64) {
 		if !in {
 			continue
 		}
-		cg.sampleColor(pc, xf, &contrib)
-		h.add(b, &contrib)
+		d := &pend.d[pend.n]
+		d.b = uint32(b)
+		cg.sampleColor(pc, xf, &d.c)
+		if pend.n++; pend.n == depositBatch {
+			h.addAll(pend.d[:])
+			pend.n = 0
+		}
 	}
+	h.addAll(pend.d[:pend.n])
 	return bad
 }
 

@@ -181,7 +181,7 @@ func (p *plan) chaosGame(seed uint64) *chaosGame {
 	prep := func(x *Xform) preparedXform {
 		c := *x // Precalc writes into Params: work on a copy
 		Precalc(&c)
-		px := preparedXform{x: &c, color: x.Color, colorSpeed: x.ColorSpeed, vis: visAdjusted(x.Opacity)}
+		px := preparedXform{x: &c, cx: compileXform(&c), color: x.Color, colorSpeed: x.ColorSpeed, vis: visAdjusted(x.Opacity)}
 		for i := range cg.palette {
 			for ch := 0; ch < 4; ch++ {
 				px.palette[i][ch] = uint64(cg.palette[i][ch]*px.vis*fixedOne + 0.5)

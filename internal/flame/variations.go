@@ -151,32 +151,82 @@ func (s *varState) angles() (sina, cosa float64) {
 // documents. ok is false when the result is NaN or beyond ±1e10 (flam3's
 // badvalue); the caller then picks a new point.
 func ApplyXform(x *Xform, px, py float64, r *rng.Stream) (ox, oy float64, ok bool) {
-	c := &x.Coefs
+	cx := compiledXform{coefs: x.Coefs, post: x.Post, postIdentity: x.Post.IsIdentity(), vars: x.Vars, params: &x.Params}
+	for i := range x.Vars {
+		if x.Vars[i].ID == VarPreBlur && x.Vars[i].Weight != 0 {
+			cx.preBlur = x.Vars[i].Weight
+			break
+		}
+	}
+	return cx.apply(px, py, r)
+}
+
+// compiledXform is an xform as ApplyXform reads it, with what does not
+// change between points worked out once: the renderer's chaos game keeps
+// one per xform (only the non-zero terms), ApplyXform builds one per call.
+type compiledXform struct {
+	coefs, post  Affine
+	postIdentity bool
+	preBlur      float64   // pre_blur's weight, 0 without it
+	vars         []VarTerm // VarID order; zero weights and pre_blur are skipped
+	params       *Params
+}
+
+// compileXform prepares x (after Precalc) for the chaos game.
+func compileXform(x *Xform) compiledXform {
+	cx := compiledXform{coefs: x.Coefs, post: x.Post, postIdentity: x.Post.IsIdentity(), params: &x.Params}
+	for _, v := range x.Vars {
+		switch {
+		case v.Weight == 0:
+		case v.ID == VarPreBlur:
+			if cx.preBlur == 0 {
+				cx.preBlur = v.Weight
+			}
+		default:
+			cx.vars = append(cx.vars, v)
+		}
+	}
+	return cx
+}
+
+// apply is ApplyXform's body.
+func (cx *compiledXform) apply(px, py float64, r *rng.Stream) (ox, oy float64, ok bool) {
+	c := &cx.coefs
 	s := varState{
 		tx: c[0]*px + c[2]*py + c[4],
 		ty: c[1]*px + c[3]*py + c[5],
 		c:  c,
-		p:  &x.Params,
+		p:  cx.params,
 	}
-	vars := x.Vars
-	for i := range vars {
-		if vars[i].ID == VarPreBlur && vars[i].Weight != 0 {
-			s.preBlur(vars[i].Weight, r)
-			break
-		}
+	if cx.preBlur != 0 {
+		s.preBlur(cx.preBlur, r)
 	}
 	s.sumsq = s.tx*s.tx + s.ty*s.ty
 	s.sqrt = math.Sqrt(s.sumsq)
-	for i := range vars {
-		if w := vars[i].Weight; w != 0 {
-			s.apply(vars[i].ID, w, r)
+	for _, v := range cx.vars {
+		if v.Weight != 0 {
+			s.apply(v.ID, v.Weight, r)
 		}
 	}
 	ox, oy = s.px, s.py
-	if !x.Post.IsIdentity() {
-		ox, oy = x.Post.Apply(ox, oy)
+	if !cx.postIdentity {
+		ox, oy = cx.post.Apply(ox, oy)
 	}
 	return ox, oy, !badValue(ox) && !badValue(oy)
+}
+
+// powNonNeg is x^y for the variations' bases, which are never negative
+// (radii, their squares, absolute values), through exp(y·log x) with the
+// table exp and log of exp.go: Go's math.Pow is several times slower, and the
+// result differs from it only in the last bits (flam3's own pow is a
+// different libm). Pow's special cases
+// for such bases hold: x^0 = 1^y = 1 (also for NaN and infinite operands),
+// 0^y is 0 or +Inf by the sign of y, and NaN stays NaN.
+func powNonNeg(x, y float64) float64 {
+	if y == 0 || x == 1 {
+		return 1
+	}
+	return exp(y * log(x))
 }
 
 // badValue is flam3's badvalue: NaN, or beyond ±1e10.

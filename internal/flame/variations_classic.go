@@ -160,7 +160,7 @@ func (s *varState) popcorn(w float64) {
 
 // exponential: e^(x−1)·(cos πy, sin πy).
 func (s *varState) exponential(w float64) {
-	k := w * math.Exp(s.tx-1)
+	k := w * exp(s.tx-1)
 	sdy, cdy := math.Sincos(math.Pi * s.ty)
 	s.px += k * cdy
 	s.py += k * sdy
@@ -169,7 +169,7 @@ func (s *varState) exponential(w float64) {
 // power: r^(sin θ)·(cos θ, sin θ).
 func (s *varState) power(w float64) {
 	sina, cosa := s.angles()
-	k := w * math.Pow(s.sqrt, sina)
+	k := w * powNonNeg(s.sqrt, sina)
 	s.px += k * cosa
 	s.py += k * sina
 }
@@ -296,7 +296,7 @@ func sinhCosh(x float64) (sh, ch float64) {
 		q := em / (em + 1)
 		return 0.5 * (em + q), 1 + 0.5*em*q
 	}
-	e := math.Exp(x)
+	e := exp(x)
 	ei := 1 / e
 	return 0.5 * (e - ei), 0.5 * (e + ei)
 }

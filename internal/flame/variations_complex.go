@@ -10,7 +10,7 @@ import "math"
 
 // exp: e^z.
 func (s *varState) exp(w float64) {
-	e := w * math.Exp(s.tx)
+	e := w * exp(s.tx)
 	sn, cs := math.Sincos(s.ty)
 	s.px += e * cs
 	s.py += e * sn

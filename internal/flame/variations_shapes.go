@@ -9,7 +9,7 @@ import "math"
 // ngon: pulls (x, y) towards a regular polygon of sides corners.
 func (s *varState) ngon(w float64) {
 	p := s.p
-	rf := math.Pow(s.sumsq, p[PNgonPower]/2)
+	rf := powNonNeg(s.sumsq, p[PNgonPower]/2)
 	theta := s.atanYX()
 	b := 2 * math.Pi / p[PNgonSides]
 	phi := theta - b*math.Floor(theta/b)

@@ -23,7 +23,7 @@ func (s *varState) julian(w float64, r *rng.Stream) {
 	p := s.p
 	k := math.Trunc(p[PJulianRn] * r.Float64())
 	a := (s.atanYX() + 2*math.Pi*k) / p[PJulianPower]
-	m := w * math.Pow(s.sumsq, p[PJulianCn])
+	m := w * powNonNeg(s.sumsq, p[PJulianCn])
 	sa, ca := math.Sincos(a)
 	s.px += m * ca
 	s.py += m * sa
@@ -40,7 +40,7 @@ func (s *varState) juliascope(w float64, r *rng.Stream) {
 		a = (2*math.Pi*k - s.atanYX()) / p[PJuliascopePower]
 	}
 	sa, ca := math.Sincos(a)
-	m := w * math.Pow(s.sumsq, p[PJuliascopeCn])
+	m := w * powNonNeg(s.sumsq, p[PJuliascopeCn])
 	s.px += m * ca
 	s.py += m * sa
 }
@@ -138,11 +138,11 @@ func (s *varState) twintrian(w float64, r *rng.Stream) {
 func (s *varState) superShape(w float64, r *rng.Stream) {
 	p := s.p
 	st, ct := math.Sincos(p[PSuperShapePm4]*s.atanYX() + math.Pi/4)
-	t1 := math.Pow(math.Abs(ct), p[PSuperShapeN2])
-	t2 := math.Pow(math.Abs(st), p[PSuperShapeN3])
+	t1 := powNonNeg(math.Abs(ct), p[PSuperShapeN2])
+	t2 := powNonNeg(math.Abs(st), p[PSuperShapeN3])
 	rnd := p[PSuperShapeRnd]
 	k := w * ((rnd*r.Float64() + (1-rnd)*s.sqrt) - p[PSuperShapeHoles]) *
-		math.Pow(t1+t2, p[PSuperShapePneg1N1]) / s.sqrt
+		powNonNeg(t1+t2, p[PSuperShapePneg1N1]) / s.sqrt
 	s.px += k * s.tx
 	s.py += k * s.ty
 }
@@ -231,7 +231,7 @@ func (s *varState) preBlur(w float64, r *rng.Stream) {
 // wedge_julia: julian folded into count wedges separated by angle.
 func (s *varState) wedgeJulia(w float64, r *rng.Stream) {
 	p := s.p
-	m := w * math.Pow(s.sumsq, p[PWedgeJuliaCn])
+	m := w * powNonNeg(s.sumsq, p[PWedgeJuliaCn])
 	k := math.Trunc(p[PWedgeJuliaRn] * r.Float64())
 	a := (s.atanYX() + 2*math.Pi*k) / p[PWedgeJuliaPower]
 	c := math.Floor((p[PWedgeJuliaCount]*a + math.Pi) * (0.5 / math.Pi))

@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// benchCPU reports samples per CPU-second (flam3 does about 17 million on
-// simple genomes per core on these machines) for a small render, so the
-// figure is the iteration and accumulation rate.
+// benchCPU reports samples per CPU-second for a small render of a testdata
+// genome, so the figure is the iteration and accumulation rate; set it
+// against flam3 with BenchmarkCPUCorpus and scripts/bench-flam3-cpu.sh,
+// which run corpus genomes.
 func benchCPU(b *testing.B, name string) {
 	gs, _, err := ParseFile("../../testdata/flame/"+name+".flam3", ParseOptions{})
 	if err != nil {

@@ -14,6 +14,7 @@
 #   QUALITY     samples per output pixel (default 1000)
 #   THREADS     thread counts to run, space separated (default "1 $(nproc)")
 #   ONLY        extended regexp: only genomes whose name matches (overrides N)
+#   TIMECMD     GNU time (default /usr/bin/time)
 #   REPEAT      runs of each program per genome and thread count, alternating,
 #               keeping each one's least CPU time (default 1; on a shared or
 #               virtual machine 3 steadies the figures)
@@ -35,7 +36,8 @@ ONLY=${ONLY:-}
 REPEAT=${REPEAT:-1}
 
 die() { echo "bench-flam3-cpu: $*" >&2; exit 1; }
-[ -x /usr/bin/time ] || die "/usr/bin/time is missing (apt-get install time)"
+TIMECMD=${TIMECMD:-/usr/bin/time}
+[ -x "$TIMECMD" ] || die "$TIMECMD is missing (apt-get install time, or set TIMECMD)"
 [ -f "$CORPUS/refs/settings.tsv" ] || die "no corpus at $CORPUS (set CORPUS)"
 
 FLAM3=$FLAM3_DIR/bin/flam3-render
@@ -81,13 +83,13 @@ for r in "${pick[@]}"; do
 		fc= pc=
 		for ((rep = 0; rep < REPEAT; rep++)); do
 			# procgen first: it reports the sample count.
-			GOMAXPROCS=$t /usr/bin/time -o "$tmp/pt" -f '%U %S' \
+			GOMAXPROCS=$t "$TIMECMD" -o "$tmp/pt" -f '%U %S' \
 				"$PROCGEN" --device cpu -v flame render "$genome" --width "$width" --height "$height" \
 				--quality "$QUALITY" -o "$tmp/p.png" 2>"$tmp/plog" || { cat "$tmp/plog" >&2; die "procgen failed on $name"; }
 			samples=$(sed -n 's/.*x[0-9]*, \([0-9]*\) samples).*/\1/p' "$tmp/plog" | tail -n 1)
 			[ -n "$samples" ] || { cat "$tmp/plog" >&2; die "no sample count in procgen's output for $name"; }
 			nthreads=$t ss=$ss qs=$q isaac_seed=bench verbose=0 out=$tmp/f.png \
-				/usr/bin/time -o "$tmp/ft" -f '%U %S' "$FLAM3" <"$genome" >"$tmp/flog" 2>&1 ||
+				"$TIMECMD" -o "$tmp/ft" -f '%U %S' "$FLAM3" <"$genome" >"$tmp/flog" 2>&1 ||
 				{ cat "$tmp/flog" >&2; die "flam3-render failed on $name"; }
 			fc=$(awk -v a="${fc:-1e99}" -v b="$(cpusec "$tmp/ft")" 'BEGIN { printf "%.3f", b < a ? b : a }')
 			pc=$(awk -v a="${pc:-1e99}" -v b="$(cpusec "$tmp/pt")" 'BEGIN { printf "%.3f", b < a ? b : a }')

@@ -38,8 +38,8 @@ type RepeatMode int
 
 const (
 	AdjustToFill  RepeatMode = iota // stretch the tiles to fill the extent (the default)
-	AnchorToStart                   // whole tiles from the start, the rest is dropped
-	AnchorToEnd                     // whole tiles flush with the end, the rest is dropped
+	AnchorToStart                   // the rest as a short first tile, whole tiles flush with the end
+	AnchorToEnd                     // whole tiles from the start, the rest as a short last tile
 )
 
 // OpKind is an operator of the language.

@@ -228,6 +228,27 @@ func (p *parser) ruleBody() (*Chain, error) {
 	return &Chain{Ops: []*Op{op}}, nil
 }
 
+// innerProbability skips a probability prefix ("30% :" or "else :") before
+// an operator or successor inside a chain or a block. OperatorGraph's parser
+// accepts one before every successor, but only the successors of a rule
+// itself make a stochastic rule (ParserProductionRule.cpp); its operators
+// drop the prefixes of the successors in their blocks and chains
+// (ParserOperator.cpp), so `Replicate() { 30%: A | else: B }` is
+// `Replicate() { A | B }`. ruleBody reads the rule's own prefixes before it
+// calls chain, so what is left here is always an inner one.
+func (p *parser) innerProbability() error {
+	t := p.tok()
+	switch {
+	case t.kind == tNumber && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "%":
+		p.i += 2
+	case t.kind == tIdent && t.text == "else" && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == ":":
+		p.next()
+	default:
+		return nil
+	}
+	return p.expect(":")
+}
+
 // simple reports whether the polygon pts has no repeated points and no two
 // edges that cross or touch other than neighbours at their shared point.
 func simple(pts [][2]float64) bool {

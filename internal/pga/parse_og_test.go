@@ -254,3 +254,41 @@ func TestInferredColliderPhases(t *testing.T) {
 		t.Fatalf("loop: %v", err)
 	}
 }
+
+// OperatorGraph accepts a probability prefix before any successor but uses
+// only a rule's own (ParserProductionRule.cpp): inside blocks and chains the
+// prefixes are read and dropped, so each grammar here builds what the same
+// grammar without them builds.
+func TestInnerProbabilityPrefixes(t *testing.T) {
+	for _, c := range []struct{ with, without string }{
+		{"A = Replicate() { 30%: T | else: U | 70 % : Translate(1, 0, 0) T };", "A = Replicate() { T | U | Translate(1, 0, 0) T };"},
+		{"A = SubDiv(X) { 2: 50%: T | -1: else: Repeat(Y, 0.5) 10%: U };", "A = SubDiv(X) { 2: T | -1: Repeat(Y, 0.5) U };"},
+		{"A = Translate(1, 0, 0) 40%: Rotate(0, 30, 0) else: T;", "A = Translate(1, 0, 0) Rotate(0, 30, 0) T;"},
+		{"A = If(ShapeSize(X) > 3) { 20%: CompSplit() { 1%: T | 2%: U | else: T } | 99%: U };", "A = If(ShapeSize(X) > 3) { CompSplit() { T | U | T } | U };"},
+		// A rule's own prefixes still make it stochastic; the inner one is dropped.
+		{"A = 30%: Translate(0, 1, 0) 50%: T else: U;", "A = 30%: Translate(0, 1, 0) T else: U;"},
+	} {
+		const head = "axiom Box A;\nterminal T U (1,0);\n"
+		for seed := uint64(0); seed < 20; seed++ {
+			a, b := run(t, head+c.with, Vec3{4, 3, 2}, seed), run(t, head+c.without, Vec3{4, 3, 2}, seed)
+			if len(a) != len(b) || len(a) == 0 {
+				t.Fatalf("%q: %d terminals, without the prefixes %d", c.with, len(a), len(b))
+			}
+			for i := range a {
+				if a[i].Term != b[i].Term || a[i].Transform != b[i].Transform || a[i].Size != b[i].Size || a[i].Seed != b[i].Seed {
+					t.Fatalf("%q seed %d: terminal %d %+v, without the prefixes %+v", c.with, seed, i, a[i], b[i])
+				}
+			}
+		}
+	}
+	for _, c := range []struct{ src, want string }{
+		{"A = Replicate() { 30% T | U };", `t.pga:3:23: expected ":"`},
+		{"A = Replicate() { else T | U };", "t.pga:3:19"},
+		{"A = Replicate() { 30%: | U };", "t.pga:3:24: expected operator or successor"},
+	} {
+		_, err := Parse("t.pga", []byte("axiom Box A;\nterminal T U (1,0);\n"+c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
+		}
+	}
+}

@@ -91,6 +91,7 @@ func FuzzParse(f *testing.F) {
 		balconyDoors("var w = 3;\n", "phase 2;\n", "Slab"),
 		header + "A = Replicate() { B | If(Touches(A, B) + Inside(A, T)) { T | Discard() } };\nB = Repeat(X, 1) T;",
 		"axiom DynamicRightPrism { (0,0) (1,0) (0.5,0.2) (0.5,1) } A; terminal T (1,2,3); A -> 40%: SetAsDynamicConcaveRightPrism((0,0),(1,0),(0.5,0.2),(0.5,1)) T 20%: Collider(2) T else: T;",
+		header + "A = Replicate() { 30%: T | else: SubDiv(X) { 2: 50%: T | -1: Translate(1, 0, 0) 5 % : T } };",
 	} {
 		f.Add([]byte(src))
 	}

@@ -60,18 +60,17 @@
 #define PGA_X_GE 12
 #define PGA_X_SIZE 13 // arg: axis
 #define PGA_X_POS 14
-#define PGA_X_ROT 15
-#define PGA_X_NORMAL 16
-#define PGA_X_SEED 17
-#define PGA_X_ATTR 18
-#define PGA_X_INDEX 19
-#define PGA_X_SIBLINGS 20
-#define PGA_X_LOTATTR 21 // arg: attribute; replaces the default on top of the stack
-#define PGA_X_QUERY 22   // arg: group * 4 + QueryKind; 1 or 0 against earlier phases' colliders
-#define PGA_X_AND 23 // 1 when both are true (not 0, not NaN), else 0
-#define PGA_X_OR 24
-#define PGA_X_FRAME 25 // arg: component * 4 + axis; an element of the frame (ShapeRotation(A, B))
-#define PGA_X_BILATERAL 26 // arg: slot * 128 + link * 4 + QueryKind; the answer in PgaItem.ask bit slot
+#define PGA_X_NORMAL 15
+#define PGA_X_SEED 16
+#define PGA_X_ATTR 17
+#define PGA_X_INDEX 18
+#define PGA_X_SIBLINGS 19
+#define PGA_X_LOTATTR 20 // arg: attribute; replaces the default on top of the stack
+#define PGA_X_QUERY 21   // arg: group * 4 + QueryKind; 1 or 0 against earlier phases' colliders
+#define PGA_X_AND 22 // 1 when both are true (not 0, not NaN), else 0
+#define PGA_X_OR 23
+#define PGA_X_FRAME 24 // arg: component * 4 + axis; an element of the frame (ShapeRotation(A, B))
+#define PGA_X_BILATERAL 25 // arg: slot * 128 + link * 4 + QueryKind; the answer in PgaItem.ask bit slot
 
 // Context queries (QueryKind).
 #define PGA_Q_OVERLAPS 0

@@ -21,7 +21,6 @@ const (
 	xGe
 	xSize
 	xPos
-	xRot
 	xNormal
 	xSeed
 	xAttr

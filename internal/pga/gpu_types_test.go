@@ -12,7 +12,7 @@ func TestPGAGPUTypesMatchHeader(t *testing.T) {
 	consts := map[string]int64{
 		"PGA_X_END": xEnd, "PGA_X_NUM": xNum, "PGA_X_NEG": xNeg, "PGA_X_ADD": xAdd, "PGA_X_SUB": xSub,
 		"PGA_X_MUL": xMul, "PGA_X_DIV": xDiv, "PGA_X_EQ": xEq, "PGA_X_NE": xNe, "PGA_X_LT": xLt, "PGA_X_GT": xGt,
-		"PGA_X_LE": xLe, "PGA_X_GE": xGe, "PGA_X_SIZE": xSize, "PGA_X_POS": xPos, "PGA_X_ROT": xRot,
+		"PGA_X_LE": xLe, "PGA_X_GE": xGe, "PGA_X_SIZE": xSize, "PGA_X_POS": xPos,
 		"PGA_X_NORMAL": xNormal, "PGA_X_SEED": xSeed, "PGA_X_ATTR": xAttr, "PGA_MAX_STACK": gpuMaxStack,
 		"PGA_X_QUERY": xQuery, "PGA_Q_OVERLAPS": int64(QueryOverlaps), "PGA_Q_TOUCHES": int64(QueryTouches),
 		"PGA_Q_INSIDE": int64(QueryInside), "PGA_MAX_SNAP_BRANCHES": gpuMaxSnapBranches, "PGA_X_INDEX": xIndex, "PGA_X_SIBLINGS": xSiblings, "PGA_X_LOTATTR": xLotAttr, "PGA_X_AND": xAnd, "PGA_X_OR": xOr, "PGA_X_FRAME": xFrame, "PGA_MAX_PROFILE": gpuMaxProfile,

@@ -186,20 +186,31 @@ func TestConcaveCapTriangles(t *testing.T) {
 }
 
 // ShapeRotation(A, B) is OperatorGraph's element of the frame: the world
-// component B of local axis A; one axis keeps procgen's Euler angle.
+// component B of local axis A; ShapeRotation(A) is ShapeRotation(A, X), as
+// OperatorGraph's parser leaves the component at 0 (Parameters.cuh indexes
+// the model matrix with component * 4 + axis).
 func TestShapeRotationTwoAxes(t *testing.T) {
-	src := "axiom Box A;\nterminal T (1,0);\nA = Rotate(0, 0, 90) Scale(ShapeRotation(X, Y) + 1, ShapeRotation(Y, X) + 3, ShapeRotation(Z) + 1) T;"
+	src := "axiom Box A;\nterminal T (1,0);\nA = Rotate(0, 0, 30) Scale(ShapeRotation(X, Y) + 1, ShapeRotation(Y) + 3, ShapeRotation(X) + 1) T;"
 	s := run(t, src, Vec3{1, 1, 1}, 1)[0]
-	// Local X points to world +Y, local Y to world -X; the Euler angle about Z is 90.
-	if !near(s.Size[0], 2) || !near(s.Size[1], 2) || !near(s.Size[2], 91) {
-		t.Fatalf("size %v, want (2, 2, 91)", s.Size)
+	// Local X points to world (cos 30, sin 30, 0), local Y to (-sin 30, cos 30, 0).
+	if !near(s.Size[0], 1.5) || !near(s.Size[1], 2.5) || !near(s.Size[2], 1+math.Sqrt(3)/2) {
+		t.Fatalf("size %v, want (1.5, 2.5, 1.866)", s.Size)
 	}
 	g, err := Parse("r.pga", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := g.Rules["A"].Body.Ops[1].Args[0].Expr.String(); got != "(ShapeRotation(X, Y) + 1)" {
+	args := g.Rules["A"].Body.Ops[1].Args
+	if got := args[0].Expr.String(); got != "(ShapeRotation(X, Y) + 1)" {
 		t.Fatalf("printed as %s", got)
+	}
+	if got := args[1].Expr.String(); got != "(ShapeRotation(Y, X) + 3)" {
+		t.Fatalf("one axis printed as %s", got)
+	}
+	for _, bad := range []string{"ShapeRotation()", "ShapeRotation(X,)", "ShapeRotation(X, Y, Z)", "ShapeRotation(W)"} {
+		if _, err := Parse("r.pga", []byte("axiom Box A;\nterminal T (1,0);\nA = Translate("+bad+", 0, 0) T;")); err == nil || !strings.Contains(err.Error(), "r.pga:3:") {
+			t.Errorf("%s: error %v", bad, err)
+		}
 	}
 }
 

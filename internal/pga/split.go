@@ -16,14 +16,13 @@ type shapeEnv struct {
 
 func (e shapeEnv) ShapeSize(a Axis) float64     { return e.s.Size[a] }
 func (e shapeEnv) ShapePosition(a Axis) float64 { return e.s.Transform[int(a)*4+3] }
-func (e shapeEnv) ShapeRotation(a Axis) float64 { return e.s.Transform.eulerXYZ()[a] }
 
 // ShapeNormal is the world direction of the local +Z axis: the outward
 // normal of a face made by CompSplit.
 func (e shapeEnv) ShapeNormal(a Axis) float64 { return e.s.Transform[int(a)*4+2] }
 
-// ShapeFrame is OperatorGraph's two-axis ShapeRotation(axis, comp): the
-// world component comp of the local axis (an element of the rotation).
+// ShapeFrame is OperatorGraph's ShapeRotation(axis, comp): the world
+// component comp of the local axis (an element of the rotation).
 func (e shapeEnv) ShapeFrame(axis, comp Axis) float64 { return e.s.Transform[int(comp)*4+int(axis)] }
 
 // ShapeSeed is a number in [0, 1) hashed from the shape's seed, so small

@@ -43,6 +43,9 @@
 #define PGA_BOX 0
 #define PGA_QUAD 1
 #define PGA_PRISM 2
+#define PGA_SPHERE 3
+// OperatorGraph's NumSphereSlices: a Sphere terminal's grid (sphere.go).
+#define PGA_SPHERE_SLICES 30
 
 // Expression instructions (a postfix program ending in PGA_X_END).
 #define PGA_X_END 0
@@ -98,6 +101,7 @@
 #define PGA_ERR_ROOF_ANGLE 9
 #define PGA_ERR_FRONT 10 // Setback/Offset of something else than a rectangular Quad or Box
 #define PGA_ERR_RELATED_DEEP 11 // a bilateral query's target lies deeper; err_rule: the rule, err_arg: link * 4 + query
+#define PGA_ERR_SPHERE 12 // CompSplit, Extrude, Roof, Setback or Offset of a Sphere; err_arg: the op
 
 // Bilateral queries: the most links (one bit each in the reach table) and
 // the most multi-output operators between an ancestor and a target.
@@ -158,7 +162,7 @@ typedef struct {
 
 typedef struct {
 	int32_t kind;
-	int32_t axis[3]; // Repeat/SubDiv/IfSizeLess: axis[0]; SwapSize: all three
+	int32_t axis[3]; // Repeat/SubDiv/IfSizeLess: axis[0]; SwapSize: all three; SetAs: axis[0] the kind it makes of a Sphere
 	int32_t mode;    // Repeat: RepeatMode; Roof: RoofKind; SetAsDynamicConvexRightPrism: profile
 	int32_t expr[3]; // argument programs (offsets into code), -1 when absent
 	int32_t branch0, nbranches;

@@ -207,6 +207,7 @@ func (c *compiler) op(r *Rule, op *Op) (gpuOp, error) {
 	}
 	if op.Kind == OpSetAsPrism {
 		o.Mode = int32(op.Profile)
+		o.Axis[0] = int32(setAsKind(op)) // what it makes of a Sphere
 	}
 	p.opPos = append(p.opPos, op.Pos)
 	nexpr := 0

@@ -9,7 +9,8 @@ type ShapeKind int
 const (
 	Box ShapeKind = iota
 	Quad
-	Prism // a box whose cross-section was declared a convex prism; bounds only
+	Prism  // a box whose cross-section was declared a convex prism; bounds only
+	Sphere // OperatorGraph's Sphere: drawn as a sphere of radius size X (sphere.go)
 )
 
 func (k ShapeKind) String() string {
@@ -18,6 +19,8 @@ func (k ShapeKind) String() string {
 		return "Box"
 	case Quad:
 		return "Quad"
+	case Sphere:
+		return "Sphere"
 	}
 	return "Prism"
 }

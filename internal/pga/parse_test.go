@@ -45,7 +45,7 @@ terminal U V (2,3);`
 func TestParseErrors(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"axiom Box A", "e.pga:1:12: expected \";\", found end of file"},
-		{"axiom Cone A;", "e.pga:1:7: expected shape kind Box, Quad, Triangle"},
+		{"axiom Cone A;", "e.pga:1:7: expected shape kind Box, Quad, Sphere, Triangle"},
 		{header + "A = Translate(Frob(1), 0, 0) T;", "e.pga:3:15: unknown function Frob"},
 		{header + "A = 60%: T 50%: T;", "add up to 110%"},
 		{header + "A = 60%: T T;", "e.pga:3:12: a rule with several successors needs a probability"},

@@ -92,6 +92,7 @@ func FuzzParse(f *testing.F) {
 		header + "A = Replicate() { B | If(Touches(A, B) + Inside(A, T)) { T | Discard() } };\nB = Repeat(X, 1) T;",
 		"axiom DynamicRightPrism { (0,0) (1,0) (0.5,0.2) (0.5,1) } A; terminal T (1,2,3); A -> 40%: SetAsDynamicConcaveRightPrism((0,0),(1,0),(0.5,0.2),(0.5,1)) T 20%: Collider(2) T else: T;",
 		header + "A = Replicate() { 30%: T | else: SubDiv(X) { 2: 50%: T | -1: Translate(1, 0, 0) 5 % : T } };",
+		"axiom Sphere A; terminal T (1,0); A = Replicate() { Scale(2, -1, -1) T | SetAsDynamicConvexPolygon((0,0.5),(-0.5,-0.5),(0.5,-0.5)) Extrude(1) CompSplit() { T | T | T } | CompSplit() { T | T | T } };",
 	} {
 		f.Add([]byte(src))
 	}

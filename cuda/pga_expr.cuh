@@ -20,15 +20,6 @@ template <bool DRY> __device__ __noinline__ double pga_eval(const Prog &P, int o
 		case PGA_X_POS: st[sp++] = s.m[in.arg * 4 + 3]; break;
 		case PGA_X_NORMAL: st[sp++] = s.m[in.arg * 4 + 2]; break;
 		case PGA_X_FRAME: st[sp++] = s.m[in.arg]; break;
-		case PGA_X_ROT: {
-			const double k = 57.295779513082323;
-			double v;
-			if (in.arg == 1) v = asin(fmax(-1.0, fmin(1.0, -s.m[8]))) * k;
-			else if (in.arg == 0) v = atan2(s.m[9], s.m[10]) * k;
-			else v = atan2(s.m[4], s.m[0]) * k;
-			st[sp++] = v;
-			break;
-		}
 		case PGA_X_SEED: st[sp++] = pga_unit(pg_hash64(s.seed, 0x5EED5EEDull)); break;
 		case PGA_X_ATTR: st[sp++] = s.attr; break;
 		case PGA_X_INDEX: st[sp++] = (double)s.index; break;

@@ -23,6 +23,11 @@ __device__ __forceinline__ int pga_roof_kind(const PgaTerm &t) {
 
 // counts: corners and triangles as Grammar.counts.
 __device__ void pga_counts(const Prog &P, const PgaTerm &t, uint32_t &nv, uint32_t &nt) {
+	if (t.kind == PGA_SPHERE) {
+		nv = PGA_SPHERE_SLICES * PGA_SPHERE_SLICES;
+		nt = 2 * (PGA_SPHERE_SLICES - 1) * (PGA_SPHERE_SLICES - 1);
+		return;
+	}
 	if (t.roof != PGA_NO_ROOF) {
 		if (t.roof == PGA_PYRAMID || (t.roof == PGA_HIP && t.size[0] == t.size[1])) { nv = 5; nt = 6; }
 		else { nv = 6; nt = 8; }
@@ -128,6 +133,39 @@ __device__ int pga_corners(const Prog &P, const PgaTerm &t, double (*c)[3]) {
 	return 8;
 }
 
+// pga_sphere_write writes a Sphere terminal as sphereSolid (sphere.go) and
+// worldSolid draw it: OperatorGraph's grid of PGA_SPHERE_SLICES² points of
+// radius size X around the position in world axes (taken to the local frame
+// and back, as the CPU does), two triangles a cell.
+__device__ void pga_sphere_write(const PgaTerm &t, float *vo, uint32_t *ix, uint32_t v0) {
+	const int S = PGA_SPHERE_SLICES;
+	const double r = t.size[0];
+	for (int k = 0; k < S * S; k++) {
+		const int i = k / S, j = k % S;
+		const double theta = 2 * 3.141592653589793 * (double)i / (S - 1);
+		const double phi = 3.141592653589793 * (double)j / (S - 1);
+		double st, ct, sp, cp;
+		sincos(theta, &st, &ct);
+		sincos(phi, &sp, &cp);
+		const double w[3] = {-sp * ct * r, -cp * r, -sp * st * r};
+		double c[3];
+		for (int a = 0; a < 3; a++) c[a] = t.m[a] * w[0] + t.m[4 + a] * w[1] + t.m[8 + a] * w[2];
+		for (int q = 0; q < 3; q++)
+			vo[3 * k + q] = (float)(t.m[q * 4] * c[0] + t.m[q * 4 + 1] * c[1] + t.m[q * 4 + 2] * c[2] + t.m[q * 4 + 3]);
+	}
+	for (int i = 0; i < S - 1; i++) {
+		for (int j = 0; j < S - 1; j++) {
+			const uint32_t b = v0 + (uint32_t)(i * S + j);
+			*ix++ = b;
+			*ix++ = b + S + 1;
+			*ix++ = b + S;
+			*ix++ = b;
+			*ix++ = b + 1;
+			*ix++ = b + S + 1;
+		}
+	}
+}
+
 // Writes the triangles of a face (corner ids f[0..m)) as a fan from f[0].
 __device__ __forceinline__ uint32_t *pga_fan(uint32_t *ix, uint32_t v0, const int *f, int m) {
 	for (int j = 1; j + 1 < m; j++) {
@@ -150,6 +188,10 @@ pga_mesh_write(const uint32_t *words, const PgaTerm *terms, uint32_t n, const un
 	const PgaTerm &t = terms[i];
 	const unsigned long long o = offs[i];
 	const uint32_t v0 = (uint32_t)o, t0 = (uint32_t)(o >> 32);
+	if (t.kind == PGA_SPHERE) {
+		pga_sphere_write(t, verts + 3ull * v0, index + 3ull * t0, v0);
+		return;
+	}
 	double c[2 * PGA_MAX_PROFILE][3];
 	const int nc = pga_corners(P, t, c);
 	double m[12];

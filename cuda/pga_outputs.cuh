@@ -32,7 +32,7 @@ __device__ __noinline__ uint32_t pga_repeat(const Prog &P, const PgaOp &op, cons
 	const double ext = s.size[axis];
 	double w = pga_eval<DRY>(P, op.expr[0], s);
 	if (w < 0) w *= -ext;
-	if (!(w > 0) || !(ext > 0) || isinf(ext)) return 0;
+	if (!(w > 0) || !(ext >= 0) || isinf(ext) || isinf(w)) return 0;
 	// Cuts strictly inside the extent (snapCuts), ascending in local terms.
 	int ncuts = 0, i0 = 0, k = 0;
 	double comp = 0, wc = 0;
@@ -61,34 +61,39 @@ __device__ __noinline__ uint32_t pga_repeat(const Prog &P, const PgaOp &op, cons
 			hi = (pl[c] - wc) / comp;
 		}
 		const double span = hi - lo;
-		double nf = floor(span / w + 1e-9);
-		if (op.mode == 0 && nf < 1) nf = 1;
-		if (nf > 4294967294.0) return 0xffffffffu;
-		// Anchored modes keep the rest as a short tile (repeat in split.go):
-		// mode 2 (ANCHOR_TO_END) last, mode 1 (ANCHOR_TO_START) first.
-		const double rest = span - nf * w;
+		// OperatorGraph's tiling (spanTiles, spanTile in split.go): at
+		// least one tile; ADJUST_TO_FILL (mode 0) makes floor(span/w)
+		// stretched tiles, or one of no extent at the low end; the
+		// anchored modes add a short tile, last for ANCHOR_TO_END (2),
+		// first for ANCHOR_TO_START (1), and a lone tile is whole unless
+		// it is ANCHOR_TO_START's short one.
+		const double whole = floor(span / w + 1e-9);
+		if (whole > 4294967294.0) return 0xffffffffu;
+		const double rest = span - whole * w;
 		const int shortn = (op.mode != 0 && rest > 1e-9 * w) ? 1 : 0;
-		const unsigned long long n = (unsigned long long)nf + shortn;
+		const unsigned long long n = max((unsigned long long)whole + shortn, 1ull);
 		if (want >= 0 && (unsigned long long)want < total + n) {
 			const long long j = want - (long long)total;
 			if (op.mode == 0) {
-				const double tw = span / nf;
-				*centre = lo + ((double)j + 0.5) * tw;
-				*size = tw;
-			} else if (op.mode == 2) {
-				if ((double)j < nf) {
-					*centre = lo + ((double)j + 0.5) * w;
-					*size = w;
+				if (whole < 1) {
+					*centre = lo;
+					*size = 0;
 				} else {
-					*centre = lo + nf * w + rest / 2;
-					*size = rest;
+					const double tw = span / whole;
+					*centre = lo + ((double)j + 0.5) * tw;
+					*size = tw;
 				}
-			} else if (shortn && j == 0) {
-				*centre = lo + rest / 2;
+				return 0;
+			}
+			const double first = (op.mode == 1 && shortn) ? rest : w;
+			if (j == 0) {
+				*centre = lo + first / 2;
+				*size = first;
+			} else if (op.mode == 2 && shortn && (unsigned long long)j == n - 1) {
+				*centre = lo + first + (double)(j - 1) * w + rest / 2;
 				*size = rest;
 			} else {
-				const double start = shortn ? lo + rest : lo;
-				*centre = start + ((double)(j - shortn) + 0.5) * w;
+				*centre = lo + first + ((double)j - 0.5) * w;
 				*size = w;
 			}
 			return 0;
@@ -109,7 +114,7 @@ __device__ __noinline__ uint32_t pga_repeat(const Prog &P, const PgaOp &op, cons
 
 // pga_outputs walks the outputs of the block operator at s.pc: with want < 0
 // it returns how many there are; else it makes output number want into *c
-// (outputs of no extent are skipped, as the CPU drops them).
+// (SubDiv skips branches of size 0, as the CPU does).
 template <bool DRY> __device__ __noinline__ uint32_t pga_outputs(const Prog &P, const PgaItem &s, int want, PgaItem *c) {
 	const PgaOp op = P.ops[P.chains[s.chain].op0 + s.pc];
 	switch (op.kind) {
@@ -133,6 +138,7 @@ template <bool DRY> __device__ __noinline__ uint32_t pga_outputs(const Prog &P, 
 			// Snapping: sizes first, then the inner cuts move to the
 			// nearest planes (subdiv and snapSizes in split.go).
 			const int group = op.axis[2] - 1, nb = op.nbranches;
+			bool emit[PGA_MAX_SNAP_BRANCHES];
 			double sz[PGA_MAX_SNAP_BRANCHES], cuts[PGA_MAX_SNAP_BRANCHES + 1], moved[PGA_MAX_SNAP_BRANCHES + 1];
 			double abs = 0, rel = 0;
 			for (int k = 0; k < nb; k++) {
@@ -140,6 +146,7 @@ template <bool DRY> __device__ __noinline__ uint32_t pga_outputs(const Prog &P, 
 				double w = wo >= 0 ? pga_eval<DRY>(P, wo, s) : 0;
 				if (isnan(w)) w = 0;
 				sz[k] = w;
+				emit[k] = w != 0;
 				if (w < 0) rel -= w;
 				else abs += w;
 			}
@@ -163,7 +170,7 @@ template <bool DRY> __device__ __noinline__ uint32_t pga_outputs(const Prog &P, 
 			uint32_t n = 0;
 			for (int k = 0; k < nb; k++) {
 				const double w = moved[k + 1] - moved[k];
-				if (w > 0) {
+				if (emit[k]) {
 					if ((int)n == want) {
 						pga_piece(s, axis, pos + w / 2, w, k, nb, *c);
 						PGA_SET(c, P.br[op.branch0 + k].chain);
@@ -191,8 +198,9 @@ template <bool DRY> __device__ __noinline__ uint32_t pga_outputs(const Prog &P, 
 			const PgaBranch b = P.br[op.branch0 + k];
 			double w = b.weight >= 0 ? pga_eval<DRY>(P, b.weight, s) : 0;
 			if (isnan(w)) w = 0;
+			const bool emit = w != 0; // OperatorGraph: every branch not of size 0
 			if (w < 0) w = left * -w / rel;
-			if (w > 0) {
+			if (emit) {
 				if ((int)n == want) {
 					pga_piece(s, axis, pos + w / 2, w, k, op.nbranches, *c);
 					PGA_SET(c, b.chain);

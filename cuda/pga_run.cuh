@@ -78,6 +78,11 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			if (P.nlinks > 0 && (P.op_bil[ch.op0 + s.pc] & 0xff) && !(s.ask & PGA_ASK_VALID)) return RUN_ASK;
 		}
 		const PgaOp op = P.ops[ch.op0 + s.pc];
+		if (s.kind == PGA_SPHERE && (op.kind == PGA_OP_COMPSPLIT || op.kind == PGA_OP_EXTRUDE || op.kind == PGA_OP_ROOF ||
+					     op.kind == PGA_OP_SETBACK || op.kind == PGA_OP_OFFSET)) { // sphereTakes in sphere.go
+			pga_fail(st, PGA_ERR_SPHERE, s.rule, ch.op0 + s.pc);
+			return RUN_ERR;
+		}
 		int pick = -1; // single-output operators: the branch taken
 		switch (op.kind) {
 		case PGA_OP_TRANSLATE: {
@@ -125,6 +130,7 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 		case PGA_OP_SETASPRISM:
 			s.profile = op.mode;
 			s.roof = PGA_NO_ROOF;
+			if (s.kind == PGA_SPHERE) s.kind = op.axis[0];
 			break;
 		case PGA_OP_ROOF: {
 			const double angle = pga_eval<DRY>(P, op.expr[0], s);

@@ -43,6 +43,9 @@
 #define PGA_BOX 0
 #define PGA_QUAD 1
 #define PGA_PRISM 2
+#define PGA_SPHERE 3
+// OperatorGraph's NumSphereSlices: a Sphere terminal's grid (sphere.go).
+#define PGA_SPHERE_SLICES 30
 
 // Expression instructions (a postfix program ending in PGA_X_END).
 #define PGA_X_END 0
@@ -60,18 +63,17 @@
 #define PGA_X_GE 12
 #define PGA_X_SIZE 13 // arg: axis
 #define PGA_X_POS 14
-#define PGA_X_ROT 15
-#define PGA_X_NORMAL 16
-#define PGA_X_SEED 17
-#define PGA_X_ATTR 18
-#define PGA_X_INDEX 19
-#define PGA_X_SIBLINGS 20
-#define PGA_X_LOTATTR 21 // arg: attribute; replaces the default on top of the stack
-#define PGA_X_QUERY 22   // arg: group * 4 + QueryKind; 1 or 0 against earlier phases' colliders
-#define PGA_X_AND 23 // 1 when both are true (not 0, not NaN), else 0
-#define PGA_X_OR 24
-#define PGA_X_FRAME 25 // arg: component * 4 + axis; an element of the frame (ShapeRotation(A, B))
-#define PGA_X_BILATERAL 26 // arg: slot * 128 + link * 4 + QueryKind; the answer in PgaItem.ask bit slot
+#define PGA_X_NORMAL 15
+#define PGA_X_SEED 16
+#define PGA_X_ATTR 17
+#define PGA_X_INDEX 18
+#define PGA_X_SIBLINGS 19
+#define PGA_X_LOTATTR 20 // arg: attribute; replaces the default on top of the stack
+#define PGA_X_QUERY 21   // arg: group * 4 + QueryKind; 1 or 0 against earlier phases' colliders
+#define PGA_X_AND 22 // 1 when both are true (not 0, not NaN), else 0
+#define PGA_X_OR 23
+#define PGA_X_FRAME 24 // arg: component * 4 + axis; an element of the frame (ShapeRotation(A, B))
+#define PGA_X_BILATERAL 25 // arg: slot * 128 + link * 4 + QueryKind; the answer in PgaItem.ask bit slot
 
 // Context queries (QueryKind).
 #define PGA_Q_OVERLAPS 0
@@ -99,6 +101,7 @@
 #define PGA_ERR_ROOF_ANGLE 9
 #define PGA_ERR_FRONT 10 // Setback/Offset of something else than a rectangular Quad or Box
 #define PGA_ERR_RELATED_DEEP 11 // a bilateral query's target lies deeper; err_rule: the rule, err_arg: link * 4 + query
+#define PGA_ERR_SPHERE 12 // CompSplit, Extrude, Roof, Setback or Offset of a Sphere; err_arg: the op
 
 // Bilateral queries: the most links (one bit each in the reach table) and
 // the most multi-output operators between an ancestor and a target.
@@ -159,7 +162,7 @@ typedef struct {
 
 typedef struct {
 	int32_t kind;
-	int32_t axis[3]; // Repeat/SubDiv/IfSizeLess: axis[0]; SwapSize: all three
+	int32_t axis[3]; // Repeat/SubDiv/IfSizeLess: axis[0]; SwapSize: all three; SetAs: axis[0] the kind it makes of a Sphere
 	int32_t mode;    // Repeat: RepeatMode; Roof: RoofKind; SetAsDynamicConvexRightPrism: profile
 	int32_t expr[3]; // argument programs (offsets into code), -1 when absent
 	int32_t branch0, nbranches;

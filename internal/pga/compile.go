@@ -207,6 +207,7 @@ func (c *compiler) op(r *Rule, op *Op) (gpuOp, error) {
 	}
 	if op.Kind == OpSetAsPrism {
 		o.Mode = int32(op.Profile)
+		o.Axis[0] = int32(setAsKind(op)) // what it makes of a Sphere
 	}
 	p.opPos = append(p.opPos, op.Pos)
 	nexpr := 0
@@ -293,7 +294,7 @@ func (c *compiler) expr(x Expr) (int32, error) {
 var binaryOps = map[string]int32{"+": xAdd, "-": xSub, "*": xMul, "/": xDiv,
 	"==": xEq, "!=": xNe, "<": xLt, ">": xGt, "<=": xLe, ">=": xGe, "&&": xAnd, "||": xOr}
 
-var attrOps = map[string]int32{"ShapeSize": xSize, "ShapePosition": xPos, "ShapeRotation": xRot,
+var attrOps = map[string]int32{"ShapeSize": xSize, "ShapePosition": xPos,
 	"ShapeNormal": xNormal, "ShapeSeed": xSeed, "ShapeCustomAttribute": xAttr,
 	"ShapeIndex": xIndex, "ShapeSiblings": xSiblings}
 
@@ -374,15 +375,13 @@ func (p *program) evalCode(off int32, env Env) float64 {
 			sp++
 		case xNeg:
 			st[sp-1] = -st[sp-1]
-		case xSize, xPos, xRot, xNormal:
+		case xSize, xPos, xNormal:
 			a := Axis(in.Arg)
 			switch in.Op {
 			case xSize:
 				st[sp] = env.ShapeSize(a)
 			case xPos:
 				st[sp] = env.ShapePosition(a)
-			case xRot:
-				st[sp] = env.ShapeRotation(a)
 			default:
 				st[sp] = env.ShapeNormal(a)
 			}

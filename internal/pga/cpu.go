@@ -408,6 +408,9 @@ func (ev *evaluator) env(s *Shape) shapeEnv {
 func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) error {
 	for i := from; i < len(c.Ops); i++ {
 		op := c.Ops[i]
+		if s.Kind == Sphere && !sphereTakes(op.Kind) {
+			return sphereError(r.Name, op.Pos.String(), op.Kind)
+		}
 		if ev.dry != nil && splits(op.Kind) {
 			return ev.drySplit(r, c, i, s, depth)
 		}
@@ -434,6 +437,9 @@ func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) erro
 		case OpSetAsPrism:
 			s.Profile = int32(op.Profile)
 			s.Roof = NoRoof
+			if s.Kind == Sphere {
+				s.Kind = setAsKind(op)
+			}
 		case OpRoof:
 			if err := roof(&s, op.Args[0].Roof, ex(1)); err != nil {
 				return fmt.Errorf("rule %q at %s: %w", r.Name, op.Pos, err)

@@ -33,6 +33,10 @@ func (c *CUDA) check(st gpuStatus, opt *CUDAOptions) error {
 		return fmt.Errorf("pga: rule %q at %s: Roof needs a rectangular Quad (a footprint or a top face)", name(st.ErrRule), c.opPos(st.ErrArg))
 	case gpuErrRoofAngle:
 		return fmt.Errorf("pga: rule %q at %s: Roof angle: want degrees between 0 and 90", name(st.ErrRule), c.opPos(st.ErrArg))
+	case gpuErrSphere:
+		if a := int(st.ErrArg); a >= 0 && a < len(c.prog.ops) {
+			return fmt.Errorf("pga: %w", sphereError(name(st.ErrRule), c.opPos(st.ErrArg), OpKind(c.prog.ops[a].Kind)))
+		}
 	case gpuErrRelatedDeep:
 		return c.relatedDeep(st)
 	case gpuErrFront:

@@ -419,6 +419,12 @@ func TestCUDAEquivalenceOperatorGraph(t *testing.T) {
 		{"constructs", convexOnly},
 		{"colliders", ogColliders},
 		{"repeat", "axiom Box A;\nterminal T U V (1,0);\nA = Replicate() { Repeat(X, 1.3, ANCHOR_TO_START) T | Repeat(Y, 0.7, ANCHOR_TO_END) U | Repeat(Z, -0.3, ANCHOR_TO_END) Repeat(X, 2, ANCHOR_TO_START) V };"},
+		// Zero-size pieces (OperatorGraph's SubDiv and Repeat): relative
+		// branches with nothing left, tiles longer than the extent, empty
+		// extents tiled in every mode.
+		{"zero", "axiom Box A;\nterminal T U V (1,0);\nA = Replicate() { SubDiv(X) { 4: T | -1: Repeat(Y, 2.5, ANCHOR_TO_END) U | 0: T | -2: Repeat(X, 0.5, ANCHOR_TO_START) V | 1: Repeat(X, 1) V } | Repeat(Y, 4.5) T | Repeat(Z, 2.5, ANCHOR_TO_END) U | Repeat(Z, 1.7, ANCHOR_TO_START) V };"},
+		// Probability prefixes inside blocks and chains are read and dropped.
+		{"inner probabilities", "axiom Box A;\nterminal T U V (1,0);\nA = 30%: Replicate() { 20%: T | else: SubDiv(Y) { 1: 50%: U | -1: Translate(1, 0, 0) 5%: V } } else: Replicate() { 90%: V | 10%: U };"},
 		{"prism5", "axiom Prism5 A;\nterminal T U V (1,0);\nA = Replicate() { T | CompSplit() { U | U | Extrude(0.3) V } };"},
 		{"triangle", "axiom Triangle A;\nterminal T U V (1,0);\nA = Extrude(2) Translate(0, ShapeSize(Y) / 2, 0) CompSplit() { T | U | If(ShapeNormal(Y) > 0.5 || ShapeNormal(Y) < -0.5) { U | Repeat(X, 0.3) V } };"},
 		{"rotations", "axiom Quad A;\nterminal T U V (1,0);\nA = Rotate(30, 40, 50) Extrude(2) Rotate(90, 90, 0) SetAsDynamicConvexRightPrism((0,0.5),(-0.5,-0.5),(0.5,-0.5)) CompSplit() { T | U | Translate(0, 0, ShapeRotation(Y)) V };"},

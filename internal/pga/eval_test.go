@@ -41,7 +41,7 @@ func TestSubDivRelativeAndAbsolute(t *testing.T) {
 	ts := run(t, header+"A = SubDiv(X) { 2: T | -1: T | -3: T | 0: T };", Vec3{10, 1, 1}, 1)
 	want := []struct{ size, centre float64 }{{2, -4}, {2, -2}, {6, 2}}
 	if len(ts) != len(want) {
-		t.Fatalf("%d pieces, want %d (zero-size pieces dropped)", len(ts), len(want))
+		t.Fatalf("%d pieces, want %d (a branch of size 0 makes no piece)", len(ts), len(want))
 	}
 	for i, w := range want {
 		if !near(ts[i].Size[0], w.size) || !near(pos(ts[i])[0], w.centre) {
@@ -78,8 +78,45 @@ func TestRepeatModes(t *testing.T) {
 	if ts := run(t, header+"A = Repeat(X, 2.5, ANCHOR_TO_END) T;", Vec3{10, 1, 1}, 1); len(ts) != 4 {
 		t.Fatalf("an exact fit has no short tile: %d tiles", len(ts))
 	}
-	if ts := run(t, header+"A = Repeat(X, 30) T;", Vec3{10, 1, 1}, 1); len(ts) != 1 {
-		t.Fatalf("ADJUST_TO_FILL keeps one tile: %d tiles", len(ts))
+}
+
+// OperatorGraph's SubDiv (Subdivide.cuh) gives every branch whose size is
+// not 0 a piece, one of no extent where relative branches have nothing left;
+// its Repeat (Repeat.cuh) always lays a first tile: of no extent at the low
+// end for ADJUST_TO_FILL when not one tile fits, a whole one for
+// ANCHOR_TO_END (hanging over the high end) and for an empty extent.
+func TestZeroSizePieces(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		size      float64
+		sizes     []float64
+		centres   []float64
+	}{
+		{"subdiv nothing left", "A = SubDiv(X) { 4: T | 6: T | -1: T | 0: T | -2: T };", 10,
+			[]float64{4, 6, 0, 0}, []float64{-3, 2, 5, 5}},
+		{"subdiv too much", "A = SubDiv(X) { -1: T | 12: T };", 10, []float64{0, 12}, []float64{-5, 1}},
+		{"subdiv empty", "A = SubDiv(X) { -1: T | -1: T };", 0, []float64{0, 0}, []float64{0, 0}},
+		{"adjust short", "A = Repeat(X, 30) T;", 10, []float64{0}, []float64{-5}},
+		{"adjust empty", "A = Repeat(X, 3) T;", 0, []float64{0}, []float64{0}},
+		{"end short", "A = Repeat(X, 30, ANCHOR_TO_END) T;", 10, []float64{30}, []float64{10}},
+		{"start short", "A = Repeat(X, 30, ANCHOR_TO_START) T;", 10, []float64{10}, []float64{0}},
+		{"end empty", "A = Repeat(X, 3, ANCHOR_TO_END) T;", 0, []float64{3}, []float64{1.5}},
+		{"start empty", "A = Repeat(X, 3, ANCHOR_TO_START) T;", 0, []float64{3}, []float64{1.5}},
+		{"end two", "A = Repeat(X, 6, ANCHOR_TO_END) T;", 10, []float64{6, 4}, []float64{-2, 3}},
+		{"start two", "A = Repeat(X, 6, ANCHOR_TO_START) T;", 10, []float64{4, 6}, []float64{-3, 2}},
+		{"not positive", "A = Replicate() { Repeat(X, 0) T | Repeat(X, 1 / 0) T };", 10, nil, nil},
+		{"empty then split", "A = Repeat(X, 3) SubDiv(X) { -1: T | 1: T };", 0, []float64{0, 1}, []float64{0, 0.5}},
+	} {
+		ts := run(t, header+c.src, Vec3{c.size, 1, 1}, 1)
+		if len(ts) != len(c.sizes) {
+			t.Errorf("%s: %d pieces, want %d", c.name, len(ts), len(c.sizes))
+			continue
+		}
+		for i := range ts {
+			if !near(ts[i].Size[0], c.sizes[i]) || !near(pos(ts[i])[0], c.centres[i]) || ts[i].Size[1] != 1 {
+				t.Errorf("%s piece %d: size %v centre %v, want %v %v", c.name, i, ts[i].Size, pos(ts[i])[0], c.sizes[i], c.centres[i])
+			}
+		}
 	}
 }
 

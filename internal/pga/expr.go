@@ -9,7 +9,6 @@ import (
 type Env interface {
 	ShapeSize(Axis) float64
 	ShapePosition(Axis) float64
-	ShapeRotation(Axis) float64
 	ShapeNormal(Axis) float64
 	ShapeFrame(axis, comp Axis) float64 // world component comp of the local axis
 	ShapeSeed() float64
@@ -161,8 +160,6 @@ func (a Attr) Eval(e Env) float64 {
 		return e.ShapeSize(a.Axis)
 	case "ShapePosition":
 		return e.ShapePosition(a.Axis)
-	case "ShapeRotation":
-		return e.ShapeRotation(a.Axis)
 	case "ShapeNormal":
 		return e.ShapeNormal(a.Axis)
 	case "ShapeSeed":
@@ -408,11 +405,15 @@ func (p *parser) primary() (Expr, error) {
 				return nil, err
 			}
 			a.Axis = ax
-			if name == "ShapeRotation" && p.isPunct(",") {
-				p.next()
-				comp, err := p.axis()
-				if err != nil {
-					return nil, err
+			// OperatorGraph reads ShapeRotation(A[, B]) as an element of
+			// the frame; B left out is X (its parser's default 0).
+			if name == "ShapeRotation" {
+				comp := AxisX
+				if p.isPunct(",") {
+					p.next()
+					if comp, err = p.axis(); err != nil {
+						return nil, err
+					}
 				}
 				return Frame{ax, comp}, p.expect(")")
 			}

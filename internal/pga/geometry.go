@@ -22,6 +22,9 @@ var boxFaces = [][]int{
 
 func (g *Grammar) solid(s *Shape) solid {
 	x, y, z := s.Size[0]/2, s.Size[1]/2, s.Size[2]/2
+	if s.Kind == Sphere {
+		return sphereSolid(s.Transform, s.Size)
+	}
 	if s.Roof != NoRoof {
 		return roofSolid(s.Roof, x, y, z)
 	}
@@ -114,6 +117,8 @@ func roofSolid(k RoofKind, x, y, h float64) solid {
 // counts is the corners and triangles of s as the encoders write it.
 func (g *Grammar) counts(s *Shape) (corners, triangles int) {
 	switch {
+	case s.Kind == Sphere:
+		return sphereCorners, sphereTriangles
 	case s.Roof == Pyramid || (s.Roof == Hip && s.Size[0] == s.Size[1]):
 		return 5, 6
 	case s.Roof != NoRoof:
@@ -133,6 +138,8 @@ func (g *Grammar) counts(s *Shape) (corners, triangles int) {
 // faceCount is the number of faces of s's solid (one normal each in OBJ).
 func (g *Grammar) faceCount(s *Shape) int {
 	switch {
+	case s.Kind == Sphere:
+		return sphereTriangles
 	case s.Roof != NoRoof:
 		return 5
 	case s.Profile != 0 && s.Kind == Box:

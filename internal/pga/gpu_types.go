@@ -21,7 +21,6 @@ const (
 	xGe
 	xSize
 	xPos
-	xRot
 	xNormal
 	xSeed
 	xAttr
@@ -65,6 +64,7 @@ const (
 	gpuErrRoofAngle
 	gpuErrFront
 	gpuErrRelatedDeep
+	gpuErrSphere
 )
 
 // Bilateral query tables (PGA_MAX_LINKS, PGA_TARGET_*, PGA_RULE_MARKED).

@@ -12,7 +12,7 @@ func TestPGAGPUTypesMatchHeader(t *testing.T) {
 	consts := map[string]int64{
 		"PGA_X_END": xEnd, "PGA_X_NUM": xNum, "PGA_X_NEG": xNeg, "PGA_X_ADD": xAdd, "PGA_X_SUB": xSub,
 		"PGA_X_MUL": xMul, "PGA_X_DIV": xDiv, "PGA_X_EQ": xEq, "PGA_X_NE": xNe, "PGA_X_LT": xLt, "PGA_X_GT": xGt,
-		"PGA_X_LE": xLe, "PGA_X_GE": xGe, "PGA_X_SIZE": xSize, "PGA_X_POS": xPos, "PGA_X_ROT": xRot,
+		"PGA_X_LE": xLe, "PGA_X_GE": xGe, "PGA_X_SIZE": xSize, "PGA_X_POS": xPos,
 		"PGA_X_NORMAL": xNormal, "PGA_X_SEED": xSeed, "PGA_X_ATTR": xAttr, "PGA_MAX_STACK": gpuMaxStack,
 		"PGA_X_QUERY": xQuery, "PGA_Q_OVERLAPS": int64(QueryOverlaps), "PGA_Q_TOUCHES": int64(QueryTouches),
 		"PGA_Q_INSIDE": int64(QueryInside), "PGA_MAX_SNAP_BRANCHES": gpuMaxSnapBranches, "PGA_X_INDEX": xIndex, "PGA_X_SIBLINGS": xSiblings, "PGA_X_LOTATTR": xLotAttr, "PGA_X_AND": xAnd, "PGA_X_OR": xOr, "PGA_X_FRAME": xFrame, "PGA_MAX_PROFILE": gpuMaxProfile,
@@ -26,7 +26,8 @@ func TestPGAGPUTypesMatchHeader(t *testing.T) {
 		"PGA_ERR_DEPTH":      gpuErrDepth, "PGA_ERR_SHAPES": gpuErrShapes, "PGA_ERR_REPEAT": gpuErrRepeat,
 		"PGA_ERR_COMPSPLIT_QUAD": gpuErrCompSplitQuad, "PGA_ERR_UNDEFINED": gpuErrUndefined,
 		"PGA_ERR_OVERFLOW": gpuErrOverflow,
-		"PGA_BOX":          int64(Box), "PGA_QUAD": int64(Quad), "PGA_PRISM": int64(Prism),
+		"PGA_BOX":          int64(Box), "PGA_QUAD": int64(Quad), "PGA_PRISM": int64(Prism), "PGA_SPHERE": int64(Sphere),
+		"PGA_ERR_SPHERE": gpuErrSphere, "PGA_SPHERE_SLICES": sphereSlices,
 		"PGA_OP_TRANSLATE": int64(OpTranslate), "PGA_OP_ROTATE": int64(OpRotate), "PGA_OP_SCALE": int64(OpScale),
 		"PGA_OP_EXTRUDE": int64(OpExtrude), "PGA_OP_SUBDIV": int64(OpSubDiv), "PGA_OP_REPEAT": int64(OpRepeat),
 		"PGA_OP_COMPSPLIT": int64(OpCompSplit), "PGA_OP_REPLICATE": int64(OpReplicate),

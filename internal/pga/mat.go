@@ -87,12 +87,3 @@ func RotationZ(deg float64) Mat4 {
 // original Y, then its original Z (Rotate(90, 90, 0) turns a box's roof
 // prism as suburban_house.pga expects).
 func Rotation(x, y, z float64) Mat4 { return RotationZ(z).Mul(RotationY(y)).Mul(RotationX(x)) }
-
-// eulerXYZ inverts Rotation for the rotation part of m, in degrees.
-func (m Mat4) eulerXYZ() Vec3 {
-	b := math.Asin(math.Max(-1, math.Min(1, -m[8])))
-	a := math.Atan2(m[9], m[10])
-	c := math.Atan2(m[4], m[0])
-	const k = 180 / math.Pi
-	return Vec3{a * k, b * k, c * k}
-}

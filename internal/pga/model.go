@@ -9,7 +9,8 @@ type ShapeKind int
 const (
 	Box ShapeKind = iota
 	Quad
-	Prism // a box whose cross-section was declared a convex prism; bounds only
+	Prism  // a box whose cross-section was declared a convex prism; bounds only
+	Sphere // OperatorGraph's Sphere: drawn as a sphere of radius size X (sphere.go)
 )
 
 func (k ShapeKind) String() string {
@@ -18,6 +19,8 @@ func (k ShapeKind) String() string {
 		return "Box"
 	case Quad:
 		return "Quad"
+	case Sphere:
+		return "Sphere"
 	}
 	return "Prism"
 }
@@ -38,8 +41,8 @@ type RepeatMode int
 
 const (
 	AdjustToFill  RepeatMode = iota // stretch the tiles to fill the extent (the default)
-	AnchorToStart                   // whole tiles from the start, the rest is dropped
-	AnchorToEnd                     // whole tiles flush with the end, the rest is dropped
+	AnchorToStart                   // the rest as a short first tile, whole tiles flush with the end
+	AnchorToEnd                     // whole tiles from the start, the rest as a short last tile
 )
 
 // OpKind is an operator of the language.

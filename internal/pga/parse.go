@@ -207,6 +207,9 @@ func (p *parser) chain() (*Chain, error) {
 	}
 	c := &Chain{}
 	for {
+		if err := p.innerProbability(); err != nil {
+			return nil, err
+		}
 		t, err := p.ident("operator or successor")
 		if err != nil {
 			return nil, err

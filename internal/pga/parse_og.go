@@ -48,20 +48,18 @@ var axiomKinds = map[string]struct {
 	"Prism3": {Box, 3}, "Prism5": {Box, 5}, "Prism6": {Box, 6}, "Prism7": {Box, 7}, "Prism8": {Box, 8},
 	"DynamicConvexRightPrism": {Box, -1}, "DynamicRightPrism": {Box, -1},
 	"DynamicConvexPolygon": {Quad, -1}, "DynamicPolygon": {Quad, -1},
+	"Sphere": {Sphere, 0},
 }
 
 // axiom reads "axiom KIND [{ (x, y) ... }] Rule;" (after "axiom").
 func (p *parser) axiom(g *Grammar) error {
-	k, err := p.ident("shape kind (Box, Quad, Triangle ... Octagon, Prism3 ... Prism8 or a Dynamic polygon or prism)")
+	k, err := p.ident("shape kind (Box, Quad, Sphere, Triangle ... Octagon, Prism3 ... Prism8 or a Dynamic polygon or prism)")
 	if err != nil {
 		return err
 	}
 	spec, ok := axiomKinds[k.text]
 	if !ok {
-		if k.text == "Sphere" {
-			return p.errAt(k, "axiom kind Sphere is not supported (no operator of the language splits a sphere)")
-		}
-		return p.errAt(k, fmt.Sprintf("expected shape kind Box, Quad, Triangle ... Octagon, Prism3 ... Prism8, DynamicConvexPolygon, DynamicPolygon, DynamicConvexRightPrism or DynamicRightPrism, found %s", k.describe()))
+		return p.errAt(k, fmt.Sprintf("expected shape kind Box, Quad, Sphere, Triangle ... Octagon, Prism3 ... Prism8, DynamicConvexPolygon, DynamicPolygon, DynamicConvexRightPrism or DynamicRightPrism, found %s", k.describe()))
 	}
 	ax := Axiom{Kind: spec.kind}
 	op := &Op{Kind: OpSetAsPrism, Pos: k.pos, Name: k.text, Concave: k.text == "DynamicRightPrism" || k.text == "DynamicPolygon"}
@@ -226,6 +224,27 @@ func (p *parser) ruleBody() (*Chain, error) {
 	}
 	op := &Op{Kind: OpRandomRule, Pos: at.pos, Name: "RandomRule", Args: []Arg{{Expr: Attr{Name: "ShapeSeed"}, Pos: at.pos}}, Branches: branches}
 	return &Chain{Ops: []*Op{op}}, nil
+}
+
+// innerProbability skips a probability prefix ("30% :" or "else :") before
+// an operator or successor inside a chain or a block. OperatorGraph's parser
+// accepts one before every successor, but only the successors of a rule
+// itself make a stochastic rule (ParserProductionRule.cpp); its operators
+// drop the prefixes of the successors in their blocks and chains
+// (ParserOperator.cpp), so `Replicate() { 30%: A | else: B }` is
+// `Replicate() { A | B }`. ruleBody reads the rule's own prefixes before it
+// calls chain, so what is left here is always an inner one.
+func (p *parser) innerProbability() error {
+	t := p.tok()
+	switch {
+	case t.kind == tNumber && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "%":
+		p.i += 2
+	case t.kind == tIdent && t.text == "else" && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == ":":
+		p.next()
+	default:
+		return nil
+	}
+	return p.expect(":")
 }
 
 // simple reports whether the polygon pts has no repeated points and no two

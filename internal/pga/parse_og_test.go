@@ -132,7 +132,7 @@ func TestAxiomKinds(t *testing.T) {
 			}
 		}
 	}
-	if _, err := Parse("k.pga", []byte("axiom Sphere A;\nterminal T (1,0);\nA = T;")); err == nil || !strings.Contains(err.Error(), "k.pga:1:7: axiom kind Sphere is not supported") {
+	if g, err := Parse("k.pga", []byte("axiom Sphere A;\nterminal T (1,0);\nA = T;")); err != nil || g.Axioms[0].Kind != Sphere || g.Axioms[0].Profile != 0 {
 		t.Fatalf("Sphere: %v", err)
 	}
 }
@@ -186,20 +186,31 @@ func TestConcaveCapTriangles(t *testing.T) {
 }
 
 // ShapeRotation(A, B) is OperatorGraph's element of the frame: the world
-// component B of local axis A; one axis keeps procgen's Euler angle.
+// component B of local axis A; ShapeRotation(A) is ShapeRotation(A, X), as
+// OperatorGraph's parser leaves the component at 0 (Parameters.cuh indexes
+// the model matrix with component * 4 + axis).
 func TestShapeRotationTwoAxes(t *testing.T) {
-	src := "axiom Box A;\nterminal T (1,0);\nA = Rotate(0, 0, 90) Scale(ShapeRotation(X, Y) + 1, ShapeRotation(Y, X) + 3, ShapeRotation(Z) + 1) T;"
+	src := "axiom Box A;\nterminal T (1,0);\nA = Rotate(0, 0, 30) Scale(ShapeRotation(X, Y) + 1, ShapeRotation(Y) + 3, ShapeRotation(X) + 1) T;"
 	s := run(t, src, Vec3{1, 1, 1}, 1)[0]
-	// Local X points to world +Y, local Y to world -X; the Euler angle about Z is 90.
-	if !near(s.Size[0], 2) || !near(s.Size[1], 2) || !near(s.Size[2], 91) {
-		t.Fatalf("size %v, want (2, 2, 91)", s.Size)
+	// Local X points to world (cos 30, sin 30, 0), local Y to (-sin 30, cos 30, 0).
+	if !near(s.Size[0], 1.5) || !near(s.Size[1], 2.5) || !near(s.Size[2], 1+math.Sqrt(3)/2) {
+		t.Fatalf("size %v, want (1.5, 2.5, 1.866)", s.Size)
 	}
 	g, err := Parse("r.pga", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := g.Rules["A"].Body.Ops[1].Args[0].Expr.String(); got != "(ShapeRotation(X, Y) + 1)" {
+	args := g.Rules["A"].Body.Ops[1].Args
+	if got := args[0].Expr.String(); got != "(ShapeRotation(X, Y) + 1)" {
 		t.Fatalf("printed as %s", got)
+	}
+	if got := args[1].Expr.String(); got != "(ShapeRotation(Y, X) + 3)" {
+		t.Fatalf("one axis printed as %s", got)
+	}
+	for _, bad := range []string{"ShapeRotation()", "ShapeRotation(X,)", "ShapeRotation(X, Y, Z)", "ShapeRotation(W)"} {
+		if _, err := Parse("r.pga", []byte("axiom Box A;\nterminal T (1,0);\nA = Translate("+bad+", 0, 0) T;")); err == nil || !strings.Contains(err.Error(), "r.pga:3:") {
+			t.Errorf("%s: error %v", bad, err)
+		}
 	}
 }
 
@@ -252,5 +263,43 @@ func TestInferredColliderPhases(t *testing.T) {
 	loop := "axiom Box A;\nterminal T (1,0);\nA = IfCollides(1) { T | Collider(1) A };"
 	if _, err := Parse("l.pga", []byte(loop)); err == nil || !strings.Contains(err.Error(), "cannot order the phases") {
 		t.Fatalf("loop: %v", err)
+	}
+}
+
+// OperatorGraph accepts a probability prefix before any successor but uses
+// only a rule's own (ParserProductionRule.cpp): inside blocks and chains the
+// prefixes are read and dropped, so each grammar here builds what the same
+// grammar without them builds.
+func TestInnerProbabilityPrefixes(t *testing.T) {
+	for _, c := range []struct{ with, without string }{
+		{"A = Replicate() { 30%: T | else: U | 70 % : Translate(1, 0, 0) T };", "A = Replicate() { T | U | Translate(1, 0, 0) T };"},
+		{"A = SubDiv(X) { 2: 50%: T | -1: else: Repeat(Y, 0.5) 10%: U };", "A = SubDiv(X) { 2: T | -1: Repeat(Y, 0.5) U };"},
+		{"A = Translate(1, 0, 0) 40%: Rotate(0, 30, 0) else: T;", "A = Translate(1, 0, 0) Rotate(0, 30, 0) T;"},
+		{"A = If(ShapeSize(X) > 3) { 20%: CompSplit() { 1%: T | 2%: U | else: T } | 99%: U };", "A = If(ShapeSize(X) > 3) { CompSplit() { T | U | T } | U };"},
+		// A rule's own prefixes still make it stochastic; the inner one is dropped.
+		{"A = 30%: Translate(0, 1, 0) 50%: T else: U;", "A = 30%: Translate(0, 1, 0) T else: U;"},
+	} {
+		const head = "axiom Box A;\nterminal T U (1,0);\n"
+		for seed := uint64(0); seed < 20; seed++ {
+			a, b := run(t, head+c.with, Vec3{4, 3, 2}, seed), run(t, head+c.without, Vec3{4, 3, 2}, seed)
+			if len(a) != len(b) || len(a) == 0 {
+				t.Fatalf("%q: %d terminals, without the prefixes %d", c.with, len(a), len(b))
+			}
+			for i := range a {
+				if a[i].Term != b[i].Term || a[i].Transform != b[i].Transform || a[i].Size != b[i].Size || a[i].Seed != b[i].Seed {
+					t.Fatalf("%q seed %d: terminal %d %+v, without the prefixes %+v", c.with, seed, i, a[i], b[i])
+				}
+			}
+		}
+	}
+	for _, c := range []struct{ src, want string }{
+		{"A = Replicate() { 30% T | U };", `t.pga:3:23: expected ":"`},
+		{"A = Replicate() { else T | U };", "t.pga:3:19"},
+		{"A = Replicate() { 30%: | U };", "t.pga:3:24: expected operator or successor"},
+	} {
+		_, err := Parse("t.pga", []byte("axiom Box A;\nterminal T U (1,0);\n"+c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
+		}
 	}
 }

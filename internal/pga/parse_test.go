@@ -45,7 +45,7 @@ terminal U V (2,3);`
 func TestParseErrors(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"axiom Box A", "e.pga:1:12: expected \";\", found end of file"},
-		{"axiom Cone A;", "e.pga:1:7: expected shape kind Box, Quad, Triangle"},
+		{"axiom Cone A;", "e.pga:1:7: expected shape kind Box, Quad, Sphere, Triangle"},
 		{header + "A = Translate(Frob(1), 0, 0) T;", "e.pga:3:15: unknown function Frob"},
 		{header + "A = 60%: T 50%: T;", "add up to 110%"},
 		{header + "A = 60%: T T;", "e.pga:3:12: a rule with several successors needs a probability"},
@@ -91,6 +91,8 @@ func FuzzParse(f *testing.F) {
 		balconyDoors("var w = 3;\n", "phase 2;\n", "Slab"),
 		header + "A = Replicate() { B | If(Touches(A, B) + Inside(A, T)) { T | Discard() } };\nB = Repeat(X, 1) T;",
 		"axiom DynamicRightPrism { (0,0) (1,0) (0.5,0.2) (0.5,1) } A; terminal T (1,2,3); A -> 40%: SetAsDynamicConcaveRightPrism((0,0),(1,0),(0.5,0.2),(0.5,1)) T 20%: Collider(2) T else: T;",
+		header + "A = Replicate() { 30%: T | else: SubDiv(X) { 2: 50%: T | -1: Translate(1, 0, 0) 5 % : T } };",
+		"axiom Sphere A; terminal T (1,0); A = Replicate() { Scale(2, -1, -1) T | SetAsDynamicConvexPolygon((0,0.5),(-0.5,-0.5),(0.5,-0.5)) Extrude(1) CompSplit() { T | T | T } | CompSplit() { T | T | T } };",
 	} {
 		f.Add([]byte(src))
 	}

@@ -16,14 +16,13 @@ type shapeEnv struct {
 
 func (e shapeEnv) ShapeSize(a Axis) float64     { return e.s.Size[a] }
 func (e shapeEnv) ShapePosition(a Axis) float64 { return e.s.Transform[int(a)*4+3] }
-func (e shapeEnv) ShapeRotation(a Axis) float64 { return e.s.Transform.eulerXYZ()[a] }
 
 // ShapeNormal is the world direction of the local +Z axis: the outward
 // normal of a face made by CompSplit.
 func (e shapeEnv) ShapeNormal(a Axis) float64 { return e.s.Transform[int(a)*4+2] }
 
-// ShapeFrame is OperatorGraph's two-axis ShapeRotation(axis, comp): the
-// world component comp of the local axis (an element of the rotation).
+// ShapeFrame is OperatorGraph's ShapeRotation(axis, comp): the world
+// component comp of the local axis (an element of the rotation).
 func (e shapeEnv) ShapeFrame(axis, comp Axis) float64 { return e.s.Transform[int(comp)*4+int(axis)] }
 
 // ShapeSeed is a number in [0, 1) hashed from the shape's seed, so small
@@ -67,7 +66,12 @@ func piece(s Shape, axis Axis, offset, size float64, i, n int) Shape {
 
 // subdiv lays the branches out from the low end of axis: positive sizes are
 // absolute, negative ones share what the absolute ones leave in proportion
-// to their magnitude. Pieces of no extent are dropped.
+// to their magnitude. As in OperatorGraph (Subdivide.cuh) every branch whose
+// size expression is not 0 gets a piece, also one of no extent (a relative
+// piece with nothing left); a branch of size 0 (or NaN) is skipped. Where the
+// absolute sizes pass the extent OperatorGraph stops (its dynamic path) or
+// makes pieces of negative size (its static one); procgen gives the relative
+// pieces no extent.
 func (ev *evaluator) subdiv(r *Rule, op *Op, s Shape, depth int) error {
 	axis := op.Args[0].Axis
 	env := ev.env(&s)
@@ -85,8 +89,10 @@ func (ev *evaluator) subdiv(r *Rule, op *Op, s Shape, depth int) error {
 			abs += w
 		}
 	}
+	emit := make([]bool, len(sizes))
 	left := math.Max(0, s.Size[axis]-abs)
 	for k, w := range sizes {
+		emit[k] = w != 0
 		if w < 0 {
 			sizes[k] = left * -w / rel
 		}
@@ -97,7 +103,7 @@ func (ev *evaluator) subdiv(r *Rule, op *Op, s Shape, depth int) error {
 	pos := -s.Size[axis] / 2
 	for k, b := range op.Branches {
 		w := sizes[k]
-		if w > 0 {
+		if emit[k] {
 			if err := ev.sub(r, b.Body, 0, piece(s, axis, pos+w/2, w, k, len(sizes)), depth); err != nil {
 				return err
 			}
@@ -132,7 +138,8 @@ func (ev *evaluator) snapSizes(group int, s *Shape, axis Axis, sizes []float64) 
 }
 
 // repeat tiles axis with copies of about the given size, each running the
-// rest of the chain. A negative size is a fraction of the extent.
+// rest of the chain. A negative size is a fraction of the extent. A size
+// that is not positive makes nothing (OperatorGraph stops with an error).
 func (ev *evaluator) repeat(r *Rule, c *Chain, at int, s Shape, depth int) error {
 	op := c.Ops[at]
 	axis := op.Args[0].Axis
@@ -145,7 +152,7 @@ func (ev *evaluator) repeat(r *Rule, c *Chain, at int, s Shape, depth int) error
 	if len(op.Args) > 2 {
 		mode = op.Args[2].Mode
 	}
-	if !(w > 0) || !(ext > 0) || math.IsInf(ext, 0) {
+	if !(w > 0) || !(ext >= 0) || math.IsInf(ext, 0) || math.IsInf(w, 0) {
 		return nil
 	}
 	// With a snap group, the planes inside the extent cut it into spans
@@ -158,44 +165,12 @@ func (ev *evaluator) repeat(r *Rule, c *Chain, at int, s Shape, depth int) error
 	var tiles []tile
 	for b := 1; b < len(bounds); b++ {
 		lo, hi := bounds[b-1], bounds[b]
-		span := hi - lo
-		nf := math.Floor(span/w + 1e-9)
-		if mode == AdjustToFill && nf < 1 {
-			nf = 1
+		n, _, _ := spanTiles(hi-lo, w, mode)
+		if n+float64(len(tiles)) > float64(ev.opt.MaxShapes) {
+			return fmt.Errorf("rule %q: Repeat makes %.0f shapes, more than MaxShapes %d: %w", r.Name, n, ev.opt.MaxShapes, ErrLimit)
 		}
-		// OperatorGraph's anchored modes keep the rest as a short tile:
-		// ANCHOR_TO_END lays whole tiles from the low end, the short one
-		// last; ANCHOR_TO_START puts the short one first, whole tiles
-		// flush with the high end.
-		rest, short := span-nf*w, 0.0
-		if mode != AdjustToFill && rest > 1e-9*w {
-			short = 1
-		}
-		if nf+short+float64(len(tiles)) > float64(ev.opt.MaxShapes) {
-			return fmt.Errorf("rule %q: Repeat makes %.0f shapes, more than MaxShapes %d: %w", r.Name, nf+short, ev.opt.MaxShapes, ErrLimit)
-		}
-		switch mode {
-		case AdjustToFill:
-			tw := span / nf
-			for k := 0; k < int(nf); k++ {
-				tiles = append(tiles, tile{lo + (float64(k)+0.5)*tw, tw})
-			}
-		case AnchorToEnd:
-			for k := 0; k < int(nf); k++ {
-				tiles = append(tiles, tile{lo + (float64(k)+0.5)*w, w})
-			}
-			if short > 0 {
-				tiles = append(tiles, tile{lo + nf*w + rest/2, rest})
-			}
-		case AnchorToStart:
-			start := lo
-			if short > 0 {
-				tiles = append(tiles, tile{lo + rest/2, rest})
-				start = lo + rest
-			}
-			for k := 0; k < int(nf); k++ {
-				tiles = append(tiles, tile{start + (float64(k)+0.5)*w, w})
-			}
+		for k := 0; k < int(n); k++ {
+			tiles = append(tiles, spanTile(lo, hi-lo, w, mode, k))
 		}
 	}
 	for k, t := range tiles {
@@ -204,6 +179,50 @@ func (ev *evaluator) repeat(r *Rule, c *Chain, at int, s Shape, depth int) error
 		}
 	}
 	return nil
+}
+
+// spanTiles is how many tiles Repeat lays on a span of length span with
+// tiles of size w > 0, as OperatorGraph does (Repeat.cuh): ADJUST_TO_FILL
+// makes floor(span/w) tiles stretched to fill, and one tile of no extent at
+// the low end when not even one fits; the anchored modes make
+// ceil(span/w) tiles, the last (ANCHOR_TO_END) or first (ANCHOR_TO_START)
+// one short, and one whole tile when the span is empty. whole is the count
+// of whole tiles, floor(span/w) up to rounding. Always at least one tile.
+func spanTiles(span, w float64, mode RepeatMode) (n, whole float64, short bool) {
+	whole = math.Floor(span/w + 1e-9)
+	n = whole
+	if short = mode != AdjustToFill && span-whole*w > 1e-9*w; short {
+		n++
+	}
+	return math.Max(n, 1), whole, short
+}
+
+// spanTile is tile k of a span starting at lo (spanTiles). OperatorGraph
+// lays the first tile with the mode's start size, then whole tiles, then
+// the end size, so when a single tile is made ANCHOR_TO_END gives it a whole
+// tile's size (hanging over the span's high end) and ANCHOR_TO_START the
+// rest; an empty span gets one whole tile in both.
+func spanTile(lo, span, w float64, mode RepeatMode, k int) tile {
+	n, whole, short := spanTiles(span, w, mode)
+	if mode == AdjustToFill {
+		if whole < 1 {
+			return tile{lo, 0}
+		}
+		tw := span / whole
+		return tile{lo + (float64(k)+0.5)*tw, tw}
+	}
+	rest := span - whole*w
+	first := w // the start size: a whole tile, or the rest at the start
+	if mode == AnchorToStart && short {
+		first = rest
+	}
+	if k == 0 {
+		return tile{lo + first/2, first}
+	}
+	if mode == AnchorToEnd && short && float64(k) == n-1 {
+		return tile{lo + first + float64(k-1)*w + rest/2, rest}
+	}
+	return tile{lo + first + (float64(k)-0.5)*w, w}
 }
 
 type tile struct{ centre, size float64 }

@@ -285,7 +285,7 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	rep.Axioms = len(axioms)
 	rep.LotsMS = ms(time.Since(start))
 
-	opt := pga.Options{Axiom: rep.Axiom, MaxShapes: a.pgaShapeCap(o), MaxDepth: o.MaxDepth,
+	opt := pga.Options{Axiom: rep.Axiom, MaxShapes: a.pgaShapeCap(o, kind), MaxDepth: o.MaxDepth,
 		LotAttrs: pga.LotAttrValues(lots), Context: ctx}
 	work := 0.0
 	if a.autoWeighsJob("pga") && len(axioms) > pgaProbeLots/2 {

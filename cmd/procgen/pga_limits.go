@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/procgen-dev/procgen/internal/output"
+	"github.com/procgen-dev/procgen/internal/pga"
 )
 
 // maxPgaDepth bounds --max-depth: the CPU evaluator recurses once per rule
@@ -21,11 +22,21 @@ const maxPgaShapes = 1 << 31
 // share of the OBJ text or GLB mesh (24 corners, normals and 36 indices).
 const pgaShapeBytes = 1024
 
+// pgaSphereBytes is what a Sphere terminal can cost instead: OperatorGraph's
+// 30x30-point sphere, 1682 triangles written flat (three corners, each with
+// a normal, per triangle) in the GLB mesh or the OBJ text.
+const pgaSphereBytes = 1682 * 3 * 2 * 12
+
 // pgaShapeCap is --max-shapes, lowered to what --max-memory can hold: the
 // evaluation then stops with the limit error, naming the rule, before the
-// machine runs out of memory.
-func (a *app) pgaShapeCap(o pgaOptions) int {
-	byMemory := a.memoryLimit() / pgaShapeBytes
+// machine runs out of memory. Only a Sphere axiom makes Spheres (every
+// operator keeps a shape's kind, and only SetAs changes a Sphere's).
+func (a *app) pgaShapeCap(o pgaOptions, kind pga.ShapeKind) int {
+	per := uint64(pgaShapeBytes)
+	if kind == pga.Sphere {
+		per = pgaSphereBytes
+	}
+	byMemory := a.memoryLimit() / per
 	if byMemory < uint64(o.MaxShapes) {
 		a.log.Debugf("pga: at most %d shapes (--max-memory)", byMemory)
 		return int(byMemory)

@@ -21,44 +21,69 @@ func forestOutDir(outDir string, force bool, inputs ...string) (string, error) {
 	if outDir == output.Stdout {
 		return "", usageErrorf("-o -: forest writes a directory of files (CSV, ASCII grids, PNG, summary.json); name a directory")
 	}
-	dir := filepath.Clean(outDir)
-	if resolved, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = resolved
+	holdsInput := func(dir string) error {
+		absDir, _ := filepath.Abs(dir)
+		for _, in := range inputs {
+			if in == "" {
+				continue
+			}
+			p := in
+			if r, err := filepath.EvalSymlinks(in); err == nil {
+				p = r
+			}
+			if abs, err := filepath.Abs(p); err == nil && strings.HasPrefix(abs, absDir+string(filepath.Separator)) {
+				return usageErrorf("output %s holds the input %s: choose another output directory", outDir, in)
+			}
+		}
+		return nil
 	}
-	fi, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := output.ProbeCreatableDir(filepath.Dir(dir)); err != nil {
-			return "", usageError{err}
-		}
-		return dir, nil
-	case err != nil:
-		return "", usageErrorf("output %s: %v", outDir, describeFSError(err))
-	case !fi.IsDir():
-		return "", usageErrorf("output %s exists and is not a directory", outDir)
-	}
-	absDir, _ := filepath.Abs(dir)
-	for _, in := range inputs {
-		if in == "" {
-			continue
-		}
-		p := in
-		if r, err := filepath.EvalSymlinks(in); err == nil {
-			p = r
-		}
-		if abs, err := filepath.Abs(p); err == nil && strings.HasPrefix(abs, absDir+string(filepath.Separator)) {
-			return "", usageErrorf("output %s holds the input %s: choose another output directory", outDir, in)
-		}
-	}
-	if empty, err := isEmptyDir(dir); err != nil {
-		return "", usageErrorf("output %s: %v", outDir, describeFSError(err))
-	} else if !empty && !force {
-		return "", usageErrorf("output %s exists and is not empty: --force replaces it as a whole (never mixing old and new files)", outDir)
+	dir, exists, err := settleOutDir("output", outDir, force,
+		"--force replaces it as a whole (never mixing old and new files)", holdsInput)
+	if err != nil || !exists {
+		return dir, err
 	}
 	if err := output.ProbeCreatableDir(filepath.Dir(dir)); err != nil {
 		return "", usageError{err}
 	}
 	return dir, nil
+}
+
+// settleOutDir checks an output directory before any work: a symlink is
+// followed; a missing one needs a parent that accepts a new directory; an
+// existing one must be a directory, and empty unless force (forceHint says
+// what --force does with it). It returns the resolved path and whether it
+// exists. label names the flag in messages ("output", "--frames"); first,
+// when not nil, checks an existing directory before its emptiness.
+func settleOutDir(label, dir string, force bool, forceHint string, first func(dir string) error) (string, bool, error) {
+	clean := filepath.Clean(dir)
+	if resolved, err := filepath.EvalSymlinks(clean); err == nil {
+		clean = resolved
+	}
+	fi, err := os.Stat(clean)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := output.ProbeCreatableDir(filepath.Dir(clean)); err != nil {
+			return "", false, usageError{err}
+		}
+		return clean, false, nil
+	case err != nil:
+		return "", false, usageErrorf("%s %s: %v", label, dir, describeFSError(err))
+	case !fi.IsDir():
+		return "", false, usageErrorf("%s %s exists and is not a directory", label, dir)
+	}
+	if first != nil {
+		if err := first(clean); err != nil {
+			return "", false, err
+		}
+	}
+	empty, err := isEmptyDir(clean)
+	if err != nil {
+		return "", false, usageErrorf("%s %s: %v", label, dir, describeFSError(err))
+	}
+	if !empty && !force {
+		return "", false, usageErrorf("%s %s exists and is not empty: %s", label, dir, forceHint)
+	}
+	return clean, true, nil
 }
 
 func isEmptyDir(dir string) (bool, error) {

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,28 +45,10 @@ func rulesFramesCheck(dir string, every int, force bool, prog *rules.Program, st
 	if px := rules.SheetPixels(b, min(states, rulesSheetBoards)); px > rules.MaxSheetPixels {
 		return nil, usageErrorf("--frames: %d boards of %dx%d make %d pixels a frame, more than %d", min(states, rulesSheetBoards), b.W, b.H, px, int64(rules.MaxSheetPixels))
 	}
-	clean := filepath.Clean(dir)
-	if resolved, err := filepath.EvalSymlinks(clean); err == nil {
-		clean = resolved
-	}
-	fi, err := os.Stat(clean)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := output.ProbeCreatableDir(filepath.Dir(clean)); err != nil {
-			return nil, usageError{err}
-		}
-	case err != nil:
-		return nil, usageErrorf("--frames %s: %v", dir, describeFSError(err))
-	case !fi.IsDir():
-		return nil, usageErrorf("--frames %s exists and is not a directory", dir)
-	default:
-		empty, err := isEmptyDir(clean)
-		if err != nil {
-			return nil, usageErrorf("--frames %s: %v", dir, describeFSError(err))
-		}
-		if !empty && !force {
-			return nil, usageErrorf("--frames %s exists and is not empty: --force writes the frames into it (replacing frames of the same names, leaving other files)", dir)
-		}
+	clean, _, err := settleOutDir("--frames", dir, force,
+		"--force writes the frames into it (replacing frames of the same names, leaving other files)", nil)
+	if err != nil {
+		return nil, err
 	}
 	absDir, _ := filepath.Abs(clean)
 	for _, in := range inputs {

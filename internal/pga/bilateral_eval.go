@@ -133,9 +133,15 @@ func splits(k OpKind) bool {
 
 // drySplit runs the multi-output operator c.Ops[i] one level deeper.
 func (ev *evaluator) drySplit(r *Rule, c *Chain, i int, s Shape, depth int) error {
-	op := c.Ops[i]
 	ev.dry.level++
 	defer func() { ev.dry.level-- }()
+	return ev.splitOp(r, c, i, s, depth)
+}
+
+// splitOp runs the multi-output operator c.Ops[i] (Repeat, SubDiv,
+// CompSplit, Offset, Setback, Replicate) on s.
+func (ev *evaluator) splitOp(r *Rule, c *Chain, i int, s Shape, depth int) error {
+	op := c.Ops[i]
 	switch op.Kind {
 	case OpRepeat:
 		return ev.repeat(r, c, i, s, depth)

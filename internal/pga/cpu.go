@@ -456,23 +456,8 @@ func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) erro
 			return nil
 		case OpGenerate:
 			return ev.emit(r, c.term, s)
-		case OpRepeat:
-			return ev.repeat(r, c, i, s, depth)
-		case OpSubDiv:
-			return ev.subdiv(r, op, s, depth)
-		case OpCompSplit:
-			return ev.compSplit(r, op, s, depth)
-		case OpOffset:
-			return ev.offset(r, op, s, depth)
-		case OpSetback:
-			return ev.setback(r, op, s, depth)
-		case OpReplicate:
-			for k, b := range op.Branches {
-				if err := ev.sub(r, b.Body, 0, child(s, k, len(op.Branches)), depth); err != nil {
-					return err
-				}
-			}
-			return nil
+		case OpRepeat, OpSubDiv, OpCompSplit, OpOffset, OpSetback, OpReplicate:
+			return ev.splitOp(r, c, i, s, depth)
 		case OpRandomRule:
 			return ev.random(r, op, s, depth)
 		case OpIf:

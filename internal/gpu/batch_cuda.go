@@ -29,29 +29,13 @@ func (d *Device) NewBatch() *Batch { return &Batch{dev: d} }
 
 // Launch queues f as Function.Launch would run it.
 func (b *Batch) Launch(f *Function, grid, block Dim3, sharedBytes int, args ...Arg) {
-	if len(args) > C.PG_MAX_ARGS {
-		err := fmt.Errorf("gpu: launch %s: %d arguments, at most %d", f.name, len(args), C.PG_MAX_ARGS)
+	run, err := f.launcher(grid, block, sharedBytes, args)
+	switch {
+	case err != nil:
 		b.ops = append(b.ops, func() error { return err })
-		return
+	case run != nil:
+		b.ops = append(b.ops, run)
 	}
-	if grid.X == 0 || grid.Y == 0 || grid.Z == 0 {
-		return // nothing to do; the driver would reject an empty grid
-	}
-	vals := make([]C.ulonglong, len(args)+1) // +1: never pass a pointer to an empty slice
-	for i, a := range args {
-		vals[i] = C.ulonglong(a.bits)
-	}
-	b.ops = append(b.ops, func() error {
-		r := C.pg_launch(f.fn, C.uint(grid.X), C.uint(grid.Y), C.uint(grid.Z),
-			C.uint(block.X), C.uint(block.Y), C.uint(block.Z), C.uint(sharedBytes), &vals[0], C.int(len(args)))
-		if err := check("launch "+f.name, r); err != nil {
-			return err
-		}
-		if f.dev.sync {
-			return check("kernel "+f.name, C.pg_ctx_synchronize())
-		}
-		return nil
-	})
 }
 
 // BatchZero queues clearing the first n values of buf (Buffer.ZeroPrefix).

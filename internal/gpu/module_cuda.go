@@ -172,17 +172,28 @@ var Null = Arg{}
 // Launch queues the kernel on the device's default stream. The launch itself
 // is checked; with SetSync(true) the kernel's completion is checked too.
 func (f *Function) Launch(grid, block Dim3, sharedBytes int, args ...Arg) error {
+	run, err := f.launcher(grid, block, sharedBytes, args)
+	if err != nil || run == nil {
+		return err
+	}
+	return f.dev.do(run)
+}
+
+// launcher checks a launch and returns the call that makes it on the
+// device's goroutine (Launch runs it now, Batch later); nil when the grid is
+// empty and there is nothing to do (the driver would reject it).
+func (f *Function) launcher(grid, block Dim3, sharedBytes int, args []Arg) (func() error, error) {
 	if len(args) > C.PG_MAX_ARGS {
-		return fmt.Errorf("gpu: launch %s: %d arguments, at most %d", f.name, len(args), C.PG_MAX_ARGS)
+		return nil, fmt.Errorf("gpu: launch %s: %d arguments, at most %d", f.name, len(args), C.PG_MAX_ARGS)
 	}
 	if grid.X == 0 || grid.Y == 0 || grid.Z == 0 {
-		return nil // nothing to do; the driver would reject an empty grid
+		return nil, nil
 	}
 	vals := make([]C.ulonglong, len(args)+1) // +1: never pass a pointer to an empty slice
 	for i, a := range args {
 		vals[i] = C.ulonglong(a.bits)
 	}
-	return f.dev.do(func() error {
+	return func() error {
 		r := C.pg_launch(f.fn, C.uint(grid.X), C.uint(grid.Y), C.uint(grid.Z),
 			C.uint(block.X), C.uint(block.Y), C.uint(block.Z), C.uint(sharedBytes), &vals[0], C.int(len(args)))
 		if err := check("launch "+f.name, r); err != nil {
@@ -192,5 +203,5 @@ func (f *Function) Launch(grid, block Dim3, sharedBytes int, args ...Arg) error 
 			return check("kernel "+f.name, C.pg_ctx_synchronize())
 		}
 		return nil
-	})
+	}, nil
 }

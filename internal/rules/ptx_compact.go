@@ -200,13 +200,7 @@ func (g *ptxGen) compact(warps int, ptr map[string]string, step0, nsteps string)
 	}
 	after := g.label("stepend")
 	g.op("@!%s bra %s", live, after)
-	g.op("@%s st.global.u32 [%s], %s", lane0, g.u32at(ptr["last_fired"], s), stateFired)
-	g.op("setp.ne.s32 %s, %s, 0", p, stateFired)
-	if g.p.DrawsInCond {
-		g.op("bra %s", after) // a step without firings is no fixed point
-	}
-	g.op("@%s bra %s", p, after)
-	g.op("@%s st.global.u32 [%s], %s", lane0, g.u32at(ptr["stable_at"], s), t)
+	g.stepVerdict(ptr, s, lane0, stateFired, p, t, after)
 	g.op("setp.ne.u32 %s, 0, 0", live)
 	g.at(after)
 	g.op("bra %s", step)

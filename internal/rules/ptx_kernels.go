@@ -238,16 +238,24 @@ func (g *ptxGen) simple(ptr map[string]string, step0, nsteps string) error {
 		g.countFired(ptr["fired"], first, n, t, step0, ri)
 		g.op("add.s32 %s, %s, %s", stepFired, stepFired, n)
 	}
-	g.op("@%s st.global.u32 [%s], %s", first, g.u32at(ptr["last_fired"], s), stepFired)
-	g.op("setp.ne.s32 %s, %s, 0", p, stepFired)
-	if g.p.DrawsInCond {
-		g.op("bra %s", step) // a step without firings is no fixed point
-	}
-	g.op("@%s bra %s", p, step)
-	g.op("@%s st.global.u32 [%s], %s", first, g.u32at(ptr["stable_at"], s), t)
+	g.stepVerdict(ptr, s, first, stepFired, p, t, step)
 	g.at(exit)
 	g.op("ret")
 	return nil
+}
+
+// stepVerdict ends a state's step in both schedules: the thread where who
+// holds stores the step's firings; when some fired (or a precondition draws,
+// so no step is a fixed point) it branches to next, else it stores t as the
+// state's fixed point and falls through. p is a scratch predicate.
+func (g *ptxGen) stepVerdict(ptr map[string]string, s, who, fired, p, t, next string) {
+	g.op("@%s st.global.u32 [%s], %s", who, g.u32at(ptr["last_fired"], s), fired)
+	g.op("setp.ne.s32 %s, %s, 0", p, fired)
+	if g.p.DrawsInCond {
+		g.op("bra %s", next) // a step without firings is no fixed point
+	}
+	g.op("@%s bra %s", p, next)
+	g.op("@%s st.global.u32 [%s], %s", who, g.u32at(ptr["stable_at"], s), t)
 }
 
 // countFired adds n (when not zero, by the thread where who holds) to

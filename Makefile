@@ -41,7 +41,7 @@ else
   KERNELS    :=
 endif
 
-.PHONY: all procgen kernels kernels-parallel test test-cpu test-cuda gpu-bins bench bench-lsys bench-gpu bench-rules bench-e2e bench-devices slurm-test clean
+.PHONY: all procgen kernels kernels-parallel test test-cpu test-cuda gpu-bins bench bench-lsys bench-gpu bench-rules bench-e2e bench-anim bench-devices slurm-test clean
 
 all: procgen
 
@@ -148,6 +148,12 @@ bench-gpu:
 # whole-command wall time on cpu, cuda and auto (scripts/bench-e2e.sh).
 bench-e2e:
 	scripts/bench-e2e.sh
+
+# On the GPU machine, after `make gpu-bins` here: `flame animate` over 120
+# frames of a flock edge at cuburn's 1080p profile, to PNG and to mp4, beside
+# the still renderer's rate (scripts/bench-anim.sh; EDGE=, RUNS=, DEVICE=).
+bench-anim:
+	scripts/bench-anim.sh
 
 # On a multi-GPU machine, after `make gpu-bins` here: one GPU against all of
 # them (scripts/bench-devices.sh): an animation, a batch and one still.

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# make bench-anim: sustained animation speed of the whole `flame animate`
+# command at cuburn's 1080p profile (1920x1080, 2500 samples per pixel,
+# motion blur: 1024 temporal samples per frame), FRAMES frames of a flock
+# edge, written as PNG files and as an mp4 (ffmpeg, libx264), median of
+# $RUNS runs each; beside it the still renderer's iterate+accumulate rate
+# on the edge's first node (`-v` prints the iterate time), so the table
+# shows what share of the still rate a whole animation run keeps.
+# Run on the GPU machine from the repository root after `make gpu-bins`.
+#   EDGE=path  (default: configs/flame/flock/edges/simple-a=simple-b.json)
+#   NODE=path  the still's node (default: the edge's link.src node)
+#   DB=dir     --genome-db (default: the directory above the edge's)
+#   DEVICE=cuda|cpu|auto  RUNS=5  FRAMES=120  OUTS="png mp4"
+set -uo pipefail
+RUNS=${RUNS:-5}
+FRAMES=${FRAMES:-120}
+DEVICE=${DEVICE:-cuda}
+OUTS=${OUTS:-png mp4}
+P=${PROCGEN:-bin/procgen}
+EDGE=${EDGE:-configs/flame/flock/edges/simple-a=simple-b.json}
+DB=${DB:-$(dirname "$(dirname "$EDGE")")}
+PROFILE=${PROFILE:-configs/flame/flock/profiles/1080p.json}
+if [ -z "${NODE:-}" ]; then
+  src=$(sed -n 's/.*"src": *"nodes\/\([^"@]*\).*/\1/p' "$EDGE" | head -1)
+  NODE=$DB/nodes/$src.json
+fi
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+W=$(sed -n 's/.*"width": *\([0-9]*\).*/\1/p' "$PROFILE"); H=$(sed -n 's/.*"height": *\([0-9]*\).*/\1/p' "$PROFILE")
+SPP=$(sed -n 's/.*"spp": *\([0-9]*\).*/\1/p' "$PROFILE")
+
+median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+anim() { # OUT: wall seconds of one whole command, "fail" on failure
+  rm -rf "$w/out" "$w/a.mp4"; mkdir -p "$w/out"
+  local t0 t1
+  t0=$(date +%s.%N)
+  if ! $P -q --device "$DEVICE" flame animate "$EDGE" --genome-db "$DB" --profile "$PROFILE" \
+      --frames "$FRAMES" -o "$1" 2> "$w/err"; then echo fail; cat "$w/err" >&2; return; fi
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+}
+
+samples=$(awk -v f="$FRAMES" -v w="$W" -v h="$H" -v s="$SPP" 'BEGIN { printf "%.0f", f * w * h * s }')
+echo "procgen $($P version | head -1 | awk '{print $2}') on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(nproc) cores, --device $DEVICE"
+echo "edge $(basename "$EDGE"), ${W}x${H}, $SPP spp, $FRAMES frames, median of $RUNS runs"
+# The still renderer's rate on the edge's first node: iterate seconds from -v.
+still=$(for i in $(seq "$RUNS"); do
+  $P -v --device "$DEVICE" flame animate "$NODE" --genome-db "$DB" --profile "$PROFILE" --still \
+    -o "$w/s%04d.png" 2>&1 | sed -n 's/.*(iterate \([0-9.]*\) s), [0-9]* temporal samples, \([0-9]*\) samples.*/\2 \1/p' \
+    | awk '{ printf "%.3f\n", $1 / $2 / 1e9 }'
+  rm -f "$w"/s*.png
+done | median)
+echo
+echo "| output | wall (s) | frames/s | G samples/s | share of the still rate ($still G/s) |"
+echo "|---|---:|---:|---:|---:|"
+for o in $OUTS; do
+  case $o in
+    png) out="$w/out/f%04d.png" ;;
+    *) out="$w/a.$o" ;;
+  esac
+  t=$(for i in $(seq "$RUNS"); do anim "$out"; done | grep -v fail | median)
+  [ -n "$t" ] || { echo "| $o | fail | | | |"; continue; }
+  awk -v o="$o" -v t="$t" -v f="$FRAMES" -v s="$samples" -v st="$still" 'BEGIN {
+    printf "| %s | %.2f | %.2f | %.2f | %.0f %% |\n", o, t, f / t, s / t / 1e9, (st > 0 ? 100 * s / t / 1e9 / st : 0) }'
+done

@@ -4,11 +4,10 @@
 # motion blur: 1024 temporal samples per frame), FRAMES frames of a flock
 # edge, written as PNG files and as an mp4 (ffmpeg, libx264), median of
 # $RUNS runs each; beside it the still renderer's iterate+accumulate rate
-# on the edge's first node (`-v` prints the iterate time), so the table
+# on the frames' centre genomes (`-v` prints the iterate time), so the table
 # shows what share of the still rate a whole animation run keeps.
 # Run on the GPU machine from the repository root after `make gpu-bins`.
 #   EDGE=path  (default: configs/flame/flock/edges/simple-a=simple-b.json)
-#   NODE=path  the still's node (default: the edge's link.src node)
 #   DB=dir     --genome-db (default: the directory above the edge's)
 #   DEVICE=cuda|cpu|auto  RUNS=5  FRAMES=120  OUTS="png mp4"
 set -uo pipefail
@@ -20,10 +19,6 @@ P=${PROCGEN:-bin/procgen}
 EDGE=${EDGE:-configs/flame/flock/edges/simple-a=simple-b.json}
 DB=${DB:-$(dirname "$(dirname "$EDGE")")}
 PROFILE=${PROFILE:-configs/flame/flock/profiles/1080p.json}
-if [ -z "${NODE:-}" ]; then
-  src=$(sed -n 's/.*"src": *"nodes\/\([^"@]*\).*/\1/p' "$EDGE" | head -1)
-  NODE=$DB/nodes/$src.json
-fi
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 W=$(sed -n 's/.*"width": *\([0-9]*\).*/\1/p' "$PROFILE"); H=$(sed -n 's/.*"height": *\([0-9]*\).*/\1/p' "$PROFILE")
@@ -43,10 +38,14 @@ anim() { # OUT: wall seconds of one whole command, "fail" on failure
 samples=$(awk -v f="$FRAMES" -v w="$W" -v h="$H" -v s="$SPP" 'BEGIN { printf "%.0f", f * w * h * s }')
 echo "procgen $($P version | head -1 | awk '{print $2}') on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(nproc) cores, --device $DEVICE"
 echo "edge $(basename "$EDGE"), ${W}x${H}, $SPP spp, $FRAMES frames, median of $RUNS runs"
-# The still renderer's rate on the edge's first node: iterate seconds from -v.
-still=$(for i in $(seq "$RUNS"); do
-  $P -v --device "$DEVICE" flame animate "$NODE" --genome-db "$DB" --profile "$PROFILE" --still \
-    -o "$w/s%04d.png" 2>&1 | sed -n 's/.*(iterate \([0-9.]*\) s), [0-9]* temporal samples, \([0-9]*\) samples.*/\2 \1/p' \
+# The still renderer's rate on the same genomes: the frames' centre genomes
+# without motion blur (a profile with frame_width 0), every FRAMES/12th frame,
+# samples over the iterate seconds -v prints; the median.
+printf '{ "type": "profile", "width": %s, "height": %s, "spp": %s, "frame_width": 0 }\n' "$W" "$H" "$SPP" > "$w/still.json"
+still=$(for k in $(seq 1 $(( (FRAMES + 11) / 12 )) "$FRAMES"); do
+  $P -v --device "$DEVICE" flame animate "$EDGE" --genome-db "$DB" --profile "$w/still.json" --frames "$FRAMES" \
+    --begin "$k" --end "$k" -o "$w/s%04d.png" 2>&1 \
+    | sed -n 's/.*(iterate \([0-9.]*\) s), [0-9]* temporal samples, \([0-9]*\) samples.*/\2 \1/p' \
     | awk '{ printf "%.3f\n", $1 / $2 / 1e9 }'
   rm -f "$w"/s*.png
 done | median)

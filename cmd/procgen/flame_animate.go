@@ -367,6 +367,11 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 			t := r.times[i]
 			start := time.Now()
 			fs, err := r.an.Frame(t)
+			if err == nil { // the frame's plan, built while the device renders the last frame
+				if err = fs.Prepare(flame.Options{Seed: r.app.opts.Seed, EarlyClip: r.o.EarlyClip, Transparent: r.o.Transparent}); err != nil {
+					err = fmt.Errorf("%s: frame at time %g: %w", r.src, t, err)
+				}
+			}
 			if err != nil {
 				errc <- err
 				return
@@ -414,7 +419,7 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 				delete(perFrame, i)
 				doneFrames += unit
 				mu.Unlock()
-				r.app.log.Debugf("frame %d (time %g): interpolate %.3f s, render %.3f s (iterate %.3f s), %d temporal samples, %d samples",
+				r.app.log.Debugf("frame %d (time %g): interpolate and plan %.3f s, render %.3f s (iterate %.3f s), %d temporal samples, %d samples",
 					r.numbers[i], t, sp.interp.Seconds(), time.Since(start).Seconds(), st.IterateSeconds,
 					len(fs.Samples), st.Samples)
 				select {

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
 // frameInput is one temporal sample as the iterate kernel reads it.
@@ -23,22 +24,28 @@ type frameInput struct {
 // The sample log (AccumDeferred) is not used: it looks colours up in one
 // genome's palette.
 func (c CUDA) RenderFrame(ctx context.Context, fs *FrameSpec, o Options) (*Frame, Stats, error) {
-	fp, err := newFramePlan(fs, o)
+	fp, err := fs.framePlan(o)
 	if err != nil {
 		return nil, Stats{}, err
 	}
 	ins := make([]frameInput, len(fp.games))
+	errs := make([]error, len(fp.games))
+	parallel.For(len(fp.games), 16, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			cg := fp.games[i]
+			gg, xs, err := fp.plans[i].gpuInputs(cg)
+			if !cg.table.xaos && c.Schedule != ScheduleThread {
+				gg.WarpUniform = 1
+			}
+			ins[i], errs[i] = frameInput{gg: gg, xs: xs, samples: fp.samples[i]}, err
+		}
+	})
 	alphaHits := true
-	for i, cg := range fp.games {
-		gg, xs, err := fp.plans[i].gpuInputs(cg)
-		if err != nil {
-			return nil, Stats{}, err
+	for i := range ins {
+		if errs[i] != nil {
+			return nil, Stats{}, errs[i]
 		}
-		if !cg.table.xaos && c.Schedule != ScheduleThread {
-			gg.WarpUniform = 1
-		}
-		alphaHits = alphaHits && gg.AlphaHits != 0
-		ins[i] = frameInput{gg: gg, xs: xs, samples: fp.samples[i]}
+		alphaHits = alphaHits && ins[i].gg.AlphaHits != 0
 	}
 	// Hits come from alpha only if every sample plots full, unweighted
 	// alpha; otherwise every launch counts them.
@@ -55,8 +62,15 @@ func (c CUDA) RenderFrame(ctx context.Context, fs *FrameSpec, o Options) (*Frame
 }
 
 // maxBatchGenomes bounds the genomes of one batched launch (each is ~21 KB
-// on the device).
-const maxBatchGenomes = 512
+// on the device), and batchSamplesPerLaunch its samples: a cuburn frame at
+// 1080p (1024 temporal samples, 5.2 G samples) is one launch of 5.2 waves
+// of blocks on an H100. Launches of 1 G samples (a still's) were 1.05 waves
+// each, which take as long as two, and the frame iterated at 27 G samples/s
+// against the still's 37.
+const (
+	maxBatchGenomes       = 1024
+	batchSamplesPerLaunch = 1 << 33
+)
 
 func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInput, alphaHits bool, o Options) (*Frame, error) {
 	d := r.dev
@@ -66,11 +80,11 @@ func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInp
 		maxX = max(maxX, len(in.xs))
 	}
 	nbatch := min(len(ins), maxBatchGenomes)
-	genomes, err := alloc[uint32](r, nbatch*len(gpu.Words(gpuGenome{})))
+	genomes, err := alloc[uint32](r, nbatch*int(unsafe.Sizeof(gpuGenome{}))/4)
 	if err != nil {
 		return nil, err
 	}
-	xforms, err := alloc[uint32](r, len(gpu.Words(make([]gpuXform, nbatch*maxX))))
+	xforms, err := alloc[uint32](r, nbatch*maxX*int(unsafe.Sizeof(gpuXform{}))/4)
 	if err != nil {
 		return nil, err
 	}
@@ -90,18 +104,30 @@ func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInp
 	}
 	spc := int64(subBatch)
 	var base, done int64
+	// One timer spans every launch, and nothing waits between them: the
+	// host builds and encodes the next batch while the device iterates this
+	// one (the upload, a synchronous copy on the same stream, then waits
+	// for it). With stages on, each launch is timed and waited for.
+	var timer *gpu.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
 	launch := func(grid gpu.Dim3, nchains, samples int64) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		dt, err := d.Time(func() error {
-			return r.stage("iterate", func() error {
-				return iterate.Launch(grid, gpu.Dim(iterThreads), shared, genomes.Arg(), xforms.Arg(), hist.Arg(),
-					hits.Arg(), gpu.U64(o.Seed), gpu.U64(uint64(base)), gpu.U32(uint32(nchains)),
-					gpu.U32(uint32(samples)), bad.Arg(), gpu.Null)
-			})
+		if timer == nil {
+			if timer, err = d.StartTimer(); err != nil {
+				return err
+			}
+		}
+		err := r.stage("iterate", func() error {
+			return iterate.Launch(grid, gpu.Dim(iterThreads), shared, genomes.Arg(), xforms.Arg(), hist.Arg(),
+				hits.Arg(), gpu.U64(o.Seed), gpu.U64(uint64(base)), gpu.U32(uint32(nchains)),
+				gpu.U32(uint32(samples)), bad.Arg(), gpu.Null)
 		})
-		r.iterate += dt
 		base += nchains * int64(grid.Y)
 		return err
 	}
@@ -123,7 +149,7 @@ func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInp
 		if len(batch) == 0 {
 			return nil
 		}
-		var gs []gpuGenome
+		gs := make([]gpuGenome, 0, len(batch))
 		xs := make([]gpuXform, len(batch)*maxX)
 		nchains := int64(0)
 		for i, in := range batch {
@@ -134,10 +160,10 @@ func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInp
 			copy(xs[i*maxX:], in.xs)
 			nchains = max(nchains, chains)
 		}
-		if err := genomes.Write(gpu.Words(gs)); err != nil {
+		if err := genomes.Write(gpu.WordsOf(gs)); err != nil {
 			return err
 		}
-		if err := xforms.Write(gpu.Words(xs)); err != nil {
+		if err := xforms.Write(gpu.WordsOf(xs)); err != nil {
 			return err
 		}
 		grid := gpu.Dim3{X: uint32((nchains + iterThreads - 1) / iterThreads), Y: uint32(len(batch)), Z: 1}
@@ -161,7 +187,7 @@ func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInp
 			}
 			continue
 		}
-		if len(batch) == maxBatchGenomes || batchSamples+in.samples > samplesPerLaunch {
+		if len(batch) == maxBatchGenomes || batchSamples+in.samples > batchSamplesPerLaunch {
 			if err := flush(); err != nil {
 				return nil, err
 			}
@@ -171,6 +197,13 @@ func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInp
 	}
 	if err := flush(); err != nil {
 		return nil, err
+	}
+	if timer != nil {
+		dt, err := timer.Stop()
+		if err != nil {
+			return nil, err
+		}
+		r.iterate += dt
 	}
 	if alphaHits {
 		f, err := d.Function("flame", "pg_flame_hits_from_alpha")
@@ -191,7 +224,7 @@ func (r *cudaRun) iterateAlone(in frameInput, genomes, xforms *gpu.Buffer[uint32
 	if err := genomes.Write(gpu.Words(in.gg)); err != nil {
 		return err
 	}
-	if err := xforms.Write(gpu.Words(in.xs)); err != nil {
+	if err := xforms.Write(gpu.WordsOf(in.xs)); err != nil {
 		return err
 	}
 	perLaunch := max(samplesPerLaunch/spc, 1)

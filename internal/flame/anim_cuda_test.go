@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 )
 
 // TestCUDAFrameMatchesCPU: a motion-blurred frame (8 gaussian-weighted
@@ -165,5 +166,74 @@ func frameWithinCPUNoise(t *testing.T, r FrameRenderer, fs *FrameSpec, what stri
 	t.Logf("%s: MAD(gpu, cpu) %.3f, MAD(cpu seeds) %.3f, %d samples", what, got, noise, st.Samples)
 	if got > 1.5*noise+0.5 {
 		t.Fatalf("%s: GPU frame differs from CPU by %.3f, more than the CPU's seed noise %.3f allows", what, got, noise)
+	}
+}
+
+// BenchmarkCUDAFlockSimple1080p: frames of the shipped simple flock edge
+// (configs/flame/flock) at cuburn's 1080p profile, 1024 temporal samples a
+// frame, rendered one after another as `flame animate` renders them (without
+// its overlap of interpolation and encoding): frames/s, the whole frame's
+// samples/s and the iterate kernel's; the "stages" run adds each device
+// stage's milliseconds (synchronized per stage).
+func BenchmarkCUDAFlockSimple1080p(b *testing.B) {
+	for _, staged := range []bool{false, true} {
+		name := "whole"
+		if staged {
+			name = "stages"
+		}
+		b.Run(name, func(b *testing.B) {
+			prof, err := ReadCuburnProfile("../../configs/flame/flock/profiles/1080p.json")
+			if err != nil {
+				b.Fatal(err)
+			}
+			a, err := LoadCuburnFile("../../configs/flame/flock/edges/simple-a=simple-b.json", prof, CuburnOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			a.SetFrameCount(120)
+			r := cudaFrameRenderer(b)
+			if staged {
+				r.Stages = map[string]time.Duration{}
+			}
+			var samples int64
+			var iterate, interp float64
+			b.ResetTimer()
+			start := time.Now()
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				fs, err := a.Frame((float64(i%120) + 0.5) / 120)
+				if err != nil {
+					b.Fatal(err)
+				}
+				interp += time.Since(t0).Seconds()
+				if staged { // the host's share of RenderFrame, done once more
+					t1 := time.Now()
+					fp, err := newFramePlan(fs, Options{Seed: uint64(i)})
+					if err != nil {
+						b.Fatal(err)
+					}
+					for k, cg := range fp.games {
+						if _, _, err := fp.plans[k].gpuInputs(cg); err != nil {
+							b.Fatal(err)
+						}
+					}
+					r.Stages["host-prep"] += time.Since(t1)
+				}
+				_, st, err := r.RenderFrame(context.Background(), fs, Options{Seed: uint64(i)})
+				if err != nil {
+					b.Fatal(err)
+				}
+				samples += st.Samples
+				iterate += st.IterateSeconds
+			}
+			sec := time.Since(start).Seconds()
+			b.ReportMetric(float64(b.N)/sec, "frames/s")
+			b.ReportMetric(float64(samples)/sec/1e9, "Gsamples/s")
+			b.ReportMetric(float64(samples)/iterate/1e9, "iterate-Gsamples/s")
+			b.ReportMetric(interp*1e3/float64(b.N), "interpolate-ms")
+			for name, d := range r.Stages {
+				b.ReportMetric(d.Seconds()*1e3/float64(b.N), name+"-ms")
+			}
+		})
 	}
 }

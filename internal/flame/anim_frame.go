@@ -39,6 +39,8 @@ type FrameSpec struct {
 	// MaxEstimator is the largest estimator radius of any keyframe, which
 	// sizes the gutter.
 	MaxEstimator float64
+	// prep is the plan Prepare built ahead of rendering, if any.
+	prep *prepared
 }
 
 // Still is the frame of a single genome without motion blur: rendering it

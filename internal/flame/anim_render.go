@@ -16,7 +16,7 @@ type FrameRenderer interface {
 // stream and the image depends on the seed only. Sizes come from the
 // frame's genomes (see Animation.Override); o's size fields are ignored.
 func (c CPU) RenderFrame(ctx context.Context, fs *FrameSpec, o Options) (*Frame, Stats, error) {
-	fp, err := newFramePlan(fs, o)
+	fp, err := fs.framePlan(o)
 	if err != nil {
 		return nil, Stats{}, err
 	}

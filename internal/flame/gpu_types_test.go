@@ -1,6 +1,8 @@
 package flame
 
 import (
+	"encoding/binary"
+	"reflect"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/gpu/layouttest"
@@ -13,4 +15,15 @@ func TestGPUTypesMatchHeader(t *testing.T) {
 		{C: "FlameXform", Go: gpuXform{}}, {C: "FlameGenome", Go: gpuGenome{}},
 		{C: "FlameDE", Go: gpuDE{}}, {C: "FlameTone", Go: gpuTone{}},
 	}})
+}
+
+// TestGPUTypesCopyAsMemory: the genomes and xforms a frame uploads by the
+// thousand have no padding, so gpu.WordsOf copies them as memory instead of
+// encoding them field by field.
+func TestGPUTypesCopyAsMemory(t *testing.T) {
+	for _, v := range []any{gpuGenome{}, gpuXform{}} {
+		if b, m := binary.Size(v), int(reflect.TypeOf(v).Size()); b != m || m%4 != 0 {
+			t.Errorf("%T: %d bytes encoded, %d in memory: gpu.WordsOf falls back to encoding/binary", v, b, m)
+		}
+	}
 }

@@ -24,6 +24,7 @@ static pg_result (*p_cuModuleLoadData)(pg_module *, const void *);
 static pg_result (*p_cuModuleUnload)(pg_module);
 static pg_result (*p_cuModuleGetFunction)(pg_function *, pg_module, const char *);
 static pg_result (*p_cuFuncSetAttribute)(pg_function, int, int);
+static pg_result (*p_cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, pg_function, int, size_t);
 static pg_result (*p_cuMemAlloc)(pg_deviceptr *, size_t);
 static pg_result (*p_cuMemFree)(pg_deviceptr);
 static pg_result (*p_cuMemGetInfo)(size_t *, size_t *);
@@ -84,6 +85,7 @@ int pg_load(char *err, int errlen) {
 	BIND(p_cuModuleUnload, "cuModuleUnload");
 	BIND(p_cuModuleGetFunction, "cuModuleGetFunction");
 	BIND(p_cuFuncSetAttribute, "cuFuncSetAttribute");
+	BIND(p_cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
 	BIND(p_cuMemAlloc, "cuMemAlloc_v2");
 	BIND(p_cuMemFree, "cuMemFree_v2");
 	BIND(p_cuMemGetInfo, "cuMemGetInfo_v2");
@@ -149,6 +151,9 @@ pg_result pg_module_get_function(pg_function *f, pg_module m, const char *name) 
 	return CALL(p_cuModuleGetFunction, f, m, name);
 }
 pg_result pg_func_set_attr(pg_function f, int attr, int value) { return CALL(p_cuFuncSetAttribute, f, attr, value); }
+pg_result pg_occupancy(int *blocks, pg_function f, int block_size, size_t dyn_shared) {
+	return CALL(p_cuOccupancyMaxActiveBlocksPerMultiprocessor, blocks, f, block_size, dyn_shared);
+}
 pg_result pg_mem_alloc(pg_deviceptr *p, size_t bytes) { return CALL(p_cuMemAlloc, p, bytes); }
 pg_result pg_mem_free(pg_deviceptr p) { return CALL(p_cuMemFree, p); }
 pg_result pg_mem_get_info(size_t *f, size_t *t) { return CALL(p_cuMemGetInfo, f, t); }

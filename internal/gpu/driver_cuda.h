@@ -57,6 +57,9 @@ pg_result pg_module_unload(pg_module m);
 pg_result pg_jit_ptx(const char *ptx, size_t len, void **cubin, size_t *cubin_len);
 pg_result pg_module_get_function(pg_function *f, pg_module m, const char *name);
 pg_result pg_func_set_attr(pg_function f, int attr, int value);
+// cuOccupancyMaxActiveBlocksPerMultiprocessor: blocks of block_size threads
+// with dyn_shared bytes of dynamic shared memory resident on one SM.
+pg_result pg_occupancy(int *blocks, pg_function f, int block_size, size_t dyn_shared);
 pg_result pg_mem_alloc(pg_deviceptr *p, size_t bytes);
 pg_result pg_mem_free(pg_deviceptr p);
 pg_result pg_mem_get_info(size_t *free_bytes, size_t *total_bytes);

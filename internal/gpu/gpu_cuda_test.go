@@ -167,3 +167,25 @@ func TestUnknownKernel(t *testing.T) {
 		t.Fatal("unknown family found")
 	}
 }
+
+// TestResidentBlocks: one wave is a whole number of blocks per SM, at least
+// one, and fewer blocks fit when each asks for more shared memory.
+func TestResidentBlocks(t *testing.T) {
+	d := device(t)
+	f, err := d.Function("selftest", "pg_selftest_hash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sms := d.Info().SMs
+	small, err := f.ResidentBlocks(256, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, err := f.ResidentBlocks(256, 40<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small < sms || small%sms != 0 || big < sms || big%sms != 0 || big > small {
+		t.Fatalf("%d SMs: %d blocks resident without shared memory, %d with 40 KiB each", sms, small, big)
+	}
+}

@@ -149,6 +149,23 @@ func (f *Function) SetMaxDynamicShared(bytes int) error {
 	})
 }
 
+// ResidentBlocks is how many blocks of blockThreads threads, each with
+// dynShared bytes of dynamic shared memory, the whole device runs at once
+// (the occupancy calculator's blocks per SM times the SMs): one wave. A
+// launch of many equal blocks is best a whole number of waves; 1.06 waves
+// take as long as two.
+func (f *Function) ResidentBlocks(blockThreads, dynShared int) (int, error) {
+	var n C.int
+	err := f.dev.do(func() error {
+		return check("cuOccupancyMaxActiveBlocksPerMultiprocessor("+f.name+")",
+			C.pg_occupancy(&n, f.fn, C.int(blockThreads), C.size_t(dynShared)))
+	})
+	if err != nil {
+		return 0, err
+	}
+	return max(int(n), 1) * max(f.dev.info.SMs, 1), nil
+}
+
 // Dim3 is a grid or block shape.
 type Dim3 struct{ X, Y, Z uint32 }
 

@@ -13,37 +13,68 @@ import "time"
 // it and one recorded after, so benchmarks see kernel time, not launch or
 // Go scheduling overhead. fn should only queue work (launches, copies).
 func (d *Device) Time(fn func() error) (time.Duration, error) {
-	var start, end C.pg_event
-	err := d.do(func() error {
-		if err := check("cuEventCreate", C.pg_event_create(&start)); err != nil {
-			return err
-		}
-		if err := check("cuEventCreate", C.pg_event_create(&end)); err != nil {
-			C.pg_event_destroy(start)
-			return err
-		}
-		return check("cuEventRecord", C.pg_event_record(start))
-	})
+	t, err := d.StartTimer()
 	if err != nil {
 		return 0, err
 	}
-	defer d.do(func() error {
-		C.pg_event_destroy(start)
-		C.pg_event_destroy(end)
-		return nil
-	})
 	if err := fn(); err != nil {
+		t.Stop()
 		return 0, err
 	}
+	return t.Stop()
+}
+
+// Timer measures the device time of work queued between StartTimer and
+// Stop without waiting in between, so the host can prepare the next launch
+// while the device runs the last one.
+type Timer struct {
+	d          *Device
+	start, end C.pg_event
+	done       bool
+}
+
+// StartTimer records an event on the device's stream.
+func (d *Device) StartTimer() (*Timer, error) {
+	t := &Timer{d: d}
+	err := d.do(func() error {
+		if err := check("cuEventCreate", C.pg_event_create(&t.start)); err != nil {
+			return err
+		}
+		if err := check("cuEventCreate", C.pg_event_create(&t.end)); err != nil {
+			C.pg_event_destroy(t.start)
+			return err
+		}
+		if err := check("cuEventRecord", C.pg_event_record(t.start)); err != nil {
+			C.pg_event_destroy(t.start)
+			C.pg_event_destroy(t.end)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Stop records the end event, waits for it and returns the device time
+// since StartTimer. The events are freed; a second Stop returns 0.
+func (t *Timer) Stop() (time.Duration, error) {
+	if t.done {
+		return 0, nil
+	}
+	t.done = true
 	var ms C.float
-	err = d.do(func() error {
-		if err := check("cuEventRecord", C.pg_event_record(end)); err != nil {
+	err := t.d.do(func() error {
+		defer C.pg_event_destroy(t.start)
+		defer C.pg_event_destroy(t.end)
+		if err := check("cuEventRecord", C.pg_event_record(t.end)); err != nil {
 			return err
 		}
-		if err := check("cuEventSynchronize", C.pg_event_synchronize(end)); err != nil {
+		if err := check("cuEventSynchronize", C.pg_event_synchronize(t.end)); err != nil {
 			return err
 		}
-		return check("cuEventElapsedTime", C.pg_event_elapsed(&ms, start, end))
+		return check("cuEventElapsedTime", C.pg_event_elapsed(&ms, t.start, t.end))
 	})
 	return time.Duration(float64(ms) * float64(time.Millisecond)), err
 }

@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// TestShippedFlock: the flock under configs/flame/flock (two simple nodes,
-// the edge between them and cuburn's 1080p profile, which scripts/bench-anim.sh
-// animates) loads, takes the profile's size and samples, and a motion-blurred
-// frame of it renders lit on the CPU.
+// TestShippedFlock: the flock under configs/flame/flock (two edges of simple
+// nodes and cuburn's 1080p profile, which scripts/bench-anim.sh animates)
+// loads, takes the profile's size and samples, and a motion-blurred frame of
+// each edge renders lit on the CPU.
 func TestShippedFlock(t *testing.T) {
 	prof, err := ReadCuburnProfile("../../configs/flame/flock/profiles/1080p.json")
 	if err != nil {
@@ -17,34 +17,36 @@ func TestShippedFlock(t *testing.T) {
 	if prof.Width != 1920 || prof.Height != 1080 || prof.SPP != 2500 {
 		t.Fatalf("profile: %dx%d, %g spp; want 1920x1080, 2500", prof.Width, prof.Height, prof.SPP)
 	}
-	a, err := LoadCuburnFile("../../configs/flame/flock/edges/simple-a=simple-b.json", prof, CuburnOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.SetFrameCount(120)
-	if err := a.Override(Options{Width: 96, Height: 54, Quality: 40}); err != nil {
-		t.Fatal(err)
-	}
-	fs, err := a.Frame(0.5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(fs.Samples) < 2 {
-		t.Fatalf("a frame of the edge has %d temporal samples; want motion blur", len(fs.Samples))
-	}
-	f, _, err := CPU{}.RenderFrame(context.Background(), fs, Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	img := f.NRGBA()
-	lit, n := 0, 0
-	for i := 0; i+3 < len(img.Pix); i += 4 {
-		n++
-		if (int(img.Pix[i])+int(img.Pix[i+1])+int(img.Pix[i+2]))/3 > 40 {
-			lit++
+	for _, edge := range []string{"simple-a=simple-b.json", "linear-a=linear-b.json"} {
+		a, err := LoadCuburnFile("../../configs/flame/flock/edges/"+edge, prof, CuburnOptions{})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if lit < n/10 {
-		t.Fatalf("the edge's middle frame is dark: %d of %d pixels lit", lit, n)
+		a.SetFrameCount(120)
+		if err := a.Override(Options{Width: 96, Height: 54, Quality: 40}); err != nil {
+			t.Fatal(err)
+		}
+		fs, err := a.Frame(0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fs.Samples) < 2 {
+			t.Fatalf("%s: a frame has %d temporal samples; want motion blur", edge, len(fs.Samples))
+		}
+		f, _, err := CPU{}.RenderFrame(context.Background(), fs, Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		img := f.NRGBA()
+		lit, n := 0, 0
+		for i := 0; i+3 < len(img.Pix); i += 4 {
+			n++
+			if (int(img.Pix[i])+int(img.Pix[i+1])+int(img.Pix[i+2]))/3 > 40 {
+				lit++
+			}
+		}
+		if lit < n/10 {
+			t.Fatalf("%s: the middle frame is dark: %d of %d pixels lit", edge, lit, n)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"runtime"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
@@ -21,6 +22,10 @@ type costModel struct {
 	cpuFixed float64 // seconds the CPU path pays whatever the size
 	gpuRate  float64 // units per second on the GPU
 	gpuFixed float64 // seconds
+	// gpuFill is how many independent items (rules: states, one block each)
+	// keep the whole GPU busy; with fewer, gpuRate falls in proportion. 0:
+	// every input fills it.
+	gpuFill float64
 }
 
 // costModels are calibrated on the H100 host (16 cores) with
@@ -45,12 +50,20 @@ var costModels = map[string]costModel{
 	// cores Life 4096 x 200, probed at 20.9 core-s, took 0.40 s, and the
 	// synthetic rule 2048 x 10 (1.59) 0.28 s; the GPU's generated kernels
 	// run the synthetic goal row in 0.05 ms per application.
-	"rules": {unit: "core-seconds", cpuRate: 3, gpuRate: 200, gpuFixed: 0.45},
+	// The GPU runs a state per block: 8 Life boards of 512x512 x 1000 steps
+	// took 10.5 s there against 3.0-3.9 s on 16 cores (H200 host, 287571e),
+	// about an eighth of the full rate, hence gpuFill 64 states.
+	"rules": {unit: "core-seconds", cpuRate: 3, gpuRate: 200, gpuFixed: 0.45, gpuFill: 64},
 }
 
-// predict returns the model's CPU and GPU times for work on cores cores.
-func (m costModel) predict(work float64, cores int) (cpu, gpu float64) {
-	return m.cpuFixed + work/(m.cpuRate*float64(max(cores, 1))), m.gpuFixed + work/m.gpuRate
+// predict returns the model's CPU and GPU times for work on cores cores,
+// spread over items independent pieces (+Inf where gpuFill does not apply).
+func (m costModel) predict(work float64, cores int, items float64) (cpu, gpu float64) {
+	rate := m.gpuRate
+	if m.gpuFill > 0 && items < m.gpuFill {
+		rate *= max(items, 1) / m.gpuFill
+	}
+	return m.cpuFixed + work/(m.cpuRate*float64(max(cores, 1))), m.gpuFixed + work/rate
 }
 
 // autoWeighs says whether --device auto has a choice to make, so that jobs
@@ -71,12 +84,19 @@ func (a *app) autoWeighsJob(job string) bool {
 // --device auto the GPU only when the model says it is faster (-v says what
 // was estimated and why); cpu and cuda are obeyed as they are.
 func (a *app) openDeviceFor(job string, work float64) (*gpu.Device, error) {
+	return a.openDeviceForItems(job, work, math.Inf(1))
+}
+
+// openDeviceForItems is openDeviceFor for work spread over items
+// independent pieces, fewer of which than the model's gpuFill leave most of
+// the GPU idle.
+func (a *app) openDeviceForItems(job string, work, items float64) (*gpu.Device, error) {
 	m, ok := costModels[job]
 	if !a.autoWeighs() || !ok {
 		return a.openDevice()
 	}
 	cores := runtime.GOMAXPROCS(0)
-	cpuT, gpuT := m.predict(work, cores)
+	cpuT, gpuT := m.predict(work, cores, items)
 	if cpuT <= gpuT {
 		a.releasePrefetched()
 		a.log.Debugf("device: cpu (auto: %s, %.3g %s: about %.3g s on %d cores against %.3g s on a GPU)",

@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // The model's decisions at the sizes measured on the H100 host (16 cores):
 // small work stays on the CPU (the GPU's fixed cost dominates), large work
@@ -10,24 +13,31 @@ func TestCostModelDecisions(t *testing.T) {
 		job     string
 		work    float64
 		wantGPU bool
+		items   float64 // independent pieces; 0: plenty
 	}{
-		{"flame", 48 * 36 * 50, false},      // a thumbnail
-		{"flame", 1920 * 1080 * 2000, true}, // a 1080p still at quality 2000
-		{"pga", 300, false},                 // a handful of buildings
-		{"pga", 5e7, true},                  // a city of tens of millions of terminals
-		{"forest-exact", 5e5 * 1e3, false},  // a small plot
-		{"forest-exact", 5e5 * 1e5, true},   // the exact sum over 1e5 trees
-		{"rules", 0.05, false},              // a few boards: 0.05 core-seconds
-		{"rules", 19, false},                // Life, 4096 boards x 200 steps: 0.40 s on 16 cores (f25e66b)
-		{"rules", 200, true},                // ten times that
-		{"lsys", 3.1e8, false},              // koch-island -n 9: the CPU wins
-		{"pga", 1.6e6, false},               // Skyscrapers 23x23
-		{"pga", 6.1e6, false},               // Suburban 66x64, --stats-only: 0.46 s on 16 cores (f25e66b)
-		{"forest-fft", 5e5, false},
+		{"flame", 48 * 36 * 50, false, 0},      // a thumbnail
+		{"flame", 1920 * 1080 * 2000, true, 0}, // a 1080p still at quality 2000
+		{"pga", 300, false, 0},                 // a handful of buildings
+		{"pga", 5e7, true, 0},                  // a city of tens of millions of terminals
+		{"forest-exact", 5e5 * 1e3, false, 0},  // a small plot
+		{"forest-exact", 5e5 * 1e5, true, 0},   // the exact sum over 1e5 trees
+		{"rules", 0.05, false, 0},              // a few boards: 0.05 core-seconds
+		{"rules", 19, false, 0},                // Life, 4096 boards x 200 steps: 0.40 s on 16 cores (f25e66b)
+		{"rules", 200, true, 0},                // ten times that
+		{"lsys", 3.1e8, false, 0},              // koch-island -n 9: the CPU wins
+		{"pga", 1.6e6, false, 0},               // Skyscrapers 23x23
+		{"pga", 6.1e6, false, 0},               // Suburban 66x64, --stats-only: 0.46 s on 16 cores (f25e66b)
+		{"forest-fft", 5e5, false, 0},
+		{"rules", 200, false, 8},  // the same work on 8 big boards: 8 blocks of the GPU
+		{"rules", 200, true, 256}, // on 256 boards
 	}
 	for _, tt := range tests {
 		m := costModels[tt.job]
-		cpu, gpu := m.predict(tt.work, 16)
+		items := tt.items
+		if items == 0 {
+			items = math.Inf(1)
+		}
+		cpu, gpu := m.predict(tt.work, 16, items)
 		if got := gpu < cpu; got != tt.wantGPU {
 			t.Errorf("%s at %.3g %s: cpu %.3g s, gpu %.3g s: GPU chosen = %v, want %v", tt.job, tt.work, m.unit,
 				cpu, gpu, got, tt.wantGPU)

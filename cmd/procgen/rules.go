@@ -352,7 +352,7 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	if a.autoWeighs() {
 		work = rulesWork(ctx, prog, st, plan.steps)
 	}
-	dev, err := a.openDeviceFor("rules", work)
+	dev, err := a.openDeviceForItems("rules", work, float64(st.N))
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 				l := vl.l
 				name := fmt.Sprintf("%s/%s%d/%s/interp=%v", tc.name, sched, v.warps, l, vl.interp)
 				if !vl.interp {
-					requireGenerated(t, c.Dev, tc.p, ptxKernel{sched, l, v.warps})
+					requireGenerated(t, c.Dev, tc.p, ptxKernel{sched, l, v.warps, tc.p.gpuWide()})
 				}
 				st := Generate(tc.p, tc.states, 11)
 				o.Schedule, o.Layout, o.Interpreter = sched, l, vl.interp

@@ -27,7 +27,7 @@ type genVariant struct {
 	layout Layout
 }
 
-func (v genVariant) kernel() ptxKernel { return ptxKernel{v.sched, v.layout, v.warps} }
+func (v genVariant) kernel() ptxKernel { return ptxKernel{v.sched, v.layout, v.warps, false} }
 func (v genVariant) String() string    { return fmt.Sprintf("%s%d/%s", v.sched, v.warps, v.layout) }
 
 func allGenVariants() []genVariant {

@@ -23,7 +23,7 @@ func TestPTXNarrowUnchanged(t *testing.T) {
 		}
 		h.Write([]byte(src))
 	}
-	ps, _ := ptxRandomPrograms(t, 60, nil)
+	ps, _ := ptxRandomPrograms(t, 60, func(p *Program) bool { return !p.gpuWide() })
 	for _, p := range ps {
 		src, err := generatePTX(p, allPTXKernels()...)
 		if err != nil {

@@ -149,7 +149,7 @@ func TestPTXEmulatedMatchesCPURandom(t *testing.T) {
 	ps, srcs := ptxRandomPrograms(t, n, func(p *Program) bool { return !hasOpcode(p, opADDF) })
 	for k, p := range ps {
 		l := []Layout{LayoutA, LayoutB, LayoutC}[k%3]
-		for _, kern := range []ptxKernel{{Simple, l, 0}, {Compact, l, 32}, {Compact, l, gpuCompactSmall}} {
+		for _, kern := range []ptxKernel{{Simple, l, 0, false}, {Compact, l, 32, false}, {Compact, l, gpuCompactSmall, false}} {
 			if msg := emuAgrees(p, kern, 1+k%3, 1+k%4, uint64(k)); msg != "" {
 				t.Fatalf("program %d, %s:\n%s\n%s", k, kern.name(), srcs[k], msg)
 			}

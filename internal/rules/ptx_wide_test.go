@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"os/exec"
 	"testing"
 )
 
@@ -260,6 +262,54 @@ func TestWidePendingWinner(t *testing.T) {
 		want := writes[top][len(writes[top])-1]
 		if uint32(word) != want || word>>32 != uint64(rels[top])+1 {
 			t.Fatalf("trial %d: word %#x, want rel %d value %#x (writes %v of rels %v)", trial, word, rels[top], want, writes, rels)
+		}
+	}
+}
+
+// The wide kernels assemble with ptxas for sm_90: every kernel of the
+// shipped rule files and the wide cases, and 30 random programs (-short:
+// 6), one kernel each.
+func TestPTXWideAssembles(t *testing.T) {
+	ptxas, err := exec.LookPath("ptxas")
+	if err != nil {
+		t.Skip("no ptxas on PATH")
+	}
+	dir := t.TempDir()
+	for name, p := range ptxConfigs(t) {
+		if msg := assemble(ptxas, dir, name, p, wideKernels()); msg != "" {
+			t.Errorf("%s: %s", name, msg)
+		}
+	}
+	cases := wideCases(t)
+	for _, src := range []string{
+		"state { int k  int top }\nrule r over i in 0..2147483648 when i % 3 != 1 { if i >= 2147483600 { top = max(top, i) } }",
+		"state { int k }\nrule r over i in -2147483647 - 1..0 { k += 1 }",
+	} {
+		cases = append(cases, struct {
+			name          string
+			p             *Program
+			states, steps int
+		}{"full", compileSrc(t, src), 0, 0})
+	}
+	cases = append(cases, struct {
+		name          string
+		p             *Program
+		states, steps int
+	}{"life1024", compileConfig(t, "life.rules", map[string]string{"W": "1024", "H": "1024"}), 0, 0})
+	for _, tc := range cases {
+		if msg := assemble(ptxas, dir, tc.name, tc.p, wideKernels()); msg != "" {
+			t.Errorf("%s: %s", tc.name, msg)
+		}
+	}
+	n := 30
+	if testing.Short() {
+		n = 6
+	}
+	ps, srcs := ptxRandomPrograms(t, n, nil)
+	all := wideKernels()
+	for k, p := range ps {
+		if msg := assemble(ptxas, dir, fmt.Sprint("random", k), p, all[k%len(all):k%len(all)+1]); msg != "" {
+			t.Errorf("random %d: %s\n%s", k, msg, srcs[k])
 		}
 	}
 }

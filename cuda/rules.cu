@@ -304,7 +304,8 @@ __device__ __forceinline__ void rules_last_fired(int32_t *last_fired, int s, C n
 #define RULES_KERNEL_PARAMS                                                                                         \
 	const uint32_t *__restrict__ code, const RulesField *__restrict__ fields, const RulesRule *__restrict__ rules,   \
 	    uint32_t *cur, uint32_t *snap, unsigned long long *pend, int32_t *stable_at, int32_t *failed,               \
-	    int32_t *err_rule, unsigned long long *err_key, unsigned long long *err_pc, unsigned long long *fired, int32_t *last_fired,              \
+	    int32_t *err_rule, unsigned long long *err_key, unsigned long long *err_pc, unsigned long long *fired,       \
+	    int32_t *last_fired,                                                                                        \
 	    int nstates, int words, int nrules, int ncode, int nfields, int step0, int nsteps, int nregs,                \
 	    unsigned long long seed, int first_state, int nofix, int first_step
 

@@ -363,7 +363,7 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 		if allStable {
 			break
 		}
-		next = min(2*next, 256)
+		next = min(2*next, maxLaunchSteps(p, st.N))
 	}
 	if dev, err = r.cur.Download(); err != nil {
 		return nil, err

@@ -80,3 +80,19 @@ func gpuMemory(p *Program, n, steps int) int64 {
 	b += 8 * int64(max(steps, 1)) * int64(len(p.Rules))
 	return b + int64(4*(len(p.Code)+2*len(p.Fields)+len(p.Rules)*8))
 }
+
+// maxLaunchSteps bounds the steps of one launch (CUDA.Run grows launches
+// from one step to 256): a launch cannot be interrupted, so where a step
+// evaluates more than 2^24 (state, index) pairs (only programs on the wide
+// kernels do) a launch holds at most 2^32 of them, and Ctrl-C or a fixed
+// point is seen between launches.
+func maxLaunchSteps(p *Program, states int) int {
+	if !p.gpuWide() {
+		return 256
+	}
+	var work int64
+	for _, r := range p.Rules {
+		work += int64(states) * int64(r.Hi-r.Lo)
+	}
+	return int(min(256, max(1, (1<<32)/max(work, 1))))
+}

@@ -41,3 +41,23 @@ func TestGPUMemoryEstimate(t *testing.T) {
 		t.Errorf("gpuMemory: %d bytes for 2^30 steps", got)
 	}
 }
+
+// Launches of programs on the narrow kernels keep their 256 steps; a wide
+// program's are bounded by its work a step.
+func TestMaxLaunchSteps(t *testing.T) {
+	for _, c := range []struct {
+		src    string
+		states int
+		want   int
+	}{
+		{"state { int a }\nrule r over i in 0..524288 { a = 1 }", 100000, 256},
+		{"state { int a }\nrule r over i in 0..1048576 { a = 1 }", 1, 256},
+		{"state { int a }\nrule r over i in 0..1048576 { a = 1 }", 64, 64},
+		{"state { int a }\nrule r over i in 0..2147483648 { a = 1 }", 1, 2},
+		{"state { int a }\nrule r over i in 0..2147483648 { a = 1 }\nrule s over i in 0..2147483648 { a = 1 }", 3, 1},
+	} {
+		if got := maxLaunchSteps(compileSrc(t, c.src), c.states); got != c.want {
+			t.Errorf("%q x %d: %d, want %d", c.src, c.states, got, c.want)
+		}
+	}
+}

@@ -16,7 +16,10 @@
 // writes go through a 64-bit atomicMax keyed by (index, write number) and are
 // flushed after the rule; += is an atomic add. Faults (index out of range,
 // division by zero) record, per state, the lowest (index, pc, value) with
-// atomicMin, and the state stops after that rule.
+// atomicMin, and the state stops after that rule. Those records and the
+// compacted pairs come in two encodings (internal/rules/gpu_range.go): the
+// narrow kernels for rules over at most 2^19 indices, the wide ones
+// (rules_*_wide_*) for rules up to 2^31.
 #include "common.cuh"
 #include "rules_types.cuh"
 
@@ -35,6 +38,44 @@ __device__ __forceinline__ uint32_t f2u(float f) { return __float_as_uint(f); }
 // rules_fault_key orders faults: lowest index first, then pc, then value.
 __device__ __forceinline__ unsigned long long rules_fault_key(int rel, int pc, int32_t value) {
 	return ((unsigned long long)rel << 45) | ((unsigned long long)pc << 32) | (uint32_t)value;
+}
+
+// RulesEnc is what differs between the narrow and the wide kernels: the
+// compacted (rel, warp) pairs and the firing counts.
+template <bool WIDE> struct RulesEnc {
+	typedef uint32_t pair;
+	typedef int count;
+};
+template <> struct RulesEnc<true> {
+	typedef unsigned long long pair;
+	typedef unsigned long long count;
+};
+
+// RulesFault is a thread's fault: the key (narrow: rules_fault_key; wide:
+// rel<<32 | uint32(value)) and, wide, the pc.
+struct RulesFault {
+	unsigned long long key;
+	int pc;
+};
+
+template <bool WIDE>
+__device__ __forceinline__ void rules_fault_set(RulesFault *f, int rel, int pc, int32_t value) {
+	if (WIDE) {
+		f->key = ((unsigned long long)(uint32_t)rel << 32) | (uint32_t)value;
+		f->pc = pc;
+	} else {
+		f->key = rules_fault_key(rel, pc, value);
+	}
+}
+
+// rules_fault_record keeps state s's lowest fault. Wide: a state's faults
+// have distinct rel (one thread an index, stopping at its first fault), so
+// the lowest rel wins both atomicMins with its own value and pc.
+template <bool WIDE>
+__device__ __forceinline__ void rules_fault_record(unsigned long long *err_key, unsigned long long *err_pc, int s,
+                                                   const RulesFault &f) {
+	atomicMin(&err_key[s], f.key);
+	if (WIDE) atomicMin(&err_pc[s], (f.key & 0xffffffff00000000ull) | (uint32_t)f.pc);
 }
 
 // RulesRegs indexes a thread's registers in shared memory.
@@ -72,8 +113,8 @@ __device__ __forceinline__ uint64_t rules_draw(const RulesCtx &x, int s, int i, 
 // The register file lives in shared memory, register k of thread t at
 // regs[k * BS + t]: a warp's accesses hit 32 banks at once, and the working
 // set is explicit (local memory would spill to L2 at full occupancy).
-template <int L, int BS>
-__device__ int rules_exec(const RulesCtx &x, int pc, int s, int i, int rel, unsigned long long *key) {
+template <int L, int BS, bool WIDE>
+__device__ int rules_exec(const RulesCtx &x, int pc, int s, int i, int rel, RulesFault *key) {
 	RulesRegs r{x.regs + threadIdx.x};
 	r[0] = (uint32_t)i;
 	int npend = 0;
@@ -114,7 +155,7 @@ __device__ int rules_exec(const RulesCtx &x, int pc, int s, int i, int rel, unsi
 			const RulesField f = x.fields[c];
 			const int32_t idx = b == RULES_NO_REG ? 0 : (int32_t)r[b];
 			if (idx < 0 || idx >= f.size) {
-				*key = rules_fault_key(rel, pc, idx);
+				rules_fault_set<WIDE>(key, rel, pc, idx);
 				return -1;
 			}
 			const size_t ad = rules_addr<L>(s, f.off + idx, x.nstates, x.words);
@@ -124,11 +165,20 @@ __device__ int rules_exec(const RulesCtx &x, int pc, int s, int i, int rel, unsi
 			case RULES_OP_ST: x.cur[ad] = r[a]; break;
 			case RULES_OP_STP:
 				if (++npend > RULES_MAX_PEND) {
-					*key = rules_fault_key(rel, pc, npend);
+					rules_fault_set<WIDE>(key, rel, pc, npend);
 					return -1;
 				}
-				atomicMax(&x.pend[ad], ((unsigned long long)(rel + 1) << 40) |
-				                           ((unsigned long long)npend << 32) | r[a]);
+				if (WIDE) {
+					// Highest rel wins; a thread's later write to the word
+					// replaces its own earlier one unless a higher rel came.
+					const uint32_t v = r[a];
+					const unsigned long long k = ((unsigned long long)((uint32_t)rel + 1u) << 32) | v;
+					const unsigned long long prev = atomicMax(&x.pend[ad], k);
+					if ((prev >> 32) == (uint32_t)rel + 1u && (uint32_t)prev > v) atomicCAS(&x.pend[ad], prev, k);
+				} else {
+					atomicMax(&x.pend[ad], ((unsigned long long)(rel + 1) << 40) |
+					                           ((unsigned long long)npend << 32) | r[a]);
+				}
 				break;
 			case RULES_OP_ADDI: atomicAdd(&x.cur[ad], r[a]); break;
 			default: atomicAdd((float *)&x.cur[ad], u2f(r[a])); break;
@@ -149,7 +199,7 @@ __device__ int rules_exec(const RulesCtx &x, int pc, int s, int i, int rel, unsi
 		case RULES_OP_IDIV: case RULES_OP_IMOD: {
 			const int32_t y = (int32_t)r[c], v = (int32_t)r[b];
 			if (y == 0) {
-				*key = rules_fault_key(rel, pc, 0);
+				rules_fault_set<WIDE>(key, rel, pc, 0);
 				return -1;
 			}
 			if (op == RULES_OP_IDIV) {
@@ -204,7 +254,7 @@ __device__ int rules_exec(const RulesCtx &x, int pc, int s, int i, int rel, unsi
 			r[a] = r[c] == 0 ? r[b] : (uint32_t)(((uint64_t)r[b] * r[c]) >> 32);
 			break;
 		default:
-			*key = rules_fault_key(rel, pc, op);
+			rules_fault_set<WIDE>(key, rel, pc, op);
 			return -1;
 		}
 		pc++;
@@ -243,20 +293,30 @@ __device__ void rules_fields_pass(const RulesCtx &x, uint32_t mask, uint32_t *sn
 	}
 }
 
+// rules_last_fired stores state s's firings of the step: wide, an int64 a
+// state (a state's step may fire more than 2^31 times).
+template <bool WIDE, typename C>
+__device__ __forceinline__ void rules_last_fired(int32_t *last_fired, int s, C n) {
+	if (WIDE) ((long long *)last_fired)[s] = (long long)n;
+	else last_fired[s] = (int32_t)n;
+}
+
 #define RULES_KERNEL_PARAMS                                                                                         \
 	const uint32_t *__restrict__ code, const RulesField *__restrict__ fields, const RulesRule *__restrict__ rules,   \
 	    uint32_t *cur, uint32_t *snap, unsigned long long *pend, int32_t *stable_at, int32_t *failed,               \
-	    int32_t *err_rule, unsigned long long *err_key, unsigned long long *fired, int32_t *last_fired,              \
+	    int32_t *err_rule, unsigned long long *err_key, unsigned long long *err_pc, unsigned long long *fired,       \
+	    int32_t *last_fired,                                                                                        \
 	    int nstates, int words, int nrules, int ncode, int nfields, int step0, int nsteps, int nregs,                \
 	    unsigned long long seed, int first_state, int nofix, int first_step
 
 // Algorithms 1 and 2: block s applies every rule to state s, its threads
 // striding over the value range, a barrier between rules.
-template <int L>
+template <int L, bool WIDE>
 __device__ void rules_simple(RULES_KERNEL_PARAMS) {
+	typedef typename RulesEnc<WIDE>::count count_t;
 	const RulesArgs g{nstates, words, nrules, ncode, nfields, step0, nsteps, nregs};
 	extern __shared__ uint32_t sm[];
-	__shared__ int s_fired;
+	__shared__ unsigned s_fired;
 	rules_load_program(sm, code, fields, g);
 	const int s = blockIdx.x;
 	if (s >= g.nstates || stable_at[s] != 0 || failed[s] != 0) return;
@@ -264,7 +324,7 @@ __device__ void rules_simple(RULES_KERNEL_PARAMS) {
 	           0, first_state};
 	__syncthreads();
 	for (int t = g.step0 + 1; t <= g.step0 + g.nsteps; t++) {
-		int step_fired = 0;
+		count_t step_fired = 0;
 		const uint64_t tkey = pg_hash64(seed, (uint64_t)(uint32_t)(first_step + t));
 		for (int ri = 0; ri < g.nrules; ri++) {
 			const RulesRule R = rules[ri];
@@ -273,24 +333,29 @@ __device__ void rules_simple(RULES_KERNEL_PARAMS) {
 			if (R.snap_mask) rules_fields_pass<L, false>(x, R.snap_mask, snap, s, threadIdx.x, blockDim.x);
 			__syncthreads();
 			int mine = 0;
-			for (int i = R.lo + threadIdx.x; i < R.hi; i += blockDim.x) {
-				unsigned long long key;
-				int en = R.cond_pc < 0 ? 1 : rules_exec<L, RULES_SIMPLE_BLOCK>(x, R.cond_pc, s, i, i - R.lo, &key);
+			// rel in uint32: hi - lo is up to 2^31 (hi itself 2^31 wraps in
+			// int32) and the index lo + rel wraps as the CPU's int32 does.
+			const uint32_t nidx = (uint32_t)R.hi - (uint32_t)R.lo;
+			for (uint32_t rel = threadIdx.x; rel < nidx; rel += blockDim.x) {
+				const int i = (int)((uint32_t)R.lo + rel);
+				RulesFault key;
+				int en = R.cond_pc < 0 ? 1
+				                       : rules_exec<L, RULES_SIMPLE_BLOCK, WIDE>(x, R.cond_pc, s, i, (int)rel, &key);
 				if (en > 0) {
 					mine++;
-					en = rules_exec<L, RULES_SIMPLE_BLOCK>(x, R.body_pc, s, i, i - R.lo, &key);
+					en = rules_exec<L, RULES_SIMPLE_BLOCK, WIDE>(x, R.body_pc, s, i, (int)rel, &key);
 				}
-				if (en < 0) atomicMin(&err_key[s], key);
+				if (en < 0) rules_fault_record<WIDE>(err_key, err_pc, s, key);
 			}
 			mine += __shfl_xor_sync(PG_FULL_MASK, mine, 16);
 			mine += __shfl_xor_sync(PG_FULL_MASK, mine, 8);
 			mine += __shfl_xor_sync(PG_FULL_MASK, mine, 4);
 			mine += __shfl_xor_sync(PG_FULL_MASK, mine, 2);
 			mine += __shfl_xor_sync(PG_FULL_MASK, mine, 1);
-			if ((threadIdx.x & 31) == 0 && mine) atomicAdd(&s_fired, mine);
+			if ((threadIdx.x & 31) == 0 && mine) atomicAdd(&s_fired, (unsigned)mine);
 			__syncthreads();
 			if (R.pend_mask) rules_fields_pass<L, true>(x, R.pend_mask, snap, s, threadIdx.x, blockDim.x);
-			const int n = s_fired;
+			const unsigned n = s_fired;
 			const bool bad = *(volatile unsigned long long *)&err_key[s] != ~0ull;
 			__syncthreads(); // everyone has read s_fired and err_key; pending writes are flushed
 			if (bad) {
@@ -303,7 +368,7 @@ __device__ void rules_simple(RULES_KERNEL_PARAMS) {
 			if (threadIdx.x == 0 && n) atomicAdd(&fired[(size_t)(t - g.step0 - 1) * g.nrules + ri], (unsigned long long)n);
 			step_fired += n;
 		}
-		if (threadIdx.x == 0) last_fired[s] = step_fired;
+		if (threadIdx.x == 0) rules_last_fired<WIDE>(last_fired, s, step_fired);
 		if (step_fired == 0 && !nofix) {
 			if (threadIdx.x == 0) stable_at[s] = t;
 			return;
@@ -321,12 +386,14 @@ __device__ void rules_simple(RULES_KERNEL_PARAMS) {
 // once left half the block idle when half the preconditions held.
 // W warps (W states) a block: the paper's 32 when there are states enough to
 // fill the GPU, fewer when 32 a block would leave SMs idle.
-template <int L, int W>
+template <int L, int W, bool WIDE>
 __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 	constexpr int BS = 32 * W;
+	typedef typename RulesEnc<WIDE>::count count_t;
+	typedef typename RulesEnc<WIDE>::pair pair_t;
 	const RulesArgs g{nstates, words, nrules, ncode, nfields, step0, nsteps, nregs};
 	extern __shared__ uint32_t sm[];
-	__shared__ uint32_t s_pairs[2 * BS];
+	__shared__ pair_t s_pairs[2 * BS];
 	__shared__ int s_warp[32];
 	__shared__ int s_waiting;
 	rules_load_program(sm, code, fields, g);
@@ -338,23 +405,26 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 	const unsigned lanemask_le = 0xffffffffu >> (31 - lane);
 	for (int t = g.step0 + 1; t <= g.step0 + g.nsteps; t++) {
 		if (!__syncthreads_or(live)) return;
-		int state_fired = 0;
+		count_t state_fired = 0;
 		const uint64_t tkey = pg_hash64(seed, (uint64_t)(uint32_t)(first_step + t));
 		for (int ri = 0; ri < g.nrules; ri++) {
 			const RulesRule R = rules[ri];
 			x.rkey = pg_hash64(tkey, (uint64_t)ri);
 			if (live && R.snap_mask) rules_fields_pass<L, false>(x, R.snap_mask, snap, s, lane, 32);
-			int block_fired = 0;
+			count_t block_fired = 0;
 			if (threadIdx.x == 0) s_waiting = 0;
-			for (int base = R.lo; base < R.hi; base += 32) {
+			// rel in uint32, as in rules_simple.
+			const uint32_t nidx = (uint32_t)R.hi - (uint32_t)R.lo;
+			for (uint32_t base = 0; base < nidx; base += 32) {
 				__syncthreads(); // snapshot taken; s_warp free again, s_waiting set
-				const int i = base + lane;
+				const uint32_t rel = base + lane;
+				const int i = (int)((uint32_t)R.lo + rel);
 				int en = 0;
-				if (live && i < R.hi) {
-					unsigned long long key;
-					en = R.cond_pc < 0 ? 1 : rules_exec<L, BS>(x, R.cond_pc, s, i, i - R.lo, &key);
+				if (live && rel < nidx) {
+					RulesFault key;
+					en = R.cond_pc < 0 ? 1 : rules_exec<L, BS, WIDE>(x, R.cond_pc, s, i, (int)rel, &key);
 					if (en < 0) {
-						atomicMin(&err_key[s], key);
+						rules_fault_record<WIDE>(err_key, err_pc, s, key);
 						en = 0;
 					}
 				}
@@ -368,24 +438,26 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 				if (warp > 0) offset += s_warp[warp - 1];
 				const int total = s_warp[31];
 				const int waiting = s_waiting;
-				if (en) s_pairs[waiting + offset - 1] = ((uint32_t)(i - R.lo) << 5) | warp;
+				if (en) s_pairs[waiting + offset - 1] = ((pair_t)rel << 5) | (pair_t)warp;
 				__syncthreads();
 				// waiting < BS and total <= BS: a full round, then the
 				// rest moves down (fewer than BS: no overlap); at the end
 				// of the range the rest runs too. avail is the same in every
 				// thread, so the loop and its barriers are uniform.
 				int avail = waiting + total;
-				const bool last = base + 32 >= R.hi;
+				const bool last = base + 32 >= nidx;
 				while (avail >= BS || (last && avail > 0)) {
 					const int run = min(avail, BS);
 					if ((int)threadIdx.x < run) {
-						const uint32_t pair = s_pairs[threadIdx.x];
-						const int rel = pair >> 5, cs = blockIdx.x * W + (pair & 31);
-						unsigned long long key;
-						if (rules_exec<L, BS>(x, R.body_pc, cs, R.lo + rel, rel, &key) < 0) atomicMin(&err_key[cs], key);
+						const pair_t pair = s_pairs[threadIdx.x];
+						const uint32_t prel = (uint32_t)(pair >> 5);
+						const int cs = blockIdx.x * W + (int)(pair & 31);
+						RulesFault key;
+						if (rules_exec<L, BS, WIDE>(x, R.body_pc, cs, (int)((uint32_t)R.lo + prel), (int)prel, &key) < 0)
+							rules_fault_record<WIDE>(err_key, err_pc, cs, key);
 					}
 					__syncthreads();
-					uint32_t moved = 0;
+					pair_t moved = 0;
 					const int rest = avail - run;
 					if ((int)threadIdx.x < rest) moved = s_pairs[run + threadIdx.x];
 					__syncthreads();
@@ -410,7 +482,7 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 			__syncwarp();
 		}
 		if (live) {
-			if (lane == 0) last_fired[s] = state_fired;
+			if (lane == 0) rules_last_fired<WIDE>(last_fired, s, state_fired);
 			if (state_fired == 0 && !nofix) {
 				if (lane == 0) stable_at[s] = t;
 				live = false;
@@ -420,16 +492,38 @@ __device__ void rules_compact(RULES_KERNEL_PARAMS) {
 }
 
 #define RULES_ARGS                                                                                                  \
-	code, fields, rules, cur, snap, pend, stable_at, failed, err_rule, err_key, fired, last_fired, nstates, words,  \
+	code, fields, rules, cur, snap, pend, stable_at, failed, err_rule, err_key, err_pc, fired, last_fired, nstates, words,  \
 	    nrules, ncode, nfields, step0, nsteps, nregs, seed, first_state, nofix, first_step
 extern "C" {
-__global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_simple_A(RULES_KERNEL_PARAMS) { rules_simple<LAYOUT_A>(RULES_ARGS); }
-__global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_simple_B(RULES_KERNEL_PARAMS) { rules_simple<LAYOUT_B>(RULES_ARGS); }
-__global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_simple_C(RULES_KERNEL_PARAMS) { rules_simple<LAYOUT_C>(RULES_ARGS); }
-__global__ void __launch_bounds__(RULES_COMPACT_BLOCK) rules_compact_A(RULES_KERNEL_PARAMS) { rules_compact<LAYOUT_A, 32>(RULES_ARGS); }
-__global__ void __launch_bounds__(RULES_COMPACT_BLOCK) rules_compact_B(RULES_KERNEL_PARAMS) { rules_compact<LAYOUT_B, 32>(RULES_ARGS); }
-__global__ void __launch_bounds__(RULES_COMPACT_BLOCK) rules_compact_C(RULES_KERNEL_PARAMS) { rules_compact<LAYOUT_C, 32>(RULES_ARGS); }
-__global__ void __launch_bounds__(RULES_COMPACT_SMALL * 32) rules_compact_small_A(RULES_KERNEL_PARAMS) { rules_compact<LAYOUT_A, RULES_COMPACT_SMALL>(RULES_ARGS); }
-__global__ void __launch_bounds__(RULES_COMPACT_SMALL * 32) rules_compact_small_B(RULES_KERNEL_PARAMS) { rules_compact<LAYOUT_B, RULES_COMPACT_SMALL>(RULES_ARGS); }
-__global__ void __launch_bounds__(RULES_COMPACT_SMALL * 32) rules_compact_small_C(RULES_KERNEL_PARAMS) { rules_compact<LAYOUT_C, RULES_COMPACT_SMALL>(RULES_ARGS); }
+#define RULES_KERNELS(SUFFIX, WIDE)                                                                                 \
+	__global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_simple##SUFFIX##A(RULES_KERNEL_PARAMS) {             \
+		rules_simple<LAYOUT_A, WIDE>(RULES_ARGS);                                                                   \
+	}                                                                                                               \
+	__global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_simple##SUFFIX##B(RULES_KERNEL_PARAMS) {             \
+		rules_simple<LAYOUT_B, WIDE>(RULES_ARGS);                                                                   \
+	}                                                                                                               \
+	__global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_simple##SUFFIX##C(RULES_KERNEL_PARAMS) {             \
+		rules_simple<LAYOUT_C, WIDE>(RULES_ARGS);                                                                   \
+	}                                                                                                               \
+	__global__ void __launch_bounds__(RULES_COMPACT_BLOCK) rules_compact##SUFFIX##A(RULES_KERNEL_PARAMS) {           \
+		rules_compact<LAYOUT_A, 32, WIDE>(RULES_ARGS);                                                              \
+	}                                                                                                               \
+	__global__ void __launch_bounds__(RULES_COMPACT_BLOCK) rules_compact##SUFFIX##B(RULES_KERNEL_PARAMS) {           \
+		rules_compact<LAYOUT_B, 32, WIDE>(RULES_ARGS);                                                              \
+	}                                                                                                               \
+	__global__ void __launch_bounds__(RULES_COMPACT_BLOCK) rules_compact##SUFFIX##C(RULES_KERNEL_PARAMS) {           \
+		rules_compact<LAYOUT_C, 32, WIDE>(RULES_ARGS);                                                              \
+	}                                                                                                               \
+	__global__ void __launch_bounds__(RULES_COMPACT_SMALL * 32) rules_compact_small##SUFFIX##A(RULES_KERNEL_PARAMS) { \
+		rules_compact<LAYOUT_A, RULES_COMPACT_SMALL, WIDE>(RULES_ARGS);                                             \
+	}                                                                                                               \
+	__global__ void __launch_bounds__(RULES_COMPACT_SMALL * 32) rules_compact_small##SUFFIX##B(RULES_KERNEL_PARAMS) { \
+		rules_compact<LAYOUT_B, RULES_COMPACT_SMALL, WIDE>(RULES_ARGS);                                             \
+	}                                                                                                               \
+	__global__ void __launch_bounds__(RULES_COMPACT_SMALL * 32) rules_compact_small##SUFFIX##C(RULES_KERNEL_PARAMS) { \
+		rules_compact<LAYOUT_C, RULES_COMPACT_SMALL, WIDE>(RULES_ARGS);                                             \
+	}
+// rules_simple_A ... rules_compact_small_C, and the wide rules_simple_wide_A ...
+RULES_KERNELS(_, false)
+RULES_KERNELS(_wide_, true)
 }

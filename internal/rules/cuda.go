@@ -32,8 +32,11 @@ type cudaRun struct {
 	pend               *gpu.Buffer[uint64]
 	stableAt, failed   *gpu.Buffer[int32]
 	errRule, lastFired *gpu.Buffer[int32]
-	errKey, fired      *gpu.Buffer[uint64]
+	errKey, errPC      *gpu.Buffer[uint64]
+	fired              *gpu.Buffer[uint64]
 	shared             int
+	// wide: the kernels of the wide encodings (gpu_range.go).
+	wide bool
 	// generated: fn is a kernel generated for p; genErr says why not.
 	generated bool
 	genErr    error
@@ -43,18 +46,22 @@ type cudaRun struct {
 }
 
 func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout Layout, steps int, interp, require bool) (r *cudaRun, err error) {
-	r = &cudaRun{dev: dev, p: p, n: st.N, wp: padWords(p.Words)}
+	r = &cudaRun{dev: dev, p: p, n: st.N, wp: padWords(p.Words), wide: p.gpuWide() || forceWide}
 	defer func() {
 		if err != nil {
 			r.free()
 			r = nil
 		}
 	}()
-	kernel := fmt.Sprintf("rules_%s_%s", sched, layout)
-	gen := ptxKernel{Sched: sched, Layout: layout}
+	enc := "_"
+	if r.wide {
+		enc = "_wide_"
+	}
+	kernel := fmt.Sprintf("rules_%s%s%s", sched, enc, layout)
+	gen := ptxKernel{Sched: sched, Layout: layout, Wide: r.wide}
 	switch {
 	case sched == Compact && compactSmall(st.N, dev.Info().SMs):
-		kernel = fmt.Sprintf("rules_compact_small_%s", layout)
+		kernel = fmt.Sprintf("rules_compact_small%s%s", enc, layout)
 		r.blocks, r.threads = (st.N+gpuCompactSmall-1)/gpuCompactSmall, 32*gpuCompactSmall
 		gen.Warps = gpuCompactSmall
 	case sched == Compact:
@@ -101,8 +108,13 @@ func loadGenerated(dev *gpu.Device, p *Program, k ptxKernel) (*gpu.Function, err
 
 // interpStaticShared bounds the interpreter kernels' static shared memory
 // (cuda/rules.cu: the compact schedule's s_pairs[2 * BS] for BS = 1024
-// threads, s_warp[32] and two counters).
-const interpStaticShared = 4*2*1024 + 4*32 + 16
+// threads, of 4 bytes (narrow) or 8 (wide), s_warp[32] and two counters).
+func interpStaticShared(wide bool) int {
+	if wide {
+		return 8*2*1024 + 4*32 + 16
+	}
+	return 4*2*1024 + 4*32 + 16
+}
 
 // interpTables uploads what the interpreter kernels read: the code, the
 // field and rule tables, and sizes their shared memory.
@@ -113,7 +125,7 @@ func (r *cudaRun) interpTables() (err error) {
 	// Without the opt-in a block gets 48 KiB of static and dynamic shared
 	// memory together, and the compact kernels hold up to interpStaticShared
 	// of their own: a launch over the sum fails with CUDA_ERROR_INVALID_VALUE.
-	if r.shared+interpStaticShared > 48<<10 {
+	if r.shared+interpStaticShared(r.wide) > 48<<10 {
 		if err = r.fn.SetMaxDynamicShared(r.shared); err != nil {
 			return fmt.Errorf("%d bytes of shared memory a block: %w", r.shared, err)
 		}
@@ -156,7 +168,11 @@ func (r *cudaRun) buffers(st *States, layout Layout, steps int) (err error) {
 		return err
 	}
 	for _, b := range []**gpu.Buffer[int32]{&r.stableAt, &r.failed, &r.errRule, &r.lastFired} {
-		if *b, err = gpu.Alloc[int32](dev, st.N); err != nil {
+		n := st.N
+		if b == &r.lastFired && r.wide {
+			n *= 2 // an int64 a state
+		}
+		if *b, err = gpu.Alloc[int32](dev, n); err != nil {
 			return err
 		}
 		if err = (*b).Zero(); err != nil {
@@ -164,6 +180,9 @@ func (r *cudaRun) buffers(st *States, layout Layout, steps int) (err error) {
 		}
 	}
 	if r.errKey, err = gpu.Upload(dev, fill(st.N, ^uint64(0))); err != nil {
+		return err
+	}
+	if r.errPC, err = gpu.Upload(dev, fill(size(r.wide), ^uint64(0))); err != nil {
 		return err
 	}
 	if r.fired, err = gpu.Alloc[uint64](dev, max(steps, 1)*len(p.Rules)); err != nil {
@@ -205,7 +224,7 @@ func (r *cudaRun) free() {
 			b.Free()
 		}
 	}
-	for _, b := range []*gpu.Buffer[uint64]{r.pend, r.errKey, r.fired} {
+	for _, b := range []*gpu.Buffer[uint64]{r.pend, r.errKey, r.errPC, r.fired} {
 		if b != nil {
 			b.Free()
 		}
@@ -217,8 +236,12 @@ func (r *cudaRun) launch(step0, n int) error {
 	p := r.p
 	if r.generated { // the parameters of generateKernel's kernels (ptxParams)
 		args := []gpu.Arg{r.cur.Arg(), r.snap.Arg(), r.pend.Arg(), r.stableAt.Arg(), r.failed.Arg(), r.errRule.Arg(),
-			r.errKey.Arg(), r.fired.ArgAt(step0 * len(p.Rules)), r.lastFired.Arg(),
-			gpu.I32(int32(r.n)), gpu.I32(int32(step0)), gpu.I32(int32(n))}
+			r.errKey.Arg()}
+		if r.wide {
+			args = append(args, r.errPC.Arg())
+		}
+		args = append(args, r.fired.ArgAt(step0*len(p.Rules)), r.lastFired.Arg(),
+			gpu.I32(int32(r.n)), gpu.I32(int32(step0)), gpu.I32(int32(n)))
 		if p.Draws { // ptx_rand.go's two more
 			args = append(args, gpu.U64(r.seed), gpu.I32(int32(r.first)), gpu.I32(int32(r.firstStep)))
 		}
@@ -230,7 +253,7 @@ func (r *cudaRun) launch(step0, n int) error {
 	}
 	return r.fn.Launch(gpu.Dim(r.blocks), gpu.Dim(r.threads), r.shared,
 		r.code.Arg(), r.fields.Arg(), r.rules.Arg(), r.cur.Arg(), r.snap.Arg(), r.pend.Arg(),
-		r.stableAt.Arg(), r.failed.Arg(), r.errRule.Arg(), r.errKey.Arg(), r.fired.ArgAt(step0*len(p.Rules)),
+		r.stableAt.Arg(), r.failed.Arg(), r.errRule.Arg(), r.errKey.Arg(), r.errPC.Arg(), r.fired.ArgAt(step0*len(p.Rules)),
 		r.lastFired.Arg(), gpu.I32(int32(r.n)), gpu.I32(int32(r.wp)), gpu.I32(int32(len(p.Rules))),
 		gpu.I32(int32(len(p.Code))), gpu.I32(int32(len(p.Fields))), gpu.I32(int32(step0)), gpu.I32(int32(n)), gpu.I32(int32(p.Regs)),
 		gpu.U64(r.seed), gpu.I32(int32(r.first)), gpu.I32(nofix), gpu.I32(int32(r.firstStep)))
@@ -259,6 +282,9 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 	if st.N >= 1<<31/32 || int64(st.N)*int64(padWords(p.Words)) >= 1<<40 {
 		return nil, fmt.Errorf("rules: %d states of %d words are too many for the GPU backend", st.N, p.Words)
 	}
+	if err := checkDeviceMemory(c.Dev, p, st.N, o.Steps); err != nil {
+		return nil, err
+	}
 	r, err := newCUDARun(c.Dev, p, st, sched, layout, o.Steps, o.Interpreter, o.RequireGenerated)
 	if err != nil {
 		return nil, fmt.Errorf("rules: %w", err)
@@ -285,7 +311,7 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 		}
 	}
 	failed := make([]int32, st.N)
-	last := make([]int32, st.N)
+	last := make([]int64, st.N)
 	batch, ran := 0, 0
 	// Launches grow from one step to 256, so a fixed point or a fault is
 	// seen soon and long runs pay little launch overhead.
@@ -314,12 +340,12 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 			if dev, err = r.cur.Download(); err != nil {
 				return nil, err
 			}
-			if err := r.lastFired.Read(last); err != nil {
+			if err := r.readLastFired(last); err != nil {
 				return nil, err
 			}
 			for _, s := range o.Trace {
 				if prev[s] == 0 {
-					res.Trace = append(res.Trace, TraceRecord{done + 1, s, int64(last[s]), traceWords(st, layout, dev, s)})
+					res.Trace = append(res.Trace, TraceRecord{done + 1, s, last[s], traceWords(st, layout, dev, s)})
 				}
 			}
 			if rec != nil {
@@ -337,7 +363,7 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 		if allStable {
 			break
 		}
-		next = min(2*next, 256)
+		next = min(2*next, maxLaunchSteps(p, st.N))
 	}
 	if dev, err = r.cur.Download(); err != nil {
 		return nil, err
@@ -392,6 +418,12 @@ func (r *cudaRun) faults(failed []int32) error {
 	if err != nil {
 		return err
 	}
+	ats := keys // narrow: unused
+	if r.wide {
+		if ats, err = r.errPC.Download(); err != nil {
+			return err
+		}
+	}
 	rules, err := r.errRule.Download()
 	if err != nil {
 		return err
@@ -401,10 +433,15 @@ func (r *cudaRun) faults(failed []int32) error {
 		if t == 0 {
 			continue
 		}
-		k := keys[s]
 		rule := int(rules[s])
-		errs[s] = stateError{ok: true, step: int(t), rule: rule, index: int(k>>45) + r.p.Rules[rule].Lo,
-			f: fault{pc: int(k >> 32 & 0x1fff), value: int32(uint32(k))}}
+		if rule < 0 || rule >= len(r.p.Rules) {
+			return fmt.Errorf("rules: the GPU reports a fault of rule %d", rule)
+		}
+		rel, f, err := decodeFault(r.wide, keys[s], ats[s])
+		if err != nil {
+			return err
+		}
+		errs[s] = stateError{ok: true, step: int(t), rule: rule, index: rel + r.p.Rules[rule].Lo, f: f}
 	}
 	return r.p.firstError(errs)
 }

@@ -71,7 +71,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 				l := vl.l
 				name := fmt.Sprintf("%s/%s%d/%s/interp=%v", tc.name, sched, v.warps, l, vl.interp)
 				if !vl.interp {
-					requireGenerated(t, c.Dev, tc.p, ptxKernel{sched, l, v.warps})
+					requireGenerated(t, c.Dev, tc.p, ptxKernel{sched, l, v.warps, tc.p.gpuWide() || forceWide})
 				}
 				st := Generate(tc.p, tc.states, 11)
 				o.Schedule, o.Layout, o.Interpreter = sched, l, vl.interp
@@ -140,7 +140,7 @@ rule many over i in 0..3 { repeat 300 { a[(i * 7) % 50] = i } }`} {
 			t.Fatalf("no CPU error for %s", src)
 		}
 		for _, v := range allGenVariants() {
-			requireGenerated(t, c.Dev, p, v.kernel())
+			requireGenerated(t, c.Dev, p, v.kernel(p))
 		}
 		for _, sched := range []Schedule{Simple, Compact} {
 			for _, l := range []Layout{LayoutA, LayoutB, LayoutC} {

@@ -9,13 +9,20 @@ import (
 	"time"
 )
 
-// A 1024x1024 Life board (2^20 indices, past the GPU's 2^19) compiles and
-// runs on the CPU, matching the plain loop; the GPU backend says why not.
+// A 1024x1024 Life board (2^20 indices, past the narrow kernels' 2^19)
+// compiles and runs on the CPU, matching the plain loop; the GPU backend
+// takes it, on its wide kernels, as it takes a rule over 2^31 indices.
 func TestRangeBeyondGPU(t *testing.T) {
 	const w, h, gens = 1024, 1024, 2
 	p := compileConfig(t, "life.rules", map[string]string{"W": "1024", "H": "1024"})
-	if err := GPUSupports(p); !errors.Is(err, ErrNotOnGPU) || !strings.Contains(err.Error(), "1048576 indices") {
-		t.Fatalf("GPUSupports: %v", err)
+	if err := GPUSupports(p); err != nil || !p.gpuWide() {
+		t.Fatalf("GPUSupports: %v, wide %v", err, p.gpuWide())
+	}
+	if q := compileConfig(t, "life.rules", map[string]string{"W": "1024", "H": "512"}); GPUSupports(q) != nil || q.gpuWide() {
+		t.Fatalf("1024x512: GPUSupports %v, wide %v", GPUSupports(q), q.gpuWide())
+	}
+	if q := compileSrc(t, "state { int a }\nrule r over i in 0..2147483648 { a = 1 }"); GPUSupports(q) != nil || !q.gpuWide() {
+		t.Fatalf("2^31 indices: GPUSupports %v, wide %v", GPUSupports(q), q.gpuWide())
 	}
 	st := Generate(p, 1, 3)
 	cells := make([]byte, w*h)

@@ -80,14 +80,14 @@ type debugInfo struct {
 
 // Limits of the bytecode and the kernels.
 const (
-	MaxFields   = 32      // fields per state (masks are 32 bits)
-	MaxRules    = 255     // rules per file
-	MaxRegs     = 32      // registers per evaluation (the kernel's register file)
-	MaxCode     = 8192    // code words (the kernel keeps the program in shared memory)
-	MaxRange    = 1 << 31 // indices per rule (the index is an int32)
-	MaxRangeGPU = 1 << 19 // indices per rule on the GPU (its fault keys hold 19 bits)
-	MaxWords    = 1 << 24 // words per state
-	MaxPendings = 255     // scattered (pending) writes per evaluation
+	MaxFields   = 32       // fields per state (masks are 32 bits)
+	MaxRules    = 255      // rules per file
+	MaxRegs     = 32       // registers per evaluation (the kernel's register file)
+	MaxCode     = 8192     // code words (the kernel keeps the program in shared memory)
+	MaxRange    = 1 << 31  // indices per rule (the index is an int32)
+	MaxRangeGPU = MaxRange // indices per rule on the GPU (past 2^19: the wide kernels, gpu_range.go)
+	MaxWords    = 1 << 24  // words per state
+	MaxPendings = 255      // scattered (pending) writes per evaluation
 )
 
 // Opcodes. An instruction is op | a<<8 | b<<16 | c<<24; opLDI, opJMP, opJZ

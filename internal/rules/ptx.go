@@ -32,6 +32,9 @@ type ptxGen struct {
 	// invalid counts instructions translated into a fault because the
 	// interpreter has no such opcode (tests check that it has all others).
 	invalid int
+	// wide: the wide encodings (gpu_range.go) of faults, pending writes,
+	// compacted pairs and firing counts.
+	wide bool
 	// kernel-wide registers the evaluation code uses
 	cur, snap, pend, nstates string
 	// draws (ptx_rand.go): the seed, the run's number of state 0, the
@@ -106,6 +109,7 @@ func (g *ptxGen) addr(base, ix string, size int) string {
 type evalSite struct {
 	s, i, rel string // state, index and index - lo (b32 registers)
 	key       string // b64 register that receives a fault's key
+	at        string // wide: b64 register that receives rel<<32 | pc
 	fault     string // label jumped to after a fault (key set)
 	enabled   string // precondition held (or a consequence's END/RET)
 	disabled  string // precondition did not hold ("" in a consequence)
@@ -196,6 +200,10 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 				g.op("add.s32 %s, %s, 1", npend, npend)
 				g.op("setp.gt.s32 %s, %s, %d", p, npend, MaxPendings)
 				g.op("@%s bra %s", p, fail(pc, npend))
+				if g.wide {
+					g.pendingWide(qa, site.rel, g.addr(g.pend, ix, 8))
+					break
+				}
 				// (rel+1)<<40 | npend<<32 | value: the high word is (rel+1)<<8 | npend.
 				hi, k := g.r(), g.rd()
 				g.op("add.s32 %s, %s, 1", hi, site.rel)
@@ -345,6 +353,10 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 			g.invalid++
 			g.op("bra %s", fail(pc, fmt.Sprint(op)))
 		}
+	}
+	if g.wide {
+		g.faultStubsWide(stubs, site)
+		return nil
 	}
 	// Fault paths: key = rel<<45 | pc<<32 | uint32(value) (rules_fault_key).
 	for _, f := range stubs {

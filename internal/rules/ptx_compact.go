@@ -39,11 +39,18 @@ func (g *ptxGen) compact(warps int, ptr map[string]string, step0, nsteps string)
 	g.op("sub.s32 %s, 31, %s", sh, lane)
 	g.op("shr.u32 %s, 0xffffffff, %s", leMask, sh)
 	errKey, t, step := g.stepLoop(s, step0, nsteps, p, exit, ptr["err_key"])
-	stateFired := g.r()
+	var stateFired string
+	if !g.wide {
+		stateFired = g.r()
+	}
 	anyLive := g.pr()
 	g.op("bar.red.or.pred %s, 0, %s", anyLive, live)
 	g.op("@!%s bra %s", anyLive, exit)
-	g.op("mov.u32 %s, 0", stateFired)
+	if g.wide {
+		stateFired = g.counter()
+	} else {
+		g.op("mov.u32 %s, 0", stateFired)
+	}
 	for ri, R := range g.p.Rules {
 		g.comment("rule %d %s over [%d, %d)", ri, R.Name, R.Lo, R.Hi)
 		g.ruleDraws(ri)
@@ -53,31 +60,55 @@ func (g *ptxGen) compact(warps int, ptr map[string]string, step0, nsteps string)
 			g.fieldsPass(R.SnapMask, false, s, lane, 32)
 			g.at(skip)
 		}
-		blockFired, base := g.r(), g.r()
-		g.op("mov.u32 %s, 0", blockFired)
-		g.op("@%s st.shared.u32 [s_waiting], 0", first)
-		g.op("mov.u32 %s, %d", base, R.Lo)
+		var blockFired string
+		base := ""
+		if g.wide { // base and rel count from 0 in uint32; the index is lo + rel
+			blockFired, base = g.counter(), g.r()
+			g.op("@%s st.shared.u32 [s_waiting], 0", first)
+			g.op("mov.u32 %s, 0", base)
+		} else {
+			blockFired, base = g.r(), g.r()
+			g.op("mov.u32 %s, 0", blockFired)
+			g.op("@%s st.shared.u32 [s_waiting], 0", first)
+			g.op("mov.u32 %s, %d", base, R.Lo)
+		}
 		chunk, chunkEnd := g.label("chunk"), g.label("chunkend")
 		g.at(chunk)
-		g.op("setp.ge.s32 %s, %s, %d", p, base, R.Hi)
+		if g.wide {
+			g.op("setp.ge.u32 %s, %s, %s", p, base, rangeCount(R))
+		} else {
+			g.op("setp.ge.s32 %s, %s, %d", p, base, R.Hi)
+		}
 		g.op("@%s bra %s", p, chunkEnd)
 		g.op("bar.sync 0")
 		// The precondition of (i, s) on every lane.
 		i, rel, en, key := g.r(), g.r(), g.r(), g.rd()
-		g.op("add.s32 %s, %s, %s", i, base, lane)
-		g.op("sub.s32 %s, %s, %d", rel, i, R.Lo)
+		if g.wide {
+			g.op("add.s32 %s, %s, %s", rel, base, lane)
+			g.op("add.s32 %s, %s, %d", i, rel, R.Lo)
+		} else {
+			g.op("add.s32 %s, %s, %s", i, base, lane)
+			g.op("sub.s32 %s, %s, %d", rel, i, R.Lo)
+		}
 		g.op("mov.u32 %s, 0", en)
 		enabled, decided, fault := g.label("en"), g.label("decided"), g.label("cfault")
 		g.op("@!%s bra %s", live, decided)
-		g.op("setp.ge.s32 %s, %s, %d", p, i, R.Hi)
+		if g.wide {
+			g.op("setp.ge.u32 %s, %s, %s", p, rel, rangeCount(R))
+		} else {
+			g.op("setp.ge.s32 %s, %s, %d", p, i, R.Hi)
+		}
 		g.op("@%s bra %s", p, decided)
 		if R.CondPC >= 0 {
 			site := evalSite{s: s, i: i, rel: rel, key: key, fault: fault, enabled: enabled, disabled: decided}
+			if g.wide {
+				site.at = g.rd()
+			}
 			if err := g.eval(R.CondPC, site); err != nil {
 				return fmt.Errorf("rule %s: %w", R.Name, err)
 			}
 			g.at(fault)
-			g.op("red.global.min.u64 [%s], %s", errKey, key)
+			g.recordFault(errKey, ptr["err_pc"], s, key, site.at)
 			g.op("bra %s", decided)
 		}
 		g.at(enabled)
@@ -88,7 +119,7 @@ func (g *ptxGen) compact(warps int, ptr map[string]string, step0, nsteps string)
 		g.op("setp.ne.u32 %s, %s, 0", enp, en)
 		g.op("vote.sync.ballot.b32 %s, %s, -1", ballot, enp)
 		g.op("popc.b32 %s, %s", c, ballot)
-		g.op("add.s32 %s, %s, %s", stateFired, stateFired, c)
+		g.addCount(stateFired, c)
 		g.op("and.b32 %s, %s, %s", c, ballot, leMask)
 		g.op("popc.b32 %s, %s", offset, c)
 		warpAt := g.r()
@@ -115,19 +146,27 @@ func (g *ptxGen) compact(warps int, ptr map[string]string, step0, nsteps string)
 		g.op("@!%s add.s32 %s, %s, %s", warp0, offset, offset, prev)
 		g.op("ld.shared.u32 %s, [s_warp+124]", total)
 		g.op("ld.shared.u32 %s, [s_waiting]", waiting)
-		slot, pair := g.r(), g.r()
-		g.op("add.s32 %s, %s, %s", slot, waiting, offset)
-		g.op("sub.s32 %s, %s, 1", slot, slot)
-		g.op("shl.b32 %s, %s, 2", slot, slot)
-		g.op("shl.b32 %s, %s, 5", pair, rel)
-		g.op("or.b32 %s, %s, %s", pair, pair, warp)
-		g.op("@%s st.shared.u32 [%s], %s", enp, g.sharedAt("s_pairs", slot), pair)
+		if g.wide {
+			g.pairWide(enp, waiting, offset, rel, warp)
+		} else {
+			slot, pair := g.r(), g.r()
+			g.op("add.s32 %s, %s, %s", slot, waiting, offset)
+			g.op("sub.s32 %s, %s, 1", slot, slot)
+			g.op("shl.b32 %s, %s, 2", slot, slot)
+			g.op("shl.b32 %s, %s, 5", pair, rel)
+			g.op("or.b32 %s, %s, %s", pair, pair, warp)
+			g.op("@%s st.shared.u32 [%s], %s", enp, g.sharedAt("s_pairs", slot), pair)
+		}
 		g.op("bar.sync 0")
 		// Run the waiting consequences a full block at a time.
 		avail, last, next := g.r(), g.pr(), g.r()
 		g.op("add.s32 %s, %s, %s", avail, waiting, total)
 		g.op("add.s32 %s, %s, 32", next, base)
-		g.op("setp.ge.s32 %s, %s, %d", last, next, R.Hi)
+		if g.wide {
+			g.op("setp.ge.u32 %s, %s, %s", last, next, rangeCount(R))
+		} else {
+			g.op("setp.ge.s32 %s, %s, %d", last, next, R.Hi)
+		}
 		run, runEnd := g.label("run"), g.label("runend")
 		g.at(run)
 		full, some := g.pr(), g.pr()
@@ -141,40 +180,59 @@ func (g *ptxGen) compact(warps int, ptr map[string]string, step0, nsteps string)
 		g.op("setp.lt.s32 %s, %s, %s", mine, tid, n)
 		done, bfault := g.label("bdone"), g.label("bfault")
 		tidAt := g.r()
-		g.op("shl.b32 %s, %s, 2", tidAt, tid)
+		g.op("shl.b32 %s, %s, %d", tidAt, tid, g.pairShift())
 		g.op("@!%s bra %s", mine, done)
-		pv, prel, cs, pi, bkey := g.r(), g.r(), g.r(), g.r(), g.rd()
-		g.op("ld.shared.u32 %s, [%s]", pv, g.sharedAt("s_pairs", tidAt))
-		g.op("shr.u32 %s, %s, 5", prel, pv)
-		g.op("and.b32 %s, %s, 31", cs, pv)
-		g.op("add.s32 %s, %s, %s", cs, cs, ctaBase)
+		var prel, cs, pi, bkey string
+		if g.wide {
+			prel, cs = g.unpairWide(tidAt, ctaBase)
+			pi, bkey = g.r(), g.rd()
+		} else {
+			var pv string
+			pv, prel, cs, pi, bkey = g.r(), g.r(), g.r(), g.r(), g.rd()
+			g.op("ld.shared.u32 %s, [%s]", pv, g.sharedAt("s_pairs", tidAt))
+			g.op("shr.u32 %s, %s, 5", prel, pv)
+			g.op("and.b32 %s, %s, 31", cs, pv)
+			g.op("add.s32 %s, %s, %s", cs, cs, ctaBase)
+		}
 		g.op("add.s32 %s, %s, %d", pi, prel, R.Lo)
 		site := evalSite{s: cs, i: pi, rel: prel, key: bkey, fault: bfault, enabled: done}
+		if g.wide {
+			site.at = g.rd()
+		}
 		if err := g.eval(R.BodyPC, site); err != nil {
 			return fmt.Errorf("rule %s: %w", R.Name, err)
 		}
 		g.at(bfault)
 		ka := g.rd()
 		g.op("mad.wide.u32 %s, %s, 8, %s", ka, cs, ptr["err_key"])
-		g.op("red.global.min.u64 [%s], %s", ka, bkey)
+		g.recordFault(ka, ptr["err_pc"], cs, bkey, site.at)
 		g.at(done)
 		g.op("bar.sync 0")
-		rest, moved, keep := g.r(), g.r(), g.pr()
-		g.op("sub.s32 %s, %s, %s", rest, avail, n)
-		g.op("mov.u32 %s, 0", moved)
+		rest, keep := g.r(), g.pr()
+		var moved string
+		if g.wide {
+			moved = g.rd()
+			g.op("sub.s32 %s, %s, %s", rest, avail, n)
+			g.op("mov.u64 %s, 0", moved)
+		} else {
+			moved = g.r()
+			g.op("sub.s32 %s, %s, %s", rest, avail, n)
+			g.op("mov.u32 %s, 0", moved)
+		}
 		g.op("setp.lt.s32 %s, %s, %s", keep, tid, rest)
 		from := g.r()
 		g.op("add.s32 %s, %s, %s", from, n, tid)
-		g.op("shl.b32 %s, %s, 2", from, from)
-		g.op("@%s ld.shared.u32 %s, [%s]", keep, moved, g.sharedAt("s_pairs", from))
+		g.op("shl.b32 %s, %s, %d", from, from, g.pairShift())
+		ps := map[bool]string{false: "u32", true: "u64"}[g.wide]
+		g.op("@%s ld.shared.%s %s, [%s]", keep, ps, moved, g.sharedAt("s_pairs", from))
 		g.op("bar.sync 0")
-		g.op("@%s st.shared.u32 [%s], %s", keep, g.sharedAt("s_pairs", tidAt), moved)
+		g.op("@%s st.shared.%s [%s], %s", keep, ps, g.sharedAt("s_pairs", tidAt), moved)
 		g.op("mov.u32 %s, %s", avail, rest)
 		g.op("bar.sync 0")
 		g.op("bra %s", run)
 		g.at(runEnd)
 		g.op("@%s st.shared.u32 [s_waiting], %s", first, avail)
-		g.op("add.s32 %s, %s, %s", blockFired, blockFired, total)
+		g.addCount(blockFired, total)
 		g.op("add.s32 %s, %s, 32", base, base)
 		g.op("bra %s", chunk)
 		g.at(chunkEnd)

@@ -27,8 +27,12 @@ type genVariant struct {
 	layout Layout
 }
 
-func (v genVariant) kernel() ptxKernel { return ptxKernel{v.sched, v.layout, v.warps} }
-func (v genVariant) String() string    { return fmt.Sprintf("%s%d/%s", v.sched, v.warps, v.layout) }
+// kernel is the generated kernel the variant runs p on (wide where p's
+// ranges need it or a test forces it).
+func (v genVariant) kernel(p *Program) ptxKernel {
+	return ptxKernel{v.sched, v.layout, v.warps, p.gpuWide() || forceWide}
+}
+func (v genVariant) String() string { return fmt.Sprintf("%s%d/%s", v.sched, v.warps, v.layout) }
 
 func allGenVariants() []genVariant {
 	var vs []genVariant
@@ -54,7 +58,7 @@ func runVariant(c CUDA, p *Program, v genVariant, states int, seed uint64, o Opt
 // any NaN), fired counts, fixed points and traces.
 func genAgrees(t *testing.T, c CUDA, p *Program, v genVariant, states int, seed uint64, o Options) string {
 	t.Helper()
-	requireGenerated(t, c.Dev, p, v.kernel())
+	requireGenerated(t, c.Dev, p, v.kernel(p))
 	want, wantRes, wantErr := runVariant(c, p, v, states, seed, o, true)
 	got, gotRes, gotErr := runVariant(c, p, v, states, seed, o, false)
 	if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {

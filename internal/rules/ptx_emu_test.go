@@ -58,13 +58,17 @@ func parseEmuKernel(ptx, name string) (*emuKernel, error) {
 		case strings.HasPrefix(line, ".shared"):
 			f := strings.Fields(strings.TrimSuffix(line, ";"))
 			decl := f[len(f)-1]
-			n := 1
+			n, per := 1, 1 // elements, words an element
+			if f[len(f)-2] == ".u64" {
+				per = 2
+			}
 			if i := strings.Index(decl, "["); i >= 0 {
 				n, _ = strconv.Atoi(decl[i+1 : len(decl)-1])
 				decl = decl[:i]
 			}
+			k.sharedN += k.sharedN % per // aligned
 			k.shared[decl] = uint64(4 * k.sharedN)
-			k.sharedN += n
+			k.sharedN += n * per
 			continue
 		}
 		if !inBody {
@@ -369,6 +373,8 @@ func (b *emuBlock) step(t *emuThread) {
 		t.done = true
 	case "mov.u32", "mov.b32":
 		set32(uint32(v(1)))
+	case "mov.u64":
+		set(v(1))
 	case "mov.b64":
 		if !strings.HasPrefix(a[1], "{") {
 			set(v(1))
@@ -491,6 +497,30 @@ func (b *emuBlock) step(t *emuThread) {
 		set32(*b.sharedWord(b.addr(t, a[1])))
 	case "st.shared.u32":
 		*b.sharedWord(b.addr(t, a[0])) = uint32(v(1))
+	case "ld.shared.u64":
+		ad := b.addr(t, a[1])
+		if ad%8 != 0 {
+			panic(fmt.Sprintf("emu: misaligned shared u64 at %d", ad))
+		}
+		set(uint64(*b.sharedWord(ad)) | uint64(*b.sharedWord(ad + 4))<<32)
+	case "st.shared.u64":
+		ad := b.addr(t, a[0])
+		if ad%8 != 0 {
+			panic(fmt.Sprintf("emu: misaligned shared u64 at %d", ad))
+		}
+		*b.sharedWord(ad), *b.sharedWord(ad + 4) = uint32(v(1)), uint32(v(1)>>32)
+	case "atom.global.max.u64": // d, [a], b: d = old
+		ad := b.addr(t, a[1])
+		old := b.mem.load(ad, 8)
+		b.mem.store(ad, 8, max(old, v(2)))
+		set(old)
+	case "atom.global.cas.b64": // d, [a], cmp, new
+		ad := b.addr(t, a[1])
+		old := b.mem.load(ad, 8)
+		if old == v(2) {
+			b.mem.store(ad, 8, v(3))
+		}
+		set(old)
 	case "red.shared.add.u32":
 		*b.sharedWord(b.addr(t, a[0])) += uint32(v(1))
 	default:

@@ -11,6 +11,9 @@ type ptxKernel struct {
 	Sched  Schedule
 	Layout Layout
 	Warps  int // compact only: 32 or gpuCompactSmall
+	// Wide: the wide encodings (gpu_range.go); the kernel takes err_pc
+	// after err_key.
+	Wide bool
 }
 
 func (k ptxKernel) name() string {
@@ -30,6 +33,16 @@ func (k ptxKernel) threads() int {
 
 // The generated kernels' parameters, in order (launch in cuda.go).
 var ptxParams = []string{"cur", "snap", "pend", "stable_at", "failed", "err_rule", "err_key", "fired", "last_fired"}
+
+// params is the kernel's pointer parameters: ptxParams, and err_pc after
+// err_key in a wide kernel.
+func (k ptxKernel) params() []string {
+	if !k.Wide {
+		return ptxParams
+	}
+	out := append([]string(nil), ptxParams[:7]...)
+	return append(append(out, "err_pc"), ptxParams[7:]...)
+}
 
 // ptxHeader opens a module. sm_70 PTX 7.0 is the oldest target with every
 // instruction used here; the driver compiles it for the device it runs on.
@@ -60,9 +73,12 @@ func generateKernel(p *Program, k ptxKernel) (string, error) {
 	if k.Sched != Compact && k.Sched != Simple {
 		return "", fmt.Errorf("codegen: schedule %q", k.Sched)
 	}
-	g := &ptxGen{p: p, layout: k.Layout, wp: padWords(p.Words)}
+	g := &ptxGen{p: p, layout: k.Layout, wp: padWords(p.Words), wide: k.Wide}
+	if !k.Wide && p.gpuWide() {
+		return "", fmt.Errorf("codegen: a rule's range needs the wide kernels")
+	}
 	ptr := map[string]string{}
-	for _, name := range ptxParams {
+	for _, name := range k.params() {
 		ptr[name] = g.rd()
 		g.op("ld.param.u64 %s, [%s_%s]", ptr[name], k.name(), name)
 		g.op("cvta.to.global.u64 %s, %s", ptr[name], ptr[name])
@@ -88,7 +104,7 @@ func generateKernel(p *Program, k ptxKernel) (string, error) {
 	}
 	var out strings.Builder
 	fmt.Fprintf(&out, "\n.visible .entry %s(\n", k.name())
-	for _, name := range ptxParams {
+	for _, name := range k.params() {
 		fmt.Fprintf(&out, "\t.param .u64 %s_%s,\n", k.name(), name)
 	}
 	fmt.Fprintf(&out, "\t.param .u32 %[1]s_nstates,\n\t.param .u32 %[1]s_step0,\n\t.param .u32 %[1]s_nsteps", k.name())
@@ -101,6 +117,9 @@ func generateKernel(p *Program, k ptxKernel) (string, error) {
 		MaxRegs, g.nr+1, g.nd+1, g.np+1)
 	if k.Sched == Simple {
 		out.WriteString("\t.shared .align 4 .u32 s_fired;\n")
+	} else if k.Wide {
+		fmt.Fprintf(&out, "\t.shared .align 8 .u64 s_pairs[%d];\n\t.shared .align 4 .u32 s_warp[32];\n\t.shared .align 4 .u32 s_waiting;\n",
+			2*k.threads())
 	} else {
 		fmt.Fprintf(&out, "\t.shared .align 4 .u32 s_pairs[%d];\n\t.shared .align 4 .u32 s_warp[32];\n\t.shared .align 4 .u32 s_waiting;\n",
 			2*k.threads())
@@ -172,8 +191,7 @@ func (g *ptxGen) simple(ptr map[string]string, step0, nsteps string) error {
 	g.op("and.b32 %s, %s, 31", lane, tid)
 	g.op("setp.eq.u32 %s, %s, 0", lane0, lane)
 	errKey, t, step := g.stepLoop(s, step0, nsteps, p, exit, ptr["err_key"])
-	stepFired := g.r()
-	g.op("mov.u32 %s, 0", stepFired)
+	stepFired := g.counter()
 	for ri, R := range g.p.Rules {
 		g.comment("rule %d %s over [%d, %d)", ri, R.Name, R.Lo, R.Hi)
 		g.ruleDraws(ri)
@@ -185,12 +203,23 @@ func (g *ptxGen) simple(ptr map[string]string, step0, nsteps string) error {
 		mine, i, rel, key := g.r(), g.r(), g.r(), g.rd()
 		loop, end, enabled, next, fault := g.label("idx"), g.label("idxend"), g.label("en"), g.label("next"), g.label("fault")
 		g.op("mov.u32 %s, 0", mine)
-		g.op("add.s32 %s, %s, %d", i, tid, R.Lo)
-		g.at(loop)
-		g.op("setp.ge.s32 %s, %s, %d", p, i, R.Hi)
-		g.op("@%s bra %s", p, end)
-		g.op("sub.s32 %s, %s, %d", rel, i, R.Lo)
+		if g.wide { // rel in uint32 up to 2^31, the index lo + rel wrapping
+			g.op("mov.u32 %s, %s", rel, tid)
+			g.at(loop)
+			g.op("setp.ge.u32 %s, %s, %s", p, rel, rangeCount(R))
+			g.op("@%s bra %s", p, end)
+			g.op("add.s32 %s, %s, %d", i, rel, R.Lo)
+		} else {
+			g.op("add.s32 %s, %s, %d", i, tid, R.Lo)
+			g.at(loop)
+			g.op("setp.ge.s32 %s, %s, %d", p, i, R.Hi)
+			g.op("@%s bra %s", p, end)
+			g.op("sub.s32 %s, %s, %d", rel, i, R.Lo)
+		}
 		site := evalSite{s: s, i: i, rel: rel, key: key, fault: fault}
+		if g.wide {
+			site.at = g.rd()
+		}
 		if R.CondPC >= 0 {
 			site.enabled, site.disabled = enabled, next
 			if err := g.eval(R.CondPC, site); err != nil {
@@ -204,9 +233,13 @@ func (g *ptxGen) simple(ptr map[string]string, step0, nsteps string) error {
 			return fmt.Errorf("rule %s: %w", R.Name, err)
 		}
 		g.at(fault)
-		g.op("red.global.min.u64 [%s], %s", errKey, key)
+		g.recordFault(errKey, ptr["err_pc"], s, key, site.at)
 		g.at(next)
-		g.op("add.s32 %s, %s, %d", i, i, gpuSimpleBlock)
+		if g.wide {
+			g.op("add.s32 %s, %s, %d", rel, rel, gpuSimpleBlock)
+		} else {
+			g.op("add.s32 %s, %s, %d", i, i, gpuSimpleBlock)
+		}
 		g.op("bra %s", loop)
 		g.at(end)
 		for _, o := range []int{16, 8, 4, 2, 1} {
@@ -236,7 +269,7 @@ func (g *ptxGen) simple(ptr map[string]string, step0, nsteps string) error {
 		g.op("bra %s", exit)
 		g.at(ok)
 		g.countFired(ptr["fired"], first, n, t, step0, ri)
-		g.op("add.s32 %s, %s, %s", stepFired, stepFired, n)
+		g.addCount(stepFired, n)
 	}
 	g.stepVerdict(ptr, s, first, stepFired, p, t, step)
 	g.at(exit)
@@ -249,8 +282,15 @@ func (g *ptxGen) simple(ptr map[string]string, step0, nsteps string) error {
 // so no step is a fixed point) it branches to next, else it stores t as the
 // state's fixed point and falls through. p is a scratch predicate.
 func (g *ptxGen) stepVerdict(ptr map[string]string, s, who, fired, p, t, next string) {
-	g.op("@%s st.global.u32 [%s], %s", who, g.u32at(ptr["last_fired"], s), fired)
-	g.op("setp.ne.s32 %s, %s, 0", p, fired)
+	if g.wide { // an int64 a state
+		a := g.rd()
+		g.op("mad.wide.u32 %s, %s, 8, %s", a, s, ptr["last_fired"])
+		g.op("@%s st.global.u64 [%s], %s", who, a, fired)
+		g.op("setp.ne.s64 %s, %s, 0", p, fired)
+	} else {
+		g.op("@%s st.global.u32 [%s], %s", who, g.u32at(ptr["last_fired"], s), fired)
+		g.op("setp.ne.s32 %s, %s, 0", p, fired)
+	}
 	if g.p.DrawsInCond {
 		g.op("bra %s", next) // a step without firings is no fixed point
 	}
@@ -259,8 +299,12 @@ func (g *ptxGen) stepVerdict(ptr map[string]string, s, who, fired, p, t, next st
 }
 
 // countFired adds n (when not zero, by the thread where who holds) to
-// fired[(t-step0-1)*nrules + ri].
+// fired[(t-step0-1)*nrules + ri]; n is b32 or (wide compact) b64.
 func (g *ptxGen) countFired(fired, who, n, t, step0 string, ri int) {
+	if strings.HasPrefix(n, "%rd") {
+		g.countFired64(fired, who, n, t, step0, ri)
+		return
+	}
 	p, slot, n64 := g.pr(), g.r(), g.rd()
 	g.op("setp.ne.s32 %s, %s, 0", p, n)
 	g.op("and.pred %s, %s, %s", p, p, who)

@@ -56,7 +56,7 @@ func TestPTXEmulatedDraws(t *testing.T) {
 	ps, srcs := drawRandomPrograms(t, n)
 	for k, p := range ps {
 		l := []Layout{LayoutA, LayoutB, LayoutC}[k%3]
-		for _, kern := range []ptxKernel{{Simple, l, 0}, {Compact, l, 32}, {Compact, l, gpuCompactSmall}} {
+		for _, kern := range []ptxKernel{{Simple, l, 0, false}, {Compact, l, 32, false}, {Compact, l, gpuCompactSmall, false}} {
 			o := Options{Steps: 1 + k%3, Seed: uint64(k), FirstState: k % 4}
 			if msg := emuAgreesOpts(p, kern, 1+k%3, uint64(k), o); msg != "" {
 				t.Fatalf("program %d, %s:\n%s\n%s", k, kern.name(), srcs[k], msg)

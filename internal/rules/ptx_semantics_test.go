@@ -21,6 +21,12 @@ func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fir
 	}
 	n, wp, nr := st.N, padWords(p.Words), len(p.Rules)
 	words := []int{n * wp, n * wp, 2 * n * wp, n, n, n, 2 * n, 2 * max(steps, 1) * nr, n} // ptxParams
+	firedAt, lastAt := 7, 8
+	if k.Wide { // err_pc after err_key; last_fired an int64 a state
+		words = []int{n * wp, n * wp, 2 * n * wp, n, n, n, 2 * n, 2 * n, 2 * max(steps, 1) * nr, 2 * n}
+		firedAt, lastAt = 8, 9
+	}
+	_ = lastAt
 	mem := &emuMem{}
 	args := make([]uint64, 0, len(words)+3)
 	for i, w := range words {
@@ -30,6 +36,9 @@ func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fir
 	copy(mem.bufs[0], toLayout(st, k.Layout))
 	for i := range mem.bufs[6] {
 		mem.bufs[6][i] = ^uint32(0) // err_key
+		if k.Wide {
+			mem.bufs[7][i] = ^uint32(0) // err_pc
+		}
 	}
 	grid := n
 	if k.Sched == Compact {
@@ -43,7 +52,7 @@ func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fir
 		if p.Draws {
 			a = append(a, o.Seed, uint64(o.FirstState), uint64(o.FirstStep))
 		}
-		a[7] += uint64(8 * done * nr)
+		a[firedAt] += uint64(8 * done * nr)
 		if err := kern.run(mem, grid, k.threads(), a); err != nil {
 			return nil, nil, nil, err
 		}
@@ -55,9 +64,16 @@ func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fir
 		stable[s] = int32(mem.bufs[3][s])
 		if f := int32(mem.bufs[4][s]); f != 0 {
 			key := uint64(mem.bufs[6][2*s]) | uint64(mem.bufs[6][2*s+1])<<32
+			var at uint64
+			if k.Wide {
+				at = uint64(mem.bufs[7][2*s]) | uint64(mem.bufs[7][2*s+1])<<32
+			}
 			rule := int(mem.bufs[5][s])
-			errs[s] = stateError{ok: true, step: int(f), rule: rule, index: int(key>>45) + p.Rules[rule].Lo,
-				f: fault{pc: int(key >> 32 & 0x1fff), value: int32(uint32(key))}}
+			rel, fl, err := decodeFault(k.Wide, key, at)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			errs[s] = stateError{ok: true, step: int(f), rule: rule, index: rel + p.Rules[rule].Lo, f: fl}
 		}
 	}
 	fired = make([][]int64, steps)
@@ -65,7 +81,7 @@ func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fir
 		fired[t] = make([]int64, nr)
 		for r := range nr {
 			j := 2 * (t*nr + r)
-			fired[t][r] = int64(uint64(mem.bufs[7][j]) | uint64(mem.bufs[7][j+1])<<32)
+			fired[t][r] = int64(uint64(mem.bufs[firedAt][j]) | uint64(mem.bufs[firedAt][j+1])<<32)
 		}
 	}
 	return stable, fired, p.firstError(errs), nil
@@ -149,7 +165,7 @@ func TestPTXEmulatedMatchesCPURandom(t *testing.T) {
 	ps, srcs := ptxRandomPrograms(t, n, func(p *Program) bool { return !hasOpcode(p, opADDF) })
 	for k, p := range ps {
 		l := []Layout{LayoutA, LayoutB, LayoutC}[k%3]
-		for _, kern := range []ptxKernel{{Simple, l, 0}, {Compact, l, 32}, {Compact, l, gpuCompactSmall}} {
+		for _, kern := range []ptxKernel{{Simple, l, 0, false}, {Compact, l, 32, false}, {Compact, l, gpuCompactSmall, false}} {
 			if msg := emuAgrees(p, kern, 1+k%3, 1+k%4, uint64(k)); msg != "" {
 				t.Fatalf("program %d, %s:\n%s\n%s", k, kern.name(), srcs[k], msg)
 			}

@@ -15,7 +15,7 @@ import (
 func allPTXKernels() []ptxKernel {
 	var ks []ptxKernel
 	for _, l := range []Layout{LayoutA, LayoutB, LayoutC} {
-		ks = append(ks, ptxKernel{Simple, l, 0}, ptxKernel{Compact, l, 32}, ptxKernel{Compact, l, gpuCompactSmall})
+		ks = append(ks, ptxKernel{Simple, l, 0, false}, ptxKernel{Compact, l, 32, false}, ptxKernel{Compact, l, gpuCompactSmall, false})
 	}
 	return ks
 }

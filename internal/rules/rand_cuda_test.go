@@ -14,7 +14,7 @@ import (
 func drawsOnGPUAgree(t *testing.T, c CUDA, p *Program, v genVariant, states int, seed uint64, o Options, interp bool) string {
 	t.Helper()
 	if !interp {
-		requireGenerated(t, c.Dev, p, v.kernel())
+		requireGenerated(t, c.Dev, p, v.kernel(p))
 	}
 	want := Generate(p, states, seed)
 	wantRes, wantErr := CPU{Path: PathInterpret}.Run(context.Background(), p, want, o)

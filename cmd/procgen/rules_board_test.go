@@ -13,6 +13,7 @@ import (
 // A 1024x1024 Life board (2^20 indices: past the narrow GPU kernels'
 // 2^19) runs under --device auto, and the GPU backend no longer turns it
 // away (internal/rules' wide kernels take up to 2^31 indices).
+// internal/rules' TestCUDALife1024MatchesCPU runs such boards on the GPU.
 func TestRulesBoardBeyondGPURange(t *testing.T) {
 	life, _ := filepath.Abs("../../configs/rules/life.rules")
 	isolate(t)
@@ -22,8 +23,11 @@ func TestRulesBoardBeyondGPURange(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	if msg := stderr.String(); strings.Contains(msg, "device: cpu (auto:") || strings.Contains(msg, "1048576 indices") {
-		t.Errorf("the board's range sends the run to the CPU:\n%s", msg)
+	// The cost model may still pick the CPU for one board of two steps
+	// (the GPU would run it on one block); what must not appear is a refusal
+	// of the range.
+	if msg := stderr.String(); strings.Contains(msg, "1048576 indices") {
+		t.Errorf("the board's range is refused on the GPU:\n%s", msg)
 	}
 	if fi, err := os.Stat("out.csv"); err != nil || fi.Size() < 2<<20 {
 		t.Errorf("out.csv: %v", err)

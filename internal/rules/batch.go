@@ -74,6 +74,8 @@ type batchEval struct {
 	// are the registers each instruction reads and writes.
 	aff    uint32
 	av     [MaxRegs]aval
+	bit    uint32                    // registers kept as bits (batch_bits.go)
+	bv     [MaxRegs][bitWords]uint64 // their bits, lane l in word l/64
 	rm, wm []uint32
 	scr    [3][lanes]uint32
 	one    [1]uint8
@@ -191,6 +193,10 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			}
 		}
 		op, a, ib, c := decode(code[pc])
+		if op == opNop { // left by if-conversion
+			pc++
+			continue
+		}
 		n := b.n
 		if op == opBOOL && b.bools[pc]&(1<<(ib&31)) != 0 {
 			op = opMOV // of a value that is 0 or 1 already
@@ -206,6 +212,14 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			} else {
 				next = b.affine(pc, op, a, ib, c)
 			}
+			if next < 0 && !(op == opIADD && b.fuse[pc]) {
+				next = b.bitOp(pc, op, a, ib, c)
+			}
+			if op == opRET && b.isBits(a) {
+				b.retBits(a)
+				act = act[:0]
+				continue
+			}
 			if next >= 0 {
 				if op == opLOOP {
 					if spins++; spins&63 == 0 && b.stopped() {
@@ -218,7 +232,7 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			}
 		}
 		kc := b.ky[pc]
-		if b.aff != 0 {
+		if b.aff|b.bit != 0 {
 			var kr int
 			kc, kr = b.constOperand(pc, op, &ib, c, kc)
 			rm, wm := b.rm[pc], b.wm[pc]
@@ -239,7 +253,7 @@ func (b *batchEval) exec(pc int, act []uint8) {
 				rm |= wm
 			}
 			b.materialize(rm)
-			b.aff &^= wm
+			b.toLanes(wm)
 		}
 		D := &b.r[a&31]
 		switch op {

@@ -50,7 +50,7 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 		b.startBatch(n)
 		// r0 is kept as base and stride: written out only if needed.
 		act := append(b.get(), b.iota[:n]...)
-		b.aff = 0
+		b.aff, b.bit = 0, 0
 		b.setAffine(0, uint32(int32(base)), 1)
 		b.exec(rule.CondPC, act)
 		if b.stopped() {
@@ -108,7 +108,7 @@ func (b *batchEval) runBodies(pc int, idx []int32) (int, *fault) {
 		R0[uint8(i)] = uint32(x)
 	}
 	act := append(b.get(), b.iota[:n]...)
-	b.aff = 0
+	b.aff, b.bit = 0, 0
 	if int(idx[n-1]-idx[0]) == n-1 {
 		// Consecutive indices (ascending, so every one in between).
 		b.setAffine(0, uint32(idx[0]), 1)

@@ -47,7 +47,7 @@ func (b *batchEval) stencilSum(pc, r, j int, w1, w2 []uint32) int {
 		next += 3
 	}
 	b.wins = ws
-	b.aff &^= temps
+	b.toLanes(temps)
 	// Lanes between two splits read one run of words from every window.
 	cuts := append(b.cuts[:0], 0, b.n)
 	for _, w := range ws {

@@ -76,6 +76,8 @@ type batchEval struct {
 	av     [MaxRegs]aval
 	bit    uint32                    // registers kept as bits (batch_bits.go)
 	bv     [MaxRegs][bitWords]uint64 // their bits, lane l in word l/64
+	enBits [bitWords]uint64          // the precondition's value kept as bits,
+	enKept bool                      // when enKept (else en)
 	rm, wm []uint32
 	scr    [3][lanes]uint32
 	one    [1]uint8

@@ -1,5 +1,7 @@
 package rules
 
+import "math/bits"
+
 // Registers kept as bits. A comparison's result is 0 or 1 in every lane,
 // and a precondition is mostly comparisons joined by && and || (Life's
 // `(c == 1 && (n < 2 || n > 3)) || (c == 0 && n == 3)`: five comparisons,
@@ -47,16 +49,29 @@ func expandBits(d []uint32, v *[bitWords]uint64) {
 // rangeBits sets dst's bit per lane of xs to whether int32(x) lies in
 // [lo, lo+w] (wrapping), inverted when neg.
 func rangeBits(dst *[bitWords]uint64, xs []uint32, lo, w uint32, neg bool) {
-	for w0 := 0; w0 < len(xs); w0 += 64 {
-		ws := xs[w0:min(len(xs), w0+64)]
+	var inv uint64
+	if neg {
+		inv = ^uint64(0)
+	}
+	w0 := 0
+	for ; w0+64 <= len(xs); w0 += 64 {
+		// Highest lane first, four a step: constant shifts only.
+		ws := (*[64]uint32)(xs[w0 : w0+64])
 		var m uint64
-		for i, x := range ws {
-			m |= uint64(b2u(x-lo <= w)) << (uint(i) & 63)
+		for i := 60; i >= 0; i -= 4 {
+			v := ws[i : i+4 : i+4]
+			m = m<<4 | uint64(b2u(v[3]-lo <= w))<<3 | uint64(b2u(v[2]-lo <= w))<<2 |
+				uint64(b2u(v[1]-lo <= w))<<1 | uint64(b2u(v[0]-lo <= w))
 		}
-		if neg {
-			m ^= lowBits(len(ws))
+		dst[uint(w0)>>6&(bitWords-1)] = m ^ inv
+	}
+	if w0 < len(xs) {
+		ws := xs[w0:]
+		var m uint64
+		for i := len(ws) - 1; i >= 0; i-- {
+			m = m<<1 | uint64(b2u(ws[i]-lo <= w))
 		}
-		dst[uint(w0)>>6&(bitWords-1)] = m
+		dst[uint(w0)>>6&(bitWords-1)] = (m ^ inv) & lowBits(len(ws))
 	}
 }
 
@@ -173,10 +188,36 @@ func (b *batchEval) bitOp(pc, op, a, ib, c int) int {
 	return -1
 }
 
-// retBits ends a precondition whose value is kept as bits: en per lane.
+// retBits ends a precondition whose value is kept as bits: applyRange
+// queues the lanes of its set bits.
 func (b *batchEval) retBits(a int) {
-	v := &b.bv[a&31]
-	for i := range b.n {
-		b.en[uint8(i)] = v[uint(i)>>6&(bitWords-1)]>>(uint(i)&63)&1 != 0
+	b.enBits, b.enKept = b.bv[a&31], true
+}
+
+// queueBits queues base + lane for the lanes below stop whose bit in
+// b.enBits is set, in lane order, running the consequence whenever the
+// queue fills (body); false when body reports a fault or a stop.
+func (b *batchEval) queueBits(queue *[]int32, base, stop int, body func() bool) bool {
+	q := *queue
+	for w := range bitWords {
+		m := b.enBits[w]
+		if lo := 64 * w; stop-lo < 64 {
+			if stop <= lo {
+				break
+			}
+			m &= lowBits(stop - lo)
+		}
+		for ; m != 0; m &= m - 1 {
+			q = append(q, int32(base+64*w+bits.TrailingZeros64(m)))
+			if len(q) == lanes {
+				*queue = q
+				if !body() {
+					return false
+				}
+				q = (*queue)[:0]
+			}
+		}
 	}
+	*queue = q
+	return true
 }

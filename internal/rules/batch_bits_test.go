@@ -11,8 +11,7 @@ import (
 func TestCmpRangeBits(t *testing.T) {
 	edges := []int32{math.MinInt32, math.MinInt32 + 1, -3, -1, 0, 1, 2, 3, 4, math.MaxInt32 - 1, math.MaxInt32}
 	var X, K, want [lanes]uint32
-	for n := range []int{lanes, 200, 1} {
-		n = []int{lanes, 200, 1}[n]
+	for _, n := range []int{lanes, 200, 1} {
 		for i := range X {
 			X[i] = uint32(edges[i%len(edges)])
 		}

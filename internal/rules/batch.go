@@ -54,6 +54,7 @@ type batchEval struct {
 	ky         []int64
 	skip, fuse []bool
 	fma        []bool       // an FMUL starting a fused product (batch_fuse.go)
+	groups     []*prodGroup // four fused products starting here (batch_group.go)
 	bools      []uint32     // registers holding 0 or 1 (batch_fuse.go)
 	code       []uint32     // the program, && and || if-converted (batch_ifconv.go)
 	target     []bool       // jump targets and entry points
@@ -94,6 +95,7 @@ func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
 	b.target = jumpTargets(&Program{Code: b.code, Rules: p.Rules})
 	b.rm, b.wm = regMasks(b.code)
 	b.fma = planFMA(p, jumpTargets(p))
+	b.groups = planGroups(p, b.code, b.fma, b.target)
 	b.bools = boolRegs(p)
 	return b
 }
@@ -204,9 +206,17 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			op = opMOV // of a value that is 0 or 1 already
 		}
 		if len(act) == n {
-			if op == opFMUL && b.fma[pc] && b.fusedProduct(pc) {
-				pc += 3
-				continue
+			if op == opFMUL && b.fma[pc] {
+				if g := b.groups[pc]; g != nil {
+					if next := b.productGroup(pc, g); next >= 0 {
+						pc = next
+						continue
+					}
+				}
+				if b.fusedProduct(pc) {
+					pc += 3
+					continue
+				}
 			}
 			next := -1
 			if op == opIADD && b.fuse[pc] {

@@ -26,6 +26,10 @@ type prodGroup struct {
 	out, also [4]int8
 	next      int
 	written   uint32 // every register the group's instructions write
+	// loop: the instruction at next is a LOOP on register counter back to
+	// the group, which reads nothing the group writes but its operands.
+	loop    bool
+	counter int
 }
 
 // planGroups finds the groups of four fused products (fma as planFMA
@@ -94,6 +98,18 @@ func planGroups(p *Program, code []uint32, fma, target []bool) []*prodGroup {
 			g.out[j] = moved[j]
 		}
 		g.next, g.written = q, writes
+		if op, a, _, _ := decode(code[q]); q+1 < len(code) && op == opLOOP && code[q] == p.Code[q] &&
+			!target[q] && int(code[q+1]) == pc && a < MaxRegs {
+			var consts uint32
+			for j := range 4 {
+				_, _, _, y := decode(code[pc+3*j])
+				_, _, _, w := decode(code[pc+3*j+1])
+				consts |= 1<<(y&31) | 1<<(w&31)
+			}
+			counter := uint32(1) << (a & 31)
+			g.loop = (consts|counter)&writes == 0 && consts&counter == 0
+			g.counter = a
+		}
 		groups[pc] = g
 	}
 	return groups
@@ -130,6 +146,22 @@ func (b *batchEval) productGroup(pc int, g *prodGroup) int {
 		[4]int{xs[0], zs[0], xs[2], zs[2]} == [4]int{int(g.out[0]), int(g.out[1]), int(g.out[2]), int(g.out[3])} {
 		// A 2x2 matrix times constants, in place: four registers.
 		A, B, C, D := b.r[xs[0]][:n], b.r[zs[0]][:n], b.r[xs[2]][:n], b.r[zs[2]][:n]
+		k := [8]float32{ky[0], kw[0], ky[1], kw[1], ky[2], kw[2], ky[3], kw[3]}
+		if c, cs, ok := b.operand(g.counter, -1); g.loop && ok && cs == 0 && int32(c) >= 1 {
+			// The loop's every turn at once, each lane's matrix held
+			// in registers: the counter is the same in every lane.
+			for left := int(int32(c)); left > 0; {
+				m := min(left, 1024)
+				matrixTurns(A, B, C, D, &k, m)
+				left -= m
+				b.setAffine(g.counter, uint32(left), 0)
+				if b.stopped() {
+					break
+				}
+			}
+			b.finishGroup(g)
+			return g.next + 2
+		}
 		for i := range A {
 			a, bb, c, d := f32(A[i]), f32(B[i]), f32(C[i]), f32(D[i])
 			A[i] = u32(float32(a*ky[0]) + float32(bb*kw[0]))
@@ -163,5 +195,37 @@ func (b *batchEval) finishGroup(g *prodGroup) {
 		if r >= 0 {
 			copy(b.r[r&31][:b.n], b.r[g.out[j]&31][:b.n])
 		}
+	}
+}
+
+// matrixTurns runs turns of (a, b) = (a*k0 + b*k1, a*k2 + b*k3), (c, d)
+// likewise with k4..k7, on every lane, two lanes at a time (four
+// independent chains of multiplies and adds).
+func matrixTurns(A, B, C, D []uint32, k *[8]float32, turns int) {
+	n := len(A)
+	B, C, D = B[:n], C[:n], D[:n]
+	k0, k1, k2, k3, k4, k5, k6, k7 := k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7]
+	i := 0
+	for ; i+1 < n; i += 2 {
+		a0, b0, c0, d0 := f32(A[i]), f32(B[i]), f32(C[i]), f32(D[i])
+		a1, b1, c1, d1 := f32(A[i+1]), f32(B[i+1]), f32(C[i+1]), f32(D[i+1])
+		for t := turns; t > 0; t-- {
+			// The constants read from k each turn: operands from
+			// memory, which leaves the lanes' values in registers.
+			a0, b0 = float32(a0*k[0])+float32(b0*k[1]), float32(a0*k[2])+float32(b0*k[3])
+			c0, d0 = float32(c0*k[4])+float32(d0*k[5]), float32(c0*k[6])+float32(d0*k[7])
+			a1, b1 = float32(a1*k[0])+float32(b1*k[1]), float32(a1*k[2])+float32(b1*k[3])
+			c1, d1 = float32(c1*k[4])+float32(d1*k[5]), float32(c1*k[6])+float32(d1*k[7])
+		}
+		A[i], B[i], C[i], D[i] = u32(a0), u32(b0), u32(c0), u32(d0)
+		A[i+1], B[i+1], C[i+1], D[i+1] = u32(a1), u32(b1), u32(c1), u32(d1)
+	}
+	if i < n {
+		a, b, c, d := f32(A[i]), f32(B[i]), f32(C[i]), f32(D[i])
+		for t := turns; t > 0; t-- {
+			a, b = float32(a*k0)+float32(b*k1), float32(a*k2)+float32(b*k3)
+			c, d = float32(c*k4)+float32(d*k5), float32(c*k6)+float32(d*k7)
+		}
+		A[i], B[i], C[i], D[i] = u32(a), u32(b), u32(c), u32(d)
 	}
 }

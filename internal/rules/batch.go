@@ -88,13 +88,13 @@ func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
 	ref := &evaluator{p: p, snap: make([]uint32, p.Words), stop: stop}
 	b := &batchEval{p: p, ref: ref, snap: ref.snap, stop: stop}
 	b.ky, b.skip, b.fuse, b.acc = planBatch(p)
-	b.code = ifConvert(p)
+	b.fma = planFMA(p, jumpTargets(p))
+	b.code = dropDeadCode(p, ifConvert(p), b.fuse, b.acc, b.fma)
 	for l := range b.iota {
 		b.iota[l] = uint8(l)
 	}
 	b.target = jumpTargets(&Program{Code: b.code, Rules: p.Rules})
 	b.rm, b.wm = regMasks(b.code)
-	b.fma = planFMA(p, jumpTargets(p))
 	b.groups = planGroups(p, b.code, b.fma, b.target)
 	b.bools = boolRegs(p)
 	return b

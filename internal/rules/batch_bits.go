@@ -55,13 +55,17 @@ func rangeBits(dst *[bitWords]uint64, xs []uint32, lo, w uint32, neg bool) {
 	}
 	w0 := 0
 	for ; w0+64 <= len(xs); w0 += 64 {
-		// Highest lane first, four a step: constant shifts only.
+		// Highest lane first, eight a step: constant shifts only,
+		// the eight bits joined as a tree (a chain of ORs is slower).
 		ws := (*[64]uint32)(xs[w0 : w0+64])
 		var m uint64
-		for i := 60; i >= 0; i -= 4 {
-			v := ws[i : i+4 : i+4]
-			m = m<<4 | uint64(b2u(v[3]-lo <= w))<<3 | uint64(b2u(v[2]-lo <= w))<<2 |
-				uint64(b2u(v[1]-lo <= w))<<1 | uint64(b2u(v[0]-lo <= w))
+		for i := 56; i >= 0; i -= 8 {
+			v := (*[8]uint32)(ws[i : i+8])
+			hi := uint64(b2u(v[7]-lo <= w))<<3 | uint64(b2u(v[6]-lo <= w))<<2 |
+				(uint64(b2u(v[5]-lo <= w))<<1 | uint64(b2u(v[4]-lo <= w)))
+			lo4 := uint64(b2u(v[3]-lo <= w))<<3 | uint64(b2u(v[2]-lo <= w))<<2 |
+				(uint64(b2u(v[1]-lo <= w))<<1 | uint64(b2u(v[0]-lo <= w)))
+			m = m<<8 | (hi<<4 | lo4)
 		}
 		dst[uint(w0)>>6&(bitWords-1)] = m ^ inv
 	}

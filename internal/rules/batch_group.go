@@ -131,15 +131,14 @@ func (b *batchEval) productGroup(pc int, g *prodGroup) int {
 		if !ok1 || !ok2 || ys != 0 || ws != 0 {
 			return -1
 		}
-		if _, xs, ok := b.operand(x, -1); ok && xs == 0 {
-			return -1
-		}
-		if _, zs, ok := b.operand(z, -1); ok && zs == 0 {
-			return -1
-		}
 		xs[j], zs[j], ky[j], kw[j] = x&31, z&31, f32(yk), f32(wk)
 		need |= 1<<(x&31) | 1<<(z&31)
 	}
+	if need&b.aff == need {
+		return -1 // all kept as numbers: the products once each (affine)
+	}
+	// A matrix of lanes and constants (the synthetic rule's first turn:
+	// a01 = 1, a10 = 0.5) is written out and run as lanes.
 	b.materialize(need)
 	n := b.n
 	if xs[0] == xs[1] && zs[0] == zs[1] && xs[2] == xs[3] && zs[2] == zs[3] &&

@@ -23,6 +23,10 @@ import (
 //   - batch_ifconv.go: && and || that cannot fault made straight-line;
 //   - batch_fuse.go: a*b + c*d in one pass, BOOL of a 0/1 value a copy;
 //   - batch_stencil.go: a neighbour count summed four windows a pass.
+//   - batch_bits.go: comparisons, && and || kept as bits, 64 lanes a word;
+//   - batch_group.go: four products (a 2x2 matrix) in one pass, a loop of
+//     them every turn at once;
+//   - batch_dce.go: what nothing reads and cannot fault dropped.
 
 const lanes = 256
 

@@ -23,6 +23,10 @@ import (
 //   - batch_ifconv.go: && and || that cannot fault made straight-line;
 //   - batch_fuse.go: a*b + c*d in one pass, BOOL of a 0/1 value a copy;
 //   - batch_stencil.go: a neighbour count summed four windows a pass.
+//   - batch_bits.go: comparisons, && and || kept as bits, 64 lanes a word;
+//   - batch_group.go: four products (a 2x2 matrix) in one pass, a loop of
+//     them every turn at once;
+//   - batch_dce.go: what nothing reads and cannot fault dropped.
 
 const lanes = 256
 
@@ -54,6 +58,7 @@ type batchEval struct {
 	ky         []int64
 	skip, fuse []bool
 	fma        []bool       // an FMUL starting a fused product (batch_fuse.go)
+	groups     []*prodGroup // four fused products starting here (batch_group.go)
 	bools      []uint32     // registers holding 0 or 1 (batch_fuse.go)
 	code       []uint32     // the program, && and || if-converted (batch_ifconv.go)
 	target     []bool       // jump targets and entry points
@@ -74,6 +79,10 @@ type batchEval struct {
 	// are the registers each instruction reads and writes.
 	aff    uint32
 	av     [MaxRegs]aval
+	bit    uint32                    // registers kept as bits (batch_bits.go)
+	bv     [MaxRegs][bitWords]uint64 // their bits, lane l in word l/64
+	enBits [bitWords]uint64          // the precondition's value kept as bits,
+	enKept bool                      // when enKept (else en)
 	rm, wm []uint32
 	scr    [3][lanes]uint32
 	one    [1]uint8
@@ -83,13 +92,14 @@ func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
 	ref := &evaluator{p: p, snap: make([]uint32, p.Words), stop: stop}
 	b := &batchEval{p: p, ref: ref, snap: ref.snap, stop: stop}
 	b.ky, b.skip, b.fuse, b.acc = planBatch(p)
-	b.code = ifConvert(p)
+	b.fma = planFMA(p, jumpTargets(p))
+	b.code = dropDeadCode(p, ifConvert(p), b.fuse, b.acc, b.fma)
 	for l := range b.iota {
 		b.iota[l] = uint8(l)
 	}
 	b.target = jumpTargets(&Program{Code: b.code, Rules: p.Rules})
 	b.rm, b.wm = regMasks(b.code)
-	b.fma = planFMA(p, jumpTargets(p))
+	b.groups = planGroups(p, b.code, b.fma, b.target)
 	b.bools = boolRegs(p)
 	return b
 }
@@ -191,20 +201,40 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			}
 		}
 		op, a, ib, c := decode(code[pc])
+		if op == opNop { // left by if-conversion
+			pc++
+			continue
+		}
 		n := b.n
 		if op == opBOOL && b.bools[pc]&(1<<(ib&31)) != 0 {
 			op = opMOV // of a value that is 0 or 1 already
 		}
 		if len(act) == n {
-			if op == opFMUL && b.fma[pc] && b.fusedProduct(pc) {
-				pc += 3
-				continue
+			if op == opFMUL && b.fma[pc] {
+				if g := b.groups[pc]; g != nil {
+					if next := b.productGroup(pc, g); next >= 0 {
+						pc = next
+						continue
+					}
+				}
+				if b.fusedProduct(pc) {
+					pc += 3
+					continue
+				}
 			}
 			next := -1
 			if op == opIADD && b.fuse[pc] {
 				next = b.affineFused(pc)
 			} else {
 				next = b.affine(pc, op, a, ib, c)
+			}
+			if next < 0 && !(op == opIADD && b.fuse[pc]) {
+				next = b.bitOp(pc, op, a, ib, c)
+			}
+			if op == opRET && b.isBits(a) {
+				b.retBits(a)
+				act = act[:0]
+				continue
 			}
 			if next >= 0 {
 				if op == opLOOP {
@@ -218,7 +248,7 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			}
 		}
 		kc := b.ky[pc]
-		if b.aff != 0 {
+		if b.aff|b.bit != 0 {
 			var kr int
 			kc, kr = b.constOperand(pc, op, &ib, c, kc)
 			rm, wm := b.rm[pc], b.wm[pc]
@@ -239,7 +269,7 @@ func (b *batchEval) exec(pc int, act []uint8) {
 				rm |= wm
 			}
 			b.materialize(rm)
-			b.aff &^= wm
+			b.toLanes(wm)
 		}
 		D := &b.r[a&31]
 		switch op {

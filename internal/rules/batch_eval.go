@@ -50,8 +50,9 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 		b.startBatch(n)
 		// r0 is kept as base and stride: written out only if needed.
 		act := append(b.get(), b.iota[:n]...)
-		b.aff = 0
+		b.aff, b.bit = 0, 0
 		b.setAffine(0, uint32(int32(base)), 1)
+		b.enKept = false
 		b.exec(rule.CondPC, act)
 		if b.stopped() {
 			return fired, 0, nil
@@ -62,19 +63,16 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 		if b.anyF {
 			stopAt = b.firstFault()
 		}
-		// Branch-free: the precondition holds at random.
-		q, qn := &b.queue, len(queue)
-		for i := range stopAt {
-			q[uint8(qn)] = int32(base + i)
-			if qn += int(b2u(b.en[uint8(i)])); qn == lanes {
-				queue = queue[:qn]
-				if i, f := body(); f != nil || b.stopped() {
-					return fired, i, f
-				}
-				qn = 0
-			}
+		var fi int
+		var ff *fault
+		run := func() bool {
+			fi, ff = body()
+			return ff == nil && !b.stopped()
 		}
-		queue = queue[:qn]
+		if b.enKept && !b.queueBits(&queue, base, stopAt, run) ||
+			!b.enKept && !b.queueLanes(&queue, base, stopAt, run) {
+			return fired, fi, ff
+		}
 		if stopAt < n {
 			if i, f := body(); f != nil || b.stopped() {
 				return fired, i, f
@@ -84,6 +82,24 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 	}
 	i, f := body()
 	return fired, i, f
+}
+
+// queueLanes is queueBits for a precondition's value in en.
+func (b *batchEval) queueLanes(queue *[]int32, base, stop int, body func() bool) bool {
+	// Branch-free: the precondition holds at random.
+	q, qn := &b.queue, len(*queue)
+	for i := range stop {
+		q[uint8(qn)] = int32(base + i)
+		if qn += int(b2u(b.en[uint8(i)])); qn == lanes {
+			*queue = q[:qn]
+			if !body() {
+				return false
+			}
+			qn = 0
+		}
+	}
+	*queue = q[:qn]
+	return true
 }
 
 // runBodies runs the consequence at the indices idx (ascending, at most
@@ -108,7 +124,7 @@ func (b *batchEval) runBodies(pc int, idx []int32) (int, *fault) {
 		R0[uint8(i)] = uint32(x)
 	}
 	act := append(b.get(), b.iota[:n]...)
-	b.aff = 0
+	b.aff, b.bit = 0, 0
 	if int(idx[n-1]-idx[0]) == n-1 {
 		// Consecutive indices (ascending, so every one in between).
 		b.setAffine(0, uint32(idx[0]), 1)

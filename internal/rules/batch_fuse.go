@@ -146,7 +146,7 @@ func (b *batchEval) fusedProduct(pc int) bool {
 			D[i] = u32(float32(f32(xv)*f32(Y[i])) + float32(f32(Z[i])*f32(W[i])))
 		}
 	}
-	b.aff &^= 1<<(d&31) | 1<<(t1&31) | 1<<(t2&31)
+	b.toLanes(1<<(d&31) | 1<<(t1&31) | 1<<(t2&31))
 	return true
 }
 

@@ -1,6 +1,9 @@
 package rules
 
-import "sort"
+import (
+	"math/bits"
+	"sort"
+)
 
 // Register kinds. A batch's indices are consecutive, and much of what a
 // rule computes from its index is the same in every lane (a board's row,
@@ -57,6 +60,7 @@ func (b *batchEval) setAffine(r int, base, stride uint32) {
 func (b *batchEval) set(r int, v aval) {
 	b.av[r&31] = v
 	b.aff |= 1 << (r & 31)
+	b.bit &^= 1 << (r & 31)
 }
 
 // value returns register r (or, for c operands folded to a constant, the
@@ -83,6 +87,11 @@ func (b *batchEval) operand(r int, k int64) (base, stride uint32, ok bool) {
 
 // materialize writes the registers of mask out as lanes.
 func (b *batchEval) materialize(mask uint32) {
+	for m := mask & b.bit; m != 0; m &= m - 1 {
+		r := bits.TrailingZeros32(m)
+		expandBits(b.r[r][:b.n], &b.bv[r])
+	}
+	b.bit &^= mask
 	for m := mask & b.aff; m != 0; m &= m - 1 {
 		r := 0
 		for ; m&(1<<r) == 0; r++ {
@@ -331,7 +340,7 @@ func (b *batchEval) loaded(a int, v aval, w1, w2 []uint32) {
 	d := b.r[a&31][:b.n]
 	copy(d, w1)
 	copy(d[len(w1):], w2)
-	b.aff &^= 1 << (a & 31)
+	b.toLanes(1 << (a & 31))
 }
 
 func (b *batchEval) affineLoad(pc, op, a, ib, fi int) int {
@@ -376,7 +385,7 @@ func (b *batchEval) affineFused(pc int) int {
 		return pc + 2
 	}
 	// acc += field[...]; the loaded register is dead.
-	b.aff &^= 1 << (a & 31)
+	b.toLanes(1 << (a & 31))
 	if v.s == 0 {
 		t := aval{b: w1[0], j: v.j}
 		if v.j > 0 {

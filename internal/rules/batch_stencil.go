@@ -23,7 +23,9 @@ func (b *batchEval) stencilSum(pc, r, j int, w1, w2 []uint32) int {
 	ws := append(b.wins[:0], window2{w1, w2, j})
 	temps := uint32(1) << (code[pc] >> 8 & 31)
 	next := pc + 3
-	for next+2 < len(code) && b.fuse[next] && int(b.acc[next]) == r && !b.target[next] {
+	// (A unit dropped as dead code is NOPs: never part of a live run,
+	// checked all the same.)
+	for next+2 < len(code) && b.fuse[next] && int(b.acc[next]) == r && !b.target[next] && code[next] == b.p.Code[next] {
 		_, a, ib, c := decode(code[next])
 		op2, _, _, fi := decode(code[next+1])
 		if ib == r || c == r || temps&(1<<(ib&31)|1<<(c&31)) != 0 {
@@ -47,7 +49,7 @@ func (b *batchEval) stencilSum(pc, r, j int, w1, w2 []uint32) int {
 		next += 3
 	}
 	b.wins = ws
-	b.aff &^= temps
+	b.toLanes(temps)
 	// Lanes between two splits read one run of words from every window.
 	cuts := append(b.cuts[:0], 0, b.n)
 	for _, w := range ws {

@@ -26,7 +26,7 @@ import (
 // flam3-animate's ss/qs: 160x118, quality 500.
 var (
 	roundtripGenomes = [2]string{"37_es244-57862_WilliamPilgrim", "43_es243-15693_moonflower"}
-	roundtripFrames  = []int{2, 5, 10} // loop of 40; edge 40 -> 35 (blend 1/4); loop of 35
+	roundtripFrames  = []int{2, 5, 8} // loop of 37; edge 37 -> 43; the edge's end into the loop of 43
 )
 
 const (

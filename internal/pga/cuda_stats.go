@@ -78,7 +78,7 @@ func (c *CUDA) overflows(nterm int, lots []Lot, tol float64) ([]Overflow, error)
 					Profile: t.Profile, Lot: t.Axiom, Size: t.Size}}
 				copy(s.Transform[:12], t.M[:])
 				s.Transform[15] = 1
-				if d := c.g.outside(s, edges); d > tol && d > m[int(t.Axiom)] {
+				if d := c.g.outside(s, edges, tol); d > tol && d > m[int(t.Axiom)] {
 					m[int(t.Axiom)] = d
 				}
 			}

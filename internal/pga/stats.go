@@ -85,7 +85,7 @@ func (t *tally) add(g *Grammar, s *TerminalShape) {
 	ph.Vertices += int64(v)
 	ph.Triangles += int64(tr)
 	if t.edges != nil {
-		if d := g.outside(s, t.edges); d > t.tol {
+		if d := g.outside(s, t.edges, t.tol); d > t.tol {
 			t.note(int(s.Lot), d)
 		}
 	}

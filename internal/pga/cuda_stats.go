@@ -50,16 +50,27 @@ func (c *CUDA) countByName(nterm int, res *CUDAResult) error {
 	return nil
 }
 
-// overflowChunk is how many terminal records overflows reads back at once.
-const overflowChunk = 1 << 16
+// overflowChunk is how many terminal records overflows reads back at once
+// (about 26 MB).
+const overflowChunk = 1 << 18
 
 // overflows measures, as Grammar.Overflows does, which lots the nterm
 // terminals on the device reach outside, reading them back a chunk at a
-// time so that statistics of a city keep no terminal on the host.
+// time so that statistics of a city keep no terminal on the host. The chunk
+// is page-locked memory where the driver grants it: Suburban 66x64's 6.2 M
+// records (620 MB) crossed from pageable memory at ~2 GB/s, which more than
+// doubled its --stats-only run on the GPU.
 func (c *CUDA) overflows(nterm int, lots []Lot, tol float64) ([]Overflow, error) {
 	edges := lotEdges(lots)
 	worst := map[int]float64{}
-	buf := make([]gpuTerm, min(nterm, overflowChunk))
+	n := min(nterm, overflowChunk)
+	var buf []gpuTerm
+	if pin, err := c.dev.AllocPinned(n * int(unsafe.Sizeof(gpuTerm{}))); err == nil {
+		defer pin.Free()
+		buf = unsafe.Slice((*gpuTerm)(unsafe.Pointer(unsafe.SliceData(pin.Bytes()))), n)
+	} else {
+		buf = make([]gpuTerm, n)
+	}
 	ts := make([]TerminalShape, len(buf))
 	for at := 0; at < nterm; at += len(buf) {
 		part := buf[:min(len(buf), nterm-at)]

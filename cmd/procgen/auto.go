@@ -46,14 +46,15 @@ var costModels = map[string]costModel{
 	"forest-multires": {unit: "cells", cpuRate: 5e4, gpuRate: 3e6, gpuFixed: 0.38},
 	// Rules are weighed by a timed probe on one core (rulesWork), in
 	// single-core CPU seconds. The probe (32 states, one step) carries the
-	// batch evaluator's set-up, so it overstates big runs: at f25e66b on 16
-	// cores Life 4096 x 200, probed at 20.9 core-s, took 0.40 s, and the
-	// synthetic rule 2048 x 10 (1.59) 0.28 s; the GPU's generated kernels
-	// run the synthetic goal row in 0.05 ms per application.
+	// batch evaluator's set-up, so it overstates big runs. On the one-GPU
+	// H100 hosts at e9b36dc, Life 4096 x 200, probed at 13-21 core-s, took
+	// 0.39-0.54 s on 16 cores and 0.37-0.40 s on the GPU, whose fixed cost
+	// there is 0.32-0.37 s (every command's tiny-work row); the synthetic
+	// rule 2048 x 10 (1.0-1.8 core-s) 0.29 s on the CPU and 0.58 s on the GPU.
 	// The GPU runs a state per block: 8 Life boards of 512x512 x 1000 steps
 	// took 10.5 s there against 3.0-3.9 s on 16 cores (H200 host, 287571e),
-	// about an eighth of the full rate, hence gpuFill 64 states.
-	"rules": {unit: "core-seconds", cpuRate: 3, gpuRate: 200, gpuFixed: 0.45, gpuFill: 64},
+	// about a thirtieth of the full rate, hence gpuFill 256 states.
+	"rules": {unit: "core-seconds", cpuRate: 3, gpuRate: 500, gpuFixed: 0.35, gpuFill: 256},
 }
 
 // predict returns the model's CPU and GPU times for work on cores cores,

@@ -22,7 +22,8 @@ func TestCostModelDecisions(t *testing.T) {
 		{"forest-exact", 5e5 * 1e3, false, 0},  // a small plot
 		{"forest-exact", 5e5 * 1e5, true, 0},   // the exact sum over 1e5 trees
 		{"rules", 0.05, false, 0},              // a few boards: 0.05 core-seconds
-		{"rules", 19, false, 0},                // Life, 4096 boards x 200 steps: 0.40 s on 16 cores (f25e66b)
+		{"rules", 21, true, 0},                 // Life, 4096 boards x 200 steps: 0.39-0.54 s on 16 cores, 0.37-0.40 s on the GPU (e9b36dc)
+		{"rules", 1.8, false, 0},               // the synthetic rule, 2048 x 10: 0.29 s on 16 cores, 0.58 s on the GPU
 		{"rules", 200, true, 0},                // ten times that
 		{"lsys", 3.1e8, false, 0},              // koch-island -n 9: the CPU wins
 		{"pga", 1.6e6, false, 0},               // Skyscrapers 23x23

@@ -157,17 +157,25 @@ rule bad over i in 0..10 when i >= 2 {
 
 // TestPTXEmulatedMatchesCPURandom: random programs (closure_test.go's
 // generator) in the emulator, each in all three schedules and one layout.
-func TestPTXEmulatedMatchesCPURandom(t *testing.T) {
-	n := 100
+func TestPTXEmulatedMatchesCPURandom(t *testing.T) { emulateRandomPrograms(t, 100, 15, false) }
+
+// emulateRandomPrograms runs n random programs (short under -short) in the
+// emulator, each in all three schedules of the narrow or the wide kernels
+// and one layout, against the CPU.
+func emulateRandomPrograms(t *testing.T, n, short int, wide bool) {
 	if testing.Short() {
-		n = 15
+		n = short
+	}
+	kind := ""
+	if wide {
+		kind = " wide"
 	}
 	ps, srcs := ptxRandomPrograms(t, n, func(p *Program) bool { return !hasOpcode(p, opADDF) })
 	for k, p := range ps {
 		l := []Layout{LayoutA, LayoutB, LayoutC}[k%3]
-		for _, kern := range []ptxKernel{{Simple, l, 0, false}, {Compact, l, 32, false}, {Compact, l, gpuCompactSmall, false}} {
+		for _, kern := range []ptxKernel{{Simple, l, 0, wide}, {Compact, l, 32, wide}, {Compact, l, gpuCompactSmall, wide}} {
 			if msg := emuAgrees(p, kern, 1+k%3, 1+k%4, uint64(k)); msg != "" {
-				t.Fatalf("program %d, %s:\n%s\n%s", k, kern.name(), srcs[k], msg)
+				t.Fatalf("program %d, %s%s:\n%s\n%s", k, kern.name(), kind, srcs[k], msg)
 			}
 		}
 	}

@@ -76,21 +76,7 @@ func TestPTXWideEmulatedMatchesCPU(t *testing.T) {
 }
 
 // Random programs in the wide kernels, as TestPTXEmulatedMatchesCPURandom.
-func TestPTXWideEmulatedMatchesCPURandom(t *testing.T) {
-	n := 60
-	if testing.Short() {
-		n = 10
-	}
-	ps, srcs := ptxRandomPrograms(t, n, func(p *Program) bool { return !hasOpcode(p, opADDF) })
-	for k, p := range ps {
-		l := []Layout{LayoutA, LayoutB, LayoutC}[k%3]
-		for _, kern := range []ptxKernel{{Simple, l, 0, true}, {Compact, l, 32, true}, {Compact, l, gpuCompactSmall, true}} {
-			if msg := emuAgrees(p, kern, 1+k%3, 1+k%4, uint64(k)); msg != "" {
-				t.Fatalf("program %d, %s wide:\n%s\n%s", k, kern.name(), srcs[k], msg)
-			}
-		}
-	}
-}
+func TestPTXWideEmulatedMatchesCPURandom(t *testing.T) { emulateRandomPrograms(t, 60, 10, true) }
 
 // A program past 2^19 indices needs the wide kernels: the narrow ones are
 // not generated for it.

@@ -68,11 +68,12 @@ func pgaWork(g *pga.Grammar, axioms []pga.Shape, opt pga.Options) float64 {
 		probe = append(probe, axioms[i*n/k])
 	}
 	opt.Progress = nil
-	ts, err := g.Evaluate(probe, opt)
+	// Counted, not kept: the probe needs only how many terminals there are.
+	st, err := g.EvaluateStats(probe, opt)
 	if err != nil {
 		return math.Inf(1) // a grammar that runs into a limit: the GPU stops it as fast
 	}
-	return float64(len(ts)) / float64(k) * float64(n)
+	return float64(st.Terminals) / float64(k) * float64(n)
 }
 
 // rulesProbeStates is how many states rulesWork times.

@@ -132,9 +132,10 @@ Tile = If(Overlaps(Floor, Marker)) { Yes | No };
 	}
 }
 
-// Targets deeper than maxRelatedSplits below the ancestor are an error on
-// evaluation, naming the query.
-func TestBilateralTooDeep(t *testing.T) {
+// tooDeepGrammar asks Overlaps(A, T) of a T maxRelatedSplits+1 splitting
+// operators below A; it returns the grammar and its source.
+func tooDeepGrammar(t *testing.T) (*Grammar, string) {
+	t.Helper()
 	var b strings.Builder
 	b.WriteString("axiom Box A;\nterminal T (1,0);\nterminal Y (2,0);\nA = Replicate() { Q | L1 };\nQ = If(Overlaps(A, T)) { Y | Y };\n")
 	for k := 1; k <= maxRelatedSplits; k++ {
@@ -145,12 +146,19 @@ func TestBilateralTooDeep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = g.Evaluate([]Shape{NewAxiom(Box, Vec3{1, 1, 1}, 1)}, Options{})
+	return g, b.String()
+}
+
+// Targets deeper than maxRelatedSplits below the ancestor are an error on
+// evaluation, naming the query.
+func TestBilateralTooDeep(t *testing.T) {
+	g, deep := tooDeepGrammar(t)
+	_, err := g.Evaluate([]Shape{NewAxiom(Box, Vec3{1, 1, 1}, 1)}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "Overlaps(A, T)") || !strings.Contains(err.Error(), "more than 8 splitting operators") {
 		t.Fatalf("got %v", err)
 	}
 	// One level less is fine, and the box overlaps the T it re-derives.
-	src := strings.Replace(b.String(), "L1 = Replicate() { L2 };", "L1 = L2;", 1)
+	src := strings.Replace(deep, "L1 = Replicate() { L2 };", "L1 = L2;", 1)
 	g, ts := evalBilateral(t, src, Vec3{1, 1, 1}, Options{})
 	if got := strings.Join(kinds(g, ts), " "); got != "Y@0,0 T@0,0" {
 		t.Fatalf("got %s", got)

@@ -66,16 +66,7 @@ func TestCUDABilateralRecordsGrow(t *testing.T) {
 // Errors inside a re-derivation are the CPU's: a target too deep below its
 // ancestor, and MaxShapes counting the re-derived shapes.
 func TestCUDABilateralErrors(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("axiom Box A;\nterminal T (1,0);\nterminal Y (2,0);\nA = Replicate() { Q | L1 };\nQ = If(Overlaps(A, T)) { Y | Y };\n")
-	for k := 1; k <= maxRelatedSplits; k++ {
-		fmt.Fprintf(&b, "L%d = Replicate() { L%d };\n", k, k+1)
-	}
-	fmt.Fprintf(&b, "L%d = T;\n", maxRelatedSplits+1)
-	g, err := Parse("deep.pga", []byte(b.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, deep := tooDeepGrammar(t)
 	ax := []Shape{NewAxiom(Box, Vec3{1, 1, 1}, 1)}
 	_, cpuErr := g.Evaluate(ax, Options{})
 	c, err := NewCUDA(gputest.Device(t, nil), g)
@@ -90,7 +81,7 @@ func TestCUDABilateralErrors(t *testing.T) {
 			t.Fatalf("%s: got %v, want ...%s", m.name, err, want)
 		}
 	}
-	g2, err := Parse("ok.pga", []byte(strings.Replace(b.String(), "L1 = Replicate() { L2 };", "L1 = L2;", 1)))
+	g2, err := Parse("ok.pga", []byte(strings.Replace(deep, "L1 = Replicate() { L2 };", "L1 = L2;", 1)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,21 +116,31 @@ func emuAgreesOpts(p *Program, k ptxKernel, states int, seed uint64, o Options) 
 	return ""
 }
 
+// emuCase is a program run in the PTX emulator on states states for steps
+// steps.
+type emuCase struct {
+	name          string
+	p             *Program
+	states, steps int
+}
+
+// shippedEmuCases are the shipped rule files at emulator sizes.
+func shippedEmuCases(t *testing.T) []emuCase {
+	return []emuCase{
+		{"eca30", compileConfig(t, "eca.rules", map[string]string{"RULE": "30", "N": "40"}), 5, 6},
+		{"life", compileConfig(t, "life.rules", map[string]string{"W": "7", "H": "6"}), 3, 8},
+		{"sandpile", compileConfig(t, "sandpile.rules", map[string]string{"W": "5", "H": "4"}), 3, 30},
+		{"synthetic", compileConfig(t, "synthetic.rules", map[string]string{"RANGE": "70", "LOAD": "3", "PHI": "3"}), 9, 2},
+	}
+}
+
 // TestPTXEmulatedMatchesCPU runs the generated kernels of the shipped rule
 // files in the PTX emulator, every schedule, block shape and layout, and
 // compares them with the CPU interpreter: the kernels' logic (firing
 // order, snapshots, pending writes, compaction, faults, fixed points) is
 // checked here without a GPU; the GPU tests check the hardware agrees.
 func TestPTXEmulatedMatchesCPU(t *testing.T) {
-	cases := []struct {
-		name          string
-		p             *Program
-		states, steps int
-	}{
-		{"eca30", compileConfig(t, "eca.rules", map[string]string{"RULE": "30", "N": "40"}), 5, 6},
-		{"life", compileConfig(t, "life.rules", map[string]string{"W": "7", "H": "6"}), 3, 8},
-		{"sandpile", compileConfig(t, "sandpile.rules", map[string]string{"W": "5", "H": "4"}), 3, 30},
-		{"synthetic", compileConfig(t, "synthetic.rules", map[string]string{"RANGE": "70", "LOAD": "3", "PHI": "3"}), 9, 2},
+	cases := append(shippedEmuCases(t), []emuCase{
 		{"pending", compileSrc(t, `state { int a[7]  int s  int b[40] ~ uniform(-3, 50)  int cnt }
 rule scatter over i in 0..40 when b[i] % 3 != 0 {
   a[b[i] % 7] = i * 10 + b[i]
@@ -145,7 +155,7 @@ rule fold over i in 3..9 let j = i % 7 when a[j] > 0 {
 rule bad over i in 0..10 when i >= 2 {
   a[i + 1] = 1
 }`), 3, 2},
-	}
+	}...)
 	for _, tc := range cases {
 		for _, k := range allPTXKernels() {
 			if msg := emuAgrees(tc.p, k, tc.states, tc.steps, 3); msg != "" {

@@ -20,20 +20,8 @@ func wideKernels() []ptxKernel {
 // shipped rule files, scattered writes (a thread overwriting its own
 // earlier write with a smaller value: the compare-and-swap), faults, and
 // ranges that end at 2^31 or start at -2^31.
-func wideCases(t *testing.T) []struct {
-	name          string
-	p             *Program
-	states, steps int
-} {
-	return []struct {
-		name          string
-		p             *Program
-		states, steps int
-	}{
-		{"eca30", compileConfig(t, "eca.rules", map[string]string{"RULE": "30", "N": "40"}), 5, 6},
-		{"life", compileConfig(t, "life.rules", map[string]string{"W": "7", "H": "6"}), 3, 8},
-		{"sandpile", compileConfig(t, "sandpile.rules", map[string]string{"W": "5", "H": "4"}), 3, 30},
-		{"synthetic", compileConfig(t, "synthetic.rules", map[string]string{"RANGE": "70", "LOAD": "3", "PHI": "3"}), 9, 2},
+func wideCases(t *testing.T) []emuCase {
+	return append(shippedEmuCases(t), []emuCase{
 		{"overwrite", compileSrc(t, `state { int a[5]  int b[40] ~ uniform(-30, 30) }
 rule r over i in 0..40 when b[i] != 0 {
   a[(i + b[i] + 40) % 5] = 100 + i
@@ -52,7 +40,7 @@ rule r over i in 2147483600..2147483648 when a[i - 2147483600] > 2 {
 rule s over i in 2147483640..2147483648 { a[(i - 2147483640) * 9] = i }`), 3, 2},
 		{"bottom", compileSrc(t, `state { int a[40] ~ uniform(0, 9)  int k }
 rule r over i in -2147483647 - 1..-2147483610 when a[i + 2147483647 + 1] > 4 { k += i + 2147483647 }`), 2, 2},
-	}
+	}...)
 }
 
 // The wide kernels agree with the CPU interpreter in the PTX emulator,

@@ -97,11 +97,7 @@ func (c *compiler) draw(e *callExpr, t Type, mark int) (int, error) {
 	// The result and two temporaries above both bounds (either may be a
 	// local's register, below mark).
 	c.nextReg = max(mark, lo+1, hi+1)
-	r, err := c.alloc(e.p)
-	if err != nil {
-		return 0, err
-	}
-	u, err := c.alloc(e.p)
+	r, u, err := c.allocResultTemp(e.p)
 	if err != nil {
 		return 0, err
 	}
@@ -146,11 +142,7 @@ func (c *compiler) drawIntConst(e *callExpr, site, k int) (int, error) {
 	if hi.i < lo.i {
 		return 0, c.errAt(e.p, "uniform(%d, %d): the upper bound is below the lower", lo.i, hi.i)
 	}
-	r, err := c.alloc(e.p)
-	if err != nil {
-		return 0, err
-	}
-	u, err := c.alloc(e.p)
+	r, u, err := c.allocResultTemp(e.p)
 	if err != nil {
 		return 0, err
 	}
@@ -161,4 +153,16 @@ func (c *compiler) drawIntConst(e *callExpr, site, k int) (int, error) {
 	c.emit(e.p, "", opIADD, r, r, u)
 	c.nextReg = r + 1
 	return r, nil
+}
+
+// allocResultTemp allocates a draw's result register and the temporary
+// above it.
+func (c *compiler) allocResultTemp(p Pos) (r, u int, err error) {
+	if r, err = c.alloc(p); err != nil {
+		return 0, 0, err
+	}
+	if u, err = c.alloc(p); err != nil {
+		return 0, 0, err
+	}
+	return r, u, nil
 }

@@ -22,19 +22,25 @@ type frameInput struct {
 // across the samples, so every chain has its own random stream), then the
 // frame is density-estimated, filtered and tone-mapped once, as a still is.
 // The sample log (AccumDeferred) is not used: it looks colours up in one
-// genome's palette.
+// genome's palette. It is SubmitFrame, then Wait.
 func (c CUDA) RenderFrame(ctx context.Context, fs *FrameSpec, o Options) (*Frame, Stats, error) {
-	fp, err := fs.framePlan(o)
+	pf, err := c.SubmitFrame(ctx, fs, o)
 	if err != nil {
 		return nil, Stats{}, err
 	}
+	return pf.Wait()
+}
+
+// frameInputs builds what the iterate kernel reads for each temporal
+// sample, and whether every sample's hits come from its alpha.
+func (c CUDA) frameInputs(fp *framePlan) ([]frameInput, bool, error) {
 	ins := make([]frameInput, len(fp.games))
 	errs := make([]error, len(fp.games))
 	parallel.For(len(fp.games), 16, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			cg := fp.games[i]
 			gg, xs, err := fp.plans[i].gpuInputs(cg)
-			if !cg.table.xaos && c.Schedule != ScheduleThread {
+			if err == nil && warpUniform(c.Schedule, cg.table.xaos, xs, int(gg.NXforms)) {
 				gg.WarpUniform = 1
 			}
 			ins[i], errs[i] = frameInput{gg: gg, xs: xs, samples: fp.samples[i]}, err
@@ -43,7 +49,7 @@ func (c CUDA) RenderFrame(ctx context.Context, fs *FrameSpec, o Options) (*Frame
 	alphaHits := true
 	for i := range ins {
 		if errs[i] != nil {
-			return nil, Stats{}, errs[i]
+			return nil, false, errs[i]
 		}
 		alphaHits = alphaHits && ins[i].gg.AlphaHits != 0
 	}
@@ -54,11 +60,7 @@ func (c CUDA) RenderFrame(ctx context.Context, fs *FrameSpec, o Options) (*Frame
 			ins[i].gg.AlphaHits = 0
 		}
 	}
-	r := &cudaRun{dev: c.Dev, stages: c.Stages, cache: c.cache}
-	defer r.free()
-	f, err := r.renderFrame(ctx, fp, ins, alphaHits, o)
-	return f, Stats{Samples: fp.total, Buckets: int64(fp.bw) * int64(fp.bh), BadValues: r.bad, DeviceBytes: r.bytes,
-		IterateSeconds: r.iterate.Seconds()}, err
+	return ins, alphaHits, nil
 }
 
 // maxBatchGenomes bounds the genomes of one batched launch (each is ~21 KB
@@ -72,7 +74,9 @@ const (
 	batchSamplesPerLaunch = 1 << 33
 )
 
-func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInput, alphaHits bool, o Options) (*Frame, error) {
+// queueFrame queues the frame's launches and its read-back, and returns the
+// frame that settle fills (at once when r has no arena).
+func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInput, alphaHits bool, o Options) (*Frame, error) {
 	d := r.dev
 	nb := fp.bw * fp.bh
 	maxX := 0
@@ -106,15 +110,27 @@ func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInp
 	var base, done int64
 	// One timer spans every launch, and nothing waits between them: the
 	// host builds and encodes the next batch while the device iterates this
-	// one (the upload, a synchronous copy on the same stream, then waits
-	// for it). With stages on, each launch is timed and waited for.
+	// one (with an arena, the upload is queued too; without, it waits for
+	// the launches before it). With stages on, each launch is timed and
+	// waited for. settle reads the timer.
 	var timer *gpu.Timer
+	// A queued frame (r.arena set) keeps at most one launch ahead of the
+	// device: before its next launch it waits for the last, so Ctrl-C
+	// stops a big frame after one launch, not after all of them. The
+	// frame's first launch queues behind the frame before and does not wait.
+	var last *gpu.Event
 	defer func() {
-		if timer != nil {
+		if timer != nil && r.timer == nil {
 			timer.Stop()
 		}
+		last.Free()
 	}()
 	launch := func(grid gpu.Dim3, nchains, samples int64) error {
+		if last != nil {
+			if err := last.Wait(); err != nil {
+				return err
+			}
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -129,6 +145,9 @@ func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInp
 				gpu.U32(uint32(samples)), bad.Arg(), gpu.Null)
 		})
 		base += nchains * int64(grid.Y)
+		if err == nil && r.arena != nil {
+			last, err = d.RecordEvent()
+		}
 		return err
 	}
 	progress := func(n int64) {
@@ -160,10 +179,10 @@ func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInp
 			copy(xs[i*maxX:], in.xs)
 			nchains = max(nchains, chains)
 		}
-		if err := genomes.Write(gpu.WordsOf(gs)); err != nil {
+		if err := write(r, genomes, gpu.WordsOf(gs)); err != nil {
 			return err
 		}
-		if err := xforms.Write(gpu.WordsOf(xs)); err != nil {
+		if err := write(r, xforms, gpu.WordsOf(xs)); err != nil {
 			return err
 		}
 		grid := gpu.Dim3{X: uint32((nchains + iterThreads - 1) / iterThreads), Y: uint32(len(batch)), Z: 1}
@@ -199,11 +218,10 @@ func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInp
 		return nil, err
 	}
 	if timer != nil {
-		dt, err := timer.Stop()
-		if err != nil {
+		if err := timer.End(); err != nil {
 			return nil, err
 		}
-		r.iterate += dt
+		r.timer = timer
 	}
 	if alphaHits {
 		f, err := d.Function("flame", "pg_flame_hits_from_alpha")
@@ -214,17 +232,17 @@ func (r *cudaRun) renderFrame(ctx context.Context, fp *framePlan, ins []frameInp
 			return nil, err
 		}
 	}
-	return r.finishOnDevice(fp.plan, hist, hits, bad, o)
+	return r.queueFinish(fp.plan, hist, hits, bad)
 }
 
 // iterateAlone runs one big temporal sample as a still is run: launches of
 // whole chains, then one short chain for the remainder.
 func (r *cudaRun) iterateAlone(in frameInput, genomes, xforms *gpu.Buffer[uint32], spc int64,
 	launch func(gpu.Dim3, int64, int64) error, progress func(int64)) error {
-	if err := genomes.Write(gpu.Words(in.gg)); err != nil {
+	if err := write(r, genomes, gpu.Words(in.gg)); err != nil {
 		return err
 	}
-	if err := xforms.Write(gpu.WordsOf(in.xs)); err != nil {
+	if err := write(r, xforms, gpu.WordsOf(in.xs)); err != nil {
 		return err
 	}
 	perLaunch := max(samplesPerLaunch/spc, 1)

@@ -171,16 +171,14 @@ func frameWithinCPUNoise(t *testing.T, r FrameRenderer, fs *FrameSpec, what stri
 
 // BenchmarkCUDAFlockSimple1080p: frames of the shipped simple flock edge
 // (configs/flame/flock) at cuburn's 1080p profile, 1024 temporal samples a
-// frame, rendered one after another as `flame animate` renders them (without
-// its overlap of interpolation and encoding): frames/s, the whole frame's
-// samples/s and the iterate kernel's; the "stages" run adds each device
-// stage's milliseconds (synchronized per stage).
+// frame, rendered one after another (without `flame animate`'s overlap of
+// interpolation and encoding): frames/s, the whole frame's samples/s and the
+// iterate kernel's. "whole" renders each frame before the next; "queued"
+// queues frame N+1 before waiting for frame N, as `flame animate` does;
+// "stages" adds each device stage's milliseconds (synchronized per stage).
 func BenchmarkCUDAFlockSimple1080p(b *testing.B) {
-	for _, staged := range []bool{false, true} {
-		name := "whole"
-		if staged {
-			name = "stages"
-		}
+	for _, name := range []string{"whole", "queued", "stages"} {
+		staged, queued := name == "stages", name == "queued"
 		b.Run(name, func(b *testing.B) {
 			prof, err := ReadCuburnProfile("../../configs/flame/flock/profiles/1080p.json")
 			if err != nil {
@@ -197,6 +195,15 @@ func BenchmarkCUDAFlockSimple1080p(b *testing.B) {
 			}
 			var samples int64
 			var iterate, interp float64
+			var last PendingFrame
+			wait := func(pf PendingFrame) {
+				_, st, err := pf.Wait()
+				if err != nil {
+					b.Fatal(err)
+				}
+				samples += st.Samples
+				iterate += st.IterateSeconds
+			}
 			b.ResetTimer()
 			start := time.Now()
 			for i := 0; i < b.N; i++ {
@@ -219,12 +226,26 @@ func BenchmarkCUDAFlockSimple1080p(b *testing.B) {
 					}
 					r.Stages["host-prep"] += time.Since(t1)
 				}
+				if queued {
+					pf, err := r.SubmitFrame(context.Background(), fs, Options{Seed: uint64(i)})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if last != nil {
+						wait(last)
+					}
+					last = pf
+					continue
+				}
 				_, st, err := r.RenderFrame(context.Background(), fs, Options{Seed: uint64(i)})
 				if err != nil {
 					b.Fatal(err)
 				}
 				samples += st.Samples
 				iterate += st.IterateSeconds
+			}
+			if last != nil {
+				wait(last)
 			}
 			sec := time.Since(start).Seconds()
 			b.ReportMetric(float64(b.N)/sec, "frames/s")

@@ -16,7 +16,8 @@ import (
 type CUDA struct {
 	Dev *gpu.Device
 	// Schedule picks how threads choose xforms: ScheduleAuto (warp-uniform
-	// unless the genome uses xaos), ScheduleThread or ScheduleWarp.
+	// unless the genome uses xaos or all its xforms run the same code; see
+	// warpUniform), ScheduleThread or ScheduleWarp.
 	Schedule Schedule
 	// Accumulate picks global atomics (AccumAuto, AccumAtomic) or deferred
 	// writeback (AccumDeferred, where the genome allows it).
@@ -88,7 +89,7 @@ func stillInputs(g *Genome, o Options, sched Schedule) (*plan, gpuGenome, []gpuX
 	if err != nil {
 		return nil, gpuGenome{}, nil, err
 	}
-	if !cg.table.xaos && sched != ScheduleThread {
+	if warpUniform(sched, cg.table.xaos, xs, int(gg.NXforms)) {
 		gg.WarpUniform = 1
 	}
 	return p, gg, xs, nil
@@ -104,6 +105,14 @@ type cudaRun struct {
 	deferred bool          // accumulate through the sample log
 	stages   map[string]time.Duration
 	cache    *bufferCache // where buffers come from and go back to; nil: allocate and free
+	// A queued run (a pipelined animation frame) stages its copies in arena
+	// and returns before the device is done; settle waits for done, then
+	// runs reads and stops timer. Without an arena every copy waits.
+	arena *pinnedArena
+	reads []func()
+	done  *gpu.Event
+	timer *gpu.Timer
+	nbad  [1]uint64 // the bad-value counter, read back
 }
 
 // stage runs fn, adding its device time to r.stages[name] when profiling.
@@ -160,7 +169,7 @@ func upload[T gpu.Elem](r *cudaRun, v []T) (*gpu.Buffer[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return b, b.Write(v)
+	return b, write(r, b, v)
 }
 
 // allocAccumulator allocates and zeroes the accumulation buffers of nb
@@ -310,6 +319,24 @@ func (r *cudaRun) accumulate(ctx context.Context, p *plan, gg gpuGenome, xs []gp
 // then the image and the bad-point count are read back: the end of a still
 // (cudaRun.render) and of an animation frame (renderFrame) alike.
 func (r *cudaRun) finishOnDevice(p *plan, hist *gpu.Buffer[float32], hits *gpu.Buffer[uint32], bad *gpu.Buffer[uint64], o Options) (*Frame, error) {
+	frame, err := r.queueFinish(p, hist, hits, bad)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.settle(); err != nil {
+		return nil, err
+	}
+	r.bad = int64(r.nbad[0])
+	if o.Progress != nil {
+		o.Progress(p.samples, p.samples)
+	}
+	return frame, nil
+}
+
+// queueFinish queues the finish of the histogram and the read-back of the
+// image and the bad-value counter. A run without an arena has them when it
+// returns; one with an arena, after settle.
+func (r *cudaRun) queueFinish(p *plan, hist *gpu.Buffer[float32], hits *gpu.Buffer[uint32], bad *gpu.Buffer[uint64]) (*Frame, error) {
 	d := r.dev
 	nb := p.bw * p.bh
 	acc, err := alloc[float32](r, 4*nb)
@@ -360,16 +387,11 @@ func (r *cudaRun) finishOnDevice(p *plan, hist *gpu.Buffer[float32], hits *gpu.B
 		return nil, err
 	}
 	frame := newFrame(p.width, p.height)
-	if err := out.Read(frame.Pix); err != nil {
+	if err := read(r, out, frame.Pix); err != nil {
 		return nil, err
 	}
-	var nbad [1]uint64
-	if err := bad.Read(nbad[:]); err != nil {
+	if err := read(r, bad, r.nbad[:]); err != nil {
 		return nil, err
-	}
-	r.bad = int64(nbad[0])
-	if o.Progress != nil {
-		o.Progress(p.samples, p.samples)
 	}
 	return frame, nil
 }

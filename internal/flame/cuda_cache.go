@@ -20,6 +20,9 @@ type bufferCache struct {
 	idle  map[bufferKey][]cachedBuffer
 	frame int // frames begun
 	bytes int64
+	// arenas are the idle page-locked staging areas of queued frames
+	// (SubmitFrame): one per frame in flight.
+	arenas []*pinnedArena
 }
 
 type bufferKey struct {
@@ -96,5 +99,11 @@ func (c *bufferCache) close() error {
 		delete(c.idle, k)
 	}
 	c.bytes = 0
+	for _, a := range c.arenas {
+		if err := a.free(); err != nil && first == nil {
+			first = err
+		}
+	}
+	c.arenas = nil
 	return first
 }

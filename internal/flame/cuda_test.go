@@ -192,6 +192,9 @@ func BenchmarkCUDAFrameSimpleThread(b *testing.B) {
 func BenchmarkCUDAFrameHeavyThread(b *testing.B) {
 	benchCUDA(b, "heavy", frame, ScheduleThread, AccumAuto)
 }
+func BenchmarkCUDAFrameSimpleWarp(b *testing.B) {
+	benchCUDA(b, "simple", frame, ScheduleWarp, AccumAuto)
+}
 
 // BenchmarkCUDAStages breaks the frame render into device stages (each
 // stage synchronized, so the total is a little above the real render).

@@ -33,6 +33,8 @@ static pg_result (*p_cuMemFreeHost)(void *);
 static pg_result (*p_cuMemcpyHtoD)(pg_deviceptr, const void *, size_t);
 static pg_result (*p_cuMemcpyDtoH)(void *, pg_deviceptr, size_t);
 static pg_result (*p_cuMemcpyDtoD)(pg_deviceptr, pg_deviceptr, size_t);
+static pg_result (*p_cuMemcpyHtoDAsync)(pg_deviceptr, const void *, size_t, void *);
+static pg_result (*p_cuMemcpyDtoHAsync)(void *, pg_deviceptr, size_t, void *);
 static pg_result (*p_cuMemcpyPeer)(pg_deviceptr, pg_context, pg_deviceptr, pg_context, size_t);
 static pg_result (*p_cuMemsetD8)(pg_deviceptr, unsigned char, size_t);
 static pg_result (*p_cuMemsetD32)(pg_deviceptr, unsigned int, size_t);
@@ -94,6 +96,8 @@ int pg_load(char *err, int errlen) {
 	BIND(p_cuMemcpyHtoD, "cuMemcpyHtoD_v2");
 	BIND(p_cuMemcpyDtoH, "cuMemcpyDtoH_v2");
 	BIND(p_cuMemcpyDtoD, "cuMemcpyDtoD_v2");
+	BIND(p_cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
+	BIND(p_cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
 	BIND(p_cuMemcpyPeer, "cuMemcpyPeer");
 	BIND(p_cuMemsetD8, "cuMemsetD8_v2");
 	BIND(p_cuMemsetD32, "cuMemsetD32_v2");
@@ -162,6 +166,12 @@ pg_result pg_mem_free_host(void *p) { return CALL(p_cuMemFreeHost, p); }
 pg_result pg_memcpy_htod(pg_deviceptr dst, const void *src, size_t n) { return CALL(p_cuMemcpyHtoD, dst, src, n); }
 pg_result pg_memcpy_dtoh(void *dst, pg_deviceptr src, size_t n) { return CALL(p_cuMemcpyDtoH, dst, src, n); }
 pg_result pg_memcpy_dtod(pg_deviceptr dst, pg_deviceptr src, size_t n) { return CALL(p_cuMemcpyDtoD, dst, src, n); }
+pg_result pg_memcpy_htod_async(pg_deviceptr dst, const void *src, size_t n) {
+	return CALL(p_cuMemcpyHtoDAsync, dst, src, n, NULL);
+}
+pg_result pg_memcpy_dtoh_async(void *dst, pg_deviceptr src, size_t n) {
+	return CALL(p_cuMemcpyDtoHAsync, dst, src, n, NULL);
+}
 pg_result pg_memcpy_peer(pg_deviceptr dst, pg_context dctx, pg_deviceptr src, pg_context sctx, size_t n) {
 	return CALL(p_cuMemcpyPeer, dst, dctx, src, sctx, n);
 }

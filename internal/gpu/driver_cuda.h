@@ -70,6 +70,10 @@ pg_result pg_mem_free_host(void *p);
 pg_result pg_memcpy_htod(pg_deviceptr dst, const void *src, size_t bytes);
 pg_result pg_memcpy_dtoh(void *dst, pg_deviceptr src, size_t bytes);
 pg_result pg_memcpy_dtod(pg_deviceptr dst, pg_deviceptr src, size_t bytes);
+// Copies queued on the default stream that return at once; the host side
+// must be page-locked memory (pg_mem_alloc_host) for them to be asynchronous.
+pg_result pg_memcpy_htod_async(pg_deviceptr dst, const void *src, size_t bytes);
+pg_result pg_memcpy_dtoh_async(void *dst, pg_deviceptr src, size_t bytes);
 pg_result pg_memcpy_peer(pg_deviceptr dst, pg_context dst_ctx, pg_deviceptr src, pg_context src_ctx, size_t bytes);
 pg_result pg_memset_d8(pg_deviceptr p, unsigned char v, size_t n);
 pg_result pg_memset_d32(pg_deviceptr p, unsigned int v, size_t n);

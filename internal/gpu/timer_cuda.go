@@ -30,6 +30,7 @@ func (d *Device) Time(fn func() error) (time.Duration, error) {
 type Timer struct {
 	d          *Device
 	start, end C.pg_event
+	ended      bool // End recorded the end event
 	done       bool
 }
 
@@ -57,19 +58,34 @@ func (d *Device) StartTimer() (*Timer, error) {
 	return t, nil
 }
 
-// Stop records the end event, waits for it and returns the device time
-// since StartTimer. The events are freed; a second Stop returns 0.
+// End marks the end of the timed work without waiting for it, so that
+// more work can be queued before Stop reads the time.
+func (t *Timer) End() error {
+	if t.ended || t.done {
+		return nil
+	}
+	err := t.d.do(func() error { return check("cuEventRecord", C.pg_event_record(t.end)) })
+	t.ended = err == nil
+	return err
+}
+
+// Stop records the end event (unless End did), waits for it and returns
+// the device time since StartTimer. The events are freed; a second Stop
+// returns 0.
 func (t *Timer) Stop() (time.Duration, error) {
 	if t.done {
 		return 0, nil
 	}
 	t.done = true
 	var ms C.float
+	ended := t.ended
 	err := t.d.do(func() error {
 		defer C.pg_event_destroy(t.start)
 		defer C.pg_event_destroy(t.end)
-		if err := check("cuEventRecord", C.pg_event_record(t.end)); err != nil {
-			return err
+		if !ended {
+			if err := check("cuEventRecord", C.pg_event_record(t.end)); err != nil {
+				return err
+			}
 		}
 		if err := check("cuEventSynchronize", C.pg_event_synchronize(t.end)); err != nil {
 			return err

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/procgen-dev/procgen/internal/flame"
+)
+
+// renderedFrame is a frame on its way to the writer.
+type renderedFrame struct {
+	i     int
+	frame *flame.Frame
+}
+
+// run renders the frames (skipping those skip says) in a goroutine and
+// hands each to emit in order on the calling goroutine, so encoding and
+// writing frame N overlap the rendering of frame N+1.
+func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i int, f *flame.Frame) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	const unit = 1000 // progress units per frame
+	n := int64(len(r.times))
+	var mu sync.Mutex
+	bar := r.app.newProgress(n*unit, "flame animate")
+	frames := make(chan renderedFrame, 1)
+	errc := make(chan error, 2)
+	// Three stages overlap: the genomes of frame N+1 are interpolated while
+	// frame N renders, and frame N-1 is encoded and written meanwhile.
+	type spec struct {
+		i      int
+		fs     *flame.FrameSpec
+		interp time.Duration
+	}
+	var todo []int // the frames to render, in order
+	for i := range r.times {
+		if !skip(i) {
+			todo = append(todo, i)
+		}
+	}
+	specs := make(chan spec, len(r.render))
+	go func() {
+		defer close(specs)
+		for _, i := range todo {
+			t := r.times[i]
+			start := time.Now()
+			fs, err := r.an.Frame(t)
+			if err == nil { // the frame's plan, built while the device renders the last frame
+				if err = fs.Prepare(flame.Options{Seed: r.app.opts.Seed, EarlyClip: r.o.EarlyClip, Transparent: r.o.Transparent}); err != nil {
+					err = fmt.Errorf("%s: frame at time %g: %w", r.src, t, err)
+				}
+			}
+			if err != nil {
+				errc <- err
+				return
+			}
+			select {
+			case specs <- spec{i, fs, time.Since(start)}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	// One render worker per device takes the next frame's genomes; frames
+	// are handed to emit in order, whichever device finishes first.
+	rendered := make(chan renderedFrame, len(r.render))
+	var wg sync.WaitGroup
+	perFrame := map[int]int64{}
+	doneFrames := int64(len(r.times)-len(todo)) * unit // skipped frames count as done
+	opts := func(i int) flame.Options {
+		return flame.Options{Seed: r.app.opts.Seed, EarlyClip: r.o.EarlyClip, Transparent: r.o.Transparent,
+			Progress: func(done, total int64) {
+				mu.Lock()
+				defer mu.Unlock()
+				perFrame[i] = done * unit / max(total, 1)
+				sum := doneFrames
+				for _, d := range perFrame {
+					sum += d
+				}
+				bar(sum, n*unit)
+			}}
+	}
+	// deliver hands a rendered frame on (or reports its error); false:
+	// the run is over.
+	deliver := func(sp spec, start time.Time, f *flame.Frame, st flame.Stats, err error) bool {
+		i, t := sp.i, r.times[sp.i]
+		if err != nil {
+			select {
+			case errc <- fmt.Errorf("%s: frame at time %g: %w", r.src, t, err):
+			default:
+			}
+			cancel()
+			return false
+		}
+		mu.Lock()
+		delete(perFrame, i)
+		doneFrames += unit
+		mu.Unlock()
+		r.app.log.Debugf("frame %d (time %g): interpolate and plan %.3f s, render %.3f s (iterate %.3f s), %d temporal samples, %d samples",
+			r.numbers[i], t, sp.interp.Seconds(), time.Since(start).Seconds(), st.IterateSeconds,
+			len(sp.fs.Samples), st.Samples)
+		select {
+		case rendered <- renderedFrame{i, f}:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for _, fr := range r.render {
+		wg.Add(1)
+		go func(fr flame.FrameRenderer) {
+			defer wg.Done()
+			sub, ok := fr.(flame.FrameSubmitter)
+			if !ok {
+				for sp := range specs {
+					start := time.Now()
+					f, st, err := fr.RenderFrame(ctx, sp.fs, opts(sp.i))
+					if !deliver(sp, start, f, st, err) {
+						return
+					}
+				}
+				return
+			}
+			// Two frames in flight: frame N+1 is queued before frame N is
+			// waited for, so the device goes on to N+1 while the host reads
+			// N back and builds N+2's inputs ("render" in -v's per-frame
+			// line then spans both).
+			type queued struct {
+				sp    spec
+				start time.Time
+				pf    flame.PendingFrame
+			}
+			var last *queued
+			for sp := range specs {
+				start := time.Now()
+				pf, err := sub.SubmitFrame(ctx, sp.fs, opts(sp.i))
+				if err != nil {
+					if last != nil {
+						last.pf.Wait()
+					}
+					deliver(sp, start, nil, flame.Stats{}, err)
+					return
+				}
+				if last != nil {
+					f, st, err := last.pf.Wait()
+					if !deliver(last.sp, last.start, f, st, err) {
+						pf.Wait()
+						return
+					}
+				}
+				last = &queued{sp, start, pf}
+			}
+			if last != nil {
+				f, st, err := last.pf.Wait()
+				deliver(last.sp, last.start, f, st, err)
+			}
+		}(fr)
+	}
+	go func() {
+		wg.Wait()
+		close(rendered)
+	}()
+	// Reorder: frames leave in the order of r.times.
+	go func() {
+		defer close(frames)
+		waiting := map[int]*flame.Frame{}
+		next := 0 // into todo
+		for rf := range rendered {
+			waiting[rf.i] = rf.frame
+			for next < len(todo) {
+				f, ok := waiting[todo[next]]
+				if !ok {
+					break
+				}
+				delete(waiting, todo[next])
+				select {
+				case frames <- renderedFrame{todo[next], f}:
+				case <-ctx.Done():
+					for range rendered {
+					}
+					return
+				}
+				next++
+			}
+		}
+	}()
+	for rf := range frames {
+		start := time.Now()
+		if err := emit(rf.i, rf.frame); err != nil {
+			cancel()
+			for range frames { // let the renderer stop
+			}
+			return err
+		}
+		r.app.log.Debugf("frame %d: write %.3f s", r.numbers[rf.i], time.Since(start).Seconds())
+	}
+	select {
+	case err := <-errc:
+		return err
+	default:
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	bar(n*unit, n*unit)
+	return nil
+}

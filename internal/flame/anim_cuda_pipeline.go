@@ -1,0 +1,92 @@
+//go:build cuda
+
+package flame
+
+import (
+	"context"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
+
+// SubmitFrame builds fs's inputs, queues its launches, the finish and the
+// image's read-back, and returns without waiting for the device. A
+// renderer from NewFrameRenderer stages its copies in page-locked memory,
+// so nothing it queues waits for the frame before; a bare CUDA{Dev} renders
+// the frame before returning.
+func (c CUDA) SubmitFrame(ctx context.Context, fs *FrameSpec, o Options) (PendingFrame, error) {
+	fp, err := fs.framePlan(o)
+	if err != nil {
+		return nil, err
+	}
+	ins, alphaHits, err := c.frameInputs(fp)
+	if err != nil {
+		return nil, err
+	}
+	r := &cudaRun{dev: c.Dev, stages: c.Stages, cache: c.cache}
+	if c.cache != nil {
+		r.arena = c.cache.takeArena(c.Dev)
+	}
+	frame, err := r.queueFrame(ctx, fp, ins, alphaHits, o)
+	if err == nil && r.arena != nil {
+		r.done, err = c.Dev.RecordEvent()
+	}
+	if err != nil {
+		// The device may still be reading what this frame staged.
+		c.Dev.Synchronize()
+		if r.timer != nil {
+			r.timer.Stop()
+		}
+		r.release()
+		return nil, err
+	}
+	return &cudaPendingFrame{r: r, frame: frame, fp: fp, o: o}, nil
+}
+
+// cudaPendingFrame is a frame queued on the device.
+type cudaPendingFrame struct {
+	r     *cudaRun
+	frame *Frame
+	fp    *framePlan
+	o     Options
+}
+
+func (p *cudaPendingFrame) Wait() (*Frame, Stats, error) {
+	r := p.r
+	if r == nil {
+		return nil, Stats{}, errWaitedTwice
+	}
+	p.r = nil
+	defer r.release()
+	err := r.settle()
+	r.bad = int64(r.nbad[0])
+	st := Stats{Samples: p.fp.total, Buckets: int64(p.fp.bw) * int64(p.fp.bh), BadValues: r.bad, DeviceBytes: r.bytes,
+		IterateSeconds: r.iterate.Seconds()}
+	if err != nil {
+		return nil, st, err
+	}
+	if p.o.Progress != nil {
+		p.o.Progress(p.fp.total, p.fp.total)
+	}
+	return p.frame, st, nil
+}
+
+// release gives the run's buffers and arena back to the renderer (the
+// device must be done with them).
+func (r *cudaRun) release() {
+	r.free()
+	if r.arena != nil {
+		r.arena.reset()
+		r.cache.arenas = append(r.cache.arenas, r.arena)
+		r.arena = nil
+	}
+}
+
+// takeArena returns an idle arena, or a new, empty one.
+func (c *bufferCache) takeArena(d *gpu.Device) *pinnedArena {
+	if n := len(c.arenas); n > 0 {
+		a := c.arenas[n-1]
+		c.arenas = c.arenas[:n-1]
+		return a
+	}
+	return &pinnedArena{dev: d}
+}

@@ -1,0 +1,85 @@
+//go:build cuda
+
+package flame
+
+import (
+	"context"
+	"testing"
+)
+
+// TestCUDAFramePipeline: frames queued two at a time (SubmitFrame before
+// the last frame's Wait, as `flame animate` queues them), of sizes that
+// change so that buffers and staging are both reused and left behind, each
+// match a fresh-buffer render of the same seed as closely as float atomics
+// allow; the renderer keeps at most two staging arenas, a second Wait is
+// an error, a cancelled frame leaves the renderer usable, and Close frees
+// everything.
+func TestCUDAFramePipeline(t *testing.T) {
+	fresh := cudaRenderer(t)
+	kept := cudaFrameRenderer(t)
+	a := twoKeys(t)
+	ctx := context.Background()
+	widths := []int{120, 120, 96, 96, 120, 160}
+	specs := make([]*FrameSpec, len(widths))
+	for i, w := range widths {
+		for _, k := range a.Keys {
+			k.Width, k.Height, k.Quality = w, w*3/4, 50
+		}
+		fs, err := a.Frame(0.2 * float64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs[i] = fs
+	}
+	check := func(i int, pf PendingFrame) {
+		t.Helper()
+		got, st, err := pf.Wait()
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		if st.IterateSeconds <= 0 || st.Samples <= 0 {
+			t.Fatalf("frame %d: stats %+v", i, st)
+		}
+		want, _, err := fresh.RenderFrame(ctx, specs[i], Options{Seed: uint64(10 + i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Width != want.Width || got.Height != want.Height {
+			t.Fatalf("frame %d: %dx%d, want %dx%d", i, got.Width, got.Height, want.Width, want.Height)
+		}
+		if d := refMAD(got.NRGBA(), want.NRGBA()); d > 0.05 {
+			t.Fatalf("frame %d (%d px wide): queued render gives MAD %.4f to a fresh one", i, widths[i], d)
+		}
+		if _, _, err := pf.Wait(); err == nil {
+			t.Fatalf("frame %d: a second Wait succeeded", i)
+		}
+	}
+	var last PendingFrame
+	for i, fs := range specs {
+		pf, err := kept.SubmitFrame(ctx, fs, Options{Seed: uint64(10 + i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last != nil {
+			check(i-1, last)
+		}
+		last = pf
+		if n := len(kept.cache.arenas); n > 2 {
+			t.Fatalf("after frame %d the renderer keeps %d idle arenas", i, n)
+		}
+	}
+	check(len(specs)-1, last)
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := kept.SubmitFrame(cancelled, specs[0], Options{Seed: 1}); err == nil {
+		t.Fatal("a frame submitted with a cancelled context was queued")
+	}
+	pf, err := kept.SubmitFrame(ctx, specs[0], Options{Seed: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(0, pf)
+	if err := kept.Close(); err != nil || kept.cache.bytes != 0 || len(kept.cache.arenas) != 0 {
+		t.Fatalf("Close: %v, %d bytes and %d arenas left", err, kept.cache.bytes, len(kept.cache.arenas))
+	}
+}

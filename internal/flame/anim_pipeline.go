@@ -1,0 +1,28 @@
+package flame
+
+import (
+	"context"
+	"errors"
+)
+
+// FrameSubmitter is a FrameRenderer that can queue a frame and return
+// before the frame is done, so that its caller queues the next frame
+// before waiting for this one: the device then goes from one frame's
+// launches to the next without waiting for the host to read the image back
+// or build the next frame's inputs. The CUDA frame renderer is one.
+type FrameSubmitter interface {
+	FrameRenderer
+	// SubmitFrame queues fs. Call Wait on the result, on the same
+	// goroutine, before the frame after next is submitted: a renderer keeps
+	// two frames' buffers.
+	SubmitFrame(ctx context.Context, fs *FrameSpec, o Options) (PendingFrame, error)
+}
+
+// PendingFrame is a frame queued by SubmitFrame.
+type PendingFrame interface {
+	// Wait blocks until the frame is done and returns what RenderFrame
+	// would have. It must be called exactly once.
+	Wait() (*Frame, Stats, error)
+}
+
+var errWaitedTwice = errors.New("flame: a pending frame was waited for twice")

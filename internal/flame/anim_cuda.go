@@ -201,7 +201,7 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 			if err := flush(); err != nil {
 				return nil, err
 			}
-			if err := r.iterateAlone(in, genomes, xforms, spc, launch, progress); err != nil {
+			if err := r.iterateAlone(in, genomes, xforms, spc, wholeWaves(iterate, shared, samplesPerLaunch/spc), launch, progress); err != nil {
 				return nil, err
 			}
 			continue
@@ -236,8 +236,9 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 }
 
 // iterateAlone runs one big temporal sample as a still is run: launches of
-// whole chains, then one short chain for the remainder.
-func (r *cudaRun) iterateAlone(in frameInput, genomes, xforms *gpu.Buffer[uint32], spc int64,
+// perLaunch whole chains (whole waves, see wholeWaves), then one short
+// chain for the remainder.
+func (r *cudaRun) iterateAlone(in frameInput, genomes, xforms *gpu.Buffer[uint32], spc, perLaunch int64,
 	launch func(gpu.Dim3, int64, int64) error, progress func(int64)) error {
 	if err := write(r, genomes, gpu.Words(in.gg)); err != nil {
 		return err
@@ -245,7 +246,6 @@ func (r *cudaRun) iterateAlone(in frameInput, genomes, xforms *gpu.Buffer[uint32
 	if err := write(r, xforms, gpu.WordsOf(in.xs)); err != nil {
 		return err
 	}
-	perLaunch := max(samplesPerLaunch/spc, 1)
 	chains := in.samples / spc
 	rest := in.samples - chains*spc
 	for left := chains; left > 0 || rest > 0; {

@@ -169,22 +169,30 @@ func frameWithinCPUNoise(t *testing.T, r FrameRenderer, fs *FrameSpec, what stri
 	}
 }
 
-// BenchmarkCUDAFlockSimple1080p: frames of the shipped simple flock edge
-// (configs/flame/flock) at cuburn's 1080p profile, 1024 temporal samples a
+// BenchmarkCUDAFlock1080p: frames of the shipped simple and linear flock
+// edges (configs/flame/flock) at cuburn's 1080p profile, 1024 temporal samples a
 // frame, rendered one after another (without `flame animate`'s overlap of
 // interpolation and encoding): frames/s, the whole frame's samples/s and the
 // iterate kernel's. "whole" renders each frame before the next; "queued"
 // queues frame N+1 before waiting for frame N, as `flame animate` does;
 // "stages" adds each device stage's milliseconds (synchronized per stage).
-func BenchmarkCUDAFlockSimple1080p(b *testing.B) {
-	for _, name := range []string{"whole", "queued", "stages"} {
+func BenchmarkCUDAFlock1080p(b *testing.B) {
+	for _, edge := range []string{"simple", "linear"} {
+		for _, name := range []string{"whole", "queued", "stages"} {
+			benchFlockEdge(b, edge, name)
+		}
+	}
+}
+
+func benchFlockEdge(b *testing.B, edge, name string) {
+	{
 		staged, queued := name == "stages", name == "queued"
-		b.Run(name, func(b *testing.B) {
+		b.Run(edge+"/"+name, func(b *testing.B) {
 			prof, err := ReadCuburnProfile("../../configs/flame/flock/profiles/1080p.json")
 			if err != nil {
 				b.Fatal(err)
 			}
-			a, err := LoadCuburnFile("../../configs/flame/flock/edges/simple-a=simple-b.json", prof, CuburnOptions{})
+			a, err := LoadCuburnFile("../../configs/flame/flock/edges/"+edge+"-a="+edge+"-b.json", prof, CuburnOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,0 +1,43 @@
+package main
+
+// calibrationRef is a reference host's probe rates: a calibration's
+// factors are this host's rates over these.
+type calibrationRef struct {
+	// ID names these rates in calibration files, which are ignored once
+	// the reference changes.
+	ID string
+	// Host is where, with which binary and when they were measured.
+	Host string
+	// CPU is each probe's rate (cpuProbes, by key) in its work unit per
+	// second and core, on all cores; rulesSingleKey's on one core.
+	CPU map[string]float64
+	// GPUOpenSeconds is timeGPUOpen's time there (0: not measured, and no
+	// GPU factor is computed).
+	GPUOpenSeconds float64
+}
+
+// calibrationReference is the one table of reference rates; costModels are
+// fitted on the reference host, so its factors are 1 there.
+//
+// Measured on the 2-core dev VM (no GPU): medians of 5 calibrations at
+// a5562ff + this change, on a VM shared with other builds (their spread was
+// 1.2-2.7x); replaced from an H100 host run: 'procgen devices --calibrate
+// -v' on a one-GPU H100 host (where costModels were fitted) prints this
+// block with its own rates, to paste over this one. Until then the factors
+// on a GPU host compare its cores with this VM's, not with the hosts the
+// constants come from.
+var calibrationReference = calibrationRef{
+	ID:   "devvm-2c-a5562ff",
+	Host: "2-core dev VM, no GPU; procgen at a5562ff",
+	CPU: map[string]float64{
+		"flame":           2.3e7,
+		"lsys":            2.3e9,
+		"pga":             1.4e6,
+		"forest-exact":    1.5e8,
+		"forest-fft":      2.5e6,
+		"forest-multires": 1.9e4,
+		"rules":           1.6e5,
+		"rules-1core":     9e4,
+	},
+	GPUOpenSeconds: 0,
+}

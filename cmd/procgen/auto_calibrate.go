@@ -30,7 +30,6 @@ type calibrationFile struct {
 	// older binary's) is ignored.
 	Reference string       `json:"reference"`
 	Host      hostKey      `json:"host"`
-	GPU       string       `json:"gpu,omitempty"` // the device that opened, when one did
 	Procgen   string       `json:"procgen"`
 	Date      string       `json:"date"`
 	Seconds   float64      `json:"seconds"` // the calibration's wall time
@@ -50,6 +49,9 @@ type hostKey struct {
 	GOMAXPROCS   int    `json:"gomaxprocs"` // informative: the model counts it at run time
 	OS           string `json:"os"`
 	Arch         string `json:"arch"`
+	// GPU is the device that opened, when one did: informative, since
+	// auto weighs before it opens any.
+	GPU string `json:"gpu,omitempty"`
 }
 
 // thisHost is the running host's key.
@@ -173,6 +175,11 @@ func readCalibration(path string, host hostKey, reference string) (*calibrationF
 	if err != nil {
 		return nil, err
 	}
+	return parseCalibration(data, host, reference)
+}
+
+// parseCalibration is readCalibration of the file's contents.
+func parseCalibration(data []byte, host hostKey, reference string) (*calibrationFile, error) {
 	var c calibrationFile
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("does not parse: %w", err)

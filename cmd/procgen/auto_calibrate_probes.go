@@ -81,7 +81,7 @@ func probeFlame(scale float64) (func(context.Context) (float64, error), error) {
 	if err != nil {
 		return nil, err
 	}
-	o := flame.Options{Width: 160, Quality: 80 * scale, Seed: 1}
+	o := flame.Options{Width: scaled(160, math.Sqrt(scale), 16), Quality: 80 * math.Sqrt(scale), Seed: 1}
 	fp, err := flame.Estimate(gs[0], o)
 	if err != nil {
 		return nil, err
@@ -207,7 +207,8 @@ func probeRulesSingle(float64) (func(context.Context) (float64, error), error) {
 }
 
 // A probe runs at least probeMinRuns times, and again while its runs took
-// under probeBudget in all (at most probeMaxRuns): the fastest run counts,
+// under probeBudget in all (at most probeMaxRuns; the budget scales with
+// the probe's work in tests): the fastest run counts,
 // and a short probe, whose time a page fault or a scheduler tick can
 // double, gets more tries.
 const (
@@ -236,7 +237,8 @@ func measure(ctx context.Context, p cpuProbe, scale float64) (probeResult, error
 	}
 	best := probeResult{Seconds: math.Inf(1)}
 	var spent time.Duration
-	for best.Runs < probeMinRuns || (spent < probeBudget && best.Runs < probeMaxRuns) {
+	budget := time.Duration(float64(probeBudget) * min(scale, 1))
+	for best.Runs < probeMinRuns || (spent < budget && best.Runs < probeMaxRuns) {
 		runtime.GC()
 		t0 := time.Now()
 		work, err := run(ctx)

@@ -21,7 +21,8 @@ type calibrationRun struct {
 	// scale multiplies every probe's work: 1 for a calibration (the
 	// reference rates were measured so), less in tests.
 	scale float64
-	// openGPU times the GPU's fixed cost (timeGPUOpen); nil: no GPU.
+	// openGPU times the GPU's fixed cost (timeGPUOpen); nil: no GPU, and
+	// a zero time: none opened. An error stops the calibration.
 	openGPU func() (name string, seconds float64, err error)
 	ref     calibrationRef
 	// progress hears each probe as it starts.
@@ -37,9 +38,10 @@ func runCalibration(ctx context.Context, r calibrationRun) (*calibrationFile, er
 		Procgen: strings.TrimSpace(vi.Version + " " + vi.Commit), Date: start.UTC().Format(time.RFC3339)}
 	if r.openGPU != nil {
 		name, sec, err := r.openGPU()
-		if err == nil {
-			c.GPU, c.GPUOpen = name, sec
+		if err != nil {
+			return nil, err
 		}
+		c.Host.GPU, c.GPUOpen = name, sec
 	}
 	cores := float64(runtime.GOMAXPROCS(0))
 	rates := map[string]float64{}
@@ -104,14 +106,22 @@ func (a *app) calibrateHost(ctx context.Context, asJSON bool) error {
 	}
 	run := calibrationRun{scale: 1, ref: calibrationReference,
 		progress: func(key string) { a.log.debugLevelf(2, "calibrate: %s probe", key) }}
-	if gpu.BuiltWithCUDA && a.opts.Device != "cpu" {
+	switch {
+	case a.opts.Device == "cpu":
+		a.log.Debugf("calibrate: no GPU measured (--device cpu): auto keeps the built-in fixed costs")
+	case gpu.BuiltWithCUDA || a.opts.Device == "cuda":
 		ordinal := a.deviceOrdinals()[0]
 		run.openGPU = func() (string, float64, error) {
 			name, sec, err := timeGPUOpen(ordinal)
-			if err != nil {
-				a.log.Debugf("calibrate: no GPU measured: %v", err)
+			switch {
+			case err == nil:
+				return name, sec, nil
+			case a.opts.Device == "cuda":
+				return "", 0, deviceError{fmt.Errorf("calibrate: cannot use %s cuda: %w; %s",
+					a.settingName("device"), err, gpu.HowToGetCUDA)}
 			}
-			return name, sec, err
+			a.log.Debugf("calibrate: no GPU measured (auto keeps the built-in fixed costs): %v", err)
+			return "", 0, nil
 		}
 	}
 	c, err := runCalibration(ctx, run)
@@ -174,10 +184,10 @@ func writeCalibration(w io.Writer, c *calibrationFile) error {
 	case c.GPUOpen == 0:
 		fmt.Fprintf(tw, "  gpu\tno GPU opened\t\t\t\t\n")
 	case ref > 0:
-		fmt.Fprintf(tw, "  gpu\t%s: open, load, run a kernel\t%.3f s\t\t%.3f s\t%.2f\n", c.GPU, c.GPUOpen, ref,
+		fmt.Fprintf(tw, "  gpu\t%s: open, load, run a kernel\t%.3f s\t\t%.3f s\t%.2f\n", c.Host.GPU, c.GPUOpen, ref,
 			c.GPUOpen/ref)
 	default:
-		fmt.Fprintf(tw, "  gpu\t%s: open, load, run a kernel\t%.3f s\t\tnone\t-\n", c.GPU, c.GPUOpen)
+		fmt.Fprintf(tw, "  gpu\t%s: open, load, run a kernel\t%.3f s\t\tnone\t-\n", c.Host.GPU, c.GPUOpen)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -215,7 +225,7 @@ func writeReferenceTable(w io.Writer, c *calibrationFile) error {
 	if model == "" {
 		model = "unknown CPU"
 	}
-	gpuName := c.GPU
+	gpuName := c.Host.GPU
 	if gpuName == "" {
 		gpuName = "no GPU"
 	}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
 )
 
 // Near-ties of the e2e table flip with the host: a CPU 30 % faster than the
@@ -212,7 +214,7 @@ func TestRunCalibrationShort(t *testing.T) {
 	if w := c.Jobs["rules"].Work; w != rates[rulesSingleKey]/1000 {
 		t.Errorf("rules work factor %g", w)
 	}
-	if c.GPU != "Test GPU" || c.Host != thisHost() || c.Reference != "test-ref" || c.Date == "" {
+	if c.Host.GPU != "Test GPU" || c.Host.CPUModel != thisHost().CPUModel || c.Reference != "test-ref" || c.Date == "" {
 		t.Errorf("calibration header %+v", c)
 	}
 
@@ -233,8 +235,8 @@ func TestRunCalibrationShort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.GPU != "" || c.Jobs["flame"].GPUFixed != 0 {
-		t.Errorf("no GPU: %q, %+v", c.GPU, c.Jobs["flame"])
+	if c.Host.GPU != "" || c.Jobs["flame"].GPUFixed != 0 {
+		t.Errorf("no GPU: %q, %+v", c.Host.GPU, c.Jobs["flame"])
 	}
 }
 
@@ -283,6 +285,15 @@ func TestDevicesCalibrate(t *testing.T) {
 	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
 		t.Errorf("left beside the file: %v", entries)
 	}
+	// An explicit --device cuda that cannot be met exits 3 before probing.
+	if !gpu.Probe().Available {
+		stderr.Reset()
+		code := run(context.Background(), []string{"--device", "cuda", "--calibration", path, "devices", "--calibrate"},
+			nil, io.Discard, &stderr)
+		if code != exitNoDevice || !strings.Contains(stderr.String(), "calibrate: cannot use --device cuda") {
+			t.Errorf("--device cuda without a GPU: exit %d: %s", code, stderr.String())
+		}
+	}
 	// --calibration none has nowhere to write; --check with it is refused.
 	for _, args := range [][]string{
 		{"--calibration", "none", "devices", "--calibrate"},
@@ -319,4 +330,57 @@ func BenchmarkHostCalibration(b *testing.B) {
 			b.Fatal("not applied")
 		}
 	}
+}
+
+// FuzzParseCalibration: no file may crash the reader, and whatever it
+// accepts gives every model positive, finite times.
+func FuzzParseCalibration(f *testing.F) {
+	good, err := json.Marshal(testCalibration("ref", jobFactors{CPU: 0.8, Work: 1.2, GPUFixed: 1.1}))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(`{"format": 1, "reference": "ref", "jobs": {"rules": {"cpu_factor": 1e-300}}}`))
+	f.Add([]byte(`{"format": 1, "reference": "ref", "host": {}, "jobs": {"pga": {"cpu_factor": 0}}}`))
+	f.Add([]byte(`{"format": 1e400}`))
+	f.Add([]byte(`[]`))
+	host := thisHost()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := parseCalibration(data, host, "ref")
+		if err != nil {
+			return
+		}
+		for job, fs := range c.Jobs {
+			m, ok := costModels[job]
+			if !ok {
+				continue
+			}
+			for _, items := range []float64{1, math.Inf(1)} {
+				cpu, gpu := m.calibrated(fs).predict(1e6, 16, items)
+				if !(cpu > 0) || !(gpu > 0) || math.IsInf(cpu, 0) || math.IsInf(gpu, 0) {
+					t.Fatalf("%s with %+v: cpu %g gpu %g", job, fs, cpu, gpu)
+				}
+			}
+		}
+	})
+}
+
+// On a machine with a GPU, the GPU probe opens it, runs the self-test
+// kernel and times it; without one it fails (and calibrateHost carries on
+// without a GPU factor under auto).
+func TestTimeGPUOpen(t *testing.T) {
+	name, sec, err := timeGPUOpen(0)
+	if !gpu.Probe().Available {
+		if err == nil {
+			t.Errorf("no GPU, yet timeGPUOpen gave %q in %g s", name, sec)
+		}
+		t.Skip("no CUDA device")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name == "" || !(sec > 0 && sec < 60) {
+		t.Errorf("GPU %q opened in %g s", name, sec)
+	}
+	t.Logf("%s: open, load and run a kernel in %.3f s (other tests of this process may have started the driver)", name, sec)
 }

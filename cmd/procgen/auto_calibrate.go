@@ -26,7 +26,7 @@ const calibrationFormat = 1
 type calibrationFile struct {
 	Format int `json:"format"`
 	// Reference names the reference rates the factors are relative to
-	// (calibrationReference.ID): a file measured against other ones (an
+	// (calibrationReference.key()): a file measured against other ones (an
 	// older binary's) is ignored.
 	Reference string       `json:"reference"`
 	Host      hostKey      `json:"host"`
@@ -216,7 +216,7 @@ func (a *app) hostCalibration() *calibrationFile {
 		}
 		return nil
 	}
-	c, err := readCalibration(path, thisHost(), calibrationReference.ID)
+	c, err := readCalibration(path, thisHost(), calibrationReference.key())
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil // the device line says "uncalibrated"
@@ -287,4 +287,35 @@ func cpuFactorSpan(jobs map[string]jobFactors) string {
 		return fmt.Sprintf("x%.2f", lo)
 	}
 	return fmt.Sprintf("x%.2f to x%.2f", lo, hi)
+}
+
+// calibrationStatus is what procgen devices reports of the calibration.
+type calibrationStatus struct {
+	Path    string `json:"path,omitempty"`
+	Applies bool   `json:"applies"`
+	// Why is the date and factors when it applies, else why not.
+	Why string `json:"why"`
+}
+
+// calibrationStatus says whether auto would apply a calibration here.
+func (a *app) calibrationStatus() calibrationStatus {
+	path, err := a.calibrationPath()
+	switch {
+	case err != nil:
+		return calibrationStatus{Why: fmt.Sprintf("no cache directory (%v)", err)}
+	case path == "":
+		return calibrationStatus{Why: "off (" + a.settingName("calibration") + " none)"}
+	}
+	c, err := readCalibration(path, thisHost(), calibrationReference.key())
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return calibrationStatus{Path: path, Why: "none ('procgen devices --calibrate' measures this host)"}
+	case err != nil:
+		return calibrationStatus{Path: path, Why: "ignored: " + err.Error()}
+	}
+	why := fmt.Sprintf("measured %s: cpu %s", c.Date, cpuFactorSpan(c.Jobs))
+	if f := c.Jobs["flame"]; f.GPUFixed != 0 { // one GPU factor for every job
+		why += fmt.Sprintf(", gpu fixed cost x%.2f", f.GPUFixed)
+	}
+	return calibrationStatus{Path: path, Applies: true, Why: why}
 }

@@ -1,10 +1,16 @@
 package main
 
+import (
+	"fmt"
+	"hash/fnv"
+	"sort"
+)
+
 // calibrationRef is a reference host's probe rates: a calibration's
 // factors are this host's rates over these.
 type calibrationRef struct {
-	// ID names these rates in calibration files, which are ignored once
-	// the reference changes.
+	// ID names these rates; calibration files record it with a hash of
+	// the rates (key), so that they are ignored once the reference changes.
 	ID string
 	// Host is where, with which binary and when they were measured.
 	Host string
@@ -40,4 +46,19 @@ var calibrationReference = calibrationRef{
 		"rules-1core":     9e4,
 	},
 	GPUOpenSeconds: 0,
+}
+
+// key is r's ID and a hash of its rates: what a calibration file must name.
+func (r calibrationRef) key() string {
+	probes := make([]string, 0, len(r.CPU))
+	for k := range r.CPU {
+		probes = append(probes, k)
+	}
+	sort.Strings(probes)
+	h := fnv.New32a()
+	for _, k := range probes {
+		fmt.Fprintf(h, "%s=%g;", k, r.CPU[k])
+	}
+	fmt.Fprintf(h, "gpu=%g", r.GPUOpenSeconds)
+	return fmt.Sprintf("%s/%08x", r.ID, h.Sum32())
 }

@@ -34,7 +34,7 @@ type calibrationRun struct {
 func runCalibration(ctx context.Context, r calibrationRun) (*calibrationFile, error) {
 	start := time.Now()
 	vi := buildVersionInfo()
-	c := &calibrationFile{Format: calibrationFormat, Reference: r.ref.ID, Host: thisHost(),
+	c := &calibrationFile{Format: calibrationFormat, Reference: r.ref.key(), Host: thisHost(),
 		Procgen: strings.TrimSpace(vi.Version + " " + vi.Commit), Date: start.UTC().Format(time.RFC3339)}
 	if r.openGPU != nil {
 		name, sec, err := r.openGPU()

@@ -111,7 +111,7 @@ func testApp(path string, stderr io.Writer) *app {
 // factor, or that does not parse is ignored with one -v line, and a
 // missing one silently.
 func TestHostCalibrationApplies(t *testing.T) {
-	good := testCalibration(calibrationReference.ID, jobFactors{CPU: 0.5, GPUFixed: 1.25})
+	good := testCalibration(calibrationReference.key(), jobFactors{CPU: 0.5, GPUFixed: 1.25})
 	var stderr bytes.Buffer
 	a := testApp(writeTestCalibration(t, good), &stderr)
 	m, note, ok := a.autoModel("pga")
@@ -125,14 +125,17 @@ func TestHostCalibrationApplies(t *testing.T) {
 	if _, _, _ = a.autoModel("flame"); stderr.Len() != 0 {
 		t.Errorf("a calibration that applies logs %q", stderr.String())
 	}
+	if st := a.calibrationStatus(); !st.Applies || !strings.Contains(st.Why, "cpu x0.50, gpu fixed cost x1.25") {
+		t.Errorf("devices reports %+v", st)
+	}
 
-	other := testCalibration(calibrationReference.ID, jobFactors{CPU: 0.5})
+	other := testCalibration(calibrationReference.key(), jobFactors{CPU: 0.5})
 	other.Host.CPUModel += " (another)"
-	otherCores := testCalibration(calibrationReference.ID, jobFactors{CPU: 0.5})
+	otherCores := testCalibration(calibrationReference.key(), jobFactors{CPU: 0.5})
 	otherCores.Host.LogicalCores++
-	absurd := testCalibration(calibrationReference.ID, jobFactors{CPU: 50})
+	absurd := testCalibration(calibrationReference.key(), jobFactors{CPU: 50})
 	oldRef := testCalibration("an-older-reference", jobFactors{CPU: 0.5})
-	format := testCalibration(calibrationReference.ID, jobFactors{CPU: 0.5})
+	format := testCalibration(calibrationReference.key(), jobFactors{CPU: 0.5})
 	format.Format = calibrationFormat + 1
 	for name, tc := range map[string]struct {
 		file any
@@ -156,6 +159,9 @@ func TestHostCalibrationApplies(t *testing.T) {
 		if lines := strings.Count(stderr.String(), "\n"); lines != 1 || !strings.Contains(stderr.String(), tc.why) ||
 			!strings.Contains(stderr.String(), "ignored") {
 			t.Errorf("%s: %d lines at -v, want one saying %q:\n%s", name, lines, tc.why, stderr.String())
+		}
+		if st := a.calibrationStatus(); st.Applies || !strings.Contains(st.Why, tc.why) {
+			t.Errorf("%s: devices reports %+v", name, st)
 		}
 		a.log.verbose = 0
 		stderr.Reset()
@@ -214,7 +220,7 @@ func TestRunCalibrationShort(t *testing.T) {
 	if w := c.Jobs["rules"].Work; w != rates[rulesSingleKey]/1000 {
 		t.Errorf("rules work factor %g", w)
 	}
-	if c.Host.GPU != "Test GPU" || c.Host.CPUModel != thisHost().CPUModel || c.Reference != "test-ref" || c.Date == "" {
+	if c.Host.GPU != "Test GPU" || c.Host.CPUModel != thisHost().CPUModel || c.Reference != ref.key() || c.Date == "" {
 		t.Errorf("calibration header %+v", c)
 	}
 
@@ -223,7 +229,7 @@ func TestRunCalibrationShort(t *testing.T) {
 		c.Jobs[job] = jobFactors{CPU: 0.9, Work: 1.1, GPUFixed: 1.5}
 	}
 	path := writeTestCalibration(t, c)
-	back, err := readCalibration(path, thisHost(), "test-ref")
+	back, err := readCalibration(path, thisHost(), ref.key())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,6 +256,19 @@ func TestCalibrationReferenceComplete(t *testing.T) {
 	if len(calibrationReference.CPU) != len(cpuProbes()) || calibrationReference.ID == "" {
 		t.Errorf("reference %+v: one rate per probe, and an ID", calibrationReference)
 	}
+	// A new rate under the same ID is another reference: files measured
+	// against the old one no longer apply.
+	other := calibrationRef{ID: calibrationReference.ID, CPU: map[string]float64{}}
+	for k, v := range calibrationReference.CPU {
+		other.CPU[k] = v
+	}
+	if other.key() != calibrationReference.key() {
+		t.Errorf("the same rates, keys %q and %q", other.key(), calibrationReference.key())
+	}
+	other.CPU["pga"] *= 1.01
+	if other.key() == calibrationReference.key() {
+		t.Errorf("another pga rate, the same key %q", other.key())
+	}
 }
 
 // procgen devices --calibrate writes the calibration atomically where
@@ -275,7 +294,7 @@ func TestDevicesCalibrate(t *testing.T) {
 		!strings.Contains(stderr.String(), "wrote "+path) {
 		t.Errorf("stderr:\n%s", stderr.String())
 	}
-	c, err := readCalibration(path, thisHost(), calibrationReference.ID)
+	c, err := readCalibration(path, thisHost(), calibrationReference.key())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,8 @@ type cpuReport struct {
 type devicesReport struct {
 	CPU  cpuReport  `json:"cpu"`
 	CUDA gpu.Report `json:"cuda"`
+	// Calibration is the host calibration --device auto applies.
+	Calibration calibrationStatus `json:"calibration"`
 }
 
 // cpuModel is the first "model name" in /proc/cpuinfo, "" where there is none.
@@ -80,8 +82,9 @@ change of hardware or of procgen; -v also prints the reference table.`,
 				return a.calibrateHost(cmd.Context(), asJSON)
 			}
 			r := devicesReport{
-				CPU:  cpuReport{Model: cpuModel(), LogicalCores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0)},
-				CUDA: gpu.Probe(),
+				CPU:         cpuReport{Model: cpuModel(), LogicalCores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0)},
+				CUDA:        gpu.Probe(),
+				Calibration: a.calibrationStatus(),
 			}
 			var err error
 			if asJSON {
@@ -146,6 +149,11 @@ func writeDevicesReport(w io.Writer, r devicesReport) error {
 	fmt.Fprintf(tw, "  model:\t%s\n", model)
 	fmt.Fprintf(tw, "  logical cores:\t%d\n", r.CPU.LogicalCores)
 	fmt.Fprintf(tw, "  GOMAXPROCS:\t%d\n", r.CPU.GOMAXPROCS)
+	cal := r.Calibration.Why
+	if r.Calibration.Path != "" {
+		cal = r.Calibration.Path + ": " + cal
+	}
+	fmt.Fprintf(tw, "  auto calibration:\t%s\n", cal)
 	c := r.CUDA
 	fmt.Fprintf(tw, "CUDA\n")
 	fmt.Fprintf(tw, "  built with CUDA:\t%s\n", yesNo(c.BuiltWithCUDA))

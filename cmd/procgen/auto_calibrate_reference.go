@@ -22,6 +22,24 @@ type calibrationRef struct {
 	GPUOpenSeconds float64
 }
 
+// key is r's ID and a hash of its rates: what a calibration file must name.
+func (r calibrationRef) key() string {
+	probes := make([]string, 0, len(r.CPU))
+	for k := range r.CPU {
+		probes = append(probes, k)
+	}
+	sort.Strings(probes)
+	h := fnv.New32a()
+	for _, k := range probes {
+		fmt.Fprintf(h, "%s=%g;", k, r.CPU[k])
+	}
+	fmt.Fprintf(h, "gpu=%g", r.GPUOpenSeconds)
+	return fmt.Sprintf("%s/%08x", r.ID, h.Sum32())
+}
+
+// The reference table: everything below is what 'procgen devices --calibrate
+// -v' prints on the reference host.
+
 // calibrationReference is the one table of reference rates; costModels are
 // fitted on the reference host, so its factors are 1 there.
 //
@@ -29,9 +47,9 @@ type calibrationRef struct {
 // a5562ff + this change, on a VM shared with other builds (their spread was
 // 1.2-2.7x); replaced from an H100 host run: 'procgen devices --calibrate
 // -v' on a one-GPU H100 host (where costModels were fitted) prints this
-// block with its own rates, to paste over this one. Until then the factors
-// on a GPU host compare its cores with this VM's, not with the hosts the
-// constants come from.
+// comment and table with its own rates, to paste over these (to the end of
+// the file). Until then the factors on a GPU host compare its cores with
+// this VM's, not with the hosts the constants come from.
 var calibrationReference = calibrationRef{
 	ID:   "devvm-2c-a5562ff",
 	Host: "2-core dev VM, no GPU; procgen at a5562ff",
@@ -46,19 +64,4 @@ var calibrationReference = calibrationRef{
 		"rules-1core":     9e4,
 	},
 	GPUOpenSeconds: 0,
-}
-
-// key is r's ID and a hash of its rates: what a calibration file must name.
-func (r calibrationRef) key() string {
-	probes := make([]string, 0, len(r.CPU))
-	for k := range r.CPU {
-		probes = append(probes, k)
-	}
-	sort.Strings(probes)
-	h := fnv.New32a()
-	for _, k := range probes {
-		fmt.Fprintf(h, "%s=%g;", k, r.CPU[k])
-	}
-	fmt.Fprintf(h, "gpu=%g", r.GPUOpenSeconds)
-	return fmt.Sprintf("%s/%08x", r.ID, h.Sum32())
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"go/format"
 	"io"
 	"os"
 	"path/filepath"
@@ -211,8 +212,8 @@ func writeCalibration(w io.Writer, c *calibrationFile) error {
 }
 
 // writeReferenceTable writes calibrationReference as this run would set
-// it, to be pasted over auto_calibrate_reference.go's from a reference
-// host's run.
+// it, to be pasted over auto_calibrate_reference.go's from a run on the
+// reference host.
 func writeReferenceTable(w io.Writer, c *calibrationFile) error {
 	commit := c.Procgen
 	if i := strings.LastIndexByte(commit, ' '); i >= 0 {
@@ -229,20 +230,35 @@ func writeReferenceTable(w io.Writer, c *calibrationFile) error {
 	if gpuName == "" {
 		gpuName = "no GPU"
 	}
+	host := fmt.Sprintf("%s, %d logical cores (GOMAXPROCS %d), %s; procgen %s, %s", model, c.Host.LogicalCores,
+		c.Host.GOMAXPROCS, gpuName, c.Procgen, c.Date[:min(len(c.Date), 10)])
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n// To make this host the reference, replace calibrationReference in\n")
-	fmt.Fprintf(&b, "// cmd/procgen/auto_calibrate_reference.go with:\n")
-	fmt.Fprintf(&b, "var calibrationReference = calibrationRef{\n")
-	fmt.Fprintf(&b, "\tID: %q,\n", fmt.Sprintf("%s-%dc-%s", hostSlug(gpuName, model), c.Host.LogicalCores, commit))
-	fmt.Fprintf(&b, "\tHost: %q,\n", fmt.Sprintf("%s, %d logical cores (GOMAXPROCS %d), %s; procgen %s, %s",
-		model, c.Host.LogicalCores, c.Host.GOMAXPROCS, gpuName, c.Procgen, c.Date[:10]))
-	fmt.Fprintf(&b, "\tCPU: map[string]float64{\n")
-	for _, p := range c.Probes {
-		fmt.Fprintf(&b, "\t\t%q: %.4g,\n", p.Key, p.Rate)
+	doc := "calibrationReference is the one table of reference rates; costModels are fitted on the " +
+		"reference host, so its factors are 1 there. Measured by 'procgen devices --calibrate -v' on " + host + "."
+	line := "//"
+	for _, word := range strings.Fields(doc) {
+		if len(line)+1+len(word) > 78 {
+			b.WriteString(line + "\n")
+			line = "//"
+		}
+		line += " " + word
 	}
-	fmt.Fprintf(&b, "\t},\n")
-	fmt.Fprintf(&b, "\tGPUOpenSeconds: %.4g,\n}\n", c.GPUOpen)
-	_, err := io.WriteString(w, b.String())
+	b.WriteString(line + "\n")
+	fmt.Fprintf(&b, "var calibrationReference = calibrationRef{\n")
+	fmt.Fprintf(&b, "ID: %q,\n", fmt.Sprintf("%s-%dc-%s", hostSlug(gpuName, model), c.Host.LogicalCores, commit))
+	fmt.Fprintf(&b, "Host: %q,\n", host)
+	fmt.Fprintf(&b, "CPU: map[string]float64{\n")
+	for _, p := range c.Probes {
+		fmt.Fprintf(&b, "%q: %.4g,\n", p.Key, p.Rate)
+	}
+	fmt.Fprintf(&b, "},\n")
+	fmt.Fprintf(&b, "GPUOpenSeconds: %.4g,\n}\n", c.GPUOpen)
+	src, err := format.Source([]byte(b.String()))
+	if err != nil {
+		return fmt.Errorf("calibrate: reference table: %w", err)
+	}
+	_, err = fmt.Fprintf(w, "\n// To make this host the reference, replace the end of\n"+
+		"// cmd/procgen/auto_calibrate_reference.go (from its comment) with:\n\n%s", src)
 	return err
 }
 

@@ -51,7 +51,7 @@ type cpuProbe struct {
 }
 
 // rulesSingleKey names the one-core probe of rules' work estimate (see
-// hostFactors.work): rulesWork times its states on one core.
+// jobFactors.Work): rulesWork times its states on one core.
 const rulesSingleKey = "rules-1core"
 
 // cpuProbes are the probes in the order they run. scale (1 for a real
@@ -144,15 +144,14 @@ func probeForest(method forest.Method, n, side int) func(float64) (func(context.
 		if err != nil {
 			return nil, err
 		}
-		side = scaled(side, math.Sqrt(scale), 16)
-		n = scaled(n, scale, 16)
-		g := forest.Grid{Cell: 1, NX: side, NY: side}
-		trees := make([]forest.Tree, n)
+		sd, nt := scaled(side, math.Sqrt(scale), 16), scaled(n, scale, 16)
+		g := forest.Grid{Cell: 1, NX: sd, NY: sd}
+		trees := make([]forest.Tree, nt)
 		for i := range trees {
 			u := func(c uint64) float64 { return rng.Float64(rng.Key(7, uint64(i), c)) }
-			trees[i] = forest.Tree{X: u(0) * float64(side), Y: u(1) * float64(side), DBH: 15 + 45*u(2)}
+			trees[i] = forest.Tree{X: u(0) * float64(sd), Y: u(1) * float64(sd), DBH: 15 + 45*u(2)}
 		}
-		_, work := forestWork(string(method), g.Cells(), n)
+		_, work := forestWork(string(method), g.Cells(), nt)
 		return func(ctx context.Context) (float64, error) {
 			_, err := (forest.CPU{}).Disperse(ctx, g, trees, res.Species, forest.Options{Method: method})
 			return work, err
@@ -174,7 +173,7 @@ func probeLife(n int) (*rules.Program, *rules.States, error) {
 }
 
 // probeRules runs Life on all cores; its work is in board-steps (the unit
-// of the rate alone: the model's work is timed, see hostFactors.work).
+// of the rate alone: the model's work is timed, see jobFactors.Work).
 func probeRules(scale float64) (func(context.Context) (float64, error), error) {
 	n, steps := scaled(2048, scale, 16), 8
 	prog, st, err := probeLife(n)
@@ -196,9 +195,9 @@ func probeRulesSingle(float64) (func(context.Context) (float64, error), error) {
 		return nil, err
 	}
 	return func(ctx context.Context) (float64, error) {
-		// rulesWork returns the seconds it timed: the rate's work is what
-		// ran in them, so run reports it and measure divides by its own
-		// clock (which includes rulesWork's copy, as auto's does).
+		// The rate's work is the board-steps rulesWork ran; measure times
+		// them with its own clock, which also holds rulesWork's copy of
+		// the 32 boards (microseconds).
 		if rulesWork(ctx, prog, st, 1) <= 0 {
 			return 0, fmt.Errorf("rules probe: no time measured")
 		}
@@ -208,9 +207,8 @@ func probeRulesSingle(float64) (func(context.Context) (float64, error), error) {
 
 // A probe runs at least probeMinRuns times, and again while its runs took
 // under probeBudget in all (at most probeMaxRuns; the budget scales with
-// the probe's work in tests): the fastest run counts,
-// and a short probe, whose time a page fault or a scheduler tick can
-// double, gets more tries.
+// the work in tests): the fastest run counts, and a short probe, whose
+// time a page fault or a scheduler tick can double, gets more tries.
 const (
 	probeMinRuns = 3
 	probeMaxRuns = 15

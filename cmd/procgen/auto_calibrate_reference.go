@@ -44,24 +44,26 @@ func (r calibrationRef) key() string {
 // fitted on the reference host, so its factors are 1 there.
 //
 // Measured on the 2-core dev VM (no GPU): medians of 5 calibrations at
-// a5562ff + this change, on a VM shared with other builds (their spread was
-// 1.2-2.7x); replaced from an H100 host run: 'procgen devices --calibrate
-// -v' on a one-GPU H100 host (where costModels were fitted) prints this
-// comment and table with its own rates, to paste over these (to the end of
-// the file). Until then the factors on a GPU host compare its cores with
-// this VM's, not with the hosts the constants come from.
+// a5562ff + this branch, on a VM shared with other builds (spreads of
+// 1.01-1.09 over the 5, but 1.5 for lsys, whose probe takes 8 ms there,
+// and 2.6 for multires, whose time is bimodal from process to process);
+// replaced from an H100 host run: 'procgen devices --calibrate -v' on a
+// one-GPU H100 host (where costModels were fitted) prints this comment and
+// table with its own rates, to paste over these (to the end of the file).
+// Until then the factors on a GPU host compare its cores with this VM's,
+// not with the hosts the constants come from.
 var calibrationReference = calibrationRef{
 	ID:   "devvm-2c-a5562ff",
 	Host: "2-core dev VM, no GPU; procgen at a5562ff",
 	CPU: map[string]float64{
-		"flame":           2.3e7,
-		"lsys":            2.3e9,
-		"pga":             1.4e6,
-		"forest-exact":    1.5e8,
-		"forest-fft":      2.5e6,
-		"forest-multires": 1.9e4,
-		"rules":           1.6e5,
-		"rules-1core":     9e4,
+		"flame":           2.7e7,
+		"lsys":            2.7e9,
+		"pga":             1.5e6,
+		"forest-exact":    1.6e8,
+		"forest-fft":      3.3e6,
+		"forest-multires": 1.2e4,
+		"rules":           1.9e5,
+		"rules-1core":     9.6e4,
 	},
 	GPUOpenSeconds: 0,
 }

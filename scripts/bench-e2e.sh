@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # make bench-e2e: every job at a small, a medium and a large input, the whole
-# command's wall time with --device cpu, cuda and auto (median of $RUNS runs),
-# the backend auto chose and its time against the faster of the two.
+# command's wall time with --device cpu, cuda and auto (median of $RUNS runs,
+# the devices interleaved round by round so that the host's drift falls on
+# all three alike), the backend auto chose and its time against the faster
+# of the two. The host is calibrated first (procgen devices --calibrate), so
+# auto weighs with this host's factors.
 # Run on the GPU machine from the repository root after `make gpu-bins`
 # (bin/procgen with CUDA); prints a Markdown table. ONLY=regex picks cases by
 # label ("small", "forest"). Inputs are the configs/
 # and testdata/ that ship, and a synthetic stem map it writes itself.
 set -uo pipefail
-RUNS=${RUNS:-5}
+RUNS=${RUNS:-7}
 P=${PROCGEN:-bin/procgen}
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
@@ -54,17 +57,29 @@ wall() { # device args...: seconds of one run ("fail" when it fails)
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
 }
 
-echo "procgen $($P version | head -1 | awk '{print $2}') on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) cores; median of $RUNS runs, seconds"
+# The calibration auto applies in the runs below (the user cache's file).
+if $P devices --calibrate > "$w/cal" 2> "$w/calerr"; then
+  calib="host calibrated first by procgen devices --calibrate ($(sed -n 's/.*wrote .* in \([0-9.]* s\) (\(cpu [^)]*\)).*/\2, in \1/p' "$w/calerr"))"
+else
+  calib="procgen devices --calibrate failed ($(tail -1 "$w/calerr")): auto used the built-in constants"
+fi
+echo "procgen $($P version | head -1 | awk '{print $2}') on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) cores; $calib; median of $RUNS interleaved rounds (cpu, cuda, auto), seconds"
 echo
 echo "| job | input | cpu | cuda | auto | auto chose (estimated work) | auto / best |"
 echo "|---|---|---:|---:|---:|---|---:|"
 for c in "${cases[@]}"; do
   label=${c%%|*}; args=${c#*|}
   [[ $label =~ ${ONLY:-.} ]] || continue
-  declare -A t=()
+  declare -A t=() runs=()
+  for i in $(seq "$RUNS"); do
+    for dev in cpu cuda auto; do
+      # shellcheck disable=SC2086
+      runs[$dev]+="$(wall $dev $args) "
+    done
+  done
   for dev in cpu cuda auto; do
     # shellcheck disable=SC2086
-    t[$dev]=$(for i in $(seq "$RUNS"); do wall $dev $args; done | grep -v fail | median)
+    t[$dev]=$(printf '%s\n' ${runs[$dev]} | grep -v fail | median)
   done
   # shellcheck disable=SC2086
   $P -v --device auto $args > /dev/null 2> "$w/v" || true
@@ -74,5 +89,5 @@ for c in "${cases[@]}"; do
     b = (g > 0 && g < c) ? g : c; if (b > 0) printf "%.2f", a / b; else print "-" }')
   shown=${args%% -o *}; shown=${shown//$w\//}
   echo "| ${label% *} | ${label#* }: \`$shown\` | ${t[cpu]:-fail} | ${t[cuda]:-fail} | ${t[auto]:-fail} | ${chose:-?} (${work:-?}) | $ratio |"
-  unset t
+  unset t runs
 done

@@ -76,9 +76,12 @@ func (a *app) autoWeighs() bool { return a.opts.Device == "auto" && gpu.BuiltWit
 // some size on this many cores: where the CPU's rate matches the GPU's and
 // its fixed cost is no higher (lsys on 16 cores), no estimate is made at all.
 func (a *app) autoWeighsJob(job string) bool {
-	m, ok := costModels[job]
+	if !a.autoWeighs() {
+		return false
+	}
+	m, _, ok := a.autoModel(job)
 	cores := float64(runtime.GOMAXPROCS(0))
-	return a.autoWeighs() && ok && !(m.cpuRate*cores >= m.gpuRate && m.cpuFixed <= m.gpuFixed)
+	return ok && !(m.cpuRate*cores >= m.gpuRate && m.cpuFixed <= m.gpuFixed)
 }
 
 // openDeviceFor opens the device for a job whose work is estimated: with
@@ -90,24 +93,28 @@ func (a *app) openDeviceFor(job string, work float64) (*gpu.Device, error) {
 
 // openDeviceForItems is openDeviceFor for work spread over items
 // independent pieces, fewer of which than the model's gpuFill leave most of
-// the GPU idle.
+// the GPU idle. The model is this host's (autoModel: calibrated where
+// 'procgen devices --calibrate' measured it), which -v says.
 func (a *app) openDeviceForItems(job string, work, items float64) (*gpu.Device, error) {
-	m, ok := costModels[job]
-	if !a.autoWeighs() || !ok {
+	if !a.autoWeighs() {
+		return a.openDevice()
+	}
+	m, calib, ok := a.autoModel(job)
+	if !ok {
 		return a.openDevice()
 	}
 	cores := runtime.GOMAXPROCS(0)
 	cpuT, gpuT := m.predict(work, cores, items)
 	if cpuT <= gpuT {
 		a.releasePrefetched()
-		a.log.Debugf("device: cpu (auto: %s, %.3g %s: about %.3g s on %d cores against %.3g s on a GPU)",
-			job, work, m.unit, cpuT, cores, gpuT)
+		a.log.Debugf("device: cpu (auto: %s, %.3g %s: about %.3g s on %d cores against %.3g s on a GPU; %s)",
+			job, work, m.unit, cpuT, cores, gpuT, calib)
 		return nil, nil
 	}
 	dev, err := a.openDevice()
 	if dev != nil {
-		a.log.Debugf("device: cuda (auto: %s, %.3g %s: about %.3g s on a GPU against %.3g s on %d cores)",
-			job, work, m.unit, gpuT, cpuT, cores)
+		a.log.Debugf("device: cuda (auto: %s, %.3g %s: about %.3g s on a GPU against %.3g s on %d cores; %s)",
+			job, work, m.unit, gpuT, cpuT, cores, calib)
 	}
 	return dev, err
 }

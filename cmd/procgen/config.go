@@ -39,6 +39,7 @@ func configKeys() []configKey {
 		{"jit", "cached", "`WHEN` to use kernels the driver compiles for this GPU (faster; ~20 s to compile once): cached (when 'procgen devices --prepare' has compiled them), always (compile on first use) or never; rules run compiles each rule set's own kernel on first use under cached and always, and runs the bytecode interpreter under never"},
 		{"sync", false, "debug: synchronize after every kernel launch, so a failing kernel is reported where it was launched"},
 		{"verbose", 0, "more detail on stderr (-v, -vv)"},
+		{"calibration", "", "host calibration `FILE` --device auto reads and 'procgen devices --calibrate' writes (default: procgen/calibration.json in the user cache directory; none: use the built-in cost models)"},
 		{"max-memory", "auto", "refuse work estimated to need more than `SIZE` of memory (e.g. 8G, 512M; auto: 3/4 of physical memory)"},
 		{"flame.width", 0, "output width in `PIXELS` (0: the genome's; the scale follows so the framing stays)"},
 		{"flame.height", 0, "output height in `PIXELS` (0: the genome's, or kept in proportion to --width)"},

@@ -25,6 +25,8 @@ type cpuReport struct {
 type devicesReport struct {
 	CPU  cpuReport  `json:"cpu"`
 	CUDA gpu.Report `json:"cuda"`
+	// Calibration is the host calibration --device auto applies.
+	Calibration calibrationStatus `json:"calibration"`
 }
 
 // cpuModel is the first "model name" in /proc/cpuinfo, "" where there is none.
@@ -45,7 +47,7 @@ func cpuModel() string {
 }
 
 func (a *app) newDevicesCmd() *cobra.Command {
-	var asJSON, check, prepare bool
+	var asJSON, check, prepare, calibrate bool
 	cmd := &cobra.Command{
 		Use:   "devices",
 		Short: "Report the CPU and the CUDA devices procgen can use, and why not",
@@ -62,12 +64,27 @@ CUDA backend works.
 this GPU from PTX (on sm_90 and newer: flame accumulation with vector
 reductions, about 3.5x faster than the embedded code) and caches them, so
 later runs load them at once. Run it once per machine and driver; it takes
-about 20 seconds.`,
+about 20 seconds.
+
+--calibrate measures this host for --device auto instead of printing the
+report: each job's CPU code on all cores, and the time to open the GPU and
+run a kernel, against the reference host the cost models were fitted on
+(a few seconds). It writes the factors to --calibration FILE (default:
+procgen/calibration.json in the user cache directory), which auto then
+applies on this host (the same CPU model and core count). Rerun it after a
+change of hardware or of procgen; -v also prints the reference table.`,
 		Args: noArgs,
-		RunE: func(_ *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if calibrate {
+				if check || prepare {
+					return usageErrorf("--calibrate measures this host: run --check or --prepare separately")
+				}
+				return a.calibrateHost(cmd.Context(), asJSON)
+			}
 			r := devicesReport{
-				CPU:  cpuReport{Model: cpuModel(), LogicalCores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0)},
-				CUDA: gpu.Probe(),
+				CPU:         cpuReport{Model: cpuModel(), LogicalCores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0)},
+				CUDA:        gpu.Probe(),
+				Calibration: a.calibrationStatus(),
 			}
 			var err error
 			if asJSON {
@@ -110,6 +127,7 @@ about 20 seconds.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&check, "check", false, "exit 3 unless the device --device asks for can be opened")
+	cmd.Flags().BoolVar(&calibrate, "calibrate", false, "measure this host's CPU and GPU for --device auto and write the calibration (a few seconds)")
 	cmd.Flags().BoolVar(&prepare, "prepare", false, "compile and cache the kernels the driver builds for this GPU (once, ~20 s)")
 	return cmd
 }
@@ -131,6 +149,11 @@ func writeDevicesReport(w io.Writer, r devicesReport) error {
 	fmt.Fprintf(tw, "  model:\t%s\n", model)
 	fmt.Fprintf(tw, "  logical cores:\t%d\n", r.CPU.LogicalCores)
 	fmt.Fprintf(tw, "  GOMAXPROCS:\t%d\n", r.CPU.GOMAXPROCS)
+	cal := r.Calibration.Why
+	if r.Calibration.Path != "" {
+		cal = r.Calibration.Path + ": " + cal
+	}
+	fmt.Fprintf(tw, "  auto calibration:\t%s\n", cal)
 	c := r.CUDA
 	fmt.Fprintf(tw, "CUDA\n")
 	fmt.Fprintf(tw, "  built with CUDA:\t%s\n", yesNo(c.BuiltWithCUDA))

@@ -30,6 +30,8 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			// Keep the developer's own config and environment out of the tests.
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
+			// ... and its host calibration (devices --calibrate writes there).
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {

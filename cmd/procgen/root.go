@@ -48,6 +48,10 @@ type app struct {
 	// by the first input that runs on it, closed when the batch ends.
 	batchDev  *gpu.Device
 	batchKeep bool
+	// calib is the host calibration auto applies, read once
+	// (hostCalibration; calibRead: it was looked for).
+	calib     *calibrationFile
+	calibRead bool
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -129,6 +133,7 @@ func (a *app) newRootCmd() *cobra.Command {
 	a.bindFlag(pf, "sync", "sync", "")
 	a.bindFlag(pf, "jit", "jit", "")
 	a.bindFlag(pf, "max-memory", "max-memory", "")
+	a.bindFlag(pf, "calibration", "calibration", "")
 	pf.String("config", "", "read configuration from `FILE` (YAML) instead of ./procgen.yaml or $XDG_CONFIG_HOME/procgen/config.yaml")
 	_ = root.RegisterFlagCompletionFunc("device", cobra.FixedCompletions(
 		[]string{"auto", "cpu", "cuda"}, cobra.ShellCompDirectiveNoFileComp))
@@ -224,6 +229,9 @@ type globalOptions struct {
 	JIT     string `mapstructure:"jit"`
 	// MaxMemory is "auto" or a size (parseSize).
 	MaxMemory string `mapstructure:"max-memory"`
+	// Calibration is the host calibration file, "" for the default
+	// path or calibrationNone.
+	Calibration string `mapstructure:"calibration"`
 }
 
 // jitPolicy maps the validated --jit setting to the device's policy.

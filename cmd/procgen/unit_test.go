@@ -56,6 +56,7 @@ func TestAsUsageKeepsUsage(t *testing.T) {
 func isolate(t *testing.T) {
 	t.Chdir(t.TempDir())
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // the host calibration
 	for _, k := range configKeys() {
 		t.Setenv(envName(k.Key), "")
 	}

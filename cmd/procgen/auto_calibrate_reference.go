@@ -41,29 +41,30 @@ func (r calibrationRef) key() string {
 // -v' prints on the reference host.
 
 // calibrationReference is the one table of reference rates; costModels are
-// fitted on the reference host, so its factors are 1 there.
+// fitted on the reference host, so its factors are 1 there. Measured by
+// 'procgen devices --calibrate -v' on a one-GPU H100 host (Intel(R) Xeon(R)
+// Processor, 16 logical cores, GOMAXPROCS 16; procgen 0d55f9f, 2026-11-26):
+// the median of three calibrations in a row, whose rates spread by up to
+// 20 % (flame 3.5-4.3e6, multires 4498-4955). The cost models' constants
+// come from bench-e2e runs on hosts of this kind.
 //
-// Measured on the 2-core dev VM (no GPU): medians of 10 calibrations at
-// a5562ff + this branch, on a VM shared with other builds (load 1-2): the
-// rates of one probe spread by 1.1-1.5x over them, and by 3x for
-// multires, whose time is bimodal from process to process. To be
-// replaced from an H100 host run: 'procgen devices --calibrate -v' on a
-// one-GPU H100 host (where costModels were fitted) prints this comment and
-// table with its own rates, to paste over these (to the end of the file).
-// Until then the factors on a GPU host compare its cores with this VM's,
-// not with the hosts the constants come from.
+// No GPU reference: the open-and-launch time, measured once per
+// calibration (only a process's first open pays the driver's start-up),
+// took 0.22, 0.30 and 0.28 s in those three runs on one host, more spread
+// than between the hosts (the GPU path's fixed cost was 0.32-0.37 s on
+// each), so a GPU factor would add noise, not knowledge.
 var calibrationReference = calibrationRef{
-	ID:   "devvm-2c-a5562ff",
-	Host: "2-core dev VM, no GPU; procgen at a5562ff",
+	ID:   "h100-16c-0d55f9f",
+	Host: "one-GPU H100 host, Intel(R) Xeon(R) Processor, 16 logical cores; procgen 0d55f9f, 2026-11-26",
 	CPU: map[string]float64{
-		"flame":           2.7e7,
-		"lsys":            2.5e9,
-		"pga":             1.5e6,
-		"forest-exact":    1.6e8,
-		"forest-fft":      3.2e6,
-		"forest-multires": 1.7e4,
-		"rules":           1.7e5,
-		"rules-1core":     9.4e4,
+		"flame":           3.681e+06,
+		"lsys":            4.755e+08,
+		"pga":             6.43e+05,
+		"forest-exact":    1.016e+08,
+		"forest-fft":      4.841e+05,
+		"forest-multires": 4762,
+		"rules":           9.395e+04,
+		"rules-1core":     6.727e+04,
 	},
 	GPUOpenSeconds: 0,
 }

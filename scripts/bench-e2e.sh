@@ -63,7 +63,7 @@ if $P devices --calibrate > "$w/cal" 2> "$w/calerr"; then
 else
   calib="procgen devices --calibrate failed ($(tail -1 "$w/calerr")): auto used the built-in constants"
 fi
-echo "procgen $($P version | head -1 | awk '{print $2}') on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) cores; $calib; median of $RUNS interleaved rounds (cpu, cuda, auto), seconds"
+echo "procgen $($P version | head -1 | awk '{print $2}') on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) cores; $calib; median of $RUNS interleaved rounds (cpu, cuda, auto, the order rotating), seconds"
 echo
 echo "| job | input | cpu | cuda | auto | auto chose (estimated work) | auto / best |"
 echo "|---|---|---:|---:|---:|---|---:|"
@@ -71,8 +71,15 @@ for c in "${cases[@]}"; do
   label=${c%%|*}; args=${c#*|}
   [[ $label =~ ${ONLY:-.} ]] || continue
   declare -A t=() runs=()
+  # The order rotates from round to round (cpu cuda auto, cuda auto cpu,
+  # auto cpu cuda), so each device follows each other as often: a CPU-bound
+  # run right after a GPU run is slower on these hosts (the driver's
+  # teardown of the last context still runs), which a fixed order charges
+  # to one device.
+  order=(cpu cuda auto)
   for i in $(seq "$RUNS"); do
-    for dev in cpu cuda auto; do
+    for k in 0 1 2; do
+      dev=${order[$(( (i + k) % 3 ))]}
       # shellcheck disable=SC2086
       runs[$dev]+="$(wall $dev $args) "
     done

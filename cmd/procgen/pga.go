@@ -289,7 +289,9 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		LotAttrs: pga.LotAttrValues(lots), Context: ctx}
 	work := 0.0
 	if a.autoWeighsJob("pga") && len(axioms) > pgaProbeLots/2 {
+		t := time.Now()
 		work = pgaWork(g, axioms, opt)
+		a.log.Debugf("pga: auto's probe of %d of %d lots took %.1f ms", min(len(axioms), pgaProbeLots), len(axioms), ms(time.Since(t)))
 	}
 	dev, err := a.openDeviceFor("pga", work)
 	if err != nil {

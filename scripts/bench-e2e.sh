@@ -72,10 +72,10 @@ for c in "${cases[@]}"; do
   [[ $label =~ ${ONLY:-.} ]] || continue
   declare -A t=() runs=()
   # The order rotates from round to round (cpu cuda auto, cuda auto cpu,
-  # auto cpu cuda), so each device follows each other as often: a CPU-bound
-  # run right after a GPU run is slower on these hosts (the driver's
-  # teardown of the last context still runs), which a fixed order charges
-  # to one device.
+  # auto cpu cuda), so each device follows each other as often and any
+  # effect of one run on the next falls on all three alike. (With a fixed
+  # order, pga large measured auto 1.26-1.30x cpu twice, on the same code
+  # path; rotated, 1.02.)
   order=(cpu cuda auto)
   for i in $(seq "$RUNS"); do
     for k in 0 1 2; do

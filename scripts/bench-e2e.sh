@@ -74,8 +74,8 @@ for c in "${cases[@]}"; do
   # The order rotates from round to round (cpu cuda auto, cuda auto cpu,
   # auto cpu cuda), so each device follows each other as often and any
   # effect of one run on the next falls on all three alike. (With a fixed
-  # order, pga large measured auto 1.26-1.30x cpu twice, on the same code
-  # path; rotated, 1.02.)
+  # order, pga large measured auto at 1.26 and 1.30x cpu on two hosts
+  # while both ran the same CPU code after a 4-ms probe.)
   order=(cpu cuda auto)
   for i in $(seq "$RUNS"); do
     for k in 0 1 2; do

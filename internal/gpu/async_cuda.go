@@ -67,21 +67,28 @@ type Event struct {
 // RecordEvent marks the point after everything queued so far.
 func (d *Device) RecordEvent() (*Event, error) {
 	ev := &Event{d: d}
-	err := d.do(func() error {
-		if err := check("cuEventCreate", C.pg_event_create(&ev.e)); err != nil {
-			return err
-		}
-		if err := check("cuEventRecord", C.pg_event_record(ev.e)); err != nil {
-			C.pg_event_destroy(ev.e)
-			ev.e = nil
-			return err
-		}
-		return nil
+	err := d.do(func() (err error) {
+		ev.e, err = newRecordedEvent()
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return ev, nil
+}
+
+// newRecordedEvent creates an event and records it after everything queued
+// so far; on the device's goroutine.
+func newRecordedEvent() (C.pg_event, error) {
+	var e C.pg_event
+	if err := check("cuEventCreate", C.pg_event_create(&e)); err != nil {
+		return nil, err
+	}
+	if err := check("cuEventRecord", C.pg_event_record(e)); err != nil {
+		C.pg_event_destroy(e)
+		return nil, err
+	}
+	return e, nil
 }
 
 // Wait blocks until the device has passed the event, then frees it; a

@@ -38,19 +38,14 @@ type Timer struct {
 func (d *Device) StartTimer() (*Timer, error) {
 	t := &Timer{d: d}
 	err := d.do(func() error {
-		if err := check("cuEventCreate", C.pg_event_create(&t.start)); err != nil {
-			return err
-		}
 		if err := check("cuEventCreate", C.pg_event_create(&t.end)); err != nil {
-			C.pg_event_destroy(t.start)
 			return err
 		}
-		if err := check("cuEventRecord", C.pg_event_record(t.start)); err != nil {
-			C.pg_event_destroy(t.start)
+		var err error
+		if t.start, err = newRecordedEvent(); err != nil {
 			C.pg_event_destroy(t.end)
-			return err
 		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, err

@@ -14,7 +14,6 @@ import (
 
 	"github.com/procgen-dev/procgen/internal/flame"
 	"github.com/procgen-dev/procgen/internal/output"
-	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
 // lookFFmpeg finds ffmpeg, or says how to get it.
@@ -95,19 +94,20 @@ func (r *animRun) writeVideo(ctx context.Context, out animOutput) (err error) {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("flame animate: start ffmpeg: %w", err)
 	}
-	pipe := newFramePipe(stdin, 3*w*h)
+	buf := make([]byte, 3*w*h)
 	err = r.run(ctx, func(int) bool { return false }, func(_ int, f *flame.Frame) error {
 		if f.Width != w || f.Height != h {
 			return fmt.Errorf("flame animate: frame of %dx%d in a %dx%d video", f.Width, f.Height, w, h)
 		}
-		if err := pipe.send(func(buf []byte) { rgb24(buf, f) }); err != nil {
+		img := f.NRGBA()
+		for p := 0; p < w*h; p++ {
+			copy(buf[3*p:3*p+3], img.Pix[4*p:4*p+3])
+		}
+		if _, err := stdin.Write(buf); err != nil {
 			return fmt.Errorf("flame animate: ffmpeg stopped reading frames: %s", stderr.String())
 		}
 		return nil
 	})
-	if perr := pipe.close(); err == nil && perr != nil {
-		err = fmt.Errorf("flame animate: ffmpeg stopped reading frames: %s", stderr.String())
-	}
 	stdin.Close()
 	if err != nil {
 		cancel()
@@ -125,77 +125,6 @@ func (r *animRun) writeVideo(ctx context.Context, out animOutput) (err error) {
 	}
 	r.app.log.Infof("wrote %s (%d frames, %dx%d, %s)", out.path, len(r.times), w, h, codec)
 	return nil
-}
-
-// framePipe writes frames to ffmpeg on a goroutine of its own, up to
-// pipeFrames frames behind the renderer: ffmpeg reads its input between
-// encoder calls, so a write can block for a while, and the renderer should
-// go on to the next frame meanwhile rather than leave the GPU idle.
-type framePipe struct {
-	free, full chan []byte
-	failed     chan struct{} // closed at the first write error
-	done       chan struct{} // closed when the writer has stopped
-	err        error         // the first write error, read after failed or done
-}
-
-const pipeFrames = 4
-
-func newFramePipe(w io.Writer, size int) *framePipe {
-	p := &framePipe{free: make(chan []byte, pipeFrames), full: make(chan []byte, pipeFrames),
-		failed: make(chan struct{}), done: make(chan struct{})}
-	for range pipeFrames {
-		p.free <- make([]byte, size)
-	}
-	go func() {
-		defer close(p.done)
-		for buf := range p.full {
-			if p.err == nil {
-				if _, p.err = w.Write(buf); p.err != nil {
-					close(p.failed)
-				}
-			}
-			p.free <- buf
-		}
-	}()
-	return p
-}
-
-// send fills a free buffer with fill and queues it; it fails once a write
-// has failed.
-func (p *framePipe) send(fill func([]byte)) error {
-	var buf []byte
-	select {
-	case <-p.failed:
-		return p.err
-	default:
-	}
-	select {
-	case buf = <-p.free:
-	case <-p.failed:
-		return p.err
-	}
-	fill(buf)
-	p.full <- buf
-	return nil
-}
-
-// close waits for the queued frames to be written and returns the first
-// write error.
-func (p *framePipe) close() error {
-	close(p.full)
-	<-p.done
-	return p.err
-}
-
-// rgb24 fills buf with f's colours as packed 8-bit RGB (the quantisation
-// of Frame.NRGBA), on all cores.
-func rgb24(buf []byte, f *flame.Frame) {
-	parallel.For(f.Height, 16, func(_, lo, hi int) {
-		for i := lo * f.Width; i < hi*f.Width; i++ {
-			p := f.Pix[4*i : 4*i+3 : 4*i+3]
-			buf[3*i], buf[3*i+1], buf[3*i+2] = uint8(p[0]), uint8(p[1]), uint8(p[2])
-		}
-	})
 }
 
 // tailBuffer keeps the last few hundred bytes written to it (ffmpeg's

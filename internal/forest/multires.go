@@ -145,16 +145,22 @@ func (w *quadWalk) kern(d2 float64) float64 {
 }
 
 // cell is the density at (x, y).
+//
+// The stack is a local slice while the walk runs: its header changes at
+// every push and pop, and the workers' quadWalks are small heap objects
+// that can share cache lines. Kept in w, those writes bounced lines between
+// cores in some processes and not others: the same run took 170 or 440 ms
+// depending on where the allocator had put the walkers.
 func (w *quadWalk) cell(x, y float64) float64 {
 	top := len(w.qt.layers) - 1
-	w.stack = w.stack[:0]
+	stack := w.stack[:0]
 	if w.qt.layers[top].n[0] > 0 {
-		w.stack = append(w.stack, int32(top), 0)
+		stack = append(stack, int32(top), 0)
 	}
 	var sum float64
-	for len(w.stack) > 0 {
-		q, idx := int(w.stack[len(w.stack)-2]), int(w.stack[len(w.stack)-1])
-		w.stack = w.stack[:len(w.stack)-2]
+	for len(stack) > 0 {
+		q, idx := int(stack[len(stack)-2]), int(stack[len(stack)-1])
+		stack = stack[:len(stack)-2]
 		l := &w.qt.layers[q]
 		if q == 0 {
 			for p := l.start[idx]; p < l.start[idx+1]; p++ {
@@ -177,11 +183,12 @@ func (w *quadWalk) cell(x, y float64) float64 {
 			for di := 1; di >= 0; di-- {
 				ci, cj := 2*i+di, 2*j+dj
 				if ci < c.nx && cj < c.ny && c.n[cj*c.nx+ci] > 0 {
-					w.stack = append(w.stack, int32(q-1), int32(cj*c.nx+ci))
+					stack = append(stack, int32(q-1), int32(cj*c.nx+ci))
 				}
 			}
 		}
 	}
+	w.stack = stack // keep what it grew to
 	return sum
 }
 
@@ -216,7 +223,8 @@ func multiresLayer(ctx context.Context, g Grid, torus bool, ps *parentSet, rho f
 	}
 	walks := make(chan *quadWalk, workers)
 	for i := 0; i < workers; i++ {
-		walks <- &quadWalk{qt: qt, k: ps.k, ru2: ru * ru}
+		// A stack of its own cache lines (1 KB, grown if a walk needs more).
+		walks <- &quadWalk{qt: qt, k: ps.k, ru2: ru * ru, stack: make([]int32, 0, 256)}
 	}
 	x1, y1 := g.X0+p.lx, g.Y0+p.ly
 	err := forRows(ctx, g.NY, workers, func(j int) {

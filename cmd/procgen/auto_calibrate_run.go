@@ -105,6 +105,13 @@ func (a *app) calibrateHost(ctx context.Context, asJSON bool) error {
 		return usageErrorf("calibrate: %s %s: nowhere to write the calibration", a.settingName("calibration"),
 			calibrationNone)
 	}
+	// The file is checked before the seconds of probes, as every output is.
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("calibrate: %w", err)
+	}
+	if _, err := output.Resolve(path); err != nil {
+		return fmt.Errorf("calibrate: %w", err)
+	}
 	run := calibrationRun{scale: 1, ref: calibrationReference,
 		progress: func(key string) { a.log.debugLevelf(2, "calibrate: %s probe", key) }}
 	switch {
@@ -134,9 +141,6 @@ func (a *app) calibrateHost(ctx context.Context, asJSON bool) error {
 			a.log.Warnf("calibrate: %s: %v: a probe was disturbed or the reference is far off; auto will "+
 				"ignore this calibration (rerun on an idle host)", job, err)
 		}
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("calibrate: %w", err)
 	}
 	if err := output.WriteJSON(path, c); err != nil {
 		return fmt.Errorf("calibrate: %w", err)

@@ -185,84 +185,79 @@ func BenchmarkCUDAFlock1080p(b *testing.B) {
 }
 
 func benchFlockEdge(b *testing.B, edge, name string) {
-	{
-		staged, queued := name == "stages", name == "queued"
-		b.Run(edge+"/"+name, func(b *testing.B) {
-			prof, err := ReadCuburnProfile("../../configs/flame/flock/profiles/1080p.json")
+	staged, queued := name == "stages", name == "queued"
+	b.Run(edge+"/"+name, func(b *testing.B) {
+		prof, err := ReadCuburnProfile("../../configs/flame/flock/profiles/1080p.json")
+		if err != nil {
+			b.Fatal(err)
+		}
+		a, err := LoadCuburnFile("../../configs/flame/flock/edges/"+edge+"-a="+edge+"-b.json", prof, CuburnOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		a.SetFrameCount(120)
+		r := cudaFrameRenderer(b)
+		if staged {
+			r.Stages = map[string]time.Duration{}
+		}
+		var samples int64
+		var iterate, interp float64
+		var last PendingFrame
+		wait := func(pf PendingFrame) {
+			_, st, err := pf.Wait()
 			if err != nil {
 				b.Fatal(err)
 			}
-			a, err := LoadCuburnFile("../../configs/flame/flock/edges/"+edge+"-a="+edge+"-b.json", prof, CuburnOptions{})
+			samples += st.Samples
+			iterate += st.IterateSeconds
+		}
+		b.ResetTimer()
+		start := time.Now()
+		for i := 0; i < b.N; i++ {
+			t0 := time.Now()
+			fs, err := a.Frame((float64(i%120) + 0.5) / 120)
 			if err != nil {
 				b.Fatal(err)
 			}
-			a.SetFrameCount(120)
-			r := cudaFrameRenderer(b)
-			if staged {
-				r.Stages = map[string]time.Duration{}
-			}
-			var samples int64
-			var iterate, interp float64
-			var last PendingFrame
-			wait := func(pf PendingFrame) {
-				_, st, err := pf.Wait()
+			interp += time.Since(t0).Seconds()
+			if staged { // the host's share of RenderFrame, done once more
+				t1 := time.Now()
+				fp, err := newFramePlan(fs, Options{Seed: uint64(i)})
 				if err != nil {
 					b.Fatal(err)
 				}
-				samples += st.Samples
-				iterate += st.IterateSeconds
-			}
-			b.ResetTimer()
-			start := time.Now()
-			for i := 0; i < b.N; i++ {
-				t0 := time.Now()
-				fs, err := a.Frame((float64(i%120) + 0.5) / 120)
-				if err != nil {
-					b.Fatal(err)
-				}
-				interp += time.Since(t0).Seconds()
-				if staged { // the host's share of RenderFrame, done once more
-					t1 := time.Now()
-					fp, err := newFramePlan(fs, Options{Seed: uint64(i)})
-					if err != nil {
+				for k, cg := range fp.games {
+					if _, _, err := fp.plans[k].gpuInputs(cg); err != nil {
 						b.Fatal(err)
 					}
-					for k, cg := range fp.games {
-						if _, _, err := fp.plans[k].gpuInputs(cg); err != nil {
-							b.Fatal(err)
-						}
-					}
-					r.Stages["host-prep"] += time.Since(t1)
 				}
-				if queued {
-					pf, err := r.SubmitFrame(context.Background(), fs, Options{Seed: uint64(i)})
-					if err != nil {
-						b.Fatal(err)
-					}
-					if last != nil {
-						wait(last)
-					}
-					last = pf
-					continue
-				}
-				_, st, err := r.RenderFrame(context.Background(), fs, Options{Seed: uint64(i)})
-				if err != nil {
-					b.Fatal(err)
-				}
-				samples += st.Samples
-				iterate += st.IterateSeconds
+				r.Stages["host-prep"] += time.Since(t1)
+			}
+			// RenderFrame is SubmitFrame and Wait; queued waits for the
+			// last frame only after the next one is submitted.
+			pf, err := r.SubmitFrame(context.Background(), fs, Options{Seed: uint64(i)})
+			if err != nil {
+				b.Fatal(err)
 			}
 			if last != nil {
 				wait(last)
 			}
-			sec := time.Since(start).Seconds()
-			b.ReportMetric(float64(b.N)/sec, "frames/s")
-			b.ReportMetric(float64(samples)/sec/1e9, "Gsamples/s")
-			b.ReportMetric(float64(samples)/iterate/1e9, "iterate-Gsamples/s")
-			b.ReportMetric(interp*1e3/float64(b.N), "interpolate-ms")
-			for name, d := range r.Stages {
-				b.ReportMetric(d.Seconds()*1e3/float64(b.N), name+"-ms")
+			last = pf
+			if !queued {
+				wait(last)
+				last = nil
 			}
-		})
-	}
+		}
+		if last != nil {
+			wait(last)
+		}
+		sec := time.Since(start).Seconds()
+		b.ReportMetric(float64(b.N)/sec, "frames/s")
+		b.ReportMetric(float64(samples)/sec/1e9, "Gsamples/s")
+		b.ReportMetric(float64(samples)/iterate/1e9, "iterate-Gsamples/s")
+		b.ReportMetric(interp*1e3/float64(b.N), "interpolate-ms")
+		for name, d := range r.Stages {
+			b.ReportMetric(d.Seconds()*1e3/float64(b.N), name+"-ms")
+		}
+	})
 }

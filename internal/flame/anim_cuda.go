@@ -135,18 +135,18 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 			return err
 		}
 		if timer == nil {
-			if timer, err = d.StartTimer(); err != nil {
+			if timer, err = d.StartTimerOn(r.stream); err != nil {
 				return err
 			}
 		}
 		err := r.stage("iterate", func() error {
-			return iterate.Launch(grid, gpu.Dim(iterThreads), shared, genomes.Arg(), xforms.Arg(), hist.Arg(),
+			return iterate.LaunchOn(r.stream, grid, gpu.Dim(iterThreads), shared, genomes.Arg(), xforms.Arg(), hist.Arg(),
 				hits.Arg(), gpu.U64(o.Seed), gpu.U64(uint64(base)), gpu.U32(uint32(nchains)),
 				gpu.U32(uint32(samples)), bad.Arg(), gpu.Null)
 		})
 		base += nchains * int64(grid.Y)
 		if err == nil && r.arena != nil {
-			last, err = d.RecordEvent()
+			last, err = d.RecordEventOn(r.stream)
 		}
 		return err
 	}
@@ -228,7 +228,7 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 		if err != nil {
 			return nil, err
 		}
-		if err := f.Launch(gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hist.Arg(), hits.Arg(), gpu.U64(uint64(nb))); err != nil {
+		if err := f.LaunchOn(r.stream, gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hist.Arg(), hits.Arg(), gpu.U64(uint64(nb))); err != nil {
 			return nil, err
 		}
 	}

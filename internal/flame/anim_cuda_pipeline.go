@@ -24,11 +24,16 @@ func (c CUDA) SubmitFrame(ctx context.Context, fs *FrameSpec, o Options) (Pendin
 	}
 	r := &cudaRun{dev: c.Dev, stages: c.Stages, cache: c.cache}
 	if c.cache != nil {
-		r.arena = c.cache.takeArena(c.Dev)
+		if r.arena, err = c.cache.takeArena(c.Dev); err != nil {
+			return nil, err
+		}
+		if c.Stages == nil {
+			r.stream = r.arena.stream
+		}
 	}
 	frame, err := r.queueFrame(ctx, fp, ins, alphaHits, o)
 	if err == nil && r.arena != nil {
-		r.done, err = c.Dev.RecordEvent()
+		r.done, err = c.Dev.RecordEventOn(r.stream)
 	}
 	if err != nil {
 		// The device may still be reading what this frame staged.
@@ -81,12 +86,16 @@ func (r *cudaRun) release() {
 	}
 }
 
-// takeArena returns an idle arena, or a new, empty one.
-func (c *bufferCache) takeArena(d *gpu.Device) *pinnedArena {
+// takeArena returns an idle arena, or a new, empty one with its stream.
+func (c *bufferCache) takeArena(d *gpu.Device) (*pinnedArena, error) {
 	if n := len(c.arenas); n > 0 {
 		a := c.arenas[n-1]
 		c.arenas = c.arenas[:n-1]
-		return a
+		return a, nil
 	}
-	return &pinnedArena{dev: d}
+	s, err := d.NewStream()
+	if err != nil {
+		return nil, err
+	}
+	return &pinnedArena{dev: d, stream: s}, nil
 }

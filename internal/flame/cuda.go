@@ -109,7 +109,11 @@ type cudaRun struct {
 	// and returns before the device is done; settle waits for done, then
 	// runs reads and stops timer. Without an arena every copy waits.
 	arena *pinnedArena
-	reads []func()
+	// stream is where the run queues its work: its arena's stream, so
+	// that two queued frames overlap on the device; nil (the default
+	// stream) for stills, and when stages are timed.
+	stream *gpu.Stream
+	reads  []func()
 	done  *gpu.Event
 	timer *gpu.Timer
 	nbad  [1]uint64 // the bad-value counter, read back
@@ -185,8 +189,8 @@ func (r *cudaRun) allocAccumulator(nb int) (hist *gpu.Buffer[float32], hits *gpu
 	if bad, err = alloc[uint64](r, 1); err != nil {
 		return nil, nil, nil, err
 	}
-	for _, z := range []func() error{hist.Zero, hits.Zero, bad.Zero} {
-		if err := z(); err != nil {
+	for _, z := range []func(*gpu.Stream) error{hist.ZeroOn, hits.ZeroOn, bad.ZeroOn} {
+		if err := z(r.stream); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -213,7 +217,7 @@ func (r *cudaRun) hitsFromAlpha(hist *gpu.Buffer[float32], hits *gpu.Buffer[uint
 	if err != nil {
 		return err
 	}
-	return f.Launch(gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hist.Arg(), hits.Arg(), gpu.U64(uint64(nb)))
+	return f.LaunchOn(r.stream, gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hist.Arg(), hits.Arg(), gpu.U64(uint64(nb)))
 }
 
 // accumulate plays part of parts of the render's chains (a contiguous range
@@ -282,7 +286,7 @@ func (r *cudaRun) accumulate(ctx context.Context, p *plan, gg gpuGenome, xs []gp
 			logArg = slog.log.Arg()
 		}
 		err := r.stage("iterate", func() error {
-			return iterate.Launch(gpu.Dim(blocks), gpu.Dim(iterThreads), shared, genome.Arg(), xforms.Arg(), hist.Arg(),
+			return iterate.LaunchOn(r.stream, gpu.Dim(blocks), gpu.Dim(iterThreads), shared, genome.Arg(), xforms.Arg(), hist.Arg(),
 				hits.Arg(), gpu.U64(seed), gpu.U64(uint64(base)), gpu.U32(uint32(n)), gpu.U32(uint32(samples)),
 				bad.Arg(), logArg)
 		})
@@ -357,7 +361,7 @@ func (r *cudaRun) queueFinish(p *plan, hist *gpu.Buffer[float32], hits *gpu.Buff
 		if err != nil {
 			return nil, err
 		}
-		if err := f.Launch(gpu.Dim((nb+255)/256), gpu.Dim(256), 0, acc.Arg(), gpu.U64(uint64(nb)), tone.Arg()); err != nil {
+		if err := f.LaunchOn(r.stream, gpu.Dim((nb+255)/256), gpu.Dim(256), 0, acc.Arg(), gpu.U64(uint64(nb)), tone.Arg()); err != nil {
 			return nil, err
 		}
 	}
@@ -378,7 +382,7 @@ func (r *cudaRun) queueFinish(p *plan, hist *gpu.Buffer[float32], hits *gpu.Buff
 		return nil, err
 	}
 	err = r.stage("filter-tone", func() error {
-		return finish.Launch(gpu.Dim3{X: uint32((p.width + 127) / 128), Y: uint32(p.height), Z: 1}, gpu.Dim(128), 0,
+		return finish.LaunchOn(r.stream, gpu.Dim3{X: uint32((p.width + 127) / 128), Y: uint32(p.height), Z: 1}, gpu.Dim(128), 0,
 			acc.Arg(), out.Arg(), fb.Arg(), gpu.I32(int32(p.filterWidth)), gpu.I32(int32(p.width)),
 			gpu.I32(int32(p.height)), gpu.I32(int32(p.bw)), gpu.I32(int32(p.ss)), gpu.I32(int32(p.deOffset)),
 			gpu.I32(early), tone.Arg())
@@ -406,10 +410,10 @@ func (r *cudaRun) density(p *plan, hist *gpu.Buffer[float32], hits *gpu.Buffer[u
 		if err != nil {
 			return err
 		}
-		return f.Launch(gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hist.Arg(), acc.Arg(), gpu.U64(uint64(nb)),
+		return f.LaunchOn(r.stream, gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hist.Arg(), acc.Arg(), gpu.U64(uint64(nb)),
 			gpu.F32(float32(p.k1)), gpu.F32(float32(p.k2)))
 	}
-	if err := acc.Zero(); err != nil {
+	if err := acc.ZeroOn(r.stream); err != nil {
 		return err
 	}
 	coefs := make([]float32, len(p.de.coefs))
@@ -436,7 +440,7 @@ func (r *cudaRun) density(p *plan, hist *gpu.Buffer[float32], hits *gpu.Buffer[u
 	if err != nil {
 		return err
 	}
-	return f.Launch(gpu.Dim3{X: uint32((p.bw + 127) / 128), Y: uint32(p.bh), Z: 1}, gpu.Dim(128), 0,
+	return f.LaunchOn(r.stream, gpu.Dim3{X: uint32((p.bw + 127) / 128), Y: uint32(p.bh), Z: 1}, gpu.Dim(128), 0,
 		hist.Arg(), hits.Arg(), acc.Arg(), cb.Arg(), wb.Arg(), params.Arg())
 }
 

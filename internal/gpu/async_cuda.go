@@ -12,8 +12,8 @@ import (
 	"unsafe"
 )
 
-// Copies between page-locked memory and the device that are queued on the
-// device's stream and return at once, and events to wait for them: what a
+// Copies between page-locked memory and the device that are queued on a
+// stream (nil: the default stream) and return at once, and events to wait for them: what a
 // pipeline needs to prepare its next piece of work while the device runs
 // the last (Buffer.Write and Read wait for every queued launch first). The
 // host must leave the page-locked bytes alone until an Event recorded after
@@ -31,8 +31,8 @@ func PinnedView[T Elem](h *Pinned, off, n int) []T {
 }
 
 // WriteFromPinned queues a copy of n values from h at byte offset hoff into
-// the start of the buffer, after the work queued before it.
-func (b *Buffer[T]) WriteFromPinned(h *Pinned, hoff, n int) error {
+// the start of the buffer on stream s, after the work queued there before it.
+func (b *Buffer[T]) WriteFromPinned(s *Stream, h *Pinned, hoff, n int) error {
 	size := elemSize[T]()
 	if n < 0 || n > b.n || hoff < 0 || hoff+n*size > h.n {
 		return fmt.Errorf("gpu: queue a write of %d values from byte %d of %d pinned bytes into a buffer of %d", n, hoff, h.n, b.n)
@@ -41,12 +41,12 @@ func (b *Buffer[T]) WriteFromPinned(h *Pinned, hoff, n int) error {
 		return nil
 	}
 	src, dst, bytes := unsafe.Add(h.p, hoff), b.ptr, C.size_t(n*size)
-	return b.dev.do(func() error { return check("cuMemcpyHtoDAsync", C.pg_memcpy_htod_async(dst, src, bytes)) })
+	return b.dev.do(func() error { return check("cuMemcpyHtoDAsync", C.pg_memcpy_htod_async(dst, src, bytes, s.handle())) })
 }
 
 // ReadToPinned queues a copy of the buffer's first n values into h at byte
-// offset hoff, after the work queued before it.
-func (b *Buffer[T]) ReadToPinned(h *Pinned, hoff, n int) error {
+// offset hoff on stream s, after the work queued there before it.
+func (b *Buffer[T]) ReadToPinned(s *Stream, h *Pinned, hoff, n int) error {
 	size := elemSize[T]()
 	if n < 0 || n > b.n || hoff < 0 || hoff+n*size > h.n {
 		return fmt.Errorf("gpu: queue a read of %d values from a buffer of %d into byte %d of %d pinned bytes", n, b.n, hoff, h.n)
@@ -55,20 +55,24 @@ func (b *Buffer[T]) ReadToPinned(h *Pinned, hoff, n int) error {
 		return nil
 	}
 	dst, src, bytes := unsafe.Add(h.p, hoff), b.ptr, C.size_t(n*size)
-	return b.dev.do(func() error { return check("cuMemcpyDtoHAsync", C.pg_memcpy_dtoh_async(dst, src, bytes)) })
+	return b.dev.do(func() error { return check("cuMemcpyDtoHAsync", C.pg_memcpy_dtoh_async(dst, src, bytes, s.handle())) })
 }
 
-// Event marks a point in the device's stream.
+// Event marks a point in a stream.
 type Event struct {
 	d *Device
 	e C.pg_event
 }
 
-// RecordEvent marks the point after everything queued so far.
-func (d *Device) RecordEvent() (*Event, error) {
+// RecordEvent marks the point after everything queued so far on the
+// default stream (which, streams being blocking, is everything queued).
+func (d *Device) RecordEvent() (*Event, error) { return d.RecordEventOn(nil) }
+
+// RecordEventOn marks the point after everything queued so far on stream s.
+func (d *Device) RecordEventOn(s *Stream) (*Event, error) {
 	ev := &Event{d: d}
 	err := d.do(func() (err error) {
-		ev.e, err = newRecordedEvent()
+		ev.e, err = newRecordedEvent(s.handle())
 		return err
 	})
 	if err != nil {
@@ -78,13 +82,13 @@ func (d *Device) RecordEvent() (*Event, error) {
 }
 
 // newRecordedEvent creates an event and records it after everything queued
-// so far; on the device's goroutine.
-func newRecordedEvent() (C.pg_event, error) {
+// so far on stream s; on the device's goroutine.
+func newRecordedEvent(s C.pg_stream) (C.pg_event, error) {
 	var e C.pg_event
 	if err := check("cuEventCreate", C.pg_event_create(&e)); err != nil {
 		return nil, err
 	}
-	if err := check("cuEventRecord", C.pg_event_record(e)); err != nil {
+	if err := check("cuEventRecord", C.pg_event_record(e, s)); err != nil {
 		C.pg_event_destroy(e)
 		return nil, err
 	}

@@ -23,10 +23,10 @@ func TestQueuedCopiesRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Free()
-	if err := b.WriteFromPinned(h, 0, n); err != nil {
+	if err := b.WriteFromPinned(nil, h, 0, n); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.ReadToPinned(h, n*4+8, n); err != nil {
+	if err := b.ReadToPinned(nil, h, n*4+8, n); err != nil {
 		t.Fatal(err)
 	}
 	ev, err := d.RecordEvent()
@@ -45,10 +45,10 @@ func TestQueuedCopiesRoundTrip(t *testing.T) {
 			t.Fatalf("value %d came back %d, want %d", i, out[i], in[i])
 		}
 	}
-	if err := b.WriteFromPinned(h, h.n-4, 2); err == nil {
+	if err := b.WriteFromPinned(nil, h, h.n-4, 2); err == nil {
 		t.Error("a write from past the pinned memory was queued")
 	}
-	if err := b.ReadToPinned(h, 0, n+1); err == nil {
+	if err := b.ReadToPinned(nil, h, 0, n+1); err == nil {
 		t.Error("a read past the buffer was queued")
 	}
 	defer func() {

@@ -29,7 +29,7 @@ func (d *Device) NewBatch() *Batch { return &Batch{dev: d} }
 
 // Launch queues f as Function.Launch would run it.
 func (b *Batch) Launch(f *Function, grid, block Dim3, sharedBytes int, args ...Arg) {
-	run, err := f.launcher(grid, block, sharedBytes, args)
+	run, err := f.launcher(nil, grid, block, sharedBytes, args)
 	switch {
 	case err != nil:
 		b.ops = append(b.ops, func() error { return err })

@@ -33,15 +33,18 @@ static pg_result (*p_cuMemFreeHost)(void *);
 static pg_result (*p_cuMemcpyHtoD)(pg_deviceptr, const void *, size_t);
 static pg_result (*p_cuMemcpyDtoH)(void *, pg_deviceptr, size_t);
 static pg_result (*p_cuMemcpyDtoD)(pg_deviceptr, pg_deviceptr, size_t);
-static pg_result (*p_cuMemcpyHtoDAsync)(pg_deviceptr, const void *, size_t, void *);
-static pg_result (*p_cuMemcpyDtoHAsync)(void *, pg_deviceptr, size_t, void *);
+static pg_result (*p_cuMemcpyHtoDAsync)(pg_deviceptr, const void *, size_t, pg_stream);
+static pg_result (*p_cuMemcpyDtoHAsync)(void *, pg_deviceptr, size_t, pg_stream);
 static pg_result (*p_cuMemcpyPeer)(pg_deviceptr, pg_context, pg_deviceptr, pg_context, size_t);
 static pg_result (*p_cuMemsetD8)(pg_deviceptr, unsigned char, size_t);
 static pg_result (*p_cuMemsetD32)(pg_deviceptr, unsigned int, size_t);
+static pg_result (*p_cuMemsetD8Async)(pg_deviceptr, unsigned char, size_t, pg_stream);
+static pg_result (*p_cuStreamCreate)(pg_stream *, unsigned);
+static pg_result (*p_cuStreamDestroy)(pg_stream);
 static pg_result (*p_cuLaunchKernel)(pg_function, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-				     unsigned, void *, void **, void **);
+				     unsigned, pg_stream, void **, void **);
 static pg_result (*p_cuEventCreate)(pg_event *, unsigned);
-static pg_result (*p_cuEventRecord)(pg_event, void *);
+static pg_result (*p_cuEventRecord)(pg_event, pg_stream);
 static pg_result (*p_cuEventSynchronize)(pg_event);
 static pg_result (*p_cuEventElapsedTime)(float *, pg_event, pg_event);
 static pg_result (*p_cuEventDestroy)(pg_event);
@@ -101,6 +104,9 @@ int pg_load(char *err, int errlen) {
 	BIND(p_cuMemcpyPeer, "cuMemcpyPeer");
 	BIND(p_cuMemsetD8, "cuMemsetD8_v2");
 	BIND(p_cuMemsetD32, "cuMemsetD32_v2");
+	BIND(p_cuMemsetD8Async, "cuMemsetD8Async");
+	BIND(p_cuStreamCreate, "cuStreamCreate");
+	BIND(p_cuStreamDestroy, "cuStreamDestroy_v2");
 	BIND(p_cuLaunchKernel, "cuLaunchKernel");
 	BIND(p_cuEventCreate, "cuEventCreate");
 	BIND(p_cuEventRecord, "cuEventRecord");
@@ -166,28 +172,33 @@ pg_result pg_mem_free_host(void *p) { return CALL(p_cuMemFreeHost, p); }
 pg_result pg_memcpy_htod(pg_deviceptr dst, const void *src, size_t n) { return CALL(p_cuMemcpyHtoD, dst, src, n); }
 pg_result pg_memcpy_dtoh(void *dst, pg_deviceptr src, size_t n) { return CALL(p_cuMemcpyDtoH, dst, src, n); }
 pg_result pg_memcpy_dtod(pg_deviceptr dst, pg_deviceptr src, size_t n) { return CALL(p_cuMemcpyDtoD, dst, src, n); }
-pg_result pg_memcpy_htod_async(pg_deviceptr dst, const void *src, size_t n) {
-	return CALL(p_cuMemcpyHtoDAsync, dst, src, n, NULL);
+pg_result pg_memcpy_htod_async(pg_deviceptr dst, const void *src, size_t n, pg_stream s) {
+	return CALL(p_cuMemcpyHtoDAsync, dst, src, n, s);
 }
-pg_result pg_memcpy_dtoh_async(void *dst, pg_deviceptr src, size_t n) {
-	return CALL(p_cuMemcpyDtoHAsync, dst, src, n, NULL);
+pg_result pg_memcpy_dtoh_async(void *dst, pg_deviceptr src, size_t n, pg_stream s) {
+	return CALL(p_cuMemcpyDtoHAsync, dst, src, n, s);
 }
 pg_result pg_memcpy_peer(pg_deviceptr dst, pg_context dctx, pg_deviceptr src, pg_context sctx, size_t n) {
 	return CALL(p_cuMemcpyPeer, dst, dctx, src, sctx, n);
 }
 pg_result pg_memset_d8(pg_deviceptr p, unsigned char v, size_t n) { return CALL(p_cuMemsetD8, p, v, n); }
 pg_result pg_memset_d32(pg_deviceptr p, unsigned int v, size_t n) { return CALL(p_cuMemsetD32, p, v, n); }
+pg_result pg_memset_d8_async(pg_deviceptr p, unsigned char v, size_t n, pg_stream s) {
+	return CALL(p_cuMemsetD8Async, p, v, n, s);
+}
+pg_result pg_stream_create(pg_stream *s) { return CALL(p_cuStreamCreate, s, 0 /* CU_STREAM_DEFAULT */); }
+pg_result pg_stream_destroy(pg_stream s) { return CALL(p_cuStreamDestroy, s); }
 
 pg_result pg_launch(pg_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-		    unsigned shared, unsigned long long *args, int nargs) {
+		    unsigned shared, unsigned long long *args, int nargs, pg_stream s) {
 	void *params[PG_MAX_ARGS];
 	if (nargs < 0 || nargs > PG_MAX_ARGS) return 1; // CUDA_ERROR_INVALID_VALUE
 	for (int i = 0; i < nargs; i++) params[i] = &args[i];
-	return CALL(p_cuLaunchKernel, f, gx, gy, gz, bx, by, bz, shared, NULL, params, NULL);
+	return CALL(p_cuLaunchKernel, f, gx, gy, gz, bx, by, bz, shared, s, params, NULL);
 }
 
 pg_result pg_event_create(pg_event *e) { return CALL(p_cuEventCreate, e, 0); }
-pg_result pg_event_record(pg_event e) { return CALL(p_cuEventRecord, e, NULL); }
+pg_result pg_event_record(pg_event e, pg_stream s) { return CALL(p_cuEventRecord, e, s); }
 pg_result pg_event_synchronize(pg_event e) { return CALL(p_cuEventSynchronize, e); }
 pg_result pg_event_elapsed(float *ms, pg_event a, pg_event b) { return CALL(p_cuEventElapsedTime, ms, a, b); }
 pg_result pg_event_destroy(pg_event e) { return CALL(p_cuEventDestroy, e); }

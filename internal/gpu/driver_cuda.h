@@ -12,6 +12,7 @@ typedef void *pg_context;                // CUcontext
 typedef void *pg_module;                 // CUmodule
 typedef void *pg_function;               // CUfunction
 typedef void *pg_event;                  // CUevent
+typedef void *pg_stream;                 // CUstream; NULL is the legacy default stream
 typedef unsigned long long pg_deviceptr; // CUdeviceptr
 
 enum {
@@ -70,19 +71,24 @@ pg_result pg_mem_free_host(void *p);
 pg_result pg_memcpy_htod(pg_deviceptr dst, const void *src, size_t bytes);
 pg_result pg_memcpy_dtoh(void *dst, pg_deviceptr src, size_t bytes);
 pg_result pg_memcpy_dtod(pg_deviceptr dst, pg_deviceptr src, size_t bytes);
-// Copies queued on the default stream that return at once; the host side
-// must be page-locked memory (pg_mem_alloc_host) for them to be asynchronous.
-pg_result pg_memcpy_htod_async(pg_deviceptr dst, const void *src, size_t bytes);
-pg_result pg_memcpy_dtoh_async(void *dst, pg_deviceptr src, size_t bytes);
+// Copies queued on stream s that return at once; the host side must be
+// page-locked memory (pg_mem_alloc_host) for them to be asynchronous.
+pg_result pg_memcpy_htod_async(pg_deviceptr dst, const void *src, size_t bytes, pg_stream s);
+pg_result pg_memcpy_dtoh_async(void *dst, pg_deviceptr src, size_t bytes, pg_stream s);
 pg_result pg_memcpy_peer(pg_deviceptr dst, pg_context dst_ctx, pg_deviceptr src, pg_context src_ctx, size_t bytes);
 pg_result pg_memset_d8(pg_deviceptr p, unsigned char v, size_t n);
 pg_result pg_memset_d32(pg_deviceptr p, unsigned int v, size_t n);
+pg_result pg_memset_d8_async(pg_deviceptr p, unsigned char v, size_t n, pg_stream s);
 // pg_launch passes args[i] (each a 32- or 64-bit value stored in a 64-bit
-// slot, little-endian) as the kernel's i-th parameter on the default stream.
+// slot, little-endian) as the kernel's i-th parameter, queued on stream s.
 pg_result pg_launch(pg_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-		    unsigned bz, unsigned shared, unsigned long long *args, int nargs);
+		    unsigned bz, unsigned shared, unsigned long long *args, int nargs, pg_stream s);
+// pg_stream_create makes a blocking stream (CU_STREAM_DEFAULT): work on it
+// still orders with anything queued on the legacy default stream.
+pg_result pg_stream_create(pg_stream *s);
+pg_result pg_stream_destroy(pg_stream s);
 pg_result pg_event_create(pg_event *e);
-pg_result pg_event_record(pg_event e);
+pg_result pg_event_record(pg_event e, pg_stream s);
 pg_result pg_event_synchronize(pg_event e);
 pg_result pg_event_elapsed(float *ms, pg_event start, pg_event end);
 pg_result pg_event_destroy(pg_event e);

@@ -189,7 +189,12 @@ var Null = Arg{}
 // Launch queues the kernel on the device's default stream. The launch itself
 // is checked; with SetSync(true) the kernel's completion is checked too.
 func (f *Function) Launch(grid, block Dim3, sharedBytes int, args ...Arg) error {
-	run, err := f.launcher(grid, block, sharedBytes, args)
+	return f.LaunchOn(nil, grid, block, sharedBytes, args...)
+}
+
+// LaunchOn queues the kernel on stream s, as Launch does on the default one.
+func (f *Function) LaunchOn(s *Stream, grid, block Dim3, sharedBytes int, args ...Arg) error {
+	run, err := f.launcher(s, grid, block, sharedBytes, args)
 	if err != nil || run == nil {
 		return err
 	}
@@ -199,7 +204,7 @@ func (f *Function) Launch(grid, block Dim3, sharedBytes int, args ...Arg) error 
 // launcher checks a launch and returns the call that makes it on the
 // device's goroutine (Launch runs it now, Batch later); nil when the grid is
 // empty and there is nothing to do (the driver would reject it).
-func (f *Function) launcher(grid, block Dim3, sharedBytes int, args []Arg) (func() error, error) {
+func (f *Function) launcher(s *Stream, grid, block Dim3, sharedBytes int, args []Arg) (func() error, error) {
 	if len(args) > C.PG_MAX_ARGS {
 		return nil, fmt.Errorf("gpu: launch %s: %d arguments, at most %d", f.name, len(args), C.PG_MAX_ARGS)
 	}
@@ -210,9 +215,10 @@ func (f *Function) launcher(grid, block Dim3, sharedBytes int, args []Arg) (func
 	for i, a := range args {
 		vals[i] = C.ulonglong(a.bits)
 	}
+	stream := s.handle()
 	return func() error {
 		r := C.pg_launch(f.fn, C.uint(grid.X), C.uint(grid.Y), C.uint(grid.Z),
-			C.uint(block.X), C.uint(block.Y), C.uint(block.Z), C.uint(sharedBytes), &vals[0], C.int(len(args)))
+			C.uint(block.X), C.uint(block.Y), C.uint(block.Z), C.uint(sharedBytes), &vals[0], C.int(len(args)), stream)
 		if err := check("launch "+f.name, r); err != nil {
 			return err
 		}

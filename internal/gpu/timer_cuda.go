@@ -29,20 +29,24 @@ func (d *Device) Time(fn func() error) (time.Duration, error) {
 // while the device runs the last one.
 type Timer struct {
 	d          *Device
+	s          C.pg_stream
 	start, end C.pg_event
 	ended      bool // End recorded the end event
 	done       bool
 }
 
-// StartTimer records an event on the device's stream.
-func (d *Device) StartTimer() (*Timer, error) {
-	t := &Timer{d: d}
+// StartTimer records an event on the device's default stream.
+func (d *Device) StartTimer() (*Timer, error) { return d.StartTimerOn(nil) }
+
+// StartTimerOn times work queued on stream s: its events are recorded there.
+func (d *Device) StartTimerOn(s *Stream) (*Timer, error) {
+	t := &Timer{d: d, s: s.handle()}
 	err := d.do(func() error {
 		if err := check("cuEventCreate", C.pg_event_create(&t.end)); err != nil {
 			return err
 		}
 		var err error
-		if t.start, err = newRecordedEvent(); err != nil {
+		if t.start, err = newRecordedEvent(t.s); err != nil {
 			C.pg_event_destroy(t.end)
 		}
 		return err
@@ -59,7 +63,7 @@ func (t *Timer) End() error {
 	if t.ended || t.done {
 		return nil
 	}
-	err := t.d.do(func() error { return check("cuEventRecord", C.pg_event_record(t.end)) })
+	err := t.d.do(func() error { return check("cuEventRecord", C.pg_event_record(t.end, t.s)) })
 	t.ended = err == nil
 	return err
 }
@@ -78,7 +82,7 @@ func (t *Timer) Stop() (time.Duration, error) {
 		defer C.pg_event_destroy(t.start)
 		defer C.pg_event_destroy(t.end)
 		if !ended {
-			if err := check("cuEventRecord", C.pg_event_record(t.end)); err != nil {
+			if err := check("cuEventRecord", C.pg_event_record(t.end, t.s)); err != nil {
 				return err
 			}
 		}

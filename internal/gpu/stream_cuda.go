@@ -1,0 +1,64 @@
+//go:build cuda
+
+package gpu
+
+/*
+#include "driver_cuda.h"
+*/
+import "C"
+
+// Stream is a queue of device work of its own: launches, queued copies,
+// zeroing and events put on it run in order among themselves, but may run
+// beside the work of other streams. Two frames of an animation on two
+// streams let the next frame's blocks fill the SMs that the last frame's
+// final, partly filled wave of blocks leaves idle.
+//
+// Every method that takes a *Stream treats nil as the device's legacy
+// default stream, the one Launch, Write and Read use. Streams are blocking
+// streams, so anything queued on the default stream still waits for the
+// work on every stream before it, and is waited for by work after it: code
+// that knows nothing of streams stays correct beside code that uses them.
+type Stream struct {
+	d *Device
+	s C.pg_stream
+}
+
+// NewStream creates a stream on the device.
+func (d *Device) NewStream() (*Stream, error) {
+	s := &Stream{d: d}
+	err := d.do(func() error { return check("cuStreamCreate", C.pg_stream_create(&s.s)) })
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Free destroys the stream once its queued work is done (the driver lets it
+// finish); nil and freed streams are left alone.
+func (s *Stream) Free() error {
+	if s == nil || s.s == nil {
+		return nil
+	}
+	h := s.s
+	s.s = nil
+	return s.d.do(func() error { return check("cuStreamDestroy", C.pg_stream_destroy(h)) })
+}
+
+// handle is the driver's name for s: NULL, the default stream, for nil.
+func (s *Stream) handle() C.pg_stream {
+	if s == nil {
+		return nil
+	}
+	return s.s
+}
+
+// ZeroOn queues the zeroing of the whole buffer on stream s.
+func (b *Buffer[T]) ZeroOn(s *Stream) error {
+	if b.n == 0 {
+		return nil
+	}
+	bytes := C.size_t(b.n) * C.size_t(elemSize[T]())
+	return b.dev.do(func() error {
+		return check("cuMemsetD8Async", C.pg_memset_d8_async(b.ptr, 0, bytes, s.handle()))
+	})
+}

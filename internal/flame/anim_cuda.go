@@ -74,6 +74,16 @@ const (
 	batchSamplesPerLaunch = 1 << 33
 )
 
+// wholeWaveRows is how many rows of grid (genomes of a batched launch) make
+// up the launch's whole waves of wave blocks; 0 when it is less than a wave.
+func wholeWaveRows(grid gpu.Dim3, wave int64) uint32 {
+	if wave <= 0 || grid.X == 0 {
+		return 0
+	}
+	total := int64(grid.X) * int64(grid.Y)
+	return uint32(total / wave * wave / int64(grid.X))
+}
+
 // queueFrame queues the frame's launches and its read-back, and returns the
 // frame that settle fills (at once when r has no arena).
 func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInput, alphaHits bool, o Options) (*Frame, error) {
@@ -125,6 +135,19 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 		}
 		last.Free()
 	}()
+	// A launch of whole chains of several genomes is cut into whole waves
+	// of blocks and the rest; the frame queued next waits for the event
+	// before this frame's rest (see bufferCache.handoff), so its blocks take
+	// the SMs the rest leaves idle but do not mix with this frame's waves.
+	wave := int64(0)
+	if r.cache != nil && r.stream != nil {
+		if n, err := iterate.ResidentBlocks(iterThreads, shared); err == nil {
+			wave = int64(n)
+		}
+	}
+	var handoff *gpu.Event
+	defer func() { handoff.Free() }()
+	gWords, xWords := int(unsafe.Sizeof(gpuGenome{}))/4, maxX*int(unsafe.Sizeof(gpuXform{}))/4
 	launch := func(grid gpu.Dim3, nchains, samples int64) error {
 		if last != nil {
 			if err := last.Wait(); err != nil {
@@ -135,19 +158,44 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 			return err
 		}
 		if timer == nil {
+			if wave > 0 {
+				if err := r.stream.WaitEvent(r.cache.handoff); err != nil {
+					return err
+				}
+			}
 			if timer, err = d.StartTimerOn(r.stream); err != nil {
 				return err
 			}
 		}
-		err := r.stage("iterate", func() error {
-			return iterate.LaunchOn(r.stream, grid, gpu.Dim(iterThreads), shared, genomes.Arg(), xforms.Arg(), hist.Arg(),
-				hits.Arg(), gpu.U64(o.Seed), gpu.U64(uint64(base)), gpu.U32(uint32(nchains)),
-				gpu.U32(uint32(samples)), bad.Arg(), gpu.Null)
-		})
-		base += nchains * int64(grid.Y)
-		if err == nil && r.arena != nil {
-			last, err = d.RecordEventOn(r.stream)
+		rows := []uint32{grid.Y}
+		if whole := wholeWaveRows(grid, wave); whole > 0 && whole < grid.Y {
+			rows = []uint32{whole, grid.Y - whole}
 		}
+		g0 := 0
+		for i, ny := range rows {
+			if wave > 0 && i == len(rows)-1 {
+				handoff.Free()
+				if handoff, err = d.RecordEventOn(r.stream); err != nil {
+					return err
+				}
+			}
+			part := gpu.Dim3{X: grid.X, Y: ny, Z: 1}
+			err := r.stage("iterate", func() error {
+				return iterate.LaunchOn(r.stream, part, gpu.Dim(iterThreads), shared, genomes.ArgAt(g0*gWords),
+					xforms.ArgAt(g0*xWords), hist.Arg(), hits.Arg(), gpu.U64(o.Seed), gpu.U64(uint64(base)),
+					gpu.U32(uint32(nchains)), gpu.U32(uint32(samples)), bad.Arg(), gpu.Null)
+			})
+			if err != nil {
+				return err
+			}
+			base += nchains * int64(ny)
+			g0 += int(ny)
+		}
+		if r.arena == nil {
+			return nil
+		}
+		var err error
+		last, err = d.RecordEventOn(r.stream)
 		return err
 	}
 	progress := func(n int64) {
@@ -222,6 +270,27 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 			return nil, err
 		}
 		r.timer = timer
+	}
+	if wave > 0 {
+		r.cache.handoff.Free()
+		r.cache.handoff, handoff = handoff, nil
+	}
+	// The rest of the frame (hits, finish, read-back) goes on the arena's
+	// urgent stream: queued behind the next frame's launch on an ordinary
+	// stream it would wait for SMs until that launch had started all its
+	// blocks, and the host, waiting for this frame, would queue the frame
+	// after too late to keep the device busy.
+	if r.stream != nil && r.arena.finish != nil {
+		ev, err := d.RecordEventOn(r.stream)
+		if err != nil {
+			return nil, err
+		}
+		err = r.arena.finish.WaitEvent(ev)
+		ev.Free()
+		if err != nil {
+			return nil, err
+		}
+		r.stream = r.arena.finish
 	}
 	if alphaHits {
 		f, err := d.Function("flame", "pg_flame_hits_from_alpha")

@@ -86,7 +86,7 @@ func (r *cudaRun) release() {
 	}
 }
 
-// takeArena returns an idle arena, or a new, empty one with its stream.
+// takeArena returns an idle arena, or a new, empty one with its streams.
 func (c *bufferCache) takeArena(d *gpu.Device) (*pinnedArena, error) {
 	if n := len(c.arenas); n > 0 {
 		a := c.arenas[n-1]
@@ -97,5 +97,10 @@ func (c *bufferCache) takeArena(d *gpu.Device) (*pinnedArena, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pinnedArena{dev: d, stream: s}, nil
+	f, err := d.NewUrgentStream()
+	if err != nil {
+		s.Free()
+		return nil, err
+	}
+	return &pinnedArena{dev: d, stream: s, finish: f}, nil
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
 )
 
 // TestCUDAFrameMatchesCPU: a motion-blurred frame (8 gaussian-weighted
@@ -260,4 +262,26 @@ func benchFlockEdge(b *testing.B, edge, name string) {
 			b.ReportMetric(d.Seconds()*1e3/float64(b.N), name+"-ms")
 		}
 	})
+}
+
+// A batched launch is cut where its whole waves end, rounded down to whole
+// genomes; a launch under one wave, or one without the occupancy figure,
+// is not cut.
+func TestWholeWaveRows(t *testing.T) {
+	for _, c := range []struct {
+		x, y uint32
+		wave int64
+		want uint32
+	}{
+		{2, 1024, 396, 990}, // 2048 blocks: 5 waves of 396 are 1980 blocks, 990 genomes
+		{3, 1024, 396, 924}, // 3072 blocks: 7 waves are 2772 blocks, 924 genomes
+		{2, 100, 396, 0},    // 200 blocks: under a wave
+		{2, 198, 396, 198},  // exactly one wave: nothing left over
+		{2, 1024, 0, 0},     // no occupancy figure
+		{1000, 1, 396, 0},   // one genome: rows cannot be cut
+	} {
+		if got := wholeWaveRows(gpu.Dim3{X: c.x, Y: c.y, Z: 1}, c.wave); got != c.want {
+			t.Errorf("%dx%d blocks, waves of %d: %d rows, want %d", c.x, c.y, c.wave, got, c.want)
+		}
+	}
 }

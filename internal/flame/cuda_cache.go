@@ -23,6 +23,13 @@ type bufferCache struct {
 	// arenas are the idle page-locked staging areas of queued frames
 	// (SubmitFrame): one per frame in flight.
 	arenas []*pinnedArena
+	// handoff is where the last queued frame let the next one start: the
+	// point before its last launch, the partial wave at the end of its
+	// iterate. A frame queued on another stream waits for it before its
+	// first launch, so the two frames' iterate overlap only in that tail:
+	// run side by side throughout, their two histograms would contend for
+	// the L2 cache that the atomic adds depend on.
+	handoff *gpu.Event
 }
 
 type bufferKey struct {
@@ -105,5 +112,7 @@ func (c *bufferCache) close() error {
 		}
 	}
 	c.arenas = nil
+	c.handoff.Free()
+	c.handoff = nil
 	return first
 }

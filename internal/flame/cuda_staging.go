@@ -27,6 +27,7 @@ import (
 type pinnedArena struct {
 	dev    *gpu.Device
 	stream *gpu.Stream
+	finish *gpu.Stream // urgent: the frame's work after its iterate
 	chunks []*gpu.Pinned
 	used   []int // bytes taken from each chunk
 }
@@ -65,10 +66,12 @@ func (a *pinnedArena) free() error {
 		}
 	}
 	a.chunks, a.used = nil, nil
-	if err := a.stream.Free(); err != nil && first == nil {
-		first = err
+	for _, s := range []*gpu.Stream{a.stream, a.finish} {
+		if err := s.Free(); err != nil && first == nil {
+			first = err
+		}
 	}
-	a.stream = nil
+	a.stream, a.finish = nil, nil
 	return first
 }
 

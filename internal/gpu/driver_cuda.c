@@ -41,6 +41,9 @@ static pg_result (*p_cuMemsetD32)(pg_deviceptr, unsigned int, size_t);
 static pg_result (*p_cuMemsetD8Async)(pg_deviceptr, unsigned char, size_t, pg_stream);
 static pg_result (*p_cuStreamCreate)(pg_stream *, unsigned);
 static pg_result (*p_cuStreamDestroy)(pg_stream);
+static pg_result (*p_cuStreamCreateWithPriority)(pg_stream *, unsigned, int);
+static pg_result (*p_cuCtxGetStreamPriorityRange)(int *, int *);
+static pg_result (*p_cuStreamWaitEvent)(pg_stream, pg_event, unsigned);
 static pg_result (*p_cuLaunchKernel)(pg_function, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
 				     unsigned, pg_stream, void **, void **);
 static pg_result (*p_cuEventCreate)(pg_event *, unsigned);
@@ -107,6 +110,9 @@ int pg_load(char *err, int errlen) {
 	BIND(p_cuMemsetD8Async, "cuMemsetD8Async");
 	BIND(p_cuStreamCreate, "cuStreamCreate");
 	BIND(p_cuStreamDestroy, "cuStreamDestroy_v2");
+	BIND(p_cuStreamCreateWithPriority, "cuStreamCreateWithPriority");
+	BIND(p_cuCtxGetStreamPriorityRange, "cuCtxGetStreamPriorityRange");
+	BIND(p_cuStreamWaitEvent, "cuStreamWaitEvent");
 	BIND(p_cuLaunchKernel, "cuLaunchKernel");
 	BIND(p_cuEventCreate, "cuEventCreate");
 	BIND(p_cuEventRecord, "cuEventRecord");
@@ -188,6 +194,13 @@ pg_result pg_memset_d8_async(pg_deviceptr p, unsigned char v, size_t n, pg_strea
 }
 pg_result pg_stream_create(pg_stream *s) { return CALL(p_cuStreamCreate, s, 0 /* CU_STREAM_DEFAULT */); }
 pg_result pg_stream_destroy(pg_stream s) { return CALL(p_cuStreamDestroy, s); }
+pg_result pg_stream_create_priority(pg_stream *s, int priority) {
+	return CALL(p_cuStreamCreateWithPriority, s, 0 /* CU_STREAM_DEFAULT */, priority);
+}
+pg_result pg_stream_priority_range(int *least, int *greatest) {
+	return CALL(p_cuCtxGetStreamPriorityRange, least, greatest);
+}
+pg_result pg_stream_wait_event(pg_stream s, pg_event e) { return CALL(p_cuStreamWaitEvent, s, e, 0); }
 
 pg_result pg_launch(pg_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
 		    unsigned shared, unsigned long long *args, int nargs, pg_stream s) {

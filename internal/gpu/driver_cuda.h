@@ -86,7 +86,13 @@ pg_result pg_launch(pg_function f, unsigned gx, unsigned gy, unsigned gz, unsign
 // pg_stream_create makes a blocking stream (CU_STREAM_DEFAULT): work on it
 // still orders with anything queued on the legacy default stream.
 pg_result pg_stream_create(pg_stream *s);
+// pg_stream_create_priority makes a blocking stream of the given priority
+// (lower numbers are more urgent; see pg_stream_priority_range).
+pg_result pg_stream_create_priority(pg_stream *s, int priority);
+pg_result pg_stream_priority_range(int *least, int *greatest);
 pg_result pg_stream_destroy(pg_stream s);
+// pg_stream_wait_event makes work queued on s after it wait for event e.
+pg_result pg_stream_wait_event(pg_stream s, pg_event e);
 pg_result pg_event_create(pg_event *e);
 pg_result pg_event_record(pg_event e, pg_stream s);
 pg_result pg_event_synchronize(pg_event e);

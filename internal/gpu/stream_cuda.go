@@ -33,6 +33,27 @@ func (d *Device) NewStream() (*Stream, error) {
 	return s, nil
 }
 
+// NewUrgentStream creates a stream of the device's greatest priority: when
+// its blocks and those of ordinary streams wait for the same SMs, the
+// urgent blocks go first (a launch already running is not interrupted; its
+// blocks are, in the order they free their SMs). A short step that others
+// wait for (the finish of a frame the host waits to read back) goes here,
+// so a long launch on another stream does not hold it up.
+func (d *Device) NewUrgentStream() (*Stream, error) {
+	s := &Stream{d: d}
+	err := d.do(func() error {
+		var least, greatest C.int
+		if err := check("cuCtxGetStreamPriorityRange", C.pg_stream_priority_range(&least, &greatest)); err != nil {
+			return err
+		}
+		return check("cuStreamCreateWithPriority", C.pg_stream_create_priority(&s.s, greatest))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 // Free destroys the stream once its queued work is done (the driver lets it
 // finish); nil and freed streams are left alone.
 func (s *Stream) Free() error {
@@ -42,6 +63,17 @@ func (s *Stream) Free() error {
 	h := s.s
 	s.s = nil
 	return s.d.do(func() error { return check("cuStreamDestroy", C.pg_stream_destroy(h)) })
+}
+
+// WaitEvent makes the work queued on s from now on wait until the device
+// has passed e (recorded on any stream); e may then be freed at once. A nil
+// or spent event adds no wait.
+func (s *Stream) WaitEvent(e *Event) error {
+	if e == nil || e.e == nil {
+		return nil
+	}
+	h, ev := s.handle(), e.e
+	return e.d.do(func() error { return check("cuStreamWaitEvent", C.pg_stream_wait_event(h, ev)) })
 }
 
 // handle is the driver's name for s: NULL, the default stream, for nil.

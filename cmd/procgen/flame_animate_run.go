@@ -84,7 +84,7 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 	}
 	// deliver hands a rendered frame on (or reports its error); false:
 	// the run is over.
-	deliver := func(sp spec, start time.Time, f *flame.Frame, st flame.Stats, err error) bool {
+	deliver := func(sp spec, start time.Time, f *flame.Frame, st flame.Stats, err error, queueTimes string) bool {
 		i, t := sp.i, r.times[sp.i]
 		if err != nil {
 			select {
@@ -98,8 +98,8 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 		delete(perFrame, i)
 		doneFrames += unit
 		mu.Unlock()
-		r.app.log.Debugf("frame %d (time %g): interpolate and plan %.3f s, render %.3f s (iterate %.3f s), %d temporal samples, %d samples",
-			r.numbers[i], t, sp.interp.Seconds(), time.Since(start).Seconds(), st.IterateSeconds,
+		r.app.log.Debugf("frame %d (time %g): interpolate and plan %.3f s, render %.3f s (iterate %.3f s%s), %d temporal samples, %d samples",
+			r.numbers[i], t, sp.interp.Seconds(), time.Since(start).Seconds(), st.IterateSeconds, queueTimes,
 			len(sp.fs.Samples), st.Samples)
 		select {
 		case rendered <- renderedFrame{i, f}:
@@ -117,7 +117,7 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 				for sp := range specs {
 					start := time.Now()
 					f, st, err := fr.RenderFrame(ctx, sp.fs, opts(sp.i))
-					if !deliver(sp, start, f, st, err) {
+					if !deliver(sp, start, f, st, err, "") {
 						return
 					}
 				}
@@ -127,34 +127,47 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 			// waited for, so the device goes on to N+1 while the host reads
 			// N back and builds N+2's inputs ("render" in -v's per-frame
 			// line then spans both).
+			// -v shows how long the host took to queue a frame and how long
+			// it then waited for it: a wait near zero means the device was
+			// idle before the host asked, and the host is what limits.
 			type queued struct {
-				sp    spec
-				start time.Time
-				pf    flame.PendingFrame
+				sp              spec
+				start           time.Time
+				starved, submit time.Duration // waiting for the frame's inputs, queueing it
+				pf              flame.PendingFrame
+			}
+			collect := func(q *queued) bool {
+				w := time.Now()
+				f, st, err := q.pf.Wait()
+				return deliver(q.sp, q.start, f, st, err,
+					fmt.Sprintf("; host waited %.3f s for its genomes, queued it in %.3f s, waited %.3f s for it",
+						q.starved.Seconds(), q.submit.Seconds(), time.Since(w).Seconds()))
 			}
 			var last *queued
-			for sp := range specs {
+			for {
+				idle := time.Now()
+				sp, ok := <-specs
+				if !ok {
+					break
+				}
 				start := time.Now()
 				pf, err := sub.SubmitFrame(ctx, sp.fs, opts(sp.i))
 				if err != nil {
 					if last != nil {
 						last.pf.Wait()
 					}
-					deliver(sp, start, nil, flame.Stats{}, err)
+					deliver(sp, start, nil, flame.Stats{}, err, "")
 					return
 				}
-				if last != nil {
-					f, st, err := last.pf.Wait()
-					if !deliver(last.sp, last.start, f, st, err) {
-						pf.Wait()
-						return
-					}
+				q := &queued{sp, start, start.Sub(idle), time.Since(start), pf}
+				if last != nil && !collect(last) {
+					pf.Wait()
+					return
 				}
-				last = &queued{sp, start, pf}
+				last = q
 			}
 			if last != nil {
-				f, st, err := last.pf.Wait()
-				deliver(last.sp, last.start, f, st, err)
+				collect(last)
 			}
 		}(fr)
 	}

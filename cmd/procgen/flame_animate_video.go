@@ -81,6 +81,15 @@ func (r *animRun) writeVideo(ctx context.Context, out animOutput) (err error) {
 	if strings.Contains(codec, "vpx") {
 		args = append(args, "-b:v", "0")
 	}
+	// x264 holds back rc-lookahead frames (40 at its default preset) plus
+	// its frame threads, and encodes them only when the input ends: the
+	// time after the last frame that the command waits for. Ten frames of
+	// lookahead (its veryfast preset's) halved that tail on the GPU host,
+	// 0.35 against 0.62 s for 120 frames of 1080p fed at 10 frames/s, with
+	// a file of the same size at the same --crf.
+	if codec == "libx264" {
+		args = append(args, "-x264-params", "rc-lookahead=10")
+	}
 	args = append(args, "-f", out.format, tmp.Name())
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -90,3 +90,48 @@ func TestCUDAFramePipeline(t *testing.T) {
 		t.Fatalf("Close: %v, %d bytes and %d arenas left", err, kept.cache.bytes, len(kept.cache.arenas))
 	}
 }
+
+// TestCUDAFrameSplitLaunch: frames big enough that their launch is cut into
+// whole waves and the rest (1024 temporal samples of one block each: 1024
+// blocks, over two waves on any current GPU), queued two at a time so the
+// second starts in the first's last wave, match fresh renders, which run
+// every genome in one launch on the default stream.
+func TestCUDAFrameSplitLaunch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders 10 G samples")
+	}
+	fresh := cudaRenderer(t)
+	kept := cudaFrameRenderer(t)
+	a := twoKeys(t)
+	for _, k := range a.Keys {
+		k.Width, k.Height, k.Quality, k.TemporalSamples = 320, 180, 40000, 1024
+	}
+	ctx := context.Background()
+	var specs [2]*FrameSpec
+	var pending [2]PendingFrame
+	for i := range specs {
+		fs, err := a.Frame(0.3 + 0.4*float64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs[i] = fs
+		if pending[i], err = kept.SubmitFrame(ctx, fs, Options{Seed: uint64(20 + i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, pf := range pending {
+		got, st, err := pf.Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _, err := fresh.RenderFrame(ctx, specs[i], Options{Seed: uint64(20 + i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := refMAD(got.NRGBA(), want.NRGBA())
+		t.Logf("frame %d: %d samples, MAD %.4f to a fresh render", i, st.Samples, d)
+		if d > 0.05 {
+			t.Fatalf("frame %d: a split, queued launch gives MAD %.4f to a fresh render", i, d)
+		}
+	}
+}

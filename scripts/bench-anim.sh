@@ -46,7 +46,7 @@ echo "edge $(basename "$EDGE"), ${W}x${H}, $SPP spp, $FRAMES frames, median of $
 printf '{ "type": "profile", "width": %s, "height": %s, "spp": %s, "frame_width": 0 }\n' "$W" "$H" "$SPP" > "$w/still.json"
 still=$($P -v --device "$DEVICE" flame animate "$EDGE" --genome-db "$DB" --profile "$w/still.json" --frames "$FRAMES" \
     -o "$w/s%04d.png" 2>&1 \
-  | sed -n 's/.*(iterate \([0-9.]*\) s), [0-9]* temporal samples, \([0-9]*\) samples.*/\2 \1/p' \
+  | sed -n 's/.*(iterate \([0-9.]*\) s[^)]*), [0-9]* temporal samples, \([0-9]*\) samples.*/\2 \1/p' \
   | awk '{ n += $1; t += $2 } END { if (t > 0) printf "%.3f\n", n / t / 1e9 }')
 rm -f "$w"/s*.png
 echo

@@ -30,6 +30,11 @@ type bufferCache struct {
 	// run side by side throughout, their two histograms would contend for
 	// the L2 cache that the atomic adds depend on.
 	handoff *gpu.Event
+	// iterEnd marks the end of the last queued frame's launches; timing
+	// is the stream a queued frame's iterate timer starts on (see
+	// startOverlapped).
+	iterEnd *gpu.Event
+	timing  *gpu.Stream
 }
 
 type bufferKey struct {
@@ -113,6 +118,11 @@ func (c *bufferCache) close() error {
 	}
 	c.arenas = nil
 	c.handoff.Free()
-	c.handoff = nil
+	c.iterEnd.Free()
+	c.handoff, c.iterEnd = nil, nil
+	if err := c.timing.Free(); err != nil && first == nil {
+		first = err
+	}
+	c.timing = nil
 	return first
 }

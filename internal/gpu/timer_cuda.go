@@ -68,6 +68,19 @@ func (t *Timer) End() error {
 	return err
 }
 
+// EndOn is End with the end marked on stream s rather than the timer's
+// own: the timer then spans from its start to the work queued on s so far
+// (on another stream than the start's, the time between two points).
+func (t *Timer) EndOn(s *Stream) error {
+	if t.ended || t.done {
+		return nil
+	}
+	h := s.handle()
+	err := t.d.do(func() error { return check("cuEventRecord", C.pg_event_record(t.end, h)) })
+	t.ended = err == nil
+	return err
+}
+
 // Stop records the end event (unless End did), waits for it and returns
 // the device time since StartTimer. The events are freed; a second Stop
 // returns 0.

@@ -114,9 +114,9 @@ type cudaRun struct {
 	// stream) for stills, and when stages are timed.
 	stream *gpu.Stream
 	reads  []func()
-	done  *gpu.Event
-	timer *gpu.Timer
-	nbad  [1]uint64 // the bad-value counter, read back
+	done   *gpu.Event
+	timer  *gpu.Timer
+	nbad   [1]uint64 // the bad-value counter, read back
 }
 
 // stage runs fn, adding its device time to r.stages[name] when profiling.

@@ -182,7 +182,7 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 	var handoff *gpu.Event
 	defer func() { handoff.Free() }()
 	gWords, xWords := int(unsafe.Sizeof(gpuGenome{}))/4, maxX*int(unsafe.Sizeof(gpuXform{}))/4
-	launch := func(grid gpu.Dim3, nchains, samples int64) error {
+	launch := func(grid gpu.Dim3, nchains, samples int64) (err error) {
 		if last != nil {
 			if err := last.Wait(); err != nil {
 				return err
@@ -192,7 +192,6 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 			return err
 		}
 		if timer == nil {
-			var err error
 			if wave > 0 {
 				timer, err = r.startOverlapped()
 			} else {
@@ -215,7 +214,7 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 				}
 			}
 			part := gpu.Dim3{X: grid.X, Y: ny, Z: 1}
-			err := r.stage("iterate", func() error {
+			err = r.stage("iterate", func() error {
 				return iterate.LaunchOn(r.stream, part, gpu.Dim(iterThreads), shared, genomes.ArgAt(g0*gWords),
 					xforms.ArgAt(g0*xWords), hist.Arg(), hits.Arg(), gpu.U64(o.Seed), gpu.U64(uint64(base)),
 					gpu.U32(uint32(nchains)), gpu.U32(uint32(samples)), bad.Arg(), gpu.Null)
@@ -229,7 +228,6 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 		if r.arena == nil {
 			return nil
 		}
-		var err error
 		last, err = d.RecordEventOn(r.stream)
 		return err
 	}

@@ -108,6 +108,34 @@ func (r *cudaRun) startOverlapped() (*gpu.Timer, error) {
 	return d.StartTimerOn(c.timing)
 }
 
+// endLaunches marks the end of a queued frame's launches with one event.
+// The rest of the frame (hits, finish, read-back) goes after it on the
+// arena's urgent stream: queued behind the next frame's launch on an
+// ordinary stream it would wait for SMs until that launch had started all
+// its blocks, and the host, waiting for this frame, would queue the frame
+// after too late to keep the device busy. With overlap the cache keeps the
+// event, where the next frame's iterate timer starts (startOverlapped), and
+// handoff, where its launches may start; it owns handoff either way.
+func (r *cudaRun) endLaunches(overlap bool, handoff *gpu.Event) error {
+	end, err := r.dev.RecordEventOn(r.stream)
+	if err == nil {
+		err = r.arena.finish.WaitEvent(end)
+	}
+	if err == nil {
+		r.stream = r.arena.finish
+	}
+	if err != nil || !overlap {
+		end.Free()
+		handoff.Free()
+		return err
+	}
+	c := r.cache
+	c.handoff.Free()
+	c.iterEnd.Free()
+	c.handoff, c.iterEnd = handoff, end
+	return nil
+}
+
 // wholeWaveRows is how many rows of grid (genomes of a batched launch) make
 // up the launch's whole waves of wave blocks; 0 when it is less than a wave.
 func wholeWaveRows(grid gpu.Dim3, wave int64) uint32 {
@@ -304,32 +332,12 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 		}
 		r.timer = timer
 	}
-	if wave > 0 {
-		r.cache.handoff.Free()
-		r.cache.handoff, handoff = handoff, nil
-		end, err := d.RecordEventOn(r.stream)
+	if r.stream != nil {
+		err := r.endLaunches(wave > 0, handoff)
+		handoff = nil // endLaunches owns it
 		if err != nil {
 			return nil, err
 		}
-		r.cache.iterEnd.Free()
-		r.cache.iterEnd = end
-	}
-	// The rest of the frame (hits, finish, read-back) goes on the arena's
-	// urgent stream: queued behind the next frame's launch on an ordinary
-	// stream it would wait for SMs until that launch had started all its
-	// blocks, and the host, waiting for this frame, would queue the frame
-	// after too late to keep the device busy.
-	if r.stream != nil && r.arena.finish != nil {
-		ev, err := d.RecordEventOn(r.stream)
-		if err != nil {
-			return nil, err
-		}
-		err = r.arena.finish.WaitEvent(ev)
-		ev.Free()
-		if err != nil {
-			return nil, err
-		}
-		r.stream = r.arena.finish
 	}
 	if alphaHits {
 		f, err := d.Function("flame", "pg_flame_hits_from_alpha")

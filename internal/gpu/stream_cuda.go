@@ -25,12 +25,7 @@ type Stream struct {
 
 // NewStream creates a stream on the device.
 func (d *Device) NewStream() (*Stream, error) {
-	s := &Stream{d: d}
-	err := d.do(func() error { return check("cuStreamCreate", C.pg_stream_create(&s.s)) })
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
+	return d.newStream(func(s *C.pg_stream) error { return check("cuStreamCreate", C.pg_stream_create(s)) })
 }
 
 // NewUrgentStream creates a stream of the device's greatest priority: when
@@ -40,15 +35,19 @@ func (d *Device) NewStream() (*Stream, error) {
 // wait for (the finish of a frame the host waits to read back) goes here,
 // so a long launch on another stream does not hold it up.
 func (d *Device) NewUrgentStream() (*Stream, error) {
-	s := &Stream{d: d}
-	err := d.do(func() error {
+	return d.newStream(func(s *C.pg_stream) error {
 		var least, greatest C.int
 		if err := check("cuCtxGetStreamPriorityRange", C.pg_stream_priority_range(&least, &greatest)); err != nil {
 			return err
 		}
-		return check("cuStreamCreateWithPriority", C.pg_stream_create_priority(&s.s, greatest))
+		return check("cuStreamCreateWithPriority", C.pg_stream_create_priority(s, greatest))
 	})
-	if err != nil {
+}
+
+// newStream runs create on the device's goroutine to make a stream.
+func (d *Device) newStream(create func(*C.pg_stream) error) (*Stream, error) {
+	s := &Stream{d: d}
+	if err := d.do(func() error { return create(&s.s) }); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -59,23 +59,17 @@ func (d *Device) StartTimerOn(s *Stream) (*Timer, error) {
 
 // End marks the end of the timed work without waiting for it, so that
 // more work can be queued before Stop reads the time.
-func (t *Timer) End() error {
-	if t.ended || t.done {
-		return nil
-	}
-	err := t.d.do(func() error { return check("cuEventRecord", C.pg_event_record(t.end, t.s)) })
-	t.ended = err == nil
-	return err
-}
+func (t *Timer) End() error { return t.endOn(t.s) }
 
 // EndOn is End with the end marked on stream s rather than the timer's
 // own: the timer then spans from its start to the work queued on s so far
 // (on another stream than the start's, the time between two points).
-func (t *Timer) EndOn(s *Stream) error {
+func (t *Timer) EndOn(s *Stream) error { return t.endOn(s.handle()) }
+
+func (t *Timer) endOn(h C.pg_stream) error {
 	if t.ended || t.done {
 		return nil
 	}
-	h := s.handle()
 	err := t.d.do(func() error { return check("cuEventRecord", C.pg_event_record(t.end, h)) })
 	t.ended = err == nil
 	return err

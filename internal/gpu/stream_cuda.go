@@ -44,13 +44,15 @@ func (d *Device) NewUrgentStream() (*Stream, error) {
 	})
 }
 
-// newStream runs create on the device's goroutine to make a stream.
+// newStream runs create on the device's goroutine to make a stream. The
+// handle is created in a variable of its own: cgo refuses a pointer into a
+// Stream, which holds Go pointers, once it is passed on as a plain pointer.
 func (d *Device) newStream(create func(*C.pg_stream) error) (*Stream, error) {
-	s := &Stream{d: d}
-	if err := d.do(func() error { return create(&s.s) }); err != nil {
+	var h C.pg_stream
+	if err := d.do(func() error { return create(&h) }); err != nil {
 		return nil, err
 	}
-	return s, nil
+	return &Stream{d: d, s: h}, nil
 }
 
 // Free destroys the stream once its queued work is done (the driver lets it

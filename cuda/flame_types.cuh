@@ -19,6 +19,8 @@ struct FlameXform {
 	int32_t has_post;
 	int32_t linear_only; // every variation is linear: the xform is affine
 	float linear_w;      // then this is their summed weight
+	int32_t pre_blur;    // index in ids of the first non-zero pre_blur, -1 for none
+	int32_t pad[3];      // keeps the size a multiple of 16 for vector loads
 	float weights[FLAME_MAX_VARS];
 	uint8_t ids[FLAME_MAX_VARS];
 	float params[NUM_PARAMS];

@@ -143,24 +143,16 @@ __device__ __forceinline__ PgEllipse pg_ellipse(float x, float y) {
 
 #include "flame_variations_rare.cuh"
 
-// Applies the xform's variations (ids[i] with weights[i], i < n, in the order
-// given: VarID order, as Precalc sorts them) to the point in: flam3's
-// apply_xform minus affine, post and colour, returning the weighted sum.
-// pre_blur moves (tx, ty) first, before sumsq and the angles, as in flam3; a
-// zero weight is skipped and draws nothing. The caller applies the post
-// affine and flam3's bad-value test (pg_flame_bad).
-static __device__ float2 pg_flame_apply_vars(const unsigned char *ids, const float *weights, int n, FlameVarIn in,
-					     PgRng &rng) {
-	float tx = in.tx, ty = in.ty;
-	const float *c = in.c, *p = in.p;
-	for (int i = 0; i < n; i++) {
-		if (ids[i] == VAR_PRE_BLUR && weights[i] != 0.f) {
-			float g = weights[i] * pg_gauss4(rng);
-			float sa, ca;
-			sincosf(pg_rng_unit(rng) * PG_2PI, &sa, &ca);
-			tx += g * ca; ty += g * sa;
-			break;
-		}
+// The state of a point entering an xform's variations: (tx, ty) moved by
+// pre_blur, weights[pre] (pre < 0: none; pg_flame_pre_blur finds it), first,
+// before sumsq and the angles, as in flam3.
+static __device__ __forceinline__ PgFlameVarState pg_flame_vars_begin(float tx, float ty, int pre, const float *weights,
+								   PgRng &rng) {
+	if (pre >= 0) {
+		float g = weights[pre] * pg_gauss4(rng);
+		float sa, ca;
+		sincosf(pg_rng_unit(rng) * PG_2PI, &sa, &ca);
+		tx += g * ca; ty += g * sa;
 	}
 	PgFlameVarState s;
 	s.tx = tx;
@@ -168,12 +160,19 @@ static __device__ float2 pg_flame_apply_vars(const unsigned char *ids, const flo
 	s.sumsq = tx * tx + ty * ty;
 	s.sqrt = sqrtf(s.sumsq);
 	s.have = 0;
-	float px = 0.f, py = 0.f;
-	for (int i = 0; i < n; i++) {
-		const float w = weights[i];
-		if (w == 0.f) continue;
+	return s;
+}
+
+// Adds variation id of non-zero weight w at the point s to (px, py); c the
+// affine coefficients {a b c d e f}, p the NUM_PARAMS parameters. Inlined
+// with a constant id (a kernel compiled for one genome's variations,
+// internal/flame's cuda_special.go) the switch folds to the one case.
+static __device__ __forceinline__ void pg_flame_var(unsigned id, float w, PgFlameVarState &s, const float *c,
+						    const float *p, float &px, float &py, PgRng &rng) {
+	const float tx = s.tx, ty = s.ty;
+	{
 		float sa, ca, k, a, r;
-		switch (ids[i]) {
+		switch (id) {
 		case VAR_LINEAR: px += w * tx; py += w * ty; break;
 		case VAR_SINUSOIDAL: px += w * sinf(tx); py += w * sinf(ty); break;
 		case VAR_SPHERICAL: k = w / (s.sumsq + PG_FLAME_EPS); px += k * tx; py += k * ty; break;
@@ -378,21 +377,44 @@ static __device__ float2 pg_flame_apply_vars(const unsigned char *ids, const flo
 			py += w * (ry == 0.f ? ty : (2.f * floorf(ty / ry) + 1.f) * ry - ty);
 			break;
 		}
+		case VAR_PRE_BLUR: break; // applied to (tx, ty) above
 		default: {
-			const float2 d = pg_flame_var_rare(ids[i], w, s, p, rng);
-			px += d.x;
-			py += d.y;
+			const PgFlameRareOut o = pg_flame_var_rare(id, w, s, p, rng.state);
+			rng.state = o.rng;
+			px += o.d.x;
+			py += o.d.y;
 			break;
 		}
 		}
 	}
+}
+
+// Applies the xform's variations (ids[i] with weights[i], i < n, in the order
+// given: VarID order, as Precalc sorts them) to the point in: flam3's
+// apply_xform minus affine, post and colour, returning the weighted sum. A
+// zero weight is skipped and draws nothing. The caller applies the post
+// affine and flam3's bad-value test (pg_flame_bad).
+static __device__ float2 pg_flame_apply_vars(const unsigned char *ids, const float *weights, int n, int pre,
+					     FlameVarIn in, PgRng &rng) {
+	PgFlameVarState s = pg_flame_vars_begin(in.tx, in.ty, pre, weights, rng);
+	float px = 0.f, py = 0.f;
+	for (int i = 0; i < n; i++)
+		if (weights[i] != 0.f) pg_flame_var(ids[i], weights[i], s, in.c, in.p, px, py, rng);
 	return make_float2(px, py);
 }
 
 // The same with the point and the xform's arrays passed one by one: c the
 // affine coefficients {a b c d e f}, p the NUM_PARAMS parameters.
 static __device__ __forceinline__ float2 pg_flame_apply_vars(const unsigned char *ids, const float *weights, int n,
-							     float tx, float ty, const float *c, const float *p,
-							     PgRng &rng) {
-	return pg_flame_apply_vars(ids, weights, n, FlameVarIn{tx, ty, c, p}, rng);
+							     int pre, float tx, float ty, const float *c,
+							     const float *p, PgRng &rng) {
+	return pg_flame_apply_vars(ids, weights, n, pre, FlameVarIn{tx, ty, c, p}, rng);
+}
+
+// The pre argument of pg_flame_apply_vars: the index of the first pre_blur
+// with a non-zero weight, -1 without one (internal/flame's gpuXform.PreBlur).
+static __device__ __forceinline__ int pg_flame_pre_blur(const unsigned char *ids, const float *weights, int n) {
+	for (int i = 0; i < n; i++)
+		if (ids[i] == VAR_PRE_BLUR && weights[i] != 0.f) return i;
+	return -1;
 }

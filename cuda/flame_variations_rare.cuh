@@ -8,8 +8,8 @@
 #pragma once
 // Included by flame_variations.cuh after PgFlameVarState and its helpers.
 
-static __device__ __noinline__ float2 pg_flame_var_rare(unsigned vid, float w, PgFlameVarState &s, const float *p,
-							 PgRng &rng) {
+static __device__ __forceinline__ float2 pg_flame_var_rare_body(unsigned vid, float w, PgFlameVarState &s,
+								 const float *p, PgRng &rng) {
 	const float tx = s.tx, ty = s.ty;
 	float px = 0.f, py = 0.f;
 	float sa, ca, k, a, r;
@@ -191,7 +191,6 @@ static __device__ __noinline__ float2 pg_flame_var_rare(unsigned vid, float w, P
 		px += k * tx; py += k * ty;
 		break;
 	}
-	case VAR_PRE_BLUR: break; // applied to (tx, ty) above
 	case VAR_MODULUS:
 		px += w * pg_wrap_modulus(tx, p[P_MODULUS_X]); py += w * pg_wrap_modulus(ty, p[P_MODULUS_Y]);
 		break;
@@ -348,4 +347,23 @@ static __device__ __noinline__ float2 pg_flame_var_rare(unsigned vid, float w, P
 	default: break;
 	}
 	return make_float2(px, py);
+}
+
+// What the out-of-line call returns: the contribution and the random
+// stream's new state.
+struct PgFlameRareOut {
+	float2 d;
+	uint64_t rng;
+};
+
+// The out-of-line call. It takes the point's state and the random stream by
+// value and hands the stream back: a reference into the caller would make
+// the caller keep both in local memory, loaded and stored on every step of
+// the chaos game, rare variation or not.
+static __device__ __noinline__ PgFlameRareOut pg_flame_var_rare(unsigned vid, float w, PgFlameVarState s,
+								const float *p, uint64_t state) {
+	PgRng rng;
+	rng.state = state;
+	const float2 d = pg_flame_var_rare_body(vid, w, s, p, rng);
+	return PgFlameRareOut{d, rng.state};
 }

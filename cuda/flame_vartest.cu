@@ -22,7 +22,7 @@ extern "C" __global__ void pg_flame_vartest(const float *in_xy, float *out_xy, u
 	float x = in_xy[2 * i], y = in_xy[2 * i + 1];
 	float tx = coefs[0] * x + coefs[2] * y + coefs[4];
 	float ty = coefs[1] * x + coefs[3] * y + coefs[5];
-	float2 o = pg_flame_apply_vars(ids, weights, nvars, tx, ty, coefs, params, rng);
+	float2 o = pg_flame_apply_vars(ids, weights, nvars, pg_flame_pre_blur(ids, weights, nvars), tx, ty, coefs, params, rng);
 	out_xy[2 * i] = o.x;
 	out_xy[2 * i + 1] = o.y;
 }

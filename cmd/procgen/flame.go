@@ -391,6 +391,9 @@ func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, plan *output.Plan,
 	}
 	a.log.Debugf("%s: iterate %.3f s, render %.3f s, write %.3f s", name, st.IterateSeconds,
 		rendered.Sub(start).Seconds(), time.Since(rendered).Seconds())
+	if st.Kernel != "" {
+		a.log.Debugf("%s: iterate kernel %s", name, st.Kernel)
+	}
 	if st.PartsWallSeconds > 0 {
 		a.log.Debugf("%s: on several devices: iterate %.3f s of wall time, histograms summed in %.3f s", name,
 			st.PartsWallSeconds, st.MergeSeconds)

@@ -98,9 +98,13 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 		delete(perFrame, i)
 		doneFrames += unit
 		mu.Unlock()
-		r.app.log.Debugf("frame %d (time %g): interpolate and plan %.3f s, render %.3f s (iterate %.3f s%s), %d temporal samples, %d samples",
+		kernel := ""
+		if st.Kernel != "" {
+			kernel = ", kernel " + st.Kernel
+		}
+		r.app.log.Debugf("frame %d (time %g): interpolate and plan %.3f s, render %.3f s (iterate %.3f s%s), %d temporal samples, %d samples%s",
 			r.numbers[i], t, sp.interp.Seconds(), time.Since(start).Seconds(), st.IterateSeconds, queueTimes,
-			len(sp.fs.Samples), st.Samples)
+			len(sp.fs.Samples), st.Samples, kernel)
 		select {
 		case rendered <- renderedFrame{i, f}:
 			return true

@@ -65,7 +65,7 @@ func (p *cudaPendingFrame) Wait() (*Frame, Stats, error) {
 	err := r.settle()
 	r.bad = int64(r.nbad[0])
 	st := Stats{Samples: p.fp.total, Buckets: int64(p.fp.bw) * int64(p.fp.bh), BadValues: r.bad, DeviceBytes: r.bytes,
-		IterateSeconds: r.iterate.Seconds()}
+		IterateSeconds: r.iterate.Seconds(), Kernel: r.kernel}
 	if err != nil {
 		return nil, st, err
 	}

@@ -73,7 +73,7 @@ func (c CUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, 
 	defer r.free()
 	f, err := r.render(ctx, p, gg, xs, o)
 	return f, Stats{Samples: p.samples, Buckets: int64(p.bw) * int64(p.bh), BadValues: r.bad, DeviceBytes: r.bytes,
-		IterateSeconds: r.iterate.Seconds()}, err
+		IterateSeconds: r.iterate.Seconds(), Kernel: r.kernel}, err
 }
 
 // stillInputs plans a still and builds what the iterate kernel reads: the
@@ -117,6 +117,7 @@ type cudaRun struct {
 	done   *gpu.Event
 	timer  *gpu.Timer
 	nbad   [1]uint64 // the bad-value counter, read back
+	kernel string    // which iterate kernel ran (Stats.Kernel)
 }
 
 // stage runs fn, adding its device time to r.stages[name] when profiling.
@@ -241,7 +242,10 @@ func (r *cudaRun) accumulate(ctx context.Context, p *plan, gg gpuGenome, xs []gp
 		return nil, nil, nil, err
 	}
 
-	iterate, err := d.Function("flame", "pg_flame_iterate")
+	// A still compiles its own kernel only when it is big enough to repay
+	// the compile; otherwise it takes one already compiled or cached.
+	iterate, err := r.iterateKernel(appendShape(nil, xs, int(gg.NXforms)), xs, int(gg.NXforms),
+		float64(p.samples) >= specialStillSamples, float64(p.samples) < specialStillSamples)
 	if err != nil {
 		return nil, nil, nil, err
 	}

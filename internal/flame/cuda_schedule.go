@@ -28,7 +28,7 @@ func warpUniform(sched Schedule, xaos bool, xs []gpuXform, nx int) bool {
 func sameCode(xs []gpuXform) bool {
 	for i := 1; i < len(xs); i++ {
 		a, b := &xs[0], &xs[i]
-		if a.NVars != b.NVars || a.HasPost != b.HasPost || a.LinearOnly != b.LinearOnly ||
+		if a.NVars != b.NVars || a.HasPost != b.HasPost || a.LinearOnly != b.LinearOnly || a.PreBlur != b.PreBlur ||
 			!bytes.Equal(a.IDs[:a.NVars], b.IDs[:b.NVars]) {
 			return false
 		}

@@ -73,7 +73,11 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 			gx.HasPost = 1
 		}
 		gx.LinearOnly = 1
+		gx.PreBlur = -1
 		for i, v := range x.Vars {
+			if v.ID == VarPreBlur && float32(v.Weight) != 0 && gx.PreBlur < 0 {
+				gx.PreBlur = int32(i)
+			}
 			gx.IDs[i] = uint8(v.ID)
 			gx.Weights[i] = float32(v.Weight)
 			if v.ID != VarLinear {

@@ -20,6 +20,8 @@ type gpuXform struct {
 	HasPost    int32
 	LinearOnly int32
 	LinearW    float32
+	PreBlur    int32 // index in IDs of the first pre_blur with a non-zero weight, -1 for none
+	Pad        [3]int32
 	Weights    [gpuMaxVars]float32
 	IDs        [gpuMaxVars]uint8
 	Params     [NumParams]float32

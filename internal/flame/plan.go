@@ -35,6 +35,9 @@ type Stats struct {
 	// IterateSeconds is the time of the chaos game and accumulation alone
 	// (device-event timing on the GPU, wall time on the CPU).
 	IterateSeconds float64 `json:"iterate_seconds"`
+	// Kernel says which iterate kernel a GPU render ran: the built-in one,
+	// or one compiled for the genome's xforms (cuda_special.go); "" on the CPU.
+	Kernel string `json:"kernel,omitempty"`
 	// On several GPUs (MultiCUDA): the wall time of the devices' parallel
 	// iteration, and of summing their histograms into the first device's.
 	PartsWallSeconds float64 `json:"parts_wall_seconds,omitempty"`

@@ -1,0 +1,229 @@
+//go:build cuda
+
+package flame
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/procgen-dev/procgen/cuda"
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
+
+// specialStillSamples is the size of a still from which it is worth
+// compiling its own kernel before iterating (about a second with NVRTC and
+// the driver's JIT, against a fifth or more of the iterate time saved);
+// smaller stills use a compiled kernel only when one is at hand.
+var specialStillSamples = 50e9 // a variable for tests
+
+// specialKernel is one shape's kernel on one device, compiled once.
+type specialKernel struct {
+	done    chan struct{} // closed when fn or err is set
+	fn      *gpu.Function
+	err     error
+	seconds float64 // compile time (0: loaded from the cache)
+}
+
+type specialKey struct {
+	dev   *gpu.Device
+	shape string
+}
+
+var specials = struct {
+	sync.Mutex
+	m map[specialKey]*specialKernel
+}{m: map[specialKey]*specialKernel{}}
+
+// builtinOnly is set by PROCGEN_FLAME_KERNEL=builtin: always run the kernel
+// built into the binary (for comparisons, or where NVRTC misbehaves).
+var builtinOnly = os.Getenv("PROCGEN_FLAME_KERNEL") == "builtin"
+
+// iterateKernel returns the iterate kernel for a launch over genomes of the
+// given shape (appendShape; nil when they differ), whose first genome's
+// xforms are xs with nx ordinary ones: the kernel compiled for the shape
+// when it is ready, else the built-in one. With wait a missing kernel is
+// compiled first; without, it is compiled in the background for later
+// launches (an animation's next frames), or with cachedOnly only when its
+// PTX is in the disk cache.
+func (r *cudaRun) iterateKernel(shape []byte, xs []gpuXform, nx int, wait, cachedOnly bool) (*gpu.Function, error) {
+	builtin := func() (*gpu.Function, error) { return r.dev.Function("flame", "pg_flame_iterate") }
+	if builtinOnly || shape == nil {
+		return builtin()
+	}
+	key := specialKey{r.dev, string(shape)}
+	specials.Lock()
+	k := specials.m[key]
+	if k == nil && (wait || !cachedOnly || specialCached(r.dev, xs, nx)) {
+		k = &specialKernel{done: make(chan struct{})}
+		specials.m[key] = k
+		src := specialSource(xs, nx)
+		go func() {
+			t := time.Now()
+			k.fn, k.seconds, k.err = compileSpecial(r.dev, src)
+			if k.seconds > 0 {
+				k.seconds = time.Since(t).Seconds()
+			}
+			close(k.done)
+		}()
+	}
+	specials.Unlock()
+	if k == nil {
+		return builtin()
+	}
+	if wait {
+		<-k.done
+	}
+	select {
+	case <-k.done:
+		if k.err == nil {
+			r.kernel = "compiled for the genome's xforms"
+			if k.seconds > 0 {
+				r.kernel += fmt.Sprintf(" (in %.2f s)", k.seconds)
+				k.seconds = 0 // said once
+			}
+			return k.fn, nil
+		}
+		r.kernel = "built-in (" + firstLine(k.err.Error()) + ")"
+	default:
+		r.kernel = "built-in (the genome's own is compiling)"
+	}
+	return builtin()
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// specialOptions are NVRTC's options for dev: its architecture, and the
+// vector reductions where the device and driver run them.
+func specialOptions(dev *gpu.Device) []string {
+	info := dev.Info()
+	opts := []string{fmt.Sprintf("--gpu-architecture=compute_%d%d", info.Major, info.Minor), "--std=c++17"}
+	if dev.VectorReductionsSupported() {
+		opts = append(opts, "-DPG_VECTOR_RED")
+	}
+	return opts
+}
+
+// specialPTXPath is where the PTX of src for dev is cached ("" for no
+// cache): named by a hash of the source, the options, the headers and the
+// NVRTC version, so any change compiles anew.
+func specialPTXPath(dev *gpu.Device, src string) string {
+	dir := gpu.DefaultJITDir()
+	major, minor, err := gpu.NVRTCVersion()
+	if dir == "" || err != nil {
+		return ""
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00nvrtc %d.%d\x00", src, strings.Join(specialOptions(dev), " "), major, minor)
+	fs.WalkDir(cuda.Headers, ".", func(p string, _ fs.DirEntry, _ error) error {
+		if b, err := cuda.Headers.ReadFile(p); err == nil {
+			fmt.Fprintf(h, "%s\x00%s\x00", p, b)
+		}
+		return nil
+	})
+	return filepath.Join(dir, "flame-iterate-"+hex.EncodeToString(h.Sum(nil)[:12])+".ptx")
+}
+
+// specialCached says whether the kernel of xs's shape is in the disk cache.
+func specialCached(dev *gpu.Device, xs []gpuXform, nx int) bool {
+	p := specialPTXPath(dev, specialSource(xs, nx))
+	if p == "" {
+		return false
+	}
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// compileSpecial compiles src with NVRTC (or reads its PTX from the cache)
+// and loads it on dev; seconds is 0 when the PTX came from the cache.
+func compileSpecial(dev *gpu.Device, src string) (fn *gpu.Function, seconds float64, err error) {
+	path := specialPTXPath(dev, src)
+	ptx, rerr := os.ReadFile(path)
+	if path == "" || rerr != nil || len(ptx) == 0 {
+		headers := map[string]string{"stdint.h": nvrtcStdint}
+		entries, _ := fs.ReadDir(cuda.Headers, ".")
+		for _, e := range entries {
+			b, err := cuda.Headers.ReadFile(e.Name())
+			if err != nil {
+				return nil, 0, err
+			}
+			headers[e.Name()] = string(b)
+		}
+		opts := specialOptions(dev)
+		if ptx, err = gpu.CompileToPTX("flame_special.cu", src, headers, opts); err != nil {
+			return nil, 0, err
+		}
+		if opts[len(opts)-1] == "-DPG_VECTOR_RED" {
+			ptx = atLeastPTX81(ptx)
+		}
+		seconds = 1
+		if path != "" {
+			writeFileAtomic(path, ptx)
+		}
+	}
+	family, err := dev.LoadPTXModule("flame-special", ptx)
+	if err != nil {
+		return nil, seconds, err
+	}
+	fn, err = dev.Function(family, "pg_flame_iterate")
+	return fn, seconds, err
+}
+
+// atLeastPTX81 raises the PTX's ISA version to 8.1 where it is lower: the
+// vector reductions are PTX 8.1, which NVRTC before 12.1 does not declare
+// (it passes inline assembly through unchecked). The Makefile does the same
+// to nvcc 11.8's PTX.
+func atLeastPTX81(ptx []byte) []byte {
+	re := regexp.MustCompile(`(?m)^\.version (\d+)\.(\d+)$`)
+	m := re.FindSubmatch(ptx)
+	if m == nil {
+		return ptx
+	}
+	major, _ := strconv.Atoi(string(m[1]))
+	minor, _ := strconv.Atoi(string(m[2]))
+	if major > 8 || major == 8 && minor >= 1 {
+		return ptx
+	}
+	return re.ReplaceAll(ptx, []byte(".version 8.1"))
+}
+
+// nvrtcStdint stands in for <stdint.h>, which NVRTC does not ship.
+const nvrtcStdint = `#pragma once
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+`
+
+// writeFileAtomic writes data to path through a temporary file, so a
+// reader never sees part of it; best effort.
+func writeFileAtomic(path string, data []byte) {
+	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
+		return
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".ptx-*")
+	if err != nil {
+		return
+	}
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), path) != nil {
+		os.Remove(f.Name())
+	}
+}

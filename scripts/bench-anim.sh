@@ -38,6 +38,14 @@ anim() { # OUT: wall seconds of one whole command, "fail" on failure
 samples=$(awk -v f="$FRAMES" -v w="$W" -v h="$H" -v s="$SPP" 'BEGIN { printf "%.0f", f * w * h * s }')
 echo "procgen $($P version | head -1 | awk '{print $2}') on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(nproc) cores, --device $DEVICE"
 echo "edge $(basename "$EDGE"), ${W}x${H}, $SPP spp, $FRAMES frames, median of $RUNS runs"
+# A first run of a genome shape compiles its own iterate kernel (NVRTC, in
+# the background while the built-in kernel renders the first frames) and
+# caches it; the runs below load it from the cache, as every later run of
+# the edge does. The first run's time is printed apart.
+t0=$(date +%s.%N)
+$P -q --device "$DEVICE" flame animate "$EDGE" --genome-db "$DB" --profile "$PROFILE" --frames "$FRAMES" \
+  -o "$w/warm%04d.png" 2>/dev/null && rm -f "$w"/warm*.png
+echo "first run (compiles and caches the edge's kernel): $(awk -v a="$t0" -v b="$(date +%s.%N)" -v f="$FRAMES" 'BEGIN { printf "%.2f s, %.2f frames/s", b - a, f / (b - a) }')"
 # The still renderer's rate on the same genomes: every frame's centre genome
 # without motion blur (a profile with frame_width 0), rendered by one command;
 # all their samples over all their iterate seconds (-v prints both per frame).

@@ -20,10 +20,11 @@ import (
 )
 
 // specialStillSamples is the size of a still from which it is worth
-// compiling its own kernel before iterating (about a second with NVRTC and
-// the driver's JIT, against a fifth or more of the iterate time saved);
-// smaller stills use a compiled kernel only when one is at hand.
-var specialStillSamples = 50e9 // a variable for tests
+// compiling its own kernel before iterating (one to two seconds with NVRTC
+// and the driver's JIT, against a quarter or so of the iterate time saved,
+// at some 50 G samples/s); smaller stills use a compiled kernel only when
+// one is at hand.
+var specialStillSamples = 250e9 // a variable for tests
 
 // specialKernel is one shape's kernel on one device, compiled once.
 type specialKernel struct {
@@ -52,8 +53,8 @@ var builtinOnly = os.Getenv("PROCGEN_FLAME_KERNEL") == "builtin"
 // xforms are xs with nx ordinary ones: the kernel compiled for the shape
 // when it is ready, else the built-in one. With wait a missing kernel is
 // compiled first; without, it is compiled in the background for later
-// launches (an animation's next frames), or with cachedOnly only when its
-// PTX is in the disk cache.
+// launches (an animation's next frames), or with cachedOnly not at all.
+// One whose PTX is in the disk cache is always loaded first.
 func (r *cudaRun) iterateKernel(shape []byte, xs []gpuXform, nx int, wait, cachedOnly bool) (*gpu.Function, error) {
 	builtin := func() (*gpu.Function, error) { return r.dev.Function("flame", "pg_flame_iterate") }
 	if builtinOnly || shape == nil {
@@ -62,7 +63,10 @@ func (r *cudaRun) iterateKernel(shape []byte, xs []gpuXform, nx int, wait, cache
 	key := specialKey{r.dev, string(shape)}
 	specials.Lock()
 	k := specials.m[key]
-	if k == nil && (wait || !cachedOnly || specialCached(r.dev, xs, nx)) {
+	if k == nil && !wait && specialCached(r.dev, xs, nx) {
+		wait = true // loading it from the cache takes milliseconds
+	}
+	if k == nil && (wait || !cachedOnly) {
 		k = &specialKernel{done: make(chan struct{})}
 		specials.m[key] = k
 		src := specialSource(xs, nx)

@@ -53,7 +53,9 @@ func specialSource(xs []gpuXform, nx int) string {
 	if len(xs) > nx {
 		fmt.Fprintf(&b, "\t\treturn pg_xf%d(f, x, y, rng);\n\t}\n};\n\n", nx)
 	} else {
-		b.WriteString("\t\treturn apply_xform(f, x, y, rng); // no final xform: never called\n\t}\n};\n\n")
+		// Without a final xform plot never calls this; the built-in
+		// apply_xform here would compile in every variation.
+		b.WriteString("\t\treturn true; // no final xform: never called\n\t}\n};\n\n")
 	}
 	b.WriteString(`extern "C" __global__ void __launch_bounds__(ITER_THREADS, ITER_MIN_BLOCKS)
 pg_flame_iterate(const FlameGenome *__restrict__ genome, const FlameXform *__restrict__ xforms, float *hist,
@@ -79,6 +81,13 @@ func writeSpecialXform(b *strings.Builder, i int, x *gpuXform) {
 	b.WriteString("\tfloat px = 0.f, py = 0.f;\n")
 	for j, id := range x.IDs[:x.NVars] {
 		if VarID(id) == VarPreBlur { // applied by pg_flame_vars_begin
+			continue
+		}
+		if VarID(id) >= VarArch {
+			// A rare variation: its case inlined, where the built-in kernel
+			// calls the one out-of-line function that holds them all.
+			fmt.Fprintf(b, "\tif (f.weights[%d] != 0.f) { const float2 d = pg_flame_var_rare_body(%du, f.weights[%d], s, f.params, rng); px += d.x; py += d.y; } // %s\n",
+				j, id, j, varName(VarID(id)))
 			continue
 		}
 		fmt.Fprintf(b, "\tif (f.weights[%d] != 0.f) pg_flame_var(%du, f.weights[%d], s, f.coefs, f.params, px, py, rng); // %s\n",

@@ -63,7 +63,8 @@ func TestSpecialShape(t *testing.T) {
 			t.Errorf("a changed %s kept the shape", name)
 		}
 	}
-	// The source applies every variation of every xform by its constant id.
+	// The source applies every variation of every xform by its constant id,
+	// and names no other (no dispatch compiled in).
 	for i := range xs {
 		x := &xs[i]
 		if x.LinearOnly != 0 {
@@ -71,10 +72,16 @@ func TestSpecialShape(t *testing.T) {
 		}
 		for j, id := range x.IDs[:x.NVars] {
 			call := fmt.Sprintf("pg_flame_var(%du, f.weights[%d]", id, j)
+			if VarID(id) >= VarArch { // rare: its case inlined
+				call = fmt.Sprintf("pg_flame_var_rare_body(%du, f.weights[%d]", id, j)
+			}
 			if VarID(id) != VarPreBlur && !strings.Contains(src, call) {
 				t.Errorf("xform %d: the source lacks %s", i, call)
 			}
 		}
+	}
+	if strings.Contains(src, "apply_xform") || strings.Contains(src, "pg_flame_var_rare(") {
+		t.Error("the source compiles in the run-time dispatch")
 	}
 	if len(xs) > nx && !strings.Contains(src, fmt.Sprintf("return pg_xf%d(f, x, y, rng);", nx)) {
 		t.Error("the final xform is not applied")

@@ -71,9 +71,10 @@ __device__ __forceinline__ bool apply_xform(const FlameXform &f, float &x, float
 
 // The generic xforms for flame_iterate. A kernel compiled for one genome's
 // xforms (internal/flame's cuda_special.go) brings its own struct with the
-// same two members. (apply_xform keeps its variations and post affine in
-// one body: split into functions, ptxas spilled the loop's state in the
-// hot path.)
+// same two members. (apply_xform repeats xform_post's lines rather than
+// calling it, and GenericXforms calls apply_xform rather than holding it:
+// either way round, nvcc 11.8's ptxas spilled 188 bytes of the loop's state
+// for sm_90, loaded and stored on every step.)
 struct GenericXforms {
 	// xf[fn], one of the genome's ordinary xforms.
 	static __device__ __forceinline__ bool xform(const FlameXform *xf, int fn, float &x, float &y, PgRng &rng) {

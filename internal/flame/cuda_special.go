@@ -90,10 +90,12 @@ func (r *cudaRun) iterateKernel(shape []byte, xs []gpuXform, nx int, wait, cache
 	case <-k.done:
 		if k.err == nil {
 			r.kernel = "compiled for the genome's xforms"
+			specials.Lock() // renders on one device may run side by side
 			if k.seconds > 0 {
 				r.kernel += fmt.Sprintf(" (in %.2f s)", k.seconds)
 				k.seconds = 0 // said once
 			}
+			specials.Unlock()
 			return k.fn, nil
 		}
 		r.kernel = "built-in (" + firstLine(k.err.Error()) + ")"

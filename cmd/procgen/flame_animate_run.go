@@ -9,6 +9,11 @@ import (
 	"github.com/procgen-dev/procgen/internal/flame"
 )
 
+// framesInFlight is how many frames a device may have queued at once
+// (flame.FrameSubmitter): the host queues the newest while the device works
+// through the others.
+const framesInFlight = 3
+
 // renderedFrame is a frame on its way to the writer.
 type renderedFrame struct {
 	i     int
@@ -127,10 +132,12 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 				}
 				return
 			}
-			// Two frames in flight: frame N+1 is queued before frame N is
-			// waited for, so the device goes on to N+1 while the host reads
-			// N back and builds N+2's inputs ("render" in -v's per-frame
-			// line then spans both).
+			// framesInFlight frames in flight: frame N+2 is queued before
+			// frame N is waited for, so the device goes on to N+1 and N+2
+			// while the host reads N back and builds N+3's inputs ("render"
+			// in -v's per-frame line then spans them). With two, a host that
+			// took 45-55 ms to queue a frame the device iterated in 65 ms
+			// left the device idle now and then.
 			// -v shows how long the host took to queue a frame and how long
 			// it then waited for it: a wait near zero means the device was
 			// idle before the host asked, and the host is what limits.
@@ -147,7 +154,12 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 					fmt.Sprintf("; host waited %.3f s for its genomes, queued it in %.3f s, waited %.3f s for it",
 						q.starved.Seconds(), q.submit.Seconds(), time.Since(w).Seconds()))
 			}
-			var last *queued
+			var pending []*queued // queued, oldest first
+			abandon := func() {   // wait for the device to be done with them
+				for _, q := range pending {
+					q.pf.Wait()
+				}
+			}
 			for {
 				idle := time.Now()
 				sp, ok := <-specs
@@ -156,22 +168,39 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 				}
 				start := time.Now()
 				pf, err := sub.SubmitFrame(ctx, sp.fs, opts(sp.i))
-				if err != nil {
-					if last != nil {
-						last.pf.Wait()
+				if err != nil && len(pending) > 0 && ctx.Err() == nil {
+					// Frames too big for the device to hold so many at
+					// once: finish the oldest and try again.
+					q := pending[0]
+					pending = pending[1:]
+					if !collect(q) {
+						abandon()
+						return
 					}
+					start = time.Now()
+					pf, err = sub.SubmitFrame(ctx, sp.fs, opts(sp.i))
+				}
+				if err != nil {
+					abandon()
 					deliver(sp, start, nil, flame.Stats{}, err, "")
 					return
 				}
-				q := &queued{sp, start, start.Sub(idle), time.Since(start), pf}
-				if last != nil && !collect(last) {
-					pf.Wait()
+				pending = append(pending, &queued{sp, start, start.Sub(idle), time.Since(start), pf})
+				if len(pending) == framesInFlight {
+					q := pending[0]
+					pending = pending[1:]
+					if !collect(q) {
+						abandon()
+						return
+					}
+				}
+			}
+			for i, q := range pending {
+				if !collect(q) {
+					pending = pending[i+1:]
+					abandon()
 					return
 				}
-				last = q
-			}
-			if last != nil {
-				collect(last)
 			}
 		}(fr)
 	}

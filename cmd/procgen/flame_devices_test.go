@@ -19,9 +19,9 @@ func (s slowRenderer) RenderFrame(ctx context.Context, fs *flame.FrameSpec, o fl
 	return flame.CPU{Workers: 1}.RenderFrame(ctx, fs, o)
 }
 
-// TestAnimRunDealsFramesInOrder: frames dealt over several renderers (one
-// per device) reach the writer in time order, each once, skipped ones never.
-func TestAnimRunDealsFramesInOrder(t *testing.T) {
+// twoKeyAnimation is a tiny animation of two keyframes ten seconds apart.
+func twoKeyAnimation(t *testing.T) *flame.Animation {
+	t.Helper()
 	const seq = `<flames>
 <flame time="0" size="16 12" center="0 0" scale="4" quality="1">
  <xform weight="1" color="0" linear="1" coefs="0.5 0 0 0.5 0 0"/>
@@ -41,6 +41,13 @@ func TestAnimRunDealsFramesInOrder(t *testing.T) {
 	if err := an.Override(flame.Options{Width: 16, Height: 12, Quality: 1}); err != nil {
 		t.Fatal(err)
 	}
+	return an
+}
+
+// TestAnimRunDealsFramesInOrder: frames dealt over several renderers (one
+// per device) reach the writer in time order, each once, skipped ones never.
+func TestAnimRunDealsFramesInOrder(t *testing.T) {
+	an := twoKeyAnimation(t)
 	const n = 24
 	times, numbers := make([]float64, n), make([]int, n)
 	for i := range times {
@@ -54,7 +61,7 @@ func TestAnimRunDealsFramesInOrder(t *testing.T) {
 	r := &animRun{app: a, an: an, times: times, numbers: numbers, render: rs, src: "simple.flam3"}
 	var got []int
 	skip := func(i int) bool { return i%5 == 3 }
-	err = r.run(context.Background(), skip, func(i int, f *flame.Frame) error {
+	err := r.run(context.Background(), skip, func(i int, f *flame.Frame) error {
 		if f == nil || f.Width != 16 {
 			t.Errorf("frame %d: bad frame", i)
 		}

@@ -168,6 +168,9 @@ func writeDevicesReport(w io.Writer, r devicesReport) error {
 	if len(c.EmbeddedArchs) > 0 {
 		fmt.Fprintf(tw, "  embedded kernels:\t%s\n", strings.Join(c.EmbeddedArchs, " "))
 	}
+	if c.RuntimeCompiler != "" {
+		fmt.Fprintf(tw, "  run-time compiler:\t%s\n", c.RuntimeCompiler)
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}

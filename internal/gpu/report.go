@@ -45,6 +45,10 @@ type Report struct {
 	// EmbeddedArchs lists the kernel code in the binary: "sm_80", "sm_90" (SASS)
 	// and "compute_90" (PTX the driver can JIT for newer GPUs).
 	EmbeddedArchs []string `json:"embedded_archs,omitempty"`
+	// RuntimeCompiler is the NVRTC found ("NVRTC 13.0"), which compiles
+	// kernels for one input at run time (flame: per genome), or why there
+	// is none; empty in a build without CUDA.
+	RuntimeCompiler string `json:"runtime_compiler,omitempty"`
 }
 
 // DriverVersionString formats a driver API version number such as 12040 as "12.4".

@@ -64,10 +64,7 @@ func (p *fakePending) Wait() (*flame.Frame, flame.Stats, error) {
 func TestAnimRunKeepsFramesInFlight(t *testing.T) {
 	an := twoKeyAnimation(t)
 	const n = 10
-	times, numbers := make([]float64, n), make([]int, n)
-	for i := range times {
-		times[i], numbers[i] = float64(i)*10/n, i
-	}
+	times, numbers := evenFrames(n)
 	for _, tc := range []struct {
 		name     string
 		s        *fakeSubmitter

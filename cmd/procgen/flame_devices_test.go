@@ -44,15 +44,22 @@ func twoKeyAnimation(t *testing.T) *flame.Animation {
 	return an
 }
 
+// evenFrames is n frames numbered 0..n-1 spread evenly over the ten
+// seconds of twoKeyAnimation.
+func evenFrames(n int) (times []float64, numbers []int) {
+	times, numbers = make([]float64, n), make([]int, n)
+	for i := range times {
+		times[i], numbers[i] = float64(i)*10/float64(n), i
+	}
+	return times, numbers
+}
+
 // TestAnimRunDealsFramesInOrder: frames dealt over several renderers (one
 // per device) reach the writer in time order, each once, skipped ones never.
 func TestAnimRunDealsFramesInOrder(t *testing.T) {
 	an := twoKeyAnimation(t)
 	const n = 24
-	times, numbers := make([]float64, n), make([]int, n)
-	for i := range times {
-		times[i], numbers[i] = float64(i)*10/n, i
-	}
+	times, numbers := evenFrames(n)
 	var rs []flame.FrameRenderer
 	for i := 0; i < 3; i++ {
 		rs = append(rs, slowRenderer{rand.New(rand.NewSource(int64(i)))})

@@ -63,19 +63,6 @@ func (c CUDA) frameInputs(fp *framePlan) ([]frameInput, bool, error) {
 	return ins, alphaHits, nil
 }
 
-// frameShape is the shape (appendShape) of the frame's genomes, nil when
-// they differ: a kernel compiled for one shape runs them all.
-func frameShape(ins []frameInput) []byte {
-	shape := appendShape(nil, ins[0].xs, int(ins[0].gg.NXforms))
-	var other []byte
-	for _, in := range ins[1:] {
-		if other = appendShape(other[:0], in.xs, int(in.gg.NXforms)); string(other) != string(shape) {
-			return nil
-		}
-	}
-	return shape
-}
-
 // maxBatchGenomes bounds the genomes of one batched launch (each is ~21 KB
 // on the device), and batchSamplesPerLaunch its samples: a cuburn frame at
 // 1080p (1024 temporal samples, 5.2 G samples) is one launch of 5.2 waves
@@ -184,7 +171,11 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 	// A frame runs the kernel compiled for its genomes' shape once it is
 	// ready; until then the built-in one, while it compiles in the
 	// background.
-	iterate, err := r.iterateKernel(frameShape(ins), ins[0].xs, int(ins[0].gg.NXforms), false, false)
+	sets, nx := make([][]gpuXform, len(ins)), make([]int, len(ins))
+	for i := range ins {
+		sets[i], nx[i] = ins[i].xs, int(ins[i].gg.NXforms)
+	}
+	iterate, err := r.iterateKernel(fitShapes(sets, nx), ins[0].xs, nx[0], false, false)
 	if err != nil {
 		return nil, err
 	}

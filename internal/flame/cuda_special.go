@@ -57,7 +57,12 @@ var builtinOnly = os.Getenv("PROCGEN_FLAME_KERNEL") == "builtin"
 // One whose PTX is in the disk cache is always loaded first.
 func (r *cudaRun) iterateKernel(shape []byte, xs []gpuXform, nx int, wait, cachedOnly bool) (*gpu.Function, error) {
 	builtin := func() (*gpu.Function, error) { return r.dev.Function("flame", "pg_flame_iterate") }
-	if builtinOnly || shape == nil {
+	switch {
+	case builtinOnly:
+		r.kernel = "built-in (PROCGEN_FLAME_KERNEL=builtin)"
+		return builtin()
+	case shape == nil:
+		r.kernel = "built-in (the genomes' xforms differ in their variations)"
 		return builtin()
 	}
 	key := specialKey{r.dev, string(shape)}

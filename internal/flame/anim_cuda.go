@@ -175,7 +175,7 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 	for i := range ins {
 		sets[i], nx[i] = ins[i].xs, int(ins[i].gg.NXforms)
 	}
-	iterate, err := r.iterateKernel(fitShapes(sets, nx), ins[0].xs, nx[0], false, false)
+	iterate, err := r.iterateKernel(ctx, fitShapes(sets, nx), ins[0].xs, nx[0], false, false)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@
 package flame
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -55,7 +56,7 @@ var builtinOnly = os.Getenv("PROCGEN_FLAME_KERNEL") == "builtin"
 // compiled first; without, it is compiled in the background for later
 // launches (an animation's next frames), or with cachedOnly not at all.
 // One whose PTX is in the disk cache is always loaded first.
-func (r *cudaRun) iterateKernel(shape []byte, xs []gpuXform, nx int, wait, cachedOnly bool) (*gpu.Function, error) {
+func (r *cudaRun) iterateKernel(ctx context.Context, shape []byte, xs []gpuXform, nx int, wait, cachedOnly bool) (*gpu.Function, error) {
 	builtin := func() (*gpu.Function, error) { return r.dev.Function("flame", "pg_flame_iterate") }
 	switch {
 	case builtinOnly:
@@ -89,7 +90,11 @@ func (r *cudaRun) iterateKernel(shape []byte, xs []gpuXform, nx int, wait, cache
 		return builtin()
 	}
 	if wait {
-		<-k.done
+		select {
+		case <-k.done:
+		case <-ctx.Done(): // Ctrl-C while compiling: the compile finishes in the background
+			return nil, ctx.Err()
+		}
 	}
 	select {
 	case <-k.done:

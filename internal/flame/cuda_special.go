@@ -188,7 +188,10 @@ func compileSpecial(dev *gpu.Device, src string) (fn *gpu.Function, seconds floa
 		seconds = 1
 		if path != "" {
 			writeFileAtomic(path, ptx)
+			gpu.PruneGenerated(filepath.Dir(path), gpu.GeneratedCacheBytes)
 		}
+	} else {
+		gpu.TouchCached(path)
 	}
 	family, err := dev.LoadPTXModule("flame-special", ptx)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"path/filepath"
 )
 
 // LoadPTXModule makes a module generated at run time (PTX text, e.g. a
@@ -43,7 +44,10 @@ func (d *Device) LoadPTXModule(key string, ptx []byte) (string, error) {
 		variant = "generated PTX, JIT-compiled now"
 		if path != "" {
 			writeCache(path, cubin) // best effort: without it the next process compiles again
+			PruneGenerated(filepath.Dir(path), GeneratedCacheBytes)
 		}
+	} else {
+		TouchCached(path)
 	}
 	m := &module{image: C.CBytes(cubin), funcs: map[string]*Function{}, variant: variant}
 	if err := d.do(func() error { return check("cuModuleLoadData("+key+")", C.pg_module_load_data(&m.handle, m.image)) }); err != nil {

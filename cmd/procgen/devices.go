@@ -86,6 +86,7 @@ change of hardware or of procgen; -v also prints the reference table.`,
 				CUDA:        gpu.Probe(),
 				Calibration: a.calibrationStatus(),
 			}
+			r.CUDA.RuntimeCompiler = gpu.RuntimeCompiler()
 			var err error
 			if asJSON {
 				enc := json.NewEncoder(a.stdout)

@@ -8,9 +8,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,7 +34,7 @@ type specialKernel struct {
 	done    chan struct{} // closed when fn or err is set
 	fn      *gpu.Function
 	err     error
-	seconds float64 // compile time (0: loaded from the cache)
+	seconds float64 // compile time, until -v has said it (0: loaded from the cache)
 }
 
 type specialKey struct {
@@ -69,21 +71,27 @@ func (r *cudaRun) iterateKernel(ctx context.Context, shape []byte, xs []gpuXform
 	key := specialKey{r.dev, string(shape)}
 	specials.Lock()
 	k := specials.m[key]
-	if k == nil && !wait && specialCached(r.dev, xs, nx) {
-		wait = true // loading it from the cache takes milliseconds
-	}
-	if k == nil && (wait || !cachedOnly) {
-		k = &specialKernel{done: make(chan struct{})}
-		specials.m[key] = k
+	if k == nil {
 		src := specialSource(xs, nx)
-		go func() {
-			t := time.Now()
-			k.fn, k.seconds, k.err = compileSpecial(r.dev, src)
-			if k.seconds > 0 {
-				k.seconds = time.Since(t).Seconds()
+		path := specialPTXPath(r.dev, src)
+		if !wait && path != "" {
+			if _, err := os.Stat(path); err == nil {
+				wait = true // loading it from the cache takes milliseconds
 			}
-			close(k.done)
-		}()
+		}
+		if wait || !cachedOnly {
+			k = &specialKernel{done: make(chan struct{})}
+			specials.m[key] = k
+			go func() {
+				t := time.Now()
+				var compiled bool
+				k.fn, compiled, k.err = compileSpecial(r.dev, src, path)
+				if compiled {
+					k.seconds = time.Since(t).Seconds()
+				}
+				close(k.done)
+			}()
+		}
 	}
 	specials.Unlock()
 	if k == nil {
@@ -108,18 +116,12 @@ func (r *cudaRun) iterateKernel(ctx context.Context, shape []byte, xs []gpuXform
 			specials.Unlock()
 			return k.fn, nil
 		}
-		r.kernel = "built-in (" + firstLine(k.err.Error()) + ")"
+		why, _, _ := strings.Cut(k.err.Error(), "\n")
+		r.kernel = "built-in (" + why + ")"
 	default:
 		r.kernel = "built-in (the genome's own is compiling)"
 	}
 	return builtin()
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // specialOptions are NVRTC's options for dev: its architecture, and the
@@ -143,51 +145,47 @@ func specialPTXPath(dev *gpu.Device, src string) string {
 		return ""
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00nvrtc %d.%d\x00", src, strings.Join(specialOptions(dev), " "), major, minor)
-	fs.WalkDir(cuda.Headers, ".", func(p string, _ fs.DirEntry, _ error) error {
-		if b, err := cuda.Headers.ReadFile(p); err == nil {
-			fmt.Fprintf(h, "%s\x00%s\x00", p, b)
-		}
-		return nil
-	})
+	fmt.Fprintf(h, "%s\x00%s\x00nvrtc %d.%d\x00%x", src, strings.Join(specialOptions(dev), " "), major, minor,
+		headersHash())
 	return filepath.Join(dir, "flame-iterate-"+hex.EncodeToString(h.Sum(nil)[:12])+".ptx")
 }
 
-// specialCached says whether the kernel of xs's shape is in the disk cache.
-func specialCached(dev *gpu.Device, xs []gpuXform, nx int) bool {
-	p := specialPTXPath(dev, specialSource(xs, nx))
-	if p == "" {
-		return false
-	}
-	_, err := os.Stat(p)
-	return err == nil
-}
-
-// compileSpecial compiles src with NVRTC (or reads its PTX from the cache)
-// and loads it on dev; seconds is 0 when the PTX came from the cache.
-func compileSpecial(dev *gpu.Device, src string) (fn *gpu.Function, seconds float64, err error) {
-	path := specialPTXPath(dev, src)
-	ptx, rerr := os.ReadFile(path)
-	if path == "" || rerr != nil || len(ptx) == 0 {
-		headers := map[string]string{"stdint.h": nvrtcStdint}
-		entries, _ := fs.ReadDir(cuda.Headers, ".")
-		for _, e := range entries {
-			b, err := cuda.Headers.ReadFile(e.Name())
-			if err != nil {
-				return nil, 0, err
-			}
+// specialHeaders are the CUDA headers a generated kernel includes, by name.
+func specialHeaders() map[string]string {
+	headers := map[string]string{}
+	entries, _ := fs.ReadDir(cuda.Headers, ".")
+	for _, e := range entries {
+		if b, err := cuda.Headers.ReadFile(e.Name()); err == nil {
 			headers[e.Name()] = string(b)
 		}
+	}
+	return headers
+}
+
+// headersHash is a hash of specialHeaders, computed once.
+var headersHash = sync.OnceValue(func() []byte {
+	h, headers := sha256.New(), specialHeaders()
+	for _, name := range slices.Sorted(maps.Keys(headers)) {
+		fmt.Fprintf(h, "%s\x00%s\x00", name, headers[name])
+	}
+	return h.Sum(nil)
+})
+
+// compileSpecial compiles src with NVRTC, or reads its PTX from the cache
+// at path ("" for none), and loads it on dev; compiled says NVRTC ran.
+func compileSpecial(dev *gpu.Device, src, path string) (fn *gpu.Function, compiled bool, err error) {
+	ptx, rerr := os.ReadFile(path)
+	if path == "" || rerr != nil || len(ptx) == 0 {
 		opts := specialOptions(dev)
-		if ptx, err = gpu.CompileToPTX("flame_special.cu", src, headers, opts); err != nil {
-			return nil, 0, err
+		if ptx, err = gpu.CompileToPTX("flame_special.cu", src, specialHeaders(), opts); err != nil {
+			return nil, false, err
 		}
 		if opts[len(opts)-1] == "-DPG_VECTOR_RED" {
 			ptx = atLeastPTX81(ptx)
 		}
-		seconds = 1
+		compiled = true
 		if path != "" {
-			writeFileAtomic(path, ptx)
+			gpu.WriteCache(path, ptx)
 			gpu.PruneGenerated(filepath.Dir(path), gpu.GeneratedCacheBytes)
 		}
 	} else {
@@ -195,10 +193,10 @@ func compileSpecial(dev *gpu.Device, src string) (fn *gpu.Function, seconds floa
 	}
 	family, err := dev.LoadPTXModule("flame-special", ptx)
 	if err != nil {
-		return nil, seconds, err
+		return nil, compiled, err
 	}
 	fn, err = dev.Function(family, "pg_flame_iterate")
-	return fn, seconds, err
+	return fn, compiled, err
 }
 
 // atLeastPTX81 raises the PTX's ISA version to 8.1 where it is lower: the
@@ -217,32 +215,4 @@ func atLeastPTX81(ptx []byte) []byte {
 		return ptx
 	}
 	return re.ReplaceAll(ptx, []byte(".version 8.1"))
-}
-
-// nvrtcStdint stands in for <stdint.h>, which NVRTC does not ship.
-const nvrtcStdint = `#pragma once
-typedef signed char int8_t;
-typedef short int16_t;
-typedef int int32_t;
-typedef long long int64_t;
-typedef unsigned char uint8_t;
-typedef unsigned short uint16_t;
-typedef unsigned int uint32_t;
-typedef unsigned long long uint64_t;
-`
-
-// writeFileAtomic writes data to path through a temporary file, so a
-// reader never sees part of it; best effort.
-func writeFileAtomic(path string, data []byte) {
-	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
-		return
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".ptx-*")
-	if err != nil {
-		return
-	}
-	_, werr := f.Write(data)
-	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), path) != nil {
-		os.Remove(f.Name())
-	}
 }

@@ -6,11 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 	"testing"
 
-	"github.com/procgen-dev/procgen/cuda"
 	"github.com/procgen-dev/procgen/internal/gpu"
 )
 
@@ -20,12 +18,7 @@ func TestSpecialSourceCompiles(t *testing.T) {
 	if _, _, err := gpu.NVRTCVersion(); err != nil {
 		t.Skip(err)
 	}
-	headers := map[string]string{"stdint.h": nvrtcStdint}
-	entries, _ := fs.ReadDir(cuda.Headers, ".")
-	for _, e := range entries {
-		b, _ := cuda.Headers.ReadFile(e.Name())
-		headers[e.Name()] = string(b)
-	}
+	headers := specialHeaders()
 	gg, xs := heavyInputs(t)
 	for _, opts := range [][]string{{"--gpu-architecture=compute_80", "--std=c++17"},
 		{"--gpu-architecture=compute_90", "--std=c++17", "-DPG_VECTOR_RED"}} {

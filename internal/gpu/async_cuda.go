@@ -13,8 +13,8 @@ import (
 )
 
 // Copies between page-locked memory and the device that are queued on a
-// stream (nil: the default stream) and return at once, and events to wait for them: what a
-// pipeline needs to prepare its next piece of work while the device runs
+// stream (nil: the default stream) and return at once, and events to wait
+// for them: what a pipeline needs to prepare its next piece of work while the device runs
 // the last (Buffer.Write and Read wait for every queued launch first). The
 // host must leave the page-locked bytes alone until an Event recorded after
 // the copy has been waited for.

@@ -10,7 +10,6 @@ import "C"
 import (
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
 )
 
@@ -42,11 +41,6 @@ type Device struct {
 // exactly why CUDA is unavailable. It opens no context.
 func Probe() Report {
 	rep := Report{BuiltWithCUDA: true, EmbeddedArchs: embeddedArchs()}
-	if major, minor, err := NVRTCVersion(); err == nil {
-		rep.RuntimeCompiler = fmt.Sprintf("NVRTC %d.%d", major, minor)
-	} else {
-		rep.RuntimeCompiler = "none: " + firstLineOf(err.Error())
-	}
 	version, err := loadDriver()
 	rep.DriverVersion = version
 	if err != nil {
@@ -244,11 +238,4 @@ func (d *Device) Close() error {
 	d.closeMu.Unlock()
 	close(d.calls)
 	return firstErr
-}
-
-func firstLineOf(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -52,7 +52,7 @@ func (d *Device) loadVectorRed(family string) *module {
 		}
 		variant = "vector reductions, JIT-compiled now"
 		if path != "" {
-			writeCache(path, cubin) // best effort: without it the next process compiles again
+			WriteCache(path, cubin) // best effort: without it the next process compiles again
 		}
 	}
 	m := &module{image: C.CBytes(cubin), funcs: map[string]*Function{}, variant: variant}
@@ -90,24 +90,6 @@ func (d *Device) cubinPath(family string, ptx []byte) string {
 	h := sha256.Sum256(ptx)
 	return filepath.Join(d.jitDir, fmt.Sprintf("%s-%s-sm_%d%d-cuda%d.cubin", family, hex.EncodeToString(h[:8]),
 		d.info.Major, d.info.Minor, driver.version))
-}
-
-func writeCache(path string, data []byte) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".jit-*")
-	if err != nil {
-		return
-	}
-	_, werr := f.Write(data)
-	if cerr := f.Close(); werr != nil || cerr != nil {
-		os.Remove(f.Name())
-		return
-	}
-	if os.Rename(f.Name(), path) != nil {
-		os.Remove(f.Name())
-	}
 }
 
 func defaultJITDir() string { return DefaultJITDir() }
@@ -157,7 +139,7 @@ func (d *Device) PrepareKernels() ([]string, error) {
 			if err != nil {
 				return done, fmt.Errorf("gpu: compile %s vector-reduction kernels: %w", family, err)
 			}
-			writeCache(path, cubin)
+			WriteCache(path, cubin)
 			if _, err := os.Stat(path); err != nil {
 				return done, fmt.Errorf("gpu: cache compiled %s kernels in %s: %w", family, d.jitDir, err)
 			}

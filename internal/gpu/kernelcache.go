@@ -72,3 +72,24 @@ func PruneGenerated(dir string, max int64) {
 		}
 	}
 }
+
+// WriteCache writes a compiled kernel to path through a temporary file in
+// its directory, so another process never reads part of one; best effort
+// (a kernel that is not cached is compiled again next time).
+func WriteCache(path string, data []byte) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".jit-*")
+	if err != nil {
+		return
+	}
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr != nil || cerr != nil {
+		os.Remove(f.Name())
+		return
+	}
+	if os.Rename(f.Name(), path) != nil {
+		os.Remove(f.Name())
+	}
+}

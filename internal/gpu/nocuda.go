@@ -15,6 +15,9 @@ func Probe() Report {
 	return Report{Reason: "built without CUDA support (this binary is the pure-Go build)"}
 }
 
+// RuntimeCompiler is "" without CUDA: there is nothing to compile for.
+func RuntimeCompiler() string { return "" }
+
 // Open always fails in a build without CUDA.
 func Open(ordinal int) (*Device, error) {
 	return nil, fmt.Errorf("gpu: open device %d: %w: built without CUDA support", ordinal, ErrUnavailable)

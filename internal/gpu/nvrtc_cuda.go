@@ -138,8 +138,23 @@ func cStrings(ss []string) (arr **C.char, free func()) {
 	}
 }
 
+// nvrtcStdint stands in for <stdint.h>, which NVRTC does not ship: headers
+// written for nvcc include it. CompileToPTX provides it unless the caller
+// brings its own.
+const nvrtcStdint = `#pragma once
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+`
+
 // CompileToPTX compiles CUDA C++ source src (name is the file name used in messages) with in-memory
-// headers (include name -> text; these must be found by #include "name" and #include <name>)
+// headers (include name -> text; these must be found by #include "name" and #include <name>;
+// a stdint.h is added unless given)
 // and NVRTC options (e.g. "--gpu-architecture=compute_90", "-DFOO=1", "--std=c++17"), returning
 // the PTX text (without the trailing NUL). On a compile error the error's text contains NVRTC's program log.
 func CompileToPTX(name, src string, headers map[string]string, opts []string) ([]byte, error) {
@@ -147,14 +162,20 @@ func CompileToPTX(name, src string, headers map[string]string, opts []string) ([
 		return nil, err
 	}
 	// Sorted so that the same inputs always make the same call (and the same PTX).
-	names := make([]string, 0, len(headers))
+	names := make([]string, 0, len(headers)+1)
 	for n := range headers {
 		names = append(names, n)
+	}
+	if _, ok := headers["stdint.h"]; !ok {
+		names = append(names, "stdint.h")
 	}
 	sort.Strings(names)
 	texts := make([]string, len(names))
 	for i, n := range names {
 		texts[i] = headers[n]
+		if _, ok := headers[n]; !ok {
+			texts[i] = nvrtcStdint
+		}
 	}
 	// C strings end at the first NUL, so one inside would silently cut an input short.
 	for _, ss := range [][]string{{name, src}, names, texts, opts} {
@@ -218,4 +239,15 @@ func programLog(prog C.pg_nvrtc_program) string {
 		return ""
 	}
 	return strings.TrimRight(string(buf), "\x00\n")
+}
+
+// RuntimeCompiler names the NVRTC this process can load ("NVRTC 13.0"), or
+// says why there is none ("none: ...").
+func RuntimeCompiler() string {
+	major, minor, err := NVRTCVersion()
+	if err != nil {
+		line, _, _ := strings.Cut(err.Error(), "\n")
+		return "none: " + line
+	}
+	return fmt.Sprintf("NVRTC %d.%d", major, minor)
 }

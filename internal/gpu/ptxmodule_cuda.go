@@ -43,7 +43,7 @@ func (d *Device) LoadPTXModule(key string, ptx []byte) (string, error) {
 		}
 		variant = "generated PTX, JIT-compiled now"
 		if path != "" {
-			writeCache(path, cubin) // best effort: without it the next process compiles again
+			WriteCache(path, cubin) // best effort: without it the next process compiles again
 			PruneGenerated(filepath.Dir(path), GeneratedCacheBytes)
 		}
 	} else {

@@ -47,7 +47,9 @@ type Report struct {
 	EmbeddedArchs []string `json:"embedded_archs,omitempty"`
 	// RuntimeCompiler is the NVRTC found ("NVRTC 13.0"), which compiles
 	// kernels for one input at run time (flame: per genome), or why there
-	// is none; empty in a build without CUDA.
+	// is none; empty in a build without CUDA. Probe leaves it empty (it
+	// runs at the start of renders, which need not load NVRTC); the
+	// devices report fills it from RuntimeCompiler.
 	RuntimeCompiler string `json:"runtime_compiler,omitempty"`
 }
 

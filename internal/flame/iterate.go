@@ -32,11 +32,22 @@ type preparedXform struct {
 // visAdjusted is flam3's adjust_percentage: opacity mapped so that
 // perceived brightness changes evenly.
 func visAdjusted(opacity float64) float64 {
-	if opacity == 0 {
+	switch {
+	case opacity == 0:
 		return 0
+	case nearOne(opacity):
+		return 1
 	}
 	return math.Pow(10, -math.Log(1/opacity)/math.Log(2))
 }
+
+// nearOne says whether v is 1 up to interpolation's round-off. Keyframes
+// of opacity 1 (or palette alpha 1) interpolate to 1 - 2e-15 and the like
+// (a Catmull-Rom spline's basis weights, flam3's c0*a + c1*b), and one such
+// temporal sample made a whole frame count its hits apart from alpha
+// (alphaHits): the GPU's frames ran at half speed for a third of an edge.
+// No one writes an opacity within 1e-12 of 1 meaning anything but 1.
+func nearOne(v float64) bool { return math.Abs(v-1) < 1e-12 }
 
 // xformTable is the weighted choice of the next xform: row 0 for the first
 // step, row i+1 after xform i (xaos), or a single row without xaos.

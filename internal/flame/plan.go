@@ -180,6 +180,9 @@ func (p *plan) chaosGame(seed uint64) *chaosGame {
 		for ch := 0; ch < 4; ch++ {
 			cg.palette[i][ch] = g.Palette[i][ch] * 255
 		}
+		if nearOne(g.Palette[i][3]) { // interpolation's round-off (see nearOne)
+			cg.palette[i][3] = 255
+		}
 	}
 	prep := func(x *Xform) preparedXform {
 		c := *x // Precalc writes into Params: work on a copy

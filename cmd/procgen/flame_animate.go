@@ -181,6 +181,7 @@ func frameTimes(an animSource, af animateFlags) (times []float64, numbers []int,
 }
 
 func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o flameOptions) error {
+	a.prefetchDevice()
 	out, err := parseAnimOutput(af.out, o)
 	if err != nil {
 		return err

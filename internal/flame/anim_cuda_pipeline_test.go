@@ -135,3 +135,55 @@ func TestCUDAFrameSplitLaunch(t *testing.T) {
 		}
 	}
 }
+
+// TestCUDAWarm: Warm readies n arenas, each with its page-locked memory, so
+// the first n frames queued at once take no more; a second Warm adds
+// nothing, and a renderer that keeps no buffers has nothing to warm.
+func TestCUDAWarm(t *testing.T) {
+	if err := cudaRenderer(t).Warm(3); err != nil {
+		t.Fatal(err)
+	}
+	kept := cudaFrameRenderer(t)
+	held := func() (arenas, chunks int) {
+		for _, a := range kept.cache.arenas {
+			chunks += len(a.chunks)
+		}
+		return len(kept.cache.arenas), chunks
+	}
+	for range 2 {
+		if err := kept.Warm(3); err != nil {
+			t.Fatal(err)
+		}
+		if a, c := held(); a != 3 || c != 3 {
+			t.Fatalf("after Warm(3): %d arenas, %d chunks of page-locked memory; want 3 and 3", a, c)
+		}
+	}
+	a := twoKeys(t)
+	for _, k := range a.Keys {
+		k.Width, k.Height, k.Quality = 160, 120, 50
+	}
+	ctx := context.Background()
+	var pending []PendingFrame
+	for i := range 3 {
+		fs, err := a.Frame(0.3 * float64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pf, err := kept.SubmitFrame(ctx, fs, Options{Seed: uint64(i + 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pending = append(pending, pf)
+	}
+	if a, _ := held(); a != 0 {
+		t.Fatalf("3 frames in flight left %d arenas idle, want 0", a)
+	}
+	for _, pf := range pending {
+		if _, _, err := pf.Wait(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, c := held(); a != 3 || c != 3 {
+		t.Fatalf("after 3 frames: %d arenas, %d chunks; want the 3 and 3 Warm made", a, c)
+	}
+}

@@ -12,10 +12,18 @@ import (
 // or build the next frame's inputs. The CUDA frame renderer is one.
 type FrameSubmitter interface {
 	FrameRenderer
-	// SubmitFrame queues fs. Call Wait on the result, on the same
-	// goroutine, before the frame after next is submitted: a renderer keeps
-	// two frames' buffers.
+	// SubmitFrame queues fs. Call Wait on the result on the same
+	// goroutine; the renderer holds the buffers of every frame queued and
+	// not yet waited for, so a caller keeps a few in flight, not all.
 	SubmitFrame(ctx context.Context, fs *FrameSpec, o Options) (PendingFrame, error)
+}
+
+// FrameWarmer is a FrameSubmitter that can ready itself for n frames in
+// flight before the first is submitted (see CUDA.Warm), so that the first
+// frames queue as fast as the rest. Call it on the goroutine that submits;
+// an error is the one the first SubmitFrame would meet.
+type FrameWarmer interface {
+	Warm(n int) error
 }
 
 // PendingFrame is a frame queued by SubmitFrame.

@@ -88,6 +88,9 @@ func encodePNG(w io.Writer, img image.Image, depth BitDepth, c Compression) erro
 	} else {
 		out = to16Bit(img)
 	}
+	if src, ok := newPNGSource(out); ok {
+		return encodePNGParallel(w, src, c.level())
+	}
 	enc := png.Encoder{CompressionLevel: c.level()}
 	return enc.Encode(w, out)
 }

@@ -73,7 +73,7 @@ func (a *app) newFlameRenderCmd() *cobra.Command {
 	var resume bool
 	var shardSpec string
 	cmd := &cobra.Command{
-		Use:   "render GENOME.flam3|DIR ... [-o OUT]",
+		Use:   "render GENOME.flam3|DIR|IMAGE.png|- ... [-o OUT]",
 		Short: "Render flam3 genomes to PNG",
 		Long: `Render fractal flames from flam3 genomes (as written by flam3, Apophysis,
 Fractorium and Electric Sheep) with the flam3 algorithm: chaos game, log-density
@@ -85,6 +85,13 @@ genome's name with .png). Several files, a directory, or a file holding several 
 every flame into the directory -o DIR (default: the current directory), named
 after the file and the flame; a bad genome does not stop the others, and the
 failures are listed at the end (exit 1). --resume skips outputs that exist.
+
+A PNG keeps the genome it was rendered from, as flam3 keeps it (a
+flam3_genome text chunk, with --width/--height/--quality applied, beside
+flam3_version, flam3_samples and flam3_error_rate; not flam3_time, so the
+same input and --seed give the same file), and a PNG by procgen or flam3
+renders again: 'procgen flame render old.png -o new.png'.
+- reads one genome file from standard input.
 
 Size and quality default to the genome's own; --width/--height rescale the
 framing, --quality sets samples per output pixel. The same --seed gives the
@@ -99,6 +106,8 @@ writes its raw accumulation (CPU or GPU, not mixed), and 'procgen flame merge' f
 		Example: `  procgen flame render sheep.flam3 -o sheep.png
   procgen flame render sheep.flam3 --width 1920 --quality 2000 --png16 -o sheep.png
   procgen flame render genomes/ -o renders/ --resume
+  procgen flame render sheep.png --quality 4000 -o sheep-hq.png
+  curl -s https://example.org/sheep.flam3 | procgen flame render - -o sheep.png
   procgen --device cpu flame render sheep.flam3 --seed 7
   procgen flame render genomes/ -o renders/ --shard 2/8
   procgen --device cpu flame render poster.flam3 --quality 20000 --shard 2/8 -o part2.accum`,
@@ -206,7 +215,7 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		gs, warns, err := flame.ParseFile(path, parseOpts)
+		gs, warns, err := a.parseGenomes(path, parseOpts)
 		for _, w := range warns {
 			a.log.Warnf("%s", w)
 		}
@@ -376,14 +385,19 @@ func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, plan *output.Plan,
 		a.log.Debugf("%s: %d of %d points went bad (NaN/inf) and were dropped", name, st.BadValues, st.Samples)
 	}
 	level := pngCompression[o.Compression]
+	text, err := flam3Text(j.genome, flame.Options{Width: o.Width, Height: o.Height, Quality: o.Quality,
+		Supersample: o.Supersample}, st)
+	if err != nil {
+		return fmt.Errorf("%s: %w", j.source, err)
+	}
 	encode := func(w io.Writer) error {
 		switch {
 		case isJPEG(j.out):
 			return output.EncodeJPEG(w, frame.NRGBA(), o.JPEGQuality)
 		case depth == output.Depth16:
-			return output.EncodePNGCompressed(w, frame.NRGBA64(), depth, level)
+			return output.EncodePNGText(w, frame.NRGBA64(), depth, level, text)
 		}
-		return output.EncodePNGCompressed(w, frame.NRGBA(), depth, level)
+		return output.EncodePNGText(w, frame.NRGBA(), depth, level, text)
 	}
 	phase.Enter(ctx, "write")
 	if err := plan.Commit(ctx, []output.Write{{Path: j.out, Func: encode}}); err != nil {
@@ -436,6 +450,12 @@ func (a *app) checkFlameDeviceSize(j flameJob, o flameOptions, dev *gpu.Device) 
 func genomeFiles(args []string) ([]string, error) {
 	var files []string
 	for _, arg := range args {
+		if arg == output.Stdout {
+			if len(args) > 1 {
+				return nil, fmt.Errorf("flame: - (the genome on standard input) must be the only input")
+			}
+			return args, nil
+		}
 		fi, err := os.Stat(arg)
 		if err != nil {
 			return nil, fmt.Errorf("flame: %w", err)
@@ -467,6 +487,9 @@ func genomeFiles(args []string) ([]string, error) {
 // outputName is the PNG name for flame i of n in the file at path.
 func outputName(path string, g *flame.Genome, i, n int) string {
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if path == output.Stdout {
+		base = "stdin"
+	}
 	if n == 1 {
 		return base + ".png"
 	}

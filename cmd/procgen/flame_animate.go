@@ -364,14 +364,19 @@ func (r *animRun) writePattern(ctx context.Context, pattern string) error {
 	written := 0
 	pool := newEncodePool(0)
 	err := r.run(ctx, skip, func(i int, f *flame.Frame) error {
+		// Each PNG keeps the genome at the frame's time, as flam3-animate's do.
+		text, err := flam3Text(&r.an.At(r.times[i]).Genome, flame.Options{}, flame.Stats{})
+		if err != nil {
+			return err
+		}
 		encode := func(w io.Writer) error {
 			switch {
 			case isJPEG(names[i]):
 				return output.EncodeJPEG(w, f.NRGBA(), r.o.JPEGQuality)
 			case depth == output.Depth16:
-				return output.EncodePNGCompressed(w, f.NRGBA64(), depth, level)
+				return output.EncodePNGText(w, f.NRGBA64(), depth, level, text)
 			}
-			return output.EncodePNGCompressed(w, f.NRGBA(), depth, level)
+			return output.EncodePNGText(w, f.NRGBA(), depth, level, text)
 		}
 		written++
 		return pool.submit(func() error { return plan.Commit(ctx, []output.Write{{Path: names[i], Func: encode}}) })

@@ -118,15 +118,17 @@ func (a *app) flameMerge(cmd *cobra.Command, parts []string, out string, o flame
 		depth = output.Depth16
 	}
 	level := pngCompression[o.Compression]
+	// The image carries the genome and samples one render's image does.
+	text := flam3TextOf(in.GenomeXML, in.Samples, in.BadValues)
 	phase.Enter(ctx, "write")
 	if err := plan.Commit(ctx, []output.Write{{Path: out, Func: func(w io.Writer) error {
 		switch {
 		case isJPEG(out):
 			return output.EncodeJPEG(w, frame.NRGBA(), o.JPEGQuality)
 		case depth == output.Depth16:
-			return output.EncodePNGCompressed(w, frame.NRGBA64(), depth, level)
+			return output.EncodePNGText(w, frame.NRGBA64(), depth, level, text)
 		}
-		return output.EncodePNGCompressed(w, frame.NRGBA(), depth, level)
+		return output.EncodePNGText(w, frame.NRGBA(), depth, level, text)
 	}}}); err != nil {
 		return err
 	}

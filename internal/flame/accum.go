@@ -121,20 +121,22 @@ func (c CPU) Accumulate(ctx context.Context, g *Genome, o Options, shard, shards
 	if err != nil {
 		return nil, st, err
 	}
-	a, err := newAccum(g, p, h, o.Seed, shard, shards, st, "")
+	a, err := newAccum(g, p, h, o, shard, shards, st, "")
 	return a, st, err
 }
 
 // newAccum wraps a part's histogram with its header; backend is "" for the
 // CPU and "cuda" for the GPU, whose chains are other random streams than the
-// CPU's sub-batches, so parts of the two never merge.
-func newAccum(g *Genome, p *plan, h *histogram, seed uint64, shard, shards int, st Stats, backend string) (*Accum, error) {
-	var xml strings.Builder
-	if err := WriteAnimation(&xml, []*AnimGenome{{Genome: *g}}); err != nil {
+// CPU's sub-batches, so parts of the two never merge. The header keeps the
+// genome as rendered (o's size and quality applied), which the merged image
+// carries as one render's image does.
+func newAccum(g *Genome, p *plan, h *histogram, o Options, shard, shards int, st Stats, backend string) (*Accum, error) {
+	xml, err := GenomeXML(g, Options{Width: o.Width, Height: o.Height, Quality: o.Quality, Supersample: o.Supersample})
+	if err != nil {
 		return nil, err
 	}
 	a := &Accum{h: h, info: AccumInfo{
-		Name: g.Name, GenomeXML: xml.String(), Seed: seed, Shard: shard, Shards: shards,
+		Name: g.Name, GenomeXML: string(xml), Seed: o.Seed, Shard: shard, Shards: shards,
 		Samples: st.Samples, TotalSamples: p.samples, BadValues: st.BadValues,
 		BucketsW: p.bw, BucketsH: p.bh, AlphaHits: h.hits == nil, Finish: p.finishSpec(), Backend: backend,
 	}}

@@ -274,8 +274,6 @@ func describeMismatch(want, got AccumInfo) string {
 	case want.Backend != got.Backend:
 		return fmt.Sprintf("rendered on %s, the first part on %s: parts of one render come from one backend (their random streams differ)",
 			backendName(got.Backend), backendName(want.Backend))
-	case want.GenomeXML != got.GenomeXML:
-		return fmt.Sprintf("genome %q, not the %q of the first part", got.Name, want.Name)
 	case want.Shards != got.Shards:
 		return fmt.Sprintf("one of %d shards, the first part one of %d", got.Shards, want.Shards)
 	case want.Seed != got.Seed:
@@ -284,6 +282,8 @@ func describeMismatch(want, got AccumInfo) string {
 		return fmt.Sprintf("a render of %d samples, the first part %d (another --quality or size?)", got.TotalSamples, want.TotalSamples)
 	case want.BucketsW != got.BucketsW || want.BucketsH != got.BucketsH || want.Finish != got.Finish:
 		return "other sizes or finishing options than the first part"
+	case want.GenomeXML != got.GenomeXML: // after the size and quality, which the genome's XML holds too
+		return fmt.Sprintf("genome %q, not the %q of the first part", got.Name, want.Name)
 	}
 	return "another render than the first part"
 }

@@ -62,6 +62,6 @@ func (c CUDA) AccumulatePart(ctx context.Context, g *Genome, o Options, shard, s
 	})
 	st := Stats{Samples: samples, Buckets: int64(nb), BadValues: int64(nbad[0]), DeviceBytes: r.bytes,
 		IterateSeconds: r.iterate.Seconds(), Kernel: r.kernel}
-	a, err := newAccum(g, p, h, o.Seed, shard, shards, st, "cuda")
+	a, err := newAccum(g, p, h, o, shard, shards, st, "cuda")
 	return a, st, err
 }

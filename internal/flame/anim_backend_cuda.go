@@ -9,7 +9,7 @@ import "github.com/procgen-dev/procgen/internal/gpu"
 // dev is nil. A renderer renders one frame at a time.
 func NewFrameRenderer(dev *gpu.Device) FrameRenderer {
 	if dev != nil {
-		return CUDA{Dev: dev, cache: newBufferCache()}
+		return CUDA{Dev: dev, cache: newFrameCache(dev)}
 	}
 	return CPU{}
 }

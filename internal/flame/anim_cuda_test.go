@@ -110,11 +110,21 @@ func cudaFrameRenderer(tb testing.TB) CUDA {
 // TestCUDAFrameBufferReuse: a renderer that keeps its device buffers renders
 // frames of different sizes in turn (so buffers are both reused and left
 // behind), and each frame is as close to a fresh-buffer render of the same
-// seed as float atomics allow; after each frame the cache holds at most that
-// frame's buffers.
+// seed as float atomics allow. With no room for stale buffers, after each
+// frame the cache holds at most that frame's buffers; with room (the
+// default), the 96-pixel frame's buffers are still kept after the
+// 120-pixel frames come back.
 func TestCUDAFrameBufferReuse(t *testing.T) {
+	for _, limit := range []int64{0, staleBytes} {
+		frameBufferReuse(t, limit)
+	}
+}
+
+func frameBufferReuse(t *testing.T, limit int64) {
 	fresh := cudaRenderer(t)
 	kept := cudaFrameRenderer(t)
+	kept.cache.limit = limit
+	var idle120 int64
 	a := twoKeys(t)
 	ctx := context.Background()
 	for i, w := range []int{120, 120, 96, 120, 120} {
@@ -136,8 +146,14 @@ func TestCUDAFrameBufferReuse(t *testing.T) {
 		if d := refMAD(got.NRGBA(), want.NRGBA()); d > 0.05 {
 			t.Fatalf("frame %d (%d px wide): kept buffers give MAD %.4f to fresh ones", i, w, d)
 		}
-		if kept.cache.bytes > st.DeviceBytes {
+		switch {
+		case limit == 0 && kept.cache.bytes > st.DeviceBytes:
 			t.Fatalf("frame %d: the cache holds %d bytes, more than the frame's %d", i, kept.cache.bytes, st.DeviceBytes)
+		case limit > 0 && i == 1:
+			idle120 = kept.cache.bytes
+		case limit > 0 && i == 3 && kept.cache.bytes < idle120+st.DeviceBytes/2:
+			t.Fatalf("frame 3: %d bytes idle; the 96-pixel frame's (some %d) and the 120-pixel frames' (%d) should all be kept",
+				kept.cache.bytes, st.DeviceBytes, idle120)
 		}
 	}
 	if err := kept.Close(); err != nil || kept.cache.bytes != 0 {

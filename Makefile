@@ -41,7 +41,7 @@ else
   KERNELS    :=
 endif
 
-.PHONY: all procgen kernels kernels-parallel test test-cpu test-cuda gpu-bins bench bench-lsys bench-gpu bench-rules bench-e2e bench-anim bench-devices slurm-test clean
+.PHONY: bench-flam3-anim all procgen kernels kernels-parallel test test-cpu test-cuda gpu-bins bench bench-lsys bench-gpu bench-rules bench-e2e bench-anim bench-devices slurm-test clean
 
 all: procgen
 
@@ -154,6 +154,12 @@ bench-e2e:
 # the still renderer's rate (scripts/bench-anim.sh; EDGE=, RUNS=, DEVICE=).
 bench-anim:
 	scripts/bench-anim.sh
+
+# flam3-animate (Debian's flam3) against `procgen flame animate` on the CPU
+# (and the GPU where one is) on the same corpus animation frames, median of 3
+# (scripts/bench-flam3-anim.sh).
+bench-flam3-anim:
+	scripts/bench-flam3-anim.sh
 
 # On a multi-GPU machine, after `make gpu-bins` here: one GPU against all of
 # them (scripts/bench-devices.sh): an animation, a batch and one still.

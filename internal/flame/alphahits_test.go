@@ -24,13 +24,10 @@ func TestNearOneOpacity(t *testing.T) {
 	}
 }
 
-// TestEdgeFramesCountHitsFromAlpha: every temporal sample of a cuburn edge's
-// frames plots full, unweighted alpha (the nodes' xforms are opaque), so
-// hit counts come from alpha. The xforms' opacity splines evaluate to
-// 1 - 2e-15 at some times; before nearOne, 68 of frame 11's 1024 samples
-// failed the test, and the whole frame (a third of the edge's frames) kept
-// a count array: the GPU iterated them at half speed.
-func TestEdgeFramesCountHitsFromAlpha(t *testing.T) {
+// simpleEdge is the flock's simple-a=simple-b edge at 64x36, 10 samples per
+// pixel, in frames frames.
+func simpleEdge(t *testing.T, frames int) *CuburnAnim {
+	t.Helper()
 	prof := DefaultCuburnProfile()
 	prof.Width, prof.Height, prof.SPP = 64, 36, 10
 	a, err := LoadCuburnFile("../../configs/flame/flock/edges/simple-a=simple-b.json", prof,
@@ -38,7 +35,18 @@ func TestEdgeFramesCountHitsFromAlpha(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.SetFrameCount(120)
+	a.SetFrameCount(frames)
+	return a
+}
+
+// TestEdgeFramesCountHitsFromAlpha: every temporal sample of a cuburn edge's
+// frames plots full, unweighted alpha (the nodes' xforms are opaque), so
+// hit counts come from alpha. The xforms' opacity splines evaluate to
+// 1 - 2e-15 at some times; before nearOne, 68 of frame 11's 1024 samples
+// failed the test, and the whole frame (a third of the edge's frames) kept
+// a count array: the GPU iterated them at half speed.
+func TestEdgeFramesCountHitsFromAlpha(t *testing.T) {
+	a := simpleEdge(t, 120)
 	for _, i := range []int{0, 10, 34, 60} {
 		fs, err := a.Frame((float64(i) + 0.5) / 120)
 		if err != nil {

@@ -57,15 +57,7 @@ func TestFitXform(t *testing.T) {
 // sample at exactly the start node, with fewer variations than the
 // interpolated rest; fitted, the whole frame has one shape.
 func TestFitShapesEdgeStart(t *testing.T) {
-	prof := DefaultCuburnProfile()
-	prof.Width, prof.Height, prof.SPP = 64, 36, 10
-	a, err := LoadCuburnFile("../../configs/flame/flock/edges/simple-a=simple-b.json", prof,
-		CuburnOptions{DB: "../../configs/flame/flock"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.SetFrameCount(24)
-	fs, err := a.Frame(0.5 / 24)
+	fs, err := simpleEdge(t, 24).Frame(0.5 / 24)
 	if err != nil {
 		t.Fatal(err)
 	}

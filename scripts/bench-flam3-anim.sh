@@ -31,7 +31,7 @@ run() {
   awk '{ print $1, $2 + $3 }' "$w/t" >> "$w/$name"
 }
 devices="cpu"
-"$P" devices 2>/dev/null | grep -q '^cuda' && devices="cpu cuda"
+"$P" devices 2>/dev/null | grep -q 'available:.*yes' && devices="cpu cuda"
 for r in $(seq "$REPEAT"); do
   for f in $FRAMES; do
     run "flam3.$r" env in="$SEQ" frame="$f" ss=0.4 qs=0.5 nthreads="$NT" format=png enable_png_comments=0 \
@@ -44,7 +44,7 @@ for r in $(seq "$REPEAT"); do
 done
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 echo "$(basename "$SEQ"), frames $FRAMES at 320x236, quality 1000, $NT threads, $(nproc) cores; median of $REPEAT runs"
-echo "procgen $("$P" version | head -1 | awk '{print $2}'), tree $(git describe --always --dirty 2>/dev/null)"
+echo "procgen $("$P" version | head -1 | awk '{print $2}')"
 echo
 echo "| program | wall (s) | CPU-seconds |"
 echo "|---|---:|---:|"

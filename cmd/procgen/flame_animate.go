@@ -59,7 +59,10 @@ last keyframe is its first).
 -o is one of:
   a pattern with a printf verb   frames/f%05d.png (or .jpg); the number is the
                                  frame time (the frame index when times are not
-                                 whole numbers); each file written atomically
+                                 whole numbers); each file written atomically,
+                                 each PNG keeping the genome at its time (flam3's
+                                 flam3_genome chunk: flame render f00042.png
+                                 renders it as a still)
   FILE.y4m, or - (stdout)        uncompressed YUV 4:4:4 video, written natively
   FILE.mp4 .webm .mkv .mov       encoded by ffmpeg (on PATH), raw frames piped
                                  in (--codec, --crf, --fps); a failed encode

@@ -154,12 +154,13 @@ func (r *animRun) run(ctx context.Context, skip func(i int) bool, emit func(i in
 					fmt.Sprintf("; host waited %.3f s for its genomes, queued it in %.3f s, waited %.3f s for it",
 						q.starved.Seconds(), q.submit.Seconds(), time.Since(w).Seconds()))
 			}
-			// Ready the device for framesInFlight frames while the first
-			// frame's genomes are interpolated; should it fail, the first
-			// SubmitFrame meets the same error and reports it.
+			// Ready the device for the frames it will have in flight while
+			// the first frame's genomes are interpolated; should it fail,
+			// the first SubmitFrame meets the same error and reports it.
 			if w, ok := fr.(flame.FrameWarmer); ok {
-				if err := w.Warm(framesInFlight); err != nil {
-					r.app.log.Debugf("ready the device for %d frames: %v", framesInFlight, err)
+				n := min(framesInFlight, len(todo))
+				if err := w.Warm(n); err != nil {
+					r.app.log.Debugf("ready the device for %d frames: %v", n, err)
 				}
 			}
 			var pending []*queued // queued, oldest first

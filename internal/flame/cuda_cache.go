@@ -100,27 +100,25 @@ func giveBack[T gpu.Elem](c *bufferCache, b *gpu.Buffer[T]) {
 func (c *bufferCache) endFrame() {
 	defer func() { c.frame++ }()
 	for c.bytes > c.limit {
-		var oldest *bufferKey
-		at := -1
+		var key bufferKey
+		at, found := 0, false
 		for k, list := range c.idle {
 			for i, e := range list {
-				if e.frame < c.frame && (oldest == nil || e.frame < c.idle[*oldest][at].frame) {
-					k := k
-					oldest, at = &k, i
+				if e.frame < c.frame && (!found || e.frame < c.idle[key][at].frame) {
+					key, at, found = k, i, true
 				}
 			}
 		}
-		if oldest == nil {
+		if !found {
 			return
 		}
-		list := c.idle[*oldest]
-		e := list[at]
-		e.free()
-		c.bytes -= e.bytes
+		list := c.idle[key]
+		list[at].free()
+		c.bytes -= list[at].bytes
 		if list = append(list[:at], list[at+1:]...); len(list) == 0 {
-			delete(c.idle, *oldest)
+			delete(c.idle, key)
 		} else {
-			c.idle[*oldest] = list
+			c.idle[key] = list
 		}
 	}
 }

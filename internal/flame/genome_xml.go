@@ -11,8 +11,7 @@ import (
 // rendered from, as flam3 writes it into its PNGs' flam3_genome chunk.
 // Parse reads it back to the same genome.
 func GenomeXML(g *Genome, o Options) ([]byte, error) {
-	k := &AnimGenome{Genome: *g, TemporalFilterWidth: 1}
-	k.Xforms = append([]Xform(nil), g.Xforms...)
+	k := &AnimGenome{Genome: *g, TemporalFilterWidth: 1} // Override changes only the copy's camera and quality
 	if err := (&Animation{Keys: []*AnimGenome{k}}).Override(o); err != nil {
 		return nil, err
 	}

@@ -76,6 +76,12 @@ func checkDepth(depth BitDepth) error {
 }
 
 func encodePNG(w io.Writer, img image.Image, depth BitDepth, c Compression) error {
+	return encodePNGChunks(w, img, depth, c, nil)
+}
+
+// encodePNGChunks is encodePNG with extra complete chunks (text) written
+// right after IHDR.
+func encodePNGChunks(w io.Writer, img image.Image, depth BitDepth, c Compression, chunks []byte) error {
 	if err := checkDepth(depth); err != nil {
 		return err
 	}
@@ -88,16 +94,16 @@ func encodePNG(w io.Writer, img image.Image, depth BitDepth, c Compression) erro
 	} else {
 		out = to16Bit(img)
 	}
-	if src, ok := newPNGSource(out); ok {
-		return encodePNGParallel(w, src, c.level())
+	// to8Bit and to16Bit return only the types the encoder takes.
+	src, ok := newPNGSource(out)
+	if !ok {
+		return fmt.Errorf("png: no encoding for %T", out)
 	}
-	enc := png.Encoder{CompressionLevel: c.level()}
-	return enc.Encode(w, out)
+	return encodePNGParallel(w, src, c.level(), chunks)
 }
 
-// to8Bit picks a representation that image/png encodes through its fast
-// paths. imaging.Clone converts any other type to straight-alpha NRGBA in
-// parallel; the per-pixel fallback inside image/png is several times slower.
+// to8Bit picks a representation the encoder takes (newPNGSource).
+// imaging.Clone converts any other type to straight-alpha NRGBA in parallel.
 func to8Bit(img image.Image) image.Image {
 	switch img := img.(type) {
 	case *image.NRGBA, *image.Gray:

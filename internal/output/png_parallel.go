@@ -117,8 +117,8 @@ func (s *pngSource) row(y int, buf []byte) []byte {
 }
 
 // encodePNGParallel writes src as a PNG at the given level, deflating strips
-// of rows on all cores.
-func encodePNGParallel(w io.Writer, src pngSource, level png.CompressionLevel) error {
+// of rows on all cores, with chunks (complete, CRCs included) after IHDR.
+func encodePNGParallel(w io.Writer, src pngSource, level png.CompressionLevel, chunks []byte) error {
 	if src.width > 1<<31-1 || src.height > 1<<31-1 {
 		return fmt.Errorf("png: image %dx%d too large for PNG", src.width, src.height)
 	}
@@ -132,6 +132,9 @@ func encodePNGParallel(w io.Writer, src pngSource, level png.CompressionLevel) e
 	}
 	if err := writeChunk(w, "IHDR", ihdr[:]); err != nil {
 		return err
+	}
+	if _, err := w.Write(chunks); err != nil {
+		return fmt.Errorf("png: write text chunks: %w", err)
 	}
 
 	strips := planStrips(src.height, src.rowBytes)
@@ -216,6 +219,7 @@ func (e *stripEncoder) run(idat *idatWriter) (uint32, error) {
 		if err != nil {
 			return 0, err
 		}
+		defer wk.release()
 		var out bytes.Buffer
 		for i := range n {
 			out.Reset()
@@ -244,6 +248,9 @@ func (e *stripEncoder) run(idat *idatWriter) (uint32, error) {
 		go func() {
 			defer wg.Done()
 			wk, err := e.newWorker()
+			if err == nil {
+				defer wk.release()
+			}
 			for !stop.Load() {
 				i := int(next.Add(1) - 1)
 				if i >= n {
@@ -292,7 +299,7 @@ type stripWorker struct {
 }
 
 func (e *stripEncoder) newWorker() (*stripWorker, error) {
-	fw, err := flate.NewWriter(io.Discard, e.level)
+	fw, err := takeFlate(e.level)
 	if err != nil {
 		return nil, fmt.Errorf("png: deflate: %w", err)
 	}
@@ -307,6 +314,26 @@ func (e *stripEncoder) newWorker() (*stripWorker, error) {
 	}
 	wk.zeroes = make([]byte, n)
 	return wk, nil
+}
+
+// release gives the worker's deflate writer back for the next image.
+func (wk *stripWorker) release() {
+	p, _ := flateWriters.Load(wk.e.level)
+	p.(*sync.Pool).Put(wk.fw)
+}
+
+// flateWriters keeps deflate writers, about 1 MB of state each, for later
+// images: one pool per level (int -> *sync.Pool). An animation encodes a
+// frame's worth of strips with every core's writer, frame after frame.
+var flateWriters sync.Map
+
+// takeFlate returns a deflate writer at level, reused when one is free.
+func takeFlate(level int) (*flate.Writer, error) {
+	p, _ := flateWriters.LoadOrStore(level, &sync.Pool{})
+	if fw, ok := p.(*sync.Pool).Get().(*flate.Writer); ok {
+		return fw, nil
+	}
+	return flate.NewWriter(io.Discard, level)
 }
 
 // encode filters and deflates strip i into out.

@@ -34,9 +34,6 @@ const (
 	pngSignature = "\x89PNG\r\n\x1a\n"
 	// pngMaxChunk is the largest chunk length PNG allows (2^31-1).
 	pngMaxChunk = 1<<31 - 1
-	// pngHeadBytes is the signature and the IHDR chunk (length, type, 13
-	// bytes of data, CRC), which every encoder writes first.
-	pngHeadBytes = 8 + 4 + 4 + 13 + 4
 	// pngMaxKeyword is the longest keyword PNG allows, in bytes.
 	pngMaxKeyword = 79
 )
@@ -58,63 +55,7 @@ func encodePNGText(w io.Writer, img image.Image, depth BitDepth, c Compression, 
 	if err != nil {
 		return err
 	}
-	if len(chunks) == 0 {
-		return encodePNG(w, img, depth, c)
-	}
-	ins := &afterIHDR{w: w, chunks: chunks}
-	if err := encodePNG(ins, img, depth, c); err != nil {
-		return err
-	}
-	return ins.finish()
-}
-
-// afterIHDR passes an encoder's output through, inserting chunks once the
-// signature and IHDR have gone by. Working on the byte stream keeps one code
-// path for the parallel encoder and image/png alike.
-type afterIHDR struct {
-	w      io.Writer
-	chunks []byte // complete chunks, CRCs included
-	head   [pngHeadBytes]byte
-	n      int // bytes of head filled
-	done   bool
-	err    error
-}
-
-func (a *afterIHDR) Write(p []byte) (int, error) {
-	if a.done {
-		return a.w.Write(p)
-	}
-	if a.err != nil {
-		return 0, a.err
-	}
-	k := copy(a.head[a.n:], p)
-	a.n += k
-	if a.n < len(a.head) {
-		return k, nil
-	}
-	h := a.head[:]
-	if string(h[:8]) != pngSignature || binary.BigEndian.Uint32(h[8:]) != 13 || string(h[12:16]) != "IHDR" {
-		a.err = errors.New("png: encoder output does not start with a 13-byte IHDR")
-		return 0, a.err
-	}
-	for _, b := range [][]byte{h, a.chunks} {
-		if _, err := a.w.Write(b); err != nil {
-			a.err = err
-			return 0, err
-		}
-	}
-	a.done = true
-	m, err := a.w.Write(p[k:])
-	return k + m, err
-}
-
-// finish reports an encoder that ended before IHDR was complete, which
-// would otherwise silently drop the text.
-func (a *afterIHDR) finish() error {
-	if !a.done {
-		return errors.New("png: encoder wrote no IHDR; text chunks not written")
-	}
-	return nil
+	return encodePNGChunks(w, img, depth, c, chunks)
 }
 
 // textChunks checks every entry and returns their chunks, concatenated.

@@ -393,11 +393,11 @@ func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, plan *output.Plan,
 	encode := func(w io.Writer) error {
 		switch {
 		case isJPEG(j.out):
-			return output.EncodeJPEG(w, frame.NRGBA(), o.JPEGQuality)
+			return output.EncodeJPEG(ctx, w, frame.NRGBA(), o.JPEGQuality)
 		case depth == output.Depth16:
-			return output.EncodePNGText(w, frame.NRGBA64(), depth, level, text)
+			return output.EncodePNGText(ctx, w, frame.NRGBA64(), depth, level, text)
 		}
-		return output.EncodePNGText(w, frame.NRGBA(), depth, level, text)
+		return output.EncodePNGText(ctx, w, frame.NRGBA(), depth, level, text)
 	}
 	phase.Enter(ctx, "write")
 	if err := plan.Commit(ctx, []output.Write{{Path: j.out, Func: encode}}); err != nil {

@@ -375,11 +375,11 @@ func (r *animRun) writePattern(ctx context.Context, pattern string) error {
 		encode := func(w io.Writer) error {
 			switch {
 			case isJPEG(names[i]):
-				return output.EncodeJPEG(w, f.NRGBA(), r.o.JPEGQuality)
+				return output.EncodeJPEG(ctx, w, f.NRGBA(), r.o.JPEGQuality)
 			case depth == output.Depth16:
-				return output.EncodePNGText(w, f.NRGBA64(), depth, level, text)
+				return output.EncodePNGText(ctx, w, f.NRGBA64(), depth, level, text)
 			}
-			return output.EncodePNGText(w, f.NRGBA(), depth, level, text)
+			return output.EncodePNGText(ctx, w, f.NRGBA(), depth, level, text)
 		}
 		written++
 		return pool.submit(func() error { return plan.Commit(ctx, []output.Write{{Path: names[i], Func: encode}}) })

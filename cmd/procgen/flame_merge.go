@@ -124,11 +124,11 @@ func (a *app) flameMerge(cmd *cobra.Command, parts []string, out string, o flame
 	if err := plan.Commit(ctx, []output.Write{{Path: out, Func: func(w io.Writer) error {
 		switch {
 		case isJPEG(out):
-			return output.EncodeJPEG(w, frame.NRGBA(), o.JPEGQuality)
+			return output.EncodeJPEG(ctx, w, frame.NRGBA(), o.JPEGQuality)
 		case depth == output.Depth16:
-			return output.EncodePNGText(w, frame.NRGBA64(), depth, level, text)
+			return output.EncodePNGText(ctx, w, frame.NRGBA64(), depth, level, text)
 		}
-		return output.EncodePNGText(w, frame.NRGBA(), depth, level, text)
+		return output.EncodePNGText(ctx, w, frame.NRGBA(), depth, level, text)
 	}}}); err != nil {
 		return err
 	}

@@ -359,7 +359,7 @@ func (a *app) lsysEncoder(ctx context.Context, format string, g *turtle.Geometry
 				Normals: o.Cylinders > 2, WidthScale: lsysTubeScale(o.LineWidth, g, rep.setsWidth)})
 		}
 	case ".png":
-		return func(w io.Writer) error { return output.EncodePNG(w, preview, output.Depth8) }
+		return func(w io.Writer) error { return output.EncodePNG(ctx, w, preview, output.Depth8) }
 	case ".txt":
 		return func(w io.Writer) error { return encodeLsysText(ctx, w, &rep.text) }
 	case ".glb":

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -47,7 +48,7 @@ func rulesBoardCheck(prog *rules.Program, states int) error {
 }
 
 // rulesBoardWrite draws the first states' boards side by side into out.
-func rulesBoardWrite(out string, prog *rules.Program, st *rules.States) (output.Write, error) {
+func rulesBoardWrite(ctx context.Context, out string, prog *rules.Program, st *rules.States) (output.Write, error) {
 	b, err := prog.BoardOf()
 	if err != nil {
 		return output.Write{}, err
@@ -57,6 +58,6 @@ func rulesBoardWrite(out string, prog *rules.Program, st *rules.States) (output.
 		if err != nil {
 			return err
 		}
-		return output.EncodePNG(w, img, output.Depth8)
+		return output.EncodePNG(ctx, w, img, output.Depth8)
 	}}, nil
 }

@@ -74,7 +74,7 @@ func (f *rulesFramesPlan) run(ctx context.Context, e rules.Engine, prog *rules.P
 			return err
 		}
 		path := filepath.Join(f.dir, fmt.Sprintf("frame_%0*d.png", f.digits, step))
-		if err := output.WriteFile(path, func(w io.Writer) error { return output.EncodePNG(w, img, output.Depth8) }); err != nil {
+		if err := output.WriteFile(path, func(w io.Writer) error { return output.EncodePNG(ctx, w, img, output.Depth8) }); err != nil {
 			return fmt.Errorf("rules: --frames: %w", err)
 		}
 		f.wrote++

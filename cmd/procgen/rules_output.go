@@ -60,7 +60,7 @@ func (a *app) writeRulesOutputs(ctx context.Context, plan *output.Plan, out, for
 		out = output.Stdout
 	}
 	if format == "png" {
-		bw, err := rulesBoardWrite(out, prog, st)
+		bw, err := rulesBoardWrite(ctx, out, prog, st)
 		if err != nil {
 			return err
 		}

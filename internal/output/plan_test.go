@@ -268,13 +268,13 @@ func TestProbeCreatableDir(t *testing.T) {
 func TestEncodeJPEG(t *testing.T) {
 	img := image.NewNRGBA(image.Rect(0, 0, 8, 8))
 	var buf bytes.Buffer
-	if err := EncodeJPEG(&buf, img, 90); err != nil {
+	if err := EncodeJPEG(context.Background(), &buf, img, 90); err != nil {
 		t.Fatal(err)
 	}
 	if _, format, err := image.Decode(&buf); err != nil || format != "jpeg" {
 		t.Errorf("decoded %q, %v", format, err)
 	}
-	if err := EncodeJPEG(&buf, img, 0); err == nil {
+	if err := EncodeJPEG(context.Background(), &buf, img, 0); err == nil {
 		t.Error("quality 0 accepted")
 	}
 }

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"context"
 	"fmt"
 	"image"
 	"image/color"
@@ -52,7 +53,7 @@ func WritePNGCompressed(path string, img image.Image, depth BitDepth, c Compress
 	if err := checkDepth(depth); err != nil {
 		return fmt.Errorf("output: write %s: %w", path, err)
 	}
-	return WriteFile(path, func(w io.Writer) error { return encodePNG(w, img, depth, c) })
+	return WriteFile(path, func(w io.Writer) error { return encodePNG(context.Background(), w, img, depth, c) })
 }
 
 // EncodePNG writes img to w as a PNG with depth bits per channel, keeping
@@ -60,9 +61,10 @@ func WritePNGCompressed(path string, img image.Image, depth BitDepth, c Compress
 // otherwise;
 // Depth16 writes 16-bit gray for *image.Gray and *image.Gray16 and 16-bit
 // RGBA otherwise, with the full precision of 16-bit inputs. The encoder drops
-// the alpha channel itself when every pixel is opaque.
-func EncodePNG(w io.Writer, img image.Image, depth BitDepth) error {
-	if err := encodePNG(w, img, depth, CompressDefault); err != nil {
+// the alpha channel itself when every pixel is opaque. It stops with ctx's
+// error between strips of rows (at most 128 KiB of pixels each).
+func EncodePNG(ctx context.Context, w io.Writer, img image.Image, depth BitDepth) error {
+	if err := encodePNG(ctx, w, img, depth, CompressDefault); err != nil {
 		return fmt.Errorf("output: encode png: %w", err)
 	}
 	return nil
@@ -75,13 +77,13 @@ func checkDepth(depth BitDepth) error {
 	return nil
 }
 
-func encodePNG(w io.Writer, img image.Image, depth BitDepth, c Compression) error {
-	return encodePNGChunks(w, img, depth, c, nil)
+func encodePNG(ctx context.Context, w io.Writer, img image.Image, depth BitDepth, c Compression) error {
+	return encodePNGChunks(ctx, w, img, depth, c, nil)
 }
 
 // encodePNGChunks is encodePNG with extra complete chunks (text) written
 // right after IHDR.
-func encodePNGChunks(w io.Writer, img image.Image, depth BitDepth, c Compression, chunks []byte) error {
+func encodePNGChunks(ctx context.Context, w io.Writer, img image.Image, depth BitDepth, c Compression, chunks []byte) error {
 	if err := checkDepth(depth); err != nil {
 		return err
 	}
@@ -99,7 +101,7 @@ func encodePNGChunks(w io.Writer, img image.Image, depth BitDepth, c Compression
 	if !ok {
 		return fmt.Errorf("png: no encoding for %T", out)
 	}
-	return encodePNGParallel(w, src, c.level(), chunks)
+	return encodePNGParallel(ctx, w, src, c.level(), chunks)
 }
 
 // to8Bit picks a representation the encoder takes (newPNGSource).

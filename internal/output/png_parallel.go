@@ -3,6 +3,7 @@ package output
 import (
 	"bytes"
 	"compress/flate"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"hash"
@@ -118,7 +119,10 @@ func (s *pngSource) row(y int, buf []byte) []byte {
 
 // encodePNGParallel writes src as a PNG at the given level, deflating strips
 // of rows on all cores, with chunks (complete, CRCs included) after IHDR.
-func encodePNGParallel(w io.Writer, src pngSource, level png.CompressionLevel, chunks []byte) error {
+// It stops with ctx's error between strips: the output writer alone sees
+// the context only per IDAT chunk, which for a well compressed image at the
+// best level is seconds of deflating.
+func encodePNGParallel(ctx context.Context, w io.Writer, src pngSource, level png.CompressionLevel, chunks []byte) error {
 	if src.width > 1<<31-1 || src.height > 1<<31-1 {
 		return fmt.Errorf("png: image %dx%d too large for PNG", src.width, src.height)
 	}
@@ -146,7 +150,7 @@ func encodePNGParallel(w io.Writer, src pngSource, level png.CompressionLevel, c
 	hdr += 31 - hdr%31
 	idat.write([]byte{byte(hdr >> 8), byte(hdr)})
 
-	sum, err := enc.run(idat)
+	sum, err := enc.run(ctx, idat)
 	if err != nil {
 		return err
 	}
@@ -210,7 +214,7 @@ type stripResult struct {
 
 // run deflates every strip and hands the data to idat in order, returning
 // the Adler-32 of all filtered bytes.
-func (e *stripEncoder) run(idat *idatWriter) (uint32, error) {
+func (e *stripEncoder) run(ctx context.Context, idat *idatWriter) (uint32, error) {
 	n := len(e.strips) - 1
 	workers := min(runtime.GOMAXPROCS(0), n)
 	sum := uint32(1) // Adler-32 of nothing
@@ -222,6 +226,9 @@ func (e *stripEncoder) run(idat *idatWriter) (uint32, error) {
 		defer wk.release()
 		var out bytes.Buffer
 		for i := range n {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
 			out.Reset()
 			r := wk.encode(i, &out)
 			if r.err != nil {
@@ -251,7 +258,7 @@ func (e *stripEncoder) run(idat *idatWriter) (uint32, error) {
 			if err == nil {
 				defer wk.release()
 			}
-			for !stop.Load() {
+			for !stop.Load() && ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= n {
 					return
@@ -273,7 +280,13 @@ func (e *stripEncoder) run(idat *idatWriter) (uint32, error) {
 	defer stop.Store(true)
 	for i := range results {
 		r := &results[i]
-		<-r.done
+		// A cancelled ctx stops the workers before their next strip, so
+		// this strip may never be done.
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
 		if r.err != nil {
 			return 0, r.err
 		}

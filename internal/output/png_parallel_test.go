@@ -3,6 +3,7 @@ package output
 import (
 	"bytes"
 	"compress/zlib"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"hash/adler32"
@@ -153,7 +154,7 @@ func TestParallelPNGRoundTrip(t *testing.T) {
 			}
 			for _, c := range levels {
 				var buf bytes.Buffer
-				if err := encodePNG(&buf, tt.img, depthOf(tt.img), c); err != nil {
+				if err := encodePNG(context.Background(), &buf, tt.img, depthOf(tt.img), c); err != nil {
 					t.Fatal(err)
 				}
 				checkChunks(t, buf.Bytes())
@@ -174,7 +175,7 @@ func TestParallelPNGFiltersLikeImagePNG(t *testing.T) {
 		for _, opaque := range []bool{false, true} {
 			img := testImage(kind, image.Rect(0, 0, 513, 700), true, opaque, 5)
 			var ours, theirs bytes.Buffer
-			if err := encodePNG(&ours, img, depthOf(img), CompressDefault); err != nil {
+			if err := encodePNG(context.Background(), &ours, img, depthOf(img), CompressDefault); err != nil {
 				t.Fatal(err)
 			}
 			if err := png.Encode(&theirs, img); err != nil {
@@ -197,7 +198,7 @@ func TestParallelPNGDeterministic(t *testing.T) {
 	encode := func(procs int) []byte {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		var buf bytes.Buffer
-		if err := encodePNG(&buf, img, Depth8, CompressDefault); err != nil {
+		if err := encodePNG(context.Background(), &buf, img, Depth8, CompressDefault); err != nil {
 			t.Fatal(err)
 		}
 		return buf.Bytes()
@@ -222,7 +223,7 @@ func (f *failWriter) Write(p []byte) (int, error) {
 func TestParallelPNGWriteError(t *testing.T) {
 	img := testImage("nrgba", image.Rect(0, 0, 1000, 1000), false, false, 8)
 	for _, at := range []int{0, 10, 40, 1 << 20, 3 << 20} {
-		err := encodePNG(&failWriter{left: at}, img, Depth8, CompressFast)
+		err := encodePNG(context.Background(), &failWriter{left: at}, img, Depth8, CompressFast)
 		if err == nil {
 			t.Errorf("write failing after %d bytes: no error", at)
 		}
@@ -356,7 +357,7 @@ func FuzzParallelPNG(f *testing.F) {
 		}
 		img := testImage(kinds[kind%2], image.Rect(0, 0, int(w), int(h)), seed%2 == 0, kind&4 != 0, seed)
 		var buf bytes.Buffer
-		if err := encodePNG(&buf, img, depthOf(img), Compression(kind>>3%3)); err != nil {
+		if err := encodePNG(context.Background(), &buf, img, depthOf(img), Compression(kind>>3%3)); err != nil {
 			t.Fatal(err)
 		}
 		got, err := png.Decode(&buf)
@@ -392,7 +393,7 @@ func BenchmarkEncodePNG1080p(b *testing.B) {
 			var n int
 			for b.Loop() {
 				var cw countWriter
-				if err := encodePNG(&cw, img, Depth8, l.c); err != nil {
+				if err := encodePNG(context.Background(), &cw, img, Depth8, l.c); err != nil {
 					b.Fatal(err)
 				}
 				n = int(cw)

@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"image/color"
@@ -95,7 +96,7 @@ func TestEncodePNGErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := EncodePNG(&buf, tt.img, tt.depth); err == nil {
+			if err := EncodePNG(context.Background(), &buf, tt.img, tt.depth); err == nil {
 				t.Error("EncodePNG succeeded")
 			}
 			dir := t.TempDir()

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/zlib"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -40,22 +41,22 @@ const (
 
 // EncodePNGText is EncodePNGCompressed with text chunks, placed right after
 // IHDR in the order given. Every entry is checked before anything is written.
-func EncodePNGText(w io.Writer, img image.Image, depth BitDepth, c Compression, text []PNGText) error {
+func EncodePNGText(ctx context.Context, w io.Writer, img image.Image, depth BitDepth, c Compression, text []PNGText) error {
 	if err := checkDepth(depth); err != nil {
 		return fmt.Errorf("output: encode png: %w", err)
 	}
-	if err := encodePNGText(w, img, depth, c, text); err != nil {
+	if err := encodePNGText(ctx, w, img, depth, c, text); err != nil {
 		return fmt.Errorf("output: encode png: %w", err)
 	}
 	return nil
 }
 
-func encodePNGText(w io.Writer, img image.Image, depth BitDepth, c Compression, text []PNGText) error {
+func encodePNGText(ctx context.Context, w io.Writer, img image.Image, depth BitDepth, c Compression, text []PNGText) error {
 	chunks, err := textChunks(text, c)
 	if err != nil {
 		return err
 	}
-	return encodePNGChunks(w, img, depth, c, chunks)
+	return encodePNGChunks(ctx, w, img, depth, c, chunks)
 }
 
 // textChunks checks every entry and returns their chunks, concatenated.

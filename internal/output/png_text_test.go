@@ -3,6 +3,7 @@ package output
 import (
 	"bytes"
 	"compress/zlib"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"image"
@@ -52,10 +53,10 @@ func TestEncodePNGTextRoundTrip(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var plain, withText bytes.Buffer
-			if err := EncodePNGCompressed(&plain, tt.img, tt.depth, CompressFast); err != nil {
+			if err := EncodePNGCompressed(context.Background(), &plain, tt.img, tt.depth, CompressFast); err != nil {
 				t.Fatal(err)
 			}
-			if err := EncodePNGText(&withText, tt.img, tt.depth, CompressFast, texts); err != nil {
+			if err := EncodePNGText(context.Background(), &withText, tt.img, tt.depth, CompressFast, texts); err != nil {
 				t.Fatal(err)
 			}
 			types, stripped := splitChunks(t, withText.Bytes())
@@ -98,7 +99,7 @@ func TestPNGTextConvertedTypes(t *testing.T) {
 				depth = Depth16
 			}
 			var buf bytes.Buffer
-			if err := EncodePNGText(&buf, img, depth, CompressDefault, texts); err != nil {
+			if err := EncodePNGText(context.Background(), &buf, img, depth, CompressDefault, texts); err != nil {
 				t.Fatal(err)
 			}
 			types, _ := splitChunks(t, buf.Bytes())
@@ -123,7 +124,7 @@ func TestReadPNGTextLargeGenome(t *testing.T) {
 	xml.WriteString("</flames>\n")
 	texts := []PNGText{{Key: "flam3_genome", Text: xml.String(), Compress: true}}
 	var buf bytes.Buffer
-	if err := EncodePNGText(&buf, randomNRGBA(rng, 8, 8, false), Depth8, CompressDefault, texts); err != nil {
+	if err := EncodePNGText(context.Background(), &buf, randomNRGBA(rng, 8, 8, false), Depth8, CompressDefault, texts); err != nil {
 		t.Fatal(err)
 	}
 	if buf.Len() > xml.Len()/2 {
@@ -139,7 +140,7 @@ func TestReadPNGTextLargeGenome(t *testing.T) {
 func TestReadPNGTextChunksAnywhere(t *testing.T) {
 	img := image.NewGray(image.Rect(0, 0, 3, 3))
 	var buf bytes.Buffer
-	if err := EncodePNGText(&buf, img, Depth8, CompressDefault, []PNGText{
+	if err := EncodePNGText(context.Background(), &buf, img, Depth8, CompressDefault, []PNGText{
 		{Key: "a", Text: "first"}, {Key: "a", Text: "second"}, {Key: "b", Text: "before"},
 	}); err != nil {
 		t.Fatal(err)
@@ -196,7 +197,7 @@ func TestEncodePNGTextRefuses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			texts := []PNGText{{Key: "fine", Text: "ok"}, tt.text}
-			err := EncodePNGText(&buf, img, Depth8, CompressDefault, texts)
+			err := EncodePNGText(context.Background(), &buf, img, Depth8, CompressDefault, texts)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "text 1") {
 				t.Errorf("error %v, want one naming text 1 and %q", err, tt.want)
 			}
@@ -208,11 +209,11 @@ func TestEncodePNGTextRefuses(t *testing.T) {
 	// The edges that are allowed.
 	var buf bytes.Buffer
 	ok := []PNGText{{Key: "x"}, {Key: "a b c"}, {Key: "~!é\u00ff"}, {Key: strings.Repeat("é", 79)}}
-	if err := EncodePNGText(&buf, img, Depth8, CompressDefault, ok); err != nil {
+	if err := EncodePNGText(context.Background(), &buf, img, Depth8, CompressDefault, ok); err != nil {
 		t.Fatal(err)
 	}
 	checkTexts(t, buf.Bytes(), ok)
-	if err := EncodePNGText(io.Discard, img, 12, CompressDefault, ok); err == nil {
+	if err := EncodePNGText(context.Background(), io.Discard, img, 12, CompressDefault, ok); err == nil {
 		t.Error("bit depth 12: no error")
 	}
 }
@@ -221,11 +222,11 @@ func TestEncodePNGTextWriteError(t *testing.T) {
 	img := testImage("nrgba", image.Rect(0, 0, 300, 300), false, false, 9)
 	texts := []PNGText{{Key: "flam3_genome", Text: strings.Repeat("<xform/>", 1000), Compress: true}}
 	var full bytes.Buffer
-	if err := EncodePNGText(&full, img, Depth8, CompressFast, texts); err != nil {
+	if err := EncodePNGText(context.Background(), &full, img, Depth8, CompressFast, texts); err != nil {
 		t.Fatal(err)
 	}
 	for _, at := range []int{0, 8, 32, 33, 40, 200, full.Len() / 2, full.Len() - 1} {
-		if err := EncodePNGText(&failWriter{left: at}, img, Depth8, CompressFast, texts); err == nil {
+		if err := EncodePNGText(context.Background(), &failWriter{left: at}, img, Depth8, CompressFast, texts); err == nil {
 			t.Errorf("write failing after %d bytes: no error", at)
 		}
 	}
@@ -234,7 +235,7 @@ func TestEncodePNGTextWriteError(t *testing.T) {
 func TestReadPNGTextBadInput(t *testing.T) {
 	var buf bytes.Buffer
 	texts := []PNGText{{Key: "t", Text: "plain"}, {Key: "z", Text: "squeezed", Compress: true}, {Key: "i", Text: "ü世"}}
-	if err := EncodePNGText(&buf, randomNRGBA(rand.New(rand.NewPCG(1, 1)), 5, 4, false), Depth8, CompressDefault, texts); err != nil {
+	if err := EncodePNGText(context.Background(), &buf, randomNRGBA(rand.New(rand.NewPCG(1, 1)), 5, 4, false), Depth8, CompressDefault, texts); err != nil {
 		t.Fatal(err)
 	}
 	good := buf.Bytes()
@@ -308,7 +309,7 @@ func TestReadPNGTextBomb(t *testing.T) {
 	} {
 		t.Run(tc.typ, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := EncodePNGText(&buf, img, Depth8, CompressDefault, []PNGText{{Key: "small", Text: "x"}}); err != nil {
+			if err := EncodePNGText(context.Background(), &buf, img, Depth8, CompressDefault, []PNGText{{Key: "small", Text: "x"}}); err != nil {
 				t.Fatal(err)
 			}
 			b := insertChunk(t, buf.Bytes(), tc.typ, append([]byte(tc.prefix), z.Bytes()...))
@@ -331,7 +332,7 @@ func TestReadPNGTextBomb(t *testing.T) {
 	for i := range 5 {
 		texts = append(texts, PNGText{Key: fmt.Sprint("k", i), Text: strings.Repeat("a", 300<<10), Compress: true})
 	}
-	if err := EncodePNGText(&buf, img, Depth8, CompressDefault, texts); err != nil {
+	if err := EncodePNGText(context.Background(), &buf, img, Depth8, CompressDefault, texts); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ReadPNGText(bytes.NewReader(buf.Bytes()), 1<<20); err == nil || !strings.Contains(err.Error(), "limit") {
@@ -346,7 +347,7 @@ func FuzzReadPNGText(f *testing.F) {
 		{Key: "flam3_genome", Text: "<flame><xform/></flame>", Compress: true},
 		{Key: "i", Text: "世界"}, {Key: "iz", Text: "世界", Compress: true},
 	}
-	if err := EncodePNGText(&buf, image.NewGray(image.Rect(0, 0, 3, 2)), Depth8, CompressDefault, texts); err != nil {
+	if err := EncodePNGText(context.Background(), &buf, image.NewGray(image.Rect(0, 0, 3, 2)), Depth8, CompressDefault, texts); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(buf.Bytes())

@@ -121,7 +121,10 @@ func (g *Grammar) EncodeGLBProgress(ctx context.Context, w io.Writer, ts []Termi
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		m := g.glbMesh(ts, groups[name], tk)
+		m := g.glbMesh(ctx, ts, groups[name], tk)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if int64(len(m.pos)/3) > math.MaxUint32 {
 			return fmt.Errorf("pga: glb: %d vertices in mesh %s, over the uint32 index range", len(m.pos)/3, name)
 		}
@@ -175,12 +178,31 @@ func (g *Grammar) EncodeGLBProgress(ctx context.Context, w io.Writer, ts []Termi
 		return err
 	}
 	for _, b := range pieces {
-		if _, err := w.Write(b); err != nil {
+		if err := writeContext(ctx, w, b); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// writeContext writes b in slices of writeSlice bytes, looking at ctx before
+// each: one piece can be a gigabyte, which one Write would take seconds to
+// pass to the file.
+func writeContext(ctx context.Context, w io.Writer, b []byte) error {
+	for len(b) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n := min(len(b), writeSlice)
+		if _, err := w.Write(b[:n]); err != nil {
+			return err
+		}
+		b = b[n:]
+	}
+	return nil
+}
+
+const writeSlice = 4 << 20
 
 // glbMeshData is one terminal name's triangle list.
 type glbMeshData struct {
@@ -194,14 +216,18 @@ const glbGrain = 2048
 
 // glbMesh builds the triangle list of the terminals ts[at[...]]: ranges in
 // parallel, then joined in order with their indices offset (the result does
-// not depend on the split).
-func (g *Grammar) glbMesh(ts []TerminalShape, at []int, tk *ticker) glbMeshData {
+// not depend on the split). Once ctx is done it returns early with an
+// incomplete mesh; the caller checks ctx.
+func (g *Grammar) glbMesh(ctx context.Context, ts []TerminalShape, at []int, tk *ticker) glbMeshData {
 	parts := make([]glbMeshData, len(parallel.Chunks(len(at), glbGrain))-1)
 	parallel.For(len(at), glbGrain, func(c, lo, hi int) {
 		p := &parts[c]
 		p.lo = [3]float32{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32}
 		p.hi = [3]float32{-math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32}
-		for _, i := range at[lo:hi] {
+		for k, i := range at[lo:hi] {
+			if k%cancelEvery == 0 && ctx.Err() != nil {
+				return
+			}
 			g.faces(&ts[i], func(cs []Vec3, n Vec3) {
 				base := uint32(len(p.pos) / 3)
 				for _, q := range cs {
@@ -220,6 +246,9 @@ func (g *Grammar) glbMesh(ts []TerminalShape, at []int, tk *ticker) glbMeshData 
 		tk.add(hi - lo)
 	})
 	var m glbMeshData
+	if ctx.Err() != nil {
+		return m
+	}
 	m.lo = [3]float32{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32}
 	m.hi = [3]float32{-math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32}
 	var nv, ni int

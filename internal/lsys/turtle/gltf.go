@@ -82,13 +82,22 @@ func EncodeGLB(ctx context.Context, w io.Writer, g *Geometry, o GLBOptions) erro
 			s := &g.Segments[i]
 			m.tube(s, ring, float64(s.Width)*ws/2, o.Caps)
 		}
-		b.add(m, c, pal)
+		if err := b.add(ctx, m, c, pal); err != nil {
+			return err
+		}
 		m = glbMesh{}
-		for _, i := range polys[c] {
+		for k, i := range polys[c] {
+			if k&0xfff == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
 			p := g.Polygons[i]
 			m.polygon(g.PolyVerts[p.First : p.First+p.Count])
 		}
-		b.add(m, c, pal)
+		if err := b.add(ctx, m, c, pal); err != nil {
+			return err
+		}
 		if int64(b.size()) > glbMaxBytes {
 			return tooBig
 		}
@@ -96,7 +105,7 @@ func EncodeGLB(ctx context.Context, w io.Writer, g *Geometry, o GLBOptions) erro
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return b.write(w)
+	return b.write(ctx, w)
 }
 
 // glbMesh is one primitive under construction.
@@ -276,20 +285,27 @@ func (b *glbBuilder) accessor(a gltfAccessor) int {
 	return len(b.doc.Accessors) - 1
 }
 
-func vec3Bytes(vs [][3]float32) []byte {
+// glbCheck is how many vertices or indices are converted between looks at
+// the context: a primitive can have tens of millions.
+const glbCheck = 1 << 16
+
+func vec3Bytes(ctx context.Context, vs [][3]float32) ([]byte, error) {
 	out := make([]byte, 12*len(vs))
 	for i, v := range vs {
+		if i%glbCheck == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		for k := range 3 {
 			binary.LittleEndian.PutUint32(out[12*i+4*k:], math.Float32bits(v[k]))
 		}
 	}
-	return out
+	return out, nil
 }
 
 // add appends m (if it has any triangles) as a primitive of colour c.
-func (b *glbBuilder) add(m glbMesh, c uint16, pal [][3]float64) {
+func (b *glbBuilder) add(ctx context.Context, m glbMesh, c uint16, pal [][3]float64) error {
 	if len(m.idx) == 0 {
-		return
+		return nil
 	}
 	if b.materials == nil {
 		b.materials = map[uint16]int{}
@@ -307,22 +323,34 @@ func (b *glbBuilder) add(m glbMesh, c uint16, pal [][3]float64) {
 	for _, p := range m.pos {
 		lo, hi = grow(lo, hi, p)
 	}
-	pos := b.accessor(gltfAccessor{View: b.view(vec3Bytes(m.pos), gltfArrayBuffer), ComponentType: gltfFloat,
-		Count: len(m.pos), Type: "VEC3", Min: lo[:], Max: hi[:]})
-	nrm := b.accessor(gltfAccessor{View: b.view(vec3Bytes(m.nrm), gltfArrayBuffer), ComponentType: gltfFloat,
-		Count: len(m.nrm), Type: "VEC3"})
+	posBytes, err := vec3Bytes(ctx, m.pos)
+	if err != nil {
+		return err
+	}
+	nrmBytes, err := vec3Bytes(ctx, m.nrm)
+	if err != nil {
+		return err
+	}
 	idx := make([]byte, 4*len(m.idx))
 	for i, v := range m.idx {
+		if i%glbCheck == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		binary.LittleEndian.PutUint32(idx[4*i:], v)
 	}
+	pos := b.accessor(gltfAccessor{View: b.view(posBytes, gltfArrayBuffer), ComponentType: gltfFloat,
+		Count: len(m.pos), Type: "VEC3", Min: lo[:], Max: hi[:]})
+	nrm := b.accessor(gltfAccessor{View: b.view(nrmBytes, gltfArrayBuffer), ComponentType: gltfFloat,
+		Count: len(m.nrm), Type: "VEC3"})
 	ind := b.accessor(gltfAccessor{View: b.view(idx, gltfElementArray), ComponentType: gltfUint32,
 		Count: len(m.idx), Type: "SCALAR"})
 	b.prims = append(b.prims, gltfPrimitive{Attributes: map[string]int{"POSITION": pos, "NORMAL": nrm},
 		Indices: ind, Material: mat, Mode: gltfTriangles})
+	return nil
 }
 
 // write writes the GLB container: header, JSON chunk, binary chunk.
-func (b *glbBuilder) write(w io.Writer) error {
+func (b *glbBuilder) write(ctx context.Context, w io.Writer) error {
 	d := &b.doc
 	d.Asset = gltfAsset{Version: "2.0", Generator: "procgen lsys"}
 	d.Scenes = []gltfScene{{Nodes: []int{0}}}
@@ -368,6 +396,17 @@ func (b *glbBuilder) write(w io.Writer) error {
 	if _, err := w.Write(ch[:]); err != nil {
 		return err
 	}
-	_, err = w.Write(b.bin)
-	return err
+	// In slices with a look at the context before each: the chunk can be
+	// gigabytes, which one Write would take seconds to pass on.
+	for bin := b.bin; len(bin) > 0; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n := min(len(bin), 4<<20)
+		if _, err := w.Write(bin[:n]); err != nil {
+			return err
+		}
+		bin = bin[n:]
+	}
+	return nil
 }

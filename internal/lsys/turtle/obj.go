@@ -57,6 +57,7 @@ func (g *Geometry) Colors() []uint16 {
 
 const (
 	objBlock    = 8192 // segments formatted per task
+	tubeCheck   = 512  // tubes formatted between looks at the context
 	maxPolyline = 256  // vertices per OBJ 'l' element
 )
 
@@ -119,7 +120,7 @@ func EncodeOBJ(ctx context.Context, w io.Writer, g *Geometry, o OBJOptions) erro
 				}
 				bufs[k] = make([]byte, 0, objBlock*per)
 			}
-			bufs[k] = e.block(bufs[k][:0], b, base[b][0], base[b][1])
+			bufs[k] = e.block(ctx, bufs[k][:0], b, base[b][0], base[b][1])
 		})
 		if err != nil {
 			return err
@@ -130,8 +131,29 @@ func EncodeOBJ(ctx context.Context, w io.Writer, g *Geometry, o OBJOptions) erro
 			}
 		}
 	}
-	_, err = w.Write(e.polygons(nil, base[nb][0], base[nb][1]))
-	return err
+	return e.writePolygons(ctx, w, base[nb][0], base[nb][1])
+}
+
+// writePolygons writes the polygons, objBlock at a time with a look at the
+// context before each: a million leaves are seconds of formatting.
+func (e *objEncoder) writePolygons(ctx context.Context, w io.Writer, v, n int) error {
+	polys := e.g.Polygons
+	if len(polys) == 0 {
+		return nil
+	}
+	buf := []byte("g polygons\n")
+	color := -1
+	for lo := 0; lo < len(polys); lo += objBlock {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		buf, v, n = e.polygons(buf, polys[lo:min(lo+objBlock, len(polys))], v, n, &color)
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+		buf = buf[:0]
+	}
+	return nil
 }
 
 func checkName(s string) error {
@@ -191,12 +213,17 @@ func (e *objEncoder) count(b int) [2]int {
 }
 
 // block formats block b, whose first vertex and normal are numbered v and n.
-func (e *objEncoder) block(buf []byte, b, v, n int) []byte {
+// Tubes are many lines each: it stops, the block unfinished, once ctx is
+// done (forEach then fails with ctx's error).
+func (e *objEncoder) block(ctx context.Context, buf []byte, b, v, n int) []byte {
 	segs := e.g.Segments
 	lo, hi := b*objBlock, min((b+1)*objBlock, len(segs))
 	color := -1 // each block names its first material, to stay independent
 	if e.tubes {
 		for i := lo; i < hi; i++ {
+			if (i-lo)%tubeCheck == 0 && ctx.Err() != nil {
+				return buf
+			}
 			s := &segs[i]
 			if s.A == s.B {
 				continue
@@ -343,18 +370,14 @@ func (e *objEncoder) ref(buf []byte, v, n int) []byte {
 	return buf
 }
 
-// polygons formats the polygons; v and n number the first vertex and normal.
-func (e *objEncoder) polygons(buf []byte, v, n int) []byte {
+// polygons formats polys; v and n number their first vertex and normal, and
+// color is the material in use (-1 none). It returns the numbers after them.
+func (e *objEncoder) polygons(buf []byte, polys []Polygon, v, n int, color *int) ([]byte, int, int) {
 	g := e.g
-	if len(g.Polygons) == 0 {
-		return buf
-	}
-	buf = append(buf, "g polygons\n"...)
-	color := -1
-	for _, p := range g.Polygons {
+	for _, p := range polys {
 		vs := g.PolyVerts[p.First : p.First+p.Count]
-		if e.o.MTLLib != "" && int(p.Color) != color {
-			color = int(p.Color)
+		if e.o.MTLLib != "" && int(p.Color) != *color {
+			*color = int(p.Color)
 			buf = e.usemtl(buf, p.Color)
 		}
 		for _, q := range vs {
@@ -371,7 +394,7 @@ func (e *objEncoder) polygons(buf []byte, v, n int) []byte {
 		v += len(vs)
 		n++
 	}
-	return buf
+	return buf, v, n
 }
 
 // newell is a polygon's unit normal by Newell's method, which also serves

@@ -62,15 +62,35 @@ func Render(ctx context.Context, g *Geometry, o RenderOptions) (*image.NRGBA, er
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	r := newRaster(g, o)
+	r, err := newRaster(ctx, g, o)
+	if err != nil {
+		return nil, err
+	}
 	img := image.NewNRGBA(image.Rect(0, 0, o.Width, o.Height))
 	nb := (o.Height + bandRows - 1) / bandRows
-	bands := r.bin(nb)
-	err := forEach(ctx, workers, nb, func(b int) { r.band(img, b, bands) })
+	bands, err := r.bin(ctx, nb)
+	if err != nil {
+		return nil, err
+	}
+	err = forEach(ctx, workers, nb, func(b int) { r.band(ctx, img, b, bands) })
 	if err != nil {
 		return nil, err
 	}
 	return img, nil
+}
+
+// renderCheck is how many segments, polygons or vertices the renderer
+// handles between looks at the context: its passes over the whole geometry,
+// and one band's items, can each be millions, and a core does this many in
+// well under a millisecond.
+const renderCheck = 1 << 14
+
+// cancelled reports ctx's error every renderCheck-th i.
+func cancelled(ctx context.Context, i int) error {
+	if i%renderCheck != 0 {
+		return nil
+	}
+	return ctx.Err()
 }
 
 // line is a projected segment in pixel coordinates.
@@ -87,7 +107,7 @@ type raster struct {
 	polys  []Polygon
 }
 
-func newRaster(g *Geometry, o RenderOptions) *raster {
+func newRaster(ctx context.Context, g *Geometry, o RenderOptions) (*raster, error) {
 	right, up := o.View.basis()
 	proj := func(p [3]float32) (float64, float64) {
 		v := vec3{float64(p[0]), float64(p[1]), float64(p[2])}
@@ -110,6 +130,9 @@ func newRaster(g *Geometry, o RenderOptions) *raster {
 	}
 	pxMax := 1.0 // the widest line in pixels
 	for i := range g.Segments {
+		if err := cancelled(ctx, i); err != nil {
+			return nil, err
+		}
 		sg := &g.Segments[i]
 		r := 0.0
 		if units == WidthsPixels {
@@ -120,7 +143,10 @@ func newRaster(g *Geometry, o RenderOptions) *raster {
 		fit(sg.A, r)
 		fit(sg.B, r)
 	}
-	for _, p := range g.PolyVerts {
+	for i, p := range g.PolyVerts {
+		if err := cancelled(ctx, i); err != nil {
+			return nil, err
+		}
 		fit(p, 0)
 	}
 	if x0 > x1 { // nothing to draw
@@ -147,6 +173,9 @@ func newRaster(g *Geometry, o RenderOptions) *raster {
 	}
 	r := &raster{o: o, lines: make([]line, len(g.Segments)), polys: g.Polygons}
 	for i, sg := range g.Segments {
+		if err := cancelled(ctx, i); err != nil {
+			return nil, err
+		}
 		l := &r.lines[i]
 		l.x0, l.y0 = screen(sg.A)
 		l.x1, l.y1 = screen(sg.B)
@@ -161,10 +190,13 @@ func newRaster(g *Geometry, o RenderOptions) *raster {
 	}
 	r.pverts = make([][2]float32, len(g.PolyVerts))
 	for i, p := range g.PolyVerts {
+		if err := cancelled(ctx, i); err != nil {
+			return nil, err
+		}
 		x, y := screen(p)
 		r.pverts[i] = [2]float32{x, y}
 	}
-	return r
+	return r, nil
 }
 
 // bands lists, per band, the lines and then the polygons that reach into
@@ -174,7 +206,7 @@ type bands struct {
 	items []int32
 }
 
-func (r *raster) bin(nb int) bands {
+func (r *raster) bin(ctx context.Context, nb int) (bands, error) {
 	rowsOf := func(y0, y1 float32) (int, int) {
 		if y1 < 0 || y0 >= float32(r.o.Height) {
 			return 1, 0
@@ -183,8 +215,11 @@ func (r *raster) bin(nb int) bands {
 	}
 	var b bands
 	b.start = make([]int, nb+1)
-	visit := func(add func(band int, item int32)) {
+	visit := func(add func(band int, item int32)) error {
 		for i := range r.lines {
+			if err := cancelled(ctx, i); err != nil {
+				return err
+			}
 			l := &r.lines[i]
 			e := l.r + 0.5
 			lo, hi := rowsOf(min(l.y0, l.y1)-e, max(l.y0, l.y1)+e)
@@ -193,6 +228,9 @@ func (r *raster) bin(nb int) bands {
 			}
 		}
 		for i, p := range r.polys {
+			if err := cancelled(ctx, i); err != nil {
+				return err
+			}
 			y0, y1 := float32(math.Inf(1)), float32(math.Inf(-1))
 			for _, v := range r.pverts[p.First : p.First+p.Count] {
 				y0, y1 = min(y0, v[1]), max(y1, v[1])
@@ -202,18 +240,21 @@ func (r *raster) bin(nb int) bands {
 				add(k, int32(-1-i))
 			}
 		}
+		return nil
 	}
-	visit(func(k int, _ int32) { b.start[k+1]++ })
+	if err := visit(func(k int, _ int32) { b.start[k+1]++ }); err != nil {
+		return b, err
+	}
 	for k := range nb {
 		b.start[k+1] += b.start[k]
 	}
 	b.items = make([]int32, b.start[nb])
 	fill := append([]int(nil), b.start[:nb]...)
-	visit(func(k int, it int32) {
+	err := visit(func(k int, it int32) {
 		b.items[fill[k]] = it
 		fill[k]++
 	})
-	return b
+	return b, err
 }
 
 func (r *raster) color(c uint16) [4]float32 {
@@ -228,8 +269,8 @@ func (r *raster) color(c uint16) [4]float32 {
 }
 
 // band renders rows [b*bandRows, ...) into img through a premultiplied
-// float buffer.
-func (r *raster) band(img *image.NRGBA, b int, bs bands) {
+// float buffer. It stops, leaving the band unfinished, once ctx is done.
+func (r *raster) band(ctx context.Context, img *image.NRGBA, b int, bs bands) {
 	W := r.o.Width
 	y0 := b * bandRows
 	rows := min(bandRows, r.o.Height-y0)
@@ -242,7 +283,10 @@ func (r *raster) band(img *image.NRGBA, b int, bs bands) {
 		copy(buf[k:], buf[:k])
 	}
 	var acc []float32
-	for _, it := range bs.items[bs.start[b]:bs.start[b+1]] {
+	for k, it := range bs.items[bs.start[b]:bs.start[b+1]] {
+		if cancelled(ctx, k) != nil {
+			return
+		}
 		if it >= 0 {
 			r.drawLine(buf, y0, rows, &r.lines[it])
 		} else {

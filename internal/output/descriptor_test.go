@@ -164,6 +164,9 @@ func TestPlanDescriptorKeys(t *testing.T) {
 	if _, err := p.Add("/dev/null"); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := p.Add("/dev/null"); err != nil {
+		t.Errorf("the null device twice: %v", err)
+	}
 	if _, err := p.Add("/dev/../dev/null"); err != nil {
 		t.Errorf("the null device twice: %v", err)
 	}

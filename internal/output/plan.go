@@ -36,6 +36,9 @@ func (p *Plan) Add(path string) (Target, error) {
 
 func (p *Plan) add(path string) (Target, error) {
 	if t, ok := p.targets[path]; ok {
+		if t.sink {
+			return t, nil
+		}
 		return t, badTarget(path, "given twice")
 	}
 	t, err := Resolve(path)

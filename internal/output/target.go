@@ -70,7 +70,8 @@ const maxLinks = 40
 
 // Resolve classifies path and checks that it can be written, without writing
 // anything that stays: for a file, its directory must exist and accept a new
-// file (a probe file is created and removed at once).
+// file (a probe file is created and removed at once). On error, Kind is still
+// KindDescriptor for a path into a process's descriptors.
 func Resolve(path string) (Target, error) {
 	t := Target{Path: path, FD: -1}
 	if path == Stdout {
@@ -81,6 +82,10 @@ func Resolve(path string) (Target, error) {
 		return t, badTarget(`""`, "empty path")
 	}
 	ph, err := walkPath(path)
+	if ph.descriptor {
+		// Also on error: a refused descriptor is still not a directory.
+		t.Kind = KindDescriptor
+	}
 	if err != nil {
 		return t, err
 	}

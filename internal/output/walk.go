@@ -16,10 +16,13 @@ import (
 // so far. A lexical filepath.Join/Clean of a link body would drop "sub/.."
 // before knowing that sub is itself a link, and land somewhere else.
 type physical struct {
-	path   string      // absolute, free of symlinks, "." and ".."
-	fi     fs.FileInfo // Lstat of path; nil when nothing exists there yet
-	fd     int         // >= 0: path is /proc/<this pid>/fd/N, descriptor N of this process
-	linked bool        // a symlink was followed on the way
+	path string      // absolute, free of symlinks, "." and ".."
+	fi   fs.FileInfo // Lstat of path; nil when nothing exists there yet
+	fd   int         // >= 0: path is /proc/<this pid>/fd/N, descriptor N of this process
+	// descriptor: the path leads into a process's descriptors (fd >= 0, or
+	// refused), so the caller means a stream, not a file or directory.
+	descriptor bool
+	linked     bool // a symlink was followed on the way
 }
 
 // walkPath resolves path physically. A dangling final link resolves to the
@@ -52,6 +55,7 @@ func walkPath(path string) (physical, error) {
 		next := filepath.Join(cur, c) // c is one plain name: Join only appends it
 		if pid, ok := fdDir(next); ok && pid != os.Getpid() {
 			// Said before the Lstat, which may be denied.
+			res.descriptor = true
 			return res, badTarget(path, "is in the descriptors of another process (pid %d); only procgen's own descriptors can be written", pid)
 		}
 		fi, err := os.Lstat(next)
@@ -145,7 +149,7 @@ func isDigits(s string) bool {
 
 // descriptorOf is the end of a walk that reached /proc/PID/fd/N.
 func descriptorOf(path, dir, name string, pid int, rest []string) (physical, error) {
-	res := physical{fd: -1, path: filepath.Join(dir, name), linked: true}
+	res := physical{fd: -1, path: filepath.Join(dir, name), linked: true, descriptor: true}
 	if pid != os.Getpid() {
 		return res, badTarget(path, "is descriptor %s of another process (pid %d); only procgen's own descriptors can be written", name, pid)
 	}

@@ -65,6 +65,16 @@ func writeTarget(ctx context.Context, t Target, stdout io.Writer, write func(w i
 		}
 		return wrapWrite(t.Path, err)
 	case KindDescriptor:
+		// Standard output and error through os.Stdout and os.Stderr, as
+		// for "-": a closed pipe then ends the run by SIGPIPE, quietly, as
+		// it does any command in a pipeline; on a duplicate it would be an
+		// EPIPE error.
+		switch t.FD {
+		case 1:
+			return wrapWrite(t.Path, writeStream(ctx, os.Stdout, write))
+		case 2:
+			return wrapWrite(t.Path, writeStream(ctx, os.Stderr, write))
+		}
 		f, err := openDescriptor(t.Path, t.FD)
 		if err != nil {
 			return wrapWrite(t.Path, err)

@@ -29,7 +29,8 @@ type physical struct {
 // file it names (which a write then creates), as open(O_CREAT) does.
 func walkPath(path string) (physical, error) {
 	res := physical{fd: -1}
-	cur := string(filepath.Separator)
+	vol := filepath.VolumeName(path)
+	cur := vol + string(filepath.Separator)
 	if !filepath.IsAbs(path) {
 		wd, err := os.Getwd()
 		if err == nil {
@@ -41,7 +42,7 @@ func walkPath(path string) (physical, error) {
 		}
 		cur = wd
 	}
-	rest := components(path)
+	rest := components(path[len(vol):])
 	for links := 0; len(rest) > 0; {
 		c := rest[0]
 		rest = rest[1:]
@@ -76,7 +77,8 @@ func walkPath(path string) (physical, error) {
 				return res, badTarget(path, "%v", unwrapPathError(err))
 			}
 			if filepath.IsAbs(body) {
-				cur = string(filepath.Separator)
+				bv := filepath.VolumeName(body)
+				cur, body = bv+string(filepath.Separator), body[len(bv):]
 			}
 			rest = append(components(body), rest...)
 			res.linked = true

@@ -229,7 +229,8 @@ the first 16 states' boards side by side (an int array of W*H cells, from
 the constants W and H, or of a square size); -o board.rle the first state's
 board as a Golly RLE pattern (cells 0..255); without -o, JSON goes to stdout. --stats FILE writes the firings per step as CSV
 (step,rule,fired). --trace 0,5 records those states after every step, as
-JSON lines in --trace-out.
+JSON lines in --trace-out (default trace.jsonl, which replaces an existing
+file only when named).
 
 Backends: the CPU backend runs every state on all cores. With a GPU
 (--device auto|cuda) the rule set is compiled to a kernel of its own (PTX the

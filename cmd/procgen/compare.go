@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
 	_ "image/png" // compare reads PNGs
+	"io"
 	"math"
 	"os"
 
@@ -82,7 +84,7 @@ is invalid.`,
 			if err := o.validate(); err != nil {
 				return err
 			}
-			return a.compare(args[0], args[1], o)
+			return a.compare(cmd.Context(), args[0], args[1], o)
 		},
 	}
 	f := cmd.Flags()
@@ -95,7 +97,17 @@ is invalid.`,
 	return cmd
 }
 
-func (a *app) compare(pathA, pathB string, o compareOptions) error {
+func (a *app) compare(ctx context.Context, pathA, pathB string, o compareOptions) error {
+	// --diff is checked before the inputs are read: an input named as the
+	// diff, or a directory that cannot take it, is a usage error now.
+	var plan *output.Plan
+	if o.diffPath != "" {
+		p, err := a.planOutputs([]string{pathA, pathB}, o.diffPath)
+		if err != nil {
+			return err
+		}
+		plan = p
+	}
 	imgA, err := readPNG(pathA)
 	if err != nil {
 		return err
@@ -117,8 +129,12 @@ func (a *app) compare(pathA, pathB string, o compareOptions) error {
 	if o.exactMAD && m.MAD > 0 {
 		violations = append([]string{fmt.Sprintf("mad %.6g > max 0 (identical images required)", m.MAD)}, violations...)
 	}
-	if o.diffPath != "" {
-		if err := output.WritePNG(o.diffPath, imgdiff.DiffImage(imgA, imgB, o.gain), output.Depth8); err != nil {
+	if plan != nil {
+		diff := imgdiff.DiffImage(imgA, imgB, o.gain)
+		err := plan.Commit(ctx, []output.Write{{Path: o.diffPath, Func: func(w io.Writer) error {
+			return output.EncodePNG(ctx, w, diff, output.Depth8)
+		}}})
+		if err != nil {
 			return fmt.Errorf("compare: write --diff: %w", err)
 		}
 		a.log.Infof("wrote %s", o.diffPath)

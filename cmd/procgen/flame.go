@@ -174,7 +174,7 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 	// Where the images go is settled before any genome is parsed: a file
 	// (-o x.png, x.jpg or -) or a directory, which must exist or be creatable.
 	single := len(args) == 1 && !isDir(args[0])
-	outIsFile := out == output.Stdout || flameImageExts[strings.ToLower(filepath.Ext(out))] || existsNotDir(out)
+	outIsFile := out == output.Stdout || flameImageExts[strings.ToLower(filepath.Ext(out))] || existsNotDir(out) || isStream(out)
 	switch {
 	case outIsFile && !single:
 		return usageErrorf("-o %s names one image, but %d genome files (or a directory) were given: give a directory", out, len(files))

@@ -60,9 +60,11 @@ func describeFSError(err error) error {
 }
 
 // isStream says whether path is (or links to) a character device, FIFO or
-// socket: such outputs have no extension to name their format, so they take
-// the --format of standard output.
+// socket, or names one of the process's descriptors (/dev/stdout, /dev/fd/3):
+// such outputs have no extension to name their format, so they take the
+// --format of standard output. An unusable descriptor counts too, so that its
+// error comes from the output plan, not from treating it as a directory.
 func isStream(path string) bool {
 	t, err := output.Resolve(path)
-	return err == nil && t.Kind == output.KindStream
+	return t.Kind == output.KindDescriptor || (err == nil && t.Kind == output.KindStream)
 }

@@ -130,6 +130,7 @@ func (a *app) newRulesCmd() *cobra.Command {
 
 func (a *app) newRulesRunCmd() *cobra.Command {
 	var out, format, shardSpec string
+	var outs []string
 	var force bool
 	cmd := &cobra.Command{
 		Use:   "run RULES.rules (--states FILE | --generate N) [--steps N | --until-fixpoint] [-o out.json|out.csv]",
@@ -154,6 +155,13 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 				return usageErrorf("invalid --format %q: want json or csv", format)
 			}
 			p.format = format
+			if len(outs) > 1 {
+				// -o was a plain string: all but the last were dropped, exit 0.
+				return usageErrorf("-o given %d times (%s): rules writes one result file, its format from the extension; --stats, --trace-out and --record-out write the others", len(outs), strings.Join(outs, ", "))
+			}
+			if len(outs) == 1 {
+				out = outs[0]
+			}
 			sh, err := a.shardOf(shardSpec)
 			if err != nil {
 				return err
@@ -169,7 +177,7 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "output", "o", "", "write the final states to `FILE`: .json (with statistics), .csv, .png (the first 16 boards) or .rle (the first board, Golly RLE); - or none: standard output in --format")
+	f.StringArrayVarP(&outs, "output", "o", nil, "write the final states to `FILE`: .json (with statistics), .csv, .png (the first 16 boards) or .rle (the first board, Golly RLE); - or none: standard output in --format")
 	f.StringVar(&format, "format", "json", "`FORMAT` of standard output: json or csv")
 	addShardFlag(f, &shardSpec)
 	f.BoolVar(&force, "force", false, "write --frames into an existing, non-empty directory (frames of the same names are replaced, other files left alone)")
@@ -221,7 +229,8 @@ the first 16 states' boards side by side (an int array of W*H cells, from
 the constants W and H, or of a square size); -o board.rle the first state's
 board as a Golly RLE pattern (cells 0..255); without -o, JSON goes to stdout. --stats FILE writes the firings per step as CSV
 (step,rule,fired). --trace 0,5 records those states after every step, as
-JSON lines in --trace-out.
+JSON lines in --trace-out (default trace.jsonl, which replaces an existing
+file only when named).
 
 Backends: the CPU backend runs every state on all cores. With a GPU
 (--device auto|cuda) the rule set is compiled to a kernel of its own (PTX the
@@ -262,7 +271,9 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	a.prefetchDevice()
 	start := time.Now()
 	format := plan.format
-	if out != "" && out != output.Stdout {
+	// A device, FIFO or descriptor (/dev/null, /dev/stdout) has no
+	// extension: it takes --format, as standard output does.
+	if out != "" && out != output.Stdout && !isStream(out) {
 		switch strings.ToLower(filepath.Ext(out)) {
 		case ".json":
 			format = "json"
@@ -286,6 +297,13 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 			return err
 		}
 		inputs = append(inputs, o.States)
+	}
+	if len(plan.trace) > 0 && a.origin("rules.trace-out") == "default" {
+		// The default name is not the user's choice: a file of that name
+		// is not this run's to replace.
+		if _, err := os.Lstat(o.TraceOut); err == nil {
+			return usageErrorf("--trace: %s exists; name it with --trace-out %s to replace it, or choose another file", o.TraceOut, o.TraceOut)
+		}
 	}
 	outs, err := a.planOutputs(inputs, rulesPlannedPaths(out, o, plan)...)
 	if err != nil {

@@ -45,10 +45,17 @@ func rulesFramesCheck(dir string, every int, force bool, prog *rules.Program, st
 	if px := rules.SheetPixels(b, min(states, rulesSheetBoards)); px > rules.MaxSheetPixels {
 		return nil, usageErrorf("--frames: %d boards of %dx%d make %d pixels a frame, more than %d", min(states, rulesSheetBoards), b.W, b.H, px, int64(rules.MaxSheetPixels))
 	}
-	clean, _, err := settleOutDir("--frames", dir, force,
+	clean, exists, err := settleOutDir("--frames", dir, force,
 		"--force writes the frames into it (replacing frames of the same names, leaving other files)", nil)
 	if err != nil {
 		return nil, err
+	}
+	if exists {
+		// settleOutDir checks only a new directory's parent; frames are
+		// written into this one.
+		if err := output.ProbeCreatableDir(clean); err != nil {
+			return nil, usageErrorf("--frames: %v", err)
+		}
 	}
 	absDir, _ := filepath.Abs(clean)
 	for _, in := range inputs {
@@ -63,7 +70,7 @@ func rulesFramesCheck(dir string, every int, force bool, prog *rules.Program, st
 // each.
 func (f *rulesFramesPlan) run(ctx context.Context, e rules.Engine, prog *rules.Program, st *rules.States, o rules.Options) (*rules.Result, error) {
 	if err := os.MkdirAll(f.dir, 0o755); err != nil {
-		return nil, fmt.Errorf("rules: --frames: %w", err)
+		return nil, fmt.Errorf("--frames: %w", err)
 	}
 	return rules.RunEvery(ctx, e, prog, st, o, f.every, func(step int) error {
 		if err := ctx.Err(); err != nil {
@@ -75,7 +82,7 @@ func (f *rulesFramesPlan) run(ctx context.Context, e rules.Engine, prog *rules.P
 		}
 		path := filepath.Join(f.dir, fmt.Sprintf("frame_%0*d.png", f.digits, step))
 		if err := output.WriteFile(path, func(w io.Writer) error { return output.EncodePNG(ctx, w, img, output.Depth8) }); err != nil {
-			return fmt.Errorf("rules: --frames: %w", err)
+			return fmt.Errorf("--frames: %w", err)
 		}
 		f.wrote++
 		return nil

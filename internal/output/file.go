@@ -20,7 +20,7 @@ import (
 	"path/filepath"
 )
 
-// fileMode is the mode of every result file. os.CreateTemp makes 0600 files;
+// fileMode is the mode of every new result file. os.CreateTemp makes 0600 files;
 // results are meant to be shared like any file a user writes, so they get the
 // usual 0644 regardless of the temp file's mode and of the umask.
 const fileMode os.FileMode = 0o644
@@ -31,7 +31,8 @@ const bufferSize = 64 << 10
 
 // WriteFile writes what write produces to path: atomically for a file (the
 // target of a symlink), streamed for a device or FIFO, to the process's
-// standard output for "-". write gets a buffered writer; WriteFile flushes
+// standard output for "-", through the descriptor for /dev/stdout and the
+// like. write gets a buffered writer; WriteFile flushes
 // it. On any failure, including an error or a panic from write, the
 // temporary file is removed and an existing file at path is left untouched;
 // a panic is propagated after the clean-up.
@@ -39,6 +40,11 @@ func WriteFile(path string, write func(w io.Writer) error) error {
 	t, err := Resolve(path)
 	if err != nil {
 		return err
+	}
+	if t.Kind == KindStdout {
+		if err := CheckWriter(path, os.Stdout); err != nil {
+			return err
+		}
 	}
 	return writeTarget(context.Background(), t, os.Stdout, write)
 }
@@ -50,6 +56,26 @@ func writeTarget(ctx context.Context, t Target, stdout io.Writer, write func(w i
 		return wrapWrite(t.Path, writeStream(ctx, stdout, write))
 	case KindStream:
 		f, err := os.OpenFile(t.File, os.O_WRONLY, 0)
+		if err != nil {
+			return wrapWrite(t.Path, err)
+		}
+		err = writeStream(ctx, f, write)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return wrapWrite(t.Path, err)
+	case KindDescriptor:
+		// Standard output and error through os.Stdout and os.Stderr, as
+		// for "-": a closed pipe then ends the run by SIGPIPE, quietly, as
+		// it does any command in a pipeline; on a duplicate it would be an
+		// EPIPE error.
+		switch t.FD {
+		case 1:
+			return wrapWrite(t.Path, writeStream(ctx, os.Stdout, write))
+		case 2:
+			return wrapWrite(t.Path, writeStream(ctx, os.Stderr, write))
+		}
+		f, err := openDescriptor(t.Path, t.FD)
 		if err != nil {
 			return wrapWrite(t.Path, err)
 		}
@@ -140,7 +166,7 @@ func stage(ctx context.Context, t Target, write func(w io.Writer) error) (s stag
 	if err := f.Sync(); err != nil {
 		return s, err
 	}
-	if err := f.Chmod(fileMode); err != nil {
+	if err := f.Chmod(replacedMode(t.File)); err != nil {
 		return s, err
 	}
 	if err := f.Close(); err != nil {
@@ -148,6 +174,16 @@ func stage(ctx context.Context, t Target, write func(w io.Writer) error) (s stag
 	}
 	done = true
 	return staged{tmp: tmp, dest: t.File}, nil
+}
+
+// replacedMode is the mode a result at dest gets: the permission bits of the
+// regular file it replaces (a private 0600 result stays private, a script
+// stays executable), else fileMode.
+func replacedMode(dest string) os.FileMode {
+	if fi, err := os.Stat(dest); err == nil && fi.Mode().IsRegular() {
+		return fi.Mode().Perm()
+	}
+	return fileMode
 }
 
 func (s staged) commit() error {

@@ -109,7 +109,8 @@ func TestWriteFile(t *testing.T) {
 				t.Errorf("content = %.40q, want %.40q", got, tt.want)
 			}
 			if tt.existing != "" && tt.wantErr == nil && !tt.panics {
-				assertMode(t, path)
+				// A replaced file keeps its permission bits (written 0600 above).
+				assertModeIs(t, path, 0o600)
 			}
 		})
 	}
@@ -121,6 +122,14 @@ func TestWriteFileMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertMode(t, path)
+	// A replaced file keeps its bits, even ones the umask would clear.
+	if err := os.Chmod(path, 0o757); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(path, writeString("y")); err != nil {
+		t.Fatal(err)
+	}
+	assertModeIs(t, path, 0o757)
 }
 
 func TestWriteFileBadPath(t *testing.T) {
@@ -175,11 +184,16 @@ func assertOnly(t *testing.T, dir string, want bool, name string) {
 
 func assertMode(t *testing.T, path string) {
 	t.Helper()
+	assertModeIs(t, path, fileMode)
+}
+
+func assertModeIs(t *testing.T, path string, want os.FileMode) {
+	t.Helper()
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fi.Mode().Perm() != fileMode {
-		t.Errorf("mode = %v, want %v", fi.Mode().Perm(), fileMode)
+	if fi.Mode().Perm() != want {
+		t.Errorf("mode = %v, want %v", fi.Mode().Perm(), want)
 	}
 }

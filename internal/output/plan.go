@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
+	"strconv"
 	"sync"
 )
 
@@ -25,8 +25,9 @@ func NewPlan(stdout io.Writer) *Plan {
 }
 
 // Add resolves path and claims its destination. Two outputs of one run that
-// land on the same file (after resolving links), or two on standard output,
-// are an error: one would silently overwrite the other.
+// land on the same file (after resolving links), or two on one descriptor
+// ("-" and /dev/stdout are both descriptor 1), are an error: one would
+// silently overwrite or garble the other. The null device takes any number.
 func (p *Plan) Add(path string) (Target, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -35,29 +36,42 @@ func (p *Plan) Add(path string) (Target, error) {
 
 func (p *Plan) add(path string) (Target, error) {
 	if t, ok := p.targets[path]; ok {
+		if t.sink {
+			return t, nil
+		}
 		return t, badTarget(path, "given twice")
 	}
 	t, err := Resolve(path)
 	if err != nil {
 		return t, err
 	}
-	key := destKey(t)
-	if other, ok := p.owner[key]; ok {
-		return t, badTarget(path, "%s would write to the same place as %s", path, other)
+	if t.Kind == KindStdout {
+		if err := CheckWriter(path, p.stdout); err != nil {
+			return t, err
+		}
 	}
-	p.owner[key] = path
+	if !t.sink {
+		key := destKey(t)
+		if other, ok := p.owner[key]; ok {
+			return t, badTarget(path, "%s would write to the same place as %s", path, other)
+		}
+		p.owner[key] = path
+	}
 	p.targets[path] = t
 	return t, nil
 }
 
+// destKey names where an output lands: a descriptor by its number ("-" is
+// descriptor 1), anything else by its physical path, so two paths that reach
+// one file through different links collide.
 func destKey(t Target) string {
-	if t.Kind == KindStdout {
-		return Stdout
+	switch t.Kind {
+	case KindStdout:
+		return "fd:1"
+	case KindDescriptor:
+		return "fd:" + strconv.Itoa(t.FD)
 	}
-	if abs, err := filepath.Abs(t.File); err == nil {
-		return abs
-	}
-	return filepath.Clean(t.File)
+	return t.File
 }
 
 // RefuseInputs fails when an output of the plan is one of the run's input

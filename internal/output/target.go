@@ -3,9 +3,11 @@ package output
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Stdout is the output path that means standard output.
@@ -21,9 +23,13 @@ const (
 	// KindStdout is "-": the command's standard output, streamed.
 	KindStdout
 	// KindStream is a character device, FIFO or socket: opened and written
-	// through, never renamed over (renaming over /dev/stdout as root replaces
-	// the system's symlink).
+	// through, never renamed over.
 	KindStream
+	// KindDescriptor is one of the process's own open descriptors named by
+	// path (/dev/stdout, /dev/fd/3, /proc/self/fd/1): written through a
+	// duplicate, at the descriptor's offset, never renamed over (renaming
+	// over /proc/self/fd/1's file would drop what the shell wrote around it).
+	KindDescriptor
 )
 
 // Target is an output path resolved before the work: where the bytes will go
@@ -31,10 +37,15 @@ const (
 type Target struct {
 	Path string // as the user wrote it
 	Kind Kind
-	// File is where a KindFile output is renamed into place: Path with any
-	// symlinks resolved, so a link to a file stays a link and its target
-	// is replaced. For KindStream it is the device or FIFO to open.
+	// File is the physical path (absolute, no symlinks) where a KindFile
+	// output is renamed into place, so a link to a file stays a link and its
+	// target is replaced. For KindStream it is the device or FIFO to open;
+	// for KindDescriptor /proc/PID/fd/N.
 	File string
+	// FD is the descriptor of a KindDescriptor.
+	FD int
+	// sink: the null device, which any number of outputs may share.
+	sink bool
 }
 
 // ErrTarget marks an output path that cannot be written: a directory, a
@@ -59,9 +70,10 @@ const maxLinks = 40
 
 // Resolve classifies path and checks that it can be written, without writing
 // anything that stays: for a file, its directory must exist and accept a new
-// file (a probe file is created and removed at once).
+// file (a probe file is created and removed at once). On error, Kind is still
+// KindDescriptor for a path into a process's descriptors.
 func Resolve(path string) (Target, error) {
-	t := Target{Path: path}
+	t := Target{Path: path, FD: -1}
 	if path == Stdout {
 		t.Kind = KindStdout
 		return t, nil
@@ -69,50 +81,94 @@ func Resolve(path string) (Target, error) {
 	if path == "" {
 		return t, badTarget(`""`, "empty path")
 	}
-	dest, fi, err := followLinks(path)
+	ph, err := walkPath(path)
+	if ph.descriptor {
+		// Also on error: a refused descriptor is still not a directory.
+		t.Kind = KindDescriptor
+	}
 	if err != nil {
 		return t, err
 	}
-	t.File = dest
+	t.File = ph.path
+	if ph.fd >= 0 {
+		t.Kind, t.FD = KindDescriptor, ph.fd
+		_, err := checkDescriptor(path, ph.fd)
+		return t, err
+	}
+	fi := ph.fi
 	switch {
+	case fi != nil && fi.IsDir():
+		return t, badTarget(path, "is a directory, not a file")
+	case strings.HasSuffix(path, "/"):
+		return t, badTarget(path, "ends with / but is not a directory")
 	case fi == nil || fi.Mode().IsRegular():
 		t.Kind = KindFile
-		return t, probeDir(path, filepath.Dir(dest))
-	case fi.IsDir():
-		return t, badTarget(path, "is a directory, not a file")
+		if err := kernelAgrees(path, ph); err != nil {
+			return t, err
+		}
+		dir := filepath.Dir(ph.path)
+		if !ph.linked {
+			dir = filepath.Dir(path) // the user's words in messages
+		}
+		return t, probeDir(path, dir)
 	case fi.Mode()&(fs.ModeCharDevice|fs.ModeDevice|fs.ModeNamedPipe|fs.ModeSocket) != 0:
 		t.Kind = KindStream
+		t.sink = isNullDevice(fi)
 		return t, nil
 	}
 	return t, badTarget(path, "not a regular file, device or FIFO (%v)", fi.Mode().Type())
 }
 
-// followLinks resolves a chain of symlinks ending at path, even when the
-// last one dangles (the file it names is then created). fi is nil when the
-// final path does not exist.
-func followLinks(path string) (string, fs.FileInfo, error) {
-	cur := path
-	for range maxLinks {
-		fi, err := os.Lstat(cur)
-		if errors.Is(err, fs.ErrNotExist) {
-			return cur, nil, nil
-		}
-		if err != nil {
-			return "", nil, badTarget(path, "%v", unwrapPathError(err))
-		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
-			return cur, fi, nil
-		}
-		link, err := os.Readlink(cur)
-		if err != nil {
-			return "", nil, badTarget(path, "%v", unwrapPathError(err))
-		}
-		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(cur), link)
-		}
-		cur = link
+// kernelAgrees asks the kernel whether path opens the file the walk found:
+// the walk is our reading of the links; a rename at ph.path must replace
+// what the user's path names, or nothing at all.
+func kernelAgrees(path string, ph physical) error {
+	fi, err := os.Stat(path)
+	switch {
+	case ph.fi == nil && errors.Is(err, fs.ErrNotExist):
+		return nil
+	case ph.fi == nil && err == nil:
+		return badTarget(path, "resolves to the new file %s, but names an existing file; refusing to guess", ph.path)
+	case err != nil:
+		return badTarget(path, "%v", unwrapPathError(err))
+	case !os.SameFile(fi, ph.fi):
+		return badTarget(path, "resolves to %s, but names another file; refusing to guess", ph.path)
 	}
-	return "", nil, badTarget(path, "too many levels of symbolic links")
+	return nil
+}
+
+// isNullDevice says whether fi is the system's null device.
+func isNullDevice(fi fs.FileInfo) bool {
+	null, err := os.Stat(os.DevNull)
+	return err == nil && os.SameFile(fi, null)
+}
+
+func stdName(fd int) string {
+	switch fd {
+	case 0:
+		return "standard input"
+	case 1:
+		return "standard output"
+	case 2:
+		return "standard error"
+	}
+	return fmt.Sprintf("descriptor %d", fd)
+}
+
+// CheckWriter is the check of "-" against the writer it goes to: when that
+// is a file of this process (os.Stdout), its descriptor must be open for
+// writing, not the stand-in for one closed at start.
+func CheckWriter(path string, w io.Writer) error {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	fd, ok := fileDescriptor(f)
+	if !ok {
+		return badTarget(path, "%s is closed", f.Name())
+	}
+	_, err := checkDescriptor(path, fd)
+	return err
 }
 
 // probeDir checks that dir exists and accepts a new file.

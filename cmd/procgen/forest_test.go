@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,5 +97,40 @@ func TestLayerFileNames(t *testing.T) {
 	}
 	if csvField(`a,"b"`) != `"a,""b"""` || csvField("plain") != "plain" {
 		t.Error("csv quoting")
+	}
+}
+
+// --force over an output directory holding another user's file is a usage
+// error (exit 2) naming it, and the file stays; over procgen's own
+// directory it is accepted.
+func TestForestOutDirForceOwnership(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give a file to another user")
+	}
+	a := newApp(nil, os.Stdout, os.Stderr)
+	out := filepath.Join(t.TempDir(), "rain")
+	d, err := forestOutDir(out, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.forestWrite(context.Background(), testForestRun(), d, time.Now(), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := forestOutDir(out, true); err != nil {
+		t.Fatalf("--force over procgen's own output: %v", err)
+	}
+	theirs := filepath.Join(out, "theirs.csv")
+	if err := os.WriteFile(theirs, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(theirs, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	_, err = forestOutDir(out, true)
+	if exitCode(err) != exitUsage || !strings.Contains(err.Error(), "theirs.csv belongs to user 65534") {
+		t.Errorf("--force over another user's file: exit %d, %v", exitCode(err), err)
+	}
+	if _, err := os.Stat(theirs); err != nil {
+		t.Error(err)
 	}
 }

@@ -18,7 +18,7 @@ import (
 // removes it (os.RemoveAll) when the run fails; after a successful Commit
 // it is gone.
 func (d *Dir) Stage() (string, error) {
-	return makeUnique(d.path, ".tmp-", 0o755)
+	return makeUnique(d.abs, ".tmp-", 0o755)
 }
 
 // makeUnique makes a new directory named after path with a hidden prefix,
@@ -57,23 +57,23 @@ func (d *Dir) Commit(stage string) error {
 	if len(d.owned) == 0 {
 		// Missing, or empty when inspected: a rename replaces an empty
 		// directory, and fails, harming nothing, if one appeared with files.
-		if err := renameOver(stage, d.path); err != nil {
+		if err := renameOver(stage, d.abs); err != nil {
 			return fmt.Errorf("%s changed during the run: %w", d.path, err)
 		}
 		return nil
 	}
 	// An empty directory as the target of the rename reserves a unique
 	// name with no window in which another process could take it.
-	old, err := makeUnique(d.path, ".old-", 0o700)
+	old, err := makeUnique(d.abs, ".old-", 0o700)
 	if err != nil {
 		return err
 	}
-	if err := renameOver(d.path, old); err != nil {
+	if err := renameOver(d.abs, old); err != nil {
 		_ = os.Remove(old)
 		return err
 	}
 	putBack := func(cause error) error {
-		if err := os.Rename(old, d.path); err != nil {
+		if err := os.Rename(old, d.abs); err != nil {
 			return fmt.Errorf("%w (and the old directory stays at %s: %v)", cause, old, err)
 		}
 		return cause
@@ -81,7 +81,7 @@ func (d *Dir) Commit(stage string) error {
 	if err := d.unchanged(old); err != nil {
 		return putBack(err)
 	}
-	if err := os.Rename(stage, d.path); err != nil {
+	if err := os.Rename(stage, d.abs); err != nil {
 		return putBack(err)
 	}
 	return d.removeOld(old)

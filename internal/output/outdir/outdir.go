@@ -26,7 +26,8 @@ import (
 // Dir is an output directory settled before the work: missing, empty, or
 // holding only what procgen wrote there.
 type Dir struct {
-	path   string
+	path   string // as given, for messages
+	abs    string // what is renamed: "." has no name to rename
 	exists bool
 	mode   fs.FileMode // the old directory's, kept by its replacement
 	id     fileID      // the old directory's identity
@@ -75,7 +76,7 @@ func Inspect(path string) (*Dir, error) {
 	}
 	fi, err := os.Lstat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &Dir{path: path}, nil
+		return &Dir{path: path, abs: abs}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -89,7 +90,7 @@ func Inspect(path string) (*Dir, error) {
 			return nil, &RefusedError{Dir: path, Reasons: []string{"this system does not report file owners and devices"}}
 		}
 	}
-	d := &Dir{path: path, exists: true, mode: fi.Mode() & (fs.ModePerm | fs.ModeSetgid | fs.ModeSticky), id: id,
+	d := &Dir{path: path, abs: abs, exists: true, mode: fi.Mode() & (fs.ModePerm | fs.ModeSetgid | fs.ModeSticky), id: id,
 		owned: map[string]fileID{}}
 	mounts := mountPoints()
 	var dirWhy, entryWhy []string

@@ -187,7 +187,7 @@ func (a *app) newForestDisperseCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVarP(&out, "output", "o", "", "output `DIR` (default: the stem file's name without extension + \"-seedrain\")")
 	addShardFlag(f, &shardSpec)
-	f.BoolVar(&force, "force", false, "replace an existing, non-empty output directory (as a whole: old and new files never mix)")
+	f.BoolVar(&force, "force", false, "replace an existing, non-empty output directory that holds only what procgen wrote there (as a whole: old and new files never mix)")
 	for _, k := range []string{"species", "method", "cell", "bounds", "boundary", "margin", "cutoff", "tolerance",
 		"cluster-distance", "x-col", "y-col", "species-col", "dbh-col", "dbh-unit", "girth", "where", "delimiter",
 		"skip-unknown", "realize", "formats", "stems", "crs"} {
@@ -254,6 +254,10 @@ Outputs in OUTDIR, per species and total: NAME.csv (x, y, species, density
 colour bar), and summary.json (totals, seeds lost, method, error estimate,
 timings, units). --formats picks among csv, asc, png, tif. Everything is written
 to a temporary directory first: a failed run leaves no partial outputs.
+.procgen-manifest.json names the files written; --force replaces an existing
+OUTDIR only while it holds nothing else, unchanged (no other files,
+subdirectories, mount points or other users' files: those are refused before
+any work), and the new directory keeps the old one's mode.
 
 Several plots (stem maps given as files, or the .csv, .tsv and .txt files of
 a directory) run one after another with the same species file and options,
@@ -306,7 +310,7 @@ func (a *app) forestDisperse(ctx context.Context, stemFile, outDir string, force
 	if err := checkInputFile("forest: --species", o.Species); err != nil {
 		return err
 	}
-	outDir, err := forestOutDir(outDir, force, stemFile, o.Species)
+	out, err := forestOutDir(outDir, force, stemFile, o.Species)
 	if err != nil {
 		return err
 	}
@@ -328,12 +332,12 @@ func (a *app) forestDisperse(ctx context.Context, stemFile, outDir string, force
 	}
 	writeStart := time.Now()
 	phase.Enter(ctx, "write")
-	if err := a.forestWrite(ctx, r, outDir, writeStart, start); err != nil {
+	if err := a.forestWrite(ctx, r, out, writeStart, start); err != nil {
 		return err
 	}
 	tot := r.layers[len(r.layers)-1]
 	a.log.Infof("wrote %s: %d species on %dx%d cells of %g m, %s; %.4g seeds/yr landed, %.4g lost off the plot",
-		outDir, len(r.layers)-1, r.grid.NX, r.grid.NY, r.grid.Cell, o.Method, tot.Total, tot.Lost)
+		out.Path(), len(r.layers)-1, r.grid.NX, r.grid.NY, r.grid.Cell, o.Method, tot.Total, tot.Lost)
 	return nil
 }
 

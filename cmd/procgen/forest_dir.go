@@ -10,16 +10,17 @@ import (
 	"strings"
 
 	"github.com/procgen-dev/procgen/internal/output"
+	"github.com/procgen-dev/procgen/internal/output/outdir"
 )
 
 // forestOutDir settles forest's output directory before any work: "-" is
 // refused (the output is a directory of files), a symlink is followed, an
-// existing non-empty directory is replaced only with --force (and never when
-// it holds one of the run's inputs), and the parent must accept a new
-// directory. It returns the directory the results will be swapped into.
-func forestOutDir(outDir string, force bool, inputs ...string) (string, error) {
+// existing non-empty directory is replaced only with --force, only when
+// procgen wrote everything in it (outdir.Inspect), and never when it holds
+// one of the run's inputs; the parent must accept a new directory.
+func forestOutDir(outDir string, force bool, inputs ...string) (*outdir.Dir, error) {
 	if outDir == output.Stdout {
-		return "", usageErrorf("-o -: forest writes a directory of files (CSV, ASCII grids, PNG, summary.json); name a directory")
+		return nil, usageErrorf("-o -: forest writes a directory of files (CSV, ASCII grids, PNG, summary.json); name a directory")
 	}
 	holdsInput := func(dir string) error {
 		absDir, _ := filepath.Abs(dir)
@@ -38,14 +39,24 @@ func forestOutDir(outDir string, force bool, inputs ...string) (string, error) {
 		return nil
 	}
 	dir, exists, err := settleOutDir("output", outDir, force,
-		"--force replaces it as a whole (never mixing old and new files)", holdsInput)
-	if err != nil || !exists {
-		return dir, err
+		"--force replaces it as a whole, if it holds only what procgen wrote there", holdsInput)
+	if err != nil {
+		return nil, err
 	}
-	if err := output.ProbeCreatableDir(filepath.Dir(dir)); err != nil {
-		return "", usageError{err}
+	if exists {
+		if err := output.ProbeCreatableDir(filepath.Dir(dir)); err != nil {
+			return nil, usageError{err}
+		}
 	}
-	return dir, nil
+	d, err := outdir.Inspect(dir)
+	var refused *outdir.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		return nil, usageErrorf("output %v", err)
+	case err != nil:
+		return nil, usageErrorf("output %s: %v", outDir, describeFSError(err))
+	}
+	return d, nil
 }
 
 // settleOutDir checks an output directory before any work: a symlink is
@@ -97,33 +108,6 @@ func isEmptyDir(dir string) (bool, error) {
 		return true, nil
 	}
 	return false, err
-}
-
-// swapDir puts the complete directory stage in place of dir: renamed over a
-// missing or empty dir; otherwise dir is renamed aside, stage takes its
-// name, and the old one is removed (put back if the second rename fails).
-// Readers never see a mix of old and new files.
-func swapDir(stage, dir string) error {
-	if err := os.Rename(stage, dir); err == nil {
-		return nil
-	}
-	old, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".old-")
-	if err != nil {
-		return err
-	}
-	if err := os.Remove(old); err != nil { // only its unique name is wanted
-		return err
-	}
-	if err := os.Rename(dir, old); err != nil {
-		return err
-	}
-	if err := os.Rename(stage, dir); err != nil {
-		if rerr := os.Rename(old, dir); rerr != nil {
-			return fmt.Errorf("%w (and the old directory stays at %s: %v)", err, old, rerr)
-		}
-		return err
-	}
-	return os.RemoveAll(old)
 }
 
 // forestCellBytes is the memory per grid cell and layer (a float64 density,

@@ -15,21 +15,18 @@ import (
 
 	"github.com/procgen-dev/procgen/internal/forest"
 	"github.com/procgen-dev/procgen/internal/output"
+	"github.com/procgen-dev/procgen/internal/output/outdir"
 )
 
 // forestWrite writes every output into a fresh temporary directory beside
-// outDir and moves them into place only when all are written, so a failed
-// run leaves neither a partial directory nor a mix of old and new files
-// (each move is an atomic rename).
-func (a *app) forestWrite(ctx context.Context, r *forestRun, outDir string, writeStart, start time.Time) (err error) {
-	parent, base := filepath.Split(filepath.Clean(outDir))
-	if parent == "" {
-		parent = "."
-	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
+// the output directory and puts it in place only when all are written
+// (outdir.Dir.Commit), so a failed run leaves neither a partial directory
+// nor a mix of old and new files, and the old directory as it was.
+func (a *app) forestWrite(ctx context.Context, r *forestRun, out *outdir.Dir, writeStart, start time.Time) (err error) {
+	if err := os.MkdirAll(filepath.Dir(out.Path()), 0o755); err != nil {
 		return fmt.Errorf("forest: %w", err)
 	}
-	stage, err := os.MkdirTemp(parent, "."+base+".tmp-")
+	stage, err := out.Stage()
 	if err != nil {
 		return fmt.Errorf("forest: %w", err)
 	}
@@ -104,7 +101,7 @@ func (a *app) forestWrite(ctx context.Context, r *forestRun, outDir string, writ
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := swapDir(stage, outDir); err != nil {
+	if err := out.Commit(stage); err != nil {
 		return fmt.Errorf("forest: %w", err)
 	}
 	stage = ""

@@ -4,10 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/procgen-dev/procgen/internal/forest"
+	"github.com/procgen-dev/procgen/internal/output/outdir"
 )
 
 // testForestRun is a finished run of one species on a 3x2 grid.
@@ -29,37 +31,45 @@ func testForestRun() *forestRun {
 }
 
 // A failure while writing leaves neither the output directory nor the
-// temporary one; success moves every file into place, also into an
-// existing directory.
+// temporary one; success moves every file into place, also over an
+// earlier run's directory, which leaves nothing of its own behind.
 func TestForestWriteAtomic(t *testing.T) {
 	a := newApp(nil, os.Stdout, os.Stderr)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "rain")
+	inspect := func() *outdir.Dir {
+		t.Helper()
+		d, err := outdir.Inspect(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
 
 	bad := testForestRun()
 	bad.layers[1].Density = bad.layers[1].Density[:5] // the .asc writer refuses it
 	bad.p.outs = map[string]bool{"asc": true}
-	if err := a.forestWrite(context.Background(), bad, out, time.Now(), time.Now()); err == nil {
+	if err := a.forestWrite(context.Background(), bad, inspect(), time.Now(), time.Now()); err == nil {
 		t.Fatal("a bad layer was written")
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatalf("left behind: %v", entries)
 	}
 
-	for i := 0; i < 2; i++ { // into a new directory, then over it
-		if err := a.forestWrite(context.Background(), testForestRun(), out, time.Now(), time.Now()); err != nil {
-			t.Fatal(err)
-		}
-		if i == 0 {
-			if err := os.WriteFile(filepath.Join(out, "stale.csv"), nil, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+	first := testForestRun()
+	first.p.outs = map[string]bool{"csv": true, "png": true, "asc": true}
+	first.names = []string{"old", "total"}
+	if err := a.forestWrite(context.Background(), first, inspect(), time.Now(), time.Now()); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(out, "stale.csv")); err == nil {
+	if err := a.forestWrite(context.Background(), testForestRun(), inspect(), time.Now(), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "old.csv")); err == nil {
 		t.Error("a file of the earlier run survived the swap")
 	}
-	for _, f := range []string{"a_b_c.csv", "a_b_c.asc", "a_b_c.png", "total.csv", "total.asc", "total.png", "summary.json"} {
+	for _, f := range []string{"a_b_c.csv", "a_b_c.asc", "a_b_c.png", "total.csv", "total.asc", "total.png", "summary.json",
+		outdir.ManifestName} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
@@ -87,5 +97,40 @@ func TestLayerFileNames(t *testing.T) {
 	}
 	if csvField(`a,"b"`) != `"a,""b"""` || csvField("plain") != "plain" {
 		t.Error("csv quoting")
+	}
+}
+
+// --force over an output directory holding another user's file is a usage
+// error (exit 2) naming it, and the file stays; over procgen's own
+// directory it is accepted.
+func TestForestOutDirForceOwnership(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give a file to another user")
+	}
+	a := newApp(nil, os.Stdout, os.Stderr)
+	out := filepath.Join(t.TempDir(), "rain")
+	d, err := forestOutDir(out, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.forestWrite(context.Background(), testForestRun(), d, time.Now(), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := forestOutDir(out, true); err != nil {
+		t.Fatalf("--force over procgen's own output: %v", err)
+	}
+	theirs := filepath.Join(out, "theirs.csv")
+	if err := os.WriteFile(theirs, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(theirs, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	_, err = forestOutDir(out, true)
+	if exitCode(err) != exitUsage || !strings.Contains(err.Error(), "theirs.csv belongs to user 65534") {
+		t.Errorf("--force over another user's file: exit %d, %v", exitCode(err), err)
+	}
+	if _, err := os.Stat(theirs); err != nil {
+		t.Error(err)
 	}
 }

@@ -207,13 +207,6 @@ func (s Species) Validate() error {
 	}
 	switch s.Kernel {
 	case Weibull, "":
-		if s.D == 0 {
-			return bad("d not set: give the Weibull dispersal parameter d (D, called U in the paper), e.g. d: 1e-4")
-		}
-		if s.Theta == 0 {
-			return bad("theta not set: give the Weibull shape theta (3 in SORTIE-ND's parameter files), " +
-				"for the species or under defaults")
-		}
 		if !pos(s.D) {
 			return bad("invalid d %g: want a positive Weibull dispersal parameter (D, called U in the paper)", s.D)
 		}
@@ -224,9 +217,6 @@ func (s Species) Validate() error {
 			return bad("d %g and theta %g give a kernel whose integral is %g", s.D, s.Theta, eta)
 		}
 	case Lognormal:
-		if s.X0 == 0 || s.Xb == 0 {
-			return bad("x0 and xb not set: the lognormal kernel needs its median distance x0 (m) and spread xb")
-		}
 		if !pos(s.X0) {
 			return bad("invalid x0 %g: want the lognormal's median distance in m, above 0", s.X0)
 		}

@@ -27,6 +27,40 @@ type SpeciesEntry struct {
 	// HasSTR says whether the file sets str: it has no default, and a run
 	// that uses the species without it fails.
 	HasSTR bool
+	// given records which kernel parameters the file sets (for the species
+	// or under defaults), so that a missing one is reported as not set
+	// while a 0 written in the file is reported as out of range.
+	given givenParams
+}
+
+// givenParams is a set of kernel parameters a species file sets.
+type givenParams uint8
+
+const (
+	givenD givenParams = 1 << iota
+	givenTheta
+	givenX0
+	givenXb
+)
+
+// unset says which parameters its kernel needs that the file leaves out,
+// or "" when none is missing.
+func (e SpeciesEntry) unset() string {
+	switch e.Kernel {
+	case Weibull, "":
+		if e.given&givenD == 0 {
+			return "d not set: give the Weibull dispersal parameter d (D, called U in the paper), e.g. d: 1e-4"
+		}
+		if e.given&givenTheta == 0 {
+			return "theta not set: give the Weibull shape theta (3 in SORTIE-ND's parameter files), " +
+				"for the species or under defaults"
+		}
+	case Lognormal:
+		if e.given&(givenX0|givenXb) != givenX0|givenXb {
+			return "x0 and xb not set: the lognormal kernel needs its median distance x0 (m) and spread xb"
+		}
+	}
+	return ""
 }
 
 // SpeciesTable is a parsed species parameter file.
@@ -242,12 +276,16 @@ func (p *speciesParser) fields(m *yaml.Node, e *SpeciesEntry, entry bool) error 
 			e.Beta, err = p.number(v, key)
 		case keyD:
 			e.D, err = p.number(v, key)
+			e.given |= givenD
 		case keyTheta:
 			e.Theta, err = p.number(v, key)
+			e.given |= givenTheta
 		case keyX0:
 			e.X0, err = p.number(v, key)
+			e.given |= givenX0
 		case keyXb:
 			e.Xb, err = p.number(v, key)
+			e.given |= givenXb
 		case keyMinDBH:
 			e.MinDBH, err = p.number(v, key)
 		default:
@@ -363,6 +401,9 @@ func (t *SpeciesTable) Resolve(names []string, skipUnknown bool) (*Resolution, e
 			return nil, fmt.Errorf("%s: species %q: str is not set: it is the number of recruits (or seeds) a "+
 				"30 cm parent produces per year and has no default; calibrate it (every density is proportional "+
 				"to it; configs/forest/bc-sbs.yaml says how) and set it in the file", where, name)
+		}
+		if msg := e.unset(); msg != "" {
+			return nil, fmt.Errorf("%s: species %q: %s", where, name, msg)
 		}
 		if err := e.Species.Validate(); err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)

@@ -84,12 +84,30 @@ func TestStemFieldErrors(t *testing.T) {
 }
 
 // A species without theta (and no default) says theta is not set, not
-// that 0 is invalid; likewise d and the lognormal's x0 and xb.
+// that 0 is invalid; likewise d and the lognormal's x0 and xb. A 0 the file
+// gives is out of range, not unset (it used to read "theta not set").
 func TestSpeciesNotSet(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{"species:\n  a: {str: 1, d: 1e-4, theta: 0}\n", `species "a": invalid theta 0: want a Weibull shape in 0.1..20`},
+		{"defaults: {theta: 0}\nspecies:\n  a: {str: 1, d: 1e-4}\n", `species "a": invalid theta 0`},
+		{"species:\n  a: {str: 1, d: 0, theta: 3}\n", `species "a": invalid d 0: want a positive`},
+		{"species:\n  a: {str: 1, kernel: lognormal, x0: 0, xb: 1}\n", `species "a": invalid x0 0`},
+		{"species:\n  a: {str: 1, kernel: lognormal, x0: 5, xb: 0}\n", `species "a": invalid xb 0`},
+	} {
+		tab, err := ParseSpecies(strings.NewReader(c.doc), "v.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = tab.Resolve([]string{"a"}, false)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "not set") {
+			t.Errorf("%q: error %v, want %q", c.doc, err, c.want)
+		}
+	}
 	for _, c := range []struct{ doc, want string }{
 		{"species:\n  a: {str: 1, d: 1e-4}\n", `species "a": theta not set`},
 		{"species:\n  a: {str: 1, theta: 3}\n", `species "a": d not set`},
 		{"species:\n  a: {str: 1, kernel: lognormal}\n", `species "a": x0 and xb not set`},
+		{"species:\n  a: {str: 1, kernel: lognormal, x0: 5}\n", `species "a": x0 and xb not set`},
 	} {
 		tab, err := ParseSpecies(strings.NewReader(c.doc), "v.yaml")
 		if err != nil {

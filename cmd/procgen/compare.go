@@ -1,17 +1,18 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
 	_ "image/png" // compare reads PNGs
 	"math"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/procgen-dev/procgen/internal/imgdiff"
+	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/output"
 )
 
@@ -82,7 +83,7 @@ is invalid.`,
 			if err := o.validate(); err != nil {
 				return err
 			}
-			return a.compare(args[0], args[1], o)
+			return a.compare(cmd.Context(), args[0], args[1], o)
 		},
 	}
 	f := cmd.Flags()
@@ -95,12 +96,12 @@ is invalid.`,
 	return cmd
 }
 
-func (a *app) compare(pathA, pathB string, o compareOptions) error {
-	imgA, err := readPNG(pathA)
+func (a *app) compare(ctx context.Context, pathA, pathB string, o compareOptions) error {
+	imgA, err := readPNG(ctx, pathA)
 	if err != nil {
 		return err
 	}
-	imgB, err := readPNG(pathB)
+	imgB, err := readPNG(ctx, pathB)
 	if err != nil {
 		return err
 	}
@@ -164,10 +165,10 @@ func (a *app) printComparison(pathA, pathB string, m imgdiff.Metrics, violations
 
 // readPNG decodes a PNG. Any failure is the caller's input: a usage error
 // naming the file.
-func readPNG(path string) (image.Image, error) {
-	f, err := os.Open(path)
+func readPNG(ctx context.Context, path string) (image.Image, error) {
+	f, err := input.Open(ctx, path, input.Image)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("compare: %w", err)}
+		return nil, asUsage(fmt.Errorf("compare: %w", err))
 	}
 	defer f.Close()
 	img, format, err := image.Decode(f)

@@ -9,11 +9,11 @@ import (
 	_ "image/png" // compare reads PNGs
 	"io"
 	"math"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/procgen-dev/procgen/internal/imgdiff"
+	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/output"
 )
 
@@ -108,11 +108,11 @@ func (a *app) compare(ctx context.Context, pathA, pathB string, o compareOptions
 		}
 		plan = p
 	}
-	imgA, err := readPNG(pathA)
+	imgA, err := readPNG(ctx, pathA)
 	if err != nil {
 		return err
 	}
-	imgB, err := readPNG(pathB)
+	imgB, err := readPNG(ctx, pathB)
 	if err != nil {
 		return err
 	}
@@ -180,10 +180,10 @@ func (a *app) printComparison(pathA, pathB string, m imgdiff.Metrics, violations
 
 // readPNG decodes a PNG. Any failure is the caller's input: a usage error
 // naming the file.
-func readPNG(path string) (image.Image, error) {
-	f, err := os.Open(path)
+func readPNG(ctx context.Context, path string) (image.Image, error) {
+	f, err := input.Open(ctx, path, input.Image)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("compare: %w", err)}
+		return nil, asUsage(fmt.Errorf("compare: %w", err))
 	}
 	defer f.Close()
 	img, format, err := image.Decode(f)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/input"
 )
 
 // Exit codes. They are part of the command-line interface: scripts test them,
@@ -68,7 +69,7 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.Is(err, input.ErrUsage):
 		return exitUsage
 	case errors.As(err, &de), errors.Is(err, gpu.ErrUnavailable):
 		return exitNoDevice

@@ -215,7 +215,7 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		gs, warns, err := a.parseGenomes(path, parseOpts)
+		gs, warns, err := a.parseGenomes(ctx, path, parseOpts)
 		for _, w := range warns {
 			a.log.Warnf("%s", w)
 		}

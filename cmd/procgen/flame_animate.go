@@ -14,6 +14,7 @@ import (
 
 	"github.com/procgen-dev/procgen/internal/flame"
 	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/output"
 )
 
@@ -29,9 +30,6 @@ type animateFlags struct {
 	shardSpec         string
 	flock             flockFlags // cuburn edges and nodes
 }
-
-// maxAnimInput bounds an animation read from standard input.
-const maxAnimInput = 1 << 30
 
 // maxAnimFrames bounds the frames of one run (a day of 60 fps video).
 const maxAnimFrames = 60 * 60 * 60 * 24
@@ -214,17 +212,12 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	var warns []flame.Warning
 	var data []byte
 	if path == output.Stdout {
-		var rerr error
-		data, rerr = io.ReadAll(io.LimitReader(a.stdin, maxAnimInput+1))
-		switch {
-		case rerr != nil:
-			return fmt.Errorf("flame animate: read standard input: %w", rerr)
-		case len(data) > maxAnimInput:
-			return usageErrorf("flame animate: standard input holds over %d MiB: give a file", maxAnimInput>>20)
+		if data, err = input.Read(ctx, a.stdin, "standard input", input.Genome); err != nil {
+			return fmt.Errorf("flame animate: %w", err)
 		}
 	} else if strings.EqualFold(filepath.Ext(path), ".json") {
-		if data, err = os.ReadFile(path); err != nil {
-			return usageError{err}
+		if data, err = input.ReadFile(ctx, path, input.CuburnJSON); err != nil {
+			return fmt.Errorf("flame animate: %w", err)
 		}
 	}
 	switch {
@@ -235,7 +228,7 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	case path == output.Stdout:
 		an, warns, err = flame.ParseAnimation(data, "<stdin>", parseOpts)
 	default:
-		an, warns, err = flame.ParseAnimationFile(path, parseOpts)
+		an, warns, err = flame.ParseAnimationFileContext(ctx, path, parseOpts)
 	}
 	for _, w := range warns {
 		a.log.Warnf("%s", w)

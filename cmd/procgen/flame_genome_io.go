@@ -2,14 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/procgen-dev/procgen/internal/flame"
+	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/output"
 )
 
@@ -20,7 +20,8 @@ import (
 // flam3GenomeKey is the PNG text chunk flam3 keeps the genome in.
 const flam3GenomeKey = "flam3_genome"
 
-// maxGenomeText bounds a genome read from standard input or a PNG chunk.
+// maxGenomeText bounds a genome read from a PNG chunk (the file itself is
+// bounded by input.Image, standard input by input.Genome).
 const maxGenomeText = 64 << 20
 
 // isPNGInput says whether a genome argument names a PNG to read the genome
@@ -30,21 +31,18 @@ func isPNGInput(path string) bool { return strings.EqualFold(filepath.Ext(path),
 // parseGenomes reads the genomes of one input: a flam3 file, - for
 // standard input, or a PNG's flam3_genome chunk. Errors point into the
 // file, the standard input or the chunk.
-func (a *app) parseGenomes(path string, opts flame.ParseOptions) ([]*flame.Genome, []flame.Warning, error) {
+func (a *app) parseGenomes(ctx context.Context, path string, opts flame.ParseOptions) ([]*flame.Genome, []flame.Warning, error) {
 	switch {
 	case path == output.Stdout:
-		data, err := io.ReadAll(io.LimitReader(a.stdin, maxGenomeText+1))
-		switch {
-		case err != nil:
-			return nil, nil, fmt.Errorf("flame: read standard input: %w", err)
-		case len(data) > maxGenomeText:
-			return nil, nil, usageErrorf("flame: standard input holds over %d MiB: give a file", maxGenomeText>>20)
+		data, err := input.Read(ctx, a.stdin, "standard input", input.Genome)
+		if err != nil {
+			return nil, nil, fmt.Errorf("flame: %w", err)
 		}
 		return flame.Parse(bytes.NewReader(data), "<stdin>", opts)
 	case isPNGInput(path):
-		f, err := os.Open(path)
+		f, err := input.Open(ctx, path, input.Image)
 		if err != nil {
-			return nil, nil, usageError{err}
+			return nil, nil, fmt.Errorf("flame: %w", err)
 		}
 		defer f.Close()
 		text, err := output.ReadPNGText(f, maxGenomeText)
@@ -58,7 +56,7 @@ func (a *app) parseGenomes(path string, opts flame.ParseOptions) ([]*flame.Genom
 		}
 		return flame.Parse(strings.NewReader(g), path+"["+flam3GenomeKey+"]", opts)
 	}
-	return flame.ParseFile(path, opts)
+	return flame.ParseFileContext(ctx, path, opts)
 }
 
 // flam3Text is what flam3 writes into a PNG beside the image: the genome

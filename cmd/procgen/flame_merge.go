@@ -3,13 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/procgen-dev/procgen/internal/flame"
+	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/phase"
 )
@@ -78,7 +78,7 @@ func (a *app) flameMerge(cmd *cobra.Command, parts []string, out string, o flame
 	if err != nil {
 		return err
 	}
-	open := func(p string) (io.ReadCloser, error) { return os.Open(p) }
+	open := func(p string) (io.ReadCloser, error) { return input.Open(ctx, p, input.Accum) }
 	phase.Enter(ctx, "flame.merge")
 	var sum *flame.Accum
 	for _, p := range parts {

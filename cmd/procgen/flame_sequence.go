@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/procgen-dev/procgen/internal/flame"
+	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/output"
 )
 
@@ -106,7 +106,7 @@ func (a *app) flameSequence(ctx context.Context, args []string, sf sequenceFlags
 		if err := checkInputFile("flame sequence", path); err != nil {
 			return err
 		}
-		data, err := os.ReadFile(path)
+		data, err := input.ReadFile(ctx, path, input.Genome)
 		if err != nil {
 			return fmt.Errorf("flame: %w", err)
 		}

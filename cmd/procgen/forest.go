@@ -1,11 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/procgen-dev/procgen/internal/forest"
+	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/phase"
 )
 
@@ -316,7 +317,7 @@ func (a *app) forestDisperse(ctx context.Context, stemFile, outDir string, force
 	}
 	r := &forestRun{stemFile: stemFile, speciesFile: o.Species, o: o, p: p, timings: map[string]float64{}}
 	phase.Enter(ctx, "forest.read")
-	if err := a.forestRead(r); err != nil {
+	if err := a.forestRead(ctx, r); err != nil {
 		return err
 	}
 	if err := a.checkForestMemory(r); err != nil {
@@ -342,20 +343,19 @@ func (a *app) forestDisperse(ctx context.Context, stemFile, outDir string, force
 }
 
 // forestRead reads the species file and the stem map and sets up the grid.
-func (a *app) forestRead(r *forestRun) error {
+func (a *app) forestRead(ctx context.Context, r *forestRun) error {
 	o, p := r.o, r.p
-	sf, err := os.Open(o.Species)
+	sdata, err := input.ReadFile(ctx, o.Species, input.Species)
 	if err != nil {
-		return usageErrorf("species file: %v", err)
+		return asUsage(fmt.Errorf("species file: %w", err))
 	}
-	table, err := forest.ParseSpecies(sf, o.Species)
-	sf.Close()
+	table, err := forest.ParseSpecies(bytes.NewReader(sdata), o.Species)
 	if err != nil {
 		return fmt.Errorf("forest: %w", err)
 	}
-	f, err := os.Open(r.stemFile)
+	f, err := input.Open(ctx, r.stemFile, input.StemMap)
 	if err != nil {
-		return usageErrorf("stem map: %v", err)
+		return asUsage(fmt.Errorf("stem map: %w", err))
 	}
 	defer f.Close()
 	r.stems, err = forest.ReadStems(f, r.stemFile, forest.StemOptions{

@@ -199,7 +199,7 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 		}
 	}
 	phase.Enter(ctx, "lsys.parse")
-	sys, err := syntax.ParseFile(path)
+	sys, err := syntax.ParseFileContext(ctx, path)
 	if err != nil {
 		return fmt.Errorf("lsys: %w", err)
 	}

@@ -37,6 +37,11 @@ func checkInputFile(what, path string) error {
 	if fi.IsDir() {
 		return usageErrorf("%s: %s is a directory, want a file", what, path)
 	}
+	if !fi.Mode().IsRegular() {
+		// A FIFO's open waits for its writer (and would hand it a reader
+		// that then goes away): the read itself opens it, cancellably.
+		return nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return usageErrorf("%s: %s: %v", what, path, describeFSError(err))

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/pga"
 	"github.com/procgen-dev/procgen/internal/phase"
@@ -230,7 +230,7 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	if err != nil {
 		return err
 	}
-	src, err := os.ReadFile(path)
+	src, err := input.ReadFile(ctx, path, input.Source)
 	if err != nil {
 		return asUsage(fmt.Errorf("pga: %w", err))
 	}
@@ -266,7 +266,7 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	var lots []pga.Lot
 	if o.Lots != "" {
 		rep.Lots = o.Lots
-		b, err := os.ReadFile(o.Lots)
+		b, err := input.ReadFile(ctx, o.Lots, input.Lots)
 		if err != nil {
 			return asUsage(fmt.Errorf("pga: %w", err))
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +20,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/input"
 )
 
 // app is everything a command needs from the process: its streams, the one
@@ -294,7 +297,7 @@ func (a *app) setup(cmd *cobra.Command) error {
 		return err
 	}
 	configFlag, _ := cmd.Flags().GetString("config")
-	if err := a.readConfig(configFlag); err != nil {
+	if err := a.readConfig(cmd.Context(), configFlag); err != nil {
 		return asUsage(err)
 	}
 	// Check every key's type first: the error then names the setting the
@@ -322,7 +325,7 @@ func (a *app) setup(cmd *cobra.Command) error {
 const annotationNoConfig = "procgen/no-config"
 
 // readConfig finds and reads the config file and rejects keys it does not know.
-func (a *app) readConfig(explicit string) error {
+func (a *app) readConfig(ctx context.Context, explicit string) error {
 	path := explicit
 	if path == "" {
 		path = defaultConfigFile()
@@ -332,9 +335,15 @@ func (a *app) readConfig(explicit string) error {
 	} else if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("config file %s: %w", path, errors.Unwrap(err))
 	}
+	// Read through input, not viper: bounded (--config /dev/zero is a usage
+	// error, not 17 GB), cancellable (a FIFO), a BOM dropped.
+	data, err := input.ReadFile(ctx, path, input.Config)
+	if err != nil {
+		return fmt.Errorf("config file: %w", err)
+	}
 	a.v.SetConfigFile(path)
 	a.v.SetConfigType("yaml")
-	if err := a.v.ReadInConfig(); err != nil {
+	if err := a.v.ReadConfig(bytes.NewReader(data)); err != nil {
 		return fmt.Errorf("config file %s", describeConfigError(path, err))
 	}
 	a.configFile = path

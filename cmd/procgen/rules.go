@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/phase"
 	"github.com/procgen-dev/procgen/internal/rules"
@@ -309,9 +311,9 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	if err != nil {
 		return err
 	}
-	src, err := os.ReadFile(path)
+	src, err := input.ReadFile(ctx, path, input.Source)
 	if err != nil {
-		return usageErrorf("rule file: %v", err)
+		return asUsage(fmt.Errorf("rule file: %w", err))
 	}
 	phase.Enter(ctx, "rules.compile")
 	prog, err := rules.Compile(path, src, plan.defines)
@@ -337,7 +339,7 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	if o.Generate > 0 {
 		st = rules.Generate(prog, o.Generate, a.opts.Seed)
 	} else {
-		st, err = a.readRulesStates(o.States, prog)
+		st, err = a.readRulesStates(ctx, o.States, prog)
 		if err != nil {
 			return err
 		}
@@ -487,12 +489,12 @@ type rulesDoc struct {
 	States          int       `json:"state_count"`
 }
 
-func (a *app) readRulesStates(path string, prog *rules.Program) (*rules.States, error) {
-	f, err := os.Open(path)
+func (a *app) readRulesStates(ctx context.Context, path string, prog *rules.Program) (*rules.States, error) {
+	data, err := input.ReadFile(ctx, path, input.States)
 	if err != nil {
-		return nil, usageErrorf("states: %v", err)
+		return nil, asUsage(fmt.Errorf("states: %w", err))
 	}
-	defer f.Close()
+	f := bytes.NewReader(data)
 	var st *rules.States
 	switch {
 	case strings.EqualFold(filepath.Ext(path), ".csv"):

@@ -50,7 +50,7 @@ func (a *app) flameRenderAccum(cmd *cobra.Command, args []string, out string, sh
 		sh = shard{Index: 0, Count: 1}
 	}
 	phase.Enter(ctx, "flame.parse")
-	gs, warns, err := flame.ParseFile(path, parseOpts)
+	gs, warns, err := flame.ParseFileContext(ctx, path, parseOpts)
 	for _, w := range warns {
 		a.log.Warnf("%s", w)
 	}

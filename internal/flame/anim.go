@@ -2,13 +2,15 @@ package flame
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/input"
 )
 
 // InterpType is flam3's interpolation_type: how affine coefficients move
@@ -70,7 +72,13 @@ var ErrAnimation = errors.New("invalid animation")
 
 // ParseAnimationFile reads a flam3 animation file; see ParseAnimation.
 func ParseAnimationFile(path string, opts ParseOptions) (*Animation, []Warning, error) {
-	data, err := os.ReadFile(path)
+	return ParseAnimationFileContext(context.Background(), path, opts)
+}
+
+// ParseAnimationFileContext is ParseAnimationFile whose read of path
+// (bounded as every genome file is) stops when ctx ends.
+func ParseAnimationFileContext(ctx context.Context, path string, opts ParseOptions) (*Animation, []Warning, error) {
+	data, err := input.ReadFile(ctx, path, input.Genome)
 	if err != nil {
 		return nil, nil, fmt.Errorf("flame: %w", err)
 	}

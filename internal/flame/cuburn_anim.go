@@ -1,12 +1,13 @@
 package flame
 
 import (
+	"context"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
@@ -62,7 +63,7 @@ func IsCuburnJSON(data []byte) bool {
 
 // LoadCuburnFile reads a cuburn edge or node file; see LoadCuburn.
 func LoadCuburnFile(path string, prof CuburnProfile, o CuburnOptions) (*CuburnAnim, error) {
-	data, err := os.ReadFile(path)
+	data, err := input.ReadFile(context.Background(), path, input.CuburnJSON)
 	if err != nil {
 		return nil, fmt.Errorf("flame: %w", err)
 	}

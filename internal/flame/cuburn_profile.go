@@ -1,10 +1,12 @@
 package flame
 
 import (
+	"context"
 	"fmt"
 	"math"
-	"os"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/input"
 )
 
 // CuburnProfile is a cuburn render profile (profiles/*.json): output size,
@@ -52,7 +54,7 @@ func DefaultCuburnProfile() CuburnProfile {
 
 // ReadCuburnProfile reads a profile file; see ParseCuburnProfile.
 func ReadCuburnProfile(path string) (CuburnProfile, error) {
-	data, err := os.ReadFile(path)
+	data, err := input.ReadFile(context.Background(), path, input.CuburnJSON)
 	if err != nil {
 		return CuburnProfile{}, fmt.Errorf("flame: %w", err)
 	}

@@ -1,14 +1,16 @@
 package flame
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/input"
 )
 
 // cbDB finds the documents an edge or an inheriting node names
@@ -207,7 +209,7 @@ func splitRef(ref *jval) (string, float64, error) {
 // (flock/edges/X.json links flock/nodes/Y), then the file's own directory,
 // then the working directory; root, when set, is the only place looked.
 func newCBDB(path, root string) *cbDB {
-	db := &cbDB{docs: map[string]*jdoc{}, read: os.ReadFile}
+	db := &cbDB{docs: map[string]*jdoc{}, read: readCuburnDoc}
 	if root != "" {
 		db.roots = []string{root}
 		return db
@@ -215,4 +217,9 @@ func newCBDB(path, root string) *cbDB {
 	dir := filepath.Dir(path)
 	db.roots = []string{filepath.Dir(dir), dir, "."}
 	return db
+}
+
+// readCuburnDoc reads a linked document, bounded as the file that links it.
+func readCuburnDoc(path string) ([]byte, error) {
+	return input.ReadFile(context.Background(), path, input.CuburnJSON)
 }

@@ -1,14 +1,16 @@
 package flame
 
 import (
+	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/input"
 )
 
 // PaletteFile is a library of numbered palettes, as in flam3's
@@ -72,7 +74,7 @@ func wrapHue(h float64) float64 {
 // <palette number="N" name="..." data="00RRGGBB..."/> elements anywhere in
 // the document, 256 colours each.
 func LoadPaletteFile(path string) (*PaletteFile, error) {
-	f, err := os.Open(path)
+	f, err := input.Open(context.Background(), path, input.Palette)
 	if err != nil {
 		return nil, fmt.Errorf("flame: palette file: %w", err)
 	}

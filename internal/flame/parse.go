@@ -2,14 +2,16 @@ package flame
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/input"
 )
 
 // ParseOptions control Parse.
@@ -63,12 +65,19 @@ const maxXforms = 2048
 
 // ParseFile parses the flam3 genome file at path; see Parse.
 func ParseFile(path string, opts ParseOptions) ([]*Genome, []Warning, error) {
-	f, err := os.Open(path)
+	return ParseFileContext(context.Background(), path, opts)
+}
+
+// ParseFileContext is ParseFile whose read of path (bounded as every
+// genome file is) stops when ctx ends.
+func ParseFileContext(ctx context.Context, path string, opts ParseOptions) ([]*Genome, []Warning, error) {
+	// Read whole, then parsed: a file over the limit is refused at memory
+	// speed, where the XML decoder would crawl through it first.
+	data, err := input.ReadFile(ctx, path, input.Genome)
 	if err != nil {
 		return nil, nil, fmt.Errorf("flame: %w", err)
 	}
-	defer f.Close()
-	return Parse(f, path, opts)
+	return Parse(bytes.NewReader(data), path, opts)
 }
 
 // Parse reads every <flame> of a flam3 genome document: one flame as the

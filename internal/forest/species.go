@@ -13,8 +13,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// maxSpeciesFile bounds a species file: a few hundred species fit in a
-// fraction of it, and the YAML parser's cost stays bounded on hostile input.
+// maxSpeciesFile bounds a species file handed to ParseSpecies as any
+// reader: input.Species, the bound of the command's read, is the same.
 const maxSpeciesFile = 4 << 20
 
 // SpeciesEntry is one species of a parameter file.

@@ -200,9 +200,20 @@ func ReadStatesCSV(r io.Reader, name string, p *Program) (*States, error) {
 		cols[k] = c
 	}
 	for _, f := range p.Fields {
+		some := false
 		for k := range f.Size {
-			if !seen[f.Off+k] && !f.HasDef {
+			some = some || seen[f.Off+k]
+		}
+		for k := range f.Size {
+			switch {
+			case seen[f.Off+k]:
+			case !f.HasDef:
 				return nil, fmt.Errorf("%s:1: no column for field %q (element %d) and it has no default", name, f.Name, k)
+			case some:
+				// A default stands for a field left out, not for columns
+				// missing from one that is there (a truncated header).
+				return nil, fmt.Errorf("%s:1: no column %q: the header has other elements of field %q, so all of them must be there",
+					name, f.Name+"["+strconv.Itoa(k)+"]", f.Name)
 			}
 		}
 	}

@@ -1,10 +1,11 @@
 package syntax
 
 import (
+	"context"
 	"fmt"
-	"os"
 	"strings"
 
+	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/lsys"
 )
 
@@ -18,7 +19,13 @@ const (
 
 // ParseFile reads and parses the L-system file at path; see Parse.
 func ParseFile(path string) (*lsys.System, error) {
-	src, err := os.ReadFile(path)
+	return ParseFileContext(context.Background(), path)
+}
+
+// ParseFileContext is ParseFile whose read of path (bounded as every
+// source file is) stops when ctx ends.
+func ParseFileContext(ctx context.Context, path string) (*lsys.System, error) {
+	src, err := input.ReadFile(ctx, path, input.Source)
 	if err != nil {
 		return nil, err
 	}

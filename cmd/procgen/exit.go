@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/procgen-dev/procgen/internal/flame"
 	"github.com/procgen-dev/procgen/internal/gpu"
 )
 
@@ -68,7 +69,7 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.Is(err, flame.ErrTooLarge): // a genome attribute over its range is a size over its limit
 		return exitUsage
 	case errors.As(err, &de), errors.Is(err, gpu.ErrUnavailable):
 		return exitNoDevice

@@ -235,6 +235,9 @@ func (k *AnimGenome) setAttrs(attrs []xml.Attr, warn func(string, ...any)) error
 			return fmt.Errorf("temporal filter and palette blend settings must be finite")
 		}
 	}
+	if msg, _ := checkRange("temporal_filter_width", k.TemporalFilterWidth); msg != "" {
+		return errors.New(msg)
+	}
 	return nil
 }
 

@@ -202,28 +202,31 @@ func SequenceLen(n int, o SequenceOptions) int64 {
 	return int64(n)*int64(o.LoopFrames) + int64(max(n-1, 0))*int64(o.EdgeFrames) + 1
 }
 
-// Memory of SequenceEach, measured (peak RSS of 'flame sequence' over
-// 2^20 loop keyframes to /dev/null, and of 64 genomes' edges): the Go
-// runtime and the writer's buffers; per input genome its parsed form and
-// the file text it came from; per xform of the largest pair the aligned
-// copies an edge keyframe is blended from, several alive until the
-// collector runs.
+// Memory of SequenceEach, fitted to the peak RSS of 'flame sequence'
+// (2^20 loop keyframes of one genome to /dev/null: 28.5 MiB; 424 corpus
+// genomes' loops and edges: 43.4 MiB): the Go runtime, the writer's
+// buffers and the garbage of a long stream; per genome its parsed form
+// (8.6 KB and 1.2 KB an xform) with the collector's headroom; the input
+// text; the aligned copies an edge keyframe is blended from.
 const (
-	sequenceBaseBytes   = 24 << 20
-	sequenceGenomeBytes = 64 << 10
-	sequenceXformBytes  = 64 << 10
+	sequenceBaseBytes   = 30 << 20
+	sequenceGenomeBytes = 16 << 10
+	sequenceXformBytes  = 3 << 10
+	sequenceEdgeBytes   = 16 << 10 // per xform of the largest pair
 )
 
 // SequenceBytes estimates the memory of streaming a sequence of gs whose
 // files held inputBytes of text: independent of the number of keyframes.
 func SequenceBytes(gs []*AnimGenome, inputBytes int64) float64 {
-	maxX := 0
+	maxPair, xforms := 0, 0
 	for i, g := range gs {
 		n := len(g.Xforms)
+		xforms += n
 		if i+1 < len(gs) {
 			n += len(gs[i+1].Xforms)
 		}
-		maxX = max(maxX, n)
+		maxPair = max(maxPair, n)
 	}
-	return sequenceBaseBytes + 2*float64(inputBytes) + float64(len(gs))*sequenceGenomeBytes + float64(maxX)*sequenceXformBytes
+	return sequenceBaseBytes + float64(inputBytes) + float64(len(gs))*sequenceGenomeBytes +
+		float64(xforms)*sequenceXformBytes + float64(maxPair)*sequenceEdgeBytes
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/procgen-dev/procgen/internal/flame"
 	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/input"
 )
@@ -69,7 +70,8 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted
-	case errors.As(err, &ue), errors.Is(err, input.ErrUsage):
+	// A genome attribute over its range is a size over its limit.
+	case errors.As(err, &ue), errors.Is(err, input.ErrUsage), errors.Is(err, flame.ErrTooLarge):
 		return exitUsage
 	case errors.As(err, &de), errors.Is(err, gpu.ErrUnavailable):
 		return exitNoDevice

@@ -206,6 +206,7 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 	if err != nil {
 		return err
 	}
+	parseOpts.Context = ctx
 	phase.Enter(ctx, "flame.parse")
 	var jobs []flameJob
 	var failures []string
@@ -267,6 +268,9 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 	// stops half-way on a genome it could have refused at the start.
 	work := 0.0
 	for _, j := range jobs {
+		if err := ctx.Err(); err != nil { // 100,000 flames take seconds to check
+			return err
+		}
 		fp, err := a.checkFlameSize(j, o)
 		if err != nil {
 			return err
@@ -423,15 +427,17 @@ func (a *app) renderOne(cmd *cobra.Command, r flame.Renderer, plan *output.Plan,
 func (a *app) checkFlameSize(j flameJob, o flameOptions) (flame.Footprint, error) {
 	fp, err := flame.Estimate(j.genome, flame.Options{Width: o.Width, Height: o.Height, Quality: o.Quality,
 		Supersample: o.Supersample})
-	if errors.Is(err, flame.ErrTooLarge) {
+	switch {
+	case flame.IsKernelError(err): // it names the genome's attributes to lower
+		return fp, usageErrorf("%s: %v", j.source, err)
+	case errors.Is(err, flame.ErrTooLarge):
 		return fp, usageErrorf("%s: %v: lower --width/--height, --quality or --supersample", j.source, err)
-	}
-	if err != nil {
+	case err != nil:
 		return fp, fmt.Errorf("%s: %w", j.source, err)
 	}
 	what := fmt.Sprintf("%s: %dx%d at supersample %d", j.source, fp.Width, fp.Height, fp.Supersample)
 	// The CPU's footprint bounds the GPU path's host side too.
-	return fp, a.checkMemory(what, fp.CPUBytes, "--width/--height or --supersample")
+	return fp, a.checkMemory(what, fp.CPUBytes, flameMemoryFlags(fp))
 }
 
 // checkFlameDeviceSize refuses a render the GPU's memory cannot hold.
@@ -442,7 +448,16 @@ func (a *app) checkFlameDeviceSize(j flameJob, o flameOptions, dev *gpu.Device) 
 		return fmt.Errorf("%s: %w", j.source, err)
 	}
 	what := fmt.Sprintf("%s: %dx%d at supersample %d", j.source, fp.Width, fp.Height, fp.Supersample)
-	return checkDeviceMemory(what, fp.DeviceBytes, dev.Info().MemoryBytes, "--width/--height or --supersample")
+	return checkDeviceMemory(what, fp.DeviceBytes, dev.Info().MemoryBytes, flameMemoryFlags(fp))
+}
+
+// flameMemoryFlags names what to lower for a footprint over the limit: the
+// genome's kernel attributes where their kernels are most of it.
+func flameMemoryFlags(fp flame.Footprint) string {
+	if fp.KernelBytes > fp.CPUBytes/2 {
+		return "the genome's filter or estimator_radius (or --supersample)"
+	}
+	return "--width/--height or --supersample"
 }
 
 // genomeFiles expands the arguments: files as given, directories to their

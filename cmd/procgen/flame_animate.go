@@ -208,6 +208,7 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	if err != nil {
 		return err
 	}
+	parseOpts.Context = ctx
 	var an animSource
 	var warns []flame.Warning
 	var data []byte

@@ -101,7 +101,9 @@ func (a *app) flameSequence(ctx context.Context, args []string, sf sequenceFlags
 	if err != nil {
 		return err
 	}
+	parseOpts.Context = ctx
 	var gs []*flame.AnimGenome
+	inputBytes := int64(0)
 	for _, path := range args {
 		if err := checkInputFile("flame sequence", path); err != nil {
 			return err
@@ -110,6 +112,7 @@ func (a *app) flameSequence(ctx context.Context, args []string, sf sequenceFlags
 		if err != nil {
 			return fmt.Errorf("flame: %w", err)
 		}
+		inputBytes += int64(len(data))
 		ks, warns, err := flame.ParseAnimGenomes(data, path, parseOpts)
 		for _, w := range warns {
 			a.log.Warnf("%s", w)
@@ -125,11 +128,20 @@ func (a *app) flameSequence(ctx context.Context, args []string, sf sequenceFlags
 	case sf.inter && len(gs) != 2:
 		return usageErrorf("--inter joins two genomes, but %d were given", len(gs))
 	}
-	keys, err := flame.Sequence(gs, flame.SequenceOptions{LoopFrames: sf.loops, EdgeFrames: sf.edges, Stagger: sf.stagger})
-	if err != nil {
+	so := flame.SequenceOptions{LoopFrames: sf.loops, EdgeFrames: sf.edges, Stagger: sf.stagger}
+	if err := flame.CheckSequence(len(gs), so); err != nil {
 		return usageError{err}
 	}
-	for _, k := range keys { // as a flam3-genome template would
+	n := flame.SequenceLen(len(gs), so)
+	// The keyframes are streamed to the output, not held: the memory is
+	// the genomes', whatever the number of keyframes.
+	what := fmt.Sprintf("flame sequence: %d genomes (%d keyframes)", len(gs), n)
+	est := flame.SequenceBytes(gs, inputBytes)
+	if err := a.checkMemory(what, est, "the number of genomes"); err != nil {
+		return err
+	}
+	a.log.Debugf("%s: estimated memory %s", what, formatBytes(est))
+	temporal := func(k *flame.AnimGenome) { // as a flam3-genome template would
 		if sf.temporalSamples > 0 {
 			k.TemporalSamples = sf.temporalSamples
 		}
@@ -140,13 +152,19 @@ func (a *app) flameSequence(ctx context.Context, args []string, sf sequenceFlags
 			k.TemporalFilterWidth = sf.temporalWidth
 		}
 	}
-	if err := plan.Commit(ctx, []output.Write{{Path: sf.out, Func: func(w io.Writer) error {
-		return flame.WriteAnimation(w, keys)
-	}}}); err != nil {
+	err = plan.Commit(ctx, []output.Write{{Path: sf.out, Func: func(w io.Writer) error {
+		return flame.WriteAnimationEach(w, func(emit func(*flame.AnimGenome) error) error {
+			return flame.SequenceEach(ctx, gs, so, func(k *flame.AnimGenome) error {
+				temporal(k)
+				return emit(k)
+			})
+		})
+	}}})
+	if err != nil {
 		return err
 	}
 	if sf.out != output.Stdout {
-		a.log.Infof("wrote %s (%d keyframes, times 0..%d)", sf.out, len(keys), len(keys)-1)
+		a.log.Infof("wrote %s (%d keyframes, times 0..%d)", sf.out, n, n-1)
 	}
 	return nil
 }

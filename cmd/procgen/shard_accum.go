@@ -39,6 +39,7 @@ func (a *app) flameRenderAccum(cmd *cobra.Command, args []string, out string, sh
 	if err != nil {
 		return err
 	}
+	parseOpts.Context = ctx
 	if o.Palettes != "" {
 		inputs = append(inputs, o.Palettes)
 	}

@@ -143,7 +143,10 @@ func ParseAnimGenomes(data []byte, filename string, opts ParseOptions) ([]*AnimG
 	if err != nil {
 		return nil, warns, err
 	}
-	attrs, err := flameAttrs(data)
+	attrs, err := flameAttrs(opts.Context, data)
+	if ctx := opts.Context; ctx != nil && ctx.Err() != nil {
+		return nil, warns, ctx.Err()
+	}
 	if err != nil || len(attrs) != len(gs) {
 		return nil, warns, fmt.Errorf("flame: %s: cannot read the animation attributes: %v", filename, err)
 	}
@@ -243,6 +246,9 @@ func (k *AnimGenome) setAttrs(attrs []xml.Attr, warn func(string, ...any)) error
 			return fmt.Errorf("temporal filter and palette blend settings must be finite")
 		}
 	}
+	if msg, _ := checkRange("temporal_filter_width", k.TemporalFilterWidth); msg != "" {
+		return errors.New(msg)
+	}
 	return nil
 }
 
@@ -253,10 +259,13 @@ type flameStart struct {
 
 // flameAttrs lists the attributes of every <flame> start tag in document
 // order, the order in which Parse returns the genomes.
-func flameAttrs(data []byte) ([]flameStart, error) {
+func flameAttrs(ctx context.Context, data []byte) ([]flameStart, error) {
 	d := newDecoder(bytes.NewReader(data))
 	var out []flameStart
-	for {
+	for n := 1; ; n++ {
+		if ctx != nil && n%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		line, _ := d.InputPos()
 		tok, err := d.Token()
 		if err == io.EOF {

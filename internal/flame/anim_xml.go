@@ -14,13 +14,47 @@ import (
 // numbers in the shortest form that reads back exactly. flam3-animate and
 // ParseAnimation both read it.
 func WriteAnimation(w io.Writer, keys []*AnimGenome) error {
-	bw := bufio.NewWriter(w)
+	return WriteAnimationEach(w, func(emit func(*AnimGenome) error) error {
+		for _, k := range keys {
+			if err := emit(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// WriteAnimationEach is WriteAnimation of the keyframes each hands to emit,
+// written as they come (SequenceEach's): none is held. A write error ends
+// each through emit's error.
+func WriteAnimationEach(w io.Writer, each func(emit func(*AnimGenome) error) error) error {
+	ew := &errWriter{w: w}
+	bw := bufio.NewWriter(ew)
 	fmt.Fprintln(bw, `<sequence version="procgen">`)
-	for _, k := range keys {
+	err := each(func(k *AnimGenome) error {
 		writeFlame(bw, k)
+		return ew.err
+	})
+	if err != nil {
+		return err
 	}
 	fmt.Fprintln(bw, `</sequence>`)
 	return bw.Flush()
+}
+
+// errWriter keeps the first write error, so a long stream stops at it.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(b []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(b)
+	e.err = err
+	return n, err
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

@@ -24,30 +24,67 @@ type deFilters struct {
 	curve          float64
 }
 
-func newDEFilters(maxRad, minRad, curve float64, ss int) (*deFilters, error) {
-	if curve <= 0 {
-		return nil, fmt.Errorf("estimator_curve must be > 0, not %g", curve)
+// maxDEWork bounds building the density-estimation kernels (filters ×
+// their squares' area, each point a Gaussian): about a second of one core.
+// flam3's own defaults need a few thousand; estimator_radius="20" at
+// supersample 4, the most in real-world genomes, five million.
+const maxDEWork = 1 << 28
+
+// deSize is the shape of newDEFilters' kernels: how many, and the values
+// each stores; computed before anything is allocated for them.
+type deSize struct {
+	num, maxInd, rowSize, kernelSize int
+	compMax, compMin                 float64
+}
+
+// bytes is the memory of the kernels (coefficients and widths).
+func (s deSize) bytes() float64 { return 8 * float64(s.maxInd) * float64(s.kernelSize+1) }
+
+func deKernels(maxRad, minRad, curve float64, ss int) (deSize, error) {
+	var s deSize
+	if !(curve > 0) {
+		return s, fmt.Errorf("estimator_curve must be > 0, not %g", curve)
 	}
 	if maxRad < minRad {
-		return nil, fmt.Errorf("estimator_radius %g must not be smaller than estimator_minimum %g", maxRad, minRad)
+		return s, fmt.Errorf("estimator_radius %g must not be smaller than estimator_minimum %g", maxRad, minRad)
 	}
-	compMax := maxRad*float64(ss) + 1
-	compMin := minRad*float64(ss) + 1
-	numD := math.Pow(compMax/compMin, 1/curve)
-	if numD > 1e7 {
-		return nil, fmt.Errorf("density estimation needs too many filters (%g)", numD)
+	s.compMax = maxRad*float64(ss) + 1
+	s.compMin = minRad*float64(ss) + 1
+	numD := math.Pow(s.compMax/s.compMin, 1/curve)
+	if !(numD <= 1e7) {
+		return s, &KernelError{Hint: "lower the genome's estimator_radius or raise its estimator_curve", Msg: fmt.Sprintf(
+			"estimator_curve %g with estimator_radius %g, estimator_minimum %g needs %.3g density-estimation filters, over 1e7",
+			curve, maxRad, minRad, numD)}
 	}
-	num := int(math.Ceil(numD))
+	s.num = int(math.Ceil(numD))
+	s.maxInd = s.num
+	if s.num > deThresh {
+		s.maxInd = int(math.Ceil(deThresh+math.Pow(float64(s.num-deThresh), curve))) + 1
+	}
+	s.rowSize = int(2*math.Ceil(s.compMax) - 1)
+	half := (s.rowSize - 1) / 2
+	s.kernelSize = (half + 1) * (2 + half) / 2
+	if w := float64(s.maxInd) * float64(s.rowSize) * float64(s.rowSize); w > maxDEWork {
+		return s, &KernelError{Hint: "lower the genome's estimator_radius (or --supersample)", Msg: fmt.Sprintf(
+			"estimator_radius %g at supersample %d makes %d density-estimation kernels %d buckets wide, %.3g points, over %d",
+			maxRad, ss, s.maxInd, s.rowSize, w, maxDEWork)}
+	}
+	return s, nil
+}
+
+func newDEFilters(maxRad, minRad, curve float64, ss int) (*deFilters, error) {
+	s, err := deKernels(maxRad, minRad, curve, ss)
+	if err != nil {
+		return nil, err
+	}
+	compMax, compMin, num, maxInd := s.compMax, s.compMin, s.num, s.maxInd
 	d := &deFilters{curve: curve}
-	maxInd := num
 	d.maxFilteredCnt = float64(maxInd)
 	if num > deThresh {
-		maxInd = int(math.Ceil(deThresh+math.Pow(float64(num-deThresh), curve))) + 1
 		d.maxFilteredCnt = float64(int(math.Pow(float64(maxInd-deThresh), 1/curve)) + deThresh)
 	}
-	rowSize := int(2*math.Ceil(compMax) - 1)
-	half := (rowSize - 1) / 2
-	d.kernelSize = (half + 1) * (2 + half) / 2
+	half := (s.rowSize - 1) / 2
+	d.kernelSize = s.kernelSize
 	d.coefs = make([]float64, maxInd*d.kernelSize)
 	d.widths = make([]float64, maxInd)
 	gaussSupp := filterSupport[FilterGaussian]

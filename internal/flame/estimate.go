@@ -18,6 +18,10 @@ type Footprint struct {
 	// GPUHostBytes the host memory and DeviceBytes the device memory of
 	// a render on the CUDA backend.
 	CPUBytes, GPUHostBytes, DeviceBytes float64
+	// KernelBytes is the part of CPUBytes the genome's filter,
+	// estimator and xaos attributes size (the spatial filter, the
+	// density-estimation kernels, the xform choice tables), not the flags.
+	KernelBytes float64
 }
 
 // Per-bucket and per-pixel memory, from the buffers the backends allocate:
@@ -36,7 +40,7 @@ const (
 // Estimate returns the footprint of rendering g with o, or the error Render
 // would return for sizes it refuses (wrapping ErrTooLarge).
 func Estimate(g *Genome, o Options) (Footprint, error) {
-	p, err := newPlan(g, o)
+	p, err := planSizes(g, o)
 	if err != nil {
 		return Footprint{}, err
 	}
@@ -47,7 +51,23 @@ func Estimate(g *Genome, o Options) (Footprint, error) {
 	if workers := int64(runtime.GOMAXPROCS(0)); nb*cpuPrivateBytes*workers <= privateHistogramBudget {
 		f.CPUBytes += float64(nb * cpuPrivateBytes * (workers - 1))
 	}
-	f.GPUHostBytes = px*pixelBytes + fixedOverheadByte
-	f.DeviceBytes = float64(nb)*gpuBucketBytes + px*16
+	// The kernels are float64 on the host, and float32 copies on a GPU.
+	f.KernelBytes = 8*float64(p.filterWidth)*float64(p.filterWidth) + p.deSize.bytes() + xaosTableBytes(g)
+	f.CPUBytes += f.KernelBytes
+	f.GPUHostBytes = px*pixelBytes + fixedOverheadByte + 1.5*f.KernelBytes
+	f.DeviceBytes = float64(nb)*gpuBucketBytes + px*16 + f.KernelBytes/2
 	return f, nil
+}
+
+// xaosTableBytes is newXformTable's choice table: one row of chooseGrain
+// uint16 per xform (and one more) with xaos, else one row.
+func xaosTableBytes(g *Genome) float64 {
+	rows := 1
+	for i := range g.Xforms {
+		if g.Xforms[i].Chaos != nil {
+			rows = len(g.Xforms) + 1
+			break
+		}
+	}
+	return 2 * chooseGrain * float64(rows)
 }

@@ -22,6 +22,9 @@ type ParseOptions struct {
 	// Strict makes an unknown variation or parameter an error instead of a
 	// warning.
 	Strict bool
+	// Context, when set, stops a long parse early with its error (a large
+	// document of many flames, on Ctrl-C).
+	Context context.Context
 }
 
 // Warning is something Parse accepted but a user may want to know about.
@@ -119,11 +122,22 @@ type parser struct {
 	file     string
 	opts     ParseOptions
 	warnings []Warning
+	col      int // column of the last token's start
+	flames   int // <flame> elements begun so far
+	tokens   int // tokens read, for checking the context every so often
 }
 
 // next returns the next token and the line it starts on.
 func (p *parser) next() (xml.Token, int, error) {
-	line, _ := p.d.InputPos()
+	// A document of 100,000 flames takes seconds to read: the context is
+	// checked every few thousand tokens (well under a millisecond apart).
+	if p.tokens++; p.tokens%4096 == 0 && p.opts.Context != nil {
+		if err := p.opts.Context.Err(); err != nil {
+			return nil, 0, err
+		}
+	}
+	line, col := p.d.InputPos()
+	p.col = col
 	tok, err := p.d.Token()
 	if err != nil {
 		return nil, line, p.decodeErr(err)
@@ -207,7 +221,8 @@ func newDecoder(r io.Reader) *xml.Decoder {
 // flameParser holds one <flame> while its children are read.
 type flameParser struct {
 	p            *parser
-	line         int
+	line, col    int // where the <flame> starts
+	index        int // of the flame in its document, from 0
 	g            *Genome
 	pal          paletteBuilder
 	paletteIndex int // -1: none
@@ -221,7 +236,9 @@ type flameParser struct {
 
 func (p *parser) flame(se xml.StartElement, line int) (*Genome, error) {
 	g := DefaultGenome()
-	fp := &flameParser{p: p, line: line, g: &g, paletteIndex: -1, solo: -1, warned: map[string]bool{}}
+	fp := &flameParser{p: p, line: line, col: p.col, index: p.flames, g: &g, paletteIndex: -1, solo: -1,
+		warned: map[string]bool{}}
+	p.flames++
 	for _, a := range se.Attr {
 		if a.Name.Local == "name" {
 			g.Name = a.Value
@@ -283,6 +300,14 @@ func (fp *flameParser) badValue(line int, a xml.Attr) error {
 }
 
 func (fp *flameParser) flameAttr(a xml.Attr) error {
+	if err := fp.setFlameAttr(a); err != nil {
+		return err
+	}
+	return fp.checkFlameAttr(a.Name.Local)
+}
+
+// setFlameAttr reads one attribute of <flame> into the genome.
+func (fp *flameParser) setFlameAttr(a xml.Attr) error {
 	g, line := fp.g, fp.line
 	var err error
 	switch a.Name.Local {

@@ -450,8 +450,8 @@ func TestParseInvalidGenomes(t *testing.T) {
 	cases := []struct {
 		flameAttrs, body, msg string
 	}{
-		{`size="0 100"`, ok, "size 0x100"},
-		{`size="70000 10"`, ok, "size 70000x10"},
+		{`size="0 100"`, ok, "size 0 out of range"},
+		{`size="70000 10"`, ok, "size 70000 out of range"},
 		{`size="60000 60000"`, ok, "2^31"},
 		{`size="100"`, ok, `bad size value "100"`},
 		{`size="100 1.5"`, ok, `bad size value`},
@@ -488,8 +488,10 @@ func TestParseInvalidGenomes(t *testing.T) {
 			t.Errorf("%s %s: error %v, want ErrInvalidGenome", c.flameAttrs, c.body, err)
 			continue
 		}
-		prefix := `test.flam3:2: flame "bad": `
-		if !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), c.msg) {
+		// Attributes with a range (ranges.go) are located at line:col.
+		prefix, rangePrefix := `test.flam3:2: flame "bad": `, `test.flam3:2:1: flame 0 "bad": `
+		if !(strings.HasPrefix(err.Error(), prefix) || strings.HasPrefix(err.Error(), rangePrefix)) ||
+			!strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s %s: error %q, want %s...%s", c.flameAttrs, c.body, err, prefix, c.msg)
 		}
 	}

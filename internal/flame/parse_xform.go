@@ -118,6 +118,10 @@ func (fp *flameParser) xformAttrs(x *Xform, attrs []xml.Attr, line int, label st
 		case "chaos":
 			chaos, err = parseFloats(a.Value, -1)
 			hasChaos = true
+			if len(chaos) > maxXforms { // a row has one entry per xform
+				return nil, false, fp.attrErr("chaos", fmt.Sprintf("%s: chaos has %d entries, over the %d xforms a flame may have",
+					label, len(chaos), maxXforms), true)
+			}
 		case "var1":
 			var j int
 			if j, err = parseInt(a.Value); err == nil && (j < 0 || j >= int(NumVars)) {

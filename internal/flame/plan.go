@@ -63,13 +63,16 @@ type plan struct {
 	bw, bh        int // histogram size in buckets, gutters included
 	cam           camera
 	de            *deFilters
+	deSize        deSize // of de, known before it is built
 	k1, k2        float64
 	samples       int64
 	tone          toneParams
 	earlyClip     bool
 }
 
-func newPlan(g *Genome, o Options) (*plan, error) {
+// planSizes is everything derived from g and o but the filter kernels,
+// which it only sizes: Estimate's plan, which allocates nothing large.
+func planSizes(g *Genome, o Options) (*plan, error) {
 	p := &plan{g: g, width: g.Width, height: g.Height, ss: g.Supersample, earlyClip: o.EarlyClip}
 	scale := g.Scale
 	switch {
@@ -103,7 +106,7 @@ func newPlan(g *Genome, o Options) (*plan, error) {
 		return nil, fmt.Errorf("flame %q: scale %g must be positive", g.Name, scale)
 	}
 	var err error
-	if p.filter, p.filterWidth, err = spatialFilter(g.FilterShape, g.FilterRadius, p.ss); err != nil {
+	if p.filterWidth, err = filterWidth(g.FilterShape, g.FilterRadius, p.ss); err != nil {
 		return nil, fmt.Errorf("flame %q: %w", g.Name, err)
 	}
 	gutter := (p.filterWidth - p.ss) / 2
@@ -118,10 +121,20 @@ func newPlan(g *Genome, o Options) (*plan, error) {
 	p.bw = p.ss*p.width + 2*gutter
 	p.bh = p.ss*p.height + 2*gutter
 	if int64(p.bw)*int64(p.bh) > maxBuckets {
+		if int64(p.ss*p.width)*int64(p.ss*p.height) <= maxBuckets { // the gutter tips it over
+			return nil, fmt.Errorf("flame %q: %w", g.Name, &KernelError{Hint: "lower the genome's filter or estimator_radius", Msg: fmt.Sprintf(
+				"a gutter of %d buckets (filter %g, estimator_radius %g) makes %dx%d buckets, over 2^31",
+				gutter, g.FilterRadius, g.EstimatorRadius, p.bw, p.bh)})
+		}
 		return nil, fmt.Errorf("flame %q: %dx%d buckets: %w", g.Name, p.bw, p.bh, ErrTooLarge)
 	}
+	if taps := float64(p.width) * float64(p.height) * float64(p.filterWidth) * float64(p.filterWidth); taps > maxFilterTaps {
+		return nil, fmt.Errorf("flame %q: %w", g.Name, &KernelError{Hint: "lower the genome's filter (or --supersample, --width/--height)",
+			Msg: fmt.Sprintf("filter %g at supersample %d is %.3g filter taps at %dx%d, over %.3g",
+				g.FilterRadius, p.ss, taps, p.width, p.height, float64(maxFilterTaps))})
+	}
 	if g.EstimatorRadius > 0 {
-		if p.de, err = newDEFilters(g.EstimatorRadius, g.EstimatorMinimum, g.EstimatorCurve, p.ss); err != nil {
+		if p.deSize, err = deKernels(g.EstimatorRadius, g.EstimatorMinimum, g.EstimatorCurve, p.ss); err != nil {
 			return nil, fmt.Errorf("flame %q: %w", g.Name, err)
 		}
 	}
@@ -165,6 +178,29 @@ func newPlan(g *Genome, o Options) (*plan, error) {
 	}
 	for i := range p.tone.background {
 		p.tone.background[i] = g.Background[i] * 256
+	}
+	return p, nil
+}
+
+// maxFilterTaps bounds the spatial filter's work, output pixels × kernel
+// buckets: 2^40 multiply-adds are about an hour of one core, past
+// anything a real genome asks (filter 1 at supersample 4 is about 100 a
+// pixel, 2^28 at 1920x1080).
+const maxFilterTaps = 1 << 40
+
+// newPlan is planSizes and the kernels it sized.
+func newPlan(g *Genome, o Options) (*plan, error) {
+	p, err := planSizes(g, o)
+	if err != nil {
+		return nil, err
+	}
+	if p.filter, p.filterWidth, err = spatialFilter(g.FilterShape, g.FilterRadius, p.ss); err != nil {
+		return nil, fmt.Errorf("flame %q: %w", g.Name, err)
+	}
+	if g.EstimatorRadius > 0 {
+		if p.de, err = newDEFilters(g.EstimatorRadius, g.EstimatorMinimum, g.EstimatorCurve, p.ss); err != nil {
+			return nil, fmt.Errorf("flame %q: %w", g.Name, err)
+		}
 	}
 	return p, nil
 }

@@ -12,6 +12,8 @@ type GenomeError struct {
 	Line  int
 	Flame string
 	Msg   string
+	// TooLarge marks a value over the top of its range (see ranges.go).
+	TooLarge bool
 }
 
 func (e *GenomeError) Error() string {
@@ -21,7 +23,12 @@ func (e *GenomeError) Error() string {
 	return fmt.Sprintf("%s:%d: flame %q: %s", e.File, e.Line, e.Flame, e.Msg)
 }
 
-func (e *GenomeError) Unwrap() error { return ErrInvalidGenome }
+func (e *GenomeError) Unwrap() []error {
+	if e.TooLarge {
+		return []error{ErrInvalidGenome, ErrTooLarge}
+	}
+	return []error{ErrInvalidGenome}
+}
 
 // Limits Validate enforces on the image.
 const (
@@ -37,6 +44,9 @@ const (
 func (g *Genome) Validate() error {
 	if msg := g.problem(); msg != "" {
 		return &GenomeError{Flame: g.Name, Msg: msg}
+	}
+	if msg, big := g.rangeProblem(); msg != "" {
+		return &GenomeError{Flame: g.Name, Msg: msg, TooLarge: big}
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/procgen-dev/procgen/internal/pga"
 	"math"
 	"os"
 	"path/filepath"
@@ -50,7 +49,7 @@ func FuzzSizeValidation(f *testing.F) {
 		po := pgaOptions{Grid: grid, MaxShapes: int(count), MaxDepth: int(depth), Height: q, LotWidth: 20, LotDepth: 30,
 			Street: 12, Scheduler: "persistent"}
 		if po.validate() == nil {
-			if po.MaxDepth > maxPgaDepth || po.cols*po.rows < 1 || a.pgaShapeCap(po, pga.Box) < 1 {
+			if po.MaxDepth > maxPgaDepth || po.cols*po.rows < 1 || po.MaxShapes < 1 {
 				t.Fatalf("pga %+v accepted out of bounds", po)
 			}
 		}

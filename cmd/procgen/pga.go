@@ -50,11 +50,11 @@ func (o *pgaOptions) validate() error {
 	case o.MaxDepth < 1 || o.MaxDepth > maxPgaDepth:
 		return usageErrorf("invalid --max-depth %d: want 1..%d", o.MaxDepth, maxPgaDepth)
 	case !(o.Height > 0) || o.Height > 1e5:
-		return usageErrorf("invalid --height %g: want a positive number of metres", o.Height)
+		return usageErrorf("invalid --height %g: want over 0 and at most 1e5 metres", o.Height)
 	case !(o.LotWidth > 0) || !(o.LotDepth > 0) || o.LotWidth > 1e5 || o.LotDepth > 1e5:
-		return usageErrorf("invalid lot size %gx%g: want positive metres", o.LotWidth, o.LotDepth)
+		return usageErrorf("invalid lot size %gx%g: want --lot-width and --lot-depth over 0 and at most 1e5 metres", o.LotWidth, o.LotDepth)
 	case !(o.Street >= 0) || o.Street > 1e5:
-		return usageErrorf("invalid --street %g: want 0 or more metres", o.Street)
+		return usageErrorf("invalid --street %g: want 0 to 1e5 metres", o.Street)
 	case o.Scheduler != "persistent" && o.Scheduler != "levels":
 		return usageErrorf("invalid --scheduler %q: want persistent or levels", o.Scheduler)
 	}
@@ -329,6 +329,9 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	if dev != nil {
 		rep.Backend = "cuda"
 		ts, devStats, overflows, err = a.pgaCUDA(ctx, gpuEval, axioms, lots, opt, o, writesGeometry(outs, o))
+		if err == nil {
+			err = g.CheckFinite(ts) // the device does not check them
+		}
 	} else {
 		opt.Progress = a.newProgress(int64(len(axioms)*len(g.Phases)), "expand "+filepath.Base(path))
 		if writesGeometry(outs, o) {

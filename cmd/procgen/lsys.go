@@ -198,6 +198,9 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 			return err
 		}
 	}
+	if err := a.checkLsysParse(path); err != nil {
+		return err
+	}
 	phase.Enter(ctx, "lsys.parse")
 	sys, err := syntax.ParseFile(path)
 	if err != nil {

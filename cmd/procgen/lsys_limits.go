@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/procgen-dev/procgen/internal/lsys/syntax"
+	"github.com/procgen-dev/procgen/internal/lsys/turtle"
 	"github.com/procgen-dev/procgen/internal/output"
 )
 
@@ -46,6 +47,18 @@ func (a *app) checkLsysParse(path string) error {
 	}
 	return a.checkMemory(fmt.Sprintf("lsys: parsing %s (%d bytes)", path, fi.Size()),
 		syntax.ParseMemory(fi.Size()), "the input's size (a shorter axiom)")
+}
+
+// checkLsysMeshMemory refuses a GLB output whose tubes would not fit in
+// --max-memory, once the geometry is known and before the mesh is built.
+func (a *app) checkLsysMeshMemory(g *turtle.Geometry, outs []string, o lsysOptions) error {
+	for _, out := range outs {
+		if lsysFormat(out, o) == ".glb" {
+			what := fmt.Sprintf("lsys: a GLB of %d segments and %d polygons", len(g.Segments), len(g.Polygons))
+			return a.checkMemory(what, turtle.GLBMemory(g, o.Cylinders, true), "-n or --cylinders")
+		}
+	}
+	return nil
 }
 
 // lsysFormat is the format an output is written in: its extension, or

@@ -2,6 +2,7 @@ package pga
 
 import (
 	"math"
+	"runtime"
 	"unsafe"
 )
 
@@ -71,6 +72,9 @@ func (g *Grammar) EstimateMemory(axioms []Shape, opt Options, out MemoryOutputs)
 		opt.LotAttrs = attrs
 	}
 	opt.Progress = nil
+	// Whole lots a worker: split lots count their shapes in sub-evaluators
+	// (cpu.go's evaluate splits when lots are fewer than twice the workers).
+	opt.Workers = max(1, min(runtime.GOMAXPROCS(0), k/2))
 	evs, err := g.evaluate(sample, &opt, nil)
 	if err != nil {
 		return fp, err

@@ -286,6 +286,9 @@ func convertSetting(raw, want any) (any, bool) {
 			n, err := strconv.Atoi(s)
 			return n, err == nil
 		}
+		if x, ok := raw.(int); ok {
+			return x, true // a flag's own value: each command checks its range and names it
+		}
 		if f, ok := asFloat(raw); ok && f == math.Trunc(f) && math.Abs(f) <= math.MaxInt32 {
 			return int(f), true
 		}

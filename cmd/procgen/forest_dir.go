@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -110,27 +109,3 @@ func isEmptyDir(dir string) (bool, error) {
 	return false, err
 }
 
-// forestCellBytes is the memory per grid cell and layer (a float64 density,
-// and with --realize an int64 count), and forestFFTCellBytes the FFT's
-// per-cell workspace: a grid padded to twice each side, complex128, for the
-// kernel and the binned parents.
-const (
-	forestCellBytes    = 8
-	forestFFTCellBytes = 4 * 16 * 2
-)
-
-// checkForestMemory refuses a grid whose layers would not fit in
-// --max-memory, before the engine allocates them.
-func (a *app) checkForestMemory(r *forestRun) error {
-	cells := float64(r.grid.NX) * float64(r.grid.NY)
-	layers := float64(len(r.res.Species) + 1)
-	per := forestCellBytes * layers
-	if r.o.Realize {
-		per *= 2
-	}
-	if r.o.Method == "fft" {
-		per += forestFFTCellBytes
-	}
-	what := fmt.Sprintf("forest: %dx%d cells of %g m for %d species", r.grid.NX, r.grid.NY, r.grid.Cell, len(r.res.Species))
-	return a.checkMemory(what, cells*per, "--bounds or raise --cell")
-}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/procgen-dev/procgen/internal/pga"
 	"math"
 	"os"
 	"path/filepath"
@@ -50,7 +49,7 @@ func FuzzSizeValidation(f *testing.F) {
 		po := pgaOptions{Grid: grid, MaxShapes: int(count), MaxDepth: int(depth), Height: q, LotWidth: 20, LotDepth: 30,
 			Street: 12, Scheduler: "persistent"}
 		if po.validate() == nil {
-			if po.MaxDepth > maxPgaDepth || po.cols*po.rows < 1 || a.pgaShapeCap(po, pga.Box) < 1 {
+			if po.MaxDepth > maxPgaDepth || po.cols*po.rows < 1 || po.MaxShapes < 1 {
 				t.Fatalf("pga %+v accepted out of bounds", po)
 			}
 		}
@@ -105,6 +104,13 @@ func FuzzCommandFlags(f *testing.F) {
 		args = append(args, value)
 		if args[3] == "--max-memory" {
 			args = append(args, "lsys", "derive", sys)
+		} else {
+			// Under the default (3/4 of the machine) an honest estimate
+			// still admits runs of many GB, which the fuzzer's workers,
+			// two at once and each keeping its garbage, cannot hold:
+			// 1G keeps what is admitted small, and an estimate that
+			// misses shows as a run far over it.
+			args = append(args[:3:3], append([]string{"--max-memory", "1G"}, args[3:]...)...)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()

@@ -198,6 +198,9 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 			return err
 		}
 	}
+	if err := a.checkLsysParse(path); err != nil {
+		return err
+	}
 	phase.Enter(ctx, "lsys.parse")
 	sys, err := syntax.ParseFileContext(ctx, path)
 	if err != nil {
@@ -242,6 +245,11 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 	if errors.As(err, &limit) && uint64(maxModules) < o.MaxModules {
 		return fmt.Errorf("%s: %w (the cap follows from --max-memory %s: raise it to go further)",
 			path, err, formatBytes(float64(a.memoryLimit())))
+	}
+	if errors.As(err, &limit) {
+		// How far a system grows shows only as it is derived: a failure
+		// found while working (exit 1), which says what to change.
+		return fmt.Errorf("%s: %w (raise --max-modules, or lower -n, if the system is meant to grow this far)", path, err)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -297,6 +305,9 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 		}); err != nil {
 			return fmt.Errorf("%s: preview: %w", path, err)
 		}
+	}
+	if err := a.checkLsysMeshMemory(geom, outs, o); err != nil {
+		return err
 	}
 	writes := make([]output.Write, len(outs))
 	for i, out := range outs {

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/procgen-dev/procgen/internal/lsys/syntax"
+	"github.com/procgen-dev/procgen/internal/lsys/turtle"
 	"github.com/procgen-dev/procgen/internal/output"
 )
 
@@ -32,6 +36,29 @@ func (a *app) lsysModuleCap(o lsysOptions) int64 {
 		return int64(byMemory)
 	}
 	return int64(o.MaxModules)
+}
+
+// checkLsysParse refuses, before it is read, a source whose parse (most of
+// it the axiom's modules) would not fit in --max-memory.
+func (a *app) checkLsysParse(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil // reading it reports the error
+	}
+	return a.checkMemory(fmt.Sprintf("lsys: parsing %s (%d bytes)", path, fi.Size()),
+		syntax.ParseMemory(fi.Size()), "the input's size (a shorter axiom)")
+}
+
+// checkLsysMeshMemory refuses a GLB output whose tubes would not fit in
+// --max-memory, once the geometry is known and before the mesh is built.
+func (a *app) checkLsysMeshMemory(g *turtle.Geometry, outs []string, o lsysOptions) error {
+	for _, out := range outs {
+		if lsysFormat(out, o) == ".glb" {
+			what := fmt.Sprintf("lsys: a GLB of %d segments and %d polygons", len(g.Segments), len(g.Polygons))
+			return a.checkMemory(what, turtle.GLBMemory(g, o.Cylinders, true), "-n or --cylinders")
+		}
+	}
+	return nil
 }
 
 // lsysFormat is the format an output is written in: its extension, or

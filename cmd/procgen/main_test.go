@@ -21,6 +21,8 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"procgen": func() { os.Exit(processMain()) },
+		// procgen, then its peak RSS on stderr (TestMemoryEstimateRSS).
+		"procgen-hwm": func() { code := processMain(); reportHWM(os.Stderr); os.Exit(code) },
 	})
 }
 

@@ -50,11 +50,11 @@ func (o *pgaOptions) validate() error {
 	case o.MaxDepth < 1 || o.MaxDepth > maxPgaDepth:
 		return usageErrorf("invalid --max-depth %d: want 1..%d", o.MaxDepth, maxPgaDepth)
 	case !(o.Height > 0) || o.Height > 1e5:
-		return usageErrorf("invalid --height %g: want a positive number of metres", o.Height)
+		return usageErrorf("invalid --height %g: want over 0 and at most 1e5 metres", o.Height)
 	case !(o.LotWidth > 0) || !(o.LotDepth > 0) || o.LotWidth > 1e5 || o.LotDepth > 1e5:
-		return usageErrorf("invalid lot size %gx%g: want positive metres", o.LotWidth, o.LotDepth)
+		return usageErrorf("invalid lot size %gx%g: want --lot-width and --lot-depth over 0 and at most 1e5 metres", o.LotWidth, o.LotDepth)
 	case !(o.Street >= 0) || o.Street > 1e5:
-		return usageErrorf("invalid --street %g: want 0 or more metres", o.Street)
+		return usageErrorf("invalid --street %g: want 0 to 1e5 metres", o.Street)
 	case o.Scheduler != "persistent" && o.Scheduler != "levels":
 		return usageErrorf("invalid --scheduler %q: want persistent or levels", o.Scheduler)
 	}
@@ -275,6 +275,11 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		}
 	} else {
 		rep.Lots = "grid " + o.Grid
+		// The lots themselves, before they are made (a 2048x2048 grid's
+		// took 3.8 GB).
+		if err := a.checkMemory(fmt.Sprintf("pga: %d lots", o.cols*o.rows), pga.LotsMemory(o.cols*o.rows), "--grid"); err != nil {
+			return err
+		}
 		lots, err = pga.Grid{Cols: o.cols, Rows: o.rows, Seed: a.opts.Seed,
 			LotWidth: o.LotWidth, LotDepth: o.LotDepth, Street: o.Street}.Lots()
 		if err != nil {
@@ -285,8 +290,11 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	rep.Axioms = len(axioms)
 	rep.LotsMS = ms(time.Since(start))
 
-	opt := pga.Options{Axiom: rep.Axiom, MaxShapes: a.pgaShapeCap(o, kind), MaxDepth: o.MaxDepth,
+	opt := pga.Options{Axiom: rep.Axiom, MaxShapes: o.MaxShapes, MaxDepth: o.MaxDepth,
 		LotAttrs: pga.LotAttrValues(lots), Context: ctx}
+	if opt.MaxShapes, err = a.checkPgaMemory(path, g, axioms, opt, outs, o); err != nil {
+		return err
+	}
 	work := 0.0
 	if a.autoWeighsJob("pga") && len(axioms) > pgaProbeLots/2 {
 		t := time.Now()
@@ -321,6 +329,9 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	if dev != nil {
 		rep.Backend = "cuda"
 		ts, devStats, overflows, err = a.pgaCUDA(ctx, gpuEval, axioms, lots, opt, o, writesGeometry(outs, o))
+		if err == nil {
+			err = g.CheckFinite(ts) // the device does not check them
+		}
 	} else {
 		opt.Progress = a.newProgress(int64(len(axioms)*len(g.Phases)), "expand "+filepath.Base(path))
 		if writesGeometry(outs, o) {
@@ -334,14 +345,7 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		}
 	}
 	if err != nil {
-		if errors.Is(err, pga.ErrLimit) {
-			if opt.MaxShapes < o.MaxShapes && strings.Contains(err.Error(), "MaxShapes") {
-				return fmt.Errorf("%s: %w (--max-memory %s caps the shapes at %d: raise it, or --max-depth, if the grammar is meant to grow this far)",
-					path, err, formatBytes(float64(a.memoryLimit())), opt.MaxShapes)
-			}
-			return fmt.Errorf("%s: %w (raise --max-shapes or --max-depth if the grammar is meant to grow this far)", path, err)
-		}
-		return fmt.Errorf("%s: %w", path, err)
+		return pgaLimitError(path, err, opt.MaxShapes, o.MaxShapes, a.memoryLimit())
 	}
 	rep.EvalMS = ms(time.Since(start))
 	if devStats != nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -17,31 +19,62 @@ const maxPgaDepth = 20_000
 // indices stay 32-bit on the GPU.
 const maxPgaShapes = 1 << 31
 
-// pgaShapeBytes is the memory one shape can cost at the peak of a run that
-// writes geometry: the terminal record (216 bytes), its sort key, and a box's
-// share of the OBJ text or GLB mesh (24 corners, normals and 36 indices).
-const pgaShapeBytes = 1024
-
-// pgaSphereBytes is what a Sphere terminal can cost instead: OperatorGraph's
-// 30x30-point sphere, 1682 triangles written flat (three corners, each with
-// a normal, per triangle) in the GLB mesh or the OBJ text.
-const pgaSphereBytes = 1682 * 3 * 2 * 12
-
-// pgaShapeCap is --max-shapes, lowered to what --max-memory can hold: the
-// evaluation then stops with the limit error, naming the rule, before the
-// machine runs out of memory. Only a Sphere axiom makes Spheres (every
-// operator keeps a shape's kind, and only SetAs changes a Sphere's).
-func (a *app) pgaShapeCap(o pgaOptions, kind pga.ShapeKind) int {
-	per := uint64(pgaShapeBytes)
-	if kind == pga.Sphere {
-		per = pgaSphereBytes
+// checkPgaMemory evaluates a sample of the lots (pga.EstimateMemory) and
+// refuses, before the work, a city whose shapes would pass --max-shapes or
+// whose terminals, meshes and text would pass --max-memory. It returns the
+// shape cap the evaluation runs under: --max-shapes, lowered to the shapes
+// --max-memory holds at the sample's bytes per shape, so lots that grow
+// more than the sample's stop the run (exit 1, naming the flag) before the
+// machine runs out of memory.
+func (a *app) checkPgaMemory(path string, g *pga.Grammar, axioms []pga.Shape, opt pga.Options, outs []string, o pgaOptions) (int, error) {
+	var mo pga.MemoryOutputs
+	for _, out := range outs {
+		switch pgaFormat(out, o) {
+		case ".obj":
+			mo.OBJ = !o.StatsOnly
+		case ".glb":
+			mo.GLB = !o.StatsOnly
+		}
 	}
-	byMemory := a.memoryLimit() / per
-	if byMemory < uint64(o.MaxShapes) {
-		a.log.Debugf("pga: at most %d shapes (--max-memory)", byMemory)
-		return int(byMemory)
+	fp, err := g.EstimateMemory(axioms, opt, mo)
+	if err != nil {
+		return 0, pgaLimitError(path, err, opt.MaxShapes, o.MaxShapes, a.memoryLimit())
 	}
-	return o.MaxShapes
+	a.log.Debugf("pga: an estimated %.0f shapes, %.0f terminals, %s (from a sample of the lots)", fp.Shapes, fp.Terminals, formatBytes(fp.Bytes))
+	if fp.Shapes > float64(o.MaxShapes) {
+		return 0, usageErrorf("pga: %d lots make an estimated %.0f shapes, over --max-shapes %d: raise --max-shapes or use fewer lots",
+			fp.Lots, fp.Shapes, o.MaxShapes)
+	}
+	what := fmt.Sprintf("pga: %d lots (an estimated %.0f terminals)", fp.Lots, fp.Terminals)
+	if err := a.checkMemory(what, fp.Bytes, "--grid or --lots, or write --stats-only"); err != nil {
+		return 0, err
+	}
+	if !mo.OBJ && !mo.GLB || fp.Shapes == 0 {
+		return o.MaxShapes, nil // statistics only: the terminals are counted, not kept
+	}
+	byMemory := fp.Shapes * float64(a.memoryLimit()) / fp.Bytes
+	if byMemory < float64(o.MaxShapes) {
+		a.log.Debugf("pga: at most %.0f shapes (--max-memory)", byMemory)
+		return int(byMemory), nil
+	}
+	return o.MaxShapes, nil
+}
+
+// pgaLimitError says which flag to raise when an evaluation ran into a
+// limit: a failure found while working (exit 1), since how far a grammar
+// grows shows only as it is expanded.
+func pgaLimitError(path string, err error, capped, maxShapes int, memLimit uint64) error {
+	if !errors.Is(err, pga.ErrLimit) {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if capped < maxShapes && strings.Contains(err.Error(), "MaxShapes") {
+		return fmt.Errorf("%s: %w (--max-memory %s caps the shapes at %d: raise --max-memory, or lower --max-depth if the grammar is not meant to grow this far)",
+			path, err, formatBytes(float64(memLimit)), capped)
+	}
+	if strings.Contains(err.Error(), "MaxDepth") {
+		return fmt.Errorf("%s: %w (raise --max-depth if the grammar is meant to grow this far)", path, err)
+	}
+	return fmt.Errorf("%s: %w (raise --max-shapes if the grammar is meant to grow this far)", path, err)
 }
 
 // pgaFormat is the format an output is written in: its extension, or

@@ -50,6 +50,7 @@ type rulesPlan struct {
 	// firedPerStep: an output shows the firings of every step (JSON,
 	// --stats), so the run keeps them; else only totals.
 	firedPerStep bool
+	firedJSON    bool // the JSON document prints them
 	// --record: the expressions, then (once the program is compiled) the
 	// parsed observables.
 	recordText []string
@@ -290,6 +291,7 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 		}
 	}
 	plan.firedPerStep = format == "json" || o.Stats != ""
+	plan.firedJSON = format == "json"
 	if err := checkInputFile("rules", path); err != nil {
 		return err
 	}

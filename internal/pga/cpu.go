@@ -339,6 +339,9 @@ func (ev *evaluator) emit(r *Rule, t *Terminal, s Shape) error {
 		}
 		return nil
 	}
+	if err := finite(&s); err != nil {
+		return fmt.Errorf("rule %q: terminal %s: %w", r.Name, t.Name, err)
+	}
 	s.anc = 0 // a terminal is a result: no trace of the evaluation
 	if ev.record != nil {
 		*ev.record = append(*ev.record, item{term: &TerminalShape{Term: t.ID, Geometry: int32(t.Geometry), Material: int32(t.Material), Phase: int32(r.Phase), Shape: s}})

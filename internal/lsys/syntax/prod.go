@@ -9,15 +9,27 @@ import (
 // mod is one module as written: formal parameter names in a predecessor or
 // context, argument expressions in a successor or the axiom.
 type mod struct {
-	sym   byte
-	off   int
+	sym byte
+	off int
+	// Nil without a parameter list: an axiom of a million F costs 24
+	// bytes a module here, not 112.
+	*modParams
+}
+
+// modParams are a module's parameters.
+type modParams struct {
 	names []string // pattern modules
 	at    []int    // offsets of names or args
 	args  []*node  // value modules
 	spans [][2]int // source of each arg
 }
 
-func (m *mod) params() int { return len(m.names) + len(m.args) }
+func (m *mod) params() int {
+	if m.modParams == nil {
+		return 0
+	}
+	return len(m.names) + len(m.args)
+}
 
 type listMode uint8
 
@@ -71,6 +83,7 @@ func (p *parser) params(c *cursor, m *mod, mode listMode, sc *scope) error {
 		c.i++
 		return nil
 	}
+	m.modParams = &modParams{}
 	for {
 		c.skip()
 		start := c.i
@@ -148,6 +161,9 @@ func (p *parser) compileArgs(ms []mod, constant bool) ([]lsys.Module, error) {
 	c := &cursor{s: p.s}
 	for i, m := range ms {
 		out[i].Sym = m.sym
+		if m.modParams == nil {
+			continue
+		}
 		for k, a := range m.args {
 			text := c.textOf(m.spans[k][0], m.spans[k][1])
 			var e lsys.Expr
@@ -346,6 +362,9 @@ func (p *parser) bind(left []mod, pred mod, right []mod) (*scope, error) {
 	at := map[string]int{}
 	for _, ms := range [][]mod{left, {pred}, right} {
 		for _, m := range ms {
+			if m.modParams == nil {
+				continue
+			}
 			for k, name := range m.names {
 				off := m.at[k]
 				if prev, ok := at[name]; ok {

@@ -69,7 +69,18 @@ func EncodeGLB(ctx context.Context, w io.Writer, g *Geometry, o GLBOptions) erro
 	}
 	tooBig := fmt.Errorf("turtle: glb: the geometry needs more than 4 GiB")
 	for _, c := range g.Colors() {
+		// Sized once for every tube of this colour: regrowing slices of
+		// hundreds of megabytes copies them whole, a second at a time on a
+		// loaded machine, with no chance to look at the context.
+		n := len(ring)
+		perV, perI := 2*n, 6*n
+		if o.Caps {
+			perV, perI = 4*n, 6*n+6*(n-2)
+		}
 		var m glbMesh
+		m.pos = make([][3]float32, 0, perV*len(segs[c]))
+		m.nrm = make([][3]float32, 0, perV*len(segs[c]))
+		m.idx = make([]uint32, 0, perI*len(segs[c]))
 		for k, i := range segs[c] {
 			if k&0xfff == 0 {
 				if err := ctx.Err(); err != nil {

@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
+	"runtime/debug"
 	"strings"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/procgen-dev/procgen/internal/flame"
 	"github.com/procgen-dev/procgen/internal/gpu"
@@ -20,19 +24,26 @@ const (
 	exitUsage       = 2
 	exitNoDevice    = 3
 	exitInterrupted = 130
+	exitBrokenPipe  = 141
 )
 
 const exitCodeHelp = `Exit codes:
   0    success
   1    failure: the work failed, the input's content is malformed, or a
-       check such as 'compare' thresholds did not hold
+       check such as 'compare' thresholds did not hold; also an internal
+       error (a bug: 'procgen: internal error' and a stack trace on stderr)
   2    usage error: bad flag, argument, configuration value or config file;
        a missing or unreadable input file, a directory given as a file; an
        output that cannot be written or would overwrite an input; a size
        over its limit (the message names the flag)
   3    the requested device is unavailable (--device cuda without a usable
        CUDA device)
-  130  interrupted (SIGINT or SIGTERM); nothing is written`
+  130  interrupted (SIGINT or SIGTERM); nothing is written
+  141  the reader of the output went away (procgen ... -o - | head): a
+       closed pipe or FIFO; nothing more is written, nothing is printed
+A crash of the Go runtime exits 2 with 'fatal error:' or 'panic:' and a
+goroutine trace on stderr: out of memory, which no program can recover
+from, or a bug outside the command's own goroutine (please report it).`
 
 // usageError marks an error as the user's mistake in how procgen was called:
 // exit code 2, and a hint pointing at the command's --help.
@@ -70,6 +81,8 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted
+	case errors.Is(err, syscall.EPIPE):
+		return exitBrokenPipe
 	// A genome attribute over its range is a size over its limit.
 	case errors.As(err, &ue), errors.Is(err, input.ErrUsage), errors.Is(err, flame.ErrTooLarge):
 		return exitUsage
@@ -78,6 +91,37 @@ func exitCode(err error) int {
 	default:
 		return exitFailure
 	}
+}
+
+// recoverInternal, deferred in run, turns a panic on run's goroutine into
+// exit 1 with one line to grep and the stack to report: left alone, Go
+// would exit 2, which scripts read as a usage error.
+func recoverInternal(stderr io.Writer, code *int) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(stderr, "procgen: internal error (a bug, please report it): %s\n", oneLine(fmt.Sprint(r)))
+	_, _ = stderr.Write(debug.Stack())
+	*code = exitFailure
+}
+
+// pipeWatch is standard output, noting a write that failed because its
+// reader went away. Procgen asks for SIGPIPE (processMain), so such a write
+// fails with EPIPE rather than killing the process halfway through a plan
+// of several outputs; the plans report that error (exit 141), and pipeWatch
+// gives the same code to text that commands print without checking.
+type pipeWatch struct {
+	w      io.Writer
+	broken atomic.Bool
+}
+
+func (p *pipeWatch) Write(b []byte) (int, error) {
+	n, err := p.w.Write(b)
+	if errors.Is(err, syscall.EPIPE) {
+		p.broken.Store(true)
+	}
+	return n, err
 }
 
 // flagValueRE matches pflag's message for a value its parser refused.

@@ -45,7 +45,7 @@ func TestExitCodeTableEverywhere(t *testing.T) {
 
 // Every code the table documents is one exitCode can return, and back.
 func TestExitCodesDocumented(t *testing.T) {
-	for _, code := range []int{exitOK, exitFailure, exitUsage, exitNoDevice, exitInterrupted} {
+	for _, code := range []int{exitOK, exitFailure, exitUsage, exitNoDevice, exitInterrupted, exitBrokenPipe} {
 		if !strings.Contains(exitCodeHelp, "\n  "+strconv.Itoa(code)+" ") {
 			t.Errorf("exit code %d is not in the table", code)
 		}

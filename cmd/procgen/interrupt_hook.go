@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/procgen-dev/procgen/internal/phase"
@@ -31,8 +30,10 @@ func noWorkHook(stderr io.Writer) phase.Hook {
 	}
 }
 
-// interruptHook returns the phase hook for interruptEnv's value.
-func interruptHook(at string, stderr io.Writer) phase.Hook {
+// interruptHook returns the phase hook for interruptEnv's value. interrupt
+// delivers the Ctrl-C (interruptSelf: a real SIGINT where there are POSIX
+// signals).
+func interruptHook(at string, stderr io.Writer, interrupt func()) phase.Hook {
 	var mu sync.Mutex
 	fired := ""
 	return func(ctx context.Context, name string) {
@@ -46,12 +47,25 @@ func interruptHook(at string, stderr io.Writer) phase.Hook {
 			return
 		}
 		fired = name
-		_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
+		interrupt()
 		select {
 		case <-ctx.Done():
 		case <-time.After(10 * time.Second):
-			fmt.Fprintf(stderr, "procgen: %s: SIGINT was not delivered within 10 s\n", interruptEnv)
+			fmt.Fprintf(stderr, "procgen: %s: the interrupt was not delivered within 10 s\n", interruptEnv)
 			os.Exit(97)
+		}
+	}
+}
+
+// panicEnv names a phase at whose start the process panics, as a bug there
+// would: the tests of run's recovery (exit 1, "internal error") use it.
+const panicEnv = "PROCGEN_TEST_PANIC_AT"
+
+// panicHook is the phase hook of panicEnv.
+func panicHook(at string) phase.Hook {
+	return func(_ context.Context, name string) {
+		if name == at {
+			panic(panicEnv + ": phase " + name + " began")
 		}
 	}
 }

@@ -31,17 +31,31 @@ func processMain() int {
 		stop()
 	}()
 	if at := os.Getenv(interruptEnv); at != "" {
-		ctx = phase.WithHook(ctx, interruptHook(at, os.Stderr))
+		ctx = phase.WithHook(ctx, interruptHook(at, os.Stderr, func() { interruptSelf(stop) }))
 	}
 	if os.Getenv(noWorkEnv) == "1" {
 		ctx = phase.WithHook(ctx, noWorkHook(os.Stderr))
 	}
-	return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if at := os.Getenv(panicEnv); at != "" {
+		ctx = phase.WithHook(ctx, panicHook(at))
+	}
+	// A write to a closed pipe then fails with EPIPE (exit 141) instead of
+	// killing the process by SIGPIPE, which would leave temporary files.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	stdout := &pipeWatch{w: os.Stdout}
+	code := run(ctx, os.Args[1:], os.Stdin, stdout, os.Stderr)
+	if code == exitOK && stdout.broken.Load() {
+		code = exitBrokenPipe
+	}
+	return code
 }
 
 // run is the whole program minus the process: it builds a fresh command tree
 // on every call, so tests can call it repeatedly, and returns the exit code.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// A panic on its goroutine is a bug: exit 1 with "internal error" and the
+// stack (recoverInternal), not Go's exit 2, which is the usage code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer recoverInternal(stderr, &code)
 	a := newApp(stdin, stdout, stderr)
 	root := a.newRootCmd()
 	root.SetArgs(args)
@@ -61,10 +75,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// flag, or a wrong number of arguments.
 		err = asUsage(err)
 	}
-	code := exitCode(err)
-	if code == exitInterrupted {
+	code = exitCode(err)
+	switch code {
+	case exitInterrupted:
 		// Whatever failed on the way out was caused by the signal.
 		fmt.Fprintln(stderr, "procgen: interrupted")
+		return code
+	case exitBrokenPipe:
+		// The reader took what it wanted (| head): quiet, as a filter is.
 		return code
 	}
 	fmt.Fprintf(stderr, "procgen: %s\n", oneLine(err.Error()))

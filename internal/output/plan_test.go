@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -38,9 +37,7 @@ func TestResolveKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, fifo)
 	if err := os.Symlink("sub/../new.txt", filepath.Join(dir, "viamissing")); err != nil {
 		t.Fatal(err)
 	}
@@ -117,9 +114,7 @@ func TestWriteFileKeepsSymlink(t *testing.T) {
 func TestWriteFileDeviceIsStreamed(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, fifo)
 	got := make(chan string)
 	go func() {
 		f, err := os.Open(fifo)

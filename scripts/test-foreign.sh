@@ -19,7 +19,8 @@
 #   cmd/procgen's TestScripts is skipped on linux/arm64 (its unit tests run).
 # - internal/forest's TestFFTAccuracy is too slow under qemu (see below).
 #
-# Environment: FOREIGN_TEST_RUN (a -test.run pattern), FOREIGN_TIMEOUT
+# Environment: FOREIGN_PKGS (an extended regular expression: only packages
+# whose import path matches run; default all), FOREIGN_TEST_RUN (a -test.run pattern), FOREIGN_TIMEOUT
 # (go test's -test.timeout per package; default 10m), OUT (binaries' folder;
 # default a temporary one, removed on exit).
 set -uo pipefail
@@ -133,6 +134,9 @@ run_target() {
 	echo "== $target (${emu:-native}) $(date -u +%T)"
 	local line pkg dir bin start rc
 	for line in $pkgs; do
+		if [ -n "${FOREIGN_PKGS:-}" ] && ! grep -Eq -- "$FOREIGN_PKGS" <<< "${line%%|*}"; then
+			continue
+		fi
 		pkg=${line%%|*} dir=${line#*|}
 		bin=$OUT/$goos-$goarch/$(echo "${pkg#*/procgen/}" | tr / _).test$exe
 		mkdir -p "$(dirname "$bin")"

@@ -38,7 +38,8 @@ const exitCodeHelp = `Exit codes:
        over its limit (the message names the flag)
   3    the requested device is unavailable (--device cuda without a usable
        CUDA device)
-  130  interrupted (SIGINT or SIGTERM); nothing is written
+  130  interrupted (SIGINT or SIGTERM); nothing partial is written: the
+       frames and batch items already complete stay, for --resume
   141  the reader of the output went away (procgen ... -o - | head): a
        closed pipe or FIFO; nothing more is written, nothing is printed
 A crash of the Go runtime exits 2 with 'fatal error:' or 'panic:' and a

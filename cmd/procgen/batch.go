@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/procgen-dev/procgen/internal/output"
+	sharding "github.com/procgen-dev/procgen/internal/shard"
 )
 
 // Batches of inputs for the jobs that read one input file (lsys derive, pga
@@ -177,10 +178,10 @@ func makeOutDirs(paths []string) error {
 // not a split batch.
 func (a *app) ownBatch(job string, args []string, sh shard, exts ...string) (own []batchItem, batch bool, err error) {
 	items, batch, err := batchInputs(job, args, exts...)
-	if err != nil || !sh.active() || (!batch && sh.fromEnv()) {
+	if err != nil || !sh.Active() || (!batch && sh.FromEnv()) {
 		return items, batch, err
 	}
-	own = ownedBy(sh, items, func(it batchItem) int { return it.Slot })
+	own = sharding.Owned(sh, items, func(it batchItem) int { return it.Slot })
 	if len(own) == 0 {
 		a.log.Warnf("%s: shard %s (from %s) owns none of the %d inputs: nothing to do", job, sh, sh.From, len(items))
 	}

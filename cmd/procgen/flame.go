@@ -223,7 +223,7 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 			if len(files) == 1 {
 				return err
 			}
-			if slot++; sh.owns(slot - 1) { // a bad file is one item of the batch
+			if slot++; sh.Owns(slot - 1) { // a bad file is one item of the batch
 				failures = append(failures, err.Error())
 				parseFailures++
 			}

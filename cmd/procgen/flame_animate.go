@@ -15,6 +15,7 @@ import (
 	"github.com/procgen-dev/procgen/internal/flame"
 	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/output"
+	sharding "github.com/procgen-dev/procgen/internal/shard"
 )
 
 // animateFlags are the flags of 'flame animate' that only it has.
@@ -271,7 +272,7 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 			return err
 		}
 	}
-	if times, numbers = shardFrames(times, numbers, sh); len(times) == 0 {
+	if times, numbers = sharding.Frames(times, numbers, sh); len(times) == 0 {
 		a.log.Infof("shard %s: no frames to render", sh)
 		return nil
 	}

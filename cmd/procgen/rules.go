@@ -15,6 +15,7 @@ import (
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/phase"
 	"github.com/procgen-dev/procgen/internal/rules"
+	sharding "github.com/procgen-dev/procgen/internal/shard"
 )
 
 type rulesOptions struct {
@@ -377,8 +378,8 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 			engine = m
 		}
 	}
-	first, _ := shardRange(st.N, sh)
-	st = shardRulesStates(st, sh) // after the device choice, which weighs every state as one run does
+	first, _ := sharding.Range(st.N, sh)
+	st = sharding.RulesStates(st, sh) // after the device choice, which weighs every state as one run does
 	bar := a.newProgress(int64(st.N), "rules run")
 	runStart := time.Now()
 	phase.Enter(ctx, "rules.run")

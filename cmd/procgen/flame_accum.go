@@ -46,7 +46,7 @@ func (a *app) flameRenderAccum(cmd *cobra.Command, args []string, out string, sh
 	if err != nil {
 		return err
 	}
-	if !sh.active() {
+	if !sh.Active() {
 		sh = shard{Index: 0, Count: 1}
 	}
 	phase.Enter(ctx, "flame.parse")

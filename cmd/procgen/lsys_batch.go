@@ -26,7 +26,7 @@ func (a *app) lsysDeriveBatch(ctx context.Context, args, outs []string, sh shard
 	if err != nil {
 		return err
 	}
-	defer a.keepDeviceOpen()()
+	defer a.dev.KeepOpen()()
 	return a.runBatch(ctx, "lsys", own, len(own), func(it batchItem) error {
 		if len(outs) == 0 {
 			fmt.Fprintf(a.stdout, "== %s\n", it.Path) // the statistics of each system under its name

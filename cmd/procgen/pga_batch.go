@@ -35,7 +35,7 @@ func (a *app) pgaCityBatch(ctx context.Context, args, outs []string, sh shard, o
 	printsStats := len(outs) == 0 || o.StatsOnly && !slices.ContainsFunc(outs, func(out string) bool {
 		return strings.EqualFold(filepath.Ext(out), ".json")
 	})
-	defer a.keepDeviceOpen()()
+	defer a.dev.KeepOpen()()
 	return a.runBatch(ctx, "pga", own, len(own), func(it batchItem) error {
 		if printsStats {
 			fmt.Fprintf(a.stdout, "== %s\n", it.Path) // the statistics of each grammar under its name

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/procgen-dev/procgen/internal/device"
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/phase"
 	"github.com/procgen-dev/procgen/internal/rules"
@@ -260,7 +261,7 @@ and --trace are whole-run outputs and are not split.
 ` + exitCodeHelp
 
 func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, plan *rulesPlan, sh shard) error {
-	a.prefetchDevice()
+	a.dev.Prefetch()
 	start := time.Now()
 	format := plan.format
 	if out != "" && out != output.Stdout {
@@ -350,10 +351,10 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 		}
 	}
 	work := 0.0
-	if a.autoWeighs() {
-		work = rulesWork(ctx, prog, st, plan.steps)
+	if a.dev.Weighs() {
+		work = device.RulesWork(ctx, prog, st, plan.steps)
 	}
-	dev, err := a.openDeviceForItems("rules", work, float64(st.N))
+	dev, err := a.dev.OpenForItems("rules", work, float64(st.N))
 	if err != nil {
 		return err
 	}
@@ -365,11 +366,11 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	if dev != nil {
 		defer dev.Close()
 		device = "cuda"
-		devs, err := a.moreDevices(dev)
+		devs, err := a.dev.More(dev)
 		if err != nil {
 			return err
 		}
-		defer closeDevices(devs[1:])
+		defer a.dev.CloseMore(devs)
 		if len(devs) > 1 { // the states are cut over the devices
 			m := rules.Multi{}
 			for _, d := range devs {

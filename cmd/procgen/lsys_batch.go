@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+
+	"github.com/procgen-dev/procgen/internal/job"
 )
 
 // lsysSystemExts are the files a directory given to lsys derive contributes.
@@ -33,7 +35,7 @@ func (a *app) lsysDeriveBatch(ctx context.Context, args, outs []string, sh shard
 		} else if o.Stats {
 			fmt.Fprintf(a.stderr, "== %s\n", it.Path)
 		}
-		if err := makeOutDirs(outsOf[it.Slot]); err != nil {
+		if err := job.MakeDirs(outsOf[it.Slot]); err != nil {
 			return err
 		}
 		return a.lsysDerive(ctx, it.Path, outsOf[it.Slot], o)

@@ -1,72 +1,36 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
-func TestExpandOut(t *testing.T) {
-	for _, tc := range []struct{ pattern, name, want string }{
-		{"out/%s.obj", "tree", "out/tree.obj"},
-		{"%s/%%s.obj", "a", "a/%s.obj"},
-		{"100%%-%s.png", "x", "100%-x.png"},
-	} {
-		if err := checkOutPattern(tc.pattern); err != nil {
-			t.Fatalf("%s: %v", tc.pattern, err)
-		}
-		if got := expandOut(tc.pattern, tc.name); got != tc.want {
-			t.Errorf("expandOut(%q, %q) = %q, want %q", tc.pattern, tc.name, got, tc.want)
-		}
-	}
-	for _, bad := range []string{"out.obj", "%s%s.obj", "%d.obj", "x%", "-", "%%s.obj"} {
-		if err := checkOutPattern(bad); err == nil {
-			t.Errorf("checkOutPattern(%q) passed, want an error", bad)
-		} else if exitCode(err) != 2 {
-			t.Errorf("checkOutPattern(%q): exit %d, want 2", bad, exitCode(err))
-		}
-	}
-}
-
-// Two inputs of one name would write one file: refused. A directory is a
-// batch even with one file in it.
-func TestBatchInputs(t *testing.T) {
+// A batch's bad -o patterns, colliding inputs and unreadable directories
+// are usage errors: exit 2 (internal/job tests what is refused).
+func TestBatchUsageErrors(t *testing.T) {
 	dir := t.TempDir()
-	for _, f := range []string{"b.l", "a.l", "c.txt"} {
-		if err := os.WriteFile(filepath.Join(dir, f), []byte("axiom: F\n"), 0o644); err != nil {
+	a, b := filepath.Join(dir, "a.l"), filepath.Join(dir, "sub", "a.l")
+	for _, p := range []string{a, b} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("axiom: F\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	items, batch, err := batchInputs("lsys", []string{dir}, ".l")
-	if err != nil || !batch || len(items) != 2 || items[0].Name != "a" || items[1].Slot != 1 {
-		t.Fatalf("got %+v, %v, %v; want a.l then b.l, a batch", items, batch, err)
-	}
-	other := t.TempDir()
-	if err := os.WriteFile(filepath.Join(other, "a.l"), []byte("axiom: F\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := batchInputs("lsys", []string{filepath.Join(dir, "a.l"), filepath.Join(other, "a.l")}, ".l"); err == nil {
-		t.Fatal("two inputs named a: no error")
-	}
-	if _, batch, _ := batchInputs("lsys", []string{filepath.Join(dir, "a.l")}, ".l"); batch {
-		t.Fatal("one file is a batch")
-	}
-}
-
-// Every pattern checkOutPattern accepts gives each name a distinct path
-// holding the name; nothing it refuses panics.
-func FuzzOutPattern(f *testing.F) {
-	for _, s := range []string{"out/%s.obj", "%%s%s", "%", "a%%b%s%%", "%s%s"} {
-		f.Add(s, "tree")
-	}
-	f.Fuzz(func(t *testing.T, pattern, name string) {
-		if checkOutPattern(pattern) != nil || name == "" || strings.Contains(name, "%") {
-			return
+	app := newApp(nil, &bytes.Buffer{}, &bytes.Buffer{})
+	items := []batchItem{{Path: a, Name: "a", Slot: 0}, {Path: filepath.Join(dir, "b.l"), Name: "b", Slot: 1}}
+	for _, bad := range []string{"out.obj", "%s%s.obj", "%d.obj", "x%", "-", "%%s.obj", filepath.Join(dir, "%s.l")} {
+		if _, err := app.batchOutputs(items, []string{bad}); exitCode(err) != exitUsage {
+			t.Errorf("-o %q: %v, exit %d, want %d", bad, err, exitCode(err), exitUsage)
 		}
-		a, b := expandOut(pattern, name), expandOut(pattern, name+"x")
-		if a == b || !strings.Contains(a, name) {
-			t.Fatalf("pattern %q: %q and %q", pattern, a, b)
-		}
-	})
+	}
+	if _, _, err := app.ownBatch("lsys", []string{a, b}, shard{Count: 1}, ".l"); exitCode(err) != exitUsage {
+		t.Errorf("two inputs named a: %v, exit %d", err, exitCode(err))
+	}
+	if _, _, err := app.ownBatch("lsys", []string{filepath.Join(dir, "sub")}, shard{Count: 1}, ".pga"); exitCode(err) != exitUsage {
+		t.Errorf("a directory without inputs: %v, exit %d", err, exitCode(err))
+	}
 }

@@ -1,11 +1,10 @@
 package main
 
 import (
-	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"text/tabwriter"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/procgen-dev/procgen/internal/device"
 	"github.com/procgen-dev/procgen/internal/gpu"
 )
 
@@ -26,24 +26,7 @@ type devicesReport struct {
 	CPU  cpuReport  `json:"cpu"`
 	CUDA gpu.Report `json:"cuda"`
 	// Calibration is the host calibration --device auto applies.
-	Calibration calibrationStatus `json:"calibration"`
-}
-
-// cpuModel is the first "model name" in /proc/cpuinfo, "" where there is none.
-func cpuModel() string {
-	f, err := os.Open("/proc/cpuinfo")
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		name, value, ok := strings.Cut(sc.Text(), ":")
-		if ok && strings.TrimSpace(name) == "model name" {
-			return strings.TrimSpace(value)
-		}
-	}
-	return ""
+	Calibration device.CalibrationStatus `json:"calibration"`
 }
 
 func (a *app) newDevicesCmd() *cobra.Command {
@@ -82,9 +65,9 @@ change of hardware or of procgen; -v also prints the reference table.`,
 				return a.calibrateHost(cmd.Context(), asJSON)
 			}
 			r := devicesReport{
-				CPU:         cpuReport{Model: cpuModel(), LogicalCores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0)},
+				CPU:         cpuReport{Model: device.CPUModel(), LogicalCores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0)},
 				CUDA:        gpu.Probe(),
-				Calibration: a.calibrationStatus(),
+				Calibration: a.dev.CalibrationStatus(),
 			}
 			r.CUDA.RuntimeCompiler = gpu.RuntimeCompiler()
 			var err error
@@ -98,7 +81,7 @@ change of hardware or of procgen; -v also prints the reference table.`,
 			if err != nil || !(check || prepare) {
 				return err
 			}
-			dev, err := a.openDevice()
+			dev, err := a.dev.Open()
 			if err != nil {
 				return err
 			}
@@ -131,6 +114,24 @@ change of hardware or of procgen; -v also prints the reference table.`,
 	cmd.Flags().BoolVar(&calibrate, "calibrate", false, "measure this host's CPU and GPU for --device auto and write the calibration (a few seconds)")
 	cmd.Flags().BoolVar(&prepare, "prepare", false, "compile and cache the kernels the driver builds for this GPU (once, ~20 s)")
 	return cmd
+}
+
+// calibrateHost is devices --calibrate: device.Calibrate measures this host
+// and writes the calibration where --calibration says (the Go table of
+// reference rates too, with -v, to bake a reference host's run).
+func (a *app) calibrateHost(ctx context.Context, asJSON bool) error {
+	path, err := a.dev.CalibrationPath()
+	if err != nil {
+		return fmt.Errorf("calibrate: no cache directory to write to: %w; give --calibration FILE", err)
+	}
+	if path == "" {
+		return usageErrorf("calibrate: %s %s: nowhere to write the calibration", a.settingName("calibration"),
+			device.CalibrationNone)
+	}
+	vi := buildVersionInfo()
+	return a.dev.Calibrate(ctx, device.CalibrateOptions{Path: path, JSON: asJSON, Stdout: a.stdout,
+		Reference: a.opts.Verbose > 0, Stderr: a.stderr, Procgen: strings.TrimSpace(vi.Version + " " + vi.Commit),
+		Progress: func(key string) { a.log.debugLevelf(2, "calibrate: %s probe", key) }})
 }
 
 func yesNo(b bool) string {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/procgen-dev/procgen/internal/device"
 	"github.com/procgen-dev/procgen/internal/flame"
 	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/output"
@@ -166,7 +167,7 @@ func isJPEG(path string) bool {
 
 func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume bool, sh shard, o flameOptions) error {
 	ctx := cmd.Context()
-	a.prefetchDevice()
+	a.dev.Prefetch()
 	files, err := genomeFiles(args)
 	if err != nil {
 		return usageError{err}
@@ -224,7 +225,7 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 			if len(files) == 1 {
 				return err
 			}
-			if slot++; sh.owns(slot - 1) { // a bad file is one item of the batch
+			if slot++; sh.Owns(slot - 1) { // a bad file is one item of the batch
 				failures = append(failures, err.Error())
 				parseFailures++
 			}
@@ -275,23 +276,23 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 		if err != nil {
 			return err
 		}
-		work += flameWork(fp.Samples, fp.Buckets)
+		work += device.FlameWork(fp.Samples, fp.Buckets)
 	}
 	// Every shard checks the whole batch and picks the device by its whole
 	// work, as one run would, then renders only its own flames.
 	jobs = a.shardFlameJobs(jobs, slot, sh)
-	dev, err := a.openDeviceFor("flame", work)
+	dev, err := a.dev.OpenFor("flame", work)
 	if err != nil {
 		return err
 	}
 	if dev != nil {
 		defer dev.Close()
 	}
-	devs, err := a.moreDevices(dev)
+	devs, err := a.dev.More(dev)
 	if err != nil {
 		return err
 	}
-	defer closeDevices(devs[min(1, len(devs)):])
+	defer a.dev.CloseMore(devs)
 	for _, d := range devs {
 		for _, j := range jobs {
 			if err := a.checkFlameDeviceSize(j, o, d); err != nil {
@@ -335,7 +336,7 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 				return err
 			}
 			err := a.renderOne(cmd, r, plan, j, o, depth, nil)
-			a.hintJIT(dev, "flame")
+			a.dev.HintJIT(dev, "flame")
 			if err != nil {
 				if errors.Is(err, ctx.Err()) || batch == 1 {
 					return err

@@ -12,10 +12,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/procgen-dev/procgen/internal/device"
 	"github.com/procgen-dev/procgen/internal/flame"
 	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/output"
+	sharding "github.com/procgen-dev/procgen/internal/shard"
 )
 
 // animateFlags are the flags of 'flame animate' that only it has.
@@ -182,7 +184,7 @@ func frameTimes(an animSource, af animateFlags) (times []float64, numbers []int,
 }
 
 func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o flameOptions) error {
-	a.prefetchDevice()
+	a.dev.Prefetch()
 	out, err := parseAnimOutput(af.out, o)
 	if err != nil {
 		return err
@@ -248,30 +250,30 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	if err != nil {
 		return err
 	}
-	dev, err := a.openDeviceFor("flame", float64(len(times))*flameWork(fp.Samples, fp.Buckets))
+	dev, err := a.dev.OpenFor("flame", float64(len(times))*device.FlameWork(fp.Samples, fp.Buckets))
 	if err != nil {
 		return err
 	}
 	if dev != nil {
 		defer dev.Close()
 	}
-	devs, err := a.moreDevices(dev)
+	devs, err := a.dev.More(dev)
 	if err != nil {
 		return err
 	}
-	defer closeDevices(devs[min(1, len(devs)):])
+	defer a.dev.CloseMore(devs)
 	for _, d := range append([]*gpu.Device{dev}, devs[min(1, len(devs)):]...) {
 		if err := a.checkAnimMemory(path, fp, d); err != nil {
 			return err
 		}
 	}
-	if times, numbers = shardFrames(times, numbers, sh); len(times) == 0 {
+	if times, numbers = sharding.Frames(times, numbers, sh); len(times) == 0 {
 		a.log.Infof("shard %s: no frames to render", sh)
 		return nil
 	}
 	r := &animRun{app: a, an: an, times: times, numbers: numbers, o: o, af: af,
-		render: frameRenderers(devs), src: path}
-	defer closeRenderers(r.render)
+		render: device.FrameRenderers(devs), src: path}
+	defer device.CloseRenderers(r.render)
 	switch out.kind {
 	case "pattern":
 		err = r.writePattern(ctx, out.pattern)
@@ -280,7 +282,7 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	default:
 		err = r.writeVideo(ctx, out)
 	}
-	a.hintJIT(dev, "flame")
+	a.dev.HintJIT(dev, "flame")
 	return err
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/procgen-dev/procgen/internal/device"
 	"github.com/procgen-dev/procgen/internal/forest"
 	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/phase"
@@ -299,7 +300,7 @@ func (a *app) warn(r *forestRun, format string, args ...any) {
 }
 
 func (a *app) forestDisperse(ctx context.Context, stemFile, outDir string, force bool, o forestOptions, p *forestPlan) error {
-	a.prefetchDevice()
+	a.dev.Prefetch()
 	start := time.Now()
 	if outDir == "" {
 		base := filepath.Base(stemFile)
@@ -432,12 +433,12 @@ func (a *app) forestCompute(ctx context.Context, r *forestRun) error {
 			return usageErrorf("--margin: %v", err)
 		}
 	}
-	job, work := forestWork(o.Method, r.grid.NX*r.grid.NY*max(len(r.res.Species), 1), len(r.trees))
-	dev, err := a.openDeviceFor(job, work)
+	job, work := device.ForestWork(o.Method, r.grid.NX*r.grid.NY*max(len(r.res.Species), 1), len(r.trees))
+	dev, err := a.dev.OpenFor(job, work)
 	if err != nil {
 		return err
 	}
-	defer a.releaseDevice(dev)
+	defer a.dev.Release(dev)
 	if dev != nil {
 		r.device = "cuda"
 	} else {
@@ -460,7 +461,7 @@ func (a *app) forestCompute(ctx context.Context, r *forestRun) error {
 		Method: forest.Method(o.Method), Boundary: boundary, Cutoff: o.Cutoff, Progress: progress,
 		Tolerance: o.Tolerance, ClusterDistance: o.ClusterDistance,
 	})
-	a.hintJIT(dev, "forest")
+	a.dev.HintJIT(dev, "forest")
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return err

@@ -54,7 +54,7 @@ func (a *app) forestDisperseBatch(ctx context.Context, args []string, outDir str
 			}
 		}
 	}
-	defer a.keepDeviceOpen()()
+	defer a.dev.KeepOpen()()
 	return a.runBatch(ctx, "forest", own, len(own), func(it batchItem) error {
 		if outDir != "" {
 			if err := os.MkdirAll(outDir, 0o755); err != nil {

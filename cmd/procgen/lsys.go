@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/procgen-dev/procgen/internal/device"
 	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/lsys"
 	"github.com/procgen-dev/procgen/internal/lsys/syntax"
@@ -184,7 +185,7 @@ type lsysReport struct {
 }
 
 func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsysOptions) error {
-	a.prefetchDevice()
+	a.dev.Prefetch()
 	if err := checkInputFile("lsys", path); err != nil {
 		return err
 	}
@@ -218,16 +219,16 @@ func (a *app) lsysDerive(ctx context.Context, path string, outs []string, o lsys
 	}
 	maxModules := a.lsysModuleCap(o)
 	work := 0.0
-	if a.autoWeighsJob("lsys") {
-		work = lsysWork(ctx, sys, steps, a.opts.Seed, maxModules)
+	if a.dev.WeighsJob("lsys") {
+		work = device.LsysWork(ctx, sys, steps, a.opts.Seed, maxModules)
 	}
 	var dev *gpu.Device
 	if why := lsys.GPUSupports(sys); why != nil && a.opts.Device == "auto" {
 		a.log.Debugf("device: cpu (auto: %v)", why)
-	} else if dev, err = a.openDeviceFor("lsys", work); err != nil {
+	} else if dev, err = a.dev.OpenFor("lsys", work); err != nil {
 		return err
 	}
-	defer a.releaseDevice(dev)
+	defer a.dev.Release(dev)
 	rep := lsysReport{System: sys.Name, Source: path, Backend: backendName(dev), Seed: a.opts.Seed}
 	var mu sync.Mutex
 	bar := a.newProgress(int64(steps), "derive "+filepath.Base(path))

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+
+	"github.com/procgen-dev/procgen/internal/job"
 )
 
 // lsysSystemExts are the files a directory given to lsys derive contributes.
@@ -26,14 +28,14 @@ func (a *app) lsysDeriveBatch(ctx context.Context, args, outs []string, sh shard
 	if err != nil {
 		return err
 	}
-	defer a.keepDeviceOpen()()
+	defer a.dev.KeepOpen()()
 	return a.runBatch(ctx, "lsys", own, len(own), func(it batchItem) error {
 		if len(outs) == 0 {
 			fmt.Fprintf(a.stdout, "== %s\n", it.Path) // the statistics of each system under its name
 		} else if o.Stats {
 			fmt.Fprintf(a.stderr, "== %s\n", it.Path)
 		}
-		if err := makeOutDirs(outsOf[it.Slot]); err != nil {
+		if err := job.MakeDirs(outsOf[it.Slot]); err != nil {
 			return err
 		}
 		return a.lsysDerive(ctx, it.Path, outsOf[it.Slot], o)

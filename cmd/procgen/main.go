@@ -60,7 +60,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root := a.newRootCmd()
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
-	a.releasePrefetched()
+	a.dev.ReleasePrefetched()
 	if err == nil {
 		return exitOK
 	}

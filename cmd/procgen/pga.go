@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/procgen-dev/procgen/internal/device"
 	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/pga"
@@ -215,7 +216,7 @@ type pgaReport struct {
 }
 
 func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOptions) error {
-	a.prefetchDevice()
+	a.dev.Prefetch()
 	if err := checkInputFile("pga", path); err != nil {
 		return err
 	}
@@ -296,16 +297,16 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 		return err
 	}
 	work := 0.0
-	if a.autoWeighsJob("pga") && len(axioms) > pgaProbeLots/2 {
+	if a.dev.WeighsJob("pga") && len(axioms) > device.PGAProbeLots/2 {
 		t := time.Now()
-		work = pgaWork(g, axioms, opt)
-		a.log.Debugf("pga: auto's probe of %d of %d lots took %.1f ms", min(len(axioms), pgaProbeLots), len(axioms), ms(time.Since(t)))
+		work = device.PGAWork(g, axioms, opt)
+		a.log.Debugf("pga: auto's probe of %d of %d lots took %.1f ms", min(len(axioms), device.PGAProbeLots), len(axioms), ms(time.Since(t)))
 	}
-	dev, err := a.openDeviceFor("pga", work)
+	dev, err := a.dev.OpenFor("pga", work)
 	if err != nil {
 		return err
 	}
-	defer a.releaseDevice(dev)
+	defer a.dev.Release(dev)
 	start = time.Now()
 	phase.Enter(ctx, "pga.evaluate")
 	var ts []pga.TerminalShape

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/job"
 )
 
 // pgaCityBatch builds one grammar's city, or several grammars' (files, or
@@ -35,12 +37,12 @@ func (a *app) pgaCityBatch(ctx context.Context, args, outs []string, sh shard, o
 	printsStats := len(outs) == 0 || o.StatsOnly && !slices.ContainsFunc(outs, func(out string) bool {
 		return strings.EqualFold(filepath.Ext(out), ".json")
 	})
-	defer a.keepDeviceOpen()()
+	defer a.dev.KeepOpen()()
 	return a.runBatch(ctx, "pga", own, len(own), func(it batchItem) error {
 		if printsStats {
 			fmt.Fprintf(a.stdout, "== %s\n", it.Path) // the statistics of each grammar under its name
 		}
-		if err := makeOutDirs(outsOf[it.Slot]); err != nil {
+		if err := job.MakeDirs(outsOf[it.Slot]); err != nil {
 			return err
 		}
 		return a.pgaCity(ctx, it.Path, outsOf[it.Slot], o)

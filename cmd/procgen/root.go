@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/procgen-dev/procgen/internal/device"
 	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/input"
 )
@@ -40,21 +41,11 @@ type app struct {
 	// started is set when a command's own code starts running: an error
 	// from cobra before that point is a usage error.
 	started bool
-	// jitHinted: the --jit note was printed already.
-	jitHinted bool
 	// bars are the progress bars drawn, cleared before an error is shown.
 	barsMu sync.Mutex
 	bars   []*progressbar.ProgressBar
-	// devOpen delivers a GPU opened ahead of need (prefetchDevice).
-	devOpen chan openResult
-	// batchDev is the GPU a batch of inputs shares (keepDeviceOpen): opened
-	// by the first input that runs on it, closed when the batch ends.
-	batchDev  *gpu.Device
-	batchKeep bool
-	// calib is the host calibration auto applies, read once
-	// (hostCalibration; calibRead: it was looked for).
-	calib     *calibrationFile
-	calibRead bool
+	// dev is the run's --device policy, set up with the options.
+	dev *device.Policy
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -66,6 +57,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 		flags:  map[string]*pflag.Flag{},
 	}
 	a.log = &logger{w: stderr}
+	a.dev = device.New(device.Settings{}, a.log) // replaced once the options are read
 	a.v.SetEnvPrefix(envPrefix)
 	a.v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
 	a.v.AutomaticEnv()
@@ -223,7 +215,7 @@ func noSubcommand(cmd *cobra.Command, args []string) error {
 // globalOptions are the settings every command shares.
 type globalOptions struct {
 	Device string `mapstructure:"device"`
-	// Devices is "all" or a list of GPU ordinals (parseDevices).
+	// Devices is "all" or a list of GPU ordinals (device.ParseDevices).
 	Devices string `mapstructure:"devices"`
 	Seed    uint64 `mapstructure:"seed"`
 	Quiet   bool   `mapstructure:"quiet"`
@@ -233,7 +225,7 @@ type globalOptions struct {
 	// MaxMemory is "auto" or a size (parseSize).
 	MaxMemory string `mapstructure:"max-memory"`
 	// Calibration is the host calibration file, "" for the default
-	// path or calibrationNone.
+	// path or device.CalibrationNone.
 	Calibration string `mapstructure:"calibration"`
 }
 
@@ -254,7 +246,7 @@ func (o globalOptions) validate(a *app) error {
 	default:
 		return usageErrorf("invalid %s %q: want auto, cpu or cuda", a.settingName("device"), o.Device)
 	}
-	if _, _, err := parseDevices(o.Devices); err != nil {
+	if _, _, err := device.ParseDevices(o.Devices); err != nil {
 		return usageErrorf("invalid %s %q: %v", a.settingName("devices"), o.Devices, err)
 	}
 	switch o.JIT {
@@ -314,6 +306,8 @@ func (a *app) setup(cmd *cobra.Command) error {
 		return asUsage(err)
 	}
 	a.log = &logger{w: a.stderr, quiet: a.opts.Quiet, verbose: a.opts.Verbose}
+	a.dev = device.New(device.Settings{Device: a.opts.Device, Devices: a.opts.Devices, Sync: a.opts.Sync,
+		JIT: a.opts.jitPolicy(), Calibration: a.opts.Calibration, Name: a.settingName}, a.log)
 	if a.configFile != "" {
 		a.log.Debugf("config file %s", a.configFile)
 	}

@@ -13,10 +13,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/procgen-dev/procgen/internal/device"
 	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/phase"
 	"github.com/procgen-dev/procgen/internal/rules"
+	sharding "github.com/procgen-dev/procgen/internal/shard"
 )
 
 type rulesOptions struct {
@@ -271,7 +273,7 @@ and --trace are whole-run outputs and are not split.
 ` + exitCodeHelp
 
 func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, plan *rulesPlan, sh shard) error {
-	a.prefetchDevice()
+	a.dev.Prefetch()
 	start := time.Now()
 	format := plan.format
 	// A device, FIFO or descriptor (/dev/null, /dev/stdout) has no
@@ -371,10 +373,10 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 		}
 	}
 	work := 0.0
-	if a.autoWeighs() {
-		work = rulesWork(ctx, prog, st, plan.steps)
+	if a.dev.Weighs() {
+		work = device.RulesWork(ctx, prog, st, plan.steps)
 	}
-	dev, err := a.openDeviceForItems("rules", work, float64(st.N))
+	dev, err := a.dev.OpenForItems("rules", work, float64(st.N))
 	if err != nil {
 		return err
 	}
@@ -386,11 +388,11 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 	if dev != nil {
 		defer dev.Close()
 		device = "cuda"
-		devs, err := a.moreDevices(dev)
+		devs, err := a.dev.More(dev)
 		if err != nil {
 			return err
 		}
-		defer closeDevices(devs[1:])
+		defer a.dev.CloseMore(devs)
 		if len(devs) > 1 { // the states are cut over the devices
 			m := rules.Multi{}
 			for _, d := range devs {
@@ -399,8 +401,8 @@ func (a *app) rulesRun(ctx context.Context, path, out string, o rulesOptions, pl
 			engine = m
 		}
 	}
-	first, _ := shardRange(st.N, sh)
-	st = shardRulesStates(st, sh) // after the device choice, which weighs every state as one run does
+	first, _ := sharding.Range(st.N, sh)
+	st = sharding.RulesStates(st, sh) // after the device choice, which weighs every state as one run does
 	bar := a.newProgress(int64(st.N), "rules run")
 	runStart := time.Now()
 	phase.Enter(ctx, "rules.run")

@@ -1,12 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/procgen-dev/procgen/internal/output"
-	"github.com/procgen-dev/procgen/internal/rules"
+	sharding "github.com/procgen-dev/procgen/internal/shard"
 )
 
 // rules run --shard I/N: the states (read or generated: state s is drawn
@@ -19,36 +18,17 @@ import (
 // Only CSV is sharded: the JSON document and --stats hold per-step counts
 // and a step count of the whole run, and --trace numbers states of it.
 
-// shardRange is the states [lo, hi) of shard sh of n states.
-func shardRange(n int, sh shard) (lo, hi int) {
-	if !sh.active() {
-		return 0, n
-	}
-	lo = int(int64(n) * int64(sh.Index) / int64(sh.Count))
-	hi = int(int64(n) * int64(sh.Index+1) / int64(sh.Count))
-	return lo, hi
-}
-
-// shardRulesStates is this shard's range of the states (sharing st's words).
-func shardRulesStates(st *rules.States, sh shard) *rules.States {
-	lo, hi := shardRange(st.N, sh)
-	if lo == 0 && hi == st.N {
-		return st
-	}
-	return &rules.States{N: hi - lo, Words: st.Words, Data: st.Data[lo*st.Words : hi*st.Words]}
-}
-
 // rulesShardOutput checks that a sharded run writes CSV and names its own
 // file: -o takes a printf verb for the shard index (final.%03d.csv), so the
 // tasks of an array, which share one command line, write distinct files.
 // A shard from a job array's variables where the output cannot be split
 // is ignored with a note (each task may be a run of its own).
 func (a *app) rulesShardOutput(out string, o rulesOptions, p *rulesPlan, sh shard) (string, shard, error) {
-	if !sh.active() {
+	if !sh.Active() {
 		return out, sh, nil
 	}
 	path, err := rulesShardPath(out, o, p, sh)
-	if err != nil && sh.fromEnv() {
+	if err != nil && sh.FromEnv() {
 		a.log.Infof("%s ignored: this run's output cannot be split (%v)", sh.From, err)
 		return out, shard{Count: 1}, nil
 	}
@@ -67,9 +47,9 @@ func rulesShardPath(out string, o rulesOptions, p *rulesPlan, sh shard) (string,
 	case !strings.EqualFold(filepath.Ext(out), ".csv"):
 		return "", usageErrorf("--shard %s (from %s) with -o %s: shards write CSV rows (-o final.%%03d.csv); the JSON document sums the whole run", sh, sh.From, out)
 	}
-	a, b := fmt.Sprintf(out, 0), fmt.Sprintf(out, 1)
-	if !strings.Contains(out, "%") || a == b || strings.Contains(a, "%!") {
+	path, ok := sharding.PartPath(out, sh)
+	if !ok {
 		return "", usageErrorf("--shard %s (from %s) with -o %s: give one printf verb for the shard index (-o final.%%03d.csv), so every shard writes its own file", sh, sh.From, out)
 	}
-	return fmt.Sprintf(out, sh.Index), nil
+	return path, nil
 }

@@ -1,4 +1,4 @@
-package main
+package device
 
 import (
 	"fmt"
@@ -11,9 +11,9 @@ import (
 // maxDevices bounds --devices lists (a host has at most a handful of GPUs).
 const maxDevices = 64
 
-// parseDevices parses --devices: "all", or a comma-separated list of
+// ParseDevices parses --devices: "all", or a comma-separated list of
 // distinct device ordinals ("0", "0,1", "1,3").
-func parseDevices(spec string) (all bool, ords []int, err error) {
+func ParseDevices(spec string) (all bool, ords []int, err error) {
 	spec = strings.TrimSpace(spec)
 	if spec == "all" {
 		return true, nil, nil
@@ -33,12 +33,12 @@ func parseDevices(spec string) (all bool, ords []int, err error) {
 	return false, ords, nil
 }
 
-// deviceOrdinals are the GPUs --devices names, in order; "all" is every
+// Ordinals are the GPUs --devices names, in order; "all" is every
 // device the driver reports that can run the kernels (device 0 when it
 // reports none, so that opening it explains why).
-func (a *app) deviceOrdinals() []int {
-	all, ords, err := parseDevices(a.opts.Devices)
-	if err != nil || (!all && len(ords) == 0) { // validate refused bad lists
+func (p *Policy) Ordinals() []int {
+	all, ords, err := ParseDevices(p.s.Devices)
+	if err != nil || (!all && len(ords) == 0) { // the caller refused bad lists
 		return []int{0}
 	}
 	if !all {
@@ -55,29 +55,29 @@ func (a *app) deviceOrdinals() []int {
 	return ords
 }
 
-// moreDevices opens the other GPUs --devices names, after first (the one
-// openDevice opened), for a job that deals its work over several devices.
-// With --device cuda a device that does not open is an error (exit 3); with
-// auto it is left out with a warning. The caller closes all but first.
-func (a *app) moreDevices(first *gpu.Device) ([]*gpu.Device, error) {
+// More opens the other GPUs --devices names, after first (the one Open
+// opened), for a job that deals its work over several devices.
+// With --device cuda a device that does not open is an UnavailableError; with
+// auto it is left out with a warning. The caller closes them (CloseMore).
+func (p *Policy) More(first *gpu.Device) ([]*gpu.Device, error) {
 	if first == nil {
 		return nil, nil
 	}
 	devs := []*gpu.Device{first}
-	for _, o := range a.deviceOrdinals()[1:] {
+	for _, o := range p.Ordinals()[1:] {
 		d, err := gpu.Open(o)
 		if err != nil {
-			if a.opts.Device == "cuda" {
-				closeDevices(devs[1:])
-				return nil, deviceError{fmt.Errorf("cannot use device %d of %s %s: %w", o, a.settingName("devices"), a.opts.Devices, err)}
+			if p.s.Device == "cuda" {
+				closeAll(devs[1:])
+				return nil, UnavailableError{fmt.Errorf("cannot use device %d of %s %s: %w", o, p.name("devices"), p.s.Devices, err)}
 			}
-			a.log.Warnf("device %d left out: %v", o, err)
+			p.log.Warnf("device %d left out: %v", o, err)
 			continue
 		}
-		d.SetSync(a.opts.Sync)
-		if err := d.SetJIT(a.opts.jitPolicy(), ""); err != nil {
+		d.SetSync(p.s.Sync)
+		if err := d.SetJIT(p.s.JIT, ""); err != nil {
 			d.Close()
-			closeDevices(devs[1:])
+			closeAll(devs[1:])
 			return nil, err
 		}
 		devs = append(devs, d)
@@ -87,12 +87,16 @@ func (a *app) moreDevices(first *gpu.Device) ([]*gpu.Device, error) {
 		for i, d := range devs {
 			names[i] = strconv.Itoa(d.Info().Ordinal)
 		}
-		a.log.Debugf("devices: %s", strings.Join(names, ", "))
+		p.log.Debugf("devices: %s", strings.Join(names, ", "))
 	}
 	return devs, nil
 }
 
-func closeDevices(devs []*gpu.Device) {
+// CloseMore closes the devices More opened, all of devs but the first
+// (which Open opened, and Release closes).
+func (p *Policy) CloseMore(devs []*gpu.Device) { closeAll(devs[min(1, len(devs)):]) }
+
+func closeAll(devs []*gpu.Device) {
 	for _, d := range devs {
 		d.Close()
 	}

@@ -1,6 +1,7 @@
-package main
+package device
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // A host calibration (procgen devices --calibrate) scales the cost models
@@ -56,8 +58,25 @@ type hostKey struct {
 
 // thisHost is the running host's key.
 func thisHost() hostKey {
-	return hostKey{CPUModel: cpuModel(), LogicalCores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
+	return hostKey{CPUModel: CPUModel(), LogicalCores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
 		OS: runtime.GOOS, Arch: runtime.GOARCH}
+}
+
+// CPUModel is the first "model name" in /proc/cpuinfo, "" where there is none.
+func CPUModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		name, value, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(name) == "model name" {
+			return strings.TrimSpace(value)
+		}
+	}
+	return ""
 }
 
 // matches says whether a calibration measured on h applies on o, and if
@@ -147,15 +166,15 @@ func (f jobFactors) describe() string {
 	return s
 }
 
-// calibrationNone is the --calibration value that turns calibration off.
-const calibrationNone = "none"
+// CalibrationNone is the --calibration value that turns calibration off.
+const CalibrationNone = "none"
 
-// calibrationPath is where the calibration lives: --calibration, else
+// CalibrationPath is where the calibration lives: --calibration, else
 // procgen/calibration.json in the user's cache directory ("" when there
 // is none, or with --calibration none).
-func (a *app) calibrationPath() (string, error) {
-	switch p := a.opts.Calibration; p {
-	case calibrationNone:
+func (p *Policy) CalibrationPath() (string, error) {
+	switch path := p.s.Calibration; path {
+	case CalibrationNone:
 		return "", nil
 	case "":
 		dir, err := os.UserCacheDir()
@@ -164,7 +183,7 @@ func (a *app) calibrationPath() (string, error) {
 		}
 		return filepath.Join(dir, "procgen", "calibration.json"), nil
 	default:
-		return p, nil
+		return path, nil
 	}
 }
 
@@ -204,15 +223,15 @@ func parseCalibration(data []byte, host hostKey, reference string) (*calibration
 // hostCalibration is the calibration auto applies on this host, read once
 // per run; nil when there is none or it does not apply (said once at -v:
 // never a warning, since runs on render farms and CI must stay quiet).
-func (a *app) hostCalibration() *calibrationFile {
-	if a.calibRead {
-		return a.calib
+func (p *Policy) hostCalibration() *calibrationFile {
+	if p.calibRead {
+		return p.calib
 	}
-	a.calibRead = true
-	path, err := a.calibrationPath()
+	p.calibRead = true
+	path, err := p.CalibrationPath()
 	if path == "" {
 		if err != nil {
-			a.log.Debugf("calibration: no cache directory (%v): the cost models' constants stand", err)
+			p.log.Debugf("calibration: no cache directory (%v): the cost models' constants stand", err)
 		}
 		return nil
 	}
@@ -221,22 +240,22 @@ func (a *app) hostCalibration() *calibrationFile {
 	case errors.Is(err, os.ErrNotExist):
 		return nil // the device line says "uncalibrated"
 	case err != nil:
-		a.log.Debugf("calibration: %s ignored: %v ('procgen devices --calibrate' measures this host)",
+		p.log.Debugf("calibration: %s ignored: %v ('procgen devices --calibrate' measures this host)",
 			path, err)
 		return nil
 	}
-	a.calib = c
+	p.calib = c
 	return c
 }
 
-// autoModel is job's cost model on this host, calibrated when a
+// model is job's cost model on this host, calibrated when a
 // calibration applies, and what -v says of that.
-func (a *app) autoModel(job string) (costModel, string, bool) {
+func (p *Policy) model(job string) (costModel, string, bool) {
 	m, ok := costModels[job]
 	if !ok {
 		return m, "", false
 	}
-	c := a.hostCalibration()
+	c := p.hostCalibration()
 	if c == nil {
 		return m, "uncalibrated", true
 	}
@@ -289,33 +308,33 @@ func cpuFactorSpan(jobs map[string]jobFactors) string {
 	return fmt.Sprintf("x%.2f to x%.2f", lo, hi)
 }
 
-// calibrationStatus is what procgen devices reports of the calibration.
-type calibrationStatus struct {
+// CalibrationStatus is what procgen devices reports of the calibration.
+type CalibrationStatus struct {
 	Path    string `json:"path,omitempty"`
 	Applies bool   `json:"applies"`
 	// Why is the date and factors when it applies, else why not.
 	Why string `json:"why"`
 }
 
-// calibrationStatus says whether auto would apply a calibration here.
-func (a *app) calibrationStatus() calibrationStatus {
-	path, err := a.calibrationPath()
+// CalibrationStatus says whether auto would apply a calibration here.
+func (p *Policy) CalibrationStatus() CalibrationStatus {
+	path, err := p.CalibrationPath()
 	switch {
 	case err != nil:
-		return calibrationStatus{Why: fmt.Sprintf("no cache directory (%v)", err)}
+		return CalibrationStatus{Why: fmt.Sprintf("no cache directory (%v)", err)}
 	case path == "":
-		return calibrationStatus{Why: "off (" + a.settingName("calibration") + " none)"}
+		return CalibrationStatus{Why: "off (" + p.name("calibration") + " none)"}
 	}
 	c, err := readCalibration(path, thisHost(), calibrationReference.key())
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return calibrationStatus{Path: path, Why: "none ('procgen devices --calibrate' measures this host)"}
+		return CalibrationStatus{Path: path, Why: "none ('procgen devices --calibrate' measures this host)"}
 	case err != nil:
-		return calibrationStatus{Path: path, Why: "ignored: " + err.Error()}
+		return CalibrationStatus{Path: path, Why: "ignored: " + err.Error()}
 	}
 	why := fmt.Sprintf("measured %s: cpu %s", c.Date, cpuFactorSpan(c.Jobs))
 	if f := c.Jobs["flame"]; f.GPUFixed != 0 { // one GPU factor for every job
 		why += fmt.Sprintf(", gpu fixed cost x%.2f", f.GPUFixed)
 	}
-	return calibrationStatus{Path: path, Applies: true, Why: why}
+	return CalibrationStatus{Path: path, Applies: true, Why: why}
 }

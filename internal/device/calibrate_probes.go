@@ -1,4 +1,4 @@
-package main
+package device
 
 import (
 	"bytes"
@@ -51,7 +51,7 @@ type cpuProbe struct {
 }
 
 // rulesSingleKey names the one-core probe of rules' work estimate (see
-// jobFactors.Work): rulesWork times its states on one core.
+// jobFactors.Work): RulesWork times its states on one core.
 const rulesSingleKey = "rules-1core"
 
 // cpuProbes are the probes in the order they run. scale (1 for a real
@@ -65,7 +65,7 @@ func cpuProbes() []cpuProbe {
 		{"forest-fft", "40000 trees on 560x560 m, fft", probeForest(forest.FFT, 40000, 560)},
 		{"forest-multires", "2000 trees on 100x100 m, multires", probeForest(forest.Multires, 2000, 100)},
 		{"rules", "life.rules, 4096 boards x 8 steps", probeRules},
-		{rulesSingleKey, "life.rules, rulesWork's one-core probe", probeRulesSingle},
+		{rulesSingleKey, "life.rules, RulesWork's one-core probe", probeRulesSingle},
 	}
 }
 
@@ -88,7 +88,7 @@ func probeFlame(scale float64) (func(context.Context) (float64, error), error) {
 	}
 	return func(ctx context.Context) (float64, error) {
 		_, _, err := (flame.CPU{}).Render(ctx, gs[0], o)
-		return flameWork(fp.Samples, fp.Buckets), err
+		return FlameWork(fp.Samples, fp.Buckets), err
 	}, nil
 }
 
@@ -157,7 +157,7 @@ func probeForest(method forest.Method, n, side int) func(float64) (func(context.
 			u := func(c uint64) float64 { return rng.Float64(rng.Key(7, uint64(i), c)) }
 			trees[i] = forest.Tree{X: u(0) * float64(sd), Y: u(1) * float64(sd), DBH: 15 + 45*u(2)}
 		}
-		_, work := forestWork(string(method), g.Cells(), nt)
+		_, work := ForestWork(string(method), g.Cells(), nt)
 		return func(ctx context.Context) (float64, error) {
 			_, err := (forest.CPU{}).Disperse(ctx, g, trees, res.Species, forest.Options{Method: method})
 			return work, err
@@ -193,18 +193,18 @@ func probeRules(scale float64) (func(context.Context) (float64, error), error) {
 	}, nil
 }
 
-// probeRulesSingle is rulesWork itself, on the boards it samples: its rate
-// is in board-steps per one-core second, as rulesWork measures this host.
+// probeRulesSingle is RulesWork itself, on the boards it samples: its rate
+// is in board-steps per one-core second, as RulesWork measures this host.
 func probeRulesSingle(float64) (func(context.Context) (float64, error), error) {
 	prog, st, err := probeLife(rulesProbeStates)
 	if err != nil {
 		return nil, err
 	}
 	return func(ctx context.Context) (float64, error) {
-		// The rate's work is the board-steps rulesWork ran; measure times
-		// them with its own clock, which also holds rulesWork's copy of
+		// The rate's work is the board-steps RulesWork ran; measure times
+		// them with its own clock, which also holds RulesWork's copy of
 		// the 32 boards (microseconds).
-		if rulesWork(ctx, prog, st, 1) <= 0 {
+		if RulesWork(ctx, prog, st, 1) <= 0 {
 			return 0, fmt.Errorf("rules probe: no time measured")
 		}
 		return float64(st.N), ctx.Err()

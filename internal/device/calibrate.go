@@ -1,4 +1,4 @@
-package main
+package device
 
 import (
 	"context"
@@ -26,6 +26,8 @@ type calibrationRun struct {
 	// a zero time: none opened. An error stops the calibration.
 	openGPU func() (name string, seconds float64, err error)
 	ref     calibrationRef
+	// procgen is this binary's version and commit.
+	procgen string
 	// progress hears each probe as it starts.
 	progress func(key string)
 }
@@ -34,9 +36,8 @@ type calibrationRun struct {
 // driver's start-up included), then every CPU probe.
 func runCalibration(ctx context.Context, r calibrationRun) (*calibrationFile, error) {
 	start := time.Now()
-	vi := buildVersionInfo()
 	c := &calibrationFile{Format: calibrationFormat, Reference: r.ref.key(), Host: thisHost(),
-		Procgen: strings.TrimSpace(vi.Version + " " + vi.Commit), Date: start.UTC().Format(time.RFC3339)}
+		Procgen: r.procgen, Date: start.UTC().Format(time.RFC3339)}
 	if r.openGPU != nil {
 		name, sec, err := r.openGPU()
 		if err != nil {
@@ -93,18 +94,29 @@ func timeGPUOpen(ordinal int) (string, float64, error) {
 	return dev.Info().Name, time.Since(start).Seconds(), nil
 }
 
-// calibrateHost is devices --calibrate: it measures this host, writes the
-// calibration atomically and prints what it measured (the Go table of
-// reference rates too, with -v, to bake a reference host's run).
-func (a *app) calibrateHost(ctx context.Context, asJSON bool) error {
-	path, err := a.calibrationPath()
-	if err != nil {
-		return fmt.Errorf("calibrate: no cache directory to write to: %w; give --calibration FILE", err)
-	}
-	if path == "" {
-		return usageErrorf("calibrate: %s %s: nowhere to write the calibration", a.settingName("calibration"),
-			calibrationNone)
-	}
+// CalibrateOptions say where a calibration goes and who hears of it.
+type CalibrateOptions struct {
+	// Path is the calibration file (CalibrationPath; the caller refuses "").
+	Path string
+	// JSON prints the calibration to Stdout as JSON instead of a table.
+	JSON   bool
+	Stdout io.Writer
+	// Reference also writes the Go table of reference rates to Stderr (-v),
+	// to bake a reference host's run.
+	Reference bool
+	Stderr    io.Writer
+	// Procgen is this binary's version and commit, recorded in the file.
+	Procgen string
+	// Progress hears each probe as it starts.
+	Progress func(key string)
+	// scale multiplies every probe's work (calibrationRun.scale); 0 is 1.
+	scale float64
+}
+
+// Calibrate is devices --calibrate: it measures this host, writes the
+// calibration atomically to o.Path and prints what it measured.
+func (p *Policy) Calibrate(ctx context.Context, o CalibrateOptions) error {
+	path := o.Path
 	// The file is checked before the seconds of probes, as every output is.
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("calibrate: %w", err)
@@ -112,25 +124,16 @@ func (a *app) calibrateHost(ctx context.Context, asJSON bool) error {
 	if _, err := output.Resolve(path); err != nil {
 		return fmt.Errorf("calibrate: %w", err)
 	}
-	run := calibrationRun{scale: 1, ref: calibrationReference,
-		progress: func(key string) { a.log.debugLevelf(2, "calibrate: %s probe", key) }}
+	scale := o.scale
+	if scale == 0 {
+		scale = 1
+	}
+	run := calibrationRun{scale: scale, ref: calibrationReference, procgen: o.Procgen, progress: o.Progress}
 	switch {
-	case a.opts.Device == "cpu":
-		a.log.Debugf("calibrate: no GPU measured (--device cpu): auto keeps the built-in fixed costs")
-	case gpu.BuiltWithCUDA || a.opts.Device == "cuda":
-		ordinal := a.deviceOrdinals()[0]
-		run.openGPU = func() (string, float64, error) {
-			name, sec, err := timeGPUOpen(ordinal)
-			switch {
-			case err == nil:
-				return name, sec, nil
-			case a.opts.Device == "cuda":
-				return "", 0, deviceError{fmt.Errorf("calibrate: cannot use %s cuda: %w; %s",
-					a.settingName("device"), err, gpu.HowToGetCUDA)}
-			}
-			a.log.Debugf("calibrate: no GPU measured (auto keeps the built-in fixed costs): %v", err)
-			return "", 0, nil
-		}
+	case p.s.Device == "cpu":
+		p.log.Debugf("calibrate: no GPU measured (--device cpu): auto keeps the built-in fixed costs")
+	case gpu.BuiltWithCUDA || p.s.Device == "cuda":
+		run.openGPU = p.calibrationGPU(p.Ordinals()[0])
 	}
 	c, err := runCalibration(ctx, run)
 	if err != nil {
@@ -138,27 +141,45 @@ func (a *app) calibrateHost(ctx context.Context, asJSON bool) error {
 	}
 	for _, job := range sortedJobs(c.Jobs) {
 		if err := c.Jobs[job].check(); err != nil {
-			a.log.Warnf("calibrate: %s: %v: a probe was disturbed or the reference is far off; auto will "+
+			p.log.Warnf("calibrate: %s: %v: a probe was disturbed or the reference is far off; auto will "+
 				"ignore this calibration (rerun on an idle host)", job, err)
 		}
 	}
 	if err := output.WriteJSON(path, c); err != nil {
 		return fmt.Errorf("calibrate: %w", err)
 	}
-	if asJSON {
-		err = output.EncodeJSON(a.stdout, c)
+	if o.JSON {
+		err = output.EncodeJSON(o.Stdout, c)
 	} else {
-		err = writeCalibration(a.stdout, c)
+		err = writeCalibration(o.Stdout, c)
 	}
 	if err != nil {
 		return err
 	}
-	a.log.Infof("calibrate: wrote %s in %.1f s (cpu %s); --device auto uses it on this host", path, c.Seconds,
+	p.log.Infof("calibrate: wrote %s in %.1f s (cpu %s); --device auto uses it on this host", path, c.Seconds,
 		cpuFactorSpan(c.Jobs))
-	if a.opts.Verbose > 0 {
-		return writeReferenceTable(a.stderr, c)
+	if o.Reference {
+		return writeReferenceTable(o.Stderr, c)
 	}
 	return nil
+}
+
+// calibrationGPU is the calibration's GPU probe on device ordinal: a GPU
+// that does not open is an UnavailableError under --device cuda, and no
+// GPU factor under auto.
+func (p *Policy) calibrationGPU(ordinal int) func() (string, float64, error) {
+	return func() (string, float64, error) {
+		name, sec, err := timeGPUOpen(ordinal)
+		switch {
+		case err == nil:
+			return name, sec, nil
+		case p.s.Device == "cuda":
+			return "", 0, UnavailableError{fmt.Errorf("calibrate: cannot use %s cuda: %w; %s",
+				p.name("device"), err, gpu.HowToGetCUDA)}
+		}
+		p.log.Debugf("calibrate: no GPU measured (auto keeps the built-in fixed costs): %v", err)
+		return "", 0, nil
+	}
 }
 
 // sortedJobs is the jobs' keys in order.
@@ -216,7 +237,7 @@ func writeCalibration(w io.Writer, c *calibrationFile) error {
 }
 
 // writeReferenceTable writes calibrationReference as this run would set
-// it, to be pasted over auto_calibrate_reference.go's from a run on the
+// it, to be pasted over calibrate_reference.go's from a run on the
 // reference host.
 func writeReferenceTable(w io.Writer, c *calibrationFile) error {
 	commit := c.Procgen
@@ -262,7 +283,7 @@ func writeReferenceTable(w io.Writer, c *calibrationFile) error {
 		return fmt.Errorf("calibrate: reference table: %w", err)
 	}
 	_, err = fmt.Fprintf(w, "\n// To make this host the reference, replace the end of\n"+
-		"// cmd/procgen/auto_calibrate_reference.go (from its comment) with:\n\n%s", src)
+		"// internal/device/calibrate_reference.go (from its comment) with:\n\n%s", src)
 	return err
 }
 

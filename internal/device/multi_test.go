@@ -1,4 +1,4 @@
-package main
+package device
 
 import (
 	"reflect"
@@ -23,9 +23,9 @@ func TestParseDevices(t *testing.T) {
 		{spec: "1,x", bad: true},
 		{spec: "ALL", bad: true},
 	} {
-		all, ords, err := parseDevices(tc.spec)
+		all, ords, err := ParseDevices(tc.spec)
 		if (err != nil) != tc.bad || all != tc.all || !reflect.DeepEqual(ords, tc.ords) {
-			t.Errorf("parseDevices(%q) = %v, %v, %v", tc.spec, all, ords, err)
+			t.Errorf("ParseDevices(%q) = %v, %v, %v", tc.spec, all, ords, err)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package device
 
 import (
 	"context"
@@ -13,20 +13,20 @@ import (
 // The work estimates --device auto weighs, one per job, each cheap next to
 // the work itself.
 
-// flameWork is the samples of every render, plus the density estimation
+// FlameWork is the samples of every render, plus the density estimation
 // and filter's share, which scales with the buckets (about 30 samples'
 // worth each on the CPU).
-func flameWork(samples, buckets int64) float64 {
+func FlameWork(samples, buckets int64) float64 {
 	return float64(samples) + 30*float64(buckets)
 }
 
-// lsysProbeModules bounds the probe derivations of lsysWork.
+// lsysProbeModules bounds the probe derivations of LsysWork.
 const lsysProbeModules = 20000
 
-// lsysWork estimates the modules a derivation writes: it derives on the CPU
+// LsysWork estimates the modules a derivation writes: it derives on the CPU
 // while the string stays under lsysProbeModules and extrapolates the last
 // step's growth to the remaining steps (capped by --max-modules a step).
-func lsysWork(ctx context.Context, sys *lsys.System, steps int, seed uint64, maxModules int64) float64 {
+func LsysWork(ctx context.Context, sys *lsys.System, steps int, seed uint64, maxModules int64) float64 {
 	d := lsys.NewDeriver(nil)
 	prev, cur, total := 0.0, 0.0, 0.0
 	done := 0
@@ -51,18 +51,18 @@ func lsysWork(ctx context.Context, sys *lsys.System, steps int, seed uint64, max
 	return total
 }
 
-// pgaProbeLots is how many lots pgaWork evaluates on the CPU.
-const pgaProbeLots = 8
+// PGAProbeLots is how many lots PGAWork evaluates on the CPU.
+const PGAProbeLots = 8
 
-// pgaWork estimates the terminals of a city from a few lots spread over it,
-// evaluated on the CPU. Cities of at most pgaProbeLots/2 lots are not
+// PGAWork estimates the terminals of a city from a few lots spread over it,
+// evaluated on the CPU. Cities of at most PGAProbeLots/2 lots are not
 // probed (the probe would cost half the CPU run): they stay on the CPU.
-func pgaWork(g *pga.Grammar, axioms []pga.Shape, opt pga.Options) float64 {
+func PGAWork(g *pga.Grammar, axioms []pga.Shape, opt pga.Options) float64 {
 	n := len(axioms)
 	if n == 0 {
 		return 0
 	}
-	k := min(n, pgaProbeLots)
+	k := min(n, PGAProbeLots)
 	probe := make([]pga.Shape, 0, k)
 	for i := 0; i < k; i++ {
 		probe = append(probe, axioms[i*n/k])
@@ -76,15 +76,15 @@ func pgaWork(g *pga.Grammar, axioms []pga.Shape, opt pga.Options) float64 {
 	return float64(st.Terminals) / float64(k) * float64(n)
 }
 
-// rulesProbeStates is how many states rulesWork times.
+// rulesProbeStates is how many states RulesWork times.
 const rulesProbeStates = 32
 
-// rulesWork estimates the single-core CPU seconds of a run by timing one
+// RulesWork estimates the single-core CPU seconds of a run by timing one
 // step of a few of its states on one core (copies: the states stay as they
 // are): a rule's cost per index ranges over two orders of magnitude (an
 // elementary automaton against the synthetic rule's loops), which no count
 // of indices captures.
-func rulesWork(ctx context.Context, prog *rules.Program, st *rules.States, steps int) float64 {
+func RulesWork(ctx context.Context, prog *rules.Program, st *rules.States, steps int) float64 {
 	k := min(st.N, rulesProbeStates)
 	if k == 0 {
 		return 0
@@ -97,8 +97,8 @@ func rulesWork(ctx context.Context, prog *rules.Program, st *rules.States, steps
 	return time.Since(start).Seconds() / float64(k) * float64(st.N) * float64(max(steps, 1))
 }
 
-// forestWork is the work of a forest run in its method's unit.
-func forestWork(method string, cells, trees int) (job string, work float64) {
+// ForestWork is the work of a forest run in its method's unit.
+func ForestWork(method string, cells, trees int) (job string, work float64) {
 	switch method {
 	case "exact":
 		return "forest-exact", float64(cells) * float64(max(trees, 1))

@@ -1,4 +1,4 @@
-package main
+package device
 
 import (
 	"math"
@@ -44,7 +44,7 @@ var costModels = map[string]costModel{
 	// 1e5 trees over 1000x500 m (5e5 cells): 0.32 s CPU, 0.47 s GPU.
 	"forest-fft":      {unit: "cells", cpuRate: 1e5, gpuRate: 6e6, gpuFixed: 0.38},
 	"forest-multires": {unit: "cells", cpuRate: 5e4, gpuRate: 3e6, gpuFixed: 0.38},
-	// Rules are weighed by a timed probe on one core (rulesWork), in
+	// Rules are weighed by a timed probe on one core (RulesWork), in
 	// single-core CPU seconds. The probe (32 states, one step) carries the
 	// batch evaluator's set-up, so it overstates big runs. On the one-GPU
 	// H100 hosts at e9b36dc, Life 4096 x 200, probed at 13-21 core-s, took
@@ -67,53 +67,53 @@ func (m costModel) predict(work float64, cores int, items float64) (cpu, gpu flo
 	return m.cpuFixed + work/(m.cpuRate*float64(max(cores, 1))), m.gpuFixed + work/rate
 }
 
-// autoWeighs says whether --device auto has a choice to make, so that jobs
+// Weighs says whether --device auto has a choice to make, so that jobs
 // whose estimate costs a little work (a probe derivation or evaluation) pay
 // it only then.
-func (a *app) autoWeighs() bool { return a.opts.Device == "auto" && gpu.BuiltWithCUDA }
+func (p *Policy) Weighs() bool { return p.s.Device == "auto" && gpu.BuiltWithCUDA }
 
-// autoWeighsJob is autoWeighs for a job whose model could pick the GPU at
+// WeighsJob is Weighs for a job whose model could pick the GPU at
 // some size on this many cores: where the CPU's rate matches the GPU's and
 // its fixed cost is no higher (lsys on 16 cores), no estimate is made at all.
-func (a *app) autoWeighsJob(job string) bool {
-	if !a.autoWeighs() {
+func (p *Policy) WeighsJob(job string) bool {
+	if !p.Weighs() {
 		return false
 	}
-	m, _, ok := a.autoModel(job)
+	m, _, ok := p.model(job)
 	cores := float64(runtime.GOMAXPROCS(0))
 	return ok && !(m.cpuRate*cores >= m.gpuRate && m.cpuFixed <= m.gpuFixed)
 }
 
-// openDeviceFor opens the device for a job whose work is estimated: with
+// OpenFor opens the device for a job whose work is estimated: with
 // --device auto the GPU only when the model says it is faster (-v says what
 // was estimated and why); cpu and cuda are obeyed as they are.
-func (a *app) openDeviceFor(job string, work float64) (*gpu.Device, error) {
-	return a.openDeviceForItems(job, work, math.Inf(1))
+func (p *Policy) OpenFor(job string, work float64) (*gpu.Device, error) {
+	return p.OpenForItems(job, work, math.Inf(1))
 }
 
-// openDeviceForItems is openDeviceFor for work spread over items
+// OpenForItems is OpenFor for work spread over items
 // independent pieces, fewer of which than the model's gpuFill leave most of
-// the GPU idle. The model is this host's (autoModel: calibrated where
+// the GPU idle. The model is this host's (model: calibrated where
 // 'procgen devices --calibrate' measured it), which -v says.
-func (a *app) openDeviceForItems(job string, work, items float64) (*gpu.Device, error) {
-	if !a.autoWeighs() {
-		return a.openDevice()
+func (p *Policy) OpenForItems(job string, work, items float64) (*gpu.Device, error) {
+	if !p.Weighs() {
+		return p.Open()
 	}
-	m, calib, ok := a.autoModel(job)
+	m, calib, ok := p.model(job)
 	if !ok {
-		return a.openDevice()
+		return p.Open()
 	}
 	cores := runtime.GOMAXPROCS(0)
 	cpuT, gpuT := m.predict(work, cores, items)
 	if cpuT <= gpuT {
-		a.releasePrefetched()
-		a.log.Debugf("device: cpu (auto: %s, %.3g %s: about %.3g s on %d cores against %.3g s on a GPU; %s)",
+		p.ReleasePrefetched()
+		p.log.Debugf("device: cpu (auto: %s, %.3g %s: about %.3g s on %d cores against %.3g s on a GPU; %s)",
 			job, work, m.unit, cpuT, cores, gpuT, calib)
 		return nil, nil
 	}
-	dev, err := a.openDevice()
+	dev, err := p.Open()
 	if dev != nil {
-		a.log.Debugf("device: cuda (auto: %s, %.3g %s: about %.3g s on a GPU against %.3g s on %d cores; %s)",
+		p.log.Debugf("device: cuda (auto: %s, %.3g %s: about %.3g s on a GPU against %.3g s on %d cores; %s)",
 			job, work, m.unit, gpuT, cpuT, cores, calib)
 	}
 	return dev, err

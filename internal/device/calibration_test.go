@@ -1,9 +1,11 @@
-package main
+package device
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -98,12 +100,30 @@ func writeTestCalibration(t *testing.T, c any) string {
 	return path
 }
 
-// testApp is an app at -v that reads the calibration at path.
-func testApp(path string, stderr io.Writer) *app {
-	a := newApp(nil, io.Discard, stderr)
-	a.opts.Calibration = path
-	a.log.verbose = 1
-	return a
+// testLog logs as procgen's logger does, to w: Debugf at verbose 1.
+type testLog struct {
+	w       io.Writer
+	verbose int
+}
+
+func (l *testLog) Infof(format string, args ...any) { fmt.Fprintf(l.w, format+"\n", args...) }
+func (l *testLog) Warnf(format string, args ...any) {
+	fmt.Fprintf(l.w, "procgen: warning: "+format+"\n", args...)
+}
+func (l *testLog) Debugf(format string, args ...any) {
+	if l.verbose > 0 {
+		fmt.Fprintf(l.w, "procgen: "+format+"\n", args...)
+	}
+}
+
+// testPolicy is a policy of s logging at -v to stderr.
+func testPolicy(s Settings, stderr io.Writer) *Policy {
+	return New(s, &testLog{w: stderr, verbose: 1})
+}
+
+// calibPolicy is an auto policy at -v that reads the calibration at path.
+func calibPolicy(path string, stderr io.Writer) *Policy {
+	return testPolicy(Settings{Device: "auto", Calibration: path}, stderr)
 }
 
 // A calibration for this host scales auto's models and says so at -v;
@@ -113,8 +133,8 @@ func testApp(path string, stderr io.Writer) *app {
 func TestHostCalibrationApplies(t *testing.T) {
 	good := testCalibration(calibrationReference.key(), jobFactors{CPU: 0.5, GPUFixed: 1.25})
 	var stderr bytes.Buffer
-	a := testApp(writeTestCalibration(t, good), &stderr)
-	m, note, ok := a.autoModel("pga")
+	a := calibPolicy(writeTestCalibration(t, good), &stderr)
+	m, note, ok := a.model("pga")
 	want := costModels["pga"]
 	if !ok || m.cpuRate != want.cpuRate*0.5 || m.gpuFixed != want.gpuFixed*1.25 || m.gpuRate != want.gpuRate {
 		t.Errorf("calibrated pga model %+v from %+v", m, want)
@@ -122,10 +142,10 @@ func TestHostCalibrationApplies(t *testing.T) {
 	if note != "host calibration: cpu x0.50, gpu fixed cost x1.25" {
 		t.Errorf("note %q", note)
 	}
-	if _, _, _ = a.autoModel("flame"); stderr.Len() != 0 {
+	if _, _, _ = a.model("flame"); stderr.Len() != 0 {
 		t.Errorf("a calibration that applies logs %q", stderr.String())
 	}
-	if st := a.calibrationStatus(); !st.Applies || !strings.Contains(st.Why, "cpu x0.50, gpu fixed cost x1.25") {
+	if st := a.CalibrationStatus(); !st.Applies || !strings.Contains(st.Why, "cpu x0.50, gpu fixed cost x1.25") {
 		t.Errorf("devices reports %+v", st)
 	}
 
@@ -149,9 +169,9 @@ func TestHostCalibrationApplies(t *testing.T) {
 		"corrupt":            {json.RawMessage(`{"format": 1, "jobs": {"pga": {"cpu_factor": "fast"}}}`), "does not parse"},
 	} {
 		var stderr bytes.Buffer
-		a := testApp(writeTestCalibration(t, tc.file), &stderr)
+		a := calibPolicy(writeTestCalibration(t, tc.file), &stderr)
 		for _, job := range []string{"pga", "rules", "flame"} {
-			m, note, ok := a.autoModel(job)
+			m, note, ok := a.model(job)
 			if !ok || m != costModels[job] || note != "uncalibrated" {
 				t.Errorf("%s: %s model %+v (%q), want the constants", name, job, m, note)
 			}
@@ -160,25 +180,25 @@ func TestHostCalibrationApplies(t *testing.T) {
 			!strings.Contains(stderr.String(), "ignored") {
 			t.Errorf("%s: %d lines at -v, want one saying %q:\n%s", name, lines, tc.why, stderr.String())
 		}
-		if st := a.calibrationStatus(); st.Applies || !strings.Contains(st.Why, tc.why) {
+		if st := a.CalibrationStatus(); st.Applies || !strings.Contains(st.Why, tc.why) {
 			t.Errorf("%s: devices reports %+v", name, st)
 		}
-		a.log.verbose = 0
+		a.log.(*testLog).verbose = 0
 		stderr.Reset()
 		a.calibRead = false
-		a.autoModel("pga")
+		a.model("pga")
 		if stderr.Len() != 0 {
 			t.Errorf("%s: without -v: %q", name, stderr.String())
 		}
 	}
 
 	stderr.Reset()
-	a = testApp(filepath.Join(t.TempDir(), "missing.json"), &stderr)
-	if m, note, _ := a.autoModel("pga"); m != costModels["pga"] || note != "uncalibrated" || stderr.Len() != 0 {
+	a = calibPolicy(filepath.Join(t.TempDir(), "missing.json"), &stderr)
+	if m, note, _ := a.model("pga"); m != costModels["pga"] || note != "uncalibrated" || stderr.Len() != 0 {
 		t.Errorf("no file: %+v %q, logged %q", m, note, stderr.String())
 	}
-	a = testApp(calibrationNone, &stderr)
-	if m, _, _ := a.autoModel("pga"); m != costModels["pga"] || stderr.Len() != 0 {
+	a = calibPolicy(CalibrationNone, &stderr)
+	if m, _, _ := a.model("pga"); m != costModels["pga"] || stderr.Len() != 0 {
 		t.Errorf("--calibration none: %+v, logged %q", m, stderr.String())
 	}
 }
@@ -271,19 +291,18 @@ func TestCalibrationReferenceComplete(t *testing.T) {
 	}
 }
 
-// procgen devices --calibrate writes the calibration atomically where
-// --calibration says, prints every probe, and the reference table at -v;
-// a later run of auto on this host applies it.
-func TestDevicesCalibrate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the full calibration takes seconds")
-	}
-	isolate(t)
+// Calibrate writes the calibration atomically where it is told, prints
+// every probe, and the reference table when asked; a later policy on this
+// host applies it. Under --device cuda a GPU that does not open is an
+// UnavailableError before any probe runs.
+func TestCalibrate(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", "cal.json")
 	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"-v", "--calibration", path, "devices", "--calibrate"}, nil,
-		&stdout, &stderr); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
+	p := testPolicy(Settings{Device: "auto", Calibration: path}, &stderr)
+	err := p.Calibrate(context.Background(), CalibrateOptions{Path: path, Stdout: &stdout, Reference: true,
+		Stderr: &stderr, Procgen: "test 0123456789abcdef", scale: 0.05})
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, p := range cpuProbes() {
 		if !strings.Contains(stdout.String(), "  "+p.key+" ") {
@@ -291,38 +310,40 @@ func TestDevicesCalibrate(t *testing.T) {
 		}
 	}
 	if !strings.Contains(stderr.String(), "var calibrationReference = calibrationRef{") ||
-		!strings.Contains(stderr.String(), "wrote "+path) {
+		!strings.Contains(stderr.String(), "wrote "+path) || !strings.Contains(stderr.String(), "-0123456789ab\"") {
 		t.Errorf("stderr:\n%s", stderr.String())
 	}
-	c, err := readCalibration(path, thisHost(), calibrationReference.key())
+	c, err := parseCalibrationFile(t, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Jobs) != len(costModels) {
-		t.Errorf("jobs %v", c.Jobs)
+	if len(c.Jobs) != len(costModels) || c.Procgen != "test 0123456789abcdef" {
+		t.Errorf("jobs %v, procgen %q", c.Jobs, c.Procgen)
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
 		t.Errorf("left beside the file: %v", entries)
 	}
-	// An explicit --device cuda that cannot be met exits 3 before probing.
 	if !gpu.Probe().Available {
-		stderr.Reset()
-		code := run(context.Background(), []string{"--device", "cuda", "--calibration", path, "devices", "--calibrate"},
-			nil, io.Discard, &stderr)
-		if code != exitNoDevice || !strings.Contains(stderr.String(), "calibrate: cannot use --device cuda") {
-			t.Errorf("--device cuda without a GPU: exit %d: %s", code, stderr.String())
+		p := testPolicy(Settings{Device: "cuda", Calibration: path, Name: func(k string) string { return "--" + k }}, &stderr)
+		probed := false
+		err := p.Calibrate(context.Background(), CalibrateOptions{Path: path, Stdout: io.Discard, Stderr: io.Discard,
+			scale: 0.05, Progress: func(string) { probed = true }})
+		if !errors.Is(err, gpu.ErrUnavailable) || probed || !strings.Contains(err.Error(), "calibrate: cannot use --device cuda") {
+			t.Errorf("--device cuda without a GPU: %v (probed: %v)", err, probed)
 		}
 	}
-	// --calibration none has nowhere to write; --check with it is refused.
-	for _, args := range [][]string{
-		{"--calibration", "none", "devices", "--calibrate"},
-		{"devices", "--calibrate", "--check"},
-	} {
-		stderr.Reset()
-		if code := run(context.Background(), args, nil, io.Discard, &stderr); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d: %s", args, code, exitUsage, stderr.String())
-		}
+}
+
+// parseCalibrationFile reads path as Calibrate wrote it; the short probes'
+// factors need not be believable, so they are not checked.
+func parseCalibrationFile(t *testing.T, path string) (*calibrationFile, error) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
 	}
+	var c calibrationFile
+	return &c, json.Unmarshal(data, &c)
 }
 
 // Reading the calibration (once per run that weighs) must cost well under
@@ -341,7 +362,7 @@ func BenchmarkHostCalibration(b *testing.B) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	a := testApp(path, io.Discard)
+	a := calibPolicy(path, io.Discard)
 	b.ResetTimer()
 	for range b.N {
 		a.calibRead = false

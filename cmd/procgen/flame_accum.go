@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/procgen-dev/procgen/internal/device"
 	"github.com/procgen-dev/procgen/internal/flame"
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/phase"
@@ -47,7 +48,7 @@ func (a *app) flameRenderAccum(cmd *cobra.Command, args []string, out string, sh
 	if err != nil {
 		return err
 	}
-	if !sh.active() {
+	if !sh.Active() {
 		sh = shard{Index: 0, Count: 1}
 	}
 	phase.Enter(ctx, "flame.parse")
@@ -70,7 +71,7 @@ func (a *app) flameRenderAccum(cmd *cobra.Command, args []string, out string, sh
 		return err
 	}
 	// A part is 1/N of the render's samples: auto weighs that share.
-	dev, err := a.openDeviceFor("flame", flameWork(fp.Samples/int64(sh.Count), fp.Buckets))
+	dev, err := a.dev.OpenFor("flame", device.FlameWork(fp.Samples/int64(sh.Count), fp.Buckets))
 	if err != nil {
 		return err
 	}

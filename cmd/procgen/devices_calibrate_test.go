@@ -63,4 +63,3 @@ func TestDevicesCalibrate(t *testing.T) {
 		}
 	}
 }
-

@@ -108,4 +108,3 @@ func isEmptyDir(dir string) (bool, error) {
 	}
 	return false, err
 }
-

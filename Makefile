@@ -41,7 +41,7 @@ else
   KERNELS    :=
 endif
 
-.PHONY: bench-flam3-anim all procgen kernels kernels-parallel test test-cpu test-cuda cross test-foreign gpu-bins bench bench-lsys bench-gpu bench-rules bench-e2e bench-anim bench-devices slurm-test clean
+.PHONY: bench-flam3-anim all procgen kernels kernels-parallel test test-cpu test-cuda cross test-foreign gpu-bins bench bench-lsys bench-gpu bench-rules bench-e2e bench-anim bench-devices slurm-test equiv clean
 
 all: procgen
 
@@ -192,6 +192,15 @@ bench-devices:
 # arrays of sharded renders against one-shot runs. Not part of make test.
 slurm-test:
 	bash scripts/slurm-test.sh
+
+# Do two commits write the same files for every shipped input (configs/,
+# testdata/, a sample of ../shared's corpora)? Builds procgen at BASE and at
+# HEAD (default: the work tree), runs the same commands with each and compares
+# every output: one line per command, exit 1 on any difference
+# (scripts/equiv-check.sh; ~2 minutes on 2 cores). Not part of make test.
+equiv:
+	@test -n "$(BASE)" || { echo "usage: make equiv BASE=<commit> [HEAD=<commit>]" >&2; exit 2; }
+	scripts/equiv-check.sh $(BASE) $(HEAD)
 
 clean:
 	rm -rf $(BIN) $(KDIR)

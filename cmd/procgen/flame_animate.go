@@ -5,16 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/procgen-dev/procgen/internal/flame"
+	"github.com/procgen-dev/procgen/internal/flame/anim"
 	"github.com/procgen-dev/procgen/internal/gpu"
-	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/output"
 )
 
@@ -30,9 +29,6 @@ type animateFlags struct {
 	shardSpec         string
 	flock             flockFlags // cuburn edges and nodes
 }
-
-// maxAnimFrames bounds the frames of one run (a day of 60 fps video).
-const maxAnimFrames = 60 * 60 * 60 * 24
 
 // videoExts are the containers written through ffmpeg, and its -f names.
 var videoExts = map[string]string{".mp4": "mp4", ".webm": "webm", ".mkv": "matroska", ".mov": "mov"}
@@ -141,46 +137,6 @@ func parseAnimOutput(out string, o flameOptions) (animOutput, error) {
 	return animOutput{}, usageErrorf("-o %s: want a frame pattern (frames/f%%05d.png), FILE.y4m, or FILE.mp4/.webm/.mkv/.mov", out)
 }
 
-// frameTimes lists the frame times and the number each frame's file gets.
-func frameTimes(an animSource, af animateFlags) (times []float64, numbers []int, err error) {
-	if cb, ok := an.(*flame.CuburnAnim); ok {
-		return flockFrameTimes(cb, af)
-	}
-	first, last := an.Span()
-	begin, end := math.Trunc(first), math.Trunc(last)-1
-	if af.beginSet {
-		begin = af.begin
-	}
-	if af.endSet {
-		end = af.end
-	} else if end < begin {
-		end = begin
-	}
-	switch {
-	case math.IsNaN(begin) || math.IsInf(begin, 0) || math.IsNaN(end) || math.IsInf(end, 0):
-		return nil, nil, usageErrorf("invalid --begin %g / --end %g: want finite times", begin, end)
-	case !(af.dtime > 0) || math.IsInf(af.dtime, 0):
-		return nil, nil, usageErrorf("invalid --dtime %g: want a positive time step", af.dtime)
-	case begin > end:
-		return nil, nil, usageErrorf("--begin %g is after --end %g", begin, end)
-	}
-	n := math.Floor((end-begin)/af.dtime+1e-9) + 1
-	if n > maxAnimFrames {
-		return nil, nil, usageErrorf("%.0f frames from --begin %g to --end %g by --dtime %g: over %d", n, begin, end, af.dtime, maxAnimFrames)
-	}
-	whole := begin == math.Trunc(begin) && af.dtime == math.Trunc(af.dtime)
-	for i := 0; i < int(n); i++ {
-		t := begin + float64(i)*af.dtime
-		times = append(times, t)
-		if whole {
-			numbers = append(numbers, int(t))
-		} else {
-			numbers = append(numbers, i)
-		}
-	}
-	return times, numbers, nil
-}
-
 func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o flameOptions) error {
 	a.prefetchDevice()
 	out, err := parseAnimOutput(af.out, o)
@@ -197,7 +153,7 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 		}
 	}
 	if out.kind == "video" {
-		if _, err := lookFFmpeg(); err != nil {
+		if _, err := anim.LookFFmpeg(); err != nil {
 			return usageError{err}
 		}
 		if !(af.fps > 0) || af.fps > 1000 || af.crf < 0 || af.crf > 63 {
@@ -208,45 +164,27 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	if err != nil {
 		return err
 	}
-	parseOpts.Context = ctx
-	var an animSource
-	var warns []flame.Warning
-	var data []byte
-	if path == output.Stdout {
-		if data, err = input.Read(ctx, a.stdin, "standard input", input.Genome); err != nil {
-			return fmt.Errorf("flame animate: %w", err)
-		}
-	} else if strings.EqualFold(filepath.Ext(path), ".json") {
-		if data, err = input.ReadFile(ctx, path, input.CuburnJSON); err != nil {
-			return fmt.Errorf("flame animate: %w", err)
-		}
-	}
-	switch {
-	case isFlockInput(path, data):
-		an, err = a.loadFlock(path, data, &af)
-	case af.flock.profile != "" || af.flock.frames != 0 || af.flock.half || af.flock.still || af.flock.db != "":
-		return usageErrorf("--profile, --frames, --half, --still and --genome-db apply to cuburn JSON edges and nodes, not %s", path)
-	case path == output.Stdout:
-		an, warns, err = flame.ParseAnimation(data, "<stdin>", parseOpts)
-	default:
-		an, warns, err = flame.ParseAnimationFileContext(ctx, path, parseOpts)
-	}
-	for _, w := range warns {
+	flock := af.flockOptions()
+	in, err := anim.Load(ctx, anim.Input{Path: path, Stdin: a.stdin, Parse: parseOpts, Flock: flock,
+		CheckFile: checkInputFile, Debug: a.debugLines()})
+	for _, w := range in.Warnings {
 		a.log.Warnf("%s", w)
 	}
 	if err != nil {
-		return err
+		return animError(err)
 	}
+	an := in.Source
 	if err := an.Override(flame.Options{Width: o.Width, Height: o.Height, Quality: o.Quality, Supersample: o.Supersample}); err != nil {
 		return usageErrorf("%s: %v: lower --width/--height, --quality or --supersample", path, err)
 	}
-	times, numbers, err := frameTimes(an, af)
+	times, numbers, err := anim.FrameTimes(an, anim.Range{Begin: af.begin, End: af.end, BeginSet: af.beginSet,
+		EndSet: af.endSet, DTime: af.dtime}, flock)
 	if err != nil {
-		return err
+		return animError(err)
 	}
-	fp, err := animFootprint(path, an, times)
+	fp, err := anim.Footprint(path, an, times)
 	if err != nil {
-		return err
+		return animError(err)
 	}
 	dev, err := a.openDeviceFor("flame", float64(len(times))*flameWork(fp.Samples, fp.Buckets))
 	if err != nil {
@@ -269,34 +207,68 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 		a.log.Infof("shard %s: no frames to render", sh)
 		return nil
 	}
-	r := &animRun{app: a, an: an, times: times, numbers: numbers, o: o, af: af,
-		render: frameRenderers(devs), src: path}
-	defer closeRenderers(r.render)
-	switch out.kind {
-	case "pattern":
-		err = r.writePattern(ctx, out.pattern)
-	case "y4m":
-		err = r.writeY4M(ctx, out.path)
-	default:
-		err = r.writeVideo(ctx, out)
-	}
+	render := frameRenderers(devs)
+	defer closeRenderers(render)
+	p := &anim.Pipeline{Source: an, Times: times, Numbers: numbers, Render: render, Src: path,
+		Frame:    flame.Options{Seed: a.opts.Seed, EarlyClip: o.EarlyClip, Transparent: o.Transparent},
+		Progress: a.lazyProgress("flame animate"), Log: logLines(a.log.Infof), Debug: a.debugLines()}
+	err = a.writeAnimation(ctx, p, out, af, o, in.FPS)
 	a.hintJIT(dev, "flame")
 	return err
 }
 
-// animFootprint is what one frame of the animation needs (its first frame;
-// frames of one animation share the size), or a usage error naming the
-// flags when it is over a limit.
-func animFootprint(path string, an animSource, times []float64) (flame.Footprint, error) {
-	g := an.At(times[0]).Genome
-	fp, err := flame.Estimate(&g, flame.Options{})
-	if errors.Is(err, flame.ErrTooLarge) {
-		return fp, usageErrorf("%s: %v: lower --width/--height, --quality or --supersample", path, err)
+// writeAnimation runs the pipeline into the output -o names.
+func (a *app) writeAnimation(ctx context.Context, p *anim.Pipeline, out animOutput, af animateFlags, o flameOptions, fps float64) error {
+	ao := anim.Output{Stdout: a.stdout, Resume: af.resume, PNG16: o.PNG16, Compression: pngCompression[o.Compression],
+		JPEGQuality: o.JPEGQuality, FPS: fps, CRF: af.crf, Codec: af.codec, Format: out.format,
+		PNGText: func(g *flame.Genome) ([]output.PNGText, error) { return flam3Text(g, flame.Options{}, flame.Stats{}) }}
+	var err error
+	switch out.kind {
+	case "pattern":
+		err = p.WritePattern(ctx, out.pattern, ao)
+	case "y4m":
+		err = p.WriteY4M(ctx, out.path, ao)
+	default:
+		err = p.WriteVideo(ctx, out.path, ao)
 	}
-	if err != nil {
-		return fp, fmt.Errorf("%s: %w", path, err)
+	return animError(err)
+}
+
+// animError makes the pipeline's usage errors ours (exit code 2).
+func animError(err error) error {
+	if errors.Is(err, anim.ErrUsage) {
+		return usageError{err}
 	}
-	return fp, nil
+	return err
+}
+
+// lazyProgress is a.newProgress for work whose total the callee knows: the
+// bar is made at its first report.
+func (a *app) lazyProgress(description string) func(done, total int64) {
+	var once sync.Once
+	var bar func(done, total int64)
+	return func(done, total int64) {
+		once.Do(func() { bar = a.newProgress(total, description) })
+		bar(done, total)
+	}
+}
+
+// logLines logs each line an internal package writes (one Write a line)
+// through one of the logger's levels.
+type logLines func(format string, args ...any)
+
+func (l logLines) Write(p []byte) (int, error) {
+	l("%s", strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
+}
+
+// debugLines is where -v lines go; nil without -v, so they are not even
+// formatted.
+func (a *app) debugLines() io.Writer {
+	if a.log.verbose < 1 {
+		return nil
+	}
+	return logLines(a.log.Debugf)
 }
 
 // checkAnimMemory refuses frames that cannot fit in memory on the device
@@ -311,110 +283,4 @@ func (a *app) checkAnimMemory(path string, fp flame.Footprint, dev *gpu.Device) 
 		return err
 	}
 	return checkDeviceMemory(what, fp.DeviceBytes, dev.Info().MemoryBytes, flags)
-}
-
-// animRun renders the frames of one animation.
-type animRun struct {
-	app     *app
-	an      animSource
-	times   []float64
-	numbers []int
-	o       flameOptions
-	af      animateFlags
-	render  []flame.FrameRenderer // one per device; frames are dealt over them
-	src     string
-}
-
-func (r *animRun) writePattern(ctx context.Context, pattern string) error {
-	names := make([]string, len(r.times))
-	for i, num := range r.numbers {
-		names[i] = fmt.Sprintf(pattern, num)
-	}
-	dir := filepath.Dir(names[0])
-	if err := output.ProbeCreatableDir(dir); err != nil {
-		return usageError{err}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	plan := output.NewPlan(r.app.stdout)
-	for _, name := range names {
-		if _, err := plan.Add(name); err != nil {
-			return usageError{err}
-		}
-	}
-	if err := plan.RefuseInputs(r.src); err != nil {
-		return usageError{err}
-	}
-	skip := func(i int) bool {
-		if !r.af.resume {
-			return false
-		}
-		_, err := os.Stat(names[i])
-		return err == nil
-	}
-	depth := output.Depth8
-	if r.o.PNG16 {
-		depth = output.Depth16
-	}
-	level := pngCompression[r.o.Compression]
-	written := 0
-	pool := newEncodePool(0)
-	err := r.run(ctx, skip, func(i int, f *flame.Frame) error {
-		// Each PNG keeps the genome at the frame's time, as flam3-animate's do.
-		text, err := flam3Text(&r.an.At(r.times[i]).Genome, flame.Options{}, flame.Stats{})
-		if err != nil {
-			return err
-		}
-		encode := func(w io.Writer) error {
-			switch {
-			case isJPEG(names[i]):
-				return output.EncodeJPEG(ctx, w, f.NRGBA(), r.o.JPEGQuality)
-			case depth == output.Depth16:
-				return output.EncodePNGText(ctx, w, f.NRGBA64(), depth, level, text)
-			}
-			return output.EncodePNGText(ctx, w, f.NRGBA(), depth, level, text)
-		}
-		written++
-		return pool.submit(func() error { return plan.Commit(ctx, []output.Write{{Path: names[i], Func: encode}}) })
-	})
-	if werr := pool.wait(); err == nil {
-		err = werr
-	}
-	if err == nil {
-		r.app.log.Infof("wrote %d frames (%s)", written, pattern)
-	}
-	return err
-}
-
-func (r *animRun) skipAll(path string) bool {
-	if !r.af.resume || path == output.Stdout {
-		return false
-	}
-	if _, err := os.Stat(path); err == nil {
-		r.app.log.Infof("skip %s: exists (--resume)", path)
-		return true
-	}
-	return false
-}
-
-func (r *animRun) writeY4M(ctx context.Context, path string) error {
-	plan := output.NewPlan(r.app.stdout)
-	if _, err := plan.Add(path); err != nil {
-		return usageError{err}
-	}
-	if err := plan.RefuseInputs(r.src); err != nil {
-		return usageError{err}
-	}
-	if r.skipAll(path) {
-		return nil
-	}
-	err := plan.Commit(ctx, []output.Write{{Path: path, Func: func(w io.Writer) error {
-		y := newY4MWriter(w, r.af.fps)
-		return r.run(ctx, func(int) bool { return false }, func(_ int, f *flame.Frame) error { return y.frame(f) })
-	}}})
-	if err == nil && path != output.Stdout {
-		r.app.log.Infof("wrote %s (%d frames)", path, len(r.times))
-	}
-	return err
 }

@@ -139,54 +139,15 @@ func parseAnimOutput(out string, o flameOptions) (animOutput, error) {
 
 func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o flameOptions) error {
 	a.prefetchDevice()
-	out, err := parseAnimOutput(af.out, o)
+	out, sh, err := a.checkAnimate(path, af, o)
 	if err != nil {
 		return err
 	}
-	sh, err := a.animShard(af, out)
+	job, err := a.loadAnimation(ctx, path, af, o)
 	if err != nil {
 		return err
 	}
-	if path != output.Stdout {
-		if err := checkInputFile("flame animate", path); err != nil {
-			return err
-		}
-	}
-	if out.kind == "video" {
-		if _, err := anim.LookFFmpeg(); err != nil {
-			return usageError{err}
-		}
-		if !(af.fps > 0) || af.fps > 1000 || af.crf < 0 || af.crf > 63 {
-			return usageErrorf("invalid --fps %g or --crf %d: want 0 < fps <= 1000 and 0 <= crf <= 63", af.fps, af.crf)
-		}
-	}
-	parseOpts, err := flameParseOptions(o)
-	if err != nil {
-		return err
-	}
-	flock := af.flockOptions()
-	in, err := anim.Load(ctx, anim.Input{Path: path, Stdin: a.stdin, Parse: parseOpts, Flock: flock,
-		CheckFile: checkInputFile, Debug: a.debugLines()})
-	for _, w := range in.Warnings {
-		a.log.Warnf("%s", w)
-	}
-	if err != nil {
-		return animError(err)
-	}
-	an := in.Source
-	if err := an.Override(flame.Options{Width: o.Width, Height: o.Height, Quality: o.Quality, Supersample: o.Supersample}); err != nil {
-		return usageErrorf("%s: %v: lower --width/--height, --quality or --supersample", path, err)
-	}
-	times, numbers, err := anim.FrameTimes(an, anim.Range{Begin: af.begin, End: af.end, BeginSet: af.beginSet,
-		EndSet: af.endSet, DTime: af.dtime}, flock)
-	if err != nil {
-		return animError(err)
-	}
-	fp, err := anim.Footprint(path, an, times)
-	if err != nil {
-		return animError(err)
-	}
-	dev, err := a.openDeviceFor("flame", float64(len(times))*flameWork(fp.Samples, fp.Buckets))
+	dev, err := a.openDeviceFor("flame", float64(len(job.times))*flameWork(job.fp.Samples, job.fp.Buckets))
 	if err != nil {
 		return err
 	}
@@ -199,22 +160,88 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	}
 	defer closeDevices(devs[min(1, len(devs)):])
 	for _, d := range append([]*gpu.Device{dev}, devs[min(1, len(devs)):]...) {
-		if err := a.checkAnimMemory(path, fp, d); err != nil {
+		if err := a.checkAnimMemory(path, job.fp, d); err != nil {
 			return err
 		}
 	}
-	if times, numbers = shardFrames(times, numbers, sh); len(times) == 0 {
+	times, numbers := shardFrames(job.times, job.numbers, sh)
+	if len(times) == 0 {
 		a.log.Infof("shard %s: no frames to render", sh)
 		return nil
 	}
 	render := frameRenderers(devs)
 	defer closeRenderers(render)
-	p := &anim.Pipeline{Source: an, Times: times, Numbers: numbers, Render: render, Src: path,
+	p := &anim.Pipeline{Source: job.src, Times: times, Numbers: numbers, Render: render, Src: path,
 		Frame:    flame.Options{Seed: a.opts.Seed, EarlyClip: o.EarlyClip, Transparent: o.Transparent},
 		Progress: a.lazyProgress("flame animate"), Log: logLines(a.log.Infof), Debug: a.debugLines()}
-	err = a.writeAnimation(ctx, p, out, af, o, in.FPS)
+	err = a.writeAnimation(ctx, p, out, af, o, job.fps)
 	a.hintJIT(dev, "flame")
 	return err
+}
+
+// checkAnimate is the usage check before any input is read: the output,
+// the shard, the input file, and ffmpeg and its flags for a video.
+func (a *app) checkAnimate(path string, af animateFlags, o flameOptions) (animOutput, shard, error) {
+	out, err := parseAnimOutput(af.out, o)
+	if err != nil {
+		return out, shard{}, err
+	}
+	sh, err := a.animShard(af, out)
+	if err != nil {
+		return out, sh, err
+	}
+	if path != output.Stdout {
+		if err := checkInputFile("flame animate", path); err != nil {
+			return out, sh, err
+		}
+	}
+	if out.kind == "video" {
+		if _, err := anim.LookFFmpeg(); err != nil {
+			return out, sh, usageError{err}
+		}
+		if !(af.fps > 0) || af.fps > 1000 || af.crf < 0 || af.crf > 63 {
+			return out, sh, usageErrorf("invalid --fps %g or --crf %d: want 0 < fps <= 1000 and 0 <= crf <= 63", af.fps, af.crf)
+		}
+	}
+	return out, sh, nil
+}
+
+// animJob is an animation read in, with its frames and what one needs.
+type animJob struct {
+	src     anim.Source
+	times   []float64
+	numbers []int
+	fp      flame.Footprint
+	fps     float64 // the video's frame rate
+}
+
+// loadAnimation reads the animation, applies the size flags and lists its
+// frames.
+func (a *app) loadAnimation(ctx context.Context, path string, af animateFlags, o flameOptions) (animJob, error) {
+	parseOpts, err := flameParseOptions(o)
+	if err != nil {
+		return animJob{}, err
+	}
+	flock := af.flockOptions()
+	in, err := anim.Load(ctx, anim.Input{Path: path, Stdin: a.stdin, Parse: parseOpts, Flock: flock,
+		CheckFile: checkInputFile, Debug: a.debugLines()})
+	for _, w := range in.Warnings {
+		a.log.Warnf("%s", w)
+	}
+	if err != nil {
+		return animJob{}, animError(err)
+	}
+	job := animJob{src: in.Source, fps: in.FPS}
+	if err := job.src.Override(flame.Options{Width: o.Width, Height: o.Height, Quality: o.Quality, Supersample: o.Supersample}); err != nil {
+		return job, usageErrorf("%s: %v: lower --width/--height, --quality or --supersample", path, err)
+	}
+	job.times, job.numbers, err = anim.FrameTimes(job.src, anim.Range{Begin: af.begin, End: af.end, BeginSet: af.beginSet,
+		EndSet: af.endSet, DTime: af.dtime}, flock)
+	if err != nil {
+		return job, animError(err)
+	}
+	job.fp, err = anim.Footprint(path, job.src, job.times)
+	return job, animError(err)
 }
 
 // writeAnimation runs the pipeline into the output -o names.

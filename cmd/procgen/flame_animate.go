@@ -5,17 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/procgen-dev/procgen/internal/device"
 	"github.com/procgen-dev/procgen/internal/flame"
+	"github.com/procgen-dev/procgen/internal/flame/anim"
 	"github.com/procgen-dev/procgen/internal/gpu"
-	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/output"
 	sharding "github.com/procgen-dev/procgen/internal/shard"
 )
@@ -32,9 +31,6 @@ type animateFlags struct {
 	shardSpec         string
 	flock             flockFlags // cuburn edges and nodes
 }
-
-// maxAnimFrames bounds the frames of one run (a day of 60 fps video).
-const maxAnimFrames = 60 * 60 * 60 * 24
 
 // videoExts are the containers written through ffmpeg, and its -f names.
 var videoExts = map[string]string{".mp4": "mp4", ".webm": "webm", ".mkv": "matroska", ".mov": "mov"}
@@ -143,114 +139,17 @@ func parseAnimOutput(out string, o flameOptions) (animOutput, error) {
 	return animOutput{}, usageErrorf("-o %s: want a frame pattern (frames/f%%05d.png), FILE.y4m, or FILE.mp4/.webm/.mkv/.mov", out)
 }
 
-// frameTimes lists the frame times and the number each frame's file gets.
-func frameTimes(an animSource, af animateFlags) (times []float64, numbers []int, err error) {
-	if cb, ok := an.(*flame.CuburnAnim); ok {
-		return flockFrameTimes(cb, af)
-	}
-	first, last := an.Span()
-	begin, end := math.Trunc(first), math.Trunc(last)-1
-	if af.beginSet {
-		begin = af.begin
-	}
-	if af.endSet {
-		end = af.end
-	} else if end < begin {
-		end = begin
-	}
-	switch {
-	case math.IsNaN(begin) || math.IsInf(begin, 0) || math.IsNaN(end) || math.IsInf(end, 0):
-		return nil, nil, usageErrorf("invalid --begin %g / --end %g: want finite times", begin, end)
-	case !(af.dtime > 0) || math.IsInf(af.dtime, 0):
-		return nil, nil, usageErrorf("invalid --dtime %g: want a positive time step", af.dtime)
-	case begin > end:
-		return nil, nil, usageErrorf("--begin %g is after --end %g", begin, end)
-	}
-	n := math.Floor((end-begin)/af.dtime+1e-9) + 1
-	if n > maxAnimFrames {
-		return nil, nil, usageErrorf("%.0f frames from --begin %g to --end %g by --dtime %g: over %d", n, begin, end, af.dtime, maxAnimFrames)
-	}
-	whole := begin == math.Trunc(begin) && af.dtime == math.Trunc(af.dtime)
-	for i := 0; i < int(n); i++ {
-		t := begin + float64(i)*af.dtime
-		times = append(times, t)
-		if whole {
-			numbers = append(numbers, int(t))
-		} else {
-			numbers = append(numbers, i)
-		}
-	}
-	return times, numbers, nil
-}
-
 func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o flameOptions) error {
 	a.dev.Prefetch()
-	out, err := parseAnimOutput(af.out, o)
+	out, sh, err := a.checkAnimate(path, af, o)
 	if err != nil {
 		return err
 	}
-	sh, err := a.animShard(af, out)
+	job, err := a.loadAnimation(ctx, path, af, o)
 	if err != nil {
 		return err
 	}
-	if path != output.Stdout {
-		if err := checkInputFile("flame animate", path); err != nil {
-			return err
-		}
-	}
-	if out.kind == "video" {
-		if _, err := lookFFmpeg(); err != nil {
-			return usageError{err}
-		}
-		if !(af.fps > 0) || af.fps > 1000 || af.crf < 0 || af.crf > 63 {
-			return usageErrorf("invalid --fps %g or --crf %d: want 0 < fps <= 1000 and 0 <= crf <= 63", af.fps, af.crf)
-		}
-	}
-	parseOpts, err := flameParseOptions(o)
-	if err != nil {
-		return err
-	}
-	parseOpts.Context = ctx
-	var an animSource
-	var warns []flame.Warning
-	var data []byte
-	if path == output.Stdout {
-		if data, err = input.Read(ctx, a.stdin, "standard input", input.Genome); err != nil {
-			return fmt.Errorf("flame animate: %w", err)
-		}
-	} else if strings.EqualFold(filepath.Ext(path), ".json") {
-		if data, err = input.ReadFile(ctx, path, input.CuburnJSON); err != nil {
-			return fmt.Errorf("flame animate: %w", err)
-		}
-	}
-	switch {
-	case isFlockInput(path, data):
-		an, err = a.loadFlock(path, data, &af)
-	case af.flock.profile != "" || af.flock.frames != 0 || af.flock.half || af.flock.still || af.flock.db != "":
-		return usageErrorf("--profile, --frames, --half, --still and --genome-db apply to cuburn JSON edges and nodes, not %s", path)
-	case path == output.Stdout:
-		an, warns, err = flame.ParseAnimation(data, "<stdin>", parseOpts)
-	default:
-		an, warns, err = flame.ParseAnimationFileContext(ctx, path, parseOpts)
-	}
-	for _, w := range warns {
-		a.log.Warnf("%s", w)
-	}
-	if err != nil {
-		return err
-	}
-	if err := an.Override(flame.Options{Width: o.Width, Height: o.Height, Quality: o.Quality, Supersample: o.Supersample}); err != nil {
-		return usageErrorf("%s: %v: lower --width/--height, --quality or --supersample", path, err)
-	}
-	times, numbers, err := frameTimes(an, af)
-	if err != nil {
-		return err
-	}
-	fp, err := animFootprint(path, an, times)
-	if err != nil {
-		return err
-	}
-	dev, err := a.dev.OpenFor("flame", float64(len(times))*device.FlameWork(fp.Samples, fp.Buckets))
+	dev, err := a.dev.OpenFor("flame", float64(len(job.times))*device.FlameWork(job.fp.Samples, job.fp.Buckets))
 	if err != nil {
 		return err
 	}
@@ -263,42 +162,142 @@ func (a *app) flameAnimate(ctx context.Context, path string, af animateFlags, o 
 	}
 	defer a.dev.CloseMore(devs)
 	for _, d := range append([]*gpu.Device{dev}, devs[min(1, len(devs)):]...) {
-		if err := a.checkAnimMemory(path, fp, d); err != nil {
+		if err := a.checkAnimMemory(path, job.fp, d); err != nil {
 			return err
 		}
 	}
-	if times, numbers = sharding.Frames(times, numbers, sh); len(times) == 0 {
+	times, numbers := sharding.Frames(job.times, job.numbers, sh)
+	if len(times) == 0 {
 		a.log.Infof("shard %s: no frames to render", sh)
 		return nil
 	}
-	r := &animRun{app: a, an: an, times: times, numbers: numbers, o: o, af: af,
-		render: device.FrameRenderers(devs), src: path}
-	defer device.CloseRenderers(r.render)
-	switch out.kind {
-	case "pattern":
-		err = r.writePattern(ctx, out.pattern)
-	case "y4m":
-		err = r.writeY4M(ctx, out.path)
-	default:
-		err = r.writeVideo(ctx, out)
-	}
+	render := device.FrameRenderers(devs)
+	defer device.CloseRenderers(render)
+	p := &anim.Pipeline{Source: job.src, Times: times, Numbers: numbers, Render: render, Src: path,
+		Frame:    flame.Options{Seed: a.opts.Seed, EarlyClip: o.EarlyClip, Transparent: o.Transparent},
+		Progress: a.lazyProgress("flame animate"), Log: logLines(a.log.Infof), Debug: a.debugLines()}
+	err = a.writeAnimation(ctx, p, out, af, o, job.fps)
 	a.dev.HintJIT(dev, "flame")
 	return err
 }
 
-// animFootprint is what one frame of the animation needs (its first frame;
-// frames of one animation share the size), or a usage error naming the
-// flags when it is over a limit.
-func animFootprint(path string, an animSource, times []float64) (flame.Footprint, error) {
-	g := an.At(times[0]).Genome
-	fp, err := flame.Estimate(&g, flame.Options{})
-	if errors.Is(err, flame.ErrTooLarge) {
-		return fp, usageErrorf("%s: %v: lower --width/--height, --quality or --supersample", path, err)
+// checkAnimate is the usage check before any input is read: the output,
+// the shard, the input file, and ffmpeg and its flags for a video.
+func (a *app) checkAnimate(path string, af animateFlags, o flameOptions) (animOutput, shard, error) {
+	out, err := parseAnimOutput(af.out, o)
+	if err != nil {
+		return out, shard{}, err
+	}
+	sh, err := a.animShard(af, out)
+	if err != nil {
+		return out, sh, err
+	}
+	if path != output.Stdout {
+		if err := checkInputFile("flame animate", path); err != nil {
+			return out, sh, err
+		}
+	}
+	if out.kind == "video" {
+		if _, err := anim.LookFFmpeg(); err != nil {
+			return out, sh, usageError{err}
+		}
+		if !(af.fps > 0) || af.fps > 1000 || af.crf < 0 || af.crf > 63 {
+			return out, sh, usageErrorf("invalid --fps %g or --crf %d: want 0 < fps <= 1000 and 0 <= crf <= 63", af.fps, af.crf)
+		}
+	}
+	return out, sh, nil
+}
+
+// animJob is an animation read in, with its frames and what one needs.
+type animJob struct {
+	src     anim.Source
+	times   []float64
+	numbers []int
+	fp      flame.Footprint
+	fps     float64 // the video's frame rate
+}
+
+// loadAnimation reads the animation, applies the size flags and lists its
+// frames.
+func (a *app) loadAnimation(ctx context.Context, path string, af animateFlags, o flameOptions) (animJob, error) {
+	parseOpts, err := flameParseOptions(o)
+	if err != nil {
+		return animJob{}, err
+	}
+	flock := af.flockOptions()
+	in, err := anim.Load(ctx, anim.Input{Path: path, Stdin: a.stdin, Parse: parseOpts, Flock: flock,
+		CheckFile: checkInputFile, Debug: a.debugLines()})
+	for _, w := range in.Warnings {
+		a.log.Warnf("%s", w)
 	}
 	if err != nil {
-		return fp, fmt.Errorf("%s: %w", path, err)
+		return animJob{}, animError(err)
 	}
-	return fp, nil
+	job := animJob{src: in.Source, fps: in.FPS}
+	if err := job.src.Override(flame.Options{Width: o.Width, Height: o.Height, Quality: o.Quality, Supersample: o.Supersample}); err != nil {
+		return job, usageErrorf("%s: %v: lower --width/--height, --quality or --supersample", path, err)
+	}
+	job.times, job.numbers, err = anim.FrameTimes(job.src, anim.Range{Begin: af.begin, End: af.end, BeginSet: af.beginSet,
+		EndSet: af.endSet, DTime: af.dtime}, flock)
+	if err != nil {
+		return job, animError(err)
+	}
+	job.fp, err = anim.Footprint(path, job.src, job.times)
+	return job, animError(err)
+}
+
+// writeAnimation runs the pipeline into the output -o names.
+func (a *app) writeAnimation(ctx context.Context, p *anim.Pipeline, out animOutput, af animateFlags, o flameOptions, fps float64) error {
+	ao := anim.Output{Stdout: a.stdout, Resume: af.resume, PNG16: o.PNG16, Compression: pngCompression[o.Compression],
+		JPEGQuality: o.JPEGQuality, FPS: fps, CRF: af.crf, Codec: af.codec, Format: out.format,
+		PNGText: func(g *flame.Genome) ([]output.PNGText, error) { return flam3Text(g, flame.Options{}, flame.Stats{}) }}
+	var err error
+	switch out.kind {
+	case "pattern":
+		err = p.WritePattern(ctx, out.pattern, ao)
+	case "y4m":
+		err = p.WriteY4M(ctx, out.path, ao)
+	default:
+		err = p.WriteVideo(ctx, out.path, ao)
+	}
+	return animError(err)
+}
+
+// animError makes the pipeline's usage errors ours (exit code 2).
+func animError(err error) error {
+	if errors.Is(err, anim.ErrUsage) {
+		return usageError{err}
+	}
+	return err
+}
+
+// lazyProgress is a.newProgress for work whose total the callee knows: the
+// bar is made at its first report.
+func (a *app) lazyProgress(description string) func(done, total int64) {
+	var once sync.Once
+	var bar func(done, total int64)
+	return func(done, total int64) {
+		once.Do(func() { bar = a.newProgress(total, description) })
+		bar(done, total)
+	}
+}
+
+// logLines logs each line an internal package writes (one Write a line)
+// through one of the logger's levels.
+type logLines func(format string, args ...any)
+
+func (l logLines) Write(p []byte) (int, error) {
+	l("%s", strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
+}
+
+// debugLines is where -v lines go; nil without -v, so they are not even
+// formatted.
+func (a *app) debugLines() io.Writer {
+	if a.log.verbose < 1 {
+		return nil
+	}
+	return logLines(a.log.Debugf)
 }
 
 // checkAnimMemory refuses frames that cannot fit in memory on the device
@@ -313,110 +312,4 @@ func (a *app) checkAnimMemory(path string, fp flame.Footprint, dev *gpu.Device) 
 		return err
 	}
 	return checkDeviceMemory(what, fp.DeviceBytes, dev.Info().MemoryBytes, flags)
-}
-
-// animRun renders the frames of one animation.
-type animRun struct {
-	app     *app
-	an      animSource
-	times   []float64
-	numbers []int
-	o       flameOptions
-	af      animateFlags
-	render  []flame.FrameRenderer // one per device; frames are dealt over them
-	src     string
-}
-
-func (r *animRun) writePattern(ctx context.Context, pattern string) error {
-	names := make([]string, len(r.times))
-	for i, num := range r.numbers {
-		names[i] = fmt.Sprintf(pattern, num)
-	}
-	dir := filepath.Dir(names[0])
-	if err := output.ProbeCreatableDir(dir); err != nil {
-		return usageError{err}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	plan := output.NewPlan(r.app.stdout)
-	for _, name := range names {
-		if _, err := plan.Add(name); err != nil {
-			return usageError{err}
-		}
-	}
-	if err := plan.RefuseInputs(r.src); err != nil {
-		return usageError{err}
-	}
-	skip := func(i int) bool {
-		if !r.af.resume {
-			return false
-		}
-		_, err := os.Stat(names[i])
-		return err == nil
-	}
-	depth := output.Depth8
-	if r.o.PNG16 {
-		depth = output.Depth16
-	}
-	level := pngCompression[r.o.Compression]
-	written := 0
-	pool := newEncodePool(0)
-	err := r.run(ctx, skip, func(i int, f *flame.Frame) error {
-		// Each PNG keeps the genome at the frame's time, as flam3-animate's do.
-		text, err := flam3Text(&r.an.At(r.times[i]).Genome, flame.Options{}, flame.Stats{})
-		if err != nil {
-			return err
-		}
-		encode := func(w io.Writer) error {
-			switch {
-			case isJPEG(names[i]):
-				return output.EncodeJPEG(ctx, w, f.NRGBA(), r.o.JPEGQuality)
-			case depth == output.Depth16:
-				return output.EncodePNGText(ctx, w, f.NRGBA64(), depth, level, text)
-			}
-			return output.EncodePNGText(ctx, w, f.NRGBA(), depth, level, text)
-		}
-		written++
-		return pool.submit(func() error { return plan.Commit(ctx, []output.Write{{Path: names[i], Func: encode}}) })
-	})
-	if werr := pool.wait(); err == nil {
-		err = werr
-	}
-	if err == nil {
-		r.app.log.Infof("wrote %d frames (%s)", written, pattern)
-	}
-	return err
-}
-
-func (r *animRun) skipAll(path string) bool {
-	if !r.af.resume || path == output.Stdout {
-		return false
-	}
-	if _, err := os.Stat(path); err == nil {
-		r.app.log.Infof("skip %s: exists (--resume)", path)
-		return true
-	}
-	return false
-}
-
-func (r *animRun) writeY4M(ctx context.Context, path string) error {
-	plan := output.NewPlan(r.app.stdout)
-	if _, err := plan.Add(path); err != nil {
-		return usageError{err}
-	}
-	if err := plan.RefuseInputs(r.src); err != nil {
-		return usageError{err}
-	}
-	if r.skipAll(path) {
-		return nil
-	}
-	err := plan.Commit(ctx, []output.Write{{Path: path, Func: func(w io.Writer) error {
-		y := newY4MWriter(w, r.af.fps)
-		return r.run(ctx, func(int) bool { return false }, func(_ int, f *flame.Frame) error { return y.frame(f) })
-	}}})
-	if err == nil && path != output.Stdout {
-		r.app.log.Infof("wrote %s (%d frames)", path, len(r.times))
-	}
-	return err
 }

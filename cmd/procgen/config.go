@@ -200,7 +200,7 @@ func (a *app) decode(prefix string, out any) error {
 		}
 		v, err := a.typedValue(k)
 		if err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 		tmp.Set(key, v)
 	}
@@ -416,7 +416,7 @@ it. The YAML output is itself a valid config file.
 			for _, k := range configKeys() {
 				val, err := a.typedValue(k)
 				if err != nil {
-					return usageError{err}
+					return usageError{Err: err}
 				}
 				settings = append(settings, shownSetting{k.Key, val, a.origin(k.Key)})
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/procgen-dev/procgen/internal/flame"
 	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/input"
+	"github.com/procgen-dev/procgen/internal/job"
 )
 
 // Exit codes. They are part of the command-line interface: scripts test them,
@@ -47,15 +48,11 @@ goroutine trace on stderr: out of memory, which no program can recover
 from, or a bug outside the command's own goroutine (please report it).`
 
 // usageError marks an error as the user's mistake in how procgen was called:
-// exit code 2, and a hint pointing at the command's --help.
-type usageError struct{ err error }
+// exit code 2, and a hint pointing at the command's --help. It is the job
+// contract's own, so jobs below cmd report usage errors the same way.
+type usageError = job.UsageError
 
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usageErrorf(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
+func usageErrorf(format string, args ...any) error { return job.Usagef(format, args...) }
 
 // asUsage wraps err as a usage error unless it is nil or already one.
 func asUsage(err error) error {
@@ -63,7 +60,7 @@ func asUsage(err error) error {
 	if err == nil || errors.As(err, &ue) {
 		return err
 	}
-	return usageError{err}
+	return usageError{Err: err}
 }
 
 // deviceError is an explicit device request that cannot be met.

@@ -170,7 +170,7 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 	a.dev.Prefetch()
 	files, err := genomeFiles(args)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	// Where the images go is settled before any genome is parsed: a file
 	// (-o x.png, x.jpg or -) or a directory, which must exist or be creatable.
@@ -196,11 +196,11 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 			outDir = "."
 		}
 		if err := output.ProbeCreatableDir(outDir); err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 	default:
 		if err := output.ProbeCreatableDir("."); err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 	}
 	parseOpts, err := flameParseOptions(o)
@@ -263,7 +263,7 @@ func (a *app) flameRender(cmd *cobra.Command, args []string, out string, resume 
 		}
 	}
 	if err := plan.RefuseInputs(files...); err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	// Every size is checked before the first render, so a batch never
 	// stops half-way on a genome it could have refused at the start.

@@ -199,7 +199,7 @@ func (a *app) checkAnimate(path string, af animateFlags, o flameOptions) (animOu
 	}
 	if out.kind == "video" {
 		if _, err := anim.LookFFmpeg(); err != nil {
-			return out, sh, usageError{err}
+			return out, sh, usageError{Err: err}
 		}
 		if !(af.fps > 0) || af.fps > 1000 || af.crf < 0 || af.crf > 63 {
 			return out, sh, usageErrorf("invalid --fps %g or --crf %d: want 0 < fps <= 1000 and 0 <= crf <= 63", af.fps, af.crf)
@@ -266,7 +266,7 @@ func (a *app) writeAnimation(ctx context.Context, p *anim.Pipeline, out animOutp
 // animError makes the pipeline's usage errors ours (exit code 2).
 func animError(err error) error {
 	if errors.Is(err, anim.ErrUsage) {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	return err
 }

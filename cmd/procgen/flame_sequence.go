@@ -92,10 +92,10 @@ func (a *app) flameSequence(ctx context.Context, args []string, sf sequenceFlags
 	}
 	plan := output.NewPlan(a.stdout)
 	if _, err := plan.Add(sf.out); err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	if err := plan.RefuseInputs(args...); err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	parseOpts, err := flameParseOptions(o)
 	if err != nil {
@@ -130,7 +130,7 @@ func (a *app) flameSequence(ctx context.Context, args []string, sf sequenceFlags
 	}
 	so := flame.SequenceOptions{LoopFrames: sf.loops, EdgeFrames: sf.edges, Stagger: sf.stagger}
 	if err := flame.CheckSequence(len(gs), so); err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	n := flame.SequenceLen(len(gs), so)
 	// The keyframes are streamed to the output, not held: the memory is

@@ -109,7 +109,7 @@ func (o *forestOptions) validate() (*forestPlan, error) {
 		}
 		c, err := forest.ParseCondition(w)
 		if err != nil {
-			return nil, usageError{err}
+			return nil, usageError{Err: err}
 		}
 		p.where = append(p.where, c)
 	}

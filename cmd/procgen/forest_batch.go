@@ -45,7 +45,7 @@ func (a *app) forestDisperseBatch(ctx context.Context, args []string, outDir str
 	// that the batch never stops half-way on an output it could refuse now.
 	if outDir != "" && !isDir(outDir) {
 		if err := output.ProbeCreatableDir(outDir); err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 	} else {
 		for _, it := range own {

@@ -44,7 +44,7 @@ func forestOutDir(outDir string, force bool, inputs ...string) (*outdir.Dir, err
 	}
 	if exists {
 		if err := output.ProbeCreatableDir(filepath.Dir(dir)); err != nil {
-			return nil, usageError{err}
+			return nil, usageError{Err: err}
 		}
 	}
 	d, err := outdir.Inspect(dir)
@@ -73,7 +73,7 @@ func settleOutDir(label, dir string, force bool, forceHint string, first func(di
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := output.ProbeCreatableDir(filepath.Dir(clean)); err != nil {
-			return "", false, usageError{err}
+			return "", false, usageError{Err: err}
 		}
 		return clean, false, nil
 	case err != nil:

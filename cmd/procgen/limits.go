@@ -3,10 +3,11 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"math"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/job"
 )
 
 // parseSize reads a memory size: bytes, or a number with a K, M, G or T
@@ -67,36 +68,13 @@ func (a *app) memoryLimit() uint64 {
 	return n
 }
 
-// checkMemory refuses work whose estimated memory exceeds --max-memory, with
-// one line naming the estimate, the limit and the flags that change either.
+// checkMemory is job.Env.CheckMemory for the commands not yet moved into a job.
 func (a *app) checkMemory(what string, estimate float64, flags string) error {
-	limit := float64(a.memoryLimit())
-	if estimate <= limit && !math.IsNaN(estimate) {
-		return nil
-	}
-	return usageErrorf("%s needs an estimated %s of memory, over the limit of %s: lower %s or raise --max-memory",
-		what, formatBytes(estimate), formatBytes(limit), flags)
+	return a.env().CheckMemory(what, estimate, flags)
 }
 
-// checkDeviceMemory is checkMemory against the GPU's memory (3/4 of it: the
-// driver, other processes and the kernels' own buffers need the rest).
 func checkDeviceMemory(what string, estimate float64, deviceBytes uint64, flags string) error {
-	limit := float64(deviceBytes) / 4 * 3
-	if deviceBytes == 0 || estimate <= limit {
-		return nil
-	}
-	return usageErrorf("%s needs an estimated %s of GPU memory, over %s (3/4 of the device's): lower %s or use --device cpu",
-		what, formatBytes(estimate), formatBytes(limit), flags)
+	return job.CheckDeviceMemory(what, estimate, deviceBytes, flags)
 }
 
-func formatBytes(b float64) string {
-	switch {
-	case b >= 1<<40:
-		return fmt.Sprintf("%.1f TiB", b/(1<<40))
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", b/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", b/(1<<20))
-	}
-	return fmt.Sprintf("%.0f KiB", math.Ceil(b/(1<<10)))
-}
+func formatBytes(b float64) string { return job.FormatBytes(b) }

@@ -116,7 +116,7 @@ func (a *app) newRootCmd() *cobra.Command {
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{describeFlagError(err)} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{Err: describeFlagError(err)} })
 
 	pf := root.PersistentFlags()
 	a.bindFlag(pf, "device", "device", "")
@@ -209,7 +209,7 @@ func noSubcommand(cmd *cobra.Command, args []string) error {
 	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 		msg += fmt.Sprintf(" (did you mean %q?)", s[0])
 	}
-	return usageError{errors.New(msg)}
+	return usageError{Err: errors.New(msg)}
 }
 
 // globalOptions are the settings every command shares.

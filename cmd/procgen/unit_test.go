@@ -30,7 +30,7 @@ func TestExitCode(t *testing.T) {
 		{"device", deviceError{errors.New("no cuda")}, 3},
 		{"gpu unavailable", fmt.Errorf("open: %w", gpu.ErrUnavailable), 3},
 		{"interrupted", fmt.Errorf("render: %w", context.Canceled), 130},
-		{"interrupted beats usage", usageError{context.Canceled}, 130},
+		{"interrupted beats usage", usageError{Err: context.Canceled}, 130},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

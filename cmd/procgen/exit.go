@@ -114,6 +114,10 @@ type pipeWatch struct {
 	broken atomic.Bool
 }
 
+// Unwrap is the standard output itself: the output plan checks that it is
+// open (output.CheckWriter).
+func (p *pipeWatch) Unwrap() io.Writer { return p.w }
+
 func (p *pipeWatch) Write(b []byte) (int, error) {
 	n, err := p.w.Write(b)
 	if errors.Is(err, syscall.EPIPE) {

@@ -158,7 +158,16 @@ func stdName(fd int) string {
 // CheckWriter is the check of "-" against the writer it goes to: when that
 // is a file of this process (os.Stdout), its descriptor must be open for
 // writing, not the stand-in for one closed at start.
+// A writer that wraps another (the command layer's broken-pipe watch) says
+// so with Unwrap() io.Writer.
 func CheckWriter(path string, w io.Writer) error {
+	for {
+		u, ok := w.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
+		w = u.Unwrap()
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return nil

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/procgen-dev/procgen/internal/flame"
+	"github.com/procgen-dev/procgen/internal/job/lsysjob"
 )
 
 // FuzzSizeValidation throws arbitrary values at every size a user controls:
@@ -39,10 +40,10 @@ func FuzzSizeValidation(f *testing.F) {
 				t.Fatalf("flame %+v: footprint %+v", fo, fp)
 			}
 		}
-		lo := lsysOptions{Steps: int(steps), MaxModules: uint64(count), ImageWidth: int(w), ImageHeight: int(h),
+		lo := lsysjob.Options{Steps: int(steps), MaxModules: uint64(count), ImageWidth: int(w), ImageHeight: int(h),
 			LineScale: q, LineWidth: "auto", View: "front"}
-		if lo.validate() == nil {
-			if lo.Steps > maxLsysSteps || a.lsysModuleCap(lo) < 1 {
+		if lo.Validate() == nil {
+			if n, _ := lsysjob.ModuleCap(lo, a.memoryLimit()); lo.Steps > lsysjob.MaxSteps || n < 1 {
 				t.Fatalf("lsys %+v accepted out of bounds", lo)
 			}
 		}

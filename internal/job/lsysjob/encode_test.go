@@ -1,4 +1,4 @@
-package main
+package lsysjob
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"github.com/procgen-dev/procgen/internal/lsys/turtle"
 )
 
-func TestEncodeLsysText(t *testing.T) {
+func TestEncodeText(t *testing.T) {
 	sys, err := syntax.Parse("t.l", []byte("axiom: A(1)\nA(x) -> A(x+1)[-B(x/2)]\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -19,9 +19,9 @@ func TestEncodeLsysText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	txt := lsysText{sys: sys, final: d.String, deriver: lsys.CPU{}, opts: lsys.DeriveOptions{Steps: 2}}
+	txt := text{sys: sys, final: d.String, deriver: lsys.CPU{}, opts: lsys.DeriveOptions{Steps: 2}}
 	var buf bytes.Buffer
-	if err := encodeLsysText(context.Background(), &buf, &txt); err != nil {
+	if err := encodeText(context.Background(), &buf, &txt); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := buf.String(), "A(3)[-B(1)][-B(0.5)]\n"; got != want {
@@ -29,7 +29,7 @@ func TestEncodeLsysText(t *testing.T) {
 	}
 	txt.allSteps = true
 	buf.Reset()
-	if err := encodeLsysText(context.Background(), &buf, &txt); err != nil {
+	if err := encodeText(context.Background(), &buf, &txt); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := buf.String(), "A(1)\nA(2)[-B(0.5)]\nA(3)[-B(1)][-B(0.5)]\n"; got != want {
@@ -37,7 +37,7 @@ func TestEncodeLsysText(t *testing.T) {
 	}
 }
 
-func TestEncodeLsysGLB(t *testing.T) {
+func TestEncodeGLB(t *testing.T) {
 	sys, err := syntax.Parse("t.l", []byte("axiom: F{-f+f+f-|-f+f+f}\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestEncodeLsysGLB(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := encodeLsysGLB(context.Background(), &buf, g, lsysOptions{LineWidth: "auto"}, false); err != nil {
+	if err := encodeGLB(context.Background(), &buf, g, &Options{LineWidth: "auto"}, false); err != nil {
 		t.Fatal(err)
 	}
 	b := buf.Bytes()
@@ -55,7 +55,7 @@ func TestEncodeLsysGLB(t *testing.T) {
 		t.Fatalf("not a GLB with a material: %q", b[:min(len(b), 64)])
 	}
 	// Pixel widths mean nothing in 3D: the tube is relative to the segment.
-	if s := lsysTubeScale("auto", g, false); s != 0.01 {
+	if s := tubeScale("auto", g, false); s != 0.01 {
 		t.Errorf("tube scale %g, want 0.01", s)
 	}
 }

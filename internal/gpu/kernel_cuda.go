@@ -1,0 +1,87 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"fmt"
+	"reflect"
+)
+
+// Ptr passes the buffer to a kernel as a pointer to its first value.
+func (b *Buffer[T]) Ptr() Ptr { return Ptr{uint64(b.ptr)} }
+
+// PtrAt passes a pointer to value i of the buffer.
+func (b *Buffer[T]) PtrAt(i int) Ptr { return Ptr{uint64(b.ptr) + uint64(i)*uint64(elemSize[T]())} }
+
+// Func is a declared kernel loaded on a device: its launches take P.
+type Func[P any] struct{ *Function }
+
+// Load looks the kernel up in its family's module on d (loading the module
+// on first use).
+func (k Kernel[P]) Load(d *Device) (Func[P], error) {
+	f, err := d.Function(k.Family, k.Name)
+	return Func[P]{f}, err
+}
+
+// LoadFrom looks the kernel's name up in another family, a module loaded at
+// run time (LoadPTXModule) whose kernel has the same parameters.
+func (k Kernel[P]) LoadFrom(d *Device, family string) (Func[P], error) {
+	f, err := d.Function(family, k.Name)
+	return Func[P]{f}, err
+}
+
+// Launch queues the kernel on the device's default stream (Function.Launch).
+func (f Func[P]) Launch(grid, block Dim3, sharedBytes int, p P) error {
+	return f.LaunchOn(nil, grid, block, sharedBytes, p)
+}
+
+// LaunchOn queues the kernel on stream s.
+func (f Func[P]) LaunchOn(s *Stream, grid, block Dim3, sharedBytes int, p P) error {
+	args, err := argsOf(p)
+	if err != nil {
+		return fmt.Errorf("gpu: launch %s: %w", f.name, err)
+	}
+	return f.Function.LaunchOn(s, grid, block, sharedBytes, args...)
+}
+
+// Queue adds the launch to batch b (Batch.Launch).
+func (f Func[P]) Queue(b *Batch, grid, block Dim3, sharedBytes int, p P) {
+	args, err := argsOf(p)
+	if err != nil {
+		err = fmt.Errorf("gpu: launch %s: %w", f.name, err)
+		b.ops = append(b.ops, func() error { return err })
+		return
+	}
+	b.Launch(f.Function, grid, block, sharedBytes, args...)
+}
+
+// argsOf flattens a parameter struct into launch arguments, field by field.
+func argsOf(p any) ([]Arg, error) {
+	v := reflect.ValueOf(p)
+	if v.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("parameters %v: not a struct", v.Type())
+	}
+	args := make([]Arg, v.NumField())
+	for i := range args {
+		f := v.Field(i)
+		switch kindOf(f.Type()) {
+		case PtrParam:
+			args[i] = Arg{f.Field(0).Uint()}
+		case S32Param, S64Param:
+			args[i] = Arg{uint64(f.Int())}
+			if f.Kind() == reflect.Int32 {
+				args[i] = I32(int32(f.Int()))
+			}
+		case U32Param, U64Param:
+			args[i] = Arg{f.Uint()}
+		case F32Param:
+			args[i] = F32(float32(f.Float()))
+		case F64Param:
+			args[i] = F64(f.Float())
+		default:
+			return nil, fmt.Errorf("parameters %v: field %d has type %v", v.Type(), i, f.Type())
+		}
+	}
+	return args, nil
+}
+

@@ -44,13 +44,13 @@ func deferredOK(gg *gpuGenome, buckets int) bool {
 
 // sampleLog is the device state of deferred writeback.
 type sampleLog struct {
-	log, sorted           *gpu.Buffer[uint32]
-	counts, starts, cur   *gpu.Buffer[uint32]
-	ntiles                int
-	count   gpu.Func[logCountArgs]
-	scatter gpu.Func[logScatterArgs]
-	accum   gpu.Func[logAccumulateArgs]
-	coarse  gpu.Func[coarseCursorsArgs]
+	log, sorted         *gpu.Buffer[uint32]
+	counts, starts, cur *gpu.Buffer[uint32]
+	ntiles              int
+	count               gpu.Func[logCountArgs]
+	scatter             gpu.Func[logScatterArgs]
+	accum               gpu.Func[logAccumulateArgs]
+	coarse              gpu.Func[coarseCursorsArgs]
 }
 
 // coarseShift groups 2^coarseShift tiles into a coarse bin for the first of

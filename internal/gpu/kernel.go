@@ -46,7 +46,8 @@ func (k ParamKind) String() string {
 
 // Kernel declares a kernel and its parameter list once on the Go side: P is
 // a struct whose fields, in order, are the kernel's parameters, each a Ptr,
-// int32, uint32, int64, uint64, float32 or float64. Launch sites fill a P
+// int32, uint32, int64, uint64, float32 or float64, or a struct of such
+// fields standing for a run of parameters several kernels share. Launch sites fill a P
 // (an unkeyed literal of a package-local P checks count and types at compile
 // time), and kerneltest checks P against the kernel's C declaration.
 type Kernel[P any] struct {
@@ -74,15 +75,23 @@ func paramKinds(t reflect.Type) ([]ParamKind, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("gpu: kernel parameters %v: not a struct", t)
 	}
-	kinds := make([]ParamKind, t.NumField())
-	for i := range kinds {
+	var kinds []ParamKind
+	for i := range t.NumField() {
 		f := t.Field(i)
 		k := kindOf(f.Type)
-		if k == 0 {
+		switch {
+		case k != 0:
+			kinds = append(kinds, k)
+		case f.Type.Kind() == reflect.Struct:
+			sub, err := paramKinds(f.Type)
+			if err != nil {
+				return nil, err
+			}
+			kinds = append(kinds, sub...)
+		default:
 			return nil, fmt.Errorf("gpu: kernel parameters %v: field %s has type %v, not a Ptr or a 32/64-bit number",
 				t, f.Name, f.Type)
 		}
-		kinds[i] = k
 	}
 	return kinds, nil
 }

@@ -55,33 +55,41 @@ func (f Func[P]) Queue(b *Batch, grid, block Dim3, sharedBytes int, p P) {
 	b.Launch(f.Function, grid, block, sharedBytes, args...)
 }
 
-// argsOf flattens a parameter struct into launch arguments, field by field.
+// argsOf flattens a parameter struct into launch arguments, field by
+// field, a struct field's own fields in its place.
 func argsOf(p any) ([]Arg, error) {
 	v := reflect.ValueOf(p)
 	if v.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("parameters %v: not a struct", v.Type())
 	}
-	args := make([]Arg, v.NumField())
-	for i := range args {
+	return appendArgs(nil, v)
+}
+
+func appendArgs(args []Arg, v reflect.Value) ([]Arg, error) {
+	for i := range v.NumField() {
 		f := v.Field(i)
 		switch kindOf(f.Type()) {
 		case PtrParam:
-			args[i] = Arg{f.Field(0).Uint()}
-		case S32Param, S64Param:
-			args[i] = Arg{uint64(f.Int())}
-			if f.Kind() == reflect.Int32 {
-				args[i] = I32(int32(f.Int()))
-			}
+			args = append(args, Arg{f.Field(0).Uint()})
+		case S32Param:
+			args = append(args, I32(int32(f.Int())))
+		case S64Param:
+			args = append(args, I64(f.Int()))
 		case U32Param, U64Param:
-			args[i] = Arg{f.Uint()}
+			args = append(args, Arg{f.Uint()})
 		case F32Param:
-			args[i] = F32(float32(f.Float()))
+			args = append(args, F32(float32(f.Float())))
 		case F64Param:
-			args[i] = F64(f.Float())
+			args = append(args, F64(f.Float()))
 		default:
-			return nil, fmt.Errorf("parameters %v: field %d has type %v", v.Type(), i, f.Type())
+			if f.Kind() != reflect.Struct {
+				return nil, fmt.Errorf("parameters %v: field %d has type %v", v.Type(), i, f.Type())
+			}
+			var err error
+			if args, err = appendArgs(args, f); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return args, nil
 }
-

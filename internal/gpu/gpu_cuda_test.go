@@ -160,10 +160,10 @@ func TestCounterHashMatchesCPU(t *testing.T) {
 
 func TestUnknownKernel(t *testing.T) {
 	d := device(t)
-	if _, err := d.Function("prims", "no_such_kernel"); err == nil {
+	if _, err := d.function("prims", "no_such_kernel"); err == nil {
 		t.Fatal("unknown kernel found")
 	}
-	if _, err := d.Function("no_such_family", "x"); err == nil {
+	if _, err := d.function("no_such_family", "x"); err == nil {
 		t.Fatal("unknown family found")
 	}
 }

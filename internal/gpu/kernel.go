@@ -7,7 +7,9 @@ import (
 
 // Ptr is a device pointer passed to a kernel. Only this package makes one
 // (Buffer.Ptr, Buffer.PtrAt); the zero Ptr is a null pointer.
-type Ptr struct{ addr uint64 }
+type Ptr struct {
+	addr uint64 //lint:ignore U1000 set and read in the cuda build (kernel_cuda.go)
+}
 
 // ParamKind is the C type class of one kernel parameter, as the kernel's
 // declaration in cuda/*.cu spells it.

@@ -43,7 +43,7 @@ func TestStreamsOrderTheirWork(t *testing.T) {
 			if err := bufs[i].ZeroOn(s); err != nil {
 				t.Fatal(err)
 			}
-			if err := f.LaunchOn(s, Dim(n/256), Dim(256), 0, hashArgs{uint64(i+1), bufs[i].Ptr(), n}); err != nil {
+			if err := f.LaunchOn(s, Dim(n/256), Dim(256), 0, hashArgs{uint64(i + 1), bufs[i].Ptr(), n}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -28,7 +28,6 @@ type cudaRun struct {
 	dev       *gpu.Device
 	r         *rules
 	tab       *deviceTables
-	fns       map[string]*gpu.Function
 	steps     int
 	growth    float64             // headroom factor for buffers that must grow
 	spare     int                 // headroom limit per buffer, bytes
@@ -135,18 +134,13 @@ func (run *cudaRun) take() (*DeviceString, error) {
 	return s, nil
 }
 
-// launch queues kernel k, its function looked up once a run.
+// launch queues kernel k (the device caches the lookup).
 func launch[P any](run *cudaRun, k gpu.Kernel[P], grid, shared int, p P) error {
-	id := k.Family + "." + k.Name
-	f, ok := run.fns[id]
-	if !ok {
-		var err error
-		if f, err = run.dev.Function(k.Family, k.Name); err != nil {
-			return err
-		}
-		run.fns[id] = f
+	f, err := k.Load(run.dev)
+	if err != nil {
+		return err
 	}
-	gpu.Func[P]{Function: f}.Queue(run.batch, gpu.Dim(grid), gpu.Dim(gpuThreads), shared, p)
+	f.Queue(run.batch, gpu.Dim(grid), gpu.Dim(gpuThreads), shared, p)
 	return nil
 }
 

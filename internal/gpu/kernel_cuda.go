@@ -4,8 +4,8 @@ package gpu
 
 import (
 	"fmt"
-	"math"
 	"reflect"
+	"unsafe"
 )
 
 // Ptr passes the buffer to a kernel as a pointer to its first value.
@@ -48,16 +48,16 @@ func (f Func[P]) Launch(grid, block Dim3, sharedBytes int, p P) error {
 
 // LaunchOn queues the kernel on stream s.
 func (f Func[P]) LaunchOn(s *Stream, grid, block Dim3, sharedBytes int, p P) error {
-	args, err := argsOf(p)
+	args, err := f.args(&p)
 	if err != nil {
 		return fmt.Errorf("gpu: launch %s: %w", f.fn.name, err)
 	}
 	return f.fn.launchOn(s, grid, block, sharedBytes, args...)
 }
 
-// Queue adds the launch to batch b (Batch.Launch).
+// Queue adds the launch to batch b, to run with the batch's other work.
 func (f Func[P]) Queue(b *Batch, grid, block Dim3, sharedBytes int, p P) {
-	args, err := argsOf(p)
+	args, err := f.args(&p)
 	if err != nil {
 		err = fmt.Errorf("gpu: launch %s: %w", f.fn.name, err)
 		b.ops = append(b.ops, func() error { return err })
@@ -66,40 +66,55 @@ func (f Func[P]) Queue(b *Batch, grid, block Dim3, sharedBytes int, p P) {
 	b.launch(f.fn, grid, block, sharedBytes, args...)
 }
 
-// argsOf flattens a parameter struct into launch arguments, field by
-// field, a struct field's own fields in its place.
-func argsOf(p any) ([]arg, error) {
-	v := reflect.ValueOf(p)
-	if v.Kind() != reflect.Struct {
-		return nil, fmt.Errorf("parameters %v: not a struct", v.Type())
-	}
-	return appendArgs(nil, v)
+// argPlan says where each kernel parameter lies in a parameter struct
+// type: its offset, and whether it is 8 bytes wide (else 4). Made once per
+// kernel and type with reflect, so a launch copies bits without it.
+type argPlan struct {
+	t    reflect.Type
+	offs []uintptr
+	wide []bool
 }
 
-func appendArgs(args []arg, v reflect.Value) ([]arg, error) {
-	for i := range v.NumField() {
-		f := v.Field(i)
-		switch kindOf(f.Type()) {
-		case PtrParam:
-			args = append(args, arg{f.Field(0).Uint()})
-		case S32Param:
-			args = append(args, arg{uint64(uint32(int32(f.Int())))})
-		case S64Param:
-			args = append(args, arg{uint64(f.Int())})
-		case U32Param, U64Param:
-			args = append(args, arg{f.Uint()})
-		case F32Param:
-			args = append(args, arg{uint64(math.Float32bits(float32(f.Float())))})
-		case F64Param:
-			args = append(args, arg{math.Float64bits(f.Float())})
-		default:
-			if f.Kind() != reflect.Struct {
-				return nil, fmt.Errorf("parameters %v: field %d has type %v", v.Type(), i, f.Type())
+func planFor(t reflect.Type) (*argPlan, error) {
+	if _, err := paramKinds(t); err != nil {
+		return nil, err
+	}
+	pl := &argPlan{t: t}
+	var walk func(t reflect.Type, base uintptr)
+	walk = func(t reflect.Type, base uintptr) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if kindOf(f.Type) == 0 { // a nested struct of parameters (paramKinds checked it)
+				walk(f.Type, base+f.Offset)
+				continue
 			}
-			var err error
-			if args, err = appendArgs(args, f); err != nil {
-				return nil, err
-			}
+			pl.offs = append(pl.offs, base+f.Offset)
+			pl.wide = append(pl.wide, f.Type.Size() == 8)
+		}
+	}
+	walk(t, 0)
+	return pl, nil
+}
+
+// args flattens *p into launch arguments: a 4-byte parameter's bits in the
+// low half (as the driver reads a 32-bit parameter), Ptr's address whole.
+func (f Func[P]) args(p *P) ([]arg, error) {
+	t := reflect.TypeFor[P]()
+	pl := f.fn.plan.Load()
+	if pl == nil || pl.t != t {
+		var err error
+		if pl, err = planFor(t); err != nil {
+			return nil, err
+		}
+		f.fn.plan.Store(pl)
+	}
+	args := make([]arg, len(pl.offs))
+	base := unsafe.Pointer(p)
+	for i, off := range pl.offs {
+		if q := unsafe.Add(base, off); pl.wide[i] {
+			args[i] = arg{*(*uint64)(q)}
+		} else {
+			args[i] = arg{uint64(*(*uint32)(q))}
 		}
 	}
 	return args, nil

@@ -11,6 +11,7 @@ import "C"
 import (
 	"embed"
 	"fmt"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -52,6 +53,7 @@ type Function struct {
 	dev  *Device
 	name string
 	fn   C.pg_function
+	plan atomic.Pointer[argPlan] // its parameters' layout (Func.args), made on the first launch
 }
 
 // function looks up kernel name in the embedded fatbin cuda/<family>.cu (or

@@ -3,7 +3,6 @@
 package rules
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -20,39 +19,6 @@ func TestKernelSignatures(t *testing.T) {
 		decls = append(decls, interpKernel(name))
 	}
 	kerneltest.Check(t, "internal/rules", decls, nil)
-}
-
-// ptxEntryWidths returns the parameter widths of kernel name's .entry in
-// ptx: "u32", "u64", "f32" or "f64" each.
-func ptxEntryWidths(ptx, name string) ([]string, error) {
-	_, rest, ok := strings.Cut(ptx, ".entry "+name+"(")
-	if !ok {
-		return nil, fmt.Errorf("no .entry %s", name)
-	}
-	params, _, _ := strings.Cut(rest, ")")
-	var ws []string
-	for _, line := range strings.Split(params, ",") {
-		f := strings.Fields(line)
-		if len(f) != 3 || f[0] != ".param" {
-			return nil, fmt.Errorf(".entry %s: parameter %q", name, line)
-		}
-		ws = append(ws, strings.TrimPrefix(f[1], "."))
-	}
-	return ws, nil
-}
-
-// ptxWidth is the PTX parameter type a kind is passed as: generated kernels
-// take pointers as .u64 and signed integers as unsigned ones.
-func ptxWidth(k gpu.ParamKind) string {
-	switch k {
-	case gpu.PtrParam, gpu.U64Param, gpu.S64Param:
-		return "u64"
-	case gpu.U32Param, gpu.S32Param:
-		return "u32"
-	case gpu.F32Param:
-		return "f32"
-	}
-	return "f64"
 }
 
 // TestGeneratedKernelSignatures: the kernels generated for a rule set (with
@@ -80,9 +46,13 @@ func TestGeneratedKernelSignatures(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s wide=%v draws=%v: %v", k.name(), c.wide, c.p.Draws, err)
 			}
-			got, err := ptxEntryWidths(ptx, k.name())
+			entries, err := kerneltest.ParsePTX(ptx)
 			if err != nil {
 				t.Fatal(err)
+			}
+			got, ok := entries[k.name()]
+			if !ok {
+				t.Fatalf("no .entry %s in the generated PTX", k.name())
 			}
 			kinds, err := c.decl(k).Params()
 			if err != nil {
@@ -90,7 +60,7 @@ func TestGeneratedKernelSignatures(t *testing.T) {
 			}
 			want := make([]string, len(kinds))
 			for i, kind := range kinds {
-				want[i] = ptxWidth(kind)
+				want[i] = kerneltest.PTXType(kind)
 			}
 			if strings.Join(got, ",") != strings.Join(want, ",") {
 				t.Errorf("%s wide=%v draws=%v: PTX takes (%s), the declaration (%s)", k.name(), c.wide, c.p.Draws,

@@ -3,7 +3,9 @@
 // order and C type class of each, and that every __global__ kernel of a
 // family is declared or explicitly listed as unused. The sources go through
 // the host C preprocessor first, so kernels whose names or parameter lists
-// come from macros are seen as nvcc sees them. For tests only; no GPU needed.
+// come from macros are seen as nvcc sees them; where `make kernels` has built
+// the fatbins and cuobjdump is at hand, the PTX entries in them are checked
+// against the same C declarations. For tests only; no GPU needed.
 package kerneltest
 
 import (
@@ -82,6 +84,29 @@ func Check(t testing.TB, pkg string, decls []gpu.KernelDecl, unused []string) {
 			t.Fatalf("kerneltest: no __global__ kernels found in cuda/%s.cu", f)
 		}
 		all[f] = sigs
+		// The built kernels too, where they are here (CI runs `make kernels`
+		// before the cuda tests): what the GPU gets must match the source.
+		entries, ok, err := FatbinEntries(root, f)
+		switch {
+		case err != nil:
+			t.Error(err)
+		case ok:
+			for _, err := range ComparePTX(f, sigs, entries) {
+				t.Error(err)
+			}
+		default:
+			t.Logf("kerneltest: cuda/%s.cu checked against its source only (no built fatbin or no cuobjdump)", f)
+		}
+		// The vector-reduction PTX variant (Makefile VRED_FAMILIES), where built.
+		if b, err := os.ReadFile(filepath.Join(root, "internal", "gpu", "kernels", f+".vred.ptx")); err == nil {
+			entries, err := ParsePTX(string(b))
+			if err != nil {
+				t.Error(err)
+			}
+			for _, err := range ComparePTX(f+".vred", sigs, entries) {
+				t.Error(err)
+			}
+		}
 	}
 	for _, err := range Compare(all, decls, unused) {
 		t.Error(err)

@@ -163,3 +163,55 @@ func TestCompare(t *testing.T) {
 		}
 	}
 }
+
+func TestParsePTX(t *testing.T) {
+	const ptx = `
+.visible .entry k_one(
+	.param .u64 k_one_param_0,
+	.param .u32 k_one_param_1,
+	.param .f64 k_one_param_2
+)
+{ ret; }
+.visible .entry k_none()
+{ ret; }
+.visible .entry k_one(
+	.param .u64 k_one_param_0,
+	.param .u32 k_one_param_1,
+	.param .f64 k_one_param_2
+)
+`
+	got, err := ParsePTX(ptx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got["k_one"], []string{"u64", "u32", "f64"}) || len(got["k_none"]) != 0 || len(got) != 2 {
+		t.Errorf("ParsePTX = %v", got)
+	}
+	if _, err := ParsePTX(".entry k(\n.param .align 8 .b8 k_param_0[16]\n)"); err == nil {
+		t.Error("ParsePTX accepted a struct by value")
+	}
+	sigs := map[string][]gpu.ParamKind{
+		"k_one":  {gpu.PtrParam, gpu.S32Param, gpu.F64Param},
+		"k_none": nil,
+	}
+	if errs := ComparePTX("fam", sigs, got); len(errs) != 0 {
+		t.Errorf("matching PTX: %v", errs)
+	}
+	for name, c := range map[string]struct {
+		sigs map[string][]gpu.ParamKind
+		want string
+	}{
+		"type":     {map[string][]gpu.ParamKind{"k_one": {gpu.PtrParam, gpu.U64Param, gpu.F64Param}, "k_none": nil}, "the fatbin's PTX takes"},
+		"mangled":  {map[string][]gpu.ParamKind{"k_one": sigs["k_one"], "k_none": nil, "k_three": nil}, "no .entry k_three"},
+		"no C one": {map[string][]gpu.ParamKind{"k_one": sigs["k_one"]}, "does not declare"},
+	} {
+		errs := ComparePTX("fam", c.sigs, got)
+		found := false
+		for _, err := range errs {
+			found = found || strings.Contains(err.Error(), c.want)
+		}
+		if !found {
+			t.Errorf("%s: errors %v, want one saying %q", name, errs, c.want)
+		}
+	}
+}

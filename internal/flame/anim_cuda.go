@@ -250,9 +250,9 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 			}
 			part := gpu.Dim3{X: grid.X, Y: ny, Z: 1}
 			err = r.stage("iterate", func() error {
-				return iterate.LaunchOn(r.stream, part, gpu.Dim(iterThreads), shared, genomes.ArgAt(g0*gWords),
-					xforms.ArgAt(g0*xWords), hist.Arg(), hits.Arg(), gpu.U64(o.Seed), gpu.U64(uint64(base)),
-					gpu.U32(uint32(nchains)), gpu.U32(uint32(samples)), bad.Arg(), gpu.Null)
+				return iterate.LaunchOn(r.stream, part, gpu.Dim(iterThreads), shared, iterateArgs{genomes.PtrAt(g0 * gWords),
+					xforms.PtrAt(g0 * xWords), hist.Ptr(), hits.Ptr(), o.Seed, uint64(base),
+					uint32(nchains), uint32(samples), bad.Ptr(), gpu.Ptr{}})
 			})
 			if err != nil {
 				return err
@@ -347,11 +347,11 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 		}
 	}
 	if alphaHits {
-		f, err := d.Function("flame", "pg_flame_hits_from_alpha")
+		f, err := flameHitsFromAlpha.Load(d)
 		if err != nil {
 			return nil, err
 		}
-		if err := f.LaunchOn(r.stream, gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hist.Arg(), hits.Arg(), gpu.U64(uint64(nb))); err != nil {
+		if err := f.LaunchOn(r.stream, gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hitsFromAlphaArgs{hist.Ptr(), hits.Ptr(), uint64(nb)}); err != nil {
 			return nil, err
 		}
 	}

@@ -98,7 +98,7 @@ func (c CUDA) Warm(n int) error {
 	if c.cache == nil {
 		return nil
 	}
-	if _, err := c.Dev.Function("flame", "pg_flame_iterate"); err != nil {
+	if _, err := flameIterate.Load(c.Dev); err != nil {
 		return err
 	}
 	for len(c.cache.arenas) < n {

@@ -214,11 +214,11 @@ func (r *cudaRun) render(ctx context.Context, p *plan, gg gpuGenome, xs []gpuXfo
 // hitsFromAlpha fills the hit counts from the alpha sums, for genomes whose
 // samples all add exactly 255 to alpha (the kernel then counts no hits).
 func (r *cudaRun) hitsFromAlpha(hist *gpu.Buffer[float32], hits *gpu.Buffer[uint32], nb int) error {
-	f, err := r.dev.Function("flame", "pg_flame_hits_from_alpha")
+	f, err := flameHitsFromAlpha.Load(r.dev)
 	if err != nil {
 		return err
 	}
-	return f.LaunchOn(r.stream, gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hist.Arg(), hits.Arg(), gpu.U64(uint64(nb)))
+	return f.LaunchOn(r.stream, gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hitsFromAlphaArgs{hist.Ptr(), hits.Ptr(), uint64(nb)})
 }
 
 // accumulate plays part of parts of the render's chains (a contiguous range
@@ -285,14 +285,14 @@ func (r *cudaRun) accumulate(ctx context.Context, p *plan, gg gpuGenome, xs []gp
 	base, done := first, int64(0)
 	launch := func(n, samples int64) error {
 		blocks := int((n + iterThreads - 1) / iterThreads)
-		logArg := gpu.Null
+		var logArg gpu.Ptr
 		if slog != nil {
-			logArg = slog.log.Arg()
+			logArg = slog.log.Ptr()
 		}
 		err := r.stage("iterate", func() error {
-			return iterate.LaunchOn(r.stream, gpu.Dim(blocks), gpu.Dim(iterThreads), shared, genome.Arg(), xforms.Arg(), hist.Arg(),
-				hits.Arg(), gpu.U64(seed), gpu.U64(uint64(base)), gpu.U32(uint32(n)), gpu.U32(uint32(samples)),
-				bad.Arg(), logArg)
+			return iterate.LaunchOn(r.stream, gpu.Dim(blocks), gpu.Dim(iterThreads), shared, iterateArgs{genome.Ptr(), xforms.Ptr(), hist.Ptr(),
+				hits.Ptr(), seed, uint64(base), uint32(n), uint32(samples),
+				bad.Ptr(), logArg})
 		})
 		base += n
 		if err != nil || slog == nil {
@@ -361,11 +361,11 @@ func (r *cudaRun) queueFinish(p *plan, hist *gpu.Buffer[float32], hits *gpu.Buff
 	early := int32(0)
 	if p.earlyClip {
 		early = 1
-		f, err := d.Function("flame", "pg_flame_earlyclip")
+		f, err := flameEarlyclip.Load(d)
 		if err != nil {
 			return nil, err
 		}
-		if err := f.LaunchOn(r.stream, gpu.Dim((nb+255)/256), gpu.Dim(256), 0, acc.Arg(), gpu.U64(uint64(nb)), tone.Arg()); err != nil {
+		if err := f.LaunchOn(r.stream, gpu.Dim((nb+255)/256), gpu.Dim(256), 0, earlyclipArgs{acc.Ptr(), uint64(nb), tone.Ptr()}); err != nil {
 			return nil, err
 		}
 	}
@@ -381,15 +381,15 @@ func (r *cudaRun) queueFinish(p *plan, hist *gpu.Buffer[float32], hits *gpu.Buff
 	if err != nil {
 		return nil, err
 	}
-	finish, err := d.Function("flame", "pg_flame_finish")
+	finish, err := flameFinish.Load(d)
 	if err != nil {
 		return nil, err
 	}
 	err = r.stage("filter-tone", func() error {
 		return finish.LaunchOn(r.stream, gpu.Dim3{X: uint32((p.width + 127) / 128), Y: uint32(p.height), Z: 1}, gpu.Dim(128), 0,
-			acc.Arg(), out.Arg(), fb.Arg(), gpu.I32(int32(p.filterWidth)), gpu.I32(int32(p.width)),
-			gpu.I32(int32(p.height)), gpu.I32(int32(p.bw)), gpu.I32(int32(p.ss)), gpu.I32(int32(p.deOffset)),
-			gpu.I32(early), tone.Arg())
+			finishArgs{acc.Ptr(), out.Ptr(), fb.Ptr(), int32(p.filterWidth), int32(p.width),
+				int32(p.height), int32(p.bw), int32(p.ss), int32(p.deOffset),
+				early, tone.Ptr()})
 	})
 	if err != nil {
 		return nil, err
@@ -410,12 +410,12 @@ func (r *cudaRun) density(p *plan, hist *gpu.Buffer[float32], hits *gpu.Buffer[u
 	d := r.dev
 	nb := p.bw * p.bh
 	if p.de == nil {
-		f, err := d.Function("flame", "pg_flame_logscale")
+		f, err := flameLogscale.Load(d)
 		if err != nil {
 			return err
 		}
-		return f.LaunchOn(r.stream, gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hist.Arg(), acc.Arg(), gpu.U64(uint64(nb)),
-			gpu.F32(float32(p.k1)), gpu.F32(float32(p.k2)))
+		return f.LaunchOn(r.stream, gpu.Dim((nb+255)/256), gpu.Dim(256), 0, logscaleArgs{hist.Ptr(), acc.Ptr(), uint64(nb),
+			float32(p.k1), float32(p.k2)})
 	}
 	if err := acc.ZeroOn(r.stream); err != nil {
 		return err
@@ -440,12 +440,12 @@ func (r *cudaRun) density(p *plan, hist *gpu.Buffer[float32], hits *gpu.Buffer[u
 	if err != nil {
 		return err
 	}
-	f, err := d.Function("flame", "pg_flame_density")
+	f, err := flameDensity.Load(d)
 	if err != nil {
 		return err
 	}
 	return f.LaunchOn(r.stream, gpu.Dim3{X: uint32((p.bw + 127) / 128), Y: uint32(p.bh), Z: 1}, gpu.Dim(128), 0,
-		hist.Arg(), hits.Arg(), acc.Arg(), cb.Arg(), wb.Arg(), params.Arg())
+		densityArgs{hist.Ptr(), hits.Ptr(), acc.Ptr(), cb.Ptr(), wb.Ptr(), params.Ptr()})
 }
 
 // wholeWaves is how many chains a launch of about want chains should run: a
@@ -453,7 +453,7 @@ func (r *cudaRun) density(p *plan, hist *gpu.Buffer[float32], hits *gpu.Buffer[u
 // at once), so no launch ends on a few blocks while the rest of the GPU
 // idles; a launch of 1 G samples was 1.06 waves on an H100. Without the
 // occupancy figure, want rounded down to whole blocks.
-func wholeWaves(f *gpu.Function, shared int, want int64) int64 {
+func wholeWaves(f gpu.Func[iterateArgs], shared int, want int64) int64 {
 	blocks := max(want/iterThreads, 1)
 	if wave, err := f.ResidentBlocks(iterThreads, shared); err == nil && wave > 0 {
 		blocks = max((blocks+int64(wave)/2)/int64(wave), 1) * int64(wave)

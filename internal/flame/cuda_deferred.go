@@ -44,11 +44,13 @@ func deferredOK(gg *gpuGenome, buckets int) bool {
 
 // sampleLog is the device state of deferred writeback.
 type sampleLog struct {
-	log, sorted           *gpu.Buffer[uint32]
-	counts, starts, cur   *gpu.Buffer[uint32]
-	ntiles                int
-	count, scatter, accum *gpu.Function
-	coarse                *gpu.Function
+	log, sorted         *gpu.Buffer[uint32]
+	counts, starts, cur *gpu.Buffer[uint32]
+	ntiles              int
+	count               gpu.Func[logCountArgs]
+	scatter             gpu.Func[logScatterArgs]
+	accum               gpu.Func[logAccumulateArgs]
+	coarse              gpu.Func[coarseCursorsArgs]
 }
 
 // coarseShift groups 2^coarseShift tiles into a coarse bin for the first of
@@ -71,14 +73,17 @@ func (r *cudaRun) newSampleLog(entries int64, buckets int) (*sampleLog, error) {
 			return nil, err
 		}
 	}
-	for _, f := range []struct {
-		fn   **gpu.Function
-		name string
-	}{{&l.count, "pg_flame_log_count"}, {&l.scatter, "pg_flame_log_scatter"}, {&l.accum, "pg_flame_log_accumulate"},
-		{&l.coarse, "pg_flame_coarse_cursors"}} {
-		if *f.fn, err = d.Function("flame_accum", f.name); err != nil {
-			return nil, err
-		}
+	if l.count, err = logCount.Load(d); err != nil {
+		return nil, err
+	}
+	if l.scatter, err = logScatter.Load(d); err != nil {
+		return nil, err
+	}
+	if l.accum, err = logAccumulate.Load(d); err != nil {
+		return nil, err
+	}
+	if l.coarse, err = coarseCursors.Load(d); err != nil {
+		return nil, err
 	}
 	if err := l.accum.SetMaxDynamicShared(4 << tileBits * 4); err != nil {
 		return nil, err
@@ -96,7 +101,7 @@ func (l *sampleLog) flush(r *cudaRun, n int64, genome *gpu.Buffer[uint32], hist 
 			return err
 		}
 		return l.count.Launch(gpu.Dim(sms*8), gpu.Dim(partThreads), 4*l.ntiles,
-			l.log.Arg(), gpu.U64(uint64(n)), l.counts.Arg(), gpu.U32(nt))
+			logCountArgs{l.log.Ptr(), uint64(n), l.counts.Ptr(), nt})
 	})
 	if err != nil {
 		return err
@@ -114,7 +119,7 @@ func (l *sampleLog) flush(r *cudaRun, n int64, genome *gpu.Buffer[uint32], hist 
 		blocks := min(int((n+partChunk-1)/partChunk), sms*8)
 		return r.stage("log-scatter", func() error {
 			return l.scatter.Launch(gpu.Dim(max(blocks, 1)), gpu.Dim(partThreads), 8*nbins,
-				in.Arg(), gpu.U64(uint64(n)), l.cur.Arg(), gpu.U32(uint32(nbins)), gpu.U32(shift), out.Arg())
+				logScatterArgs{in.Ptr(), uint64(n), l.cur.Ptr(), uint32(nbins), shift, out.Ptr()})
 		})
 	}
 	final := l.sorted
@@ -130,7 +135,7 @@ func (l *sampleLog) flush(r *cudaRun, n int64, genome *gpu.Buffer[uint32], hist 
 		// (free once pass A has read it).
 		ncoarse := (l.ntiles + 1<<coarseShift - 1) >> coarseShift
 		if err := l.coarse.Launch(gpu.Dim((ncoarse+255)/256), gpu.Dim(256), 0,
-			l.starts.Arg(), l.cur.Arg(), gpu.U32(uint32(ncoarse)), gpu.U32(coarseShift)); err != nil {
+			coarseCursorsArgs{l.starts.Ptr(), l.cur.Ptr(), uint32(ncoarse), coarseShift}); err != nil {
 			return err
 		}
 		if err := scatter(l.log, n, ncoarse, coarseShift, l.sorted); err != nil {
@@ -147,6 +152,6 @@ func (l *sampleLog) flush(r *cudaRun, n int64, genome *gpu.Buffer[uint32], hist 
 	accBlocks := min(int((int64(total)+accChunk-1)/accChunk), sms*8)
 	return r.stage("log-accumulate", func() error {
 		return l.accum.Launch(gpu.Dim(max(accBlocks, 1)), gpu.Dim(256), 4<<tileBits*4,
-			final.Arg(), gpu.U64(uint64(total)), genome.Arg(), hist.Arg(), gpu.U64(uint64(buckets)))
+			logAccumulateArgs{final.Ptr(), uint64(total), genome.Ptr(), hist.Ptr(), uint64(buckets)})
 	})
 }

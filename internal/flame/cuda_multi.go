@@ -136,7 +136,7 @@ func (m MultiCUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, St
 // or through the host when the driver cannot, then added by a kernel.
 func (r *cudaRun) addParts(nb int, hist *gpu.Buffer[float32], hits *gpu.Buffer[uint32],
 	each func(yield func(*gpu.Buffer[float32], *gpu.Buffer[uint32]) error) error) error {
-	add, err := r.dev.Function("flame", "pg_flame_add_hist")
+	add, err := flameAddHist.Load(r.dev)
 	if err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ func (r *cudaRun) addParts(nb int, hist *gpu.Buffer[float32], hits *gpu.Buffer[u
 				return err
 			}
 		}
-		return add.Launch(gpu.Dim((nb+255)/256), gpu.Dim(256), 0, hist.Arg(), tmpHist.Arg(), hits.Arg(),
-			tmpHits.Arg(), gpu.U64(uint64(nb)))
+		return add.Launch(gpu.Dim((nb+255)/256), gpu.Dim(256), 0, addHistArgs{hist.Ptr(), tmpHist.Ptr(), hits.Ptr(),
+			tmpHits.Ptr(), uint64(nb)})
 	})
 }

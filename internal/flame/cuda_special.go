@@ -32,7 +32,7 @@ var specialStillSamples = 250e9 // a variable for tests
 // specialKernel is one shape's kernel on one device, compiled once.
 type specialKernel struct {
 	done    chan struct{} // closed when fn or err is set
-	fn      *gpu.Function
+	fn      gpu.Func[iterateArgs]
 	err     error
 	seconds float64 // compile time, until -v has said it (0: loaded from the cache)
 }
@@ -58,8 +58,8 @@ var builtinOnly = os.Getenv("PROCGEN_FLAME_KERNEL") == "builtin"
 // compiled first; without, it is compiled in the background for later
 // launches (an animation's next frames), or with cachedOnly not at all.
 // One whose PTX is in the disk cache is always loaded first.
-func (r *cudaRun) iterateKernel(ctx context.Context, shape []byte, xs []gpuXform, nx int, wait, cachedOnly bool) (*gpu.Function, error) {
-	builtin := func() (*gpu.Function, error) { return r.dev.Function("flame", "pg_flame_iterate") }
+func (r *cudaRun) iterateKernel(ctx context.Context, shape []byte, xs []gpuXform, nx int, wait, cachedOnly bool) (gpu.Func[iterateArgs], error) {
+	builtin := func() (gpu.Func[iterateArgs], error) { return flameIterate.Load(r.dev) }
 	switch {
 	case builtinOnly:
 		r.kernel = "built-in (PROCGEN_FLAME_KERNEL=builtin)"
@@ -101,7 +101,7 @@ func (r *cudaRun) iterateKernel(ctx context.Context, shape []byte, xs []gpuXform
 		select {
 		case <-k.done:
 		case <-ctx.Done(): // Ctrl-C while compiling: the compile finishes in the background
-			return nil, ctx.Err()
+			return gpu.Func[iterateArgs]{}, ctx.Err()
 		}
 	}
 	select {
@@ -173,12 +173,12 @@ var headersHash = sync.OnceValue(func() []byte {
 
 // compileSpecial compiles src with NVRTC, or reads its PTX from the cache
 // at path ("" for none), and loads it on dev; compiled says NVRTC ran.
-func compileSpecial(dev *gpu.Device, src, path string) (fn *gpu.Function, compiled bool, err error) {
+func compileSpecial(dev *gpu.Device, src, path string) (fn gpu.Func[iterateArgs], compiled bool, err error) {
 	ptx, rerr := os.ReadFile(path)
 	if path == "" || rerr != nil || len(ptx) == 0 {
 		opts := specialOptions(dev)
 		if ptx, err = gpu.CompileToPTX("flame_special.cu", src, specialHeaders(), opts); err != nil {
-			return nil, false, err
+			return gpu.Func[iterateArgs]{}, false, err
 		}
 		if opts[len(opts)-1] == "-DPG_VECTOR_RED" {
 			ptx = atLeastPTX81(ptx)
@@ -193,9 +193,9 @@ func compileSpecial(dev *gpu.Device, src, path string) (fn *gpu.Function, compil
 	}
 	family, err := dev.LoadPTXModule("flame-special", ptx)
 	if err != nil {
-		return nil, compiled, err
+		return gpu.Func[iterateArgs]{}, compiled, err
 	}
-	fn, err = dev.Function(family, "pg_flame_iterate")
+	fn, err = flameIterate.LoadFrom(dev, family)
 	return fn, compiled, err
 }
 

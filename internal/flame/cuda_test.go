@@ -103,7 +103,7 @@ func TestCUDAKernelLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		if _, err := d.Function("flame", "pg_flame_iterate"); err != nil {
+		if _, err := flameIterate.Load(d); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("flame kernels: %s loaded in %.3f s", d.KernelVariant("flame"), time.Since(start).Seconds())

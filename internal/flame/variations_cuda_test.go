@@ -165,7 +165,7 @@ func (res vtResult) frac() float64 {
 
 // vtRun runs c on the device and on the CPU and counts the points that
 // differ. Points the CPU rejects (flam3's badvalue) are not compared.
-func vtRun(t *testing.T, dev *gpu.Device, fn *gpu.Function, c vtCase) vtResult {
+func vtRun(t *testing.T, dev *gpu.Device, fn gpu.Func[vartestArgs], c vtCase) vtResult {
 	t.Helper()
 	x := c.x
 	Precalc(&x)
@@ -213,7 +213,7 @@ func vtRun(t *testing.T, dev *gpu.Device, fn *gpu.Function, c vtCase) vtResult {
 	return res
 }
 
-func vtLaunch(t *testing.T, dev *gpu.Device, fn *gpu.Function, in []float32, ids []uint8, ws, coefs, params []float32,
+func vtLaunch(t *testing.T, dev *gpu.Device, fn gpu.Func[vartestArgs], in []float32, ids []uint8, ws, coefs, params []float32,
 	seed uint64) []float32 {
 	t.Helper()
 	n := len(in) / 2
@@ -243,8 +243,8 @@ func vtLaunch(t *testing.T, dev *gpu.Device, fn *gpu.Function, in []float32, ids
 	defer pBuf.Free()
 	const block = 256
 	must(fn.Launch(gpu.Dim((n+block-1)/block), gpu.Dim(block), 0,
-		inBuf.Arg(), outBuf.Arg(), gpu.U32(uint32(n)), idBuf.Arg(), wBuf.Arg(), gpu.I32(int32(len(ids))),
-		cBuf.Arg(), pBuf.Arg(), gpu.U64(seed)))
+		vartestArgs{inBuf.Ptr(), outBuf.Ptr(), uint32(n), idBuf.Ptr(), wBuf.Ptr(), int32(len(ids)),
+			cBuf.Ptr(), pBuf.Ptr(), seed}))
 	out, err := outBuf.Download()
 	must(err)
 	return out
@@ -252,7 +252,7 @@ func vtLaunch(t *testing.T, dev *gpu.Device, fn *gpu.Function, in []float32, ids
 
 // vtDevice opens device 0 and loads the test kernel, or skips (fails when
 // PROCGEN_REQUIRE_GPU is set, as internal/gpu's tests do).
-func vtDevice(t *testing.T) (*gpu.Device, *gpu.Function) {
+func vtDevice(t *testing.T) (*gpu.Device, gpu.Func[vartestArgs]) {
 	t.Helper()
 	dev, err := gpu.Open(0)
 	if err != nil {
@@ -262,7 +262,7 @@ func vtDevice(t *testing.T) (*gpu.Device, *gpu.Function) {
 		t.Skipf("no CUDA device: %v", err)
 	}
 	t.Cleanup(func() { dev.Close() })
-	fn, err := dev.Function("flame_vartest", "pg_flame_vartest")
+	fn, err := flameVartest.Load(dev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func vtXform(vars ...VarTerm) Xform {
 
 // vtCheck runs the cases as subtests, each held to vtMaxMiss, and logs a
 // summary of every run that missed any point.
-func vtCheck(t *testing.T, dev *gpu.Device, fn *gpu.Function, cases []vtCase) {
+func vtCheck(t *testing.T, dev *gpu.Device, fn gpu.Func[vartestArgs], cases []vtCase) {
 	var results []vtResult
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

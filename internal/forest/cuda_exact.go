@@ -312,7 +312,7 @@ func (r *cudaRun) exactLayer(ctx context.Context, g Grid, torus bool, ps *parent
 func (r *cudaRun) runExact(ctx context.Context, p *cudaExactPlan, kernel string, out *gpu.Buffer[float64], cells int,
 	done func(pairs, total float64)) error {
 	start := time.Now()
-	f, err := r.dev.Function("forest", kernel)
+	f, err := exactKernel(kernel).Load(r.dev)
 	if err != nil {
 		return err
 	}
@@ -359,8 +359,8 @@ func (r *cudaRun) runExact(ctx context.Context, p *cudaExactPlan, kernel string,
 			i1++
 		}
 		err := r.stage("exact", func() error {
-			return f.Launch(gpu.Dim(i1-i0), gpu.Dim(cudaExThreads), 0, params.Arg(), xy.Arg(), w.Arg(), ranges.Arg(),
-				roff.Arg(), items.Arg(), gpu.I32(int32(i0)), out.Arg())
+			return f.Launch(gpu.Dim(i1-i0), gpu.Dim(cudaExThreads), 0, exactArgs{params.Ptr(), xy.Ptr(), w.Ptr(), ranges.Ptr(),
+				roff.Ptr(), items.Ptr(), int32(i0), out.Ptr()})
 		})
 		if err != nil {
 			return fmt.Errorf("forest: exact: %w", err)

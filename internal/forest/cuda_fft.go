@@ -234,24 +234,30 @@ func (f *cudaFFTRunner) prepare(k kern, n int) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	fns := map[string]*gpu.Function{}
-	for _, name := range []string{"pg_forest_fft_ktable", "pg_forest_fft_eraw", "pg_forest_fft_etable"} {
-		if fns[name], err = r.dev.Function("forest_fft", name); err != nil {
-			return false, err
-		}
+	ktable, err := fftKtable.Load(r.dev)
+	if err != nil {
+		return false, err
+	}
+	eraw, err := fftEraw.Load(r.dev)
+	if err != nil {
+		return false, err
+	}
+	etable, err := fftEtable.Load(r.dev)
+	if err != nil {
+		return false, err
 	}
 	grid2 := func(nx, ny int) gpu.Dim3 { return gpu.Dim3{X: uint32((nx + 127) / 128), Y: uint32(ny), Z: 1} }
 	err = r.stage("fft.tables", func() error {
-		if err := fns["pg_forest_fft_ktable"].Launch(grid2(qx+1, qy+1), gpu.Dim(128), 0, kp.Arg(), kt.Arg(),
-			gpu.I32(int32(qx)), gpu.I32(int32(qy))); err != nil {
+		if err := ktable.Launch(grid2(qx+1, qy+1), gpu.Dim(128), 0, ktableArgs{kp.Ptr(), kt.Ptr(),
+			int32(qx), int32(qy)}); err != nil {
 			return err
 		}
-		if err := fns["pg_forest_fft_eraw"].Launch(grid2(ex+2, ey+2), gpu.Dim(128), 0, kp.Arg(), kt.Arg(),
-			gpu.I32(int32(qx)), gpu.I32(int32(qy)), raw.Arg(), gpu.I32(int32(ex)), gpu.I32(int32(ey))); err != nil {
+		if err := eraw.Launch(grid2(ex+2, ey+2), gpu.Dim(128), 0, erawArgs{kp.Ptr(), kt.Ptr(),
+			int32(qx), int32(qy), raw.Ptr(), int32(ex), int32(ey)}); err != nil {
 			return err
 		}
-		return fns["pg_forest_fft_etable"].Launch(grid2(ex+1, ey+1), gpu.Dim(128), 0, raw.Arg(), gpu.I32(int32(ex)),
-			gpu.I32(int32(ey)), gpu.F64(fftSafety), et.Arg())
+		return etable.Launch(grid2(ex+1, ey+1), gpu.Dim(128), 0, etableArgs{raw.Ptr(), int32(ex),
+			int32(ey), fftSafety, et.Ptr()})
 	})
 	if err != nil {
 		return false, fmt.Errorf("forest: fft tables: %w", err)
@@ -321,13 +327,13 @@ func (f *cudaFFTRunner) layer(ctx context.Context, ps *parentSet, prog *progress
 		return nil, acc, err
 	}
 	r.hostStage("host.upload", start)
-	bin, err := r.dev.Function("forest_fft", "pg_forest_fft_bin")
+	bin, err := fftBin.Load(r.dev)
 	if err != nil {
 		return nil, acc, err
 	}
 	err = r.stage("fft.bin", func() error {
-		return bin.Launch(gpu.Dim((len(ps.x)+255)/256), gpu.Dim(256), 0, parents.Arg(), gpu.I32(int32(len(ps.x))),
-			lattice.Arg(), gpu.I32(int32(c.px)), gpu.I32(int32(c.py)), gpu.I32(int32(c.off)), gpu.I32(b2i(f.torus)))
+		return bin.Launch(gpu.Dim((len(ps.x)+255)/256), gpu.Dim(256), 0, binArgs{parents.Ptr(), int32(len(ps.x)),
+			lattice.Ptr(), int32(c.px), int32(c.py), int32(c.off), b2i(f.torus)})
 	})
 	if err != nil {
 		return nil, acc, fmt.Errorf("forest: fft: %w", err)
@@ -363,13 +369,13 @@ func (f *cudaFFTRunner) spectrum(name string, table *gpu.Buffer[float64], qx, qy
 	if err != nil {
 		return nil, err
 	}
-	fill, err := r.dev.Function("forest_fft", "pg_forest_fft_fill")
+	fill, err := fftFill.Load(r.dev)
 	if err != nil {
 		return nil, err
 	}
 	err = r.stage("fft.spectrum", func() error {
 		return fill.Launch(gpu.Dim3{X: uint32((c.px + 255) / 256), Y: uint32(c.py), Z: 1}, gpu.Dim(256), 0,
-			grid.Arg(), gpu.I32(int32(c.px)), gpu.I32(int32(c.py)), table.Arg(), gpu.I32(int32(qx)), gpu.I32(int32(qy)))
+			fillArgs{grid.Ptr(), int32(c.px), int32(c.py), table.Ptr(), int32(qx), int32(qy)})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("forest: fft: %w", err)
@@ -385,15 +391,15 @@ func (f *cudaFFTRunner) spectrum(name string, table *gpu.Buffer[float64], qx, qy
 	if err != nil {
 		return nil, err
 	}
-	cols, err := r.fftFunction("pg_forest_fft_cols", f.y.smem(f.cols))
+	cols, err := fftFunction(r, fftCols, f.y.smem(f.cols))
 	if err != nil {
 		return nil, err
 	}
 	err = r.stage("fft.spectrum", func() error {
 		return cols.Launch(gpu.Dim((f.h+f.cols-1)/f.cols), gpu.Dim(cudaFFTThreads), f.y.smem(f.cols),
-			f.y.dplan.Arg(), f.y.dperm.Arg(), f.y.dtw.Arg(), spec.Arg(), gpu.I32(int32(f.h)), gpu.I32(int32(c.py)),
-			hat.Arg(), gpu.Null, gpu.I32(0), gpu.I32(0), gpu.I32(int32(f.cols)), gpu.I32(1),
-			gpu.F64(1/float64(c.px*c.py)))
+			colsArgs{f.y.dplan.Ptr(), f.y.dperm.Ptr(), f.y.dtw.Ptr(), spec.Ptr(), int32(f.h), int32(c.py),
+				hat.Ptr(), gpu.Ptr{}, 0, 0, int32(f.cols), 1,
+				1 / float64(c.px*c.py)})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("forest: fft: %w", err)
@@ -403,14 +409,14 @@ func (f *cudaFFTRunner) spectrum(name string, table *gpu.Buffer[float64], qx, qy
 
 // fftFunction looks up an FFT kernel and allows it smem bytes of dynamic
 // shared memory.
-func (r *cudaRun) fftFunction(name string, smem int) (*gpu.Function, error) {
-	f, err := r.dev.Function("forest_fft", name)
+func fftFunction[P any](r *cudaRun, k gpu.Kernel[P], smem int) (gpu.Func[P], error) {
+	f, err := k.Load(r.dev)
 	if err != nil {
-		return nil, err
+		return f, err
 	}
 	if smem > 48<<10 {
 		if err := f.SetMaxDynamicShared(smem); err != nil {
-			return nil, err
+			return f, err
 		}
 	}
 	return f, nil
@@ -420,14 +426,14 @@ func (r *cudaRun) fftFunction(name string, smem int) (*gpu.Function, error) {
 // spectra (h complex values a row) in spec.
 func (f *cudaFFTRunner) rowsForward(in *gpu.Buffer[float64], rows int, spec *gpu.Buffer[float64]) error {
 	r, px := f.r, f.geom.px
-	fwd, err := r.fftFunction("pg_forest_fft_rows_fwd", f.x.smem(1))
+	fwd, err := fftFunction(r, fftRowsFwd, f.x.smem(1))
 	if err != nil {
 		return err
 	}
 	err = r.stage("fft.rows", func() error {
-		return fwd.Launch(gpu.Dim((rows+1)/2), gpu.Dim(cudaFFTThreads), f.x.smem(1), f.x.dplan.Arg(), f.x.dperm.Arg(),
-			f.x.dtw.Arg(), in.Arg(), gpu.I32(int32(px)), gpu.I32(int32(px)), gpu.I32(int32(rows)), spec.Arg(),
-			gpu.I32(int32(f.h)))
+		return fwd.Launch(gpu.Dim((rows+1)/2), gpu.Dim(cudaFFTThreads), f.x.smem(1), rowsFwdArgs{f.x.dplan.Ptr(), f.x.dperm.Ptr(),
+			f.x.dtw.Ptr(), in.Ptr(), int32(px), int32(px), int32(rows), spec.Ptr(),
+			int32(f.h)})
 	})
 	if err != nil {
 		return fmt.Errorf("forest: fft: %w", err)
@@ -444,26 +450,26 @@ func (f *cudaFFTRunner) convolve(spec, hat, out *gpu.Buffer[float64], mode int32
 	if err != nil {
 		return err
 	}
-	cols, err := r.fftFunction("pg_forest_fft_cols", f.y.smem(f.cols))
+	cols, err := fftFunction(r, fftCols, f.y.smem(f.cols))
 	if err != nil {
 		return err
 	}
 	err = r.stage("fft.cols", func() error {
 		return cols.Launch(gpu.Dim((f.h+f.cols-1)/f.cols), gpu.Dim(cudaFFTThreads), f.y.smem(f.cols),
-			f.y.dplan.Arg(), f.y.dperm.Arg(), f.y.dtw.Arg(), spec.Arg(), gpu.I32(int32(f.h)), gpu.I32(int32(f.rowsIn)),
-			hat.Arg(), g.Arg(), gpu.I32(int32(ny)), gpu.I32(int32(c.off)), gpu.I32(int32(f.cols)), gpu.I32(0), gpu.F64(1))
+			colsArgs{f.y.dplan.Ptr(), f.y.dperm.Ptr(), f.y.dtw.Ptr(), spec.Ptr(), int32(f.h), int32(f.rowsIn),
+				hat.Ptr(), g.Ptr(), int32(ny), int32(c.off), int32(f.cols), 0, 1})
 	})
 	if err != nil {
 		return fmt.Errorf("forest: fft: %w", err)
 	}
-	inv, err := r.fftFunction("pg_forest_fft_rows_inv", f.x.smem(1))
+	inv, err := fftFunction(r, fftRowsInv, f.x.smem(1))
 	if err != nil {
 		return err
 	}
 	err = r.stage("fft.rows", func() error {
-		return inv.Launch(gpu.Dim((ny+1)/2), gpu.Dim(cudaFFTThreads), f.x.smem(1), f.x.dplan.Arg(), f.x.dperm.Arg(),
-			f.x.dtw.Arg(), g.Arg(), gpu.I32(int32(f.h)), gpu.I32(int32(ny)), out.Arg(), gpu.I32(int32(nx)),
-			gpu.I32(int32(nx)), gpu.I32(int32(c.off)), gpu.F64(1), gpu.I32(mode))
+		return inv.Launch(gpu.Dim((ny+1)/2), gpu.Dim(cudaFFTThreads), f.x.smem(1), rowsInvArgs{f.x.dplan.Ptr(), f.x.dperm.Ptr(),
+			f.x.dtw.Ptr(), g.Ptr(), int32(f.h), int32(ny), out.Ptr(), int32(nx),
+			int32(nx), int32(c.off), 1, mode})
 	})
 	if err != nil {
 		return fmt.Errorf("forest: fft: %w", err)

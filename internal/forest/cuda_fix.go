@@ -35,7 +35,7 @@ type fixScan struct {
 	rels        []float64
 	mask, tiles *gpu.Buffer[uint32]
 	tilesX      int
-	merge       *gpu.Function
+	merge       gpu.Func[fixMergeArgs]
 	exactCells  int
 	maxRel      float64
 }
@@ -47,12 +47,17 @@ func (f *cudaFFTRunner) scanFix(dens, errEst *gpu.Buffer[float64]) (*fixScan, er
 	nx, ny := g.NX, g.NY
 	n := nx * ny
 	tx, ty := (nx+cudaExTile-1)/cudaExTile, (ny+cudaExTile-1)/cudaExTile
-	fns := map[string]*gpu.Function{}
-	for _, name := range []string{"pg_forest_fix_max", "pg_forest_fix_scan", "pg_forest_fix_merge"} {
-		var err error
-		if fns[name], err = r.dev.Function("forest_fft", name); err != nil {
-			return nil, err
-		}
+	maxFn, err := fixMax.Load(r.dev)
+	if err != nil {
+		return nil, err
+	}
+	scanFn, err := fixScanK.Load(r.dev)
+	if err != nil {
+		return nil, err
+	}
+	mergeFn, err := fixMerge.Load(r.dev)
+	if err != nil {
+		return nil, err
 	}
 	maxBits, err1 := cudaBuf(r, r.u32, "fix.max", 2)
 	mask, err2 := cudaBuf(r, r.u32, "fix.mask", (n+3)/4) // a byte a cell
@@ -65,15 +70,15 @@ func (f *cudaFFTRunner) scanFix(dens, errEst *gpu.Buffer[float64]) (*fixScan, er
 		}
 	}
 	s := &fixScan{cells: make([]int32, ny), rels: make([]float64, ny), mask: mask, tiles: tiles, tilesX: tx,
-		merge: fns["pg_forest_fix_merge"]}
+		merge: mergeFn}
 	b := r.dev.NewBatch()
 	gpu.BatchZero(b, maxBits, 2)
 	gpu.BatchZero(b, tiles, (tx*ty+3)/4)
-	b.Launch(fns["pg_forest_fix_max"], gpu.Dim(min((n+fixThreads-1)/fixThreads, 1024)), gpu.Dim(fixThreads), 0,
-		dens.Arg(), gpu.I64(int64(n)), maxBits.Arg())
-	b.Launch(fns["pg_forest_fix_scan"], gpu.Dim((ny+fixThreads-1)/fixThreads), gpu.Dim(fixThreads), 0,
-		dens.Arg(), errEst.Arg(), gpu.I32(int32(nx)), gpu.I32(int32(ny)), maxBits.Arg(), gpu.F64(fftFloor),
-		gpu.F64(f.tol), mask.Arg(), rowCells.Arg(), rowRel.Arg(), tiles.Arg(), gpu.I32(int32(tx)))
+	maxFn.Queue(b, gpu.Dim(min((n+fixThreads-1)/fixThreads, 1024)), gpu.Dim(fixThreads), 0,
+		fixMaxArgs{dens.Ptr(), int64(n), maxBits.Ptr()})
+	scanFn.Queue(b, gpu.Dim((ny+fixThreads-1)/fixThreads), gpu.Dim(fixThreads), 0,
+		fixScanArgs{dens.Ptr(), errEst.Ptr(), int32(nx), int32(ny), maxBits.Ptr(), fftFloor,
+			f.tol, mask.Ptr(), rowCells.Ptr(), rowRel.Ptr(), tiles.Ptr(), int32(tx)})
 	gpu.BatchRead(b, rowCells, s.cells, 0)
 	gpu.BatchRead(b, rowRel, s.rels, 0)
 	if err := r.stage("fix.scan", b.Run); err != nil {
@@ -181,8 +186,8 @@ func (f *cudaFFTRunner) exactTiles(ctx context.Context, ps *parentSet, dens *gpu
 		return err
 	}
 	err = r.stage("fix.merge", func() error {
-		return s.merge.Launch(gpu.Dim((n+fixThreads-1)/fixThreads), gpu.Dim(fixThreads), 0, dens.Arg(), exact.Arg(),
-			s.mask.Arg(), gpu.I64(int64(n)), gpu.F64(ps.maxW))
+		return s.merge.Launch(gpu.Dim((n+fixThreads-1)/fixThreads), gpu.Dim(fixThreads), 0, fixMergeArgs{dens.Ptr(), exact.Ptr(),
+			s.mask.Ptr(), int64(n), ps.maxW})
 	})
 	if err != nil {
 		return fmt.Errorf("forest: fft fix-up: %w", err)

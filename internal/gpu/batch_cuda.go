@@ -14,7 +14,7 @@ import (
 
 // A Batch queues kernel launches, clears and small reads to run together:
 // Run makes one trip to the device's goroutine for all of them, where each
-// Function.Launch, Buffer.ZeroPrefix and Buffer.ReadAt makes its own (a
+// Func.Launch, Buffer.ZeroPrefix and Buffer.ReadAt makes its own (a
 // channel hand-off to a locked OS thread and back, several microseconds
 // each). Operations run in the order queued, on the default stream, so a
 // read sees every launch before it; Run stops at the first error. A Batch is
@@ -27,8 +27,9 @@ type Batch struct {
 // NewBatch returns an empty batch for d.
 func (d *Device) NewBatch() *Batch { return &Batch{dev: d} }
 
-// Launch queues f as Function.Launch would run it.
-func (b *Batch) Launch(f *Function, grid, block Dim3, sharedBytes int, args ...Arg) {
+// launch queues f as Function.launchOn would run it on the default stream
+// (Func.Queue).
+func (b *Batch) launch(f *Function, grid, block Dim3, sharedBytes int, args ...arg) {
 	run, err := f.launcher(nil, grid, block, sharedBytes, args)
 	switch {
 	case err != nil:

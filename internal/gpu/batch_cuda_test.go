@@ -13,7 +13,7 @@ import (
 // a buffer and reads between and after them see exactly what ran before.
 func TestBatchOrder(t *testing.T) {
 	d := device(t)
-	f, err := d.Function("selftest", "pg_selftest_hash")
+	f, err := selftestHash.Load(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,10 +32,10 @@ func TestBatchOrder(t *testing.T) {
 		before[i] = 7 // overwritten by the read
 	}
 	BatchRead(b, out, before, 0)
-	b.Launch(f, Dim((n+255)/256), Dim(256), 0, U64(1), out.Arg(), U64(n)) // seed 1 everywhere
+	f.Queue(b, Dim((n+255)/256), Dim(256), 0, hashArgs{1, out.Ptr(), n}) // seed 1 everywhere
 	BatchRead(b, out, mid, 0)
 	BatchZero(b, out, n/2)
-	b.Launch(f, Dim(1), Dim(256), 0, U64(2), out.Arg(), U64(100)) // seed 2 below 100
+	f.Queue(b, Dim(1), Dim(256), 0, hashArgs{2, out.Ptr(), 100}) // seed 2 below 100
 	BatchRead(b, out, after[:n-10], 10)
 	if b.Len() != 6 {
 		t.Fatalf("%d operations queued, want 6", b.Len())

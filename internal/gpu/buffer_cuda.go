@@ -63,12 +63,6 @@ func (b *Buffer[T]) Len() int { return b.n }
 // Bytes is the buffer's size in bytes.
 func (b *Buffer[T]) Bytes() int64 { return int64(b.n) * int64(elemSize[T]()) }
 
-// Arg passes the buffer to a kernel as a pointer to its first value.
-func (b *Buffer[T]) Arg() Arg { return Arg{uint64(b.ptr)} }
-
-// ArgAt passes a pointer to value i of the buffer.
-func (b *Buffer[T]) ArgAt(i int) Arg { return Arg{uint64(b.ptr) + uint64(i)*uint64(elemSize[T]())} }
-
 // Write copies src into the start of the buffer, waiting for queued work first.
 func (b *Buffer[T]) Write(src []T) error { return b.WriteAt(src, 0) }
 

@@ -133,7 +133,7 @@ func TestBufferRoundTrip(t *testing.T) {
 
 func TestCounterHashMatchesCPU(t *testing.T) {
 	d := device(t)
-	f, err := d.Function("selftest", "pg_selftest_hash")
+	f, err := selftestHash.Load(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestCounterHashMatchesCPU(t *testing.T) {
 	}
 	defer out.Free()
 	seed := uint64(0x1234_5678_9abc_def0)
-	if err := f.Launch(Dim((n+255)/256), Dim(256), 0, U64(seed), out.Arg(), U64(n)); err != nil {
+	if err := f.Launch(Dim((n+255)/256), Dim(256), 0, hashArgs{seed, out.Ptr(), n}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := out.Download()
@@ -160,10 +160,10 @@ func TestCounterHashMatchesCPU(t *testing.T) {
 
 func TestUnknownKernel(t *testing.T) {
 	d := device(t)
-	if _, err := d.Function("prims", "no_such_kernel"); err == nil {
+	if _, err := d.function("prims", "no_such_kernel"); err == nil {
 		t.Fatal("unknown kernel found")
 	}
-	if _, err := d.Function("no_such_family", "x"); err == nil {
+	if _, err := d.function("no_such_family", "x"); err == nil {
 		t.Fatal("unknown family found")
 	}
 }
@@ -172,7 +172,7 @@ func TestUnknownKernel(t *testing.T) {
 // one, and fewer blocks fit when each asks for more shared memory.
 func TestResidentBlocks(t *testing.T) {
 	d := device(t)
-	f, err := d.Function("selftest", "pg_selftest_hash")
+	f, err := selftestHash.Load(d)
 	if err != nil {
 		t.Fatal(err)
 	}

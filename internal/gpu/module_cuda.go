@@ -11,7 +11,7 @@ import "C"
 import (
 	"embed"
 	"fmt"
-	"math"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -53,11 +53,13 @@ type Function struct {
 	dev  *Device
 	name string
 	fn   C.pg_function
+	plan atomic.Pointer[argPlan] // its parameters' layout (Func.args), made on the first launch
 }
 
-// Function looks up kernel name in the embedded fatbin cuda/<family>.cu,
-// loading the module into the context on first use.
-func (d *Device) Function(family, name string) (*Function, error) {
+// function looks up kernel name in the embedded fatbin cuda/<family>.cu (or
+// a module LoadPTXModule made), loading the module into the context on
+// first use. Callers outside go through a Kernel declaration (Kernel.Load).
+func (d *Device) function(family, name string) (*Function, error) {
 	d.modMu.Lock()
 	defer d.modMu.Unlock()
 	m, ok := d.modules[family]
@@ -172,28 +174,15 @@ type Dim3 struct{ X, Y, Z uint32 }
 // Dim returns a one-dimensional shape.
 func Dim(x int) Dim3 { return Dim3{uint32(x), 1, 1} }
 
-// Arg is one kernel parameter: a 32- or 64-bit scalar, or a device pointer.
-// Anything wider goes through a buffer.
-type Arg struct{ bits uint64 }
+// arg is one kernel parameter's bits: a 32- or 64-bit scalar (a 32-bit
+// one in the low half), or a device pointer. Anything wider goes through a
+// buffer. Func.Launch makes them from a Kernel's parameter struct.
+type arg struct{ bits uint64 }
 
-func I32(v int32) Arg   { return Arg{uint64(uint32(v))} }
-func U32(v uint32) Arg  { return Arg{uint64(v)} }
-func I64(v int64) Arg   { return Arg{uint64(v)} }
-func U64(v uint64) Arg  { return Arg{v} }
-func F32(v float32) Arg { return Arg{uint64(math.Float32bits(v))} }
-func F64(v float64) Arg { return Arg{math.Float64bits(v)} }
-
-// Null is a null device pointer argument.
-var Null = Arg{}
-
-// Launch queues the kernel on the device's default stream. The launch itself
-// is checked; with SetSync(true) the kernel's completion is checked too.
-func (f *Function) Launch(grid, block Dim3, sharedBytes int, args ...Arg) error {
-	return f.LaunchOn(nil, grid, block, sharedBytes, args...)
-}
-
-// LaunchOn queues the kernel on stream s, as Launch does on the default one.
-func (f *Function) LaunchOn(s *Stream, grid, block Dim3, sharedBytes int, args ...Arg) error {
+// launchOn queues the kernel on stream s (nil: the default stream). The
+// launch itself is checked; with SetSync(true) the kernel's completion is
+// checked too.
+func (f *Function) launchOn(s *Stream, grid, block Dim3, sharedBytes int, args ...arg) error {
 	run, err := f.launcher(s, grid, block, sharedBytes, args)
 	if err != nil || run == nil {
 		return err
@@ -204,7 +193,7 @@ func (f *Function) LaunchOn(s *Stream, grid, block Dim3, sharedBytes int, args .
 // launcher checks a launch and returns the call that makes it on the
 // device's goroutine (Launch runs it now, Batch later); nil when the grid is
 // empty and there is nothing to do (the driver would reject it).
-func (f *Function) launcher(s *Stream, grid, block Dim3, sharedBytes int, args []Arg) (func() error, error) {
+func (f *Function) launcher(s *Stream, grid, block Dim3, sharedBytes int, args []arg) (func() error, error) {
 	if len(args) > C.PG_MAX_ARGS {
 		return nil, fmt.Errorf("gpu: launch %s: %d arguments, at most %d", f.name, len(args), C.PG_MAX_ARGS)
 	}

@@ -35,8 +35,8 @@ func (d *Device) withScratch(n int, fn func(s *Buffer[uint64]) error) error {
 
 // runScan launches the single-pass scan or compaction kernel over n inputs and
 // returns the total (the sum, or the number of kept elements).
-func (d *Device) runScan(kernel string, n int, args func(state, total Arg) []Arg) (uint32, error) {
-	f, err := d.Function("prims", kernel)
+func runScan[P any](d *Device, k Kernel[P], n int, args func(state, total Ptr) P) (uint32, error) {
+	f, err := k.Load(d)
 	if err != nil {
 		return 0, err
 	}
@@ -47,7 +47,7 @@ func (d *Device) runScan(kernel string, n int, args func(state, total Arg) []Arg
 		if err := s.ZeroPrefix(tiles + 1); err != nil {
 			return err
 		}
-		if err := f.Launch(Dim(tiles), Dim(scanThreads), 0, args(s.Arg(), s.ArgAt(tiles+1))...); err != nil {
+		if err := f.Launch(Dim(tiles), Dim(scanThreads), 0, args(s.Ptr(), s.PtrAt(tiles+1))); err != nil {
 			return err
 		}
 		var out [1]uint64
@@ -70,8 +70,8 @@ func (d *Device) ExclusiveScan(in, out *Buffer[uint32]) (uint32, error) {
 	if n == 0 {
 		return 0, nil
 	}
-	return d.runScan("pg_scan_exclusive_u32", n, func(state, total Arg) []Arg {
-		return []Arg{in.Arg(), out.Arg(), U64(uint64(n)), state, total}
+	return runScan(d, scanExclusiveU32, n, func(state, total Ptr) scanArgs {
+		return scanArgs{in.Ptr(), out.Ptr(), uint64(n), state, total}
 	})
 }
 
@@ -93,24 +93,25 @@ func (d *Device) Compact(flags, values, out *Buffer[uint32]) (int, error) {
 	if uint64(n) > math.MaxUint32 {
 		return 0, fmt.Errorf("gpu: compact: %d elements, at most 2^32-1", n)
 	}
-	vals := Null
+	var vals Ptr
 	if values != nil {
-		vals = values.Arg()
+		vals = values.Ptr()
 	}
-	count, err := d.runScan("pg_compact_u32", n, func(state, total Arg) []Arg {
-		return []Arg{flags.Arg(), vals, out.Arg(), U64(uint64(n)), state, total}
+	count, err := runScan(d, compactU32, n, func(state, total Ptr) compactArgs {
+		return compactArgs{flags.Ptr(), vals, out.Ptr(), uint64(n), state, total}
 	})
 	return int(count), err
 }
 
 // reduce runs the two-pass reduction kernel family `name` over n inputs and
 // returns the 64-bit accumulator's bits.
-func (d *Device) reduce(name string, in Arg, n int) (uint64, error) {
-	partial, err := d.Function("prims", "pg_reduce_"+name+"_partial")
+func (d *Device) reduce(name string, in Ptr, n int) (uint64, error) {
+	pk, fk := reduceKernels(name)
+	partial, err := pk.Load(d)
 	if err != nil {
 		return 0, err
 	}
-	final, err := d.Function("prims", "pg_reduce_"+name+"_final")
+	final, err := fk.Load(d)
 	if err != nil {
 		return 0, err
 	}
@@ -125,10 +126,10 @@ func (d *Device) reduce(name string, in Arg, n int) (uint64, error) {
 	}
 	var bits uint64
 	err = d.withScratch(blocks+1, func(s *Buffer[uint64]) error {
-		if err := partial.Launch(Dim(blocks), Dim(reduceThreads), 0, in, U64(uint64(n)), s.Arg()); err != nil {
+		if err := partial.Launch(Dim(blocks), Dim(reduceThreads), 0, reducePartialArgs{in, uint64(n), s.Ptr()}); err != nil {
 			return err
 		}
-		if err := final.Launch(Dim(1), Dim(reduceThreads), 0, s.Arg(), U32(uint32(blocks)), s.ArgAt(blocks)); err != nil {
+		if err := final.Launch(Dim(1), Dim(reduceThreads), 0, reduceFinalArgs{s.Ptr(), uint32(blocks), s.PtrAt(blocks)}); err != nil {
 			return err
 		}
 		var out [1]uint64
@@ -146,7 +147,7 @@ func (d *Device) SumInt32(in *Buffer[int32]) (int64, error) {
 	if in.Len() == 0 {
 		return 0, nil
 	}
-	bits, err := d.reduce("sum_i32", in.Arg(), in.Len())
+	bits, err := d.reduce("sum_i32", in.Ptr(), in.Len())
 	return int64(bits), err
 }
 
@@ -155,7 +156,7 @@ func (d *Device) MaxInt32(in *Buffer[int32]) (max int32, ok bool, err error) {
 	if in.Len() == 0 {
 		return 0, false, nil
 	}
-	bits, err := d.reduce("max_i32", in.Arg(), in.Len())
+	bits, err := d.reduce("max_i32", in.Ptr(), in.Len())
 	return int32(int64(bits)), err == nil, err
 }
 
@@ -164,7 +165,7 @@ func (d *Device) SumFloat32(in *Buffer[float32]) (float64, error) {
 	if in.Len() == 0 {
 		return 0, nil
 	}
-	bits, err := d.reduce("sum_f32", in.Arg(), in.Len())
+	bits, err := d.reduce("sum_f32", in.Ptr(), in.Len())
 	return math.Float64frombits(bits), err
 }
 
@@ -174,6 +175,6 @@ func (d *Device) MaxFloat32(in *Buffer[float32]) (max float32, ok bool, err erro
 	if in.Len() == 0 {
 		return 0, false, nil
 	}
-	bits, err := d.reduce("max_f32", in.Arg(), in.Len())
+	bits, err := d.reduce("max_f32", in.Ptr(), in.Len())
 	return float32(math.Float64frombits(bits)), err == nil, err
 }

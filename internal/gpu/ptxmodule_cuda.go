@@ -17,7 +17,7 @@ import (
 )
 
 // LoadPTXModule makes a module generated at run time (PTX text, e.g. a
-// kernel specialised for one rule set) available to Function under the
+// kernel specialised for one rule set) available to Kernel.LoadFrom under the
 // family name it returns. The module is compiled by the driver's JIT once
 // per device and kept loaded until Close; the compiled cubin is cached on
 // disk beside the vector-reduction variants (keyed by key, a hash of the

@@ -10,7 +10,7 @@ import (
 // SelfTest launches a kernel with one argument of every kind and checks what
 // arrived, proving the module loads and the launch path works on this device.
 func (d *Device) SelfTest() error {
-	f, err := d.Function("selftest", "pg_selftest_args")
+	f, err := selftestArgs.Load(d)
 	if err != nil {
 		return err
 	}
@@ -26,7 +26,7 @@ func (d *Device) SelfTest() error {
 		dv = math.Pi
 		e  = uint32(0xdeadbeef)
 	)
-	if err := f.Launch(Dim(1), Dim(32), 0, I32(a), I64(b), F32(c), F64(dv), U32(e), out.Arg()); err != nil {
+	if err := f.Launch(Dim(1), Dim(32), 0, selftestParams{a, b, c, dv, e, out.Ptr()}); err != nil {
 		return err
 	}
 	got, err := out.Download()

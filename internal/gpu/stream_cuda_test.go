@@ -15,7 +15,7 @@ import (
 // after both, sees both (streams are blocking).
 func TestStreamsOrderTheirWork(t *testing.T) {
 	d := device(t)
-	f, err := d.Function("selftest", "pg_selftest_hash")
+	f, err := selftestHash.Load(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestStreamsOrderTheirWork(t *testing.T) {
 			if err := bufs[i].ZeroOn(s); err != nil {
 				t.Fatal(err)
 			}
-			if err := f.LaunchOn(s, Dim(n/256), Dim(256), 0, U64(uint64(i+1)), bufs[i].Arg(), U64(n)); err != nil {
+			if err := f.LaunchOn(s, Dim(n/256), Dim(256), 0, hashArgs{uint64(i + 1), bufs[i].Ptr(), n}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -80,7 +80,7 @@ func TestStreamsOrderTheirWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.LaunchOn(streams[1], Dim(n/256), Dim(256), 0, U64(9), bufs[1].Arg(), U64(n)); err != nil {
+	if err := f.LaunchOn(streams[1], Dim(n/256), Dim(256), 0, hashArgs{9, bufs[1].Ptr(), n}); err != nil {
 		t.Fatal(err)
 	}
 	if dt, err := tm.Stop(); err != nil || dt <= 0 {

@@ -103,7 +103,7 @@ func (c CUDA) DeriveOnDevice(ctx context.Context, sys *System, o DeriveOptions) 
 	if ax.Len() > maxDeviceModules || len(ax.Params) > maxDeviceParams {
 		return nil, nil, fmt.Errorf("lsys: cuda: an axiom of %d modules is too long for the device", ax.Len())
 	}
-	run := &cudaRun{dev: c.Dev, r: r, tab: tab, fns: map[string]*gpu.Function{}, steps: steps}
+	run := &cudaRun{dev: c.Dev, r: r, tab: tab, steps: steps}
 	defer run.free()
 	if err := run.start(ax); err != nil {
 		return nil, nil, err

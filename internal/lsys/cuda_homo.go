@@ -7,8 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	"github.com/procgen-dev/procgen/internal/gpu"
 )
 
 // HomomorphismOnGPU reports why the homomorphism of sys cannot be applied on
@@ -55,7 +53,7 @@ func (c CUDA) ApplyHomomorphismOnDevice(ctx context.Context, sys *System, s *Dev
 	if r.parametric != (s.chunkp != nil) && s.n > 0 {
 		return nil, errors.New("lsys: cuda: the string's layout does not match the system's parameters")
 	}
-	run := &cudaRun{dev: c.Dev, r: r, tab: tab, fns: map[string]*gpu.Function{}, steps: 1}
+	run := &cudaRun{dev: c.Dev, r: r, tab: tab, steps: 1}
 	run.cur = devString{syms: s.syms, params: s.params, chunkp: s.chunkp, n: s.n, np: s.np}
 	*s = DeviceString{} // run owns its buffers now
 	defer run.free()

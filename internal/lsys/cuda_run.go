@@ -28,7 +28,6 @@ type cudaRun struct {
 	dev       *gpu.Device
 	r         *rules
 	tab       *deviceTables
-	fns       map[string]*gpu.Function
 	steps     int
 	growth    float64             // headroom factor for buffers that must grow
 	spare     int                 // headroom limit per buffer, bytes
@@ -61,11 +60,11 @@ func (run *cudaRun) flush() error {
 	return nil
 }
 
-func argOf[T gpu.Elem](b *gpu.Buffer[T]) gpu.Arg {
+func argOf[T gpu.Elem](b *gpu.Buffer[T]) gpu.Ptr {
 	if b == nil {
-		return gpu.Null
+		return gpu.Ptr{}
 	}
-	return b.Arg()
+	return b.Ptr()
 }
 
 // minCapacity is the least a buffer is allocated with: the steps of small
@@ -135,26 +134,18 @@ func (run *cudaRun) take() (*DeviceString, error) {
 	return s, nil
 }
 
-// launch queues kernel name of cuda/lsys.cu.
-func (run *cudaRun) launch(name string, grid, shared int, args ...gpu.Arg) error {
-	return run.launchIn("lsys", name, grid, shared, args...)
-}
-
-func (run *cudaRun) launchIn(family, name string, grid, shared int, args ...gpu.Arg) error {
-	f, ok := run.fns[family+"."+name]
-	if !ok {
-		var err error
-		if f, err = run.dev.Function(family, name); err != nil {
-			return err
-		}
-		run.fns[family+"."+name] = f
+// launch queues kernel k (the device caches the lookup).
+func launch[P any](run *cudaRun, k gpu.Kernel[P], grid, shared int, p P) error {
+	f, err := k.Load(run.dev)
+	if err != nil {
+		return err
 	}
-	run.batch.Launch(f, gpu.Dim(grid), gpu.Dim(gpuThreads), shared, args...)
+	f.Queue(run.batch, gpu.Dim(grid), gpu.Dim(gpuThreads), shared, p)
 	return nil
 }
 
 // status is the kernel argument for LsysStatus.
-func (run *cudaRun) status() gpu.Arg { return run.blob.ArgAt(run.statusAt) }
+func (run *cudaRun) status() gpu.Ptr { return run.blob.PtrAt(run.statusAt) }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
@@ -301,8 +292,8 @@ func (run *cudaRun) fastCount(in *devString) error {
 	if err := ensure(run, &run.tiles, nt); err != nil {
 		return err
 	}
-	return run.launch("lsys_fast_count", nt, 0, run.blob.Arg(), in.syms.Arg(), gpu.U32(uint32(in.n)),
-		run.tiles.Arg(), run.status())
+	return launch(run, lsysFastCount, nt, 0, fastCountArgs{run.blob.Ptr(), in.syms.Ptr(), uint32(in.n),
+		run.tiles.Ptr(), run.status()})
 }
 
 // count chooses every module's production and counts and scans the output
@@ -317,26 +308,26 @@ func (run *cudaRun) count(in *devString, key uint64) error {
 		return err
 	}
 	half := run.tiles.Len() / 2
-	kernel := "lsys_count_static"
+	kernel := lsysCountStatic
 	if run.r.dynamic {
-		kernel = "lsys_count"
+		kernel = lsysCount
 	}
-	return run.launch(kernel, nt, 0, run.blob.Arg(), in.syms.Arg(), argOf(in.params), argOf(in.chunkp),
-		argOf(run.match), gpu.U32(uint32(in.n)), gpu.U64(key), argOf(run.choice), run.tiles.Arg(),
-		run.tiles.ArgAt(half), run.status())
+	return launch(run, kernel, nt, 0, countArgs{run.blob.Ptr(), in.syms.Ptr(), argOf(in.params), argOf(in.chunkp),
+		argOf(run.match), uint32(in.n), key, argOf(run.choice), run.tiles.Ptr(),
+		run.tiles.PtrAt(half), run.status()})
 }
 
 // rewrite writes the output of in into out at the scanned offsets.
 func (run *cudaRun) rewrite(ctx context.Context, in, out *devString, k int, seed uint64, label string, limit int64) error {
 	n := in.n
 	if run.tab.fast {
-		return run.launch("lsys_fast_expand", ceilDiv(n, gpuTile), int(run.tab.hdr.NBytes+7)&^7, run.blob.Arg(),
-			in.syms.Arg(), gpu.U32(uint32(n)), run.tiles.Arg(), out.syms.Arg(), run.status())
+		return launch(run, lsysFastExpand, ceilDiv(n, gpuTile), int(run.tab.hdr.NBytes+7)&^7, fastExpandArgs{run.blob.Ptr(),
+			in.syms.Ptr(), uint32(n), run.tiles.Ptr(), out.syms.Ptr(), run.status()})
 	}
 	half := run.tiles.Len() / 2
-	err := run.launch("lsys_rewrite", ceilDiv(n, gpuGenTile), 0, run.blob.Arg(), in.syms.Arg(), argOf(in.params),
-		argOf(in.chunkp), argOf(run.match), gpu.U32(uint32(n)), argOf(run.choice), run.tiles.Arg(),
-		run.tiles.ArgAt(half), out.syms.Arg(), argOf(out.params), argOf(out.chunkp), run.status())
+	err := launch(run, lsysRewrite, ceilDiv(n, gpuGenTile), 0, rewriteArgs{run.blob.Ptr(), in.syms.Ptr(), argOf(in.params),
+		argOf(in.chunkp), argOf(run.match), uint32(n), argOf(run.choice), run.tiles.Ptr(),
+		run.tiles.PtrAt(half), out.syms.Ptr(), argOf(out.params), argOf(out.chunkp), run.status()})
 	if err != nil || !run.r.parametric {
 		return err
 	}

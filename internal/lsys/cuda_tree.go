@@ -17,26 +17,26 @@ func (run *cudaRun) depths(s *devString, report bool) error {
 	if err := ensure(run, &run.tileC, nt); err != nil {
 		return err
 	}
-	if err := run.launchIn("lsys_tree", "lsys_depth_tiles", nt, 0, s.syms.Arg(), gpu.U32(uint32(n)), run.tileC.Arg(),
-		run.status()); err != nil {
+	if err := launch(run, lsysDepthTiles, nt, 0, symScanArgs{s.syms.Ptr(), uint32(n), run.tileC.Ptr(),
+		run.status()}); err != nil {
 		return err
 	}
 	offs, size := levelLayout(n)
 	if err := ensure(run, &run.levels, size); err != nil {
 		return err
 	}
-	unbalanced := gpu.Null
+	unbalanced := gpu.Ptr{}
 	if report {
-		unbalanced = run.blob.ArgAt(run.statusAt + 4)
+		unbalanced = run.blob.PtrAt(run.statusAt + 4)
 	}
-	if err := run.launchIn("lsys_tree", "lsys_depth_fill", nt, 0, s.syms.Arg(), gpu.U32(uint32(n)), run.tileC.Arg(),
-		run.levels.Arg(), unbalanced); err != nil {
+	if err := launch(run, lsysDepthFill, nt, 0, depthFillArgs{s.syms.Ptr(), uint32(n), run.tileC.Ptr(),
+		run.levels.Ptr(), unbalanced}); err != nil {
 		return err
 	}
 	for l := 2; l < len(offs); l++ {
 		lenIn := offs[l] - offs[l-1]
-		if err := run.launchIn("lsys_tree", "lsys_min_level", ceilDiv(ceilDiv(lenIn, gpuFanout), gpuThreads), 0, run.levels.Arg(),
-			gpu.U64(uint64(offs[l-1])), gpu.U64(uint64(lenIn)), gpu.U64(uint64(offs[l]))); err != nil {
+		if err := launch(run, lsysMinLevel, ceilDiv(ceilDiv(lenIn, gpuFanout), gpuThreads), 0, minLevelArgs{run.levels.Ptr(),
+			uint64(offs[l-1]), uint64(lenIn), uint64(offs[l])}); err != nil {
 			return err
 		}
 	}
@@ -52,8 +52,8 @@ func (run *cudaRun) brackets(s *devString) error {
 	if err := ensure(run, &run.match, s.n); err != nil {
 		return err
 	}
-	return run.launchIn("lsys_tree", "lsys_match", ceilDiv(s.n, gpuThreads), 0, s.syms.Arg(), gpu.U32(uint32(s.n)),
-		run.levels.Arg(), run.match.Arg())
+	return launch(run, lsysMatch, ceilDiv(s.n, gpuThreads), 0, symScanArgs{s.syms.Ptr(), uint32(s.n),
+		run.levels.Ptr(), run.match.Ptr()})
 }
 
 // cut deletes every '%' of cur with the rest of its branch (cutBranches),
@@ -68,21 +68,21 @@ func (run *cudaRun) cut() error {
 		return err
 	}
 	gpu.BatchZero(run.batch, run.delta, n+1)
-	if err := run.launchIn("lsys_tree", "lsys_cut_mark", ceilDiv(n, gpuThreads), 0, s.syms.Arg(), gpu.U32(uint32(n)),
-		run.levels.Arg(), run.delta.Arg()); err != nil {
+	if err := launch(run, lsysCutMark, ceilDiv(n, gpuThreads), 0, symScanArgs{s.syms.Ptr(), uint32(n),
+		run.levels.Ptr(), run.delta.Ptr()}); err != nil {
 		return err
 	}
 	nt := ceilDiv(n, gpuTile)
-	if err := run.launchIn("lsys_tree", "lsys_cut_tiles", nt, 0, run.delta.Arg(), gpu.U32(uint32(n)), run.tileC.Arg(),
-		run.status()); err != nil {
+	if err := launch(run, lsysCutTiles, nt, 0, symScanArgs{run.delta.Ptr(), uint32(n), run.tileC.Ptr(),
+		run.status()}); err != nil {
 		return err
 	}
 	if err := ensure(run, &run.tiles, 2*nt); err != nil {
 		return err
 	}
 	half := run.tiles.Len() / 2
-	if err := run.launchIn("lsys_tree", "lsys_cut_count", nt, 0, run.blob.Arg(), s.syms.Arg(), gpu.U32(uint32(n)),
-		run.delta.Arg(), run.tileC.Arg(), run.tiles.Arg(), run.tiles.ArgAt(half), run.status()); err != nil {
+	if err := launch(run, lsysCutCount, nt, 0, cutCountArgs{run.blob.Ptr(), s.syms.Ptr(), uint32(n),
+		run.delta.Ptr(), run.tileC.Ptr(), run.tiles.Ptr(), run.tiles.PtrAt(half), run.status()}); err != nil {
 		return err
 	}
 	st, err := run.readStatus()
@@ -94,9 +94,9 @@ func (run *cudaRun) cut() error {
 	if err := run.reserve(out, m, p); err != nil {
 		return err
 	}
-	if err := run.launchIn("lsys_tree", "lsys_cut_scatter", nt, 0, run.blob.Arg(), s.syms.Arg(), argOf(s.params), argOf(s.chunkp),
-		gpu.U32(uint32(n)), run.delta.Arg(), run.tileC.Arg(), run.tiles.Arg(), run.tiles.ArgAt(half),
-		out.syms.Arg(), argOf(out.params), argOf(out.chunkp)); err != nil {
+	if err := launch(run, lsysCutScatter, nt, 0, cutScatterArgs{run.blob.Ptr(), s.syms.Ptr(), argOf(s.params), argOf(s.chunkp),
+		uint32(n), run.delta.Ptr(), run.tileC.Ptr(), run.tiles.Ptr(), run.tiles.PtrAt(half),
+		out.syms.Ptr(), argOf(out.params), argOf(out.chunkp)}); err != nil {
 		return err
 	}
 	out.n, out.np = m, p

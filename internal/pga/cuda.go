@@ -48,7 +48,7 @@ type CUDA struct {
 	verts                       *gpu.Buffer[float32]
 	lotAttrs                    *gpu.Buffer[float64]
 	pc                          phaseCtx
-	lotArg                      gpu.Arg // lotAttrs, or a null pointer when the grammar reads none
+	lotArg                      gpu.Ptr // lotAttrs, or a null pointer when the grammar reads none
 	qcap, tcap                  int     // persistent capacities learnt so far
 	minCap                      int     // first capacity (tests set it low); 0 means minQueueItems
 }
@@ -116,17 +116,16 @@ func grow[T gpu.Elem](d *gpu.Device, b **gpu.Buffer[T], n, keep int) error {
 	return nil
 }
 
-func (c *CUDA) fn(name string) (*gpu.Function, error) { return c.dev.Function("pga", name) }
-
-func (c *CUDA) launch(name string, n int, args ...gpu.Arg) error {
+// launch runs kernel k over n threads.
+func launch[P any](c *CUDA, k gpu.Kernel[P], n int, p P) error {
 	if n == 0 {
 		return nil
 	}
-	f, err := c.fn(name)
+	f, err := k.Load(c.dev)
 	if err != nil {
 		return err
 	}
-	return f.Launch(gpu.Dim((n+cudaThreads-1)/cudaThreads), gpu.Dim(cudaThreads), 0, args...)
+	return f.Launch(gpu.Dim((n+cudaThreads-1)/cudaThreads), gpu.Dim(cudaThreads), 0, p)
 }
 
 func (c *CUDA) status() (gpuStatus, error) {
@@ -147,21 +146,21 @@ func (c *CUDA) scan(n int) error {
 	if err := grow(c.dev, &c.partial, tiles, 0); err != nil {
 		return err
 	}
-	f, err := c.fn("pga_scan_tiles")
+	f, err := scanTiles.Load(c.dev)
 	if err != nil {
 		return err
 	}
-	if err := f.Launch(gpu.Dim(tiles), gpu.Dim(cudaThreads), 0, c.counts.Arg(), gpu.U32(uint32(n)), c.partial.Arg()); err != nil {
+	if err := f.Launch(gpu.Dim(tiles), gpu.Dim(cudaThreads), 0, scanArgs{c.counts.Ptr(), uint32(n), c.partial.Ptr()}); err != nil {
 		return err
 	}
-	f, err = c.fn("pga_scan_partials")
+	f, err = scanPartials.Load(c.dev)
 	if err != nil {
 		return err
 	}
-	if err := f.Launch(gpu.Dim(1), gpu.Dim(cudaThreads), 0, c.partial.Arg(), gpu.U32(uint32(tiles)), c.st.Arg()); err != nil {
+	if err := f.Launch(gpu.Dim(1), gpu.Dim(cudaThreads), 0, scanArgs{c.partial.Ptr(), uint32(tiles), c.st.Ptr()}); err != nil {
 		return err
 	}
-	return c.launch("pga_scan_add", n, c.counts.Arg(), gpu.U32(uint32(n)), c.partial.Arg())
+	return launch(c, scanAdd, n, scanArgs{c.counts.Ptr(), uint32(n), c.partial.Ptr()})
 }
 
 // Evaluate expands every axiom with the start rule on the device.
@@ -246,7 +245,7 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt CUDAOptions) (*
 // uploadLotAttrs lays out what LotAttr reads: per axiom one value per
 // Grammar.LotAttrs name, NaN where the lot has none.
 func (c *CUDA) uploadLotAttrs(n int, attrs []map[string]float64) error {
-	c.lotArg = gpu.Null
+	c.lotArg = gpu.Ptr{}
 	names := c.g.LotAttrs
 	if len(names) == 0 || n == 0 {
 		return nil
@@ -265,7 +264,7 @@ func (c *CUDA) uploadLotAttrs(n int, attrs []map[string]float64) error {
 	if err := grow(c.dev, &c.lotAttrs, len(vals), 0); err != nil {
 		return err
 	}
-	c.lotArg = c.lotAttrs.Arg()
+	c.lotArg = c.lotAttrs.Ptr()
 	return c.lotAttrs.Write(vals)
 }
 
@@ -297,8 +296,8 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph
 		if err := grow(c.dev, &c.counts, n, 0); err != nil {
 			return 0, st, err
 		}
-		if err := c.launch(c.runKernel("pga_levels_run"), n, append(c.ctxArgs(ph), c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.st.Arg(),
-			gpu.U64(uint64(opt.MaxShapes)), gpu.I32(int32(opt.MaxDepth)))...); err != nil {
+		if err := launch(c, runKernel(c, levelsRun, levelsRunAsk), n, levelsRunArgs{c.ctxArgs(ph), c.qa.Ptr(), uint32(n), c.counts.Ptr(), c.st.Ptr(),
+			uint64(opt.MaxShapes), int32(opt.MaxDepth)}); err != nil {
 			return 0, st, err
 		}
 		if err := c.scan(n); err != nil {
@@ -321,8 +320,8 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph
 		if err := grow(c.dev, &c.terms, (nterm+nt)*termWords, nterm*termWords); err != nil {
 			return 0, st, err
 		}
-		if err := c.launch("pga_levels_expand", n, append(c.ctxArgs(ph), c.qa.Arg(), gpu.U32(uint32(n)), c.counts.Arg(), c.qb.Arg(),
-			c.terms.Arg(), gpu.U32(uint32(nterm)), c.st.Arg())...); err != nil {
+		if err := launch(c, levelsExpand, n, levelsExpandArgs{c.ctxArgs(ph), c.qa.Ptr(), uint32(n), c.counts.Ptr(), c.qb.Ptr(),
+			c.terms.Ptr(), uint32(nterm), c.st.Ptr()}); err != nil {
 			return 0, st, err
 		}
 		nterm += nt
@@ -337,7 +336,7 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph
 func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph int32, nterm int, ticks uint64) (int, gpuStatus, error) {
 	var st gpuStatus
 	n := len(items)
-	f, err := c.fn(c.runKernel("pga_persistent"))
+	f, err := runKernel(c, persistentRun, persistentAsk).Load(c.dev)
 	if err != nil {
 		return 0, st, err
 	}
@@ -388,9 +387,9 @@ func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions
 		if err := c.setStatus(gpuStatus{Ticks: ticks, QTail: uint32(n), Work: uint32(n), NTerm: uint32(nterm), NAnc: uint32(c.pc.ancN)}); err != nil {
 			return 0, st, err
 		}
-		if err := f.Launch(gpu.Dim(blocks), gpu.Dim(cudaThreads), persistentShared, append(c.ctxArgs(ph), c.qa.Arg(), c.ready.Arg(),
-			gpu.U32(uint32(c.qcap)), c.terms.Arg(), gpu.U32(uint32(c.tcap)), c.st.Arg(),
-			gpu.U64(uint64(opt.MaxShapes)), gpu.I32(int32(opt.MaxDepth)), gpu.I32(flags))...); err != nil {
+		if err := f.Launch(gpu.Dim(blocks), gpu.Dim(cudaThreads), persistentShared, persistentArgs{c.ctxArgs(ph), c.qa.Ptr(), c.ready.Ptr(),
+			uint32(c.qcap), c.terms.Ptr(), uint32(c.tcap), c.st.Ptr(),
+			uint64(opt.MaxShapes), int32(opt.MaxDepth), flags}); err != nil {
 			return 0, st, err
 		}
 		if st, err = c.status(); err != nil {
@@ -426,7 +425,7 @@ func (c *CUDA) mesh(nterm int, bounds []phaseRange, res *CUDAResult) error {
 	for _, b := range bounds {
 		res.Stats.ByPhase = append(res.Stats.ByPhase, PhaseStats{Phase: int(b.phase), Terminals: b.end - b.start})
 	}
-	if err := c.launch("pga_mesh_count", nterm, c.words.Arg(), c.terms.Arg(), gpu.U32(uint32(nterm)), c.counts.Arg()); err != nil {
+	if err := launch(c, meshCount, nterm, meshCountArgs{c.words.Ptr(), c.terms.Ptr(), uint32(nterm), c.counts.Ptr()}); err != nil {
 		return err
 	}
 	if err := c.scan(nterm); err != nil {
@@ -469,7 +468,7 @@ func (c *CUDA) mesh(nterm int, bounds []phaseRange, res *CUDAResult) error {
 	if err := grow(c.dev, &c.index, int(3*nt), 0); err != nil {
 		return err
 	}
-	return c.launch("pga_mesh_write", nterm, c.words.Arg(), c.terms.Arg(), gpu.U32(uint32(nterm)), c.counts.Arg(), c.verts.Arg(), c.index.Arg())
+	return launch(c, meshWrite, nterm, meshWriteArgs{c.words.Ptr(), c.terms.Ptr(), uint32(nterm), c.counts.Ptr(), c.verts.Ptr(), c.index.Ptr()})
 }
 
 // devTermKey orders the device's terminals like a sort by lot, seed and kind.

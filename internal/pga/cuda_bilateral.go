@@ -2,16 +2,20 @@
 
 package pga
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
 
 // runKernel is the evaluation kernel to launch: for a grammar with
 // bilateral queries its variant that answers them (<name>_ask); the plain
 // one leaves the re-derivation out and keeps its registers and stack.
-func (c *CUDA) runKernel(name string) string {
+func runKernel[P any](c *CUDA, plain, ask gpu.Kernel[P]) gpu.Kernel[P] {
 	if len(c.g.Links) > 0 {
-		return name + "_ask"
+		return ask
 	}
-	return name
+	return plain
 }
 
 // relatedDeep is the CPU's error for a bilateral query whose target lies

@@ -47,7 +47,7 @@ type phaseCtx struct {
 
 	coll, collRng, snapRng, collOut, snapOut, pendOut *gpu.Buffer[uint32]
 	snaps                                             *gpu.Buffer[float64]
-	collArg, collRngArg, snapsArg, snapRngArg         gpu.Arg
+	collArg, collRngArg, snapsArg, snapRngArg         gpu.Ptr
 }
 
 func (p *phaseCtx) free() error {
@@ -65,19 +65,17 @@ func (p *phaseCtx) free() error {
 
 // ctxArgs are the kernels' leading parameters: the program and
 // PGA_CTX_PARAMS for phase ph.
-func (c *CUDA) ctxArgs(ph int32) []gpu.Arg {
+func (c *CUDA) ctxArgs(ph int32) pgaCtx {
 	p := &c.pc
-	args := []gpu.Arg{c.words.Arg(), c.lotArg, p.collArg, p.collRngArg, p.snapsArg, p.snapRngArg}
+	a := pgaCtx{words: c.words.Ptr(), lotAttrs: c.lotArg, coll: p.collArg, collRng: p.collRngArg, snaps: p.snapsArg,
+		snapRng: p.snapRngArg, phase: ph}
 	if c.prog.needCtx {
-		args = append(args, p.collOut.Arg(), p.snapOut.Arg(), p.pendOut.Arg(), gpu.U32(uint32(p.outCap)))
-	} else {
-		args = append(args, gpu.Null, gpu.Null, gpu.Null, gpu.U32(0))
+		a.collOut, a.snapOut, a.pendOut, a.outCap = p.collOut.Ptr(), p.snapOut.Ptr(), p.pendOut.Ptr(), uint32(p.outCap)
 	}
-	args = append(args, gpu.I32(ph))
 	if len(c.g.Links) > 0 {
-		return append(args, p.anc.Arg(), gpu.U32(uint32(p.ancCap)))
+		a.anc, a.ancCap = p.anc.Ptr(), uint32(p.ancCap)
 	}
-	return append(args, gpu.Null, gpu.U32(0))
+	return a
 }
 
 func structWords[T any](v []T) []uint32 {
@@ -91,7 +89,7 @@ func structWords[T any](v []T) []uint32 {
 // with per lot (and group, and axis) ranges into them.
 func (c *CUDA) uploadCtx() error {
 	p := &c.pc
-	p.collArg, p.collRngArg, p.snapsArg, p.snapRngArg = gpu.Null, gpu.Null, gpu.Null, gpu.Null
+	p.collArg, p.collRngArg, p.snapsArg, p.snapRngArg = gpu.Ptr{}, gpu.Ptr{}, gpu.Ptr{}, gpu.Ptr{}
 	if p.ngroups == 0 {
 		return nil
 	}
@@ -111,7 +109,7 @@ func (c *CUDA) uploadCtx() error {
 		if err := c.put(&p.collRng, structWords(rng)); err != nil {
 			return err
 		}
-		p.collArg, p.collRngArg = p.coll.Arg(), p.collRng.Arg()
+		p.collArg, p.collRngArg = p.coll.Ptr(), p.collRng.Ptr()
 	}
 	if len(p.planes) > 0 {
 		keys := make([][2]int32, 0, len(p.planes))
@@ -134,7 +132,7 @@ func (c *CUDA) uploadCtx() error {
 		if err := c.put(&p.snapRng, structWords(rng)); err != nil {
 			return err
 		}
-		p.snapsArg, p.snapRngArg = p.snaps.Arg(), p.snapRng.Arg()
+		p.snapsArg, p.snapRngArg = p.snaps.Ptr(), p.snapRng.Ptr()
 	}
 	return nil
 }

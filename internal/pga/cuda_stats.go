@@ -27,7 +27,7 @@ func (c *CUDA) countByName(nterm int, res *CUDAResult) error {
 	if err := hist.Zero(); err != nil {
 		return err
 	}
-	f, err := c.fn("pga_term_hist")
+	f, err := termHist.Load(c.dev)
 	if err != nil {
 		return err
 	}
@@ -35,7 +35,7 @@ func (c *CUDA) countByName(nterm int, res *CUDAResult) error {
 		return fmt.Errorf("pga: cuda: %d terminal kinds, more than a block's histogram holds", nk)
 	}
 	blocks := min((nterm+cudaThreads-1)/cudaThreads, max(1, c.dev.Info().SMs)*8)
-	if err := f.Launch(gpu.Dim(blocks), gpu.Dim(cudaThreads), nk*4, c.terms.Arg(), gpu.U32(uint32(nterm)), gpu.U32(uint32(nk)), hist.Arg()); err != nil {
+	if err := f.Launch(gpu.Dim(blocks), gpu.Dim(cudaThreads), nk*4, termHistArgs{c.terms.Ptr(), uint32(nterm), uint32(nk), hist.Ptr()}); err != nil {
 		return err
 	}
 	counts := make([]uint32, nk)

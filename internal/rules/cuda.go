@@ -24,7 +24,9 @@ type cudaRun struct {
 	dev                *gpu.Device
 	p                  *Program
 	n, wp              int
-	fn                 *gpu.Function
+	interp             gpu.Func[interpArgs] // the interpreter kernel, when not generated
+	gen                ptxKernel            // the generated kernel, when generated
+	genFamily          string               // its module (LoadPTXModule)
 	blocks, threads    int
 	code               *gpu.Buffer[uint32]
 	fields, rules      *gpu.Buffer[uint32]
@@ -37,7 +39,7 @@ type cudaRun struct {
 	shared             int
 	// wide: the kernels of the wide encodings (gpu_range.go).
 	wide bool
-	// generated: fn is a kernel generated for p; genErr says why not.
+	// generated: gen is a kernel generated for p; genErr says why not.
 	generated bool
 	genErr    error
 	// The draws' seed and the run's number of state 0 (rand.go).
@@ -72,14 +74,15 @@ func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout 
 	}
 	r.genErr = fmt.Errorf("the interpreter was asked for")
 	if !interp {
-		r.fn, r.genErr = loadGenerated(dev, p, gen)
+		r.gen = gen
+		r.genFamily, r.genErr = loadGenerated(dev, p, gen)
 		r.generated = r.genErr == nil
 		if !r.generated && require {
 			return r, fmt.Errorf("the kernel generated for the rule set does not load (--kernel interpreter runs the bytecode interpreter): %w", r.genErr)
 		}
 	}
 	if !r.generated {
-		if r.fn, err = dev.Function("rules", kernel); err != nil {
+		if r.interp, err = interpKernel(kernel).Load(dev); err != nil {
 			return r, err
 		}
 		if err = r.interpTables(); err != nil {
@@ -92,18 +95,21 @@ func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout 
 	return r, nil
 }
 
-// loadGenerated returns kernel k generated for p, compiled by the driver
-// (once per device and program: LoadPTXModule caches by the PTX's hash).
-func loadGenerated(dev *gpu.Device, p *Program, k ptxKernel) (*gpu.Function, error) {
+// loadGenerated loads kernel k generated for p, compiled by the driver
+// (once per device and program: LoadPTXModule caches by the PTX's hash),
+// and returns its module's family. The kernel is looked up there first, so
+// a module without it fails here, not at the first launch.
+func loadGenerated(dev *gpu.Device, p *Program, k ptxKernel) (string, error) {
 	ptx, err := generatePTX(p, k)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	family, err := dev.LoadPTXModule("rules", []byte(ptx))
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	return dev.Function(family, k.name())
+	_, err = genKernel[genArgs](k).LoadFrom(dev, family)
+	return family, err
 }
 
 // interpStaticShared bounds the interpreter kernels' static shared memory
@@ -126,7 +132,7 @@ func (r *cudaRun) interpTables() (err error) {
 	// memory together, and the compact kernels hold up to interpStaticShared
 	// of their own: a launch over the sum fails with CUDA_ERROR_INVALID_VALUE.
 	if r.shared+interpStaticShared(r.wide) > 48<<10 {
-		if err = r.fn.SetMaxDynamicShared(r.shared); err != nil {
+		if err = r.interp.SetMaxDynamicShared(r.shared); err != nil {
 			return fmt.Errorf("%d bytes of shared memory a block: %w", r.shared, err)
 		}
 	}
@@ -235,28 +241,43 @@ func (r *cudaRun) free() {
 func (r *cudaRun) launch(step0, n int) error {
 	p := r.p
 	if r.generated { // the parameters of generateKernel's kernels (ptxParams)
-		args := []gpu.Arg{r.cur.Arg(), r.snap.Arg(), r.pend.Arg(), r.stableAt.Arg(), r.failed.Arg(), r.errRule.Arg(),
-			r.errKey.Arg()}
-		if r.wide {
-			args = append(args, r.errPC.Arg())
+		fired := r.fired.PtrAt(step0 * len(p.Rules))
+		narrow := genNarrow{r.cur.Ptr(), r.snap.Ptr(), r.pend.Ptr(), r.stableAt.Ptr(), r.failed.Ptr(), r.errRule.Ptr(),
+			r.errKey.Ptr(), fired, r.lastFired.Ptr()}
+		wide := genWide{r.cur.Ptr(), r.snap.Ptr(), r.pend.Ptr(), r.stableAt.Ptr(), r.failed.Ptr(), r.errRule.Ptr(),
+			r.errKey.Ptr(), r.errPC.Ptr(), fired, r.lastFired.Ptr()}
+		steps := genSteps{int32(r.n), int32(step0), int32(n)}
+		draws := genDraws{r.seed, int32(r.first), int32(r.firstStep)} // ptx_rand.go's three more
+		switch {
+		case r.wide && p.Draws:
+			return launchGenerated(r, genWideRandArgs{wide, steps, draws})
+		case r.wide:
+			return launchGenerated(r, genWideArgs{wide, steps})
+		case p.Draws:
+			return launchGenerated(r, genRandArgs{narrow, steps, draws})
 		}
-		args = append(args, r.fired.ArgAt(step0*len(p.Rules)), r.lastFired.Arg(),
-			gpu.I32(int32(r.n)), gpu.I32(int32(step0)), gpu.I32(int32(n)))
-		if p.Draws { // ptx_rand.go's two more
-			args = append(args, gpu.U64(r.seed), gpu.I32(int32(r.first)), gpu.I32(int32(r.firstStep)))
-		}
-		return r.fn.Launch(gpu.Dim(r.blocks), gpu.Dim(r.threads), 0, args...)
+		return launchGenerated(r, genArgs{narrow, steps})
 	}
 	nofix := int32(0)
 	if p.DrawsInCond {
 		nofix = 1
 	}
-	return r.fn.Launch(gpu.Dim(r.blocks), gpu.Dim(r.threads), r.shared,
-		r.code.Arg(), r.fields.Arg(), r.rules.Arg(), r.cur.Arg(), r.snap.Arg(), r.pend.Arg(),
-		r.stableAt.Arg(), r.failed.Arg(), r.errRule.Arg(), r.errKey.Arg(), r.errPC.Arg(), r.fired.ArgAt(step0*len(p.Rules)),
-		r.lastFired.Arg(), gpu.I32(int32(r.n)), gpu.I32(int32(r.wp)), gpu.I32(int32(len(p.Rules))),
-		gpu.I32(int32(len(p.Code))), gpu.I32(int32(len(p.Fields))), gpu.I32(int32(step0)), gpu.I32(int32(n)), gpu.I32(int32(p.Regs)),
-		gpu.U64(r.seed), gpu.I32(int32(r.first)), gpu.I32(nofix), gpu.I32(int32(r.firstStep)))
+	return r.interp.Launch(gpu.Dim(r.blocks), gpu.Dim(r.threads), r.shared, interpArgs{
+		r.code.Ptr(), r.fields.Ptr(), r.rules.Ptr(), r.cur.Ptr(), r.snap.Ptr(), r.pend.Ptr(),
+		r.stableAt.Ptr(), r.failed.Ptr(), r.errRule.Ptr(), r.errKey.Ptr(), r.errPC.Ptr(), r.fired.PtrAt(step0 * len(p.Rules)),
+		r.lastFired.Ptr(), int32(r.n), int32(r.wp), int32(len(p.Rules)),
+		int32(len(p.Code)), int32(len(p.Fields)), int32(step0), int32(n), int32(p.Regs),
+		r.seed, int32(r.first), nofix, int32(r.firstStep)})
+}
+
+// launchGenerated launches the generated kernel with parameters P, the
+// variant of its kind (wide, draws).
+func launchGenerated[P any](r *cudaRun, p P) error {
+	f, err := genKernel[P](r.gen).LoadFrom(r.dev, r.genFamily)
+	if err != nil {
+		return err
+	}
+	return f.Launch(gpu.Dim(r.blocks), gpu.Dim(r.threads), 0, p)
 }
 
 // Run applies the program's rules to every state in place on the GPU.

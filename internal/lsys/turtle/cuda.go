@@ -173,11 +173,11 @@ func (in *cudaInput) symbols() ([]byte, error) {
 	return in.host, nil
 }
 
-func argOf[T gpu.Elem](b *gpu.Buffer[T]) gpu.Arg {
+func argOf[T gpu.Elem](b *gpu.Buffer[T]) gpu.Ptr {
 	if b == nil || b.Len() == 0 {
-		return gpu.Null
+		return gpu.Ptr{}
 	}
-	return b.Arg()
+	return b.Ptr()
 }
 
 func (r *cudaRun) upload(s *lsys.String) (*cudaInput, error) {
@@ -233,17 +233,17 @@ func (r *cudaRun) interpret(ctx context.Context, p *program, in *cudaInput, csiz
 	}
 	k := &kernels{dev: r.dev}
 	err = r.stage("survey", func() error {
-		err := k.launch("turtle_survey", scanBlocks, gpuScanThreads, prog.Arg(), in.syms.Arg(), chunks.Arg(),
-			partials.Arg())
+		err := launch(k, turtleSurvey, scanBlocks, gpuScanThreads, ptrs4{prog.Ptr(), in.syms.Ptr(), chunks.Ptr(),
+			partials.Ptr()})
 		if err == nil {
-			err = k.launch("turtle_scan_blocks", 1, 1024, partials.Arg(), gpu.U32(uint32(scanBlocks)), totals.Arg())
+			err = launch(k, turtleScanBlocks, 1, 1024, countedArgs{partials.Ptr(), uint32(scanBlocks), totals.Ptr()})
 		}
 		if err == nil {
-			err = k.launch("turtle_prep", scanBlocks, gpuScanThreads, prog.Arg(), chunks.Arg(), partials.Arg(),
-				tree.Arg(), totals.Arg())
+			err = launch(k, turtlePrep, scanBlocks, gpuScanThreads, ptrs5{prog.Ptr(), chunks.Ptr(), partials.Ptr(),
+				tree.Ptr(), totals.Ptr()})
 		}
 		if err == nil && gp.Levels > gpuScanLog+1 {
-			err = k.launch("turtle_tree_top", 1, 1024, prog.Arg(), tree.Arg())
+			err = launch(k, turtleTreeTop, 1, 1024, ptrs2{prog.Ptr(), tree.Ptr()})
 		}
 		return err
 	})
@@ -280,10 +280,10 @@ func (r *cudaRun) interpret(ctx context.Context, p *program, in *cudaInput, csiz
 	if err := firstErr(err1, err2); err != nil {
 		return nil, err
 	}
-	walkArgs := []gpu.Arg{prog.Arg(), in.syms.Arg(), argOf(in.params), chunks.Arg(), tree.Arg(), ys.Arg(), pushpos.Arg()}
+	walk := walkArgs{prog.Ptr(), in.syms.Ptr(), argOf(in.params), chunks.Ptr(), tree.Ptr(), ys.Ptr(), pushpos.Ptr()}
 	if p.linear(tot.Level != 0) {
 		err = r.stage("summarize", func() error {
-			return k.launch("turtle_summarize", walkBlocks, gpuWalkThreads, walkArgs...)
+			return launch(k, turtleSummarize, walkBlocks, gpuWalkThreads, walk)
 		})
 		if err == nil {
 			err = r.stage("combine", func() error { return r.combine(k, prog, chunks, tree, ys, nc, walkBlocks) })
@@ -298,7 +298,7 @@ func (r *cudaRun) interpret(ctx context.Context, p *program, in *cudaInput, csiz
 		}
 		if err == nil {
 			err = r.stage("spines", func() error {
-				return k.launch("turtle_spines", walkBlocks, gpuWalkThreads, append(walkArgs, ready.Arg(), ticket.Arg())...)
+				return launch(k, turtleSpines, walkBlocks, gpuWalkThreads, spinesArgs{walk, ready.Ptr(), ticket.Ptr()})
 			})
 		}
 	}
@@ -321,14 +321,14 @@ func (r *cudaRun) interpret(ctx context.Context, p *program, in *cudaInput, csiz
 	}
 	dg.segs = segs
 	err = r.stage("emit", func() error {
-		return k.launch("turtle_emit", walkBlocks, gpuWalkThreads, prog.Arg(), in.syms.Arg(), argOf(in.params),
-			chunks.Arg(), tree.Arg(), ys.Arg(), stack.Arg(), segs.Arg(), events.Arg(), boxes.Arg())
+		return launch(k, turtleEmit, walkBlocks, gpuWalkThreads, emitArgs{prog.Ptr(), in.syms.Ptr(), argOf(in.params),
+			chunks.Ptr(), tree.Ptr(), ys.Ptr(), stack.Ptr(), segs.Ptr(), events.Ptr(), boxes.Ptr()})
 	})
 	if err != nil {
 		return nil, err
 	}
 	if ne > 0 {
-		err = r.stage("polygons", func() error { return r.polygons(k, in, events, ne, boxes.ArgAt(walkBlocks*gpuBoxWords), dg) })
+		err = r.stage("polygons", func() error { return r.polygons(k, in, events, ne, boxes.PtrAt(walkBlocks*gpuBoxWords), dg) })
 		if err != nil {
 			return nil, err
 		}
@@ -338,7 +338,7 @@ func (r *cudaRun) interpret(ctx context.Context, p *program, in *cudaInput, csiz
 		return nil, err
 	}
 	err = r.stage("bounds", func() error {
-		return k.launch("turtle_bounds", 1, 256, boxes.Arg(), gpu.U32(uint32(walkBlocks+polyBlocks)), box.Arg())
+		return launch(k, turtleBounds, 1, 256, countedArgs{boxes.Ptr(), uint32(walkBlocks + polyBlocks), box.Ptr()})
 	})
 	if err != nil {
 		return nil, err
@@ -362,8 +362,8 @@ func (r *cudaRun) combine(k *kernels, prog, chunks *gpu.Buffer[uint32], tree *gp
 		}
 	}
 	pjBlocks := blocks(nc, gpuPJThreads)
-	err := k.launch("turtle_pj_block", pjBlocks, gpuPJThreads, prog.Arg(), chunks.Arg(), tree.Arg(), ys.Arg(),
-		v[0].Arg(), anc[0].Arg())
+	err := launch(k, turtlePJBlock, pjBlocks, gpuPJThreads, pjBlockArgs{prog.Ptr(), chunks.Ptr(), tree.Ptr(), ys.Ptr(),
+		v[0].Ptr(), anc[0].Ptr()})
 	if err != nil {
 		return err
 	}
@@ -371,19 +371,19 @@ func (r *cudaRun) combine(k *kernels, prog, chunks *gpu.Buffer[uint32], tree *gp
 	// pjBlocks-1 steps; after round j each is 2^j steps up (or the root).
 	cur := 0
 	for range bits.Len(uint(pjBlocks - 1)) {
-		err := k.launch("turtle_pj_round", walkBlocks, gpuWalkThreads, prog.Arg(), v[cur].Arg(), anc[cur].Arg(),
-			v[1-cur].Arg(), anc[1-cur].Arg())
+		err := launch(k, turtlePJRound, walkBlocks, gpuWalkThreads, ptrs5{prog.Ptr(), v[cur].Ptr(), anc[cur].Ptr(),
+			v[1-cur].Ptr(), anc[1-cur].Ptr()})
 		if err != nil {
 			return err
 		}
 		cur = 1 - cur
 	}
-	return k.launch("turtle_absolutize", walkBlocks, gpuWalkThreads, prog.Arg(), chunks.Arg(), v[cur].Arg(), ys.Arg())
+	return launch(k, turtleAbsolutize, walkBlocks, gpuWalkThreads, ptrs4{prog.Ptr(), chunks.Ptr(), v[cur].Ptr(), ys.Ptr()})
 }
 
 // polygons assembles the polygons from the ne events: brace depths by a
 // scan, each '}' finds its '{', scans place polygons and vertices.
-func (r *cudaRun) polygons(k *kernels, in *cudaInput, events *gpu.Buffer[uint32], ne int, boxes gpu.Arg,
+func (r *cudaRun) polygons(k *kernels, in *cudaInput, events *gpu.Buffer[uint32], ne int, boxes gpu.Ptr,
 	dg *cudaGeometry) error {
 	d := r.dev
 	var bufs [5]*gpu.Buffer[uint32]
@@ -398,15 +398,15 @@ func (r *cudaRun) polygons(k *kernels, in *cudaInput, events *gpu.Buffer[uint32]
 	if err != nil {
 		return err
 	}
-	err = k.launch("turtle_ev_delta", blocks(ne, 256), 256, events.Arg(), gpu.U32(uint32(ne)), depth.Arg())
+	err = launch(k, turtleEvDelta, blocks(ne, 256), 256, countedArgs{events.Ptr(), uint32(ne), depth.Ptr()})
 	if err != nil {
 		return err
 	}
 	if _, err := d.ExclusiveScan(depth, depth); err != nil {
 		return err
 	}
-	err = k.launch("turtle_poly_count", blocks(ne, 256), 256, events.Arg(), gpu.U32(uint32(ne)), depth.Arg(),
-		vcount.Arg(), pidx.Arg(), open.Arg(), bad.Arg())
+	err = launch(k, turtlePolyCount, blocks(ne, 256), 256, polyCountArgs{events.Ptr(), uint32(ne), depth.Ptr(),
+		vcount.Ptr(), pidx.Ptr(), open.Ptr(), bad.Ptr()})
 	if err != nil {
 		return err
 	}
@@ -436,8 +436,8 @@ func (r *cudaRun) polygons(k *kernels, in *cudaInput, events *gpu.Buffer[uint32]
 		return err
 	}
 	dg.polys, dg.verts = polys, verts
-	return k.launch("turtle_poly_write", blocks(ne, gpuWalkThreads), gpuWalkThreads, events.Arg(), gpu.U32(uint32(ne)),
-		vcount.Arg(), vertOff.Arg(), pidx.Arg(), open.Arg(), polys.Arg(), verts.Arg(), boxes)
+	return launch(k, turtlePolyWrite, blocks(ne, gpuWalkThreads), gpuWalkThreads, polyWriteArgs{events.Ptr(), uint32(ne),
+		vcount.Ptr(), vertOff.Ptr(), pidx.Ptr(), open.Ptr(), polys.Ptr(), verts.Ptr(), boxes})
 }
 
 // unmatchedBrace is the first '}' that closes no '{' (for the error message only).
@@ -506,15 +506,16 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-// kernels launches the turtle family's kernels by name.
+// kernels launches the turtle family's kernels on a device.
 type kernels struct{ dev *gpu.Device }
 
-func (k *kernels) launch(name string, grid, block int, args ...gpu.Arg) error {
-	f, err := k.dev.Function("turtle", name)
+// launch runs kernel kd on k's device.
+func launch[P any](k *kernels, kd gpu.Kernel[P], grid, block int, p P) error {
+	f, err := kd.Load(k.dev)
 	if err != nil {
 		return err
 	}
-	if err := f.Launch(gpu.Dim(grid), gpu.Dim(block), 0, args...); err != nil {
+	if err := f.Launch(gpu.Dim(grid), gpu.Dim(block), 0, p); err != nil {
 		return fmt.Errorf("turtle: %w", err)
 	}
 	return nil

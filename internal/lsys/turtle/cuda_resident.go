@@ -76,7 +76,7 @@ func symbolSet(dev *gpu.Device, syms *gpu.Buffer[uint8], n int) (*[256]bool, err
 		return nil, fmt.Errorf("turtle: %w", err)
 	}
 	defer bits.Free()
-	f, err := dev.Function("turtle", "turtle_symbol_set")
+	f, err := turtleSymbolSet.Load(dev)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func symbolSet(dev *gpu.Device, syms *gpu.Buffer[uint8], n int) (*[256]bool, err
 	grid := min(blocks(n, gpuScanThreads*16), max(dev.Info().SMs, 1)*8)
 	b := dev.NewBatch()
 	gpu.BatchZero(b, bits, 8)
-	b.Launch(f, gpu.Dim(grid), gpu.Dim(gpuScanThreads), 0, syms.Arg(), gpu.U32(uint32(n)), bits.Arg())
+	f.Queue(b, gpu.Dim(grid), gpu.Dim(gpuScanThreads), 0, countedArgs{syms.Ptr(), uint32(n), bits.Ptr()})
 	gpu.BatchRead(b, bits, w[:], 0)
 	if err := b.Run(); err != nil {
 		return nil, fmt.Errorf("turtle: %w", err)

@@ -1,0 +1,90 @@
+//go:build cuda
+
+package pga
+
+import "github.com/procgen-dev/procgen/internal/gpu"
+
+// The kernels of cuda/pga.cu, each parameter list declared once;
+// kerneltest checks them against the C declarations.
+
+// pgaCtx is the program and PGA_CTX_PARAMS (cuda/pga_prog.cuh), the
+// evaluation kernels' leading parameters.
+type pgaCtx struct {
+	words, lotAttrs, coll, collRng, snaps, snapRng gpu.Ptr
+	collOut, snapOut, pendOut                      gpu.Ptr
+	outCap                                         uint32
+	phase                                          int32
+	anc                                            gpu.Ptr
+	ancCap                                         uint32
+}
+
+type levelsRunArgs struct {
+	ctx       pgaCtx
+	items     gpu.Ptr
+	n         uint32
+	counts    gpu.Ptr
+	st        gpu.Ptr
+	maxShapes uint64
+	maxDepth  int32
+}
+
+type levelsExpandArgs struct {
+	ctx               pgaCtx
+	items             gpu.Ptr
+	n                 uint32
+	offs, next, terms gpu.Ptr
+	termBase          uint32
+	st                gpu.Ptr
+}
+
+type persistentArgs struct {
+	ctx          pgaCtx
+	queue, ready gpu.Ptr
+	qcap         uint32
+	terms        gpu.Ptr
+	tcap         uint32
+	st           gpu.Ptr
+	maxShapes    uint64
+	maxDepth     int32
+	flags        int32
+}
+
+// scanArgs: pga_scan_tiles(a, n, partial), pga_scan_partials(partial, nb,
+// st) and pga_scan_add(a, n, partial) share one shape.
+type scanArgs struct {
+	a gpu.Ptr
+	n uint32
+	b gpu.Ptr
+}
+
+type meshCountArgs struct {
+	words, terms gpu.Ptr
+	nterm        uint32
+	counts       gpu.Ptr
+}
+
+type meshWriteArgs struct {
+	words, terms         gpu.Ptr
+	nterm                uint32
+	offs, verts, indices gpu.Ptr
+}
+
+type termHistArgs struct {
+	terms     gpu.Ptr
+	nterm, nk uint32
+	hist      gpu.Ptr
+}
+
+var (
+	levelsRun     = gpu.Kernel[levelsRunArgs]{Family: "pga", Name: "pga_levels_run"}
+	levelsRunAsk  = gpu.Kernel[levelsRunArgs]{Family: "pga", Name: "pga_levels_run_ask"}
+	levelsExpand  = gpu.Kernel[levelsExpandArgs]{Family: "pga", Name: "pga_levels_expand"}
+	persistentRun = gpu.Kernel[persistentArgs]{Family: "pga", Name: "pga_persistent"}
+	persistentAsk = gpu.Kernel[persistentArgs]{Family: "pga", Name: "pga_persistent_ask"}
+	scanTiles     = gpu.Kernel[scanArgs]{Family: "pga", Name: "pga_scan_tiles"}
+	scanPartials  = gpu.Kernel[scanArgs]{Family: "pga", Name: "pga_scan_partials"}
+	scanAdd       = gpu.Kernel[scanArgs]{Family: "pga", Name: "pga_scan_add"}
+	meshCount     = gpu.Kernel[meshCountArgs]{Family: "pga", Name: "pga_mesh_count"}
+	meshWrite     = gpu.Kernel[meshWriteArgs]{Family: "pga", Name: "pga_mesh_write"}
+	termHist      = gpu.Kernel[termHistArgs]{Family: "pga", Name: "pga_term_hist"}
+)

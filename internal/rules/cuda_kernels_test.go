@@ -1,0 +1,71 @@
+//go:build cuda
+
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/gpu/kerneltest"
+)
+
+// TestKernelSignatures checks the interpreter kernels' Go declaration
+// against cuda/rules.cu's RULES_KERNEL_PARAMS (no GPU needed), and that
+// every kernel there is declared.
+func TestKernelSignatures(t *testing.T) {
+	var decls []gpu.KernelDecl
+	for _, name := range interpKernelNames() {
+		decls = append(decls, interpKernel(name))
+	}
+	kerneltest.Check(t, "internal/rules", decls, nil)
+}
+
+// TestGeneratedKernelSignatures: the kernels generated for a rule set (with
+// and without draws, narrow and wide) take the parameters launchGenerated
+// passes, in count, order and width. No GPU needed.
+func TestGeneratedKernelSignatures(t *testing.T) {
+	plain := ptxConfigs(t)["life"]
+	draws, _ := drawRandomPrograms(t, 1)
+	if plain.Draws || !draws[0].Draws {
+		t.Fatal("test programs: want one without draws and one with")
+	}
+	for _, c := range []struct {
+		p    *Program
+		wide bool
+		decl func(ptxKernel) gpu.KernelDecl
+	}{
+		{plain, false, func(k ptxKernel) gpu.KernelDecl { return genKernel[genArgs](k) }},
+		{plain, true, func(k ptxKernel) gpu.KernelDecl { return genKernel[genWideArgs](k) }},
+		{draws[0], false, func(k ptxKernel) gpu.KernelDecl { return genKernel[genRandArgs](k) }},
+		{draws[0], true, func(k ptxKernel) gpu.KernelDecl { return genKernel[genWideRandArgs](k) }},
+	} {
+		for _, k := range allPTXKernels() {
+			k.Wide = c.wide
+			ptx, err := generatePTX(c.p, k)
+			if err != nil {
+				t.Fatalf("%s wide=%v draws=%v: %v", k.name(), c.wide, c.p.Draws, err)
+			}
+			entries, err := kerneltest.ParsePTX(ptx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := entries[k.name()]
+			if !ok {
+				t.Fatalf("no .entry %s in the generated PTX", k.name())
+			}
+			kinds, err := c.decl(k).Params()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := make([]string, len(kinds))
+			for i, kind := range kinds {
+				want[i] = kerneltest.PTXType(kind)
+			}
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("%s wide=%v draws=%v: PTX takes (%s), the declaration (%s)", k.name(), c.wide, c.p.Draws,
+					strings.Join(got, ", "), strings.Join(want, ", "))
+			}
+		}
+	}
+}

@@ -3,33 +3,16 @@ package main
 import (
 	"github.com/spf13/pflag"
 
-	"github.com/procgen-dev/procgen/internal/flame/anim"
+	"github.com/procgen-dev/procgen/internal/job/flamejob"
 )
 
-// flockFlags are the flags of 'flame animate' for cuburn's JSON flocks.
-type flockFlags struct {
-	profile  string
-	frames   int
-	half     bool
-	still    bool
-	db       string
-	fpsSet   bool
-	dtimeSet bool
-}
-
-func addFlockFlags(f *pflag.FlagSet, ff *flockFlags) {
-	f.StringVar(&ff.profile, "profile", "", "cuburn render `PROFILE.json` for a cuburn edge or node (size, samples per pixel, fps, frames)")
-	f.IntVar(&ff.frames, "frames", 0, "frames of a cuburn edge or node (default: round(fps × profile duration × blend.duration), as cuburn)")
-	f.BoolVar(&ff.half, "half", false, "render a cuburn node as a half loop (-0.25 to +0.25 turns), as cuburn's --half")
-	f.BoolVar(&ff.still, "still", false, "render a cuburn node (or an edge's source end) as one still: edge time 0, no motion blur, frame number 0")
-	f.StringVar(&ff.db, "genome-db", "", "`DIR` that a cuburn edge's \"nodes/NAME\" links are read from (default: the directory above the file's, then its own, then the working directory)")
-}
-
-// flockOptions are the cuburn options as the animation pipeline takes them.
-func (af animateFlags) flockOptions() anim.FlockOptions {
-	f := af.flock
-	return anim.FlockOptions{Profile: f.profile, Frames: f.frames, Half: f.half, Still: f.still, DB: f.db,
-		FPS: af.fps, FPSSet: f.fpsSet, DTime: f.dtimeSet}
+// addFlockFlags defines the flags of 'flame animate' for cuburn's JSON flocks.
+func addFlockFlags(f *pflag.FlagSet, ff *flamejob.FlockArgs) {
+	f.StringVar(&ff.Profile, "profile", "", "cuburn render `PROFILE.json` for a cuburn edge or node (size, samples per pixel, fps, frames)")
+	f.IntVar(&ff.Frames, "frames", 0, "frames of a cuburn edge or node (default: round(fps × profile duration × blend.duration), as cuburn)")
+	f.BoolVar(&ff.Half, "half", false, "render a cuburn node as a half loop (-0.25 to +0.25 turns), as cuburn's --half")
+	f.BoolVar(&ff.Still, "still", false, "render a cuburn node (or an edge's source end) as one still: edge time 0, no motion blur, frame number 0")
+	f.StringVar(&ff.DB, "genome-db", "", "`DIR` that a cuburn edge's \"nodes/NAME\" links are read from (default: the directory above the file's, then its own, then the working directory)")
 }
 
 // flockHelp is the part of 'flame animate --help' about cuburn input.

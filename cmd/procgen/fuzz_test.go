@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/procgen-dev/procgen/internal/flame"
+	"github.com/procgen-dev/procgen/internal/job/flamejob"
 	"github.com/procgen-dev/procgen/internal/job/lsysjob"
 )
 
@@ -33,8 +34,8 @@ func FuzzSizeValidation(f *testing.F) {
 	a := newApp(nil, &bytes.Buffer{}, &bytes.Buffer{})
 	a.opts.MaxMemory = "auto"
 	f.Fuzz(func(t *testing.T, w, h int64, q float64, ss int64, mem string, steps int64, grid string, depth, count int64) {
-		fo := flameOptions{Width: int(w), Height: int(h), Quality: q, Supersample: int(ss), Compression: "fast", JPEGQuality: 90}
-		if fo.validate() == nil {
+		fo := flamejob.Options{Width: int(w), Height: int(h), Quality: q, Supersample: int(ss), Compression: "fast", JPEGQuality: 90}
+		if fo.Validate() == nil {
 			fp, err := flame.Estimate(g, flame.Options{Width: fo.Width, Height: fo.Height, Quality: fo.Quality, Supersample: fo.Supersample})
 			if err == nil && (!(fp.CPUBytes > 0) || math.IsInf(fp.CPUBytes, 0) || fp.Samples < 0 || fp.Samples > flame.MaxSamples) {
 				t.Fatalf("flame %+v: footprint %+v", fo, fp)

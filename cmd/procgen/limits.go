@@ -73,8 +73,4 @@ func (a *app) checkMemory(what string, estimate float64, flags string) error {
 	return a.env().CheckMemory(what, estimate, flags)
 }
 
-func checkDeviceMemory(what string, estimate float64, deviceBytes uint64, flags string) error {
-	return job.CheckDeviceMemory(what, estimate, deviceBytes, flags)
-}
-
 func formatBytes(b float64) string { return job.FormatBytes(b) }

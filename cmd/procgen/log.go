@@ -23,6 +23,9 @@ func (l *logger) Infof(format string, args ...any) {
 // Debugf logs at verbosity level (1 for -v, 2 for -vv).
 func (l *logger) Debugf(format string, args ...any) { l.debugLevelf(1, format, args...) }
 
+// Verbose says whether Debugf prints: jobs skip formatting what would not.
+func (l *logger) Verbose() bool { return l.verbose >= 1 }
+
 func (l *logger) debugLevelf(level int, format string, args ...any) {
 	if l.verbose >= level {
 		fmt.Fprintf(l.w, "procgen: "+format+"\n", args...)

@@ -1,15 +1,17 @@
-package main
+package flamejob
 
 import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/procgen-dev/procgen/internal/flame"
 	"github.com/procgen-dev/procgen/internal/input"
+	"github.com/procgen-dev/procgen/internal/job"
 	"github.com/procgen-dev/procgen/internal/output"
 )
 
@@ -29,12 +31,12 @@ const maxGenomeText = 64 << 20
 func isPNGInput(path string) bool { return strings.EqualFold(filepath.Ext(path), ".png") }
 
 // parseGenomes reads the genomes of one input: a flam3 file, - for
-// standard input, or a PNG's flam3_genome chunk. Errors point into the
-// file, the standard input or the chunk.
-func (a *app) parseGenomes(ctx context.Context, path string, opts flame.ParseOptions) ([]*flame.Genome, []flame.Warning, error) {
+// standard input (stdin), or a PNG's flam3_genome chunk. Errors point into
+// the file, the standard input or the chunk.
+func parseGenomes(ctx context.Context, stdin io.Reader, path string, opts flame.ParseOptions) ([]*flame.Genome, []flame.Warning, error) {
 	switch {
 	case path == output.Stdout:
-		data, err := input.Read(ctx, a.stdin, "standard input", input.Genome)
+		data, err := input.Read(ctx, stdin, "standard input", input.Genome)
 		if err != nil {
 			return nil, nil, fmt.Errorf("flame: %w", err)
 		}
@@ -51,7 +53,7 @@ func (a *app) parseGenomes(ctx context.Context, path string, opts flame.ParseOpt
 		}
 		g, ok := text[flam3GenomeKey]
 		if !ok {
-			return nil, nil, usageErrorf("%s: no %s text chunk: only PNGs written by flam3 or procgen hold their genome",
+			return nil, nil, job.Usagef("%s: no %s text chunk: only PNGs written by flam3 or procgen hold their genome",
 				path, flam3GenomeKey)
 		}
 		return flame.Parse(strings.NewReader(g), path+"["+flam3GenomeKey+"]", opts)
@@ -62,18 +64,18 @@ func (a *app) parseGenomes(ctx context.Context, path string, opts flame.ParseOpt
 // flam3Text is what flam3 writes into a PNG beside the image: the genome
 // it was rendered from (o's overrides applied), the version, and the
 // render's samples and share of bad samples (st; none for zero samples).
-func flam3Text(g *flame.Genome, o flame.Options, st flame.Stats) ([]output.PNGText, error) {
+func flam3Text(version string, g *flame.Genome, o flame.Options, st flame.Stats) ([]output.PNGText, error) {
 	xml, err := flame.GenomeXML(g, o)
 	if err != nil {
 		return nil, err
 	}
-	return flam3TextOf(string(xml), st.Samples, st.BadValues), nil
+	return flam3TextOf(version, string(xml), st.Samples, st.BadValues), nil
 }
 
 // flam3TextOf is flam3Text for a genome already written as XML. flam3's
 // render time (flam3_time) is left out: one input and seed give one file,
 // byte for byte, as golden-file checks and farms' deduplication expect.
-func flam3TextOf(xml string, samples, bad int64) []output.PNGText {
+func flam3TextOf(version, xml string, samples, bad int64) []output.PNGText {
 	text := []output.PNGText{{Key: "flam3_version", Text: "procgen " + version}}
 	if samples > 0 {
 		text = append(text,

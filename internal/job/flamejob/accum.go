@@ -1,4 +1,4 @@
-package main
+package flamejob
 
 import (
 	"context"
@@ -8,35 +8,35 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/spf13/cobra"
-
 	"github.com/procgen-dev/procgen/internal/device"
 	"github.com/procgen-dev/procgen/internal/flame"
+	"github.com/procgen-dev/procgen/internal/job"
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/phase"
+	"github.com/procgen-dev/procgen/internal/shard"
 )
 
 // isAccum: -o names an accumulation part, not an image.
 func isAccum(out string) bool { return strings.EqualFold(filepath.Ext(out), ".accum") }
 
-// flameRenderAccum renders this shard's share of one still's samples into a
+// renderAccum renders this shard's share of one still's samples into a
 // raw accumulation (-o PART.accum), for flame merge to sum and finish. The
 // shards split the chaos game's sub-batches (range I of N), each with its
 // own random stream keyed by --seed and k, so the merged image is the
 // one-shot render at the same --quality, bit for bit. On a GPU the shards
 // split the device's chains instead: GPU parts merge into the one-GPU render
 // (to float rounding), and are never mixed with CPU parts.
-func (a *app) flameRenderAccum(cmd *cobra.Command, args []string, out string, sh shard, o flameOptions) error {
-	ctx := cmd.Context()
+func renderAccum(ctx context.Context, env *job.Env, o Options, r RenderArgs) error {
+	args, out, sh := r.Inputs, r.Out, r.Shard
 	if len(args) != 1 || isDir(args[0]) {
-		return usageErrorf("-o %s is one accumulation part: give one genome file with one flame", out)
+		return job.Usagef("-o %s is one accumulation part: give one genome file with one flame", out)
 	}
 	path := args[0]
-	if err := checkInputFile("flame", path); err != nil {
+	if err := job.CheckInput("flame", path); err != nil {
 		return err
 	}
 	inputs := []string{path}
-	parseOpts, err := flameParseOptions(o)
+	parseOpts, err := parseOptions(o)
 	if err != nil {
 		return err
 	}
@@ -44,17 +44,17 @@ func (a *app) flameRenderAccum(cmd *cobra.Command, args []string, out string, sh
 	if o.Palettes != "" {
 		inputs = append(inputs, o.Palettes)
 	}
-	plan, err := a.planOutputs(inputs, out)
+	plan, err := env.PlanOutputs(inputs, out)
 	if err != nil {
 		return err
 	}
 	if !sh.Active() {
-		sh = shard{Index: 0, Count: 1}
+		sh = shard.Shard{Index: 0, Count: 1}
 	}
 	phase.Enter(ctx, "flame.parse")
 	gs, warns, err := flame.ParseFileContext(ctx, path, parseOpts)
 	for _, w := range warns {
-		a.log.Warnf("%s", w)
+		env.Log.Warnf("%s", w)
 	}
 	if err != nil {
 		return err
@@ -63,50 +63,55 @@ func (a *app) flameRenderAccum(cmd *cobra.Command, args []string, out string, sh
 		return err
 	}
 	if len(gs) != 1 {
-		return usageErrorf("-o %s is one accumulation part, but %s holds %d flames: split the file", out, path, len(gs))
+		return job.Usagef("-o %s is one accumulation part, but %s holds %d flames: split the file", out, path, len(gs))
 	}
-	j := flameJob{genome: gs[0], source: path, out: out}
-	fp, err := a.checkFlameSize(j, o)
+	return accumulate(ctx, env, o, plan, flameJob{genome: gs[0], source: path, out: out}, sh)
+}
+
+// accumulate checks the part's size, runs its share of the chaos game on
+// the device the policy picks and writes the part.
+func accumulate(ctx context.Context, env *job.Env, o Options, plan *output.Plan, j flameJob, sh shard.Shard) error {
+	fp, err := checkSize(env, j, o)
 	if err != nil {
 		return err
 	}
 	// A part is 1/N of the render's samples: auto weighs that share.
-	dev, err := a.dev.OpenFor("flame", device.FlameWork(fp.Samples/int64(sh.Count), fp.Buckets))
+	dev, err := env.Dev.OpenFor("flame", device.FlameWork(fp.Samples/int64(sh.Count), fp.Buckets))
 	if err != nil {
 		return err
 	}
 	if dev != nil {
 		defer dev.Close()
-		if err := a.checkFlameDeviceSize(j, o, dev); err != nil {
+		if err := checkDeviceSize(j, o, dev); err != nil {
 			return err
 		}
 	}
 	var mu sync.Mutex
-	bar := a.newProgress(1, fmt.Sprintf("flame %s shard %s", filepath.Base(path), sh))
+	bar := env.Progress(1, fmt.Sprintf("flame %s shard %s", filepath.Base(j.source), sh))
 	acc, st, err := flame.AccumulateOn(ctx, dev, j.genome, flame.Options{
 		Width: o.Width, Height: o.Height, Quality: o.Quality, Supersample: o.Supersample,
-		Seed: a.opts.Seed, EarlyClip: o.EarlyClip, Transparent: o.Transparent,
+		Seed: env.Seed, EarlyClip: o.EarlyClip, Transparent: o.Transparent,
 		Progress: func(done, total int64) { mu.Lock(); defer mu.Unlock(); bar(done, total) },
 	}, sh.Index, sh.Count)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", j.source, err)
 	}
 	phase.Enter(ctx, "write")
-	if err := plan.Commit(ctx, []output.Write{{Path: out, Func: func(w io.Writer) error {
+	if err := plan.Commit(ctx, []output.Write{{Path: j.out, Func: func(w io.Writer) error {
 		return acc.Encode(ctx, w)
 	}}}); err != nil {
 		return err
 	}
 	if st.BadValues > 0 {
-		a.log.Debugf("%s: %d of %d points went bad (NaN/inf) and were dropped", path, st.BadValues, st.Samples)
+		env.Log.Debugf("%s: %d of %d points went bad (NaN/inf) and were dropped", j.source, st.BadValues, st.Samples)
 	}
 	in := acc.Info()
-	a.log.Infof("wrote %s (shard %s: %d of %d samples, %dx%d buckets)", out, sh, in.Samples, in.TotalSamples,
+	env.Log.Infof("wrote %s (shard %s: %d of %d samples, %dx%d buckets)", j.out, sh, in.Samples, in.TotalSamples,
 		in.BucketsW, in.BucketsH)
 	return nil
 }
 
-// openAccumPart opens one part for merging; the caller closes it.
+// accumPart is one part open for merging; the caller closes it.
 type accumPart struct {
 	r     *flame.AccumReader
 	close func() error

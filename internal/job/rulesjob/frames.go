@@ -1,4 +1,4 @@
-package main
+package rulesjob
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/procgen-dev/procgen/internal/job"
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/rules"
 )
@@ -21,8 +22,8 @@ import (
 // writes: an existing non-empty DIR is refused without --force, and with it
 // other files are left alone.
 
-// rulesFramesPlan is a checked --frames request.
-type rulesFramesPlan struct {
+// framesPlan is a checked --frames request.
+type framesPlan struct {
 	dir    string
 	every  int
 	board  rules.Board
@@ -30,45 +31,45 @@ type rulesFramesPlan struct {
 	wrote  int
 }
 
-// rulesFramesCheck settles DIR and the board before any work.
-func rulesFramesCheck(dir string, every int, force bool, prog *rules.Program, states, steps int, inputs []string) (*rulesFramesPlan, error) {
+// framesCheck settles DIR and the board before any work.
+func framesCheck(dir string, every int, force bool, prog *rules.Program, states, steps int, inputs []string) (*framesPlan, error) {
 	if dir == output.Stdout {
-		return nil, usageErrorf("--frames -: frames are a directory of PNG files; name a directory")
+		return nil, job.Usagef("--frames -: frames are a directory of PNG files; name a directory")
 	}
 	if every < 1 {
-		return nil, usageErrorf("invalid --frames-every %d: want 1 or more steps", every)
+		return nil, job.Usagef("invalid --frames-every %d: want 1 or more steps", every)
 	}
 	b, err := prog.BoardOf()
 	if err != nil {
-		return nil, usageErrorf("--frames: %v", err)
+		return nil, job.Usagef("--frames: %v", err)
 	}
-	if px := rules.SheetPixels(b, min(states, rulesSheetBoards)); px > rules.MaxSheetPixels {
-		return nil, usageErrorf("--frames: %d boards of %dx%d make %d pixels a frame, more than %d", min(states, rulesSheetBoards), b.W, b.H, px, int64(rules.MaxSheetPixels))
+	if px := rules.SheetPixels(b, min(states, sheetBoards)); px > rules.MaxSheetPixels {
+		return nil, job.Usagef("--frames: %d boards of %dx%d make %d pixels a frame, more than %d", min(states, sheetBoards), b.W, b.H, px, int64(rules.MaxSheetPixels))
 	}
-	clean, exists, err := settleOutDir("--frames", dir, force,
+	clean, exists, err := job.SettleOutDir("--frames", dir, force,
 		"--force writes the frames into it (replacing frames of the same names, leaving other files)", nil)
 	if err != nil {
 		return nil, err
 	}
 	if exists {
-		// settleOutDir checks only a new directory's parent; frames are
+		// SettleOutDir checks only a new directory's parent; frames are
 		// written into this one.
 		if err := output.ProbeCreatableDir(clean); err != nil {
-			return nil, usageErrorf("--frames: %v", err)
+			return nil, job.Usagef("--frames: %v", err)
 		}
 	}
 	absDir, _ := filepath.Abs(clean)
 	for _, in := range inputs {
 		if abs, err := filepath.Abs(in); err == nil && filepath.Dir(abs) == absDir && strings.HasPrefix(filepath.Base(abs), "frame_") {
-			return nil, usageErrorf("--frames %s holds the input %s: choose another directory", dir, in)
+			return nil, job.Usagef("--frames %s holds the input %s: choose another directory", dir, in)
 		}
 	}
-	return &rulesFramesPlan{dir: clean, every: every, board: b, digits: max(6, len(fmt.Sprint(steps)))}, nil
+	return &framesPlan{dir: clean, every: every, board: b, digits: max(6, len(fmt.Sprint(steps)))}, nil
 }
 
 // run runs the rules in parts, writing a frame before the first and after
 // each.
-func (f *rulesFramesPlan) run(ctx context.Context, e rules.Engine, prog *rules.Program, st *rules.States, o rules.Options) (*rules.Result, error) {
+func (f *framesPlan) run(ctx context.Context, e rules.Engine, prog *rules.Program, st *rules.States, o rules.Options) (*rules.Result, error) {
 	if err := os.MkdirAll(f.dir, 0o755); err != nil {
 		return nil, fmt.Errorf("--frames: %w", err)
 	}
@@ -76,7 +77,7 @@ func (f *rulesFramesPlan) run(ctx context.Context, e rules.Engine, prog *rules.P
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		img, err := rules.BoardSheet(prog, st, f.board, rulesSheetBoards)
+		img, err := rules.BoardSheet(prog, st, f.board, sheetBoards)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package main
+package rulesjob
 
 import (
 	"bufio"
@@ -8,16 +8,67 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
+	"github.com/procgen-dev/procgen/internal/job"
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/phase"
 	"github.com/procgen-dev/procgen/internal/rules"
 )
 
-// writeRulesOutputs commits every output of a run at once: the states
+// document is the JSON document of a run (-o out.json, or standard output).
+type document struct {
+	Rules           string    `json:"rules"`
+	Device          string    `json:"device"`
+	Schedule        string    `json:"schedule,omitempty"`
+	Layout          string    `json:"layout,omitempty"`
+	Kernel          string    `json:"kernel,omitempty"`
+	Seed            *uint64   `json:"seed,omitempty"`
+	Mode            string    `json:"mode"`
+	Steps           int       `json:"steps"`
+	FixpointReached *bool     `json:"fixpoint_reached,omitempty"`
+	ComputeSeconds  float64   `json:"compute_s"`
+	RuleNames       []string  `json:"rule_names"`
+	Fired           [][]int64 `json:"fired_per_step"`
+	StableAt        []int32   `json:"stable_at,omitempty"`
+	Record          []string  `json:"record,omitempty"`
+	Records         []jsonRow `json:"record_per_step,omitempty"`
+	States          int       `json:"state_count"`
+}
+
+// newDoc is the document of a run on backend (cpu or cuda) that took
+// runTime.
+func newDoc(env *job.Env, path, backend string, prog *rules.Program, st *rules.States, res *rules.Result,
+	o Options, p *plan, runTime time.Duration) document {
+	d := document{Rules: path, Device: backend, States: st.N, Steps: res.Steps, Mode: "steps",
+		RuleNames: make([]string, len(prog.Rules)), Fired: res.Fired, ComputeSeconds: runTime.Seconds()}
+	if backend == "cuda" {
+		d.Schedule, d.Layout, d.Kernel = string(p.schedule), string(p.layout), res.Kernel
+		if res.KernelNote != "" && o.Kernel != "interpreter" {
+			env.Log.Debugf("rules: the bytecode interpreter ran: %s", res.KernelNote)
+		}
+	}
+	if o.UntilFixpoint {
+		d.Mode = "until-fixpoint"
+		reached := res.FixpointReached
+		d.FixpointReached = &reached
+		d.StableAt = res.StableAt
+	}
+	if o.Generate > 0 || prog.Draws {
+		seed := env.Seed
+		d.Seed = &seed
+	}
+	for k, r := range prog.Rules {
+		d.RuleNames[k] = r.Name
+	}
+	d.setRecords(prog, p.record, res.Records)
+	return d
+}
+
+// writeOutputs commits every output of a run at once: the states
 // (JSON, CSV, PNG or RLE), --stats, --trace-out and --record-out.
-func (a *app) writeRulesOutputs(ctx context.Context, plan *output.Plan, out, format string, o rulesOptions,
-	prog *rules.Program, st *rules.States, res *rules.Result, doc *rulesDoc) error {
+func writeOutputs(ctx context.Context, plan *output.Plan, out, format string, o Options,
+	prog *rules.Program, st *rules.States, res *rules.Result, doc *document) error {
 	var writes []output.Write
 	if o.Stats != "" {
 		writes = append(writes, output.Write{Path: o.Stats, Func: func(w io.Writer) error {
@@ -54,13 +105,13 @@ func (a *app) writeRulesOutputs(ctx context.Context, plan *output.Plan, out, for
 		}})
 	}
 	if o.RecordOut != "" {
-		writes = append(writes, rulesRecordWrite(o.RecordOut, prog, doc))
+		writes = append(writes, recordWrite(o.RecordOut, prog, doc))
 	}
 	if out == "" {
 		out = output.Stdout
 	}
 	if format == "png" {
-		bw, err := rulesBoardWrite(ctx, out, prog, st)
+		bw, err := boardWrite(ctx, out, prog, st)
 		if err != nil {
 			return err
 		}
@@ -90,7 +141,7 @@ func (a *app) writeRulesOutputs(ctx context.Context, plan *output.Plan, out, for
 			})
 		}})
 	} else {
-		writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return encodeRulesDoc(w, doc, prog, st) }})
+		writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return encodeDoc(w, doc, prog, st) }})
 	}
 	phase.Enter(ctx, "write")
 	if err := plan.Commit(ctx, writes); err != nil {
@@ -99,8 +150,8 @@ func (a *app) writeRulesOutputs(ctx context.Context, plan *output.Plan, out, for
 	return nil
 }
 
-// encodeRulesDoc writes the summary indented and then the states, one a line.
-func encodeRulesDoc(w io.Writer, doc *rulesDoc, prog *rules.Program, st *rules.States) error {
+// encodeDoc writes the summary indented and then the states, one a line.
+func encodeDoc(w io.Writer, doc *document, prog *rules.Program, st *rules.States) error {
 	head, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err

@@ -1,10 +1,11 @@
-package main
+package rulesjob
 
 import (
 	"io"
 	"math"
 	"strconv"
 
+	"github.com/procgen-dev/procgen/internal/job"
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/rules"
 )
@@ -14,13 +15,13 @@ import (
 // ("record_per_step", row t after step t, row 0 the initial states) and,
 // with --record-out, as CSV: step, then one column per --record.
 
-// rulesObservables parses the --record expressions against prog.
-func rulesObservables(prog *rules.Program, texts []string) ([]rules.Observable, error) {
+// observables parses the --record expressions against prog.
+func observables(prog *rules.Program, texts []string) ([]rules.Observable, error) {
 	var obs []rules.Observable
 	for _, t := range texts {
 		o, err := rules.ParseObservable(prog, t)
 		if err != nil {
-			return nil, usageErrorf("%v", err)
+			return nil, job.Usagef("%v", err)
 		}
 		obs = append(obs, o)
 	}
@@ -51,7 +52,7 @@ func recordValues(prog *rules.Program, obs []rules.Observable, rows [][]rules.Ac
 	return out
 }
 
-func (d *rulesDoc) setRecords(prog *rules.Program, obs []rules.Observable, rows [][]rules.Acc) {
+func (d *document) setRecords(prog *rules.Program, obs []rules.Observable, rows [][]rules.Acc) {
 	if len(obs) == 0 {
 		return
 	}
@@ -61,8 +62,8 @@ func (d *rulesDoc) setRecords(prog *rules.Program, obs []rules.Observable, rows 
 	d.Records = recordValues(prog, obs, rows)
 }
 
-// rulesRecordWrite writes the document's records as CSV.
-func rulesRecordWrite(path string, prog *rules.Program, doc *rulesDoc) output.Write {
+// recordWrite writes the document's records as CSV.
+func recordWrite(path string, prog *rules.Program, doc *document) output.Write {
 	return output.Write{Path: path, Func: func(w io.Writer) error {
 		header := append([]string{"step"}, doc.Record...)
 		return output.EncodeCSV(w, header, func(emit func([]string) error) error {

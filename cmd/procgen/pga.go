@@ -330,9 +330,6 @@ func (a *app) pgaCity(ctx context.Context, path string, outs []string, o pgaOpti
 	if dev != nil {
 		rep.Backend = "cuda"
 		ts, devStats, overflows, err = a.pgaCUDA(ctx, gpuEval, axioms, lots, opt, o, writesGeometry(outs, o))
-		if err == nil {
-			err = g.CheckFinite(ts) // the device does not check them
-		}
 	} else {
 		opt.Progress = a.newProgress(int64(len(axioms)*len(g.Phases)), "expand "+filepath.Base(path))
 		if writesGeometry(outs, o) {
@@ -472,8 +469,9 @@ func (a *app) pgaCUDA(ctx context.Context, c *pga.CUDA, axioms []pga.Shape, lots
 	if o.Scheduler == "levels" {
 		sched = pga.Levels
 	}
-	co := pga.CUDAOptions{Options: opt, Scheduler: sched,
-		NoLocalGrouping: !o.LocalGrp, NoOpParallel: !o.OpPar, Mesh: !download, Download: download}
+	co := opt
+	co.CUDATuning = pga.CUDATuning{Scheduler: sched, NoLocalGrouping: !o.LocalGrp, NoOpParallel: !o.OpPar, Mesh: !download}
+	co.KeepTerminals = download
 	if !download {
 		co.Lots, co.OverflowTol = lots, pgaOverflowTol
 	}

@@ -46,13 +46,6 @@ func FuzzSizeValidation(f *testing.F) {
 				t.Fatalf("lsys %+v accepted out of bounds", lo)
 			}
 		}
-		po := pgaOptions{Grid: grid, MaxShapes: int(count), MaxDepth: int(depth), Height: q, LotWidth: 20, LotDepth: 30,
-			Street: 12, Scheduler: "persistent"}
-		if po.validate() == nil {
-			if po.MaxDepth > maxPgaDepth || po.cols*po.rows < 1 || po.MaxShapes < 1 {
-				t.Fatalf("pga %+v accepted out of bounds", po)
-			}
-		}
 		ro := rulesOptions{Generate: int(count), Steps: int(steps), Schedule: "compact", Layout: "C", States: "", TraceOut: "t"}
 		if p, err := ro.validate(); err == nil && (p.steps < 0 || p.steps > maxRulesSteps) {
 			t.Fatalf("rules %+v: %d steps accepted", ro, p.steps)

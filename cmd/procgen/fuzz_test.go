@@ -48,13 +48,6 @@ func FuzzSizeValidation(f *testing.F) {
 				t.Fatalf("lsys %+v accepted out of bounds", lo)
 			}
 		}
-		po := pgaOptions{Grid: grid, MaxShapes: int(count), MaxDepth: int(depth), Height: q, LotWidth: 20, LotDepth: 30,
-			Street: 12, Scheduler: "persistent"}
-		if po.validate() == nil {
-			if po.MaxDepth > maxPgaDepth || po.cols*po.rows < 1 || po.MaxShapes < 1 {
-				t.Fatalf("pga %+v accepted out of bounds", po)
-			}
-		}
 		if n, err := parseSize(mem); err == nil && (n == 0 || n >= 1<<62) {
 			t.Fatalf("parseSize(%q) = %d", mem, n)
 		}

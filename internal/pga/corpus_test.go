@@ -17,10 +17,18 @@ const corpusDir = "../../../shared/corpus/pga/grammars"
 
 func corpus(t testing.TB) map[string][]byte {
 	t.Helper()
-	paths, _ := filepath.Glob(filepath.Join(corpusDir, "*.pga"))
-	if len(paths) == 0 {
+	out := corpusFiles(t)
+	if len(out) == 0 {
 		t.Skipf("no corpus grammars under %s", corpusDir)
 	}
+	return out
+}
+
+// corpusFiles is the corpus grammars by file name; none when the corpus is
+// absent.
+func corpusFiles(t testing.TB) map[string][]byte {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(corpusDir, "*.pga"))
 	out := map[string][]byte{}
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
@@ -87,30 +95,60 @@ func TestCorpusParsesAndEvaluates(t *testing.T) {
 }
 
 // The paper's Tree4,3 and Tree8,4 scenes pin the counts down.
+// TestTreeCounts counts the terminals and trunk segments of the paper's
+// trees: the shipped configs/pga/tree4_3.pga and tree8_3.pga always, and
+// the corpus's 3d_tree_4_3.pga and 3d_tree_8_3.pga where the corpus is
+// present. It fails when it checked fewer than the two shipped trees, so a
+// moved or renamed config cannot turn it into a test of nothing.
 func TestTreeCounts(t *testing.T) {
+	corpusSrc := corpusFiles(t)
+	checked := 0
 	for _, c := range []struct {
-		file         string
-		want, trunks int
+		config, corpus string
+		want, trunks   int
 	}{
-		{"3d_tree_4_3.pga", 283, 121},
-		{"3d_tree_8_3.pga", 22963, 9841},
+		{"tree4_3.pga", "3d_tree_4_3.pga", 283, 121},
+		{"tree8_3.pga", "3d_tree_8_3.pga", 22963, 9841},
 	} {
-		t.Run(c.file, func(t *testing.T) {
-			g := parseCorpus(t, c.file)
-			ts := evalOne(t, g, 7, Options{})
-			if len(ts) != c.want {
-				t.Fatalf("%d terminals, want %d", len(ts), c.want)
-			}
-			n := 0
-			for _, s := range ts {
-				if g.TermName(&s) == "Trunk" {
-					n++
+		src, err := os.ReadFile(filepath.Join("../../configs/pga", c.config))
+		if err != nil {
+			t.Fatalf("the shipped tree: %v", err)
+		}
+		grammars := []struct {
+			name string
+			src  []byte
+		}{{"configs/" + c.config, src}}
+		if b, ok := corpusSrc[c.corpus]; ok {
+			grammars = append(grammars, struct {
+				name string
+				src  []byte
+			}{"corpus/" + c.corpus, b})
+		}
+		for _, gr := range grammars {
+			t.Run(gr.name, func(t *testing.T) {
+				g, err := Parse(gr.name, gr.src)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			if n != c.trunks {
-				t.Fatalf("%d trunks, want %d", n, c.trunks)
-			}
-		})
+				ts := evalOne(t, g, 7, Options{})
+				if len(ts) != c.want {
+					t.Fatalf("%d terminals, want %d", len(ts), c.want)
+				}
+				n := 0
+				for _, s := range ts {
+					if g.TermName(&s) == "Trunk" {
+						n++
+					}
+				}
+				if n != c.trunks {
+					t.Fatalf("%d trunks, want %d", n, c.trunks)
+				}
+				checked++
+			})
+		}
+	}
+	if checked < 2 {
+		t.Fatalf("checked %d trees, want at least the 2 shipped in configs/pga", checked)
 	}
 }
 

@@ -51,22 +51,6 @@ func NewAxiom(kind ShapeKind, size Vec3, seed uint64) Shape {
 		Attr: rng.Float64(rng.Key(seed, attrStream))}
 }
 
-// Options bound an evaluation.
-type Options struct {
-	Axiom     string // start rule; "" means the grammar's first axiom
-	MaxShapes int    // shapes made (operator outputs, rule applications, terminals) over all axioms; 0 means 1<<24
-	MaxDepth  int    // rule applications along one derivation; 0 means 1000
-	Workers   int    // axioms expanded at once; 0 means GOMAXPROCS
-	// LotAttrs, when set, holds per axiom the numeric properties that
-	// LotAttr(name, default) reads (the GeoJSON properties of its lot).
-	LotAttrs []map[string]float64
-	// Context, when set, stops the evaluation early with its error.
-	Context context.Context
-	// Progress, when set, hears how many (axiom, phase) pairs are done out
-	// of axioms x phases; calls are serialized.
-	Progress func(done, total int64)
-}
-
 // ErrLimit is wrapped by errors from MaxShapes and MaxDepth.
 var ErrLimit = errors.New("limit exceeded")
 

@@ -163,8 +163,9 @@ func (c *CUDA) scan(n int) error {
 	return launch(c, scanAdd, n, scanArgs{c.counts.Ptr(), uint32(n), c.partial.Ptr()})
 }
 
-// Evaluate expands every axiom with the start rule on the device.
-func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt CUDAOptions) (*CUDAResult, error) {
+// Evaluate expands every axiom with the start rule on the device: the
+// CUDA Engine. Terminals it returns are finite (CheckFinite), as the CPU's.
+func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt Options) (*Result, error) {
 	start := opt.Axiom
 	if start == "" {
 		if len(c.g.Axioms) == 0 {
@@ -203,7 +204,7 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt CUDAOptions) (*
 	if err := c.uploadLotAttrs(len(axioms), opt.LotAttrs); err != nil {
 		return nil, err
 	}
-	res := &CUDAResult{}
+	res := &Result{}
 	var nterm int
 	var ticks uint64
 	var bounds []phaseRange
@@ -225,9 +226,12 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt CUDAOptions) (*
 			res.Stats.ByPhase = append(res.Stats.ByPhase, PhaseStats{Phase: int(b.phase), Terminals: b.end - b.start})
 		}
 	}
-	if opt.Download {
+	if opt.KeepTerminals {
 		if err := c.download(nterm, opt.Mesh, res); err != nil {
 			return nil, err
+		}
+		if err := c.g.CheckFinite(res.Terminals); err != nil {
+			return nil, err // the kernels do not check them as the CPU does
 		}
 	} else if opt.Mesh {
 		if err := c.countByName(nterm, res); err != nil {
@@ -277,7 +281,7 @@ func uploadItems(b *gpu.Buffer[uint32], items []gpuItem, at int) error {
 
 // levels runs one launch per derivation level; it returns the number of
 // terminals written to c.terms.
-func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph int32, nterm int, ticks uint64) (int, gpuStatus, error) {
+func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *Options, ph int32, nterm int, ticks uint64) (int, gpuStatus, error) {
 	var st gpuStatus
 	n := len(items)
 	if err := grow(c.dev, &c.qa, n*itemWords, 0); err != nil {
@@ -333,7 +337,7 @@ func (c *CUDA) levels(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph
 
 // persistent runs the whole derivation in one launch, growing the global
 // queue or the terminal buffer and running again when either overflows.
-func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions, ph int32, nterm int, ticks uint64) (int, gpuStatus, error) {
+func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *Options, ph int32, nterm int, ticks uint64) (int, gpuStatus, error) {
 	var st gpuStatus
 	n := len(items)
 	f, err := runKernel(c, persistentRun, persistentAsk).Load(c.dev)
@@ -415,7 +419,7 @@ func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *CUDAOptions
 }
 
 // mesh builds the terminals' vertices and triangles.
-func (c *CUDA) mesh(nterm int, bounds []phaseRange, res *CUDAResult) error {
+func (c *CUDA) mesh(nterm int, bounds []phaseRange, res *Result) error {
 	if nterm == 0 {
 		return nil
 	}
@@ -478,7 +482,7 @@ type devTermKey struct {
 	at          int32
 }
 
-func (c *CUDA) download(nterm int, mesh bool, res *CUDAResult) error {
+func (c *CUDA) download(nterm int, mesh bool, res *Result) error {
 	ts := make([]gpuTerm, nterm)
 	if err := gpu.ReadStructs(c.terms, ts); err != nil {
 		return err

@@ -58,8 +58,8 @@ func BenchmarkCUDA(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer c.Close()
-				opt := m.opt
-				opt.Options = base
+				opt := base
+				opt.CUDATuning = m.opt.CUDATuning
 				opt.Mesh = true
 				r, err := c.Evaluate(context.Background(), axioms, opt) // warm up: buffers grow here
 				if err != nil {

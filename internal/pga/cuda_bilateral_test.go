@@ -50,7 +50,7 @@ func TestCUDABilateralRecordsGrow(t *testing.T) {
 	for _, m := range cudaModes[:2] {
 		c.pc.ancCap = 0
 		opt := m.opt
-		opt.Download = true
+		opt.KeepTerminals = true
 		r, err := c.Evaluate(context.Background(), axioms, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -107,7 +107,8 @@ func TestCUDAOverflowsWithoutDownload(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := c.Evaluate(context.Background(), axioms, CUDAOptions{Options: opt, Mesh: true, Lots: lots, OverflowTol: 0.01})
+		opt.Mesh, opt.Lots, opt.OverflowTol = true, lots, 0.01
+		res, err := c.Evaluate(context.Background(), axioms, opt)
 		c.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -150,8 +151,8 @@ func BenchmarkCUDABilateralBalconies(b *testing.B) {
 						b.Fatal(err)
 					}
 					defer c.Close()
-					o := m.opt
-					o.Options, o.Mesh = opt, true
+					o := opt
+					o.CUDATuning, o.Mesh = m.opt.CUDATuning, true
 					var dev time.Duration
 					var terms int
 					for b.Loop() {

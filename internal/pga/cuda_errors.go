@@ -5,7 +5,7 @@ package pga
 import "fmt"
 
 // check turns a device error into the CPU's error for it.
-func (c *CUDA) check(st gpuStatus, opt *CUDAOptions) error {
+func (c *CUDA) check(st gpuStatus, opt *Options) error {
 	name := func(r int32) string {
 		if r >= 0 && int(r) < len(c.prog.rules) {
 			return c.prog.rules[r]

@@ -18,7 +18,7 @@ func NewCUDA(dev *gpu.Device, g *Grammar) (*CUDA, error) {
 }
 
 // Evaluate is never reached in a build without CUDA.
-func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt CUDAOptions) (*CUDAResult, error) {
+func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt Options) (*Result, error) {
 	return nil, fmt.Errorf("pga: CUDA backend: %w", gpu.ErrUnavailable)
 }
 

@@ -182,7 +182,7 @@ func (c *CUDA) gather(st gpuStatus) ([]gpuItem, error) {
 
 // phases runs every phase of the grammar over the axiom items; it returns
 // the terminals written, the shapes made and each phase's terminals.
-func (c *CUDA) phases(ctx context.Context, items []gpuItem, nlots int, opt *CUDAOptions) (int, uint64, []phaseRange, error) {
+func (c *CUDA) phases(ctx context.Context, items []gpuItem, nlots int, opt *Options) (int, uint64, []phaseRange, error) {
 	p := &c.pc
 	p.nlots, p.ngroups = nlots, len(c.g.Groups)
 	p.colls, p.planes = p.colls[:0], map[[2]int32][]float64{}

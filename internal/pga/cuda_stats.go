@@ -13,7 +13,7 @@ import (
 // countByName fills Stats.ByName with a histogram of the terminals' kinds
 // made on the device (reading the records back cost more than the whole
 // evaluation).
-func (c *CUDA) countByName(nterm int, res *CUDAResult) error {
+func (c *CUDA) countByName(nterm int, res *Result) error {
 	nk := len(c.g.TermNames)
 	res.Stats.ByName = map[string]int{}
 	if nterm == 0 || nk == 0 {

@@ -56,13 +56,13 @@ func cudaGrammar(t testing.TB, name string) *Grammar {
 // cudaModes are the schedulers and flags every equivalence test runs.
 var cudaModes = []struct {
 	name string
-	opt  CUDAOptions
+	opt  Options
 }{
-	{"levels", CUDAOptions{Scheduler: Levels}},
-	{"persistent", CUDAOptions{Scheduler: Persistent}},
-	{"persistent-nogroup", CUDAOptions{Scheduler: Persistent, NoLocalGrouping: true}},
-	{"persistent-noopar", CUDAOptions{Scheduler: Persistent, NoOpParallel: true}},
-	{"persistent-plain", CUDAOptions{Scheduler: Persistent, NoLocalGrouping: true, NoOpParallel: true}},
+	{"levels", Options{CUDATuning: CUDATuning{Scheduler: Levels}}},
+	{"persistent", Options{CUDATuning: CUDATuning{Scheduler: Persistent}}},
+	{"persistent-nogroup", Options{CUDATuning: CUDATuning{Scheduler: Persistent, NoLocalGrouping: true}}},
+	{"persistent-noopar", Options{CUDATuning: CUDATuning{Scheduler: Persistent, NoOpParallel: true}}},
+	{"persistent-plain", Options{CUDATuning: CUDATuning{Scheduler: Persistent, NoLocalGrouping: true, NoOpParallel: true}}},
 }
 
 // gridLots are n lots of a seeded grid (as `procgen pga city --grid`).
@@ -130,7 +130,7 @@ func sameTerminals(t *testing.T, cpu, dev []TerminalShape) {
 // checkMesh compares the device mesh with the CPU's geometry of the same
 // terminals: counts as Stats, sums of float32 coordinates, indices inside the
 // vertex range.
-func checkMesh(t *testing.T, g *Grammar, cpu []TerminalShape, r *CUDAResult) {
+func checkMesh(t *testing.T, g *Grammar, cpu []TerminalShape, r *Result) {
 	t.Helper()
 	st := g.Stats(cpu)
 	if r.Stats.Vertices != st.Vertices || r.Stats.Triangles != st.Triangles {
@@ -225,9 +225,9 @@ func runEquivalenceOpt(t *testing.T, g *Grammar, axioms []Shape, base Options, w
 	defer c.Close()
 	for _, m := range cudaModes {
 		t.Run(m.name, func(t *testing.T) {
-			opt := m.opt
-			opt.Options = base
-			opt.Mesh, opt.Download = true, true
+			opt := base
+			opt.CUDATuning = m.opt.CUDATuning
+			opt.Mesh, opt.KeepTerminals = true, true
 			r, err := c.Evaluate(context.Background(), axioms, opt)
 			if err != nil {
 				t.Fatal(err)
@@ -341,7 +341,7 @@ func TestCUDALimitsNameTheRule(t *testing.T) {
 		}
 		// The same evaluator still works after an error.
 		opt = m.opt
-		opt.Download = true
+		opt.KeepTerminals = true
 		r, err := c.Evaluate(context.Background(), ax, opt)
 		if err != nil || r.Stats.Terminals != 22963 {
 			t.Fatalf("%s after errors: %v", m.name, err)
@@ -359,11 +359,11 @@ func TestCUDAPersistentGrows(t *testing.T) {
 	defer c.Close()
 	c.minCap = 256
 	axioms := LotAxioms(Box, gridLots(t, 30, 1, 0, 0, 8, 12), 5, 0)
-	r, err := c.Evaluate(context.Background(), axioms, CUDAOptions{Scheduler: Persistent})
+	r, err := c.Evaluate(context.Background(), axioms, Options{CUDATuning: CUDATuning{Scheduler: Persistent}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := c.Evaluate(context.Background(), axioms, CUDAOptions{Scheduler: Levels})
+	r2, err := c.Evaluate(context.Background(), axioms, Options{CUDATuning: CUDATuning{Scheduler: Levels}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +390,8 @@ func TestCUDAStatsWithoutDownload(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := c.Evaluate(context.Background(), axioms, CUDAOptions{Options: opt, Mesh: true})
+		opt.Mesh = true
+		res, err := c.Evaluate(context.Background(), axioms, opt)
 		c.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -20,6 +20,10 @@ func (a *app) planOutputs(inputs []string, outs ...string) (*output.Plan, error)
 
 func checkInputFile(what, path string) error { return job.CheckInput(what, path) }
 
-func describeFSError(err error) error { return output.DescribeFSError(err) }
-
 func isStream(path string) bool { return job.IsStream(path) }
+
+// settleOutDir is job.SettleOutDir for rules --frames until rules moves
+// into its job.
+func settleOutDir(label, dir string, force bool, forceHint string, first func(dir string) error) (string, bool, error) {
+	return job.SettleOutDir(label, dir, force, forceHint, first)
+}

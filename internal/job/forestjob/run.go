@@ -13,6 +13,7 @@ import (
 
 	"github.com/procgen-dev/procgen/internal/device"
 	"github.com/procgen-dev/procgen/internal/forest"
+	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/job"
 	"github.com/procgen-dev/procgen/internal/phase"
@@ -189,7 +190,13 @@ func (r *run) compute(ctx context.Context) error {
 			return job.Usagef("--margin: %v", err)
 		}
 	}
-	layers, err := r.disperse(ctx)
+	kind, work := device.ForestWork(o.Method, r.grid.NX*r.grid.NY*max(len(r.res.Species), 1), len(r.trees))
+	dev, err := r.env.Dev.OpenFor(kind, work)
+	if err != nil {
+		return err
+	}
+	defer r.env.Dev.Release(dev)
+	layers, err := r.disperse(ctx, dev)
 	if err != nil {
 		return err
 	}
@@ -206,15 +213,9 @@ func (r *run) compute(ctx context.Context) error {
 	return nil
 }
 
-// disperse runs the engine on the device the policy opens for the work.
-func (r *run) disperse(ctx context.Context) ([]forest.Layer, error) {
-	o, dp := r.o, r.env.Dev
-	kind, work := device.ForestWork(o.Method, r.grid.NX*r.grid.NY*max(len(r.res.Species), 1), len(r.trees))
-	dev, err := dp.OpenFor(kind, work)
-	if err != nil {
-		return nil, err
-	}
-	defer dp.Release(dev)
+// disperse runs the engine on dev (nil: the CPU).
+func (r *run) disperse(ctx context.Context, dev *gpu.Device) ([]forest.Layer, error) {
+	o := r.o
 	if dev != nil {
 		r.device = "cuda"
 	} else {
@@ -233,7 +234,7 @@ func (r *run) disperse(ctx context.Context) ([]forest.Layer, error) {
 		Method: forest.Method(o.Method), Boundary: o.boundary(), Cutoff: o.Cutoff, Progress: progress,
 		Tolerance: o.Tolerance, ClusterDistance: o.ClusterDistance,
 	})
-	dp.HintJIT(dev, "forest")
+	r.env.Dev.HintJIT(dev, "forest")
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, err

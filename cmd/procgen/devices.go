@@ -2,32 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"runtime"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/procgen-dev/procgen/internal/device"
-	"github.com/procgen-dev/procgen/internal/gpu"
 )
-
-type cpuReport struct {
-	Model        string `json:"model,omitempty"`
-	LogicalCores int    `json:"logical_cores"`
-	GOMAXPROCS   int    `json:"gomaxprocs"`
-}
-
-type devicesReport struct {
-	CPU  cpuReport  `json:"cpu"`
-	CUDA gpu.Report `json:"cuda"`
-	// Calibration is the host calibration --device auto applies.
-	Calibration device.CalibrationStatus `json:"calibration"`
-}
 
 func (a *app) newDevicesCmd() *cobra.Command {
 	var asJSON, check, prepare, calibrate bool
@@ -64,49 +45,10 @@ change of hardware or of procgen; -v also prints the reference table.`,
 				}
 				return a.calibrateHost(cmd.Context(), asJSON)
 			}
-			r := devicesReport{
-				CPU:         cpuReport{Model: device.CPUModel(), LogicalCores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0)},
-				CUDA:        gpu.Probe(),
-				Calibration: a.dev.CalibrationStatus(),
-			}
-			r.CUDA.RuntimeCompiler = gpu.RuntimeCompiler()
-			var err error
-			if asJSON {
-				enc := json.NewEncoder(a.stdout)
-				enc.SetIndent("", "  ")
-				err = enc.Encode(r)
-			} else {
-				err = writeDevicesReport(a.stdout, r)
-			}
-			if err != nil || !(check || prepare) {
+			if err := device.WriteReport(a.stdout, a.dev.Report(), asJSON); err != nil || !(check || prepare) {
 				return err
 			}
-			dev, err := a.dev.Open()
-			if err != nil {
-				return err
-			}
-			if dev == nil {
-				a.log.Infof("check: --device %s: using the CPU", a.opts.Device)
-				return nil
-			}
-			defer dev.Close()
-			info := dev.Info()
-			a.log.Infof("check: --device %s: using CUDA device %d (%s)", a.opts.Device, info.Ordinal, info.Name)
-			if !prepare {
-				return nil
-			}
-			start := time.Now()
-			families, err := dev.PrepareKernels()
-			if err != nil {
-				return err
-			}
-			if len(families) == 0 {
-				a.log.Infof("prepare: nothing to compile: %s runs the embedded kernels", info.Name)
-				return nil
-			}
-			a.log.Infof("prepare: %s kernels compiled for %s and cached in %s (%.1f s)",
-				strings.Join(families, ", "), info.Name, gpu.DefaultJITDir(), time.Since(start).Seconds())
-			return nil
+			return a.dev.Check(prepare)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
@@ -132,59 +74,4 @@ func (a *app) calibrateHost(ctx context.Context, asJSON bool) error {
 	return a.dev.Calibrate(ctx, device.CalibrateOptions{Path: path, JSON: asJSON, Stdout: a.stdout,
 		Reference: a.opts.Verbose > 0, Stderr: a.stderr, Procgen: strings.TrimSpace(vi.Version + " " + vi.Commit),
 		Progress: func(key string) { a.log.debugLevelf(2, "calibrate: %s probe", key) }})
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
-}
-
-func writeDevicesReport(w io.Writer, r devicesReport) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	model := r.CPU.Model
-	if model == "" {
-		model = "unknown"
-	}
-	fmt.Fprintf(tw, "CPU\n")
-	fmt.Fprintf(tw, "  model:\t%s\n", model)
-	fmt.Fprintf(tw, "  logical cores:\t%d\n", r.CPU.LogicalCores)
-	fmt.Fprintf(tw, "  GOMAXPROCS:\t%d\n", r.CPU.GOMAXPROCS)
-	cal := r.Calibration.Why
-	if r.Calibration.Path != "" {
-		cal = r.Calibration.Path + ": " + cal
-	}
-	fmt.Fprintf(tw, "  auto calibration:\t%s\n", cal)
-	c := r.CUDA
-	fmt.Fprintf(tw, "CUDA\n")
-	fmt.Fprintf(tw, "  built with CUDA:\t%s\n", yesNo(c.BuiltWithCUDA))
-	if c.Available {
-		fmt.Fprintf(tw, "  available:\tyes\n")
-	} else {
-		fmt.Fprintf(tw, "  available:\tno: %s\n", c.Reason)
-	}
-	if c.DriverVersion != 0 {
-		fmt.Fprintf(tw, "  driver supports:\tCUDA %s\n", gpu.DriverVersionString(c.DriverVersion))
-	}
-	if len(c.EmbeddedArchs) > 0 {
-		fmt.Fprintf(tw, "  embedded kernels:\t%s\n", strings.Join(c.EmbeddedArchs, " "))
-	}
-	if c.RuntimeCompiler != "" {
-		fmt.Fprintf(tw, "  run-time compiler:\t%s\n", c.RuntimeCompiler)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if len(c.Devices) == 0 {
-		return nil
-	}
-	fmt.Fprintf(w, "\n")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  #\tNAME\tCC\tSMS\tMEMORY\tRUNNABLE\n")
-	for _, d := range c.Devices {
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%d\t%.1f GiB\t%s\n", d.Ordinal, d.Name, d.ComputeCapability(), d.SMs,
-			float64(d.MemoryBytes)/(1<<30), yesNo(d.Runnable))
-	}
-	return tw.Flush()
 }

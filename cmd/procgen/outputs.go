@@ -20,6 +20,5 @@ func (a *app) planOutputs(inputs []string, outs ...string) (*output.Plan, error)
 
 func checkInputFile(what, path string) error { return job.CheckInput(what, path) }
 
-func describeFSError(err error) error { return output.DescribeFSError(err) }
-
 func isStream(path string) bool { return job.IsStream(path) }
+

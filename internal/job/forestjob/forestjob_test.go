@@ -1,7 +1,8 @@
-package main
+package forestjob
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,17 +10,18 @@ import (
 	"time"
 
 	"github.com/procgen-dev/procgen/internal/forest"
+	"github.com/procgen-dev/procgen/internal/job"
 	"github.com/procgen-dev/procgen/internal/output/outdir"
 )
 
 // testForestRun is a finished run of one species on a 3x2 grid.
-func testForestRun() *forestRun {
+func testForestRun() *run {
 	g := forest.Grid{Cell: 1, NX: 3, NY: 2}
 	sp := forest.Species{Name: "a b/c", Kernel: forest.Weibull, STR: 1, Beta: 2, D: 1e-3, Theta: 3}
 	dens := []float64{1, 2, 3, 4, 5, 6}
-	return &forestRun{
-		o:             forestOptions{Method: "exact", Boundary: "open"},
-		p:             &forestPlan{outs: map[string]bool{"csv": true, "asc": true, "png": true}},
+	return &run{
+		o:             Options{Method: "exact", Boundary: "open"},
+		p:             &Plan{outs: map[string]bool{"csv": true, "asc": true, "png": true}},
 		grid:          g,
 		stems:         &forest.StemMap{},
 		res:           &forest.Resolution{Species: []forest.Species{sp}, Index: map[string]int{"a b/c": 0}},
@@ -34,7 +36,6 @@ func testForestRun() *forestRun {
 // temporary one; success moves every file into place, also over an
 // earlier run's directory, which leaves nothing of its own behind.
 func TestForestWriteAtomic(t *testing.T) {
-	a := newApp(nil, os.Stdout, os.Stderr)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "rain")
 	inspect := func() *outdir.Dir {
@@ -49,7 +50,7 @@ func TestForestWriteAtomic(t *testing.T) {
 	bad := testForestRun()
 	bad.layers[1].Density = bad.layers[1].Density[:5] // the .asc writer refuses it
 	bad.p.outs = map[string]bool{"asc": true}
-	if err := a.forestWrite(context.Background(), bad, inspect(), time.Now(), time.Now()); err == nil {
+	if err := bad.write(context.Background(), inspect(), time.Now(), time.Now()); err == nil {
 		t.Fatal("a bad layer was written")
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
@@ -59,10 +60,10 @@ func TestForestWriteAtomic(t *testing.T) {
 	first := testForestRun()
 	first.p.outs = map[string]bool{"csv": true, "png": true, "asc": true}
 	first.names = []string{"old", "total"}
-	if err := a.forestWrite(context.Background(), first, inspect(), time.Now(), time.Now()); err != nil {
+	if err := first.write(context.Background(), inspect(), time.Now(), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.forestWrite(context.Background(), testForestRun(), inspect(), time.Now(), time.Now()); err != nil {
+	if err := testForestRun().write(context.Background(), inspect(), time.Now(), time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(out, "old.csv")); err == nil {
@@ -101,22 +102,21 @@ func TestLayerFileNames(t *testing.T) {
 }
 
 // --force over an output directory holding another user's file is a usage
-// error (exit 2) naming it, and the file stays; over procgen's own
+// error (exit 2: job.UsageError) naming it, and the file stays; over procgen's own
 // directory it is accepted.
 func TestForestOutDirForceOwnership(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to give a file to another user")
 	}
-	a := newApp(nil, os.Stdout, os.Stderr)
 	out := filepath.Join(t.TempDir(), "rain")
-	d, err := forestOutDir(out, false)
+	d, err := settleOutDir(out, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.forestWrite(context.Background(), testForestRun(), d, time.Now(), time.Now()); err != nil {
+	if err := testForestRun().write(context.Background(), d, time.Now(), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := forestOutDir(out, true); err != nil {
+	if _, err := settleOutDir(out, true); err != nil {
 		t.Fatalf("--force over procgen's own output: %v", err)
 	}
 	theirs := filepath.Join(out, "theirs.csv")
@@ -126,9 +126,10 @@ func TestForestOutDirForceOwnership(t *testing.T) {
 	if err := os.Chown(theirs, 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
-	_, err = forestOutDir(out, true)
-	if exitCode(err) != exitUsage || !strings.Contains(err.Error(), "theirs.csv belongs to user 65534") {
-		t.Errorf("--force over another user's file: exit %d, %v", exitCode(err), err)
+	_, err = settleOutDir(out, true)
+	var ue job.UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "theirs.csv belongs to user 65534") {
+		t.Errorf("--force over another user's file: want a usage error (exit 2), got %T: %v", err, err)
 	}
 	if _, err := os.Stat(theirs); err != nil {
 		t.Error(err)

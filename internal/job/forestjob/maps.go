@@ -1,4 +1,4 @@
-package main
+package forestjob
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 
 // heatOptions are layer l's heat map options: its title, its parents as
 // dots when stems is set (--stems), and why it is empty when it is.
-func (r *forestRun) heatOptions(l int, label string, stems bool) forest.HeatMapOptions {
+func (r *run) heatOptions(l int, label string, stems bool) forest.HeatMapOptions {
 	o := forest.HeatMapOptions{Title: label}
 	total := l >= len(r.res.Species)
 	if stems {
@@ -43,7 +43,7 @@ func (r *forestRun) heatOptions(l int, label string, stems bool) forest.HeatMapO
 // gisJobs adds layer l's GIS files: NAME.tif (a float32 GeoTIFF) with the
 // "tif" format, and NAME.prj beside NAME.asc when a CRS is named (epsg > 0,
 // --crs EPSG:CODE).
-func (r *forestRun) gisJobs(put func(name string, write func(path string) error), l int, name string, epsg int) {
+func (r *run) gisJobs(put func(name string, write func(path string) error), l int, name string, epsg int) {
 	if r.p.outs["tif"] {
 		put(name+".tif", func(p string) error {
 			return output.WriteFile(p, func(w io.Writer) error {

@@ -1,4 +1,4 @@
-package main
+package forestjob
 
 import (
 	"context"
@@ -18,11 +18,11 @@ import (
 	"github.com/procgen-dev/procgen/internal/output/outdir"
 )
 
-// forestWrite writes every output into a fresh temporary directory beside
+// write writes every output into a fresh temporary directory beside
 // the output directory and puts it in place only when all are written
 // (outdir.Dir.Commit), so a failed run leaves neither a partial directory
 // nor a mix of old and new files, and the old directory as it was.
-func (a *app) forestWrite(ctx context.Context, r *forestRun, out *outdir.Dir, writeStart, start time.Time) (err error) {
+func (r *run) write(ctx context.Context, out *outdir.Dir, writeStart, start time.Time) (err error) {
 	if err := os.MkdirAll(filepath.Dir(out.Path()), 0o755); err != nil {
 		return fmt.Errorf("forest: %w", err)
 	}
@@ -109,7 +109,7 @@ func (a *app) forestWrite(ctx context.Context, r *forestRun, out *outdir.Dir, wr
 }
 
 // layerLabel is the species name of layer l, or "total".
-func (r *forestRun) layerLabel(l int) string {
+func (r *run) layerLabel(l int) string {
 	if l < len(r.res.Species) {
 		return r.res.Species[l].Name
 	}
@@ -120,7 +120,7 @@ func (r *forestRun) layerLabel(l int) string {
 // formats by hand (the cell centres once per column and row, the label
 // once) rather than through encoding/csv: a 23-hectare plot's 45 layers are
 // 15 million rows.
-func (r *forestRun) writeCSV(path string, l int, label string) error {
+func (r *run) writeCSV(path string, l int, label string) error {
 	g, dens := r.grid, r.layers[l].Density
 	xs := make([][]byte, g.NX)
 	for i := range xs {
@@ -171,7 +171,7 @@ func csvField(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-type forestSummary struct {
+type runSummary struct {
 	StemFile     string             `json:"stem_file"`
 	SpeciesFile  string             `json:"species_file"`
 	Units        map[string]string  `json:"units"`
@@ -239,9 +239,9 @@ type summaryAccuracy struct {
 	ExactCells   int      `json:"cells_summed_exactly,omitempty"`
 }
 
-func (r *forestRun) summary(files []string) forestSummary {
+func (r *run) summary(files []string) runSummary {
 	o, g := r.o, r.grid
-	s := forestSummary{
+	s := runSummary{
 		StemFile: r.stemFile, SpeciesFile: r.speciesFile,
 		Units: map[string]string{
 			"density":                        "seeds (or recruits) per m^2 per year",
@@ -275,7 +275,7 @@ func (r *forestRun) summary(files []string) forestSummary {
 	}
 	for l, layer := range r.layers {
 		sl := summaryLayer{Name: r.layerLabel(l), File: r.names[l], Parents: layer.Parents,
-			Produced: layer.Produced, Landed: layer.Total, Lost: layer.Lost, Accuracy: forestAccuracy(layer.Accuracy, len(layer.Density))}
+			Produced: layer.Produced, Landed: layer.Total, Lost: layer.Lost, Accuracy: accuracyOf(layer.Accuracy, len(layer.Density))}
 		if l < len(r.res.Species) {
 			sp := r.res.Species[l]
 			sl.Params, sl.Eta, sl.Stems = paramsOf(sp), forest.Eta(sp), r.stemsPerLayer[l]

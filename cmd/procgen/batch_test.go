@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/job"
 )
 
 // A batch's bad -o patterns, colliding inputs and unreadable directories
@@ -20,17 +22,17 @@ func TestBatchUsageErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	app := newApp(nil, &bytes.Buffer{}, &bytes.Buffer{})
-	items := []batchItem{{Path: a, Name: "a", Slot: 0}, {Path: filepath.Join(dir, "b.l"), Name: "b", Slot: 1}}
+	var log job.Warner = &logger{w: &bytes.Buffer{}}
+	items := []job.Item{{Path: a, Name: "a", Slot: 0}, {Path: filepath.Join(dir, "b.l"), Name: "b", Slot: 1}}
 	for _, bad := range []string{"out.obj", "%s%s.obj", "%d.obj", "x%", "-", "%%s.obj", filepath.Join(dir, "%s.l")} {
-		if _, err := app.batchOutputs(items, []string{bad}); exitCode(err) != exitUsage {
+		if _, err := job.Outputs(items, []string{bad}); exitCode(err) != exitUsage {
 			t.Errorf("-o %q: %v, exit %d, want %d", bad, err, exitCode(err), exitUsage)
 		}
 	}
-	if _, _, err := app.ownBatch("lsys", []string{a, b}, shard{Count: 1}, ".l"); exitCode(err) != exitUsage {
+	if _, _, err := job.Own("lsys", []string{a, b}, shard{Count: 1}, log, ".l"); exitCode(err) != exitUsage {
 		t.Errorf("two inputs named a: %v, exit %d", err, exitCode(err))
 	}
-	if _, _, err := app.ownBatch("lsys", []string{filepath.Join(dir, "sub")}, shard{Count: 1}, ".pga"); exitCode(err) != exitUsage {
+	if _, _, err := job.Own("lsys", []string{filepath.Join(dir, "sub")}, shard{Count: 1}, log, ".pga"); exitCode(err) != exitUsage {
 		t.Errorf("a directory without inputs: %v, exit %d", err, exitCode(err))
 	}
 }

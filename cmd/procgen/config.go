@@ -251,9 +251,9 @@ func (a *app) typedValue(k configKey) (any, error) {
 }
 
 func quoteSetting(raw any) string {
-	switch raw.(type) {
+	switch raw := raw.(type) {
 	case string:
-		return strconv.Quote(raw.(string))
+		return strconv.Quote(raw)
 	case map[string]any:
 		return "(a mapping)"
 	default:

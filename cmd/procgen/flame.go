@@ -1,9 +1,6 @@
 package main
 
 import (
-	"os"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/procgen-dev/procgen/internal/job/flamejob"
@@ -102,22 +99,4 @@ writes its raw accumulation (CPU or GPU, not mixed), and 'procgen flame merge' f
 	a.bindFlag(f, "flame.earlyclip", "earlyclip", "")
 	a.bindFlag(f, "flame.transparent", "transparent", "")
 	return cmd
-}
-
-// sanitize and isDir are forest's (forest.go, forest_batch.go); flame's
-// copies moved to internal/job/flamejob. They go when forest's job moves.
-
-func sanitize(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			return r
-		}
-		return '_'
-	}, s)
-}
-
-func isDir(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
 }

@@ -6,8 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-
-	"github.com/procgen-dev/procgen/internal/job"
 )
 
 // parseSize reads a memory size: bytes, or a number with a K, M, G or T
@@ -67,10 +65,3 @@ func (a *app) memoryLimit() uint64 {
 	n, _ := parseSize(a.opts.MaxMemory)
 	return n
 }
-
-// checkMemory is job.Env.CheckMemory for the commands not yet moved into a job.
-func (a *app) checkMemory(what string, estimate float64, flags string) error {
-	return a.env().CheckMemory(what, estimate, flags)
-}
-
-func formatBytes(b float64) string { return job.FormatBytes(b) }

@@ -99,6 +99,7 @@ func dirInputs(job, dir string, exts []string) ([]string, error) {
 // whole: an array whose tasks each name their own input is not a split
 // batch. Every error is a mistake in how the job was called.
 func Own(job string, args []string, sh shard.Shard, log Warner, exts ...string) (own []Item, batch bool, err error) {
+	defer func() { err = AsUsage(err) }()
 	items, batch, err := Inputs(job, args, exts...)
 	if err != nil || !sh.Active() || (!batch && sh.FromEnv()) {
 		return items, batch, err

@@ -1,6 +1,7 @@
 package job
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -61,6 +62,15 @@ func (e UsageError) Unwrap() error { return e.Err }
 // Usagef is a UsageError with a formatted message.
 func Usagef(format string, args ...any) error {
 	return UsageError{fmt.Errorf(format, args...)}
+}
+
+// AsUsage marks err as a usage error unless it is nil or already one.
+func AsUsage(err error) error {
+	var ue UsageError
+	if err == nil || errors.As(err, &ue) {
+		return err
+	}
+	return UsageError{err}
 }
 
 // PlanOutputs resolves every output path before any work: a path that cannot

@@ -71,6 +71,11 @@ func Expand(pattern, name string) string {
 // made as each item runs (MakeDirs). Every error is a mistake in how the
 // job was called.
 func Outputs(items []Item, outs []string, inputs ...string) (map[int][]string, error) {
+	byItem, err := outputs(items, outs, inputs...)
+	return byItem, AsUsage(err) // every error is a mistake in how the job was called
+}
+
+func outputs(items []Item, outs []string, inputs ...string) (map[int][]string, error) {
 	for _, out := range outs {
 		if err := CheckPattern(out); err != nil {
 			return nil, err

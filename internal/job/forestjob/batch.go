@@ -2,7 +2,6 @@ package forestjob
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,7 +32,7 @@ type Request struct {
 func Run(ctx context.Context, env *job.Env, o Options, p *Plan, req Request) error {
 	own, batch, err := job.Own("forest", req.Stems, req.Shard, env.Log, stemExts...)
 	if err != nil {
-		return asUsage(err)
+		return job.AsUsage(err)
 	}
 	outDir, force := req.Out, req.Force
 	if !batch {
@@ -75,15 +74,6 @@ func Run(ctx context.Context, env *job.Env, o Options, p *Plan, req Request) err
 		}
 		return disperse(ctx, env, it.Path, dirOf(it), force, o, p)
 	}, env.Log)
-}
-
-// asUsage wraps err as a usage error unless it is nil or already one.
-func asUsage(err error) error {
-	var ue job.UsageError
-	if err == nil || errors.As(err, &ue) {
-		return err
-	}
-	return job.UsageError{Err: err}
 }
 
 func isDir(p string) bool {

@@ -97,7 +97,7 @@ func (r *run) read(ctx context.Context) error {
 	o, p := r.o, r.p
 	sdata, err := input.ReadFile(ctx, o.Species, input.Species)
 	if err != nil {
-		return asUsage(fmt.Errorf("species file: %w", err))
+		return job.AsUsage(fmt.Errorf("species file: %w", err))
 	}
 	table, err := forest.ParseSpecies(bytes.NewReader(sdata), o.Species)
 	if err != nil {
@@ -105,7 +105,7 @@ func (r *run) read(ctx context.Context) error {
 	}
 	f, err := input.Open(ctx, r.stemFile, input.StemMap)
 	if err != nil {
-		return asUsage(fmt.Errorf("stem map: %w", err))
+		return job.AsUsage(fmt.Errorf("stem map: %w", err))
 	}
 	defer f.Close()
 	r.stems, err = forest.ReadStems(f, r.stemFile, forest.StemOptions{

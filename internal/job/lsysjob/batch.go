@@ -2,7 +2,6 @@ package lsysjob
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/procgen-dev/procgen/internal/job"
@@ -22,7 +21,7 @@ func Run(ctx context.Context, env *job.Env, args, outs []string, sh shard.Shard,
 	}
 	own, batch, err := job.Own("lsys", args, sh, env.Log, systemExts...)
 	if err != nil {
-		return asUsage(err)
+		return job.AsUsage(err)
 	}
 	if !batch {
 		if len(own) == 0 {
@@ -32,7 +31,7 @@ func Run(ctx context.Context, env *job.Env, args, outs []string, sh shard.Shard,
 	}
 	outsOf, err := job.Outputs(own, outs)
 	if err != nil {
-		return asUsage(err)
+		return job.AsUsage(err)
 	}
 	defer env.Dev.KeepOpen()()
 	return job.Run(ctx, "lsys", own, len(own), func(it job.Item) error {
@@ -46,14 +45,4 @@ func Run(ctx context.Context, env *job.Env, args, outs []string, sh shard.Shard,
 		}
 		return derive(ctx, env, it.Path, outsOf[it.Slot], &o)
 	}, env.Log)
-}
-
-// asUsage marks the batch runner's planning errors, all of them mistakes in
-// how the job was called, as usage errors (exit 2).
-func asUsage(err error) error {
-	var ue job.UsageError
-	if err == nil || errors.As(err, &ue) {
-		return err
-	}
-	return job.UsageError{Err: err}
 }

@@ -94,7 +94,7 @@ func runCity(ctx context.Context, env *job.Env, o Options, path string, outs []s
 func (c *city) parse(ctx context.Context) (*pga.Grammar, pga.ShapeKind, error) {
 	src, err := input.ReadFile(ctx, c.path, input.Source)
 	if err != nil {
-		return nil, 0, asUsage(fmt.Errorf("pga: %w", err))
+		return nil, 0, job.AsUsage(fmt.Errorf("pga: %w", err))
 	}
 	start := time.Now()
 	phase.Enter(ctx, "pga.parse")
@@ -136,7 +136,7 @@ func (c *city) layLots(ctx context.Context, kind pga.ShapeKind) ([]pga.Lot, []pg
 		c.rep.Lots = o.Lots
 		b, err := input.ReadFile(ctx, o.Lots, input.Lots)
 		if err != nil {
-			return nil, nil, asUsage(fmt.Errorf("pga: %w", err))
+			return nil, nil, job.AsUsage(fmt.Errorf("pga: %w", err))
 		}
 		if lots, err = pga.ParseLots(o.Lots, b); err != nil {
 			return nil, nil, fmt.Errorf("pga: lots: %w", err)

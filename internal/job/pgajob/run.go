@@ -2,7 +2,6 @@ package pgajob
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -22,7 +21,7 @@ func Run(ctx context.Context, env *job.Env, o Options, args, outs []string, form
 	}
 	own, batch, err := job.Own("pga", args, sh, env.Log, ".pga")
 	if err != nil {
-		return asUsage(err)
+		return job.AsUsage(err)
 	}
 	if !batch {
 		if len(own) == 0 {
@@ -36,7 +35,7 @@ func Run(ctx context.Context, env *job.Env, o Options, args, outs []string, form
 	}
 	outsOf, err := job.Outputs(own, outs, lots...)
 	if err != nil {
-		return asUsage(err)
+		return job.AsUsage(err)
 	}
 	// A city prints the statistics to stdout without -o, and with
 	// --stats-only unless a .json takes them.
@@ -53,13 +52,4 @@ func Run(ctx context.Context, env *job.Env, o Options, args, outs []string, form
 		}
 		return runCity(ctx, env, o, it.Path, outsOf[it.Slot])
 	}, env.Log)
-}
-
-// asUsage marks err as a usage error unless it is nil or already one.
-func asUsage(err error) error {
-	var ue job.UsageError
-	if err == nil || errors.As(err, &ue) {
-		return err
-	}
-	return job.UsageError{Err: err}
 }

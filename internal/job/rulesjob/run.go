@@ -125,7 +125,7 @@ func checkInputs(env *job.Env, path string, o Options, p *plan) ([]string, error
 func load(ctx context.Context, env *job.Env, path string, o Options, p *plan) (*rules.Program, error) {
 	src, err := input.ReadFile(ctx, path, input.Source)
 	if err != nil {
-		return nil, asUsage(fmt.Errorf("rule file: %w", err))
+		return nil, job.AsUsage(fmt.Errorf("rule file: %w", err))
 	}
 	phase.Enter(ctx, "rules.compile")
 	prog, err := rules.Compile(path, src, p.defines)
@@ -289,7 +289,7 @@ func finish(env *job.Env, path, backend string, start time.Time, frames *framesP
 func readStates(ctx context.Context, path string, prog *rules.Program) (*rules.States, error) {
 	data, err := input.ReadFile(ctx, path, input.States)
 	if err != nil {
-		return nil, asUsage(fmt.Errorf("states: %w", err))
+		return nil, job.AsUsage(fmt.Errorf("states: %w", err))
 	}
 	f := bytes.NewReader(data)
 	var st *rules.States
@@ -308,13 +308,4 @@ func readStates(ctx context.Context, path string, prog *rules.Program) (*rules.S
 		return nil, job.Usagef("states: %s holds no states", path)
 	}
 	return st, nil
-}
-
-// asUsage wraps err as a usage error unless it is nil or already one.
-func asUsage(err error) error {
-	var ue job.UsageError
-	if err == nil || errors.As(err, &ue) {
-		return err
-	}
-	return job.UsageError{Err: err}
 }

@@ -354,10 +354,7 @@ func (a *app) lsysEncoder(ctx context.Context, format string, g *turtle.Geometry
 	case ".json":
 		return func(w io.Writer) error { return output.EncodeJSON(w, rep) }
 	case ".obj":
-		return func(w io.Writer) error {
-			return turtle.EncodeOBJ(ctx, w, g, turtle.OBJOptions{Sides: o.Cylinders, Caps: o.Cylinders > 2,
-				Normals: o.Cylinders > 2, WidthScale: lsysTubeScale(o.LineWidth, g, rep.setsWidth)})
-		}
+		return func(w io.Writer) error { return encodeLsysOBJ(ctx, w, g, o, rep.setsWidth) }
 	case ".png":
 		return func(w io.Writer) error { return output.EncodePNG(ctx, w, preview, output.Depth8) }
 	case ".txt":

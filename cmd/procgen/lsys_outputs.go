@@ -7,6 +7,7 @@ import (
 
 	"github.com/procgen-dev/procgen/internal/lsys"
 	"github.com/procgen-dev/procgen/internal/lsys/turtle"
+	"github.com/procgen-dev/procgen/internal/output/mesh"
 )
 
 // lsysText is what a .txt output (the derived string) needs.
@@ -60,13 +61,29 @@ func lsysTubeScale(mode string, g *turtle.Geometry, setsWidth bool) float64 {
 	return g.WorldWidthScale(u)
 }
 
+// encodeLsysOBJ writes g as OBJ: lines, or tubes of --cylinders sides,
+// capped, with normals.
+func encodeLsysOBJ(ctx context.Context, w io.Writer, g *turtle.Geometry, o lsysOptions, setsWidth bool) error {
+	m, err := g.Mesh(turtle.MeshOptions{Sides: o.Cylinders, Caps: o.Cylinders > 2, Normals: o.Cylinders > 2,
+		WidthScale: lsysTubeScale(o.LineWidth, g, setsWidth)})
+	if err != nil {
+		return err
+	}
+	return mesh.EncodeOBJ(ctx, w, m, mesh.OBJOptions{})
+}
+
 // encodeLsysGLB writes g as binary glTF: tubes of --cylinders sides (8 when
-// 0, lines having no glTF surface), capped, and the polygons.
+// 0, lines having no glTF surface), capped, and the polygons, a material
+// per colour index.
 func encodeLsysGLB(ctx context.Context, w io.Writer, g *turtle.Geometry, o lsysOptions, setsWidth bool) error {
 	sides := o.Cylinders
 	if sides == 0 {
 		sides = 8
 	}
-	return turtle.EncodeGLB(ctx, w, g, turtle.GLBOptions{Sides: sides, Caps: true,
+	m, err := g.Mesh(turtle.MeshOptions{Sides: sides, Caps: true, Normals: true, ByColor: true,
 		WidthScale: lsysTubeScale(o.LineWidth, g, setsWidth)})
+	if err != nil {
+		return err
+	}
+	return mesh.EncodeGLB(ctx, w, m, mesh.Options{})
 }

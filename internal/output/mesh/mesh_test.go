@@ -3,6 +3,8 @@ package mesh
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"math"
 	"strings"
@@ -120,7 +122,7 @@ func positiveArea(t *testing.T, glb []byte) float64 {
 		BufferViews []struct{ ByteOffset int }
 	}
 	jl := int(le32(glb[12:]))
-	if err := jsonUnmarshal(glb[20:20+jl], &doc); err != nil {
+	if err := json.Unmarshal(glb[20:20+jl], &doc); err != nil {
 		t.Fatal(err)
 	}
 	bin := glb[20+jl+8:]
@@ -213,3 +215,5 @@ func TestEmptyAndCancelled(t *testing.T) {
 		t.Errorf("obj: %v", err)
 	}
 }
+
+func le32(b []byte) uint32 { return binary.LittleEndian.Uint32(b) }

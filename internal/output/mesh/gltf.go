@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"sync/atomic"
 )
 
 // glTF 2.0 constants (glTF spec, sections "GLB File Format" and "Accessor").
@@ -26,6 +28,8 @@ const (
 // maxGLBBytes is the most a GLB may hold: its length field is 32 bits.
 const maxGLBBytes int64 = math.MaxUint32
 
+var errTooBig = errors.New("over 4 GiB, the most a GLB file can hold; write OBJ instead")
+
 // EncodeGLB writes m to w as binary glTF 2.0: per part with faces a node
 // and a mesh of one triangle primitive, float32 POSITION (and NORMAL where
 // the part has normals) and uint32 indices, one material per Material.
@@ -40,12 +44,13 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 	tk := newTicker(m, o.Progress)
 	parts := make([][]glbPiece, len(m.Parts))
 	var binLen int64
+	var built atomic.Int64 // bytes of the pieces so far, to stop early past the format's limit
 	for i := range m.Parts {
 		p := &m.Parts[i]
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		ps, err := glbPart(ctx, p, o.workers(), tk)
+		ps, err := glbPart(ctx, p, o.workers(), tk, &built)
 		if err != nil {
 			return fmt.Errorf("mesh: glb: %w", err)
 		}
@@ -61,7 +66,7 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 			binLen += 4 * int64(len(q.pos)+len(q.nrm)+len(q.idx))
 		}
 		if binLen > maxGLBBytes {
-			return fmt.Errorf("mesh: glb: over 4 GiB, the most a GLB file can hold; write OBJ instead")
+			return fmt.Errorf("mesh: glb: %w", errTooBig)
 		}
 	}
 	js, err := json.Marshal(gltfJSON(m, parts))
@@ -116,7 +121,9 @@ type glbPiece struct {
 }
 
 // glbPart builds p's chunks in parallel and numbers their indices in order.
-func glbPart(ctx context.Context, p *Part, workers int, tk *ticker) ([]glbPiece, error) {
+// It fails once built, the bytes of all pieces so far, passes what a GLB can
+// hold, rather than holding gigabytes for a file that cannot be written.
+func glbPart(ctx context.Context, p *Part, workers int, tk *ticker, built *atomic.Int64) ([]glbPiece, error) {
 	n := p.chunks()
 	ps := make([]glbPiece, n)
 	err := each(ctx, workers, n, func(k int) error {
@@ -128,6 +135,9 @@ func glbPart(ctx context.Context, p *Part, workers int, tk *ticker) ([]glbPiece,
 			return fmt.Errorf("part %s has lines, which glTF has no surface for", p.Name)
 		}
 		ps[k] = piece(&c, p.Concave)
+		if built.Add(4*int64(len(ps[k].pos)+len(ps[k].nrm)+len(ps[k].idx))) > maxGLBBytes {
+			return errTooBig
+		}
 		tk.add(min(p.Count, (k+1)*p.grain()) - k*p.grain())
 		return nil
 	})

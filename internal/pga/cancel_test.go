@@ -37,8 +37,8 @@ func TestEncodeCancelLatency(t *testing.T) {
 		name   string
 		encode func(ctx context.Context) error
 	}{
-		{"obj", func(ctx context.Context) error { return g.EncodeOBJ(ctx, io.Discard, ts, "c.mtl") }},
-		{"glb", func(ctx context.Context) error { return g.EncodeGLB(ctx, io.Discard, ts) }},
+		{"obj", func(ctx context.Context) error { return writeOBJ(ctx, io.Discard, g, ts, "c.mtl", nil) }},
+		{"glb", func(ctx context.Context) error { return writeGLB(ctx, io.Discard, g, ts, nil) }},
 	}
 	// Two delays: the cancel lands in the grouping and counting, then in
 	// the formatting.

@@ -551,3 +551,11 @@ func (c *CUDA) download(nterm int, mesh bool, res *Result) error {
 	}
 	return c.index.Read(res.Indices)
 }
+
+// termInfo is the terminal a device terminal id stands for.
+func (p *program) termInfo(id int32) (geo, mat int32) {
+	if id >= 0 && int(id) < len(p.terms) {
+		return int32(p.terms[id].Geometry), int32(p.terms[id].Material)
+	}
+	return -1, -1
+}

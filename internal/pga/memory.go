@@ -5,6 +5,8 @@ import (
 	"math"
 	"runtime"
 	"unsafe"
+
+	"github.com/procgen-dev/procgen/internal/output/mesh"
 )
 
 // MemoryOutputs says what a run keeps and writes, as far as memory goes.
@@ -100,32 +102,31 @@ func (g *Grammar) EstimateMemory(axioms []Shape, opt Options, out MemoryOutputs)
 	// of them by name.
 	term := float64(unsafe.Sizeof(TerminalShape{}))
 	kept := chunks*term + float64(len(ts))*(term+16)
+	// The encoders' buffers, measured on the sample by encoding it: a
+	// format's bytes, twice (chunks being built beside those being written).
 	enc := 0.0
+	m := g.Mesh(ts)
 	if out.GLB {
-		var corners, tris float64
-		for i := range ts {
-			g.faces(&ts[i], func(c []Vec3, _ Vec3) {
-				corners += float64(len(c))
-				tris += float64(len(c) - 2)
-			})
-		}
-		// Every name's mesh stays until the file is written; the last
-		// one's per-worker parts (grown by doubling) beside it.
-		mesh := corners*24 + tris*12
-		enc = max(enc, 2*mesh)
+		var c countingWriter
+		_ = mesh.EncodeGLB(context.Background(), &c, m, mesh.Options{})
+		enc = max(enc, 2*float64(c))
 	}
 	if out.OBJ {
-		all := make([]int, len(ts))
-		for i := range all {
-			all[i] = i
-		}
-		// One group's text at a time; at worst every terminal is one
-		// name, and each chunk's buffer grows by doubling.
-		enc = max(enc, 2*float64(len(g.objText(context.Background(), ts, all, 0, 0))))
+		var c countingWriter
+		_ = mesh.EncodeOBJ(context.Background(), &c, m, mesh.OBJOptions{})
+		enc = max(enc, 2*float64(c))
 	}
 	fp.Bytes += gcHeadroom * (kept + enc) * scale
 	if math.IsNaN(fp.Bytes) {
 		fp.Bytes = math.Inf(1)
 	}
 	return fp, nil
+}
+
+// countingWriter counts what is written to it and keeps nothing.
+type countingWriter int64
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	*c += countingWriter(len(b))
+	return len(b), nil
 }

@@ -131,9 +131,11 @@ func (ev *evaluator) offset(r *Rule, op *Op, s Shape, depth int) error {
 // from the -Y (or -X) edge; a pyramid rises to the centre.
 func roof(s *Shape, kind RoofKind, angle float64) error {
 	if s.Kind != Quad || s.Profile != 0 {
+		//lint:ignore ST1005 Roof is the grammar operation's name, as in the CUDA backend's message
 		return errors.New("Roof needs a rectangular Quad (a footprint or a top face)")
 	}
 	if !(angle > 0 && angle < 90) {
+		//lint:ignore ST1005 Roof is the grammar operation's name
 		return fmt.Errorf("Roof angle %g: want degrees between 0 and 90", angle)
 	}
 	short := math.Min(s.Size[0], s.Size[1])

@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/output/mesh"
 )
 
 // city evaluates a small grammar over a few grid lots: boxes (Mass) and
@@ -42,7 +44,7 @@ func TestEncodeOBJCounts(t *testing.T) {
 		t.Fatalf("terminals %v, want 6 Mass and 30 Window", st.ByName)
 	}
 	var buf bytes.Buffer
-	if err := g.EncodeOBJ(context.Background(), &buf, ts, "c.mtl"); err != nil {
+	if err := writeOBJ(context.Background(), &buf, g, ts, "c.mtl", nil); err != nil {
 		t.Fatal(err)
 	}
 	count := map[string]int{}
@@ -63,7 +65,7 @@ func TestEncodeOBJCounts(t *testing.T) {
 		t.Errorf("groups: %v", count)
 	}
 	var mtl bytes.Buffer
-	if err := g.EncodeMTL(&mtl, ts); err != nil {
+	if err := mesh.EncodeMTL(&mtl, g.Mesh(ts)); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Count(mtl.String(), "newmtl ") != 2 {
@@ -130,7 +132,7 @@ func TestFacesWindOutward(t *testing.T) {
 	check(sg, more)
 	// OBJ and stats agree on the new solids too.
 	var buf bytes.Buffer
-	if err := sg.EncodeOBJ(context.Background(), &buf, more, ""); err != nil {
+	if err := writeOBJ(context.Background(), &buf, sg, more, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	st := sg.Stats(more)
@@ -149,7 +151,7 @@ func TestFacesWindOutward(t *testing.T) {
 func TestEncodeGLB(t *testing.T) {
 	g, ts := city(t)
 	var buf bytes.Buffer
-	if err := g.EncodeGLB(context.Background(), &buf, ts); err != nil {
+	if err := writeGLB(context.Background(), &buf, g, ts, nil); err != nil {
 		t.Fatal(err)
 	}
 	b := buf.Bytes()
@@ -205,7 +207,7 @@ func TestEncodeGLB(t *testing.T) {
 
 	// An empty city is still a valid GLB, with no BIN chunk.
 	buf.Reset()
-	if err := g.EncodeGLB(context.Background(), &buf, nil); err != nil {
+	if err := writeGLB(context.Background(), &buf, g, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	b = buf.Bytes()
@@ -273,13 +275,13 @@ func TestEncodeGLBIndependentOfCores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ts) < 4*glbGrain {
+	if len(ts) < 4*meshGrain {
 		t.Fatalf("%d terminals: too few to split", len(ts))
 	}
 	encode := func(procs int) []byte {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		var buf bytes.Buffer
-		if err := g.EncodeGLB(context.Background(), &buf, ts); err != nil {
+		if err := writeGLB(context.Background(), &buf, g, ts, nil); err != nil {
 			t.Fatal(err)
 		}
 		return buf.Bytes()
@@ -290,7 +292,7 @@ func TestEncodeGLBIndependentOfCores(t *testing.T) {
 	obj := func(procs int) []byte {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		var buf bytes.Buffer
-		if err := g.EncodeOBJ(context.Background(), &buf, ts, "m.mtl"); err != nil {
+		if err := writeOBJ(context.Background(), &buf, g, ts, "m.mtl", nil); err != nil {
 			t.Fatal(err)
 		}
 		return buf.Bytes()

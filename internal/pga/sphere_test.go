@@ -67,14 +67,14 @@ func TestSphere(t *testing.T) {
 	}
 	// OBJ and the statistics count the sphere's grid.
 	var buf bytes.Buffer
-	if err := g.EncodeOBJ(context.Background(), &buf, ts, ""); err != nil {
+	if err := writeOBJ(context.Background(), &buf, g, ts, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	st := g.Stats(ts)
 	if v := int64(strings.Count(buf.String(), "\nv ")); v != st.Vertices || st.Vertices < 8*900 {
 		t.Errorf("%d v lines, stats say %d", v, st.Vertices)
 	}
-	if err := g.EncodeGLB(context.Background(), &bytes.Buffer{}, ts); err != nil {
+	if err := writeGLB(context.Background(), &bytes.Buffer{}, g, ts, nil); err != nil {
 		t.Fatal(err)
 	}
 }

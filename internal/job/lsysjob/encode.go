@@ -10,6 +10,7 @@ import (
 	"github.com/procgen-dev/procgen/internal/lsys"
 	"github.com/procgen-dev/procgen/internal/lsys/turtle"
 	"github.com/procgen-dev/procgen/internal/output"
+	"github.com/procgen-dev/procgen/internal/output/mesh"
 )
 
 // text is what a .txt output (the derived string) needs.
@@ -32,10 +33,7 @@ func encoder(ctx context.Context, format string, g *turtle.Geometry, preview *im
 	case ".json":
 		return func(w io.Writer) error { return output.EncodeJSON(w, rep) }
 	case ".obj":
-		return func(w io.Writer) error {
-			return turtle.EncodeOBJ(ctx, w, g, turtle.OBJOptions{Sides: o.Cylinders, Caps: o.Cylinders > 2,
-				Normals: o.Cylinders > 2, WidthScale: tubeScale(o.LineWidth, g, rep.setsWidth)})
-		}
+		return func(w io.Writer) error { return encodeOBJ(ctx, w, g, o, rep.setsWidth) }
 	case ".png":
 		return func(w io.Writer) error { return output.EncodePNG(ctx, w, preview, output.Depth8) }
 	case ".txt":
@@ -85,13 +83,29 @@ func tubeScale(mode string, g *turtle.Geometry, setsWidth bool) float64 {
 	return g.WorldWidthScale(u)
 }
 
+// encodeOBJ writes g as OBJ: lines, or tubes of --cylinders sides,
+// capped, with normals.
+func encodeOBJ(ctx context.Context, w io.Writer, g *turtle.Geometry, o *Options, setsWidth bool) error {
+	m, err := g.Mesh(turtle.MeshOptions{Sides: o.Cylinders, Caps: o.Cylinders > 2, Normals: o.Cylinders > 2,
+		WidthScale: tubeScale(o.LineWidth, g, setsWidth)})
+	if err != nil {
+		return err
+	}
+	return mesh.EncodeOBJ(ctx, w, m, mesh.OBJOptions{})
+}
+
 // encodeGLB writes g as binary glTF: tubes of --cylinders sides (8 when
-// 0, lines having no glTF surface), capped, and the polygons.
+// 0, lines having no glTF surface), capped, and the polygons, a material
+// per colour index.
 func encodeGLB(ctx context.Context, w io.Writer, g *turtle.Geometry, o *Options, setsWidth bool) error {
 	sides := o.Cylinders
 	if sides == 0 {
 		sides = 8
 	}
-	return turtle.EncodeGLB(ctx, w, g, turtle.GLBOptions{Sides: sides, Caps: true,
+	m, err := g.Mesh(turtle.MeshOptions{Sides: sides, Caps: true, Normals: true, ByColor: true,
 		WidthScale: tubeScale(o.LineWidth, g, setsWidth)})
+	if err != nil {
+		return err
+	}
+	return mesh.EncodeGLB(ctx, w, m, mesh.Options{})
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/procgen-dev/procgen/internal/output"
+	"github.com/procgen-dev/procgen/internal/output/mesh"
 	"github.com/procgen-dev/procgen/internal/pga"
 	"github.com/procgen-dev/procgen/internal/phase"
 )
@@ -34,16 +35,17 @@ func (c *city) write(ctx context.Context, plan *output.Plan, g *pga.Grammar, ts 
 		case o.StatsOnly:
 			continue
 		case format == ".obj" && out != output.Stdout:
-			mtl := output.MTLPath(out)
+			mtl, mo := output.MTLPath(out), mesh.OBJOptions{Options: mesh.Options{Progress: progressOf(k)}}
+			mo.MTLLib = filepath.Base(mtl)
 			writes = append(writes,
-				output.Write{Path: mtl, Func: func(w io.Writer) error { return g.EncodeMTL(w, ts) }},
-				output.Write{Path: out, Func: func(w io.Writer) error {
-					return g.EncodeOBJProgress(ctx, w, ts, filepath.Base(mtl), progressOf(k))
-				}})
+				output.Write{Path: mtl, Func: func(w io.Writer) error { return mesh.EncodeMTL(w, g.Mesh(ts)) }},
+				output.Write{Path: out, Func: func(w io.Writer) error { return mesh.EncodeOBJ(ctx, w, g.Mesh(ts), mo) }})
 		case format == ".obj":
-			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return g.EncodeOBJProgress(ctx, w, ts, "", progressOf(k)) }})
+			mo := mesh.OBJOptions{Options: mesh.Options{Progress: progressOf(k)}}
+			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return mesh.EncodeOBJ(ctx, w, g.Mesh(ts), mo) }})
 		case format == ".glb":
-			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return g.EncodeGLBProgress(ctx, w, ts, progressOf(k)) }})
+			mo := mesh.Options{Progress: progressOf(k)}
+			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return mesh.EncodeGLB(ctx, w, g.Mesh(ts), mo) }})
 		}
 	}
 	for _, out := range c.outs {

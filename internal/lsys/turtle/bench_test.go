@@ -72,12 +72,12 @@ func BenchmarkRender(b *testing.B) {
 
 func BenchmarkEncodeOBJ(b *testing.B) {
 	g := benchGeometry(b)
-	for _, o := range []OBJOptions{{}, {Digits: 6}, {Sides: 6, Normals: true}} {
-		b.Run(fmt.Sprintf("sides%d-digits%d", o.Sides, o.Digits), func(b *testing.B) {
+	for _, o := range []objOptions{{}, {Sides: 6, Normals: true}} {
+		b.Run(fmt.Sprintf("sides%d", o.Sides), func(b *testing.B) {
 			var n int64
 			for b.Loop() {
 				w := &countWriter{}
-				if err := EncodeOBJ(context.Background(), w, g, o); err != nil {
+				if err := writeOBJ(context.Background(), w, g, o); err != nil {
 					b.Fatal(err)
 				}
 				n = w.n

@@ -43,13 +43,13 @@ func TestCancelLatency(t *testing.T) {
 		run  func(ctx context.Context) error
 	}{
 		{"obj tubes", func(ctx context.Context) error {
-			return EncodeOBJ(ctx, io.Discard, g, OBJOptions{Sides: 8, Caps: true, Normals: true, MTLLib: "m.mtl"})
+			return writeOBJ(ctx, io.Discard, g, objOptions{Sides: 8, Caps: true, Normals: true, MTLLib: "m.mtl"})
 		}},
 		{"obj lines", func(ctx context.Context) error {
-			return EncodeOBJ(ctx, io.Discard, g, OBJOptions{})
+			return writeOBJ(ctx, io.Discard, g, objOptions{})
 		}},
 		{"glb", func(ctx context.Context) error {
-			return EncodeGLB(ctx, io.Discard, g, GLBOptions{Caps: true})
+			return writeGLB(ctx, io.Discard, g, glbOptions{Caps: true})
 		}},
 		{"preview", func(ctx context.Context) error {
 			_, err := Render(ctx, g, RenderOptions{Width: 2048, Height: 2048, View: mustView("front"), WidthScale: 20})

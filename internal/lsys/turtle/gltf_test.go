@@ -5,11 +5,61 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/output/mesh"
+)
+
+// glbOptions are the settings these tests write GLB files with.
+type glbOptions struct {
+	Sides      int // 0 means 8, as in the lsys command
+	Caps       bool
+	WidthScale float64
+}
+
+// writeGLB writes g as the lsys command does: tubes with normals, a
+// material per colour.
+func writeGLB(ctx context.Context, w io.Writer, g *Geometry, o glbOptions) error {
+	if o.Sides == 0 {
+		o.Sides = 8
+	}
+	m, err := g.Mesh(MeshOptions{Sides: o.Sides, Caps: o.Caps, Normals: true, ByColor: true, WidthScale: o.WidthScale})
+	if err != nil {
+		return err
+	}
+	return mesh.EncodeGLB(ctx, w, m, mesh.Options{})
+}
+
+// gltfDoc is what these tests read of a glTF document.
+type gltfDoc struct {
+	Nodes  []struct{ Name string }
+	Meshes []struct {
+		Primitives []struct {
+			Attributes map[string]int
+			Indices    int
+			Material   int
+		}
+	}
+	Materials []struct{ Name string }
+	Accessors []struct {
+		View          int `json:"bufferView"`
+		ComponentType int
+		Count         int
+		Type          string
+		Min, Max      []float32
+	}
+	BufferViews []struct{ ByteOffset, ByteLength int }
+	Buffers     []struct{ ByteLength int }
+}
+
+const (
+	gltfFloat  = 5126
+	gltfUint32 = 5125
 )
 
 // readGLB parses a GLB container, checking its framing, and returns the
@@ -80,7 +130,7 @@ func TestGLBRoundTrip(t *testing.T) {
 	}
 	const scale = 0.05
 	var buf bytes.Buffer
-	if err := EncodeGLB(context.Background(), &buf, g, GLBOptions{Sides: 6, Caps: true, WidthScale: scale}); err != nil {
+	if err := writeGLB(context.Background(), &buf, g, glbOptions{Sides: 6, Caps: true, WidthScale: scale}); err != nil {
 		t.Fatal(err)
 	}
 	doc, bin := readGLB(t, buf.Bytes())
@@ -93,7 +143,15 @@ func TestGLBRoundTrip(t *testing.T) {
 		}
 	}
 	var polyVerts, tubeVerts int
-	for _, p := range doc.Meshes[0].Primitives {
+	var prims []int // mesh of each primitive: one per part, a colour's segments or polygons
+	for mi, m := range doc.Meshes {
+		if len(m.Primitives) != 1 {
+			t.Fatalf("mesh %d has %d primitives", mi, len(m.Primitives))
+		}
+		prims = append(prims, mi)
+	}
+	for _, mi := range prims {
+		p := doc.Meshes[mi].Primitives[0]
 		pos, _ := accessorData(t, &doc, bin, p.Attributes["POSITION"])
 		nrm, _ := accessorData(t, &doc, bin, p.Attributes["NORMAL"])
 		idx, _ := accessorData(t, &doc, bin, p.Indices)
@@ -173,19 +231,19 @@ func TestGLBRoundTrip(t *testing.T) {
 
 	// Nothing to draw is a valid file too.
 	buf.Reset()
-	if err := EncodeGLB(context.Background(), &buf, &Geometry{}, GLBOptions{}); err != nil {
+	if err := writeGLB(context.Background(), &buf, &Geometry{}, glbOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if doc, _ := readGLB(t, buf.Bytes()); len(doc.Meshes) != 0 || len(doc.Nodes) != 1 {
+	if doc, _ := readGLB(t, buf.Bytes()); len(doc.Meshes) != 0 || len(doc.Nodes) != 0 {
 		t.Fatalf("empty geometry: %+v", doc)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := EncodeGLB(ctx, &buf, g, GLBOptions{}); err == nil {
+	if err := writeGLB(ctx, &buf, g, glbOptions{}); err == nil {
 		t.Error("a cancelled encode succeeded")
 	}
-	if err := EncodeGLB(context.Background(), &buf, g, GLBOptions{Sides: 2}); err == nil {
-		t.Error("2 sides accepted")
+	if err := writeGLB(context.Background(), &buf, g, glbOptions{Sides: 2}); err == nil {
+		t.Error("2 sides (lines, which glTF cannot draw) accepted")
 	}
 }
 

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/lsys"
+	"github.com/procgen-dev/procgen/internal/output/mesh"
 )
 
 // objCounts reads an OBJ back, checking that every reference is in range
@@ -82,10 +84,31 @@ func readOBJ(t *testing.T, data []byte) objCounts {
 	return c
 }
 
-func encodeOBJ(t *testing.T, g *Geometry, o OBJOptions) []byte {
+// objOptions are the settings these tests write OBJ files with: the mesh
+// options, and the writer's library and workers.
+type objOptions struct {
+	Sides         int
+	Caps, Normals bool
+	WidthScale    float64
+	MTLLib        string
+	Workers       int
+}
+
+// writeOBJ writes g as the lsys command does, with a material per colour
+// when there is a library to put them in.
+func writeOBJ(ctx context.Context, w io.Writer, g *Geometry, o objOptions) error {
+	m, err := g.Mesh(MeshOptions{Sides: o.Sides, Caps: o.Caps, Normals: o.Normals, WidthScale: o.WidthScale,
+		ByColor: o.MTLLib != ""})
+	if err != nil {
+		return err
+	}
+	return mesh.EncodeOBJ(ctx, w, m, mesh.OBJOptions{Options: mesh.Options{Workers: o.Workers}, MTLLib: o.MTLLib})
+}
+
+func encodeOBJ(t *testing.T, g *Geometry, o objOptions) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := EncodeOBJ(context.Background(), &b, g, o); err != nil {
+	if err := writeOBJ(context.Background(), &b, g, o); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -94,7 +117,7 @@ func encodeOBJ(t *testing.T, g *Geometry, o OBJOptions) []byte {
 func TestOBJLines(t *testing.T) {
 	sys := &lsys.System{Angle: 90, Step: 1, Width: 1}
 	g := interpret(t, sys, parseModules(t, sys, "F+F+F+F"), 1)
-	c := readOBJ(t, encodeOBJ(t, g, OBJOptions{}))
+	c := readOBJ(t, encodeOBJ(t, g, objOptions{}))
 	if c.v != 5 || c.l != 1 || c.lineRefs != 5 {
 		t.Fatalf("square: %+v", c)
 	}
@@ -106,11 +129,11 @@ func TestOBJLines(t *testing.T) {
 	}
 	// A branch breaks the polyline; colours too when materials are on.
 	g = interpret(t, sys, parseModules(t, sys, "F[+F]F'F"), 1)
-	c = readOBJ(t, encodeOBJ(t, g, OBJOptions{}))
+	c = readOBJ(t, encodeOBJ(t, g, objOptions{}))
 	if c.v != 6 || c.l != 2 {
 		t.Fatalf("branch: %+v", c)
 	}
-	data := encodeOBJ(t, g, OBJOptions{MTLLib: "plant.mtl"})
+	data := encodeOBJ(t, g, objOptions{MTLLib: "plant.mtl"})
 	c = readOBJ(t, data)
 	if c.l != 3 || c.usemtl != 2 || !bytes.Contains(data, []byte("mtllib plant.mtl\n")) ||
 		!bytes.Contains(data, []byte("usemtl color1\n")) {
@@ -125,7 +148,7 @@ func TestOBJTubesAndPolygons(t *testing.T) {
 	sys := &lsys.System{Angle: 90, Step: 1, Width: 0.5}
 	// Three segments, one of them of zero length, and a quad.
 	g := interpret(t, sys, parseModules(t, sys, "F(1)F(0)&F(2){.f.+f.+f.}"), 1)
-	for _, o := range []OBJOptions{
+	for _, o := range []objOptions{
 		{Sides: 6},
 		{Sides: 6, Caps: true},
 		{Sides: 6, Caps: true, Normals: true},
@@ -158,10 +181,10 @@ func TestOBJLargeIndependentOfWorkers(t *testing.T) {
 	sys := &lsys.System{Angle: 23, Step: 1, Width: 1}
 	s := randomString(newRand(9), sys, 100_000, alphabet, "")
 	g := interpret(t, sys, s, 0)
-	if len(g.Segments) < 2*objBlock {
+	if len(g.Segments) < 2*lineGrain {
 		t.Fatalf("only %d segments", len(g.Segments))
 	}
-	for _, o := range []OBJOptions{{}, {Sides: 3, Caps: true, Normals: true, MTLLib: "m.mtl"}, {Digits: 4}} {
+	for _, o := range []objOptions{{}, {Sides: 3, Caps: true, Normals: true, MTLLib: "m.mtl"}, {MTLLib: "m.mtl"}} {
 		o.Workers = 1
 		one := encodeOBJ(t, g, o)
 		o.Workers = 5
@@ -181,8 +204,8 @@ func TestOBJLargeIndependentOfWorkers(t *testing.T) {
 
 func TestOBJErrors(t *testing.T) {
 	g := &Geometry{}
-	for _, o := range []OBJOptions{{MTLLib: "a b.mtl"}, {Digits: 40}, {Sides: 1 << 20}} {
-		if err := EncodeOBJ(context.Background(), &bytes.Buffer{}, g, o); err == nil {
+	for _, o := range []objOptions{{MTLLib: "a b.mtl"}, {Sides: 1 << 20}, {Sides: -1}} {
+		if err := writeOBJ(context.Background(), &bytes.Buffer{}, g, o); err == nil {
 			t.Errorf("%+v: no error", o)
 		}
 	}

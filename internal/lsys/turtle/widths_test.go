@@ -81,7 +81,7 @@ func TestOBJWidthScale(t *testing.T) {
 	g := interpret(t, sys, parseModules(t, sys, "F"), 1)
 	for _, scale := range []float64{0, 0.01} {
 		var b strings.Builder
-		if err := EncodeOBJ(context.Background(), &b, g, OBJOptions{Sides: 4, WidthScale: scale}); err != nil {
+		if err := writeOBJ(context.Background(), &b, g, objOptions{Sides: 4, WidthScale: scale}); err != nil {
 			t.Fatal(err)
 		}
 		want := 5.0

@@ -18,10 +18,10 @@ func TestEncodeProgress(t *testing.T) {
 		run  func(p func(done, total int64)) error
 	}{
 		{"obj", func(p func(done, total int64)) error {
-			return g.EncodeOBJProgress(context.Background(), &bytes.Buffer{}, ts, "x.mtl", p)
+			return writeOBJ(context.Background(), &bytes.Buffer{}, g, ts, "x.mtl", p)
 		}},
 		{"glb", func(p func(done, total int64)) error {
-			return g.EncodeGLBProgress(context.Background(), &bytes.Buffer{}, ts, p)
+			return writeGLB(context.Background(), &bytes.Buffer{}, g, ts, p)
 		}},
 	} {
 		var last, calls int64

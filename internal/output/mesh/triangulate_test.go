@@ -1,4 +1,4 @@
-package turtle
+package mesh
 
 import (
 	"math"
@@ -44,7 +44,7 @@ func TestTriangulate(t *testing.T) {
 		cases = append(cases, star(3+rng.IntN(20), 0.3, rng))
 	}
 	for ci, p := range cases {
-		tris := triangulate(nil, p, vec3{0, 0, 1}, 0)
+		tris := earClip(nil, p, vec3{0, 0, 1}, iota32(len(p), 0))
 		if len(tris) != 3*(len(p)-2) {
 			t.Fatalf("case %d: %d indices for %d vertices", ci, len(tris), len(p))
 		}
@@ -63,8 +63,17 @@ func TestTriangulate(t *testing.T) {
 	}
 	// Collinear and repeated points: no panic, n-2 triangles.
 	for _, p := range [][][3]float32{{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {3, 0, 0}}, {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}} {
-		if tris := triangulate(nil, p, vec3{0, 0, 1}, 5); len(tris) != 3*(len(p)-2) {
+		if tris := earClip(nil, p, vec3{0, 0, 1}, iota32(len(p), 5)); len(tris) != 3*(len(p)-2) {
 			t.Fatalf("degenerate: %v", tris)
 		}
 	}
+}
+
+// iota32 is base, base+1, ... base+n-1.
+func iota32(n, base int) []int32 {
+	ids := make([]int32, n)
+	for i := range ids {
+		ids[i] = int32(base + i)
+	}
+	return ids
 }

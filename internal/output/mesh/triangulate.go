@@ -1,4 +1,4 @@
-package turtle
+package mesh
 
 import "math"
 
@@ -6,16 +6,49 @@ import "math"
 // vertex count at worst); larger ones are cut as a fan.
 const maxEarClip = 128
 
-// triangulate cuts a simple polygon, which may be concave (ABOP's cordate
+type vec3 [3]float64
+
+func dot(a, b vec3) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+
+func cross(a, b vec3) vec3 {
+	return vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+
+func (a vec3) scale(s float64) vec3 { return vec3{a[0] * s, a[1] * s, a[2] * s} }
+
+// Newell is a polygon's unit normal by Newell's method, which also serves
+// polygons that are not quite planar; +Z for degenerate ones.
+func Newell(vs [][3]float32) [3]float64 {
+	var n vec3
+	for i, p := range vs {
+		q := vs[(i+1)%len(vs)]
+		n[0] += (float64(p[1]) - float64(q[1])) * (float64(p[2]) + float64(q[2]))
+		n[1] += (float64(p[2]) - float64(q[2])) * (float64(p[0]) + float64(q[0]))
+		n[2] += (float64(p[0]) - float64(q[0])) * (float64(p[1]) + float64(q[1]))
+	}
+	l := math.Sqrt(dot(n, n))
+	if l == 0 || math.IsNaN(l) {
+		return [3]float64{0, 0, 1}
+	}
+	return n.scale(1 / l)
+}
+
+// triangulate cuts the polygon with corners vs, vertex indices ids, in the
+// plane of its Newell normal.
+func triangulate(idx []uint32, vs [][3]float32, ids []int32) []uint32 {
+	return earClip(idx, vs, Newell(vs), ids)
+}
+
+// earClip cuts a simple polygon, which may be concave (ABOP's cordate
 // leaves), into triangles by ear clipping in the plane of its normal nv,
-// appending vertex indices (0-based, offset by base) with the polygon's
+// appending the vertex indices ids[i] of its corners with the polygon's
 // orientation. Degenerate or self-intersecting polygons, where no ear is
 // found, and very large ones, are finished as a fan.
-func triangulate(idx []uint32, vs [][3]float32, nv vec3, base uint32) []uint32 {
+func earClip(idx []uint32, vs [][3]float32, nv vec3, ids []int32) []uint32 {
 	n := len(vs)
 	fan := func(rest []int) []uint32 {
 		for j := 1; j+1 < len(rest); j++ {
-			idx = append(idx, base+uint32(rest[0]), base+uint32(rest[j]), base+uint32(rest[j+1]))
+			idx = append(idx, uint32(ids[rest[0]]), uint32(ids[rest[j]]), uint32(ids[rest[j+1]]))
 		}
 		return idx
 	}
@@ -63,7 +96,7 @@ func triangulate(idx []uint32, vs [][3]float32, nv vec3, base uint32) []uint32 {
 			if !ear {
 				continue
 			}
-			idx = append(idx, base+uint32(ia), base+uint32(ib), base+uint32(ic))
+			idx = append(idx, uint32(ids[ia]), uint32(ids[ib]), uint32(ids[ic]))
 			rest = append(rest[:k], rest[k+1:]...)
 			found = true
 			break

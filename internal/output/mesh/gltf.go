@@ -1,0 +1,263 @@
+package mesh
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sync/atomic"
+)
+
+// glTF 2.0 constants (glTF spec, sections "GLB File Format" and "Accessor").
+const (
+	glbMagic     = 0x46546C67 // "glTF"
+	glbVersion   = 2
+	glbChunkJSON = 0x4E4F534A // "JSON"
+	glbChunkBIN  = 0x004E4942 // "BIN\0"
+
+	gltfFloat        = 5126
+	gltfUint32       = 5125
+	gltfArrayBuffer  = 34962
+	gltfElementArray = 34963
+	gltfTriangles    = 4
+)
+
+// maxGLBBytes is the most a GLB may hold: its length field is 32 bits.
+const maxGLBBytes int64 = math.MaxUint32
+
+var errTooBig = errors.New("over 4 GiB, the most a GLB file can hold; write OBJ instead")
+
+// EncodeGLB writes m to w as binary glTF 2.0: per part with faces a node
+// and a mesh of one triangle primitive, float32 POSITION (and NORMAL where
+// the part has normals) and uint32 indices, one material per Material.
+// Faces are cut as fans, or by ear clipping in concave parts. Chunks are
+// built on all cores; the binary chunk is streamed from them in order (the
+// JSON, which comes first, needs every length and bound, so the whole
+// binary is held). Lines have no glTF surface and are an error.
+func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
+	if err := m.validate(); err != nil {
+		return fmt.Errorf("mesh: glb: %w", err)
+	}
+	tk := newTicker(m, o.Progress)
+	parts := make([][]glbPiece, len(m.Parts))
+	var binLen int64
+	var built atomic.Int64 // bytes of the pieces so far, to stop early past the format's limit
+	for i := range m.Parts {
+		p := &m.Parts[i]
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		ps, err := glbPart(ctx, p, o.workers(), tk, &built)
+		if err != nil {
+			return fmt.Errorf("mesh: glb: %w", err)
+		}
+		ni := 0
+		for _, q := range ps {
+			ni += len(q.idx)
+		}
+		if ni == 0 {
+			ps = nil // nothing to draw: its vertices would be an unused view
+		}
+		parts[i] = ps
+		for _, q := range ps {
+			binLen += 4 * int64(len(q.pos)+len(q.nrm)+len(q.idx))
+		}
+		if binLen > maxGLBBytes {
+			return fmt.Errorf("mesh: glb: %w", errTooBig)
+		}
+	}
+	js, err := json.Marshal(gltfJSON(m, parts))
+	if err != nil {
+		return err
+	}
+	for len(js)%4 != 0 {
+		js = append(js, ' ')
+	}
+	total := 12 + 8 + int64(len(js))
+	if binLen > 0 {
+		total += 8 + binLen
+	}
+	if total > maxGLBBytes {
+		return fmt.Errorf("mesh: glb: %d bytes, over the 4 GiB a GLB file can hold; write OBJ instead", total)
+	}
+	head := binary.LittleEndian.AppendUint32(nil, glbMagic)
+	for _, x := range []uint32{glbVersion, uint32(total), uint32(len(js)), glbChunkJSON} {
+		head = binary.LittleEndian.AppendUint32(head, x)
+	}
+	if _, err := w.Write(append(head, js...)); err != nil {
+		return err
+	}
+	if binLen == 0 {
+		return nil
+	}
+	bin := binary.LittleEndian.AppendUint32(nil, uint32(binLen))
+	if _, err := w.Write(binary.LittleEndian.AppendUint32(bin, glbChunkBIN)); err != nil {
+		return err
+	}
+	for _, ps := range parts {
+		for _, pick := range []func(*glbPiece) []byte{
+			func(q *glbPiece) []byte { return le(q.pos) },
+			func(q *glbPiece) []byte { return le(q.nrm) },
+			func(q *glbPiece) []byte { return le(q.idx) },
+		} {
+			for k := range ps {
+				if err := writeContext(ctx, w, pick(&ps[k])); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// glbPiece is one chunk as glTF vertex attributes and triangle indices.
+type glbPiece struct {
+	pos, nrm []float32
+	idx      []uint32 // offset by the vertices of the part's chunks before
+	lo, hi   [3]float32
+}
+
+// glbPart builds p's chunks in parallel and numbers their indices in order.
+// It fails once built, the bytes of all pieces so far, passes what a GLB can
+// hold, rather than holding gigabytes for a file that cannot be written.
+func glbPart(ctx context.Context, p *Part, workers int, tk *ticker, built *atomic.Int64) ([]glbPiece, error) {
+	n := p.chunks()
+	ps := make([]glbPiece, n)
+	err := each(ctx, workers, n, func(k int) error {
+		var c Chunk
+		if err := p.build(k, &c); err != nil {
+			return err
+		}
+		if len(c.LineSizes) > 0 {
+			return fmt.Errorf("part %s has lines, which glTF has no surface for", p.Name)
+		}
+		ps[k] = piece(&c, p.Concave)
+		if built.Add(4*int64(len(ps[k].pos)+len(ps[k].nrm)+len(ps[k].idx))) > maxGLBBytes {
+			return errTooBig
+		}
+		tk.add(min(p.Count, (k+1)*p.grain()) - k*p.grain())
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var base int64
+	for k := range ps {
+		if base > 0 {
+			for i := range ps[k].idx {
+				ps[k].idx[i] += uint32(base)
+			}
+		}
+		base += int64(len(ps[k].pos) / 3)
+		if base > math.MaxUint32 {
+			return nil, fmt.Errorf("%d vertices in part %s, over the uint32 index range", base, p.Name)
+		}
+	}
+	return ps, ctx.Err()
+}
+
+// piece converts a chunk: each Vertex becomes a glTF vertex, each face
+// triangles.
+func piece(c *Chunk, concave bool) glbPiece {
+	q := glbPiece{pos: make([]float32, 0, 3*len(c.Vertices))}
+	inf := float32(math.Inf(1))
+	q.lo, q.hi = [3]float32{inf, inf, inf}, [3]float32{-inf, -inf, -inf}
+	normals := len(c.Normals) > 0
+	if normals {
+		q.nrm = make([]float32, 0, 3*len(c.Vertices))
+	}
+	for _, v := range c.Vertices {
+		p := c.Positions[v.P]
+		for k := range 3 {
+			q.lo[k], q.hi[k] = min(q.lo[k], p[k]), max(q.hi[k], p[k])
+		}
+		q.pos = append(q.pos, p[0], p[1], p[2])
+		if normals {
+			q.nrm = append(q.nrm, c.Normals[v.N][0], c.Normals[v.N][1], c.Normals[v.N][2])
+		}
+	}
+	q.idx = make([]uint32, 0, 3*(len(c.Faces)-2*len(c.FaceSizes)))
+	at := 0
+	var corners [][3]float32
+	for _, s := range c.FaceSizes {
+		f := c.Faces[at : at+int(s)]
+		at += int(s)
+		if !concave || s == 3 {
+			for j := 1; j+1 < len(f); j++ {
+				q.idx = append(q.idx, uint32(f[0]), uint32(f[j]), uint32(f[j+1]))
+			}
+			continue
+		}
+		corners = corners[:0]
+		for _, v := range f {
+			corners = append(corners, c.Positions[c.Vertices[v].P])
+		}
+		q.idx = triangulate(q.idx, corners, f)
+	}
+	return q
+}
+
+// gltfJSON is the JSON chunk for the pieces of m's parts.
+func gltfJSON(m *Mesh, parts [][]glbPiece) gltfDoc {
+	doc := gltfDoc{Asset: gltfAsset{Version: "2.0", Generator: generator(m)}, Scenes: []gltfScene{{Nodes: []int{}}}}
+	used := make([]bool, len(m.Materials))
+	matIndex := make([]int, len(m.Materials))
+	for _, p := range m.Parts {
+		if p.Material >= 0 {
+			used[p.Material] = true
+		}
+	}
+	for i, mat := range m.Materials {
+		if !used[i] {
+			continue // unused materials make the validator warn
+		}
+		matIndex[i] = len(doc.Materials)
+		doc.Materials = append(doc.Materials, gltfMaterial{Name: mat.Name, DoubleSided: mat.DoubleSided,
+			PBR: gltfPBR{BaseColor: [4]float64{mat.Color[0], mat.Color[1], mat.Color[2], 1}, Roughness: mat.Roughness}})
+	}
+	offset := 0
+	view := func(n, target int) int {
+		doc.BufferViews = append(doc.BufferViews, gltfView{ByteOffset: offset, ByteLength: n, Target: target})
+		offset += n
+		return len(doc.BufferViews) - 1
+	}
+	acc := func(a gltfAccessor) int {
+		doc.Accessors = append(doc.Accessors, a)
+		return len(doc.Accessors) - 1
+	}
+	for i, ps := range parts {
+		var nv, nn, ni int
+		inf := float32(math.Inf(1))
+		lo, hi := [3]float32{inf, inf, inf}, [3]float32{-inf, -inf, -inf}
+		for _, q := range ps {
+			nv, nn, ni = nv+len(q.pos)/3, nn+len(q.nrm)/3, ni+len(q.idx)
+			for k := range 3 {
+				lo[k], hi[k] = min(lo[k], q.lo[k]), max(hi[k], q.hi[k])
+			}
+		}
+		if ni == 0 {
+			continue
+		}
+		prim := gltfPrimitive{Attributes: map[string]int{}, Mode: gltfTriangles}
+		prim.Attributes["POSITION"] = acc(gltfAccessor{View: view(12*nv, gltfArrayBuffer), ComponentType: gltfFloat,
+			Count: nv, Type: "VEC3", Min: lo[:], Max: hi[:]})
+		if nn > 0 {
+			prim.Attributes["NORMAL"] = acc(gltfAccessor{View: view(12*nn, gltfArrayBuffer), ComponentType: gltfFloat,
+				Count: nn, Type: "VEC3"})
+		}
+		prim.Indices = acc(gltfAccessor{View: view(4*ni, gltfElementArray), ComponentType: gltfUint32, Count: ni, Type: "SCALAR"})
+		if mi := m.Parts[i].Material; mi >= 0 {
+			prim.Material = &matIndex[mi]
+		}
+		doc.Meshes = append(doc.Meshes, gltfMesh{Name: m.Parts[i].Name, Primitives: []gltfPrimitive{prim}})
+		doc.Nodes = append(doc.Nodes, gltfNode{Name: m.Parts[i].Name, Mesh: len(doc.Meshes) - 1})
+		doc.Scenes[0].Nodes = append(doc.Scenes[0].Nodes, len(doc.Nodes)-1)
+	}
+	if offset > 0 {
+		doc.Buffers = []gltfBuffer{{ByteLength: offset}}
+	}
+	return doc
+}

@@ -1,0 +1,84 @@
+package mesh
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Options are what both writers take besides the mesh.
+type Options struct {
+	// Progress, when not nil, is told how many elements of all parts are
+	// built, of their total; calls are serialized.
+	Progress func(done, total int64)
+	// Workers build and format chunks in parallel; 0 means GOMAXPROCS.
+	// The output does not depend on it.
+	Workers int
+}
+
+func (o *Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// each calls fn(i) for i in [0, n) on up to workers goroutines. It stops
+// handing out work once ctx is done or a call fails, and returns the first
+// failure or ctx's error.
+func each(ctx context.Context, workers, n int, fn func(i int) error) error {
+	workers = max(1, min(workers, n))
+	var next atomic.Int64
+	var once sync.Once
+	var first error
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil && !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if err := fn(i); err != nil {
+					once.Do(func() { first = err })
+					failed.Store(true)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
+}
+
+// ticker tells Options.Progress about finished elements, serialized.
+type ticker struct {
+	mu    sync.Mutex
+	done  int64
+	total int64
+	fn    func(done, total int64)
+}
+
+func newTicker(m *Mesh, fn func(done, total int64)) *ticker {
+	t := &ticker{fn: fn}
+	for _, p := range m.Parts {
+		t.total += int64(p.Count)
+	}
+	return t
+}
+
+func (t *ticker) add(n int) {
+	if t.fn == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.done += int64(n)
+	t.fn(t.done, t.total)
+}

@@ -1,0 +1,170 @@
+package pga
+
+import (
+	"hash/fnv"
+	"math"
+
+	"github.com/procgen-dev/procgen/internal/output/mesh"
+)
+
+// Mesh is ts as the neutral mesh the OBJ and glTF writers take: per
+// terminal name, in order of first appearance, a part with a material of
+// that name (MaterialColor), and per terminal its corner positions once,
+// its face normals, and its faces (flat: each corner of a face pairs its
+// position with the face's normal). The mesh refers to ts, which must not
+// change until it is written.
+func (g *Grammar) Mesh(ts []TerminalShape) *mesh.Mesh {
+	m := &mesh.Mesh{Generator: "procgen pga"}
+	names, groups := g.byName(ts)
+	for i, name := range names {
+		m.Materials = append(m.Materials, mesh.Material{Name: name, Color: g.MaterialColor(name),
+			Roughness: 0.9, DoubleSided: true})
+		at := groups[name]
+		m.Parts = append(m.Parts, mesh.Part{Name: name, Material: i, Count: len(at), Grain: meshGrain,
+			Build: func(lo, hi int, c *mesh.Chunk) { g.meshChunk(c, ts, at[lo:hi]) }})
+	}
+	return m
+}
+
+// meshGrain is the fewest terminals worth a worker.
+const meshGrain = 2048
+
+func (g *Grammar) meshChunk(c *mesh.Chunk, ts []TerminalShape, at []int) {
+	for _, i := range at {
+		corners, fs, normals := g.worldSolid(&ts[i].Shape)
+		p0, n0 := int32(len(c.Positions)), int32(len(c.Normals))
+		for _, p := range corners {
+			c.Positions = append(c.Positions, [3]float32{float32(p[0]), float32(p[1]), float32(p[2])})
+		}
+		for _, n := range normals {
+			c.Normals = append(c.Normals, [3]float32{float32(n[0]), float32(n[1]), float32(n[2])})
+		}
+		for j, f := range fs {
+			for _, k := range f {
+				c.Faces = append(c.Faces, int32(len(c.Vertices)))
+				c.Vertices = append(c.Vertices, mesh.Vertex{P: p0 + int32(k), N: n0 + int32(j)})
+			}
+			c.FaceSizes = append(c.FaceSizes, int32(len(f)))
+		}
+	}
+}
+
+// direction maps a direction by the rotation part of a rigid transform.
+func (m Mat4) direction(v Vec3) Vec3 {
+	var r Vec3
+	for i := 0; i < 3; i++ {
+		r[i] = m[i*4]*v[0] + m[i*4+1]*v[1] + m[i*4+2]*v[2]
+	}
+	return r
+}
+
+// MeshStats counts what the encoders write: Vertices are distinct corner
+// positions (8 a box, 4 a quad, n a polygon, 2n a prism), Triangles those
+// of the faces' fans.
+type MeshStats struct {
+	Terminals int            `json:"terminals"`
+	ByName    map[string]int `json:"terminals_by_name"`
+	Vertices  int64          `json:"vertices"`
+	Triangles int64          `json:"triangles"`
+	ByPhase   []PhaseStats   `json:"phases"`
+}
+
+// PhaseStats counts the terminals a phase emitted and their geometry.
+type PhaseStats struct {
+	Phase     int   `json:"phase"`
+	Terminals int   `json:"terminals"`
+	Vertices  int64 `json:"vertices"`
+	Triangles int64 `json:"triangles"`
+}
+
+// Stats counts ts as the encoders draw them, in all and per phase.
+func (g *Grammar) Stats(ts []TerminalShape) MeshStats {
+	s := MeshStats{Terminals: len(ts), ByName: map[string]int{}}
+	at := map[int32]int{}
+	for _, p := range g.Phases {
+		at[int32(p)] = len(s.ByPhase)
+		s.ByPhase = append(s.ByPhase, PhaseStats{Phase: p})
+	}
+	for i := range ts {
+		s.ByName[g.TermNames[ts[i].Term]]++
+		v, t := g.counts(&ts[i].Shape)
+		s.Vertices += int64(v)
+		s.Triangles += int64(t)
+		ph := &s.ByPhase[at[ts[i].Phase]]
+		ph.Terminals++
+		ph.Vertices += int64(v)
+		ph.Triangles += int64(t)
+	}
+	return s
+}
+
+// byName groups terminal indices by name, names in order of first
+// appearance, so each material is switched to once.
+func (g *Grammar) byName(ts []TerminalShape) (names []string, groups map[string][]int) {
+	groups = map[string][]int{}
+	for i := range ts {
+		n := g.TermNames[ts[i].Term]
+		if _, ok := groups[n]; !ok {
+			names = append(names, n)
+		}
+		groups[n] = append(groups[n], i)
+	}
+	return names, groups
+}
+
+// MaterialColor is the colour of a terminal kind, linear RGB in 0..1. The
+// grammar's n kinds (TermNames: the declared terminals in order, then the
+// Generate() rules) get n hues evenly spaced round the colour wheel, taken
+// with a stride so kinds declared together are far apart, and alternate
+// between a light and a dark shade: every kind of a grammar has its own
+// colour (hashing names gave near-identical greens to Wall, WindowSill and
+// BalconyWall). A name the grammar does not know gets a hue from its hash.
+func (g *Grammar) MaterialColor(name string) [3]float64 {
+	n := len(g.TermNames)
+	for i, t := range g.TermNames {
+		if t == name {
+			stride := max(1, n*3/8)
+			for gcd(stride, n) != 1 {
+				stride++
+			}
+			return hueColor(float64(i*stride%n)/float64(n), i%2)
+		}
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return hueColor(float64(h.Sum32()%360)/360, 0)
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// hueColor is a saturated colour of hue h (0..1, red at 0), light (shade
+// 0) or dark (shade 1).
+func hueColor(h float64, shade int) [3]float64 {
+	hue := math.Mod(h, 1) * 6
+	x := 1 - math.Abs(math.Mod(hue, 2)-1)
+	var r, g, b float64
+	switch int(hue) {
+	case 0:
+		r, g = 1, x
+	case 1:
+		r, g = x, 1
+	case 2:
+		g, b = 1, x
+	case 3:
+		g, b = x, 1
+	case 4:
+		r, b = x, 1
+	default:
+		r, b = 1, x
+	}
+	lo, span := 0.25, 0.65
+	if shade == 1 {
+		lo, span = 0.08, 0.45
+	}
+	return [3]float64{lo + span*r, lo + span*g, lo + span*b}
+}

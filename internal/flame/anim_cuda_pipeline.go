@@ -4,6 +4,7 @@ package flame
 
 import (
 	"context"
+	"errors"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
 )
@@ -46,6 +47,8 @@ func (c CUDA) SubmitFrame(ctx context.Context, fs *FrameSpec, o Options) (Pendin
 	}
 	return &cudaPendingFrame{r: r, frame: frame, fp: fp, o: o}, nil
 }
+
+var errWaitedTwice = errors.New("flame: a pending frame was waited for twice")
 
 // cudaPendingFrame is a frame queued on the device.
 type cudaPendingFrame struct {

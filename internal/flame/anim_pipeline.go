@@ -1,9 +1,6 @@
 package flame
 
-import (
-	"context"
-	"errors"
-)
+import "context"
 
 // FrameSubmitter is a FrameRenderer that can queue a frame and return
 // before the frame is done, so that its caller queues the next frame
@@ -32,5 +29,3 @@ type PendingFrame interface {
 	// would have. It must be called exactly once.
 	Wait() (*Frame, Stats, error)
 }
-
-var errWaitedTwice = errors.New("flame: a pending frame was waited for twice")

@@ -460,3 +460,25 @@ func wholeWaves(f gpu.Func[iterateArgs], shared int, want int64) int64 {
 	}
 	return blocks * iterThreads
 }
+
+// gpuDE and gpuTone are the density-estimation and tone-map parameters as
+// the kernels read them (FlameDE, FlameTone).
+func (p *plan) gpuDE() gpuDE {
+	d := p.de
+	return gpuDE{K1: float32(p.k1), K2: float32(p.k2), BW: int32(p.bw), BH: int32(p.bh), SS: int32(p.ss),
+		KernelSize: int32(d.kernelSize), MaxIndex: int32(d.maxIndex), MaxFiltered: float32(d.maxFilteredCnt),
+		Curve: float32(d.curve)}
+}
+
+func (p *plan) gpuTone() gpuTone {
+	t := p.tone
+	gt := gpuTone{Gamma: float32(t.gamma), Linrange: float32(t.linrange), Vibrancy: float32(t.vibrancy),
+		Highpow: float32(t.highpow)}
+	for i := range t.background {
+		gt.BG[i] = float32(t.background[i])
+	}
+	if t.transp {
+		gt.Transparent = 1
+	}
+	return gt
+}

@@ -106,23 +106,3 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 	}
 	return gg, xs, nil
 }
-
-func (p *plan) gpuDE() gpuDE {
-	d := p.de
-	return gpuDE{K1: float32(p.k1), K2: float32(p.k2), BW: int32(p.bw), BH: int32(p.bh), SS: int32(p.ss),
-		KernelSize: int32(d.kernelSize), MaxIndex: int32(d.maxIndex), MaxFiltered: float32(d.maxFilteredCnt),
-		Curve: float32(d.curve)}
-}
-
-func (p *plan) gpuTone() gpuTone {
-	t := p.tone
-	gt := gpuTone{Gamma: float32(t.gamma), Linrange: float32(t.linrange), Vibrancy: float32(t.vibrancy),
-		Highpow: float32(t.highpow)}
-	for i := range t.background {
-		gt.BG[i] = float32(t.background[i])
-	}
-	if t.transp {
-		gt.Transparent = 1
-	}
-	return gt
-}

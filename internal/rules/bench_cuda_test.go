@@ -3,6 +3,7 @@
 package rules
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -33,6 +34,11 @@ func BenchmarkGoalRow(b *testing.B) {
 // in a run of many steps. ms/lone-app times one launch alone, which adds the
 // host's launch latency (~20 us through the Go driver layer) to the kernel.
 const appsPerTiming = 10
+
+// name is the sub-benchmark name of a row, layout included.
+func (r tableRow) name() string {
+	return fmt.Sprintf("t%d/S=%d/R=%d/phi=%d/load=%d/L=%s", r.table, r.states, r.rng, r.phi, r.load, r.layout)
+}
 
 func benchTable(b *testing.B, interp bool, keep func(tableRow) bool) {
 	c := cudaEngine(b)

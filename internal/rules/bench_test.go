@@ -34,10 +34,6 @@ func paperRows() []tableRow {
 	return rows
 }
 
-func (r tableRow) name() string {
-	return fmt.Sprintf("t%d/S=%d/R=%d/phi=%d/load=%d/L=%s", r.table, r.states, r.rng, r.phi, r.load, r.layout)
-}
-
 func (r tableRow) program(t testing.TB) *Program {
 	return compileConfig(t, "synthetic.rules", map[string]string{
 		"RANGE": fmt.Sprint(r.rng), "PHI": fmt.Sprint(r.phi), "LOAD": fmt.Sprint(r.load)})

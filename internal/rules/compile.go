@@ -86,7 +86,6 @@ type compiler struct {
 	n       int // its range length
 	scopes  [][]local
 	nextReg int
-	direct  map[string]bool // plain-write fields written in place
 	pend    uint32
 	atom    uint32
 	// iters is the product of the enclosing repeat counts: how often the

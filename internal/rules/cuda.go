@@ -122,6 +122,20 @@ func interpStaticShared(wide bool) int {
 	return 4*2*1024 + 4*32 + 16
 }
 
+// gpuTables are the field and rule tables as the kernels read them
+// (RulesField and RulesRule words).
+func (p *Program) gpuTables() ([]uint32, []uint32) {
+	fs := make([]gpuField, len(p.Fields))
+	for k, f := range p.Fields {
+		fs[k] = gpuField{int32(f.Off), int32(f.Size)}
+	}
+	rs := make([]gpuRule, len(p.Rules))
+	for k, r := range p.Rules {
+		rs[k] = gpuRule{int32(r.Lo), int32(r.Hi), int32(r.CondPC), int32(r.BodyPC), r.SnapMask, r.PendMask, r.AtomMask, 0}
+	}
+	return gpu.Words(fs), gpu.Words(rs)
+}
+
 // interpTables uploads what the interpreter kernels read: the code, the
 // field and rule tables, and sizes their shared memory.
 func (r *cudaRun) interpTables() (err error) {

@@ -27,15 +27,3 @@ const (
 	gpuCompactSmall = 8 // states (warps) a block of compact with few states
 	gpuSimpleBlock  = 256
 )
-
-func (p *Program) gpuTables() ([]uint32, []uint32) {
-	fs := make([]gpuField, len(p.Fields))
-	for k, f := range p.Fields {
-		fs[k] = gpuField{int32(f.Off), int32(f.Size)}
-	}
-	rs := make([]gpuRule, len(p.Rules))
-	for k, r := range p.Rules {
-		rs[k] = gpuRule{int32(r.Lo), int32(r.Hi), int32(r.CondPC), int32(r.BodyPC), r.SnapMask, r.PendMask, r.AtomMask, 0}
-	}
-	return words32(fs), words32(rs)
-}

@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"bytes"
-	"encoding/binary"
 	"fmt"
 
 	"github.com/procgen-dev/procgen/internal/parallel"
@@ -67,18 +65,4 @@ func ParseSchedule(s string) (Schedule, error) {
 		return Schedule(s), nil
 	}
 	return "", fmt.Errorf("invalid schedule %q: want simple (the paper's Algorithms 1 and 2) or compact (Algorithms 3 and 4)", s)
-}
-
-// words32 encodes fixed-size values as little-endian words (gpu.Words,
-// without importing internal/gpu into the pure-Go build).
-func words32(v any) []uint32 {
-	var b bytes.Buffer
-	if err := binary.Write(&b, binary.LittleEndian, v); err != nil {
-		panic("rules: " + err.Error())
-	}
-	out := make([]uint32, b.Len()/4)
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint32(b.Bytes()[4*i:])
-	}
-	return out
 }

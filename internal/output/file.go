@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // fileMode is the mode of every new result file. os.CreateTemp makes 0600 files;
@@ -55,11 +56,18 @@ func writeTarget(ctx context.Context, t Target, stdout io.Writer, write func(w i
 	case KindStdout:
 		return wrapWrite(t.Path, writeStream(ctx, stdout, write))
 	case KindStream:
-		f, err := os.OpenFile(t.File, os.O_WRONLY, 0)
+		f, err := openStream(ctx, t.File)
 		if err != nil {
 			return wrapWrite(t.Path, err)
 		}
+		// A FIFO whose reader stopped reading blocks a write: the
+		// deadline ends it when ctx does (devices ignore deadlines).
+		stop := context.AfterFunc(ctx, func() { _ = f.SetWriteDeadline(time.Now()) })
 		err = writeStream(ctx, f, write)
+		stop()
+		if err != nil && ctx.Err() != nil {
+			err = ctx.Err() // the deadline was ctx's doing
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -207,4 +215,30 @@ func syncDir(dir string) {
 	}
 	_ = d.Sync()
 	_ = d.Close()
+}
+
+// openStream opens a device, FIFO or socket for writing. Opening a FIFO
+// waits for a reader, as long as it takes: ctx ends that wait (Ctrl-C), and
+// the open goes on in the background, its file closed if it ever opens.
+func openStream(ctx context.Context, path string) (*os.File, error) {
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		ch <- opened{f, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.f, o.err
+	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.f != nil {
+				_ = o.f.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
 }

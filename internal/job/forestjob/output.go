@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -23,6 +24,9 @@ import (
 // (outdir.Dir.Commit), so a failed run leaves neither a partial directory
 // nor a mix of old and new files, and the old directory as it was.
 func (r *run) write(ctx context.Context, out *outdir.Dir, writeStart, start time.Time) (err error) {
+	if err := r.checkFinite(); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(out.Path()), 0o755); err != nil {
 		return fmt.Errorf("forest: %w", err)
 	}
@@ -35,6 +39,9 @@ func (r *run) write(ctx context.Context, out *outdir.Dir, writeStart, start time
 			_ = os.RemoveAll(stage)
 		}
 	}()
+	// A failure names the directory the user asked for, not the staging
+	// directory beside it that is removed on the way out.
+	defer func() { err = stagedError(err, stage, out.Path()) }()
 	// The files are independent: write them on all cores.
 	type job struct {
 		name  string
@@ -303,3 +310,38 @@ func (r *run) summary(files []string) runSummary {
 	}
 	return s
 }
+
+// checkFinite refuses layers whose densities overflowed float64 (a str or
+// beta so large that a year's seeds are not a number): nothing could write
+// them faithfully, and the summary's JSON cannot hold them at all.
+func (r *run) checkFinite() error {
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	for l, layer := range r.layers {
+		sum := 0.0
+		for _, v := range layer.Density {
+			sum += v
+		}
+		if !finite(sum) || !finite(layer.Produced) || !finite(layer.Total) || !finite(layer.Lost) {
+			return fmt.Errorf("forest: %s: the seeds are not finite (%g produced, %g landed a year): "+
+				"the species' str and beta overflow; lower them", r.layerLabel(l), layer.Produced, sum)
+		}
+	}
+	return nil
+}
+
+// stagedError rewrites err's message to name dir where it names the staging
+// directory stage; errors.Is and errors.As still see the original.
+func stagedError(err error, stage, dir string) error {
+	if err == nil || stage == "" || !strings.Contains(err.Error(), stage) {
+		return err
+	}
+	return renamedError{msg: strings.ReplaceAll(err.Error(), stage, dir), err: err}
+}
+
+type renamedError struct {
+	msg string
+	err error
+}
+
+func (e renamedError) Error() string { return e.msg }
+func (e renamedError) Unwrap() error { return e.err }

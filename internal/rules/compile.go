@@ -223,7 +223,7 @@ func (c *compiler) declField(d *fieldDecl) error {
 		if hi.float() < lo.float() {
 			return c.errAt(d.genLo.at(), "uniform(%s, %s): the upper bound is below the lower", lo, hi)
 		}
-		f.HasGen, f.HasDef, f.GenLo, f.GenHi = true, true, lo.float(), hi.float()
+		f.HasGen, f.GenLo, f.GenHi = true, lo.float(), hi.float()
 	}
 	c.fieldIdx[d.name] = len(c.prog.Fields)
 	c.prog.Fields = append(c.prog.Fields, f)

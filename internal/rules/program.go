@@ -31,7 +31,7 @@ type Field struct {
 	Scalar bool
 	Off    int    // first word in the state
 	Init   uint32 // bits of the default value (0 unless declared with = V)
-	HasDef bool   // declared with = V or ~ uniform: optional in state files
+	HasDef bool   // declared with = V: optional in state files (~ uniform only feeds --generate)
 	// Gen draws each element uniformly from [GenLo, GenHi] (--generate).
 	HasGen       bool
 	GenLo, GenHi float64

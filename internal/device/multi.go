@@ -96,6 +96,30 @@ func (p *Policy) More(first *gpu.Device) ([]*gpu.Device, error) {
 // (which Open opened, and Release closes).
 func (p *Policy) CloseMore(devs []*gpu.Device) { closeAll(devs[min(1, len(devs)):]) }
 
+// First is the device a job opened first (nil on the CPU): it compiles and
+// caches kernels for the rest.
+func First(devs []*gpu.Device) *gpu.Device {
+	if len(devs) == 0 {
+		return nil
+	}
+	return devs[0]
+}
+
+// OpenAllFor is OpenFor and More together: every device a job runs on
+// (none on the CPU) and a release that closes them all.
+func (p *Policy) OpenAllFor(job string, work float64) ([]*gpu.Device, func(), error) {
+	first, err := p.OpenFor(job, work)
+	if err != nil || first == nil {
+		return nil, func() {}, err
+	}
+	devs, err := p.More(first)
+	if err != nil {
+		first.Close()
+		return nil, nil, err
+	}
+	return devs, func() { closeAll(devs) }, nil
+}
+
 func closeAll(devs []*gpu.Device) {
 	for _, d := range devs {
 		d.Close()

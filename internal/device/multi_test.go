@@ -1,6 +1,7 @@
 package device
 
 import (
+	"io"
 	"reflect"
 	"testing"
 )
@@ -28,4 +29,14 @@ func TestParseDevices(t *testing.T) {
 			t.Errorf("ParseDevices(%q) = %v, %v, %v", tc.spec, all, ords, err)
 		}
 	}
+}
+
+// On the CPU, OpenAllFor opens nothing and its release is safe to call.
+func TestOpenAllForCPU(t *testing.T) {
+	p := New(Settings{Device: "cpu", Devices: "all"}, &testLog{w: io.Discard})
+	devs, release, err := p.OpenAllFor("flame", 1e12)
+	if err != nil || len(devs) != 0 || First(devs) != nil {
+		t.Fatalf("OpenAllFor on the CPU: %v, %v", devs, err)
+	}
+	release()
 }

@@ -95,7 +95,7 @@ func outputs(items []Item, outs []string, inputs ...string) (map[int][]string, e
 			}
 			claimed[filepath.Clean(p)] = it.Path
 			byItem[it.Slot] = append(byItem[it.Slot], p)
-			if dir := filepath.Dir(p); isDir(dir) {
+			if dir := filepath.Dir(p); IsDir(dir) {
 				existing = append(existing, p)
 			} else if err := output.ProbeCreatableDir(dir); err != nil {
 				return nil, fmt.Errorf("-o %s: %v", out, err)
@@ -115,9 +115,33 @@ func outputs(items []Item, outs []string, inputs ...string) (map[int][]string, e
 	return byItem, nil
 }
 
-func isDir(p string) bool {
+// IsDir says whether p is (or links to) a directory.
+func IsDir(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+// SafeName keeps the characters safe in a file name on every system and
+// makes the others '_': flame's per-genome images and forest's per-species
+// layers are named from user text this way.
+func SafeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// FormatOf is the format an output is written in: its extension in lower
+// case, or stdoutFormat for standard output, a device, FIFO or descriptor
+// (which have no extension to go by).
+func FormatOf(out, stdoutFormat string) string {
+	if out == output.Stdout || IsStream(out) {
+		return stdoutFormat
+	}
+	return strings.ToLower(filepath.Ext(out))
 }
 
 // MakeDirs makes the directories of an item's outputs.

@@ -28,7 +28,7 @@ func isAccum(out string) bool { return strings.EqualFold(filepath.Ext(out), ".ac
 // (to float rounding), and are never mixed with CPU parts.
 func renderAccum(ctx context.Context, env *job.Env, o Options, r RenderArgs) error {
 	args, out, sh := r.Inputs, r.Out, r.Shard
-	if len(args) != 1 || isDir(args[0]) {
+	if len(args) != 1 || job.IsDir(args[0]) {
 		return job.Usagef("-o %s is one accumulation part: give one genome file with one flame", out)
 	}
 	path := args[0]

@@ -98,19 +98,16 @@ func Animate(ctx context.Context, env *job.Env, o Options, path string, af Anima
 	if err != nil {
 		return err
 	}
-	dev, err := env.Dev.OpenFor("flame", float64(len(a.times))*device.FlameWork(a.fp.Samples, a.fp.Buckets))
+	devs, release, err := env.Dev.OpenAllFor("flame", float64(len(a.times))*device.FlameWork(a.fp.Samples, a.fp.Buckets))
 	if err != nil {
 		return err
 	}
-	if dev != nil {
-		defer dev.Close()
+	defer release()
+	checkOn := devs
+	if len(checkOn) == 0 {
+		checkOn = []*gpu.Device{nil} // the CPU's memory
 	}
-	devs, err := env.Dev.More(dev)
-	if err != nil {
-		return err
-	}
-	defer env.Dev.CloseMore(devs)
-	for _, d := range append([]*gpu.Device{dev}, devs[min(1, len(devs)):]...) {
+	for _, d := range checkOn {
 		if err := checkAnimMemory(env, path, a.fp, d); err != nil {
 			return err
 		}
@@ -126,7 +123,7 @@ func Animate(ctx context.Context, env *job.Env, o Options, path string, af Anima
 		Frame:    flame.Options{Seed: env.Seed, EarlyClip: o.EarlyClip, Transparent: o.Transparent},
 		Progress: lazyProgress(env.Progress, "flame animate"), Log: logLines(env.Log.Infof), Debug: debugLines(env.Log)}
 	err = writeAnimation(ctx, env, p, out, af, o, a.fps)
-	env.Dev.HintJIT(dev, "flame")
+	env.Dev.HintJIT(device.First(devs), "flame")
 	return err
 }
 

@@ -108,18 +108,11 @@ func checkSizes(ctx context.Context, env *job.Env, jobs []flameJob, o Options) (
 // renderBatch opens the devices, renders the batch's flames (less those
 // --resume skips) and lists the failures.
 func renderBatch(ctx context.Context, env *job.Env, o Options, dest destination, b parsed, work float64, resume bool) error {
-	dev, err := env.Dev.OpenFor("flame", work)
+	devs, release, err := env.Dev.OpenAllFor("flame", work)
 	if err != nil {
 		return err
 	}
-	if dev != nil {
-		defer dev.Close()
-	}
-	devs, err := env.Dev.More(dev)
-	if err != nil {
-		return err
-	}
-	defer env.Dev.CloseMore(devs)
+	defer release()
 	for _, d := range devs {
 		for _, j := range b.jobs {
 			if err := checkDeviceSize(j, o, d); err != nil {
@@ -140,7 +133,7 @@ func renderBatch(ctx context.Context, env *job.Env, o Options, dest destination,
 	var errs []error
 	if len(devs) > 1 && len(jobs) > 1 {
 		errs = renderOnDevices(ctx, env, devs, dest.plan, jobs, o)
-	} else if errs, err = renderEach(ctx, env, dev, devs, dest.plan, jobs, o, batch); err != nil {
+	} else if errs, err = renderEach(ctx, env, devs, dest.plan, jobs, o, batch); err != nil {
 		return err
 	}
 	failures := b.failures
@@ -175,8 +168,9 @@ func skipExisting(log job.Logger, jobs []flameJob) []flameJob {
 // renderEach renders the flames one after another on one renderer (a still
 // on several devices splits its samples over them). A failure of one flame
 // of a batch is warned of and returned in the list; it ends a batch of one.
-func renderEach(ctx context.Context, env *job.Env, dev *gpu.Device, devs []*gpu.Device, plan *output.Plan,
+func renderEach(ctx context.Context, env *job.Env, devs []*gpu.Device, plan *output.Plan,
 	jobs []flameJob, o Options, batch int) ([]error, error) {
+	dev := device.First(devs)
 	r := flame.NewRenderer(dev)
 	if len(devs) > 1 {
 		r = flame.NewMultiRenderer(devs) // one still: its samples split over the devices

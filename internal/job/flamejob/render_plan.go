@@ -25,14 +25,14 @@ type destination struct {
 // planDestination settles where the images go before any genome is parsed:
 // a file, or a directory, which must exist or be creatable.
 func planDestination(env *job.Env, args, files []string, out string, o Options) (destination, error) {
-	single := len(args) == 1 && !isDir(args[0])
+	single := len(args) == 1 && !job.IsDir(args[0])
 	outIsFile := out == output.Stdout || imageExts[strings.ToLower(filepath.Ext(out))] || existsNotDir(out) || job.IsStream(out)
 	switch {
 	case outIsFile && !single:
 		return destination{}, job.Usagef("-o %s names one image, but %d genome files (or a directory) were given: give a directory", out, len(files))
 	case outIsFile && isJPEG(out) && o.PNG16:
 		return destination{}, job.Usagef("--png16 with -o %s: JPEG has 8 bits per channel; write a .png", out)
-	case !outIsFile && out != "" && filepath.Ext(out) != "" && !isDir(out):
+	case !outIsFile && out != "" && filepath.Ext(out) != "" && !job.IsDir(out):
 		return destination{}, job.Usagef("-o %s: want a .png, .jpg or .jpeg file, - for standard output, or a directory", out)
 	}
 	d := destination{plan: output.NewPlan(env.Stdout), isFile: outIsFile}
@@ -62,7 +62,7 @@ func planDestination(env *job.Env, args, files []string, out string, o Options) 
 func (d destination) claim(jobs []flameJob, out string, files []string) error {
 	// A directory that does not exist yet holds nothing to resolve: the
 	// names need only be distinct. One that exists may hold links.
-	dirExists := d.dir == "" || isDir(d.dir)
+	dirExists := d.dir == "" || job.IsDir(d.dir)
 	claimed := map[string]string{}
 	for i := range jobs {
 		switch {
@@ -190,30 +190,15 @@ func outputName(path string, g *flame.Genome, i, n int) string {
 	if n == 1 {
 		return base + ".png"
 	}
-	name := sanitize(g.Name)
+	name := job.SafeName(g.Name)
 	if name == "" {
 		name = fmt.Sprintf("%03d", i)
 	}
 	return fmt.Sprintf("%s-%s.png", base, name)
 }
 
-func sanitize(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			return r
-		}
-		return '_'
-	}, s)
-}
-
 // existsNotDir: p is (or links to) a file, device or FIFO: -o names one image.
 func existsNotDir(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir()
-}
-
-func isDir(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
 }

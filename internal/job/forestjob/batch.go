@@ -54,7 +54,7 @@ func Run(ctx context.Context, env *job.Env, o Options, p *Plan, req Request) err
 	}
 	// Every plot's directory is checked before the first plot runs, so
 	// that the batch never stops half-way on an output it could refuse now.
-	if outDir != "" && !isDir(outDir) {
+	if outDir != "" && !job.IsDir(outDir) {
 		if err := output.ProbeCreatableDir(outDir); err != nil {
 			return job.UsageError{Err: err}
 		}
@@ -74,9 +74,4 @@ func Run(ctx context.Context, env *job.Env, o Options, p *Plan, req Request) err
 		}
 		return disperse(ctx, env, it.Path, dirOf(it), force, o, p)
 	}, env.Log)
-}
-
-func isDir(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
 }

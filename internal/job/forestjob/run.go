@@ -272,7 +272,7 @@ func layerFileNames(species []forest.Species) []string {
 	used := map[string]bool{"total": true, "summary": true}
 	names := make([]string, 0, len(species)+1)
 	for _, s := range species {
-		base := sanitize(s.Name)
+		base := job.SafeName(s.Name)
 		if base == "" || base == "*" {
 			base = "species"
 		}
@@ -284,16 +284,4 @@ func layerFileNames(species []forest.Species) []string {
 		names = append(names, name)
 	}
 	return append(names, "total")
-}
-
-// sanitize keeps the characters safe in a file name on every system and
-// makes the others '_' (as flame render names its images).
-func sanitize(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			return r
-		}
-		return '_'
-	}, s)
 }

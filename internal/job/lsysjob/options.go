@@ -88,12 +88,7 @@ func (o *Options) checkOutputs(outs []string) error {
 
 // format is the format an output is written in: its extension, or
 // --format for standard output.
-func (o *Options) format(out string) string {
-	if out == output.Stdout || job.IsStream(out) {
-		return o.stdoutFormat
-	}
-	return strings.ToLower(filepath.Ext(out))
-}
+func (o *Options) format(out string) string { return job.FormatOf(out, o.stdoutFormat) }
 
 func (o *Options) needsText(outs []string) bool {
 	for _, out := range outs {

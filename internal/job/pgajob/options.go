@@ -102,12 +102,7 @@ func (o *Options) checkOutputs(outs []string, format string) error {
 
 // format is the format an output is written in: its extension, or
 // --format for standard output.
-func (o *Options) format(out string) string {
-	if out == output.Stdout || job.IsStream(out) {
-		return o.stdoutFormat
-	}
-	return strings.ToLower(filepath.Ext(out))
-}
+func (o *Options) format(out string) string { return job.FormatOf(out, o.stdoutFormat) }
 
 // writesGeometry says whether any output needs the terminals themselves.
 func (o *Options) writesGeometry(outs []string) bool {

@@ -142,6 +142,13 @@ type parentSet struct {
 }
 
 func parentSets(g Grid, trees []Tree, species []Species) ([]*parentSet, error) {
+	return gatherParents(trees, species, true)
+}
+
+// gatherParents is parentSets, the parents sorted or (sorted false) in
+// the order of trees: what needs only their count, weights and kernel
+// (MemoryEstimate) skips the sort, the slow part on large stem maps.
+func gatherParents(trees []Tree, species []Species, sorted bool) ([]*parentSet, error) {
 	sets := make([]*parentSet, len(species))
 	for s, sp := range species {
 		k, err := newKern(sp)
@@ -158,12 +165,14 @@ func parentSets(g Grid, trees []Tree, species []Species) ([]*parentSet, error) {
 	}
 	for s, ps := range sets {
 		p := pts[s]
-		slices.SortStableFunc(p, func(a, b pt) int {
-			if c := cmp.Compare(a.y, b.y); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.x, b.x)
-		})
+		if sorted {
+			slices.SortStableFunc(p, func(a, b pt) int {
+				if c := cmp.Compare(a.y, b.y); c != 0 {
+					return c
+				}
+				return cmp.Compare(a.x, b.x)
+			})
+		}
 		ps.x, ps.y, ps.w = make([]float64, len(p)), make([]float64, len(p)), make([]float64, len(p))
 		for i, q := range p {
 			ps.x[i], ps.y[i], ps.w[i] = q.x, q.y, q.f/ps.k.eta

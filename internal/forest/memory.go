@@ -40,7 +40,7 @@ func MemoryEstimate(g Grid, trees []Tree, species []Species, o Options, realize 
 	case Multires:
 		est += cells * memoryQuadBytes
 	case FFT, "":
-		sets, err := parentSets(g, trees, species)
+		sets, err := gatherParents(trees, species, false) // only counts and kernels matter here
 		if err != nil {
 			return 0, err
 		}

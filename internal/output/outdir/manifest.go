@@ -10,6 +10,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
 )
 
 // ManifestName is the file procgen writes into every directory it replaces
@@ -53,11 +56,17 @@ func writeManifest(stage string) error {
 		if !e.Type().IsRegular() {
 			return fmt.Errorf("%s: %s is not a regular file", stage, e.Name())
 		}
-		sum, size, err := hashFile(filepath.Join(stage, e.Name()), nil)
-		if err != nil {
-			return err
-		}
-		doc.Files = append(doc.Files, manifestFile{Name: e.Name(), Size: size, SHA256: sum})
+	}
+	// The files in parallel: hashing tens of megabytes is a visible part
+	// of a run that writes them.
+	doc.Files = make([]manifestFile, len(entries))
+	errs := make([]error, len(entries))
+	eachParallel(len(entries), func(i int) {
+		sum, size, err := hashFile(filepath.Join(stage, entries[i].Name()), nil)
+		doc.Files[i], errs[i] = manifestFile{Name: entries[i].Name(), Size: size, SHA256: sum}, err
+	})
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
@@ -143,9 +152,28 @@ func hashFile(path string, want *fileID) (string, int64, error) {
 		}
 	}
 	h := sha256.New()
-	n, err := io.Copy(h, f)
+	// A large buffer and a plain reader (os.File's WriteTo would copy in
+	// 32 KiB reads): fewer system calls per megabyte hashed.
+	n, err := io.CopyBuffer(h, struct{ io.Reader }{f}, make([]byte, 1<<20))
 	if err != nil {
 		return "", 0, err
 	}
 	return hex.EncodeToString(h.Sum(nil)), n, nil
+}
+
+// eachParallel calls f(0) ... f(n-1) on up to GOMAXPROCS goroutines and
+// returns when all have returned.
+func eachParallel(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(n, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -115,11 +115,16 @@ func Inspect(path string) (*Dir, error) {
 			}
 			return nil, refused(path, append(dirWhy, err.Error()), []string{"it holds " + nameList(names)})
 		}
+		var toHash []hashCheck
 		for _, e := range entries {
-			if why := d.check(abs, e, m, mounts); why != "" {
+			why, hc := d.check(abs, e, m, mounts)
+			if why != "" {
 				entryWhy = append(entryWhy, why)
+			} else if hc != nil {
+				toHash = append(toHash, *hc)
 			}
 		}
+		entryWhy = append(entryWhy, d.checkContents(toHash)...)
 	}
 	if err := refused(path, dirWhy, entryWhy); err != nil {
 		return nil, err
@@ -127,34 +132,67 @@ func Inspect(path string) (*Dir, error) {
 	return d, nil
 }
 
-// check verifies one entry of the old directory against its manifest and
-// records it as owned; it returns why the entry is not procgen's, or "".
-func (d *Dir) check(dir string, e fs.DirEntry, m map[string]manifestFile, mounts map[string]bool) string {
+// check verifies one entry of the old directory against its manifest,
+// all but its content; it returns why the entry is not procgen's, or "" and
+// (for a file the manifest names) the content check still to make. The
+// manifest itself and a file whose content is checked are recorded as
+// owned only once they pass.
+func (d *Dir) check(dir string, e fs.DirEntry, m map[string]manifestFile, mounts map[string]bool) (string, *hashCheck) {
 	name, full := e.Name(), filepath.Join(dir, e.Name())
 	fi, err := e.Info()
 	if err != nil {
-		return fmt.Sprintf("%s cannot be read: %v", name, err)
+		return fmt.Sprintf("%s cannot be read: %v", name, err), nil
 	}
 	id, _ := idOf(fi)
 	switch {
 	case mounts[full] || id.dev != d.id.dev:
-		return describe(name, fi, "is a mount point")
+		return describe(name, fi, "is a mount point"), nil
 	case !fi.Mode().IsRegular():
-		return describe(name, fi, "")
+		return describe(name, fi, ""), nil
 	case id.uid != euid():
-		return describe(name, fi, fmt.Sprintf("belongs to user %d, not to this user (%d)", id.uid, euid()))
+		return describe(name, fi, fmt.Sprintf("belongs to user %d, not to this user (%d)", id.uid, euid())), nil
 	}
-	if name != ManifestName {
-		want, ok := m[name]
-		if !ok {
-			return describe(name, fi, "")
+	if name == ManifestName {
+		d.owned[name] = id
+		return "", nil
+	}
+	want, ok := m[name]
+	if !ok {
+		return describe(name, fi, ""), nil
+	}
+	return "", &hashCheck{name: name, path: full, fi: fi, id: id, want: want}
+}
+
+// hashCheck is a file whose content is still to be compared with its
+// manifest entry.
+type hashCheck struct {
+	name, path string
+	fi         fs.FileInfo
+	id         fileID
+	want       manifestFile
+}
+
+// checkContents compares the files' contents with the manifest, the files
+// in parallel (hashing is the slow part of settling a large directory),
+// records those that match as owned and returns why the others are not
+// procgen's.
+func (d *Dir) checkContents(files []hashCheck) []string {
+	why := make([]string, len(files))
+	eachParallel(len(files), func(i int) {
+		f := files[i]
+		if w := matches(f.path, f.id, f.want); w != "" {
+			why[i] = describe(f.name, f.fi, w)
 		}
-		if why := matches(full, id, want); why != "" {
-			return describe(name, fi, why)
+	})
+	var out []string
+	for i, f := range files {
+		if why[i] != "" {
+			out = append(out, why[i])
+		} else {
+			d.owned[f.name] = f.id
 		}
 	}
-	d.owned[name] = id
-	return ""
+	return out
 }
 
 // describe says what an entry procgen will not delete is; why, when not

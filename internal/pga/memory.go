@@ -21,6 +21,12 @@ type Footprint struct {
 	Shapes    float64 // shapes made, as Options.MaxShapes counts them
 	Terminals float64
 	Bytes     float64 // the run's peak memory
+	// Sampled says Shapes and Terminals were measured. They are not (0)
+	// for statistics only on a city no larger than the sample: nothing is
+	// kept per shape, so the bytes are the lots' alone, and evaluating
+	// every lot twice would only find what the run's own evaluation under
+	// MaxShapes finds, with the same error.
+	Sampled bool
 }
 
 // memorySample is how many lots EstimateMemory evaluates: enough that a
@@ -60,6 +66,10 @@ func (g *Grammar) EstimateMemory(axioms []Shape, opt Options, out MemoryOutputs)
 	if n == 0 {
 		return fp, nil
 	}
+	if !out.OBJ && !out.GLB && n <= memorySample {
+		return fp, nil
+	}
+	fp.Sampled = true
 	k := min(n, memorySample)
 	sample := make([]Shape, k)
 	for i := range sample {

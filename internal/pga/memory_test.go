@@ -44,6 +44,19 @@ func TestEstimateMemory(t *testing.T) {
 			t.Errorf("%.0f bytes a terminal kept and written, want 720..8000", per)
 		}
 	}
+	// Statistics only on a city no larger than the sample: the lots'
+	// bytes, no sample evaluated (the run's own evaluation checks the
+	// shapes); with geometry kept, the sample is evaluated.
+	few := axioms[:memorySample]
+	if fp, err := g.EstimateMemory(few, Options{}, MemoryOutputs{}); err != nil || fp.Sampled || fp.Bytes != LotsMemory(len(few)) {
+		t.Errorf("statistics of %d lots: %+v, %v; want the lots' bytes, not sampled", len(few), fp, err)
+	}
+	if fp, err := g.EstimateMemory(few, Options{}, MemoryOutputs{OBJ: true}); err != nil || !fp.Sampled || fp.Terminals != float64(len(few)) {
+		t.Errorf("OBJ of %d lots: %+v, %v; want %d terminals sampled", len(few), fp, err, len(few))
+	}
+	if !stats.Sampled || stats.Shapes != 400 {
+		t.Errorf("statistics of 200 lots: %+v, want 400 shapes sampled", stats)
+	}
 	// A sample that runs into a limit says so.
 	if _, err := g.EstimateMemory(axioms, Options{MaxShapes: 1}, MemoryOutputs{GLB: true}); !errors.Is(err, ErrLimit) {
 		t.Errorf("MaxShapes 1: %v, want ErrLimit", err)

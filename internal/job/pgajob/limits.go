@@ -31,7 +31,11 @@ func (c *city) checkMemory(g *pga.Grammar, axioms []pga.Shape, opt pga.Options) 
 	if err != nil {
 		return 0, limitError(c.path, err, opt.MaxShapes, o.MaxShapes, env.MaxMemory)
 	}
-	env.Log.Debugf("pga: an estimated %.0f shapes, %.0f terminals, %s (from a sample of the lots)", fp.Shapes, fp.Terminals, job.FormatBytes(fp.Bytes))
+	if !fp.Sampled {
+		env.Log.Debugf("pga: %s for %d lots (statistics only: the evaluation itself checks --max-shapes)", job.FormatBytes(fp.Bytes), fp.Lots)
+	} else {
+		env.Log.Debugf("pga: an estimated %.0f shapes, %.0f terminals, %s (from a sample of the lots)", fp.Shapes, fp.Terminals, job.FormatBytes(fp.Bytes))
+	}
 	if fp.Shapes > float64(o.MaxShapes) {
 		return 0, job.Usagef("pga: %d lots make an estimated %.0f shapes, over --max-shapes %d: raise --max-shapes or use fewer lots",
 			fp.Lots, fp.Shapes, o.MaxShapes)

@@ -30,8 +30,10 @@ func parseSize(s string) (uint64, error) {
 		}
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
-	if err != nil || !(v > 0) || v*mult >= 1<<62 {
-		return 0, fmt.Errorf("want a size such as 8G, 512M or 1048576 bytes (up to 4E)")
+	// At least one byte: a fraction of a byte (".1", "0.5B") would round
+	// down to a limit of 0.
+	if err != nil || !(v*mult >= 1) || v*mult >= 1<<62 {
+		return 0, fmt.Errorf("want a size such as 8G, 512M or 1048576 bytes (1 byte up to 4E)")
 	}
 	return uint64(v * mult), nil
 }

@@ -58,6 +58,10 @@ func TestMemoryEstimateRSS(t *testing.T) {
 				return []string{"pga", "city", filepath.Join(root, "configs/pga/tower.pga"), "--grid", fmt.Sprintf("%dx%d", n, n),
 					"-o", filepath.Join(dir, "city.glb")}
 			}},
+		{name: "flame render", limit: 512 << 20, hi: 8000, probe: small, args: func(dir string, n int) []string {
+			return []string{"flame", "render", filepath.Join(root, "testdata/flame/simple.flam3"), "--width", strconv.Itoa(n),
+				"--quality", "20", "-o", filepath.Join(dir, "f.png")}
+		}},
 		{name: "forest multires", limit: 128 << 20, hi: 1000, probe: small, args: func(dir string, n int) []string {
 			stems := writeFile(t, dir, "st.csv", "x,y,species,dbh\n10,10,Sx,30\n50,60,Pl,40\n90,20,Bl,35\n30,80,At,25\n")
 			out := filepath.Join(dir, "forest")

@@ -120,3 +120,42 @@ func TestTorusIssueCaseMethodsAgree(t *testing.T) {
 		}
 	}
 }
+
+// wideFamilies are kernels of every family wider than a 40 x 30 m plot:
+// Weibull theta 1 and 3, a lognormal, a flat Weibull (theta 0.5) and a
+// lognormal whose peak is beyond the plot.
+func wideFamilies() []Species {
+	return []Species{
+		{Name: "weibull-theta1", Kernel: Weibull, STR: 20, Beta: 2, D: 0.03, Theta: 1},
+		{Name: "weibull-theta3", Kernel: Weibull, STR: 20, Beta: 2, D: 2e-6, Theta: 3},
+		{Name: "lognormal", Kernel: Lognormal, STR: 20, Beta: 2, X0: 8, Xb: 0.9},
+		{Name: "weibull-flat", Kernel: Weibull, STR: 20, Beta: 2, D: 0.5, Theta: 0.5},
+		{Name: "lognormal-far", Kernel: Lognormal, STR: 20, Beta: 2, X0: 45, Xb: 1.1},
+	}
+}
+
+// Every kernel family wider than the plot lands every seed it produces on
+// a torus, with every method, and reports nothing lost.
+func TestTorusEveryFamilyLandsEverySeed(t *testing.T) {
+	g := Grid{X0: -5, Y0: 2, Cell: 1, NX: 40, NY: 30}
+	sp := wideFamilies()
+	state := uint64(7)
+	next := func() float64 {
+		state = state*6364136223846793005 + 1442695040888963407
+		return float64(state>>11) / (1 << 53)
+	}
+	var trees []Tree
+	for i := 0; i < 12*len(sp); i++ {
+		trees = append(trees, Tree{X: g.X0 + 40*next(), Y: g.Y0 + 30*next(), Species: i % len(sp), DBH: 10 + 40*next()})
+	}
+	for _, m := range []Method{Exact, FFT, Multires} {
+		for s, l := range disperse(t, g, trees, sp, Options{Method: m, Boundary: Torus}) {
+			t.Logf("%s %s: landed %.12g of %.12g, lost %.3g, image radius %.4g", m, sp[s].Name, l.Total, l.Produced,
+				l.Lost, l.Accuracy.ImageRadius)
+			if d := math.Abs(l.Total - l.Produced); d > 1e-9*l.Produced || l.Lost > 1e-9*l.Produced {
+				t.Errorf("%s %s: landed %.12g of %.12g produced, %g reported lost", m, sp[s].Name, l.Total,
+					l.Produced, l.Lost)
+			}
+		}
+	}
+}

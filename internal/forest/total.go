@@ -157,9 +157,10 @@ func (a Accuracy) Statement(cells int) string {
 	}
 	switch {
 	case a.ImageRadius > 0:
-		s += fmt.Sprintf("; periodic images beyond %.4g m left out (the kernel reaches farther than the cost cap "+
-			"allows): at most %.3g per m^2 per year in any cell, %.3g of every parent's seeds",
-			a.ImageRadius, a.MaxAbs, a.TailMass)
+		s += fmt.Sprintf("; periodic images beyond %.4g m (%.3g of every parent's seeds; the kernel reaches "+
+			"farther than the cost cap allows summing) spread evenly over the plot, so every seed lands: "+
+			"at most %.3g per m^2 per year from their true density in any cell",
+			a.ImageRadius, a.TailMass, a.MaxAbs)
 	case a.TailMass > 0:
 		s += fmt.Sprintf("; the cut-off ignores at most %.3g per m^2 per year in any cell, "+
 			"%.3g of every parent's seeds", a.MaxAbs, a.TailMass)

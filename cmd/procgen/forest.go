@@ -106,7 +106,9 @@ Methods (--method):
 
 Boundaries (--boundary):
   open      seeds landing off the plot are lost (counted in the summary)
-  torus     the plot wraps around: every periodic image of every parent is summed, no seed is lost
+  torus     the plot wraps around: every periodic image of every parent lands on it, for
+            every kernel (images too far to sum are spread evenly, with a stated bound);
+            what the cells still miss is reported as lost
   buffer    with --margin M: the standard buffer (guard) zone: stems in the
             outer M metres act as parents, but densities and totals are
             reported for the inner plot only

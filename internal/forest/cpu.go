@@ -73,7 +73,10 @@ func (CPU) Disperse(ctx context.Context, g Grid, trees []Tree, species []Species
 		if err != nil {
 			return nil, err
 		}
-		layers[s] = finishLayer(g, o.Boundary, s, dens, ps)
+		if torus {
+			acc = completeTorus(g, ps, dens, acc)
+		}
+		layers[s] = finishLayer(g, s, dens, ps)
 		layers[s].Accuracy = acc
 	}
 	return layers, nil
@@ -210,16 +213,17 @@ func compareKern(a, b kern) int {
 }
 
 // finishLayer wraps a density grid with its totals.
-func finishLayer(g Grid, b Boundary, s int, dens []float64, ps *parentSet) Layer {
+func finishLayer(g Grid, s int, dens []float64, ps *parentSet) Layer {
 	l := Layer{Species: s, Density: dens, Parents: len(ps.x), Produced: ps.fecundity}
 	var sum float64
 	for _, v := range dens {
 		sum += v
 	}
 	l.Total = sum * g.Cell * g.Cell
-	if b != Torus {
-		l.Lost = math.Max(0, l.Produced-l.Total)
-	}
+	// On a torus too: whatever the cells do not hold (a user's cut-off,
+	// the cells' quadrature of a kernel sharp for them) is reported, never
+	// a silent 0.
+	l.Lost = math.Max(0, l.Produced-l.Total)
 	return l
 }
 

@@ -100,8 +100,11 @@ func (c CUDA) Disperse(ctx context.Context, g Grid, trees []Tree, species []Spec
 		if err != nil {
 			return nil, err
 		}
+		if torus {
+			acc = completeTorus(g, ps, dens, acc)
+		}
 		start := time.Now()
-		layers[s] = finishLayer(g, o.Boundary, s, dens, ps)
+		layers[s] = finishLayer(g, s, dens, ps)
 		layers[s].Accuracy = acc
 		r.hostStage("host.finish", start)
 	}

@@ -253,9 +253,14 @@ func (r *cudaRun) exactLayer(ctx context.Context, g Grid, torus bool, ps *parent
 	kernel string, prog *progress) ([]float64, Accuracy, error) {
 	// The cut-off's and the torus's truncation bounds, as the CPU reports
 	// them; on a torus the parents are their periodic images (torus.go).
-	_, src, acc, err := exactReach(g, torus, ps, cutoff, ps.k.radius(underflowExponent))
+	reach, src, acc, err := exactReach(g, torus, ps, cutoff, ps.k.radius(underflowExponent))
 	if err != nil {
 		return nil, acc, err
+	}
+	if torus {
+		// Every cell sums the images within reach of it, as on the CPU:
+		// completeTorus spreads exactly the seeds of those beyond.
+		cutoff = reach
 	}
 	acc.MaxRel, acc.Floor = cudaExactMaxRel, cudaExactFloor
 	dens := make([]float64, g.Cells())

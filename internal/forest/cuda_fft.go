@@ -302,7 +302,7 @@ func (f *cudaFFTRunner) layer(ctx context.Context, ps *parentSet, prog *progress
 	}
 	c := &f.geom
 	if c.capped {
-		t := newPeriodic(g).truncation(ps.k, ps.sumW, c.reach, true)
+		t := newPeriodic(g).truncation(ps.k, c.reach, true)
 		acc.MaxAbs, acc.TailMass, acc.ImageRadius = t.MaxAbs, t.TailMass, t.ImageRadius
 	}
 

@@ -167,16 +167,17 @@ func (f *cudaFFTRunner) exactTiles(ctx context.Context, ps *parentSet, dens *gpu
 	}
 
 	start := time.Now()
-	src := ps
+	src, cut := ps, 0.0
 	if c.torus {
-		src = torusImages(g, ps, c.reach)
+		// The images within reach of each cell, as the table holds them.
+		src, cut = torusImages(g, ps, c.reach), c.reach
 	}
 	var sumW float64
 	for _, w := range src.w {
 		sumW += w
 	}
 	acc.MaxAbs += (ps.maxW + 2*sumW) * math.Exp2(-127) // as exactLayer: the terms beyond float range
-	p := newCUDAExactPlanFor(g, src, 0, false, r.dev.Info().SMs, flagged)
+	p := newCUDAExactPlanFor(g, src, cut, false, r.dev.Info().SMs, flagged)
 	r.hostStage("host.plan", start)
 	exact, err := cudaBuf(r, r.f64, "exact.out", n)
 	if err != nil {

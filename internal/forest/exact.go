@@ -231,7 +231,7 @@ func exactReach(g Grid, torus bool, ps *parentSet, cutoff, r0 float64) (float64,
 		if err != nil {
 			return 0, nil, acc, err
 		}
-		r, acc = R, p.truncation(ps.k, ps.sumW, R, capped)
+		r, acc = R, p.truncation(ps.k, R, capped)
 		if cutoff > 0 && cutoff < R {
 			r, acc = cutoff, p.cutoffBound(ps.k, ps.sumW, cutoff)
 		}

@@ -121,7 +121,7 @@ func (r *fftRunner) layer(ctx context.Context, ps *parentSet, prog *progress) ([
 	}
 	c := &r.geom
 	if c.capped {
-		t := newPeriodic(g).truncation(ps.k, ps.sumW, c.reach, true)
+		t := newPeriodic(g).truncation(ps.k, c.reach, true)
 		acc.MaxAbs, acc.TailMass, acc.ImageRadius = t.MaxAbs, t.TailMass, t.ImageRadius
 	}
 	clear(r.grid)

@@ -92,8 +92,9 @@ type Layer struct {
 	Species int
 	Density []float64
 	// Total is the number of seeds landing in the grid per year (density x
-	// cell area, summed); Lost the seeds of this species' parents that land
-	// outside an open plot (the kernel's mass beyond the grid).
+	// cell area, summed); Lost is Produced - Total when positive: on an open
+	// plot the kernel's mass beyond the grid, on a torus what a cut-off or
+	// the cells' quadrature misses (never assumed 0).
 	Total, Lost float64
 	// Parents is the number of parent trees (DBH at or above MinDBH) and
 	// Produced their seeds per year, sum of STR (DBH/30)^beta: on an open
@@ -115,10 +116,11 @@ type Accuracy struct {
 	// float64 rounding, -1 that the method has no estimate (multires).
 	MaxRel, Floor float64
 	// MaxAbs bounds the absolute error of every cell (per m^2 per year) and
-	// TailMass is the fraction of every parent's seeds left out: beyond the
-	// exact method's cut-off radius, or beyond ImageRadius on a torus whose
-	// kernel reaches so far that the periodic images were cut short of
-	// float64 resolution by the cost cap (0 without either).
+	// TailMass is the fraction of every parent's seeds beyond the exact
+	// method's cut-off radius (left out, and counted in Lost), or beyond
+	// ImageRadius on a torus whose kernel reaches so far that the cost cap
+	// cut the periodic images short of float64 resolution (spread evenly
+	// over the plot, so they land; MaxAbs bounds that) (0 without either).
 	MaxAbs, TailMass float64
 	// ImageRadius is that radius (m), 0 when every image that matters was summed.
 	ImageRadius float64

@@ -212,7 +212,7 @@ func multiresLayer(ctx context.Context, g Grid, torus bool, ps *parentSet, rho f
 		if err != nil {
 			return nil, acc, err
 		}
-		t := p.truncation(ps.k, ps.sumW, R, capped)
+		t := p.truncation(ps.k, R, capped)
 		ru, acc.MaxAbs, acc.TailMass, acc.ImageRadius = R, t.MaxAbs, t.TailMass, t.ImageRadius
 		ax, ay := imageRange(ru, p.lx)+1, imageRange(ru, p.ly)+1
 		for b := -ay; b <= ay; b++ {

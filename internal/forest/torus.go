@@ -12,21 +12,23 @@ import (
 // y), not only the nearest one, so a kernel that reaches farther than half
 // the plot puts its far seeds back on the plot instead of losing them.
 //
-// The sum over images is truncated at a radius R: images farther than R from
-// a cell are left out. For a kernel that decreases beyond a = R - diag (diag
-// the diagonal of the plot), what they add to any cell is at most, per unit
-// of parent weight (w = fecundity / eta),
+// Every method sums the images within a radius R of each cell. Those beyond
+// add an almost uniform density: per unit of parent weight (w = fecundity /
+// eta) its mean over the plot is exactly eta Q(R) / area (Q the kernel's
+// mass beyond R: the far images of one parent tile the plane beyond R), and
+// at any cell it lies between
 //
-//	eta Q(a) (1 + diag/(2a)) / area,
+//	lower = eta Q(R + diag) (1 - diag/(2(R + diag))) / area  and
+//	upper = eta Q(R - diag) (1 + diag/(2(R - diag))) / area
 //
-// Q the kernel's mass beyond a: each image beyond R owns the period
-// rectangle centred on it, whose points all lie within diag/2 of it, so
-// K(d) <= the mean of K(|x| - diag/2) over that rectangle, and the
-// rectangles tile the plane beyond R - diag/2 (tailBound). R is the method's
-// own radius (where its terms vanish), or the smallest radius at which that
-// bound falls below imageEps (1e-12) of the plot's mean density, whichever is
-// smaller; only kernels far wider than the plot (theta 0.1, D 1e-30) reach a
-// cost cap before, and then the layer's Accuracy reports the bound.
+// (diag the plot's diagonal; tailBound and farLower say why). R is the
+// method's own radius (where its terms vanish), or the smallest radius at
+// which upper falls below imageEps (1e-12) of the plot's mean density,
+// whichever is smaller. Kernels wider than the cost caps allow stop short
+// of that: then completeTorus spreads the seeds the near images did not put
+// on the cells uniformly over the plot, so every seed lands, and the
+// layer's Accuracy bounds how far that uniform share is from the far
+// images' true density at any cell (the farther R, the tighter).
 const (
 	// imageEps: images are summed until what the rest could add is below
 	// this fraction of the plot's mean density (the float64 rounding of a
@@ -58,15 +60,37 @@ func newPeriodic(g Grid) periodic {
 	return periodic{lx: lx, ly: ly, area: lx * ly, diag: math.Hypot(lx, ly)}
 }
 
+// peak is where the kernel is largest: the distance where its exponent is
+// 0 (0 for kernels that decrease from the parent, X0 for the lognormal).
+// Every kernel family decreases beyond it, which is all the bounds below
+// need to know of its shape.
+func (k kern) peak() float64 { return k.radius(0) }
+
 // tailBound bounds, per unit of parent weight, the density that the images
 // farther than R from a cell add to it (+Inf where the bound does not apply:
-// R within a diagonal, or before the lognormal's peak).
+// R within a diagonal of the kernel's peak). Each image beyond R owns the
+// period rectangle centred on it, whose points all lie within diag/2 of it,
+// so K(d) <= the mean of K(|x| - diag/2) over that rectangle, and the
+// rectangles lie beyond R - diag/2.
 func (p periodic) tailBound(k kern, R float64) float64 {
 	a := R - p.diag
-	if !(a > 0) || (k.kind == kLognormal && a < k.x0) {
+	if !(a > 0) || a < k.peak() {
 		return math.Inf(1)
 	}
 	return k.eta * k.tailMass(a) * (1 + p.diag/(2*a)) / p.area
+}
+
+// farLower is the matching lower bound (0 where it does not apply): K(d) >=
+// the mean of K(|x| + diag/2) over an image's rectangle, and the rectangles
+// of the images beyond R cover every point beyond R + diag/2, so the far
+// images add at least the integral of K(s + diag/2) beyond R + diag/2, at
+// least eta Q(R + diag) (1 - diag/(2(R + diag))) / area.
+func (p periodic) farLower(k kern, R float64) float64 {
+	b := R + p.diag
+	if R-p.diag/2 < k.peak() {
+		return 0
+	}
+	return k.eta * k.tailMass(b) * (1 - p.diag/(2*b)) / p.area
 }
 
 // shifts bounds the number of images of one parent within R of the plot.
@@ -115,25 +139,58 @@ func (p periodic) imageReach(k kern, r0 float64, n int, pairs float64, tableCell
 		}
 	}
 	R = math.Max(lo, 2*p.diag)
-	if k.kind == kLognormal && R < k.x0+p.diag {
-		// The bound needs R beyond the lognormal's peak.
-		R = k.x0 + p.diag
+	if pk := k.peak(); R < pk+p.diag {
+		// The bounds need R a diagonal beyond the kernel's peak.
+		R = pk + p.diag
 		if p.shifts(R)*float64(max(n, 1)) > 4*maxImageParents {
-			return 0, false, fmt.Errorf("forest: a torus of %gx%g m cannot hold a lognormal kernel peaking at "+
-				"x0 = %g m (it would need %.3g periodic images a parent): use --boundary open", p.lx, p.ly, k.x0, p.shifts(R))
+			return 0, false, fmt.Errorf("forest: a torus of %gx%g m cannot hold a kernel peaking at "+
+				"%g m (it would need %.3g periodic images a parent): use --boundary open", p.lx, p.ly, pk, p.shifts(R))
 		}
 	}
 	return R, true, nil
 }
 
-// truncation is the Accuracy of a torus truncated at R: nothing when R
-// meets the error target, else the bound on what the left-out images add
-// to a cell and the fraction of every parent's seeds they carry.
-func (p periodic) truncation(k kern, sumW, R float64, capped bool) Accuracy {
+// truncation is the Accuracy of a torus whose images were summed within R:
+// nothing when R meets the error target, else R and the fraction of every
+// parent's seeds beyond it, which completeTorus spreads over the plot (and
+// adds its error bound then).
+func (p periodic) truncation(k kern, R float64, capped bool) Accuracy {
 	if !capped {
 		return Accuracy{}
 	}
-	return Accuracy{MaxAbs: sumW * p.tailBound(k, R), TailMass: k.tailMass(R), ImageRadius: R}
+	return Accuracy{TailMass: k.tailMass(R), ImageRadius: R}
+}
+
+// completeTorus finishes a torus layer whose images were cut at
+// acc.ImageRadius (nothing to do when every image that matters was
+// summed): the seeds its parents produced that the near images did not put
+// on the cells, which are the far images' seeds up to the cells'
+// quadrature, are spread uniformly over the plot, so that the layer lands
+// every seed produced. The far images' density differs from that uniform
+// share at any cell by at most the larger of upper - share and share -
+// lower, which is added to acc.MaxAbs; a near sum that already lands more
+// than was produced (quadrature on coarse cells) gets no share.
+func completeTorus(g Grid, ps *parentSet, dens []float64, acc Accuracy) Accuracy {
+	R := acc.ImageRadius
+	if !(R > 0) || len(ps.x) == 0 {
+		return acc
+	}
+	p := newPeriodic(g)
+	var near float64
+	for _, v := range dens {
+		near += v
+	}
+	near *= g.Cell * g.Cell
+	share := math.Max(0, ps.fecundity-near) / p.area
+	if share > 0 {
+		for i := range dens {
+			dens[i] += share
+		}
+	}
+	upper := ps.sumW * p.tailBound(ps.k, R)
+	lower := ps.sumW * p.farLower(ps.k, R)
+	acc.MaxAbs += math.Max(upper-share, share-lower)
+	return acc
 }
 
 // cutoffBound is the Accuracy of the exact method's cut-off on a torus:
@@ -143,8 +200,8 @@ func (p periodic) truncation(k kern, sumW, R float64, capped bool) Accuracy {
 // those beyond, tailBound(a + diag).
 func (p periodic) cutoffBound(k kern, sumW, cutoff float64) Accuracy {
 	a, kc := cutoff, k.at(cutoff*cutoff)
-	if k.kind == kLognormal && cutoff < k.x0 {
-		a, kc = k.x0, 1
+	if pk := k.peak(); cutoff < pk {
+		a, kc = pk, k.at(pk*pk)
 	}
 	return Accuracy{MaxAbs: sumW * (p.shifts(a+p.diag)*kc + p.tailBound(k, a+p.diag)), TailMass: k.tailMass(cutoff)}
 }

@@ -10,9 +10,10 @@ import (
 // relative estimate is the largest species estimate (a sum of positive
 // terms each within e of its value is within e of the sum), none if any
 // species has none (multires); absolute bounds add up; its exact cells are
-// those summed exactly in every species that has parents. On a torus no
-// seed is lost.
-func Total(g Grid, layers []Layer, b Boundary) Layer {
+// those summed exactly in every species that has parents. Lost seeds add
+// up on a torus too (completeTorus makes them 0 up to rounding, unless a
+// cut-off or the cells' quadrature leaves some out).
+func Total(g Grid, layers []Layer, _ Boundary) Layer {
 	t := Layer{Species: -1, Density: make([]float64, g.Cells())}
 	var methods []Method
 	exact := newCellSet(g, true)
@@ -53,9 +54,6 @@ func Total(g Grid, layers []Layer, b Boundary) Layer {
 	}
 	t.Accuracy.ExactCells = exact.count(g)
 	t.Accuracy.fixed = exact.spans
-	if b == Torus {
-		t.Lost = 0
-	}
 	return t
 }
 
@@ -159,9 +157,10 @@ func (a Accuracy) Statement(cells int) string {
 	}
 	switch {
 	case a.ImageRadius > 0:
-		s += fmt.Sprintf("; periodic images beyond %.4g m left out (the kernel reaches farther than the cost cap "+
-			"allows): at most %.3g per m^2 per year in any cell, %.3g of every parent's seeds",
-			a.ImageRadius, a.MaxAbs, a.TailMass)
+		s += fmt.Sprintf("; periodic images beyond %.4g m (%.3g of every parent's seeds; the kernel reaches "+
+			"farther than the cost cap allows summing) spread evenly over the plot, so every seed lands: "+
+			"at most %.3g per m^2 per year from their true density in any cell",
+			a.ImageRadius, a.TailMass, a.MaxAbs)
 	case a.TailMass > 0:
 		s += fmt.Sprintf("; the cut-off ignores at most %.3g per m^2 per year in any cell, "+
 			"%.3g of every parent's seeds", a.MaxAbs, a.TailMass)

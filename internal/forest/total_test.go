@@ -1,6 +1,7 @@
 package forest
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -81,8 +82,10 @@ func TestTotalAccuracy(t *testing.T) {
 		if st := a.Statement(g.Cells()); !strings.HasPrefix(st, "mixed") {
 			t.Errorf("%s: statement %q", b, st)
 		}
-		if b == Torus && ffT.Lost != 0 {
-			t.Errorf("torus total loses %g seeds", ffT.Lost)
+		// The torus total's lost seeds are its species' (each what its
+		// cells miss), within the fft's stated error of the seeds.
+		if b == Torus && (ffT.Lost > 1e-4*ffT.Produced || math.Abs(ffT.Total-ffT.Produced) > 1e-4*ffT.Produced) {
+			t.Errorf("torus total: landed %g + lost %g, produced %g", ffT.Total, ffT.Lost, ffT.Produced)
 		}
 	}
 

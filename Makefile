@@ -205,3 +205,10 @@ equiv:
 clean:
 	rm -rf $(BIN) $(KDIR)
 	$(GO) clean -testcache
+
+# forest fit at the issue's size: the likelihood batch (100 traps x 5,000
+# parents x 10,000 candidates) on the CPU and, in a CUDA build with a GPU,
+# on the device (go test -bench; BenchmarkEvalCUDA skips without one).
+.PHONY: bench-fit
+bench-fit:
+	$(GO) test $(BUILD_TAGS) -run '^$$' -bench 'BenchmarkEval' -benchtime 3x ./internal/forest/fit/

@@ -13,7 +13,7 @@ func (a *app) newForestCmd() *cobra.Command {
 		Args:  noSubcommand,
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(a.newForestDisperseCmd())
+	cmd.AddCommand(a.newForestDisperseCmd(), a.newForestFitCmd())
 	return cmd
 }
 

@@ -1,0 +1,76 @@
+//go:build cuda
+
+package fit
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/procgen-dev/procgen/internal/forest"
+	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/gpu/gputest"
+	"github.com/procgen-dev/procgen/internal/gpu/kerneltest"
+)
+
+func TestKernelSignatures(t *testing.T) {
+	kerneltest.Check(t, "internal/forest/fit", []gpu.KernelDecl{fitSums, fitLoglik}, nil)
+}
+
+// TestCUDAMatchesCPU compares the device's log-likelihoods with the CPU's
+// on random problems whose sizes are not multiples of the block or tile.
+func TestCUDAMatchesCPU(t *testing.T) {
+	dev := gputest.Device(t, nil)
+	checked := 0
+	for _, sz := range []struct{ parents, nt, cands int }{{1, 1, 1}, {257, 7, 300}, {1000, 13, 2049}} {
+		rng := rand.New(rand.NewPCG(uint64(sz.parents), 3))
+		trees, traps := layout(rng, 80, sz.parents, sz.nt)
+		data := simulate(t, rng, trees, traps, forest.Species{Kernel: forest.Weibull, STR: 200, Beta: 2, D: 0.01, Theta: 2}, 0)
+		data[0].Count++ // never all zero
+		p, err := NewProblem("x", data, trees)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := NewCUDA(dev, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cands := randomCands(rng, sz.cands)
+		want, got := make([]Point, len(cands)), make([]Point, len(cands))
+		if err := NewCPU(p, 0).Eval(context.Background(), cands, want); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Eval(context.Background(), cands, got); err != nil {
+			t.Fatal(err)
+		}
+		g.Close()
+		for i := range cands {
+			w, h := want[i], got[i]
+			if math.IsInf(w.LL, -1) || math.IsInf(h.LL, -1) {
+				if w.LL != h.LL {
+					t.Errorf("%v candidate %d: cpu %g, cuda %g", sz, i, w.LL, h.LL)
+				}
+				continue
+			}
+			checked++
+			if math.Abs(w.LL-h.LL) > 1e-8*math.Max(1, math.Abs(w.LL)) || math.Abs(w.STR-h.STR) > 1e-8*w.STR {
+				t.Errorf("%v candidate %d %+v: cpu %+v, cuda %+v", sz, i, cands[i], w, h)
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d finite candidates compared", checked)
+	}
+}
+
+func BenchmarkEvalCUDA(b *testing.B) {
+	dev := gputest.Device(b, nil)
+	p, cands := benchProblem(b)
+	g, err := NewCUDA(dev, p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer g.Close()
+	benchEval(b, g, cands)
+}

@@ -1,0 +1,180 @@
+package fit
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// halfChi2 is half the 95% quantile of chi-squared with one degree of
+// freedom: a profile-likelihood interval holds the values whose profile
+// log-likelihood is within it of the maximum (Venzon and Moolgavkar 1988).
+const halfChi2 = 1.920729410347062
+
+// strRange is how far (in ln STR) a profile of STR searches either side.
+const strRange = 20.0
+
+// profile is the log-likelihood maximised over every parameter but
+// coordinate m of full (u, then ln STR), held at v; warm is the other
+// coordinates' starting point, updated to where they ended.
+func (sp *space) profile(ctx context.Context, m int, v float64, warm []float64) (float64, error) {
+	free := len(warm)
+	// With both kernel coordinates free they are searched in the family's
+	// z coordinates, as in the main fit: Nelder-Mead in ln D and ln theta
+	// creeps along their ridge and can stop short of the profile's maximum,
+	// which would make intervals too narrow.
+	both := m >= 2
+	start := warm
+	if both {
+		start = sp.zOfU(warm)
+	}
+	build := func(x []float64) ([]float64, float64) {
+		if both {
+			x = sp.uOfZ(x)
+		}
+		if m == sp.dim { // STR fixed, every kernel coordinate free
+			return x, math.Exp(v)
+		}
+		u := make([]float64, 0, sp.dim)
+		u = append(append(append(u, x[:m]...), v), x[m:]...)
+		return u, 0
+	}
+	f := func(xs [][]float64) ([]float64, error) {
+		out := make([]float64, len(xs))
+		for i, x := range xs {
+			u, str := build(x)
+			y, _, err := sp.eval(ctx, [][]float64{u}, false, ident, str)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = y[0]
+		}
+		return out, nil
+	}
+	step := make([]float64, free)
+	for d := range step {
+		step[d] = 0.05
+	}
+	r, err := nelderMead(ctx, f, start, step, 1e-7, 1e-5, sp.o.MaxEvals)
+	if err != nil {
+		return 0, err
+	}
+	if !r.converged {
+		return 0, fmt.Errorf("%w: the profile likelihood of %s at %g did not settle in %d evaluations",
+			ErrNotConverged, sp.names()[m], sp.natural(m, v), r.evals)
+	}
+	if !math.IsInf(r.f, 1) {
+		if both {
+			copy(warm, sp.uOfZ(r.x))
+		} else {
+			copy(warm, r.x)
+		}
+	}
+	return -r.f, nil
+}
+
+// profileBound walks coordinate m of full away from the estimate in
+// direction dir (doubling steps) until the profile falls halfChi2 below
+// ll, then closes in on the crossing by regula falsi (Illinois). open says
+// the walk reached the box first.
+func (sp *space) profileBound(ctx context.Context, full []float64, ll float64, m int, dir float64) (float64, bool, error) {
+	lo, hi := full[m]-strRange, full[m]+strRange
+	if m < sp.dim {
+		lo, hi = sp.box(m, false)
+	}
+	warm := make([]float64, 0, sp.dim)
+	if m == sp.dim {
+		warm = append(warm, full[:sp.dim]...)
+	} else {
+		warm = append(append(warm, full[:m]...), full[m+1:sp.dim]...)
+	}
+	g := func(v float64) (float64, error) {
+		p, err := sp.profile(ctx, m, v, warm)
+		return p - (ll - halfChi2), err
+	}
+	a, ga := full[m], halfChi2
+	h := 0.05
+	var b, gb float64
+	for {
+		b = a + dir*h
+		if b <= lo || b >= hi {
+			b = math.Max(lo, math.Min(hi, b))
+			gb0, err := g(b)
+			if err != nil {
+				return 0, false, err
+			}
+			if gb0 > 0 {
+				return b, true, nil
+			}
+			gb = gb0
+			break
+		}
+		var err error
+		if gb, err = g(b); err != nil {
+			return 0, false, err
+		}
+		if gb <= 0 {
+			break
+		}
+		a, ga, h = b, gb, 2*h
+	}
+	// Illinois: a stays inside (g > 0), b outside.
+	side := 0
+	for it := 0; it < 60 && math.Abs(b-a) > 1e-4; it++ {
+		c := b - gb*(b-a)/(gb-ga)
+		if !(c > math.Min(a, b) && c < math.Max(a, b)) {
+			c = (a + b) / 2
+		}
+		gc, err := g(c)
+		if err != nil {
+			return 0, false, err
+		}
+		if gc > 0 {
+			a, ga = c, gc
+			if side == 1 {
+				gb /= 2
+			}
+			side = 1
+		} else {
+			b, gb = c, gc
+			if side == -1 {
+				ga /= 2
+			}
+			side = -1
+		}
+	}
+	return (a + b) / 2, false, nil
+}
+
+// coordName names search coordinate d of the main fit.
+func (sp *space) coordName(d int) string {
+	switch {
+	case d == 0 && sp.fam.kind == "weibull":
+		return "the Weibull scale lambda = d^(-1/theta)"
+	case d < 2:
+		return sp.fam.names[d]
+	case d == sp.iBeta:
+		return "beta"
+	}
+	return "the clumping k"
+}
+
+// boundText says where coordinate d is against its box, in natural units.
+func (sp *space) boundText(d int, v, lo, hi float64) string {
+	nat := math.Exp
+	if d == sp.iBeta {
+		nat = func(x float64) float64 { return x }
+	}
+	return fmt.Sprintf("%.4g, searched %.4g..%.4g", nat(v), nat(lo), nat(hi))
+}
+
+// hint says what a parameter on its bound usually means.
+func (sp *space) hint(d int) string {
+	switch d {
+	case sp.iK:
+		return "; a clumping k at its upper bound means the counts show no overdispersion: fit --counts poisson"
+	case sp.iBeta:
+		return "; beta needs parents of many sizes: fix it (leave out --fit-beta)"
+	}
+	return "; the traps may be too few, too close to the parents or too far from them to measure this kernel"
+}

@@ -1,0 +1,115 @@
+package fit
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/procgen-dev/procgen/internal/forest"
+)
+
+// layout is a plot of side m metres with parents random in it and a grid
+// of nt x nt traps of 0.5 m^2 inside it.
+func layout(rng *rand.Rand, side float64, parents, nt int) ([]forest.Tree, []Trap) {
+	var trees []forest.Tree
+	for range parents {
+		trees = append(trees, forest.Tree{X: side * rng.Float64(), Y: side * rng.Float64(), DBH: 10 + 50*rng.Float64()})
+	}
+	var traps []Trap
+	for i := range nt {
+		for j := range nt {
+			traps = append(traps, Trap{X: side * (float64(i) + 0.5) / float64(nt), Y: side * (float64(j) + 0.5) / float64(nt), Area: 0.5})
+		}
+	}
+	return trees, traps
+}
+
+// simulate draws counts at the traps from the model at truth (k 0:
+// Poisson; else NB as a gamma-Poisson mixture).
+func simulate(t testing.TB, rng *rand.Rand, trees []forest.Tree, traps []Trap, truth forest.Species, k float64) []Trap {
+	t.Helper()
+	kern, err := forest.NewKernel(truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := append([]Trap(nil), traps...)
+	for j := range out {
+		mu := 0.0
+		for _, tr := range trees {
+			dx, dy := out[j].X-tr.X, out[j].Y-tr.Y
+			mu += forest.Fecundity(truth, tr.DBH) * kern.Density(dx*dx+dy*dy)
+		}
+		mu *= out[j].Area
+		if k > 0 {
+			mu = gammaDraw(rng, k) * mu / k
+		}
+		out[j].Count = poissonDraw(rng, mu)
+	}
+	return out
+}
+
+func poissonDraw(rng *rand.Rand, mu float64) int64 {
+	if mu > 50 {
+		return max(0, int64(math.Round(mu+math.Sqrt(mu)*rng.NormFloat64())))
+	}
+	l, k, p := math.Exp(-mu), int64(0), 1.0
+	for {
+		p *= rng.Float64()
+		if p <= l {
+			return k
+		}
+		k++
+	}
+}
+
+// gammaDraw is Marsaglia and Tsang's method (shape a, scale 1).
+func gammaDraw(rng *rand.Rand, a float64) float64 {
+	if a < 1 {
+		return gammaDraw(rng, a+1) * math.Pow(rng.Float64(), 1/a)
+	}
+	d := a - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		x := rng.NormFloat64()
+		v := 1 + c*x
+		if v <= 0 {
+			continue
+		}
+		v = v * v * v
+		if u := rng.Float64(); math.Log(u) < 0.5*x*x+d-d*v+d*math.Log(v) {
+			return d * v
+		}
+	}
+}
+
+// TestFitReachesTruth checks that the search finds a likelihood at least
+// as high as the parameters the counts were drawn from, and that the
+// estimate lies inside its own intervals.
+func TestFitReachesTruth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	trees, traps := layout(rng, 60, 120, 6)
+	truth := forest.Species{Kernel: forest.Weibull, STR: 400, Beta: 2, D: 1e-2, Theta: 2}
+	data := simulate(t, rng, trees, traps, truth, 0)
+	p, err := NewProblem("x", data, trees)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := NewCPU(p, 0)
+	pts := make([]Point, 1)
+	if err := ev.Eval(context.Background(), []Cand{{Species: truth, STR: truth.STR}}, pts); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Fit(context.Background(), ev, Options{Kernel: forest.Weibull, Counts: Poisson, Base: forest.Species{Beta: 2}, Candidates: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.LL < pts[0].LL {
+		t.Errorf("fit log-likelihood %g below the truth's %g", e.LL, pts[0].LL)
+	}
+	for _, pr := range e.Params {
+		if !(pr.Lo <= pr.Value && pr.Value <= pr.Hi) {
+			t.Errorf("%s = %g outside its interval %s", pr.Name, pr.Value, pr.Interval())
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package fit
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/procgen-dev/procgen/internal/forest"
+)
+
+// WriteSpecies writes estimates as a species file forest disperse reads
+// (forest.ParseSpecies), one entry per estimate, with each parameter's
+// interval as a comment. header lines become comments at the top.
+func WriteSpecies(w io.Writer, header []string, est []*Estimate) error {
+	var b strings.Builder
+	for _, h := range header {
+		fmt.Fprintf(&b, "# %s\n", h)
+	}
+	b.WriteString("species:\n")
+	for _, e := range est {
+		s := e.Species
+		fmt.Fprintf(&b, "  %s:\n", strconv.Quote(s.Name))
+		fmt.Fprintf(&b, "    # log-likelihood %.6g, AIC %.6g, %s counts", e.LL, e.AIC, e.Counts)
+		if e.Counts == NegBinom {
+			fmt.Fprintf(&b, " (clumping k %s)", num(e.K))
+		}
+		b.WriteString("\n")
+		fmt.Fprintf(&b, "    kernel: %s\n", s.Kernel)
+		interval := map[string]string{}
+		for _, p := range e.Params {
+			interval[p.Name] = fmt.Sprintf("  # 95%% profile interval %s", p.Interval())
+		}
+		fmt.Fprintf(&b, "    str: %s%s\n", num(s.STR), interval["str"])
+		fmt.Fprintf(&b, "    beta: %s%s\n", num(s.Beta), interval["beta"])
+		switch s.Kernel {
+		case forest.Lognormal:
+			fmt.Fprintf(&b, "    x0: %s%s\n", num(s.X0), interval["x0"])
+			fmt.Fprintf(&b, "    xb: %s%s\n", num(s.Xb), interval["xb"])
+		default:
+			fmt.Fprintf(&b, "    d: %s%s\n", num(s.D), interval["d"])
+			fmt.Fprintf(&b, "    theta: %s%s\n", num(s.Theta), interval["theta"])
+		}
+		fmt.Fprintf(&b, "    min_dbh: %s\n", num(s.MinDBH))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// num writes a parameter with every digit float64 needs, so that the file
+// gives disperse the very model the fit found.
+func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// Interval is "[lo, hi]", with "<=" or ">=" where it reached the search
+// box.
+func (p Param) Interval() string {
+	lo, hi := fmt.Sprintf("%.4g", p.Lo), fmt.Sprintf("%.4g", p.Hi)
+	if p.LoOpen {
+		lo = "<=" + lo
+	}
+	if p.HiOpen {
+		hi = ">=" + hi
+	}
+	return "[" + lo + ", " + hi + "]"
+}

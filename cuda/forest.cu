@@ -97,6 +97,9 @@ __device__ __forceinline__ float kernel_at(float d2, bool poly, float theta_half
 		u = d2 * fast_sqrt(d2);
 	} else if (KIND == FOREST_WEIBULL) {
 		u = fast_ex2(theta_half * fast_lg2(d2));
+	} else if (KIND == FOREST_2DT) {
+		// (1 + d2)^-(p+1); +inf (a cut-off) stays +inf.
+		u = theta_half * fast_lg2(1.f + d2);
 	} else {
 		const float v = logn_c * fast_lg2(d2);
 		u = v * v;
@@ -224,6 +227,7 @@ __device__ __forceinline__ void exact_item(const ForestExact &P, const double2 *
 #define FOREST_NPOLY_W3 4
 #define FOREST_NPOLY_W 4
 #define FOREST_NPOLY_LN 4
+#define FOREST_NPOLY_2DT 4
 
 // A torus needs no variant: its parents come as their periodic images
 // (internal/forest/torus.go), an open plot's sum.
@@ -233,6 +237,8 @@ FOREST_EXACT(pg_forest_exact_w, FOREST_WEIBULL, FOREST_NPOLY_W, false)
 FOREST_EXACT(pg_forest_exact_w_cut, FOREST_WEIBULL, 0, true)
 FOREST_EXACT(pg_forest_exact_ln, FOREST_LOGNORMAL, FOREST_NPOLY_LN, false)
 FOREST_EXACT(pg_forest_exact_ln_cut, FOREST_LOGNORMAL, 0, true)
+FOREST_EXACT(pg_forest_exact_t, FOREST_2DT, FOREST_NPOLY_2DT, false)
+FOREST_EXACT(pg_forest_exact_t_cut, FOREST_2DT, 0, true)
 
 // Variants of the fast path with other polynomial shares, for tuning
 // (BenchmarkCUDAExactPoly).

@@ -266,6 +266,7 @@ typedef ForestTableKern TableKern;
 
 // -ln K at squared distance d2 (kern.expo).
 __device__ double kern_expo(const TableKern &k, double d2) {
+	if (k.logn == 2) return k.theta * log1p(k.d * d2); // 2Dt
 	if (k.logn) {
 		if (d2 <= 0) return INFINITY;
 		const double u = 0.5 * log(d2) - k.ln_x0;

@@ -9,18 +9,20 @@
 #define FOREST_WEIBULL3 0 // Weibull with theta = 3: the fast path
 #define FOREST_WEIBULL 1  // Weibull with any theta
 #define FOREST_LOGNORMAL 2
+#define FOREST_2DT 3 // Clark's 2Dt: theta_half holds p + 1
 
 // ForestExact is one species' exact-sum launch (a torus's parents come as
 // their periodic images, internal/forest/torus.go). Coordinates are "scaled":
 // metres times the species' scale s, chosen so that the kernel in base 2 is
 // 2^-(d^3) (Weibull, theta = 3), 2^-(d^theta) (any theta) or
-// 2^-(logn_c log2 d^2)^2 (lognormal: s = 1/X0), where d is the scaled distance.
+// 2^-(logn_c log2 d^2)^2 (lognormal: s = 1/X0) or 2^-((p+1) log2(1 + d^2))
+// (2Dt: s = 1/sqrt(u)), where d is the scaled distance.
 struct ForestExact {
 	int32_t nx, ny;     // grid cells
 	int32_t tiles_x;    // 32x32-cell tiles per grid row
 	int32_t pad0;
 	float h;            // cell size, scaled
-	float theta_half;   // generic Weibull: theta / 2
+	float theta_half;   // generic Weibull: theta / 2; 2Dt: p + 1
 	float logn_c;       // lognormal: sqrt(ln 2) / (2 sqrt(2) Xb)
 	float cut2;         // squared cut-off radius, scaled (cut-off kernels only)
 	double hd;          // cell size, scaled, in double: tile centres
@@ -40,12 +42,12 @@ struct ForestFftPlan {
 // ForestTableKern is a kernel (kern in kernel.go) on the fft lattice, for the
 // kernel and error tables of forest_fft.cu.
 struct ForestTableKern {
-	int32_t logn;   // 1: lognormal, 0: Weibull
+	int32_t logn;   // the family: 0 Weibull, 1 lognormal, 2 2Dt (d = 1/u, theta = p + 1)
 	int32_t torus;  // the kernel summed over periodic images, periods (px, py) cells
 	int32_t px, py; // lattice periods (torus)
 	int32_t ax, ay; // torus: images -ax..ax x -ay..ay periods
 	double h;       // cell size, m
-	double d, theta, half_theta; // Weibull
+	double d, theta, half_theta; // Weibull; 2Dt: 1/u, p + 1
 	double ln_x0, inv2xb2;       // lognormal: ln X0, 1 / (2 Xb^2)
 	double reach2;  // torus: squared image radius, m^2 (images farther are left out)
 };

@@ -31,6 +31,7 @@ func (a *app) newForestDisperseCmd() *cobra.Command {
   procgen forest disperse bigwoods2015.csv --species params.yaml --dbh-col gbh14 --girth --where 'gbh14>0'
   procgen forest disperse stems.csv --species p.yaml --method exact --cutoff 60
   procgen forest disperse stems.csv --species p.yaml --boundary buffer --margin 20 --realize --seed 7
+  procgen forest disperse stems.csv --species p.yaml --realize --clumping 0.8 --seed 7
   procgen forest disperse plots/ --species p.yaml -o rain --shard 3/16`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -55,7 +56,7 @@ func (a *app) newForestDisperseCmd() *cobra.Command {
 	f.BoolVar(&force, "force", false, "replace an existing, non-empty output directory that holds only what procgen wrote there (as a whole: old and new files never mix)")
 	for _, k := range []string{"species", "method", "cell", "bounds", "boundary", "margin", "cutoff", "tolerance",
 		"cluster-distance", "x-col", "y-col", "species-col", "dbh-col", "dbh-unit", "girth", "where", "delimiter",
-		"skip-unknown", "realize", "formats", "stems", "crs"} {
+		"skip-unknown", "realize", "clumping", "formats", "stems", "crs"} {
 		a.bindFlag(f, "forest."+k, k, "")
 	}
 	_ = cmd.RegisterFlagCompletionFunc("method", cobra.FixedCompletions(
@@ -70,9 +71,20 @@ plot from a stem map, per species and in total, in seeds per m^2 per year:
 
   R = STR/eta * sum over parents k of (DBH_k/30)^beta * K(d_k)
 
-with K the dispersal kernel (Weibull exp(-D d^theta), or lognormal), eta its
-integral over the plane, DBH in cm and d in m; only trees at or above the
-species' minimum reproductive DBH are parents (SORTIE-ND's disperse model).
+with K the dispersal kernel, eta its integral over the plane, DBH in cm and d
+in m; only trees at or above the species' minimum reproductive DBH are
+parents (SORTIE-ND's disperse model). Kernels (key kernel, parameters as the
+literature names them; each normalised to 1 over the plane):
+  weibull      exp(-D d^theta): d, theta (SORTIE-ND; the default)
+  lognormal    exp(-ln(d/x0)^2 / (2 xb^2)): x0 (m), xb
+  2dt          Clark et al. 1999: p / (pi u (1 + d^2/u)^(p+1)): p, u (m^2)
+  exppow       exponential power b/(2 pi a^2 Gamma(2/b)) exp(-(d/a)^b): a (m),
+               b (the Weibull with D = a^-b, theta = b)
+  exponential  exppow with b = 1: a;   gaussian  exppow with b = 2: a
+  mixture      w of the kernel "first" plus 1-w of "second", each a mapping
+               with a kernel and its parameters: w, first, second
+    e.g. birch: {kernel: mixture, str: 50, w: 0.9,
+                 first: {kernel: gaussian, a: 6}, second: {kernel: 2dt, p: 1, u: 400}}
 
 Stem map: CSV, TSV or blank-separated, with a header. The columns are found
 by their usual names (x/gx/PX, y/gy/PY, species/sp/Mnemonic, dbh/Diam) or
@@ -87,8 +99,9 @@ Species file (YAML; configs/forest/ has the paper's four BC species):
   species:
     lodgepole-pine: {names: [Pl], str: 80, d: 2.8e-4}
     "*": {str: 50, d: 1e-4}                # optional: every other species
-Keys: kernel (weibull|lognormal), str (required), beta (2), d, theta, x0, xb,
-min_dbh (cm, 0), names. A stem map species the file does not name is an
+Keys: kernel, str (required), beta (2), the kernel's parameters, min_dbh
+(cm, 0), clumping (--realize's negative binomial k, 0: Poisson), names.
+Errors name file:line:col. A stem map species the file does not name is an
 error, or dropped with --skip-unknown.
 
 Plot: --bounds x0,y0,x1,y1, else the stems' bounding box widened to whole
@@ -113,8 +126,10 @@ Boundaries (--boundary):
             outer M metres act as parents, but densities and totals are
             reported for the inner plot only
 
---realize also draws the number of seeds landing in each cell (Poisson, keyed
-by --seed, species and cell: the same on any number of threads).
+--realize also draws the number of seeds landing in each cell, keyed by
+--seed, species and cell (the same on any number of threads): Poisson, or
+negative binomial (variance mean + mean^2/k: clumped seed rain) where the
+species file sets clumping: k or --clumping K sets it for every species.
 
 Outputs in OUTDIR, per species and total: NAME.csv (x, y, species, density
 [, count]), NAME.asc (ESRI ASCII grid), NAME.png (log-scale heat map with a

@@ -22,6 +22,12 @@ const maxCells = 1 << 28
 
 // Disperse computes one layer per species.
 func (CPU) Disperse(ctx context.Context, g Grid, trees []Tree, species []Species, o Options) ([]Layer, error) {
+	if sp, ok, err := splitMixtures(trees, species); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		return sp.run(ctx, g, o, CPU{}.Disperse)
+	}
 	if err := checkRun(g, trees, species, o); err != nil {
 		return nil, err
 	}
@@ -209,7 +215,7 @@ func exactCost(g Grid, torus bool, ps *parentSet) float64 {
 // compareKern orders kernels so that equal ones are adjacent.
 func compareKern(a, b kern) int {
 	return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.d, b.d), cmp.Compare(a.theta, b.theta),
-		cmp.Compare(a.x0, b.x0), cmp.Compare(a.xb, b.xb))
+		cmp.Compare(a.x0, b.x0), cmp.Compare(a.xb, b.xb), cmp.Compare(a.p, b.p), cmp.Compare(a.u, b.u))
 }
 
 // finishLayer wraps a density grid with its totals.

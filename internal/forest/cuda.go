@@ -45,6 +45,12 @@ const (
 
 // Disperse computes one layer per species.
 func (c CUDA) Disperse(ctx context.Context, g Grid, trees []Tree, species []Species, o Options) ([]Layer, error) {
+	if sp, ok, err := splitMixtures(trees, species); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		return sp.run(ctx, g, o, c.Disperse)
+	}
 	if o.Method == Multires {
 		return CPU{}.Disperse(ctx, g, trees, species, o)
 	}

@@ -34,6 +34,10 @@ type cudaExactPlan struct {
 // the species' kernel 2^-(s d)^theta (Weibull) or 2^-(c log2 (s d)^2)^2
 // (lognormal, s = 1/X0), with theta/2 and c.
 func cudaExactScale(k kern) (kind int, s, thetaHalf, lognC float64) {
+	if k.kind == kTwoDt {
+		// (1 + r^2/u)^-(p+1) = 2^-((p+1) log2(1 + (r/sqrt u)^2)): s = 1/sqrt(u).
+		return gpuTwoDt, 1 / math.Sqrt(k.u), k.pp1, 0
+	}
 	if k.kind == kLognormal {
 		return gpuLognormal, 1 / k.x0, 0, math.Sqrt(math.Ln2) / (2 * math.Sqrt2 * k.xb)
 	}
@@ -52,6 +56,10 @@ func cudaExactScale(k kern) (kind int, s, thetaHalf, lognC float64) {
 func cudaExactReach(k kern, sumRel float64) float64 {
 	u := 127 + math.Log2(math.Max(sumRel, 1)) // base-2 exponent the kernel must exceed
 	kind, s, _, c := cudaExactScale(k)
+	if kind == gpuTwoDt {
+		// (p+1) log2(1 + d'^2) >= u beyond d' = sqrt(2^(u/(p+1)) - 1)
+		return math.Sqrt(math.Expm1(u/k.pp1*math.Ln2)) / s
+	}
 	if kind == gpuLognormal {
 		// (c log2 d'^2)^2 >= u beyond d' = 2^(sqrt(u) / 2c)
 		e := math.Sqrt(u) / (2 * c)
@@ -95,7 +103,7 @@ func newCUDAExactPlanFor(g Grid, ps *parentSet, cutoff float64, brute bool, sms 
 	if cut {
 		p.params.Cut2 = float32(cutoff * s * cutoff * s)
 	}
-	p.kernel = "pg_forest_exact_" + [...]string{"w3", "w", "ln"}[kind]
+	p.kernel = "pg_forest_exact_" + [...]string{"w3", "w", "ln", "t"}[kind]
 	if cut {
 		p.kernel += "_cut"
 	}

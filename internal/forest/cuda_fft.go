@@ -212,8 +212,11 @@ func (f *cudaFFTRunner) prepare(k kern, n int) (bool, error) {
 	tk := gpuTableKern{Torus: b2i(c.torus), PX: int32(c.px), PY: int32(c.py), AX: int32(c.ax), AY: int32(c.ay),
 		H: c.h, D: k.d, Theta: k.theta, HalfTheta: k.halfTheta, LnX0: k.lnX0, Inv2xb2: k.inv2xb2,
 		Reach2: c.reach * c.reach}
-	if k.kind == kLognormal {
+	switch k.kind {
+	case kLognormal:
 		tk.Logn = 1
+	case kTwoDt:
+		tk.Logn, tk.D, tk.Theta = 2, k.invU, k.pp1
 	}
 	qx, qy := c.rx, c.ry
 	sup := int(math.Ceil(k.radius(supportExponent)/c.h)) + 3

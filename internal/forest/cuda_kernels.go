@@ -24,7 +24,7 @@ func exactKernel(name string) gpu.Kernel[exactArgs] {
 // _np variants are for tests of the polynomial orders.
 func exactKernelNames() []string {
 	return []string{"pg_forest_exact_w3", "pg_forest_exact_w3_cut", "pg_forest_exact_w", "pg_forest_exact_w_cut",
-		"pg_forest_exact_ln", "pg_forest_exact_ln_cut", "pg_forest_exact_w3_np0", "pg_forest_exact_w3_np5",
+		"pg_forest_exact_ln", "pg_forest_exact_ln_cut", "pg_forest_exact_t", "pg_forest_exact_t_cut", "pg_forest_exact_w3_np0", "pg_forest_exact_w3_np5",
 		"pg_forest_exact_w3_np6"}
 }
 

@@ -47,6 +47,7 @@ func FuzzParseSpecies(f *testing.F) {
 	}
 	for _, s := range []string{
 		goodSpecies,
+		familyFile,
 		"species:\n  \"*\": {str: 1, d: 1e-4, theta: 3}\n",
 		"defaults: &d {theta: 3}\nspecies:\n  a: {<<: *d, str: 1, d: 1}\n  b: *d\n",
 		"species:\n  a: {kernel: lognormal, str: 1, x0: 5, xb: 0.5, names: [A, B]}\n",

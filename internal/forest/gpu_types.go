@@ -12,6 +12,7 @@ const (
 	gpuWeibull3 = iota
 	gpuWeibull
 	gpuLognormal
+	gpuTwoDt
 )
 
 // gpuExactParams is ForestExact: one species' exact-sum launch.

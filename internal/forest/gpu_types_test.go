@@ -16,5 +16,5 @@ func TestForestGPUTypesMatchHeader(t *testing.T) {
 		{C: "ForestTableKern", Go: gpuTableKern{}, Fields: []string{"logn", "torus", "px", "py", "ax", "ay", "h", "d",
 			"theta", "half_theta", "ln_x0", "inv2xb2", "reach2"}},
 	}, Consts: map[string]int64{"FOREST_MAX_STAGES": gpuMaxStages,
-		"FOREST_WEIBULL3": gpuWeibull3, "FOREST_WEIBULL": gpuWeibull, "FOREST_LOGNORMAL": gpuLognormal}})
+		"FOREST_WEIBULL3": gpuWeibull3, "FOREST_WEIBULL": gpuWeibull, "FOREST_LOGNORMAL": gpuLognormal, "FOREST_2DT": gpuTwoDt}})
 }

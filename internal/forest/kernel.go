@@ -24,6 +24,10 @@ type kern struct {
 	d, theta, halfTheta float64
 	// Lognormal: K = exp(-(ln r - lnX0)^2 * inv2xb2).
 	x0, xb, lnX0, inv2xb2 float64
+	// 2Dt: K = (1 + r^2/u)^-(p+1) = exp(-pp1 * log1p(r^2 invU)).
+	p, u, invU, pp1 float64
+	// mix is a mixture's components (kernels.go).
+	mix *mixKern
 	// eta is the kernel's integral over the plane.
 	eta float64
 }
@@ -35,6 +39,8 @@ type kernelID uint8
 const (
 	kWeibull kernelID = iota
 	kLognormal
+	kTwoDt
+	kMixture
 )
 
 func newKern(s Species) (kern, error) {
@@ -47,6 +53,8 @@ func newKern(s Species) (kern, error) {
 		k = kern{kind: kWeibull, d: s.D, theta: s.Theta, halfTheta: s.Theta / 2}
 	case Lognormal:
 		k = kern{kind: kLognormal, x0: s.X0, xb: s.Xb, lnX0: math.Log(s.X0), inv2xb2: 1 / (2 * s.Xb * s.Xb)}
+	default:
+		k = newFamilyKern(s)
 	}
 	k.eta = Eta(s)
 	return k, nil
@@ -58,6 +66,9 @@ func newKern(s Species) (kern, error) {
 //	Weibull:   2 pi Gamma(2/theta) / (theta D^(2/theta))
 //	Lognormal: (2 pi)^(3/2) X0^2 Xb exp(2 Xb^2)
 func Eta(s Species) float64 {
+	if e, ok := familyEta(s); ok {
+		return e
+	}
 	if s.Kernel == Lognormal {
 		return math.Pow(2*math.Pi, 1.5) * s.X0 * s.X0 * s.Xb * math.Exp(2*s.Xb*s.Xb)
 	}
@@ -76,6 +87,12 @@ func Fecundity(s Species, dbh float64) float64 {
 
 // expo is -ln K at squared distance d2 (+Inf where K is 0).
 func (k kern) expo(d2 float64) float64 {
+	switch k.kind {
+	case kTwoDt:
+		return k.pp1 * math.Log1p(d2*k.invU)
+	case kMixture:
+		return k.mix.expo(d2)
+	}
 	if k.kind == kLognormal {
 		if d2 <= 0 {
 			return math.Inf(1)
@@ -110,9 +127,14 @@ const maxRadius = 1e9
 // the far side of the lognormal's peak), at most maxRadius.
 func (k kern) radius(e float64) float64 {
 	var r float64
-	if k.kind == kLognormal {
+	switch k.kind {
+	case kTwoDt:
+		r = math.Sqrt(k.u * math.Expm1(e/k.pp1))
+	case kMixture:
+		r = k.mix.radius(e)
+	case kLognormal:
 		r = k.x0 * math.Exp(k.xb*math.Sqrt(2*e))
-	} else {
+	default:
 		r = math.Pow(e/k.d, 1/k.theta)
 	}
 	if !(r < maxRadius) {
@@ -125,6 +147,12 @@ func (k kern) radius(e float64) float64 {
 func (k kern) tailMass(r float64) float64 {
 	if r <= 0 {
 		return 1
+	}
+	switch k.kind {
+	case kTwoDt:
+		return math.Exp(-k.p * math.Log1p(r*r*k.invU))
+	case kMixture:
+		return k.mix.tailMass(r)
 	}
 	if k.kind == kLognormal {
 		// With u = ln r, the mass density in u is Gaussian with mean
@@ -204,6 +232,8 @@ func (s Species) Validate() error {
 		return bad("invalid beta %g: want a fecundity exponent in -20..20", s.Beta)
 	case !(s.MinDBH >= 0) || math.IsInf(s.MinDBH, 0):
 		return bad("invalid min_dbh %g: want cm, 0 or more", s.MinDBH)
+	case !(s.Clumping >= 0) || math.IsInf(s.Clumping, 0):
+		return bad("invalid clumping %g: want the negative binomial's k, above 0 (0: Poisson counts)", s.Clumping)
 	}
 	switch s.Kernel {
 	case Weibull, "":
@@ -226,8 +256,10 @@ func (s Species) Validate() error {
 		if eta := Eta(s); !pos(eta) {
 			return bad("x0 %g and xb %g give a kernel whose integral is %g", s.X0, s.Xb, eta)
 		}
+	case TwoDt, ExpPower, Exponential, Gaussian, Mixture:
+		return validateFamily(s, bad)
 	default:
-		return bad("unknown kernel %q: want weibull or lognormal", s.Kernel)
+		return bad("unknown kernel %q: want %s", s.Kernel, kernelNames)
 	}
 	return nil
 }

@@ -31,6 +31,20 @@ const (
 	Weibull KernelKind = "weibull"
 	// Lognormal: K(d) = exp(-(ln(d/X0))^2 / (2 Xb^2)) (SORTIE-ND's lognormal).
 	Lognormal KernelKind = "lognormal"
+	// TwoDt: Clark et al. (1999)'s 2Dt, K(d) = (1 + d^2/u)^-(p+1), whose
+	// normalised form is p / (pi u (1 + d^2/u)^(p+1)) (kernels.go).
+	TwoDt KernelKind = "2dt"
+	// ExpPower: the exponential power kernel exp(-(d/a)^b) (Clark et al.
+	// 1998's form), normalised b / (2 pi a^2 Gamma(2/b)): the Weibull
+	// kernel with D = a^-b and theta = b.
+	ExpPower KernelKind = "exppow"
+	// Exponential and Gaussian: the exponential power kernel with b = 1
+	// and b = 2, given by a alone.
+	Exponential KernelKind = "exponential"
+	Gaussian    KernelKind = "gaussian"
+	// Mixture: W times the first component's normalised kernel plus 1 - W
+	// times the second's (e.g. a local kernel with a long-distance 2Dt tail).
+	Mixture KernelKind = "mixture"
 )
 
 // Species is one species' dispersal parameters.
@@ -43,8 +57,25 @@ type Species struct {
 	D, Theta float64
 	// Lognormal parameters: X0 (m) and Xb.
 	X0, Xb float64
+	// 2Dt parameters: P (shape, > 0) and U (scale, m^2).
+	P, U float64
+	// Exponential power parameters: A (scale, m) and B (shape).
+	A, B float64
+	// Mix holds a mixture's weight and components (Kernel Mixture only).
+	Mix *MixtureParams
+	// Clumping is the negative binomial's k for realised counts (Realize):
+	// variance mean + mean^2/k; 0 draws Poisson counts.
+	Clumping float64
 	// MinDBH is the minimum reproductive DBH (cm): smaller trees are not parents.
 	MinDBH float64
+}
+
+// MixtureParams is a two-component mixture: W of First plus 1 - W of
+// Second, each normalised. The components' own STR, Beta, MinDBH and
+// Clumping are unused (the species' apply); neither may be a mixture.
+type MixtureParams struct {
+	W             float64
+	First, Second Species
 }
 
 // Grid is a regular grid of square cells: cell (i, j) covers

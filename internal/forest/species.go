@@ -34,13 +34,21 @@ type SpeciesEntry struct {
 }
 
 // givenParams is a set of kernel parameters a species file sets.
-type givenParams uint8
+type givenParams uint16
 
 const (
 	givenD givenParams = 1 << iota
 	givenTheta
 	givenX0
 	givenXb
+	givenP
+	givenU
+	givenA
+	givenB
+	givenW
+	givenFirst
+	givenSecond
+	givenKernel
 )
 
 // unset says which parameters its kernel needs that the file leaves out,
@@ -58,6 +66,23 @@ func (e SpeciesEntry) unset() string {
 	case Lognormal:
 		if e.given&(givenX0|givenXb) != givenX0|givenXb {
 			return "x0 and xb not set: the lognormal kernel needs its median distance x0 (m) and spread xb"
+		}
+	case TwoDt:
+		if e.given&(givenP|givenU) != givenP|givenU {
+			return "p and u not set: the 2Dt kernel (Clark et al. 1999) needs its shape p and scale u (m^2)"
+		}
+	case ExpPower:
+		if e.given&(givenA|givenB) != givenA|givenB {
+			return "a and b not set: the exponential power kernel needs its scale a (m) and shape b"
+		}
+	case Exponential, Gaussian:
+		if e.given&givenA == 0 {
+			return "a not set: the " + string(e.Kernel) + " kernel needs its scale a (m)"
+		}
+	case Mixture:
+		if e.given&(givenW|givenFirst|givenSecond) != givenW|givenFirst|givenSecond {
+			return "w, first and second not set: a mixture needs the weight w of its first component and " +
+				"both components (mappings with a kernel and its parameters)"
 		}
 	}
 	return ""
@@ -82,9 +107,19 @@ const (
 	keyX0     = "x0"
 	keyXb     = "xb"
 	keyMinDBH = "min_dbh"
+	// 2Dt (Clark et al. 1999), exponential power, mixtures, realisations.
+	keyP        = "p"
+	keyU        = "u"
+	keyA        = "a"
+	keyB        = "b"
+	keyW        = "w"
+	keyFirst    = "first"
+	keySecond   = "second"
+	keyClumping = "clumping"
 )
 
-var speciesKeys = []string{keyNames, keyKernel, keySTR, keyBeta, keyD, keyTheta, keyX0, keyXb, keyMinDBH}
+var speciesKeys = []string{keyNames, keyKernel, keySTR, keyBeta, keyD, keyTheta, keyX0, keyXb, keyP, keyU, keyA,
+	keyB, keyW, keyFirst, keySecond, keyMinDBH, keyClumping}
 
 // ParseSpecies reads a species parameter file:
 //
@@ -98,9 +133,13 @@ var speciesKeys = []string{keyNames, keyKernel, keySTR, keyBeta, keyD, keyTheta,
 //	    d: 1.32e-4
 //	  "*": {...}                        # optional: any species not named
 //
-// Keys: kernel (weibull, the default, or lognormal), str, beta (default 2),
-// d and theta (Weibull), x0 and xb (lognormal), min_dbh (cm, default 0),
-// names. Errors name file:line.
+// Keys: kernel (weibull, the default, lognormal, 2dt, exppow, exponential,
+// gaussian or mixture), str, beta (default 2), d and theta (Weibull), x0 and
+// xb (lognormal), p and u (2Dt), a and b (exponential power; a alone for
+// exponential and gaussian), w, first and second (mixture: first and second
+// are mappings with a kernel and its parameters), min_dbh (cm, default 0),
+// clumping (the negative binomial k of realised counts, 0: Poisson), names.
+// Errors name file:line:col.
 func ParseSpecies(r io.Reader, file string) (*SpeciesTable, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxSpeciesFile+1))
 	if err != nil {
@@ -147,7 +186,7 @@ func yamlError(file string, err error) error {
 type speciesParser struct{ file string }
 
 func (p *speciesParser) errorf(n *yaml.Node, format string, args ...any) error {
-	return fmt.Errorf("%s:%d: "+format, append([]any{p.file, n.Line}, args...)...)
+	return fmt.Errorf("%s:%d:%d: "+format, append([]any{p.file, n.Line, n.Column}, args...)...)
 }
 
 // deref follows aliases (a bounded number of times: anchors cannot refer to
@@ -260,11 +299,8 @@ func (p *speciesParser) fields(m *yaml.Node, e *SpeciesEntry, entry bool) error 
 			}
 			e.Names, err = p.strings(v)
 		case keyKernel:
-			s := strings.ToLower(strings.TrimSpace(v.Value))
-			if v.Kind != yaml.ScalarNode || (s != string(Weibull) && s != string(Lognormal)) {
-				return p.errorf(v, "kernel %q: want weibull or lognormal", v.Value)
-			}
-			e.Kernel = KernelKind(s)
+			e.Kernel, err = p.kernel(v)
+			e.given |= givenKernel
 		case keySTR:
 			if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
 				e.HasSTR = false // explicitly left for the user
@@ -288,6 +324,10 @@ func (p *speciesParser) fields(m *yaml.Node, e *SpeciesEntry, entry bool) error 
 			e.given |= givenXb
 		case keyMinDBH:
 			e.MinDBH, err = p.number(v, key)
+		case keyClumping:
+			e.Clumping, err = p.number(v, key)
+		case keyP, keyU, keyA, keyB, keyW, keyFirst, keySecond:
+			err = p.familyField(k, v, e)
 		default:
 			return p.errorf(k, "unknown key %q: want one of %s", key, strings.Join(speciesKeys, ", "))
 		}
@@ -296,6 +336,18 @@ func (p *speciesParser) fields(m *yaml.Node, e *SpeciesEntry, entry bool) error 
 		}
 	}
 	return nil
+}
+
+// kernel reads a kernel name.
+func (p *speciesParser) kernel(v *yaml.Node) (KernelKind, error) {
+	s := KernelKind(strings.ToLower(strings.TrimSpace(v.Value)))
+	switch s {
+	case Weibull, Lognormal, TwoDt, ExpPower, Exponential, Gaussian, Mixture:
+		if v.Kind == yaml.ScalarNode {
+			return s, nil
+		}
+	}
+	return "", p.errorf(v, "kernel %q: want %s", v.Value, kernelNames)
 }
 
 func (p *speciesParser) number(v *yaml.Node, key string) (float64, error) {

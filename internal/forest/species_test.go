@@ -87,15 +87,15 @@ func TestParseSpeciesOther(t *testing.T) {
 func TestParseSpeciesErrors(t *testing.T) {
 	for _, c := range []struct{ doc, want string }{
 		{"", `e.yaml: empty species file`},
-		{"species: [1, 2]\n", `e.yaml:1: species: want a mapping`},
+		{"species: [1, 2]\n", `e.yaml:1:1: species: want a mapping`},
 		{"species:\n  a: {str: 1, d: 1e-4, theta: 3\n", `e.yaml:2: invalid YAML: did not find expected ',' or '}' (in the mapping or list that starts on this line)`},
 		{"species:\n  a: 1\n   b: 2\n", `e.yaml:3: invalid YAML: mapping values are not allowed`},
-		{"species:\n  a:\n    str: 1\n    dd: 3\n", `e.yaml:4: unknown key "dd"`},
-		{"species:\n  a:\n    str: lots\n", `e.yaml:3: str: "lots" is not a number`},
-		{"species:\n  a: {str: 1}\n  b: {names: [A]}\n", `e.yaml:3: species "b": the name "A" is already used at line 2`},
-		{"defaults: {names: [x]}\nspecies: {a: {str: 1}}\n", `e.yaml:1: names belong to a species`},
-		{"specie: {}\n", `e.yaml:1: unknown key "specie"`},
-		{"species:\n  a: {kernel: cauchy}\n", `e.yaml:2: kernel "cauchy": want weibull or lognormal`},
+		{"species:\n  a:\n    str: 1\n    dd: 3\n", `e.yaml:4:5: unknown key "dd"`},
+		{"species:\n  a:\n    str: lots\n", `e.yaml:3:10: str: "lots" is not a number`},
+		{"species:\n  a: {str: 1}\n  b: {names: [A]}\n", `e.yaml:3:3: species "b": the name "A" is already used at line 2`},
+		{"defaults: {names: [x]}\nspecies: {a: {str: 1}}\n", `e.yaml:1:12: names belong to a species`},
+		{"specie: {}\n", `e.yaml:1:1: unknown key "specie"`},
+		{"species:\n  a: {kernel: cauchy}\n", `e.yaml:2:15: kernel "cauchy": want weibull, lognormal, 2dt`},
 		{"\t- x", `e.yaml:1: invalid YAML: `},
 	} {
 		_, err := ParseSpecies(strings.NewReader(c.doc), "e.yaml")

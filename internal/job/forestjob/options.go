@@ -34,6 +34,7 @@ type Options struct {
 	Delimiter       string   `mapstructure:"delimiter"`
 	SkipUnknown     bool     `mapstructure:"skip-unknown"`
 	Realize         bool     `mapstructure:"realize"`
+	Clumping        float64  `mapstructure:"clumping"`
 	Stems           bool     `mapstructure:"stems"`
 	CRS             string   `mapstructure:"crs"`
 	Formats         []string `mapstructure:"formats"`
@@ -123,6 +124,11 @@ func (o *Options) checkNumbers() error {
 		return job.Usagef("invalid --margin %g: want metres, 0 or more", o.Margin)
 	case !(o.Cutoff >= 0) || math.IsInf(o.Cutoff, 0):
 		return job.Usagef("invalid --cutoff %g: want a radius in metres (0: none)", o.Cutoff)
+	case !(o.Clumping >= 0) || math.IsInf(o.Clumping, 0):
+		return job.Usagef("invalid --clumping %g: want the negative binomial's k, above 0 (0: each species' "+
+			"clumping from the species file, Poisson where it has none)", o.Clumping)
+	case o.Clumping > 0 && !o.Realize:
+		return job.Usagef("--clumping %g without --realize: it sets how the realised counts are drawn", o.Clumping)
 	case !(o.Tolerance > 0 && o.Tolerance < 0.5):
 		return job.Usagef("invalid --tolerance %g: want a relative error between 0 and 0.5", o.Tolerance)
 	case !(o.ClusterDistance >= 0) || math.IsInf(o.ClusterDistance, 0):

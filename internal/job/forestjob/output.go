@@ -216,21 +216,52 @@ type summaryLayer struct {
 
 // speciesParams are a species' parameters as the species file names them.
 type speciesParams struct {
+	kernelParams
+	STR  float64  `json:"str"`
+	Beta float64  `json:"beta"`
+	W    *float64 `json:"w,omitempty"`
+	// A mixture's components: their kernel and its parameters.
+	First    *kernelParams `json:"first,omitempty"`
+	Second   *kernelParams `json:"second,omitempty"`
+	MinDBH   float64       `json:"min_dbh"`
+	Clumping float64       `json:"clumping,omitempty"`
+}
+
+// kernelParams are a kernel and the parameters of its family.
+type kernelParams struct {
 	Kernel string   `json:"kernel"`
-	STR    float64  `json:"str"`
-	Beta   float64  `json:"beta"`
 	D      *float64 `json:"d,omitempty"`
 	Theta  *float64 `json:"theta,omitempty"`
 	X0     *float64 `json:"x0,omitempty"`
 	Xb     *float64 `json:"xb,omitempty"`
-	MinDBH float64  `json:"min_dbh"`
+	P      *float64 `json:"p,omitempty"`
+	U      *float64 `json:"u,omitempty"`
+	A      *float64 `json:"a,omitempty"`
+	B      *float64 `json:"b,omitempty"`
 }
 
 func paramsOf(s forest.Species) *speciesParams {
-	p := &speciesParams{Kernel: string(s.Kernel), STR: s.STR, Beta: s.Beta, MinDBH: s.MinDBH}
-	if s.Kernel == forest.Lognormal {
+	p := &speciesParams{kernelParams: kernelOf(s), STR: s.STR, Beta: s.Beta, MinDBH: s.MinDBH, Clumping: s.Clumping}
+	if s.Kernel == forest.Mixture && s.Mix != nil {
+		first, second := kernelOf(s.Mix.First), kernelOf(s.Mix.Second)
+		p.W, p.First, p.Second = &s.Mix.W, &first, &second
+	}
+	return p
+}
+
+func kernelOf(s forest.Species) kernelParams {
+	p := kernelParams{Kernel: string(s.Kernel)}
+	switch s.Kernel {
+	case forest.Lognormal:
 		p.X0, p.Xb = &s.X0, &s.Xb
-	} else {
+	case forest.TwoDt:
+		p.P, p.U = &s.P, &s.U
+	case forest.ExpPower:
+		p.A, p.B = &s.A, &s.B
+	case forest.Exponential, forest.Gaussian:
+		p.A = &s.A
+	case forest.Mixture:
+	default:
 		p.Kernel = string(forest.Weibull)
 		p.D, p.Theta = &s.D, &s.Theta
 	}

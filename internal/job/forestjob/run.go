@@ -246,7 +246,9 @@ func (r *run) disperse(ctx context.Context, dev *gpu.Device) ([]forest.Layer, er
 }
 
 // realize draws the seeds landing in each cell of the species layers (the
-// first n), keyed by --seed, species and cell, and sums them for the total.
+// first n), keyed by --seed, species and cell, and sums them for the total:
+// negative binomial with --clumping, else the species' clumping, Poisson
+// where neither is set.
 func (r *run) realize(n int) {
 	rs := time.Now()
 	seed := r.env.Seed
@@ -254,7 +256,11 @@ func (r *run) realize(n int) {
 	r.counts = make([][]int64, len(r.layers))
 	for s := range n {
 		key := forest.SpeciesKey(r.res.Species[s].Name)
-		r.counts[s] = forest.Realize(r.grid, r.layers[s].Density, key, seed, 0)
+		k := r.res.Species[s].Clumping
+		if r.o.Clumping > 0 {
+			k = r.o.Clumping
+		}
+		r.counts[s] = forest.RealizeClumped(r.grid, r.layers[s].Density, k, key, seed, 0)
 	}
 	sum := make([]int64, r.grid.Cells())
 	for _, c := range r.counts[:n] {

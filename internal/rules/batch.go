@@ -37,7 +37,7 @@ type laneGroup struct {
 
 type batchEval struct {
 	p     *Program
-	ref   *evaluator
+	ref   *VM
 	cur   []uint32
 	snap  []uint32
 	stop  *atomic.Bool
@@ -47,8 +47,8 @@ type batchEval struct {
 	fault [lanes]bool
 	anyF  bool
 	dirty bool                  // pend or fadd may hold writes
-	pend  [lanes][]pendingWrite // scattered writes, per lane
-	fadd  [lanes][]pendingWrite // float +=, per lane (their sum depends on the order)
+	pend  [lanes][]PendingWrite // scattered writes, per lane
+	fadd  [lanes][]PendingWrite // float +=, per lane (their sum depends on the order)
 	wait  []laneGroup
 	free  [][]uint8
 	// ky[pc] is the constant every lane holds in instruction pc's second
@@ -70,11 +70,11 @@ type batchEval struct {
 	kreg       [lanes]uint32 // a constant operand spread over the lanes
 	queue      [lanes]int32  // indices whose precondition holds, waiting for their consequence
 	// rulePend collects the rule's scattered writes in index order.
-	rulePend []pendingWrite
+	rulePend []PendingWrite
 	// split: several goroutines share the state (cpu_split.go): int +=
 	// is atomic and float += collects in fadds, in index order.
 	split bool
-	fadds []pendingWrite
+	fadds []PendingWrite
 	// Registers kept as a base and a stride (batch_kinds.go); rm and wm
 	// are the registers each instruction reads and writes.
 	aff    uint32
@@ -89,8 +89,8 @@ type batchEval struct {
 }
 
 func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
-	ref := &evaluator{p: p, snap: make([]uint32, p.Words), stop: stop}
-	b := &batchEval{p: p, ref: ref, snap: ref.snap, stop: stop}
+	ref := NewVM(p, stop)
+	b := &batchEval{p: p, ref: ref, snap: ref.Snapshot(), stop: stop}
 	b.ky, b.skip, b.fuse, b.acc = planBatch(p)
 	b.fma = planFMA(p, jumpTargets(p))
 	b.code = dropDeadCode(p, ifConvert(p), b.fuse, b.acc, b.fma)
@@ -109,10 +109,10 @@ func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
 func batchFits(p *Program) bool {
 	for pc := 0; pc < len(p.Code); pc++ {
 		op := int(p.Code[pc] & 255)
-		if _, _, ok := regOperands(p.Code[pc]); !ok {
+		if _, _, ok := RegOperands(p.Code[pc]); !ok {
 			return false
 		}
-		if hasImm(op) {
+		if HasImm(op) {
 			if pc+1 >= len(p.Code) {
 				return false
 			}
@@ -122,11 +122,14 @@ func batchFits(p *Program) bool {
 	return true
 }
 
-func (b *batchEval) setState(w []uint32) { b.cur, b.ref.cur = w, w }
-func (b *batchEval) drawAt(seed uint64, state, step int) {
-	b.ref.drawAt(seed, state, step)
+func (b *batchEval) SetState(w []uint32) {
+	b.cur = w
+	b.ref.SetState(w)
 }
-func (b *batchEval) stopped() bool { return b.stop != nil && b.stop.Load() }
+func (b *batchEval) DrawAt(seed uint64, state, step int) {
+	b.ref.DrawAt(seed, state, step)
+}
+func (b *batchEval) Stopped() bool { return b.stop != nil && b.stop.Load() }
 
 func (b *batchEval) get() []uint8 {
 	if k := len(b.free); k > 0 {
@@ -178,8 +181,8 @@ func (b *batchEval) pop() (int, []uint8) {
 
 func (b *batchEval) faultLane(l uint8) { b.fault[l], b.anyF = true, true }
 
-// exec runs the lanes of act from pc until each reaches opRET (setting en)
-// or opEND.
+// exec runs the lanes of act from pc until each reaches OpRET (setting en)
+// or OpEND.
 func (b *batchEval) exec(pc int, act []uint8) {
 	code := b.code
 	b.wait = b.wait[:0]
@@ -200,17 +203,17 @@ func (b *batchEval) exec(pc int, act []uint8) {
 				break
 			}
 		}
-		op, a, ib, c := decode(code[pc])
-		if op == opNop { // left by if-conversion
+		op, a, ib, c := Decode(code[pc])
+		if op == OpNop { // left by if-conversion
 			pc++
 			continue
 		}
 		n := b.n
-		if op == opBOOL && b.bools[pc]&(1<<(ib&31)) != 0 {
-			op = opMOV // of a value that is 0 or 1 already
+		if op == OpBOOL && b.bools[pc]&(1<<(ib&31)) != 0 {
+			op = OpMOV // of a value that is 0 or 1 already
 		}
 		if len(act) == n {
-			if op == opFMUL && b.fma[pc] {
+			if op == OpFMUL && b.fma[pc] {
 				if g := b.groups[pc]; g != nil {
 					if next := b.productGroup(pc, g); next >= 0 {
 						pc = next
@@ -223,22 +226,22 @@ func (b *batchEval) exec(pc int, act []uint8) {
 				}
 			}
 			next := -1
-			if op == opIADD && b.fuse[pc] {
+			if op == OpIADD && b.fuse[pc] {
 				next = b.affineFused(pc)
 			} else {
 				next = b.affine(pc, op, a, ib, c)
 			}
-			if next < 0 && !(op == opIADD && b.fuse[pc]) {
+			if next < 0 && !(op == OpIADD && b.fuse[pc]) {
 				next = b.bitOp(pc, op, a, ib, c)
 			}
-			if op == opRET && b.isBits(a) {
+			if op == OpRET && b.isBits(a) {
 				b.retBits(a)
 				act = act[:0]
 				continue
 			}
 			if next >= 0 {
-				if op == opLOOP {
-					if spins++; spins&63 == 0 && b.stopped() {
+				if op == OpLOOP {
+					if spins++; spins&63 == 0 && b.Stopped() {
 						b.release(act)
 						return
 					}
@@ -255,7 +258,7 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			if kr >= 0 {
 				rm &^= 1 << (kr & 31) // read as the constant kc
 			}
-			if op == opIADD && b.fuse[pc] {
+			if op == OpIADD && b.fuse[pc] {
 				// The load reads the index the IADD wrote, the
 				// accumulating IADD the loaded value.
 				rm |= b.rm[pc+1] &^ (1 << (a & 31))
@@ -273,8 +276,8 @@ func (b *batchEval) exec(pc int, act []uint8) {
 		}
 		D := &b.r[a&31]
 		switch op {
-		case opNop:
-		case opLDI:
+		case OpNop:
+		case OpLDI:
 			if b.skip[pc] {
 				pc += 2
 				continue
@@ -291,7 +294,7 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			}
 			pc += 2
 			continue
-		case opMOV:
+		case OpMOV:
 			if len(act) != n {
 				for _, l := range act {
 					D[l] = b.r[ib&31][l]
@@ -299,17 +302,17 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			} else {
 				copy(D[:n], b.r[ib&31][:n])
 			}
-		case opANDB, opORB:
+		case OpANDB, OpORB:
 			andOr(op, D, &b.r[ib&31], act, n)
-		case opLD, opLDS:
+		case OpLD, OpLDS:
 			b.load(op, D, ib, c, act)
-		case opST, opSTP, opADDI, opADDF:
+		case OpST, OpSTP, OpADDI, OpADDF:
 			b.store(op, D, ib, c, act)
-		case opJMP:
+		case OpJMP:
 			b.push(act, int(code[pc+1]))
 			act = nil
 			continue
-		case opJZ:
+		case OpJZ:
 			// Branch-free: the lanes of a precondition go either way at
 			// random.
 			z, nz := b.get(), b.get()
@@ -317,7 +320,7 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			nzn, zn := 0, 0
 			for _, l := range act {
 				nzp[uint8(nzn)], zp[uint8(zn)] = l, l
-				t := int(b2u(D[l] != 0))
+				t := int(B2U(D[l] != 0))
 				nzn += t
 				zn += 1 - t
 			}
@@ -338,8 +341,8 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			b.push(z, int(code[pc+1]))
 			act = nil
 			continue
-		case opLOOP:
-			if spins++; spins&63 == 0 && b.stopped() {
+		case OpLOOP:
+			if spins++; spins&63 == 0 && b.Stopped() {
 				b.release(act)
 				return
 			}
@@ -361,16 +364,16 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			b.push(back, int(code[pc+1]))
 			act = nil
 			continue
-		case opRET:
+		case OpRET:
 			for _, l := range act {
 				b.en[l] = D[l] != 0
 			}
 			act = act[:0]
 			continue
-		case opEND:
+		case OpEND:
 			act = act[:0]
 			continue
-		case opIDIV, opIMOD:
+		case OpIDIV, OpIMOD:
 			if k := kc; k > 0 && int32(k) != 0 && b.divK(op, D, &b.r[ib&31], int32(k), act) {
 				break
 			}
@@ -381,22 +384,22 @@ func (b *batchEval) exec(pc int, act []uint8) {
 				case y == 0:
 					b.faultLane(l)
 					D[l] = 0
-				case op == opIDIV:
-					D[l] = uint32(idiv(x, y))
+				case op == OpIDIV:
+					D[l] = uint32(IDiv(x, y))
 				default:
-					D[l] = uint32(imod(x, y))
+					D[l] = uint32(IMod(x, y))
 				}
 			}
-		case opRAND, opRANDF:
+		case OpRAND, OpRANDF:
 			b.draw(op, D, ib, c, act)
-		case opURANGE:
+		case OpURANGE:
 			X, Y := &b.r[ib&31], &b.r[c&31]
 			for _, l := range act {
-				D[l] = urange(X[l], Y[l])
+				D[l] = URange(X[l], Y[l])
 			}
-		case opIADD:
+		case OpIADD:
 			if b.fuse[pc] {
-				op2, _, _, f2 := decode(code[pc+1])
+				op2, _, _, f2 := Decode(code[pc+1])
 				if r := b.acc[pc]; r >= 0 {
 					// The loaded value only feeds the next IADD: add it
 					// there (its register is written again before a read).

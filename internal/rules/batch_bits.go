@@ -29,7 +29,7 @@ func (b *batchEval) setBits(r int) {
 }
 
 // isBits reports whether register r is kept as bits.
-func (b *batchEval) isBits(r int) bool { return r != noReg && b.bit&(1<<(r&31)) != 0 }
+func (b *batchEval) isBits(r int) bool { return r != NoReg && b.bit&(1<<(r&31)) != 0 }
 
 // lowBits is a word with the lowest k bits set (k in [0, 64]).
 func lowBits(k int) uint64 {
@@ -61,10 +61,10 @@ func rangeBits(dst *[bitWords]uint64, xs []uint32, lo, w uint32, neg bool) {
 		var m uint64
 		for i := 56; i >= 0; i -= 8 {
 			v := (*[8]uint32)(ws[i : i+8])
-			hi := uint64(b2u(v[7]-lo <= w))<<3 | uint64(b2u(v[6]-lo <= w))<<2 |
-				(uint64(b2u(v[5]-lo <= w))<<1 | uint64(b2u(v[4]-lo <= w)))
-			lo4 := uint64(b2u(v[3]-lo <= w))<<3 | uint64(b2u(v[2]-lo <= w))<<2 |
-				(uint64(b2u(v[1]-lo <= w))<<1 | uint64(b2u(v[0]-lo <= w)))
+			hi := uint64(B2U(v[7]-lo <= w))<<3 | uint64(B2U(v[6]-lo <= w))<<2 |
+				(uint64(B2U(v[5]-lo <= w))<<1 | uint64(B2U(v[4]-lo <= w)))
+			lo4 := uint64(B2U(v[3]-lo <= w))<<3 | uint64(B2U(v[2]-lo <= w))<<2 |
+				(uint64(B2U(v[1]-lo <= w))<<1 | uint64(B2U(v[0]-lo <= w)))
 			m = m<<8 | (hi<<4 | lo4)
 		}
 		dst[uint(w0)>>6&(bitWords-1)] = m ^ inv
@@ -73,7 +73,7 @@ func rangeBits(dst *[bitWords]uint64, xs []uint32, lo, w uint32, neg bool) {
 		ws := xs[w0:]
 		var m uint64
 		for i := len(ws) - 1; i >= 0; i-- {
-			m = m<<1 | uint64(b2u(ws[i]-lo <= w))
+			m = m<<1 | uint64(B2U(ws[i]-lo <= w))
 		}
 		dst[uint(w0)>>6&(bitWords-1)] = (m ^ inv) & lowBits(len(ws))
 	}
@@ -84,23 +84,23 @@ func rangeBits(dst *[bitWords]uint64, xs []uint32, lo, w uint32, neg bool) {
 // of when neg.
 func cmpRange(op int, k uint32, flip bool) (lo, w uint32, neg, ok bool) {
 	const minI, maxI = 1 << 31, 1<<31 - 1
-	if flip && op == opILT { // k < x
-		op = opIGT
-	} else if flip && op == opILE { // k <= x
-		op = opIGE
+	if flip && op == OpILT { // k < x
+		op = OpIGT
+	} else if flip && op == OpILE { // k <= x
+		op = OpIGE
 	}
 	switch op {
-	case opIEQ:
+	case OpIEQ:
 		return k, 0, false, true
-	case opINE:
+	case OpINE:
 		return k, 0, true, true
-	case opILT: // x < k: out of [k, max]
+	case OpILT:
 		return k, maxI - k, true, true
-	case opILE: // x <= k: in [min, k]
+	case OpILE:
 		return minI, k - minI, false, true
-	case opIGT: // x > k: out of [min, k]
+	case OpIGT:
 		return minI, k - minI, true, true
-	case opIGE: // x >= k: in [k, max]
+	case OpIGE:
 		return k, maxI - k, false, true
 	}
 	return 0, 0, false, false
@@ -109,8 +109,8 @@ func cmpRange(op int, k uint32, flip bool) (lo, w uint32, neg, ok bool) {
 // Comparisons with the operands swapped (k < x is x > k), private to
 // cmpRange.
 const (
-	opIGT = -1 - iota
-	opIGE
+	OpIGT = -1 - iota
+	OpIGE
 )
 
 // bitOp runs the instruction at pc on every lane the short way when it
@@ -121,10 +121,10 @@ func (b *batchEval) bitOp(pc, op, a, ib, c int) int {
 	nw := (n + 63) / 64
 	D := &b.bv[a&31]
 	switch op {
-	case opMOV, opBOOL, opILNOT:
+	case OpMOV, OpBOOL, OpILNOT:
 		if b.isBits(ib) {
 			X := &b.bv[ib&31]
-			if op == opILNOT {
+			if op == OpILNOT {
 				for w := range nw {
 					D[w] = ^X[w] & lowBits(n-64*w)
 				}
@@ -134,16 +134,16 @@ func (b *batchEval) bitOp(pc, op, a, ib, c int) int {
 			b.setBits(a)
 			return pc + 1
 		}
-		if op == opMOV {
+		if op == OpMOV {
 			return -1
 		}
 		b.materialize(1 << (ib & 31))
-		rangeBits(D, b.r[ib&31][:n], 0, 0, op == opBOOL)
+		rangeBits(D, b.r[ib&31][:n], 0, 0, op == OpBOOL)
 		b.setBits(a)
 		return pc + 1
-	case opIAND, opIOR, opIXOR, opIMIN, opIMAX, opIEQ, opINE, opANDB, opORB:
+	case OpIAND, OpIOR, OpIXOR, OpIMIN, OpIMAX, OpIEQ, OpINE, OpANDB, OpORB:
 		y := c
-		if op == opANDB || op == opORB { // d = d op bool(r[b])
+		if op == OpANDB || op == OpORB { // d = d op bool(r[b])
 			ib, y = a, ib
 		}
 		if b.isBits(ib) && b.isBits(y) {
@@ -152,11 +152,11 @@ func (b *batchEval) bitOp(pc, op, a, ib, c int) int {
 				x, y := X[w], Y[w]
 				var v uint64
 				switch op {
-				case opIAND, opIMIN, opANDB: // 0/1 operands: d && x
+				case OpIAND, OpIMIN, OpANDB:
 					v = x & y
-				case opIOR, opIMAX, opORB:
+				case OpIOR, OpIMAX, OpORB:
 					v = x | y
-				case opIXOR, opINE:
+				case OpIXOR, OpINE:
 					v = x ^ y
 				default:
 					v = ^(x ^ y) & lowBits(n-64*w)
@@ -166,16 +166,16 @@ func (b *batchEval) bitOp(pc, op, a, ib, c int) int {
 			b.setBits(a)
 			return pc + 1
 		}
-		if op != opIEQ && op != opINE {
+		if op != OpIEQ && op != OpINE {
 			return -1
 		}
 		fallthrough
-	case opILT, opILE:
+	case OpILT, OpILE:
 		// A constant second operand, or a constant first one.
 		x, flip := ib, false
 		k, ks, ok := b.operand(c, b.ky[pc])
 		if !ok || ks != 0 || c == ib {
-			if k, ks, ok = b.operand(ib, -1); !ok || ks != 0 || c == noReg {
+			if k, ks, ok = b.operand(ib, -1); !ok || ks != 0 || c == NoReg {
 				return -1
 			}
 			x, flip = c, true

@@ -19,7 +19,7 @@ func TestCmpRangeBits(t *testing.T) {
 		for i := range act {
 			act[i] = uint8(i)
 		}
-		for _, op := range []int{opIEQ, opINE, opILT, opILE} {
+		for _, op := range []int{OpIEQ, OpINE, OpILT, OpILE} {
 			for _, k := range edges {
 				for _, flip := range []bool{false, true} {
 					for i := range K {

@@ -29,18 +29,18 @@ func (v interval) fits() interval {
 // rangeOf is the interval of op's result from its operands' x and y.
 func rangeOf(op int, x, y interval) interval {
 	switch op {
-	case opIADD:
+	case OpIADD:
 		return interval{x.lo + y.lo, x.hi + y.hi}.fits()
-	case opISUB:
+	case OpISUB:
 		return interval{x.lo - y.hi, x.hi - y.lo}.fits()
-	case opIMUL:
+	case OpIMUL:
 		ps := [4]int64{x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi}
 		r := interval{ps[0], ps[0]}
 		for _, p := range ps[1:] {
 			r.lo, r.hi = min(r.lo, p), max(r.hi, p)
 		}
 		return r.fits()
-	case opIDIV:
+	case OpIDIV:
 		if y.lo != y.hi || y.lo == 0 || y.lo == -1 {
 			return anyInt32
 		}
@@ -48,7 +48,7 @@ func rangeOf(op int, x, y interval) interval {
 			return interval{x.lo / k, x.hi / k}
 		}
 		return interval{x.hi / y.lo, x.lo / y.lo}
-	case opIMOD:
+	case OpIMOD:
 		if y.lo != y.hi || y.lo == 0 {
 			return anyInt32
 		}
@@ -72,12 +72,12 @@ func segment(code []uint32, target []bool, entry int) ([]int, bool) {
 		op := int(code[pc] & 255)
 		pcs = append(pcs, pc)
 		switch op {
-		case opRET, opEND:
+		case OpRET, OpEND:
 			return pcs, true
-		case opJMP, opJZ, opLOOP:
+		case OpJMP, OpJZ, OpLOOP:
 			return nil, false
 		}
-		if hasImm(op) {
+		if HasImm(op) {
 			pc++
 		}
 	}
@@ -110,26 +110,26 @@ func dropDeadCode(p *Program, code []uint32, fuse []bool, acc []int8, fma []bool
 			rng[0] = interval{int64(rule.Lo), int64(rule.Hi) - 1}
 			safe := make(map[int]bool, len(pcs))
 			for _, pc := range pcs {
-				op, a, b, c := decode(code[pc])
+				op, a, b, c := Decode(code[pc])
 				switch {
-				case op == opLDI:
+				case op == OpLDI:
 					v := int64(int32(code[pc+1]))
 					rng[a&31], safe[pc] = interval{v, v}, true
 					continue
-				case op == opMOV:
+				case op == OpMOV:
 					rng[a&31], safe[pc] = rng[b&31], true
 					continue
-				case op == opLD || op == opLDS:
+				case op == OpLD || op == OpLDS:
 					size := int64(p.Fields[c].Size)
-					safe[pc] = b == noReg && size >= 1 || b != noReg && rng[b&31].lo >= 0 && rng[b&31].hi < size
-				case op == opIDIV || op == opIMOD:
+					safe[pc] = b == NoReg && size >= 1 || b != NoReg && rng[b&31].lo >= 0 && rng[b&31].hi < size
+				case op == OpIDIV || op == OpIMOD:
 					safe[pc] = rng[c&31].lo > 0 || rng[c&31].hi < 0
-				case op >= opIADD && op < opCount, op == opANDB, op == opORB:
+				case op >= OpIADD && op < OpCount, op == OpANDB, op == OpORB:
 					safe[pc] = true
 				}
 				if wm[pc] != 0 {
 					v := anyInt32
-					if op >= opIADD && op < opCount {
+					if op >= OpIADD && op < OpCount {
 						v = rangeOf(op, rng[b&31], rng[c&31])
 					}
 					rng[a&31] = v
@@ -137,7 +137,7 @@ func dropDeadCode(p *Program, code []uint32, fuse []bool, acc []int8, fma []bool
 			}
 			// Backward: what is read later.
 			var live uint32
-			if op, a, _, _ := decode(code[pcs[len(pcs)-1]]); op == opRET {
+			if op, a, _, _ := Decode(code[pcs[len(pcs)-1]]); op == OpRET {
 				live = 1 << (a & 31)
 			}
 			dead := make(map[int]bool)
@@ -153,9 +153,9 @@ func dropDeadCode(p *Program, code []uint32, fuse []bool, acc []int8, fma []bool
 				continue
 			}
 			for pc := range dead {
-				out[pc] = encode(opNop, 0, 0, 0)
-				if hasImm(int(code[pc] & 255)) {
-					out[pc+1] = encode(opNop, 0, 0, 0)
+				out[pc] = Encode(OpNop, 0, 0, 0)
+				if HasImm(int(code[pc] & 255)) {
+					out[pc+1] = Encode(OpNop, 0, 0, 0)
 				}
 			}
 		}

@@ -8,13 +8,13 @@ func liveInstructions(b *batchEval, entry int) int {
 	n := 0
 	for pc := entry; pc < len(b.code); pc++ {
 		op := int(b.code[pc] & 255)
-		if op != opNop {
+		if op != OpNop {
 			n++
 		}
-		if op == opRET || op == opEND {
+		if op == OpRET || op == OpEND {
 			return n
 		}
-		if hasImm(op) {
+		if HasImm(op) {
 			pc++
 		}
 	}

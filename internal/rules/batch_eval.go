@@ -1,12 +1,12 @@
 package rules
 
 // applyRule applies rule ri to the state, batch by batch.
-func (b *batchEval) applyRule(ri int) (int64, int, *fault) {
+func (b *batchEval) ApplyRule(ri int) (int64, int, *Fault) {
 	rule := &b.p.Rules[ri]
 	if b.p.Draws {
-		b.ref.draw.forRule(ri)
+		b.ref.ForRule(ri)
 	}
-	takeSnapshot(b.p, rule, b.cur, b.snap)
+	TakeSnapshot(b.p, rule, b.cur, b.snap)
 	b.rulePend = b.rulePend[:0]
 	fired, i, flt := b.applyRange(ri, rule.Lo, rule.Hi)
 	if flt != nil {
@@ -26,11 +26,11 @@ func (b *batchEval) applyRule(ri int) (int64, int, *fault) {
 // reads the state only through fields its rule does not write in place
 // and the snapshot, so running it after later preconditions changes
 // nothing; queued in index order, its writes keep their order.
-func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
+func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *Fault) {
 	rule := &b.p.Rules[ri]
 	var fired int64
 	queue := b.queue[:0]
-	body := func() (int, *fault) {
+	body := func() (int, *Fault) {
 		fired += int64(len(queue))
 		i, f := b.runBodies(rule.BodyPC, queue)
 		queue = queue[:0]
@@ -42,7 +42,7 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 			for i := range n {
 				queue = append(queue, int32(base+i))
 			}
-			if i, f := body(); f != nil || b.stopped() {
+			if i, f := body(); f != nil || b.Stopped() {
 				return fired, i, f
 			}
 			continue
@@ -54,7 +54,7 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 		b.setAffine(0, uint32(int32(base)), 1)
 		b.enKept = false
 		b.exec(rule.CondPC, act)
-		if b.stopped() {
+		if b.Stopped() {
 			return fired, 0, nil
 		}
 		// Indices from the first faulting one on need not run: the fault
@@ -64,17 +64,17 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *fault) {
 			stopAt = b.firstFault()
 		}
 		var fi int
-		var ff *fault
+		var ff *Fault
 		run := func() bool {
 			fi, ff = body()
-			return ff == nil && !b.stopped()
+			return ff == nil && !b.Stopped()
 		}
 		if b.enKept && !b.queueBits(&queue, base, stopAt, run) ||
 			!b.enKept && !b.queueLanes(&queue, base, stopAt, run) {
 			return fired, fi, ff
 		}
 		if stopAt < n {
-			if i, f := body(); f != nil || b.stopped() {
+			if i, f := body(); f != nil || b.Stopped() {
 				return fired, i, f
 			}
 			return fired, base + stopAt, b.faultAt(rule.CondPC, base+stopAt)
@@ -90,7 +90,7 @@ func (b *batchEval) queueLanes(queue *[]int32, base, stop int, body func() bool)
 	q, qn := &b.queue, len(*queue)
 	for i := range stop {
 		q[uint8(qn)] = int32(base + i)
-		if qn += int(b2u(b.en[uint8(i)])); qn == lanes {
+		if qn += int(B2U(b.en[uint8(i)])); qn == lanes {
 			*queue = q[:qn]
 			if !body() {
 				return false
@@ -105,7 +105,7 @@ func (b *batchEval) queueLanes(queue *[]int32, base, stop int, body func() bool)
 // runBodies runs the consequence at the indices idx (ascending, at most
 // 256) and collects their writes in index order: the lowest faulting
 // index and its fault, or 0, nil.
-func (b *batchEval) runBodies(pc int, idx []int32) (int, *fault) {
+func (b *batchEval) runBodies(pc int, idx []int32) (int, *Fault) {
 	n := len(idx)
 	if n == 0 {
 		return 0, nil
@@ -130,7 +130,7 @@ func (b *batchEval) runBodies(pc int, idx []int32) (int, *fault) {
 		b.setAffine(0, uint32(idx[0]), 1)
 	}
 	b.exec(pc, act)
-	if b.stopped() {
+	if b.Stopped() {
 		return 0, nil
 	}
 	if b.anyF {
@@ -154,7 +154,7 @@ func (b *batchEval) runBodies(pc int, idx []int32) (int, *fault) {
 			b.fadds = append(b.fadds, *fa...)
 		} else {
 			for _, w := range *fa {
-				b.cur[w.word] = u32(f32(b.cur[w.word]) + f32(w.val))
+				b.cur[w.word] = U32(F32(b.cur[w.word]) + F32(w.val))
 			}
 		}
 		*fa = (*fa)[:0]
@@ -178,9 +178,9 @@ const deferredFault = -2
 
 // fault returns the fault of the evaluation at index i from instruction
 // pc: named by the interpreter now, or later when split.
-func (b *batchEval) faultAt(pc, i int) *fault {
+func (b *batchEval) faultAt(pc, i int) *Fault {
 	if b.split {
-		return &fault{deferredFault, int32(pc)}
+		return &Fault{deferredFault, int32(pc)}
 	}
 	return b.refault(pc, i)
 }
@@ -190,15 +190,13 @@ func (b *batchEval) faultAt(pc, i int) *fault {
 // evaluation reads from the state are not written in place by its rule
 // (those it reads from the snapshot), so the interpreter sees what the
 // batch saw.
-func (b *batchEval) refault(pc, i int) *fault {
+func (b *batchEval) refault(pc, i int) *Fault {
 	for l := range b.pend {
 		b.pend[l], b.fadd[l] = b.pend[l][:0], b.fadd[l][:0]
 	}
-	pend := len(b.ref.pend)
-	_, flt := b.ref.run(pc, int32(i))
-	b.ref.pend = b.ref.pend[:pend]
+	flt := b.ref.FaultOf(pc, int32(i))
 	if flt == nil {
-		return &fault{-1, int32(i)}
+		return &Fault{-1, int32(i)}
 	}
 	return flt
 }

@@ -20,8 +20,8 @@ package rules
 // of the code; the bytecode and every instruction's pc stay as compiled.
 
 const (
-	opANDB = opTotal + iota // d = d != 0 ? bool(r[b]) : d
-	opORB                   // d = d == 0 ? bool(r[b]) : d
+	OpANDB = OpTotal + iota // d = d != 0 ? bool(r[b]) : d
+	OpORB                   // d = d == 0 ? bool(r[b]) : d
 )
 
 // ifConvert returns the code with every convertible && and || made
@@ -32,7 +32,7 @@ func ifConvert(p *Program) []uint32 {
 	var starts []int
 	for pc := 0; pc < len(code); pc++ {
 		starts = append(starts, pc)
-		if hasImm(int(code[pc] & 255)) {
+		if HasImm(int(code[pc] & 255)) {
 			pc++
 		}
 	}
@@ -40,26 +40,26 @@ func ifConvert(p *Program) []uint32 {
 	bools := boolRegs(p)
 	for k := len(starts) - 1; k >= 0; k-- {
 		pc := starts[k]
-		op, d, _, _ := decode(code[pc])
-		if op != opJZ || pc+1 >= len(code) {
+		op, d, _, _ := Decode(code[pc])
+		if op != OpJZ || pc+1 >= len(code) {
 			continue
 		}
 		l := int(code[pc+1])
-		from, end, nops, conv := pc+2, l, 2, opANDB
-		if pc+3 < len(code) && code[pc+2]&255 == opJMP && l == pc+4 {
-			from, end, nops, conv = pc+4, int(code[pc+3]), 4, opORB
+		from, end, nops, conv := pc+2, l, 2, OpANDB
+		if pc+3 < len(code) && code[pc+2]&255 == OpJMP && l == pc+4 {
+			from, end, nops, conv = pc+4, int(code[pc+3]), 4, OpORB
 		}
 		if end <= from || end > len(code) {
 			continue
 		}
 		last := end - 1
-		lop, la, lb, _ := decode(code[last])
-		if lop != opBOOL || la != d || (last > from && isImm(code, starts, last)) {
+		lop, la, lb, _ := Decode(code[last])
+		if lop != OpBOOL || la != d || (last > from && isImm(code, starts, last)) {
 			continue
 		}
 		try := append([]uint32(nil), code...)
 		for q := pc; q < pc+nops; q++ {
-			try[q] = encode(opNop, 0, 0, 0)
+			try[q] = Encode(OpNop, 0, 0, 0)
 		}
 		target := jumpTargets(&Program{Code: try, Rules: p.Rules})
 		ok := true
@@ -75,8 +75,8 @@ func ifConvert(p *Program) []uint32 {
 				ok = false
 				break
 			}
-			_, writes, _ := regOperands(w)
-			if o == opANDB || o == opORB {
+			_, writes, _ := RegOperands(w)
+			if o == OpANDB || o == OpORB {
 				writes = []int{int(w >> 8 & 255)}
 			}
 			if q != last {
@@ -86,8 +86,8 @@ func ifConvert(p *Program) []uint32 {
 					}
 				}
 			}
-			written |= regMask(writes)
-			if hasImm(o) {
+			written |= RegMask(writes)
+			if HasImm(o) {
 				q++
 			}
 		}
@@ -96,15 +96,15 @@ func ifConvert(p *Program) []uint32 {
 		}
 		if bools[pc]&(1<<(d&31)) != 0 && bools[last]&(1<<(lb&31)) != 0 {
 			// Both 0 or 1: d && rb is d & rb, d || rb is d | rb.
-			conv = opIAND
+			conv = OpIAND
 			if nops == 4 {
-				conv = opIOR
+				conv = OpIOR
 			}
 		}
-		if conv == opANDB || conv == opORB {
-			try[last] = encode(conv, d, lb, 0)
+		if conv == OpANDB || conv == OpORB {
+			try[last] = Encode(conv, d, lb, 0)
 		} else {
-			try[last] = encode(conv, d, d, lb)
+			try[last] = Encode(conv, d, d, lb)
 		}
 		code = try
 	}
@@ -128,15 +128,15 @@ func isImm(code []uint32, starts []int, pc int) bool {
 // safeInConversion reports whether instruction w at pc can run on lanes
 // that would have skipped it: no fault, no write to the state, no jump.
 func safeInConversion(w uint32, safeLoad []bool, pc int) bool {
-	op, _, b, _ := decode(w)
+	op, _, b, _ := Decode(w)
 	switch {
-	case op == opNop, op == opLDI, op == opMOV, op == opANDB, op == opORB:
+	case op == OpNop, op == OpLDI, op == OpMOV, op == OpANDB, op == OpORB:
 		return true
-	case op == opLD || op == opLDS:
-		return b == noReg || safeLoad[pc]
-	case op == opIDIV, op == opIMOD:
+	case op == OpLD || op == OpLDS:
+		return b == NoReg || safeLoad[pc]
+	case op == OpIDIV, op == OpIMOD:
 		return false
-	case op >= opIADD && op < opCount:
+	case op >= OpIADD && op < OpCount:
 		return true
 	}
 	return false
@@ -156,12 +156,12 @@ func safeIndexLoads(p *Program) []bool {
 			}
 		}
 		for pc := start; pc < end; pc++ {
-			op, _, b, c := decode(p.Code[pc])
-			if (op == opLD || op == opLDS) && b == 0 && c < len(p.Fields) &&
+			op, _, b, c := Decode(p.Code[pc])
+			if (op == OpLD || op == OpLDS) && b == 0 && c < len(p.Fields) &&
 				r.Lo >= 0 && r.Hi <= p.Fields[c].Size {
 				safe[pc] = true
 			}
-			if hasImm(op) {
+			if HasImm(op) {
 				pc++
 			}
 		}
@@ -190,19 +190,19 @@ func ruleCode(p *Program, ri int) (int, int) {
 // andOr runs an ANDB or ORB on the lanes of act.
 func andOr(op int, D, X *[lanes]uint32, act []uint8, n int) {
 	var want uint32 // ANDB changes lanes where d != 0, ORB where d == 0
-	if op == opORB {
+	if op == OpORB {
 		want = 1
 	}
 	if len(act) == n {
 		d, xs := D[:n], X[:n]
 		for i, x := range xs {
-			m := -(b2u(d[i] == 0) ^ want ^ 1) // all ones where d changes
-			d[i] = d[i]&^m | b2u(x != 0)&m
+			m := -(B2U(d[i] == 0) ^ want ^ 1) // all ones where d changes
+			d[i] = d[i]&^m | B2U(x != 0)&m
 		}
 		return
 	}
 	for _, l := range act {
-		m := -(b2u(D[l] == 0) ^ want ^ 1)
-		D[l] = D[l]&^m | b2u(X[l] != 0)&m
+		m := -(B2U(D[l] == 0) ^ want ^ 1)
+		D[l] = D[l]&^m | B2U(X[l] != 0)&m
 	}
 }

@@ -21,14 +21,14 @@ import (
 func regMasks(code []uint32) (reads, writes []uint32) {
 	reads, writes = make([]uint32, len(code)), make([]uint32, len(code))
 	for pc := 0; pc < len(code); pc++ {
-		op, a, b, _ := decode(code[pc])
-		if op == opANDB || op == opORB {
+		op, a, b, _ := Decode(code[pc])
+		if op == OpANDB || op == OpORB {
 			reads[pc], writes[pc] = 1<<(a&31)|1<<(b&31), 1<<(a&31)
 			continue
 		}
-		r, w, _ := regOperands(code[pc])
-		reads[pc], writes[pc] = regMask(r), regMask(w)
-		if hasImm(op) {
+		r, w, _ := RegOperands(code[pc])
+		reads[pc], writes[pc] = RegMask(r), RegMask(w)
+		if HasImm(op) {
 			pc++
 		}
 	}
@@ -69,7 +69,7 @@ func (b *batchEval) value(r int, k int64) (aval, bool) {
 	if k >= 0 {
 		return aval{b: uint32(k)}, true
 	}
-	if r == noReg || b.aff&(1<<(r&31)) == 0 {
+	if r == NoReg || b.aff&(1<<(r&31)) == 0 {
 		return aval{}, false
 	}
 	return b.av[r&31], true
@@ -167,19 +167,19 @@ func (b *batchEval) divide(op int, x, xs, k uint32) (aval, bool) {
 	// Both are monotonic in the value, so in the lane: a piece is a run
 	// of lanes with one quotient.
 	piece := func(v int64) int64 {
-		if op == opIDIV {
-			return int64(idiv(int32(v), int32(k)))
+		if op == OpIDIV {
+			return int64(IDiv(int32(v), int32(k)))
 		}
 		return floorDiv(v, m)
 	}
 	val := func(v int64) uint32 {
-		if op == opIDIV {
-			return uint32(idiv(int32(v), int32(k)))
+		if op == OpIDIV {
+			return uint32(IDiv(int32(v), int32(k)))
 		}
-		return uint32(imod(int32(v), int32(k)))
+		return uint32(IMod(int32(v), int32(k)))
 	}
 	stride := xs
-	if op == opIDIV {
+	if op == OpIDIV {
 		stride = 0
 	}
 	p0, pn := piece(lo), piece(hi)
@@ -201,22 +201,22 @@ func (b *batchEval) divide(op int, x, xs, k uint32) (aval, bool) {
 func (b *batchEval) affine(pc, op, a, ib, c int) int {
 	code := b.p.Code
 	switch op {
-	case opLDI:
+	case OpLDI:
 		b.setAffine(a&31, code[pc+1], 0)
 		return pc + 2
-	case opMOV:
+	case OpMOV:
 		if v, ok := b.value(ib, -1); ok {
 			b.set(a, v)
 			return pc + 1
 		}
-	case opJZ:
+	case OpJZ:
 		if x, s, ok := b.operand(a, -1); ok && s == 0 {
 			if x == 0 {
 				return int(code[pc+1])
 			}
 			return pc + 2
 		}
-	case opLOOP:
+	case OpLOOP:
 		if x, s, ok := b.operand(a, -1); ok && s == 0 {
 			b.av[a&31].b = x - 1
 			if int32(x-1) > 0 {
@@ -224,9 +224,9 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 			}
 			return pc + 2
 		}
-	case opLD, opLDS:
+	case OpLD, OpLDS:
 		return b.affineLoad(pc, op, a, ib, c)
-	case opIADD, opISUB, opIMUL:
+	case OpIADD, OpISUB, OpIMUL:
 		x, ok1 := b.value(ib, -1)
 		y, ok2 := b.value(c, b.ky[pc])
 		if !ok1 || !ok2 {
@@ -235,9 +235,9 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 		var r aval
 		ok := true
 		switch {
-		case op == opIADD:
+		case op == OpIADD:
 			r, ok = arith(x, y, add)
-		case op == opISUB:
+		case op == OpISUB:
 			r, ok = arith(x, y, sub)
 		case y.s == 0 && y.j == 0:
 			r = aval{b: x.b * y.b, s: x.s * y.b, b2: x.b2 * y.b, j: x.j}
@@ -251,7 +251,7 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 		}
 		b.set(a, r)
 		return pc + 1
-	case opIDIV, opIMOD:
+	case OpIDIV, OpIMOD:
 		x, xs, ok1 := b.operand(ib, -1)
 		k, ks, ok2 := b.operand(c, b.ky[pc])
 		if !ok1 || !ok2 || ks != 0 || k == 0 {
@@ -264,7 +264,7 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 		b.set(a, r)
 		return pc + 1
 	default:
-		if op < opIADD || op >= opCount {
+		if op < OpIADD || op >= OpCount {
 			return -1
 		}
 		// Any other operation on values the same in every lane: once.
@@ -275,13 +275,13 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 		X, D := &b.scr[0], &b.scr[2]
 		X[0] = x
 		one := b.one[:]
-		if (op >= opINEG && op <= opBOOL) || (op >= opFNEG && op <= opF2I) {
+		if (op >= OpINEG && op <= OpBOOL) || (op >= OpFNEG && op <= OpF2I) {
 			if !batchUnary(op, D, X, one, 1) {
 				return -1
 			}
 		} else {
 			y, ys, ok2 := b.operand(c, b.ky[pc])
-			if !ok2 || ys != 0 || op == opIDIV || op == opIMOD {
+			if !ok2 || ys != 0 || op == OpIDIV || op == OpIMOD {
 				return -1
 			}
 			Y := &b.scr[1]
@@ -302,7 +302,7 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 func (b *batchEval) window(op, fi int, v aval) (w1, w2 []uint32, ok bool) {
 	f := &b.p.Fields[fi]
 	src := b.cur
-	if op == opLDS {
+	if op == OpLDS {
 		src = b.snap
 	}
 	fld := src[f.Off : f.Off+f.Size]
@@ -345,7 +345,7 @@ func (b *batchEval) loaded(a int, v aval, w1, w2 []uint32) {
 
 func (b *batchEval) affineLoad(pc, op, a, ib, fi int) int {
 	var v aval
-	if ib != noReg {
+	if ib != NoReg {
 		var ok bool
 		if v, ok = b.value(ib, -1); !ok {
 			return -1
@@ -364,8 +364,8 @@ func (b *batchEval) affineLoad(pc, op, a, ib, fi int) int {
 // consecutive words, no bounds test per lane.
 func (b *batchEval) affineFused(pc int) int {
 	code := b.p.Code
-	_, a, ib, c := decode(code[pc])
-	op2, _, _, fi := decode(code[pc+1])
+	_, a, ib, c := Decode(code[pc])
+	op2, _, _, fi := Decode(code[pc+1])
 	x, ok1 := b.value(ib, -1)
 	y, ok2 := b.value(c, b.ky[pc])
 	if !ok1 || !ok2 {
@@ -414,21 +414,21 @@ func (b *batchEval) affineFused(pc int) int {
 // commutative IADD whose first operand is the constant swaps them (ib).
 func (b *batchEval) constOperand(pc, op int, ib *int, c int, k int64) (int64, int) {
 	if k >= 0 {
-		if c == *ib || (op == opIDIV || op == opIMOD) && int32(k) == 0 {
+		if c == *ib || (op == OpIDIV || op == OpIMOD) && int32(k) == 0 {
 			return k, -1 // read as lanes too (a division by 0 faults lane by lane)
 		}
 		return k, c
 	}
-	if op < opIADD || op >= opCount || (op >= opINEG && op <= opBOOL) || (op >= opFNEG && op <= opF2I) {
+	if op < OpIADD || op >= OpCount || (op >= OpINEG && op <= OpBOOL) || (op >= OpFNEG && op <= OpF2I) {
 		return -1, -1
 	}
 	if y, ys, ok := b.operand(c, -1); ok && ys == 0 && c != *ib {
-		if (op == opIDIV || op == opIMOD) && int32(y) == 0 {
+		if (op == OpIDIV || op == OpIMOD) && int32(y) == 0 {
 			return -1, -1 // the lanes fault: the slow way names them
 		}
 		return int64(y), c
 	}
-	if op != opIADD || *ib == c {
+	if op != OpIADD || *ib == c {
 		return -1, -1
 	}
 	if x, xs, ok := b.operand(*ib, -1); ok && xs == 0 {

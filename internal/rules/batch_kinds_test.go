@@ -123,10 +123,10 @@ func TestIfConversion(t *testing.T) {
 	jumps := func(code []uint32) int {
 		n := 0
 		for pc := 0; pc < len(code); pc++ {
-			if op := int(code[pc] & 255); op == opJZ || op == opJMP {
+			if op := int(code[pc] & 255); op == OpJZ || op == OpJMP {
 				n++
 			}
-			if hasImm(int(code[pc] & 255)) {
+			if HasImm(int(code[pc] & 255)) {
 				pc++
 			}
 		}
@@ -138,10 +138,10 @@ func TestIfConversion(t *testing.T) {
 	}
 	start, end := ruleCode(p, 0)
 	for pc := start; pc < p.Rules[0].BodyPC && pc < end; pc++ {
-		if op := int(ifConvert(p)[pc] & 255); op == opJZ || op == opJMP {
+		if op := int(ifConvert(p)[pc] & 255); op == OpJZ || op == OpJMP {
 			t.Errorf("life's precondition keeps a jump at %d", pc)
 		}
-		if hasImm(int(p.Code[pc] & 255)) {
+		if HasImm(int(p.Code[pc] & 255)) {
 			pc++
 		}
 	}

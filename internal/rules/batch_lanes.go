@@ -15,7 +15,7 @@ func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool
 		s, m := uint(bits.TrailingZeros32(uint32(k))), k-1
 		if len(act) == b.n {
 			d := D[:b.n]
-			if op == opIMOD {
+			if op == OpIMOD {
 				for i, x := range X[:b.n] {
 					d[i] = x & uint32(m)
 				}
@@ -27,7 +27,7 @@ func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool
 			}
 			return true
 		}
-		if op == opIMOD {
+		if op == OpIMOD {
 			for _, l := range act {
 				D[l] = X[l] & uint32(m)
 			}
@@ -39,14 +39,14 @@ func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool
 		}
 		return true
 	}
-	if op == opIMOD {
+	if op == OpIMOD {
 		for _, l := range act {
-			D[l] = uint32(imod(int32(X[l]), k))
+			D[l] = uint32(IMod(int32(X[l]), k))
 		}
 		return true
 	}
 	for _, l := range act {
-		D[l] = uint32(idiv(int32(X[l]), k))
+		D[l] = uint32(IDiv(int32(X[l]), k))
 	}
 	return true
 }
@@ -56,7 +56,7 @@ func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool
 func (b *batchEval) loadOperands(op int, Y *[lanes]uint32, k int64, fi int) ([]uint32, *[lanes]uint32) {
 	f := &b.p.Fields[fi]
 	src := b.cur
-	if op == opLDS {
+	if op == OpLDS {
 		src = b.snap
 	}
 	if k >= 0 {
@@ -122,11 +122,11 @@ func (b *batchEval) loadAdd(op int, A, X, Y *[lanes]uint32, k int64, fi int, act
 func (b *batchEval) load(op int, D *[lanes]uint32, ib, fi int, act []uint8) {
 	f := &b.p.Fields[fi]
 	src := b.cur
-	if op == opLDS {
+	if op == OpLDS {
 		src = b.snap
 	}
 	fld := src[f.Off : f.Off+f.Size]
-	if ib == noReg {
+	if ib == NoReg {
 		v := fld[0]
 		for _, l := range act {
 			D[l] = v
@@ -165,7 +165,7 @@ func (b *batchEval) store(op int, V *[lanes]uint32, ib, fi int, act []uint8) {
 	X := &b.r[ib&31]
 	for _, l := range act {
 		x := uint32(0)
-		if ib != noReg {
+		if ib != NoReg {
 			x = X[l]
 		}
 		if x >= size {
@@ -173,23 +173,23 @@ func (b *batchEval) store(op int, V *[lanes]uint32, ib, fi int, act []uint8) {
 			continue
 		}
 		switch op {
-		case opST:
+		case OpST:
 			fld[x] = V[l]
-		case opSTP:
+		case OpSTP:
 			if len(b.pend[l]) >= MaxPendings {
 				b.faultLane(l)
 				continue
 			}
-			b.pend[l] = append(b.pend[l], pendingWrite{f.Off + int(x), V[l]})
+			b.pend[l] = append(b.pend[l], PendingWrite{f.Off + int(x), V[l]})
 			b.dirty = true
-		case opADDI:
+		case OpADDI:
 			if b.split {
 				atomic.AddUint32(&fld[x], V[l])
 			} else {
 				fld[x] += V[l]
 			}
 		default:
-			b.fadd[l] = append(b.fadd[l], pendingWrite{f.Off + int(x), V[l]})
+			b.fadd[l] = append(b.fadd[l], PendingWrite{f.Off + int(x), V[l]})
 			b.dirty = true
 		}
 	}

@@ -7,149 +7,149 @@ package rules
 func batchBinary(op int, D, X, Y *[lanes]uint32, act []uint8, n int) bool {
 	if len(act) == n {
 		switch op {
-		case opIADD:
+		case OpIADD:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = x + y
 			}
-		case opISUB:
+		case OpISUB:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = x - y
 			}
-		case opIMUL:
+		case OpIMUL:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = x * y
 			}
-		case opIAND:
+		case OpIAND:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = x & y
 			}
-		case opIOR:
+		case OpIOR:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = x | y
 			}
-		case opIXOR:
+		case OpIXOR:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = x ^ y
 			}
-		case opISHL:
+		case OpISHL:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = x << (y & 31)
 			}
-		case opISHR:
+		case OpISHR:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = uint32(int32(x) >> (y & 31))
 			}
-		case opIEQ:
+		case OpIEQ:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = b2u(x == y)
+				d[i] = B2U(x == y)
 			}
-		case opINE:
+		case OpINE:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = b2u(x != y)
+				d[i] = B2U(x != y)
 			}
-		case opILT:
+		case OpILT:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = b2u(int32(x) < int32(y))
+				d[i] = B2U(int32(x) < int32(y))
 			}
-		case opILE:
+		case OpILE:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = b2u(int32(x) <= int32(y))
+				d[i] = B2U(int32(x) <= int32(y))
 			}
-		case opIMIN:
+		case OpIMIN:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = uint32(min(int32(x), int32(y)))
 			}
-		case opIMAX:
+		case OpIMAX:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = uint32(max(int32(x), int32(y)))
 			}
-		case opFADD:
+		case OpFADD:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = u32(f32(x) + f32(y))
+				d[i] = U32(F32(x) + F32(y))
 			}
-		case opFSUB:
+		case OpFSUB:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = u32(f32(x) - f32(y))
+				d[i] = U32(F32(x) - F32(y))
 			}
-		case opFMUL:
+		case OpFMUL:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = u32(f32(x) * f32(y))
+				d[i] = U32(F32(x) * F32(y))
 			}
-		case opFDIV:
+		case OpFDIV:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = u32(f32(x) / f32(y))
+				d[i] = U32(F32(x) / F32(y))
 			}
-		case opFEQ:
+		case OpFEQ:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = b2u(f32(x) == f32(y))
+				d[i] = B2U(F32(x) == F32(y))
 			}
-		case opFNE:
+		case OpFNE:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = b2u(f32(x) != f32(y))
+				d[i] = B2U(F32(x) != F32(y))
 			}
-		case opFLT:
+		case OpFLT:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = b2u(f32(x) < f32(y))
+				d[i] = B2U(F32(x) < F32(y))
 			}
-		case opFLE:
+		case OpFLE:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = b2u(f32(x) <= f32(y))
+				d[i] = B2U(F32(x) <= F32(y))
 			}
-		case opFMIN:
+		case OpFMIN:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = fmin32(x, y)
+				d[i] = FMin32(x, y)
 			}
-		case opFMAX:
+		case OpFMAX:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = fmax32(x, y)
+				d[i] = FMax32(x, y)
 			}
 		default:
 			return false
@@ -157,125 +157,125 @@ func batchBinary(op int, D, X, Y *[lanes]uint32, act []uint8, n int) bool {
 		return true
 	}
 	switch op {
-	case opIADD:
+	case OpIADD:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = x + y
 		}
-	case opISUB:
+	case OpISUB:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = x - y
 		}
-	case opIMUL:
+	case OpIMUL:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = x * y
 		}
-	case opIAND:
+	case OpIAND:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = x & y
 		}
-	case opIOR:
+	case OpIOR:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = x | y
 		}
-	case opIXOR:
+	case OpIXOR:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = x ^ y
 		}
-	case opISHL:
+	case OpISHL:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = x << (y & 31)
 		}
-	case opISHR:
+	case OpISHR:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = uint32(int32(x) >> (y & 31))
 		}
-	case opIEQ:
+	case OpIEQ:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = b2u(x == y)
+			D[l] = B2U(x == y)
 		}
-	case opINE:
+	case OpINE:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = b2u(x != y)
+			D[l] = B2U(x != y)
 		}
-	case opILT:
+	case OpILT:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = b2u(int32(x) < int32(y))
+			D[l] = B2U(int32(x) < int32(y))
 		}
-	case opILE:
+	case OpILE:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = b2u(int32(x) <= int32(y))
+			D[l] = B2U(int32(x) <= int32(y))
 		}
-	case opIMIN:
+	case OpIMIN:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = uint32(min(int32(x), int32(y)))
 		}
-	case opIMAX:
+	case OpIMAX:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = uint32(max(int32(x), int32(y)))
 		}
-	case opFADD:
+	case OpFADD:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = u32(f32(x) + f32(y))
+			D[l] = U32(F32(x) + F32(y))
 		}
-	case opFSUB:
+	case OpFSUB:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = u32(f32(x) - f32(y))
+			D[l] = U32(F32(x) - F32(y))
 		}
-	case opFMUL:
+	case OpFMUL:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = u32(f32(x) * f32(y))
+			D[l] = U32(F32(x) * F32(y))
 		}
-	case opFDIV:
+	case OpFDIV:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = u32(f32(x) / f32(y))
+			D[l] = U32(F32(x) / F32(y))
 		}
-	case opFEQ:
+	case OpFEQ:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = b2u(f32(x) == f32(y))
+			D[l] = B2U(F32(x) == F32(y))
 		}
-	case opFNE:
+	case OpFNE:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = b2u(f32(x) != f32(y))
+			D[l] = B2U(F32(x) != F32(y))
 		}
-	case opFLT:
+	case OpFLT:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = b2u(f32(x) < f32(y))
+			D[l] = B2U(F32(x) < F32(y))
 		}
-	case opFLE:
+	case OpFLE:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = b2u(f32(x) <= f32(y))
+			D[l] = B2U(F32(x) <= F32(y))
 		}
-	case opFMIN:
+	case OpFMIN:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = fmin32(x, y)
+			D[l] = FMin32(x, y)
 		}
-	case opFMAX:
+	case OpFMAX:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = fmax32(x, y)
+			D[l] = FMax32(x, y)
 		}
 	default:
 		return false

@@ -7,125 +7,125 @@ package rules
 func batchBinaryK(op int, D, X *[lanes]uint32, k uint32, act []uint8, n int) bool {
 	if len(act) == n {
 		switch op {
-		case opIADD:
+		case OpIADD:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = x + y
 			}
-		case opISUB:
+		case OpISUB:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = x - y
 			}
-		case opIMUL:
+		case OpIMUL:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = x * y
 			}
-		case opIAND:
+		case OpIAND:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = x & y
 			}
-		case opIOR:
+		case OpIOR:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = x | y
 			}
-		case opIXOR:
+		case OpIXOR:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = x ^ y
 			}
-		case opISHL:
+		case OpISHL:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = x << (y & 31)
 			}
-		case opISHR:
+		case OpISHR:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = uint32(int32(x) >> (y & 31))
 			}
-		case opIEQ:
+		case OpIEQ:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = b2u(x == y)
+				d[i] = B2U(x == y)
 			}
-		case opINE:
+		case OpINE:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = b2u(x != y)
+				d[i] = B2U(x != y)
 			}
-		case opILT:
+		case OpILT:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = b2u(int32(x) < int32(y))
+				d[i] = B2U(int32(x) < int32(y))
 			}
-		case opILE:
+		case OpILE:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = b2u(int32(x) <= int32(y))
+				d[i] = B2U(int32(x) <= int32(y))
 			}
-		case opIMIN:
+		case OpIMIN:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = uint32(min(int32(x), int32(y)))
 			}
-		case opIMAX:
+		case OpIMAX:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = uint32(max(int32(x), int32(y)))
 			}
-		case opFADD:
+		case OpFADD:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = u32(f32(x) + f32(y))
+				d[i] = U32(F32(x) + F32(y))
 			}
-		case opFSUB:
+		case OpFSUB:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = u32(f32(x) - f32(y))
+				d[i] = U32(F32(x) - F32(y))
 			}
-		case opFMUL:
+		case OpFMUL:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = u32(f32(x) * f32(y))
+				d[i] = U32(F32(x) * F32(y))
 			}
-		case opFDIV:
+		case OpFDIV:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = u32(f32(x) / f32(y))
+				d[i] = U32(F32(x) / F32(y))
 			}
-		case opFEQ:
+		case OpFEQ:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = b2u(f32(x) == f32(y))
+				d[i] = B2U(F32(x) == F32(y))
 			}
-		case opFNE:
+		case OpFNE:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = b2u(f32(x) != f32(y))
+				d[i] = B2U(F32(x) != F32(y))
 			}
-		case opFLT:
+		case OpFLT:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = b2u(f32(x) < f32(y))
+				d[i] = B2U(F32(x) < F32(y))
 			}
-		case opFLE:
+		case OpFLE:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = b2u(f32(x) <= f32(y))
+				d[i] = B2U(F32(x) <= F32(y))
 			}
-		case opFMIN:
+		case OpFMIN:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = fmin32(x, y)
+				d[i] = FMin32(x, y)
 			}
-		case opFMAX:
+		case OpFMAX:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = fmax32(x, y)
+				d[i] = FMax32(x, y)
 			}
 		default:
 			return false
@@ -133,125 +133,125 @@ func batchBinaryK(op int, D, X *[lanes]uint32, k uint32, act []uint8, n int) boo
 		return true
 	}
 	switch op {
-	case opIADD:
+	case OpIADD:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = x + y
 		}
-	case opISUB:
+	case OpISUB:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = x - y
 		}
-	case opIMUL:
+	case OpIMUL:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = x * y
 		}
-	case opIAND:
+	case OpIAND:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = x & y
 		}
-	case opIOR:
+	case OpIOR:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = x | y
 		}
-	case opIXOR:
+	case OpIXOR:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = x ^ y
 		}
-	case opISHL:
+	case OpISHL:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = x << (y & 31)
 		}
-	case opISHR:
+	case OpISHR:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = uint32(int32(x) >> (y & 31))
 		}
-	case opIEQ:
+	case OpIEQ:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = b2u(x == y)
+			D[l] = B2U(x == y)
 		}
-	case opINE:
+	case OpINE:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = b2u(x != y)
+			D[l] = B2U(x != y)
 		}
-	case opILT:
+	case OpILT:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = b2u(int32(x) < int32(y))
+			D[l] = B2U(int32(x) < int32(y))
 		}
-	case opILE:
+	case OpILE:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = b2u(int32(x) <= int32(y))
+			D[l] = B2U(int32(x) <= int32(y))
 		}
-	case opIMIN:
+	case OpIMIN:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = uint32(min(int32(x), int32(y)))
 		}
-	case opIMAX:
+	case OpIMAX:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = uint32(max(int32(x), int32(y)))
 		}
-	case opFADD:
+	case OpFADD:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = u32(f32(x) + f32(y))
+			D[l] = U32(F32(x) + F32(y))
 		}
-	case opFSUB:
+	case OpFSUB:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = u32(f32(x) - f32(y))
+			D[l] = U32(F32(x) - F32(y))
 		}
-	case opFMUL:
+	case OpFMUL:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = u32(f32(x) * f32(y))
+			D[l] = U32(F32(x) * F32(y))
 		}
-	case opFDIV:
+	case OpFDIV:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = u32(f32(x) / f32(y))
+			D[l] = U32(F32(x) / F32(y))
 		}
-	case opFEQ:
+	case OpFEQ:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = b2u(f32(x) == f32(y))
+			D[l] = B2U(F32(x) == F32(y))
 		}
-	case opFNE:
+	case OpFNE:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = b2u(f32(x) != f32(y))
+			D[l] = B2U(F32(x) != F32(y))
 		}
-	case opFLT:
+	case OpFLT:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = b2u(f32(x) < f32(y))
+			D[l] = B2U(F32(x) < F32(y))
 		}
-	case opFLE:
+	case OpFLE:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = b2u(f32(x) <= f32(y))
+			D[l] = B2U(F32(x) <= F32(y))
 		}
-	case opFMIN:
+	case OpFMIN:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = fmin32(x, y)
+			D[l] = FMin32(x, y)
 		}
-	case opFMAX:
+	case OpFMAX:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = fmax32(x, y)
+			D[l] = FMax32(x, y)
 		}
 	default:
 		return false
@@ -264,60 +264,60 @@ func batchBinaryK(op int, D, X *[lanes]uint32, k uint32, act []uint8, n int) boo
 func batchUnary(op int, D, X *[lanes]uint32, act []uint8, n int) bool {
 	if len(act) == n {
 		switch op {
-		case opMOV:
+		case OpMOV:
 			d := D[:n]
 			for i, x := range X[:n] {
 				d[i] = x
 			}
-		case opINEG:
+		case OpINEG:
 			d := D[:n]
 			for i, x := range X[:n] {
 				d[i] = -x
 			}
-		case opINOT:
+		case OpINOT:
 			d := D[:n]
 			for i, x := range X[:n] {
 				d[i] = ^x
 			}
-		case opILNOT:
+		case OpILNOT:
 			d := D[:n]
 			for i, x := range X[:n] {
-				d[i] = b2u(x == 0)
+				d[i] = B2U(x == 0)
 			}
-		case opIABS:
+		case OpIABS:
 			d := D[:n]
 			for i, x := range X[:n] {
-				d[i] = uint32(iabs(int32(x)))
+				d[i] = uint32(IAbs(int32(x)))
 			}
-		case opBOOL:
+		case OpBOOL:
 			d := D[:n]
 			for i, x := range X[:n] {
-				d[i] = b2u(x != 0)
+				d[i] = B2U(x != 0)
 			}
-		case opFNEG:
+		case OpFNEG:
 			d := D[:n]
 			for i, x := range X[:n] {
 				d[i] = x ^ 0x80000000
 			}
-		case opFABS:
+		case OpFABS:
 			d := D[:n]
 			for i, x := range X[:n] {
 				d[i] = x &^ 0x80000000
 			}
-		case opFSQRT:
+		case OpFSQRT:
 			d := D[:n]
 			for i, x := range X[:n] {
-				d[i] = fsqrt32(x)
+				d[i] = FSqrt32(x)
 			}
-		case opI2F:
+		case OpI2F:
 			d := D[:n]
 			for i, x := range X[:n] {
-				d[i] = u32(float32(int32(x)))
+				d[i] = U32(float32(int32(x)))
 			}
-		case opF2I:
+		case OpF2I:
 			d := D[:n]
 			for i, x := range X[:n] {
-				d[i] = uint32(f2i(f32(x)))
+				d[i] = uint32(F2I(F32(x)))
 			}
 		default:
 			return false
@@ -325,60 +325,60 @@ func batchUnary(op int, D, X *[lanes]uint32, act []uint8, n int) bool {
 		return true
 	}
 	switch op {
-	case opMOV:
+	case OpMOV:
 		for _, l := range act {
 			x := X[l]
 			D[l] = x
 		}
-	case opINEG:
+	case OpINEG:
 		for _, l := range act {
 			x := X[l]
 			D[l] = -x
 		}
-	case opINOT:
+	case OpINOT:
 		for _, l := range act {
 			x := X[l]
 			D[l] = ^x
 		}
-	case opILNOT:
+	case OpILNOT:
 		for _, l := range act {
 			x := X[l]
-			D[l] = b2u(x == 0)
+			D[l] = B2U(x == 0)
 		}
-	case opIABS:
+	case OpIABS:
 		for _, l := range act {
 			x := X[l]
-			D[l] = uint32(iabs(int32(x)))
+			D[l] = uint32(IAbs(int32(x)))
 		}
-	case opBOOL:
+	case OpBOOL:
 		for _, l := range act {
 			x := X[l]
-			D[l] = b2u(x != 0)
+			D[l] = B2U(x != 0)
 		}
-	case opFNEG:
+	case OpFNEG:
 		for _, l := range act {
 			x := X[l]
 			D[l] = x ^ 0x80000000
 		}
-	case opFABS:
+	case OpFABS:
 		for _, l := range act {
 			x := X[l]
 			D[l] = x &^ 0x80000000
 		}
-	case opFSQRT:
+	case OpFSQRT:
 		for _, l := range act {
 			x := X[l]
-			D[l] = fsqrt32(x)
+			D[l] = FSqrt32(x)
 		}
-	case opI2F:
+	case OpI2F:
 		for _, l := range act {
 			x := X[l]
-			D[l] = u32(float32(int32(x)))
+			D[l] = U32(float32(int32(x)))
 		}
-	case opF2I:
+	case OpF2I:
 		for _, l := range act {
 			x := X[l]
-			D[l] = uint32(f2i(f32(x)))
+			D[l] = uint32(F2I(F32(x)))
 		}
 	default:
 		return false

@@ -14,18 +14,18 @@ func planBatch(p *Program) (ky []int64, skip, fuse []bool, acc []int8) {
 		acc[k] = -1
 	}
 	for pc := 0; pc < len(code); pc++ {
-		op, a, _, _ := decode(code[pc])
+		op, a, _, _ := Decode(code[pc])
 		switch {
-		case op == opLDI:
+		case op == OpLDI:
 			skip[pc] = onlyFolded(code, ky, target, pc+2, a)
-		case op == opIADD && pc+1 < len(code) && !target[pc+1]:
-			op2, a2, b2, _ := decode(code[pc+1])
-			fuse[pc] = (op2 == opLD || op2 == opLDS) && a2 == a && b2 == a
+		case op == OpIADD && pc+1 < len(code) && !target[pc+1]:
+			op2, a2, b2, _ := Decode(code[pc+1])
+			fuse[pc] = (op2 == OpLD || op2 == OpLDS) && a2 == a && b2 == a
 			if fuse[pc] && pc+2 < len(code) && !target[pc+2] {
 				acc[pc] = accumulates(code, target, pc+2, a)
 			}
 		}
-		if hasImm(op) {
+		if HasImm(op) {
 			pc++
 		}
 	}
@@ -36,12 +36,12 @@ func planBatch(p *Program) (ky []int64, skip, fuse []bool, acc []int8) {
 // value t into (acc = acc + t or t + acc), when t is written again before
 // its basic block ends and nothing reads it first; else -1.
 func accumulates(code []uint32, target []bool, pc, t int) int8 {
-	op, a, b, c := decode(code[pc])
-	if op != opIADD || a == t || !(b == a && c == t || b == t && c == a) {
+	op, a, b, c := Decode(code[pc])
+	if op != OpIADD || a == t || !(b == a && c == t || b == t && c == a) {
 		return -1
 	}
 	for q := pc + 1; q < len(code) && !target[q]; q++ {
-		reads, writes, _ := regOperands(code[q])
+		reads, writes, _ := RegOperands(code[q])
 		for _, r := range reads {
 			if r == t {
 				return -1
@@ -51,10 +51,10 @@ func accumulates(code []uint32, target []bool, pc, t int) int8 {
 			return int8(a)
 		}
 		switch int(code[q] & 255) {
-		case opJMP, opJZ, opLOOP, opRET, opEND:
+		case OpJMP, OpJZ, OpLOOP, OpRET, OpEND:
 			return -1
 		}
-		if hasImm(int(code[q] & 255)) {
+		if HasImm(int(code[q] & 255)) {
 			q++
 		}
 	}
@@ -66,15 +66,15 @@ func accumulates(code []uint32, target []bool, pc, t int) int8 {
 // its basic block ends.
 func onlyFolded(code []uint32, ky []int64, target []bool, pc, r int) bool {
 	for ; pc < len(code) && !target[pc]; pc++ {
-		op, _, b, c := decode(code[pc])
-		reads, writes, _ := regOperands(code[pc])
+		op, _, b, c := Decode(code[pc])
+		reads, writes, _ := RegOperands(code[pc])
 		for k, x := range reads {
 			if x != r {
 				continue
 			}
-			folded := k == 1 && c == r && b != r && ky[pc] >= 0 && op >= opIADD &&
-				!(op >= opINEG && op <= opBOOL) && !(op >= opFNEG && op <= opF2I) &&
-				!((op == opIDIV || op == opIMOD) && ky[pc] == 0)
+			folded := k == 1 && c == r && b != r && ky[pc] >= 0 && op >= OpIADD &&
+				!(op >= OpINEG && op <= OpBOOL) && !(op >= OpFNEG && op <= OpF2I) &&
+				!((op == OpIDIV || op == OpIMOD) && ky[pc] == 0)
 			if !folded {
 				return false
 			}
@@ -82,10 +82,10 @@ func onlyFolded(code []uint32, ky []int64, target []bool, pc, r int) bool {
 		if len(writes) > 0 && writes[0] == r {
 			return true
 		}
-		if op == opJMP || op == opJZ || op == opLOOP || op == opRET || op == opEND {
+		if op == OpJMP || op == OpJZ || op == OpLOOP || op == OpRET || op == OpEND {
 			return false
 		}
-		if hasImm(op) {
+		if HasImm(op) {
 			pc++
 		}
 	}
@@ -105,8 +105,8 @@ func jumpTargets(p *Program) []bool {
 	}
 	for pc := 0; pc < len(code); pc++ {
 		op := int(code[pc] & 255)
-		if hasImm(op) {
-			if op != opLDI && pc+1 < len(code) && int(code[pc+1]) <= len(code) {
+		if HasImm(op) {
+			if op != OpLDI && pc+1 < len(code) && int(code[pc+1]) <= len(code) {
 				target[code[pc+1]] = true
 			}
 			pc++
@@ -130,18 +130,18 @@ func constOperands(p *Program, target []bool) []int64 {
 				known[r] = -1
 			}
 		}
-		op, a, _, c := decode(code[pc])
-		if op >= opIADD && op < opCount && !(op >= opINEG && op <= opBOOL) && !(op >= opFNEG && op <= opF2I) {
+		op, a, _, c := Decode(code[pc])
+		if op >= OpIADD && op < OpCount && !(op >= OpINEG && op <= OpBOOL) && !(op >= OpFNEG && op <= OpF2I) {
 			ky[pc] = known[c&31]
 		}
-		_, writes, _ := regOperands(code[pc])
+		_, writes, _ := RegOperands(code[pc])
 		for _, w := range writes {
 			known[w&31] = -1
 		}
-		if op == opLDI && pc+1 < len(code) {
+		if op == OpLDI && pc+1 < len(code) {
 			known[a&31] = int64(code[pc+1])
 		}
-		if hasImm(op) {
+		if HasImm(op) {
 			pc++
 			if pc < len(ky) {
 				ky[pc] = -1

@@ -303,7 +303,7 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 		if err != nil {
 			return err
 		}
-		c.emit(d.when.at(), "", opRET, reg, 0, 0)
+		c.emit(d.when.at(), "", OpRET, reg, 0, 0)
 		c.scopes = c.scopes[:1]
 		c.nextReg = c.firstReg
 	}
@@ -314,7 +314,7 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 	if err := c.block(append(lets, d.body...)); err != nil {
 		return err
 	}
-	c.emit(d.p, "", opEND, 0, 0, 0)
+	c.emit(d.p, "", OpEND, 0, 0, 0)
 	r.SnapMask, r.PendMask, r.AtomMask = c.snap, c.pend, c.atom
 	c.ruleIdx[d.name] = true
 	c.prog.Rules = append(c.prog.Rules, r)
@@ -324,15 +324,15 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 func (c *compiler) emit(p Pos, what string, op, a, b, cc int) int {
 	pc := len(c.prog.Code)
 	c.lastPC = pc
-	c.prog.Code = append(c.prog.Code, encode(op, a, b, cc))
-	c.prog.Debug = append(c.prog.Debug, debugInfo{p, what})
+	c.prog.Code = append(c.prog.Code, Encode(op, a, b, cc))
+	c.prog.Debug = append(c.prog.Debug, DebugInfo{p, what})
 	return pc
 }
 
 func (c *compiler) emitImm(p Pos, op, a int, imm uint32) int {
 	pc := c.emit(p, "", op, a, 0, 0)
 	c.prog.Code = append(c.prog.Code, imm)
-	c.prog.Debug = append(c.prog.Debug, debugInfo{p, ""})
+	c.prog.Debug = append(c.prog.Debug, DebugInfo{p, ""})
 	return pc
 }
 
@@ -395,7 +395,7 @@ func (c *compiler) stmt(s stmt) error {
 			if err != nil {
 				return err
 			}
-			c.emit(s.p, "", opMOV, dst, r, 0)
+			c.emit(s.p, "", OpMOV, dst, r, 0)
 			r = dst
 		}
 		c.scopes[len(c.scopes)-1] = append(c.scopes[len(c.scopes)-1], local{s.name, r, t})
@@ -416,7 +416,7 @@ func (c *compiler) stmt(s stmt) error {
 			return err
 		}
 		c.nextReg = mark
-		jz := c.emitImm(s.p, opJZ, r, 0)
+		jz := c.emitImm(s.p, OpJZ, r, 0)
 		if err := c.block(s.then); err != nil {
 			return err
 		}
@@ -424,7 +424,7 @@ func (c *compiler) stmt(s stmt) error {
 			c.patch(jz, len(c.prog.Code))
 			return nil
 		}
-		jmp := c.emitImm(s.p, opJMP, 0, 0)
+		jmp := c.emitImm(s.p, OpJMP, 0, 0)
 		c.patch(jz, len(c.prog.Code))
 		if err := c.block(s.els); err != nil {
 			return err
@@ -455,9 +455,9 @@ func (c *compiler) stmt(s stmt) error {
 		}
 		skip := -1
 		if n == 0 {
-			skip = c.emitImm(s.p, opJMP, 0, 0)
+			skip = c.emitImm(s.p, OpJMP, 0, 0)
 		}
-		c.emitImm(s.p, opLDI, rc, uint32(n))
+		c.emitImm(s.p, OpLDI, rc, uint32(n))
 		top := len(c.prog.Code)
 		// The counter is a hidden local of the loop's scope.
 		c.scopes = append(c.scopes, []local{{name: " repeat", reg: rc, typ: Int}})
@@ -469,7 +469,7 @@ func (c *compiler) stmt(s stmt) error {
 		if err := c.countIteration(s.p); err != nil {
 			return err
 		}
-		c.emitImm(s.p, opLOOP, rc, uint32(top))
+		c.emitImm(s.p, OpLOOP, rc, uint32(top))
 		if skip >= 0 {
 			c.patch(skip, len(c.prog.Code))
 		}

@@ -23,9 +23,9 @@ func (c *compiler) assign(s *assignStmt) error {
 			return err
 		}
 		if s.op == "+=" {
-			op := opIADD
+			op := OpIADD
 			if l.typ == Float {
-				op = opFADD
+				op = OpFADD
 			}
 			c.emit(s.p, "", op, l.reg, l.reg, r)
 			return nil
@@ -35,7 +35,7 @@ func (c *compiler) assign(s *assignStmt) error {
 		if r == mark && c.retarget(s.x, r, l.reg) {
 			return nil
 		}
-		c.emit(s.p, "", opMOV, l.reg, r, 0)
+		c.emit(s.p, "", OpMOV, l.reg, r, 0)
 		return nil
 	}
 	fi, ok := c.fieldIdx[s.name]
@@ -57,14 +57,14 @@ func (c *compiler) assign(s *assignStmt) error {
 	if err != nil {
 		return err
 	}
-	op := opST
+	op := OpST
 	switch {
 	case s.op == "+=" && f.Type == Int:
-		op = opADDI
+		op = OpADDI
 	case s.op == "+=":
-		op = opADDF
+		op = OpADDF
 	case c.pend&(1<<fi) != 0:
-		op = opSTP
+		op = OpSTP
 	}
 	c.emit(s.p, f.Name+"[...]", op, val, idx, fi)
 	return nil
@@ -87,7 +87,7 @@ func (c *compiler) index(p Pos, f Field, idx expr) (int, error) {
 		if idx != nil {
 			return 0, c.errAt(p, "field %q is a scalar: no index", f.Name)
 		}
-		return noReg, nil
+		return NoReg, nil
 	}
 	if idx == nil {
 		return 0, c.errAt(p, "field %q is an array of %d: index it (%s[i])", f.Name, f.Size, f.Name)
@@ -111,10 +111,10 @@ func (c *compiler) retarget(x expr, r, reg int) bool {
 	if c.lastPC < 0 {
 		return false
 	}
-	op, a, b, cc := decode(c.prog.Code[c.lastPC])
-	if hasImm(op) || a != r || op == opST || op == opSTP || op == opADDI || op == opADDF || op == opRET || op == opEND {
+	op, a, b, cc := Decode(c.prog.Code[c.lastPC])
+	if HasImm(op) || a != r || op == OpST || op == OpSTP || op == OpADDI || op == OpADDF || op == OpRET || op == OpEND {
 		return false
 	}
-	c.prog.Code[c.lastPC] = encode(op, reg, b, cc)
+	c.prog.Code[c.lastPC] = Encode(op, reg, b, cc)
 	return true
 }

@@ -158,7 +158,7 @@ func (c *compiler) evalConst(e expr) (constVal, error) {
 		switch {
 		case e.fn == "int" && len(args) == 1:
 			if args[0].isFloat {
-				return constVal{i: int64(f2i(float32(args[0].f)))}, nil
+				return constVal{i: int64(F2I(float32(args[0].f)))}, nil
 			}
 			return args[0], nil
 		case e.fn == "float" && len(args) == 1:
@@ -167,7 +167,7 @@ func (c *compiler) evalConst(e expr) (constVal, error) {
 			if args[0].isFloat {
 				return constVal{isFloat: true, f: math.Abs(args[0].f)}, nil
 			}
-			return constVal{i: int64(iabs(int32(args[0].i)))}, nil
+			return constVal{i: int64(IAbs(int32(args[0].i)))}, nil
 		case (e.fn == "min" || e.fn == "max") && len(args) == 2:
 			a, b := args[0], args[1]
 			if a.isFloat || b.isFloat {
@@ -203,9 +203,9 @@ func intOp(op string, a, b int32) int32 {
 	case "*":
 		return a * b
 	case "/":
-		return idiv(a, b)
+		return IDiv(a, b)
 	case "%":
-		return imod(a, b)
+		return IMod(a, b)
 	case "&":
 		return a & b
 	case "|":
@@ -237,7 +237,7 @@ func intOp(op string, a, b int32) int32 {
 }
 
 // idiv truncates; MinInt32 / -1 wraps to MinInt32.
-func idiv(a, b int32) int32 {
+func IDiv(a, b int32) int32 {
 	if b == -1 {
 		return -a
 	}
@@ -245,7 +245,7 @@ func idiv(a, b int32) int32 {
 }
 
 // imod is Euclidean: the result lies in [0, |b|).
-func imod(a, b int32) int32 {
+func IMod(a, b int32) int32 {
 	if b == -1 || b == 1 {
 		return 0
 	}
@@ -260,7 +260,7 @@ func imod(a, b int32) int32 {
 	return r
 }
 
-func iabs(a int32) int32 {
+func IAbs(a int32) int32 {
 	if a < 0 {
 		return -a
 	}
@@ -268,7 +268,7 @@ func iabs(a int32) int32 {
 }
 
 // f2i truncates toward zero, saturating, with NaN -> 0 (CUDA's cvt.rzi.s32.f32).
-func f2i(f float32) int32 {
+func F2I(f float32) int32 {
 	switch {
 	case f != f:
 		return 0

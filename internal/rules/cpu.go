@@ -89,7 +89,7 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 				}
 				for s := lo; s < min(lo+batch, st.N); s++ {
 					cur := st.State(s)
-					e.setState(cur)
+					e.SetState(cur)
 					if traced[s] {
 						traces[w] = append(traces[w], TraceRecord{0, s, 0, append([]uint32(nil), cur...)})
 					}
@@ -156,15 +156,15 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 // unless a precondition draws) or its first fault.
 func runState(e stateEval, p *Program, fired [][]int64, o Options, s int, after func(t int, n int64)) (int32, stateError) {
 	for t := 1; t <= o.Steps; t++ {
-		if e.stopped() {
+		if e.Stopped() {
 			return 0, stateError{}
 		}
 		if p.Draws {
-			e.drawAt(o.Seed, o.FirstState+s, o.FirstStep+t)
+			e.DrawAt(o.Seed, o.FirstState+s, o.FirstStep+t)
 		}
 		var n int64
 		for r := range p.Rules {
-			k, i, f := e.applyRule(r)
+			k, i, f := e.ApplyRule(r)
 			fired[(t-1)%len(fired)][r] += k
 			n += k
 			if f != nil {
@@ -188,7 +188,7 @@ func (c CPU) newEval(p *Program, stop *atomic.Bool, parts int) stateEval {
 	case c.Path == PathBatch && batchFits(p):
 		return newBatchEval(p, stop)
 	}
-	return &evaluator{p: p, snap: make([]uint32, p.Words), stop: stop}
+	return NewVM(p, stop)
 }
 
 // stepProgress reports progress in steps of states (N x steps in all), so

@@ -29,39 +29,40 @@ func newSplitEval(p *Program, stop *atomic.Bool, parts, min int) *splitEval {
 	s := &splitEval{p: p, snap: make([]uint32, p.Words), min: min}
 	for range parts {
 		b := newBatchEval(p, stop)
-		b.snap, b.ref.snap = s.snap, s.snap
+		b.snap = s.snap
+		b.ref.ShareSnapshot(s.snap)
 		s.parts = append(s.parts, b)
 	}
 	return s
 }
 
-func (s *splitEval) setState(w []uint32) {
+func (s *splitEval) SetState(w []uint32) {
 	s.cur = w
 	for _, b := range s.parts {
-		b.setState(w)
+		b.SetState(w)
 	}
 }
 
-func (s *splitEval) drawAt(seed uint64, state, step int) {
+func (s *splitEval) DrawAt(seed uint64, state, step int) {
 	for _, b := range s.parts {
-		b.drawAt(seed, state, step)
+		b.DrawAt(seed, state, step)
 	}
 }
 
-func (s *splitEval) stopped() bool { return s.parts[0].stopped() }
+func (s *splitEval) Stopped() bool { return s.parts[0].Stopped() }
 
-func (s *splitEval) applyRule(ri int) (int64, int, *fault) {
+func (s *splitEval) ApplyRule(ri int) (int64, int, *Fault) {
 	rule := &s.p.Rules[ri]
 	n, k := rule.Hi-rule.Lo, len(s.parts)
 	if n < s.min || k == 1 {
-		return s.parts[0].applyRule(ri)
+		return s.parts[0].ApplyRule(ri)
 	}
 	if s.p.Draws {
 		for _, b := range s.parts {
-			b.ref.draw.forRule(ri)
+			b.ref.ForRule(ri)
 		}
 	}
-	takeSnapshot(s.p, rule, s.cur, s.snap)
+	TakeSnapshot(s.p, rule, s.cur, s.snap)
 	// Whole batches per part (but every part some work when tests split
 	// tiny ranges).
 	chunk := (n + k - 1) / k
@@ -71,7 +72,7 @@ func (s *splitEval) applyRule(ri int) (int64, int, *fault) {
 	type result struct {
 		fired int64
 		i     int
-		f     *fault
+		f     *Fault
 	}
 	out := make([]result, k)
 	for _, b := range s.parts {
@@ -118,7 +119,7 @@ func (s *splitEval) applyRule(ri int) (int64, int, *fault) {
 	}
 	for _, b := range s.parts {
 		for _, w := range b.fadds {
-			s.cur[w.word] = u32(f32(s.cur[w.word]) + f32(w.val))
+			s.cur[w.word] = U32(F32(s.cur[w.word]) + F32(w.val))
 		}
 	}
 	return fired, 0, nil

@@ -111,7 +111,7 @@ func compareStates(t *testing.T, name string, p *Program, want, got *States, flo
 				if a == b {
 					continue
 				}
-				if f.Type == Float && floatOK && math.Abs(float64(f32(a)-f32(b))) <= 1e-5*math.Abs(float64(f32(a))) {
+				if f.Type == Float && floatOK && math.Abs(float64(F32(a)-F32(b))) <= 1e-5*math.Abs(float64(F32(a))) {
 					continue
 				}
 				t.Fatalf("%s: state %d %s[%d]: %s, want %s", name, s, f.Name, k, FormatValue(&f, b), FormatValue(&f, a))

@@ -137,25 +137,25 @@ func (e *RuntimeError) Error() string {
 var ErrDrawsNoFixpoint = errors.New("rules: a precondition draws random numbers (rand, uniform): a step in which no rule fires is no fixed point; run a number of --steps")
 
 // fault is an evaluation's failure: the instruction and the offending value.
-type fault struct {
+type Fault struct {
 	pc    int
 	value int32
 }
 
 // runtimeError describes a fault of rule r on state s at index i in step t.
-func (p *Program) runtimeError(r, s, i, t int, f fault) *RuntimeError {
+func (p *Program) runtimeError(r, s, i, t int, f Fault) *RuntimeError {
 	e := &RuntimeError{File: p.File, Rule: p.Rules[r].Name, RuleIndex: r, State: s, Index: i, Step: t}
 	if f.pc < 0 || f.pc >= len(p.Code) {
 		e.Pos, e.What = p.Rules[r].Pos, fmt.Sprintf("fault at pc %d", f.pc)
 		return e
 	}
 	e.Pos = p.Debug[f.pc].pos
-	op, _, _, fi := decode(p.Code[f.pc])
+	op, _, _, fi := Decode(p.Code[f.pc])
 	switch op {
-	case opLD, opLDS, opST, opSTP, opADDI, opADDF:
+	case OpLD, OpLDS, OpST, OpSTP, OpADDI, OpADDF:
 		fd := p.Fields[fi]
 		e.What = fmt.Sprintf("index %d out of range for %s[%d]", f.value, fd.Name, fd.Size)
-	case opIDIV, opIMOD:
+	case OpIDIV, OpIMOD:
 		e.What = "integer division by zero"
 		if p.Debug[f.pc].what == "uniform" {
 			e.What = "uniform(LO, HI) with HI below LO"
@@ -163,7 +163,7 @@ func (p *Program) runtimeError(r, s, i, t int, f fault) *RuntimeError {
 	default:
 		e.What = fmt.Sprintf("fault (value %d)", f.value)
 	}
-	if op == opSTP && f.value > MaxPendings {
+	if op == OpSTP && f.value > MaxPendings {
 		e.What = fmt.Sprintf("more than %d scattered writes in one evaluation", MaxPendings)
 	}
 	return e
@@ -174,7 +174,7 @@ type stateError struct {
 	ok         bool
 	step, rule int
 	index      int
-	f          fault
+	f          Fault
 }
 
 // firstError picks the error both backends report: earliest step, then

@@ -1,27 +1,30 @@
 package rules
 
-import "math"
+import (
+	"math"
+	"sync/atomic"
+)
 
 // stateEval applies rules to one state at a time: the batch evaluator
 // (batch.go), its split over several goroutines (cpu_split.go) or the
 // interpreter (interp.go), the reference.
 type stateEval interface {
-	applyRule(ri int) (fired int64, index int, f *fault)
-	setState(w []uint32)
+	ApplyRule(ri int) (fired int64, index int, f *Fault)
+	SetState(w []uint32)
 	// drawAt keys the draws (rand.go) of the steps to come: the state's
 	// number in the whole run and the step.
-	drawAt(seed uint64, state, step int)
-	stopped() bool
+	DrawAt(seed uint64, state, step int)
+	Stopped() bool
 }
 
-func (e *evaluator) setState(w []uint32) { e.cur = w }
-func (e *evaluator) drawAt(seed uint64, state, step int) {
+func (e *VM) SetState(w []uint32) { e.cur = w }
+func (e *VM) DrawAt(seed uint64, state, step int) {
 	e.draw.seed, e.draw.state, e.draw.step = seed, state, step
 }
-func (e *evaluator) stopped() bool { return e.stop != nil && e.stop.Load() }
+func (e *VM) Stopped() bool { return e.stop != nil && e.stop.Load() }
 
 // takeSnapshot copies the fields rule reads from the snapshot.
-func takeSnapshot(p *Program, rule *Rule, cur, snap []uint32) {
+func TakeSnapshot(p *Program, rule *Rule, cur, snap []uint32) {
 	if rule.SnapMask == 0 {
 		return
 	}
@@ -34,30 +37,30 @@ func takeSnapshot(p *Program, rule *Rule, cur, snap []uint32) {
 
 // regOperands returns the registers instruction w reads and writes, and
 // false when one lies outside the register file.
-func regOperands(w uint32) (reads, writes []int, ok bool) {
-	op, a, b, c := decode(w)
+func RegOperands(w uint32) (reads, writes []int, ok bool) {
+	op, a, b, c := Decode(w)
 	idx := func(r int) []int {
-		if r == noReg {
+		if r == NoReg {
 			return nil
 		}
 		return []int{r}
 	}
 	switch {
-	case op == opLDI:
+	case op == OpLDI:
 		writes = []int{a}
-	case op == opMOV, op >= opINEG && op <= opBOOL, op >= opFNEG && op <= opF2I:
+	case op == OpMOV, op >= OpINEG && op <= OpBOOL, op >= OpFNEG && op <= OpF2I:
 		reads, writes = []int{b}, []int{a}
-	case op == opLD, op == opLDS:
+	case op == OpLD, op == OpLDS:
 		reads, writes = idx(b), []int{a}
-	case op == opST, op == opSTP, op == opADDI, op == opADDF:
+	case op == OpST, op == OpSTP, op == OpADDI, op == OpADDF:
 		reads = append([]int{a}, idx(b)...)
-	case op == opJZ, op == opRET:
+	case op == OpJZ, op == OpRET:
 		reads = []int{a}
-	case op == opLOOP:
+	case op == OpLOOP:
 		reads, writes = []int{a}, []int{a}
-	case op >= opIADD && op < opCount, op == opURANGE:
+	case op >= OpIADD && op < OpCount, op == OpURANGE:
 		reads, writes = []int{b, c}, []int{a}
-	case op == opRAND, op == opRANDF:
+	case op == OpRAND, op == OpRANDF:
 		reads, writes = append([]int{0}, idx(b)...), []int{a} // r0: the index keys the draw
 	}
 	for _, r := range append(append([]int(nil), reads...), writes...) {
@@ -68,7 +71,7 @@ func regOperands(w uint32) (reads, writes []int, ok bool) {
 	return reads, writes, true
 }
 
-func regMask(rs []int) uint32 {
+func RegMask(rs []int) uint32 {
 	m := uint32(0)
 	for _, r := range rs {
 		m |= 1 << r
@@ -76,18 +79,50 @@ func regMask(rs []int) uint32 {
 	return m
 }
 
-func fmin32(x, y uint32) uint32 {
-	if f32(x) < f32(y) {
+func FMin32(x, y uint32) uint32 {
+	if F32(x) < F32(y) {
 		return x
 	}
 	return y
 }
 
-func fmax32(x, y uint32) uint32 {
-	if f32(x) > f32(y) {
+func FMax32(x, y uint32) uint32 {
+	if F32(x) > F32(y) {
 		return x
 	}
 	return y
 }
 
-func fsqrt32(x uint32) uint32 { return u32(float32(math.Sqrt(float64(f32(x))))) }
+func FSqrt32(x uint32) uint32 { return U32(float32(math.Sqrt(float64(F32(x))))) }
+
+// NewVM returns an interpreter for p with its own snapshot buffer; stop, when
+// set, cancels long loops.
+func NewVM(p *Program, stop *atomic.Bool) *VM {
+	return &VM{p: p, snap: make([]uint32, p.Words), stop: stop}
+}
+
+// Snapshot is the buffer rules read their snapshot fields from.
+func (e *VM) Snapshot() []uint32 { return e.snap }
+
+// ShareSnapshot makes e read its snapshot from snap, which its owner fills
+// (TakeSnapshot): several evaluators working on parts of one state see one
+// snapshot.
+func (e *VM) ShareSnapshot(snap []uint32) { e.snap = snap }
+
+// ForRule keys the draws of rule ri (after DrawAt); evaluators that draw
+// for the VM's rule without running it call it before DrawKey.
+func (e *VM) ForRule(ri int) { e.draw.forRule(ri) }
+
+// DrawKey is the state key of the current rule's draws (DrawBits' sk).
+func (e *VM) DrawKey() uint64 { return e.draw.key }
+
+// FaultOf runs the evaluation at pc for index i on the current state and
+// returns its first fault in program order (nil: it does not fault). Its
+// scattered writes are dropped: only the fault is wanted (the batch
+// evaluator names a lane's fault this way).
+func (e *VM) FaultOf(pc int, i int32) *Fault {
+	pend := len(e.pend)
+	_, flt := e.run(pc, i)
+	e.pend = e.pend[:pend]
+	return flt
+}

@@ -170,7 +170,7 @@ func (c *compiler) expr(e expr, t Type) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		c.emitImm(e.at(), opLDI, r, constBits(v, t))
+		c.emitImm(e.at(), OpLDI, r, constBits(v, t))
 		return r, nil
 	}
 	mark := c.nextReg
@@ -184,7 +184,7 @@ func (c *compiler) expr(e expr, t Type) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		c.emit(e.p, e.name, c.loadOp(fi), r, noReg, fi)
+		c.emit(e.p, e.name, c.loadOp(fi), r, NoReg, fi)
 		return r, nil
 	case *indexExpr:
 		fi := c.fieldIdx[e.name]
@@ -209,9 +209,9 @@ func (c *compiler) expr(e expr, t Type) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		op := map[string]int{"-": opINEG, "~": opINOT, "!": opILNOT}[e.op]
+		op := map[string]int{"-": OpINEG, "~": OpINOT, "!": OpILNOT}[e.op]
 		if e.op == "-" && t == Float {
-			op = opFNEG
+			op = OpFNEG
 		}
 		c.emit(e.p, "", op, r, x, 0)
 		return r, nil
@@ -245,7 +245,7 @@ func (c *compiler) expr(e expr, t Type) (int, error) {
 			x, y = y, x
 		}
 		what := ""
-		if op == opIDIV || op == opIMOD {
+		if op == OpIDIV || op == OpIMOD {
 			what = "division"
 		}
 		c.emit(e.p, what, op, r, x, y)
@@ -258,9 +258,9 @@ func (c *compiler) expr(e expr, t Type) (int, error) {
 
 func (c *compiler) loadOp(fi int) int {
 	if c.snap&(1<<fi) != 0 {
-		return opLDS
+		return OpLDS
 	}
-	return opLD
+	return OpLD
 }
 
 // binOp maps an operator to its opcode for operands of type t; swap means
@@ -269,35 +269,35 @@ func binOp(op string, t Type) (int, bool) {
 	if t == Float {
 		switch op {
 		case "+":
-			return opFADD, false
+			return OpFADD, false
 		case "-":
-			return opFSUB, false
+			return OpFSUB, false
 		case "*":
-			return opFMUL, false
+			return OpFMUL, false
 		case "/":
-			return opFDIV, false
+			return OpFDIV, false
 		case "==":
-			return opFEQ, false
+			return OpFEQ, false
 		case "!=":
-			return opFNE, false
+			return OpFNE, false
 		case "<":
-			return opFLT, false
+			return OpFLT, false
 		case "<=":
-			return opFLE, false
+			return OpFLE, false
 		case ">":
-			return opFLT, true
+			return OpFLT, true
 		case ">=":
-			return opFLE, true
+			return OpFLE, true
 		}
 		panic(fmt.Sprintf("rules: float operator %s", op))
 	}
-	m := map[string]int{"+": opIADD, "-": opISUB, "*": opIMUL, "/": opIDIV, "%": opIMOD, "&": opIAND, "|": opIOR,
-		"^": opIXOR, "<<": opISHL, ">>": opISHR, "==": opIEQ, "!=": opINE, "<": opILT, "<=": opILE}
+	m := map[string]int{"+": OpIADD, "-": OpISUB, "*": OpIMUL, "/": OpIDIV, "%": OpIMOD, "&": OpIAND, "|": OpIOR,
+		"^": OpIXOR, "<<": OpISHL, ">>": OpISHR, "==": OpIEQ, "!=": OpINE, "<": OpILT, "<=": OpILE}
 	switch op {
 	case ">":
-		return opILT, true
+		return OpILT, true
 	case ">=":
-		return opILE, true
+		return OpILE, true
 	}
 	return m[op], false
 }
@@ -312,21 +312,21 @@ func (c *compiler) logic(e *binaryExpr) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	c.emit(e.p, "", opBOOL, r, x, 0)
+	c.emit(e.p, "", OpBOOL, r, x, 0)
 	c.nextReg = r + 1
 	var jmp int
 	if e.op == "&&" {
-		jmp = c.emitImm(e.p, opJZ, r, 0)
+		jmp = c.emitImm(e.p, OpJZ, r, 0)
 	} else {
-		jz := c.emitImm(e.p, opJZ, r, 0)
-		jmp = c.emitImm(e.p, opJMP, 0, 0)
+		jz := c.emitImm(e.p, OpJZ, r, 0)
+		jmp = c.emitImm(e.p, OpJMP, 0, 0)
 		c.patch(jz, len(c.prog.Code))
 	}
 	y, err := c.expr(e.y, Int)
 	if err != nil {
 		return 0, err
 	}
-	c.emit(e.p, "", opBOOL, r, y, 0)
+	c.emit(e.p, "", OpBOOL, r, y, 0)
 	c.patch(jmp, len(c.prog.Code))
 	c.nextReg = r + 1
 	return r, nil
@@ -366,18 +366,18 @@ func (c *compiler) call(e *callExpr, t Type, mark int) (int, error) {
 			}
 			return args[0], nil
 		}
-		op = opF2I
+		op = OpF2I
 		if e.fn == "float" {
-			op = opI2F
+			op = OpI2F
 		}
 	case "abs":
-		op = map[Type]int{Int: opIABS, Float: opFABS}[t]
+		op = map[Type]int{Int: OpIABS, Float: OpFABS}[t]
 	case "sqrt":
-		op = opFSQRT
+		op = OpFSQRT
 	case "min":
-		op = map[Type]int{Int: opIMIN, Float: opFMIN}[t]
+		op = map[Type]int{Int: OpIMIN, Float: OpFMIN}[t]
 	case "max":
-		op = map[Type]int{Int: opIMAX, Float: opFMAX}[t]
+		op = map[Type]int{Int: OpIMAX, Float: OpFMAX}[t]
 	}
 	r, err := c.alloc(e.p)
 	if err != nil {

@@ -47,11 +47,11 @@ func FuzzCompile(f *testing.F) {
 
 func hasBigRepeat(p *Program) bool {
 	for pc := 0; pc < len(p.Code); pc++ {
-		op, _, _, _ := decode(p.Code[pc])
-		if op == opLDI && p.Code[pc+1] > 1000 {
+		op, _, _, _ := Decode(p.Code[pc])
+		if op == OpLDI && p.Code[pc+1] > 1000 {
 			return true
 		}
-		if hasImm(op) {
+		if HasImm(op) {
 			pc++
 		}
 	}

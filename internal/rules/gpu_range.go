@@ -42,15 +42,15 @@ func (p *Program) gpuWide() bool {
 
 // decodeFault reads a failed state's fault records (at: err_pc, wide only)
 // into the index relative to the rule's lo and the fault.
-func decodeFault(wide bool, key, at uint64) (rel int, f fault, err error) {
+func decodeFault(wide bool, key, at uint64) (rel int, f Fault, err error) {
 	if !wide {
-		return int(key >> 45), fault{pc: int(key >> 32 & 0x1fff), value: int32(uint32(key))}, nil
+		return int(key >> 45), Fault{pc: int(key >> 32 & 0x1fff), value: int32(uint32(key))}, nil
 	}
 	rel = int(key >> 32)
 	if at>>32 != key>>32 || rel >= MaxRange {
-		return 0, fault{}, fmt.Errorf("rules: the GPU's fault records disagree (%#x, %#x)", key, at)
+		return 0, Fault{}, fmt.Errorf("rules: the GPU's fault records disagree (%#x, %#x)", key, at)
 	}
-	return rel, fault{pc: int(uint32(at)), value: int32(uint32(key))}, nil
+	return rel, Fault{pc: int(uint32(at)), value: int32(uint32(key))}, nil
 }
 
 // wideFaultKeys is what a wide kernel records for a fault at rel (the

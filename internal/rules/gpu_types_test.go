@@ -10,15 +10,15 @@ import (
 // cuda/rules_types.cuh as the host C++ compiler lays it out.
 func TestRulesGPUTypesMatchHeader(t *testing.T) {
 	consts := map[string]int64{"RULES_MAX_REGS": MaxRegs, "RULES_MAX_FIELDS": MaxFields, "RULES_MAX_PEND": MaxPendings,
-		"RULES_NO_REG": noReg, "RULES_COMPACT_BLOCK": gpuCompactBlock, "RULES_COMPACT_SMALL": gpuCompactSmall, "RULES_SIMPLE_BLOCK": gpuSimpleBlock,
-		"RULES_OP_COUNT": opCount, "RULES_OP_RAND": opRAND, "RULES_OP_RANDF": opRANDF, "RULES_OP_URANGE": opURANGE,
-		"RULES_OP_TOTAL": opTotal}
+		"RULES_NO_REG": NoReg, "RULES_COMPACT_BLOCK": gpuCompactBlock, "RULES_COMPACT_SMALL": gpuCompactSmall, "RULES_SIMPLE_BLOCK": gpuSimpleBlock,
+		"RULES_OP_COUNT": OpCount, "RULES_OP_RAND": OpRAND, "RULES_OP_RANDF": OpRANDF, "RULES_OP_URANGE": OpURANGE,
+		"RULES_OP_TOTAL": OpTotal}
 	names := []string{"NOP", "LDI", "MOV", "LD", "LDS", "ST", "STP", "ADDI", "ADDF", "JMP", "JZ", "LOOP", "RET", "END",
 		"IADD", "ISUB", "IMUL", "IDIV", "IMOD", "IAND", "IOR", "IXOR", "ISHL", "ISHR", "IEQ", "INE", "ILT", "ILE",
 		"IMIN", "IMAX", "INEG", "INOT", "ILNOT", "IABS", "BOOL", "FADD", "FSUB", "FMUL", "FDIV", "FEQ", "FNE", "FLT",
 		"FLE", "FMIN", "FMAX", "FNEG", "FABS", "FSQRT", "I2F", "F2I"}
-	if len(names) != opCount {
-		t.Fatalf("%d opcode names for %d opcodes", len(names), opCount)
+	if len(names) != OpCount {
+		t.Fatalf("%d opcode names for %d opcodes", len(names), OpCount)
 	}
 	for k, n := range names {
 		consts["RULES_OP_"+n] = int64(k)

@@ -7,11 +7,11 @@ import (
 
 // evaluator runs bytecode for one state at a time. The CUDA twin is
 // rules_exec in cuda/rules.cu: every opcode must behave identically there.
-type evaluator struct {
+type VM struct {
 	p    *Program
 	cur  []uint32 // the state
 	snap []uint32 // the snapshot (only the rule's SnapMask fields are valid)
-	pend []pendingWrite
+	pend []PendingWrite
 	npen int // pending writes of the current evaluation
 	regs [MaxRegs]uint32
 	// stop is set when the run is cancelled; long loops and step loops
@@ -21,24 +21,24 @@ type evaluator struct {
 	draw  drawContext
 }
 
-type pendingWrite struct {
+type PendingWrite struct {
 	word int
 	val  uint32
 }
 
-func f32(u uint32) float32 { return math.Float32frombits(u) }
-func u32(f float32) uint32 { return math.Float32bits(f) }
+func F32(u uint32) float32 { return math.Float32frombits(u) }
+func U32(f float32) uint32 { return math.Float32bits(f) }
 
-func b2u(b bool) uint32 {
+func B2U(b bool) uint32 {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-// run executes from pc with index i until opRET (returning whether the
-// precondition holds) or opEND.
-func (e *evaluator) run(pc int, i int32) (bool, *fault) {
+// run executes from pc with index i until OpRET (returning whether the
+// precondition holds) or OpEND.
+func (e *VM) run(pc int, i int32) (bool, *Fault) {
 	code := e.p.Code
 	r := &e.regs
 	r[0] = uint32(i)
@@ -47,51 +47,51 @@ func (e *evaluator) run(pc int, i int32) (bool, *fault) {
 		w := code[pc]
 		op, a, b, c := int(w&255), int(w>>8&255), int(w>>16&255), int(w>>24)
 		switch op {
-		case opLDI:
+		case OpLDI:
 			r[a] = code[pc+1]
 			pc += 2
 			continue
-		case opMOV:
+		case OpMOV:
 			r[a] = r[b]
-		case opLD, opLDS, opST, opSTP, opADDI, opADDF:
+		case OpLD, OpLDS, OpST, OpSTP, OpADDI, OpADDF:
 			f := &e.p.Fields[c]
 			idx := int32(0)
-			if b != noReg {
+			if b != NoReg {
 				idx = int32(r[b])
 			}
 			if idx < 0 || int(idx) >= f.Size {
-				return false, &fault{pc, idx}
+				return false, &Fault{pc, idx}
 			}
 			word := f.Off + int(idx)
 			switch op {
-			case opLD:
+			case OpLD:
 				r[a] = e.cur[word]
-			case opLDS:
+			case OpLDS:
 				r[a] = e.snap[word]
-			case opST:
+			case OpST:
 				e.cur[word] = r[a]
-			case opSTP:
+			case OpSTP:
 				e.npen++
 				if e.npen > MaxPendings {
-					return false, &fault{pc, int32(e.npen)}
+					return false, &Fault{pc, int32(e.npen)}
 				}
-				e.pend = append(e.pend, pendingWrite{word, r[a]})
-			case opADDI:
+				e.pend = append(e.pend, PendingWrite{word, r[a]})
+			case OpADDI:
 				e.cur[word] += r[a]
-			case opADDF:
-				e.cur[word] = u32(f32(e.cur[word]) + f32(r[a]))
+			case OpADDF:
+				e.cur[word] = U32(F32(e.cur[word]) + F32(r[a]))
 			}
-		case opJMP:
+		case OpJMP:
 			pc = int(code[pc+1])
 			continue
-		case opJZ:
+		case OpJZ:
 			if r[a] == 0 {
 				pc = int(code[pc+1])
 			} else {
 				pc += 2
 			}
 			continue
-		case opLOOP:
+		case OpLOOP:
 			if e.spins++; e.spins&(1<<16-1) == 0 && e.stop != nil && e.stop.Load() {
 				return false, nil // the run is being abandoned: the state no longer matters
 			}
@@ -102,106 +102,106 @@ func (e *evaluator) run(pc int, i int32) (bool, *fault) {
 				pc += 2
 			}
 			continue
-		case opRET:
+		case OpRET:
 			return r[a] != 0, nil
-		case opEND:
+		case OpEND:
 			return true, nil
-		case opIADD:
+		case OpIADD:
 			r[a] = r[b] + r[c]
-		case opISUB:
+		case OpISUB:
 			r[a] = r[b] - r[c]
-		case opIMUL:
+		case OpIMUL:
 			r[a] = r[b] * r[c]
-		case opIDIV, opIMOD:
+		case OpIDIV, OpIMOD:
 			y := int32(r[c])
 			if y == 0 {
-				return false, &fault{pc, 0}
+				return false, &Fault{pc, 0}
 			}
-			if op == opIDIV {
-				r[a] = uint32(idiv(int32(r[b]), y))
+			if op == OpIDIV {
+				r[a] = uint32(IDiv(int32(r[b]), y))
 			} else {
-				r[a] = uint32(imod(int32(r[b]), y))
+				r[a] = uint32(IMod(int32(r[b]), y))
 			}
-		case opIAND:
+		case OpIAND:
 			r[a] = r[b] & r[c]
-		case opIOR:
+		case OpIOR:
 			r[a] = r[b] | r[c]
-		case opIXOR:
+		case OpIXOR:
 			r[a] = r[b] ^ r[c]
-		case opISHL:
+		case OpISHL:
 			r[a] = r[b] << (r[c] & 31)
-		case opISHR:
+		case OpISHR:
 			r[a] = uint32(int32(r[b]) >> (r[c] & 31))
-		case opIEQ:
-			r[a] = b2u(r[b] == r[c])
-		case opINE:
-			r[a] = b2u(r[b] != r[c])
-		case opILT:
-			r[a] = b2u(int32(r[b]) < int32(r[c]))
-		case opILE:
-			r[a] = b2u(int32(r[b]) <= int32(r[c]))
-		case opIMIN:
+		case OpIEQ:
+			r[a] = B2U(r[b] == r[c])
+		case OpINE:
+			r[a] = B2U(r[b] != r[c])
+		case OpILT:
+			r[a] = B2U(int32(r[b]) < int32(r[c]))
+		case OpILE:
+			r[a] = B2U(int32(r[b]) <= int32(r[c]))
+		case OpIMIN:
 			r[a] = uint32(min(int32(r[b]), int32(r[c])))
-		case opIMAX:
+		case OpIMAX:
 			r[a] = uint32(max(int32(r[b]), int32(r[c])))
-		case opINEG:
+		case OpINEG:
 			r[a] = -r[b]
-		case opINOT:
+		case OpINOT:
 			r[a] = ^r[b]
-		case opILNOT:
-			r[a] = b2u(r[b] == 0)
-		case opIABS:
-			r[a] = uint32(iabs(int32(r[b])))
-		case opBOOL:
-			r[a] = b2u(r[b] != 0)
-		case opFADD:
-			r[a] = u32(f32(r[b]) + f32(r[c]))
-		case opFSUB:
-			r[a] = u32(f32(r[b]) - f32(r[c]))
-		case opFMUL:
-			r[a] = u32(f32(r[b]) * f32(r[c]))
-		case opFDIV:
-			r[a] = u32(f32(r[b]) / f32(r[c]))
-		case opFEQ:
-			r[a] = b2u(f32(r[b]) == f32(r[c]))
-		case opFNE:
-			r[a] = b2u(f32(r[b]) != f32(r[c]))
-		case opFLT:
-			r[a] = b2u(f32(r[b]) < f32(r[c]))
-		case opFLE:
-			r[a] = b2u(f32(r[b]) <= f32(r[c]))
-		case opFMIN:
-			if f32(r[b]) < f32(r[c]) {
+		case OpILNOT:
+			r[a] = B2U(r[b] == 0)
+		case OpIABS:
+			r[a] = uint32(IAbs(int32(r[b])))
+		case OpBOOL:
+			r[a] = B2U(r[b] != 0)
+		case OpFADD:
+			r[a] = U32(F32(r[b]) + F32(r[c]))
+		case OpFSUB:
+			r[a] = U32(F32(r[b]) - F32(r[c]))
+		case OpFMUL:
+			r[a] = U32(F32(r[b]) * F32(r[c]))
+		case OpFDIV:
+			r[a] = U32(F32(r[b]) / F32(r[c]))
+		case OpFEQ:
+			r[a] = B2U(F32(r[b]) == F32(r[c]))
+		case OpFNE:
+			r[a] = B2U(F32(r[b]) != F32(r[c]))
+		case OpFLT:
+			r[a] = B2U(F32(r[b]) < F32(r[c]))
+		case OpFLE:
+			r[a] = B2U(F32(r[b]) <= F32(r[c]))
+		case OpFMIN:
+			if F32(r[b]) < F32(r[c]) {
 				r[a] = r[b]
 			} else {
 				r[a] = r[c]
 			}
-		case opFMAX:
-			if f32(r[b]) > f32(r[c]) {
+		case OpFMAX:
+			if F32(r[b]) > F32(r[c]) {
 				r[a] = r[b]
 			} else {
 				r[a] = r[c]
 			}
-		case opFNEG:
+		case OpFNEG:
 			r[a] = r[b] ^ 0x80000000
-		case opFABS:
+		case OpFABS:
 			r[a] = r[b] &^ 0x80000000
-		case opFSQRT:
-			r[a] = u32(float32(math.Sqrt(float64(f32(r[b])))))
-		case opI2F:
-			r[a] = u32(float32(int32(r[b])))
-		case opF2I:
-			r[a] = uint32(f2i(f32(r[b])))
-		case opRAND, opRANDF:
+		case OpFSQRT:
+			r[a] = U32(float32(math.Sqrt(float64(F32(r[b])))))
+		case OpI2F:
+			r[a] = U32(float32(int32(r[b])))
+		case OpF2I:
+			r[a] = uint32(F2I(F32(r[b])))
+		case OpRAND, OpRANDF:
 			k := uint32(0)
-			if b != noReg {
+			if b != NoReg {
 				k = r[b]
 			}
-			r[a] = drawValue(op, drawBits(e.draw.key, int32(r[0]), c, k))
-		case opURANGE:
-			r[a] = urange(r[b], r[c])
+			r[a] = DrawValue(op, DrawBits(e.draw.key, int32(r[0]), c, k))
+		case OpURANGE:
+			r[a] = URange(r[b], r[c])
 		default:
-			return false, &fault{pc, int32(op)}
+			return false, &Fault{pc, int32(op)}
 		}
 		pc++
 	}
@@ -209,7 +209,7 @@ func (e *evaluator) run(pc int, i int32) (bool, *fault) {
 
 // applyRule applies rule ri once to the evaluator's state and returns how
 // many indices fired, or the fault of the lowest failing index.
-func (e *evaluator) applyRule(ri int) (int64, int, *fault) {
+func (e *VM) ApplyRule(ri int) (int64, int, *Fault) {
 	rule := &e.p.Rules[ri]
 	if e.p.Draws {
 		e.draw.forRule(ri)
@@ -224,7 +224,7 @@ func (e *evaluator) applyRule(ri int) (int64, int, *fault) {
 	e.pend = e.pend[:0]
 	var fired int64
 	for i := rule.Lo; i < rule.Hi; i++ {
-		if i&(1<<16-1) == 0 && e.stopped() {
+		if i&(1<<16-1) == 0 && e.Stopped() {
 			return fired, 0, nil // a range may hold 2^31 indices: Ctrl-C ends it too
 		}
 		if rule.CondPC >= 0 {

@@ -61,7 +61,7 @@ type Program struct {
 	Code   []uint32
 	// Debug maps each code word to its source position and, for loads,
 	// stores and divisions, what it does ("cell[...]").
-	Debug []debugInfo
+	Debug []DebugInfo
 	Regs  int // registers used, r0 is the rule's index
 	// Consts holds the file's integer constants after --define (a board's
 	// W and H, board.go).
@@ -73,7 +73,7 @@ type Program struct {
 	Draws, DrawsInCond bool
 }
 
-type debugInfo struct {
+type DebugInfo struct {
 	pos  Pos
 	what string
 }
@@ -90,75 +90,75 @@ const (
 	MaxPendings = 255      // scattered (pending) writes per evaluation
 )
 
-// Opcodes. An instruction is op | a<<8 | b<<16 | c<<24; opLDI, opJMP, opJZ
-// and opLOOP take one more word. The CUDA twin is cuda/rules_types.cuh.
+// Opcodes. An instruction is op | a<<8 | b<<16 | c<<24; OpLDI, OpJMP, OpJZ
+// and OpLOOP take one more word. The CUDA twin is cuda/rules_types.cuh.
 const (
-	opNop  = iota
-	opLDI  // r[a] = next word
-	opMOV  // r[a] = r[b]
-	opLD   // r[a] = field c [r[b]] (b == noReg: element 0), from the current state
-	opLDS  // the same, from the snapshot
-	opST   // field c [r[b]] = r[a]
-	opSTP  // pending: highest index (then latest write) wins
-	opADDI // field c [r[b]] += r[a] (int32, wrapping), accumulated
-	opADDF // field c [r[b]] += r[a] (float32), accumulated
-	opJMP  // pc = next word
-	opJZ   // if r[a] == 0 { pc = next word }
-	opLOOP // r[a]--; if int32(r[a]) > 0 { pc = next word }
-	opRET  // end of a precondition: enabled = r[a] != 0
-	opEND  // end of a consequence
-	opIADD
-	opISUB
-	opIMUL
-	opIDIV // truncated; error on 0
-	opIMOD // Euclidean (result in [0, |b|)); error on 0
-	opIAND
-	opIOR
-	opIXOR
-	opISHL // count & 31
-	opISHR // arithmetic, count & 31
-	opIEQ
-	opINE
-	opILT
-	opILE
-	opIMIN
-	opIMAX
-	opINEG
-	opINOT  // ~x
-	opILNOT // !x
-	opIABS
-	opBOOL // r[a] = r[b] != 0
-	opFADD
-	opFSUB
-	opFMUL
-	opFDIV
-	opFEQ
-	opFNE
-	opFLT
-	opFLE
-	opFMIN // a < b ? a : b
-	opFMAX // a > b ? a : b
-	opFNEG
-	opFABS
-	opFSQRT
-	opI2F
-	opF2I // truncated, saturating, NaN -> 0
-	opCount
+	OpNop  = iota
+	OpLDI  // r[a] = next word
+	OpMOV  // r[a] = r[b]
+	OpLD   // r[a] = field c [r[b]] (b == noReg: element 0), from the current state
+	OpLDS  // the same, from the snapshot
+	OpST   // field c [r[b]] = r[a]
+	OpSTP  // pending: highest index (then latest write) wins
+	OpADDI // field c [r[b]] += r[a] (int32, wrapping), accumulated
+	OpADDF // field c [r[b]] += r[a] (float32), accumulated
+	OpJMP  // pc = next word
+	OpJZ   // if r[a] == 0 { pc = next word }
+	OpLOOP // r[a]--; if int32(r[a]) > 0 { pc = next word }
+	OpRET  // end of a precondition: enabled = r[a] != 0
+	OpEND  // end of a consequence
+	OpIADD
+	OpISUB
+	OpIMUL
+	OpIDIV // truncated; error on 0
+	OpIMOD // Euclidean (result in [0, |b|)); error on 0
+	OpIAND
+	OpIOR
+	OpIXOR
+	OpISHL // count & 31
+	OpISHR // arithmetic, count & 31
+	OpIEQ
+	OpINE
+	OpILT
+	OpILE
+	OpIMIN
+	OpIMAX
+	OpINEG
+	OpINOT  // ~x
+	OpILNOT // !x
+	OpIABS
+	OpBOOL // r[a] = r[b] != 0
+	OpFADD
+	OpFSUB
+	OpFMUL
+	OpFDIV
+	OpFEQ
+	OpFNE
+	OpFLT
+	OpFLE
+	OpFMIN // a < b ? a : b
+	OpFMAX // a > b ? a : b
+	OpFNEG
+	OpFABS
+	OpFSQRT
+	OpI2F
+	OpF2I // truncated, saturating, NaN -> 0
+	OpCount
 )
 
 // noReg in an index operand means "element 0" (scalars).
-const noReg = 255
+const NoReg = 255
 
-func encode(op, a, b, c int) uint32 {
+func Encode(op, a, b, c int) uint32 {
 	return uint32(op) | uint32(a)<<8 | uint32(b)<<16 | uint32(c)<<24
 }
 
-func decode(w uint32) (op, a, b, c int) {
+func Decode(w uint32) (op, a, b, c int) {
 	return int(w & 255), int(w >> 8 & 255), int(w >> 16 & 255), int(w >> 24)
 }
 
 // hasImm reports whether op takes a second word.
-func hasImm(op int) bool { return op == opLDI || op == opJMP || op == opJZ || op == opLOOP }
+func HasImm(op int) bool { return op == OpLDI || op == OpJMP || op == OpJZ || op == OpLOOP }
 
 // FieldByName returns the index of the named field, or -1.
 func (p *Program) FieldByName(name string) int {

@@ -110,7 +110,7 @@ type evalSite struct {
 	s, i, rel string // state, index and index - lo (b32 registers)
 	key       string // b64 register that receives a fault's key
 	at        string // wide: b64 register that receives rel<<32 | pc
-	fault     string // label jumped to after a fault (key set)
+	Fault     string // label jumped to after a fault (key set)
 	enabled   string // precondition held (or a consequence's END/RET)
 	disabled  string // precondition did not hold ("" in a consequence)
 }
@@ -141,8 +141,8 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 	}
 	npend := ""
 	for _, pc := range pcs {
-		op, _, _, _ := decode(code[pc])
-		if op == opSTP && npend == "" {
+		op, _, _, _ := Decode(code[pc])
+		if op == OpSTP && npend == "" {
 			npend = g.r()
 		}
 	}
@@ -155,7 +155,7 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 	// in the text ptxas reads.
 	targets := map[int]bool{}
 	for _, pc := range pcs {
-		if op, _, _, _ := decode(code[pc]); op == opJMP || op == opJZ || op == opLOOP {
+		if op, _, _, _ := Decode(code[pc]); op == OpJMP || op == OpJZ || op == OpLOOP {
 			targets[int(code[pc+1])] = true
 		}
 	}
@@ -163,7 +163,7 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 		if targets[pc] {
 			g.at(at(pc))
 		}
-		op, a, b, c := decode(code[pc])
+		op, a, b, c := Decode(code[pc])
 		qa, qb, qc := q(a), q(b), q(c)
 		bin := func(ins string) { g.op("%s %s, %s, %s", ins, qa, qb, qc) }
 		setp := func(cmp string) {
@@ -172,14 +172,14 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 			g.op("selp.u32 %s, 1, 0, %s", qa, p)
 		}
 		switch op {
-		case opLDI:
+		case OpLDI:
 			g.op("mov.b32 %s, 0x%08x", qa, code[pc+1])
-		case opMOV:
+		case OpMOV:
 			g.op("mov.b32 %s, %s", qa, qb)
-		case opLD, opLDS, opST, opSTP, opADDI, opADDF:
+		case OpLD, OpLDS, OpST, OpSTP, OpADDI, OpADDF:
 			f := g.p.Fields[c]
 			w := g.r()
-			if b == noReg {
+			if b == NoReg {
 				g.op("mov.u32 %s, %d", w, f.Off)
 			} else {
 				p := g.pr()
@@ -189,13 +189,13 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 			}
 			ix := g.index(site.s, w)
 			switch op {
-			case opLD:
+			case OpLD:
 				g.op("ld.global.u32 %s, [%s]", qa, g.addr(g.cur, ix, 4))
-			case opLDS:
+			case OpLDS:
 				g.op("ld.global.u32 %s, [%s]", qa, g.addr(g.snap, ix, 4))
-			case opST:
+			case OpST:
 				g.op("st.global.u32 [%s], %s", g.addr(g.cur, ix, 4), qa)
-			case opSTP:
+			case OpSTP:
 				p := g.pr()
 				g.op("add.s32 %s, %s, 1", npend, npend)
 				g.op("setp.gt.s32 %s, %s, %d", p, npend, MaxPendings)
@@ -211,23 +211,23 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 				g.op("or.b32 %s, %s, %s", hi, hi, npend)
 				g.op("mov.b64 %s, {%s, %s}", k, qa, hi)
 				g.op("red.global.max.u64 [%s], %s", g.addr(g.pend, ix, 8), k)
-			case opADDI:
+			case OpADDI:
 				g.op("red.global.add.u32 [%s], %s", g.addr(g.cur, ix, 4), qa)
 			default:
 				g.op("red.global.add.f32 [%s], %s", g.addr(g.cur, ix, 4), qa)
 			}
-		case opJMP:
+		case OpJMP:
 			g.op("bra %s", at(int(code[pc+1])))
-		case opJZ:
+		case OpJZ:
 			p := g.pr()
 			g.op("setp.eq.u32 %s, %s, 0", p, qa)
 			g.op("@%s bra %s", p, at(int(code[pc+1])))
-		case opLOOP:
+		case OpLOOP:
 			p := g.pr()
 			g.op("sub.s32 %s, %s, 1", qa, qa)
 			g.op("setp.gt.s32 %s, %s, 0", p, qa)
 			g.op("@%s bra %s", p, at(int(code[pc+1])))
-		case opRET:
+		case OpRET:
 			if cond {
 				p := g.pr()
 				g.op("setp.ne.u32 %s, %s, 0", p, qa)
@@ -236,15 +236,15 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 			} else {
 				g.op("bra %s", site.enabled)
 			}
-		case opEND:
+		case OpEND:
 			g.op("bra %s", site.enabled)
-		case opIADD:
+		case OpIADD:
 			bin("add.s32")
-		case opISUB:
+		case OpISUB:
 			bin("sub.s32")
-		case opIMUL:
+		case OpIMUL:
 			bin("mul.lo.s32")
-		case opIDIV, opIMOD:
+		case OpIDIV, OpIMOD:
 			p, done := g.pr(), g.label("mod")
 			g.op("setp.eq.s32 %s, %s, 0", p, qc)
 			g.op("@%s bra %s", p, fail(pc, "0"))
@@ -252,7 +252,7 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 			// but is undefined in PTX; the interpreter negates (wrapping).
 			m1 := g.pr()
 			g.op("setp.eq.s32 %s, %s, -1", m1, qc)
-			if op == opIDIV {
+			if op == OpIDIV {
 				t := g.r()
 				g.op("neg.s32 %s, %s", t, qb)
 				g.op("div.s32 %s, %s, %s", qa, qb, qc)
@@ -273,82 +273,82 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 				g.at(done)
 				g.op("mov.b32 %s, %s", qa, m)
 			}
-		case opIAND:
+		case OpIAND:
 			bin("and.b32")
-		case opIOR:
+		case OpIOR:
 			bin("or.b32")
-		case opIXOR:
+		case OpIXOR:
 			bin("xor.b32")
-		case opISHL, opISHR:
+		case OpISHL, OpISHR:
 			t := g.r()
 			g.op("and.b32 %s, %s, 31", t, qc)
-			if op == opISHL {
+			if op == OpISHL {
 				g.op("shl.b32 %s, %s, %s", qa, qb, t)
 			} else {
 				g.op("shr.s32 %s, %s, %s", qa, qb, t)
 			}
-		case opIEQ:
+		case OpIEQ:
 			setp("eq.u32")
-		case opINE:
+		case OpINE:
 			setp("ne.u32")
-		case opILT:
+		case OpILT:
 			setp("lt.s32")
-		case opILE:
+		case OpILE:
 			setp("le.s32")
-		case opIMIN:
+		case OpIMIN:
 			bin("min.s32")
-		case opIMAX:
+		case OpIMAX:
 			bin("max.s32")
-		case opINEG:
+		case OpINEG:
 			g.op("neg.s32 %s, %s", qa, qb)
-		case opINOT:
+		case OpINOT:
 			g.op("not.b32 %s, %s", qa, qb)
-		case opILNOT, opBOOL:
+		case OpILNOT, OpBOOL:
 			p := g.pr()
-			g.op("setp.%s.u32 %s, %s, 0", map[bool]string{true: "eq", false: "ne"}[op == opILNOT], p, qb)
+			g.op("setp.%s.u32 %s, %s, 0", map[bool]string{true: "eq", false: "ne"}[op == OpILNOT], p, qb)
 			g.op("selp.u32 %s, 1, 0, %s", qa, p)
-		case opIABS:
+		case OpIABS:
 			p, t := g.pr(), g.r()
 			g.op("setp.lt.s32 %s, %s, 0", p, qb)
 			g.op("neg.s32 %s, %s", t, qb)
 			g.op("selp.b32 %s, %s, %s, %s", qa, t, qb, p)
-		case opFADD:
+		case OpFADD:
 			bin("add.rn.f32")
-		case opFSUB:
+		case OpFSUB:
 			bin("sub.rn.f32")
-		case opFMUL:
+		case OpFMUL:
 			bin("mul.rn.f32")
-		case opFDIV:
+		case OpFDIV:
 			bin("div.rn.f32")
-		case opFEQ:
+		case OpFEQ:
 			setp("eq.f32")
-		case opFNE:
+		case OpFNE:
 			setp("neu.f32")
-		case opFLT:
+		case OpFLT:
 			setp("lt.f32")
-		case opFLE:
+		case OpFLE:
 			setp("le.f32")
-		case opFMIN, opFMAX:
+		case OpFMIN, OpFMAX:
 			p := g.pr()
-			g.op("setp.%s.f32 %s, %s, %s", map[bool]string{true: "lt", false: "gt"}[op == opFMIN], p, qb, qc)
+			g.op("setp.%s.f32 %s, %s, %s", map[bool]string{true: "lt", false: "gt"}[op == OpFMIN], p, qb, qc)
 			g.op("selp.b32 %s, %s, %s, %s", qa, qb, qc, p)
-		case opFNEG:
+		case OpFNEG:
 			g.op("xor.b32 %s, %s, 0x80000000", qa, qb)
-		case opFABS:
+		case OpFABS:
 			g.op("and.b32 %s, %s, 0x7fffffff", qa, qb)
-		case opFSQRT:
+		case OpFSQRT:
 			g.op("sqrt.rn.f32 %s, %s", qa, qb)
-		case opI2F:
+		case OpI2F:
 			g.op("cvt.rn.f32.s32 %s, %s", qa, qb)
-		case opF2I:
+		case OpF2I:
 			g.op("cvt.rzi.s32.f32 %s, %s", qa, qb)
-		case opRAND, opRANDF:
+		case OpRAND, OpRANDF:
 			if g.rkey == "" {
 				return fmt.Errorf("codegen: pc %d: a draw in a kernel without draw keys", pc)
 			}
 			g.draw(op, a, b, c, site.s)
-		case opURANGE:
-			g.urange(a, b, c)
+		case OpURANGE:
+			g.URange(a, b, c)
 		default:
 			g.invalid++
 			g.op("bra %s", fail(pc, fmt.Sprint(op)))
@@ -371,7 +371,7 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 			g.op("mov.b32 %s, %s", v, f.value)
 			g.op("mov.b64 %s, {%s, %s}", site.key, v, hi)
 		}
-		g.op("bra %s", site.fault)
+		g.op("bra %s", site.Fault)
 	}
 	return nil
 }
@@ -393,9 +393,9 @@ func reachable(p *Program, entry int) ([]int, error) {
 			return nil, fmt.Errorf("codegen: pc %d out of the code", pc)
 		}
 		seen[pc] = true
-		op, a, b, c := decode(code[pc])
+		op, a, b, c := Decode(code[pc])
 		next := pc + 1
-		if hasImm(op) {
+		if HasImm(op) {
 			if pc+1 >= len(code) {
 				return nil, fmt.Errorf("codegen: pc %d: missing operand", pc)
 			}
@@ -403,17 +403,17 @@ func reachable(p *Program, entry int) ([]int, error) {
 		}
 		regs := []int{a, b, c}
 		switch op {
-		case opRAND, opRANDF: // c is the call site
+		case OpRAND, OpRANDF:
 			regs = []int{a}
-			if b != noReg {
+			if b != NoReg {
 				regs = append(regs, b)
 			}
-		case opLD, opLDS, opST, opSTP, opADDI, opADDF:
+		case OpLD, OpLDS, OpST, OpSTP, OpADDI, OpADDF:
 			if c >= len(p.Fields) {
 				return nil, fmt.Errorf("codegen: pc %d: field %d", pc, c)
 			}
 			regs = []int{a}
-			if b != noReg {
+			if b != NoReg {
 				regs = append(regs, b)
 			}
 		}
@@ -423,13 +423,13 @@ func reachable(p *Program, entry int) ([]int, error) {
 			}
 		}
 		switch op {
-		case opRET, opEND:
-		case opJMP:
+		case OpRET, OpEND:
+		case OpJMP:
 			work = append(work, int(code[pc+1]))
-		case opJZ, opLOOP:
+		case OpJZ, OpLOOP:
 			work = append(work, int(code[pc+1]), next)
 		default:
-			if op <= opNop || op >= opTotal {
+			if op <= OpNop || op >= OpTotal {
 				break // a fault, as in the interpreter
 			}
 			work = append(work, next)

@@ -125,7 +125,7 @@ func TestCUDAGeneratedMatchesInterpreterRandom(t *testing.T) {
 	if testing.Short() {
 		n = 30
 	}
-	ps, srcs := ptxRandomPrograms(t, n, func(p *Program) bool { return !hasOpcode(p, opADDF) })
+	ps, srcs := ptxRandomPrograms(t, n, func(p *Program) bool { return !hasOpcode(p, OpADDF) })
 	seen, faults := 0, 0
 	for k, p := range ps {
 		seen++

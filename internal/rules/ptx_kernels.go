@@ -201,7 +201,7 @@ func (g *ptxGen) simple(ptr map[string]string, step0, nsteps string) error {
 		}
 		g.op("bar.sync 0")
 		mine, i, rel, key := g.r(), g.r(), g.r(), g.rd()
-		loop, end, enabled, next, fault := g.label("idx"), g.label("idxend"), g.label("en"), g.label("next"), g.label("fault")
+		loop, end, enabled, next, Fault := g.label("idx"), g.label("idxend"), g.label("en"), g.label("next"), g.label("fault")
 		g.op("mov.u32 %s, 0", mine)
 		if g.wide { // rel in uint32 up to 2^31, the index lo + rel wrapping
 			g.op("mov.u32 %s, %s", rel, tid)
@@ -216,7 +216,7 @@ func (g *ptxGen) simple(ptr map[string]string, step0, nsteps string) error {
 			g.op("@%s bra %s", p, end)
 			g.op("sub.s32 %s, %s, %d", rel, i, R.Lo)
 		}
-		site := evalSite{s: s, i: i, rel: rel, key: key, fault: fault}
+		site := evalSite{s: s, i: i, rel: rel, key: key, Fault: Fault}
 		if g.wide {
 			site.at = g.rd()
 		}
@@ -232,7 +232,7 @@ func (g *ptxGen) simple(ptr map[string]string, step0, nsteps string) error {
 		if err := g.eval(R.BodyPC, site); err != nil {
 			return fmt.Errorf("rule %s: %w", R.Name, err)
 		}
-		g.at(fault)
+		g.at(Fault)
 		g.recordFault(errKey, ptr["err_pc"], s, key, site.at)
 		g.at(next)
 		if g.wide {

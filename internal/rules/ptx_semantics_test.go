@@ -180,7 +180,7 @@ func emulateRandomPrograms(t *testing.T, n, short int, wide bool) {
 	if wide {
 		kind = " wide"
 	}
-	ps, srcs := ptxRandomPrograms(t, n, func(p *Program) bool { return !hasOpcode(p, opADDF) })
+	ps, srcs := ptxRandomPrograms(t, n, func(p *Program) bool { return !hasOpcode(p, OpADDF) })
 	for k, p := range ps {
 		l := []Layout{LayoutA, LayoutB, LayoutC}[k%3]
 		for _, kern := range []ptxKernel{{Simple, l, 0, wide}, {Compact, l, 32, wide}, {Compact, l, gpuCompactSmall, wide}} {
@@ -193,11 +193,11 @@ func emulateRandomPrograms(t *testing.T, n, short int, wide bool) {
 
 func hasOpcode(p *Program, want int) bool {
 	for pc := 0; pc < len(p.Code); pc++ {
-		op, _, _, _ := decode(p.Code[pc])
+		op, _, _, _ := Decode(p.Code[pc])
 		if op == want {
 			return true
 		}
-		if hasImm(op) {
+		if HasImm(op) {
 			pc++
 		}
 	}

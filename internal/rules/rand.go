@@ -24,37 +24,37 @@ import "github.com/procgen-dev/procgen/internal/rng"
 // planner reads as ALU operations: a draw is not one, it reads the index r0
 // and the evaluation's context).
 const (
-	opRAND   = opCount + iota // r[a] = the draw's top 32 bits (site c; k = r[b], 0 when b == noReg)
-	opRANDF                   // r[a] = the draw as a float32 in [0, 1) (rng.Float32)
-	opURANGE                  // r[a] = r[b] scaled to [0, r[c]): hi32(r[b] * r[c]), r[c] == 0 meaning 2^32
-	opTotal                   // opcodes of the bytecode
+	OpRAND   = OpCount + iota // r[a] = the draw's top 32 bits (site c; k = r[b], 0 when b == noReg)
+	OpRANDF                   // r[a] = the draw as a float32 in [0, 1) (rng.Float32)
+	OpURANGE                  // r[a] = r[b] scaled to [0, r[c]): hi32(r[b] * r[c]), r[c] == 0 meaning 2^32
+	OpTotal                   // opcodes of the bytecode
 )
 
 // MaxDrawSites is the number of rand and uniform calls a rule may hold.
 const MaxDrawSites = 256
 
 // ruleKey is the key of rule r's draws in step t.
-func ruleKey(seed uint64, t, r int) uint64 { return rng.Key(seed, uint64(t), uint64(r)) }
+func RuleKey(seed uint64, t, r int) uint64 { return rng.Key(seed, uint64(t), uint64(r)) }
 
 // stateKey narrows a rule key to one state (its number in the whole run).
-func stateKey(rk uint64, state int) uint64 { return rng.Hash64(rk, uint64(state)) }
+func StateKey(rk uint64, state int) uint64 { return rng.Hash64(rk, uint64(state)) }
 
 // drawBits is the draw at index i, call site site, k repeat iterations in.
-func drawBits(sk uint64, i int32, site int, k uint32) uint64 {
+func DrawBits(sk uint64, i int32, site int, k uint32) uint64 {
 	return rng.Hash64(rng.Hash64(sk, uint64(uint32(i))), uint64(site)<<32|uint64(k))
 }
 
-// drawValue is what opRAND or opRANDF leaves in its register.
-func drawValue(op int, bits uint64) uint32 {
-	if op == opRANDF {
-		return u32(rng.Float32(bits))
+// drawValue is what OpRAND or OpRANDF leaves in its register.
+func DrawValue(op int, bits uint64) uint32 {
+	if op == OpRANDF {
+		return U32(rng.Float32(bits))
 	}
 	return uint32(bits >> 32)
 }
 
 // urange maps a uniform 32-bit u to [0, n) (n == 0: the full 2^32) by the
 // high half of the product, a bias of at most n / 2^32.
-func urange(u, n uint32) uint32 {
+func URange(u, n uint32) uint32 {
 	if n == 0 {
 		return u
 	}
@@ -72,7 +72,7 @@ type drawContext struct {
 }
 
 func (d *drawContext) forRule(ri int) {
-	d.key = stateKey(ruleKey(d.seed, d.step, ri), d.state)
+	d.key = StateKey(RuleKey(d.seed, d.step, ri), d.state)
 }
 
 // isDraw reports whether a call is a draw (never a constant expression).
@@ -139,18 +139,18 @@ func ruleDraws(d *ruleDecl) (inCond, inLoop, any bool) {
 	return inCond, inLoop, lets || inCond || body
 }
 
-// draw runs opRAND or opRANDF on the lanes of act: index r0, site c, k
+// draw runs OpRAND or OpRANDF on the lanes of act: index r0, site c, k
 // from register kr (noReg: 0).
 func (b *batchEval) draw(op int, D *[lanes]uint32, kr, site int, act []uint8) {
-	key, I := b.ref.draw.key, &b.r[0]
-	if kr == noReg {
+	key, I := b.ref.DrawKey(), &b.r[0]
+	if kr == NoReg {
 		for _, l := range act {
-			D[l] = drawValue(op, drawBits(key, int32(I[l]), site, 0))
+			D[l] = DrawValue(op, DrawBits(key, int32(I[l]), site, 0))
 		}
 		return
 	}
 	K := &b.r[kr&31]
 	for _, l := range act {
-		D[l] = drawValue(op, drawBits(key, int32(I[l]), site, K[l]))
+		D[l] = DrawValue(op, DrawBits(key, int32(I[l]), site, K[l]))
 	}
 }

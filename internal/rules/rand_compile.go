@@ -7,7 +7,7 @@ import "math"
 // zeroDrawK starts an evaluation's count of repeat iterations.
 func (c *compiler) zeroDrawK(p Pos) {
 	if c.drawK >= 0 {
-		c.emitImm(p, opLDI, c.drawK, 0)
+		c.emitImm(p, OpLDI, c.drawK, 0)
 	}
 }
 
@@ -22,8 +22,8 @@ func (c *compiler) countIteration(p Pos) error {
 	if err != nil {
 		return err
 	}
-	c.emitImm(p, opLDI, one, 1)
-	c.emit(p, "", opIADD, c.drawK, c.drawK, one)
+	c.emitImm(p, OpLDI, one, 1)
+	c.emit(p, "", OpIADD, c.drawK, c.drawK, one)
 	return nil
 }
 
@@ -71,7 +71,7 @@ func (c *compiler) draw(e *callExpr, t Type, mark int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	k := noReg
+	k := NoReg
 	if c.drawK >= 0 {
 		k = c.drawK
 	}
@@ -80,7 +80,7 @@ func (c *compiler) draw(e *callExpr, t Type, mark int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		c.emit(e.p, "", opRANDF, r, k, site)
+		c.emit(e.p, "", OpRANDF, r, k, site)
 		return r, nil
 	}
 	if t == Int && c.isConstExpr(e.args[0]) && c.isConstExpr(e.args[1]) {
@@ -103,21 +103,21 @@ func (c *compiler) draw(e *callExpr, t Type, mark int) (int, error) {
 	}
 	if t == Float {
 		// LO + (HI - LO) * u, each operation rounded to float32.
-		c.emit(e.p, "", opRANDF, u, k, site)
-		c.emit(e.p, "", opFSUB, r, hi, lo)
-		c.emit(e.p, "", opFMUL, r, r, u)
-		c.emit(e.p, "", opFADD, r, lo, r)
+		c.emit(e.p, "", OpRANDF, u, k, site)
+		c.emit(e.p, "", OpFSUB, r, hi, lo)
+		c.emit(e.p, "", OpFMUL, r, r, u)
+		c.emit(e.p, "", OpFADD, r, lo, r)
 	} else {
 		// HI < LO faults: ILE gives 0, and the division by it is named
 		// as the draw's (runtimeError).
-		c.emit(e.p, "", opILE, u, lo, hi)
-		c.emit(e.p, "uniform", opIDIV, u, u, u)
-		c.emitImm(e.p, opLDI, u, 1)
-		c.emit(e.p, "", opISUB, r, hi, lo)
-		c.emit(e.p, "", opIADD, r, r, u) // the span: 0 is 2^32
-		c.emit(e.p, "", opRAND, u, k, site)
-		c.emit(e.p, "", opURANGE, u, u, r)
-		c.emit(e.p, "", opIADD, r, lo, u)
+		c.emit(e.p, "", OpILE, u, lo, hi)
+		c.emit(e.p, "uniform", OpIDIV, u, u, u)
+		c.emitImm(e.p, OpLDI, u, 1)
+		c.emit(e.p, "", OpISUB, r, hi, lo)
+		c.emit(e.p, "", OpIADD, r, r, u) // the span: 0 is 2^32
+		c.emit(e.p, "", OpRAND, u, k, site)
+		c.emit(e.p, "", OpURANGE, u, u, r)
+		c.emit(e.p, "", OpIADD, r, lo, u)
 	}
 	c.nextReg = r + 1 // the value may sit above mark, as an indexed load's index does
 	return r, nil
@@ -146,11 +146,11 @@ func (c *compiler) drawIntConst(e *callExpr, site, k int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	c.emit(e.p, "", opRAND, r, k, site)
-	c.emitImm(e.p, opLDI, u, uint32(hi.i-lo.i+1)) // 2^32 wraps to 0: the full range
-	c.emit(e.p, "", opURANGE, r, r, u)
-	c.emitImm(e.p, opLDI, u, uint32(int32(lo.i)))
-	c.emit(e.p, "", opIADD, r, r, u)
+	c.emit(e.p, "", OpRAND, r, k, site)
+	c.emitImm(e.p, OpLDI, u, uint32(hi.i-lo.i+1)) // 2^32 wraps to 0: the full range
+	c.emit(e.p, "", OpURANGE, r, r, u)
+	c.emitImm(e.p, OpLDI, u, uint32(int32(lo.i)))
+	c.emit(e.p, "", OpIADD, r, r, u)
 	c.nextReg = r + 1
 	return r, nil
 }

@@ -66,12 +66,12 @@ func TestDrawKey(t *testing.T) {
 		k       uint32
 	}{{1, 1, 0, 0, 0, 0, 0}, {99, 7, 3, 12345, -5, 255, 1 << 31}} {
 		want := rng.Key(c.seed, uint64(c.t), uint64(c.r), uint64(c.s), uint64(uint32(c.i)), uint64(c.site)<<32|uint64(c.k))
-		if got := drawBits(stateKey(ruleKey(c.seed, c.t, c.r), c.s), c.i, c.site, c.k); got != want {
+		if got := DrawBits(StateKey(RuleKey(c.seed, c.t, c.r), c.s), c.i, c.site, c.k); got != want {
 			t.Errorf("%+v: %#x, want %#x", c, got, want)
 		}
 	}
 	for _, c := range []struct{ u, n, want uint32 }{{0, 7, 0}, {math.MaxUint32, 7, 6}, {1 << 31, 10, 5}, {123, 0, 123}} {
-		if got := urange(c.u, c.n); got != c.want {
+		if got := URange(c.u, c.n); got != c.want {
 			t.Errorf("urange(%d, %d) = %d, want %d", c.u, c.n, got, c.want)
 		}
 	}
@@ -190,7 +190,7 @@ rule draw over i in 0..N { u[i] = rand(); d[i] = uniform(0, 9) }`), nil)
 	for s := range st.N {
 		w := st.State(s)
 		for k := range uf.Size {
-			u := float64(f32(w[uf.Off+k]))
+			u := float64(F32(w[uf.Off+k]))
 			if u < 0 || u >= 1 {
 				t.Fatalf("rand() = %v", u)
 			}

@@ -28,17 +28,17 @@ func direct(p *Program, o Observable, st *States) float64 {
 		for _, w := range st.State(s)[f.Off : f.Off+f.Size] {
 			x := float64(int32(w))
 			if f.Type == Float {
-				x = float64(f32(w))
+				x = float64(F32(w))
 			}
 			switch {
 			case o.Cmp == "==":
-				x = float64(b2u(x == o.Than))
+				x = float64(B2U(x == o.Than))
 			case o.Cmp == ">":
-				x = float64(b2u(x > o.Than))
+				x = float64(B2U(x > o.Than))
 			case o.Cmp != "":
 				panic("direct: " + o.Cmp)
 			case o.Reduce == ReduceCount:
-				x = float64(b2u(x != 0))
+				x = float64(B2U(x != 0))
 			}
 			sum, n, lo, hi = sum+x, n+1, math.Min(lo, x), math.Max(hi, x)
 		}

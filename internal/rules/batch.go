@@ -2,6 +2,8 @@ package rules
 
 import (
 	"sync/atomic"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // The CPU's fast path: the bytecode interpreted for a batch of up to 256
@@ -37,18 +39,18 @@ type laneGroup struct {
 
 type batchEval struct {
 	p     *Program
-	ref   *VM
+	ref   *bytecode.VM
 	cur   []uint32
 	snap  []uint32
 	stop  *atomic.Bool
-	r     [MaxRegs][lanes]uint32
+	r     [bytecode.MaxRegs][lanes]uint32
 	n     int         // lanes in the batch
 	en    [lanes]bool // the precondition's value per lane
 	fault [lanes]bool
 	anyF  bool
-	dirty bool                  // pend or fadd may hold writes
-	pend  [lanes][]PendingWrite // scattered writes, per lane
-	fadd  [lanes][]PendingWrite // float +=, per lane (their sum depends on the order)
+	dirty bool                           // pend or fadd may hold writes
+	pend  [lanes][]bytecode.PendingWrite // scattered writes, per lane
+	fadd  [lanes][]bytecode.PendingWrite // float +=, per lane (their sum depends on the order)
 	wait  []laneGroup
 	free  [][]uint8
 	// ky[pc] is the constant every lane holds in instruction pc's second
@@ -70,26 +72,26 @@ type batchEval struct {
 	kreg       [lanes]uint32 // a constant operand spread over the lanes
 	queue      [lanes]int32  // indices whose precondition holds, waiting for their consequence
 	// rulePend collects the rule's scattered writes in index order.
-	rulePend []PendingWrite
+	rulePend []bytecode.PendingWrite
 	// split: several goroutines share the state (cpu_split.go): int +=
 	// is atomic and float += collects in fadds, in index order.
 	split bool
-	fadds []PendingWrite
+	fadds []bytecode.PendingWrite
 	// Registers kept as a base and a stride (batch_kinds.go); rm and wm
 	// are the registers each instruction reads and writes.
 	aff    uint32
-	av     [MaxRegs]aval
-	bit    uint32                    // registers kept as bits (batch_bits.go)
-	bv     [MaxRegs][bitWords]uint64 // their bits, lane l in word l/64
-	enBits [bitWords]uint64          // the precondition's value kept as bits,
-	enKept bool                      // when enKept (else en)
+	av     [bytecode.MaxRegs]aval
+	bit    uint32                             // registers kept as bits (batch_bits.go)
+	bv     [bytecode.MaxRegs][bitWords]uint64 // their bits, lane l in word l/64
+	enBits [bitWords]uint64                   // the precondition's value kept as bits,
+	enKept bool                               // when enKept (else en)
 	rm, wm []uint32
 	scr    [3][lanes]uint32
 	one    [1]uint8
 }
 
 func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
-	ref := NewVM(p, stop)
+	ref := bytecode.NewVM(p, stop)
 	b := &batchEval{p: p, ref: ref, snap: ref.Snapshot(), stop: stop}
 	b.ky, b.skip, b.fuse, b.acc = planBatch(p)
 	b.fma = planFMA(p, jumpTargets(p))
@@ -109,10 +111,10 @@ func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
 func batchFits(p *Program) bool {
 	for pc := 0; pc < len(p.Code); pc++ {
 		op := int(p.Code[pc] & 255)
-		if _, _, ok := RegOperands(p.Code[pc]); !ok {
+		if _, _, ok := bytecode.RegOperands(p.Code[pc]); !ok {
 			return false
 		}
-		if HasImm(op) {
+		if bytecode.HasImm(op) {
 			if pc+1 >= len(p.Code) {
 				return false
 			}
@@ -203,17 +205,17 @@ func (b *batchEval) exec(pc int, act []uint8) {
 				break
 			}
 		}
-		op, a, ib, c := Decode(code[pc])
-		if op == OpNop { // left by if-conversion
+		op, a, ib, c := bytecode.Decode(code[pc])
+		if op == bytecode.OpNop { // left by if-conversion
 			pc++
 			continue
 		}
 		n := b.n
-		if op == OpBOOL && b.bools[pc]&(1<<(ib&31)) != 0 {
-			op = OpMOV // of a value that is 0 or 1 already
+		if op == bytecode.OpBOOL && b.bools[pc]&(1<<(ib&31)) != 0 {
+			op = bytecode.OpMOV // of a value that is 0 or 1 already
 		}
 		if len(act) == n {
-			if op == OpFMUL && b.fma[pc] {
+			if op == bytecode.OpFMUL && b.fma[pc] {
 				if g := b.groups[pc]; g != nil {
 					if next := b.productGroup(pc, g); next >= 0 {
 						pc = next
@@ -226,21 +228,21 @@ func (b *batchEval) exec(pc int, act []uint8) {
 				}
 			}
 			next := -1
-			if op == OpIADD && b.fuse[pc] {
+			if op == bytecode.OpIADD && b.fuse[pc] {
 				next = b.affineFused(pc)
 			} else {
 				next = b.affine(pc, op, a, ib, c)
 			}
-			if next < 0 && !(op == OpIADD && b.fuse[pc]) {
+			if next < 0 && !(op == bytecode.OpIADD && b.fuse[pc]) {
 				next = b.bitOp(pc, op, a, ib, c)
 			}
-			if op == OpRET && b.isBits(a) {
+			if op == bytecode.OpRET && b.isBits(a) {
 				b.retBits(a)
 				act = act[:0]
 				continue
 			}
 			if next >= 0 {
-				if op == OpLOOP {
+				if op == bytecode.OpLOOP {
 					if spins++; spins&63 == 0 && b.Stopped() {
 						b.release(act)
 						return
@@ -258,7 +260,7 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			if kr >= 0 {
 				rm &^= 1 << (kr & 31) // read as the constant kc
 			}
-			if op == OpIADD && b.fuse[pc] {
+			if op == bytecode.OpIADD && b.fuse[pc] {
 				// The load reads the index the IADD wrote, the
 				// accumulating IADD the loaded value.
 				rm |= b.rm[pc+1] &^ (1 << (a & 31))
@@ -276,8 +278,8 @@ func (b *batchEval) exec(pc int, act []uint8) {
 		}
 		D := &b.r[a&31]
 		switch op {
-		case OpNop:
-		case OpLDI:
+		case bytecode.OpNop:
+		case bytecode.OpLDI:
 			if b.skip[pc] {
 				pc += 2
 				continue
@@ -294,7 +296,7 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			}
 			pc += 2
 			continue
-		case OpMOV:
+		case bytecode.OpMOV:
 			if len(act) != n {
 				for _, l := range act {
 					D[l] = b.r[ib&31][l]
@@ -304,15 +306,15 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			}
 		case OpANDB, OpORB:
 			andOr(op, D, &b.r[ib&31], act, n)
-		case OpLD, OpLDS:
+		case bytecode.OpLD, bytecode.OpLDS:
 			b.load(op, D, ib, c, act)
-		case OpST, OpSTP, OpADDI, OpADDF:
+		case bytecode.OpST, bytecode.OpSTP, bytecode.OpADDI, bytecode.OpADDF:
 			b.store(op, D, ib, c, act)
-		case OpJMP:
+		case bytecode.OpJMP:
 			b.push(act, int(code[pc+1]))
 			act = nil
 			continue
-		case OpJZ:
+		case bytecode.OpJZ:
 			// Branch-free: the lanes of a precondition go either way at
 			// random.
 			z, nz := b.get(), b.get()
@@ -320,7 +322,7 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			nzn, zn := 0, 0
 			for _, l := range act {
 				nzp[uint8(nzn)], zp[uint8(zn)] = l, l
-				t := int(B2U(D[l] != 0))
+				t := int(bytecode.B2U(D[l] != 0))
 				nzn += t
 				zn += 1 - t
 			}
@@ -341,7 +343,7 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			b.push(z, int(code[pc+1]))
 			act = nil
 			continue
-		case OpLOOP:
+		case bytecode.OpLOOP:
 			if spins++; spins&63 == 0 && b.Stopped() {
 				b.release(act)
 				return
@@ -364,16 +366,16 @@ func (b *batchEval) exec(pc int, act []uint8) {
 			b.push(back, int(code[pc+1]))
 			act = nil
 			continue
-		case OpRET:
+		case bytecode.OpRET:
 			for _, l := range act {
 				b.en[l] = D[l] != 0
 			}
 			act = act[:0]
 			continue
-		case OpEND:
+		case bytecode.OpEND:
 			act = act[:0]
 			continue
-		case OpIDIV, OpIMOD:
+		case bytecode.OpIDIV, bytecode.OpIMOD:
 			if k := kc; k > 0 && int32(k) != 0 && b.divK(op, D, &b.r[ib&31], int32(k), act) {
 				break
 			}
@@ -384,22 +386,22 @@ func (b *batchEval) exec(pc int, act []uint8) {
 				case y == 0:
 					b.faultLane(l)
 					D[l] = 0
-				case op == OpIDIV:
-					D[l] = uint32(IDiv(x, y))
+				case op == bytecode.OpIDIV:
+					D[l] = uint32(bytecode.IDiv(x, y))
 				default:
-					D[l] = uint32(IMod(x, y))
+					D[l] = uint32(bytecode.IMod(x, y))
 				}
 			}
-		case OpRAND, OpRANDF:
+		case bytecode.OpRAND, bytecode.OpRANDF:
 			b.draw(op, D, ib, c, act)
-		case OpURANGE:
+		case bytecode.OpURANGE:
 			X, Y := &b.r[ib&31], &b.r[c&31]
 			for _, l := range act {
-				D[l] = URange(X[l], Y[l])
+				D[l] = bytecode.URange(X[l], Y[l])
 			}
-		case OpIADD:
+		case bytecode.OpIADD:
 			if b.fuse[pc] {
-				op2, _, _, f2 := Decode(code[pc+1])
+				op2, _, _, f2 := bytecode.Decode(code[pc+1])
 				if r := b.acc[pc]; r >= 0 {
 					// The loaded value only feeds the next IADD: add it
 					// there (its register is written again before a read).

@@ -1,6 +1,10 @@
 package rules
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+)
 
 // Registers kept as bits. A comparison's result is 0 or 1 in every lane,
 // and a precondition is mostly comparisons joined by && and || (Life's
@@ -29,7 +33,7 @@ func (b *batchEval) setBits(r int) {
 }
 
 // isBits reports whether register r is kept as bits.
-func (b *batchEval) isBits(r int) bool { return r != NoReg && b.bit&(1<<(r&31)) != 0 }
+func (b *batchEval) isBits(r int) bool { return r != bytecode.NoReg && b.bit&(1<<(r&31)) != 0 }
 
 // lowBits is a word with the lowest k bits set (k in [0, 64]).
 func lowBits(k int) uint64 {
@@ -61,10 +65,10 @@ func rangeBits(dst *[bitWords]uint64, xs []uint32, lo, w uint32, neg bool) {
 		var m uint64
 		for i := 56; i >= 0; i -= 8 {
 			v := (*[8]uint32)(ws[i : i+8])
-			hi := uint64(B2U(v[7]-lo <= w))<<3 | uint64(B2U(v[6]-lo <= w))<<2 |
-				(uint64(B2U(v[5]-lo <= w))<<1 | uint64(B2U(v[4]-lo <= w)))
-			lo4 := uint64(B2U(v[3]-lo <= w))<<3 | uint64(B2U(v[2]-lo <= w))<<2 |
-				(uint64(B2U(v[1]-lo <= w))<<1 | uint64(B2U(v[0]-lo <= w)))
+			hi := uint64(bytecode.B2U(v[7]-lo <= w))<<3 | uint64(bytecode.B2U(v[6]-lo <= w))<<2 |
+				(uint64(bytecode.B2U(v[5]-lo <= w))<<1 | uint64(bytecode.B2U(v[4]-lo <= w)))
+			lo4 := uint64(bytecode.B2U(v[3]-lo <= w))<<3 | uint64(bytecode.B2U(v[2]-lo <= w))<<2 |
+				(uint64(bytecode.B2U(v[1]-lo <= w))<<1 | uint64(bytecode.B2U(v[0]-lo <= w)))
 			m = m<<8 | (hi<<4 | lo4)
 		}
 		dst[uint(w0)>>6&(bitWords-1)] = m ^ inv
@@ -73,7 +77,7 @@ func rangeBits(dst *[bitWords]uint64, xs []uint32, lo, w uint32, neg bool) {
 		ws := xs[w0:]
 		var m uint64
 		for i := len(ws) - 1; i >= 0; i-- {
-			m = m<<1 | uint64(B2U(ws[i]-lo <= w))
+			m = m<<1 | uint64(bytecode.B2U(ws[i]-lo <= w))
 		}
 		dst[uint(w0)>>6&(bitWords-1)] = (m ^ inv) & lowBits(len(ws))
 	}
@@ -84,19 +88,19 @@ func rangeBits(dst *[bitWords]uint64, xs []uint32, lo, w uint32, neg bool) {
 // of when neg.
 func cmpRange(op int, k uint32, flip bool) (lo, w uint32, neg, ok bool) {
 	const minI, maxI = 1 << 31, 1<<31 - 1
-	if flip && op == OpILT { // k < x
+	if flip && op == bytecode.OpILT { // k < x
 		op = OpIGT
-	} else if flip && op == OpILE { // k <= x
+	} else if flip && op == bytecode.OpILE { // k <= x
 		op = OpIGE
 	}
 	switch op {
-	case OpIEQ:
+	case bytecode.OpIEQ:
 		return k, 0, false, true
-	case OpINE:
+	case bytecode.OpINE:
 		return k, 0, true, true
-	case OpILT:
+	case bytecode.OpILT:
 		return k, maxI - k, true, true
-	case OpILE:
+	case bytecode.OpILE:
 		return minI, k - minI, false, true
 	case OpIGT:
 		return minI, k - minI, true, true
@@ -121,10 +125,10 @@ func (b *batchEval) bitOp(pc, op, a, ib, c int) int {
 	nw := (n + 63) / 64
 	D := &b.bv[a&31]
 	switch op {
-	case OpMOV, OpBOOL, OpILNOT:
+	case bytecode.OpMOV, bytecode.OpBOOL, bytecode.OpILNOT:
 		if b.isBits(ib) {
 			X := &b.bv[ib&31]
-			if op == OpILNOT {
+			if op == bytecode.OpILNOT {
 				for w := range nw {
 					D[w] = ^X[w] & lowBits(n-64*w)
 				}
@@ -134,14 +138,14 @@ func (b *batchEval) bitOp(pc, op, a, ib, c int) int {
 			b.setBits(a)
 			return pc + 1
 		}
-		if op == OpMOV {
+		if op == bytecode.OpMOV {
 			return -1
 		}
 		b.materialize(1 << (ib & 31))
-		rangeBits(D, b.r[ib&31][:n], 0, 0, op == OpBOOL)
+		rangeBits(D, b.r[ib&31][:n], 0, 0, op == bytecode.OpBOOL)
 		b.setBits(a)
 		return pc + 1
-	case OpIAND, OpIOR, OpIXOR, OpIMIN, OpIMAX, OpIEQ, OpINE, OpANDB, OpORB:
+	case bytecode.OpIAND, bytecode.OpIOR, bytecode.OpIXOR, bytecode.OpIMIN, bytecode.OpIMAX, bytecode.OpIEQ, bytecode.OpINE, OpANDB, OpORB:
 		y := c
 		if op == OpANDB || op == OpORB { // d = d op bool(r[b])
 			ib, y = a, ib
@@ -152,11 +156,11 @@ func (b *batchEval) bitOp(pc, op, a, ib, c int) int {
 				x, y := X[w], Y[w]
 				var v uint64
 				switch op {
-				case OpIAND, OpIMIN, OpANDB:
+				case bytecode.OpIAND, bytecode.OpIMIN, OpANDB:
 					v = x & y
-				case OpIOR, OpIMAX, OpORB:
+				case bytecode.OpIOR, bytecode.OpIMAX, OpORB:
 					v = x | y
-				case OpIXOR, OpINE:
+				case bytecode.OpIXOR, bytecode.OpINE:
 					v = x ^ y
 				default:
 					v = ^(x ^ y) & lowBits(n-64*w)
@@ -166,16 +170,16 @@ func (b *batchEval) bitOp(pc, op, a, ib, c int) int {
 			b.setBits(a)
 			return pc + 1
 		}
-		if op != OpIEQ && op != OpINE {
+		if op != bytecode.OpIEQ && op != bytecode.OpINE {
 			return -1
 		}
 		fallthrough
-	case OpILT, OpILE:
+	case bytecode.OpILT, bytecode.OpILE:
 		// A constant second operand, or a constant first one.
 		x, flip := ib, false
 		k, ks, ok := b.operand(c, b.ky[pc])
 		if !ok || ks != 0 || c == ib {
-			if k, ks, ok = b.operand(ib, -1); !ok || ks != 0 || c == NoReg {
+			if k, ks, ok = b.operand(ib, -1); !ok || ks != 0 || c == bytecode.NoReg {
 				return -1
 			}
 			x, flip = c, true

@@ -3,6 +3,8 @@ package rules
 import (
 	"math"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // TestCmpRangeBits: a comparison with a constant kept as bits agrees with
@@ -19,7 +21,7 @@ func TestCmpRangeBits(t *testing.T) {
 		for i := range act {
 			act[i] = uint8(i)
 		}
-		for _, op := range []int{OpIEQ, OpINE, OpILT, OpILE} {
+		for _, op := range []int{bytecode.OpIEQ, bytecode.OpINE, bytecode.OpILT, bytecode.OpILE} {
 			for _, k := range edges {
 				for _, flip := range []bool{false, true} {
 					for i := range K {

@@ -1,6 +1,10 @@
 package rules
 
-import "math"
+import (
+	"math"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+)
 
 // Dead code. Every `let` of a rule is compiled into both its precondition
 // and its consequence, so a consequence recomputes what only the
@@ -29,18 +33,18 @@ func (v interval) fits() interval {
 // rangeOf is the interval of op's result from its operands' x and y.
 func rangeOf(op int, x, y interval) interval {
 	switch op {
-	case OpIADD:
+	case bytecode.OpIADD:
 		return interval{x.lo + y.lo, x.hi + y.hi}.fits()
-	case OpISUB:
+	case bytecode.OpISUB:
 		return interval{x.lo - y.hi, x.hi - y.lo}.fits()
-	case OpIMUL:
+	case bytecode.OpIMUL:
 		ps := [4]int64{x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi}
 		r := interval{ps[0], ps[0]}
 		for _, p := range ps[1:] {
 			r.lo, r.hi = min(r.lo, p), max(r.hi, p)
 		}
 		return r.fits()
-	case OpIDIV:
+	case bytecode.OpIDIV:
 		if y.lo != y.hi || y.lo == 0 || y.lo == -1 {
 			return anyInt32
 		}
@@ -48,7 +52,7 @@ func rangeOf(op int, x, y interval) interval {
 			return interval{x.lo / k, x.hi / k}
 		}
 		return interval{x.hi / y.lo, x.lo / y.lo}
-	case OpIMOD:
+	case bytecode.OpIMOD:
 		if y.lo != y.hi || y.lo == 0 {
 			return anyInt32
 		}
@@ -72,12 +76,12 @@ func segment(code []uint32, target []bool, entry int) ([]int, bool) {
 		op := int(code[pc] & 255)
 		pcs = append(pcs, pc)
 		switch op {
-		case OpRET, OpEND:
+		case bytecode.OpRET, bytecode.OpEND:
 			return pcs, true
-		case OpJMP, OpJZ, OpLOOP:
+		case bytecode.OpJMP, bytecode.OpJZ, bytecode.OpLOOP:
 			return nil, false
 		}
-		if HasImm(op) {
+		if bytecode.HasImm(op) {
 			pc++
 		}
 	}
@@ -103,33 +107,33 @@ func dropDeadCode(p *Program, code []uint32, fuse []bool, acc []int8, fma []bool
 			}
 			// Forward: what each register may hold, so which
 			// instructions cannot fault.
-			var rng [MaxRegs]interval
+			var rng [bytecode.MaxRegs]interval
 			for r := range rng {
 				rng[r] = anyInt32
 			}
 			rng[0] = interval{int64(rule.Lo), int64(rule.Hi) - 1}
 			safe := make(map[int]bool, len(pcs))
 			for _, pc := range pcs {
-				op, a, b, c := Decode(code[pc])
+				op, a, b, c := bytecode.Decode(code[pc])
 				switch {
-				case op == OpLDI:
+				case op == bytecode.OpLDI:
 					v := int64(int32(code[pc+1]))
 					rng[a&31], safe[pc] = interval{v, v}, true
 					continue
-				case op == OpMOV:
+				case op == bytecode.OpMOV:
 					rng[a&31], safe[pc] = rng[b&31], true
 					continue
-				case op == OpLD || op == OpLDS:
+				case op == bytecode.OpLD || op == bytecode.OpLDS:
 					size := int64(p.Fields[c].Size)
-					safe[pc] = b == NoReg && size >= 1 || b != NoReg && rng[b&31].lo >= 0 && rng[b&31].hi < size
-				case op == OpIDIV || op == OpIMOD:
+					safe[pc] = b == bytecode.NoReg && size >= 1 || b != bytecode.NoReg && rng[b&31].lo >= 0 && rng[b&31].hi < size
+				case op == bytecode.OpIDIV || op == bytecode.OpIMOD:
 					safe[pc] = rng[c&31].lo > 0 || rng[c&31].hi < 0
-				case op >= OpIADD && op < OpCount, op == OpANDB, op == OpORB:
+				case op >= bytecode.OpIADD && op < bytecode.OpCount, op == OpANDB, op == OpORB:
 					safe[pc] = true
 				}
 				if wm[pc] != 0 {
 					v := anyInt32
-					if op >= OpIADD && op < OpCount {
+					if op >= bytecode.OpIADD && op < bytecode.OpCount {
 						v = rangeOf(op, rng[b&31], rng[c&31])
 					}
 					rng[a&31] = v
@@ -137,7 +141,7 @@ func dropDeadCode(p *Program, code []uint32, fuse []bool, acc []int8, fma []bool
 			}
 			// Backward: what is read later.
 			var live uint32
-			if op, a, _, _ := Decode(code[pcs[len(pcs)-1]]); op == OpRET {
+			if op, a, _, _ := bytecode.Decode(code[pcs[len(pcs)-1]]); op == bytecode.OpRET {
 				live = 1 << (a & 31)
 			}
 			dead := make(map[int]bool)
@@ -153,9 +157,9 @@ func dropDeadCode(p *Program, code []uint32, fuse []bool, acc []int8, fma []bool
 				continue
 			}
 			for pc := range dead {
-				out[pc] = Encode(OpNop, 0, 0, 0)
-				if HasImm(int(code[pc] & 255)) {
-					out[pc+1] = Encode(OpNop, 0, 0, 0)
+				out[pc] = bytecode.Encode(bytecode.OpNop, 0, 0, 0)
+				if bytecode.HasImm(int(code[pc] & 255)) {
+					out[pc+1] = bytecode.Encode(bytecode.OpNop, 0, 0, 0)
 				}
 			}
 		}

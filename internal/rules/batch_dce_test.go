@@ -1,6 +1,10 @@
 package rules
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+)
 
 // liveInstructions counts the instructions of the batch evaluator's code from entry to
 // its RET or END that are not NOPs.
@@ -8,13 +12,13 @@ func liveInstructions(b *batchEval, entry int) int {
 	n := 0
 	for pc := entry; pc < len(b.code); pc++ {
 		op := int(b.code[pc] & 255)
-		if op != OpNop {
+		if op != bytecode.OpNop {
 			n++
 		}
-		if op == OpRET || op == OpEND {
+		if op == bytecode.OpRET || op == bytecode.OpEND {
 			return n
 		}
-		if HasImm(op) {
+		if bytecode.HasImm(op) {
 			pc++
 		}
 	}

@@ -1,19 +1,21 @@
 package rules
 
+import "github.com/procgen-dev/procgen/internal/rules/bytecode"
+
 // applyRule applies rule ri to the state, batch by batch.
-func (b *batchEval) ApplyRule(ri int) (int64, int, *Fault) {
+func (b *batchEval) ApplyRule(ri int) (int64, int, *bytecode.Fault) {
 	rule := &b.p.Rules[ri]
 	if b.p.Draws {
 		b.ref.ForRule(ri)
 	}
-	TakeSnapshot(b.p, rule, b.cur, b.snap)
+	bytecode.TakeSnapshot(b.p, rule, b.cur, b.snap)
 	b.rulePend = b.rulePend[:0]
 	fired, i, flt := b.applyRange(ri, rule.Lo, rule.Hi)
 	if flt != nil {
 		return fired, i, flt
 	}
 	for _, w := range b.rulePend {
-		b.cur[w.word] = w.val
+		b.cur[w.Word] = w.Val
 	}
 	return fired, 0, nil
 }
@@ -26,11 +28,11 @@ func (b *batchEval) ApplyRule(ri int) (int64, int, *Fault) {
 // reads the state only through fields its rule does not write in place
 // and the snapshot, so running it after later preconditions changes
 // nothing; queued in index order, its writes keep their order.
-func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *Fault) {
+func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *bytecode.Fault) {
 	rule := &b.p.Rules[ri]
 	var fired int64
 	queue := b.queue[:0]
-	body := func() (int, *Fault) {
+	body := func() (int, *bytecode.Fault) {
 		fired += int64(len(queue))
 		i, f := b.runBodies(rule.BodyPC, queue)
 		queue = queue[:0]
@@ -64,7 +66,7 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *Fault) {
 			stopAt = b.firstFault()
 		}
 		var fi int
-		var ff *Fault
+		var ff *bytecode.Fault
 		run := func() bool {
 			fi, ff = body()
 			return ff == nil && !b.Stopped()
@@ -90,7 +92,7 @@ func (b *batchEval) queueLanes(queue *[]int32, base, stop int, body func() bool)
 	q, qn := &b.queue, len(*queue)
 	for i := range stop {
 		q[uint8(qn)] = int32(base + i)
-		if qn += int(B2U(b.en[uint8(i)])); qn == lanes {
+		if qn += int(bytecode.B2U(b.en[uint8(i)])); qn == lanes {
 			*queue = q[:qn]
 			if !body() {
 				return false
@@ -105,7 +107,7 @@ func (b *batchEval) queueLanes(queue *[]int32, base, stop int, body func() bool)
 // runBodies runs the consequence at the indices idx (ascending, at most
 // 256) and collects their writes in index order: the lowest faulting
 // index and its fault, or 0, nil.
-func (b *batchEval) runBodies(pc int, idx []int32) (int, *Fault) {
+func (b *batchEval) runBodies(pc int, idx []int32) (int, *bytecode.Fault) {
 	n := len(idx)
 	if n == 0 {
 		return 0, nil
@@ -154,7 +156,7 @@ func (b *batchEval) runBodies(pc int, idx []int32) (int, *Fault) {
 			b.fadds = append(b.fadds, *fa...)
 		} else {
 			for _, w := range *fa {
-				b.cur[w.word] = U32(F32(b.cur[w.word]) + F32(w.val))
+				b.cur[w.Word] = bytecode.U32(bytecode.F32(b.cur[w.Word]) + bytecode.F32(w.Val))
 			}
 		}
 		*fa = (*fa)[:0]
@@ -178,9 +180,9 @@ const deferredFault = -2
 
 // fault returns the fault of the evaluation at index i from instruction
 // pc: named by the interpreter now, or later when split.
-func (b *batchEval) faultAt(pc, i int) *Fault {
+func (b *batchEval) faultAt(pc, i int) *bytecode.Fault {
 	if b.split {
-		return &Fault{deferredFault, int32(pc)}
+		return &bytecode.Fault{PC: deferredFault, Value: int32(pc)}
 	}
 	return b.refault(pc, i)
 }
@@ -190,13 +192,13 @@ func (b *batchEval) faultAt(pc, i int) *Fault {
 // evaluation reads from the state are not written in place by its rule
 // (those it reads from the snapshot), so the interpreter sees what the
 // batch saw.
-func (b *batchEval) refault(pc, i int) *Fault {
+func (b *batchEval) refault(pc, i int) *bytecode.Fault {
 	for l := range b.pend {
 		b.pend[l], b.fadd[l] = b.pend[l][:0], b.fadd[l][:0]
 	}
 	flt := b.ref.FaultOf(pc, int32(i))
 	if flt == nil {
-		return &Fault{-1, int32(i)}
+		return &bytecode.Fault{PC: -1, Value: int32(i)}
 	}
 	return flt
 }

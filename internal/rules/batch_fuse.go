@@ -1,5 +1,7 @@
 package rules
 
+import "github.com/procgen-dev/procgen/internal/rules/bytecode"
+
 // Fused float products. The synthetic rule (and any dot product or small
 // matrix product) compiles `a*b + c*d` to FMUL t1; FMUL t2; FADD d = t1, t2.
 // Run one instruction at a time, that is three passes over the lanes with
@@ -15,7 +17,7 @@ func liveOut(p *Program) []uint32 {
 	var starts []int
 	for pc := 0; pc < len(code); pc++ {
 		starts = append(starts, pc)
-		if HasImm(int(code[pc] & 255)) {
+		if bytecode.HasImm(int(code[pc] & 255)) {
 			pc++
 		}
 	}
@@ -27,17 +29,17 @@ func liveOut(p *Program) []uint32 {
 			pc := starts[k]
 			op := int(code[pc] & 255)
 			next := pc + 1
-			if HasImm(op) {
+			if bytecode.HasImm(op) {
 				next = pc + 2
 			}
 			next = min(next, len(code))
 			var o uint32
 			switch op {
-			case OpJMP:
+			case bytecode.OpJMP:
 				o = in[target(code, pc)]
-			case OpJZ, OpLOOP:
+			case bytecode.OpJZ, bytecode.OpLOOP:
 				o = in[target(code, pc)] | in[next]
-			case OpRET, OpEND:
+			case bytecode.OpRET, bytecode.OpEND:
 			default:
 				o = in[next]
 			}
@@ -67,19 +69,19 @@ func planFMA(p *Program, target []bool) []bool {
 	fma := make([]bool, len(code))
 	imm := make([]bool, len(code))
 	for pc := 0; pc < len(code); pc++ {
-		if HasImm(int(code[pc]&255)) && pc+1 < len(code) {
+		if bytecode.HasImm(int(code[pc]&255)) && pc+1 < len(code) {
 			imm[pc+1] = true
 			pc++
 		}
 	}
 	for pc := 0; pc+2 < len(code); pc++ {
-		op1, t1, _, _ := Decode(code[pc])
-		op2, t2, z, w := Decode(code[pc+1])
-		op3, d, s1, s2 := Decode(code[pc+2])
+		op1, t1, _, _ := bytecode.Decode(code[pc])
+		op2, t2, z, w := bytecode.Decode(code[pc+1])
+		op3, d, s1, s2 := bytecode.Decode(code[pc+2])
 		if imm[pc] {
 			continue
 		}
-		if op1 != OpFMUL || op2 != OpFMUL || op3 != OpFADD || target[pc+1] || target[pc+2] {
+		if op1 != bytecode.OpFMUL || op2 != bytecode.OpFMUL || op3 != bytecode.OpFADD || target[pc+1] || target[pc+2] {
 			continue
 		}
 		if t1 == t2 || z == t1 || w == t1 || !(s1 == t1 && s2 == t2 || s1 == t2 && s2 == t1) {
@@ -100,9 +102,9 @@ func planFMA(p *Program, target []bool) []bool {
 // lane (it then runs as three instructions).
 func (b *batchEval) fusedProduct(pc int) bool {
 	code := b.p.Code
-	_, t1, x, y := Decode(code[pc])
-	_, t2, z, w := Decode(code[pc+1])
-	_, d, _, _ := Decode(code[pc+2])
+	_, t1, x, y := bytecode.Decode(code[pc])
+	_, t2, z, w := bytecode.Decode(code[pc+1])
+	_, d, _, _ := bytecode.Decode(code[pc+2])
 	var ks [4]uint32
 	var uni [4]bool
 	for k, r := range [4]int{x, y, z, w} {
@@ -126,24 +128,24 @@ func (b *batchEval) fusedProduct(pc int) bool {
 	case uni[0] || uni[2]:
 		return false
 	case uni[1] && uni[3]:
-		ky, kw := F32(ks[1]), F32(ks[3])
+		ky, kw := bytecode.F32(ks[1]), bytecode.F32(ks[3])
 		for i, xv := range X {
-			D[i] = U32(float32(F32(xv)*ky) + float32(F32(Z[i])*kw))
+			D[i] = bytecode.U32(float32(bytecode.F32(xv)*ky) + float32(bytecode.F32(Z[i])*kw))
 		}
 	case uni[1]:
-		ky, W := F32(ks[1]), b.r[w&31][:n]
+		ky, W := bytecode.F32(ks[1]), b.r[w&31][:n]
 		for i, xv := range X {
-			D[i] = U32(float32(F32(xv)*ky) + float32(F32(Z[i])*F32(W[i])))
+			D[i] = bytecode.U32(float32(bytecode.F32(xv)*ky) + float32(bytecode.F32(Z[i])*bytecode.F32(W[i])))
 		}
 	case uni[3]:
-		Y, kw := b.r[y&31][:n], F32(ks[3])
+		Y, kw := b.r[y&31][:n], bytecode.F32(ks[3])
 		for i, xv := range X {
-			D[i] = U32(float32(F32(xv)*F32(Y[i])) + float32(F32(Z[i])*kw))
+			D[i] = bytecode.U32(float32(bytecode.F32(xv)*bytecode.F32(Y[i])) + float32(bytecode.F32(Z[i])*kw))
 		}
 	default:
 		Y, W := b.r[y&31][:n], b.r[w&31][:n]
 		for i, xv := range X {
-			D[i] = U32(float32(F32(xv)*F32(Y[i])) + float32(F32(Z[i])*F32(W[i])))
+			D[i] = bytecode.U32(float32(bytecode.F32(xv)*bytecode.F32(Y[i])) + float32(bytecode.F32(Z[i])*bytecode.F32(W[i])))
 		}
 	}
 	b.toLanes(1<<(d&31) | 1<<(t1&31) | 1<<(t2&31))
@@ -182,26 +184,26 @@ func boolRegs(p *Program) []uint32 {
 	for len(work) > 0 {
 		pc := work[len(work)-1]
 		work = work[:len(work)-1]
-		op, a, b, _ := Decode(code[pc])
-		_, writes, _ := RegOperands(code[pc])
-		out := in[pc] &^ RegMask(writes)
-		isBool := op >= OpIEQ && op <= OpILE || op >= OpFEQ && op <= OpFLE || op == OpBOOL || op == OpILNOT ||
-			op == OpLDI && pc+1 < len(code) && code[pc+1] <= 1 ||
-			op == OpMOV && in[pc]&(1<<(b&31)) != 0
-		if isBool && a < MaxRegs {
+		op, a, b, _ := bytecode.Decode(code[pc])
+		_, writes, _ := bytecode.RegOperands(code[pc])
+		out := in[pc] &^ bytecode.RegMask(writes)
+		isBool := op >= bytecode.OpIEQ && op <= bytecode.OpILE || op >= bytecode.OpFEQ && op <= bytecode.OpFLE || op == bytecode.OpBOOL || op == bytecode.OpILNOT ||
+			op == bytecode.OpLDI && pc+1 < len(code) && code[pc+1] <= 1 ||
+			op == bytecode.OpMOV && in[pc]&(1<<(b&31)) != 0
+		if isBool && a < bytecode.MaxRegs {
 			out |= 1 << a
 		}
 		next := pc + 1
-		if HasImm(op) {
+		if bytecode.HasImm(op) {
 			next = pc + 2
 		}
 		switch op {
-		case OpJMP:
+		case bytecode.OpJMP:
 			flow(target(code, pc), out)
-		case OpJZ, OpLOOP:
+		case bytecode.OpJZ, bytecode.OpLOOP:
 			flow(target(code, pc), out)
 			flow(next, out)
-		case OpRET, OpEND:
+		case bytecode.OpRET, bytecode.OpEND:
 		default:
 			flow(next, out)
 		}

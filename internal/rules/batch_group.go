@@ -1,6 +1,10 @@
 package rules
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+)
 
 // Groups of four fused products. A 2x2 matrix times a constant 2x2 matrix
 // (the synthetic rule's loop, a rotation, any small linear map) compiles
@@ -48,9 +52,9 @@ func planGroups(p *Program, code []uint32, fma, target []bool) []*prodGroup {
 				ok = false
 				break
 			}
-			_, t1, x, y := Decode(code[q])
-			_, t2, z, w := Decode(code[q+1])
-			_, d, _, _ := Decode(code[q+2])
+			_, t1, x, y := bytecode.Decode(code[q])
+			_, t2, z, w := bytecode.Decode(code[q+1])
+			_, d, _, _ := bytecode.Decode(code[q+2])
 			for _, r := range []int{x, y, z, w} {
 				if writes&(1<<(r&31)) != 0 {
 					ok = false
@@ -71,8 +75,8 @@ func planGroups(p *Program, code []uint32, fma, target []bool) []*prodGroup {
 		}
 		var targets uint32
 		for q < len(code) && !target[q] {
-			op, a, b, _ := Decode(code[q])
-			if op != OpMOV || code[q] != p.Code[q] || a >= MaxRegs || dests&(1<<(a&31)) != 0 || targets&(1<<(a&31)) != 0 {
+			op, a, b, _ := bytecode.Decode(code[q])
+			if op != bytecode.OpMOV || code[q] != p.Code[q] || a >= bytecode.MaxRegs || dests&(1<<(a&31)) != 0 || targets&(1<<(a&31)) != 0 {
 				break
 			}
 			j := 0
@@ -98,12 +102,12 @@ func planGroups(p *Program, code []uint32, fma, target []bool) []*prodGroup {
 			g.out[j] = moved[j]
 		}
 		g.next, g.written = q, writes
-		if op, a, _, _ := Decode(code[q]); q+1 < len(code) && op == OpLOOP && code[q] == p.Code[q] &&
-			!target[q] && int(code[q+1]) == pc && a < MaxRegs {
+		if op, a, _, _ := bytecode.Decode(code[q]); q+1 < len(code) && op == bytecode.OpLOOP && code[q] == p.Code[q] &&
+			!target[q] && int(code[q+1]) == pc && a < bytecode.MaxRegs {
 			var consts uint32
 			for j := range 4 {
-				_, _, _, y := Decode(code[pc+3*j])
-				_, _, _, w := Decode(code[pc+3*j+1])
+				_, _, _, y := bytecode.Decode(code[pc+3*j])
+				_, _, _, w := bytecode.Decode(code[pc+3*j+1])
 				consts |= 1<<(y&31) | 1<<(w&31)
 			}
 			counter := uint32(1) << (a & 31)
@@ -124,14 +128,14 @@ func (b *batchEval) productGroup(pc int, g *prodGroup) int {
 	var ky, kw [4]float32
 	var need uint32
 	for j := range 4 {
-		_, _, x, y := Decode(code[pc+3*j])
-		_, _, z, w := Decode(code[pc+3*j+1])
+		_, _, x, y := bytecode.Decode(code[pc+3*j])
+		_, _, z, w := bytecode.Decode(code[pc+3*j+1])
 		yk, ys, ok1 := b.operand(y, -1)
 		wk, ws, ok2 := b.operand(w, -1)
 		if !ok1 || !ok2 || ys != 0 || ws != 0 {
 			return -1
 		}
-		xs[j], zs[j], ky[j], kw[j] = x&31, z&31, F32(yk), F32(wk)
+		xs[j], zs[j], ky[j], kw[j] = x&31, z&31, bytecode.F32(yk), bytecode.F32(wk)
 		need |= 1<<(x&31) | 1<<(z&31)
 	}
 	if need&b.aff == need {
@@ -162,11 +166,11 @@ func (b *batchEval) productGroup(pc int, g *prodGroup) int {
 			return g.next + 2
 		}
 		for i := range A {
-			a, bb, c, d := F32(A[i]), F32(B[i]), F32(C[i]), F32(D[i])
-			A[i] = U32(float32(a*ky[0]) + float32(bb*kw[0]))
-			B[i] = U32(float32(a*ky[1]) + float32(bb*kw[1]))
-			C[i] = U32(float32(c*ky[2]) + float32(d*kw[2]))
-			D[i] = U32(float32(c*ky[3]) + float32(d*kw[3]))
+			a, bb, c, d := bytecode.F32(A[i]), bytecode.F32(B[i]), bytecode.F32(C[i]), bytecode.F32(D[i])
+			A[i] = bytecode.U32(float32(a*ky[0]) + float32(bb*kw[0]))
+			B[i] = bytecode.U32(float32(a*ky[1]) + float32(bb*kw[1]))
+			C[i] = bytecode.U32(float32(c*ky[2]) + float32(d*kw[2]))
+			D[i] = bytecode.U32(float32(c*ky[3]) + float32(d*kw[3]))
 		}
 		b.finishGroup(g)
 		return g.next
@@ -175,12 +179,12 @@ func (b *batchEval) productGroup(pc int, g *prodGroup) int {
 	X2, Z2, X3, Z3 := b.r[xs[2]][:n], b.r[zs[2]][:n], b.r[xs[3]][:n], b.r[zs[3]][:n]
 	D0, D1, D2, D3 := b.r[g.out[0]&31][:n], b.r[g.out[1]&31][:n], b.r[g.out[2]&31][:n], b.r[g.out[3]&31][:n]
 	for i := range D0 {
-		x0, z0, x1, z1 := F32(X0[i]), F32(Z0[i]), F32(X1[i]), F32(Z1[i])
-		x2, z2, x3, z3 := F32(X2[i]), F32(Z2[i]), F32(X3[i]), F32(Z3[i])
-		D0[i] = U32(float32(x0*ky[0]) + float32(z0*kw[0]))
-		D1[i] = U32(float32(x1*ky[1]) + float32(z1*kw[1]))
-		D2[i] = U32(float32(x2*ky[2]) + float32(z2*kw[2]))
-		D3[i] = U32(float32(x3*ky[3]) + float32(z3*kw[3]))
+		x0, z0, x1, z1 := bytecode.F32(X0[i]), bytecode.F32(Z0[i]), bytecode.F32(X1[i]), bytecode.F32(Z1[i])
+		x2, z2, x3, z3 := bytecode.F32(X2[i]), bytecode.F32(Z2[i]), bytecode.F32(X3[i]), bytecode.F32(Z3[i])
+		D0[i] = bytecode.U32(float32(x0*ky[0]) + float32(z0*kw[0]))
+		D1[i] = bytecode.U32(float32(x1*ky[1]) + float32(z1*kw[1]))
+		D2[i] = bytecode.U32(float32(x2*ky[2]) + float32(z2*kw[2]))
+		D3[i] = bytecode.U32(float32(x3*ky[3]) + float32(z3*kw[3]))
 	}
 	b.finishGroup(g)
 	return g.next
@@ -206,8 +210,8 @@ func matrixTurns(A, B, C, D []uint32, k *[8]float32, turns int) {
 	k0, k1, k2, k3, k4, k5, k6, k7 := k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7]
 	i := 0
 	for ; i+1 < n; i += 2 {
-		a0, b0, c0, d0 := F32(A[i]), F32(B[i]), F32(C[i]), F32(D[i])
-		a1, b1, c1, d1 := F32(A[i+1]), F32(B[i+1]), F32(C[i+1]), F32(D[i+1])
+		a0, b0, c0, d0 := bytecode.F32(A[i]), bytecode.F32(B[i]), bytecode.F32(C[i]), bytecode.F32(D[i])
+		a1, b1, c1, d1 := bytecode.F32(A[i+1]), bytecode.F32(B[i+1]), bytecode.F32(C[i+1]), bytecode.F32(D[i+1])
 		for t := turns; t > 0; t-- {
 			// The constants read from k each turn: operands from
 			// memory, which leaves the lanes' values in registers.
@@ -216,15 +220,15 @@ func matrixTurns(A, B, C, D []uint32, k *[8]float32, turns int) {
 			a1, b1 = float32(a1*k[0])+float32(b1*k[1]), float32(a1*k[2])+float32(b1*k[3])
 			c1, d1 = float32(c1*k[4])+float32(d1*k[5]), float32(c1*k[6])+float32(d1*k[7])
 		}
-		A[i], B[i], C[i], D[i] = U32(a0), U32(b0), U32(c0), U32(d0)
-		A[i+1], B[i+1], C[i+1], D[i+1] = U32(a1), U32(b1), U32(c1), U32(d1)
+		A[i], B[i], C[i], D[i] = bytecode.U32(a0), bytecode.U32(b0), bytecode.U32(c0), bytecode.U32(d0)
+		A[i+1], B[i+1], C[i+1], D[i+1] = bytecode.U32(a1), bytecode.U32(b1), bytecode.U32(c1), bytecode.U32(d1)
 	}
 	if i < n {
-		a, b, c, d := F32(A[i]), F32(B[i]), F32(C[i]), F32(D[i])
+		a, b, c, d := bytecode.F32(A[i]), bytecode.F32(B[i]), bytecode.F32(C[i]), bytecode.F32(D[i])
 		for t := turns; t > 0; t-- {
 			a, b = float32(a*k0)+float32(b*k1), float32(a*k2)+float32(b*k3)
 			c, d = float32(c*k4)+float32(d*k5), float32(c*k6)+float32(d*k7)
 		}
-		A[i], B[i], C[i], D[i] = U32(a), U32(b), U32(c), U32(d)
+		A[i], B[i], C[i], D[i] = bytecode.U32(a), bytecode.U32(b), bytecode.U32(c), bytecode.U32(d)
 	}
 }

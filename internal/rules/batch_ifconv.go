@@ -1,5 +1,7 @@
 package rules
 
+import "github.com/procgen-dev/procgen/internal/rules/bytecode"
+
 // If-conversion of && and ||. The compiler lowers `a && b` to
 //
 //	BOOL d = a; JZ d, L; <b>; BOOL d = rb; L:
@@ -20,8 +22,8 @@ package rules
 // of the code; the bytecode and every instruction's pc stay as compiled.
 
 const (
-	OpANDB = OpTotal + iota // d = d != 0 ? bool(r[b]) : d
-	OpORB                   // d = d == 0 ? bool(r[b]) : d
+	OpANDB = bytecode.OpTotal + iota // d = d != 0 ? bool(r[b]) : d
+	OpORB                            // d = d == 0 ? bool(r[b]) : d
 )
 
 // ifConvert returns the code with every convertible && and || made
@@ -32,7 +34,7 @@ func ifConvert(p *Program) []uint32 {
 	var starts []int
 	for pc := 0; pc < len(code); pc++ {
 		starts = append(starts, pc)
-		if HasImm(int(code[pc] & 255)) {
+		if bytecode.HasImm(int(code[pc] & 255)) {
 			pc++
 		}
 	}
@@ -40,26 +42,26 @@ func ifConvert(p *Program) []uint32 {
 	bools := boolRegs(p)
 	for k := len(starts) - 1; k >= 0; k-- {
 		pc := starts[k]
-		op, d, _, _ := Decode(code[pc])
-		if op != OpJZ || pc+1 >= len(code) {
+		op, d, _, _ := bytecode.Decode(code[pc])
+		if op != bytecode.OpJZ || pc+1 >= len(code) {
 			continue
 		}
 		l := int(code[pc+1])
 		from, end, nops, conv := pc+2, l, 2, OpANDB
-		if pc+3 < len(code) && code[pc+2]&255 == OpJMP && l == pc+4 {
+		if pc+3 < len(code) && code[pc+2]&255 == bytecode.OpJMP && l == pc+4 {
 			from, end, nops, conv = pc+4, int(code[pc+3]), 4, OpORB
 		}
 		if end <= from || end > len(code) {
 			continue
 		}
 		last := end - 1
-		lop, la, lb, _ := Decode(code[last])
-		if lop != OpBOOL || la != d || (last > from && isImm(code, starts, last)) {
+		lop, la, lb, _ := bytecode.Decode(code[last])
+		if lop != bytecode.OpBOOL || la != d || (last > from && isImm(code, starts, last)) {
 			continue
 		}
 		try := append([]uint32(nil), code...)
 		for q := pc; q < pc+nops; q++ {
-			try[q] = Encode(OpNop, 0, 0, 0)
+			try[q] = bytecode.Encode(bytecode.OpNop, 0, 0, 0)
 		}
 		target := jumpTargets(&Program{Code: try, Rules: p.Rules})
 		ok := true
@@ -75,7 +77,7 @@ func ifConvert(p *Program) []uint32 {
 				ok = false
 				break
 			}
-			_, writes, _ := RegOperands(w)
+			_, writes, _ := bytecode.RegOperands(w)
 			if o == OpANDB || o == OpORB {
 				writes = []int{int(w >> 8 & 255)}
 			}
@@ -86,8 +88,8 @@ func ifConvert(p *Program) []uint32 {
 					}
 				}
 			}
-			written |= RegMask(writes)
-			if HasImm(o) {
+			written |= bytecode.RegMask(writes)
+			if bytecode.HasImm(o) {
 				q++
 			}
 		}
@@ -96,15 +98,15 @@ func ifConvert(p *Program) []uint32 {
 		}
 		if bools[pc]&(1<<(d&31)) != 0 && bools[last]&(1<<(lb&31)) != 0 {
 			// Both 0 or 1: d && rb is d & rb, d || rb is d | rb.
-			conv = OpIAND
+			conv = bytecode.OpIAND
 			if nops == 4 {
-				conv = OpIOR
+				conv = bytecode.OpIOR
 			}
 		}
 		if conv == OpANDB || conv == OpORB {
-			try[last] = Encode(conv, d, lb, 0)
+			try[last] = bytecode.Encode(conv, d, lb, 0)
 		} else {
-			try[last] = Encode(conv, d, d, lb)
+			try[last] = bytecode.Encode(conv, d, d, lb)
 		}
 		code = try
 	}
@@ -128,15 +130,15 @@ func isImm(code []uint32, starts []int, pc int) bool {
 // safeInConversion reports whether instruction w at pc can run on lanes
 // that would have skipped it: no fault, no write to the state, no jump.
 func safeInConversion(w uint32, safeLoad []bool, pc int) bool {
-	op, _, b, _ := Decode(w)
+	op, _, b, _ := bytecode.Decode(w)
 	switch {
-	case op == OpNop, op == OpLDI, op == OpMOV, op == OpANDB, op == OpORB:
+	case op == bytecode.OpNop, op == bytecode.OpLDI, op == bytecode.OpMOV, op == OpANDB, op == OpORB:
 		return true
-	case op == OpLD || op == OpLDS:
-		return b == NoReg || safeLoad[pc]
-	case op == OpIDIV, op == OpIMOD:
+	case op == bytecode.OpLD || op == bytecode.OpLDS:
+		return b == bytecode.NoReg || safeLoad[pc]
+	case op == bytecode.OpIDIV, op == bytecode.OpIMOD:
 		return false
-	case op >= OpIADD && op < OpCount:
+	case op >= bytecode.OpIADD && op < bytecode.OpCount:
 		return true
 	}
 	return false
@@ -156,12 +158,12 @@ func safeIndexLoads(p *Program) []bool {
 			}
 		}
 		for pc := start; pc < end; pc++ {
-			op, _, b, c := Decode(p.Code[pc])
-			if (op == OpLD || op == OpLDS) && b == 0 && c < len(p.Fields) &&
+			op, _, b, c := bytecode.Decode(p.Code[pc])
+			if (op == bytecode.OpLD || op == bytecode.OpLDS) && b == 0 && c < len(p.Fields) &&
 				r.Lo >= 0 && r.Hi <= p.Fields[c].Size {
 				safe[pc] = true
 			}
-			if HasImm(op) {
+			if bytecode.HasImm(op) {
 				pc++
 			}
 		}
@@ -196,13 +198,13 @@ func andOr(op int, D, X *[lanes]uint32, act []uint8, n int) {
 	if len(act) == n {
 		d, xs := D[:n], X[:n]
 		for i, x := range xs {
-			m := -(B2U(d[i] == 0) ^ want ^ 1) // all ones where d changes
-			d[i] = d[i]&^m | B2U(x != 0)&m
+			m := -(bytecode.B2U(d[i] == 0) ^ want ^ 1) // all ones where d changes
+			d[i] = d[i]&^m | bytecode.B2U(x != 0)&m
 		}
 		return
 	}
 	for _, l := range act {
-		m := -(B2U(D[l] == 0) ^ want ^ 1)
-		D[l] = D[l]&^m | B2U(X[l] != 0)&m
+		m := -(bytecode.B2U(D[l] == 0) ^ want ^ 1)
+		D[l] = D[l]&^m | bytecode.B2U(X[l] != 0)&m
 	}
 }

@@ -3,6 +3,8 @@ package rules
 import (
 	"math/bits"
 	"sort"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // Register kinds. A batch's indices are consecutive, and much of what a
@@ -21,14 +23,14 @@ import (
 func regMasks(code []uint32) (reads, writes []uint32) {
 	reads, writes = make([]uint32, len(code)), make([]uint32, len(code))
 	for pc := 0; pc < len(code); pc++ {
-		op, a, b, _ := Decode(code[pc])
+		op, a, b, _ := bytecode.Decode(code[pc])
 		if op == OpANDB || op == OpORB {
 			reads[pc], writes[pc] = 1<<(a&31)|1<<(b&31), 1<<(a&31)
 			continue
 		}
-		r, w, _ := RegOperands(code[pc])
-		reads[pc], writes[pc] = RegMask(r), RegMask(w)
-		if HasImm(op) {
+		r, w, _ := bytecode.RegOperands(code[pc])
+		reads[pc], writes[pc] = bytecode.RegMask(r), bytecode.RegMask(w)
+		if bytecode.HasImm(op) {
 			pc++
 		}
 	}
@@ -69,7 +71,7 @@ func (b *batchEval) value(r int, k int64) (aval, bool) {
 	if k >= 0 {
 		return aval{b: uint32(k)}, true
 	}
-	if r == NoReg || b.aff&(1<<(r&31)) == 0 {
+	if r == bytecode.NoReg || b.aff&(1<<(r&31)) == 0 {
 		return aval{}, false
 	}
 	return b.av[r&31], true
@@ -167,19 +169,19 @@ func (b *batchEval) divide(op int, x, xs, k uint32) (aval, bool) {
 	// Both are monotonic in the value, so in the lane: a piece is a run
 	// of lanes with one quotient.
 	piece := func(v int64) int64 {
-		if op == OpIDIV {
-			return int64(IDiv(int32(v), int32(k)))
+		if op == bytecode.OpIDIV {
+			return int64(bytecode.IDiv(int32(v), int32(k)))
 		}
 		return floorDiv(v, m)
 	}
 	val := func(v int64) uint32 {
-		if op == OpIDIV {
-			return uint32(IDiv(int32(v), int32(k)))
+		if op == bytecode.OpIDIV {
+			return uint32(bytecode.IDiv(int32(v), int32(k)))
 		}
-		return uint32(IMod(int32(v), int32(k)))
+		return uint32(bytecode.IMod(int32(v), int32(k)))
 	}
 	stride := xs
-	if op == OpIDIV {
+	if op == bytecode.OpIDIV {
 		stride = 0
 	}
 	p0, pn := piece(lo), piece(hi)
@@ -201,22 +203,22 @@ func (b *batchEval) divide(op int, x, xs, k uint32) (aval, bool) {
 func (b *batchEval) affine(pc, op, a, ib, c int) int {
 	code := b.p.Code
 	switch op {
-	case OpLDI:
+	case bytecode.OpLDI:
 		b.setAffine(a&31, code[pc+1], 0)
 		return pc + 2
-	case OpMOV:
+	case bytecode.OpMOV:
 		if v, ok := b.value(ib, -1); ok {
 			b.set(a, v)
 			return pc + 1
 		}
-	case OpJZ:
+	case bytecode.OpJZ:
 		if x, s, ok := b.operand(a, -1); ok && s == 0 {
 			if x == 0 {
 				return int(code[pc+1])
 			}
 			return pc + 2
 		}
-	case OpLOOP:
+	case bytecode.OpLOOP:
 		if x, s, ok := b.operand(a, -1); ok && s == 0 {
 			b.av[a&31].b = x - 1
 			if int32(x-1) > 0 {
@@ -224,9 +226,9 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 			}
 			return pc + 2
 		}
-	case OpLD, OpLDS:
+	case bytecode.OpLD, bytecode.OpLDS:
 		return b.affineLoad(pc, op, a, ib, c)
-	case OpIADD, OpISUB, OpIMUL:
+	case bytecode.OpIADD, bytecode.OpISUB, bytecode.OpIMUL:
 		x, ok1 := b.value(ib, -1)
 		y, ok2 := b.value(c, b.ky[pc])
 		if !ok1 || !ok2 {
@@ -235,9 +237,9 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 		var r aval
 		ok := true
 		switch {
-		case op == OpIADD:
+		case op == bytecode.OpIADD:
 			r, ok = arith(x, y, add)
-		case op == OpISUB:
+		case op == bytecode.OpISUB:
 			r, ok = arith(x, y, sub)
 		case y.s == 0 && y.j == 0:
 			r = aval{b: x.b * y.b, s: x.s * y.b, b2: x.b2 * y.b, j: x.j}
@@ -251,7 +253,7 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 		}
 		b.set(a, r)
 		return pc + 1
-	case OpIDIV, OpIMOD:
+	case bytecode.OpIDIV, bytecode.OpIMOD:
 		x, xs, ok1 := b.operand(ib, -1)
 		k, ks, ok2 := b.operand(c, b.ky[pc])
 		if !ok1 || !ok2 || ks != 0 || k == 0 {
@@ -264,7 +266,7 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 		b.set(a, r)
 		return pc + 1
 	default:
-		if op < OpIADD || op >= OpCount {
+		if op < bytecode.OpIADD || op >= bytecode.OpCount {
 			return -1
 		}
 		// Any other operation on values the same in every lane: once.
@@ -275,13 +277,13 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 		X, D := &b.scr[0], &b.scr[2]
 		X[0] = x
 		one := b.one[:]
-		if (op >= OpINEG && op <= OpBOOL) || (op >= OpFNEG && op <= OpF2I) {
+		if (op >= bytecode.OpINEG && op <= bytecode.OpBOOL) || (op >= bytecode.OpFNEG && op <= bytecode.OpF2I) {
 			if !batchUnary(op, D, X, one, 1) {
 				return -1
 			}
 		} else {
 			y, ys, ok2 := b.operand(c, b.ky[pc])
-			if !ok2 || ys != 0 || op == OpIDIV || op == OpIMOD {
+			if !ok2 || ys != 0 || op == bytecode.OpIDIV || op == bytecode.OpIMOD {
 				return -1
 			}
 			Y := &b.scr[1]
@@ -302,7 +304,7 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 func (b *batchEval) window(op, fi int, v aval) (w1, w2 []uint32, ok bool) {
 	f := &b.p.Fields[fi]
 	src := b.cur
-	if op == OpLDS {
+	if op == bytecode.OpLDS {
 		src = b.snap
 	}
 	fld := src[f.Off : f.Off+f.Size]
@@ -345,7 +347,7 @@ func (b *batchEval) loaded(a int, v aval, w1, w2 []uint32) {
 
 func (b *batchEval) affineLoad(pc, op, a, ib, fi int) int {
 	var v aval
-	if ib != NoReg {
+	if ib != bytecode.NoReg {
 		var ok bool
 		if v, ok = b.value(ib, -1); !ok {
 			return -1
@@ -364,8 +366,8 @@ func (b *batchEval) affineLoad(pc, op, a, ib, fi int) int {
 // consecutive words, no bounds test per lane.
 func (b *batchEval) affineFused(pc int) int {
 	code := b.p.Code
-	_, a, ib, c := Decode(code[pc])
-	op2, _, _, fi := Decode(code[pc+1])
+	_, a, ib, c := bytecode.Decode(code[pc])
+	op2, _, _, fi := bytecode.Decode(code[pc+1])
 	x, ok1 := b.value(ib, -1)
 	y, ok2 := b.value(c, b.ky[pc])
 	if !ok1 || !ok2 {
@@ -414,21 +416,21 @@ func (b *batchEval) affineFused(pc int) int {
 // commutative IADD whose first operand is the constant swaps them (ib).
 func (b *batchEval) constOperand(pc, op int, ib *int, c int, k int64) (int64, int) {
 	if k >= 0 {
-		if c == *ib || (op == OpIDIV || op == OpIMOD) && int32(k) == 0 {
+		if c == *ib || (op == bytecode.OpIDIV || op == bytecode.OpIMOD) && int32(k) == 0 {
 			return k, -1 // read as lanes too (a division by 0 faults lane by lane)
 		}
 		return k, c
 	}
-	if op < OpIADD || op >= OpCount || (op >= OpINEG && op <= OpBOOL) || (op >= OpFNEG && op <= OpF2I) {
+	if op < bytecode.OpIADD || op >= bytecode.OpCount || (op >= bytecode.OpINEG && op <= bytecode.OpBOOL) || (op >= bytecode.OpFNEG && op <= bytecode.OpF2I) {
 		return -1, -1
 	}
 	if y, ys, ok := b.operand(c, -1); ok && ys == 0 && c != *ib {
-		if (op == OpIDIV || op == OpIMOD) && int32(y) == 0 {
+		if (op == bytecode.OpIDIV || op == bytecode.OpIMOD) && int32(y) == 0 {
 			return -1, -1 // the lanes fault: the slow way names them
 		}
 		return int64(y), c
 	}
-	if op != OpIADD || *ib == c {
+	if op != bytecode.OpIADD || *ib == c {
 		return -1, -1
 	}
 	if x, xs, ok := b.operand(*ib, -1); ok && xs == 0 {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // TestStrideRegistersMatchInterpreter: index arithmetic that the batch
@@ -123,10 +125,10 @@ func TestIfConversion(t *testing.T) {
 	jumps := func(code []uint32) int {
 		n := 0
 		for pc := 0; pc < len(code); pc++ {
-			if op := int(code[pc] & 255); op == OpJZ || op == OpJMP {
+			if op := int(code[pc] & 255); op == bytecode.OpJZ || op == bytecode.OpJMP {
 				n++
 			}
-			if HasImm(int(code[pc] & 255)) {
+			if bytecode.HasImm(int(code[pc] & 255)) {
 				pc++
 			}
 		}
@@ -138,10 +140,10 @@ func TestIfConversion(t *testing.T) {
 	}
 	start, end := ruleCode(p, 0)
 	for pc := start; pc < p.Rules[0].BodyPC && pc < end; pc++ {
-		if op := int(ifConvert(p)[pc] & 255); op == OpJZ || op == OpJMP {
+		if op := int(ifConvert(p)[pc] & 255); op == bytecode.OpJZ || op == bytecode.OpJMP {
 			t.Errorf("life's precondition keeps a jump at %d", pc)
 		}
-		if HasImm(int(p.Code[pc] & 255)) {
+		if bytecode.HasImm(int(p.Code[pc] & 255)) {
 			pc++
 		}
 	}

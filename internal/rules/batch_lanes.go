@@ -3,6 +3,8 @@ package rules
 import (
 	"math/bits"
 	"sync/atomic"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // Lane loops of the batch evaluator that touch the state or divide:
@@ -15,7 +17,7 @@ func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool
 		s, m := uint(bits.TrailingZeros32(uint32(k))), k-1
 		if len(act) == b.n {
 			d := D[:b.n]
-			if op == OpIMOD {
+			if op == bytecode.OpIMOD {
 				for i, x := range X[:b.n] {
 					d[i] = x & uint32(m)
 				}
@@ -27,7 +29,7 @@ func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool
 			}
 			return true
 		}
-		if op == OpIMOD {
+		if op == bytecode.OpIMOD {
 			for _, l := range act {
 				D[l] = X[l] & uint32(m)
 			}
@@ -39,14 +41,14 @@ func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool
 		}
 		return true
 	}
-	if op == OpIMOD {
+	if op == bytecode.OpIMOD {
 		for _, l := range act {
-			D[l] = uint32(IMod(int32(X[l]), k))
+			D[l] = uint32(bytecode.IMod(int32(X[l]), k))
 		}
 		return true
 	}
 	for _, l := range act {
-		D[l] = uint32(IDiv(int32(X[l]), k))
+		D[l] = uint32(bytecode.IDiv(int32(X[l]), k))
 	}
 	return true
 }
@@ -56,7 +58,7 @@ func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool
 func (b *batchEval) loadOperands(op int, Y *[lanes]uint32, k int64, fi int) ([]uint32, *[lanes]uint32) {
 	f := &b.p.Fields[fi]
 	src := b.cur
-	if op == OpLDS {
+	if op == bytecode.OpLDS {
 		src = b.snap
 	}
 	if k >= 0 {
@@ -122,11 +124,11 @@ func (b *batchEval) loadAdd(op int, A, X, Y *[lanes]uint32, k int64, fi int, act
 func (b *batchEval) load(op int, D *[lanes]uint32, ib, fi int, act []uint8) {
 	f := &b.p.Fields[fi]
 	src := b.cur
-	if op == OpLDS {
+	if op == bytecode.OpLDS {
 		src = b.snap
 	}
 	fld := src[f.Off : f.Off+f.Size]
-	if ib == NoReg {
+	if ib == bytecode.NoReg {
 		v := fld[0]
 		for _, l := range act {
 			D[l] = v
@@ -165,7 +167,7 @@ func (b *batchEval) store(op int, V *[lanes]uint32, ib, fi int, act []uint8) {
 	X := &b.r[ib&31]
 	for _, l := range act {
 		x := uint32(0)
-		if ib != NoReg {
+		if ib != bytecode.NoReg {
 			x = X[l]
 		}
 		if x >= size {
@@ -173,23 +175,23 @@ func (b *batchEval) store(op int, V *[lanes]uint32, ib, fi int, act []uint8) {
 			continue
 		}
 		switch op {
-		case OpST:
+		case bytecode.OpST:
 			fld[x] = V[l]
-		case OpSTP:
-			if len(b.pend[l]) >= MaxPendings {
+		case bytecode.OpSTP:
+			if len(b.pend[l]) >= bytecode.MaxPendings {
 				b.faultLane(l)
 				continue
 			}
-			b.pend[l] = append(b.pend[l], PendingWrite{f.Off + int(x), V[l]})
+			b.pend[l] = append(b.pend[l], bytecode.PendingWrite{Word: f.Off + int(x), Val: V[l]})
 			b.dirty = true
-		case OpADDI:
+		case bytecode.OpADDI:
 			if b.split {
 				atomic.AddUint32(&fld[x], V[l])
 			} else {
 				fld[x] += V[l]
 			}
 		default:
-			b.fadd[l] = append(b.fadd[l], PendingWrite{f.Off + int(x), V[l]})
+			b.fadd[l] = append(b.fadd[l], bytecode.PendingWrite{Word: f.Off + int(x), Val: V[l]})
 			b.dirty = true
 		}
 	}

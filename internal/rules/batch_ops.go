@@ -2,154 +2,156 @@
 
 package rules
 
+import "github.com/procgen-dev/procgen/internal/rules/bytecode"
+
 // batchBinary sets D = X op Y on the lanes of act (all n lanes when
 // len(act) == n); false for an opcode it does not know.
 func batchBinary(op int, D, X, Y *[lanes]uint32, act []uint8, n int) bool {
 	if len(act) == n {
 		switch op {
-		case OpIADD:
+		case bytecode.OpIADD:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = x + y
 			}
-		case OpISUB:
+		case bytecode.OpISUB:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = x - y
 			}
-		case OpIMUL:
+		case bytecode.OpIMUL:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = x * y
 			}
-		case OpIAND:
+		case bytecode.OpIAND:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = x & y
 			}
-		case OpIOR:
+		case bytecode.OpIOR:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = x | y
 			}
-		case OpIXOR:
+		case bytecode.OpIXOR:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = x ^ y
 			}
-		case OpISHL:
+		case bytecode.OpISHL:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = x << (y & 31)
 			}
-		case OpISHR:
+		case bytecode.OpISHR:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = uint32(int32(x) >> (y & 31))
 			}
-		case OpIEQ:
+		case bytecode.OpIEQ:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = B2U(x == y)
+				d[i] = bytecode.B2U(x == y)
 			}
-		case OpINE:
+		case bytecode.OpINE:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = B2U(x != y)
+				d[i] = bytecode.B2U(x != y)
 			}
-		case OpILT:
+		case bytecode.OpILT:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = B2U(int32(x) < int32(y))
+				d[i] = bytecode.B2U(int32(x) < int32(y))
 			}
-		case OpILE:
+		case bytecode.OpILE:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = B2U(int32(x) <= int32(y))
+				d[i] = bytecode.B2U(int32(x) <= int32(y))
 			}
-		case OpIMIN:
+		case bytecode.OpIMIN:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = uint32(min(int32(x), int32(y)))
 			}
-		case OpIMAX:
+		case bytecode.OpIMAX:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
 				d[i] = uint32(max(int32(x), int32(y)))
 			}
-		case OpFADD:
+		case bytecode.OpFADD:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = U32(F32(x) + F32(y))
+				d[i] = bytecode.U32(bytecode.F32(x) + bytecode.F32(y))
 			}
-		case OpFSUB:
+		case bytecode.OpFSUB:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = U32(F32(x) - F32(y))
+				d[i] = bytecode.U32(bytecode.F32(x) - bytecode.F32(y))
 			}
-		case OpFMUL:
+		case bytecode.OpFMUL:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = U32(F32(x) * F32(y))
+				d[i] = bytecode.U32(bytecode.F32(x) * bytecode.F32(y))
 			}
-		case OpFDIV:
+		case bytecode.OpFDIV:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = U32(F32(x) / F32(y))
+				d[i] = bytecode.U32(bytecode.F32(x) / bytecode.F32(y))
 			}
-		case OpFEQ:
+		case bytecode.OpFEQ:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = B2U(F32(x) == F32(y))
+				d[i] = bytecode.B2U(bytecode.F32(x) == bytecode.F32(y))
 			}
-		case OpFNE:
+		case bytecode.OpFNE:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = B2U(F32(x) != F32(y))
+				d[i] = bytecode.B2U(bytecode.F32(x) != bytecode.F32(y))
 			}
-		case OpFLT:
+		case bytecode.OpFLT:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = B2U(F32(x) < F32(y))
+				d[i] = bytecode.B2U(bytecode.F32(x) < bytecode.F32(y))
 			}
-		case OpFLE:
+		case bytecode.OpFLE:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = B2U(F32(x) <= F32(y))
+				d[i] = bytecode.B2U(bytecode.F32(x) <= bytecode.F32(y))
 			}
-		case OpFMIN:
+		case bytecode.OpFMIN:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = FMin32(x, y)
+				d[i] = bytecode.FMin32(x, y)
 			}
-		case OpFMAX:
+		case bytecode.OpFMAX:
 			d, ys := D[:n], Y[:n]
 			for i, x := range X[:n] {
 				y := ys[i]
-				d[i] = FMax32(x, y)
+				d[i] = bytecode.FMax32(x, y)
 			}
 		default:
 			return false
@@ -157,125 +159,125 @@ func batchBinary(op int, D, X, Y *[lanes]uint32, act []uint8, n int) bool {
 		return true
 	}
 	switch op {
-	case OpIADD:
+	case bytecode.OpIADD:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = x + y
 		}
-	case OpISUB:
+	case bytecode.OpISUB:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = x - y
 		}
-	case OpIMUL:
+	case bytecode.OpIMUL:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = x * y
 		}
-	case OpIAND:
+	case bytecode.OpIAND:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = x & y
 		}
-	case OpIOR:
+	case bytecode.OpIOR:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = x | y
 		}
-	case OpIXOR:
+	case bytecode.OpIXOR:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = x ^ y
 		}
-	case OpISHL:
+	case bytecode.OpISHL:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = x << (y & 31)
 		}
-	case OpISHR:
+	case bytecode.OpISHR:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = uint32(int32(x) >> (y & 31))
 		}
-	case OpIEQ:
+	case bytecode.OpIEQ:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = B2U(x == y)
+			D[l] = bytecode.B2U(x == y)
 		}
-	case OpINE:
+	case bytecode.OpINE:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = B2U(x != y)
+			D[l] = bytecode.B2U(x != y)
 		}
-	case OpILT:
+	case bytecode.OpILT:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = B2U(int32(x) < int32(y))
+			D[l] = bytecode.B2U(int32(x) < int32(y))
 		}
-	case OpILE:
+	case bytecode.OpILE:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = B2U(int32(x) <= int32(y))
+			D[l] = bytecode.B2U(int32(x) <= int32(y))
 		}
-	case OpIMIN:
+	case bytecode.OpIMIN:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = uint32(min(int32(x), int32(y)))
 		}
-	case OpIMAX:
+	case bytecode.OpIMAX:
 		for _, l := range act {
 			x, y := X[l], Y[l]
 			D[l] = uint32(max(int32(x), int32(y)))
 		}
-	case OpFADD:
+	case bytecode.OpFADD:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = U32(F32(x) + F32(y))
+			D[l] = bytecode.U32(bytecode.F32(x) + bytecode.F32(y))
 		}
-	case OpFSUB:
+	case bytecode.OpFSUB:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = U32(F32(x) - F32(y))
+			D[l] = bytecode.U32(bytecode.F32(x) - bytecode.F32(y))
 		}
-	case OpFMUL:
+	case bytecode.OpFMUL:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = U32(F32(x) * F32(y))
+			D[l] = bytecode.U32(bytecode.F32(x) * bytecode.F32(y))
 		}
-	case OpFDIV:
+	case bytecode.OpFDIV:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = U32(F32(x) / F32(y))
+			D[l] = bytecode.U32(bytecode.F32(x) / bytecode.F32(y))
 		}
-	case OpFEQ:
+	case bytecode.OpFEQ:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = B2U(F32(x) == F32(y))
+			D[l] = bytecode.B2U(bytecode.F32(x) == bytecode.F32(y))
 		}
-	case OpFNE:
+	case bytecode.OpFNE:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = B2U(F32(x) != F32(y))
+			D[l] = bytecode.B2U(bytecode.F32(x) != bytecode.F32(y))
 		}
-	case OpFLT:
+	case bytecode.OpFLT:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = B2U(F32(x) < F32(y))
+			D[l] = bytecode.B2U(bytecode.F32(x) < bytecode.F32(y))
 		}
-	case OpFLE:
+	case bytecode.OpFLE:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = B2U(F32(x) <= F32(y))
+			D[l] = bytecode.B2U(bytecode.F32(x) <= bytecode.F32(y))
 		}
-	case OpFMIN:
+	case bytecode.OpFMIN:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = FMin32(x, y)
+			D[l] = bytecode.FMin32(x, y)
 		}
-	case OpFMAX:
+	case bytecode.OpFMAX:
 		for _, l := range act {
 			x, y := X[l], Y[l]
-			D[l] = FMax32(x, y)
+			D[l] = bytecode.FMax32(x, y)
 		}
 	default:
 		return false

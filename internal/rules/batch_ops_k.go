@@ -2,130 +2,132 @@
 
 package rules
 
+import "github.com/procgen-dev/procgen/internal/rules/bytecode"
+
 // batchBinaryK sets D = X op k on the lanes of act; false for an
 // opcode it does not know.
 func batchBinaryK(op int, D, X *[lanes]uint32, k uint32, act []uint8, n int) bool {
 	if len(act) == n {
 		switch op {
-		case OpIADD:
+		case bytecode.OpIADD:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = x + y
 			}
-		case OpISUB:
+		case bytecode.OpISUB:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = x - y
 			}
-		case OpIMUL:
+		case bytecode.OpIMUL:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = x * y
 			}
-		case OpIAND:
+		case bytecode.OpIAND:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = x & y
 			}
-		case OpIOR:
+		case bytecode.OpIOR:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = x | y
 			}
-		case OpIXOR:
+		case bytecode.OpIXOR:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = x ^ y
 			}
-		case OpISHL:
+		case bytecode.OpISHL:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = x << (y & 31)
 			}
-		case OpISHR:
+		case bytecode.OpISHR:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = uint32(int32(x) >> (y & 31))
 			}
-		case OpIEQ:
+		case bytecode.OpIEQ:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = B2U(x == y)
+				d[i] = bytecode.B2U(x == y)
 			}
-		case OpINE:
+		case bytecode.OpINE:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = B2U(x != y)
+				d[i] = bytecode.B2U(x != y)
 			}
-		case OpILT:
+		case bytecode.OpILT:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = B2U(int32(x) < int32(y))
+				d[i] = bytecode.B2U(int32(x) < int32(y))
 			}
-		case OpILE:
+		case bytecode.OpILE:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = B2U(int32(x) <= int32(y))
+				d[i] = bytecode.B2U(int32(x) <= int32(y))
 			}
-		case OpIMIN:
+		case bytecode.OpIMIN:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = uint32(min(int32(x), int32(y)))
 			}
-		case OpIMAX:
+		case bytecode.OpIMAX:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
 				d[i] = uint32(max(int32(x), int32(y)))
 			}
-		case OpFADD:
+		case bytecode.OpFADD:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = U32(F32(x) + F32(y))
+				d[i] = bytecode.U32(bytecode.F32(x) + bytecode.F32(y))
 			}
-		case OpFSUB:
+		case bytecode.OpFSUB:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = U32(F32(x) - F32(y))
+				d[i] = bytecode.U32(bytecode.F32(x) - bytecode.F32(y))
 			}
-		case OpFMUL:
+		case bytecode.OpFMUL:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = U32(F32(x) * F32(y))
+				d[i] = bytecode.U32(bytecode.F32(x) * bytecode.F32(y))
 			}
-		case OpFDIV:
+		case bytecode.OpFDIV:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = U32(F32(x) / F32(y))
+				d[i] = bytecode.U32(bytecode.F32(x) / bytecode.F32(y))
 			}
-		case OpFEQ:
+		case bytecode.OpFEQ:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = B2U(F32(x) == F32(y))
+				d[i] = bytecode.B2U(bytecode.F32(x) == bytecode.F32(y))
 			}
-		case OpFNE:
+		case bytecode.OpFNE:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = B2U(F32(x) != F32(y))
+				d[i] = bytecode.B2U(bytecode.F32(x) != bytecode.F32(y))
 			}
-		case OpFLT:
+		case bytecode.OpFLT:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = B2U(F32(x) < F32(y))
+				d[i] = bytecode.B2U(bytecode.F32(x) < bytecode.F32(y))
 			}
-		case OpFLE:
+		case bytecode.OpFLE:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = B2U(F32(x) <= F32(y))
+				d[i] = bytecode.B2U(bytecode.F32(x) <= bytecode.F32(y))
 			}
-		case OpFMIN:
+		case bytecode.OpFMIN:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = FMin32(x, y)
+				d[i] = bytecode.FMin32(x, y)
 			}
-		case OpFMAX:
+		case bytecode.OpFMAX:
 			d, y := D[:n], k
 			for i, x := range X[:n] {
-				d[i] = FMax32(x, y)
+				d[i] = bytecode.FMax32(x, y)
 			}
 		default:
 			return false
@@ -133,125 +135,125 @@ func batchBinaryK(op int, D, X *[lanes]uint32, k uint32, act []uint8, n int) boo
 		return true
 	}
 	switch op {
-	case OpIADD:
+	case bytecode.OpIADD:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = x + y
 		}
-	case OpISUB:
+	case bytecode.OpISUB:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = x - y
 		}
-	case OpIMUL:
+	case bytecode.OpIMUL:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = x * y
 		}
-	case OpIAND:
+	case bytecode.OpIAND:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = x & y
 		}
-	case OpIOR:
+	case bytecode.OpIOR:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = x | y
 		}
-	case OpIXOR:
+	case bytecode.OpIXOR:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = x ^ y
 		}
-	case OpISHL:
+	case bytecode.OpISHL:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = x << (y & 31)
 		}
-	case OpISHR:
+	case bytecode.OpISHR:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = uint32(int32(x) >> (y & 31))
 		}
-	case OpIEQ:
+	case bytecode.OpIEQ:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = B2U(x == y)
+			D[l] = bytecode.B2U(x == y)
 		}
-	case OpINE:
+	case bytecode.OpINE:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = B2U(x != y)
+			D[l] = bytecode.B2U(x != y)
 		}
-	case OpILT:
+	case bytecode.OpILT:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = B2U(int32(x) < int32(y))
+			D[l] = bytecode.B2U(int32(x) < int32(y))
 		}
-	case OpILE:
+	case bytecode.OpILE:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = B2U(int32(x) <= int32(y))
+			D[l] = bytecode.B2U(int32(x) <= int32(y))
 		}
-	case OpIMIN:
+	case bytecode.OpIMIN:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = uint32(min(int32(x), int32(y)))
 		}
-	case OpIMAX:
+	case bytecode.OpIMAX:
 		for _, l := range act {
 			x, y := X[l], k
 			D[l] = uint32(max(int32(x), int32(y)))
 		}
-	case OpFADD:
+	case bytecode.OpFADD:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = U32(F32(x) + F32(y))
+			D[l] = bytecode.U32(bytecode.F32(x) + bytecode.F32(y))
 		}
-	case OpFSUB:
+	case bytecode.OpFSUB:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = U32(F32(x) - F32(y))
+			D[l] = bytecode.U32(bytecode.F32(x) - bytecode.F32(y))
 		}
-	case OpFMUL:
+	case bytecode.OpFMUL:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = U32(F32(x) * F32(y))
+			D[l] = bytecode.U32(bytecode.F32(x) * bytecode.F32(y))
 		}
-	case OpFDIV:
+	case bytecode.OpFDIV:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = U32(F32(x) / F32(y))
+			D[l] = bytecode.U32(bytecode.F32(x) / bytecode.F32(y))
 		}
-	case OpFEQ:
+	case bytecode.OpFEQ:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = B2U(F32(x) == F32(y))
+			D[l] = bytecode.B2U(bytecode.F32(x) == bytecode.F32(y))
 		}
-	case OpFNE:
+	case bytecode.OpFNE:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = B2U(F32(x) != F32(y))
+			D[l] = bytecode.B2U(bytecode.F32(x) != bytecode.F32(y))
 		}
-	case OpFLT:
+	case bytecode.OpFLT:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = B2U(F32(x) < F32(y))
+			D[l] = bytecode.B2U(bytecode.F32(x) < bytecode.F32(y))
 		}
-	case OpFLE:
+	case bytecode.OpFLE:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = B2U(F32(x) <= F32(y))
+			D[l] = bytecode.B2U(bytecode.F32(x) <= bytecode.F32(y))
 		}
-	case OpFMIN:
+	case bytecode.OpFMIN:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = FMin32(x, y)
+			D[l] = bytecode.FMin32(x, y)
 		}
-	case OpFMAX:
+	case bytecode.OpFMAX:
 		for _, l := range act {
 			x, y := X[l], k
-			D[l] = FMax32(x, y)
+			D[l] = bytecode.FMax32(x, y)
 		}
 	default:
 		return false
@@ -264,60 +266,60 @@ func batchBinaryK(op int, D, X *[lanes]uint32, k uint32, act []uint8, n int) boo
 func batchUnary(op int, D, X *[lanes]uint32, act []uint8, n int) bool {
 	if len(act) == n {
 		switch op {
-		case OpMOV:
+		case bytecode.OpMOV:
 			d := D[:n]
 			for i, x := range X[:n] {
 				d[i] = x
 			}
-		case OpINEG:
+		case bytecode.OpINEG:
 			d := D[:n]
 			for i, x := range X[:n] {
 				d[i] = -x
 			}
-		case OpINOT:
+		case bytecode.OpINOT:
 			d := D[:n]
 			for i, x := range X[:n] {
 				d[i] = ^x
 			}
-		case OpILNOT:
+		case bytecode.OpILNOT:
 			d := D[:n]
 			for i, x := range X[:n] {
-				d[i] = B2U(x == 0)
+				d[i] = bytecode.B2U(x == 0)
 			}
-		case OpIABS:
+		case bytecode.OpIABS:
 			d := D[:n]
 			for i, x := range X[:n] {
-				d[i] = uint32(IAbs(int32(x)))
+				d[i] = uint32(bytecode.IAbs(int32(x)))
 			}
-		case OpBOOL:
+		case bytecode.OpBOOL:
 			d := D[:n]
 			for i, x := range X[:n] {
-				d[i] = B2U(x != 0)
+				d[i] = bytecode.B2U(x != 0)
 			}
-		case OpFNEG:
+		case bytecode.OpFNEG:
 			d := D[:n]
 			for i, x := range X[:n] {
 				d[i] = x ^ 0x80000000
 			}
-		case OpFABS:
+		case bytecode.OpFABS:
 			d := D[:n]
 			for i, x := range X[:n] {
 				d[i] = x &^ 0x80000000
 			}
-		case OpFSQRT:
+		case bytecode.OpFSQRT:
 			d := D[:n]
 			for i, x := range X[:n] {
-				d[i] = FSqrt32(x)
+				d[i] = bytecode.FSqrt32(x)
 			}
-		case OpI2F:
+		case bytecode.OpI2F:
 			d := D[:n]
 			for i, x := range X[:n] {
-				d[i] = U32(float32(int32(x)))
+				d[i] = bytecode.U32(float32(int32(x)))
 			}
-		case OpF2I:
+		case bytecode.OpF2I:
 			d := D[:n]
 			for i, x := range X[:n] {
-				d[i] = uint32(F2I(F32(x)))
+				d[i] = uint32(bytecode.F2I(bytecode.F32(x)))
 			}
 		default:
 			return false
@@ -325,60 +327,60 @@ func batchUnary(op int, D, X *[lanes]uint32, act []uint8, n int) bool {
 		return true
 	}
 	switch op {
-	case OpMOV:
+	case bytecode.OpMOV:
 		for _, l := range act {
 			x := X[l]
 			D[l] = x
 		}
-	case OpINEG:
+	case bytecode.OpINEG:
 		for _, l := range act {
 			x := X[l]
 			D[l] = -x
 		}
-	case OpINOT:
+	case bytecode.OpINOT:
 		for _, l := range act {
 			x := X[l]
 			D[l] = ^x
 		}
-	case OpILNOT:
+	case bytecode.OpILNOT:
 		for _, l := range act {
 			x := X[l]
-			D[l] = B2U(x == 0)
+			D[l] = bytecode.B2U(x == 0)
 		}
-	case OpIABS:
+	case bytecode.OpIABS:
 		for _, l := range act {
 			x := X[l]
-			D[l] = uint32(IAbs(int32(x)))
+			D[l] = uint32(bytecode.IAbs(int32(x)))
 		}
-	case OpBOOL:
+	case bytecode.OpBOOL:
 		for _, l := range act {
 			x := X[l]
-			D[l] = B2U(x != 0)
+			D[l] = bytecode.B2U(x != 0)
 		}
-	case OpFNEG:
+	case bytecode.OpFNEG:
 		for _, l := range act {
 			x := X[l]
 			D[l] = x ^ 0x80000000
 		}
-	case OpFABS:
+	case bytecode.OpFABS:
 		for _, l := range act {
 			x := X[l]
 			D[l] = x &^ 0x80000000
 		}
-	case OpFSQRT:
+	case bytecode.OpFSQRT:
 		for _, l := range act {
 			x := X[l]
-			D[l] = FSqrt32(x)
+			D[l] = bytecode.FSqrt32(x)
 		}
-	case OpI2F:
+	case bytecode.OpI2F:
 		for _, l := range act {
 			x := X[l]
-			D[l] = U32(float32(int32(x)))
+			D[l] = bytecode.U32(float32(int32(x)))
 		}
-	case OpF2I:
+	case bytecode.OpF2I:
 		for _, l := range act {
 			x := X[l]
-			D[l] = uint32(F2I(F32(x)))
+			D[l] = uint32(bytecode.F2I(bytecode.F32(x)))
 		}
 	default:
 		return false

@@ -1,5 +1,7 @@
 package rules
 
+import "github.com/procgen-dev/procgen/internal/rules/bytecode"
+
 // planBatch looks at the bytecode once for what the batch evaluator can
 // skip or fuse: constants, the LDIs that only feed them, and stencil loads
 // (an IADD computing the index of the load that follows).
@@ -14,18 +16,18 @@ func planBatch(p *Program) (ky []int64, skip, fuse []bool, acc []int8) {
 		acc[k] = -1
 	}
 	for pc := 0; pc < len(code); pc++ {
-		op, a, _, _ := Decode(code[pc])
+		op, a, _, _ := bytecode.Decode(code[pc])
 		switch {
-		case op == OpLDI:
+		case op == bytecode.OpLDI:
 			skip[pc] = onlyFolded(code, ky, target, pc+2, a)
-		case op == OpIADD && pc+1 < len(code) && !target[pc+1]:
-			op2, a2, b2, _ := Decode(code[pc+1])
-			fuse[pc] = (op2 == OpLD || op2 == OpLDS) && a2 == a && b2 == a
+		case op == bytecode.OpIADD && pc+1 < len(code) && !target[pc+1]:
+			op2, a2, b2, _ := bytecode.Decode(code[pc+1])
+			fuse[pc] = (op2 == bytecode.OpLD || op2 == bytecode.OpLDS) && a2 == a && b2 == a
 			if fuse[pc] && pc+2 < len(code) && !target[pc+2] {
 				acc[pc] = accumulates(code, target, pc+2, a)
 			}
 		}
-		if HasImm(op) {
+		if bytecode.HasImm(op) {
 			pc++
 		}
 	}
@@ -36,12 +38,12 @@ func planBatch(p *Program) (ky []int64, skip, fuse []bool, acc []int8) {
 // value t into (acc = acc + t or t + acc), when t is written again before
 // its basic block ends and nothing reads it first; else -1.
 func accumulates(code []uint32, target []bool, pc, t int) int8 {
-	op, a, b, c := Decode(code[pc])
-	if op != OpIADD || a == t || !(b == a && c == t || b == t && c == a) {
+	op, a, b, c := bytecode.Decode(code[pc])
+	if op != bytecode.OpIADD || a == t || !(b == a && c == t || b == t && c == a) {
 		return -1
 	}
 	for q := pc + 1; q < len(code) && !target[q]; q++ {
-		reads, writes, _ := RegOperands(code[q])
+		reads, writes, _ := bytecode.RegOperands(code[q])
 		for _, r := range reads {
 			if r == t {
 				return -1
@@ -51,10 +53,10 @@ func accumulates(code []uint32, target []bool, pc, t int) int8 {
 			return int8(a)
 		}
 		switch int(code[q] & 255) {
-		case OpJMP, OpJZ, OpLOOP, OpRET, OpEND:
+		case bytecode.OpJMP, bytecode.OpJZ, bytecode.OpLOOP, bytecode.OpRET, bytecode.OpEND:
 			return -1
 		}
-		if HasImm(int(code[q] & 255)) {
+		if bytecode.HasImm(int(code[q] & 255)) {
 			q++
 		}
 	}
@@ -66,15 +68,15 @@ func accumulates(code []uint32, target []bool, pc, t int) int8 {
 // its basic block ends.
 func onlyFolded(code []uint32, ky []int64, target []bool, pc, r int) bool {
 	for ; pc < len(code) && !target[pc]; pc++ {
-		op, _, b, c := Decode(code[pc])
-		reads, writes, _ := RegOperands(code[pc])
+		op, _, b, c := bytecode.Decode(code[pc])
+		reads, writes, _ := bytecode.RegOperands(code[pc])
 		for k, x := range reads {
 			if x != r {
 				continue
 			}
-			folded := k == 1 && c == r && b != r && ky[pc] >= 0 && op >= OpIADD &&
-				!(op >= OpINEG && op <= OpBOOL) && !(op >= OpFNEG && op <= OpF2I) &&
-				!((op == OpIDIV || op == OpIMOD) && ky[pc] == 0)
+			folded := k == 1 && c == r && b != r && ky[pc] >= 0 && op >= bytecode.OpIADD &&
+				!(op >= bytecode.OpINEG && op <= bytecode.OpBOOL) && !(op >= bytecode.OpFNEG && op <= bytecode.OpF2I) &&
+				!((op == bytecode.OpIDIV || op == bytecode.OpIMOD) && ky[pc] == 0)
 			if !folded {
 				return false
 			}
@@ -82,10 +84,10 @@ func onlyFolded(code []uint32, ky []int64, target []bool, pc, r int) bool {
 		if len(writes) > 0 && writes[0] == r {
 			return true
 		}
-		if op == OpJMP || op == OpJZ || op == OpLOOP || op == OpRET || op == OpEND {
+		if op == bytecode.OpJMP || op == bytecode.OpJZ || op == bytecode.OpLOOP || op == bytecode.OpRET || op == bytecode.OpEND {
 			return false
 		}
-		if HasImm(op) {
+		if bytecode.HasImm(op) {
 			pc++
 		}
 	}
@@ -105,8 +107,8 @@ func jumpTargets(p *Program) []bool {
 	}
 	for pc := 0; pc < len(code); pc++ {
 		op := int(code[pc] & 255)
-		if HasImm(op) {
-			if op != OpLDI && pc+1 < len(code) && int(code[pc+1]) <= len(code) {
+		if bytecode.HasImm(op) {
+			if op != bytecode.OpLDI && pc+1 < len(code) && int(code[pc+1]) <= len(code) {
 				target[code[pc+1]] = true
 			}
 			pc++
@@ -122,7 +124,7 @@ func jumpTargets(p *Program) []bool {
 func constOperands(p *Program, target []bool) []int64 {
 	code := p.Code
 	ky := make([]int64, len(code))
-	var known [MaxRegs]int64
+	var known [bytecode.MaxRegs]int64
 	for pc := 0; pc < len(code); pc++ {
 		ky[pc] = -1
 		if target[pc] {
@@ -130,18 +132,18 @@ func constOperands(p *Program, target []bool) []int64 {
 				known[r] = -1
 			}
 		}
-		op, a, _, c := Decode(code[pc])
-		if op >= OpIADD && op < OpCount && !(op >= OpINEG && op <= OpBOOL) && !(op >= OpFNEG && op <= OpF2I) {
+		op, a, _, c := bytecode.Decode(code[pc])
+		if op >= bytecode.OpIADD && op < bytecode.OpCount && !(op >= bytecode.OpINEG && op <= bytecode.OpBOOL) && !(op >= bytecode.OpFNEG && op <= bytecode.OpF2I) {
 			ky[pc] = known[c&31]
 		}
-		_, writes, _ := RegOperands(code[pc])
+		_, writes, _ := bytecode.RegOperands(code[pc])
 		for _, w := range writes {
 			known[w&31] = -1
 		}
-		if op == OpLDI && pc+1 < len(code) {
+		if op == bytecode.OpLDI && pc+1 < len(code) {
 			known[a&31] = int64(code[pc+1])
 		}
-		if HasImm(op) {
+		if bytecode.HasImm(op) {
 			pc++
 			if pc < len(ky) {
 				ky[pc] = -1

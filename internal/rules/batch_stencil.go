@@ -1,6 +1,10 @@
 package rules
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+)
 
 // Stencil sums. A neighbour count is a run of fused loads adding into one
 // register (`n = c[up + l] + c[up + x] + ...`); with indices kept as
@@ -26,8 +30,8 @@ func (b *batchEval) stencilSum(pc, r, j int, w1, w2 []uint32) int {
 	// (A unit dropped as dead code is NOPs: never part of a live run,
 	// checked all the same.)
 	for next+2 < len(code) && b.fuse[next] && int(b.acc[next]) == r && !b.target[next] && code[next] == b.p.Code[next] {
-		_, a, ib, c := Decode(code[next])
-		op2, _, _, fi := Decode(code[next+1])
+		_, a, ib, c := bytecode.Decode(code[next])
+		op2, _, _, fi := bytecode.Decode(code[next+1])
 		if ib == r || c == r || temps&(1<<(ib&31)|1<<(c&31)) != 0 {
 			break
 		}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // Compile parses, checks and compiles a rule file. defines override the
@@ -51,8 +53,8 @@ func Compile(file string, src []byte, defines map[string]string) (*Program, erro
 		sort.Strings(unknown)
 		return nil, fmt.Errorf("%s: --define names no constant of the file: %s", file, strings.Join(unknown, ", "))
 	}
-	if len(c.prog.Code) > MaxCode {
-		return nil, fmt.Errorf("%s: the rules compile to %d code words, more than the %d the kernels hold", file, len(c.prog.Code), MaxCode)
+	if len(c.prog.Code) > bytecode.MaxCode {
+		return nil, fmt.Errorf("%s: the rules compile to %d code words, more than the %d the kernels hold", file, len(c.prog.Code), bytecode.MaxCode)
 	}
 	c.prog.Regs = max(c.prog.Regs, 1)
 	c.prog.Consts = map[string]int64{}
@@ -172,8 +174,8 @@ func (c *compiler) declField(d *fieldDecl) error {
 	if err := c.checkNew(d.p, d.name, "field"); err != nil {
 		return err
 	}
-	if len(c.prog.Fields) == MaxFields {
-		return c.errAt(d.p, "more than %d fields", MaxFields)
+	if len(c.prog.Fields) == bytecode.MaxFields {
+		return c.errAt(d.p, "more than %d fields", bytecode.MaxFields)
 	}
 	f := Field{Name: d.name, Type: d.typ, Size: 1, Scalar: d.size == nil, Pos: d.p}
 	if d.size != nil {
@@ -181,8 +183,8 @@ func (c *compiler) declField(d *fieldDecl) error {
 		if err != nil {
 			return err
 		}
-		if n < 1 || n > MaxWords {
-			return c.errAt(d.size.at(), "array size %d out of range 1..%d", n, MaxWords)
+		if n < 1 || n > bytecode.MaxWords {
+			return c.errAt(d.size.at(), "array size %d out of range 1..%d", n, bytecode.MaxWords)
 		}
 		f.Size = int(n)
 	}
@@ -193,8 +195,8 @@ func (c *compiler) declField(d *fieldDecl) error {
 		off = (off + 31) &^ 31
 	}
 	f.Off = off
-	if off+f.Size > MaxWords {
-		return c.errAt(d.p, "the state exceeds %d words", MaxWords)
+	if off+f.Size > bytecode.MaxWords {
+		return c.errAt(d.p, "the state exceeds %d words", bytecode.MaxWords)
 	}
 	c.prog.Words = off + f.Size
 	if d.init != nil {
@@ -241,8 +243,8 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 	if c.ruleIdx[d.name] {
 		return c.errAt(d.p, "a second rule named %q", d.name)
 	}
-	if len(c.prog.Rules) == MaxRules {
-		return c.errAt(d.p, "more than %d rules", MaxRules)
+	if len(c.prog.Rules) == bytecode.MaxRules {
+		return c.errAt(d.p, "more than %d rules", bytecode.MaxRules)
 	}
 	c.rule, c.scopes = nil, nil
 	if err := c.checkNew(d.vPos, d.v, "index variable"); err != nil {
@@ -256,8 +258,8 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 	if err != nil {
 		return err
 	}
-	if hi < lo || hi-lo > MaxRange || lo < math.MinInt32 || hi > math.MaxInt32+1 {
-		return c.errAt(d.lo.at(), "range %d..%d: want LO <= HI and at most %d indices", lo, hi, MaxRange)
+	if hi < lo || hi-lo > bytecode.MaxRange || lo < math.MinInt32 || hi > math.MaxInt32+1 {
+		return c.errAt(d.lo.at(), "range %d..%d: want LO <= HI and at most %d indices", lo, hi, bytecode.MaxRange)
 	}
 	c.rule, c.n = d, int(hi-lo)
 	defer func() { c.rule = nil }()
@@ -303,7 +305,7 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 		if err != nil {
 			return err
 		}
-		c.emit(d.when.at(), "", OpRET, reg, 0, 0)
+		c.emit(d.when.at(), "", bytecode.OpRET, reg, 0, 0)
 		c.scopes = c.scopes[:1]
 		c.nextReg = c.firstReg
 	}
@@ -314,7 +316,7 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 	if err := c.block(append(lets, d.body...)); err != nil {
 		return err
 	}
-	c.emit(d.p, "", OpEND, 0, 0, 0)
+	c.emit(d.p, "", bytecode.OpEND, 0, 0, 0)
 	r.SnapMask, r.PendMask, r.AtomMask = c.snap, c.pend, c.atom
 	c.ruleIdx[d.name] = true
 	c.prog.Rules = append(c.prog.Rules, r)
@@ -324,15 +326,15 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 func (c *compiler) emit(p Pos, what string, op, a, b, cc int) int {
 	pc := len(c.prog.Code)
 	c.lastPC = pc
-	c.prog.Code = append(c.prog.Code, Encode(op, a, b, cc))
-	c.prog.Debug = append(c.prog.Debug, DebugInfo{p, what})
+	c.prog.Code = append(c.prog.Code, bytecode.Encode(op, a, b, cc))
+	c.prog.Debug = append(c.prog.Debug, bytecode.DebugInfo{Pos: p, What: what})
 	return pc
 }
 
 func (c *compiler) emitImm(p Pos, op, a int, imm uint32) int {
 	pc := c.emit(p, "", op, a, 0, 0)
 	c.prog.Code = append(c.prog.Code, imm)
-	c.prog.Debug = append(c.prog.Debug, DebugInfo{p, ""})
+	c.prog.Debug = append(c.prog.Debug, bytecode.DebugInfo{Pos: p, What: ""})
 	return pc
 }
 
@@ -340,8 +342,8 @@ func (c *compiler) emitImm(p Pos, op, a int, imm uint32) int {
 func (c *compiler) patch(pc, target int) { c.prog.Code[pc+1] = uint32(target) }
 
 func (c *compiler) alloc(p Pos) (int, error) {
-	if c.nextReg >= MaxRegs {
-		return 0, c.errAt(p, "expression too complex: more than %d registers (split it with let)", MaxRegs)
+	if c.nextReg >= bytecode.MaxRegs {
+		return 0, c.errAt(p, "expression too complex: more than %d registers (split it with let)", bytecode.MaxRegs)
 	}
 	r := c.nextReg
 	c.nextReg++
@@ -395,7 +397,7 @@ func (c *compiler) stmt(s stmt) error {
 			if err != nil {
 				return err
 			}
-			c.emit(s.p, "", OpMOV, dst, r, 0)
+			c.emit(s.p, "", bytecode.OpMOV, dst, r, 0)
 			r = dst
 		}
 		c.scopes[len(c.scopes)-1] = append(c.scopes[len(c.scopes)-1], local{s.name, r, t})
@@ -416,7 +418,7 @@ func (c *compiler) stmt(s stmt) error {
 			return err
 		}
 		c.nextReg = mark
-		jz := c.emitImm(s.p, OpJZ, r, 0)
+		jz := c.emitImm(s.p, bytecode.OpJZ, r, 0)
 		if err := c.block(s.then); err != nil {
 			return err
 		}
@@ -424,7 +426,7 @@ func (c *compiler) stmt(s stmt) error {
 			c.patch(jz, len(c.prog.Code))
 			return nil
 		}
-		jmp := c.emitImm(s.p, OpJMP, 0, 0)
+		jmp := c.emitImm(s.p, bytecode.OpJMP, 0, 0)
 		c.patch(jz, len(c.prog.Code))
 		if err := c.block(s.els); err != nil {
 			return err
@@ -455,9 +457,9 @@ func (c *compiler) stmt(s stmt) error {
 		}
 		skip := -1
 		if n == 0 {
-			skip = c.emitImm(s.p, OpJMP, 0, 0)
+			skip = c.emitImm(s.p, bytecode.OpJMP, 0, 0)
 		}
-		c.emitImm(s.p, OpLDI, rc, uint32(n))
+		c.emitImm(s.p, bytecode.OpLDI, rc, uint32(n))
 		top := len(c.prog.Code)
 		// The counter is a hidden local of the loop's scope.
 		c.scopes = append(c.scopes, []local{{name: " repeat", reg: rc, typ: Int}})
@@ -469,7 +471,7 @@ func (c *compiler) stmt(s stmt) error {
 		if err := c.countIteration(s.p); err != nil {
 			return err
 		}
-		c.emitImm(s.p, OpLOOP, rc, uint32(top))
+		c.emitImm(s.p, bytecode.OpLOOP, rc, uint32(top))
 		if skip >= 0 {
 			c.patch(skip, len(c.prog.Code))
 		}

@@ -1,5 +1,7 @@
 package rules
 
+import "github.com/procgen-dev/procgen/internal/rules/bytecode"
+
 // Assignments: to locals, scalars and array elements (=, +=), and their
 // operand checks.
 
@@ -23,9 +25,9 @@ func (c *compiler) assign(s *assignStmt) error {
 			return err
 		}
 		if s.op == "+=" {
-			op := OpIADD
+			op := bytecode.OpIADD
 			if l.typ == Float {
-				op = OpFADD
+				op = bytecode.OpFADD
 			}
 			c.emit(s.p, "", op, l.reg, l.reg, r)
 			return nil
@@ -35,7 +37,7 @@ func (c *compiler) assign(s *assignStmt) error {
 		if r == mark && c.retarget(s.x, r, l.reg) {
 			return nil
 		}
-		c.emit(s.p, "", OpMOV, l.reg, r, 0)
+		c.emit(s.p, "", bytecode.OpMOV, l.reg, r, 0)
 		return nil
 	}
 	fi, ok := c.fieldIdx[s.name]
@@ -57,14 +59,14 @@ func (c *compiler) assign(s *assignStmt) error {
 	if err != nil {
 		return err
 	}
-	op := OpST
+	op := bytecode.OpST
 	switch {
 	case s.op == "+=" && f.Type == Int:
-		op = OpADDI
+		op = bytecode.OpADDI
 	case s.op == "+=":
-		op = OpADDF
+		op = bytecode.OpADDF
 	case c.pend&(1<<fi) != 0:
-		op = OpSTP
+		op = bytecode.OpSTP
 	}
 	c.emit(s.p, f.Name+"[...]", op, val, idx, fi)
 	return nil
@@ -87,7 +89,7 @@ func (c *compiler) index(p Pos, f Field, idx expr) (int, error) {
 		if idx != nil {
 			return 0, c.errAt(p, "field %q is a scalar: no index", f.Name)
 		}
-		return NoReg, nil
+		return bytecode.NoReg, nil
 	}
 	if idx == nil {
 		return 0, c.errAt(p, "field %q is an array of %d: index it (%s[i])", f.Name, f.Size, f.Name)
@@ -111,10 +113,10 @@ func (c *compiler) retarget(x expr, r, reg int) bool {
 	if c.lastPC < 0 {
 		return false
 	}
-	op, a, b, cc := Decode(c.prog.Code[c.lastPC])
-	if HasImm(op) || a != r || op == OpST || op == OpSTP || op == OpADDI || op == OpADDF || op == OpRET || op == OpEND {
+	op, a, b, cc := bytecode.Decode(c.prog.Code[c.lastPC])
+	if bytecode.HasImm(op) || a != r || op == bytecode.OpST || op == bytecode.OpSTP || op == bytecode.OpADDI || op == bytecode.OpADDF || op == bytecode.OpRET || op == bytecode.OpEND {
 		return false
 	}
-	c.prog.Code[c.lastPC] = Encode(op, reg, b, cc)
+	c.prog.Code[c.lastPC] = bytecode.Encode(op, reg, b, cc)
 	return true
 }

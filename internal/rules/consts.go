@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // constVal is a compile-time constant: an integer (untyped, fits int32
@@ -158,7 +160,7 @@ func (c *compiler) evalConst(e expr) (constVal, error) {
 		switch {
 		case e.fn == "int" && len(args) == 1:
 			if args[0].isFloat {
-				return constVal{i: int64(F2I(float32(args[0].f)))}, nil
+				return constVal{i: int64(bytecode.F2I(float32(args[0].f)))}, nil
 			}
 			return args[0], nil
 		case e.fn == "float" && len(args) == 1:
@@ -167,7 +169,7 @@ func (c *compiler) evalConst(e expr) (constVal, error) {
 			if args[0].isFloat {
 				return constVal{isFloat: true, f: math.Abs(args[0].f)}, nil
 			}
-			return constVal{i: int64(IAbs(int32(args[0].i)))}, nil
+			return constVal{i: int64(bytecode.IAbs(int32(args[0].i)))}, nil
 		case (e.fn == "min" || e.fn == "max") && len(args) == 2:
 			a, b := args[0], args[1]
 			if a.isFloat || b.isFloat {
@@ -203,9 +205,9 @@ func intOp(op string, a, b int32) int32 {
 	case "*":
 		return a * b
 	case "/":
-		return IDiv(a, b)
+		return bytecode.IDiv(a, b)
 	case "%":
-		return IMod(a, b)
+		return bytecode.IMod(a, b)
 	case "&":
 		return a & b
 	case "|":
@@ -234,48 +236,4 @@ func intOp(op string, a, b int32) int32 {
 		return int32(b2i(a != 0 || b != 0))
 	}
 	panic("rules: unknown int operator " + op)
-}
-
-// idiv truncates; MinInt32 / -1 wraps to MinInt32.
-func IDiv(a, b int32) int32 {
-	if b == -1 {
-		return -a
-	}
-	return a / b
-}
-
-// imod is Euclidean: the result lies in [0, |b|).
-func IMod(a, b int32) int32 {
-	if b == -1 || b == 1 {
-		return 0
-	}
-	r := a % b
-	if r < 0 {
-		if b < 0 {
-			r -= b
-		} else {
-			r += b
-		}
-	}
-	return r
-}
-
-func IAbs(a int32) int32 {
-	if a < 0 {
-		return -a
-	}
-	return a
-}
-
-// f2i truncates toward zero, saturating, with NaN -> 0 (CUDA's cvt.rzi.s32.f32).
-func F2I(f float32) int32 {
-	switch {
-	case f != f:
-		return 0
-	case f >= 2147483648.0:
-		return math.MaxInt32
-	case f <= -2147483648.0:
-		return math.MinInt32
-	}
-	return int32(f)
 }

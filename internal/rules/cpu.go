@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // CPU is the reference backend: every state runs through all its steps on
@@ -117,7 +119,7 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := p.firstError(errs); err != nil {
+	if err := firstError(p, errs); err != nil {
 		return nil, err
 	}
 	rows := o.Steps
@@ -188,7 +190,7 @@ func (c CPU) newEval(p *Program, stop *atomic.Bool, parts int) stateEval {
 	case c.Path == PathBatch && batchFits(p):
 		return newBatchEval(p, stop)
 	}
-	return NewVM(p, stop)
+	return bytecode.NewVM(p, stop)
 }
 
 // stepProgress reports progress in steps of states (N x steps in all), so
@@ -219,4 +221,16 @@ func (sp *stepProgress) add(k int64) {
 		sp.shown.Store(d)
 		sp.f(d, sp.total)
 	}
+}
+
+// stateEval applies rules to one state at a time: the batch evaluator
+// (batch.go), its split over several goroutines (cpu_split.go) or the
+// interpreter (interp.go), the reference.
+type stateEval interface {
+	ApplyRule(ri int) (fired int64, index int, f *bytecode.Fault)
+	SetState(w []uint32)
+	// drawAt keys the draws (rand.go) of the steps to come: the state's
+	// number in the whole run and the step.
+	DrawAt(seed uint64, state, step int)
+	Stopped() bool
 }

@@ -3,6 +3,8 @@ package rules
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // splitEval applies each rule to one state with several goroutines, each
@@ -51,7 +53,7 @@ func (s *splitEval) DrawAt(seed uint64, state, step int) {
 
 func (s *splitEval) Stopped() bool { return s.parts[0].Stopped() }
 
-func (s *splitEval) ApplyRule(ri int) (int64, int, *Fault) {
+func (s *splitEval) ApplyRule(ri int) (int64, int, *bytecode.Fault) {
 	rule := &s.p.Rules[ri]
 	n, k := rule.Hi-rule.Lo, len(s.parts)
 	if n < s.min || k == 1 {
@@ -62,7 +64,7 @@ func (s *splitEval) ApplyRule(ri int) (int64, int, *Fault) {
 			b.ref.ForRule(ri)
 		}
 	}
-	TakeSnapshot(s.p, rule, s.cur, s.snap)
+	bytecode.TakeSnapshot(s.p, rule, s.cur, s.snap)
 	// Whole batches per part (but every part some work when tests split
 	// tiny ranges).
 	chunk := (n + k - 1) / k
@@ -72,7 +74,7 @@ func (s *splitEval) ApplyRule(ri int) (int64, int, *Fault) {
 	type result struct {
 		fired int64
 		i     int
-		f     *Fault
+		f     *bytecode.Fault
 	}
 	out := make([]result, k)
 	for _, b := range s.parts {
@@ -105,21 +107,21 @@ func (s *splitEval) ApplyRule(ri int) (int64, int, *Fault) {
 		fired += r.fired
 		s.parts[w].split = false
 		if r.f != nil {
-			if r.f.pc == deferredFault {
+			if r.f.PC == deferredFault {
 				// Named now that no part writes the state any more.
-				r.f = s.parts[w].refault(int(r.f.value), r.i)
+				r.f = s.parts[w].refault(int(r.f.Value), r.i)
 			}
 			return fired, r.i, r.f
 		}
 	}
 	for _, b := range s.parts {
 		for _, w := range b.rulePend {
-			s.cur[w.word] = w.val
+			s.cur[w.Word] = w.Val
 		}
 	}
 	for _, b := range s.parts {
 		for _, w := range b.fadds {
-			s.cur[w.word] = U32(F32(s.cur[w.word]) + F32(w.val))
+			s.cur[w.Word] = bytecode.U32(bytecode.F32(s.cur[w.Word]) + bytecode.F32(w.Val))
 		}
 	}
 	return fired, 0, nil

@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"math"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // typeOf checks e and returns its type; untyped is true for integer
@@ -170,7 +172,7 @@ func (c *compiler) expr(e expr, t Type) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		c.emitImm(e.at(), OpLDI, r, constBits(v, t))
+		c.emitImm(e.at(), bytecode.OpLDI, r, constBits(v, t))
 		return r, nil
 	}
 	mark := c.nextReg
@@ -184,7 +186,7 @@ func (c *compiler) expr(e expr, t Type) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		c.emit(e.p, e.name, c.loadOp(fi), r, NoReg, fi)
+		c.emit(e.p, e.name, c.loadOp(fi), r, bytecode.NoReg, fi)
 		return r, nil
 	case *indexExpr:
 		fi := c.fieldIdx[e.name]
@@ -209,9 +211,9 @@ func (c *compiler) expr(e expr, t Type) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		op := map[string]int{"-": OpINEG, "~": OpINOT, "!": OpILNOT}[e.op]
+		op := map[string]int{"-": bytecode.OpINEG, "~": bytecode.OpINOT, "!": bytecode.OpILNOT}[e.op]
 		if e.op == "-" && t == Float {
-			op = OpFNEG
+			op = bytecode.OpFNEG
 		}
 		c.emit(e.p, "", op, r, x, 0)
 		return r, nil
@@ -245,7 +247,7 @@ func (c *compiler) expr(e expr, t Type) (int, error) {
 			x, y = y, x
 		}
 		what := ""
-		if op == OpIDIV || op == OpIMOD {
+		if op == bytecode.OpIDIV || op == bytecode.OpIMOD {
 			what = "division"
 		}
 		c.emit(e.p, what, op, r, x, y)
@@ -258,9 +260,9 @@ func (c *compiler) expr(e expr, t Type) (int, error) {
 
 func (c *compiler) loadOp(fi int) int {
 	if c.snap&(1<<fi) != 0 {
-		return OpLDS
+		return bytecode.OpLDS
 	}
-	return OpLD
+	return bytecode.OpLD
 }
 
 // binOp maps an operator to its opcode for operands of type t; swap means
@@ -269,35 +271,35 @@ func binOp(op string, t Type) (int, bool) {
 	if t == Float {
 		switch op {
 		case "+":
-			return OpFADD, false
+			return bytecode.OpFADD, false
 		case "-":
-			return OpFSUB, false
+			return bytecode.OpFSUB, false
 		case "*":
-			return OpFMUL, false
+			return bytecode.OpFMUL, false
 		case "/":
-			return OpFDIV, false
+			return bytecode.OpFDIV, false
 		case "==":
-			return OpFEQ, false
+			return bytecode.OpFEQ, false
 		case "!=":
-			return OpFNE, false
+			return bytecode.OpFNE, false
 		case "<":
-			return OpFLT, false
+			return bytecode.OpFLT, false
 		case "<=":
-			return OpFLE, false
+			return bytecode.OpFLE, false
 		case ">":
-			return OpFLT, true
+			return bytecode.OpFLT, true
 		case ">=":
-			return OpFLE, true
+			return bytecode.OpFLE, true
 		}
 		panic(fmt.Sprintf("rules: float operator %s", op))
 	}
-	m := map[string]int{"+": OpIADD, "-": OpISUB, "*": OpIMUL, "/": OpIDIV, "%": OpIMOD, "&": OpIAND, "|": OpIOR,
-		"^": OpIXOR, "<<": OpISHL, ">>": OpISHR, "==": OpIEQ, "!=": OpINE, "<": OpILT, "<=": OpILE}
+	m := map[string]int{"+": bytecode.OpIADD, "-": bytecode.OpISUB, "*": bytecode.OpIMUL, "/": bytecode.OpIDIV, "%": bytecode.OpIMOD, "&": bytecode.OpIAND, "|": bytecode.OpIOR,
+		"^": bytecode.OpIXOR, "<<": bytecode.OpISHL, ">>": bytecode.OpISHR, "==": bytecode.OpIEQ, "!=": bytecode.OpINE, "<": bytecode.OpILT, "<=": bytecode.OpILE}
 	switch op {
 	case ">":
-		return OpILT, true
+		return bytecode.OpILT, true
 	case ">=":
-		return OpILE, true
+		return bytecode.OpILE, true
 	}
 	return m[op], false
 }
@@ -312,21 +314,21 @@ func (c *compiler) logic(e *binaryExpr) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	c.emit(e.p, "", OpBOOL, r, x, 0)
+	c.emit(e.p, "", bytecode.OpBOOL, r, x, 0)
 	c.nextReg = r + 1
 	var jmp int
 	if e.op == "&&" {
-		jmp = c.emitImm(e.p, OpJZ, r, 0)
+		jmp = c.emitImm(e.p, bytecode.OpJZ, r, 0)
 	} else {
-		jz := c.emitImm(e.p, OpJZ, r, 0)
-		jmp = c.emitImm(e.p, OpJMP, 0, 0)
+		jz := c.emitImm(e.p, bytecode.OpJZ, r, 0)
+		jmp = c.emitImm(e.p, bytecode.OpJMP, 0, 0)
 		c.patch(jz, len(c.prog.Code))
 	}
 	y, err := c.expr(e.y, Int)
 	if err != nil {
 		return 0, err
 	}
-	c.emit(e.p, "", OpBOOL, r, y, 0)
+	c.emit(e.p, "", bytecode.OpBOOL, r, y, 0)
 	c.patch(jmp, len(c.prog.Code))
 	c.nextReg = r + 1
 	return r, nil
@@ -366,18 +368,18 @@ func (c *compiler) call(e *callExpr, t Type, mark int) (int, error) {
 			}
 			return args[0], nil
 		}
-		op = OpF2I
+		op = bytecode.OpF2I
 		if e.fn == "float" {
-			op = OpI2F
+			op = bytecode.OpI2F
 		}
 	case "abs":
-		op = map[Type]int{Int: OpIABS, Float: OpFABS}[t]
+		op = map[Type]int{Int: bytecode.OpIABS, Float: bytecode.OpFABS}[t]
 	case "sqrt":
-		op = OpFSQRT
+		op = bytecode.OpFSQRT
 	case "min":
-		op = map[Type]int{Int: OpIMIN, Float: OpFMIN}[t]
+		op = map[Type]int{Int: bytecode.OpIMIN, Float: bytecode.OpFMIN}[t]
 	case "max":
-		op = map[Type]int{Int: OpIMAX, Float: OpFMAX}[t]
+		op = map[Type]int{Int: bytecode.OpIMAX, Float: bytecode.OpFMAX}[t]
 	}
 	r, err := c.alloc(e.p)
 	if err != nil {

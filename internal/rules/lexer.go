@@ -7,9 +7,6 @@ import (
 	"unicode/utf8"
 )
 
-// Pos is a position in a rule file: 1-based line and column (in bytes).
-type Pos struct{ Line, Col int }
-
 // Error is a syntax, type or name error in a rule file.
 type Error struct {
 	File string
@@ -81,7 +78,7 @@ func lex(file string, src []byte) ([]token, error) {
 			}
 			continue
 		}
-		pos := Pos{line, col}
+		pos := Pos{Line: line, Col: col}
 		switch {
 		case c == '_' || c < utf8.RuneSelf && unicode.IsLetter(rune(c)):
 			j := i
@@ -118,7 +115,7 @@ func lex(file string, src []byte) ([]token, error) {
 				}
 			}
 			if j < len(src) && (src[j] == '_' || src[j] < utf8.RuneSelf && unicode.IsLetter(rune(src[j]))) {
-				return nil, &Error{file, Pos{line, col + j - i}, fmt.Sprintf("unexpected %q after number %s", src[j], src[i:j])}
+				return nil, &Error{file, Pos{Line: line, Col: col + j - i}, fmt.Sprintf("unexpected %q after number %s", src[j], src[i:j])}
 			}
 			toks = append(toks, token{kind, string(src[i:j]), pos})
 			adv(j - i)
@@ -138,5 +135,5 @@ func lex(file string, src []byte) ([]token, error) {
 			adv(len(matched))
 		}
 	}
-	return append(toks, token{tEOF, "", Pos{line, col}}), nil
+	return append(toks, token{tEOF, "", Pos{Line: line, Col: col}}), nil
 }

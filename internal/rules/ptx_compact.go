@@ -1,6 +1,8 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // compact is Algorithms 3 and 4 (rules_compact in cuda/rules.cu): warp w of
 // block b owns state W*b + w; the block walks each rule's range 32 indices
@@ -91,7 +93,7 @@ func (g *ptxGen) compact(warps int, ptr map[string]string, step0, nsteps string)
 			g.op("sub.s32 %s, %s, %d", rel, i, R.Lo)
 		}
 		g.op("mov.u32 %s, 0", en)
-		enabled, decided, Fault := g.label("en"), g.label("decided"), g.label("cfault")
+		enabled, decided, fault := g.label("en"), g.label("decided"), g.label("cfault")
 		g.op("@!%s bra %s", live, decided)
 		if g.wide {
 			g.op("setp.ge.u32 %s, %s, %s", p, rel, rangeCount(R))
@@ -100,14 +102,14 @@ func (g *ptxGen) compact(warps int, ptr map[string]string, step0, nsteps string)
 		}
 		g.op("@%s bra %s", p, decided)
 		if R.CondPC >= 0 {
-			site := evalSite{s: s, i: i, rel: rel, key: key, Fault: Fault, enabled: enabled, disabled: decided}
+			site := evalSite{s: s, i: i, rel: rel, key: key, fault: fault, enabled: enabled, disabled: decided}
 			if g.wide {
 				site.at = g.rd()
 			}
 			if err := g.eval(R.CondPC, site); err != nil {
 				return fmt.Errorf("rule %s: %w", R.Name, err)
 			}
-			g.at(Fault)
+			g.at(fault)
 			g.recordFault(errKey, ptr["err_pc"], s, key, site.at)
 			g.op("bra %s", decided)
 		}
@@ -195,7 +197,7 @@ func (g *ptxGen) compact(warps int, ptr map[string]string, step0, nsteps string)
 			g.op("add.s32 %s, %s, %s", cs, cs, ctaBase)
 		}
 		g.op("add.s32 %s, %s, %d", pi, prel, R.Lo)
-		site := evalSite{s: cs, i: pi, rel: prel, key: bkey, Fault: bfault, enabled: done}
+		site := evalSite{s: cs, i: pi, rel: prel, key: bkey, fault: bfault, enabled: done}
 		if g.wide {
 			site.at = g.rd()
 		}

@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // ptxKernel names a generated kernel: schedule, layout and, for compact,
@@ -74,7 +76,7 @@ func generateKernel(p *Program, k ptxKernel) (string, error) {
 		return "", fmt.Errorf("codegen: schedule %q", k.Sched)
 	}
 	g := &ptxGen{p: p, layout: k.Layout, wp: padWords(p.Words), wide: k.Wide}
-	if !k.Wide && p.gpuWide() {
+	if !k.Wide && gpuWide(p) {
 		return "", fmt.Errorf("codegen: a rule's range needs the wide kernels")
 	}
 	ptr := map[string]string{}
@@ -90,7 +92,7 @@ func generateKernel(p *Program, k ptxKernel) (string, error) {
 	g.op("ld.param.u32 %s, [%s_step0]", step0, k.name())
 	g.op("ld.param.u32 %s, [%s_nsteps]", nsteps, k.name())
 	g.drawParams(k.name())
-	for r := range MaxRegs {
+	for r := range bytecode.MaxRegs {
 		g.op("mov.u32 %s, 0", q(r))
 	}
 	var err error
@@ -114,7 +116,7 @@ func generateKernel(p *Program, k ptxKernel) (string, error) {
 	out.WriteString("\n)\n")
 	fmt.Fprintf(&out, ".maxntid %d, 1, 1\n{\n", k.threads())
 	fmt.Fprintf(&out, "\t.reg .b32 %%q<%d>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<%d>;\n\t.reg .pred %%p<%d>;\n",
-		MaxRegs, g.nr+1, g.nd+1, g.np+1)
+		bytecode.MaxRegs, g.nr+1, g.nd+1, g.np+1)
 	if k.Sched == Simple {
 		out.WriteString("\t.shared .align 4 .u32 s_fired;\n")
 	} else if k.Wide {
@@ -201,7 +203,7 @@ func (g *ptxGen) simple(ptr map[string]string, step0, nsteps string) error {
 		}
 		g.op("bar.sync 0")
 		mine, i, rel, key := g.r(), g.r(), g.r(), g.rd()
-		loop, end, enabled, next, Fault := g.label("idx"), g.label("idxend"), g.label("en"), g.label("next"), g.label("fault")
+		loop, end, enabled, next, fault := g.label("idx"), g.label("idxend"), g.label("en"), g.label("next"), g.label("fault")
 		g.op("mov.u32 %s, 0", mine)
 		if g.wide { // rel in uint32 up to 2^31, the index lo + rel wrapping
 			g.op("mov.u32 %s, %s", rel, tid)
@@ -216,7 +218,7 @@ func (g *ptxGen) simple(ptr map[string]string, step0, nsteps string) error {
 			g.op("@%s bra %s", p, end)
 			g.op("sub.s32 %s, %s, %d", rel, i, R.Lo)
 		}
-		site := evalSite{s: s, i: i, rel: rel, key: key, Fault: Fault}
+		site := evalSite{s: s, i: i, rel: rel, key: key, fault: fault}
 		if g.wide {
 			site.at = g.rd()
 		}
@@ -232,7 +234,7 @@ func (g *ptxGen) simple(ptr map[string]string, step0, nsteps string) error {
 		if err := g.eval(R.BodyPC, site); err != nil {
 			return fmt.Errorf("rule %s: %w", R.Name, err)
 		}
-		g.at(Fault)
+		g.at(fault)
 		g.recordFault(errKey, ptr["err_pc"], s, key, site.at)
 		g.at(next)
 		if g.wide {

@@ -1,5 +1,7 @@
 package rules
 
+import "github.com/procgen-dev/procgen/internal/rules/bytecode"
+
 // The draws of rand.go in generated PTX: rng.Hash64 in 64-bit integer
 // arithmetic, keyed as rules_draw in cuda/rules.cu. Kernels of a program
 // with draws take two more parameters, seed (u64) and first_state (u32);
@@ -68,14 +70,14 @@ func (g *ptxGen) draw(op, a, b, c int, s string) {
 	g.op("cvt.u64.u32 %s, %s", i64, q(0))
 	ik := g.hash64(sk, i64)
 	ctr := g.rd()
-	if b == NoReg {
+	if b == bytecode.NoReg {
 		g.op("mov.b64 %s, %d", ctr, int64(c)<<32)
 	} else {
 		g.op("cvt.u64.u32 %s, %s", ctr, q(b))
 		g.op("or.b64 %s, %s, %d", ctr, ctr, int64(c)<<32)
 	}
 	bits := g.hash64(ik, ctr)
-	if op == OpRAND {
+	if op == bytecode.OpRAND {
 		g.op("shr.u64 %s, %s, 32", bits, bits)
 		g.op("cvt.u32.u64 %s, %s", q(a), bits)
 		return

@@ -42,7 +42,7 @@ func (g *ptxGen) faultStubsWide(stubs []faultStub, site evalSite) {
 		g.op("mov.u32 %s, %d", pc, f.pc)
 		g.op("mov.b64 %s, {%s, %s}", site.key, v, site.rel)
 		g.op("mov.b64 %s, {%s, %s}", site.at, pc, site.rel)
-		g.op("bra %s", site.Fault)
+		g.op("bra %s", site.fault)
 	}
 }
 

@@ -1,13 +1,17 @@
 package rules
 
-import "math"
+import (
+	"math"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+)
 
 // Compiling rand() and uniform(LO, HI) (rand.go has the draws' keys).
 
 // zeroDrawK starts an evaluation's count of repeat iterations.
 func (c *compiler) zeroDrawK(p Pos) {
 	if c.drawK >= 0 {
-		c.emitImm(p, OpLDI, c.drawK, 0)
+		c.emitImm(p, bytecode.OpLDI, c.drawK, 0)
 	}
 }
 
@@ -22,8 +26,8 @@ func (c *compiler) countIteration(p Pos) error {
 	if err != nil {
 		return err
 	}
-	c.emitImm(p, OpLDI, one, 1)
-	c.emit(p, "", OpIADD, c.drawK, c.drawK, one)
+	c.emitImm(p, bytecode.OpLDI, one, 1)
+	c.emit(p, "", bytecode.OpIADD, c.drawK, c.drawK, one)
 	return nil
 }
 
@@ -58,8 +62,8 @@ func (c *compiler) site(e *callExpr) (int, error) {
 		return k, nil
 	}
 	k := len(c.sites)
-	if k >= MaxDrawSites {
-		return 0, c.errAt(e.p, "more than %d rand and uniform calls in rule %s", MaxDrawSites, c.rule.name)
+	if k >= bytecode.MaxDrawSites {
+		return 0, c.errAt(e.p, "more than %d rand and uniform calls in rule %s", bytecode.MaxDrawSites, c.rule.name)
 	}
 	c.sites[e] = k
 	return k, nil
@@ -71,7 +75,7 @@ func (c *compiler) draw(e *callExpr, t Type, mark int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	k := NoReg
+	k := bytecode.NoReg
 	if c.drawK >= 0 {
 		k = c.drawK
 	}
@@ -80,7 +84,7 @@ func (c *compiler) draw(e *callExpr, t Type, mark int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		c.emit(e.p, "", OpRANDF, r, k, site)
+		c.emit(e.p, "", bytecode.OpRANDF, r, k, site)
 		return r, nil
 	}
 	if t == Int && c.isConstExpr(e.args[0]) && c.isConstExpr(e.args[1]) {
@@ -103,21 +107,21 @@ func (c *compiler) draw(e *callExpr, t Type, mark int) (int, error) {
 	}
 	if t == Float {
 		// LO + (HI - LO) * u, each operation rounded to float32.
-		c.emit(e.p, "", OpRANDF, u, k, site)
-		c.emit(e.p, "", OpFSUB, r, hi, lo)
-		c.emit(e.p, "", OpFMUL, r, r, u)
-		c.emit(e.p, "", OpFADD, r, lo, r)
+		c.emit(e.p, "", bytecode.OpRANDF, u, k, site)
+		c.emit(e.p, "", bytecode.OpFSUB, r, hi, lo)
+		c.emit(e.p, "", bytecode.OpFMUL, r, r, u)
+		c.emit(e.p, "", bytecode.OpFADD, r, lo, r)
 	} else {
 		// HI < LO faults: ILE gives 0, and the division by it is named
 		// as the draw's (runtimeError).
-		c.emit(e.p, "", OpILE, u, lo, hi)
-		c.emit(e.p, "uniform", OpIDIV, u, u, u)
-		c.emitImm(e.p, OpLDI, u, 1)
-		c.emit(e.p, "", OpISUB, r, hi, lo)
-		c.emit(e.p, "", OpIADD, r, r, u) // the span: 0 is 2^32
-		c.emit(e.p, "", OpRAND, u, k, site)
-		c.emit(e.p, "", OpURANGE, u, u, r)
-		c.emit(e.p, "", OpIADD, r, lo, u)
+		c.emit(e.p, "", bytecode.OpILE, u, lo, hi)
+		c.emit(e.p, "uniform", bytecode.OpIDIV, u, u, u)
+		c.emitImm(e.p, bytecode.OpLDI, u, 1)
+		c.emit(e.p, "", bytecode.OpISUB, r, hi, lo)
+		c.emit(e.p, "", bytecode.OpIADD, r, r, u) // the span: 0 is 2^32
+		c.emit(e.p, "", bytecode.OpRAND, u, k, site)
+		c.emit(e.p, "", bytecode.OpURANGE, u, u, r)
+		c.emit(e.p, "", bytecode.OpIADD, r, lo, u)
 	}
 	c.nextReg = r + 1 // the value may sit above mark, as an indexed load's index does
 	return r, nil
@@ -146,11 +150,11 @@ func (c *compiler) drawIntConst(e *callExpr, site, k int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	c.emit(e.p, "", OpRAND, r, k, site)
-	c.emitImm(e.p, OpLDI, u, uint32(hi.i-lo.i+1)) // 2^32 wraps to 0: the full range
-	c.emit(e.p, "", OpURANGE, r, r, u)
-	c.emitImm(e.p, OpLDI, u, uint32(int32(lo.i)))
-	c.emit(e.p, "", OpIADD, r, r, u)
+	c.emit(e.p, "", bytecode.OpRAND, r, k, site)
+	c.emitImm(e.p, bytecode.OpLDI, u, uint32(hi.i-lo.i+1)) // 2^32 wraps to 0: the full range
+	c.emit(e.p, "", bytecode.OpURANGE, r, r, u)
+	c.emitImm(e.p, bytecode.OpLDI, u, uint32(int32(lo.i)))
+	c.emit(e.p, "", bytecode.OpIADD, r, r, u)
 	c.nextReg = r + 1
 	return r, nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/rng"
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // drawPrograms are rule files that draw in every place a draw can sit: a
@@ -66,12 +67,12 @@ func TestDrawKey(t *testing.T) {
 		k       uint32
 	}{{1, 1, 0, 0, 0, 0, 0}, {99, 7, 3, 12345, -5, 255, 1 << 31}} {
 		want := rng.Key(c.seed, uint64(c.t), uint64(c.r), uint64(c.s), uint64(uint32(c.i)), uint64(c.site)<<32|uint64(c.k))
-		if got := DrawBits(StateKey(RuleKey(c.seed, c.t, c.r), c.s), c.i, c.site, c.k); got != want {
+		if got := bytecode.DrawBits(bytecode.StateKey(bytecode.RuleKey(c.seed, c.t, c.r), c.s), c.i, c.site, c.k); got != want {
 			t.Errorf("%+v: %#x, want %#x", c, got, want)
 		}
 	}
 	for _, c := range []struct{ u, n, want uint32 }{{0, 7, 0}, {math.MaxUint32, 7, 6}, {1 << 31, 10, 5}, {123, 0, 123}} {
-		if got := URange(c.u, c.n); got != c.want {
+		if got := bytecode.URange(c.u, c.n); got != c.want {
 			t.Errorf("urange(%d, %d) = %d, want %d", c.u, c.n, got, c.want)
 		}
 	}
@@ -190,7 +191,7 @@ rule draw over i in 0..N { u[i] = rand(); d[i] = uniform(0, 9) }`), nil)
 	for s := range st.N {
 		w := st.State(s)
 		for k := range uf.Size {
-			u := float64(F32(w[uf.Off+k]))
+			u := float64(bytecode.F32(w[uf.Off+k]))
 			if u < 0 || u >= 1 {
 				t.Fatalf("rand() = %v", u)
 			}
@@ -290,7 +291,7 @@ func TestDrawErrors(t *testing.T) {
 		{"rule r over i in 0..4 { a[i] = uniform(1, 2.0) }", "cannot assign a float to int"},
 		{"const X = rand()\nrule r over i in 0..4 { a[i] = X }", "2:11"},
 		{"rule r over i in 0..4 { let rand = 1 }", "built-in function"},
-		{"rule r over i in 0..4 { a[i] = " + strings.Repeat("uniform(0, 1) + ", MaxDrawSites+1) + "0 }", "more than 256 rand and uniform calls"},
+		{"rule r over i in 0..4 { a[i] = " + strings.Repeat("uniform(0, 1) + ", bytecode.MaxDrawSites+1) + "0 }", "more than 256 rand and uniform calls"},
 	} {
 		_, err := Compile("d.rules", []byte(head+strings.Replace(c.src, "rule", "\nrule", 1)), nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

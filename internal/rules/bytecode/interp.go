@@ -1,4 +1,4 @@
-package rules
+package bytecode
 
 import (
 	"math"
@@ -22,8 +22,8 @@ type VM struct {
 }
 
 type PendingWrite struct {
-	word int
-	val  uint32
+	Word int
+	Val  uint32
 }
 
 func F32(u uint32) float32 { return math.Float32frombits(u) }
@@ -242,7 +242,16 @@ func (e *VM) ApplyRule(ri int) (int64, int, *Fault) {
 		}
 	}
 	for _, w := range e.pend {
-		e.cur[w.word] = w.val
+		e.cur[w.Word] = w.Val
 	}
 	return fired, 0, nil
+}
+
+// Pos is a position in a rule file: 1-based line and column (in bytes).
+type Pos struct{ Line, Col int }
+
+// Fault is an evaluation's failure: the instruction (PC) and the offending value.
+type Fault struct {
+	PC    int
+	Value int32
 }

@@ -1,10 +1,12 @@
-// Package rules runs rule-based simulations over many independent states at
-// once: a small language (docs/rules-language.md) declares a state layout and
-// rules; Compile turns a rule file into bytecode that the CPU interpreter
-// (cpu.go) and the CUDA interpreter kernel (cuda/rules.cu) both execute, after
-// Köster, Groß and Krüger, "Massively Parallel Rule-Based Interpreter
-// Execution on GPUs using Thread Compaction".
-package rules
+// Package bytecode is the compiled form of a rule file and the reference
+// interpreter that runs it on one state: the program model (Type, Field,
+// Rule, Program), the instruction set and its encoding, the integer and
+// float arithmetic the GPU must match, the counter-based draws, and VM, which
+// executes a program's rules on one state and names every fault. It is not
+// the language front end (rules.Compile), nor the engines that run many
+// states (rules: CPU, CUDA), nor the vectorising batch evaluator or the PTX
+// generator, which read this package's opcodes.
+package bytecode
 
 import "fmt"
 
@@ -74,8 +76,8 @@ type Program struct {
 }
 
 type DebugInfo struct {
-	pos  Pos
-	what string
+	Pos  Pos
+	What string
 }
 
 // Limits of the bytecode and the kernels.

@@ -1,21 +1,9 @@
-package rules
+package bytecode
 
 import (
 	"math"
 	"sync/atomic"
 )
-
-// stateEval applies rules to one state at a time: the batch evaluator
-// (batch.go), its split over several goroutines (cpu_split.go) or the
-// interpreter (interp.go), the reference.
-type stateEval interface {
-	ApplyRule(ri int) (fired int64, index int, f *Fault)
-	SetState(w []uint32)
-	// drawAt keys the draws (rand.go) of the steps to come: the state's
-	// number in the whole run and the step.
-	DrawAt(seed uint64, state, step int)
-	Stopped() bool
-}
 
 func (e *VM) SetState(w []uint32) { e.cur = w }
 func (e *VM) DrawAt(seed uint64, state, step int) {

@@ -4,4 +4,10 @@
 // (rules/bytecode) and the CUDA interpreter kernel (cuda/rules.cu) both execute, after
 // Köster, Groß and Krüger, "Massively Parallel Rule-Based Interpreter
 // Execution on GPUs using Thread Compaction".
+//
+// The parts live in sub-packages below rules, which imports them and never
+// the reverse: rules/bytecode (the program model, instruction set and
+// reference interpreter) and rules/lang (the language front end; Compile
+// here wraps it). rules itself holds the engines (CPU, CUDA, multi-device),
+// states and their files, boards and recording.
 package rules

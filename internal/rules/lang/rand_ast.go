@@ -1,4 +1,4 @@
-package rules
+package lang
 
 // Which rules draw random numbers (bytecode/rand.go), read off the syntax tree.
 

@@ -1,8 +1,10 @@
-package rules
+package lang
 
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 type parser struct {
@@ -33,7 +35,7 @@ func (p *parser) next() token {
 	return t
 }
 
-func (p *parser) errAt(pos Pos, format string, args ...any) error {
+func (p *parser) errAt(pos bytecode.Pos, format string, args ...any) error {
 	return &Error{p.file, pos, fmt.Sprintf(format, args...)}
 }
 
@@ -153,9 +155,9 @@ func (p *parser) stateBlock() ([]*fieldDecl, error) {
 		if t.kind != tIdent || (t.text != "int" && t.text != "float") {
 			return nil, p.errAt(t.pos, "expected a field type (int or float) or '}', found %s", t)
 		}
-		f := &fieldDecl{p: t.pos, typ: Int}
+		f := &fieldDecl{p: t.pos, typ: bytecode.Int}
 		if t.text == "float" {
-			f.typ = Float
+			f.typ = bytecode.Float
 		}
 		name, err := p.ident("a field name")
 		if err != nil {

@@ -1,4 +1,4 @@
-package rules
+package lang
 
 import "github.com/procgen-dev/procgen/internal/rules/bytecode"
 
@@ -26,7 +26,7 @@ func (c *compiler) assign(s *assignStmt) error {
 		}
 		if s.op == "+=" {
 			op := bytecode.OpIADD
-			if l.typ == Float {
+			if l.typ == bytecode.Float {
 				op = bytecode.OpFADD
 			}
 			c.emit(s.p, "", op, l.reg, l.reg, r)
@@ -61,7 +61,7 @@ func (c *compiler) assign(s *assignStmt) error {
 	}
 	op := bytecode.OpST
 	switch {
-	case s.op == "+=" && f.Type == Int:
+	case s.op == "+=" && f.Type == bytecode.Int:
 		op = bytecode.OpADDI
 	case s.op == "+=":
 		op = bytecode.OpADDF
@@ -72,19 +72,19 @@ func (c *compiler) assign(s *assignStmt) error {
 	return nil
 }
 
-func (c *compiler) checkAssignable(x expr, t Type, name string) error {
+func (c *compiler) checkAssignable(x expr, t bytecode.Type, name string) error {
 	xt, untyped, err := c.typeOf(x)
 	if err != nil {
 		return err
 	}
-	if xt != t && !(untyped && t == Float) {
+	if xt != t && !(untyped && t == bytecode.Float) {
 		return c.errAt(x.at(), "cannot assign a %s to %s %q: convert with %s(...)", xt, t, name, t)
 	}
 	return nil
 }
 
 // index compiles a field's index, returning its register (noReg: scalar).
-func (c *compiler) index(p Pos, f Field, idx expr) (int, error) {
+func (c *compiler) index(p bytecode.Pos, f bytecode.Field, idx expr) (int, error) {
 	if f.Scalar {
 		if idx != nil {
 			return 0, c.errAt(p, "field %q is a scalar: no index", f.Name)
@@ -98,10 +98,10 @@ func (c *compiler) index(p Pos, f Field, idx expr) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if t != Int {
+	if t != bytecode.Int {
 		return 0, c.errAt(idx.at(), "index of %q is a float: convert it with int(...)", f.Name)
 	}
-	return c.expr(idx, Int)
+	return c.expr(idx, bytecode.Int)
 }
 
 // retarget rewrites the destination of the last instruction, which computed

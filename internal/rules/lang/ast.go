@@ -1,11 +1,13 @@
-package rules
+package lang
+
+import "github.com/procgen-dev/procgen/internal/rules/bytecode"
 
 // The syntax tree the parser builds and the compiler reads.
 
-type expr interface{ at() Pos }
+type expr interface{ at() bytecode.Pos }
 
 type numLit struct {
-	p       Pos
+	p       bytecode.Pos
 	isFloat bool
 	i       int64
 	f       float64
@@ -13,52 +15,52 @@ type numLit struct {
 }
 
 type nameRef struct {
-	p    Pos
+	p    bytecode.Pos
 	name string
 }
 
 type indexExpr struct {
-	p    Pos // the name's position
+	p    bytecode.Pos // the name's position
 	name string
 	idx  expr
 }
 
 type unaryExpr struct {
-	p  Pos
+	p  bytecode.Pos
 	op string
 	x  expr
 }
 
 type binaryExpr struct {
-	p    Pos // the operator's position
+	p    bytecode.Pos // the operator's position
 	op   string
 	x, y expr
 }
 
 type callExpr struct {
-	p    Pos
+	p    bytecode.Pos
 	fn   string
 	args []expr
 }
 
-func (e *numLit) at() Pos     { return e.p }
-func (e *nameRef) at() Pos    { return e.p }
-func (e *indexExpr) at() Pos  { return e.p }
-func (e *unaryExpr) at() Pos  { return e.p }
-func (e *binaryExpr) at() Pos { return e.p }
-func (e *callExpr) at() Pos   { return e.p }
+func (e *numLit) at() bytecode.Pos     { return e.p }
+func (e *nameRef) at() bytecode.Pos    { return e.p }
+func (e *indexExpr) at() bytecode.Pos  { return e.p }
+func (e *unaryExpr) at() bytecode.Pos  { return e.p }
+func (e *binaryExpr) at() bytecode.Pos { return e.p }
+func (e *callExpr) at() bytecode.Pos   { return e.p }
 
-type stmt interface{ at() Pos }
+type stmt interface{ at() bytecode.Pos }
 
 type letStmt struct {
-	p    Pos
+	p    bytecode.Pos
 	name string
 	x    expr
 }
 
 // assignStmt is NAME = x, NAME[idx] = x or NAME[idx] += x.
 type assignStmt struct {
-	p    Pos
+	p    bytecode.Pos
 	op   string // "=" or "+="
 	name string
 	idx  expr // nil: a scalar field or a local
@@ -66,31 +68,31 @@ type assignStmt struct {
 }
 
 type ifStmt struct {
-	p         Pos
+	p         bytecode.Pos
 	cond      expr
 	then, els []stmt
 }
 
 type repeatStmt struct {
-	p     Pos
+	p     bytecode.Pos
 	count expr
 	body  []stmt
 }
 
-func (s *letStmt) at() Pos    { return s.p }
-func (s *assignStmt) at() Pos { return s.p }
-func (s *ifStmt) at() Pos     { return s.p }
-func (s *repeatStmt) at() Pos { return s.p }
+func (s *letStmt) at() bytecode.Pos    { return s.p }
+func (s *assignStmt) at() bytecode.Pos { return s.p }
+func (s *ifStmt) at() bytecode.Pos     { return s.p }
+func (s *repeatStmt) at() bytecode.Pos { return s.p }
 
 type constDecl struct {
-	p    Pos
+	p    bytecode.Pos
 	name string
 	x    expr
 }
 
 type fieldDecl struct {
-	p      Pos
-	typ    Type
+	p      bytecode.Pos
+	typ    bytecode.Type
 	name   string
 	size   expr // nil: a scalar
 	init   expr // nil: 0, or required in input when gen is nil too
@@ -100,10 +102,10 @@ type fieldDecl struct {
 }
 
 type ruleDecl struct {
-	p      Pos
+	p      bytecode.Pos
 	name   string
 	v      string // the index variable
-	vPos   Pos
+	vPos   bytecode.Pos
 	lo, hi expr
 	lets   []*letStmt // evaluated before the precondition and again before the body
 	when   expr       // nil: always

@@ -1,4 +1,4 @@
-package rules
+package lang
 
 import (
 	"math"
@@ -9,14 +9,14 @@ import (
 // Compiling rand() and uniform(LO, HI) (rand.go has the draws' keys).
 
 // zeroDrawK starts an evaluation's count of repeat iterations.
-func (c *compiler) zeroDrawK(p Pos) {
+func (c *compiler) zeroDrawK(p bytecode.Pos) {
 	if c.drawK >= 0 {
 		c.emitImm(p, bytecode.OpLDI, c.drawK, 0)
 	}
 }
 
 // countIteration ends a repeat iteration: draws after it use a new k.
-func (c *compiler) countIteration(p Pos) error {
+func (c *compiler) countIteration(p bytecode.Pos) error {
 	if c.drawK < 0 {
 		return nil
 	}
@@ -34,17 +34,17 @@ func (c *compiler) countIteration(p Pos) error {
 // drawType checks a draw's arguments: rand() is a float, uniform(LO, HI)
 // an int when both bounds are ints, else a float. A draw is never an
 // untyped constant.
-func (c *compiler) drawType(e *callExpr) (Type, bool, error) {
+func (c *compiler) drawType(e *callExpr) (bytecode.Type, bool, error) {
 	if e.fn == "rand" {
 		if len(e.args) != 0 {
 			return 0, false, c.errAt(e.p, "rand takes no arguments (uniform(LO, HI) draws from a range)")
 		}
-		return Float, false, nil
+		return bytecode.Float, false, nil
 	}
 	if len(e.args) != 2 {
 		return 0, false, c.errAt(e.p, "uniform takes 2 arguments (LO, HI), not %d", len(e.args))
 	}
-	var ts [2]Type
+	var ts [2]bytecode.Type
 	var us [2]bool
 	for k, a := range e.args {
 		var err error
@@ -70,7 +70,7 @@ func (c *compiler) site(e *callExpr) (int, error) {
 }
 
 // draw compiles a draw into a fresh register (mark: the first free one).
-func (c *compiler) draw(e *callExpr, t Type, mark int) (int, error) {
+func (c *compiler) draw(e *callExpr, t bytecode.Type, mark int) (int, error) {
 	site, err := c.site(e)
 	if err != nil {
 		return 0, err
@@ -87,7 +87,7 @@ func (c *compiler) draw(e *callExpr, t Type, mark int) (int, error) {
 		c.emit(e.p, "", bytecode.OpRANDF, r, k, site)
 		return r, nil
 	}
-	if t == Int && c.isConstExpr(e.args[0]) && c.isConstExpr(e.args[1]) {
+	if t == bytecode.Int && c.isConstExpr(e.args[0]) && c.isConstExpr(e.args[1]) {
 		return c.drawIntConst(e, site, k)
 	}
 	lo, err := c.expr(e.args[0], t)
@@ -105,7 +105,7 @@ func (c *compiler) draw(e *callExpr, t Type, mark int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if t == Float {
+	if t == bytecode.Float {
 		// LO + (HI - LO) * u, each operation rounded to float32.
 		c.emit(e.p, "", bytecode.OpRANDF, u, k, site)
 		c.emit(e.p, "", bytecode.OpFSUB, r, hi, lo)
@@ -161,7 +161,7 @@ func (c *compiler) drawIntConst(e *callExpr, site, k int) (int, error) {
 
 // allocResultTemp allocates a draw's result register and the temporary
 // above it.
-func (c *compiler) allocResultTemp(p Pos) (r, u int, err error) {
+func (c *compiler) allocResultTemp(p bytecode.Pos) (r, u int, err error) {
 	if r, err = c.alloc(p); err != nil {
 		return 0, 0, err
 	}

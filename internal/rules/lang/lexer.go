@@ -1,16 +1,18 @@
-package rules
+package lang
 
 import (
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // Error is a syntax, type or name error in a rule file.
 type Error struct {
 	File string
-	Pos  Pos
+	Pos  bytecode.Pos
 	Msg  string
 }
 
@@ -31,7 +33,7 @@ const (
 type token struct {
 	kind tokKind
 	text string
-	pos  Pos
+	pos  bytecode.Pos
 }
 
 func (t token) String() string {
@@ -78,7 +80,7 @@ func lex(file string, src []byte) ([]token, error) {
 			}
 			continue
 		}
-		pos := Pos{Line: line, Col: col}
+		pos := bytecode.Pos{Line: line, Col: col}
 		switch {
 		case c == '_' || c < utf8.RuneSelf && unicode.IsLetter(rune(c)):
 			j := i
@@ -115,7 +117,7 @@ func lex(file string, src []byte) ([]token, error) {
 				}
 			}
 			if j < len(src) && (src[j] == '_' || src[j] < utf8.RuneSelf && unicode.IsLetter(rune(src[j]))) {
-				return nil, &Error{file, Pos{Line: line, Col: col + j - i}, fmt.Sprintf("unexpected %q after number %s", src[j], src[i:j])}
+				return nil, &Error{file, bytecode.Pos{Line: line, Col: col + j - i}, fmt.Sprintf("unexpected %q after number %s", src[j], src[i:j])}
 			}
 			toks = append(toks, token{kind, string(src[i:j]), pos})
 			adv(j - i)
@@ -135,5 +137,5 @@ func lex(file string, src []byte) ([]token, error) {
 			adv(len(matched))
 		}
 	}
-	return append(toks, token{tEOF, "", Pos{Line: line, Col: col}}), nil
+	return append(toks, token{tEOF, "", bytecode.Pos{Line: line, Col: col}}), nil
 }

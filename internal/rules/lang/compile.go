@@ -1,4 +1,4 @@
-package rules
+package lang
 
 import (
 	"fmt"
@@ -11,13 +11,13 @@ import (
 
 // Compile parses, checks and compiles a rule file. defines override the
 // file's constants (NAME -> value). Errors name file:line:col.
-func Compile(file string, src []byte, defines map[string]string) (*Program, error) {
+func Compile(file string, src []byte, defines map[string]string) (*bytecode.Program, error) {
 	tree, err := parseFile(file, src)
 	if err != nil {
 		return nil, err
 	}
 	c := &compiler{file: file, consts: map[string]constVal{}, fieldIdx: map[string]int{},
-		prog: &Program{File: file}, defines: map[string]constVal{}, ruleIdx: map[string]bool{}}
+		prog: &bytecode.Program{File: file}, defines: map[string]constVal{}, ruleIdx: map[string]bool{}}
 	for name, s := range defines {
 		v, err := parseDefine(s)
 		if err != nil {
@@ -69,7 +69,7 @@ func Compile(file string, src []byte, defines map[string]string) (*Program, erro
 type local struct {
 	name string
 	reg  int
-	typ  Type
+	typ  bytecode.Type
 }
 
 // maxRepeatIters bounds the iterations of nested repeats per application.
@@ -81,7 +81,7 @@ type compiler struct {
 	consts   map[string]constVal
 	fieldIdx map[string]int
 	ruleIdx  map[string]bool
-	prog     *Program
+	prog     *bytecode.Program
 
 	// The rule being compiled.
 	rule    *ruleDecl
@@ -102,7 +102,7 @@ type compiler struct {
 	firstReg int // the first register after the index (and drawK)
 }
 
-func (c *compiler) errAt(p Pos, format string, args ...any) error {
+func (c *compiler) errAt(p bytecode.Pos, format string, args ...any) error {
 	return &Error{c.file, p, fmt.Sprintf(format, args...)}
 }
 
@@ -120,7 +120,7 @@ func (c *compiler) describeName(name string) string {
 }
 
 // checkNew rejects a name that is already something.
-func (c *compiler) checkNew(p Pos, name, what string) error {
+func (c *compiler) checkNew(p bytecode.Pos, name, what string) error {
 	switch {
 	case name == "uniform" || builtins[name]:
 		return c.errAt(p, "%s name %q is a built-in function", what, name)
@@ -177,7 +177,7 @@ func (c *compiler) declField(d *fieldDecl) error {
 	if len(c.prog.Fields) == bytecode.MaxFields {
 		return c.errAt(d.p, "more than %d fields", bytecode.MaxFields)
 	}
-	f := Field{Name: d.name, Type: d.typ, Size: 1, Scalar: d.size == nil, Pos: d.p}
+	f := bytecode.Field{Name: d.name, Type: d.typ, Size: 1, Scalar: d.size == nil, Pos: d.p}
 	if d.size != nil {
 		n, err := c.constInt(d.size, "an array size")
 		if err != nil {
@@ -204,7 +204,7 @@ func (c *compiler) declField(d *fieldDecl) error {
 		if err != nil {
 			return err
 		}
-		if f.Type == Int && v.isFloat {
+		if f.Type == bytecode.Int && v.isFloat {
 			return c.errAt(d.init.at(), "int field %s: initial value %s is a float", d.name, v)
 		}
 		f.Init = constBits(v, f.Type)
@@ -219,7 +219,7 @@ func (c *compiler) declField(d *fieldDecl) error {
 		if err != nil {
 			return err
 		}
-		if f.Type == Int && (lo.isFloat || hi.isFloat) {
+		if f.Type == bytecode.Int && (lo.isFloat || hi.isFloat) {
 			return c.errAt(d.genLo.at(), "int field %s: uniform bounds must be integers", d.name)
 		}
 		if hi.float() < lo.float() {
@@ -232,8 +232,8 @@ func (c *compiler) declField(d *fieldDecl) error {
 	return nil
 }
 
-func constBits(v constVal, t Type) uint32 {
-	if t == Float {
+func constBits(v constVal, t bytecode.Type) uint32 {
+	if t == bytecode.Float {
 		return math.Float32bits(float32(v.float()))
 	}
 	return uint32(int32(v.i))
@@ -263,7 +263,7 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 	}
 	c.rule, c.n = d, int(hi-lo)
 	defer func() { c.rule = nil }()
-	c.scopes = [][]local{{{name: d.v, reg: 0, typ: Int}}}
+	c.scopes = [][]local{{{name: d.v, reg: 0, typ: bytecode.Int}}}
 	c.nextReg = 1
 	inCond, inLoop, draws := ruleDraws(d)
 	c.prog.Draws = c.prog.Draws || draws
@@ -272,7 +272,7 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 	if inLoop {
 		// A hidden local of the whole evaluation, zeroed at both entries.
 		c.drawK = 1
-		c.scopes[0] = append(c.scopes[0], local{name: " draws", reg: 1, typ: Int})
+		c.scopes[0] = append(c.scopes[0], local{name: " draws", reg: 1, typ: bytecode.Int})
 		c.nextReg = 2
 		c.prog.Regs = max(c.prog.Regs, 2)
 	}
@@ -280,7 +280,7 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 	if err := c.analyse(d); err != nil {
 		return err
 	}
-	r := Rule{Name: d.name, Pos: d.p, Lo: int(lo), Hi: int(hi), CondPC: -1}
+	r := bytecode.Rule{Name: d.name, Pos: d.p, Lo: int(lo), Hi: int(hi), CondPC: -1}
 	lets := make([]stmt, len(d.lets))
 	for k, l := range d.lets {
 		lets[k] = l
@@ -298,10 +298,10 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 		if err != nil {
 			return err
 		}
-		if t != Int {
+		if t != bytecode.Int {
 			return c.errAt(d.when.at(), "the precondition is a float: compare it (x != 0.0)")
 		}
-		reg, err := c.expr(d.when, Int)
+		reg, err := c.expr(d.when, bytecode.Int)
 		if err != nil {
 			return err
 		}
@@ -323,7 +323,7 @@ func (c *compiler) compileRule(d *ruleDecl) error {
 	return nil
 }
 
-func (c *compiler) emit(p Pos, what string, op, a, b, cc int) int {
+func (c *compiler) emit(p bytecode.Pos, what string, op, a, b, cc int) int {
 	pc := len(c.prog.Code)
 	c.lastPC = pc
 	c.prog.Code = append(c.prog.Code, bytecode.Encode(op, a, b, cc))
@@ -331,7 +331,7 @@ func (c *compiler) emit(p Pos, what string, op, a, b, cc int) int {
 	return pc
 }
 
-func (c *compiler) emitImm(p Pos, op, a int, imm uint32) int {
+func (c *compiler) emitImm(p bytecode.Pos, op, a int, imm uint32) int {
 	pc := c.emit(p, "", op, a, 0, 0)
 	c.prog.Code = append(c.prog.Code, imm)
 	c.prog.Debug = append(c.prog.Debug, bytecode.DebugInfo{Pos: p, What: ""})
@@ -341,7 +341,7 @@ func (c *compiler) emitImm(p Pos, op, a int, imm uint32) int {
 // patch sets the jump target of the instruction at pc.
 func (c *compiler) patch(pc, target int) { c.prog.Code[pc+1] = uint32(target) }
 
-func (c *compiler) alloc(p Pos) (int, error) {
+func (c *compiler) alloc(p bytecode.Pos) (int, error) {
 	if c.nextReg >= bytecode.MaxRegs {
 		return 0, c.errAt(p, "expression too complex: more than %d registers (split it with let)", bytecode.MaxRegs)
 	}
@@ -409,11 +409,11 @@ func (c *compiler) stmt(s stmt) error {
 		if err != nil {
 			return err
 		}
-		if t != Int {
+		if t != bytecode.Int {
 			return c.errAt(s.cond.at(), "the condition is a float: compare it (x != 0.0)")
 		}
 		mark := c.nextReg
-		r, err := c.expr(s.cond, Int)
+		r, err := c.expr(s.cond, bytecode.Int)
 		if err != nil {
 			return err
 		}
@@ -462,7 +462,7 @@ func (c *compiler) stmt(s stmt) error {
 		c.emitImm(s.p, bytecode.OpLDI, rc, uint32(n))
 		top := len(c.prog.Code)
 		// The counter is a hidden local of the loop's scope.
-		c.scopes = append(c.scopes, []local{{name: " repeat", reg: rc, typ: Int}})
+		c.scopes = append(c.scopes, []local{{name: " repeat", reg: rc, typ: bytecode.Int}})
 		err = c.block(s.body)
 		c.scopes = c.scopes[:len(c.scopes)-1]
 		if err != nil {

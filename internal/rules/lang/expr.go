@@ -1,4 +1,4 @@
-package rules
+package lang
 
 import (
 	"fmt"
@@ -9,22 +9,22 @@ import (
 
 // typeOf checks e and returns its type; untyped is true for integer
 // constants, which become floats where a float is wanted.
-func (c *compiler) typeOf(e expr) (t Type, untyped bool, err error) {
+func (c *compiler) typeOf(e expr) (t bytecode.Type, untyped bool, err error) {
 	switch e := e.(type) {
 	case *numLit:
 		if e.isFloat {
-			return Float, false, nil
+			return bytecode.Float, false, nil
 		}
-		return Int, true, nil
+		return bytecode.Int, true, nil
 	case *nameRef:
 		if l := c.lookupLocal(e.name); l != nil && l.name != " repeat" {
 			return l.typ, false, nil
 		}
 		if v, ok := c.consts[e.name]; ok {
 			if v.isFloat {
-				return Float, false, nil
+				return bytecode.Float, false, nil
 			}
-			return Int, true, nil
+			return bytecode.Int, true, nil
 		}
 		if fi, ok := c.fieldIdx[e.name]; ok {
 			f := c.prog.Fields[fi]
@@ -50,7 +50,7 @@ func (c *compiler) typeOf(e expr) (t Type, untyped bool, err error) {
 		if err != nil {
 			return 0, false, err
 		}
-		if it != Int {
+		if it != bytecode.Int {
 			return 0, false, c.errAt(e.idx.at(), "index of %q is a float: convert it with int(...)", f.Name)
 		}
 		return f.Type, false, nil
@@ -59,11 +59,11 @@ func (c *compiler) typeOf(e expr) (t Type, untyped bool, err error) {
 		if err != nil {
 			return 0, false, err
 		}
-		if e.op != "-" && t != Int {
+		if e.op != "-" && t != bytecode.Int {
 			return 0, false, c.errAt(e.p, "operator %s needs an int, not a float", e.op)
 		}
 		if e.op == "!" {
-			return Int, false, nil
+			return bytecode.Int, false, nil
 		}
 		return t, u, nil
 	case *binaryExpr:
@@ -77,13 +77,13 @@ func (c *compiler) typeOf(e expr) (t Type, untyped bool, err error) {
 		}
 		switch e.op {
 		case "&&", "||", "&", "|", "^", "<<", ">>", "%":
-			if xt != Int || yt != Int {
+			if xt != bytecode.Int || yt != bytecode.Int {
 				return 0, false, c.errAt(e.p, "operator %s needs ints, not %s and %s", e.op, xt, yt)
 			}
 			if e.op == "&&" || e.op == "||" {
-				return Int, false, nil
+				return bytecode.Int, false, nil
 			}
-			return Int, xu && yu, nil
+			return bytecode.Int, xu && yu, nil
 		}
 		t, u, err := c.unify(e.p, e.op, xt, xu, yt, yu)
 		if err != nil {
@@ -91,7 +91,7 @@ func (c *compiler) typeOf(e expr) (t Type, untyped bool, err error) {
 		}
 		switch e.op {
 		case "==", "!=", "<", "<=", ">", ">=":
-			return Int, false, nil
+			return bytecode.Int, false, nil
 		}
 		return t, u, nil
 	case *callExpr:
@@ -109,7 +109,7 @@ func (c *compiler) typeOf(e expr) (t Type, untyped bool, err error) {
 		if len(e.args) != n {
 			return 0, false, c.errAt(e.p, "%s takes %d argument(s), not %d", e.fn, n, len(e.args))
 		}
-		ts := make([]Type, n)
+		ts := make([]bytecode.Type, n)
 		us := make([]bool, n)
 		for k, a := range e.args {
 			if ts[k], us[k], err = c.typeOf(a); err != nil {
@@ -118,26 +118,26 @@ func (c *compiler) typeOf(e expr) (t Type, untyped bool, err error) {
 		}
 		switch e.fn {
 		case "int":
-			return Int, false, nil
+			return bytecode.Int, false, nil
 		case "float":
-			return Float, false, nil
+			return bytecode.Float, false, nil
 		case "abs":
 			return ts[0], us[0], nil
 		case "sqrt":
-			if ts[0] != Float && !us[0] {
+			if ts[0] != bytecode.Float && !us[0] {
 				return 0, false, c.errAt(e.p, "sqrt needs a float: convert with float(...)")
 			}
-			return Float, false, nil
+			return bytecode.Float, false, nil
 		}
 		return c.unify(e.p, e.fn, ts[0], us[0], ts[1], us[1])
 	}
 	return 0, false, c.errAt(e.at(), "unknown expression")
 }
 
-func (c *compiler) unify(p Pos, op string, xt Type, xu bool, yt Type, yu bool) (Type, bool, error) {
+func (c *compiler) unify(p bytecode.Pos, op string, xt bytecode.Type, xu bool, yt bytecode.Type, yu bool) (bytecode.Type, bool, error) {
 	switch {
 	case xu && yu:
-		return Int, true, nil
+		return bytecode.Int, true, nil
 	case xu:
 		return yt, false, nil
 	case yu:
@@ -148,7 +148,7 @@ func (c *compiler) unify(p Pos, op string, xt Type, xu bool, yt Type, yu bool) (
 	return xt, false, nil
 }
 
-func (c *compiler) unknown(p Pos, name string) error {
+func (c *compiler) unknown(p bytecode.Pos, name string) error {
 	var known []string
 	for _, f := range c.prog.Fields {
 		known = append(known, f.Name)
@@ -159,13 +159,13 @@ func (c *compiler) unknown(p Pos, name string) error {
 // expr compiles e, already checked by typeOf, into a register holding a
 // value of type t (the type typeOf gave, or float for an untyped constant
 // used as one). The result may be a local's register: do not write to it.
-func (c *compiler) expr(e expr, t Type) (int, error) {
+func (c *compiler) expr(e expr, t bytecode.Type) (int, error) {
 	if c.isConstExpr(e) {
 		v, err := c.evalConst(e)
 		if err != nil {
 			return 0, err
 		}
-		if !v.isFloat && t == Int && (v.i > math.MaxInt32 || v.i < math.MinInt32) {
+		if !v.isFloat && t == bytecode.Int && (v.i > math.MaxInt32 || v.i < math.MinInt32) {
 			return 0, c.errAt(e.at(), "constant %d does not fit in 32 bits", v.i)
 		}
 		r, err := c.alloc(e.at())
@@ -190,7 +190,7 @@ func (c *compiler) expr(e expr, t Type) (int, error) {
 		return r, nil
 	case *indexExpr:
 		fi := c.fieldIdx[e.name]
-		idx, err := c.expr(e.idx, Int)
+		idx, err := c.expr(e.idx, bytecode.Int)
 		if err != nil {
 			return 0, err
 		}
@@ -212,7 +212,7 @@ func (c *compiler) expr(e expr, t Type) (int, error) {
 			return 0, err
 		}
 		op := map[string]int{"-": bytecode.OpINEG, "~": bytecode.OpINOT, "!": bytecode.OpILNOT}[e.op]
-		if e.op == "-" && t == Float {
+		if e.op == "-" && t == bytecode.Float {
 			op = bytecode.OpFNEG
 		}
 		c.emit(e.p, "", op, r, x, 0)
@@ -267,8 +267,8 @@ func (c *compiler) loadOp(fi int) int {
 
 // binOp maps an operator to its opcode for operands of type t; swap means
 // the operands go in the other order (a > b is b < a).
-func binOp(op string, t Type) (int, bool) {
-	if t == Float {
+func binOp(op string, t bytecode.Type) (int, bool) {
+	if t == bytecode.Float {
 		switch op {
 		case "+":
 			return bytecode.OpFADD, false
@@ -310,7 +310,7 @@ func (c *compiler) logic(e *binaryExpr) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	x, err := c.expr(e.x, Int)
+	x, err := c.expr(e.x, bytecode.Int)
 	if err != nil {
 		return 0, err
 	}
@@ -324,7 +324,7 @@ func (c *compiler) logic(e *binaryExpr) (int, error) {
 		jmp = c.emitImm(e.p, bytecode.OpJMP, 0, 0)
 		c.patch(jz, len(c.prog.Code))
 	}
-	y, err := c.expr(e.y, Int)
+	y, err := c.expr(e.y, bytecode.Int)
 	if err != nil {
 		return 0, err
 	}
@@ -334,11 +334,11 @@ func (c *compiler) logic(e *binaryExpr) (int, error) {
 	return r, nil
 }
 
-func (c *compiler) call(e *callExpr, t Type, mark int) (int, error) {
+func (c *compiler) call(e *callExpr, t bytecode.Type, mark int) (int, error) {
 	if isDraw(e.fn) {
 		return c.draw(e, t, mark)
 	}
-	at := make([]Type, len(e.args))
+	at := make([]bytecode.Type, len(e.args))
 	for k, a := range e.args {
 		at[k], _, _ = c.typeOf(a)
 	}
@@ -348,7 +348,7 @@ func (c *compiler) call(e *callExpr, t Type, mark int) (int, error) {
 	case "int", "float":
 		argType = at[0]
 	case "sqrt":
-		argType = Float
+		argType = bytecode.Float
 	}
 	for _, a := range e.args {
 		r, err := c.expr(a, argType)
@@ -362,7 +362,7 @@ func (c *compiler) call(e *callExpr, t Type, mark int) (int, error) {
 	switch e.fn {
 	case "int", "float":
 		// A conversion to the argument's own type is the argument.
-		if (e.fn == "int") == (argType == Int) {
+		if (e.fn == "int") == (argType == bytecode.Int) {
 			if args[0] >= mark {
 				c.nextReg = args[0] + 1
 			}
@@ -373,13 +373,13 @@ func (c *compiler) call(e *callExpr, t Type, mark int) (int, error) {
 			op = bytecode.OpI2F
 		}
 	case "abs":
-		op = map[Type]int{Int: bytecode.OpIABS, Float: bytecode.OpFABS}[t]
+		op = map[bytecode.Type]int{bytecode.Int: bytecode.OpIABS, bytecode.Float: bytecode.OpFABS}[t]
 	case "sqrt":
 		op = bytecode.OpFSQRT
 	case "min":
-		op = map[Type]int{Int: bytecode.OpIMIN, Float: bytecode.OpFMIN}[t]
+		op = map[bytecode.Type]int{bytecode.Int: bytecode.OpIMIN, bytecode.Float: bytecode.OpFMIN}[t]
 	case "max":
-		op = map[Type]int{Int: bytecode.OpIMAX, Float: bytecode.OpFMAX}[t]
+		op = map[bytecode.Type]int{bytecode.Int: bytecode.OpIMAX, bytecode.Float: bytecode.OpFMAX}[t]
 	}
 	r, err := c.alloc(e.p)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/procgen-dev/procgen/internal/rules/batch"
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
@@ -185,10 +186,10 @@ func runState(e stateEval, p *Program, fired [][]int64, o Options, s int, after 
 // the program fits it, else the interpreter.
 func (c CPU) newEval(p *Program, stop *atomic.Bool, parts int) stateEval {
 	switch {
-	case c.Path == PathBatch && batchFits(p) && parts > 1:
-		return newSplitEval(p, stop, parts, cmp.Or(c.minSplit, minSplit))
-	case c.Path == PathBatch && batchFits(p):
-		return newBatchEval(p, stop)
+	case c.Path == PathBatch && batch.Fits(p) && parts > 1:
+		return batch.NewSplit(p, stop, parts, cmp.Or(c.minSplit, batch.MinSplit))
+	case c.Path == PathBatch && batch.Fits(p):
+		return batch.NewEval(p, stop)
 	}
 	return bytecode.NewVM(p, stop)
 }

@@ -1,4 +1,4 @@
-package rules
+package batch
 
 import (
 	"sync/atomic"
@@ -13,7 +13,7 @@ import (
 // a tight loop over the lanes' registers. Lanes that branch apart wait at
 // their target; the lowest waiting instruction runs next, so lanes meet
 // again where the branches join and each instruction runs once for all the
-// lanes that reach it. The interpreter (interp.go) stays the reference and
+// lanes that reach it. The interpreter (bytecode.VM) stays the reference and
 // names every fault.
 //
 // What keeps the lane loops few, each planned once per program from the
@@ -37,8 +37,11 @@ type laneGroup struct {
 	lanes []uint8
 }
 
-type batchEval struct {
-	p     *Program
+// Eval evaluates one state's rules a batch of lanes at a time; it has the
+// methods of the engine's per-goroutine evaluator (SetState, DrawAt,
+// ApplyRule, Stopped). It is not safe for concurrent use.
+type Eval struct {
+	p     *bytecode.Program
 	ref   *bytecode.VM
 	cur   []uint32
 	snap  []uint32
@@ -90,25 +93,27 @@ type batchEval struct {
 	one    [1]uint8
 }
 
-func newBatchEval(p *Program, stop *atomic.Bool) *batchEval {
+// NewEval plans p for the batch evaluator; stop, when set, ends the
+// evaluation early. p must pass Fits.
+func NewEval(p *bytecode.Program, stop *atomic.Bool) *Eval {
 	ref := bytecode.NewVM(p, stop)
-	b := &batchEval{p: p, ref: ref, snap: ref.Snapshot(), stop: stop}
+	b := &Eval{p: p, ref: ref, snap: ref.Snapshot(), stop: stop}
 	b.ky, b.skip, b.fuse, b.acc = planBatch(p)
 	b.fma = planFMA(p, jumpTargets(p))
 	b.code = dropDeadCode(p, ifConvert(p), b.fuse, b.acc, b.fma)
 	for l := range b.iota {
 		b.iota[l] = uint8(l)
 	}
-	b.target = jumpTargets(&Program{Code: b.code, Rules: p.Rules})
+	b.target = jumpTargets(&bytecode.Program{Code: b.code, Rules: p.Rules})
 	b.rm, b.wm = regMasks(b.code)
 	b.groups = planGroups(p, b.code, b.fma, b.target)
 	b.bools = boolRegs(p)
 	return b
 }
 
-// batchFits reports whether every register operand lies in the register
+// Fits reports whether every register operand lies in the register
 // file (always so for Compile's output).
-func batchFits(p *Program) bool {
+func Fits(p *bytecode.Program) bool {
 	for pc := 0; pc < len(p.Code); pc++ {
 		op := int(p.Code[pc] & 255)
 		if _, _, ok := bytecode.RegOperands(p.Code[pc]); !ok {
@@ -124,16 +129,16 @@ func batchFits(p *Program) bool {
 	return true
 }
 
-func (b *batchEval) SetState(w []uint32) {
+func (b *Eval) SetState(w []uint32) {
 	b.cur = w
 	b.ref.SetState(w)
 }
-func (b *batchEval) DrawAt(seed uint64, state, step int) {
+func (b *Eval) DrawAt(seed uint64, state, step int) {
 	b.ref.DrawAt(seed, state, step)
 }
-func (b *batchEval) Stopped() bool { return b.stop != nil && b.stop.Load() }
+func (b *Eval) Stopped() bool { return b.stop != nil && b.stop.Load() }
 
-func (b *batchEval) get() []uint8 {
+func (b *Eval) get() []uint8 {
 	if k := len(b.free); k > 0 {
 		s := b.free[k-1]
 		b.free = b.free[:k-1]
@@ -142,14 +147,14 @@ func (b *batchEval) get() []uint8 {
 	return make([]uint8, 0, lanes)
 }
 
-func (b *batchEval) release(s []uint8) {
+func (b *Eval) release(s []uint8) {
 	if cap(s) == lanes {
 		b.free = append(b.free, s)
 	}
 }
 
 // push makes lanes wait at pc.
-func (b *batchEval) push(s []uint8, pc int) {
+func (b *Eval) push(s []uint8, pc int) {
 	if len(s) == 0 {
 		b.release(s)
 		return
@@ -165,7 +170,7 @@ func (b *batchEval) push(s []uint8, pc int) {
 }
 
 // pop returns the lowest waiting instruction and its lanes.
-func (b *batchEval) pop() (int, []uint8) {
+func (b *Eval) pop() (int, []uint8) {
 	if len(b.wait) == 0 {
 		return -1, nil
 	}
@@ -181,11 +186,11 @@ func (b *batchEval) pop() (int, []uint8) {
 	return g.pc, g.lanes
 }
 
-func (b *batchEval) faultLane(l uint8) { b.fault[l], b.anyF = true, true }
+func (b *Eval) faultLane(l uint8) { b.fault[l], b.anyF = true, true }
 
 // exec runs the lanes of act from pc until each reaches OpRET (setting en)
 // or OpEND.
-func (b *batchEval) exec(pc int, act []uint8) {
+func (b *Eval) exec(pc int, act []uint8) {
 	code := b.code
 	b.wait = b.wait[:0]
 	spins := 0

@@ -1,4 +1,4 @@
-package rules
+package batch
 
 import (
 	"math/bits"
@@ -12,7 +12,7 @@ import (
 
 // divK divides by a constant k != 0: no zero test, and a shift or a mask
 // for a positive power of two.
-func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool {
+func (b *Eval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool {
 	if k > 0 && k&(k-1) == 0 {
 		s, m := uint(bits.TrailingZeros32(uint32(k))), k-1
 		if len(act) == b.n {
@@ -55,7 +55,7 @@ func (b *batchEval) divK(op int, D, X *[lanes]uint32, k int32, act []uint8) bool
 
 // loadOperands is the field a fused load reads (the snapshot for LDS) and
 // its second index operand: Y, or the constant k in every lane when k >= 0.
-func (b *batchEval) loadOperands(op int, Y *[lanes]uint32, k int64, fi int) ([]uint32, *[lanes]uint32) {
+func (b *Eval) loadOperands(op int, Y *[lanes]uint32, k int64, fi int) ([]uint32, *[lanes]uint32) {
 	f := &b.p.Fields[fi]
 	src := b.cur
 	if op == bytecode.OpLDS {
@@ -72,7 +72,7 @@ func (b *batchEval) loadOperands(op int, Y *[lanes]uint32, k int64, fi int) ([]u
 
 // loadSum is an IADD and the load it indexes: D = field[X + Y] (Y the
 // constant k when k >= 0).
-func (b *batchEval) loadSum(op int, D, X, Y *[lanes]uint32, k int64, fi int, act []uint8) {
+func (b *Eval) loadSum(op int, D, X, Y *[lanes]uint32, k int64, fi int, act []uint8) {
 	fld, Y := b.loadOperands(op, Y, k, fi)
 	size := uint32(len(fld))
 	if len(act) == b.n {
@@ -98,7 +98,7 @@ func (b *batchEval) loadSum(op int, D, X, Y *[lanes]uint32, k int64, fi int, act
 }
 
 // loadAdd is loadSum whose value the next IADD adds into A: A += field[X + Y].
-func (b *batchEval) loadAdd(op int, A, X, Y *[lanes]uint32, k int64, fi int, act []uint8) {
+func (b *Eval) loadAdd(op int, A, X, Y *[lanes]uint32, k int64, fi int, act []uint8) {
 	fld, Y := b.loadOperands(op, Y, k, fi)
 	size := uint32(len(fld))
 	if len(act) == b.n {
@@ -121,7 +121,7 @@ func (b *batchEval) loadAdd(op int, A, X, Y *[lanes]uint32, k int64, fi int, act
 	}
 }
 
-func (b *batchEval) load(op int, D *[lanes]uint32, ib, fi int, act []uint8) {
+func (b *Eval) load(op int, D *[lanes]uint32, ib, fi int, act []uint8) {
 	f := &b.p.Fields[fi]
 	src := b.cur
 	if op == bytecode.OpLDS {
@@ -160,7 +160,7 @@ func (b *batchEval) load(op int, D *[lanes]uint32, ib, fi int, act []uint8) {
 }
 
 // store writes register V (the instruction's a operand) of each lane.
-func (b *batchEval) store(op int, V *[lanes]uint32, ib, fi int, act []uint8) {
+func (b *Eval) store(op int, V *[lanes]uint32, ib, fi int, act []uint8) {
 	f := &b.p.Fields[fi]
 	fld := b.cur[f.Off : f.Off+f.Size]
 	size := uint32(len(fld))

@@ -1,4 +1,4 @@
-package rules
+package batch
 
 import (
 	"math/bits"
@@ -55,11 +55,11 @@ func (v aval) at(i int) uint32 {
 }
 
 // setAffine makes register r hold base + stride*lane.
-func (b *batchEval) setAffine(r int, base, stride uint32) {
+func (b *Eval) setAffine(r int, base, stride uint32) {
 	b.set(r, aval{b: base, s: stride})
 }
 
-func (b *batchEval) set(r int, v aval) {
+func (b *Eval) set(r int, v aval) {
 	b.av[r&31] = v
 	b.aff |= 1 << (r & 31)
 	b.bit &^= 1 << (r & 31)
@@ -67,7 +67,7 @@ func (b *batchEval) set(r int, v aval) {
 
 // value returns register r (or, for c operands folded to a constant, the
 // constant k >= 0) when it is kept as numbers.
-func (b *batchEval) value(r int, k int64) (aval, bool) {
+func (b *Eval) value(r int, k int64) (aval, bool) {
 	if k >= 0 {
 		return aval{b: uint32(k)}, true
 	}
@@ -79,7 +79,7 @@ func (b *batchEval) value(r int, k int64) (aval, bool) {
 
 // operand returns register r's base and stride when it is kept as one
 // piece (or the folded constant k >= 0).
-func (b *batchEval) operand(r int, k int64) (base, stride uint32, ok bool) {
+func (b *Eval) operand(r int, k int64) (base, stride uint32, ok bool) {
 	v, ok := b.value(r, k)
 	if !ok || v.j != 0 {
 		return 0, 0, false
@@ -88,7 +88,7 @@ func (b *batchEval) operand(r int, k int64) (base, stride uint32, ok bool) {
 }
 
 // materialize writes the registers of mask out as lanes.
-func (b *batchEval) materialize(mask uint32) {
+func (b *Eval) materialize(mask uint32) {
 	for m := mask & b.bit; m != 0; m &= m - 1 {
 		r := bits.TrailingZeros32(m)
 		expandBits(b.r[r][:b.n], &b.bv[r])
@@ -157,7 +157,7 @@ func sub(u, v uint32) uint32 { return u - v }
 
 // divide is x / k (IDIV) or x mod k (IMOD) for one-piece x and a constant
 // k != 0: one or two pieces, false for more.
-func (b *batchEval) divide(op int, x, xs, k uint32) (aval, bool) {
+func (b *Eval) divide(op int, x, xs, k uint32) (aval, bool) {
 	lo, hi, ok := span(x, xs, b.n)
 	if !ok {
 		return aval{}, false
@@ -200,7 +200,7 @@ func (b *batchEval) divide(op int, x, xs, k uint32) (aval, bool) {
 // affine runs the instruction at pc the short way when all the batch's
 // lanes run it and its operands allow; it returns the next pc, or -1 when
 // the instruction must run lane by lane.
-func (b *batchEval) affine(pc, op, a, ib, c int) int {
+func (b *Eval) affine(pc, op, a, ib, c int) int {
 	code := b.p.Code
 	switch op {
 	case bytecode.OpLDI:
@@ -301,7 +301,7 @@ func (b *batchEval) affine(pc, op, a, ib, c int) int {
 // window returns, per piece of an index kept as numbers, the words of
 // field fi that a load reads in its lanes: one word (stride 0) or one per
 // lane (stride 1); false for other strides or out of range.
-func (b *batchEval) window(op, fi int, v aval) (w1, w2 []uint32, ok bool) {
+func (b *Eval) window(op, fi int, v aval) (w1, w2 []uint32, ok bool) {
 	f := &b.p.Fields[fi]
 	src := b.cur
 	if op == bytecode.OpLDS {
@@ -330,7 +330,7 @@ func (b *batchEval) window(op, fi int, v aval) (w1, w2 []uint32, ok bool) {
 }
 
 // loaded sets register a to what a load through index v read (w1, w2).
-func (b *batchEval) loaded(a int, v aval, w1, w2 []uint32) {
+func (b *Eval) loaded(a int, v aval, w1, w2 []uint32) {
 	if v.s == 0 {
 		r := aval{b: w1[0], j: v.j}
 		if v.j > 0 {
@@ -345,7 +345,7 @@ func (b *batchEval) loaded(a int, v aval, w1, w2 []uint32) {
 	b.toLanes(1 << (a & 31))
 }
 
-func (b *batchEval) affineLoad(pc, op, a, ib, fi int) int {
+func (b *Eval) affineLoad(pc, op, a, ib, fi int) int {
 	var v aval
 	if ib != bytecode.NoReg {
 		var ok bool
@@ -364,7 +364,7 @@ func (b *batchEval) affineLoad(pc, op, a, ib, fi int) int {
 // affineFused is a fused stencil load (IADD, load and perhaps the IADD
 // accumulating it) whose index is kept as numbers: copies or adds of
 // consecutive words, no bounds test per lane.
-func (b *batchEval) affineFused(pc int) int {
+func (b *Eval) affineFused(pc int) int {
 	code := b.p.Code
 	_, a, ib, c := bytecode.Decode(code[pc])
 	op2, _, _, fi := bytecode.Decode(code[pc+1])
@@ -414,7 +414,7 @@ func (b *batchEval) affineFused(pc int) int {
 // instruction at pc holds in every lane (k when folded already) and the
 // register it is read from (-1 when it need not be read), or k = -1. A
 // commutative IADD whose first operand is the constant swaps them (ib).
-func (b *batchEval) constOperand(pc, op int, ib *int, c int, k int64) (int64, int) {
+func (b *Eval) constOperand(pc, op int, ib *int, c int, k int64) (int64, int) {
 	if k >= 0 {
 		if c == *ib || (op == bytecode.OpIDIV || op == bytecode.OpIMOD) && int32(k) == 0 {
 			return k, -1 // read as lanes too (a division by 0 faults lane by lane)

@@ -1,8 +1,10 @@
-package rules
+package batch
 
 import (
 	"fmt"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // TestProductGroupsMatchInterpreter: groups of four fused products
@@ -66,13 +68,13 @@ rule r over i in 0..517 {
 }`, consts), also: true, wantGroups: 1},
 	}
 	for _, c := range cases {
-		var p *Program
+		var p *bytecode.Program
 		if c.src == "" {
 			p = compileConfig(t, "synthetic.rules", map[string]string{"PHI": "3", "LOAD": "7", "RANGE": "700"})
 		} else {
 			p = compileSrc(t, c.src)
 		}
-		b := newBatchEval(p, nil)
+		b := NewEval(p, nil)
 		groups, also := 0, false
 		for _, g := range b.groups {
 			if g != nil {
@@ -85,9 +87,9 @@ rule r over i in 0..517 {
 		if groups != c.wantGroups || also != c.also {
 			t.Errorf("%s: %d groups (also %v), want %d (also %v)", c.name, groups, also, c.wantGroups, c.also)
 		}
-		for _, path := range []CPU{{Path: PathBatch}, {Path: PathBatch, parts: 3, minSplit: 1}} {
-			if ok, msg := pathAgrees(path, p, 4, 9, Options{Steps: 3}); !ok {
-				t.Fatalf("%s: path %+v: %s", c.name, path, msg)
+		for _, parts := range []int{0, 3} {
+			if ok, msg := agrees(parts, p, 4, 9, 3); !ok {
+				t.Fatalf("%s: parts %d: %s", c.name, parts, msg)
 			}
 		}
 	}

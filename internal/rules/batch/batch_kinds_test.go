@@ -1,4 +1,4 @@
-package rules
+package batch
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+	"github.com/procgen-dev/procgen/internal/rules/lang"
 )
 
 // TestStrideRegistersMatchInterpreter: index arithmetic that the batch
@@ -48,13 +49,13 @@ rule r over k in %[3]d..%[4]d
 }
 `, 1+r.IntN(600), n, lo, lo+n, nz(-5, 5), r.IntN(2000)-1000, nz(-600, 600), nz(-600, 600),
 			nz(-300, 300), nz(1, 400), r.IntN(6)-2, r.IntN(3)-1)
-		p, err := Compile("stride.rules", []byte(src), nil)
+		p, err := lang.Compile("stride.rules", []byte(src), nil)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src)
 		}
-		for _, path := range []CPU{{Path: PathBatch}, {Path: PathBatch, parts: 3, minSplit: 1}} {
-			if ok, msg := pathAgrees(path, p, 3, uint64(k), Options{Steps: 3}); !ok {
-				t.Fatalf("path %+v:\n%s\n%s", path, src, msg)
+		for _, parts := range []int{0, 3} {
+			if ok, msg := agrees(parts, p, 3, uint64(k), 3); !ok {
+				t.Fatalf("parts %d:\n%s\n%s", parts, src, msg)
 			}
 		}
 	}
@@ -63,7 +64,7 @@ rule r over k in %[3]d..%[4]d
 // TestFusedProductsPlanned: the synthetic rule's four 2x2 products fuse,
 // and a product read again afterwards does not.
 func TestFusedProductsPlanned(t *testing.T) {
-	count := func(p *Program) int {
+	count := func(p *bytecode.Program) int {
 		n := 0
 		for _, f := range planFMA(p, jumpTargets(p)) {
 			if f {
@@ -84,7 +85,7 @@ rule r over i in 0..4 {
 	if n := count(p); n != 0 {
 		t.Errorf("a product read again: %d fused products, want 0", n)
 	}
-	if ok, msg := pathAgrees(CPU{Path: PathBatch}, p, 5, 1, Options{Steps: 3}); !ok {
+	if ok, msg := agrees(0, p, 5, 1, 3); !ok {
 		t.Error(msg)
 	}
 }
@@ -98,9 +99,9 @@ func TestBoardsOfEveryWidthMatchInterpreter(t *testing.T) {
 	for k := range 25 {
 		w, h := 1+r.IntN(600), 1+r.IntN(9)
 		p := compileConfig(t, "life.rules", map[string]string{"W": fmt.Sprint(w), "H": fmt.Sprint(h)})
-		for _, path := range []CPU{{Path: PathBatch}, {Path: PathBatch, parts: 2, minSplit: 1}} {
-			if ok, msg := pathAgrees(path, p, 2, uint64(k), Options{Steps: 4}); !ok {
-				t.Fatalf("%dx%d, path %+v: %s", w, h, path, msg)
+		for _, parts := range []int{0, 2} {
+			if ok, msg := agrees(parts, p, 2, uint64(k), 4); !ok {
+				t.Fatalf("%dx%d, parts %d: %s", w, h, parts, msg)
 			}
 		}
 	}
@@ -111,7 +112,7 @@ rule s over k in 0..%[2]d {
   o[k] = a[(k + %[3]d) %% %[1]d] + a[(k - 1) %% %[1]d] + a[(k / %[4]d) %% %[1]d] + a[k %% %[5]d]
 }`, m, n, r.IntN(50), 1+r.IntN(300), 1+r.IntN(2*m))
 		p := compileSrc(t, src)
-		if ok, msg := pathAgrees(CPU{Path: PathBatch}, p, 2, uint64(k), Options{Steps: 2}); !ok {
+		if ok, msg := agrees(0, p, 2, uint64(k), 2); !ok {
 			t.Fatalf("%s\n%s", src, msg)
 		}
 	}
@@ -167,7 +168,7 @@ rule r over i in 0..9 when ` + expr(4) + ` { o[i] = o[i] + 1 }
 rule s over i in 0..9 { let v = ` + expr(3) + `
   b[i] = v }`
 		p := compileSrc(t, src)
-		if ok, msg := pathAgrees(CPU{Path: PathBatch}, p, 4, uint64(k), Options{Steps: 3}); !ok {
+		if ok, msg := agrees(0, p, 4, uint64(k), 3); !ok {
 			t.Fatalf("%s\n%s", src, msg)
 		}
 	}
@@ -206,7 +207,7 @@ rule r1 over i in 3..34
   f0[(f2[(f1[(i) % 30]) % 34]) % 37] += 9
 }`)
 	for seed := range uint64(20) {
-		if ok, msg := pathAgrees(CPU{Path: PathBatch}, p, 4, seed, Options{Steps: 3}); !ok || msg != "fault" {
+		if ok, msg := agrees(0, p, 4, seed, 3); !ok || msg != "fault" {
 			t.Fatalf("seed %d: %v %s", seed, ok, msg)
 		}
 	}

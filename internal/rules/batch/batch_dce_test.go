@@ -1,4 +1,4 @@
-package rules
+package batch
 
 import (
 	"testing"
@@ -8,7 +8,7 @@ import (
 
 // liveInstructions counts the instructions of the batch evaluator's code from entry to
 // its RET or END that are not NOPs.
-func liveInstructions(b *batchEval, entry int) int {
+func liveInstructions(b *Eval, entry int) int {
 	n := 0
 	for pc := entry; pc < len(b.code); pc++ {
 		op := int(b.code[pc] & 255)
@@ -30,7 +30,7 @@ func liveInstructions(b *batchEval, entry int) int {
 // precondition loses nothing.
 func TestDeadCodeDropped(t *testing.T) {
 	p := compileConfig(t, "life.rules", map[string]string{"W": "37", "H": "23"})
-	b := newBatchEval(p, nil)
+	b := NewEval(p, nil)
 	if n := liveInstructions(b, p.Rules[0].BodyPC); n != 5 {
 		t.Errorf("consequence: %d instructions left, want 5 (LDI, LDS, ISUB, ST, END)", n)
 	}
@@ -62,13 +62,13 @@ rule r over k in 0..10 {
   out[k] = k * 2
 }`
 		p := compileSrc(t, src)
-		b := newBatchEval(p, nil)
+		b := NewEval(p, nil)
 		n := liveInstructions(b, p.Rules[0].BodyPC)
 		if gone := n <= 6; gone != c.gone {
 			t.Errorf("%s: %d instructions left, dropped %v, want %v", c.name, n, gone, c.gone)
 		}
-		for _, path := range []CPU{{Path: PathBatch}, {Path: PathBatch, parts: 3, minSplit: 1}} {
-			ok, msg := pathAgrees(path, p, 6, 3, Options{Steps: 2})
+		for _, parts := range []int{0, 3} {
+			ok, msg := agrees(parts, p, 6, 3, 2)
 			if !ok {
 				t.Fatalf("%s: %s", c.name, msg)
 			}

@@ -1,4 +1,4 @@
-package rules
+package batch
 
 import (
 	"sync"
@@ -7,30 +7,32 @@ import (
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
-// splitEval applies each rule to one state with several goroutines, each
+// Split applies each rule to one state with several goroutines, each
 // over a contiguous part of the rule's range, when there are fewer states
 // than cores. Every index still reads the state as it was before the rule:
 // fields a rule writes in place or accumulates into are read from the
-// snapshot, in-place writes are one-to-one in the index (analyse.go), so the
+// snapshot, in-place writes are one-to-one in the index (rules/lang's analyse.go), so the
 // parts touch disjoint words; int += is atomic (its sum does not depend on
 // the order), while float += and scattered writes are collected per part and
 // applied afterwards in index order, exactly as one goroutine would.
-type splitEval struct {
-	p     *Program
-	parts []*batchEval
+type Split struct {
+	p     *bytecode.Program
+	parts []*Eval
 	snap  []uint32
 	cur   []uint32
 	min   int // the smallest range split
 }
 
-// minSplit is the smallest range worth splitting: below it, starting the
+// MinSplit is the smallest range worth splitting: below it, starting the
 // goroutines costs more than the work.
-const minSplit = 8 * lanes
+const MinSplit = 8 * lanes
 
-func newSplitEval(p *Program, stop *atomic.Bool, parts, min int) *splitEval {
-	s := &splitEval{p: p, snap: make([]uint32, p.Words), min: min}
+// NewSplit makes a Split of parts batch evaluators; a rule's range shorter
+// than min runs on the first part alone (MinSplit is the default).
+func NewSplit(p *bytecode.Program, stop *atomic.Bool, parts, min int) *Split {
+	s := &Split{p: p, snap: make([]uint32, p.Words), min: min}
 	for range parts {
-		b := newBatchEval(p, stop)
+		b := NewEval(p, stop)
 		b.snap = s.snap
 		b.ref.ShareSnapshot(s.snap)
 		s.parts = append(s.parts, b)
@@ -38,22 +40,22 @@ func newSplitEval(p *Program, stop *atomic.Bool, parts, min int) *splitEval {
 	return s
 }
 
-func (s *splitEval) SetState(w []uint32) {
+func (s *Split) SetState(w []uint32) {
 	s.cur = w
 	for _, b := range s.parts {
 		b.SetState(w)
 	}
 }
 
-func (s *splitEval) DrawAt(seed uint64, state, step int) {
+func (s *Split) DrawAt(seed uint64, state, step int) {
 	for _, b := range s.parts {
 		b.DrawAt(seed, state, step)
 	}
 }
 
-func (s *splitEval) Stopped() bool { return s.parts[0].Stopped() }
+func (s *Split) Stopped() bool { return s.parts[0].Stopped() }
 
-func (s *splitEval) ApplyRule(ri int) (int64, int, *bytecode.Fault) {
+func (s *Split) ApplyRule(ri int) (int64, int, *bytecode.Fault) {
 	rule := &s.p.Rules[ri]
 	n, k := rule.Hi-rule.Lo, len(s.parts)
 	if n < s.min || k == 1 {

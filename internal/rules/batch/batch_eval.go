@@ -1,9 +1,9 @@
-package rules
+package batch
 
 import "github.com/procgen-dev/procgen/internal/rules/bytecode"
 
 // applyRule applies rule ri to the state, batch by batch.
-func (b *batchEval) ApplyRule(ri int) (int64, int, *bytecode.Fault) {
+func (b *Eval) ApplyRule(ri int) (int64, int, *bytecode.Fault) {
 	rule := &b.p.Rules[ri]
 	if b.p.Draws {
 		b.ref.ForRule(ri)
@@ -28,7 +28,7 @@ func (b *batchEval) ApplyRule(ri int) (int64, int, *bytecode.Fault) {
 // reads the state only through fields its rule does not write in place
 // and the snapshot, so running it after later preconditions changes
 // nothing; queued in index order, its writes keep their order.
-func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *bytecode.Fault) {
+func (b *Eval) applyRange(ri, lo, hi int) (int64, int, *bytecode.Fault) {
 	rule := &b.p.Rules[ri]
 	var fired int64
 	queue := b.queue[:0]
@@ -87,7 +87,7 @@ func (b *batchEval) applyRange(ri, lo, hi int) (int64, int, *bytecode.Fault) {
 }
 
 // queueLanes is queueBits for a precondition's value in en.
-func (b *batchEval) queueLanes(queue *[]int32, base, stop int, body func() bool) bool {
+func (b *Eval) queueLanes(queue *[]int32, base, stop int, body func() bool) bool {
 	// Branch-free: the precondition holds at random.
 	q, qn := &b.queue, len(*queue)
 	for i := range stop {
@@ -107,7 +107,7 @@ func (b *batchEval) queueLanes(queue *[]int32, base, stop int, body func() bool)
 // runBodies runs the consequence at the indices idx (ascending, at most
 // 256) and collects their writes in index order: the lowest faulting
 // index and its fault, or 0, nil.
-func (b *batchEval) runBodies(pc int, idx []int32) (int, *bytecode.Fault) {
+func (b *Eval) runBodies(pc int, idx []int32) (int, *bytecode.Fault) {
 	n := len(idx)
 	if n == 0 {
 		return 0, nil
@@ -165,7 +165,7 @@ func (b *batchEval) runBodies(pc int, idx []int32) (int, *bytecode.Fault) {
 	return 0, nil
 }
 
-func (b *batchEval) firstFault() int {
+func (b *Eval) firstFault() int {
 	for l := range b.n {
 		if b.fault[uint8(l)] {
 			return l
@@ -180,7 +180,7 @@ const deferredFault = -2
 
 // fault returns the fault of the evaluation at index i from instruction
 // pc: named by the interpreter now, or later when split.
-func (b *batchEval) faultAt(pc, i int) *bytecode.Fault {
+func (b *Eval) faultAt(pc, i int) *bytecode.Fault {
 	if b.split {
 		return &bytecode.Fault{PC: deferredFault, Value: int32(pc)}
 	}
@@ -192,7 +192,7 @@ func (b *batchEval) faultAt(pc, i int) *bytecode.Fault {
 // evaluation reads from the state are not written in place by its rule
 // (those it reads from the snapshot), so the interpreter sees what the
 // batch saw.
-func (b *batchEval) refault(pc, i int) *bytecode.Fault {
+func (b *Eval) refault(pc, i int) *bytecode.Fault {
 	for l := range b.pend {
 		b.pend[l], b.fadd[l] = b.pend[l][:0], b.fadd[l][:0]
 	}
@@ -204,7 +204,7 @@ func (b *batchEval) refault(pc, i int) *bytecode.Fault {
 }
 
 // startBatch starts a batch of n lanes, none faulted.
-func (b *batchEval) startBatch(n int) {
+func (b *Eval) startBatch(n int) {
 	if b.anyF {
 		b.fault = [lanes]bool{}
 	}

@@ -1,4 +1,4 @@
-package rules
+package batch
 
 import (
 	"math/bits"
@@ -21,19 +21,19 @@ const bitWords = lanes / 64
 
 // toLanes marks the registers of mask as held in their lanes (written by a
 // lane loop, or about to be).
-func (b *batchEval) toLanes(mask uint32) {
+func (b *Eval) toLanes(mask uint32) {
 	b.aff &^= mask
 	b.bit &^= mask
 }
 
 // setBits marks register r as kept as bits (in b.bv[r]).
-func (b *batchEval) setBits(r int) {
+func (b *Eval) setBits(r int) {
 	b.bit |= 1 << (r & 31)
 	b.aff &^= 1 << (r & 31)
 }
 
 // isBits reports whether register r is kept as bits.
-func (b *batchEval) isBits(r int) bool { return r != bytecode.NoReg && b.bit&(1<<(r&31)) != 0 }
+func (b *Eval) isBits(r int) bool { return r != bytecode.NoReg && b.bit&(1<<(r&31)) != 0 }
 
 // lowBits is a word with the lowest k bits set (k in [0, 64]).
 func lowBits(k int) uint64 {
@@ -120,7 +120,7 @@ const (
 // bitOp runs the instruction at pc on every lane the short way when it
 // yields 0 or 1 from a register kept as bits or a comparison with a
 // constant; it returns the next pc, or -1.
-func (b *batchEval) bitOp(pc, op, a, ib, c int) int {
+func (b *Eval) bitOp(pc, op, a, ib, c int) int {
 	n := b.n
 	nw := (n + 63) / 64
 	D := &b.bv[a&31]
@@ -198,14 +198,14 @@ func (b *batchEval) bitOp(pc, op, a, ib, c int) int {
 
 // retBits ends a precondition whose value is kept as bits: applyRange
 // queues the lanes of its set bits.
-func (b *batchEval) retBits(a int) {
+func (b *Eval) retBits(a int) {
 	b.enBits, b.enKept = b.bv[a&31], true
 }
 
 // queueBits queues base + lane for the lanes below stop whose bit in
 // b.enBits is set, in lane order, running the consequence whenever the
 // queue fills (body); false when body reports a fault or a stop.
-func (b *batchEval) queueBits(queue *[]int32, base, stop int, body func() bool) bool {
+func (b *Eval) queueBits(queue *[]int32, base, stop int, body func() bool) bool {
 	q := *queue
 	for w := range bitWords {
 		m := b.enBits[w]

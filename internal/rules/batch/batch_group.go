@@ -1,4 +1,4 @@
-package rules
+package batch
 
 import (
 	"math/bits"
@@ -39,7 +39,7 @@ type prodGroup struct {
 // planGroups finds the groups of four fused products (fma as planFMA
 // marks them) that read nothing another product of the group writes, and
 // the copies of their results right after them.
-func planGroups(p *Program, code []uint32, fma, target []bool) []*prodGroup {
+func planGroups(p *bytecode.Program, code []uint32, fma, target []bool) []*prodGroup {
 	live := liveOut(p)
 	groups := make([]*prodGroup, len(code))
 	for pc := 0; pc+12 <= len(code); pc++ {
@@ -122,7 +122,7 @@ func planGroups(p *Program, code []uint32, fma, target []bool) []*prodGroup {
 // productGroup runs the group at pc on every lane when each product is a
 // lane register times a constant plus a lane register times a constant;
 // it returns the pc after the group, or -1.
-func (b *batchEval) productGroup(pc int, g *prodGroup) int {
+func (b *Eval) productGroup(pc int, g *prodGroup) int {
 	code := b.code
 	var xs, zs [4]int
 	var ky, kw [4]float32
@@ -192,7 +192,7 @@ func (b *batchEval) productGroup(pc int, g *prodGroup) int {
 
 // finishGroup marks what the group wrote as lanes and copies the results
 // whose own register stays live.
-func (b *batchEval) finishGroup(g *prodGroup) {
+func (b *Eval) finishGroup(g *prodGroup) {
 	b.toLanes(g.written)
 	for j, r := range g.also {
 		if r >= 0 {

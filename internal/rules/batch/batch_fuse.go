@@ -1,4 +1,4 @@
-package rules
+package batch
 
 import "github.com/procgen-dev/procgen/internal/rules/bytecode"
 
@@ -11,7 +11,7 @@ import "github.com/procgen-dev/procgen/internal/rules/bytecode"
 
 // liveOut returns, per instruction, the registers some path from it may
 // read before writing them (backward dataflow over the jumps).
-func liveOut(p *Program) []uint32 {
+func liveOut(p *bytecode.Program) []uint32 {
 	code := p.Code
 	rm, wm := regMasks(p.Code)
 	var starts []int
@@ -63,7 +63,7 @@ func target(code []uint32, pc int) int {
 // pc, pc+1 and pc+2 are FMUL t1 = x*y, FMUL t2 = z*w, FADD d = t1+t2 (or
 // t2+t1) in one basic block, the second product does not read the first,
 // and neither temporary is read afterwards (except as d).
-func planFMA(p *Program, target []bool) []bool {
+func planFMA(p *bytecode.Program, target []bool) []bool {
 	code := p.Code
 	live := liveOut(p)
 	fma := make([]bool, len(code))
@@ -100,7 +100,7 @@ func planFMA(p *Program, target []bool) []bool {
 // fusedProduct runs the fused product at pc on every lane: d = x*y + z*w.
 // It returns false when an operand is neither lanes nor the same in every
 // lane (it then runs as three instructions).
-func (b *batchEval) fusedProduct(pc int) bool {
+func (b *Eval) fusedProduct(pc int) bool {
 	code := b.p.Code
 	_, t1, x, y := bytecode.Decode(code[pc])
 	_, t2, z, w := bytecode.Decode(code[pc+1])
@@ -156,7 +156,7 @@ func (b *batchEval) fusedProduct(pc int) bool {
 // every path to it (a comparison's or a BOOL's result, a constant 0 or 1,
 // copies of them): BOOL of such a register is a copy. The compiler's && and
 // || produce chains of them.
-func boolRegs(p *Program) []uint32 {
+func boolRegs(p *bytecode.Program) []uint32 {
 	code := p.Code
 	in := make([]uint32, len(code)+2)
 	seen := make([]bool, len(code)+2)

@@ -1,11 +1,11 @@
-package rules
+package batch
 
 import "github.com/procgen-dev/procgen/internal/rules/bytecode"
 
 // planBatch looks at the bytecode once for what the batch evaluator can
 // skip or fuse: constants, the LDIs that only feed them, and stencil loads
 // (an IADD computing the index of the load that follows).
-func planBatch(p *Program) (ky []int64, skip, fuse []bool, acc []int8) {
+func planBatch(p *bytecode.Program) (ky []int64, skip, fuse []bool, acc []int8) {
 	code := p.Code
 	target := jumpTargets(p)
 	ky = constOperands(p, target)
@@ -96,7 +96,7 @@ func onlyFolded(code []uint32, ky []int64, target []bool, pc, r int) bool {
 
 // jumpTargets marks the entry points and jump targets: where lanes from
 // elsewhere may join.
-func jumpTargets(p *Program) []bool {
+func jumpTargets(p *bytecode.Program) []bool {
 	code := p.Code
 	target := make([]bool, len(code)+1)
 	for _, r := range p.Rules {
@@ -121,7 +121,7 @@ func jumpTargets(p *Program) []bool {
 // same basic block set: every lane at the instruction ran that LDI, so the
 // lane loop can take the constant (and divide by a power of two with a
 // shift).
-func constOperands(p *Program, target []bool) []int64 {
+func constOperands(p *bytecode.Program, target []bool) []int64 {
 	code := p.Code
 	ky := make([]int64, len(code))
 	var known [bytecode.MaxRegs]int64

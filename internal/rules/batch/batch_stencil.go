@@ -1,4 +1,4 @@
-package rules
+package batch
 
 import (
 	"slices"
@@ -22,7 +22,7 @@ type window2 struct {
 // and those of the fused loads right after it that add into the same
 // register r through stride-1 indices, into r's lanes; it returns the pc
 // after the last one.
-func (b *batchEval) stencilSum(pc, r, j int, w1, w2 []uint32) int {
+func (b *Eval) stencilSum(pc, r, j int, w1, w2 []uint32) int {
 	code := b.code
 	ws := append(b.wins[:0], window2{w1, w2, j})
 	temps := uint32(1) << (code[pc] >> 8 & 31)

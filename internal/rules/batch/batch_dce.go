@@ -1,4 +1,4 @@
-package rules
+package batch
 
 import (
 	"math"
@@ -92,9 +92,9 @@ func segment(code []uint32, target []bool, entry int) ([]int, bool) {
 // evaluator's copy of p's) that nothing reads and that cannot fault, in
 // the rules' straight-line preconditions and consequences. A fused unit
 // (fuse and acc, fma: planned on p's code) goes whole or not at all.
-func dropDeadCode(p *Program, code []uint32, fuse []bool, acc []int8, fma []bool) []uint32 {
+func dropDeadCode(p *bytecode.Program, code []uint32, fuse []bool, acc []int8, fma []bool) []uint32 {
 	out := append([]uint32(nil), code...)
-	target := jumpTargets(&Program{Code: code, Rules: p.Rules})
+	target := jumpTargets(&bytecode.Program{Code: code, Rules: p.Rules})
 	rm, wm := regMasks(code)
 	for _, rule := range p.Rules {
 		for _, entry := range []int{rule.CondPC, rule.BodyPC} {

@@ -1,4 +1,4 @@
-package rules
+package batch
 
 import "github.com/procgen-dev/procgen/internal/rules/bytecode"
 
@@ -28,7 +28,7 @@ const (
 
 // ifConvert returns the code with every convertible && and || made
 // straight-line.
-func ifConvert(p *Program) []uint32 {
+func ifConvert(p *bytecode.Program) []uint32 {
 	code := append([]uint32(nil), p.Code...)
 	live := liveOut(p)
 	var starts []int
@@ -63,7 +63,7 @@ func ifConvert(p *Program) []uint32 {
 		for q := pc; q < pc+nops; q++ {
 			try[q] = bytecode.Encode(bytecode.OpNop, 0, 0, 0)
 		}
-		target := jumpTargets(&Program{Code: try, Rules: p.Rules})
+		target := jumpTargets(&bytecode.Program{Code: try, Rules: p.Rules})
 		ok := true
 		var written uint32
 		for q := from; q < end && ok; q++ {
@@ -147,7 +147,7 @@ func safeInConversion(w uint32, safeLoad []bool, pc int) bool {
 // safeIndexLoads marks the loads indexed by the rule's index r0 (never
 // written by the rule) whose whole range lies inside the field: they
 // cannot fault.
-func safeIndexLoads(p *Program) []bool {
+func safeIndexLoads(p *bytecode.Program) []bool {
 	safe := make([]bool, len(p.Code))
 	_, wm := regMasks(p.Code)
 	for ri, r := range p.Rules {
@@ -173,8 +173,8 @@ func safeIndexLoads(p *Program) []bool {
 
 // ruleCode returns the code words of rule ri: from its precondition (or
 // consequence) to the next rule's.
-func ruleCode(p *Program, ri int) (int, int) {
-	first := func(r Rule) int {
+func ruleCode(p *bytecode.Program, ri int) (int, int) {
+	first := func(r bytecode.Rule) int {
 		if r.CondPC >= 0 {
 			return r.CondPC
 		}

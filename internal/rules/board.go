@@ -18,7 +18,7 @@ type Board struct {
 // BoardOf picks the board of p: its first int array whose size is the
 // product of the constants W and H (life.rules, sandpile.rules), or else
 // a perfect square.
-func (p *Program) BoardOf() (Board, error) {
+func BoardOf(p *Program) (Board, error) {
 	w, h := p.Consts["W"], p.Consts["H"]
 	for fi, f := range p.Fields {
 		if f.Type != Int || f.Scalar {

@@ -10,7 +10,7 @@ import (
 // place, scaled; a sandpile's four heights get four palette colours.
 func TestBoardSheet(t *testing.T) {
 	p := compileConfig(t, "life.rules", map[string]string{"W": "16", "H": "8"})
-	b, err := p.BoardOf()
+	b, err := BoardOf(p)
 	if err != nil || b.W != 16 || b.H != 8 {
 		t.Fatalf("board %+v, %v", b, err)
 	}
@@ -40,7 +40,7 @@ func TestBoardSheet(t *testing.T) {
 	}
 
 	sp := compileConfig(t, "sandpile.rules", map[string]string{"W": "4", "H": "4"})
-	sb, _ := sp.BoardOf()
+	sb, _ := BoardOf(sp)
 	ss := NewStates(sp, 1)
 	setField(sp, ss, 0, "s", []int32{0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3})
 	img, err = BoardSheet(sp, ss, sb, 4)
@@ -54,7 +54,7 @@ func TestBoardSheet(t *testing.T) {
 	if len(seen) != 4 {
 		t.Errorf("4 heights drawn in %d colours", len(seen))
 	}
-	if _, err := compileSrc(t, "state { int a[7] }").BoardOf(); err == nil {
+	if _, err := BoardOf(compileSrc(t, "state { int a[7] }")); err == nil {
 		t.Error("a 7-cell array taken for a board")
 	}
 	if _, err := BoardSheet(p, st, Board{0, 1 << 15, 1 << 14}, 4); err == nil {

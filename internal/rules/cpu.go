@@ -6,6 +6,9 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/procgen-dev/procgen/internal/rules/batch"
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // CPU is the reference backend: every state runs through all its steps on
@@ -89,7 +92,7 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 				}
 				for s := lo; s < min(lo+batch, st.N); s++ {
 					cur := st.State(s)
-					e.setState(cur)
+					e.SetState(cur)
 					if traced[s] {
 						traces[w] = append(traces[w], TraceRecord{0, s, 0, append([]uint32(nil), cur...)})
 					}
@@ -117,7 +120,7 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := p.firstError(errs); err != nil {
+	if err := firstError(p, errs); err != nil {
 		return nil, err
 	}
 	rows := o.Steps
@@ -156,15 +159,15 @@ func (c CPU) Run(ctx context.Context, p *Program, st *States, o Options) (*Resul
 // unless a precondition draws) or its first fault.
 func runState(e stateEval, p *Program, fired [][]int64, o Options, s int, after func(t int, n int64)) (int32, stateError) {
 	for t := 1; t <= o.Steps; t++ {
-		if e.stopped() {
+		if e.Stopped() {
 			return 0, stateError{}
 		}
 		if p.Draws {
-			e.drawAt(o.Seed, o.FirstState+s, o.FirstStep+t)
+			e.DrawAt(o.Seed, o.FirstState+s, o.FirstStep+t)
 		}
 		var n int64
 		for r := range p.Rules {
-			k, i, f := e.applyRule(r)
+			k, i, f := e.ApplyRule(r)
 			fired[(t-1)%len(fired)][r] += k
 			n += k
 			if f != nil {
@@ -183,12 +186,12 @@ func runState(e stateEval, p *Program, fired [][]int64, o Options, s int, after 
 // the program fits it, else the interpreter.
 func (c CPU) newEval(p *Program, stop *atomic.Bool, parts int) stateEval {
 	switch {
-	case c.Path == PathBatch && batchFits(p) && parts > 1:
-		return newSplitEval(p, stop, parts, cmp.Or(c.minSplit, minSplit))
-	case c.Path == PathBatch && batchFits(p):
-		return newBatchEval(p, stop)
+	case c.Path == PathBatch && batch.Fits(p) && parts > 1:
+		return batch.NewSplit(p, stop, parts, cmp.Or(c.minSplit, batch.MinSplit))
+	case c.Path == PathBatch && batch.Fits(p):
+		return batch.NewEval(p, stop)
 	}
-	return &evaluator{p: p, snap: make([]uint32, p.Words), stop: stop}
+	return bytecode.NewVM(p, stop)
 }
 
 // stepProgress reports progress in steps of states (N x steps in all), so
@@ -219,4 +222,16 @@ func (sp *stepProgress) add(k int64) {
 		sp.shown.Store(d)
 		sp.f(d, sp.total)
 	}
+}
+
+// stateEval applies rules to one state at a time: the batch evaluator
+// (batch.go), its split over several goroutines (cpu_split.go) or the
+// interpreter (interp.go), the reference.
+type stateEval interface {
+	ApplyRule(ri int) (fired int64, index int, f *bytecode.Fault)
+	SetState(w []uint32)
+	// drawAt keys the draws (rand.go) of the steps to come: the state's
+	// number in the whole run and the step.
+	DrawAt(seed uint64, state, step int)
+	Stopped() bool
 }

@@ -48,7 +48,7 @@ type cudaRun struct {
 }
 
 func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout Layout, steps int, interp, require bool) (r *cudaRun, err error) {
-	r = &cudaRun{dev: dev, p: p, n: st.N, wp: padWords(p.Words), wide: p.gpuWide() || forceWide}
+	r = &cudaRun{dev: dev, p: p, n: st.N, wp: padWords(p.Words), wide: gpuWide(p) || forceWide}
 	defer func() {
 		if err != nil {
 			r.free()
@@ -124,7 +124,7 @@ func interpStaticShared(wide bool) int {
 
 // gpuTables are the field and rule tables as the kernels read them
 // (RulesField and RulesRule words).
-func (p *Program) gpuTables() ([]uint32, []uint32) {
+func gpuTables(p *Program) ([]uint32, []uint32) {
 	fs := make([]gpuField, len(p.Fields))
 	for k, f := range p.Fields {
 		fs[k] = gpuField{int32(f.Off), int32(f.Size)}
@@ -150,7 +150,7 @@ func (r *cudaRun) interpTables() (err error) {
 			return fmt.Errorf("%d bytes of shared memory a block: %w", r.shared, err)
 		}
 	}
-	fields, rules := p.gpuTables()
+	fields, rules := gpuTables(p)
 	if r.code, err = gpu.Upload(dev, p.Code); err != nil {
 		return err
 	}
@@ -478,5 +478,5 @@ func (r *cudaRun) faults(failed []int32) error {
 		}
 		errs[s] = stateError{ok: true, step: int(t), rule: rule, index: rel + r.p.Rules[rule].Lo, f: f}
 	}
-	return r.p.firstError(errs)
+	return firstError(r.p, errs)
 }

@@ -33,7 +33,7 @@ func allKernelChoices() []kernelChoice {
 func TestCUDALife1024MatchesCPU(t *testing.T) {
 	c := cudaEngine(t)
 	p := compileConfig(t, "life.rules", map[string]string{"W": "1024", "H": "1024"})
-	if !p.gpuWide() {
+	if !gpuWide(p) {
 		t.Fatal("a 1024x1024 board does not need the wide kernels")
 	}
 	const states, steps = 2, 20

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/gpu/gputest"
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 func cudaEngine(t testing.TB) CUDA {
@@ -71,7 +72,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 				l := vl.l
 				name := fmt.Sprintf("%s/%s%d/%s/interp=%v", tc.name, sched, v.warps, l, vl.interp)
 				if !vl.interp {
-					requireGenerated(t, c.Dev, tc.p, ptxKernel{sched, l, v.warps, tc.p.gpuWide() || forceWide})
+					requireGenerated(t, c.Dev, tc.p, ptxKernel{sched, l, v.warps, gpuWide(tc.p) || forceWide})
 				}
 				st := Generate(tc.p, tc.states, 11)
 				o.Schedule, o.Layout, o.Interpreter = sched, l, vl.interp
@@ -111,7 +112,7 @@ func compareStates(t *testing.T, name string, p *Program, want, got *States, flo
 				if a == b {
 					continue
 				}
-				if f.Type == Float && floatOK && math.Abs(float64(f32(a)-f32(b))) <= 1e-5*math.Abs(float64(f32(a))) {
+				if f.Type == Float && floatOK && math.Abs(float64(bytecode.F32(a)-bytecode.F32(b))) <= 1e-5*math.Abs(float64(bytecode.F32(a))) {
 					continue
 				}
 				t.Fatalf("%s: state %d %s[%d]: %s, want %s", name, s, f.Name, k, FormatValue(&f, b), FormatValue(&f, a))

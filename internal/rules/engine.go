@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // States holds N states of a program, each Words 32-bit words long, state s
@@ -136,35 +138,29 @@ func (e *RuntimeError) Error() string {
 // nothing of the next.
 var ErrDrawsNoFixpoint = errors.New("rules: a precondition draws random numbers (rand, uniform): a step in which no rule fires is no fixed point; run a number of --steps")
 
-// fault is an evaluation's failure: the instruction and the offending value.
-type fault struct {
-	pc    int
-	value int32
-}
-
 // runtimeError describes a fault of rule r on state s at index i in step t.
-func (p *Program) runtimeError(r, s, i, t int, f fault) *RuntimeError {
+func runtimeError(p *Program, r, s, i, t int, f bytecode.Fault) *RuntimeError {
 	e := &RuntimeError{File: p.File, Rule: p.Rules[r].Name, RuleIndex: r, State: s, Index: i, Step: t}
-	if f.pc < 0 || f.pc >= len(p.Code) {
-		e.Pos, e.What = p.Rules[r].Pos, fmt.Sprintf("fault at pc %d", f.pc)
+	if f.PC < 0 || f.PC >= len(p.Code) {
+		e.Pos, e.What = p.Rules[r].Pos, fmt.Sprintf("fault at pc %d", f.PC)
 		return e
 	}
-	e.Pos = p.Debug[f.pc].pos
-	op, _, _, fi := decode(p.Code[f.pc])
+	e.Pos = p.Debug[f.PC].Pos
+	op, _, _, fi := bytecode.Decode(p.Code[f.PC])
 	switch op {
-	case opLD, opLDS, opST, opSTP, opADDI, opADDF:
+	case bytecode.OpLD, bytecode.OpLDS, bytecode.OpST, bytecode.OpSTP, bytecode.OpADDI, bytecode.OpADDF:
 		fd := p.Fields[fi]
-		e.What = fmt.Sprintf("index %d out of range for %s[%d]", f.value, fd.Name, fd.Size)
-	case opIDIV, opIMOD:
+		e.What = fmt.Sprintf("index %d out of range for %s[%d]", f.Value, fd.Name, fd.Size)
+	case bytecode.OpIDIV, bytecode.OpIMOD:
 		e.What = "integer division by zero"
-		if p.Debug[f.pc].what == "uniform" {
+		if p.Debug[f.PC].What == "uniform" {
 			e.What = "uniform(LO, HI) with HI below LO"
 		}
 	default:
-		e.What = fmt.Sprintf("fault (value %d)", f.value)
+		e.What = fmt.Sprintf("fault (value %d)", f.Value)
 	}
-	if op == opSTP && f.value > MaxPendings {
-		e.What = fmt.Sprintf("more than %d scattered writes in one evaluation", MaxPendings)
+	if op == bytecode.OpSTP && f.Value > bytecode.MaxPendings {
+		e.What = fmt.Sprintf("more than %d scattered writes in one evaluation", bytecode.MaxPendings)
 	}
 	return e
 }
@@ -174,12 +170,12 @@ type stateError struct {
 	ok         bool
 	step, rule int
 	index      int
-	f          fault
+	f          bytecode.Fault
 }
 
 // firstError picks the error both backends report: earliest step, then
 // lowest state.
-func (p *Program) firstError(errs []stateError) error {
+func firstError(p *Program, errs []stateError) error {
 	best := -1
 	for s, e := range errs {
 		if e.ok && (best < 0 || e.step < errs[best].step) {
@@ -190,7 +186,7 @@ func (p *Program) firstError(errs []stateError) error {
 		return nil
 	}
 	e := errs[best]
-	return p.runtimeError(e.rule, best, e.index, e.step, e.f)
+	return runtimeError(p, e.rule, best, e.index, e.step, e.f)
 }
 
 func (o *Options) check(p *Program, st *States) error {

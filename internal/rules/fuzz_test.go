@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // FuzzCompile feeds the parser and compiler arbitrary text: no input may
@@ -47,11 +49,11 @@ func FuzzCompile(f *testing.F) {
 
 func hasBigRepeat(p *Program) bool {
 	for pc := 0; pc < len(p.Code); pc++ {
-		op, _, _, _ := decode(p.Code[pc])
-		if op == opLDI && p.Code[pc+1] > 1000 {
+		op, _, _, _ := bytecode.Decode(p.Code[pc])
+		if op == bytecode.OpLDI && p.Code[pc+1] > 1000 {
 			return true
 		}
-		if hasImm(op) {
+		if bytecode.HasImm(op) {
 			pc++
 		}
 	}

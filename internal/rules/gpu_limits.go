@@ -3,6 +3,8 @@ package rules
 import (
 	"errors"
 	"fmt"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // ErrNotOnGPU wraps what a program asks for that the CUDA backend does not
@@ -14,9 +16,9 @@ var ErrNotOnGPU = errors.New("not supported on the GPU")
 // auto) runs such a program on the CPU.
 func GPUSupports(p *Program) error {
 	for _, r := range p.Rules {
-		if n := r.Hi - r.Lo; n > MaxRangeGPU {
+		if n := r.Hi - r.Lo; n > bytecode.MaxRangeGPU {
 			return fmt.Errorf("%s:%d:%d: rule %s ranges over %d indices, more than the %d the GPU backend handles (the CPU backend takes up to %d): %w",
-				p.File, r.Pos.Line, r.Pos.Col, r.Name, n, MaxRangeGPU, int64(MaxRange), ErrNotOnGPU)
+				p.File, r.Pos.Line, r.Pos.Col, r.Name, n, bytecode.MaxRangeGPU, int64(bytecode.MaxRange), ErrNotOnGPU)
 		}
 	}
 	return nil

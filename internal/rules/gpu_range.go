@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"math"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // The GPU kernels come in two encodings of what concurrent threads record:
@@ -31,7 +33,7 @@ const narrowRange = 1 << 19
 // gpuWide reports whether p needs the wide kernels: a rule over more than
 // narrowRange indices, or one whose indices come within a block of 2^31
 // (the narrow loops step the int32 index by a block and would wrap).
-func (p *Program) gpuWide() bool {
+func gpuWide(p *Program) bool {
 	for _, r := range p.Rules {
 		if r.Hi-r.Lo > narrowRange || r.Hi > math.MaxInt32-gpuCompactBlock {
 			return true
@@ -42,15 +44,15 @@ func (p *Program) gpuWide() bool {
 
 // decodeFault reads a failed state's fault records (at: err_pc, wide only)
 // into the index relative to the rule's lo and the fault.
-func decodeFault(wide bool, key, at uint64) (rel int, f fault, err error) {
+func decodeFault(wide bool, key, at uint64) (rel int, f bytecode.Fault, err error) {
 	if !wide {
-		return int(key >> 45), fault{pc: int(key >> 32 & 0x1fff), value: int32(uint32(key))}, nil
+		return int(key >> 45), bytecode.Fault{PC: int(key >> 32 & 0x1fff), Value: int32(uint32(key))}, nil
 	}
 	rel = int(key >> 32)
-	if at>>32 != key>>32 || rel >= MaxRange {
-		return 0, fault{}, fmt.Errorf("rules: the GPU's fault records disagree (%#x, %#x)", key, at)
+	if at>>32 != key>>32 || rel >= bytecode.MaxRange {
+		return 0, bytecode.Fault{}, fmt.Errorf("rules: the GPU's fault records disagree (%#x, %#x)", key, at)
 	}
-	return rel, fault{pc: int(uint32(at)), value: int32(uint32(key))}, nil
+	return rel, bytecode.Fault{PC: int(uint32(at)), Value: int32(uint32(key))}, nil
 }
 
 // wideFaultKeys is what a wide kernel records for a fault at rel (the
@@ -87,7 +89,7 @@ func gpuMemory(p *Program, n, steps int) int64 {
 // kernels do) a launch holds at most 2^32 of them, and Ctrl-C or a fixed
 // point is seen between launches.
 func maxLaunchSteps(p *Program, states int) int {
-	if !p.gpuWide() {
+	if !gpuWide(p) {
 		return 256
 	}
 	var work int64

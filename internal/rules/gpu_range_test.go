@@ -21,8 +21,8 @@ func TestGPUWide(t *testing.T) {
 		{"0..2147483648", true},
 	} {
 		p := compileSrc(t, fmt.Sprintf("state { int a }\nrule r over i in %s { a = 1 }", c.rng))
-		if p.gpuWide() != c.wide {
-			t.Errorf("%s: wide %v, want %v", c.rng, p.gpuWide(), c.wide)
+		if gpuWide(p) != c.wide {
+			t.Errorf("%s: wide %v, want %v", c.rng, gpuWide(p), c.wide)
 		}
 	}
 }

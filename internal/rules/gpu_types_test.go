@@ -4,21 +4,22 @@ import (
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/gpu/layouttest"
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // TestRulesGPUTypesMatchHeader checks the Go mirrors and opcodes against
 // cuda/rules_types.cuh as the host C++ compiler lays it out.
 func TestRulesGPUTypesMatchHeader(t *testing.T) {
-	consts := map[string]int64{"RULES_MAX_REGS": MaxRegs, "RULES_MAX_FIELDS": MaxFields, "RULES_MAX_PEND": MaxPendings,
-		"RULES_NO_REG": noReg, "RULES_COMPACT_BLOCK": gpuCompactBlock, "RULES_COMPACT_SMALL": gpuCompactSmall, "RULES_SIMPLE_BLOCK": gpuSimpleBlock,
-		"RULES_OP_COUNT": opCount, "RULES_OP_RAND": opRAND, "RULES_OP_RANDF": opRANDF, "RULES_OP_URANGE": opURANGE,
-		"RULES_OP_TOTAL": opTotal}
+	consts := map[string]int64{"RULES_MAX_REGS": bytecode.MaxRegs, "RULES_MAX_FIELDS": bytecode.MaxFields, "RULES_MAX_PEND": bytecode.MaxPendings,
+		"RULES_NO_REG": bytecode.NoReg, "RULES_COMPACT_BLOCK": gpuCompactBlock, "RULES_COMPACT_SMALL": gpuCompactSmall, "RULES_SIMPLE_BLOCK": gpuSimpleBlock,
+		"RULES_OP_COUNT": bytecode.OpCount, "RULES_OP_RAND": bytecode.OpRAND, "RULES_OP_RANDF": bytecode.OpRANDF, "RULES_OP_URANGE": bytecode.OpURANGE,
+		"RULES_OP_TOTAL": bytecode.OpTotal}
 	names := []string{"NOP", "LDI", "MOV", "LD", "LDS", "ST", "STP", "ADDI", "ADDF", "JMP", "JZ", "LOOP", "RET", "END",
 		"IADD", "ISUB", "IMUL", "IDIV", "IMOD", "IAND", "IOR", "IXOR", "ISHL", "ISHR", "IEQ", "INE", "ILT", "ILE",
 		"IMIN", "IMAX", "INEG", "INOT", "ILNOT", "IABS", "BOOL", "FADD", "FSUB", "FMUL", "FDIV", "FEQ", "FNE", "FLT",
 		"FLE", "FMIN", "FMAX", "FNEG", "FABS", "FSQRT", "I2F", "F2I"}
-	if len(names) != opCount {
-		t.Fatalf("%d opcode names for %d opcodes", len(names), opCount)
+	if len(names) != bytecode.OpCount {
+		t.Fatalf("%d opcode names for %d opcodes", len(names), bytecode.OpCount)
 	}
 	for k, n := range names {
 		consts["RULES_OP_"+n] = int64(k)

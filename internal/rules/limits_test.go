@@ -15,14 +15,14 @@ import (
 func TestRangeBeyondGPU(t *testing.T) {
 	const w, h, gens = 1024, 1024, 2
 	p := compileConfig(t, "life.rules", map[string]string{"W": "1024", "H": "1024"})
-	if err := GPUSupports(p); err != nil || !p.gpuWide() {
-		t.Fatalf("GPUSupports: %v, wide %v", err, p.gpuWide())
+	if err := GPUSupports(p); err != nil || !gpuWide(p) {
+		t.Fatalf("GPUSupports: %v, wide %v", err, gpuWide(p))
 	}
-	if q := compileConfig(t, "life.rules", map[string]string{"W": "1024", "H": "512"}); GPUSupports(q) != nil || q.gpuWide() {
-		t.Fatalf("1024x512: GPUSupports %v, wide %v", GPUSupports(q), q.gpuWide())
+	if q := compileConfig(t, "life.rules", map[string]string{"W": "1024", "H": "512"}); GPUSupports(q) != nil || gpuWide(q) {
+		t.Fatalf("1024x512: GPUSupports %v, wide %v", GPUSupports(q), gpuWide(q))
 	}
-	if q := compileSrc(t, "state { int a }\nrule r over i in 0..2147483648 { a = 1 }"); GPUSupports(q) != nil || !q.gpuWide() {
-		t.Fatalf("2^31 indices: GPUSupports %v, wide %v", GPUSupports(q), q.gpuWide())
+	if q := compileSrc(t, "state { int a }\nrule r over i in 0..2147483648 { a = 1 }"); GPUSupports(q) != nil || !gpuWide(q) {
+		t.Fatalf("2^31 indices: GPUSupports %v, wide %v", GPUSupports(q), gpuWide(q))
 	}
 	st := Generate(p, 1, 3)
 	cells := make([]byte, w*h)

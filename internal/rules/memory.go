@@ -30,7 +30,7 @@ type MemoryPlan struct {
 // text, its copy and the indented text, each grown by doubling: 10M steps
 // peaked 1.16x over twice the indented text); the traced
 // states after every step and the --record accumulators.
-func (p *Program) MemoryEstimate(m MemoryPlan) float64 {
+func MemoryEstimate(p *Program, m MemoryPlan) float64 {
 	words := float64(p.Words) * 4
 	rules := float64(len(p.Rules))
 	steps := float64(m.Steps)

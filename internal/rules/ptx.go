@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // Code generation per rule set: a compiled Program becomes PTX text whose
@@ -141,8 +143,8 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 	}
 	npend := ""
 	for _, pc := range pcs {
-		op, _, _, _ := decode(code[pc])
-		if op == opSTP && npend == "" {
+		op, _, _, _ := bytecode.Decode(code[pc])
+		if op == bytecode.OpSTP && npend == "" {
 			npend = g.r()
 		}
 	}
@@ -155,7 +157,7 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 	// in the text ptxas reads.
 	targets := map[int]bool{}
 	for _, pc := range pcs {
-		if op, _, _, _ := decode(code[pc]); op == opJMP || op == opJZ || op == opLOOP {
+		if op, _, _, _ := bytecode.Decode(code[pc]); op == bytecode.OpJMP || op == bytecode.OpJZ || op == bytecode.OpLOOP {
 			targets[int(code[pc+1])] = true
 		}
 	}
@@ -163,7 +165,7 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 		if targets[pc] {
 			g.at(at(pc))
 		}
-		op, a, b, c := decode(code[pc])
+		op, a, b, c := bytecode.Decode(code[pc])
 		qa, qb, qc := q(a), q(b), q(c)
 		bin := func(ins string) { g.op("%s %s, %s, %s", ins, qa, qb, qc) }
 		setp := func(cmp string) {
@@ -172,14 +174,14 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 			g.op("selp.u32 %s, 1, 0, %s", qa, p)
 		}
 		switch op {
-		case opLDI:
+		case bytecode.OpLDI:
 			g.op("mov.b32 %s, 0x%08x", qa, code[pc+1])
-		case opMOV:
+		case bytecode.OpMOV:
 			g.op("mov.b32 %s, %s", qa, qb)
-		case opLD, opLDS, opST, opSTP, opADDI, opADDF:
+		case bytecode.OpLD, bytecode.OpLDS, bytecode.OpST, bytecode.OpSTP, bytecode.OpADDI, bytecode.OpADDF:
 			f := g.p.Fields[c]
 			w := g.r()
-			if b == noReg {
+			if b == bytecode.NoReg {
 				g.op("mov.u32 %s, %d", w, f.Off)
 			} else {
 				p := g.pr()
@@ -189,16 +191,16 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 			}
 			ix := g.index(site.s, w)
 			switch op {
-			case opLD:
+			case bytecode.OpLD:
 				g.op("ld.global.u32 %s, [%s]", qa, g.addr(g.cur, ix, 4))
-			case opLDS:
+			case bytecode.OpLDS:
 				g.op("ld.global.u32 %s, [%s]", qa, g.addr(g.snap, ix, 4))
-			case opST:
+			case bytecode.OpST:
 				g.op("st.global.u32 [%s], %s", g.addr(g.cur, ix, 4), qa)
-			case opSTP:
+			case bytecode.OpSTP:
 				p := g.pr()
 				g.op("add.s32 %s, %s, 1", npend, npend)
-				g.op("setp.gt.s32 %s, %s, %d", p, npend, MaxPendings)
+				g.op("setp.gt.s32 %s, %s, %d", p, npend, bytecode.MaxPendings)
 				g.op("@%s bra %s", p, fail(pc, npend))
 				if g.wide {
 					g.pendingWide(qa, site.rel, g.addr(g.pend, ix, 8))
@@ -211,23 +213,23 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 				g.op("or.b32 %s, %s, %s", hi, hi, npend)
 				g.op("mov.b64 %s, {%s, %s}", k, qa, hi)
 				g.op("red.global.max.u64 [%s], %s", g.addr(g.pend, ix, 8), k)
-			case opADDI:
+			case bytecode.OpADDI:
 				g.op("red.global.add.u32 [%s], %s", g.addr(g.cur, ix, 4), qa)
 			default:
 				g.op("red.global.add.f32 [%s], %s", g.addr(g.cur, ix, 4), qa)
 			}
-		case opJMP:
+		case bytecode.OpJMP:
 			g.op("bra %s", at(int(code[pc+1])))
-		case opJZ:
+		case bytecode.OpJZ:
 			p := g.pr()
 			g.op("setp.eq.u32 %s, %s, 0", p, qa)
 			g.op("@%s bra %s", p, at(int(code[pc+1])))
-		case opLOOP:
+		case bytecode.OpLOOP:
 			p := g.pr()
 			g.op("sub.s32 %s, %s, 1", qa, qa)
 			g.op("setp.gt.s32 %s, %s, 0", p, qa)
 			g.op("@%s bra %s", p, at(int(code[pc+1])))
-		case opRET:
+		case bytecode.OpRET:
 			if cond {
 				p := g.pr()
 				g.op("setp.ne.u32 %s, %s, 0", p, qa)
@@ -236,15 +238,15 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 			} else {
 				g.op("bra %s", site.enabled)
 			}
-		case opEND:
+		case bytecode.OpEND:
 			g.op("bra %s", site.enabled)
-		case opIADD:
+		case bytecode.OpIADD:
 			bin("add.s32")
-		case opISUB:
+		case bytecode.OpISUB:
 			bin("sub.s32")
-		case opIMUL:
+		case bytecode.OpIMUL:
 			bin("mul.lo.s32")
-		case opIDIV, opIMOD:
+		case bytecode.OpIDIV, bytecode.OpIMOD:
 			p, done := g.pr(), g.label("mod")
 			g.op("setp.eq.s32 %s, %s, 0", p, qc)
 			g.op("@%s bra %s", p, fail(pc, "0"))
@@ -252,7 +254,7 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 			// but is undefined in PTX; the interpreter negates (wrapping).
 			m1 := g.pr()
 			g.op("setp.eq.s32 %s, %s, -1", m1, qc)
-			if op == opIDIV {
+			if op == bytecode.OpIDIV {
 				t := g.r()
 				g.op("neg.s32 %s, %s", t, qb)
 				g.op("div.s32 %s, %s, %s", qa, qb, qc)
@@ -273,82 +275,82 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 				g.at(done)
 				g.op("mov.b32 %s, %s", qa, m)
 			}
-		case opIAND:
+		case bytecode.OpIAND:
 			bin("and.b32")
-		case opIOR:
+		case bytecode.OpIOR:
 			bin("or.b32")
-		case opIXOR:
+		case bytecode.OpIXOR:
 			bin("xor.b32")
-		case opISHL, opISHR:
+		case bytecode.OpISHL, bytecode.OpISHR:
 			t := g.r()
 			g.op("and.b32 %s, %s, 31", t, qc)
-			if op == opISHL {
+			if op == bytecode.OpISHL {
 				g.op("shl.b32 %s, %s, %s", qa, qb, t)
 			} else {
 				g.op("shr.s32 %s, %s, %s", qa, qb, t)
 			}
-		case opIEQ:
+		case bytecode.OpIEQ:
 			setp("eq.u32")
-		case opINE:
+		case bytecode.OpINE:
 			setp("ne.u32")
-		case opILT:
+		case bytecode.OpILT:
 			setp("lt.s32")
-		case opILE:
+		case bytecode.OpILE:
 			setp("le.s32")
-		case opIMIN:
+		case bytecode.OpIMIN:
 			bin("min.s32")
-		case opIMAX:
+		case bytecode.OpIMAX:
 			bin("max.s32")
-		case opINEG:
+		case bytecode.OpINEG:
 			g.op("neg.s32 %s, %s", qa, qb)
-		case opINOT:
+		case bytecode.OpINOT:
 			g.op("not.b32 %s, %s", qa, qb)
-		case opILNOT, opBOOL:
+		case bytecode.OpILNOT, bytecode.OpBOOL:
 			p := g.pr()
-			g.op("setp.%s.u32 %s, %s, 0", map[bool]string{true: "eq", false: "ne"}[op == opILNOT], p, qb)
+			g.op("setp.%s.u32 %s, %s, 0", map[bool]string{true: "eq", false: "ne"}[op == bytecode.OpILNOT], p, qb)
 			g.op("selp.u32 %s, 1, 0, %s", qa, p)
-		case opIABS:
+		case bytecode.OpIABS:
 			p, t := g.pr(), g.r()
 			g.op("setp.lt.s32 %s, %s, 0", p, qb)
 			g.op("neg.s32 %s, %s", t, qb)
 			g.op("selp.b32 %s, %s, %s, %s", qa, t, qb, p)
-		case opFADD:
+		case bytecode.OpFADD:
 			bin("add.rn.f32")
-		case opFSUB:
+		case bytecode.OpFSUB:
 			bin("sub.rn.f32")
-		case opFMUL:
+		case bytecode.OpFMUL:
 			bin("mul.rn.f32")
-		case opFDIV:
+		case bytecode.OpFDIV:
 			bin("div.rn.f32")
-		case opFEQ:
+		case bytecode.OpFEQ:
 			setp("eq.f32")
-		case opFNE:
+		case bytecode.OpFNE:
 			setp("neu.f32")
-		case opFLT:
+		case bytecode.OpFLT:
 			setp("lt.f32")
-		case opFLE:
+		case bytecode.OpFLE:
 			setp("le.f32")
-		case opFMIN, opFMAX:
+		case bytecode.OpFMIN, bytecode.OpFMAX:
 			p := g.pr()
-			g.op("setp.%s.f32 %s, %s, %s", map[bool]string{true: "lt", false: "gt"}[op == opFMIN], p, qb, qc)
+			g.op("setp.%s.f32 %s, %s, %s", map[bool]string{true: "lt", false: "gt"}[op == bytecode.OpFMIN], p, qb, qc)
 			g.op("selp.b32 %s, %s, %s, %s", qa, qb, qc, p)
-		case opFNEG:
+		case bytecode.OpFNEG:
 			g.op("xor.b32 %s, %s, 0x80000000", qa, qb)
-		case opFABS:
+		case bytecode.OpFABS:
 			g.op("and.b32 %s, %s, 0x7fffffff", qa, qb)
-		case opFSQRT:
+		case bytecode.OpFSQRT:
 			g.op("sqrt.rn.f32 %s, %s", qa, qb)
-		case opI2F:
+		case bytecode.OpI2F:
 			g.op("cvt.rn.f32.s32 %s, %s", qa, qb)
-		case opF2I:
+		case bytecode.OpF2I:
 			g.op("cvt.rzi.s32.f32 %s, %s", qa, qb)
-		case opRAND, opRANDF:
+		case bytecode.OpRAND, bytecode.OpRANDF:
 			if g.rkey == "" {
 				return fmt.Errorf("codegen: pc %d: a draw in a kernel without draw keys", pc)
 			}
 			g.draw(op, a, b, c, site.s)
-		case opURANGE:
-			g.urange(a, b, c)
+		case bytecode.OpURANGE:
+			g.URange(a, b, c)
 		default:
 			g.invalid++
 			g.op("bra %s", fail(pc, fmt.Sprint(op)))
@@ -393,9 +395,9 @@ func reachable(p *Program, entry int) ([]int, error) {
 			return nil, fmt.Errorf("codegen: pc %d out of the code", pc)
 		}
 		seen[pc] = true
-		op, a, b, c := decode(code[pc])
+		op, a, b, c := bytecode.Decode(code[pc])
 		next := pc + 1
-		if hasImm(op) {
+		if bytecode.HasImm(op) {
 			if pc+1 >= len(code) {
 				return nil, fmt.Errorf("codegen: pc %d: missing operand", pc)
 			}
@@ -403,33 +405,33 @@ func reachable(p *Program, entry int) ([]int, error) {
 		}
 		regs := []int{a, b, c}
 		switch op {
-		case opRAND, opRANDF: // c is the call site
+		case bytecode.OpRAND, bytecode.OpRANDF:
 			regs = []int{a}
-			if b != noReg {
+			if b != bytecode.NoReg {
 				regs = append(regs, b)
 			}
-		case opLD, opLDS, opST, opSTP, opADDI, opADDF:
+		case bytecode.OpLD, bytecode.OpLDS, bytecode.OpST, bytecode.OpSTP, bytecode.OpADDI, bytecode.OpADDF:
 			if c >= len(p.Fields) {
 				return nil, fmt.Errorf("codegen: pc %d: field %d", pc, c)
 			}
 			regs = []int{a}
-			if b != noReg {
+			if b != bytecode.NoReg {
 				regs = append(regs, b)
 			}
 		}
 		for _, k := range regs {
-			if k >= MaxRegs {
+			if k >= bytecode.MaxRegs {
 				return nil, fmt.Errorf("codegen: pc %d: register %d", pc, k)
 			}
 		}
 		switch op {
-		case opRET, opEND:
-		case opJMP:
+		case bytecode.OpRET, bytecode.OpEND:
+		case bytecode.OpJMP:
 			work = append(work, int(code[pc+1]))
-		case opJZ, opLOOP:
+		case bytecode.OpJZ, bytecode.OpLOOP:
 			work = append(work, int(code[pc+1]), next)
 		default:
-			if op <= opNop || op >= opTotal {
+			if op <= bytecode.OpNop || op >= bytecode.OpTotal {
 				break // a fault, as in the interpreter
 			}
 			work = append(work, next)

@@ -1,6 +1,8 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // compact is Algorithms 3 and 4 (rules_compact in cuda/rules.cu): warp w of
 // block b owns state W*b + w; the block walks each rule's range 32 indices

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // requireGenerated fails the test unless kernel k generated for p compiles
@@ -30,7 +31,7 @@ type genVariant struct {
 // kernel is the generated kernel the variant runs p on (wide where p's
 // ranges need it or a test forces it).
 func (v genVariant) kernel(p *Program) ptxKernel {
-	return ptxKernel{v.sched, v.layout, v.warps, p.gpuWide() || forceWide}
+	return ptxKernel{v.sched, v.layout, v.warps, gpuWide(p) || forceWide}
 }
 func (v genVariant) String() string { return fmt.Sprintf("%s%d/%s", v.sched, v.warps, v.layout) }
 
@@ -125,7 +126,7 @@ func TestCUDAGeneratedMatchesInterpreterRandom(t *testing.T) {
 	if testing.Short() {
 		n = 30
 	}
-	ps, srcs := ptxRandomPrograms(t, n, func(p *Program) bool { return !hasOpcode(p, opADDF) })
+	ps, srcs := ptxRandomPrograms(t, n, func(p *Program) bool { return !hasOpcode(p, bytecode.OpADDF) })
 	seen, faults := 0, 0
 	for k, p := range ps {
 		seen++

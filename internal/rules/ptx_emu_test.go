@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // A small emulator for the PTX the generator writes (and nothing else), so
@@ -473,7 +475,7 @@ func (b *emuBlock) step(t *emuThread) {
 	case "cvt.rn.f32.s32":
 		set(eu(float32(s32(1))))
 	case "cvt.rzi.s32.f32":
-		set32(uint32(f2i(ef(v(1)))))
+		set32(uint32(bytecode.F2I(ef(v(1)))))
 	case "ld.global.u32", "ld.global.u64", "ld.volatile.global.u64":
 		set(b.mem.load(b.addr(t, a[1]), emuSize(op)))
 	case "st.global.u32", "st.global.u64":

@@ -23,7 +23,7 @@ func TestPTXNarrowUnchanged(t *testing.T) {
 		}
 		h.Write([]byte(src))
 	}
-	ps, _ := ptxRandomPrograms(t, 60, func(p *Program) bool { return !p.gpuWide() })
+	ps, _ := ptxRandomPrograms(t, 60, func(p *Program) bool { return !gpuWide(p) })
 	for _, p := range ps {
 		src, err := generatePTX(p, allPTXKernels()...)
 		if err != nil {

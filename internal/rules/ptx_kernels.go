@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // ptxKernel names a generated kernel: schedule, layout and, for compact,
@@ -74,7 +76,7 @@ func generateKernel(p *Program, k ptxKernel) (string, error) {
 		return "", fmt.Errorf("codegen: schedule %q", k.Sched)
 	}
 	g := &ptxGen{p: p, layout: k.Layout, wp: padWords(p.Words), wide: k.Wide}
-	if !k.Wide && p.gpuWide() {
+	if !k.Wide && gpuWide(p) {
 		return "", fmt.Errorf("codegen: a rule's range needs the wide kernels")
 	}
 	ptr := map[string]string{}
@@ -90,7 +92,7 @@ func generateKernel(p *Program, k ptxKernel) (string, error) {
 	g.op("ld.param.u32 %s, [%s_step0]", step0, k.name())
 	g.op("ld.param.u32 %s, [%s_nsteps]", nsteps, k.name())
 	g.drawParams(k.name())
-	for r := range MaxRegs {
+	for r := range bytecode.MaxRegs {
 		g.op("mov.u32 %s, 0", q(r))
 	}
 	var err error
@@ -114,7 +116,7 @@ func generateKernel(p *Program, k ptxKernel) (string, error) {
 	out.WriteString("\n)\n")
 	fmt.Fprintf(&out, ".maxntid %d, 1, 1\n{\n", k.threads())
 	fmt.Fprintf(&out, "\t.reg .b32 %%q<%d>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<%d>;\n\t.reg .pred %%p<%d>;\n",
-		MaxRegs, g.nr+1, g.nd+1, g.np+1)
+		bytecode.MaxRegs, g.nr+1, g.nd+1, g.np+1)
 	if k.Sched == Simple {
 		out.WriteString("\t.shared .align 4 .u32 s_fired;\n")
 	} else if k.Wide {

@@ -1,5 +1,7 @@
 package rules
 
+import "github.com/procgen-dev/procgen/internal/rules/bytecode"
+
 // The draws of rand.go in generated PTX: rng.Hash64 in 64-bit integer
 // arithmetic, keyed as rules_draw in cuda/rules.cu. Kernels of a program
 // with draws take two more parameters, seed (u64) and first_state (u32);
@@ -58,7 +60,7 @@ func (g *ptxGen) ruleDraws(ri int) {
 	g.rkey = g.hash64(g.tkey, r)
 }
 
-// draw emits opRAND or opRANDF: state s, index q0, site c, k in q(b) (or 0).
+// draw emits OpRAND or OpRANDF: state s, index q0, site c, k in q(b) (or 0).
 func (g *ptxGen) draw(op, a, b, c int, s string) {
 	st, st64 := g.r(), g.rd()
 	g.op("add.s32 %s, %s, %s", st, g.first, s)
@@ -68,14 +70,14 @@ func (g *ptxGen) draw(op, a, b, c int, s string) {
 	g.op("cvt.u64.u32 %s, %s", i64, q(0))
 	ik := g.hash64(sk, i64)
 	ctr := g.rd()
-	if b == noReg {
+	if b == bytecode.NoReg {
 		g.op("mov.b64 %s, %d", ctr, int64(c)<<32)
 	} else {
 		g.op("cvt.u64.u32 %s, %s", ctr, q(b))
 		g.op("or.b64 %s, %s, %d", ctr, ctr, int64(c)<<32)
 	}
 	bits := g.hash64(ik, ctr)
-	if op == opRAND {
+	if op == bytecode.OpRAND {
 		g.op("shr.u64 %s, %s, 32", bits, bits)
 		g.op("cvt.u32.u64 %s, %s", q(a), bits)
 		return
@@ -89,8 +91,8 @@ func (g *ptxGen) draw(op, a, b, c int, s string) {
 	g.op("mul.rn.f32 %s, %s, %s", q(a), top, scale)
 }
 
-// urange emits opURANGE: q(a) = q(c) == 0 ? q(b) : hi32(q(b) * q(c)).
-func (g *ptxGen) urange(a, b, c int) {
+// urange emits OpURANGE: q(a) = q(c) == 0 ? q(b) : hi32(q(b) * q(c)).
+func (g *ptxGen) URange(a, b, c int) {
 	hi, z := g.r(), g.pr()
 	g.op("mul.hi.u32 %s, %s, %s", hi, q(b), q(c))
 	g.op("setp.eq.u32 %s, %s, 0", z, q(c))

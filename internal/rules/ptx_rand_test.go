@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"os/exec"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // drawPTXPrograms are drawPrograms at sizes the emulator runs quickly.
@@ -27,7 +29,7 @@ func drawRandomPrograms(t testing.TB, n int) ([]*Program, []string) {
 	for k := 0; len(ps) < n && k < 50*n; k++ {
 		src := g.program()
 		p, err := Compile("gen.rules", []byte(src), nil)
-		if err != nil || !p.Draws || GPUSupports(p) != nil || hasOpcode(p, opADDF) {
+		if err != nil || !p.Draws || GPUSupports(p) != nil || hasOpcode(p, bytecode.OpADDF) {
 			continue
 		}
 		ps, srcs = append(ps, p), append(srcs, src)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // emuRun runs kernel k generated for p on st in the PTX emulator
@@ -84,7 +86,7 @@ func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fir
 			fired[t][r] = int64(uint64(mem.bufs[firedAt][j]) | uint64(mem.bufs[firedAt][j+1])<<32)
 		}
 	}
-	return stable, fired, p.firstError(errs), nil
+	return stable, fired, firstError(p, errs), nil
 }
 
 // emuAgrees compares kernel k in the emulator with the CPU interpreter.
@@ -180,7 +182,7 @@ func emulateRandomPrograms(t *testing.T, n, short int, wide bool) {
 	if wide {
 		kind = " wide"
 	}
-	ps, srcs := ptxRandomPrograms(t, n, func(p *Program) bool { return !hasOpcode(p, opADDF) })
+	ps, srcs := ptxRandomPrograms(t, n, func(p *Program) bool { return !hasOpcode(p, bytecode.OpADDF) })
 	for k, p := range ps {
 		l := []Layout{LayoutA, LayoutB, LayoutC}[k%3]
 		for _, kern := range []ptxKernel{{Simple, l, 0, wide}, {Compact, l, 32, wide}, {Compact, l, gpuCompactSmall, wide}} {
@@ -193,11 +195,11 @@ func emulateRandomPrograms(t *testing.T, n, short int, wide bool) {
 
 func hasOpcode(p *Program, want int) bool {
 	for pc := 0; pc < len(p.Code); pc++ {
-		op, _, _, _ := decode(p.Code[pc])
+		op, _, _, _ := bytecode.Decode(p.Code[pc])
 		if op == want {
 			return true
 		}
-		if hasImm(op) {
+		if bytecode.HasImm(op) {
 			pc++
 		}
 	}

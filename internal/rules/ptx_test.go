@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // allPTXKernels is every kernel cuda.go may ask for.
@@ -132,12 +134,12 @@ func firstLines(s string, n int) string {
 // TestPTXTranslatesEveryOpcode: each opcode of the bytecode becomes PTX of
 // its own; only NOP and unknown opcodes become the interpreter's fault.
 func TestPTXTranslatesEveryOpcode(t *testing.T) {
-	for op := 0; op <= opTotal; op++ {
-		code := []uint32{encode(op, 1, 2, 0)}
-		if hasImm(op) {
+	for op := 0; op <= bytecode.OpTotal; op++ {
+		code := []uint32{bytecode.Encode(op, 1, 2, 0)}
+		if bytecode.HasImm(op) {
 			code = append(code, 2) // LDI's value, or a jump to the END
 		}
-		code = append(code, encode(opEND, 0, 0, 0))
+		code = append(code, bytecode.Encode(bytecode.OpEND, 0, 0, 0))
 		p := &Program{File: "ops", Fields: []Field{{Name: "a", Size: 4}}, Words: 4, Code: code, Regs: 3,
 			Rules: []Rule{{Name: "r", Lo: 0, Hi: 4, CondPC: -1, BodyPC: 0}}}
 		g := &ptxGen{p: p, layout: LayoutC, wp: 32, cur: "%rd1", snap: "%rd2", pend: "%rd3", nstates: "%r1",
@@ -146,7 +148,7 @@ func TestPTXTranslatesEveryOpcode(t *testing.T) {
 		if err != nil {
 			t.Fatalf("op %d: %v", op, err)
 		}
-		if want := b2u(op == opNop || op == opTotal); g.invalid != int(want) {
+		if want := bytecode.B2U(op == bytecode.OpNop || op == bytecode.OpTotal); g.invalid != int(want) {
 			t.Errorf("op %d: %d instructions became faults, want %d", op, g.invalid, want)
 		}
 	}
@@ -159,11 +161,11 @@ func TestPTXRejectsMalformedCode(t *testing.T) {
 		name string
 		code []uint32
 	}{
-		{"jump out of the code", []uint32{encode(opJMP, 0, 0, 0), 99}},
-		{"missing operand", []uint32{encode(opLDI, 1, 0, 0)}},
-		{"register 40", []uint32{encode(opIADD, 40, 1, 2), encode(opEND, 0, 0, 0)}},
-		{"field 3", []uint32{encode(opLD, 1, noReg, 3), encode(opEND, 0, 0, 0)}},
-		{"runs off the end", []uint32{encode(opIADD, 1, 1, 2)}},
+		{"jump out of the code", []uint32{bytecode.Encode(bytecode.OpJMP, 0, 0, 0), 99}},
+		{"missing operand", []uint32{bytecode.Encode(bytecode.OpLDI, 1, 0, 0)}},
+		{"register 40", []uint32{bytecode.Encode(bytecode.OpIADD, 40, 1, 2), bytecode.Encode(bytecode.OpEND, 0, 0, 0)}},
+		{"field 3", []uint32{bytecode.Encode(bytecode.OpLD, 1, bytecode.NoReg, 3), bytecode.Encode(bytecode.OpEND, 0, 0, 0)}},
+		{"runs off the end", []uint32{bytecode.Encode(bytecode.OpIADD, 1, 1, 2)}},
 	} {
 		p := &Program{File: "bad", Fields: []Field{{Name: "a", Size: 4}}, Words: 4, Code: tc.code, Regs: 3,
 			Rules: []Rule{{Name: "r", Lo: 0, Hi: 4, CondPC: -1, BodyPC: 0}}}

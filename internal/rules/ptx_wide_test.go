@@ -70,7 +70,7 @@ func TestPTXWideEmulatedMatchesCPURandom(t *testing.T) { emulateRandomPrograms(t
 // not generated for it.
 func TestPTXNarrowRefusesWideRange(t *testing.T) {
 	p := compileSrc(t, "state { int a }\nrule r over i in 0..1048577 when i == 1048576 { a = i }")
-	if !p.gpuWide() {
+	if !gpuWide(p) {
 		t.Fatal("a rule over 2^20+1 indices is not wide")
 	}
 	if _, err := generatePTX(p, ptxKernel{Simple, LayoutA, 0, false}); err == nil {
@@ -122,12 +122,12 @@ func TestDecodeFault(t *testing.T) {
 	}{{0, 0, 0}, {1<<31 - 1, 8191, -1}, {1 << 20, 17, -2147483648}, {524287, 5, 2147483647}} {
 		key, at := wideFaultKeys(c.rel, c.pc, c.value)
 		rel, f, err := decodeFault(true, key, at)
-		if err != nil || rel != c.rel || f.pc != c.pc || f.value != c.value {
+		if err != nil || rel != c.rel || f.PC != c.pc || f.Value != c.value {
 			t.Errorf("%+v: %d %+v %v", c, rel, f, err)
 		}
 		if c.rel < narrowRange {
 			narrow := uint64(c.rel)<<45 | uint64(c.pc)<<32 | uint64(uint32(c.value))
-			if rel, f, _ := decodeFault(false, narrow, 0); rel != c.rel || f.pc != c.pc || f.value != c.value {
+			if rel, f, _ := decodeFault(false, narrow, 0); rel != c.rel || f.PC != c.pc || f.Value != c.value {
 				t.Errorf("narrow %+v: %d %+v", c, rel, f)
 			}
 		}
@@ -176,7 +176,7 @@ func TestWideFaultMinimum(t *testing.T) {
 			done++
 		}
 		rel, f, err := decodeFault(true, key, at)
-		if err != nil || rel != recs[best].rel || f.pc != recs[best].pc || f.value != recs[best].value {
+		if err != nil || rel != recs[best].rel || f.PC != recs[best].pc || f.Value != recs[best].value {
 			t.Fatalf("trial %d: %d %+v %v, want %+v", trial, rel, f, err, recs[best])
 		}
 	}

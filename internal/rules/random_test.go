@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rules/batch"
 )
 
 // progGen writes random rule files: int and float fields of several sizes,
@@ -286,7 +288,7 @@ func TestFastPathsMatchInterpreter(t *testing.T) {
 // pathAgrees runs p on states generated from seed through the interpreter
 // and through path.
 func pathAgrees(path CPU, p *Program, states int, seed uint64, o Options) (bool, string) {
-	if !batchFits(p) {
+	if !batch.Fits(p) {
 		return false, "does not fit the fast paths"
 	}
 	ref, got := Generate(p, states, seed), Generate(p, states, seed)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 // Recorded observables (rules run --record): a reduction over one field of
@@ -148,13 +150,13 @@ func (o Observable) Value(a Acc) float64 {
 func (o Observable) element(p *Program, w uint32) float64 {
 	var x float64
 	if p.Fields[o.Field].Type == Float {
-		x = float64(f32(w))
+		x = float64(bytecode.F32(w))
 	} else {
 		x = float64(int32(w))
 	}
 	if o.Cmp == "" {
 		if o.Reduce == ReduceCount {
-			return float64(b2u(x != 0))
+			return float64(bytecode.B2U(x != 0))
 		}
 		return x
 	}
@@ -173,7 +175,7 @@ func (o Observable) element(p *Program, w uint32) float64 {
 	default:
 		ok = x >= o.Than
 	}
-	return float64(b2u(ok))
+	return float64(bytecode.B2U(ok))
 }
 
 // observe adds one state's elements (its words) to a.

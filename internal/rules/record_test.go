@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
 func mustObservables(t *testing.T, p *Program, texts ...string) []Observable {
@@ -28,17 +30,17 @@ func direct(p *Program, o Observable, st *States) float64 {
 		for _, w := range st.State(s)[f.Off : f.Off+f.Size] {
 			x := float64(int32(w))
 			if f.Type == Float {
-				x = float64(f32(w))
+				x = float64(bytecode.F32(w))
 			}
 			switch {
 			case o.Cmp == "==":
-				x = float64(b2u(x == o.Than))
+				x = float64(bytecode.B2U(x == o.Than))
 			case o.Cmp == ">":
-				x = float64(b2u(x > o.Than))
+				x = float64(bytecode.B2U(x > o.Than))
 			case o.Cmp != "":
 				panic("direct: " + o.Cmp)
 			case o.Reduce == ReduceCount:
-				x = float64(b2u(x != 0))
+				x = float64(bytecode.B2U(x != 0))
 			}
 			sum, n, lo, hi = sum+x, n+1, math.Min(lo, x), math.Max(hi, x)
 		}

@@ -23,7 +23,7 @@ const MaxRLEState = 255
 // pattern, every other field its default (a field without one is an
 // error).
 func ReadStatesRLE(r io.Reader, name string, p *Program) (*States, error) {
-	b, err := p.BoardOf()
+	b, err := BoardOf(p)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ type rleReader struct {
 }
 
 func (r *rleReader) errorf(line, col int, format string, a ...any) error {
-	return &Error{File: r.name, Pos: Pos{line, col}, Msg: fmt.Sprintf(format, a...)}
+	return &Error{File: r.name, Pos: Pos{Line: line, Col: col}, Msg: fmt.Sprintf(format, a...)}
 }
 
 // next returns the next byte and its position; 0 at the end.
@@ -217,7 +217,7 @@ func parseRLEHeader(s string) (int, int, error) {
 // board, lines of at most 70 characters (as Golly writes them). Cells
 // must hold 0..255.
 func WriteRLE(out io.Writer, p *Program, words []uint32) error {
-	b, err := p.BoardOf()
+	b, err := BoardOf(p)
 	if err != nil {
 		return err
 	}

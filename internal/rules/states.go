@@ -61,7 +61,7 @@ func generateState(p *Program, w []uint32, s int, seed uint64) {
 
 // Columns names a state's values in CSV order: "cell[0]" ..., or a
 // scalar's name.
-func (p *Program) Columns() []string {
+func Columns(p *Program) []string {
 	var cols []string
 	for _, f := range p.Fields {
 		if f.Scalar {

@@ -191,7 +191,7 @@ func ReadStatesCSV(r io.Reader, name string, p *Program) (*States, error) {
 		}
 		c, ok := byName[strings.TrimSpace(h)]
 		if !ok {
-			return nil, fmt.Errorf("%s:1: column %d %q is not in the layout (columns are named like %s)", name, k+1, h, strings.Join(p.Columns()[:min(3, len(p.Columns()))], ", "))
+			return nil, fmt.Errorf("%s:1: column %d %q is not in the layout (columns are named like %s)", name, k+1, h, strings.Join(Columns(p)[:min(3, len(Columns(p)))], ", "))
 		}
 		if seen[c.word] {
 			return nil, fmt.Errorf("%s:1: column %q appears twice", name, h)
@@ -251,7 +251,7 @@ func ReadStatesCSV(r io.Reader, name string, p *Program) (*States, error) {
 }
 
 // CSVRecord formats one state as a CSV row in Columns order.
-func (p *Program) CSVRecord(words []uint32, rec []string) []string {
+func CSVRecord(p *Program, words []uint32, rec []string) []string {
 	rec = rec[:0]
 	for fi := range p.Fields {
 		f := &p.Fields[fi]

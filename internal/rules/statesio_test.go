@@ -44,9 +44,9 @@ func TestStatesRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var csv strings.Builder
-	csv.WriteString(strings.Join(p.Columns(), ",") + "\n")
+	csv.WriteString(strings.Join(Columns(p), ",") + "\n")
 	for s := range st.N {
-		csv.WriteString(strings.Join(p.CSVRecord(st.State(s), nil), ",") + "\n")
+		csv.WriteString(strings.Join(CSVRecord(p, st.State(s), nil), ",") + "\n")
 	}
 	back2, err := ReadStatesCSV(strings.NewReader(csv.String()), "x.csv", p)
 	if err != nil {

@@ -39,7 +39,7 @@ const sheetBoards = 16
 // boardCheck refuses, before the run, a picture of states that have
 // no board or would make too large an image.
 func boardCheck(prog *rules.Program, states int) error {
-	b, err := prog.BoardOf()
+	b, err := rules.BoardOf(prog)
 	if err != nil {
 		return job.Usagef("-o .png: %v", err)
 	}
@@ -51,7 +51,7 @@ func boardCheck(prog *rules.Program, states int) error {
 
 // boardWrite draws the first states' boards side by side into out.
 func boardWrite(ctx context.Context, out string, prog *rules.Program, st *rules.States) (output.Write, error) {
-	b, err := prog.BoardOf()
+	b, err := rules.BoardOf(prog)
 	if err != nil {
 		return output.Write{}, err
 	}

@@ -39,7 +39,7 @@ func framesCheck(dir string, every int, force bool, prog *rules.Program, states,
 	if every < 1 {
 		return nil, job.Usagef("invalid --frames-every %d: want 1 or more steps", every)
 	}
-	b, err := prog.BoardOf()
+	b, err := rules.BoardOf(prog)
 	if err != nil {
 		return nil, job.Usagef("--frames: %v", err)
 	}

@@ -18,7 +18,7 @@ const (
 // checkMemory refuses a run whose states, per-step statistics and
 // trace would not fit in --max-memory, before any of them is allocated.
 func checkMemory(env *job.Env, prog *rules.Program, states int, p *plan) error {
-	est := prog.MemoryEstimate(rules.MemoryPlan{States: states, Steps: p.steps,
+	est := rules.MemoryEstimate(prog, rules.MemoryPlan{States: states, Steps: p.steps,
 		Workers: min(runtime.GOMAXPROCS(0), states), FiredPerStep: p.firedPerStep, FiredJSON: p.firedJSON,
 		Traced: len(p.trace), Records: len(p.recordText)})
 	what := fmt.Sprintf("rules: %d states of %d words over %d steps", states, prog.Words, p.steps)

@@ -121,7 +121,7 @@ func writeOutputs(ctx context.Context, plan *output.Plan, out, format string, o 
 			return rules.WriteRLE(w, prog, st.State(0))
 		}})
 	} else if format == "csv" {
-		header := prog.Columns()
+		header := rules.Columns(prog)
 		if doc.StableAt != nil {
 			header = append(header, "stable_at")
 		}
@@ -129,7 +129,7 @@ func writeOutputs(ctx context.Context, plan *output.Plan, out, format string, o 
 			return output.EncodeCSV(w, header, func(emit func([]string) error) error {
 				var rec []string
 				for s := range st.N {
-					rec = prog.CSVRecord(st.State(s), rec)
+					rec = rules.CSVRecord(prog, st.State(s), rec)
 					if doc.StableAt != nil {
 						rec = append(rec, strconv.Itoa(int(doc.StableAt[s])))
 					}

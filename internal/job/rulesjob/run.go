@@ -181,7 +181,7 @@ func checkPictures(format string, prog *rules.Program, st *rules.States, o Optio
 		}
 	}
 	if format == "rle" {
-		if _, err := prog.BoardOf(); err != nil {
+		if _, err := rules.BoardOf(prog); err != nil {
 			return nil, job.Usagef("-o .rle: %v", err)
 		}
 	}

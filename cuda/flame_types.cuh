@@ -36,7 +36,7 @@ struct FlameGenome {
 	int32_t rotate;
 	int32_t alpha_hits; // every xform fully visible: hits = A/255, no hit counter needed
 	int32_t warp_uniform; // choose one xform per warp per step and shuffle points (no xaos)
-	// Launches over several genomes (motion blur, anim_cuda.go): this genome's
+	// Launches over several genomes (motion blur, cuda_frame.go): this genome's
 	// chains and samples per chain (0: the launch's), and the xforms per
 	// genome in the xforms array.
 	int32_t chains, chain_samples, xform_stride, pad0;

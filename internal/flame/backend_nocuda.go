@@ -20,3 +20,7 @@ func NewMultiRenderer([]*gpu.Device) Renderer { return CPU{} }
 func AccumulateOn(ctx context.Context, _ *gpu.Device, g *Genome, o Options, shard, shards int) (*Accum, Stats, error) {
 	return CPU{}.Accumulate(ctx, g, o, shard, shards)
 }
+
+// NewFrameRenderer returns the CPU frame renderer: this build has no CUDA
+// backend, and gpu.Open never yields a device in it.
+func NewFrameRenderer(*gpu.Device) FrameRenderer { return CPU{} }

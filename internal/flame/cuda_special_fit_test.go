@@ -53,14 +53,13 @@ func TestFitXform(t *testing.T) {
 	}
 }
 
-// TestFitShapesEdgeStart: the first frame of a cuburn edge has one temporal
-// sample at exactly the start node, with fewer variations than the
-// interpolated rest; fitted, the whole frame has one shape.
-func TestFitShapesEdgeStart(t *testing.T) {
-	fs, err := simpleEdge(t, 24).Frame(0.5 / 24)
-	if err != nil {
-		t.Fatal(err)
-	}
+// CheckFitShapesEdgeStart is TestFitShapesEdgeStart (edge_test.go, an
+// external test because flame/cuburn imports flame) on the first frame fs of
+// a cuburn edge: one temporal sample at exactly the start node, with fewer
+// variations than the interpolated rest; fitted, the whole frame has one
+// shape.
+func CheckFitShapesEdgeStart(t *testing.T, fs *FrameSpec) {
+	t.Helper()
 	fp, err := fs.framePlan(Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)

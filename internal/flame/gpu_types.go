@@ -30,7 +30,7 @@ type gpuXform struct {
 type gpuGenome struct {
 	NXforms, HasFinal, Xaos, Linear, Fuse, BW, BH, Rotate int32
 	AlphaHits, WarpUniform                                int32
-	Chains, ChainSamples, XformStride, Pad0               int32 // batched launches (anim_cuda.go)
+	Chains, ChainSamples, XformStride, Pad0               int32 // batched launches (cuda_frame.go)
 	RotCos, RotSin, CX, CY                                float32
 	X0, Y0, X1, Y1                                        float32
 	SX, SY                                                float32

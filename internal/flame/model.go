@@ -1,7 +1,14 @@
 // Package flame renders fractal flames: flam3 genomes in, images out, with
 // the flam3 algorithm (Draves & Reckase) on a multi-core CPU backend and a
-// CUDA backend. This file holds the model every part shares: genomes,
-// xforms, variations and their parameters.
+// CUDA backend. It also holds flam3's animation model, because interpolation
+// and the renderers work on it directly: keyframes (keyframes.go, read and
+// written as flam3 XML), interpolation (interp*.go), flam3-genome's sequences
+// (sequence.go), and motion-blurred frames (frame_*.go; on the GPU
+// cuda_frame*.go). Two sub-packages build on it and are not imported by it:
+// flame/cuburn reads cuburn's flock format into genomes and frames, and
+// flame/anim runs an animation's frames through the renderers to files.
+// This file holds the model every part shares: genomes, xforms, variations
+// and their parameters.
 package flame
 
 // Affine is a 2-D affine map in flam3's coefficient order, as written in the

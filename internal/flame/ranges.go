@@ -38,12 +38,12 @@ type attrRange struct {
 }
 
 var attrRanges = map[string]attrRange{
-	"size":                  {min: 1, max: maxImageSide, what: "pixels"},
+	"size":                  {min: 1, max: MaxImageSide, what: "pixels"},
 	"supersample":           {min: 1, max: maxSupersample},
 	"oversample":            {min: 1, max: maxSupersample},
 	"quality":               {min: 0, max: maxQuality, openMin: true, what: "samples per pixel"},
 	"passes":                {min: 1, max: maxPasses},
-	"temporal_samples":      {min: 1, max: maxTemporalSamples},
+	"temporal_samples":      {min: 1, max: MaxTemporalSamples},
 	"filter":                {min: 0, max: maxFilterRadius, what: "output pixels"},
 	"estimator_radius":      {min: 0, max: maxEstimatorRadius, what: "output pixels"},
 	"estimator_minimum":     {min: 0, max: maxEstimatorRadius, what: "output pixels"},

@@ -30,9 +30,10 @@ func (e *GenomeError) Unwrap() []error {
 	return []error{ErrInvalidGenome}
 }
 
-// Limits Validate enforces on the image.
+// Limits Validate enforces on the image. MaxImageSide is exported because
+// other genome formats (flame/cuburn's profiles) bound their sizes by it.
 const (
-	maxImageSide   = 65536
+	MaxImageSide   = 65536
 	maxSupersample = 16
 	maxGenomeCells = 1 << 31 // width·height·supersample², the histogram size
 )
@@ -53,8 +54,8 @@ func (g *Genome) Validate() error {
 
 func (g *Genome) problem() string {
 	switch {
-	case g.Width <= 0 || g.Height <= 0 || g.Width > maxImageSide || g.Height > maxImageSide:
-		return fmt.Sprintf("size %dx%d out of range 1..%d", g.Width, g.Height, maxImageSide)
+	case g.Width <= 0 || g.Height <= 0 || g.Width > MaxImageSide || g.Height > MaxImageSide:
+		return fmt.Sprintf("size %dx%d out of range 1..%d", g.Width, g.Height, MaxImageSide)
 	case g.Supersample < 1 || g.Supersample > maxSupersample:
 		return fmt.Sprintf("supersample %d out of range 1..%d", g.Supersample, maxSupersample)
 	case int64(g.Width)*int64(g.Height)*int64(g.Supersample*g.Supersample) > maxGenomeCells:

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/procgen-dev/procgen/internal/flame"
+	"github.com/procgen-dev/procgen/internal/flame/cuburn"
 	"github.com/procgen-dev/procgen/internal/input"
 )
 
@@ -70,7 +71,7 @@ func Load(ctx context.Context, in Input) (Loaded, error) {
 	}
 	switch {
 	case IsFlockInput(in.Path, data):
-		var cb *flame.CuburnAnim
+		var cb *cuburn.Anim
 		cb, l.FPS, err = loadFlock(in, data)
 		if cb != nil {
 			l.Source = cb
@@ -104,21 +105,21 @@ func IsFlockInput(path string, data []byte) bool {
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		return true
 	}
-	return data != nil && bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) && flame.IsCuburnJSON(data)
+	return data != nil && bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) && cuburn.IsJSON(data)
 }
 
 // loadFlock reads a cuburn edge or node with its profile, and returns the
 // video frame rate: the profile's unless FPS was given.
-func loadFlock(in Input, data []byte) (*flame.CuburnAnim, float64, error) {
+func loadFlock(in Input, data []byte) (*cuburn.Anim, float64, error) {
 	ff, fps := in.Flock, in.Flock.FPS
-	prof := flame.DefaultCuburnProfile()
+	prof := cuburn.DefaultProfile()
 	if ff.Profile != "" {
 		if in.CheckFile != nil {
 			if err := in.CheckFile("flame animate --profile", ff.Profile); err != nil {
 				return nil, fps, err
 			}
 		}
-		p, err := flame.ReadCuburnProfile(ff.Profile)
+		p, err := cuburn.ReadProfile(ff.Profile)
 		if err != nil {
 			return nil, fps, usage(err)
 		}
@@ -133,7 +134,7 @@ func loadFlock(in Input, data []byte) (*flame.CuburnAnim, float64, error) {
 	if in.Path == Stdin {
 		name = "<stdin>"
 	}
-	an, err := flame.LoadCuburn(data, name, prof, flame.CuburnOptions{DB: ff.DB, Half: ff.Half})
+	an, err := cuburn.Load(data, name, prof, cuburn.Options{DB: ff.DB, Half: ff.Half})
 	if err != nil {
 		return nil, fps, err
 	}
@@ -149,7 +150,7 @@ func loadFlock(in Input, data []byte) (*flame.CuburnAnim, float64, error) {
 }
 
 // fmtFlockFrames describes the frame rule for -v.
-func fmtFlockFrames(an *flame.CuburnAnim, n int) string {
+func fmtFlockFrames(an *cuburn.Anim, n int) string {
 	return fmt.Sprintf("%s: %d frames (blend.duration %g × %g s × %g fps), %dx%d, %g samples per pixel",
 		an.Name, n, an.Duration, an.Profile.Duration, an.Profile.FPS, an.Profile.Width, an.Profile.Height, an.Profile.SPP)
 }

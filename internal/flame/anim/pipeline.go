@@ -11,7 +11,7 @@ import (
 )
 
 // framesInFlight is how many frames a device may have queued at once
-// (flame.FrameSubmitter): the host queues the newest while the device works
+// (FrameSubmitter): the host queues the newest while the device works
 // through the others.
 const framesInFlight = 3
 
@@ -117,7 +117,7 @@ func (r *run) renderAll(specs <-chan spec) {
 		wg.Add(1)
 		go func(fr flame.FrameRenderer) {
 			defer wg.Done()
-			if sub, ok := fr.(flame.FrameSubmitter); ok {
+			if sub, ok := fr.(FrameSubmitter); ok {
 				r.renderQueued(fr, sub, specs)
 				return
 			}

@@ -21,7 +21,7 @@ type queued struct {
 // inFlight is one device's queued frames, oldest first.
 type inFlight struct {
 	r       *run
-	sub     flame.FrameSubmitter
+	sub     FrameSubmitter
 	pending []*queued
 }
 
@@ -31,11 +31,11 @@ type inFlight struct {
 // N+3's inputs ("render" in -v's per-frame line then spans them). With
 // two, a host that took 45-55 ms to queue a frame the device iterated in
 // 65 ms left the device idle now and then.
-func (r *run) renderQueued(fr flame.FrameRenderer, sub flame.FrameSubmitter, specs <-chan spec) {
+func (r *run) renderQueued(fr flame.FrameRenderer, sub FrameSubmitter, specs <-chan spec) {
 	// Ready the device for the frames it will have in flight while the
 	// first frame's genomes are interpolated; should it fail, the first
 	// SubmitFrame meets the same error and reports it.
-	if w, ok := fr.(flame.FrameWarmer); ok {
+	if w, ok := fr.(FrameWarmer); ok {
 		n := min(framesInFlight, len(r.todo))
 		if err := w.Warm(n); err != nil {
 			debugf(r.p.Debug, "ready the device for %d frames: %v", n, err)

@@ -5,11 +5,11 @@
 // devices render (one renderer per device, frames dealt over them), and
 // finished frames are encoded and written, in order, meanwhile.
 //
-// The animation model itself (keyframes, interpolation, motion blur, the
-// cuburn formats) is package flame's; this package is the run around it. It
-// knows nothing of flags or terminals: logs go to io.Writers, progress to a
-// func(done, total int64), and errors that are the caller's mistake wrap
-// ErrUsage.
+// The animation model itself (keyframes, interpolation, motion blur) is
+// package flame's and the cuburn formats are flame/cuburn's; this package is
+// the run around them. It knows nothing of flags or terminals: logs go to
+// io.Writers, progress to a func(done, total int64), and errors that are the
+// caller's mistake wrap ErrUsage.
 package anim
 
 import (

@@ -3,7 +3,7 @@ package anim
 import (
 	"math"
 
-	"github.com/procgen-dev/procgen/internal/flame"
+	"github.com/procgen-dev/procgen/internal/flame/cuburn"
 )
 
 // MaxFrames bounds the frames of one run (a day of 60 fps video).
@@ -20,7 +20,7 @@ type Range struct {
 
 // FrameTimes lists the frame times and the number each frame's file gets.
 func FrameTimes(src Source, r Range, flock FlockOptions) (times []float64, numbers []int, err error) {
-	if cb, ok := src.(*flame.CuburnAnim); ok {
+	if cb, ok := src.(*cuburn.Anim); ok {
 		return flockFrameTimes(cb, r, flock)
 	}
 	first, last := src.Span()
@@ -63,7 +63,7 @@ func FrameTimes(src Source, r Range, flock FlockOptions) (times []float64, numbe
 // at edge time (i - 0.5)/N and written as number i; the profile's start,
 // end and skip select among them, then --begin and --end (frame numbers,
 // inclusive) when given.
-func flockFrameTimes(an *flame.CuburnAnim, r Range, ff FlockOptions) ([]float64, []int, error) {
+func flockFrameTimes(an *cuburn.Anim, r Range, ff FlockOptions) ([]float64, []int, error) {
 	if ff.DTime {
 		return nil, nil, usagef("--dtime does not apply to a cuburn edge: its frames are --frames N (or the profile's fps and duration)")
 	}

@@ -1,4 +1,4 @@
-package flame
+package cuburn
 
 import (
 	"errors"
@@ -16,9 +16,9 @@ import (
 // rejects Python's NaN and Infinity outright, which cuburn's json module
 // writes, and which must be reported as a non-finite spline knot.
 
-// ErrCuburn is wrapped by errors for cuburn documents (nodes, edges, profiles) that cannot be read or
+// ErrInvalid is wrapped by errors for cuburn documents (nodes, edges, profiles) that cannot be read or
 // animated as written.
-var ErrCuburn = errors.New("invalid cuburn document")
+var ErrInvalid = errors.New("invalid cuburn document")
 
 // jkind is the type of a JSON value.
 type jkind uint8
@@ -80,7 +80,7 @@ func lineCol(data []byte, off int) (line, col int) {
 // errAt is an error about the value at byte offset off of document d.
 func (d *jdoc) errAt(off int, format string, args ...any) error {
 	line, col := lineCol(d.data, off)
-	return fmt.Errorf("flame: %s:%d:%d: %w: %s", d.name, line, col, ErrCuburn, fmt.Sprintf(format, args...))
+	return fmt.Errorf("flame: %s:%d:%d: %w: %s", d.name, line, col, ErrInvalid, fmt.Sprintf(format, args...))
 }
 
 // errf is an error about v.

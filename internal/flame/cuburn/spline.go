@@ -1,4 +1,4 @@
-package flame
+package cuburn
 
 import (
 	"math"
@@ -126,3 +126,7 @@ func (s *cbSpline) at(t float64) float64 {
 	}
 	return r
 }
+
+// finite reports whether v is a number a spline knot can hold (not NaN or
+// ±Inf); flame has the same one-liner, unexported.
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

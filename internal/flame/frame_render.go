@@ -44,3 +44,11 @@ func (fp *framePlan) iterate(ctx context.Context, workers int, progress func(don
 			return n, fp.games[i].runBatch(k, int(n), h)
 		})
 }
+
+// PendingFrame is a frame queued by a renderer's SubmitFrame (CUDA.SubmitFrame;
+// flame/anim's pipeline calls it through its FrameSubmitter interface).
+type PendingFrame interface {
+	// Wait blocks until the frame is done and returns what RenderFrame
+	// would have. It must be called exactly once.
+	Wait() (*Frame, Stats, error)
+}

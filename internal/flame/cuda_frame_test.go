@@ -6,7 +6,6 @@ import (
 	"context"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
 )
@@ -187,99 +186,6 @@ func frameWithinCPUNoise(t *testing.T, r FrameRenderer, fs *FrameSpec, what stri
 	if got > 1.5*noise+0.5 {
 		t.Fatalf("%s: GPU frame differs from CPU by %.3f, more than the CPU's seed noise %.3f allows", what, got, noise)
 	}
-}
-
-// BenchmarkCUDAFlock1080p: frames of the shipped simple and linear flock
-// edges (configs/flame/flock) at cuburn's 1080p profile, 1024 temporal samples a
-// frame, rendered one after another (without `flame animate`'s overlap of
-// interpolation and encoding): frames/s, the whole frame's samples/s and the
-// iterate kernel's. "whole" renders each frame before the next; "queued"
-// queues frame N+1 before waiting for frame N, as `flame animate` does;
-// "stages" adds each device stage's milliseconds (synchronized per stage).
-func BenchmarkCUDAFlock1080p(b *testing.B) {
-	for _, edge := range []string{"simple", "linear"} {
-		for _, name := range []string{"whole", "queued", "stages"} {
-			benchFlockEdge(b, edge, name)
-		}
-	}
-}
-
-func benchFlockEdge(b *testing.B, edge, name string) {
-	staged, queued := name == "stages", name == "queued"
-	b.Run(edge+"/"+name, func(b *testing.B) {
-		prof, err := ReadCuburnProfile("../../configs/flame/flock/profiles/1080p.json")
-		if err != nil {
-			b.Fatal(err)
-		}
-		a, err := LoadCuburnFile("../../configs/flame/flock/edges/"+edge+"-a="+edge+"-b.json", prof, CuburnOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		a.SetFrameCount(120)
-		r := cudaFrameRenderer(b)
-		if staged {
-			r.Stages = map[string]time.Duration{}
-		}
-		var samples int64
-		var iterate, interp float64
-		var last PendingFrame
-		wait := func(pf PendingFrame) {
-			_, st, err := pf.Wait()
-			if err != nil {
-				b.Fatal(err)
-			}
-			samples += st.Samples
-			iterate += st.IterateSeconds
-		}
-		b.ResetTimer()
-		start := time.Now()
-		for i := 0; i < b.N; i++ {
-			t0 := time.Now()
-			fs, err := a.Frame((float64(i%120) + 0.5) / 120)
-			if err != nil {
-				b.Fatal(err)
-			}
-			interp += time.Since(t0).Seconds()
-			if staged { // the host's share of RenderFrame, done once more
-				t1 := time.Now()
-				fp, err := newFramePlan(fs, Options{Seed: uint64(i)})
-				if err != nil {
-					b.Fatal(err)
-				}
-				for k, cg := range fp.games {
-					if _, _, err := fp.plans[k].gpuInputs(cg); err != nil {
-						b.Fatal(err)
-					}
-				}
-				r.Stages["host-prep"] += time.Since(t1)
-			}
-			// RenderFrame is SubmitFrame and Wait; queued waits for the
-			// last frame only after the next one is submitted.
-			pf, err := r.SubmitFrame(context.Background(), fs, Options{Seed: uint64(i)})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if last != nil {
-				wait(last)
-			}
-			last = pf
-			if !queued {
-				wait(last)
-				last = nil
-			}
-		}
-		if last != nil {
-			wait(last)
-		}
-		sec := time.Since(start).Seconds()
-		b.ReportMetric(float64(b.N)/sec, "frames/s")
-		b.ReportMetric(float64(samples)/sec/1e9, "Gsamples/s")
-		b.ReportMetric(float64(samples)/iterate/1e9, "iterate-Gsamples/s")
-		b.ReportMetric(interp*1e3/float64(b.N), "interpolate-ms")
-		for name, d := range r.Stages {
-			b.ReportMetric(d.Seconds()*1e3/float64(b.N), name+"-ms")
-		}
-	})
 }
 
 // A batched launch is cut where its whole waves end, rounded down to whole

@@ -1,4 +1,4 @@
-package flame
+package cuburn
 
 import (
 	"context"
@@ -7,18 +7,20 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/procgen-dev/procgen/internal/flame"
+
 	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
-// CuburnAnim is a cuburn edge (or a node's loop) blended into splines over
+// Anim is a cuburn edge (or a node's loop) blended into splines over
 // the edge's time t in [0, 1], with the profile that renders it. Its
 // genomes are flam3 genomes, so the frame renderers draw its frames.
-type CuburnAnim struct {
+type Anim struct {
 	Name string
 	// Duration is the blend duration in cuburn's abstract time units.
 	Duration float64
-	Profile  CuburnProfile
+	Profile  Profile
 
 	supersample int
 	frames      int // the frame count set by SetFrameCount, 0: cuburn's
@@ -34,8 +36,8 @@ type CuburnAnim struct {
 	final       *cbXform
 }
 
-// CuburnOptions change how a document becomes an animation.
-type CuburnOptions struct {
+// Options change how a document becomes an animation.
+type Options struct {
 	// DB is the genome database directory that "nodes/NAME" links are read
 	// from; empty: the directory above the file's, then its own, then the
 	// working directory.
@@ -46,9 +48,9 @@ type CuburnOptions struct {
 	Half bool
 }
 
-// IsCuburnJSON reports whether data looks like a cuburn node or edge
+// IsJSON reports whether data looks like a cuburn node or edge
 // document: a JSON object whose "type" is "node" or "edge".
-func IsCuburnJSON(data []byte) bool {
+func IsJSON(data []byte) bool {
 	s := strings.TrimLeft(string(data[:min(len(data), 1<<16)]), " \t\r\n\ufeff")
 	if !strings.HasPrefix(s, "{") {
 		return false
@@ -61,20 +63,20 @@ func IsCuburnJSON(data []byte) bool {
 	return t != nil && t.kind == jStr && (t.str == "edge" || t.str == "node")
 }
 
-// LoadCuburnFile reads a cuburn edge or node file; see LoadCuburn.
-func LoadCuburnFile(path string, prof CuburnProfile, o CuburnOptions) (*CuburnAnim, error) {
+// LoadFile reads a cuburn edge or node file; see Load.
+func LoadFile(path string, prof Profile, o Options) (*Anim, error) {
 	data, err := input.ReadFile(context.Background(), path, input.CuburnJSON)
 	if err != nil {
 		return nil, fmt.Errorf("flame: %w", err)
 	}
-	return LoadCuburn(data, path, prof, o)
+	return Load(data, path, prof, o)
 }
 
-// LoadCuburn blends a cuburn document into an animation, as cuburn's
+// Load blends a cuburn document into an animation, as cuburn's
 // get_anim does: an edge links two nodes at their temporal offsets
 // ("nodes/A@0.25", in turns of each periodic value's velocity); a node
 // becomes its own loop. Documents inherit from their "base" documents.
-func LoadCuburn(data []byte, path string, prof CuburnProfile, o CuburnOptions) (*CuburnAnim, error) {
+func Load(data []byte, path string, prof Profile, o Options) (*Anim, error) {
 	d, err := parseJSON(data, path)
 	if err != nil {
 		return nil, err
@@ -133,7 +135,7 @@ func LoadCuburn(data []byte, path string, prof CuburnProfile, o CuburnOptions) (
 }
 
 // blendCB is cuburn's blend of two nodes and an edge's edits.
-func blendCB(src, dst, edit *jval, srcOff, dstOff float64) (*CuburnAnim, error) {
+func blendCB(src, dst, edit *jval, srcOff, dstOff float64) (*Anim, error) {
 	b := &cbBlender{duration: 2, srcOff: srcOff, dstOff: dstOff}
 	sortBy := "weightflip"
 	var explicit [][2]string
@@ -161,7 +163,7 @@ func blendCB(src, dst, edit *jval, srcOff, dstOff float64) (*CuburnAnim, error) 
 			}
 		}
 	}
-	a := &CuburnAnim{Duration: b.duration, supersample: 1, filters: map[string]*cbSpline{}}
+	a := &Anim{Duration: b.duration, supersample: 1, filters: map[string]*cbSpline{}}
 	sp := map[string]*cbSpline{}
 	for _, k := range []string{"camera", "filters", "time"} {
 		var es []*jval
@@ -242,7 +244,7 @@ func sortCBXforms(xs []*cbXform) {
 // XformKeys names the blended xforms in genome order: "SRC_DST", the keys
 // of the source and destination node xforms, "pad" for a side blended in
 // from an identity xform.
-func (a *CuburnAnim) XformKeys() []string {
+func (a *Anim) XformKeys() []string {
 	keys := make([]string, len(a.xforms))
 	for i, x := range a.xforms {
 		keys[i] = x.key
@@ -254,8 +256,8 @@ func (a *CuburnAnim) XformKeys() []string {
 // relative to the image width), its filter values as flam3's tone and
 // density-estimation settings (see docs/flame-cuburn.md), the xforms and
 // the palette at t.
-func (a *CuburnAnim) Genome(t float64) *Genome {
-	g := DefaultGenome()
+func (a *Anim) Genome(t float64) *flame.Genome {
+	g := flame.DefaultGenome()
 	p := &a.Profile
 	g.Name = a.Name
 	g.Width, g.Height = p.Width, p.Height
@@ -278,7 +280,7 @@ func (a *CuburnAnim) Genome(t float64) *Genome {
 	g.EstimatorCurve = f("de.curve")
 	g.FilterRadius = a.dither.at(t)
 	g.Palette = paletteAt(a.palettes, t)
-	g.Xforms = make([]Xform, len(a.xforms))
+	g.Xforms = make([]flame.Xform, len(a.xforms))
 	for i, x := range a.xforms {
 		g.Xforms[i] = x.at(t)
 	}
@@ -290,25 +292,25 @@ func (a *CuburnAnim) Genome(t float64) *Genome {
 }
 
 // At is the genome at time t as an animation keyframe.
-func (a *CuburnAnim) At(t float64) *AnimGenome {
-	return &AnimGenome{Genome: *a.Genome(t), Time: t, TemporalFilterWidth: 1}
+func (a *Anim) At(t float64) *flame.AnimGenome {
+	return &flame.AnimGenome{Genome: *a.Genome(t), Time: t, TemporalFilterWidth: 1}
 }
 
 // Span is the edge's time range.
-func (a *CuburnAnim) Span() (first, last float64) { return 0, 1 }
+func (a *Anim) Span() (first, last float64) { return 0, 1 }
 
 // FrameCount is the number of frames cuburn renders the animation in.
-func (a *CuburnAnim) FrameCount() int { return a.Profile.FrameCount(a.Duration) }
+func (a *Anim) FrameCount() int { return a.Profile.FrameCount(a.Duration) }
 
 // SetFrameCount renders the animation in n frames instead (each frame's
 // motion-blur window is 1/n of the edge).
-func (a *CuburnAnim) SetFrameCount(n int) { a.frames = n }
+func (a *Anim) SetFrameCount(n int) { a.frames = n }
 
 // Override applies `flame render`-style options: a new width and/or height
 // (the other side keeping the profile's aspect; the framing follows the
 // width, as cuburn's scale is relative to it), an absolute quality (the
 // profile's samples per pixel) and supersample.
-func (a *CuburnAnim) Override(o Options) error {
+func (a *Anim) Override(o flame.Options) error {
 	p := &a.Profile
 	switch {
 	case o.Width > 0 && o.Height > 0:
@@ -331,9 +333,9 @@ func (a *CuburnAnim) Override(o Options) error {
 // motion-blur window is the profile's frame width times the genome's
 // time.frame_width over the frame count, sampled by TemporalSamples
 // genomes at even steps from its start, equally weighted.
-func (a *CuburnAnim) Frame(t float64) (*FrameSpec, error) {
+func (a *Anim) Frame(t float64) (*flame.FrameSpec, error) {
 	if !finite(t) {
-		return nil, fmt.Errorf("flame: frame time %g: %w", t, ErrCuburn)
+		return nil, fmt.Errorf("flame: frame time %g: %w", t, ErrInvalid)
 	}
 	n := a.frames
 	if n <= 0 {
@@ -341,15 +343,15 @@ func (a *CuburnAnim) Frame(t float64) (*FrameSpec, error) {
 	}
 	td := a.Profile.FrameWidth * a.frameWidth.at(t) / float64(n)
 	ns := a.Profile.TemporalSamples
-	if ns < 1 || ns > maxTemporalSamples {
-		return nil, fmt.Errorf("flame: %d temporal samples, want 1..%d: %w", ns, maxTemporalSamples, ErrTooLarge)
+	if ns < 1 || ns > flame.MaxTemporalSamples {
+		return nil, fmt.Errorf("flame: %d temporal samples, want 1..%d: %w", ns, flame.MaxTemporalSamples, flame.ErrTooLarge)
 	}
 	if td == 0 {
 		ns = 1
 	}
 	c := a.At(t)
-	fs := &FrameSpec{Time: t, Center: c, MeanWeight: 1, FilterShape: c.FilterShape, FilterRadius: c.FilterRadius}
-	fs.Samples = make([]TemporalSample, ns)
+	fs := &flame.FrameSpec{Time: t, Center: c, MeanWeight: 1, FilterShape: c.FilterShape, FilterRadius: c.FilterRadius}
+	fs.Samples = make([]flame.TemporalSample, ns)
 	errs := make([]error, ns)
 	ts := t - td/2
 	parallel.For(ns, 8, func(_, lo, hi int) {
@@ -362,7 +364,7 @@ func (a *CuburnAnim) Frame(t float64) (*FrameSpec, error) {
 			if err := g.Validate(); err != nil {
 				errs[i] = fmt.Errorf("flame: %s: genome at time %g: %w", a.Name, ti, err)
 			}
-			fs.Samples[i] = TemporalSample{Genome: g, Time: ti, Weight: 1}
+			fs.Samples[i] = flame.TemporalSample{Genome: g, Time: ti, Weight: 1}
 		}
 	})
 	for i, err := range errs {

@@ -1,4 +1,4 @@
-package flame
+package cuburn
 
 import (
 	"encoding/base64"
@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/flame"
 )
 
 // This file is cuburn's blend (genome/blend.py) as facts: two nodes, each
@@ -155,8 +157,8 @@ func errCB(msg string) error { return &cbError{msg} }
 
 type cbError struct{ msg string }
 
-func (e *cbError) Error() string { return "flame: " + ErrCuburn.Error() + ": " + e.msg }
-func (e *cbError) Unwrap() error { return ErrCuburn }
+func (e *cbError) Error() string { return "flame: " + ErrInvalid.Error() + ": " + e.msg }
+func (e *cbError) Unwrap() error { return ErrInvalid }
 
 // merge is cuburn's merge_nodes over a dict of the spec: every spline under
 // it that the source, destination or edits mention, by dotted path.
@@ -206,8 +208,8 @@ func (b *cbBlender) merge(s *cbSpec, path string, src, dst *jval, edits []*jval,
 }
 
 // decodePalette reads cuburn's ["rgb8", base64...] palette.
-func decodePalette(v *jval) (Palette, error) {
-	var p Palette
+func decodePalette(v *jval) (flame.Palette, error) {
+	var p flame.Palette
 	if v.kind != jArr || len(v.arr) < 2 || v.arr[0].kind != jStr || v.arr[0].str != "rgb8" {
 		return p, v.errf(`a palette must be a list ["rgb8", base64 strings...]`)
 	}
@@ -237,7 +239,7 @@ func decodePalette(v *jval) (Palette, error) {
 // cbPalette is a palette at an edge time.
 type cbPalette struct {
 	t   float64
-	pal Palette
+	pal flame.Palette
 }
 
 // palettes is cuburn's palette list: the source's at t=0, the
@@ -279,7 +281,7 @@ func palettes(src, dst, edit *jval) ([]cbPalette, error) {
 // the same); past the last palette, the last one. Unlike cuburn, the mix is
 // clamped at the first palette for t < 0 (a motion-blur window may reach
 // there), where cuburn extrapolates by the window's fraction.
-func paletteAt(ps []cbPalette, t float64) Palette {
+func paletteAt(ps []cbPalette, t float64) flame.Palette {
 	idx := sort.Search(len(ps), func(i int) bool { return !(ps[i].t < t) }) // first not before t
 	idx = max(idx, 1)
 	if idx >= len(ps) || ps[idx].t > 1 {
@@ -292,7 +294,7 @@ func paletteAt(ps []cbPalette, t float64) Palette {
 	lf := (r.t - t) / (r.t - l.t)
 	lf = min(max(lf, 0), 1)
 	rf := 1 - lf
-	var out Palette
+	var out flame.Palette
 	for i := range out {
 		for c := range out[i] {
 			out[i][c] = l.pal[i][c]*lf + r.pal[i][c]*rf

@@ -1,4 +1,4 @@
-package flame
+package cuburn
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/flame"
 )
 
 // cbTestNode is a small valid node.
@@ -67,12 +69,12 @@ func TestCuburnErrors(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := writeFlock(t, map[string]string{"nodes/a.json": cbTestNode, c.file: c.content})
-			_, err := LoadCuburnFile(filepath.Join(dir, c.file), DefaultCuburnProfile(), CuburnOptions{})
+			_, err := LoadFile(filepath.Join(dir, c.file), DefaultProfile(), Options{})
 			if err == nil {
 				t.Fatalf("no error")
 			}
-			if !errors.Is(err, ErrCuburn) {
-				t.Errorf("%v does not wrap ErrCuburn", err)
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("%v does not wrap ErrInvalid", err)
 			}
 			for _, w := range c.want {
 				if !strings.Contains(err.Error(), w) {
@@ -90,7 +92,7 @@ func TestCuburnSmallEdge(t *testing.T) {
 	two := strings.Replace(cbTestNode, `"xforms": {`, `"xforms": {"1": {"weight": 0.5, "variations": {"spherical": {"weight": 1}}}, `, 1)
 	dir := writeFlock(t, map[string]string{"nodes/a.json": cbTestNode, "nodes/b.json": two,
 		"edges/e.json": `{"type": "edge", "link": {"src": "nodes/a@0", "dst": "nodes/b@0.5"}, "blend": {"duration": 1}}`})
-	a, err := LoadCuburnFile(filepath.Join(dir, "edges/e.json"), DefaultCuburnProfile(), CuburnOptions{})
+	a, err := LoadFile(filepath.Join(dir, "edges/e.json"), DefaultProfile(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +110,7 @@ func TestCuburnSmallEdge(t *testing.T) {
 				continue
 			}
 			// spherical is a hole variation: padded with an inverted linear.
-			if v := g0.Xforms[i].Vars; len(v) != 1 || v[0].ID != VarLinear || v[0].Weight != -1 {
+			if v := g0.Xforms[i].Vars; len(v) != 1 || v[0].ID != flame.VarLinear || v[0].Weight != -1 {
 				t.Errorf("padding for spherical: %v, want linear -1", v)
 			}
 		}
@@ -136,21 +138,21 @@ func FuzzCuburnJSON(f *testing.F) {
 	}
 	dir := writeFlock(f, map[string]string{"nodes/a.json": cbTestNode})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		prof := DefaultCuburnProfile()
+		prof := DefaultProfile()
 		prof.TemporalSamples = 2
-		a, err := LoadCuburn(data, filepath.Join(dir, "edges", "x.json"), prof, CuburnOptions{})
+		a, err := Load(data, filepath.Join(dir, "edges", "x.json"), prof, Options{})
 		if err == nil {
 			for _, tt := range []float64{0, 0.5, 1} {
 				a.Genome(tt)
 			}
-			if err := a.Override(Options{Width: 8, Height: 8, Quality: 1}); err == nil {
+			if err := a.Override(flame.Options{Width: 8, Height: 8, Quality: 1}); err == nil {
 				_, _ = a.Frame(0.5)
 			}
 		} else if !strings.Contains(err.Error(), "x.json") && !strings.Contains(err.Error(), "a.json") {
 			t.Errorf("error without a file name: %v", err)
 		}
-		_, _ = ParseCuburnProfile(data, "p.json")
-		IsCuburnJSON(data)
+		_, _ = ParseProfile(data, "p.json")
+		IsJSON(data)
 	})
 }
 
@@ -159,12 +161,12 @@ func FuzzCuburnJSON(f *testing.F) {
 func TestCuburnProfileMultipliers(t *testing.T) {
 	dir := writeFlock(t, map[string]string{"nodes/a.json": strings.Replace(cbTestNode, `"camera"`,
 		`"filters": {"logscale": {"brightness": 3}, "de": {"radius": 5, "minimum": 0.2}}, "camera"`, 1)})
-	prof, err := ParseCuburnProfile([]byte(`{"type": "profile", "width": 40, "height": 30, "spp": 7,
+	prof, err := ParseProfile([]byte(`{"type": "profile", "width": 40, "height": 30, "spp": 7,
 		"filters": {"logscale": {"brightness": 2}, "de": {"radius": 3}, "colorclip": {"gamma": 0.5}}}`), "p.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := LoadCuburnFile(filepath.Join(dir, "nodes", "a.json"), prof, CuburnOptions{})
+	a, err := LoadFile(filepath.Join(dir, "nodes", "a.json"), prof, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +180,7 @@ func TestCuburnProfileMultipliers(t *testing.T) {
 	if g.Width != 40 || g.Height != 30 || g.Quality != 7 || math.Abs(g.Scale-0.3*40) > 1e-12 {
 		t.Errorf("size %dx%d quality %g scale %g", g.Width, g.Height, g.Quality, g.Scale)
 	}
-	if _, err := ParseCuburnProfile([]byte(`{"type": "profile", "widht": 4}`), "p.json"); err == nil ||
+	if _, err := ParseProfile([]byte(`{"type": "profile", "widht": 4}`), "p.json"); err == nil ||
 		!strings.Contains(err.Error(), `p.json:1:30: `) || !strings.Contains(err.Error(), `unknown profile key "widht"`) {
 		t.Errorf("misspelt key: %v", err)
 	}

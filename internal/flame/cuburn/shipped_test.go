@@ -1,8 +1,10 @@
-package flame
+package cuburn
 
 import (
 	"context"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/flame"
 )
 
 // TestShippedFlock: the flock under configs/flame/flock (two edges of simple
@@ -10,7 +12,7 @@ import (
 // loads, takes the profile's size and samples, and a motion-blurred frame of
 // each edge renders lit on the CPU.
 func TestShippedFlock(t *testing.T) {
-	prof, err := ReadCuburnProfile("../../configs/flame/flock/profiles/1080p.json")
+	prof, err := ReadProfile("../../../configs/flame/flock/profiles/1080p.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,12 +20,12 @@ func TestShippedFlock(t *testing.T) {
 		t.Fatalf("profile: %dx%d, %g spp; want 1920x1080, 2500", prof.Width, prof.Height, prof.SPP)
 	}
 	for _, edge := range []string{"simple-a=simple-b.json", "linear-a=linear-b.json"} {
-		a, err := LoadCuburnFile("../../configs/flame/flock/edges/"+edge, prof, CuburnOptions{})
+		a, err := LoadFile("../../../configs/flame/flock/edges/"+edge, prof, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		a.SetFrameCount(120)
-		if err := a.Override(Options{Width: 96, Height: 54, Quality: 40}); err != nil {
+		if err := a.Override(flame.Options{Width: 96, Height: 54, Quality: 40}); err != nil {
 			t.Fatal(err)
 		}
 		fs, err := a.Frame(0.5)
@@ -33,7 +35,7 @@ func TestShippedFlock(t *testing.T) {
 		if len(fs.Samples) < 2 {
 			t.Fatalf("%s: a frame has %d temporal samples; want motion blur", edge, len(fs.Samples))
 		}
-		f, _, err := CPU{}.RenderFrame(context.Background(), fs, Options{Seed: 1})
+		f, _, err := flame.CPU{}.RenderFrame(context.Background(), fs, flame.Options{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

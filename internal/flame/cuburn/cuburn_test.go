@@ -1,4 +1,4 @@
-package flame
+package cuburn
 
 import (
 	"context"
@@ -9,10 +9,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/flame"
 )
 
 // flockDir is cuburn's sample flock in the shared corpus.
-var flockDir = filepath.Join(corpusDir, "flock")
+var flockDir = "../../../../shared/corpus/flames/flock"
 
 func needFlock(t testing.TB) {
 	t.Helper()
@@ -105,7 +107,7 @@ func TestCuburnCorpusLoads(t *testing.T) {
 	needFlock(t)
 	files := append(flockFiles(t, "edges"), flockFiles(t, "nodes")...)
 	for _, f := range files {
-		a, err := LoadCuburnFile(f, DefaultCuburnProfile(), CuburnOptions{})
+		a, err := LoadFile(f, DefaultProfile(), Options{})
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
@@ -136,14 +138,14 @@ func TestCuburnNodeMatchesFlam3(t *testing.T) {
 			continue // the -extended node has no sheep
 		}
 		n++
-		gs, _, err := ParseFile(sheep, ParseOptions{})
+		gs, _, err := flame.ParseFile(sheep, flame.ParseOptions{})
 		if err != nil || len(gs) != 1 {
 			t.Fatalf("%s: %v", sheep, err)
 		}
 		want := gs[0]
-		prof := DefaultCuburnProfile()
+		prof := DefaultProfile()
 		prof.Width, prof.Height = want.Width, want.Height
-		a, err := LoadCuburnFile(f, prof, CuburnOptions{})
+		a, err := LoadFile(f, prof, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +157,7 @@ func TestCuburnNodeMatchesFlam3(t *testing.T) {
 	}
 }
 
-func compareCBGenome(t *testing.T, name string, keys []string, got, want *Genome) {
+func compareCBGenome(t *testing.T, name string, keys []string, got, want *flame.Genome) {
 	t.Helper()
 	near := func(what string, g, w, tol float64) {
 		t.Helper()
@@ -199,9 +201,9 @@ func compareCBGenome(t *testing.T, name string, keys []string, got, want *Genome
 	}
 }
 
-func compareCBXform(t *testing.T, what string, got, want *Xform) {
+func compareCBXform(t *testing.T, what string, got, want *flame.Xform) {
 	t.Helper()
-	affine := func(which string, g, w Affine) {
+	affine := func(which string, g, w flame.Affine) {
 		// Six significant digits of angle and magnitude bound the error
 		// by about 1e-5 of the largest coefficient.
 		scale := 1.0
@@ -233,9 +235,9 @@ func compareCBXform(t *testing.T, what string, got, want *Xform) {
 		if got.Vars[i].ID != want.Vars[i].ID || math.Abs(got.Vars[i].Weight-want.Vars[i].Weight) > 1e-6 {
 			t.Errorf("%s: variations %v, want %v", what, got.Vars, want.Vars)
 		}
-		for _, p := range cbVariations[VarNames[want.Vars[i].ID]].params {
+		for _, p := range cbVariations[flame.VarNames[want.Vars[i].ID]].params {
 			if math.Abs(got.Params[p.id]-want.Params[p.id]) > 1e-6*(1+math.Abs(want.Params[p.id])) {
-				t.Errorf("%s: %s = %g, want %g", what, ParamNames[p.id], got.Params[p.id], want.Params[p.id])
+				t.Errorf("%s: %s = %g, want %g", what, flame.ParamNames[p.id], got.Params[p.id], want.Params[p.id])
 			}
 		}
 	}
@@ -261,9 +263,9 @@ type rawAffine struct {
 }
 
 // coefs is the affine at phase (turns): angle moved by phase·velocity.
-func (r *rawAffine) coefs(t *testing.T, phase float64) Affine {
+func (r *rawAffine) coefs(t *testing.T, phase float64) flame.Affine {
 	if r == nil {
-		return Identity
+		return flame.Identity
 	}
 	angle, spread := 45.0, 45.0
 	if r.Angle != nil {
@@ -286,7 +288,7 @@ func (r *rawAffine) coefs(t *testing.T, phase float64) Affine {
 	}
 	// x axis at angle-spread, y axis at angle+spread; cuburn's y is flipped.
 	xa, ya := (angle-spread)*math.Pi/180, (angle+spread)*math.Pi/180
-	return Affine{mx * math.Cos(xa), -mx * math.Sin(xa), -my * math.Cos(ya), my * math.Sin(ya), ox, -oy}
+	return flame.Affine{mx * math.Cos(xa), -mx * math.Sin(xa), -my * math.Cos(ya), my * math.Sin(ya), ox, -oy}
 }
 
 func readRawNode(t *testing.T, id string) rawNode {
@@ -314,7 +316,7 @@ func TestCuburnEdgeEnds(t *testing.T) {
 		if err := json.Unmarshal(data, &e); err != nil {
 			t.Fatal(err)
 		}
-		a, err := LoadCuburnFile(f, DefaultCuburnProfile(), CuburnOptions{})
+		a, err := LoadFile(f, DefaultProfile(), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -341,7 +343,7 @@ func TestCuburnEdgeEnds(t *testing.T) {
 					t.Errorf("%s: weight %g colour %g, want %g %g", what, x.Weight, x.Color, want.Weight, want.Color)
 				}
 				for _, pair := range []struct {
-					g Affine
+					g flame.Affine
 					w *rawAffine
 				}{{x.Coefs, want.Pre}, {x.Post, want.Post}} {
 					w := pair.w.coefs(t, phase)
@@ -362,8 +364,8 @@ func TestCuburnEdgeEnds(t *testing.T) {
 // and the base node's 0.01... is not on that xform (it is on xform 1).
 func TestCuburnEdgeKnot(t *testing.T) {
 	needFlock(t)
-	a, err := LoadCuburnFile(filepath.Join(flockDir, "edges", "electricsheep.244.00216=electricsheep.244.00216.json"),
-		DefaultCuburnProfile(), CuburnOptions{})
+	a, err := LoadFile(filepath.Join(flockDir, "edges", "electricsheep.244.00216=electricsheep.244.00216.json"),
+		DefaultProfile(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +376,7 @@ func TestCuburnEdgeKnot(t *testing.T) {
 			continue
 		}
 		for _, v := range g.Xforms[i].Vars {
-			if v.ID == VarJulia {
+			if v.ID == flame.VarJulia {
 				found = true
 				if math.Abs(v.Weight-2) > 1e-12 {
 					t.Errorf("julia weight at t=0.5 = %g, want the knot's 2", v.Weight)
@@ -391,8 +393,8 @@ func TestCuburnEdgeKnot(t *testing.T) {
 // its base plus julia on xform 0.
 func TestCuburnInheritedNode(t *testing.T) {
 	needFlock(t)
-	load := func(name string) *Genome {
-		a, err := LoadCuburnFile(filepath.Join(flockDir, "nodes", name), DefaultCuburnProfile(), CuburnOptions{})
+	load := func(name string) *flame.Genome {
+		a, err := LoadFile(filepath.Join(flockDir, "nodes", name), DefaultProfile(), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -404,7 +406,7 @@ func TestCuburnInheritedNode(t *testing.T) {
 	}
 	var w float64
 	for _, v := range ext.Xforms[0].Vars {
-		if v.ID == VarJulia {
+		if v.ID == flame.VarJulia {
 			w = v.Weight
 		}
 	}
@@ -417,13 +419,13 @@ func TestCuburnInheritedNode(t *testing.T) {
 // the CPU at 64x36 and checks it is not blank.
 func TestCuburnRenderEdgeFrame(t *testing.T) {
 	needFlock(t)
-	prof := DefaultCuburnProfile()
+	prof := DefaultProfile()
 	prof.TemporalSamples = 64
-	a, err := LoadCuburnFile(filepath.Join(flockDir, "edges", "electricsheep.244.00216=electricsheep.244.80674.json"), prof, CuburnOptions{})
+	a, err := LoadFile(filepath.Join(flockDir, "edges", "electricsheep.244.00216=electricsheep.244.80674.json"), prof, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Override(Options{Width: 64, Height: 36, Quality: 20}); err != nil {
+	if err := a.Override(flame.Options{Width: 64, Height: 36, Quality: 20}); err != nil {
 		t.Fatal(err)
 	}
 	fs, err := a.Frame(0.5)
@@ -433,7 +435,7 @@ func TestCuburnRenderEdgeFrame(t *testing.T) {
 	if len(fs.Samples) != 64 || fs.Samples[0].Time >= fs.Samples[63].Time {
 		t.Fatalf("%d temporal samples from %g to %g", len(fs.Samples), fs.Samples[0].Time, fs.Samples[len(fs.Samples)-1].Time)
 	}
-	f, _, err := CPU{Workers: 2}.RenderFrame(context.Background(), fs, Options{Seed: 1})
+	f, _, err := flame.CPU{Workers: 2}.RenderFrame(context.Background(), fs, flame.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -456,7 +458,7 @@ func TestCuburnRenderEdgeFrame(t *testing.T) {
 // blend.duration) frames centred in their slots, and the profile's
 // start/end/skip.
 func TestCuburnFrameTimes(t *testing.T) {
-	p := DefaultCuburnProfile()
+	p := DefaultProfile()
 	if n := p.FrameCount(1.54464); n != 1112 {
 		t.Errorf("frames for 1.54464 units = %d, want round(24*30*1.54464) = 1112", n)
 	}
@@ -484,7 +486,7 @@ func TestCuburnProfiles(t *testing.T) {
 	needFlock(t)
 	fs, _ := filepath.Glob(filepath.Join(flockDir, "profiles", "*.json"))
 	for _, f := range fs {
-		p, err := ReadCuburnProfile(f)
+		p, err := ReadProfile(f)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
@@ -500,8 +502,8 @@ func TestCuburnProfiles(t *testing.T) {
 // temporal genomes of a corpus edge.
 func BenchmarkCuburnFrame(b *testing.B) {
 	needFlock(b)
-	a, err := LoadCuburnFile(filepath.Join(flockDir, "edges", "electricsheep.244.00216=electricsheep.244.80674.json"),
-		DefaultCuburnProfile(), CuburnOptions{})
+	a, err := LoadFile(filepath.Join(flockDir, "edges", "electricsheep.244.00216=electricsheep.244.80674.json"),
+		DefaultProfile(), Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -519,19 +521,19 @@ func TestCuburnVariationTable(t *testing.T) {
 	if len(cbVariations) != 95 {
 		t.Errorf("%d variations, want cuburn's 95", len(cbVariations))
 	}
-	seen := map[VarID]string{}
+	seen := map[flame.VarID]string{}
 	for name, v := range cbVariations {
 		if other, ok := seen[v.id]; ok {
-			t.Errorf("%s and %s both map to %s", name, other, VarNames[v.id])
+			t.Errorf("%s and %s both map to %s", name, other, flame.VarNames[v.id])
 		}
 		seen[v.id] = name
-		flam3 := VarNames[v.id]
+		flam3 := flame.VarNames[v.id]
 		if name != flam3 && !(name == "oscope" && flam3 == "oscilloscope") {
 			t.Errorf("cuburn %s maps to our %s", name, flam3)
 		}
 		for _, p := range v.params {
-			if ParamNames[p.id] != flam3+"_"+p.name {
-				t.Errorf("%s.%s maps to %s", name, p.name, ParamNames[p.id])
+			if flame.ParamNames[p.id] != flam3+"_"+p.name {
+				t.Errorf("%s.%s maps to %s", name, p.name, flame.ParamNames[p.id])
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package flame
+package cuburn
 
 import (
 	"context"
@@ -6,13 +6,15 @@ import (
 	"math"
 	"strings"
 
+	"github.com/procgen-dev/procgen/internal/flame"
+
 	"github.com/procgen-dev/procgen/internal/input"
 )
 
-// CuburnProfile is a cuburn render profile (profiles/*.json): output size,
+// Profile is a cuburn render profile (profiles/*.json): output size,
 // samples per pixel, frame timing, and multipliers of the genome's filter
 // values.
-type CuburnProfile struct {
+type Profile struct {
 	Width, Height int
 	// SPP is the base samples per pixel (times the genome's camera.spp): our
 	// quality.
@@ -45,26 +47,26 @@ type CuburnProfile struct {
 // cbTemporalSamples is cuburn's DevInfo.ntemporal_samples.
 const cbTemporalSamples = 1024
 
-// DefaultCuburnProfile is cuburn's default profile (specs.profile and its
+// DefaultProfile is cuburn's default profile (specs.profile and its
 // builtin 720p): 1280x720, 2000 samples per pixel, 24 fps, 30 s per unit.
-func DefaultCuburnProfile() CuburnProfile {
-	return CuburnProfile{Width: 1280, Height: 720, SPP: 2000, FPS: 24, Duration: 30, FrameWidth: 1,
+func DefaultProfile() Profile {
+	return Profile{Width: 1280, Height: 720, SPP: 2000, FPS: 24, Duration: 30, FrameWidth: 1,
 		Output: "jpeg", TemporalSamples: cbTemporalSamples, Filters: map[string]float64{}}
 }
 
-// ReadCuburnProfile reads a profile file; see ParseCuburnProfile.
-func ReadCuburnProfile(path string) (CuburnProfile, error) {
+// ReadProfile reads a profile file; see ParseProfile.
+func ReadProfile(path string) (Profile, error) {
 	data, err := input.ReadFile(context.Background(), path, input.CuburnJSON)
 	if err != nil {
-		return CuburnProfile{}, fmt.Errorf("flame: %w", err)
+		return Profile{}, fmt.Errorf("flame: %w", err)
 	}
-	return ParseCuburnProfile(data, path)
+	return ParseProfile(data, path)
 }
 
-// ParseCuburnProfile reads a cuburn profile over the defaults. Unknown keys
+// ParseProfile reads a cuburn profile over the defaults. Unknown keys
 // and values of the wrong type are errors with file:line:col.
-func ParseCuburnProfile(data []byte, name string) (CuburnProfile, error) {
-	p := DefaultCuburnProfile()
+func ParseProfile(data []byte, name string) (Profile, error) {
+	p := DefaultProfile()
 	d, err := parseJSON(data, name)
 	if err != nil {
 		return p, err
@@ -108,9 +110,9 @@ func ParseCuburnProfile(data []byte, name string) (CuburnProfile, error) {
 		}
 		switch l.key {
 		case "width":
-			p.Width, err = whole(1, maxImageSide)
+			p.Width, err = whole(1, flame.MaxImageSide)
 		case "height":
-			p.Height, err = whole(1, maxImageSide)
+			p.Height, err = whole(1, flame.MaxImageSide)
 		case "spp":
 			p.SPP, err = f, positive()
 		case "fps":
@@ -156,7 +158,7 @@ func ParseCuburnProfile(data []byte, name string) (CuburnProfile, error) {
 const maxAnimFramesCB = 1 << 30
 
 // filter is the profile's multiplier for a genome filter value.
-func (p *CuburnProfile) filter(key string) float64 {
+func (p *Profile) filter(key string) float64 {
 	if f, ok := p.Filters[key]; ok {
 		return f
 	}
@@ -165,7 +167,7 @@ func (p *CuburnProfile) filter(key string) float64 {
 
 // FrameCount is cuburn's frame count for an animation of blend duration d:
 // round(fps · duration · d) (Python 2 rounds halves away from zero).
-func (p *CuburnProfile) FrameCount(d float64) int {
+func (p *Profile) FrameCount(d float64) int {
 	return int(math.Round(p.FPS * p.Duration * d))
 }
 
@@ -173,7 +175,7 @@ func (p *CuburnProfile) FrameCount(d float64) int {
 // is centred at (i - 0.5)/n; without Shard, End, then Start, then Skip
 // select frames as Python slices do. It returns the times and frame
 // numbers.
-func (p *CuburnProfile) FrameTimes(n int) (times []float64, numbers []int) {
+func (p *Profile) FrameTimes(n int) (times []float64, numbers []int) {
 	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = i + 1

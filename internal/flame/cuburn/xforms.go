@@ -1,10 +1,12 @@
-package flame
+package cuburn
 
 import (
 	"math"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/flame"
 )
 
 // This file pairs the xforms of an edge's two nodes and blends each pair
@@ -239,13 +241,13 @@ type cbAffine [6]*cbSpline
 
 // cbXVar is a blended variation.
 type cbXVar struct {
-	id     VarID
+	id     flame.VarID
 	weight *cbSpline
 	params []cbXParam
 }
 
 type cbXParam struct {
-	id ParamID
+	id flame.ParamID
 	s  *cbSpline
 }
 
@@ -317,10 +319,10 @@ func (b *cbBlender) blendXform(key string, sxf, dxf *jval, edits []*jval, final 
 // spread (degrees), magnitudes and offset, in flam3's coefficient order
 // (cuburn's IFS y axis is flipped against flam3's, and its converter flips
 // b, c and f on the way in, so the product is flam3's coefs exactly).
-func polarAffine(angle, spread, mx, my, ox, oy float64) Affine {
+func polarAffine(angle, spread, mx, my, ox, oy float64) flame.Affine {
 	pri := angle * math.Pi / 180
 	spr := spread * math.Pi / 180
-	return Affine{
+	return flame.Affine{
 		mx * math.Cos(pri-spr),  // a (xx)
 		-mx * math.Sin(pri-spr), // b (yx)
 		-my * math.Cos(pri+spr), // c (xy)
@@ -330,23 +332,23 @@ func polarAffine(angle, spread, mx, my, ox, oy float64) Affine {
 	}
 }
 
-func (a *cbAffine) at(t float64) Affine {
+func (a *cbAffine) at(t float64) flame.Affine {
 	return polarAffine(a[0].at(t), a[1].at(t), a[2].at(t), a[3].at(t), a[4].at(t), a[5].at(t))
 }
 
 // at is the xform at time t. A weight a spline overshoots below zero is
 // taken as zero (cuburn would feed it to its cumulative selection as is).
-func (x *cbXform) at(t float64) Xform {
-	out := Xform{
+func (x *cbXform) at(t float64) flame.Xform {
+	out := flame.Xform{
 		Weight: max(x.weight.at(t), 0), Color: x.color.at(t), ColorSpeed: x.speed.at(t),
-		Opacity: min(x.opacity.at(t), 1), Coefs: x.pre.at(t), Post: Identity, Params: DefaultParams(),
+		Opacity: min(x.opacity.at(t), 1), Coefs: x.pre.at(t), Post: flame.Identity, Params: flame.DefaultParams(),
 	}
 	if x.hasPost {
 		out.Post = x.post.at(t)
 	}
 	for _, v := range x.vars {
 		if w := v.weight.at(t); w != 0 {
-			out.Vars = append(out.Vars, VarTerm{ID: v.id, Weight: w})
+			out.Vars = append(out.Vars, flame.VarTerm{ID: v.id, Weight: w})
 		}
 		for _, p := range v.params {
 			out.Params[p.id] = p.s.at(t)

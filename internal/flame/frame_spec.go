@@ -7,8 +7,9 @@ import (
 	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
-// maxTemporalSamples bounds the genomes interpolated for one frame.
-const maxTemporalSamples = 1 << 16
+// MaxTemporalSamples bounds the genomes interpolated for one frame; the
+// animation formats outside this package (flame/cuburn) check against it too.
+const MaxTemporalSamples = 1 << 16
 
 // TemporalSample is one genome of a motion-blurred frame.
 type TemporalSample struct {
@@ -102,8 +103,8 @@ func (a *Animation) Frame(t float64) (*FrameSpec, error) {
 	}
 	c := a.At(t)
 	n := c.TemporalSamples * max(c.Passes, 1)
-	if n < 1 || n > maxTemporalSamples {
-		return nil, fmt.Errorf("flame: time %g: %d temporal samples, want 1..%d: %w", t, n, maxTemporalSamples, ErrTooLarge)
+	if n < 1 || n > MaxTemporalSamples {
+		return nil, fmt.Errorf("flame: time %g: %d temporal samples, want 1..%d: %w", t, n, MaxTemporalSamples, ErrTooLarge)
 	}
 	deltas, weights, mean := TemporalWeights(n, c.TemporalFilter, c.TemporalFilterExp, c.TemporalFilterWidth)
 	fs := &FrameSpec{Time: t, Center: c, MeanWeight: mean,

@@ -56,6 +56,13 @@ func (c CUDA) InterpretDevice(ctx context.Context, sys *lsys.System, s *lsys.Dev
 	if err != nil {
 		return nil, err
 	}
+	if hostOnly(func(c lsys.Symbol) bool { return set[c] }) {
+		h, err := s.Download()
+		if err != nil {
+			return nil, fmt.Errorf("turtle: %w", err)
+		}
+		return CPU{}.Interpret(ctx, sys, h, o)
+	}
 	p := newProgram(sys, o)
 	p.moveVertices = set['{']
 	r := &cudaRun{dev: c.Dev, stages: c.Stages}

@@ -101,3 +101,14 @@ func symbolSet(dev *gpu.Device, syms *gpu.Buffer[uint8], n int) (*[256]bool, err
 	}
 	return &set, nil
 }
+
+// hostOnly reports whether a string with these symbols must be
+// interpreted on the host.
+func hostOnly(has func(lsys.Symbol) bool) bool {
+	for _, s := range hostOnlySyms {
+		if has(s) {
+			return true
+		}
+	}
+	return false
+}

@@ -40,14 +40,3 @@ func GPUInterprets(sys *lsys.System) error {
 	}
 	return nil
 }
-
-// hostOnly reports whether a string with these symbols must be
-// interpreted on the host.
-func hostOnly(has func(lsys.Symbol) bool) bool {
-	for _, s := range hostOnlySyms {
-		if has(s) {
-			return true
-		}
-	}
-	return false
-}

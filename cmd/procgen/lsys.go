@@ -26,12 +26,22 @@ func (a *app) newLsysDeriveCmd() *cobra.Command {
 and cpfg (#define, axiom:, productions with contexts l < p > r, conditions
 ": cond", probabilities, parametric modules, ignore:, homomorphism, the cut
 symbol %; configs/lsys/README.md describes it) and interpret the result with
-a 3D turtle (F f G g + - & ^ \ / | [ ] ! ' { . } $ and tropism).
+a 3D turtle (F f G g + - & ^ \ / | [ ] ! ' ; , { . } $ and tropism).
 
-Each -o names an output by its extension: .obj (segments as OBJ lines, or
-tubes with --cylinders N), .png (an orthographic preview along --view, fitted
-to the image) or .json (statistics: per-step lengths, totals, geometry,
-timings). Several -o may be given. Without -o the statistics go to stdout.
+Each -o names an output by its extension: .obj, .glb (binary glTF) or .ply
+(binary PLY) meshes, .png (an orthographic preview along --view, fitted to
+the image), .json (statistics: per-step lengths, totals, geometry, timings)
+or .txt (the derived string). Several -o may be given. Without -o the
+statistics go to stdout.
+
+Meshes fit the input: --stems auto writes a planar (2D) system to GLB and PLY
+as lines, or as flat ribbons where it sets widths with '!' or '#', and a 3D
+one as tubes; OBJ gets lines unless --cylinders N asks for tubes. --stems
+line|ribbon|tube chooses. GLB and PLY hold the whole mesh until written: its
+memory is estimated before it is built and refused over --max-memory.
+Colour indices (' ; to add 1, , to subtract 1, or set with a parameter)
+become one material each; --color-map FILE gives their colours (GLB
+materials, PLY vertex colours, and an .mtl beside an OBJ).
 
 Derivation runs on the GPU with --device cuda/auto where one is present; the
 derived string is the same on both backends for a given --seed (stochastic
@@ -52,6 +62,8 @@ array's variables.`,
   procgen lsys derive configs/lsys/tree3d.l -n 8 --cylinders 8 -o tree.obj -o tree.json
   procgen lsys derive configs/lsys/stochastic-plant.l --seed 7 --view front -o plant.png
   procgen lsys derive configs/lsys/koch-island.l -n 4 --stats
+  procgen lsys derive configs/lsys/koch-island.l -n 7 -o koch.glb
+  procgen lsys derive configs/lsys/tree3d.l --color-map configs/lsys/plant.colors -o tree.ply
   procgen lsys derive configs/lsys/ -o 'plants/%s.png' -o 'plants/%s.json' --shard 0/2`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -71,11 +83,13 @@ array's variables.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .png, .json, .txt or .glb, or - for standard output (repeatable)")
-	f.StringVar(&format, "format", "txt", "`FORMAT` of -o - (standard output) or a device: txt (the derived string), json, obj or glb")
+	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .png, .json, .txt, .glb or .ply, or - for standard output (repeatable)")
+	f.StringVar(&format, "format", "txt", "`FORMAT` of -o - (standard output) or a device: txt (the derived string), json, obj, glb or ply")
 	a.bindFlag(f, "lsys.steps", "steps", "n")
 	a.bindFlag(f, "lsys.max-modules", "max-modules", "")
 	a.bindFlag(f, "lsys.cylinders", "cylinders", "")
+	a.bindFlag(f, "lsys.stems", "stems", "")
+	a.bindFlag(f, "lsys.color-map", "color-map", "")
 	a.bindFlag(f, "lsys.view", "view", "")
 	a.bindFlag(f, "lsys.image-width", "image-width", "")
 	a.bindFlag(f, "lsys.image-height", "image-height", "")

@@ -19,6 +19,7 @@ var meshScenes = []struct {
 	args []string
 }{
 	{"lsys-bush-fig125", []string{"lsys", "derive", "../../configs/lsys/bush-fig125.l"}},
+	// Planar: since issue 35 its GLB is lines (--stems auto), as its OBJ.
 	{"lsys-plant-fig124a", []string{"lsys", "derive", "../../configs/lsys/plant-fig124a.l"}},
 	{"lsyscyl-context-plant", []string{"lsys", "derive", "../../configs/lsys/context-plant.l", "--cylinders", "5"}},
 	{"pga-tower", []string{"pga", "city", "../../configs/pga/tower.pga", "--grid", "6x6"}},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/procgen-dev/procgen/internal/lsys/syntax"
 	"github.com/procgen-dev/procgen/internal/lsys/turtle"
 	"github.com/procgen-dev/procgen/internal/output"
+	"github.com/procgen-dev/procgen/internal/output/mesh"
 	"github.com/procgen-dev/procgen/internal/phase"
 )
 
@@ -34,6 +36,7 @@ type system struct {
 	maxModules int64
 	pipe       turtle.Pipeline
 	rep        Report
+	palette    [][3]float64 // --color-map's colours, or nil
 	mu         sync.Mutex // the progress callbacks of derivation and interpretation
 }
 
@@ -69,7 +72,7 @@ func derive(ctx context.Context, env *job.Env, path string, outs []string, o *Op
 	if err != nil {
 		return err
 	}
-	if err := checkMeshMemory(env, geom, outs, o); err != nil {
+	if err := checkMeshMemory(env, geom, outs, o, r.rep.setsWidth); err != nil {
 		return err
 	}
 	return r.write(ctx, geom, preview)
@@ -85,11 +88,20 @@ func (r *system) planRun(ctx context.Context) error {
 	if err := job.CheckInput("lsys", r.path); err != nil {
 		return err
 	}
-	plan, err := r.env.PlanOutputs([]string{r.path}, r.outs...)
+	inputs := []string{r.path}
+	if r.o.ColorMap != "" {
+		inputs = append(inputs, r.o.ColorMap)
+	}
+	plan, err := r.env.PlanOutputs(inputs, append(slices.Clone(r.outs), r.o.mtlPaths(r.outs)...)...)
 	if err != nil {
 		return err
 	}
 	r.plan = plan
+	if r.o.ColorMap != "" {
+		if r.palette, err = readColorMap(ctx, r.o.ColorMap); err != nil {
+			return err
+		}
+	}
 	if r.wantsPreview() {
 		if err := checkPreviewMemory(r.env, r.o); err != nil {
 			return err
@@ -123,7 +135,11 @@ func (r *system) open(ctx context.Context) (*gpu.Device, error) {
 	if r.env.Dev.WeighsJob("lsys") {
 		work = device.LsysWork(ctx, r.sys, r.steps, r.env.Seed, r.maxModules)
 	}
-	if why := lsys.GPUSupports(r.sys); why != nil && r.env.Device == "auto" {
+	why := lsys.GPUSupports(r.sys)
+	if why == nil {
+		why = turtle.GPUInterprets(r.sys)
+	}
+	if why != nil && r.env.Device == "auto" {
 		r.env.Log.Debugf("device: cpu (auto: %v)", why)
 		return nil, nil
 	}
@@ -228,7 +244,20 @@ func (r *system) preview(ctx context.Context, geom *turtle.Geometry) (*image.NRG
 func (r *system) write(ctx context.Context, geom *turtle.Geometry, preview *image.NRGBA) error {
 	writes := make([]output.Write, len(r.outs))
 	for i, out := range r.outs {
-		writes[i] = output.Write{Path: out, Func: encoder(ctx, r.o.format(out), geom, preview, &r.rep, r.o)}
+		mtllib := ""
+		if r.o.ColorMap != "" && out != output.Stdout && !job.IsStream(out) {
+			mtllib = filepath.Base(output.MTLPath(out))
+		}
+		writes[i] = output.Write{Path: out, Func: encoder(ctx, r.o.format(out), geom, preview, &r.rep, r.o, r.palette, mtllib)}
+	}
+	for _, mtl := range r.o.mtlPaths(r.outs) {
+		writes = append(writes, output.Write{Path: mtl, Func: func(w io.Writer) error {
+			m, err := geom.Mesh(meshOptions(".obj", geom, r.o, r.rep.setsWidth, r.palette))
+			if err != nil {
+				return err
+			}
+			return mesh.EncodeMTL(w, m)
+		}})
 	}
 	phase.Enter(ctx, "write")
 	if err := r.plan.Commit(ctx, writes); err != nil {

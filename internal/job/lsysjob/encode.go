@@ -28,18 +28,16 @@ type text struct {
 // encoder is the writer of one output format (by extension, or the
 // --format of -o -).
 func encoder(ctx context.Context, format string, g *turtle.Geometry, preview *image.NRGBA,
-	rep *Report, o *Options) func(w io.Writer) error {
+	rep *Report, o *Options, palette [][3]float64, mtllib string) func(w io.Writer) error {
 	switch format {
 	case ".json":
 		return func(w io.Writer) error { return output.EncodeJSON(w, rep) }
-	case ".obj":
-		return func(w io.Writer) error { return encodeOBJ(ctx, w, g, o, rep.setsWidth) }
 	case ".png":
 		return func(w io.Writer) error { return output.EncodePNG(ctx, w, preview, output.Depth8) }
 	case ".txt":
 		return func(w io.Writer) error { return encodeText(ctx, w, &rep.text) }
-	case ".glb":
-		return func(w io.Writer) error { return encodeGLB(ctx, w, g, o, rep.setsWidth) }
+	case ".obj", ".glb", ".ply":
+		return func(w io.Writer) error { return encodeMesh(ctx, w, format, g, o, rep.setsWidth, palette, mtllib) }
 	}
 	return func(io.Writer) error { return fmt.Errorf("lsys: output format %q: unknown", format) }
 }
@@ -83,29 +81,68 @@ func tubeScale(mode string, g *turtle.Geometry, setsWidth bool) float64 {
 	return g.WorldWidthScale(u)
 }
 
-// encodeOBJ writes g as OBJ: lines, or tubes of --cylinders sides,
-// capped, with normals.
-func encodeOBJ(ctx context.Context, w io.Writer, g *turtle.Geometry, o *Options, setsWidth bool) error {
-	m, err := g.Mesh(turtle.MeshOptions{Sides: o.Cylinders, Caps: o.Cylinders > 2, Normals: o.Cylinders > 2,
-		WidthScale: tubeScale(o.LineWidth, g, setsWidth)})
-	if err != nil {
-		return err
+// Stems are what --stems resolves to for one output.
+const (
+	stemLine   = "line"
+	stemRibbon = "ribbon"
+	stemTube   = "tube"
+)
+
+// stems resolves --stems for an output format: auto gives tubes where
+// --cylinders asks for them; else lines in OBJ (as always); in GLB and PLY
+// tubes for a 3D geometry, and for a planar one (a 2D system) ribbons where
+// the string sets widths ('!', '#') and lines where it does not: a curve
+// has no width to show, and tubes of a planar curve cost a kilobyte a
+// segment (Koch island n=7 was a 3.6 GB GLB).
+func stems(format string, g *turtle.Geometry, o *Options, setsWidth bool) string {
+	switch {
+	case o.Stems != "auto":
+		return o.Stems
+	case o.Cylinders > 0:
+		return stemTube
+	case format == ".obj":
+		return stemLine
+	case !g.Planar():
+		return stemTube
+	case setsWidth:
+		return stemRibbon
 	}
-	return mesh.EncodeOBJ(ctx, w, m, mesh.OBJOptions{})
+	return stemLine
 }
 
-// encodeGLB writes g as binary glTF: tubes of --cylinders sides (8 when
-// 0, lines having no glTF surface), capped, and the polygons, a material
-// per colour index.
-func encodeGLB(ctx context.Context, w io.Writer, g *turtle.Geometry, o *Options, setsWidth bool) error {
-	sides := o.Cylinders
-	if sides == 0 {
-		sides = 8
+// meshOptions are the mesh of g for an output format: lines, ribbons or
+// tubes of --cylinders sides (8 when 0), capped, with normals; a material
+// per colour index in GLB and PLY, and in OBJ with --color-map (its MTL).
+func meshOptions(format string, g *turtle.Geometry, o *Options, setsWidth bool, palette [][3]float64) turtle.MeshOptions {
+	mo := turtle.MeshOptions{WidthScale: tubeScale(o.LineWidth, g, setsWidth), Palette: palette,
+		ByColor: format != ".obj" || palette != nil}
+	switch stems(format, g, o, setsWidth) {
+	case stemTube:
+		mo.Sides = o.Cylinders
+		if mo.Sides == 0 {
+			mo.Sides = 8
+		}
+		mo.Caps, mo.Normals = true, true
+	case stemRibbon:
+		mo.Ribbons, mo.Normals = true, true
+	default:
+		mo.Normals = format != ".obj" // OBJ lines have no use for the polygons' normals either (as before)
 	}
-	m, err := g.Mesh(turtle.MeshOptions{Sides: sides, Caps: true, Normals: true, ByColor: true,
-		WidthScale: tubeScale(o.LineWidth, g, setsWidth)})
+	return mo
+}
+
+// encodeMesh writes g as OBJ, GLB or PLY.
+func encodeMesh(ctx context.Context, w io.Writer, format string, g *turtle.Geometry, o *Options, setsWidth bool,
+	palette [][3]float64, mtllib string) error {
+	m, err := g.Mesh(meshOptions(format, g, o, setsWidth, palette))
 	if err != nil {
 		return err
+	}
+	switch format {
+	case ".obj":
+		return mesh.EncodeOBJ(ctx, w, m, mesh.OBJOptions{MTLLib: mtllib})
+	case ".ply":
+		return mesh.EncodePLY(ctx, w, m, mesh.Options{})
 	}
 	return mesh.EncodeGLB(ctx, w, m, mesh.Options{})
 }

@@ -1,9 +1,12 @@
 package lsysjob
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"strings"
 
+	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/job"
 	"github.com/procgen-dev/procgen/internal/lsys/syntax"
 	"github.com/procgen-dev/procgen/internal/lsys/turtle"
@@ -62,14 +65,38 @@ func checkParse(env *job.Env, path string) error {
 		syntax.ParseMemory(fi.Size()), "the input's size (a shorter axiom)")
 }
 
-// checkMeshMemory refuses a GLB output whose tubes would not fit in
+// checkMeshMemory refuses a GLB or PLY output (which hold the whole mesh
+// until it is written; OBJ streams it) whose mesh would not fit in
 // --max-memory, once the geometry is known and before the mesh is built.
-func checkMeshMemory(env *job.Env, g *turtle.Geometry, outs []string, o *Options) error {
+func checkMeshMemory(env *job.Env, g *turtle.Geometry, outs []string, o *Options, setsWidth bool) error {
 	for _, out := range outs {
-		if o.format(out) == ".glb" {
-			what := fmt.Sprintf("lsys: a GLB of %d segments and %d polygons", len(g.Segments), len(g.Polygons))
-			return env.CheckMemory(what, turtle.GLBMemory(g, o.Cylinders, true), "-n or --cylinders")
+		format := o.format(out)
+		if format != ".glb" && format != ".ply" {
+			continue
+		}
+		mo := meshOptions(format, g, o, setsWidth, nil)
+		what := fmt.Sprintf("lsys: a %s of %d segments as %ss and %d polygons", strings.ToUpper(format[1:]),
+			len(g.Segments), stems(format, g, o, setsWidth), len(g.Polygons))
+		flags := "-n or --stems"
+		if mo.Sides > 2 {
+			flags = "-n, --cylinders or --stems"
+		}
+		if err := env.CheckMemory(what, turtle.MeshMemory(g, mo), flags); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// readColorMap reads --color-map (bounded as palettes are).
+func readColorMap(ctx context.Context, path string) ([][3]float64, error) {
+	data, err := input.ReadFile(ctx, path, input.Palette)
+	if err != nil {
+		return nil, fmt.Errorf("lsys: --color-map: %w", err)
+	}
+	pal, err := turtle.ParseColorMap(path, data)
+	if err != nil {
+		return nil, fmt.Errorf("lsys: --color-map: %w", err)
+	}
+	return pal, nil
 }

@@ -27,6 +27,10 @@ type Options struct {
 	LineScale   float64 `mapstructure:"line-scale"`
 	LineWidth   string  `mapstructure:"line-width"`
 	Stats       bool    `mapstructure:"stats"`
+	// Stems is how segments become mesh geometry: auto, line, ribbon or tube.
+	Stems string `mapstructure:"stems"`
+	// ColorMap is a colour map file colouring the colour indices.
+	ColorMap string `mapstructure:"color-map"`
 	AllSteps    bool    `mapstructure:"-"` // --all-steps: a .txt output holds every step's string
 	Up          string  `mapstructure:"-"` // --up: the world direction shown upwards in the preview
 	// Format is --format: what -o - (or a device) writes.
@@ -49,6 +53,11 @@ func (o *Options) Validate() error {
 	case !(o.LineScale > 0) || o.LineScale > 1e6:
 		return job.Usagef("invalid --line-scale %g: want a positive number", o.LineScale)
 	}
+	switch o.Stems {
+	case "auto", "line", "ribbon", "tube":
+	default:
+		return job.Usagef("invalid --stems %q: want auto, line, ribbon or tube", o.Stems)
+	}
 	switch o.LineWidth {
 	case "auto", "pixels", "world", "relative":
 	default:
@@ -65,7 +74,7 @@ func (o *Options) Validate() error {
 
 // formats are the formats -o can name, by extension.
 var formats = map[string]string{".obj": "OBJ geometry", ".png": "PNG preview", ".json": "JSON statistics",
-	".txt": "the derived string", ".glb": "glTF binary"}
+	".txt": "the derived string", ".glb": "glTF binary", ".ply": "binary PLY"}
 
 // checkOutputs refuses an output whose extension names no format, and a
 // --format that standard output (or a device) cannot take; it fixes the
@@ -74,13 +83,13 @@ func (o *Options) checkOutputs(outs []string) error {
 	for _, out := range outs {
 		if out == output.Stdout || job.IsStream(out) {
 			if _, ok := formats["."+o.Format]; !ok || o.Format == "png" {
-				return job.Usagef("invalid --format %q: want txt, json, obj or glb for -o -", o.Format)
+				return job.Usagef("invalid --format %q: want txt, json, obj, glb or ply for -o -", o.Format)
 			}
 			o.stdoutFormat = "." + o.Format
 			continue
 		}
 		if _, ok := formats[strings.ToLower(filepath.Ext(out))]; !ok {
-			return job.Usagef("output %q: want a .obj, .png, .json or .txt file, or a .glb (glTF)", out)
+			return job.Usagef("output %q: want a .obj, .png, .json or .txt file, a .glb (glTF) or a .ply", out)
 		}
 	}
 	return nil
@@ -101,9 +110,25 @@ func (o *Options) needsText(outs []string) bool {
 
 func (o *Options) needsGeometry(outs []string) bool {
 	for _, out := range outs {
-		if ext := o.format(out); ext == ".obj" || ext == ".png" || ext == ".glb" {
+		if ext := o.format(out); ext == ".obj" || ext == ".png" || ext == ".glb" || ext == ".ply" {
 			return true
 		}
 	}
 	return false
+}
+
+// mtlPaths are the .mtl files written beside the .obj outputs (not
+// standard output or a device): only with --color-map, which makes the
+// materials the user's (known before the work, so the plan holds them).
+func (o *Options) mtlPaths(outs []string) []string {
+	if o.ColorMap == "" {
+		return nil
+	}
+	var mtls []string
+	for _, out := range outs {
+		if out != output.Stdout && !job.IsStream(out) && o.format(out) == ".obj" {
+			mtls = append(mtls, output.MTLPath(out))
+		}
+	}
+	return mtls
 }

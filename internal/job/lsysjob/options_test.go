@@ -19,9 +19,10 @@ func TestCheckOutputs(t *testing.T) {
 			want: []string{".obj", ".png", ".json", ".txt", ".glb"}},
 		{outs: []string{"-"}, format: "json", want: []string{".json"}},
 		{outs: []string{"-", "a.obj"}, format: "glb", want: []string{".glb", ".obj"}},
-		{outs: []string{"-"}, format: "png", wantErr: `invalid --format "png": want txt, json, obj or glb for -o -`},
-		{outs: []string{"-"}, format: "ply", wantErr: `invalid --format "ply"`},
-		{outs: []string{"a.ply"}, format: "txt", wantErr: `output "a.ply": want a .obj, .png, .json or .txt file, or a .glb (glTF)`},
+		{outs: []string{"-"}, format: "png", wantErr: `invalid --format "png": want txt, json, obj, glb or ply for -o -`},
+		{outs: []string{"-"}, format: "ply", want: []string{".ply"}},
+		{outs: []string{"a.ply"}, format: "txt", want: []string{".ply"}},
+		{outs: []string{"a.stl"}, format: "txt", wantErr: `output "a.stl": want a .obj, .png, .json or .txt file, a .glb (glTF) or a .ply`},
 	}
 	for _, tt := range tests {
 		o := Options{Format: tt.format}

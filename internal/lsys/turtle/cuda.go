@@ -57,6 +57,9 @@ func (c CUDA) Interpret(ctx context.Context, sys *lsys.System, s *lsys.String, o
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if hostOnly(func(c lsys.Symbol) bool { return bytes.IndexByte(s.Syms, c) >= 0 }) {
+		return CPU{}.Interpret(ctx, sys, s, o) // see GPUInterprets
+	}
 	p := newProgram(sys, o)
 	p.moveVertices = bytes.IndexByte(s.Syms, '{') >= 0
 	n := len(s.Syms)

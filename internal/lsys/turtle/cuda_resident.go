@@ -56,6 +56,13 @@ func (c CUDA) InterpretDevice(ctx context.Context, sys *lsys.System, s *lsys.Dev
 	if err != nil {
 		return nil, err
 	}
+	if hostOnly(func(c lsys.Symbol) bool { return set[c] }) {
+		h, err := s.Download()
+		if err != nil {
+			return nil, fmt.Errorf("turtle: %w", err)
+		}
+		return CPU{}.Interpret(ctx, sys, h, o)
+	}
 	p := newProgram(sys, o)
 	p.moveVertices = set['{']
 	r := &cudaRun{dev: c.Dev, stages: c.Stages}
@@ -93,4 +100,15 @@ func symbolSet(dev *gpu.Device, syms *gpu.Buffer[uint8], n int) (*[256]bool, err
 		set[c] = w[c>>5]>>(c&31)&1 != 0
 	}
 	return &set, nil
+}
+
+// hostOnly reports whether a string with these symbols must be
+// interpreted on the host.
+func hostOnly(has func(lsys.Symbol) bool) bool {
+	for _, s := range hostOnlySyms {
+		if has(s) {
+			return true
+		}
+	}
+	return false
 }

@@ -111,11 +111,14 @@ func (p *program) emit(syms []byte, params []float64, c *chunk, segs []Segment, 
 			default:
 				width += p.winc
 			}
-		case cm == cColor:
-			if has {
+		case cm == cColor || cm == cColorDown:
+			switch {
+			case has:
 				color = colorIndex(v)
-			} else {
+			case cm == cColor:
 				color = min(color+1, maxColor)
+			default:
+				color = max(color-1, 0)
 			}
 		default: // polygon events
 			evs[ei] = event{p: pos.f32(), color: uint16(color), kind: cm, module: i}

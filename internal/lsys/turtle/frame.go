@@ -127,27 +127,27 @@ func (f widthFn) then(g widthFn) widthFn {
 	return widthFn{f.add + g.add, max(f.min+g.add, g.min)}
 }
 
-// maxColor is the largest colour index; ' saturates there.
+// maxColor is the largest colour index; ' and ; saturate there, and , at 0.
 const maxColor = math.MaxUint16
 
-// colorFn is a colour update: set to v, or add v (saturating).
+// colorFn is a colour update: add, then clamp to lo..hi. Increments and
+// decrements that saturate at both ends do not compose into one saturating
+// add (from 0, ",;" gives 1, a net add of 0 gives 0), but clamped adds do:
+// clamp(clamp(c+a, l1, h1)+b, l2, h2) = clamp(c+a+b, clamp(l1+b, l2, h2),
+// clamp(h1+b, l2, h2)). Setting to v is {0, v, v}; the identity {0, 0, maxColor}.
 type colorFn struct {
-	set bool
-	v   int32
+	add, lo, hi int32
 }
 
-func (f colorFn) apply(c int32) int32 {
-	if f.set {
-		return f.v
-	}
-	return min(c+f.v, maxColor)
-}
+func identityColor() colorFn { return colorFn{0, 0, maxColor} }
 
+func clampColor(c, lo, hi int32) int32 { return min(max(c, lo), hi) }
+
+func (f colorFn) apply(c int32) int32 { return clampColor(c+f.add, f.lo, f.hi) }
+
+// then is f followed by g.
 func (f colorFn) then(g colorFn) colorFn {
-	if g.set {
-		return g
-	}
-	return colorFn{f.set, min(f.v+g.v, maxColor)}
+	return colorFn{f.add + g.add, clampColor(f.lo+g.add, g.lo, g.hi), clampColor(f.hi+g.add, g.lo, g.hi)}
 }
 
 // colorIndex converts a parameter to a colour index: rounded, clamped to

@@ -242,9 +242,17 @@ func TestGLBRoundTrip(t *testing.T) {
 	if err := writeGLB(ctx, &buf, g, glbOptions{}); err == nil {
 		t.Error("a cancelled encode succeeded")
 	}
-	if err := writeGLB(context.Background(), &buf, g, glbOptions{Sides: 2}); err == nil {
-		t.Error("2 sides (lines, which glTF cannot draw) accepted")
+	// Lines (sides 2 or less) are LINES primitives, which the validator
+	// accepts (issue 35: a planar curve's GLB is lines, not tubes).
+	buf.Reset()
+	lg, _ := configGeometry(t, "bush-fig125.l", 2)
+	if err := writeGLB(context.Background(), &buf, lg, glbOptions{Sides: 2}); err != nil {
+		t.Fatalf("lines: %v", err)
 	}
+	if !bytes.Contains(buf.Bytes(), []byte(`"mode":1`)) {
+		t.Error("no LINES primitive in a GLB of lines")
+	}
+	validate(t, buf.Bytes())
 }
 
 func distToLine(p [3]float64, a, b [3]float32) float64 {

@@ -14,8 +14,14 @@ type MeshOptions struct {
 	// Width/2 (open unless Caps; segments of no length or no width are
 	// left out); otherwise segments are lines, chained into polylines where
 	// one segment starts exactly where the one before it ended. glTF has
-	// no lines, so a GLB wants tubes.
+	// Lines are a LINES primitive in glTF and edges in PLY.
 	Sides int
+	// Ribbons, when Sides is 2 or less, makes each segment a flat quad of
+	// its width in the plane of the geometry where it lies in one (z
+	// constant: the XY plane of a 2D system), else facing the segment's
+	// frame as a tube's first side would. A planar plant keeps its widths
+	// at 4 vertices a segment.
+	Ribbons bool
 	// Caps closes both ends of each tube with a polygon.
 	Caps bool
 	// WidthScale multiplies the segments' widths (Geometry.WorldWidthScale
@@ -77,7 +83,8 @@ func (g *Geometry) Mesh(o MeshOptions) (*mesh.Mesh, error) {
 	if o.Sides > maxSides || o.Sides < 0 {
 		return nil, fmt.Errorf("turtle: mesh: %d sides: want at most %d", o.Sides, maxSides)
 	}
-	b := &meshBuilder{g: g, o: o, tubes: o.Sides > 2, scale: o.WidthScale}
+	b := &meshBuilder{g: g, o: o, tubes: o.Sides > 2, ribbons: o.Sides <= 2 && o.Ribbons, planar: g.Planar(),
+		scale: o.WidthScale}
 	if b.scale == 0 {
 		b.scale = 1
 	}
@@ -127,7 +134,9 @@ type meshBuilder struct {
 	g     *Geometry
 	o     MeshOptions
 	tubes bool
-	scale float64
+	// ribbons: flat quads; planar: the geometry lies in a plane z = const.
+	ribbons, planar bool
+	scale           float64
 	ring  [][2]float64 // cos and sin around a tube
 }
 
@@ -147,6 +156,14 @@ func (b *meshBuilder) segments(at []int32, mat int) mesh.Part {
 		p.Build = func(lo, hi int, c *mesh.Chunk) {
 			for k := lo; k < hi; k++ {
 				b.tube(c, &b.g.Segments[pick(at, k)])
+			}
+		}
+		return p
+	}
+	if b.ribbons {
+		p.Build = func(lo, hi int, c *mesh.Chunk) {
+			for k := lo; k < hi; k++ {
+				b.ribbon(c, &b.g.Segments[pick(at, k)])
 			}
 		}
 		return p
@@ -187,15 +204,8 @@ func (b *meshBuilder) tube(c *mesh.Chunk, s *Segment) {
 	if s.A == s.B || !(r > 0) {
 		return
 	}
-	a := vec3{float64(s.A[0]), float64(s.A[1]), float64(s.A[2])}
-	e := vec3{float64(s.B[0]), float64(s.B[1]), float64(s.B[2])}
-	d := e.add(a.neg())
-	t := d.scale(1 / math.Sqrt(dot(d, d)))
-	sign := math.Copysign(1, t.z)
-	ka := -1 / (sign + t.z)
-	kb := t.x * t.y * ka
-	b1 := vec3{1 + sign*t.x*t.x*ka, sign * kb, -sign * t.x}
-	b2 := vec3{kb, sign + t.y*t.y*ka, -t.y} // b1 × b2 = t
+	a, e, t := ends(s)
+	b1, b2 := basis(t)
 	n := int32(len(b.ring))
 	p0, n0, v0 := int32(len(c.Positions)), int32(len(c.Normals)), int32(len(c.Vertices))
 	for _, end := range [2]vec3{a, e} {
@@ -269,3 +279,60 @@ func (b *meshBuilder) polygons(at []int32, mat int) mesh.Part {
 	}
 	return p
 }
+
+// ends is a segment's end points and unit direction.
+func ends(s *Segment) (a, e, t vec3) {
+	a = vec3{float64(s.A[0]), float64(s.A[1]), float64(s.A[2])}
+	e = vec3{float64(s.B[0]), float64(s.B[1]), float64(s.B[2])}
+	d := e.add(a.neg())
+	return a, e, d.scale(1 / math.Sqrt(dot(d, d)))
+}
+
+// basis is an orthonormal pair perpendicular to the unit vector t, with
+// b1 × b2 = t, without a branch on t (Duff et al. 2017).
+func basis(t vec3) (b1, b2 vec3) {
+	sign := math.Copysign(1, t.z)
+	ka := -1 / (sign + t.z)
+	kb := t.x * t.y * ka
+	return vec3{1 + sign*t.x*t.x*ka, sign * kb, -sign * t.x}, vec3{kb, sign + t.y*t.y*ka, -t.y}
+}
+
+// ribbon adds one segment as a flat quad of its width. In a planar
+// geometry the quad lies in the plane, across the segment, facing +Z (its
+// material is double-sided); otherwise it spans the tube frame's first
+// direction.
+func (b *meshBuilder) ribbon(c *mesh.Chunk, s *Segment) {
+	r := float64(s.Width) * b.scale / 2
+	if s.A == s.B || !(r > 0) {
+		return
+	}
+	a, e, t := ends(s)
+	side, normal := vec3{}, vec3{0, 0, 1}
+	if across := (vec3{-t.y, t.x, 0}); b.planar && dot(across, across) > 1e-12 {
+		side = across.scale(1 / math.Sqrt(dot(across, across)))
+	} else {
+		var b2 vec3
+		side, b2 = basis(t)
+		normal = b2
+	}
+	p0, v0 := int32(len(c.Positions)), int32(len(c.Vertices))
+	w := side.scale(r)
+	c.Positions = append(c.Positions, a.add(w).f32(), a.add(w.neg()).f32(), e.add(w.neg()).f32(), e.add(w).f32())
+	n0 := int32(len(c.Normals))
+	if b.o.Normals {
+		c.Normals = append(c.Normals, normal.f32())
+	}
+	for j := range int32(4) {
+		c.Vertices = append(c.Vertices, mesh.Vertex{P: p0 + j, N: n0})
+	}
+	// (A+w, A-w, B-w, B+w) winds counter-clockwise about the normal:
+	// (-side) × t is +Z in the plane and b2 off it (b1 × b2 = t).
+	c.Face(v0, v0+1, v0+2, v0+3)
+}
+
+// Planar reports whether g lies in a plane z = const, as every 2D system's
+// geometry does (+, -, | and tropism towards a direction in the plane keep
+// z exactly; &, ^, \, /, $ leave it). It reads the geometry, not the
+// symbols, so a 3D symbol that never lifts the turtle off the plane does not
+// cost tubes.
+func (g *Geometry) Planar() bool { return g.Stats.Bounds.Min[2] == g.Stats.Bounds.Max[2] }

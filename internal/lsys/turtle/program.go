@@ -31,6 +31,9 @@ const (
 	cPolyStart
 	cPolyVertex
 	cPolyEnd
+	// cColorDown is last so that the values above stay those of the CUDA
+	// turtle (TC_* in cuda/turtle_math.cuh), which has no decrement.
+	cColorDown
 )
 
 var symbolCmds = map[byte]cmd{
@@ -38,6 +41,7 @@ var symbolCmds = map[byte]cmd{
 	'+': cLeft, '-': cRight, '&': cPitchDown, '^': cPitchUp,
 	'\\': cRollLeft, '/': cRollRight, '|': cAround, '$': cLevel,
 	'[': cPush, ']': cPop, '!': cThinner, '#': cThicker, '\'': cColor,
+	';': cColor, ',': cColorDown,
 	'{': cPolyStart, '.': cPolyVertex, '}': cPolyEnd,
 }
 
@@ -56,7 +60,7 @@ type xturtle struct {
 	c colorFn
 }
 
-func identityX() xturtle { return xturtle{frame: identityFrame()} }
+func identityX() xturtle { return xturtle{frame: identityFrame(), c: identityColor()} }
 
 func (t *turtle) apply(x *xturtle) turtle {
 	return turtle{frame: t.frame.apply(&x.frame), width: x.w.apply(t.width), color: x.c.apply(t.color)}

@@ -25,7 +25,9 @@
 //	[ ]      push / pop the whole turtle state
 //	! #      set the width to the parameter; without one, decrease / increase
 //	         it by Options.WidthIncrement (never below zero; as in cpfg)
-//	'        set the colour index to the parameter; without one, add 1
+//	' ;      set the colour index to the parameter; without one, add 1
+//	,        set the colour index to the parameter; without one, subtract 1
+//	         (never below 0), as cpfg's ; and , do
 //	{ . }    start a polygon, add the position as a vertex, end it
 //
 // Every other symbol is ignored. The rotations are the book's R_U, R_L and

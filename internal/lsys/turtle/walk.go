@@ -195,10 +195,14 @@ func (p *program) walk(w *walker, lo, hi, po int, skips []span, t turtle, x xtur
 				} else {
 					width = g.apply(width)
 				}
-			case cm == cColor:
-				g := colorFn{false, 1}
-				if has {
-					g = colorFn{true, colorIndex(v)}
+			case cm == cColor || cm == cColorDown:
+				g := colorFn{1, 0, maxColor}
+				switch {
+				case has:
+					c := colorIndex(v)
+					g = colorFn{0, c, c}
+				case cm == cColorDown:
+					g = colorFn{-1, 0, maxColor}
 				}
 				if summary {
 					cf = cf.then(g)

@@ -22,6 +22,7 @@ const (
 	gltfUint32       = 5125
 	gltfArrayBuffer  = 34962
 	gltfElementArray = 34963
+	gltfLines        = 1
 	gltfTriangles    = 4
 )
 
@@ -36,7 +37,9 @@ var errTooBig = errors.New("over 4 GiB, the most a GLB file can hold; write OBJ 
 // Faces are cut as fans, or by ear clipping in concave parts. Chunks are
 // built on all cores; the binary chunk is streamed from them in order (the
 // JSON, which comes first, needs every length and bound, so the whole
-// binary is held). Lines have no glTF surface and are an error.
+// binary is held). Lines become a second primitive of the part's mesh, of
+// mode LINES, with positions only: a planar curve of millions of segments
+// is then a few bytes a segment where tubes were a kilobyte.
 func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 	if err := m.validate(); err != nil {
 		return fmt.Errorf("mesh: glb: %w", err)
@@ -54,16 +57,10 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 		if err != nil {
 			return fmt.Errorf("mesh: glb: %w", err)
 		}
-		ni := 0
-		for _, q := range ps {
-			ni += len(q.idx)
-		}
-		if ni == 0 {
-			ps = nil // nothing to draw: its vertices would be an unused view
-		}
+		dropUnused(ps)
 		parts[i] = ps
 		for _, q := range ps {
-			binLen += 4 * int64(len(q.pos)+len(q.nrm)+len(q.idx))
+			binLen += q.bytes()
 		}
 		if binLen > maxGLBBytes {
 			return fmt.Errorf("mesh: glb: %w", errTooBig)
@@ -102,6 +99,8 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 			func(q *glbPiece) []byte { return le(q.pos) },
 			func(q *glbPiece) []byte { return le(q.nrm) },
 			func(q *glbPiece) []byte { return le(q.idx) },
+			func(q *glbPiece) []byte { return le(q.lpos) },
+			func(q *glbPiece) []byte { return le(q.lidx) },
 		} {
 			for k := range ps {
 				if err := writeContext(ctx, w, pick(&ps[k])); err != nil {
@@ -113,11 +112,19 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 	return nil
 }
 
-// glbPiece is one chunk as glTF vertex attributes and triangle indices.
+// glbPiece is one chunk as glTF vertex attributes and triangle indices,
+// and its lines as positions and index pairs.
 type glbPiece struct {
 	pos, nrm []float32
 	idx      []uint32 // offset by the vertices of the part's chunks before
 	lo, hi   [3]float32
+	lpos     []float32
+	lidx     []uint32 // offset by the line positions of the chunks before
+	llo, lhi [3]float32
+}
+
+func (q *glbPiece) bytes() int64 {
+	return 4 * int64(len(q.pos)+len(q.nrm)+len(q.idx)+len(q.lpos)+len(q.lidx))
 }
 
 // glbPart builds p's chunks in parallel and numbers their indices in order.
@@ -131,11 +138,9 @@ func glbPart(ctx context.Context, p *Part, workers int, tk *ticker, built *atomi
 		if err := p.build(k, &c); err != nil {
 			return err
 		}
-		if len(c.LineSizes) > 0 {
-			return fmt.Errorf("part %s has lines, which glTF has no surface for", p.Name)
-		}
 		ps[k] = piece(&c, p.Concave)
-		if built.Add(4*int64(len(ps[k].pos)+len(ps[k].nrm)+len(ps[k].idx))) > maxGLBBytes {
+		linePiece(&ps[k], &c)
+		if built.Add(ps[k].bytes()) > maxGLBBytes {
 			return errTooBig
 		}
 		tk.add(min(p.Count, (k+1)*p.grain()) - k*p.grain())
@@ -144,16 +149,18 @@ func glbPart(ctx context.Context, p *Part, workers int, tk *ticker, built *atomi
 	if err != nil {
 		return nil, err
 	}
-	var base int64
+	var base, lbase int64
 	for k := range ps {
-		if base > 0 {
-			for i := range ps[k].idx {
-				ps[k].idx[i] += uint32(base)
-			}
+		for i := range ps[k].idx {
+			ps[k].idx[i] += uint32(base)
+		}
+		for i := range ps[k].lidx {
+			ps[k].lidx[i] += uint32(lbase)
 		}
 		base += int64(len(ps[k].pos) / 3)
-		if base > math.MaxUint32 {
-			return nil, fmt.Errorf("%d vertices in part %s, over the uint32 index range", base, p.Name)
+		lbase += int64(len(ps[k].lpos) / 3)
+		if max(base, lbase) > math.MaxUint32 {
+			return nil, fmt.Errorf("%d vertices in part %s, over the uint32 index range", max(base, lbase), p.Name)
 		}
 	}
 	return ps, ctx.Err()
@@ -200,6 +207,49 @@ func piece(c *Chunk, concave bool) glbPiece {
 	return q
 }
 
+// dropUnused empties a part's triangle vertices when it has no triangles,
+// and its line positions when it has no lines: they would be unused views.
+func dropUnused(ps []glbPiece) {
+	ni, nl := 0, 0
+	for _, q := range ps {
+		ni, nl = ni+len(q.idx), nl+len(q.lidx)
+	}
+	for k := range ps {
+		if ni == 0 {
+			ps[k].pos, ps[k].nrm, ps[k].idx = nil, nil, nil
+		}
+		if nl == 0 {
+			ps[k].lpos, ps[k].lidx = nil, nil
+		}
+	}
+}
+
+// linePiece adds c's polylines to q as glTF LINES: every position of the
+// chunk (lines refer to them directly) and an index pair per segment.
+func linePiece(q *glbPiece, c *Chunk) {
+	if len(c.LineSizes) == 0 {
+		return
+	}
+	inf := float32(math.Inf(1))
+	q.llo, q.lhi = [3]float32{inf, inf, inf}, [3]float32{-inf, -inf, -inf}
+	q.lpos = make([]float32, 0, 3*len(c.Positions))
+	for _, p := range c.Positions {
+		for k := range 3 {
+			q.llo[k], q.lhi[k] = min(q.llo[k], p[k]), max(q.lhi[k], p[k])
+		}
+		q.lpos = append(q.lpos, p[0], p[1], p[2])
+	}
+	q.lidx = make([]uint32, 0, 2*(len(c.Lines)-len(c.LineSizes)))
+	at := 0
+	for _, s := range c.LineSizes {
+		l := c.Lines[at : at+int(s)]
+		at += int(s)
+		for j := 1; j < len(l); j++ {
+			q.lidx = append(q.lidx, uint32(l[j-1]), uint32(l[j]))
+		}
+	}
+}
+
 // gltfJSON is the JSON chunk for the pieces of m's parts.
 func gltfJSON(m *Mesh, parts [][]glbPiece) gltfDoc {
 	doc := gltfDoc{Asset: gltfAsset{Version: "2.0", Generator: generator(m)}, Scenes: []gltfScene{{Nodes: []int{}}}}
@@ -229,30 +279,23 @@ func gltfJSON(m *Mesh, parts [][]glbPiece) gltfDoc {
 		return len(doc.Accessors) - 1
 	}
 	for i, ps := range parts {
-		var nv, nn, ni int
-		inf := float32(math.Inf(1))
-		lo, hi := [3]float32{inf, inf, inf}, [3]float32{-inf, -inf, -inf}
-		for _, q := range ps {
-			nv, nn, ni = nv+len(q.pos)/3, nn+len(q.nrm)/3, ni+len(q.idx)
-			for k := range 3 {
-				lo[k], hi[k] = min(lo[k], q.lo[k]), max(hi[k], q.hi[k])
-			}
+		var mat *int
+		if mi := m.Parts[i].Material; mi >= 0 {
+			mat = &matIndex[mi]
 		}
-		if ni == 0 {
+		var prims []gltfPrimitive
+		if p, ok := trianglePrimitive(ps, view, acc); ok {
+			p.Material = mat
+			prims = append(prims, p)
+		}
+		if p, ok := linePrimitive(ps, view, acc); ok {
+			p.Material = mat
+			prims = append(prims, p)
+		}
+		if len(prims) == 0 {
 			continue
 		}
-		prim := gltfPrimitive{Attributes: map[string]int{}, Mode: gltfTriangles}
-		prim.Attributes["POSITION"] = acc(gltfAccessor{View: view(12*nv, gltfArrayBuffer), ComponentType: gltfFloat,
-			Count: nv, Type: "VEC3", Min: lo[:], Max: hi[:]})
-		if nn > 0 {
-			prim.Attributes["NORMAL"] = acc(gltfAccessor{View: view(12*nn, gltfArrayBuffer), ComponentType: gltfFloat,
-				Count: nn, Type: "VEC3"})
-		}
-		prim.Indices = acc(gltfAccessor{View: view(4*ni, gltfElementArray), ComponentType: gltfUint32, Count: ni, Type: "SCALAR"})
-		if mi := m.Parts[i].Material; mi >= 0 {
-			prim.Material = &matIndex[mi]
-		}
-		doc.Meshes = append(doc.Meshes, gltfMesh{Name: m.Parts[i].Name, Primitives: []gltfPrimitive{prim}})
+		doc.Meshes = append(doc.Meshes, gltfMesh{Name: m.Parts[i].Name, Primitives: prims})
 		doc.Nodes = append(doc.Nodes, gltfNode{Name: m.Parts[i].Name, Mesh: len(doc.Meshes) - 1})
 		doc.Scenes[0].Nodes = append(doc.Scenes[0].Nodes, len(doc.Nodes)-1)
 	}
@@ -260,4 +303,58 @@ func gltfJSON(m *Mesh, parts [][]glbPiece) gltfDoc {
 		doc.Buffers = []gltfBuffer{{ByteLength: offset}}
 	}
 	return doc
+}
+
+// The views are laid out in the order EncodeGLB writes a part's bytes:
+// positions, normals, triangle indices, line positions, line indices.
+type (
+	viewFn func(n, target int) int
+	accFn  func(a gltfAccessor) int
+)
+
+func trianglePrimitive(ps []glbPiece, view viewFn, acc accFn) (gltfPrimitive, bool) {
+	var nv, nn, ni int
+	inf := float32(math.Inf(1))
+	lo, hi := [3]float32{inf, inf, inf}, [3]float32{-inf, -inf, -inf}
+	for _, q := range ps {
+		nv, nn, ni = nv+len(q.pos)/3, nn+len(q.nrm)/3, ni+len(q.idx)
+		for k := range 3 {
+			lo[k], hi[k] = min(lo[k], q.lo[k]), max(hi[k], q.hi[k])
+		}
+	}
+	if ni == 0 {
+		return gltfPrimitive{}, false
+	}
+	prim := gltfPrimitive{Attributes: map[string]int{}, Mode: gltfTriangles}
+	prim.Attributes["POSITION"] = acc(gltfAccessor{View: view(12*nv, gltfArrayBuffer), ComponentType: gltfFloat,
+		Count: nv, Type: "VEC3", Min: lo[:], Max: hi[:]})
+	if nn > 0 {
+		prim.Attributes["NORMAL"] = acc(gltfAccessor{View: view(12*nn, gltfArrayBuffer), ComponentType: gltfFloat,
+			Count: nn, Type: "VEC3"})
+	}
+	prim.Indices = acc(gltfAccessor{View: view(4*ni, gltfElementArray), ComponentType: gltfUint32, Count: ni, Type: "SCALAR"})
+	return prim, true
+}
+
+func linePrimitive(ps []glbPiece, view viewFn, acc accFn) (gltfPrimitive, bool) {
+	var nv, ni int
+	inf := float32(math.Inf(1))
+	lo, hi := [3]float32{inf, inf, inf}, [3]float32{-inf, -inf, -inf}
+	for _, q := range ps {
+		if len(q.lidx) == 0 {
+			continue // and no positions: linePiece adds both or neither
+		}
+		nv, ni = nv+len(q.lpos)/3, ni+len(q.lidx)
+		for k := range 3 {
+			lo[k], hi[k] = min(lo[k], q.llo[k]), max(hi[k], q.lhi[k])
+		}
+	}
+	if ni == 0 {
+		return gltfPrimitive{}, false
+	}
+	prim := gltfPrimitive{Attributes: map[string]int{}, Mode: gltfLines}
+	prim.Attributes["POSITION"] = acc(gltfAccessor{View: view(12*nv, gltfArrayBuffer), ComponentType: gltfFloat,
+		Count: nv, Type: "VEC3", Min: lo[:], Max: hi[:]})
+	prim.Indices = acc(gltfAccessor{View: view(4*ni, gltfElementArray), ComponentType: gltfUint32, Count: ni, Type: "SCALAR"})
+	return prim, true
 }

@@ -166,7 +166,6 @@ func TestRefused(t *testing.T) {
 		{"two-corner face", wrap(func(c *Chunk) { c.Face(0, 1) }), false},
 		{"one-point line", wrap(func(c *Chunk) { c.Lines = append(c.Lines, 1); c.LineSizes = append(c.LineSizes, 1) }), false},
 		{"sizes and indices disagree", wrap(func(c *Chunk) { c.FaceSizes[0] = 3 }), false},
-		{"lines in glTF", func(*Mesh) {}, true},
 	}
 	var b bytes.Buffer
 	if EncodeOBJ(context.Background(), &b, square(false), OBJOptions{}) != nil || EncodeGLB(context.Background(), &b, square(false), Options{}) != nil {

@@ -133,6 +133,7 @@ type gltf struct {
 			Attributes map[string]int
 			Indices    int
 			Material   *int
+			Mode       *int // 4 (triangles) when absent; 1: lines
 		}
 	}
 	Accessors []struct {
@@ -158,7 +159,7 @@ func glb(data []byte) (string, error) {
 	if 20+jl+8 <= len(data) {
 		bin = data[20+jl+8:]
 	}
-	nv, nn, nt := 0, 0, 0
+	nv, nn, nt, nl := 0, 0, 0, 0
 	all := newBox()
 	mats := map[string]*material{}
 	for _, m := range doc.Meshes {
@@ -169,7 +170,11 @@ func glb(data []byte) (string, error) {
 				nn += doc.Accessors[ni].Count
 			}
 			ia := doc.Accessors[p.Indices]
-			nt += ia.Count / 3
+			if p.Mode != nil && *p.Mode == 1 {
+				nl += ia.Count / 2 // LINES: counted apart, and no triangles
+			} else {
+				nt += ia.Count / 3
+			}
 			name := ""
 			if p.Material != nil {
 				name = doc.Materials[*p.Material].Name
@@ -179,7 +184,9 @@ func glb(data []byte) (string, error) {
 				mm = &material{b: newBox()}
 				mats[name] = mm
 			}
-			mm.tris += ia.Count / 3
+			if p.Mode == nil || *p.Mode != 1 {
+				mm.tris += ia.Count / 3
+			}
 			pv, iv := doc.BufferViews[pa.BufferView], doc.BufferViews[ia.BufferView]
 			if iv.ByteOffset+4*ia.Count > len(bin) || pv.ByteOffset+12*pa.Count > len(bin) {
 				return "", errors.New("glb: accessor beyond the binary chunk")
@@ -199,5 +206,8 @@ func glb(data []byte) (string, error) {
 		}
 	}
 	s := fmt.Sprintf("glb vertices=%d normals=%d triangles=%d bounds=%v\n", nv, nn, nt, all)
+	if nl > 0 {
+		s = fmt.Sprintf("glb vertices=%d normals=%d triangles=%d lines=%d bounds=%v\n", nv, nn, nt, nl, all)
+	}
 	return s + materials(mats), nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+	"github.com/procgen-dev/procgen/internal/rules/progtest"
 )
 
 // drawPTXPrograms are drawPrograms at sizes the emulator runs quickly.
@@ -23,17 +24,10 @@ func drawPTXPrograms(t testing.TB) map[string]*Program {
 
 // drawRandomPrograms returns n random programs with draws the GPU takes.
 func drawRandomPrograms(t testing.TB, n int) ([]*Program, []string) {
-	g := &progGen{r: rand.New(rand.NewPCG(16, 7)), draws: true}
-	var ps []*Program
-	var srcs []string
-	for k := 0; len(ps) < n && k < 50*n; k++ {
-		src := g.program()
-		p, err := Compile("gen.rules", []byte(src), nil)
-		if err != nil || !p.Draws || GPUSupports(p) != nil || hasOpcode(p, bytecode.OpADDF) {
-			continue
-		}
-		ps, srcs = append(ps, p), append(srcs, src)
-	}
+	g := progtest.New(rand.New(rand.NewPCG(16, 7)), true)
+	ps, srcs := progtest.Compiled(g, n, 50*n, func(p *Program) bool {
+		return p.Draws && GPUSupports(p) == nil && !hasOpcode(p, bytecode.OpADDF)
+	})
 	if len(ps) < n {
 		t.Fatalf("only %d of the generated programs drew", len(ps))
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+	"github.com/procgen-dev/procgen/internal/rules/progtest"
 )
 
 // allPTXKernels is every kernel cuda.go may ask for.
@@ -33,19 +34,12 @@ func ptxConfigs(t testing.TB) map[string]*Program {
 }
 
 // ptxRandomPrograms returns n random programs the GPU backend accepts and
-// keep (if not nil) keeps (closure_test.go's generator), with their sources.
+// keep (if not nil) keeps (progtest's generator), with their sources.
 func ptxRandomPrograms(t testing.TB, n int, keep func(*Program) bool) ([]*Program, []string) {
-	g := &progGen{r: rand.New(rand.NewPCG(16, 1))}
-	var ps []*Program
-	var srcs []string
-	for k := 0; len(ps) < n && k < 20*n; k++ {
-		src := g.program()
-		p, err := Compile("gen.rules", []byte(src), nil)
-		if err != nil || GPUSupports(p) != nil || keep != nil && !keep(p) {
-			continue
-		}
-		ps, srcs = append(ps, p), append(srcs, src)
-	}
+	g := progtest.New(rand.New(rand.NewPCG(16, 1)), false)
+	ps, srcs := progtest.Compiled(g, n, 20*n, func(p *Program) bool {
+		return GPUSupports(p) == nil && (keep == nil || keep(p))
+	})
 	if len(ps) < n {
 		t.Fatalf("only %d of the generated programs compiled", len(ps))
 	}

@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+	"github.com/procgen-dev/procgen/internal/rules/ptx/ptxtest"
 )
 
 // emuRun runs kernel k generated for p on st in the PTX emulator
-// (ptx_emu_test.go), launching steps as CUDA.Run does, and returns what
+// (rules/ptx/ptxtest), launching steps as CUDA.Run does, and returns what
 // CUDA.Run would report.
 func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fired [][]int64, runErr, err error) {
 	steps := o.Steps
@@ -17,7 +18,7 @@ func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fir
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	kern, err := parseEmuKernel(src, k.name())
+	kern, err := ptxtest.Parse(src, k.name())
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -29,17 +30,17 @@ func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fir
 		firedAt, lastAt = 8, 9
 	}
 	_ = lastAt
-	mem := &emuMem{}
+	mem := &ptxtest.Memory{}
 	args := make([]uint64, 0, len(words)+3)
 	for i, w := range words {
-		mem.bufs = append(mem.bufs, make([]uint32, w))
-		args = append(args, uint64(i+1)<<40)
+		mem.Bufs = append(mem.Bufs, make([]uint32, w))
+		args = append(args, ptxtest.BufferAddr(i))
 	}
-	copy(mem.bufs[0], toLayout(st, k.Layout))
-	for i := range mem.bufs[6] {
-		mem.bufs[6][i] = ^uint32(0) // err_key
+	copy(mem.Bufs[0], toLayout(st, k.Layout))
+	for i := range mem.Bufs[6] {
+		mem.Bufs[6][i] = ^uint32(0) // err_key
 		if k.Wide {
-			mem.bufs[7][i] = ^uint32(0) // err_pc
+			mem.Bufs[7][i] = ^uint32(0) // err_pc
 		}
 	}
 	grid := n
@@ -55,22 +56,22 @@ func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fir
 			a = append(a, o.Seed, uint64(o.FirstState), uint64(o.FirstStep))
 		}
 		a[firedAt] += uint64(8 * done * nr)
-		if err := kern.run(mem, grid, k.threads(), a); err != nil {
+		if err := kern.Run(mem, grid, k.threads(), a); err != nil {
 			return nil, nil, nil, err
 		}
 	}
-	fromLayout(st, k.Layout, mem.bufs[0])
+	fromLayout(st, k.Layout, mem.Bufs[0])
 	stable = make([]int32, n)
 	errs := make([]stateError, n)
 	for s := range n {
-		stable[s] = int32(mem.bufs[3][s])
-		if f := int32(mem.bufs[4][s]); f != 0 {
-			key := uint64(mem.bufs[6][2*s]) | uint64(mem.bufs[6][2*s+1])<<32
+		stable[s] = int32(mem.Bufs[3][s])
+		if f := int32(mem.Bufs[4][s]); f != 0 {
+			key := uint64(mem.Bufs[6][2*s]) | uint64(mem.Bufs[6][2*s+1])<<32
 			var at uint64
 			if k.Wide {
-				at = uint64(mem.bufs[7][2*s]) | uint64(mem.bufs[7][2*s+1])<<32
+				at = uint64(mem.Bufs[7][2*s]) | uint64(mem.Bufs[7][2*s+1])<<32
 			}
-			rule := int(mem.bufs[5][s])
+			rule := int(mem.Bufs[5][s])
 			rel, fl, err := decodeFault(k.Wide, key, at)
 			if err != nil {
 				return nil, nil, nil, err
@@ -83,7 +84,7 @@ func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fir
 		fired[t] = make([]int64, nr)
 		for r := range nr {
 			j := 2 * (t*nr + r)
-			fired[t][r] = int64(uint64(mem.bufs[firedAt][j]) | uint64(mem.bufs[firedAt][j+1])<<32)
+			fired[t][r] = int64(uint64(mem.Bufs[firedAt][j]) | uint64(mem.Bufs[firedAt][j+1])<<32)
 		}
 	}
 	return stable, fired, firstError(p, errs), nil

@@ -3,15 +3,13 @@ package rules
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 	"github.com/procgen-dev/procgen/internal/rules/progtest"
+	"github.com/procgen-dev/procgen/internal/rules/ptx/ptxtest"
 )
 
 // allPTXKernels is every kernel cuda.go may ask for.
@@ -101,28 +99,17 @@ func TestPTXAssembles(t *testing.T) {
 	wg.Wait()
 }
 
+// assemble generates kernels ks for p and assembles them with ptxas: "" or
+// what went wrong.
 func assemble(ptxas, dir, name string, p *Program, ks []ptxKernel) string {
 	src, err := generatePTX(p, ks...)
 	if err != nil {
 		return err.Error()
 	}
-	path := filepath.Join(dir, name+".ptx")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+	if err := ptxtest.Assemble(ptxas, dir, name, src); err != nil {
 		return err.Error()
 	}
-	out, err := exec.Command(ptxas, "-arch=sm_90", "-o", filepath.Join(dir, name+".cubin"), path).CombinedOutput()
-	if err != nil {
-		return fmt.Sprintf("ptxas: %v\n%s", err, firstLines(string(out), 20))
-	}
 	return ""
-}
-
-func firstLines(s string, n int) string {
-	lines := strings.SplitN(s, "\n", n+1)
-	if len(lines) > n {
-		lines = lines[:n]
-	}
-	return strings.Join(lines, "\n")
 }
 
 // TestPTXTranslatesEveryOpcode: each opcode of the bytecode becomes PTX of

@@ -41,7 +41,7 @@ func TestPTXEmulatedDraws(t *testing.T) {
 	for name, p := range drawPTXPrograms(t) {
 		for _, k := range allPTXKernels() {
 			if msg := emuAgreesOpts(p, k, 3, 2, Options{Steps: 3, Seed: 99, FirstState: 5, FirstStep: 4}); msg != "" {
-				t.Errorf("%s/%s: %s", name, k.name(), msg)
+				t.Errorf("%s/%s: %s", name, k.Name(), msg)
 			}
 		}
 	}
@@ -52,10 +52,10 @@ func TestPTXEmulatedDraws(t *testing.T) {
 	ps, srcs := drawRandomPrograms(t, n)
 	for k, p := range ps {
 		l := []Layout{LayoutA, LayoutB, LayoutC}[k%3]
-		for _, kern := range []ptxKernel{{Simple, l, 0, false}, {Compact, l, 32, false}, {Compact, l, gpuCompactSmall, false}} {
+		for _, kern := range ptxKernels(l, false) {
 			o := Options{Steps: 1 + k%3, Seed: uint64(k), FirstState: k % 4}
 			if msg := emuAgreesOpts(p, kern, 1+k%3, uint64(k), o); msg != "" {
-				t.Fatalf("program %d, %s:\n%s\n%s", k, kern.name(), srcs[k], msg)
+				t.Fatalf("program %d, %s:\n%s\n%s", k, kern.Name(), srcs[k], msg)
 			}
 		}
 	}

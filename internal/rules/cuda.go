@@ -7,10 +7,11 @@ import (
 	"fmt"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/rules/ptx"
 )
 
 // CUDA runs the rules on a GPU, in the schedule and layout Options ask for,
-// with kernels generated for the rule set (ptx*.go, compiled by the driver
+// with kernels generated for the rule set (rules/ptx, compiled by the driver
 // and cached) or, when they do not compile or Options.Interpreter is set,
 // the bytecode interpreter kernels of cuda/rules.cu.
 type CUDA struct {
@@ -25,7 +26,7 @@ type cudaRun struct {
 	p                  *Program
 	n, wp              int
 	interp             gpu.Func[interpArgs] // the interpreter kernel, when not generated
-	gen                ptxKernel            // the generated kernel, when generated
+	gen                ptx.Kernel           // the generated kernel, when generated
 	genFamily          string               // its module (LoadPTXModule)
 	blocks, threads    int
 	code               *gpu.Buffer[uint32]
@@ -37,7 +38,7 @@ type cudaRun struct {
 	errKey, errPC      *gpu.Buffer[uint64]
 	fired              *gpu.Buffer[uint64]
 	shared             int
-	// wide: the kernels of the wide encodings (gpu_range.go).
+	// wide: the kernels of the wide encodings (rules/ptx encoding.go).
 	wide bool
 	// generated: gen is a kernel generated for p; genErr says why not.
 	generated bool
@@ -48,7 +49,7 @@ type cudaRun struct {
 }
 
 func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout Layout, steps int, interp, require bool) (r *cudaRun, err error) {
-	r = &cudaRun{dev: dev, p: p, n: st.N, wp: padWords(p.Words), wide: gpuWide(p) || forceWide}
+	r = &cudaRun{dev: dev, p: p, n: st.N, wp: ptx.PadWords(p.Words), wide: ptx.NeedsWide(p) || forceWide}
 	defer func() {
 		if err != nil {
 			r.free()
@@ -60,17 +61,17 @@ func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout 
 		enc = "_wide_"
 	}
 	kernel := fmt.Sprintf("rules_%s%s%s", sched, enc, layout)
-	gen := ptxKernel{Sched: sched, Layout: layout, Wide: r.wide}
+	gen := ptx.Kernel{Sched: sched, Layout: layout, Wide: r.wide}
 	switch {
 	case sched == Compact && compactSmall(st.N, dev.Info().SMs):
 		kernel = fmt.Sprintf("rules_compact_small%s%s", enc, layout)
-		r.blocks, r.threads = (st.N+gpuCompactSmall-1)/gpuCompactSmall, 32*gpuCompactSmall
-		gen.Warps = gpuCompactSmall
+		r.blocks, r.threads = (st.N+ptx.CompactSmall-1)/ptx.CompactSmall, 32*ptx.CompactSmall
+		gen.Warps = ptx.CompactSmall
 	case sched == Compact:
-		r.blocks, r.threads = (st.N+31)/32, gpuCompactBlock
+		r.blocks, r.threads = (st.N+31)/32, ptx.CompactBlock
 		gen.Warps = 32
 	default:
-		r.blocks, r.threads = st.N, gpuSimpleBlock
+		r.blocks, r.threads = st.N, ptx.SimpleBlock
 	}
 	r.genErr = fmt.Errorf("the interpreter was asked for")
 	if !interp {
@@ -99,12 +100,12 @@ func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout 
 // (once per device and program: LoadPTXModule caches by the PTX's hash),
 // and returns its module's family. The kernel is looked up there first, so
 // a module without it fails here, not at the first launch.
-func loadGenerated(dev *gpu.Device, p *Program, k ptxKernel) (string, error) {
-	ptx, err := generatePTX(p, k)
+func loadGenerated(dev *gpu.Device, p *Program, k ptx.Kernel) (string, error) {
+	module, err := ptx.Generate(p, k)
 	if err != nil {
 		return "", err
 	}
-	family, err := dev.LoadPTXModule("rules", []byte(ptx))
+	family, err := dev.LoadPTXModule("rules", []byte(module))
 	if err != nil {
 		return "", err
 	}
@@ -212,15 +213,15 @@ func (r *cudaRun) buffers(st *States, layout Layout, steps int) (err error) {
 }
 
 // compactWarps, when not zero, forces the compact schedule's states per
-// block (32 or gpuCompactSmall); tests run both.
+// block (32 or ptx.CompactSmall); tests run both.
 var compactWarps = 0
 
-// compactSmall says whether compact runs gpuCompactSmall states a block:
+// compactSmall says whether compact runs ptx.CompactSmall states a block:
 // the paper's 32 states a block leave SMs idle when there are fewer than
 // two blocks an SM (2048 states are 64 blocks for an H100's 132 SMs).
 func compactSmall(states, sms int) bool {
 	if compactWarps != 0 {
-		return compactWarps == gpuCompactSmall
+		return compactWarps == ptx.CompactSmall
 	}
 	return (states+31)/32 < 2*sms
 }
@@ -261,7 +262,7 @@ func (r *cudaRun) launch(step0, n int) error {
 		wide := genWide{r.cur.Ptr(), r.snap.Ptr(), r.pend.Ptr(), r.stableAt.Ptr(), r.failed.Ptr(), r.errRule.Ptr(),
 			r.errKey.Ptr(), r.errPC.Ptr(), fired, r.lastFired.Ptr()}
 		steps := genSteps{int32(r.n), int32(step0), int32(n)}
-		draws := genDraws{r.seed, int32(r.first), int32(r.firstStep)} // ptx_rand.go's three more
+		draws := genDraws{r.seed, int32(r.first), int32(r.firstStep)} // rules/ptx rand.go's three more
 		switch {
 		case r.wide && p.Draws:
 			return launchGenerated(r, genWideRandArgs{wide, steps, draws})
@@ -314,7 +315,7 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 		finish(res, o)
 		return res, nil
 	}
-	if st.N >= 1<<31/32 || int64(st.N)*int64(padWords(p.Words)) >= 1<<40 {
+	if st.N >= 1<<31/32 || int64(st.N)*int64(ptx.PadWords(p.Words)) >= 1<<40 {
 		return nil, fmt.Errorf("rules: %d states of %d words are too many for the GPU backend", st.N, p.Words)
 	}
 	if err := checkDeviceMemory(c.Dev, p, st.N, o.Steps); err != nil {
@@ -431,7 +432,7 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 }
 
 func traceWords(st *States, l Layout, dev []uint32, s int) []uint32 {
-	wp := padWords(st.Words)
+	wp := ptx.PadWords(st.Words)
 	out := make([]uint32, st.Words)
 	for w := range out {
 		out[w] = dev[layoutIndex(l, s, w, st.N, wp)]

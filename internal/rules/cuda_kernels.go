@@ -2,11 +2,14 @@
 
 package rules
 
-import "github.com/procgen-dev/procgen/internal/gpu"
+import (
+	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/rules/ptx"
+)
 
 // The rules kernels' parameter lists, each declared once: the bytecode
 // interpreter's (cuda/rules.cu's RULES_KERNEL_PARAMS, checked against the C
-// declaration by kerneltest) and the generated kernels' (ptx_kernels.go's
+// declaration by kerneltest) and the generated kernels' (rules/ptx kernels.go's
 // .entry, checked against the generated PTX).
 
 // interpArgs are RULES_KERNEL_PARAMS.
@@ -39,7 +42,7 @@ func interpKernelNames() []string {
 	return names
 }
 
-// The generated kernels' parameters (ptxKernel.params and generateKernel):
+// The generated kernels' parameters (ptx.Kernel.params and generateKernel):
 // pointers, err_pc only in a wide kernel; the steps; the draws' three only
 // for a program with draws.
 type (
@@ -76,6 +79,6 @@ type (
 
 // genKernel declares generated kernel k with parameters P; its module is
 // loaded at run time (LoadPTXModule), so Family only names it in messages.
-func genKernel[P any](k ptxKernel) gpu.Kernel[P] {
-	return gpu.Kernel[P]{Family: "rules-generated", Name: k.name()}
+func genKernel[P any](k ptx.Kernel) gpu.Kernel[P] {
+	return gpu.Kernel[P]{Family: "rules-generated", Name: k.Name()}
 }

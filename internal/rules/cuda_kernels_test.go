@@ -8,6 +8,7 @@ import (
 
 	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/gpu/kerneltest"
+	"github.com/procgen-dev/procgen/internal/rules/ptx"
 )
 
 // TestKernelSignatures checks the interpreter kernels' Go declaration
@@ -33,26 +34,26 @@ func TestGeneratedKernelSignatures(t *testing.T) {
 	for _, c := range []struct {
 		p    *Program
 		wide bool
-		decl func(ptxKernel) gpu.KernelDecl
+		decl func(ptx.Kernel) gpu.KernelDecl
 	}{
-		{plain, false, func(k ptxKernel) gpu.KernelDecl { return genKernel[genArgs](k) }},
-		{plain, true, func(k ptxKernel) gpu.KernelDecl { return genKernel[genWideArgs](k) }},
-		{draws[0], false, func(k ptxKernel) gpu.KernelDecl { return genKernel[genRandArgs](k) }},
-		{draws[0], true, func(k ptxKernel) gpu.KernelDecl { return genKernel[genWideRandArgs](k) }},
+		{plain, false, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genArgs](k) }},
+		{plain, true, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genWideArgs](k) }},
+		{draws[0], false, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genRandArgs](k) }},
+		{draws[0], true, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genWideRandArgs](k) }},
 	} {
 		for _, k := range allPTXKernels() {
 			k.Wide = c.wide
-			ptx, err := generatePTX(c.p, k)
+			module, err := ptx.Generate(c.p, k)
 			if err != nil {
-				t.Fatalf("%s wide=%v draws=%v: %v", k.name(), c.wide, c.p.Draws, err)
+				t.Fatalf("%s wide=%v draws=%v: %v", k.Name(), c.wide, c.p.Draws, err)
 			}
-			entries, err := kerneltest.ParsePTX(ptx)
+			entries, err := kerneltest.ParsePTX(module)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, ok := entries[k.name()]
+			got, ok := entries[k.Name()]
 			if !ok {
-				t.Fatalf("no .entry %s in the generated PTX", k.name())
+				t.Fatalf("no .entry %s in the generated PTX", k.Name())
 			}
 			kinds, err := c.decl(k).Params()
 			if err != nil {
@@ -63,7 +64,7 @@ func TestGeneratedKernelSignatures(t *testing.T) {
 				want[i] = kerneltest.PTXType(kind)
 			}
 			if strings.Join(got, ",") != strings.Join(want, ",") {
-				t.Errorf("%s wide=%v draws=%v: PTX takes (%s), the declaration (%s)", k.name(), c.wide, c.p.Draws,
+				t.Errorf("%s wide=%v draws=%v: PTX takes (%s), the declaration (%s)", k.Name(), c.wide, c.p.Draws,
 					strings.Join(got, ", "), strings.Join(want, ", "))
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rules/ptx"
 )
 
 // kernelChoice is one of the 18 ways a run goes: generated or interpreter,
@@ -33,7 +35,7 @@ func allKernelChoices() []kernelChoice {
 func TestCUDALife1024MatchesCPU(t *testing.T) {
 	c := cudaEngine(t)
 	p := compileConfig(t, "life.rules", map[string]string{"W": "1024", "H": "1024"})
-	if !gpuWide(p) {
+	if !ptx.NeedsWide(p) {
 		t.Fatal("a 1024x1024 board does not need the wide kernels")
 	}
 	const states, steps = 2, 20

@@ -9,7 +9,7 @@ import (
 )
 
 // forceWide, when set, runs every program on the wide kernels
-// (gpu_range.go); tests use it to check them on small programs.
+// (rules/ptx encoding.go); tests use it to check them on small programs.
 var forceWide = false
 
 // deviceReserve is device memory a run leaves free: the driver's and the

@@ -2,7 +2,10 @@
 
 package rules
 
-import "github.com/procgen-dev/procgen/internal/parallel"
+import (
+	"github.com/procgen-dev/procgen/internal/parallel"
+	"github.com/procgen-dev/procgen/internal/rules/ptx"
+)
 
 // observeAll adds every state's words, downloaded in layout l (dev), to
 // rec's row t (hold: to t and every later step). --record on the GPU runs
@@ -14,7 +17,7 @@ func observeAll(rec *recorder, t int, st *States, l Layout, dev []uint32, hold b
 	if rec == nil {
 		return
 	}
-	wp := padWords(st.Words)
+	wp := ptx.PadWords(st.Words)
 	per := make([][]Acc, st.N)
 	parallel.For(st.N, 1, func(_, lo, hi int) {
 		var words []uint32

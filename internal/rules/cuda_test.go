@@ -10,6 +10,7 @@ import (
 
 	"github.com/procgen-dev/procgen/internal/gpu/gputest"
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+	"github.com/procgen-dev/procgen/internal/rules/ptx"
 )
 
 func cudaEngine(t testing.TB) CUDA {
@@ -63,7 +64,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 		for _, v := range []struct {
 			sched Schedule
 			warps int
-		}{{Simple, 0}, {Compact, 32}, {Compact, gpuCompactSmall}} {
+		}{{Simple, 0}, {Compact, 32}, {Compact, ptx.CompactSmall}} {
 			sched := v.sched
 			for _, vl := range []struct {
 				l      Layout
@@ -72,7 +73,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 				l := vl.l
 				name := fmt.Sprintf("%s/%s%d/%s/interp=%v", tc.name, sched, v.warps, l, vl.interp)
 				if !vl.interp {
-					requireGenerated(t, c.Dev, tc.p, ptxKernel{sched, l, v.warps, gpuWide(tc.p) || forceWide})
+					requireGenerated(t, c.Dev, tc.p, ptx.Kernel{Sched: sched, Layout: l, Warps: v.warps, Wide: ptx.NeedsWide(tc.p) || forceWide})
 				}
 				st := Generate(tc.p, tc.states, 11)
 				o.Schedule, o.Layout, o.Interpreter = sched, l, vl.interp

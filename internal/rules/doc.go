@@ -8,7 +8,10 @@
 // The parts live in sub-packages below rules, which imports them and never
 // the reverse: rules/bytecode (the program model, instruction set and
 // reference interpreter), rules/lang (the language front end; Compile here
-// wraps it) and rules/batch (the CPU engine's vectorising fast path). rules
-// itself holds the engines (CPU, CUDA, multi-device), the PTX code
-// generator (ptx*.go), states and their files, boards and recording.
+// wraps it), rules/batch (the CPU engine's vectorising fast path) and
+// rules/ptx (the PTX code generator, with the GPU's schedules, layouts and
+// launch shapes, which rules aliases). rules itself holds the engines (CPU,
+// CUDA, multi-device), states and their files, boards and recording.
+// rules/progtest and rules/ptx/ptxtest are test support (random rule files,
+// a PTX emulator) that only tests import.
 package rules

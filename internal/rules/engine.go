@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+	"github.com/procgen-dev/procgen/internal/rules/ptx"
 )
 
 // States holds N states of a program, each Words 32-bit words long, state s
@@ -18,25 +19,24 @@ type States struct {
 // State returns state s's words.
 func (st *States) State(s int) []uint32 { return st.Data[s*st.Words : (s+1)*st.Words] }
 
-// Schedule is how the GPU maps (state, index) pairs to threads.
-type Schedule string
-
-const (
-	// Simple is the paper's Algorithms 1 and 2: a thread block per state,
-	// looping over the value range.
-	Simple Schedule = "simple"
-	// Compact is Algorithms 3 and 4: a warp per state, 32 states per block,
-	// the enabled (index, state) pairs compacted in shared memory.
-	Compact Schedule = "compact"
+// The GPU's schedules and layouts are declared by rules/ptx, whose
+// generated kernels and the interpreter kernels share them; these aliases
+// keep the names callers of rules use.
+type (
+	// Schedule is how the GPU maps (state, index) pairs to threads
+	// (ptx.Schedule).
+	Schedule = ptx.Schedule
+	// Layout is how the GPU lays states out in memory (ptx.Layout).
+	Layout = ptx.Layout
 )
 
-// Layout is how the GPU lays states out in memory (the paper's Figure 6).
-type Layout string
-
+// The schedules and layouts (ptx.Simple ...).
 const (
-	LayoutA Layout = "A" // each state contiguous
-	LayoutB Layout = "B" // transposed: word w of every state together
-	LayoutC Layout = "C" // interleaved: 32-word blocks of every state together
+	Simple  = ptx.Simple  // a thread block per state
+	Compact = ptx.Compact // a warp per state, pairs compacted
+	LayoutA = ptx.LayoutA // each state contiguous
+	LayoutB = ptx.LayoutB // transposed
+	LayoutC = ptx.LayoutC // interleaved 32-word blocks
 )
 
 // Options control a run.
@@ -56,7 +56,7 @@ type Options struct {
 	Layout   Layout
 	// Interpreter makes the GPU run the bytecode interpreter kernels of
 	// cuda/rules.cu instead of kernels generated for the rule set (the
-	// default where they compile; ptx*.go).
+	// default where they compile; rules/ptx).
 	Interpreter bool
 	// RequireGenerated makes a generated kernel that does not compile
 	// (or --jit never) an error instead of a quiet fall back to the

@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rules/ptx"
 )
 
 // Which programs need the wide kernels: past 2^19 indices, or indices that
@@ -21,8 +23,8 @@ func TestGPUWide(t *testing.T) {
 		{"0..2147483648", true},
 	} {
 		p := compileSrc(t, fmt.Sprintf("state { int a }\nrule r over i in %s { a = 1 }", c.rng))
-		if gpuWide(p) != c.wide {
-			t.Errorf("%s: wide %v, want %v", c.rng, gpuWide(p), c.wide)
+		if ptx.NeedsWide(p) != c.wide {
+			t.Errorf("%s: wide %v, want %v", c.rng, ptx.NeedsWide(p), c.wide)
 		}
 	}
 }

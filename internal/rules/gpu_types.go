@@ -20,10 +20,3 @@ type gpuRule struct {
 type gpuArgs struct {
 	NStates, Words, NRules, NCode, NFields, Step0, NSteps, NRegs int32
 }
-
-// Launch shapes; they match cuda/rules_types.cuh.
-const (
-	gpuCompactBlock = 1024
-	gpuCompactSmall = 8 // states (warps) a block of compact with few states
-	gpuSimpleBlock  = 256
-)

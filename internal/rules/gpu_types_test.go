@@ -5,13 +5,14 @@ import (
 
 	"github.com/procgen-dev/procgen/internal/gpu/layouttest"
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+	"github.com/procgen-dev/procgen/internal/rules/ptx"
 )
 
 // TestRulesGPUTypesMatchHeader checks the Go mirrors and opcodes against
 // cuda/rules_types.cuh as the host C++ compiler lays it out.
 func TestRulesGPUTypesMatchHeader(t *testing.T) {
 	consts := map[string]int64{"RULES_MAX_REGS": bytecode.MaxRegs, "RULES_MAX_FIELDS": bytecode.MaxFields, "RULES_MAX_PEND": bytecode.MaxPendings,
-		"RULES_NO_REG": bytecode.NoReg, "RULES_COMPACT_BLOCK": gpuCompactBlock, "RULES_COMPACT_SMALL": gpuCompactSmall, "RULES_SIMPLE_BLOCK": gpuSimpleBlock,
+		"RULES_NO_REG": bytecode.NoReg, "RULES_COMPACT_BLOCK": ptx.CompactBlock, "RULES_COMPACT_SMALL": ptx.CompactSmall, "RULES_SIMPLE_BLOCK": ptx.SimpleBlock,
 		"RULES_OP_COUNT": bytecode.OpCount, "RULES_OP_RAND": bytecode.OpRAND, "RULES_OP_RANDF": bytecode.OpRANDF, "RULES_OP_URANGE": bytecode.OpURANGE,
 		"RULES_OP_TOTAL": bytecode.OpTotal}
 	names := []string{"NOP", "LDI", "MOV", "LD", "LDS", "ST", "STP", "ADDI", "ADDF", "JMP", "JZ", "LOOP", "RET", "END",
@@ -38,8 +39,8 @@ func TestLayoutsRoundTrip(t *testing.T) {
 		dev := toLayout(st, l)
 		seen := map[int]bool{}
 		for s := range st.N {
-			for w := range padWords(st.Words) {
-				k := layoutIndex(l, s, w, st.N, padWords(st.Words))
+			for w := range ptx.PadWords(st.Words) {
+				k := layoutIndex(l, s, w, st.N, ptx.PadWords(st.Words))
 				if seen[k] || k >= len(dev) {
 					t.Fatalf("layout %s: word %d of state %d at %d", l, w, s, k)
 				}

@@ -4,11 +4,8 @@ import (
 	"fmt"
 
 	"github.com/procgen-dev/procgen/internal/parallel"
+	"github.com/procgen-dev/procgen/internal/rules/ptx"
 )
-
-// padWords is a state's size on the GPU: a whole number of 32-word blocks,
-// which layout C interleaves.
-func padWords(w int) int { return (w + 31) &^ 31 }
 
 // layoutIndex is where word w of state s lives on the GPU (n states of
 // padded size wp): the twin of rules_addr in cuda/rules.cu.
@@ -24,7 +21,7 @@ func layoutIndex(l Layout, s, w, n, wp int) int {
 
 // toLayout arranges states as layout l with padded states.
 func toLayout(st *States, l Layout) []uint32 {
-	wp := padWords(st.Words)
+	wp := ptx.PadWords(st.Words)
 	out := make([]uint32, st.N*wp)
 	parallel.For(st.N, 16, func(_, lo, hi int) {
 		for s := lo; s < hi; s++ {
@@ -38,7 +35,7 @@ func toLayout(st *States, l Layout) []uint32 {
 
 // fromLayout is toLayout's inverse.
 func fromLayout(st *States, l Layout, dev []uint32) {
-	wp := padWords(st.Words)
+	wp := ptx.PadWords(st.Words)
 	parallel.For(st.N, 16, func(_, lo, hi int) {
 		for s := lo; s < hi; s++ {
 			dst := st.State(s)

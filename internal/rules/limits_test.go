@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/procgen-dev/procgen/internal/rules/ptx"
 )
 
 // A 1024x1024 Life board (2^20 indices, past the narrow kernels' 2^19)
@@ -15,14 +17,14 @@ import (
 func TestRangeBeyondGPU(t *testing.T) {
 	const w, h, gens = 1024, 1024, 2
 	p := compileConfig(t, "life.rules", map[string]string{"W": "1024", "H": "1024"})
-	if err := GPUSupports(p); err != nil || !gpuWide(p) {
-		t.Fatalf("GPUSupports: %v, wide %v", err, gpuWide(p))
+	if err := GPUSupports(p); err != nil || !ptx.NeedsWide(p) {
+		t.Fatalf("GPUSupports: %v, wide %v", err, ptx.NeedsWide(p))
 	}
-	if q := compileConfig(t, "life.rules", map[string]string{"W": "1024", "H": "512"}); GPUSupports(q) != nil || gpuWide(q) {
-		t.Fatalf("1024x512: GPUSupports %v, wide %v", GPUSupports(q), gpuWide(q))
+	if q := compileConfig(t, "life.rules", map[string]string{"W": "1024", "H": "512"}); GPUSupports(q) != nil || ptx.NeedsWide(q) {
+		t.Fatalf("1024x512: GPUSupports %v, wide %v", GPUSupports(q), ptx.NeedsWide(q))
 	}
-	if q := compileSrc(t, "state { int a }\nrule r over i in 0..2147483648 { a = 1 }"); GPUSupports(q) != nil || !gpuWide(q) {
-		t.Fatalf("2^31 indices: GPUSupports %v, wide %v", GPUSupports(q), gpuWide(q))
+	if q := compileSrc(t, "state { int a }\nrule r over i in 0..2147483648 { a = 1 }"); GPUSupports(q) != nil || !ptx.NeedsWide(q) {
+		t.Fatalf("2^31 indices: GPUSupports %v, wide %v", GPUSupports(q), ptx.NeedsWide(q))
 	}
 	st := Generate(p, 1, 3)
 	cells := make([]byte, w*h)

@@ -9,15 +9,16 @@ import (
 
 	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+	"github.com/procgen-dev/procgen/internal/rules/ptx"
 )
 
 // requireGenerated fails the test unless kernel k generated for p compiles
 // on dev: otherwise a run would quietly fall back to the interpreter and a
 // comparison with it prove nothing.
-func requireGenerated(t testing.TB, dev *gpu.Device, p *Program, k ptxKernel) {
+func requireGenerated(t testing.TB, dev *gpu.Device, p *Program, k ptx.Kernel) {
 	t.Helper()
 	if _, err := loadGenerated(dev, p, k); err != nil {
-		t.Fatalf("%s: generated kernel %s does not load: %v", p.File, k.name(), err)
+		t.Fatalf("%s: generated kernel %s does not load: %v", p.File, k.Name(), err)
 	}
 }
 
@@ -30,15 +31,15 @@ type genVariant struct {
 
 // kernel is the generated kernel the variant runs p on (wide where p's
 // ranges need it or a test forces it).
-func (v genVariant) kernel(p *Program) ptxKernel {
-	return ptxKernel{v.sched, v.layout, v.warps, gpuWide(p) || forceWide}
+func (v genVariant) kernel(p *Program) ptx.Kernel {
+	return ptx.Kernel{Sched: v.sched, Layout: v.layout, Warps: v.warps, Wide: ptx.NeedsWide(p) || forceWide}
 }
 func (v genVariant) String() string { return fmt.Sprintf("%s%d/%s", v.sched, v.warps, v.layout) }
 
 func allGenVariants() []genVariant {
 	var vs []genVariant
 	for _, l := range []Layout{LayoutA, LayoutB, LayoutC} {
-		vs = append(vs, genVariant{Simple, 0, l}, genVariant{Compact, 32, l}, genVariant{Compact, gpuCompactSmall, l})
+		vs = append(vs, genVariant{Simple, 0, l}, genVariant{Compact, 32, l}, genVariant{Compact, ptx.CompactSmall, l})
 	}
 	return vs
 }
@@ -133,7 +134,7 @@ func TestCUDAGeneratedMatchesInterpreterRandom(t *testing.T) {
 		l := []Layout{LayoutA, LayoutB, LayoutC}[seen%3]
 		o := Options{Steps: 1 + k%5, UntilFixpoint: k%2 == 0, Trace: []int{0}}
 		states := 1 + (k*7)%40
-		for _, v := range []genVariant{{Simple, 0, l}, {Compact, 32, l}, {Compact, gpuCompactSmall, l}} {
+		for _, v := range []genVariant{{Simple, 0, l}, {Compact, 32, l}, {Compact, ptx.CompactSmall, l}} {
 			if msg := genAgrees(t, c, p, v, states, uint64(k), o); msg != "" {
 				t.Fatalf("program %d, %s, %d states:\n%s\n%s", k, v, states, srcs[k], msg)
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+	"github.com/procgen-dev/procgen/internal/rules/progtest"
 )
 
 // drawPTXPrograms are drawPrograms at sizes the emulator runs quickly.
@@ -23,17 +24,10 @@ func drawPTXPrograms(t testing.TB) map[string]*Program {
 
 // drawRandomPrograms returns n random programs with draws the GPU takes.
 func drawRandomPrograms(t testing.TB, n int) ([]*Program, []string) {
-	g := &progGen{r: rand.New(rand.NewPCG(16, 7)), draws: true}
-	var ps []*Program
-	var srcs []string
-	for k := 0; len(ps) < n && k < 50*n; k++ {
-		src := g.program()
-		p, err := Compile("gen.rules", []byte(src), nil)
-		if err != nil || !p.Draws || GPUSupports(p) != nil || hasOpcode(p, bytecode.OpADDF) {
-			continue
-		}
-		ps, srcs = append(ps, p), append(srcs, src)
-	}
+	g := progtest.New(rand.New(rand.NewPCG(16, 7)), true)
+	ps, srcs := progtest.Compiled(g, n, 50*n, func(p *Program) bool {
+		return p.Draws && GPUSupports(p) == nil && !hasOpcode(p, bytecode.OpADDF)
+	})
 	if len(ps) < n {
 		t.Fatalf("only %d of the generated programs drew", len(ps))
 	}
@@ -47,7 +41,7 @@ func TestPTXEmulatedDraws(t *testing.T) {
 	for name, p := range drawPTXPrograms(t) {
 		for _, k := range allPTXKernels() {
 			if msg := emuAgreesOpts(p, k, 3, 2, Options{Steps: 3, Seed: 99, FirstState: 5, FirstStep: 4}); msg != "" {
-				t.Errorf("%s/%s: %s", name, k.name(), msg)
+				t.Errorf("%s/%s: %s", name, k.Name(), msg)
 			}
 		}
 	}
@@ -58,10 +52,10 @@ func TestPTXEmulatedDraws(t *testing.T) {
 	ps, srcs := drawRandomPrograms(t, n)
 	for k, p := range ps {
 		l := []Layout{LayoutA, LayoutB, LayoutC}[k%3]
-		for _, kern := range []ptxKernel{{Simple, l, 0, false}, {Compact, l, 32, false}, {Compact, l, gpuCompactSmall, false}} {
+		for _, kern := range ptxKernels(l, false) {
 			o := Options{Steps: 1 + k%3, Seed: uint64(k), FirstState: k % 4}
 			if msg := emuAgreesOpts(p, kern, 1+k%3, uint64(k), o); msg != "" {
-				t.Fatalf("program %d, %s:\n%s\n%s", k, kern.name(), srcs[k], msg)
+				t.Fatalf("program %d, %s:\n%s\n%s", k, kern.Name(), srcs[k], msg)
 			}
 		}
 	}

@@ -6,22 +6,24 @@ import (
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+	"github.com/procgen-dev/procgen/internal/rules/ptx"
+	"github.com/procgen-dev/procgen/internal/rules/ptx/ptxtest"
 )
 
 // emuRun runs kernel k generated for p on st in the PTX emulator
-// (ptx_emu_test.go), launching steps as CUDA.Run does, and returns what
+// (rules/ptx/ptxtest), launching steps as CUDA.Run does, and returns what
 // CUDA.Run would report.
-func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fired [][]int64, runErr, err error) {
+func emuRun(p *Program, st *States, k ptx.Kernel, o Options) (stable []int32, fired [][]int64, runErr, err error) {
 	steps := o.Steps
-	src, err := generatePTX(p, k)
+	src, err := ptx.Generate(p, k)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	kern, err := parseEmuKernel(src, k.name())
+	kern, err := ptxtest.Parse(src, k.Name())
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	n, wp, nr := st.N, padWords(p.Words), len(p.Rules)
+	n, wp, nr := st.N, ptx.PadWords(p.Words), len(p.Rules)
 	words := []int{n * wp, n * wp, 2 * n * wp, n, n, n, 2 * n, 2 * max(steps, 1) * nr, n} // ptxParams
 	firedAt, lastAt := 7, 8
 	if k.Wide { // err_pc after err_key; last_fired an int64 a state
@@ -29,17 +31,17 @@ func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fir
 		firedAt, lastAt = 8, 9
 	}
 	_ = lastAt
-	mem := &emuMem{}
+	mem := &ptxtest.Memory{}
 	args := make([]uint64, 0, len(words)+3)
 	for i, w := range words {
-		mem.bufs = append(mem.bufs, make([]uint32, w))
-		args = append(args, uint64(i+1)<<40)
+		mem.Bufs = append(mem.Bufs, make([]uint32, w))
+		args = append(args, ptxtest.BufferAddr(i))
 	}
-	copy(mem.bufs[0], toLayout(st, k.Layout))
-	for i := range mem.bufs[6] {
-		mem.bufs[6][i] = ^uint32(0) // err_key
+	copy(mem.Bufs[0], toLayout(st, k.Layout))
+	for i := range mem.Bufs[6] {
+		mem.Bufs[6][i] = ^uint32(0) // err_key
 		if k.Wide {
-			mem.bufs[7][i] = ^uint32(0) // err_pc
+			mem.Bufs[7][i] = ^uint32(0) // err_pc
 		}
 	}
 	grid := n
@@ -55,22 +57,22 @@ func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fir
 			a = append(a, o.Seed, uint64(o.FirstState), uint64(o.FirstStep))
 		}
 		a[firedAt] += uint64(8 * done * nr)
-		if err := kern.run(mem, grid, k.threads(), a); err != nil {
+		if err := kern.Run(mem, grid, k.Threads(), a); err != nil {
 			return nil, nil, nil, err
 		}
 	}
-	fromLayout(st, k.Layout, mem.bufs[0])
+	fromLayout(st, k.Layout, mem.Bufs[0])
 	stable = make([]int32, n)
 	errs := make([]stateError, n)
 	for s := range n {
-		stable[s] = int32(mem.bufs[3][s])
-		if f := int32(mem.bufs[4][s]); f != 0 {
-			key := uint64(mem.bufs[6][2*s]) | uint64(mem.bufs[6][2*s+1])<<32
+		stable[s] = int32(mem.Bufs[3][s])
+		if f := int32(mem.Bufs[4][s]); f != 0 {
+			key := uint64(mem.Bufs[6][2*s]) | uint64(mem.Bufs[6][2*s+1])<<32
 			var at uint64
 			if k.Wide {
-				at = uint64(mem.bufs[7][2*s]) | uint64(mem.bufs[7][2*s+1])<<32
+				at = uint64(mem.Bufs[7][2*s]) | uint64(mem.Bufs[7][2*s+1])<<32
 			}
-			rule := int(mem.bufs[5][s])
+			rule := int(mem.Bufs[5][s])
 			rel, fl, err := decodeFault(k.Wide, key, at)
 			if err != nil {
 				return nil, nil, nil, err
@@ -83,20 +85,20 @@ func emuRun(p *Program, st *States, k ptxKernel, o Options) (stable []int32, fir
 		fired[t] = make([]int64, nr)
 		for r := range nr {
 			j := 2 * (t*nr + r)
-			fired[t][r] = int64(uint64(mem.bufs[firedAt][j]) | uint64(mem.bufs[firedAt][j+1])<<32)
+			fired[t][r] = int64(uint64(mem.Bufs[firedAt][j]) | uint64(mem.Bufs[firedAt][j+1])<<32)
 		}
 	}
 	return stable, fired, firstError(p, errs), nil
 }
 
 // emuAgrees compares kernel k in the emulator with the CPU interpreter.
-func emuAgrees(p *Program, k ptxKernel, states, steps int, seed uint64) string {
+func emuAgrees(p *Program, k ptx.Kernel, states, steps int, seed uint64) string {
 	return emuAgreesOpts(p, k, states, seed, Options{Steps: steps})
 }
 
 // emuAgreesOpts is emuAgrees with the run's options (draws: Seed and
 // FirstState).
-func emuAgreesOpts(p *Program, k ptxKernel, states int, seed uint64, o Options) string {
+func emuAgreesOpts(p *Program, k ptx.Kernel, states int, seed uint64, o Options) string {
 	want, got := Generate(p, states, seed), Generate(p, states, seed)
 	res, wantErr := CPU{Path: PathInterpret}.Run(context.Background(), p, want, o)
 	stable, fired, gotErr, err := emuRun(p, got, k, o)
@@ -161,7 +163,7 @@ rule bad over i in 0..10 when i >= 2 {
 	for _, tc := range cases {
 		for _, k := range allPTXKernels() {
 			if msg := emuAgrees(tc.p, k, tc.states, tc.steps, 3); msg != "" {
-				t.Errorf("%s/%s: %s", tc.name, k.name(), msg)
+				t.Errorf("%s/%s: %s", tc.name, k.Name(), msg)
 			}
 		}
 	}
@@ -185,9 +187,9 @@ func emulateRandomPrograms(t *testing.T, n, short int, wide bool) {
 	ps, srcs := ptxRandomPrograms(t, n, func(p *Program) bool { return !hasOpcode(p, bytecode.OpADDF) })
 	for k, p := range ps {
 		l := []Layout{LayoutA, LayoutB, LayoutC}[k%3]
-		for _, kern := range []ptxKernel{{Simple, l, 0, wide}, {Compact, l, 32, wide}, {Compact, l, gpuCompactSmall, wide}} {
+		for _, kern := range ptxKernels(l, wide) {
 			if msg := emuAgrees(p, kern, 1+k%3, 1+k%4, uint64(k)); msg != "" {
-				t.Fatalf("program %d, %s%s:\n%s\n%s", k, kern.name(), kind, srcs[k], msg)
+				t.Fatalf("program %d, %s%s:\n%s\n%s", k, kern.Name(), kind, srcs[k], msg)
 			}
 		}
 	}
@@ -224,7 +226,7 @@ func TestPTXEmulatedEdgeCases(t *testing.T) {
 		p := compileSrc(t, src)
 		for _, k := range allPTXKernels() {
 			if msg := emuAgrees(p, k, 3, 4, 2); msg != "" {
-				t.Errorf("%s\n%s: %s", src, k.name(), msg)
+				t.Errorf("%s\n%s: %s", src, k.Name(), msg)
 			}
 		}
 	}

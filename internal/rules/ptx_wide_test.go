@@ -5,10 +5,12 @@ import (
 	"math/rand/v2"
 	"os/exec"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rules/ptx"
 )
 
 // wideKernels is allPTXKernels in the wide encodings.
-func wideKernels() []ptxKernel {
+func wideKernels() []ptx.Kernel {
 	ks := allPTXKernels()
 	for k := range ks {
 		ks[k].Wide = true
@@ -49,7 +51,7 @@ func TestPTXWideEmulatedMatchesCPU(t *testing.T) {
 	for _, tc := range wideCases(t) {
 		for _, k := range wideKernels() {
 			if msg := emuAgrees(tc.p, k, tc.states, tc.steps, 3); msg != "" {
-				t.Errorf("%s/%s wide: %s", tc.name, k.name(), msg)
+				t.Errorf("%s/%s wide: %s", tc.name, k.Name(), msg)
 			}
 		}
 	}
@@ -57,7 +59,7 @@ func TestPTXWideEmulatedMatchesCPU(t *testing.T) {
 		p := compileSrc(t, src)
 		for _, k := range wideKernels() {
 			if msg := emuAgrees(p, k, 3, 3, 5); msg != "" {
-				t.Errorf("edge %d/%s wide: %s", i, k.name(), msg)
+				t.Errorf("edge %d/%s wide: %s", i, k.Name(), msg)
 			}
 		}
 	}
@@ -65,21 +67,6 @@ func TestPTXWideEmulatedMatchesCPU(t *testing.T) {
 
 // Random programs in the wide kernels, as TestPTXEmulatedMatchesCPURandom.
 func TestPTXWideEmulatedMatchesCPURandom(t *testing.T) { emulateRandomPrograms(t, 60, 10, true) }
-
-// A program past 2^19 indices needs the wide kernels: the narrow ones are
-// not generated for it.
-func TestPTXNarrowRefusesWideRange(t *testing.T) {
-	p := compileSrc(t, "state { int a }\nrule r over i in 0..1048577 when i == 1048576 { a = i }")
-	if !gpuWide(p) {
-		t.Fatal("a rule over 2^20+1 indices is not wide")
-	}
-	if _, err := generatePTX(p, ptxKernel{Simple, LayoutA, 0, false}); err == nil {
-		t.Fatal("narrow kernel generated for a wide range")
-	}
-	if _, err := generatePTX(p, ptxKernel{Simple, LayoutA, 0, true}); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // Faults and pending writes at indices past 2^19 in the emulator: the wide
 // kernels report the CPU's index, pc and value. The simple schedule's
@@ -94,7 +81,7 @@ func TestPTXWideEmulatedHighIndices(t *testing.T) {
 		// pending writes from high indices: the highest writer wins
 		"state { int a[3]  int b[3] }\nrule r over i in 0..1048600 when i >= 1048590 { a[i % 3] = i  b[(i * 7) % 3] = -i }",
 	}
-	var ks []ptxKernel
+	var ks []ptx.Kernel
 	for _, k := range wideKernels() {
 		if k.Sched == Simple {
 			ks = append(ks, k)
@@ -107,7 +94,7 @@ func TestPTXWideEmulatedHighIndices(t *testing.T) {
 		p := compileSrc(t, src)
 		for _, k := range ks {
 			if msg := emuAgrees(p, k, 1, 1, 1); msg != "" {
-				t.Errorf("source %d, %s: %s", n, k.name(), msg)
+				t.Errorf("source %d, %s: %s", n, k.Name(), msg)
 			}
 		}
 	}
@@ -125,7 +112,7 @@ func TestDecodeFault(t *testing.T) {
 		if err != nil || rel != c.rel || f.PC != c.pc || f.Value != c.value {
 			t.Errorf("%+v: %d %+v %v", c, rel, f, err)
 		}
-		if c.rel < narrowRange {
+		if c.rel < ptx.NarrowRange {
 			narrow := uint64(c.rel)<<45 | uint64(c.pc)<<32 | uint64(uint32(c.value))
 			if rel, f, _ := decodeFault(false, narrow, 0); rel != c.rel || f.PC != c.pc || f.Value != c.value {
 				t.Errorf("narrow %+v: %d %+v", c, rel, f)

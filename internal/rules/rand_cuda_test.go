@@ -6,6 +6,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rules/ptx"
 )
 
 // drawsOnGPUAgree runs p on the GPU (the interpreter kernel or the
@@ -73,7 +75,7 @@ func TestCUDADrawsMatchCPURandom(t *testing.T) {
 		l := []Layout{LayoutA, LayoutB, LayoutC}[k%3]
 		o := Options{Steps: 1 + k%4, Seed: uint64(k), FirstState: k % 5}
 		states := 1 + (k*7)%40
-		for _, v := range []genVariant{{Simple, 0, l}, {Compact, 32, l}, {Compact, gpuCompactSmall, l}} {
+		for _, v := range []genVariant{{Simple, 0, l}, {Compact, 32, l}, {Compact, ptx.CompactSmall, l}} {
 			for _, interp := range []bool{true, false} {
 				if msg := drawsOnGPUAgree(t, c, p, v, states, uint64(k), o, interp); msg != "" {
 					t.Fatalf("program %d, %s, interpreter=%v, %d states:\n%s\n%s", k, v, interp, states, srcs[k], msg)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/procgen-dev/procgen/internal/rng"
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
+	"github.com/procgen-dev/procgen/internal/rules/progtest"
 )
 
 // drawPrograms are rule files that draw in every place a draw can sit: a
@@ -98,9 +99,9 @@ func TestDrawsInRandomPrograms(t *testing.T) {
 	if testing.Short() {
 		n = 100
 	}
-	g := &progGen{r: rand.New(rand.NewPCG(7, 16)), draws: true}
+	g := progtest.New(rand.New(rand.NewPCG(7, 16)), true)
 	for k := 0; seen < n && k < 20*n; k++ {
-		src := g.program()
+		src := g.Program()
 		p, err := Compile("gen.rules", []byte(src), nil)
 		if err != nil {
 			continue
@@ -109,9 +110,9 @@ func TestDrawsInRandomPrograms(t *testing.T) {
 			continue
 		}
 		seen++
-		o := Options{Steps: 1 + g.pick(4), Seed: uint64(k), Trace: []int{0}}
-		states := 1 + g.pick(4)
-		for _, path := range []CPU{{Path: PathBatch}, {Path: PathBatch, parts: 1 + g.pick(5), minSplit: 1}} {
+		o := Options{Steps: 1 + g.Pick(4), Seed: uint64(k), Trace: []int{0}}
+		states := 1 + g.Pick(4)
+		for _, path := range []CPU{{Path: PathBatch}, {Path: PathBatch, parts: 1 + g.Pick(5), minSplit: 1}} {
 			ok, msg := pathAgrees(path, p, states, uint64(k), o)
 			if !ok {
 				t.Fatalf("path %+v, program %d:\n%s\n%s", path, k, src, msg)

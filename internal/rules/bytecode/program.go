@@ -87,7 +87,7 @@ const (
 	MaxRegs     = 32       // registers per evaluation (the kernel's register file)
 	MaxCode     = 8192     // code words (the kernel keeps the program in shared memory)
 	MaxRange    = 1 << 31  // indices per rule (the index is an int32)
-	MaxRangeGPU = MaxRange // indices per rule on the GPU (past 2^19: the wide kernels, gpu_range.go)
+	MaxRangeGPU = MaxRange // indices per rule on the GPU (past 2^19: the wide kernels, rules/ptx encoding.go)
 	MaxWords    = 1 << 24  // words per state
 	MaxPendings = 255      // scattered (pending) writes per evaluation
 )

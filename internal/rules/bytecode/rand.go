@@ -18,7 +18,7 @@ import "github.com/procgen-dev/procgen/internal/rng"
 // an evaluation share (site, k). Being pure, a draw may be evaluated
 // speculatively (if-conversion) without changing any other.
 //
-// The CUDA twins are rules_draw in cuda/rules.cu and ptxGen.draw.
+// The CUDA twins are rules_draw in cuda/rules.cu and rules/ptx (rand.go).
 
 // Opcodes of the draws, after the arithmetic ones (whose ranges the batch
 // planner reads as ALU operations: a draw is not one, it reads the index r0

@@ -1,4 +1,4 @@
-package rules
+package ptx
 
 import (
 	"fmt"
@@ -20,10 +20,10 @@ import (
 // The kernels take fewer parameters than the interpreter's: the code, field
 // and rule tables are folded in.
 
-// ptxGen writes one kernel's body; the register declarations are prepended
+// generator writes one kernel's body; the register declarations are prepended
 // when it is done, since PTX wants them before use.
-type ptxGen struct {
-	p      *Program
+type generator struct {
+	p      *bytecode.Program
 	layout Layout
 	wp     int
 	b      strings.Builder
@@ -34,34 +34,34 @@ type ptxGen struct {
 	// invalid counts instructions translated into a fault because the
 	// interpreter has no such opcode (tests check that it has all others).
 	invalid int
-	// wide: the wide encodings (gpu_range.go) of faults, pending writes,
+	// wide: the wide encodings (encoding.go) of faults, pending writes,
 	// compacted pairs and firing counts.
 	wide bool
 	// kernel-wide registers the evaluation code uses
 	cur, snap, pend, nstates string
-	// draws (ptx_rand.go): the seed, the run's number of state 0, the
+	// draws (rand.go): the seed, the run's number of state 0, the
 	// step's and the rule's keys
 	seed, first, firstStep, tkey, rkey string
 }
 
-func (g *ptxGen) r() string  { g.nr++; return fmt.Sprintf("%%r%d", g.nr) }
-func (g *ptxGen) rd() string { g.nd++; return fmt.Sprintf("%%rd%d", g.nd) }
-func (g *ptxGen) pr() string { g.np++; return fmt.Sprintf("%%p%d", g.np) }
-func (g *ptxGen) label(what string) string {
+func (g *generator) r() string  { g.nr++; return fmt.Sprintf("%%r%d", g.nr) }
+func (g *generator) rd() string { g.nd++; return fmt.Sprintf("%%rd%d", g.nd) }
+func (g *generator) pr() string { g.np++; return fmt.Sprintf("%%p%d", g.np) }
+func (g *generator) label(what string) string {
 	g.nl++
 	return fmt.Sprintf("$L%d_%s", g.nl, what)
 }
 
 // op writes one instruction.
-func (g *ptxGen) op(format string, args ...any) {
+func (g *generator) op(format string, args ...any) {
 	g.b.WriteByte('\t')
 	fmt.Fprintf(&g.b, format, args...)
 	g.b.WriteString(";\n")
 }
 
-func (g *ptxGen) at(label string) { g.b.WriteString(label + ":\n") }
+func (g *generator) at(label string) { g.b.WriteString(label + ":\n") }
 
-func (g *ptxGen) comment(format string, args ...any) {
+func (g *generator) comment(format string, args ...any) {
 	g.b.WriteString("\t// ")
 	fmt.Fprintf(&g.b, format, args...)
 	g.b.WriteByte('\n')
@@ -72,7 +72,7 @@ func q(k int) string { return fmt.Sprintf("%%q%d", k) }
 
 // index returns the element index (64-bit) of word w (a b32 register) of
 // state s (a b32 register) in the layout: rules_addr in cuda/rules.cu.
-func (g *ptxGen) index(s, w string) string {
+func (g *generator) index(s, w string) string {
 	ix := g.rd()
 	switch g.layout {
 	case LayoutA:
@@ -101,7 +101,7 @@ func (g *ptxGen) index(s, w string) string {
 }
 
 // addr returns the address of element ix of the array at base (size 4 or 8).
-func (g *ptxGen) addr(base, ix string, size int) string {
+func (g *generator) addr(base, ix string, size int) string {
 	a := g.rd()
 	g.op("mad.lo.s64 %s, %s, %d, %s", a, ix, size, base)
 	return a
@@ -127,7 +127,7 @@ type faultStub struct {
 // eval inlines the bytecode from entry (a precondition when site.disabled
 // is set, else a consequence): rules_exec in cuda/rules.cu, instruction for
 // instruction.
-func (g *ptxGen) eval(entry int, site evalSite) error {
+func (g *generator) eval(entry int, site evalSite) error {
 	code := g.p.Code
 	pcs, err := reachable(g.p, entry)
 	if err != nil {
@@ -381,7 +381,7 @@ func (g *ptxGen) eval(entry int, site evalSite) error {
 // reachable lists, in order, the instructions an evaluation from entry can
 // execute, and checks that every operand is one the generator (and the
 // interpreter) can handle.
-func reachable(p *Program, entry int) ([]int, error) {
+func reachable(p *bytecode.Program, entry int) ([]int, error) {
 	code := p.Code
 	seen := map[int]bool{}
 	work := []int{entry}

@@ -1,18 +1,20 @@
-package rules
+package ptx
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
 
-// The wide encodings (gpu_range.go) in the generated kernels: what differs
+// The wide encodings (encoding.go) in the generated kernels: what differs
 // from the narrow ones, which stay as they were for programs that fit them.
 
 // pendingWide is a pending write of value (b32) by the thread at rel to
 // the 64-bit word at a: atomicMax of (rel+1)<<32 | value; when the word held
 // this thread's own earlier write with a larger value, a compare-and-swap
 // puts the later write in (it fails, rightly, once a higher rel wrote).
-func (g *ptxGen) pendingWide(value, rel, a string) {
+func (g *generator) pendingWide(value, rel, a string) {
 	hi, k, prev, t := g.r(), g.rd(), g.rd(), g.rd()
 	ph, pl, own, gt := g.r(), g.r(), g.pr(), g.pr()
 	g.op("add.s32 %s, %s, 1", hi, rel)
@@ -30,7 +32,7 @@ func (g *ptxGen) pendingWide(value, rel, a string) {
 
 // faultStubsWide writes the fault paths: key = rel<<32 | uint32(value),
 // at = rel<<32 | pc (rules_fault_set in cuda/rules.cu).
-func (g *ptxGen) faultStubsWide(stubs []faultStub, site evalSite) {
+func (g *generator) faultStubsWide(stubs []faultStub, site evalSite) {
 	for _, f := range stubs {
 		g.at(f.label)
 		v := f.value
@@ -48,7 +50,7 @@ func (g *ptxGen) faultStubsWide(stubs []faultStub, site evalSite) {
 
 // recordFault keeps state s's lowest fault: atomicMin of key into
 // err_key[s] (at the address errKey) and, wide, of at into err_pc[s].
-func (g *ptxGen) recordFault(errKey, errPCs, s, key, at string) {
+func (g *generator) recordFault(errKey, errPCs, s, key, at string) {
 	g.op("red.global.min.u64 [%s], %s", errKey, key)
 	if g.wide {
 		a := g.rd()
@@ -59,11 +61,11 @@ func (g *ptxGen) recordFault(errKey, errPCs, s, key, at string) {
 
 // rangeCount is rule r's number of indices as a PTX u32 immediate (up to
 // 2^31: the wide loops count rel in uint32, the index being lo + rel).
-func rangeCount(r Rule) string { return fmt.Sprint(uint32(r.Hi - r.Lo)) }
+func rangeCount(r bytecode.Rule) string { return fmt.Sprint(uint32(r.Hi - r.Lo)) }
 
 // addCount adds the b32 count n to the firing counter acc: b32 (narrow) or
 // b64 (wide).
-func (g *ptxGen) addCount(acc, n string) {
+func (g *generator) addCount(acc, n string) {
 	if !strings.HasPrefix(acc, "%rd") {
 		g.op("add.s32 %s, %s, %s", acc, acc, n)
 		return
@@ -74,7 +76,7 @@ func (g *ptxGen) addCount(acc, n string) {
 }
 
 // counter returns a zeroed firing counter: b32, or b64 in the wide kernels.
-func (g *ptxGen) counter() string {
+func (g *generator) counter() string {
 	if g.wide {
 		c := g.rd()
 		g.op("mov.u64 %s, 0", c)
@@ -86,7 +88,7 @@ func (g *ptxGen) counter() string {
 }
 
 // countFired64 is countFired of a b64 count.
-func (g *ptxGen) countFired64(fired, who, n, t, step0 string, ri int) {
+func (g *generator) countFired64(fired, who, n, t, step0 string, ri int) {
 	p, slot := g.pr(), g.r()
 	g.op("setp.ne.s64 %s, %s, 0", p, n)
 	g.op("and.pred %s, %s, %s", p, p, who)
@@ -99,7 +101,7 @@ func (g *ptxGen) countFired64(fired, who, n, t, step0 string, ri int) {
 }
 
 // pairShift is log2 of a compacted pair's bytes: 4 (narrow) or 8 (wide).
-func (g *ptxGen) pairShift() int {
+func (g *generator) pairShift() int {
 	if g.wide {
 		return 3
 	}
@@ -108,7 +110,7 @@ func (g *ptxGen) pairShift() int {
 
 // pairWide stores (where en holds) the pair rel<<5 | warp, 64 bits, at
 // s_pairs[waiting + offset - 1].
-func (g *ptxGen) pairWide(en, waiting, offset, rel, warp string) {
+func (g *generator) pairWide(en, waiting, offset, rel, warp string) {
 	slot, pair, w := g.r(), g.rd(), g.rd()
 	g.op("add.s32 %s, %s, %s", slot, waiting, offset)
 	g.op("sub.s32 %s, %s, 1", slot, slot)
@@ -122,7 +124,7 @@ func (g *ptxGen) pairWide(en, waiting, offset, rel, warp string) {
 
 // unpairWide loads the 64-bit pair at byte offset at of s_pairs and
 // returns its rel and its state (ctaBase + warp), b32 registers.
-func (g *ptxGen) unpairWide(at, ctaBase string) (rel, s string) {
+func (g *generator) unpairWide(at, ctaBase string) (rel, s string) {
 	pv, t := g.rd(), g.rd()
 	rel, s = g.r(), g.r()
 	g.op("ld.shared.u64 %s, [%s]", pv, g.sharedAt("s_pairs", at))

@@ -1,8 +1,8 @@
-package rules
+package ptx
 
 import "github.com/procgen-dev/procgen/internal/rules/bytecode"
 
-// The draws of rand.go in generated PTX: rng.Hash64 in 64-bit integer
+// The draws of rules/bytecode (rand.go) in generated PTX: rng.Hash64 in 64-bit integer
 // arithmetic, keyed as rules_draw in cuda/rules.cu. Kernels of a program
 // with draws take two more parameters, seed (u64) and first_state (u32);
 // the step's key is hashed at the top of the step loop, the rule's at the
@@ -13,7 +13,7 @@ func s64(u uint64) int64 { return int64(u) }
 
 // hash64 emits rng.Hash64(seed, counter) (b64 registers or immediates)
 // into a fresh b64 register.
-func (g *ptxGen) hash64(seed, counter string) string {
+func (g *generator) hash64(seed, counter string) string {
 	z, t := g.rd(), g.rd()
 	g.op("add.s64 %s, %s, 1", t, counter)
 	g.op("mad.lo.s64 %s, %s, %d, %s", z, t, s64(0x9E3779B97F4A7C15), seed)
@@ -29,7 +29,7 @@ func (g *ptxGen) hash64(seed, counter string) string {
 }
 
 // drawParams loads the draws' parameters (programs with draws only).
-func (g *ptxGen) drawParams(kernel string) {
+func (g *generator) drawParams(kernel string) {
 	if !g.p.Draws {
 		return
 	}
@@ -40,7 +40,7 @@ func (g *ptxGen) drawParams(kernel string) {
 }
 
 // stepDraws hashes step t (a b32 register) into the step's key.
-func (g *ptxGen) stepDraws(t string) {
+func (g *generator) stepDraws(t string) {
 	if !g.p.Draws {
 		return
 	}
@@ -51,7 +51,7 @@ func (g *ptxGen) stepDraws(t string) {
 }
 
 // ruleDraws hashes rule ri into the rule's key.
-func (g *ptxGen) ruleDraws(ri int) {
+func (g *generator) ruleDraws(ri int) {
 	if !g.p.Draws {
 		return
 	}
@@ -61,7 +61,7 @@ func (g *ptxGen) ruleDraws(ri int) {
 }
 
 // draw emits OpRAND or OpRANDF: state s, index q0, site c, k in q(b) (or 0).
-func (g *ptxGen) draw(op, a, b, c int, s string) {
+func (g *generator) draw(op, a, b, c int, s string) {
 	st, st64 := g.r(), g.rd()
 	g.op("add.s32 %s, %s, %s", st, g.first, s)
 	g.op("cvt.u64.u32 %s, %s", st64, st)
@@ -92,7 +92,7 @@ func (g *ptxGen) draw(op, a, b, c int, s string) {
 }
 
 // urange emits OpURANGE: q(a) = q(c) == 0 ? q(b) : hi32(q(b) * q(c)).
-func (g *ptxGen) URange(a, b, c int) {
+func (g *generator) URange(a, b, c int) {
 	hi, z := g.r(), g.pr()
 	g.op("mul.hi.u32 %s, %s, %s", hi, q(b), q(c))
 	g.op("setp.eq.u32 %s, %s, 0", z, q(c))

@@ -1,56 +1,13 @@
-package rules
+package ptx
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
-
-// allPTXKernels is every kernel cuda.go may ask for.
-func allPTXKernels() []ptxKernel {
-	var ks []ptxKernel
-	for _, l := range []Layout{LayoutA, LayoutB, LayoutC} {
-		ks = append(ks, ptxKernel{Simple, l, 0, false}, ptxKernel{Compact, l, 32, false}, ptxKernel{Compact, l, gpuCompactSmall, false})
-	}
-	return ks
-}
-
-// ptxConfigs compiles the shipped rule files at test sizes.
-func ptxConfigs(t testing.TB) map[string]*Program {
-	return map[string]*Program{
-		"eca30":     compileConfig(t, "eca.rules", map[string]string{"RULE": "30", "N": "100"}),
-		"life":      compileConfig(t, "life.rules", map[string]string{"W": "13", "H": "11"}),
-		"sandpile":  compileConfig(t, "sandpile.rules", map[string]string{"W": "9", "H": "7"}),
-		"synthetic": compileConfig(t, "synthetic.rules", nil),
-	}
-}
-
-// ptxRandomPrograms returns n random programs the GPU backend accepts and
-// keep (if not nil) keeps (closure_test.go's generator), with their sources.
-func ptxRandomPrograms(t testing.TB, n int, keep func(*Program) bool) ([]*Program, []string) {
-	g := &progGen{r: rand.New(rand.NewPCG(16, 1))}
-	var ps []*Program
-	var srcs []string
-	for k := 0; len(ps) < n && k < 20*n; k++ {
-		src := g.program()
-		p, err := Compile("gen.rules", []byte(src), nil)
-		if err != nil || GPUSupports(p) != nil || keep != nil && !keep(p) {
-			continue
-		}
-		ps, srcs = append(ps, p), append(srcs, src)
-	}
-	if len(ps) < n {
-		t.Fatalf("only %d of the generated programs compiled", len(ps))
-	}
-	return ps, srcs
-}
 
 // TestPTXAssembles generates every kernel for every shipped rule file and
 // 300 random programs (-short: 30) and assembles each module with ptxas for sm_90: the
@@ -66,19 +23,19 @@ func TestPTXAssembles(t *testing.T) {
 	}
 	type job struct {
 		name, src string
-		p         *Program
-		ks        []ptxKernel
+		p         *bytecode.Program
+		ks        []Kernel
 	}
 	var jobs []job
-	for name, p := range ptxConfigs(t) {
-		jobs = append(jobs, job{name, "", p, allPTXKernels()})
+	for name, p := range shippedConfigs(t) {
+		jobs = append(jobs, job{name, "", p, allKernels()})
 	}
 	// Each random program gets one kernel, the nine (schedule, block shape,
 	// layout) taking turns: the evaluation code is the same in all nine, the
 	// configs above have every kernel, and 300 ptxas runs of nine kernels
 	// each would take many minutes.
-	ps, srcs := ptxRandomPrograms(t, n, nil)
-	all := allPTXKernels()
+	ps, srcs := randomPrograms(t, n, nil)
+	all := allKernels()
 	for k, p := range ps {
 		jobs = append(jobs, job{fmt.Sprintf("random%d", k), srcs[k], p, all[k%len(all) : k%len(all)+1]})
 	}
@@ -107,30 +64,6 @@ func TestPTXAssembles(t *testing.T) {
 	wg.Wait()
 }
 
-func assemble(ptxas, dir, name string, p *Program, ks []ptxKernel) string {
-	src, err := generatePTX(p, ks...)
-	if err != nil {
-		return err.Error()
-	}
-	path := filepath.Join(dir, name+".ptx")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		return err.Error()
-	}
-	out, err := exec.Command(ptxas, "-arch=sm_90", "-o", filepath.Join(dir, name+".cubin"), path).CombinedOutput()
-	if err != nil {
-		return fmt.Sprintf("ptxas: %v\n%s", err, firstLines(string(out), 20))
-	}
-	return ""
-}
-
-func firstLines(s string, n int) string {
-	lines := strings.SplitN(s, "\n", n+1)
-	if len(lines) > n {
-		lines = lines[:n]
-	}
-	return strings.Join(lines, "\n")
-}
-
 // TestPTXTranslatesEveryOpcode: each opcode of the bytecode becomes PTX of
 // its own; only NOP and unknown opcodes become the interpreter's fault.
 func TestPTXTranslatesEveryOpcode(t *testing.T) {
@@ -140,9 +73,9 @@ func TestPTXTranslatesEveryOpcode(t *testing.T) {
 			code = append(code, 2) // LDI's value, or a jump to the END
 		}
 		code = append(code, bytecode.Encode(bytecode.OpEND, 0, 0, 0))
-		p := &Program{File: "ops", Fields: []Field{{Name: "a", Size: 4}}, Words: 4, Code: code, Regs: 3,
-			Rules: []Rule{{Name: "r", Lo: 0, Hi: 4, CondPC: -1, BodyPC: 0}}}
-		g := &ptxGen{p: p, layout: LayoutC, wp: 32, cur: "%rd1", snap: "%rd2", pend: "%rd3", nstates: "%r1",
+		p := &bytecode.Program{File: "ops", Fields: []bytecode.Field{{Name: "a", Size: 4}}, Words: 4, Code: code, Regs: 3,
+			Rules: []bytecode.Rule{{Name: "r", Lo: 0, Hi: 4, CondPC: -1, BodyPC: 0}}}
+		g := &generator{p: p, layout: LayoutC, wp: 32, cur: "%rd1", snap: "%rd2", pend: "%rd3", nstates: "%r1",
 			seed: "%rd5", first: "%r5", tkey: "%rd6", rkey: "%rd7"}
 		err := g.eval(0, evalSite{s: "%r2", i: "%r3", rel: "%r4", key: "%rd4", fault: "F", enabled: "E"})
 		if err != nil {
@@ -167,10 +100,25 @@ func TestPTXRejectsMalformedCode(t *testing.T) {
 		{"field 3", []uint32{bytecode.Encode(bytecode.OpLD, 1, bytecode.NoReg, 3), bytecode.Encode(bytecode.OpEND, 0, 0, 0)}},
 		{"runs off the end", []uint32{bytecode.Encode(bytecode.OpIADD, 1, 1, 2)}},
 	} {
-		p := &Program{File: "bad", Fields: []Field{{Name: "a", Size: 4}}, Words: 4, Code: tc.code, Regs: 3,
-			Rules: []Rule{{Name: "r", Lo: 0, Hi: 4, CondPC: -1, BodyPC: 0}}}
-		if _, err := generatePTX(p, allPTXKernels()...); err == nil {
+		p := &bytecode.Program{File: "bad", Fields: []bytecode.Field{{Name: "a", Size: 4}}, Words: 4, Code: tc.code, Regs: 3,
+			Rules: []bytecode.Rule{{Name: "r", Lo: 0, Hi: 4, CondPC: -1, BodyPC: 0}}}
+		if _, err := Generate(p, allKernels()...); err == nil {
 			t.Errorf("%s: no error", tc.name)
 		}
+	}
+}
+
+// A program past 2^19 indices needs the wide kernels: the narrow ones are
+// not generated for it.
+func TestPTXNarrowRefusesWideRange(t *testing.T) {
+	p := compileSrc(t, "state { int a }\nrule r over i in 0..1048577 when i == 1048576 { a = i }")
+	if !NeedsWide(p) {
+		t.Fatal("a rule over 2^20+1 indices is not wide")
+	}
+	if _, err := Generate(p, Kernel{Sched: Simple, Layout: LayoutA}); err == nil {
+		t.Fatal("narrow kernel generated for a wide range")
+	}
+	if _, err := Generate(p, Kernel{Sched: Simple, Layout: LayoutA, Wide: true}); err != nil {
+		t.Fatal(err)
 	}
 }

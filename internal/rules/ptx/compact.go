@@ -1,4 +1,4 @@
-package rules
+package ptx
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 // consequences run whenever there is one for every thread (or the range
 // ends). Barriers and shared-memory traffic are those of the interpreter
 // kernel, so both fire, fault and flush identically.
-func (g *ptxGen) compact(warps int, ptr map[string]string, step0, nsteps string) error {
+func (g *generator) compact(warps int, ptr map[string]string, step0, nsteps string) error {
 	bs := 32 * warps
 	tid, lane, warp, s, ctaBase := g.r(), g.r(), g.r(), g.r(), g.r()
 	g.op("mov.u32 %s, %%tid.x", tid)
@@ -271,7 +271,7 @@ func (g *ptxGen) compact(warps int, ptr map[string]string, step0, nsteps string)
 
 // sharedAt returns a register holding the shared-memory address of the
 // byte offset off (a b32 register) plus delta into the array name.
-func (g *ptxGen) sharedAt(name, off string, delta ...int) string {
+func (g *generator) sharedAt(name, off string, delta ...int) string {
 	a := g.r()
 	g.op("mov.u32 %s, %s", a, name)
 	g.op("add.s32 %s, %s, %s", a, a, off)

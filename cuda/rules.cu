@@ -17,7 +17,7 @@
 // flushed after the rule; += is an atomic add. Faults (index out of range,
 // division by zero) record, per state, the lowest (index, pc, value) with
 // atomicMin, and the state stops after that rule. Those records and the
-// compacted pairs come in two encodings (internal/rules/gpu_range.go): the
+// compacted pairs come in two encodings (internal/rules/ptx/encoding.go): the
 // narrow kernels for rules over at most 2^19 indices, the wide ones
 // (rules_*_wide_*) for rules up to 2^31.
 #include "common.cuh"

@@ -249,6 +249,12 @@ func RLERule(in io.Reader, name string) (string, int, error) {
 // board, lines of at most 70 characters (as Golly writes them). Cells
 // must hold 0..255.
 func WriteRLE(out io.Writer, p *Program, words []uint32) error {
+	return WriteRLERule(out, p, words, "")
+}
+
+// WriteRLERule is WriteRLE with `, rule = RULE` in the header (none when
+// rule is "").
+func WriteRLERule(out io.Writer, p *Program, words []uint32, rule string) error {
 	b, err := p.BoardOf()
 	if err != nil {
 		return err
@@ -263,7 +269,11 @@ func WriteRLE(out io.Writer, p *Program, words []uint32) error {
 		multi = multi || v > 1
 	}
 	bw := bufio.NewWriter(out)
-	fmt.Fprintf(bw, "x = %d, y = %d\n", b.W, b.H)
+	if rule != "" {
+		fmt.Fprintf(bw, "x = %d, y = %d, rule = %s\n", b.W, b.H, rule)
+	} else {
+		fmt.Fprintf(bw, "x = %d, y = %d\n", b.W, b.H)
+	}
 	line := 0
 	emit := func(n int, tag string) {
 		s := tag

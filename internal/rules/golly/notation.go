@@ -65,7 +65,7 @@ type Rule struct {
 const (
 	MaxStates   = 256
 	MaxBoard    = 1 << 12 // per side
-	MaxLtLCells = 441     // cells of a Larger-than-Life neighbourhood (R10 Moore)
+	MaxLtLCells = 121     // cells of a Larger-than-Life neighbourhood (R5 Moore): the code of a plane with dying states must fit rules.MaxCode
 )
 
 // Error is a notation that cannot be read; Col counts from 1.
@@ -81,6 +81,11 @@ func (e *Error) Error() string {
 
 // Parse reads a Golly rule notation.
 func Parse(s string) (Rule, error) {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' { // byte offsets are columns only in ASCII
+			return Rule{}, &Error{s, i + 1, fmt.Sprintf("byte %#x: a rule is printable ASCII", s[i])}
+		}
+	}
 	body, suffix, hasSuffix := strings.Cut(s, ":")
 	var r Rule
 	var err error
@@ -380,7 +385,7 @@ func checkLtL(s string, r Rule) error {
 	case r.Range < 1:
 		return &Error{s, 1, "range 0: want R of 1 or more"}
 	case size > MaxLtLCells:
-		return &Error{s, 1, fmt.Sprintf("a range-%d %s neighbourhood has %d cells: procgen generates code for at most %d (R10 Moore)", r.Range, r.Neigh.name(), size, MaxLtLCells)}
+		return &Error{s, 1, fmt.Sprintf("a range-%d %s neighbourhood has %d cells: procgen generates code for at most %d (R5 Moore)", r.Range, r.Neigh.name(), size, MaxLtLCells)}
 	case r.SMin > r.SMax || r.BMin > r.BMax:
 		return &Error{s, 1, "an interval min..max with min above max"}
 	case r.SMax > size || r.BMax > size:

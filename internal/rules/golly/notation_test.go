@@ -41,7 +41,7 @@ func TestParseCanonical(t *testing.T) {
 		{"R2,C0,M1,S2..3,B3..3,NM", "R2,C0,M1,S2..3,B3..3,NM"},
 		{"R1,C0,M0,S2..3,B3..3,NM", "R1,C0,M0,S2..3,B3..3,NM"},
 		{"R5,C0,M1,S34..58,B34..45,NM:T50,40", "R5,C0,M1,S34..58,B34..45,NM:T50,40"},
-		{"R10,C255,M1,S2..3,B3..3,NM", "R10,C255,M1,S2..3,B3..3,NM"},
+		{"R5,C255,M1,S2..3,B3..3,NM", "R5,C255,M1,S2..3,B3..3,NM"},
 		{"r1,c3,m0,s2..3,b3..3,nn", "R1,C3,M0,S2..3,B3..3,NN"},
 		{"R3,C0,M0,S1..1,B1..1,NC", "R3,C0,M0,S1..1,B1..1,NC"},
 		{"1,3,3,3,4", "R1,C0,M1,S3..4,B3..3,NM"},
@@ -94,10 +94,11 @@ func TestParseErrors(t *testing.T) {
 		{"R2,C0,M1,S3..2,B3..3,NM", "min above max"},
 		{"R2,C0,M1,S2..3,B3..3,NQ", "neighbourhood \"Q\""},
 		{"R2,C0,M1,S2..30,B3..3,NM", "above the neighbourhood's 25 cells"},
-		{"R20,C0,M1,S2..3,B3..3,NM", "procgen generates code for at most 441"},
+		{"R6,C0,M1,S2..3,B3..3,NM", "procgen generates code for at most 121"},
 		{"R1,C0,M1,S2..3,B0..3,NM", "B0"},
 		{"R2,C0,M1,S2-3,B3..3,NM", "want an interval"},
 		{"R3,C0,M1,S2..3,B3..3,NM:T4,4", "smaller than twice the range"},
+		{"\x80\x80B00", "column 1: byte 0x80: a rule is printable ASCII"},
 	} {
 		_, err := Parse(tc.in)
 		if err == nil {
@@ -176,4 +177,18 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Compile(%q): %v", c, err)
 		}
 	})
+}
+
+// TestLargestCompiles: the largest neighbourhood accepted compiles within
+// the kernels' code size on a plane with dying states (the costliest).
+func TestLargestCompiles(t *testing.T) {
+	for _, n := range []string{"R5,C256,M1,S2..3,B3..3,NM", "R5,C0,M0,S2..3,B3..3,NM:T64,64", "R5,C256,M1,S2..3,B3..3,NC", "R7,C256,M1,S2..3,B3..3,NN"} {
+		r, err := Parse(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Compile(r, nil); err != nil {
+			t.Errorf("%s: %v", n, err)
+		}
+	}
 }

@@ -100,6 +100,7 @@ func configKeys() []configKey {
 		{"pga.local-grouping", true, "CUDA persistent scheduler: keep new shapes in a block's shared-memory pool, grouped by rule"},
 		{"pga.operator-parallel", true, "CUDA persistent scheduler: spread the outputs of Repeat, SubDiv, CompSplit and Replicate over a block's threads"},
 		{"rules.states", "", "read the initial states from `FILE`: JSON (a list of objects of fields) or CSV (columns cell[0], cell[1] ...)"},
+		{"rules.rule", "", "run Golly's rule `NOTATION` instead of a rule file: B3/S23, 23/3, /2/3 or B2/S/C3 (Generations), B2-a/S12 (Hensel), R2,C0,M1,S2..3,B3..3,NM (Larger than Life), :T64,64 torus or :P64,64 plane"},
 		{"rules.generate", 0, "generate `N` states from the fields' ~ uniform(LO, HI) initialisers, keyed by --seed"},
 		{"rules.steps", -1, "apply `N` steps (-1: 1 step, or a cap of 10000 with --until-fixpoint)"},
 		{"rules.until-fixpoint", false, "run until no precondition holds anywhere, with --steps as the cap; not reaching it exits 1"},

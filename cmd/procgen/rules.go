@@ -22,21 +22,27 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 	var outs []string
 	var force bool
 	cmd := &cobra.Command{
-		Use:   "run RULES.rules (--states FILE | --generate N) [--steps N | --until-fixpoint] [-o out.json|out.csv]",
+		Use:   "run [RULES.rules | --rule NOTATION] (--states FILE | --generate N) [--steps N | --until-fixpoint] [-o out.json|out.csv]",
 		Short: "Apply a rule set to many independent states in parallel",
 		Long:  rulesLong,
 		Example: `  procgen rules run configs/rules/eca.rules --generate 1000 -D RULE=110 --steps 100 -o eca.json
   procgen rules run configs/rules/life.rules --states boards.json --until-fixpoint --steps 500 -o final.csv
   procgen rules run configs/rules/sandpile.rules --generate 64 --until-fixpoint --stats fired.csv
   procgen rules run configs/rules/synthetic.rules --generate 2048 --schedule simple --layout A -o out.json
-  procgen rules run configs/rules/life.rules --generate 10 --steps 8 --trace 0,3 --trace-out glider.jsonl`,
-		Args: cobra.ExactArgs(1),
+  procgen rules run configs/rules/life.rules --generate 10 --steps 8 --trace 0,3 --trace-out glider.jsonl
+  procgen rules run --rule B36/S23:T128,128 --generate 4 --steps 100 -o highlife.png
+  procgen rules run --states gun.rle --steps 120 -o gun120.rle   # the pattern's rule = line (else B3/S23)`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var o rulesjob.Options
 			if err := a.decode("rules", &o); err != nil {
 				return err
 			}
-			return rulesjob.Run(cmd.Context(), a.env(), o, rulesjob.Request{Rules: args[0], Outputs: outs, Format: format,
+			file := ""
+			if len(args) == 1 {
+				file = args[0]
+			}
+			return rulesjob.Run(cmd.Context(), a.env(), o, rulesjob.Request{Rules: file, Outputs: outs, Format: format,
 				Force: force, JIT: a.opts.JIT, Shard: func() (shard, error) { return a.shardOf(shardSpec) }, Name: a.settingName})
 		},
 	}
@@ -46,7 +52,7 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 	addShardFlag(f, &shardSpec)
 	f.BoolVar(&force, "force", false, "write --frames into an existing, non-empty directory (frames of the same names are replaced, other files left alone)")
 	for _, k := range []string{"states", "generate", "steps", "until-fixpoint", "schedule", "layout", "trace", "trace-out", "stats",
-		"record", "record-out", "frames", "frames-every", "kernel"} {
+		"record", "record-out", "frames", "frames-every", "kernel", "rule"} {
 		a.bindFlag(f, "rules."+k, k, "")
 	}
 	a.bindFlag(f, "rules.define", "define", "D")
@@ -120,6 +126,15 @@ the values go into the JSON document ("record_per_step") and, with
 downloads the states after every step. --frames DIR writes the picture of
 -o boards.png before the first step and after every --frames-every K steps
 (frame_000000.png ...); an existing non-empty DIR needs --force.
+
+Golly: --rule NOTATION runs one of Golly's rules without a rule file:
+B3/S23 (also B3S23, S23/B3, 23/3), Generations /2/3 or B2/S/C3, Hensel
+letters B2-a/S12, Larger than Life R2,C0,M1,S2..3,B3..3,NM, the von Neumann
+(V) or hexagonal (H) suffix, and a :T<w>,<h> torus or :P<w>,<h> plane
+(without one: a bounded plane of 64x64, -D W=... -D H=... to resize). An
+RLE --states file without a rule file or --rule runs its rule = line
+(B3/S23 when it has none); --rule and a pattern's rule that differ are an
+error (exit 2). -o x.rle then writes the rule = line.
 
 Faults - an index out of range, a division by zero - stop the run with the
 rule, the state, the index and the step, and nothing is written.

@@ -101,7 +101,7 @@ func parseRLE(in io.Reader, name string, bw, bh int) ([]uint8, int, int, error) 
 		}
 		r.line++
 	}
-	w, h, err := parseRLEHeader(header)
+	w, h, _, err := parseRLEHeader(header)
 	if err != nil {
 		return nil, 0, 0, r.errorf(r.line-1, 1, "%v", err)
 	}
@@ -185,13 +185,22 @@ func (r *rleReader) cellState(c byte, line, col int) (uint8, error) {
 	return 0, r.errorf(line, col, "unexpected %q: want a run count, b, o, ., A-X, pA-yO, $ or !", c)
 }
 
-// parseRLEHeader reads `x = W, y = H` and ignores further keys (rule).
-func parseRLEHeader(s string) (int, int, error) {
-	w, h := -1, -1
-	for _, part := range strings.Split(s, ",") {
+// parseRLEHeader reads `x = W, y = H[, rule = RULE]`: the rule is the
+// rest of the line (Golly's rules hold commas: R2,C0,...; :T40,40), other
+// keys are ignored.
+func parseRLEHeader(s string) (int, int, string, error) {
+	w, h, rule := -1, -1, ""
+	head := s
+	if i := strings.Index(s, "rule"); i > 0 && strings.HasSuffix(strings.TrimSpace(s[:i]), ",") {
+		k, v, _ := strings.Cut(s[i:], "=")
+		if strings.TrimSpace(k) == "rule" {
+			head, rule = strings.TrimSuffix(strings.TrimSpace(s[:i]), ","), strings.TrimSpace(v)
+		}
+	}
+	for _, part := range strings.Split(head, ",") {
 		k, v, ok := strings.Cut(part, "=")
 		if !ok {
-			return 0, 0, fmt.Errorf("header %q: want \"x = W, y = H\"", s)
+			return 0, 0, "", fmt.Errorf("header %q: want \"x = W, y = H\"", s)
 		}
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		if k != "x" && k != "y" {
@@ -199,7 +208,7 @@ func parseRLEHeader(s string) (int, int, error) {
 		}
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > 1<<20 {
-			return 0, 0, fmt.Errorf("header: %s = %q: want a size 0..%d", k, v, 1<<20)
+			return 0, 0, "", fmt.Errorf("header: %s = %q: want a size 0..%d", k, v, 1<<20)
 		}
 		if k == "x" {
 			w = n
@@ -208,15 +217,44 @@ func parseRLEHeader(s string) (int, int, error) {
 		}
 	}
 	if w < 0 || h < 0 {
-		return 0, 0, fmt.Errorf("header %q: want \"x = W, y = H\"", s)
+		return 0, 0, "", fmt.Errorf("header %q: want \"x = W, y = H\"", s)
 	}
-	return w, h, nil
+	return w, h, rule, nil
+}
+
+// RLERule returns the rule of an RLE pattern's header ("" when it has
+// none) and the header's line, to name in messages.
+func RLERule(in io.Reader, name string) (string, int, error) {
+	br := bufio.NewReader(in)
+	for line := 1; ; line++ {
+		s, err := br.ReadString('\n')
+		if err != nil && err != io.EOF {
+			return "", 0, fmt.Errorf("%s: %w", name, err)
+		}
+		t := strings.TrimSpace(s)
+		if t != "" && !strings.HasPrefix(t, "#") {
+			_, _, rule, herr := parseRLEHeader(t)
+			if herr != nil {
+				return "", 0, &Error{File: name, Pos: Pos{Line: line, Col: 1}, Msg: herr.Error()}
+			}
+			return rule, line, nil
+		}
+		if err == io.EOF {
+			return "", 0, &Error{File: name, Pos: Pos{Line: line, Col: 1}, Msg: "no header: want \"x = W, y = H\""}
+		}
+	}
 }
 
 // WriteRLE writes the board of state words as an RLE pattern of the whole
 // board, lines of at most 70 characters (as Golly writes them). Cells
 // must hold 0..255.
 func WriteRLE(out io.Writer, p *Program, words []uint32) error {
+	return WriteRLERule(out, p, words, "")
+}
+
+// WriteRLERule is WriteRLE with `, rule = RULE` in the header (none when
+// rule is "").
+func WriteRLERule(out io.Writer, p *Program, words []uint32, rule string) error {
 	b, err := BoardOf(p)
 	if err != nil {
 		return err
@@ -231,7 +269,11 @@ func WriteRLE(out io.Writer, p *Program, words []uint32) error {
 		multi = multi || v > 1
 	}
 	bw := bufio.NewWriter(out)
-	fmt.Fprintf(bw, "x = %d, y = %d\n", b.W, b.H)
+	if rule != "" {
+		fmt.Fprintf(bw, "x = %d, y = %d, rule = %s\n", b.W, b.H, rule)
+	} else {
+		fmt.Fprintf(bw, "x = %d, y = %d\n", b.W, b.H)
+	}
 	line := 0
 	emit := func(n int, tag string) {
 		s := tag

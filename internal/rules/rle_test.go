@@ -140,3 +140,23 @@ func FuzzReadRLE(f *testing.F) {
 		}
 	})
 }
+
+// TestRLEHeaderRule: the rule is the rest of the header line, commas and
+// all (Golly's R2,C0,... and :T40,40 rules were refused as bad headers).
+func TestRLEHeaderRule(t *testing.T) {
+	for _, tc := range []struct{ header, rule string }{
+		{"x = 3, y = 3", ""},
+		{"x = 3, y = 3, rule = B3/S23", "B3/S23"},
+		{"x = 3, y = 3, rule = B3/S23:T40,40", "B3/S23:T40,40"},
+		{"x=3,y=3,rule=R2,C0,M1,S2..3,B3..3,NM", "R2,C0,M1,S2..3,B3..3,NM"},
+	} {
+		rule, line, err := RLERule(strings.NewReader("#N glider\n"+tc.header+"\nbo$2bo$3o!\n"), "g.rle")
+		if err != nil || rule != tc.rule || line != 2 {
+			t.Errorf("RLERule(%q) = %q, %d, %v; want %q, 2", tc.header, rule, line, err, tc.rule)
+		}
+		p := compileSrc(t, "const W = 4\nconst H = 4\nstate { int c[W * H] }\nrule r over k in 0..W * H when 0 { c[k] = 1 }\n")
+		if _, err := ReadStatesRLE(strings.NewReader(tc.header+"\nbo$2bo$3o!\n"), "g.rle", p); err != nil {
+			t.Errorf("ReadStatesRLE with header %q: %v", tc.header, err)
+		}
+	}
+}

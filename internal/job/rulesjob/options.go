@@ -33,13 +33,14 @@ type Options struct {
 	Kernel        string   `mapstructure:"kernel"`
 	Frames        string   `mapstructure:"frames"`
 	FramesEvery   int      `mapstructure:"frames-every"`
+	Rule          string   `mapstructure:"rule"` // a Golly notation instead of a rule file (golly.go)
 }
 
 // Request is the rest of a `rules run` command line: what is not a rules.*
 // setting, and what the job needs of the process that job.Env does not
 // carry.
 type Request struct {
-	Rules   string   // the rule file
+	Rules   string   // the rule file; "" with --rule or an RLE pattern's rule
 	Outputs []string // every -o given: one at most is accepted
 	Format  string   // --format of standard output: json or csv
 	Force   bool     // --frames into a non-empty directory

@@ -14,6 +14,7 @@ import (
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/phase"
 	"github.com/procgen-dev/procgen/internal/rules"
+	"github.com/procgen-dev/procgen/internal/rules/golly"
 )
 
 // document is the JSON document of a run (-o out.json, or standard output).
@@ -68,7 +69,7 @@ func newDoc(env *job.Env, path, backend string, prog *rules.Program, st *rules.S
 // writeOutputs commits every output of a run at once: the states
 // (JSON, CSV, PNG or RLE), --stats, --trace-out and --record-out.
 func writeOutputs(ctx context.Context, plan *output.Plan, out, format string, o Options,
-	prog *rules.Program, st *rules.States, res *rules.Result, doc *document) error {
+	prog *rules.Program, st *rules.States, res *rules.Result, doc *document, notation *golly.Rule) error {
 	var writes []output.Write
 	if o.Stats != "" {
 		writes = append(writes, output.Write{Path: o.Stats, Func: func(w io.Writer) error {
@@ -118,6 +119,9 @@ func writeOutputs(ctx context.Context, plan *output.Plan, out, format string, o 
 		writes = append(writes, bw)
 	} else if format == "rle" {
 		writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error {
+			if notation != nil { // the pattern names its rule, as Golly's do
+				return rules.WriteRLERule(w, prog, st.State(0), boardRule(*notation, prog))
+			}
 			return rules.WriteRLE(w, prog, st.State(0))
 		}})
 	} else if format == "csv" {

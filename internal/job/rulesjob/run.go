@@ -26,10 +26,15 @@ func Run(ctx context.Context, env *job.Env, o Options, req Request) error {
 	if err != nil {
 		return err
 	}
-	return run(ctx, env, req.Rules, out, o, p, sh)
+	rc, err := chooseRule(env, req.Rules, o)
+	if err != nil {
+		return err
+	}
+	return run(ctx, env, rc, out, o, p, sh)
 }
 
-func run(ctx context.Context, env *job.Env, path, out string, o Options, p *plan, sh shard.Shard) error {
+func run(ctx context.Context, env *job.Env, rc ruleChoice, out string, o Options, p *plan, sh shard.Shard) error {
+	path := rc.name
 	env.Dev.Prefetch()
 	start := time.Now()
 	format, err := outputFormat(out, p.format)
@@ -38,7 +43,7 @@ func run(ctx context.Context, env *job.Env, path, out string, o Options, p *plan
 	}
 	p.firedPerStep = format == "json" || o.Stats != ""
 	p.firedJSON = format == "json"
-	inputs, err := checkInputs(env, path, o, p)
+	inputs, err := checkInputs(env, rc.path, o, p)
 	if err != nil {
 		return err
 	}
@@ -46,7 +51,7 @@ func run(ctx context.Context, env *job.Env, path, out string, o Options, p *plan
 	if err != nil {
 		return err
 	}
-	prog, err := load(ctx, env, path, o, p)
+	prog, err := load(ctx, env, rc, o, p)
 	if err != nil {
 		return err
 	}
@@ -71,7 +76,7 @@ func run(ctx context.Context, env *job.Env, path, out string, o Options, p *plan
 		return err
 	}
 	doc := newDoc(env, path, backend, prog, st, res, o, p, time.Since(runStart))
-	if err := writeOutputs(ctx, outs, out, format, o, prog, st, res, &doc); err != nil {
+	if err := writeOutputs(ctx, outs, out, format, o, prog, st, res, &doc, rc.notation); err != nil {
 		return err
 	}
 	return finish(env, path, backend, start, frames, st, res, o, p)
@@ -101,10 +106,13 @@ func outputFormat(out, format string) (string, error) {
 // checkInputs checks the rule and states files and the default trace
 // output, and returns the inputs no output may replace.
 func checkInputs(env *job.Env, path string, o Options, p *plan) ([]string, error) {
-	if err := job.CheckInput("rules", path); err != nil {
-		return nil, err
+	var inputs []string
+	if path != "" { // else the rules come from a notation
+		if err := job.CheckInput("rules", path); err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, path)
 	}
-	inputs := []string{path}
 	if o.States != "" {
 		if err := job.CheckInput("rules: --states", o.States); err != nil {
 			return nil, err
@@ -121,18 +129,27 @@ func checkInputs(env *job.Env, path string, o Options, p *plan) ([]string, error
 	return inputs, nil
 }
 
-// load reads and compiles the rule file and parses --record against it.
-func load(ctx context.Context, env *job.Env, path string, o Options, p *plan) (*rules.Program, error) {
-	src, err := input.ReadFile(ctx, path, input.Source)
-	if err != nil {
-		return nil, job.AsUsage(fmt.Errorf("rule file: %w", err))
-	}
+// load reads and compiles the rule file (or the notation's source) and
+// parses --record against it.
+func load(ctx context.Context, env *job.Env, rc ruleChoice, o Options, p *plan) (*rules.Program, error) {
+	var prog *rules.Program
+	var err error
 	phase.Enter(ctx, "rules.compile")
-	prog, err := rules.Compile(path, src, p.defines)
-	if err != nil {
-		return nil, fmt.Errorf("rules: %w", err)
+	if rc.notation != nil {
+		prog, err = compileNotation(*rc.notation, p.defines)
+	} else {
+		var src []byte
+		if src, err = input.ReadFile(ctx, rc.path, input.Source); err != nil {
+			return nil, job.AsUsage(fmt.Errorf("rule file: %w", err))
+		}
+		if prog, err = rules.Compile(rc.path, src, p.defines); err != nil {
+			err = fmt.Errorf("rules: %w", err)
+		}
 	}
-	env.Log.Debugf("%s: %s", path, prog)
+	if err != nil {
+		return nil, err
+	}
+	env.Log.Debugf("%s: %s", rc.name, prog)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -75,6 +75,32 @@ func heatMap(g Grid, density []float64, o HeatMapOptions) (*image.NRGBA, image.R
 	if o.MaxSide <= 0 {
 		o.MaxSide = 2048
 	}
+	s := newHeatScale(density, o.Decades)
+	mapImg := s.cells(g, density, o.MaxSide)
+	l := newHeatLayout(g, s, mapImg.Bounds().Size(), o.Title)
+	c := &heatCanvas{img: image.NewNRGBA(image.Rect(0, 0, l.width, l.height))}
+	draw.Draw(c.img, c.img.Bounds(), image.NewUniform(heatPaper), image.Point{}, draw.Src)
+	c.text(heatPad, heatPad+11, o.Title)
+	c.text(heatPad, heatPad+heatLineH+11, heatUnits)
+	draw.Draw(c.img, l.mapRect, mapImg, image.Point{}, draw.Src)
+	c.axes(l)
+	c.stems(g, l, o.Stems)
+	if s.hi == 0 && o.Empty != "" {
+		msg := "empty: " + o.Empty
+		x, y := l.mapRect.Min.X+max(4, (l.mapRect.Dx()-measure(msg))/2), l.mapRect.Min.Y+l.mapRect.Dy()/2
+		draw.Draw(c.img, image.Rect(x-3, y-12, x+measure(msg)+3, y+4), image.NewUniform(heatPaper), image.Point{}, draw.Src)
+		c.text(x, y, msg)
+	}
+	c.colourBar(s, l)
+	return c.img, l.mapRect
+}
+
+// heatScale is a layer's log colour scale: hi its largest finite density,
+// lo the floor Decades below it (or its smallest density, if higher; at
+// least a decade below hi).
+type heatScale struct{ lo, hi, logLo, logHi float64 }
+
+func newHeatScale(density []float64, decades float64) heatScale {
 	hi, minPos := 0.0, math.Inf(1)
 	for _, v := range density {
 		if v > hi && !math.IsInf(v, 0) {
@@ -84,194 +110,220 @@ func heatMap(g Grid, density []float64, o HeatMapOptions) (*image.NRGBA, image.R
 			minPos = v
 		}
 	}
-	// Down to Decades below the maximum, or the smallest density if that
-	// is higher, but at least one decade.
-	lo := math.Min(math.Max(hi*math.Pow(10, -o.Decades), minPos*0.999), hi/10)
-	logLo, logHi := math.Log10(lo), math.Log10(hi)
-	colourOf := func(v float64) color.NRGBA {
-		switch {
-		case !(v > 0) || hi == 0:
-			return heatBackground
-		case !(v > lo):
-			return heatBelow
-		}
-		return ramp((math.Log10(v) - logLo) / (logHi - logLo))
+	lo := math.Min(math.Max(hi*math.Pow(10, -decades), minPos*0.999), hi/10)
+	return heatScale{lo: lo, hi: hi, logLo: math.Log10(lo), logHi: math.Log10(hi)}
+}
+
+func (s heatScale) colour(v float64) color.NRGBA {
+	switch {
+	case !(v > 0) || s.hi == 0:
+		return heatBackground
+	case !(v > s.lo):
+		return heatBelow
 	}
-	// The map at one pixel per cell, then scaled.
+	return ramp((math.Log10(v) - s.logLo) / (s.logHi - s.logLo))
+}
+
+// cells is the map at one pixel per cell, north up, then scaled: down to
+// maxSide, or up to about 720 pixels by whole pixels per cell.
+func (s heatScale) cells(g Grid, density []float64, maxSide int) *image.NRGBA {
 	cells := image.NewNRGBA(image.Rect(0, 0, g.NX, g.NY))
 	for j := 0; j < g.NY; j++ {
 		row := cells.Pix[(g.NY-1-j)*cells.Stride:]
 		for i := 0; i < g.NX; i++ {
-			c := colourOf(density[j*g.NX+i])
+			c := s.colour(density[j*g.NX+i])
 			copy(row[4*i:4*i+4], []uint8{c.R, c.G, c.B, c.A})
 		}
 	}
 	long := max(g.NX, g.NY)
-	var mapImg *image.NRGBA
 	switch {
-	case long > o.MaxSide:
-		w, h := g.NX*o.MaxSide/long, g.NY*o.MaxSide/long
-		mapImg = imaging.Resize(cells, max(w, 1), max(h, 1), imaging.Box)
+	case long > maxSide:
+		w, h := g.NX*maxSide/long, g.NY*maxSide/long
+		return imaging.Resize(cells, max(w, 1), max(h, 1), imaging.Box)
 	case long < 720:
-		s := min(720/long, 16)
-		mapImg = imaging.Resize(cells, g.NX*s, g.NY*s, imaging.NearestNeighbor)
-	default:
-		mapImg = cells
+		k := min(720/long, 16)
+		return imaging.Resize(cells, g.NX*k, g.NY*k, imaging.NearestNeighbor)
 	}
-	const pad, lineH, barW, tickL = 10, 14, 16, 4
-	face := basicfont.Face7x13
-	measure := func(s string) int { return font.MeasureString(face, s).Round() }
-	mw, mh := mapImg.Bounds().Dx(), mapImg.Bounds().Dy()
-	barH := max(mh, 160)
-	x1, y1 := g.X0+float64(g.NX)*g.Cell, g.Y0+float64(g.NY)*g.Cell
-	xt, yt := axisTicks(g.X0, x1, mw), axisTicks(g.Y0, y1, mh)
+	return cells
+}
+
+// The heat map's fixed measures in pixels, its font and its units line.
+const (
+	heatPad, heatLineH, heatBarW, heatTickL = 10, 14, 16, 4
+	heatUnits                               = "seeds per m^2 per year, log scale"
+)
+
+var heatFace = basicfont.Face7x13
+
+func measure(s string) int { return font.MeasureString(heatFace, s).Round() }
+
+type heatLegend struct {
+	c     color.NRGBA
+	label string
+}
+
+// heatLayout places the parts of a heat map: the map (mapRect), its axis
+// ticks (xt, yt, in metres from x0, y0 to x1, y1), the colour bar (at bx,
+// barH high) with its tick labels and ends, and the legend below it.
+type heatLayout struct {
+	mapRect        image.Rectangle
+	x0, y0, x1, y1 float64
+	xt, yt         []float64
+	bx, barH       int
+	labels, ends   []string
+	ticks          []float64
+	legend         []heatLegend
+	width, height  int
+}
+
+func newHeatLayout(g Grid, s heatScale, mapSize image.Point, title string) heatLayout {
+	mw, mh := mapSize.X, mapSize.Y
+	l := heatLayout{x0: g.X0, y0: g.Y0, x1: g.X0 + float64(g.NX)*g.Cell, y1: g.Y0 + float64(g.NY)*g.Cell, barH: max(mh, 160)}
+	l.xt, l.yt = axisTicks(l.x0, l.x1, mw), axisTicks(l.y0, l.y1, mh)
 	yLabelW := 0
-	for _, v := range yt {
+	for _, v := range l.yt {
 		yLabelW = max(yLabelW, measure(fmtTick(v)))
 	}
-	units := "seeds per m^2 per year, log scale"
-	labels, ticks := heatTicks(lo, hi)
-	var ends [2]string // the bar's bottom and top: the tick says "0" when all is zero
-	if hi > 0 {
-		ends = [2]string{"min " + fmtDensity(lo), "max " + fmtDensity(hi)}
+	l.labels, l.ticks = heatTicks(s.lo, s.hi)
+	l.ends = []string{"", ""} // the bar's bottom and top: the tick says "0" when all is zero
+	l.legend = []heatLegend{{heatBackground, "no seeds"}}
+	if s.hi > 0 {
+		l.ends = []string{"min " + fmtDensity(s.lo), "max " + fmtDensity(s.hi)}
+		l.legend = append(l.legend, heatLegend{heatBelow, "seeds, below " + fmtDensity(s.lo)})
 	}
-	legend := []struct {
-		c     color.NRGBA
-		label string
-	}{{heatBackground, "no seeds"}}
-	if hi > 0 {
-		legend = append(legend, struct {
-			c     color.NRGBA
-			label string
-		}{heatBelow, "seeds, below " + fmtDensity(lo)})
+	labelW := max(measure(l.ends[0]), measure(l.ends[1]))
+	for _, t := range l.labels {
+		labelW = max(labelW, measure(t))
 	}
-	labelW := max(measure(ends[0]), measure(ends[1]))
-	for _, l := range labels {
-		labelW = max(labelW, measure(l))
+	for _, g := range l.legend {
+		labelW = max(labelW, measure(g.label))
 	}
-	for _, l := range legend {
-		labelW = max(labelW, measure(l.label))
+	mx := heatPad + yLabelW + heatTickL + 4 // the map's left edge
+	l.bx = mx + mw + 2*heatPad              // the colour bar's
+	l.width = l.bx + heatBarW + 6 + max(labelW, 24) + heatPad
+	for _, t := range []string{title, heatUnits} {
+		l.width = max(l.width, 2*heatPad+measure(t)+40)
 	}
-	mx := pad + yLabelW + tickL + 4 // the map's left edge
-	bx := mx + mw + 2*pad           // the colour bar's
-	width := bx + barW + 6 + max(labelW, 24) + pad
-	for _, s := range []string{o.Title, units} {
-		width = max(width, 2*pad+measure(s)+40)
-	}
-	top := pad + 3*lineH + 4
-	legendH := len(legend) * (lineH + 4)
-	bottom := top + max(mh+tickL+lineH+lineH+4, barH+lineH+legendH+8)
-	height := bottom + pad
-	img := image.NewNRGBA(image.Rect(0, 0, width, height))
-	draw.Draw(img, img.Bounds(), image.NewUniform(heatPaper), image.Point{}, draw.Src)
-	text := func(x, y int, s string) {
-		d := font.Drawer{Dst: img, Src: image.NewUniform(heatInk), Face: face, Dot: fixed.P(x, y)}
-		d.DrawString(s)
-	}
-	hline := func(x0, x1, y int) {
-		for x := x0; x < x1; x++ {
-			img.SetNRGBA(x, y, heatInk)
-		}
-	}
-	vline := func(x, y0, y1 int) {
-		for y := y0; y < y1; y++ {
-			img.SetNRGBA(x, y, heatInk)
-		}
-	}
-	text(pad, pad+11, o.Title)
-	text(pad, pad+lineH+11, units)
-	mapRect := image.Rect(mx, top, mx+mw, top+mh)
-	draw.Draw(img, mapRect, mapImg, image.Point{}, draw.Src)
+	top := heatPad + 3*heatLineH + 4
+	legendH := len(l.legend) * (heatLineH + 4)
+	bottom := top + max(mh+heatTickL+heatLineH+heatLineH+4, l.barH+heatLineH+legendH+8)
+	l.height = bottom + heatPad
+	l.mapRect = image.Rect(mx, top, mx+mw, top+mh)
+	return l
+}
 
-	// Axes in metres: ticks below and left of the map, north up.
-	xPix := func(v float64) int { return mx + int(math.Round((v-g.X0)/(x1-g.X0)*float64(mw))) }
-	yPix := func(v float64) int { return top + mh - int(math.Round((v-g.Y0)/(y1-g.Y0)*float64(mh))) }
-	for _, v := range xt {
-		x := min(xPix(v), mx+mw-1)
-		vline(x, top+mh, top+mh+tickL)
-		l := fmtTick(v)
-		text(x-measure(l)/2, top+mh+tickL+11, l)
+// xPix and yPix are where a point of the plot (m) lies in the image.
+func (l heatLayout) xPix(v float64) int {
+	return l.mapRect.Min.X + int(math.Round((v-l.x0)/(l.x1-l.x0)*float64(l.mapRect.Dx())))
+}
+
+func (l heatLayout) yPix(v float64) int {
+	return l.mapRect.Max.Y - int(math.Round((v-l.y0)/(l.y1-l.y0)*float64(l.mapRect.Dy())))
+}
+
+// heatCanvas draws text and lines in ink on a heat map's image.
+type heatCanvas struct{ img *image.NRGBA }
+
+func (c *heatCanvas) text(x, y int, s string) {
+	d := font.Drawer{Dst: c.img, Src: image.NewUniform(heatInk), Face: heatFace, Dot: fixed.P(x, y)}
+	d.DrawString(s)
+}
+
+func (c *heatCanvas) hline(x0, x1, y int) {
+	for x := x0; x < x1; x++ {
+		c.img.SetNRGBA(x, y, heatInk)
 	}
-	for _, v := range yt {
-		y := max(yPix(v), top)
-		hline(mx-tickL, mx, y)
-		l := fmtTick(v)
-		text(mx-tickL-2-measure(l), y+4, l)
+}
+
+func (c *heatCanvas) vline(x, y0, y1 int) {
+	for y := y0; y < y1; y++ {
+		c.img.SetNRGBA(x, y, heatInk)
+	}
+}
+
+// axes draws the ticks in metres below and left of the map, and "N" with
+// an arrow above its top right corner.
+func (c *heatCanvas) axes(l heatLayout) {
+	mx, top, mw, mh := l.mapRect.Min.X, l.mapRect.Min.Y, l.mapRect.Dx(), l.mapRect.Dy()
+	for _, v := range l.xt {
+		x := min(l.xPix(v), mx+mw-1)
+		c.vline(x, top+mh, top+mh+heatTickL)
+		t := fmtTick(v)
+		c.text(x-measure(t)/2, top+mh+heatTickL+11, t)
+	}
+	for _, v := range l.yt {
+		y := max(l.yPix(v), top)
+		c.hline(mx-heatTickL, mx, y)
+		t := fmtTick(v)
+		c.text(mx-heatTickL-2-measure(t), y+4, t)
 	}
 	axis := "x, y in m"
-	text(mx+mw-measure(axis), top+mh+tickL+lineH+11, axis)
-	// N and an arrow, above the map's top right corner.
+	c.text(mx+mw-measure(axis), top+mh+heatTickL+heatLineH+11, axis)
 	ax := mx + mw - 4
-	text(ax-measure("N")-6, top-4, "N")
-	vline(ax, top-lineH-2, top-2)
+	c.text(ax-measure("N")-6, top-4, "N")
+	c.vline(ax, top-heatLineH-2, top-2)
 	for k := 1; k <= 3; k++ {
-		hline(ax-k, ax+k+1, top-lineH-2+k)
+		c.hline(ax-k, ax+k+1, top-heatLineH-2+k)
 	}
+}
 
-	// The stems: dots of radius 1..6 px by DBH (area-proportional).
-	if len(o.Stems) > 0 {
-		maxD := 0.0
-		for _, s := range o.Stems {
-			maxD = math.Max(maxD, s.DBH)
+// stems draws the stems over the map: dots of radius 1..6 px by DBH
+// (area-proportional), outlined in ink.
+func (c *heatCanvas) stems(g Grid, l heatLayout, stems []Tree) {
+	maxD := 0.0
+	for _, s := range stems {
+		maxD = math.Max(maxD, s.DBH)
+	}
+	for _, s := range stems {
+		if !g.Contains(s.X, s.Y) || !(s.DBH > 0) {
+			continue
 		}
-		for _, s := range o.Stems {
-			if !g.Contains(s.X, s.Y) || !(s.DBH > 0) {
-				continue
-			}
-			r := max(1, math.Min(6, 6*math.Sqrt(s.DBH/maxD)))
-			cx, cy := float64(xPix(s.X)), float64(yPix(s.Y))
-			for dy := -int(r) - 1; dy <= int(r)+1; dy++ {
-				for dx := -int(r) - 1; dx <= int(r)+1; dx++ {
-					d := math.Hypot(float64(dx), float64(dy))
-					p := image.Pt(int(cx)+dx, int(cy)+dy)
-					if !p.In(mapRect) || d > r+0.5 {
-						continue
-					}
-					c := heatStem
-					if d > r-0.7 {
-						c = heatInk // outline
-					}
-					img.SetNRGBA(p.X, p.Y, c)
+		r := max(1, math.Min(6, 6*math.Sqrt(s.DBH/maxD)))
+		cx, cy := float64(l.xPix(s.X)), float64(l.yPix(s.Y))
+		for dy := -int(r) - 1; dy <= int(r)+1; dy++ {
+			for dx := -int(r) - 1; dx <= int(r)+1; dx++ {
+				d := math.Hypot(float64(dx), float64(dy))
+				p := image.Pt(int(cx)+dx, int(cy)+dy)
+				if !p.In(l.mapRect) || d > r+0.5 {
+					continue
 				}
+				col := heatStem
+				if d > r-0.7 {
+					col = heatInk // outline
+				}
+				c.img.SetNRGBA(p.X, p.Y, col)
 			}
 		}
 	}
-	if hi == 0 && o.Empty != "" {
-		msg := "empty: " + o.Empty
-		x, y := mx+max(4, (mw-measure(msg))/2), top+mh/2
-		draw.Draw(img, image.Rect(x-3, y-12, x+measure(msg)+3, y+4), image.NewUniform(heatPaper), image.Point{}, draw.Src)
-		text(x, y, msg)
-	}
+}
 
-	// The colour bar: top is the maximum, bottom Decades below it; its
-	// ends labelled with the scale's values.
-	barTop := top + lineH
-	for y := 0; y < barH; y++ {
-		var c color.NRGBA
-		if hi == 0 {
-			c = heatBackground
-		} else {
-			c = ramp(1 - float64(y)/float64(barH-1))
+// colourBar draws the colour bar (top the maximum, bottom Decades below
+// it, its ends labelled with the scale's values) and the legend's
+// swatches for no seeds and seeds below the scale.
+func (c *heatCanvas) colourBar(s heatScale, l heatLayout) {
+	barTop := l.mapRect.Min.Y + heatLineH
+	for y := 0; y < l.barH; y++ {
+		col := heatBackground
+		if s.hi != 0 {
+			col = ramp(1 - float64(y)/float64(l.barH-1))
 		}
-		for x := bx; x < bx+barW; x++ {
-			img.SetNRGBA(x, barTop+y, c)
+		for x := l.bx; x < l.bx+heatBarW; x++ {
+			c.img.SetNRGBA(x, barTop+y, col)
 		}
 	}
-	text(bx, barTop-4, ends[1])
-	text(bx, barTop+barH+11, ends[0])
-	for i, t := range ticks {
-		y := barTop + int(math.Round((1-t)*float64(barH-1)))
-		hline(bx+barW, bx+barW+4, y)
-		text(bx+barW+6, y+4, labels[i])
+	c.text(l.bx, barTop-4, l.ends[1])
+	c.text(l.bx, barTop+l.barH+11, l.ends[0])
+	for i, t := range l.ticks {
+		y := barTop + int(math.Round((1-t)*float64(l.barH-1)))
+		c.hline(l.bx+heatBarW, l.bx+heatBarW+4, y)
+		c.text(l.bx+heatBarW+6, y+4, l.labels[i])
 	}
-	// The legend: swatches for no seeds and seeds below the scale.
-	ly := barTop + barH + lineH + 8
-	for _, l := range legend {
-		draw.Draw(img, image.Rect(bx, ly, bx+barW, ly+lineH-3), image.NewUniform(l.c), image.Point{}, draw.Src)
-		text(bx+barW+6, ly+lineH-4, l.label)
-		ly += lineH + 4
+	ly := barTop + l.barH + heatLineH + 8
+	for _, g := range l.legend {
+		draw.Draw(c.img, image.Rect(l.bx, ly, l.bx+heatBarW, ly+heatLineH-3), image.NewUniform(g.c), image.Point{}, draw.Src)
+		c.text(l.bx+heatBarW+6, ly+heatLineH-4, g.label)
+		ly += heatLineH + 4
 	}
-	return img, mapRect
 }
 
 // axisTicks are round values between lo and hi (m), spaced so that labels

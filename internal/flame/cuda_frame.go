@@ -149,7 +149,6 @@ func wholeWaveRows(grid gpu.Dim3, wave int64) uint32 {
 // queueFrame queues the frame's launches and its read-back, and returns the
 // frame that settle fills (at once when r has no arena).
 func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInput, alphaHits bool, o Options) (*Frame, error) {
-	d := r.dev
 	nb := fp.bw * fp.bh
 	maxX := 0
 	for _, in := range ins {
@@ -185,91 +184,16 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 			return nil, err
 		}
 	}
-	spc := int64(subBatch)
-	var base, done int64
-	// One timer spans every launch, and nothing waits between them: the
-	// host builds and encodes the next batch while the device iterates this
-	// one (with an arena, the upload is queued too; without, it waits for
-	// the launches before it). With stages on, each launch is timed and
-	// waited for. settle reads the timer.
-	var timer *gpu.Timer
-	// A queued frame (r.arena set) keeps at most one launch ahead of the
-	// device: before its next launch it waits for the last, so Ctrl-C
-	// stops a big frame after one launch, not after all of them. The
-	// frame's first launch queues behind the frame before and does not wait.
-	var last *gpu.Event
-	defer func() {
-		if timer != nil && r.timer == nil {
-			timer.Stop()
-		}
-		last.Free()
-	}()
+	fl := &frameLauncher{r: r, ctx: ctx, fp: fp, o: o, iterate: iterate, shared: shared, maxX: maxX,
+		genomes: genomes, xforms: xforms, hist: hist, hits: hits, bad: bad, spc: int64(subBatch)}
+	defer fl.release()
 	// A launch of whole chains of several genomes is cut into whole waves
 	// of blocks and the rest; the frame queued next waits for the event
 	// before this frame's rest (see bufferCache.handoff), so its blocks take
 	// the SMs the rest leaves idle but do not mix with this frame's waves.
-	wave := int64(0)
 	if r.cache != nil && r.stream != nil {
 		if n, err := iterate.ResidentBlocks(iterThreads, shared); err == nil {
-			wave = int64(n)
-		}
-	}
-	var handoff *gpu.Event
-	defer func() { handoff.Free() }()
-	gWords, xWords := int(unsafe.Sizeof(gpuGenome{}))/4, maxX*int(unsafe.Sizeof(gpuXform{}))/4
-	launch := func(grid gpu.Dim3, nchains, samples int64) (err error) {
-		if last != nil {
-			if err := last.Wait(); err != nil {
-				return err
-			}
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if timer == nil {
-			if wave > 0 {
-				timer, err = r.startOverlapped()
-			} else {
-				timer, err = d.StartTimerOn(r.stream)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		rows := []uint32{grid.Y}
-		if whole := wholeWaveRows(grid, wave); whole > 0 && whole < grid.Y {
-			rows = []uint32{whole, grid.Y - whole}
-		}
-		g0 := 0
-		for i, ny := range rows {
-			if wave > 0 && i == len(rows)-1 {
-				handoff.Free()
-				if handoff, err = d.RecordEventOn(r.stream); err != nil {
-					return err
-				}
-			}
-			part := gpu.Dim3{X: grid.X, Y: ny, Z: 1}
-			err = r.stage("iterate", func() error {
-				return iterate.LaunchOn(r.stream, part, gpu.Dim(iterThreads), shared, iterateArgs{genomes.PtrAt(g0 * gWords),
-					xforms.PtrAt(g0 * xWords), hist.Ptr(), hits.Ptr(), o.Seed, uint64(base),
-					uint32(nchains), uint32(samples), bad.Ptr(), gpu.Ptr{}})
-			})
-			if err != nil {
-				return err
-			}
-			base += nchains * int64(ny)
-			g0 += int(ny)
-		}
-		if r.arena == nil {
-			return nil
-		}
-		last, err = d.RecordEventOn(r.stream)
-		return err
-	}
-	progress := func(n int64) {
-		done += n
-		if o.Progress != nil {
-			o.Progress(done, fp.total)
+			fl.wave = int64(n)
 		}
 	}
 	// Temporal samples go to the device in batches: one launch runs every
@@ -278,76 +202,36 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 	// genome's samples are spread evenly over its chains (at most one more
 	// sample per chain than it asked for). A temporal sample too big for one
 	// launch runs alone, in launches of whole chains and a short one.
-	var batch []frameInput
-	var batchSamples int64
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		gs := make([]gpuGenome, 0, len(batch))
-		xs := make([]gpuXform, len(batch)*maxX)
-		nchains := int64(0)
-		for i, in := range batch {
-			gg := in.gg
-			chains := (in.samples + spc - 1) / spc
-			gg.Chains, gg.ChainSamples, gg.XformStride = int32(chains), int32((in.samples+chains-1)/chains), int32(maxX)
-			gs = append(gs, gg)
-			copy(xs[i*maxX:], in.xs)
-			nchains = max(nchains, chains)
-		}
-		if err := write(r, genomes, gpu.WordsOf(gs)); err != nil {
-			return err
-		}
-		if err := write(r, xforms, gpu.WordsOf(xs)); err != nil {
-			return err
-		}
-		grid := gpu.Dim3{X: uint32((nchains + iterThreads - 1) / iterThreads), Y: uint32(len(batch)), Z: 1}
-		if err := launch(grid, nchains, spc); err != nil {
-			return err
-		}
-		progress(batchSamples)
-		batch, batchSamples = batch[:0], 0
-		return nil
-	}
 	for _, in := range ins {
 		if in.samples <= 0 {
 			continue
 		}
 		if in.samples > samplesPerLaunch {
-			if err := flush(); err != nil {
+			if err := fl.flush(); err != nil {
 				return nil, err
 			}
-			if err := r.iterateAlone(in, genomes, xforms, spc, wholeWaves(iterate, shared, samplesPerLaunch/spc), launch, progress); err != nil {
+			perLaunch := wholeWaves(iterate, shared, samplesPerLaunch/fl.spc)
+			if err := r.iterateAlone(in, genomes, xforms, fl.spc, perLaunch, fl.launch, fl.progress); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		if len(batch) == maxBatchGenomes || batchSamples+in.samples > batchSamplesPerLaunch {
-			if err := flush(); err != nil {
+		if len(fl.batch) == maxBatchGenomes || fl.batchSamples+in.samples > batchSamplesPerLaunch {
+			if err := fl.flush(); err != nil {
 				return nil, err
 			}
 		}
-		batch = append(batch, in)
-		batchSamples += in.samples
+		fl.batch = append(fl.batch, in)
+		fl.batchSamples += in.samples
 	}
-	if err := flush(); err != nil {
+	if err := fl.flush(); err != nil {
 		return nil, err
 	}
-	if timer != nil {
-		if err := timer.EndOn(r.stream); err != nil {
-			return nil, err
-		}
-		r.timer = timer
-	}
-	if r.stream != nil {
-		err := r.endLaunches(wave > 0, handoff)
-		handoff = nil // endLaunches owns it
-		if err != nil {
-			return nil, err
-		}
+	if err := fl.end(); err != nil {
+		return nil, err
 	}
 	if alphaHits {
-		f, err := flameHitsFromAlpha.Load(d)
+		f, err := flameHitsFromAlpha.Load(r.dev)
 		if err != nil {
 			return nil, err
 		}

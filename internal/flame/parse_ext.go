@@ -190,14 +190,20 @@ func (fp *flameParser) finishExt(ext *xformExt, x *Xform, w *[NumVars]float64, l
 	return fp.countUnknown(ext, line)
 }
 
-// sameParams reports whether the second copy of variation id has the first
-// copy's parameters (those it does not write are JWildfire's defaults,
+// sameParams reports whether the second copy of variation id is in the
+// normal stage and has the first copy's parameters (those it does not write are JWildfire's defaults,
 // which need not be flam3's: only written ones that match count).
 func (fp *flameParser) sameParams(ext *xformExt, x *Xform, id VarID) bool {
 	prefix := VarNames[id] + "_"
 	names := xmlNames()
 	for pname, v := range ext.dupParams {
 		if !strings.HasPrefix(pname, prefix) {
+			continue
+		}
+		if pname == prefix+"fx_priority" { // the copy must be a normal one too
+			if f, err := parseFloat(v); err != nil || f != 0 {
+				return false
+			}
 			continue
 		}
 		n, ok := names[pname]

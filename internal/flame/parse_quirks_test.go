@@ -73,7 +73,9 @@ func TestParseArtistQuirks(t *testing.T) {
 			func(g *Genome) string { return want(g.Final.Vars[0].ID == VarJulian, "final %v", g.Final.Vars) },
 			`finalxform "finalxform" not honoured, ignored (1 flame)`},
 		{"JWildfire colour settings", `<flame><xform weight="1" linear="1" color_speed="0.5" color_type="NONE" material="0.0" mod_gamma="0.0" xyCoeff00Curve_enabled="false"/>` + quirkPal + `</flame>`,
-			func(g *Genome) string { return want(g.Xforms[0].ColorSpeed == 0, "color_speed %g", g.Xforms[0].ColorSpeed) }, ""},
+			func(g *Genome) string {
+				return want(g.Xforms[0].ColorSpeed == 0, "color_speed %g", g.Xforms[0].ColorSpeed)
+			}, ""},
 		{"3-D camera warned", `<flame cam_pitch="0.5" cam_yaw="0"><xform weight="1" linear="1"/>` + quirkPal + `</flame>`,
 			nil, `flame attribute "cam_pitch" not honoured`},
 	}

@@ -24,6 +24,10 @@ func FuzzParse(f *testing.F) {
 		`<flame><xform weight="1" linear="1"/><colors count="2" data="00FF0000000000FF"/><palette index0="0" index1="7"/></flame>`,
 		`<flames><flame><symmetry kind="5"/><finalxform julian="1"/><xform weight="1" color="0 1" symmetry="1"/></flame></flames>`,
 		`<flame size="10 10"><xform weight="1" linear="1"/><palette count="2" format="RGBA">00000000FFFFFFFF</palette></flame>`,
+		// What JWildfire, Fractorium and Apophysis write (issue 32).
+		`<Flames><flame temporal_samples="1.0" cam_pitch="0.2"><xform weight="1" bubble="1" bubble#1#="0.5" sunvoroni_color mode="1" dc_booleans_^/&/|="2"/><palette count="4" format="RGB">000000FFFFFF000000FFFFFF</palette></flame></Flames>`,
+		`<jwf-flame><layer><xform weight="1" linear="2" linear_fx_priority="-1" pre_linear="2" post_linear="0.5"/><finalxform julian="1"/><finalxform linear="1" coefs="0 1 1 0 0 0"/></layer><layer/></jwf-flame>`,
+		`<flame><xform weight="1" julian="1" julian#1#="1" julian#1#_power="3" color_type="NONE" material="0.5"/><foo/></flame>`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -334,8 +334,8 @@ func (fp *flameParser) colors(se xml.StartElement, line int) error {
 			fp.warnOnce("colors attr "+a.Name.Local, line, "colors: unknown attribute %q ignored", a.Name.Local)
 		}
 	}
-	if count < 1 || count > 256 {
-		return fp.errorf(line, "colors: count %d out of range 1..256", count)
+	if count < 1 || count > maxPaletteCount {
+		return fp.errorf(line, "colors: count %d out of range 1..%d", count, maxPaletteCount)
 	}
 	if haveData {
 		if err := fp.hexColors(data, count, 4, true, line, "colors"); err != nil {
@@ -410,8 +410,8 @@ func (fp *flameParser) palette(se xml.StartElement, line int) error {
 		fp.pal.setAll(blendPalettes(p0, p1, blend))
 		return fp.p.skip()
 	}
-	if count < 1 || count > 256 {
-		return fp.errorf(line, "palette: count %d out of range 1..256", count)
+	if count < 1 || count > maxPaletteCount {
+		return fp.errorf(line, "palette: count %d out of range 1..%d", count, maxPaletteCount)
 	}
 	// The colours are the element's text.
 	var text strings.Builder
@@ -441,6 +441,9 @@ func (fp *flameParser) hexColors(data string, count, size int, skipFirst bool, l
 	}
 	if extra {
 		fp.warnf(line, "%s: data after %d colours ignored", elem, count)
+	}
+	if len(cols) > 256 {
+		cols = resamplePalette(cols)
 	}
 	for i, c := range cols {
 		fp.pal.setRGBA(i, c[0], c[1], c[2], c[3], false)

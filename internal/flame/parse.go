@@ -92,7 +92,12 @@ func Parse(r io.Reader, filename string, opts ParseOptions) ([]*Genome, []Warnin
 		filename = "<input>"
 	}
 	er := &errReader{r: r}
-	p := &parser{d: newDecoder(er), er: er, file: filename, opts: opts}
+	src, err := io.ReadAll(er)
+	if err != nil {
+		return nil, nil, fmt.Errorf("flame: read %s: %w", filename, err)
+	}
+	fixed, names := tolerantNames(src)
+	p := &parser{d: newDecoder(bytes.NewReader(fixed)), er: er, file: filename, opts: opts, src: src, names: names}
 	var gs []*Genome
 	for {
 		tok, line, err := p.next()
@@ -102,17 +107,25 @@ func Parse(r io.Reader, filename string, opts ParseOptions) ([]*Genome, []Warnin
 		if err != nil {
 			return nil, p.warnings, err
 		}
-		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "flame" {
-			g, err := p.flame(se, line)
-			if err != nil {
-				return nil, p.warnings, err
-			}
-			gs = append(gs, g)
+		se, ok := tok.(xml.StartElement)
+		if !ok || (se.Name.Local != "flame" && se.Name.Local != "jwf-flame") {
+			continue
 		}
+		var g *Genome
+		if se.Name.Local == "flame" {
+			g, err = p.flame(se, line)
+		} else {
+			g, err = p.jwfFlame(se, line)
+		}
+		if err != nil {
+			return nil, p.warnings, err
+		}
+		gs = append(gs, g)
 	}
 	if len(gs) == 0 {
 		return nil, p.warnings, fmt.Errorf("%s: %w", filename, ErrNoFlames)
 	}
+	p.warnUnknown()
 	return gs, p.warnings, nil
 }
 
@@ -123,8 +136,14 @@ type parser struct {
 	opts     ParseOptions
 	warnings []Warning
 	col      int // column of the last token's start
-	flames   int // <flame> elements begun so far
-	tokens   int // tokens read, for checking the context every so often
+	off      int64
+	// src is the document as given, for locating attributes; names maps
+	// the attribute names tolerantNames rewrote back to the file's.
+	src     []byte
+	names   nameMap
+	unknown unknownUses
+	flames  int // <flame> elements begun so far
+	tokens  int // tokens read, for checking the context every so often
 }
 
 // next returns the next token and the line it starts on.
@@ -137,10 +156,15 @@ func (p *parser) next() (xml.Token, int, error) {
 		}
 	}
 	line, col := p.d.InputPos()
-	p.col = col
+	p.col, p.off = col, p.d.InputOffset()
 	tok, err := p.d.Token()
 	if err != nil {
 		return nil, line, p.decodeErr(err)
+	}
+	if se, ok := tok.(xml.StartElement); ok && p.names != nil {
+		for i := range se.Attr {
+			se.Attr[i].Name.Local = p.names.original(se.Attr[i].Name.Local)
+		}
 	}
 	return tok, line, nil
 }
@@ -221,7 +245,10 @@ func newDecoder(r io.Reader) *xml.Decoder {
 // flameParser holds one <flame> while its children are read.
 type flameParser struct {
 	p            *parser
-	line, col    int // where the <flame> starts
+	line, col    int   // where the <flame> starts
+	off          int64 // its byte offset
+	xoff         int64 // byte offset of the xform being read
+	moreFinals   []extraFinal
 	index        int // of the flame in its document, from 0
 	g            *Genome
 	pal          paletteBuilder
@@ -235,8 +262,30 @@ type flameParser struct {
 }
 
 func (p *parser) flame(se xml.StartElement, line int) (*Genome, error) {
+	fp, err := p.newFlame(se, line)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		tok, line, err := p.inner()
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.EndElement:
+			return fp.finish()
+		case xml.StartElement:
+			if err := fp.element(t, line); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// newFlame begins a flame from its element's attributes.
+func (p *parser) newFlame(se xml.StartElement, line int) (*flameParser, error) {
 	g := DefaultGenome()
-	fp := &flameParser{p: p, line: line, col: p.col, index: p.flames, g: &g, paletteIndex: -1, solo: -1,
+	fp := &flameParser{p: p, line: line, col: p.col, off: p.off, index: p.flames, g: &g, paletteIndex: -1, solo: -1,
 		warned: map[string]bool{}}
 	p.flames++
 	for _, a := range se.Attr {
@@ -249,34 +298,29 @@ func (p *parser) flame(se xml.StartElement, line int) (*Genome, error) {
 			return nil, err
 		}
 	}
-	for {
-		tok, line, err := p.inner()
-		if err != nil {
-			return nil, err
-		}
-		switch t := tok.(type) {
-		case xml.EndElement:
-			return fp.finish()
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "color":
-				err = fp.color(t, line)
-			case "colors":
-				err = fp.colors(t, line)
-			case "palette":
-				err = fp.palette(t, line)
-			case "symmetry":
-				err = fp.symmetry(t, line)
-			case "xform", "finalxform":
-				err = fp.xform(t, line)
-			default: // <edit> history and whatever else: not part of the image
-				err = p.skip()
-			}
-			if err != nil {
-				return nil, err
-			}
-		}
+	return fp, nil
+}
+
+// element reads one child of <flame> (or of a JWildfire <layer>).
+func (fp *flameParser) element(t xml.StartElement, line int) error {
+	switch t.Name.Local {
+	case "color":
+		return fp.color(t, line)
+	case "colors":
+		return fp.colors(t, line)
+	case "palette":
+		return fp.palette(t, line)
+	case "symmetry":
+		return fp.symmetry(t, line)
+	case "xform", "finalxform":
+		return fp.xform(t, line)
 	}
+	// <edit> history and whatever else: not part of the image, unless
+	// --strict does not know it.
+	if err := fp.otherElement(t, line); err != nil {
+		return err
+	}
+	return fp.p.skip()
 }
 
 func (fp *flameParser) errorf(line int, format string, args ...any) error {
@@ -398,9 +442,11 @@ func (fp *flameParser) setFlameAttr(a xml.Attr) error {
 		if fp.symAttr, err = parseInt(a.Value); err == nil && absInt(fp.symAttr) > maxSymmetry {
 			return fp.errorf(line, "symmetry %d out of range", fp.symAttr)
 		}
+	default:
+		// Everything else (time, version, Apophysis/Fractorium extensions
+		// ...) is ignored, as flam3 does, unless --strict finds it matters.
+		return fp.otherFlameAttr(a)
 	}
-	// Everything else (time, version, Apophysis/Fractorium extensions ...)
-	// is ignored, as flam3 does.
 	if err != nil {
 		return fp.badValue(line, a)
 	}
@@ -411,6 +457,9 @@ func (fp *flameParser) setFlameAttr(a xml.Attr) error {
 // solo xform, the palette; then validates.
 func (fp *flameParser) finish() (*Genome, error) {
 	g := fp.g
+	if err := fp.composeFinals(); err != nil {
+		return nil, err
+	}
 	if fp.symAttr != 0 {
 		if err := fp.addSymmetry(fp.symAttr, fp.line); err != nil {
 			return nil, err
@@ -479,8 +528,15 @@ func parseFloat(s string) (float64, error) {
 	return strconv.ParseFloat(strings.TrimSpace(s), 64)
 }
 
+// parseInt reads an integer; JWildfire writes some as "1.0", which is
+// accepted when the value is whole (flam3's atoi would read 1 too).
 func parseInt(s string) (int, error) {
 	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
+	if err != nil {
+		if f, ferr := parseFloat(s); ferr == nil && f == math.Trunc(f) && math.Abs(f) <= math.MaxInt32 {
+			return int(f), nil
+		}
+	}
 	return int(v), err
 }
 

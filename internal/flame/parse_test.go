@@ -278,8 +278,11 @@ func TestParseFinalXform(t *testing.T) {
 	if !hasWarning(ws, "weight 0.5 ignored") {
 		t.Errorf("warnings %v", ws)
 	}
-	_, _, err := parseString(`<flame><xform weight="1" linear="1"/><finalxform linear="1"/><finalxform linear="1"/></flame>`, ParseOptions{})
-	if !errors.Is(err, ErrInvalidGenome) || !strings.Contains(err.Error(), "test.flam3:1:") {
+	// Two finals that are not affine maps cannot be one: --strict refuses
+	// the second where it is written.
+	_, _, err := parseString(`<flame><xform weight="1" linear="1"/><finalxform julia="1"/>
+<finalxform julia="1"/></flame>`, ParseOptions{Strict: true})
+	if !errors.Is(err, ErrInvalidGenome) || !strings.Contains(err.Error(), "test.flam3:2:1:") {
 		t.Errorf("two finals: %v", err)
 	}
 }
@@ -298,14 +301,14 @@ func TestParseUnknownAttributes(t *testing.T) {
 		msgs = append(msgs, w.String())
 	}
 	want := []string{
-		`test.flam3:2: flame "x": unknown variation "flatten" ignored`,
-		`test.flam3:2: flame "x": unknown parameter "split_shift" ignored`,
+		`test.flam3:2: flame "x": unknown variation "flatten" ignored (2 xforms)`,
+		`test.flam3:2: flame "x": unknown parameter "split_shift" ignored (1 xform)`,
 	}
 	if strings.Join(msgs, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(msgs, "\n"), strings.Join(want, "\n"))
 	}
 	_, _, err = parseString(doc, ParseOptions{Strict: true})
-	if !errors.Is(err, ErrInvalidGenome) || !strings.Contains(err.Error(), `test.flam3:2: flame "x": xform 0: unknown variation "flatten"`) {
+	if !errors.Is(err, ErrInvalidGenome) || !strings.Contains(err.Error(), `test.flam3:2:54: flame 0 "x": variation "flatten" is not honoured`) {
 		t.Errorf("strict: %v", err)
 	}
 }

@@ -12,9 +12,7 @@ import (
 
 func (fp *flameParser) xform(se xml.StartElement, line int) error {
 	final := se.Name.Local == "finalxform"
-	if final && fp.g.Final != nil {
-		return fp.errorf(line, "more than one finalxform")
-	}
+	fp.xoff = fp.p.off
 	if fp.added >= maxXforms {
 		return fp.errorf(line, "more than %d xforms", maxXforms)
 	}
@@ -36,7 +34,11 @@ func (fp *flameParser) xform(se xml.StartElement, line int) error {
 		if hasChaos {
 			fp.warnf(line, "finalxform: chaos ignored")
 		}
-		fp.g.Final = &x
+		if fp.g.Final != nil { // JWildfire's and Fractorium's several finals
+			fp.moreFinals = append(fp.moreFinals, extraFinal{x: x, line: line, off: fp.xoff})
+		} else {
+			fp.g.Final = &x
+		}
 	} else {
 		fp.g.Xforms = append(fp.g.Xforms, x)
 		fp.chaos = append(fp.chaos, chaos)
@@ -68,6 +70,7 @@ func (fp *flameParser) xform(se xml.StartElement, line int) error {
 func (fp *flameParser) xformAttrs(x *Xform, attrs []xml.Attr, line int, label string) (chaos []float64, hasChaos bool, _ error) {
 	var w [NumVars]float64
 	names := xmlNames()
+	ext := &xformExt{}
 	for _, a := range attrs {
 		name := a.Name.Local
 		if a.Name.Space == "xmlns" || name == "xmlns" {
@@ -148,14 +151,11 @@ func (fp *flameParser) xformAttrs(x *Xform, attrs []xml.Attr, line int, label st
 			n, ok := names[name]
 			switch {
 			case !ok:
-				kind := "variation"
-				if looksLikeParam(name) {
-					kind = "parameter"
+				// Other programs' names: pre_/post_ stages, second copies,
+				// their xform settings, or what procgen does not know.
+				if err := fp.extAttr(ext, a, line); err != nil {
+					return nil, false, err
 				}
-				if fp.p.opts.Strict {
-					return nil, false, fp.errorf(line, "%s: unknown %s %q", label, kind, name)
-				}
-				fp.warnOnce("attr "+name, line, "unknown %s %q ignored", kind, name)
 			case n.isVar:
 				w[n.v], err = parseFloat(a.Value)
 			default:
@@ -171,6 +171,9 @@ func (fp *flameParser) xformAttrs(x *Xform, attrs []xml.Attr, line int, label st
 		if err != nil {
 			return nil, false, fp.errorf(line, "%s: bad %s value %q", label, name, a.Value)
 		}
+	}
+	if err := fp.finishExt(ext, x, &w, line); err != nil {
+		return nil, false, err
 	}
 	x.Vars = varTerms(&w)
 	return chaos, hasChaos, nil

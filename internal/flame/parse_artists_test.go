@@ -1,0 +1,145 @@
+package flame
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// artistsDir is the shared corpus of flames from JWildfire, Fractorium,
+// Apophysis and others (issue 32); never copied into the repository.
+const artistsDir = corpusDir + "/artists"
+
+// artistsTally is one program's share of the artists' corpus.
+type artistsTally struct {
+	files, opened, flames, rendered, renderedFiles int
+}
+
+// TestArtistsCorpus opens every file of the artists' corpus and renders
+// each flame tiny on the CPU, reporting per authoring program (from
+// SOURCE.md) how many open and render, and which share of the corpus's
+// variation uses (variations.tsv) procgen honours. Every file must open;
+// render failures are reported, not fatal, until the variations they lack
+// are written (issue 32 item 2).
+func TestArtistsCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders 700 flames")
+	}
+	if _, err := os.Stat(artistsDir); err != nil {
+		t.Skipf("no artists' corpus at %s", artistsDir)
+	}
+	programs := artistsPrograms(t)
+	files, err := filepath.Glob(filepath.Join(artistsDir, "flames", "*.flame"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no flames: %v", err)
+	}
+	tally := map[string]*artistsTally{}
+	unhonoured := 0
+	countRe := regexp.MustCompile(`^(unknown variation|variation copy|variation stage) .*\((\d+) xforms?\)$`)
+	for _, f := range files {
+		prog := programs[filepath.Base(f)]
+		if prog == "" {
+			prog = "unlisted"
+		}
+		tl := tally[prog]
+		if tl == nil {
+			tl = &artistsTally{}
+			tally[prog] = tl
+		}
+		tl.files++
+		gs, ws, err := ParseFile(f, ParseOptions{})
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		tl.opened++
+		for _, w := range ws {
+			if m := countRe.FindStringSubmatch(w.Msg); m != nil {
+				n, _ := strconv.Atoi(m[2])
+				unhonoured += n
+			}
+		}
+		all := true
+		for _, g := range gs {
+			tl.flames++
+			_, _, err := (CPU{Workers: 1}).Render(context.Background(), g, Options{Width: 32, Height: 32, Quality: 1, Supersample: 1, Seed: 1})
+			if err != nil {
+				all = false
+				t.Logf("%s: flame %q: render: %v", filepath.Base(f), g.Name, err)
+				continue
+			}
+			tl.rendered++
+		}
+		if all {
+			tl.renderedFiles++
+		}
+	}
+	var sum artistsTally
+	for _, p := range slices.Sorted(maps.Keys(tally)) {
+		tl := tally[p]
+		t.Logf("%-28s files %3d opened %3d rendered %3d; flames %3d rendered %3d", p, tl.files, tl.opened,
+			tl.renderedFiles, tl.flames, tl.rendered)
+		sum.files += tl.files
+		sum.opened += tl.opened
+		sum.flames += tl.flames
+		sum.rendered += tl.rendered
+		sum.renderedFiles += tl.renderedFiles
+	}
+	uses := artistsUses(t)
+	t.Logf("%-28s files %3d opened %3d rendered %3d; flames %3d rendered %3d", "all", sum.files, sum.opened,
+		sum.renderedFiles, sum.flames, sum.rendered)
+	if uses > 0 {
+		t.Logf("variation uses honoured: %d of %d (%.1f %%)", uses-unhonoured, uses, 100*float64(uses-unhonoured)/float64(uses))
+	}
+}
+
+// artistsPrograms reads SOURCE.md's table of files: file name -> program.
+func artistsPrograms(t *testing.T) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(artistsDir, "SOURCE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		cells := strings.Split(l, "|")
+		if len(cells) < 8 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "`") {
+			continue
+		}
+		name := strings.Trim(strings.TrimSpace(cells[1]), "`")
+		if strings.HasSuffix(name, ".flame") {
+			m[name] = strings.TrimSpace(cells[6])
+		}
+	}
+	return m
+}
+
+// artistsUses sums variations.tsv's uses column.
+func artistsUses(t *testing.T) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(artistsDir, "variations.tsv"))
+	if err != nil {
+		t.Logf("no variations.tsv: %v", err)
+		return 0
+	}
+	n := 0
+	for i, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Split(l, "\t")
+		if i == 0 || len(f) < 2 {
+			continue
+		}
+		v, err := strconv.Atoi(f[1])
+		if err != nil {
+			t.Fatalf("variations.tsv line %d: %v", i+1, fmt.Errorf("uses %q", f[1]))
+		}
+		n += v
+	}
+	return n
+}

@@ -143,6 +143,15 @@ func compileSweep(ctx context.Context, path string, p *plan, sp *sweepPlan) (pla
 	if err != nil {
 		return nil, nil, job.AsUsage(fmt.Errorf("rule file: %w", err))
 	}
+	typ := map[string]string{}
+	for k, a := range sp.axes {
+		typ[a.name] = sp.combos[0][k]
+	}
+	// The swept compile first: its errors name where a swept constant is
+	// used as the sweep cannot serve it.
+	if swept, err = rules.CompileSwept(path, src, p.defines, typ); err != nil {
+		return nil, nil, fmt.Errorf("rules: %w", err)
+	}
 	for _, combo := range sp.combos {
 		defs := map[string]string{}
 		for k, v := range p.defines {
@@ -163,13 +172,6 @@ func compileSweep(ctx context.Context, path string, p *plan, sp *sweepPlan) (pla
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-	}
-	typ := map[string]string{}
-	for k, a := range sp.axes {
-		typ[a.name] = sp.combos[0][k]
-	}
-	if swept, err = rules.CompileSwept(path, src, p.defines, typ); err != nil {
-		return nil, nil, fmt.Errorf("rules: %w", err)
 	}
 	return plain, swept, nil
 }

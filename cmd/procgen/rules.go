@@ -52,7 +52,7 @@ func (a *app) newRulesRunCmd() *cobra.Command {
 	addShardFlag(f, &shardSpec)
 	f.BoolVar(&force, "force", false, "write --frames into an existing, non-empty directory (frames of the same names are replaced, other files left alone)")
 	for _, k := range []string{"states", "generate", "steps", "until-fixpoint", "schedule", "layout", "trace", "trace-out", "stats",
-		"record", "record-out", "frames", "frames-every", "kernel", "rule"} {
+		"record", "record-out", "frames", "frames-every", "kernel", "rule", "replicates"} {
 		a.bindFlag(f, "rules."+k, k, "")
 	}
 	a.bindFlag(f, "rules.define", "define", "D")

@@ -163,7 +163,8 @@ func runState(e stateEval, p *Program, fired [][]int64, o Options, s int, after 
 			return 0, stateError{}
 		}
 		if p.Draws {
-			e.DrawAt(o.Seed, o.FirstState+s, o.FirstStep+t)
+			seed, num := o.drawKey(s)
+			e.DrawAt(seed, num, o.FirstStep+t)
 		}
 		var n int64
 		for r := range p.Rules {

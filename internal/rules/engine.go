@@ -73,6 +73,9 @@ type Options struct {
 	// FirstStep is the number of steps run before this run (RunEvery's
 	// parts): step t of this run draws as step FirstStep+t.
 	FirstStep int
+	// Groups, when set, keys each state's draws as those of a run of its
+	// own (a sweep's combination and replicate, sweep.go).
+	Groups *DrawGroups
 	// Record lists observables reduced over every state after each step
 	// (record.go): Result.Records.
 	Record []Observable

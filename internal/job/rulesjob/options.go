@@ -34,6 +34,7 @@ type Options struct {
 	Frames        string   `mapstructure:"frames"`
 	FramesEvery   int      `mapstructure:"frames-every"`
 	Rule          string   `mapstructure:"rule"` // a Golly notation instead of a rule file (golly.go)
+	Replicates    int      `mapstructure:"replicates"`
 }
 
 // Request is the rest of a `rules run` command line: what is not a rules.*
@@ -72,6 +73,9 @@ type plan struct {
 	recordText []string
 	record     []rules.Observable
 	force      bool // --frames into a non-empty directory
+	// sweep: -D ranges or lists, or --replicates above 1 (sweep.go); nil
+	// for one run.
+	sweep *sweepPlan
 	// settingName says how a global setting was given (Request.Name).
 	settingName func(key string) string
 }
@@ -95,17 +99,10 @@ func (o *Options) validate() (*plan, error) {
 			p.steps = defaultCap
 		}
 	}
-	for _, d := range o.Define {
-		if strings.TrimSpace(d) == "" {
-			continue
-		}
-		name, val, ok := strings.Cut(d, "=")
-		if !ok || strings.TrimSpace(name) == "" {
-			return nil, job.Usagef("invalid --define %q: want NAME=VALUE", d)
-		}
-		p.defines[strings.TrimSpace(name)] = strings.TrimSpace(val)
-	}
 	var err error
+	if p.sweep, err = o.sweep(p); err != nil {
+		return nil, err
+	}
 	if p.schedule, err = rules.ParseSchedule(o.Schedule); err != nil {
 		return nil, job.Usagef("--schedule: %v", err)
 	}
@@ -172,4 +169,25 @@ func prepare(env *job.Env, o Options, req Request) (*plan, string, shard.Shard, 
 		return nil, "", shard.Shard{}, job.Usagef("--kernel generated with %s never: the generated kernels are compiled by the driver's JIT; use --jit cached or always, or --kernel interpreter", req.Name("jit"))
 	}
 	return p, out, sh, nil
+}
+
+// sweep reads -D into p.defines and the sweep, if any.
+func (o *Options) sweep(p *plan) (*sweepPlan, error) {
+	fixed, axes, err := parseDefines(o.Define)
+	if err != nil {
+		return nil, job.Usagef("%v", err)
+	}
+	p.defines = fixed
+	if o.Replicates < 0 || o.Replicates > maxCombos {
+		return nil, job.Usagef("invalid --replicates %d: want 1..%d", o.Replicates, maxCombos)
+	}
+	reps := max(o.Replicates, 1)
+	if len(axes) == 0 && reps == 1 {
+		return nil, nil
+	}
+	sp := &sweepPlan{axes: axes, combos: combinations(axes), replicates: reps}
+	if int64(len(sp.combos))*int64(reps) > maxCombos {
+		return nil, job.Usagef("a sweep of %d combinations x %d replicates: more than %d runs", len(sp.combos), reps, maxCombos)
+	}
+	return sp, nil
 }

@@ -69,17 +69,7 @@ func recordWrite(path string, prog *rules.Program, doc *document) output.Write {
 		return output.EncodeCSV(w, header, func(emit func([]string) error) error {
 			rec := make([]string, len(header))
 			for t, row := range doc.Records {
-				rec[0] = strconv.Itoa(t)
-				for k, v := range row {
-					switch v := v.(type) {
-					case nil:
-						rec[k+1] = ""
-					case int64:
-						rec[k+1] = strconv.FormatInt(v, 10)
-					case float64:
-						rec[k+1] = strconv.FormatFloat(v, 'g', -1, 64)
-					}
-				}
+				recordCells(t, row, rec)
 				if err := emit(rec); err != nil {
 					return err
 				}
@@ -87,4 +77,20 @@ func recordWrite(path string, prog *rules.Program, doc *document) output.Write {
 			return nil
 		})
 	}}
+}
+
+// recordCells writes step t's row of the record CSV into rec: the step,
+// then each value.
+func recordCells(t int, row jsonRow, rec []string) {
+	rec[0] = strconv.Itoa(t)
+	for k, v := range row {
+		switch v := v.(type) {
+		case nil:
+			rec[k+1] = ""
+		case int64:
+			rec[k+1] = strconv.FormatInt(v, 10)
+		case float64:
+			rec[k+1] = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+	}
 }

@@ -30,6 +30,9 @@ func Run(ctx context.Context, env *job.Env, o Options, req Request) error {
 	if err != nil {
 		return err
 	}
+	if p.sweep != nil {
+		return runSweep(ctx, env, rc, out, o, p, p.sweep, sh)
+	}
 	return run(ctx, env, rc, out, o, p, sh)
 }
 

@@ -12,12 +12,20 @@ import (
 // Compile parses, checks and compiles a rule file. defines override the
 // file's constants (NAME -> value). Errors name file:line:col.
 func Compile(file string, src []byte, defines map[string]string) (*bytecode.Program, error) {
+	return compile(file, src, defines, nil)
+}
+
+// compile is Compile with swept constants (sweep.go): nil compiles plainly.
+func compile(file string, src []byte, defines map[string]string, swept map[string]constVal) (*bytecode.Program, error) {
 	tree, err := parseFile(file, src)
 	if err != nil {
 		return nil, err
 	}
 	c := &compiler{file: file, consts: map[string]constVal{}, fieldIdx: map[string]int{},
-		prog: &bytecode.Program{File: file}, defines: map[string]constVal{}, ruleIdx: map[string]bool{}}
+		prog: &bytecode.Program{File: file}, defines: map[string]constVal{}, ruleIdx: map[string]bool{}, swept: swept}
+	if swept != nil {
+		tree.decls = sweptOrder(tree.decls)
+	}
 	for name, s := range defines {
 		v, err := parseDefine(s)
 		if err != nil {
@@ -38,10 +46,16 @@ func Compile(file string, src []byte, defines map[string]string) (*bytecode.Prog
 				return nil, err
 			}
 		case d.r != nil:
+			if err := c.declSwept(); err != nil {
+				return nil, err
+			}
 			if err := c.compileRule(d.r); err != nil {
 				return nil, err
 			}
 		}
+	}
+	if err := c.sweptDeclared(); err != nil {
+		return nil, err
 	}
 	var unknown []string
 	for name := range c.defines {
@@ -82,6 +96,11 @@ type compiler struct {
 	fieldIdx map[string]int
 	ruleIdx  map[string]bool
 	prog     *bytecode.Program
+	// swept: constants compiled as hidden per-state fields (sweep.go),
+	// with a value of each one's type; sweptDone once they are declared.
+	swept     map[string]constVal
+	sweptPos  map[string]bytecode.Pos // the swept constants declared
+	sweptDone bool
 
 	// The rule being compiled.
 	rule    *ruleDecl
@@ -144,6 +163,9 @@ var builtins = map[string]bool{"int": true, "float": true, "min": true, "max": t
 func (c *compiler) declConst(d *constDecl) error {
 	if err := c.checkNew(d.p, d.name, "constant"); err != nil {
 		return err
+	}
+	if _, ok := c.swept[d.name]; ok {
+		return c.declareSwept(d)
 	}
 	v, err := c.evalConst(d.x)
 	if err != nil {

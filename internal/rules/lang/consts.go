@@ -81,6 +81,9 @@ func (c *compiler) evalConst(e expr) (constVal, error) {
 		return constVal{isFloat: e.isFloat, i: e.i, f: e.f}, nil
 	case *nameRef:
 		v, ok := c.consts[e.name]
+		if _, sw := c.swept[e.name]; !ok && sw {
+			return constVal{}, c.errAt(e.p, "%s is swept (-D %s=LO:HI:STEP or A,B,C): a swept constant is a value per state; it cannot size a field, bound a range or repeat, initialise a field or define another constant", e.name, e.name)
+		}
 		if !ok {
 			return constVal{}, c.errAt(e.p, "%s is not a constant (only literals and consts may appear here)", c.describeName(e.name))
 		}

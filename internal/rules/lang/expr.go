@@ -160,6 +160,9 @@ func (c *compiler) unknown(p bytecode.Pos, name string) error {
 // value of type t (the type typeOf gave, or float for an untyped constant
 // used as one). The result may be a local's register: do not write to it.
 func (c *compiler) expr(e expr, t bytecode.Type) (int, error) {
+	if err := c.checkSweptFold(e); err != nil {
+		return 0, err
+	}
 	if c.isConstExpr(e) {
 		v, err := c.evalConst(e)
 		if err != nil {

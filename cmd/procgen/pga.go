@@ -43,12 +43,22 @@ docs/pga-language.md is the reference; configs/pga/ holds the paper's seven
 scenes (skyscrapers.pga, suburban.pga, ...).
 
 Lots come from --lots, a GeoJSON FeatureCollection of convex Polygon
-footprints in metres (properties: height in metres, or floors of 3 m; attr
-sets ShapeCustomAttribute()), or from --grid COLSxROWS, rectangular lots in
+footprints (properties: height in metres, or floors of 3 m; attr sets
+ShapeCustomAttribute()), or from --grid COLSxROWS, rectangular lots in
 blocks along streets whose size, setback and height vary with --seed. Each
 lot becomes an axiom on its oriented bounding rectangle: a Box standing on
 it with the lot's height, or a Quad lying on it (local +Z up, for Extrude),
 seeded by --seed and the lot index.
+
+GeoJSON coordinates are WGS 84 longitude/latitude (RFC 7946) unless a legacy
+"crs" member names another CRS (WGS 84 or ETRS89 UTM zones, EPSG:3857) or
+--lots-crs overrides it. Geographic lots are projected to the UTM zone of
+their centre (or --crs EPSG:326zz/327zz) and built around a point of the data,
+the lots' bounding-box centre rounded to the metre; the .glb's asset extras
+and the .json's "georef" give the CRS and that origin (easting, northing, lon,
+lat), so a GIS tool can place the model (x east, -z north, y up). Files in
+local metres with no CRS: --lots-crs local (a file without a crs member
+whose coordinates cannot be degrees is taken so, with a warning).
 
 Each -o names an output by its extension: .obj (with a .mtl beside it, one
 material per terminal), .glb (binary glTF 2.0, one mesh per terminal) or .json
@@ -103,6 +113,8 @@ func (a *app) newPgaCityCmd() *cobra.Command {
 	f.StringVar(&format, "format", "json", "`FORMAT` of -o - (standard output): json, obj (without materials) or glb")
 	addShardFlag(f, &shardSpec)
 	a.bindFlag(f, "pga.lots", "lots", "")
+	a.bindFlag(f, "pga.lots-crs", "lots-crs", "")
+	a.bindFlag(f, "pga.crs", "crs", "")
 	a.bindFlag(f, "pga.grid", "grid", "")
 	a.bindFlag(f, "pga.axiom", "axiom", "")
 	a.bindFlag(f, "pga.max-shapes", "max-shapes", "")

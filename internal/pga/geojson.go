@@ -42,13 +42,24 @@ const maxLotVertices = 1024
 const floorHeight = 3.0
 
 // ParseLots reads a GeoJSON FeatureCollection of Polygon features, each a
-// convex footprint in metres without holes. Numeric properties become lot
+// convex footprint without holes, in the coordinates of the file (see
+// ParseLotsFile and PlaceLots for its CRS). Numeric properties become lot
 // attributes: "height" (metres) or "floors" (3 m each) set the lot's height,
 // "attr" its ShapeCustomAttribute(). Every problem names the feature.
 func ParseLots(file string, src []byte) ([]Lot, error) {
+	lf, err := ParseLotsFile(file, src)
+	if err != nil {
+		return nil, err
+	}
+	return lf.Lots, nil
+}
+
+// ParseLotsFile is ParseLots that also reads the legacy crs member.
+func ParseLotsFile(file string, src []byte) (*LotsFile, error) {
 	var fc struct {
-		Type     string       `json:"type"`
-		Features []geoFeature `json:"features"`
+		Type     string          `json:"type"`
+		Features []geoFeature    `json:"features"`
+		CRS      json.RawMessage `json:"crs"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(src))
 	if err := dec.Decode(&fc); err != nil {
@@ -68,7 +79,11 @@ func ParseLots(file string, src []byte) ([]Lot, error) {
 		}
 		lots = append(lots, l)
 	}
-	return lots, nil
+	crs, err := parseCRSMember(file, src, fc.CRS)
+	if err != nil {
+		return nil, err
+	}
+	return &LotsFile{Lots: lots, CRS: crs}, nil
 }
 
 func parseFeature(i int, f geoFeature) (Lot, error) {
@@ -196,10 +211,14 @@ func validRing(ring [][]float64) ([][2]float64, error) {
 		a, b := pts[i], pts[(i+1)%len(pts)]
 		area += a[0]*b[1] - b[0]*a[1]
 	}
-	scale := 0.0
+	// The ring's extent, not its distance from 0: projected coordinates
+	// (UTM northings of millions of metres) must not blur small lots.
+	lo, hi := pts[0], pts[0]
 	for _, p := range pts {
-		scale = math.Max(scale, math.Max(math.Abs(p[0]), math.Abs(p[1])))
+		lo = [2]float64{math.Min(lo[0], p[0]), math.Min(lo[1], p[1])}
+		hi = [2]float64{math.Max(hi[0], p[0]), math.Max(hi[1], p[1])}
 	}
+	scale := math.Max(hi[0]-lo[0], hi[1]-lo[1])
 	if math.Abs(area)/2 <= 1e-12*math.Max(1, scale*scale) {
 		return nil, fmt.Errorf("zero area")
 	}

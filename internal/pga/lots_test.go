@@ -176,10 +176,35 @@ func TestGridLots(t *testing.T) {
 func FuzzParseLots(f *testing.F) {
 	f.Add([]byte(collection(polygon(`"a"`, `{"height": 3}`, `[[[0,0],[1,0],[1,1],[0,0]]]`))))
 	f.Add([]byte(`{"type": "FeatureCollection", "features": [{"type": "Feature"}]}`))
+	lot := polygon(`1`, `{}`, `[[[13.4,52.5],[13.4002,52.5],[13.4002,52.5001],[13.4,52.5]]]`)
+	for _, crs := range []string{`null`, `{"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::32633"}}`,
+		`{"type": "name", "properties": {"name": "EPSG:3857"}}`, `{"type": "EPSG", "properties": {"code": 4326}}`,
+		`{"type": "link", "properties": {"href": "x.prj"}}`, `{"type": "name", "properties": {"name": "EPSG:32760"}}`} {
+		f.Add([]byte(`{"type": "FeatureCollection", "crs": ` + crs + `, "features": [` + lot + `]}`))
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		lots, err := ParseLots("f.geojson", src)
+		lf, err := ParseLotsFile("f.geojson", src)
 		if err != nil {
 			return
+		}
+		lots := lf.Lots
+		for _, o := range []PlaceOptions{{}, {LotsCRS: "EPSG:4326"}} {
+			// Placing may refuse the lots, but must not crash; placed lots
+			// have finite coordinates.
+			cp := make([]Lot, len(lots))
+			for i, l := range lots {
+				cp[i] = l
+				cp[i].Polygon = append([][2]float64(nil), l.Polygon...)
+			}
+			if _, _, err := PlaceLots("f.geojson", &LotsFile{Lots: cp, CRS: lf.CRS}, o); err == nil {
+				for _, l := range cp {
+					for _, p := range l.Polygon {
+						if math.IsNaN(p[0]) || math.IsNaN(p[1]) || math.IsInf(p[0], 0) || math.IsInf(p[1], 0) {
+							t.Fatalf("placed %s: %v", l.Name(), p)
+						}
+					}
+				}
+			}
 		}
 		for _, l := range lots {
 			if r := l.Bounds(); !(r.Size[0] >= 0) || !(r.Size[1] >= 0) {

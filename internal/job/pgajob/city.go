@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/procgen-dev/procgen/internal/device"
+	"github.com/procgen-dev/procgen/internal/geo"
 	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/job"
@@ -33,6 +34,9 @@ type report struct {
 	EvalMS    float64 `json:"evaluate_ms"`
 	WriteMS   float64 `json:"write_ms,omitempty"`
 	ShapesPMS float64 `json:"terminals_per_ms"`
+	// Georef says where geographic lots were built: the CRS and the
+	// origin of the model's frame (absent for local metres and grids).
+	Georef *geo.Georef `json:"georef,omitempty"`
 	pga.MeshStats
 }
 
@@ -138,9 +142,22 @@ func (c *city) layLots(ctx context.Context, kind pga.ShapeKind) ([]pga.Lot, []pg
 		if err != nil {
 			return nil, nil, job.AsUsage(fmt.Errorf("pga: %w", err))
 		}
-		if lots, err = pga.ParseLots(o.Lots, b); err != nil {
+		lf, err := pga.ParseLotsFile(o.Lots, b)
+		if err != nil {
 			return nil, nil, fmt.Errorf("pga: lots: %w", err)
 		}
+		georef, warns, err := pga.PlaceLots(o.Lots, lf, pga.PlaceOptions{LotsCRS: o.LotsCRS, CRS: o.CRS})
+		if err != nil {
+			return nil, nil, fmt.Errorf("pga: lots: %w", err)
+		}
+		for _, w := range warns {
+			env.Log.Warnf("%s", w)
+		}
+		if georef != nil {
+			env.Log.Infof("%s: built in EPSG:%d (%s) around easting %.0f, northing %.0f (lon %.7f, lat %.7f)", o.Lots,
+				georef.CRS.EPSG, georef.CRS.Name, georef.Origin.Easting, georef.Origin.Northing, georef.Origin.Lon, georef.Origin.Lat)
+		}
+		lots, c.rep.Georef = lf.Lots, georef
 	} else {
 		c.rep.Lots = "grid " + o.Grid
 		// The lots themselves, before they are made (a 2048x2048 grid's

@@ -5,10 +5,12 @@
 package pgajob
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/procgen-dev/procgen/internal/geo"
 	"github.com/procgen-dev/procgen/internal/job"
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/pga"
@@ -38,6 +40,8 @@ type Options struct {
 	Scheduler string  `mapstructure:"scheduler"`
 	LocalGrp  bool    `mapstructure:"local-grouping"`
 	OpPar     bool    `mapstructure:"operator-parallel"`
+	LotsCRS   string  `mapstructure:"lots-crs"`
+	CRS       string  `mapstructure:"crs"`
 
 	cols, rows int // parsed from Grid
 	// stdoutFormat is the extension -o - writes, from --format.
@@ -63,6 +67,9 @@ func (o *Options) Validate() error {
 	case o.Scheduler != "persistent" && o.Scheduler != "levels":
 		return job.Usagef("invalid --scheduler %q: want persistent or levels", o.Scheduler)
 	}
+	if err := o.validateCRS(); err != nil {
+		return err
+	}
 	if o.Grid != "" {
 		w, h, ok := strings.Cut(strings.ToLower(o.Grid), "x")
 		c, err1 := strconv.Atoi(w)
@@ -71,6 +78,35 @@ func (o *Options) Validate() error {
 			return job.Usagef("invalid --grid %q: want COLSxROWS lots, e.g. 20x10 (at most %d lots)", o.Grid, pga.MaxGridLots)
 		}
 		o.cols, o.rows = c, r
+	}
+	return nil
+}
+
+// validateCRS checks --lots-crs (auto, local or a CRS) and --crs (auto or
+// a UTM zone), which only GeoJSON lots have.
+func (o *Options) validateCRS() error {
+	if o.LotsCRS == "" {
+		o.LotsCRS = "auto"
+	}
+	if o.CRS == "" {
+		o.CRS = "auto"
+	}
+	if o.LotsCRS != "auto" && o.LotsCRS != "local" {
+		if _, err := geo.ParseCRS(o.LotsCRS); err != nil {
+			return job.Usagef("invalid --lots-crs %q: want auto, local or a CRS: %v", o.LotsCRS, err)
+		}
+	}
+	if o.CRS != "auto" {
+		c, err := geo.ParseCRS(o.CRS)
+		if err == nil && c.Kind != geo.UTM {
+			err = fmt.Errorf("want a UTM zone (EPSG:326zz north, 327zz south) to build in")
+		}
+		if err != nil {
+			return job.Usagef("invalid --crs %q: %v", o.CRS, err)
+		}
+	}
+	if o.Grid != "" && (o.LotsCRS != "auto" || o.CRS != "auto") {
+		return job.Usagef("--lots-crs and --crs apply to --lots; --grid lots are local metres")
 	}
 	return nil
 }

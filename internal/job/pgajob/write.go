@@ -38,14 +38,14 @@ func (c *city) write(ctx context.Context, plan *output.Plan, g *pga.Grammar, ts 
 			mtl, mo := output.MTLPath(out), mesh.OBJOptions{Options: mesh.Options{Progress: progressOf(k)}}
 			mo.MTLLib = filepath.Base(mtl)
 			writes = append(writes,
-				output.Write{Path: mtl, Func: func(w io.Writer) error { return mesh.EncodeMTL(w, g.Mesh(ts)) }},
-				output.Write{Path: out, Func: func(w io.Writer) error { return mesh.EncodeOBJ(ctx, w, g.Mesh(ts), mo) }})
+				output.Write{Path: mtl, Func: func(w io.Writer) error { return mesh.EncodeMTL(w, c.mesh(g, ts)) }},
+				output.Write{Path: out, Func: func(w io.Writer) error { return mesh.EncodeOBJ(ctx, w, c.mesh(g, ts), mo) }})
 		case format == ".obj":
 			mo := mesh.OBJOptions{Options: mesh.Options{Progress: progressOf(k)}}
-			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return mesh.EncodeOBJ(ctx, w, g.Mesh(ts), mo) }})
+			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return mesh.EncodeOBJ(ctx, w, c.mesh(g, ts), mo) }})
 		case format == ".glb":
 			mo := mesh.Options{Progress: progressOf(k)}
-			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return mesh.EncodeGLB(ctx, w, g.Mesh(ts), mo) }})
+			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return mesh.EncodeGLB(ctx, w, c.mesh(g, ts), mo) }})
 		}
 	}
 	for _, out := range c.outs {
@@ -71,6 +71,16 @@ func (c *city) write(ctx context.Context, plan *output.Plan, g *pga.Grammar, ts 
 		return writeStats(env.Stdout, &c.rep)
 	}
 	return nil
+}
+
+// mesh is the terminals' mesh, with the georeference, if any, in its
+// glTF asset's extras.
+func (c *city) mesh(g *pga.Grammar, ts []pga.TerminalShape) *mesh.Mesh {
+	m := g.Mesh(ts)
+	if c.rep.Georef != nil {
+		m.Extras = c.rep.Georef
+	}
+	return m
 }
 
 // writeProgress is one bar over every geometry output: terminals encoded,

@@ -252,7 +252,7 @@ func linePiece(q *glbPiece, c *Chunk) {
 
 // gltfJSON is the JSON chunk for the pieces of m's parts.
 func gltfJSON(m *Mesh, parts [][]glbPiece) gltfDoc {
-	doc := gltfDoc{Asset: gltfAsset{Version: "2.0", Generator: generator(m)}, Scenes: []gltfScene{{Nodes: []int{}}}}
+	doc := gltfDoc{Asset: gltfAsset{Version: "2.0", Generator: generator(m), Extras: m.Extras}, Scenes: []gltfScene{{Nodes: []int{}}}}
 	used := make([]bool, len(m.Materials))
 	matIndex := make([]int, len(m.Materials))
 	for _, p := range m.Parts {

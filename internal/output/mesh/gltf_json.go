@@ -24,6 +24,7 @@ type (
 	gltfAsset struct {
 		Version   string `json:"version"`
 		Generator string `json:"generator"`
+		Extras    any    `json:"extras,omitempty"`
 	}
 	gltfScene struct {
 		Nodes []int `json:"nodes"`

@@ -27,6 +27,9 @@ type Mesh struct {
 	Parts     []Part
 	// Generator names the program in the files' headers, e.g. "procgen pga".
 	Generator string
+	// Extras, when set, is the glTF asset's extras (JSON-encoded as it
+	// is): where the model lies on Earth, for one.
+	Extras any
 }
 
 // Part is a named piece drawn with one material. UVs and instancing are

@@ -7,14 +7,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/geo"
 	"github.com/procgen-dev/procgen/internal/output/mesh"
+	"github.com/procgen-dev/procgen/internal/output/mesh/meshtest"
 )
 
 // squareLonLat is a side x side metre square on WGS 84 with its south-west
@@ -138,37 +136,7 @@ func TestLonLatLotOffMeridian(t *testing.T) {
 	}
 }
 
-// validateGLB runs the Khronos glTF validator (npm gltf-validator, found
-// under GLTF_VALIDATOR_NODE_PATH or npm's global root) when installed.
-func validateGLB(t *testing.T, glb []byte) {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	mods := os.Getenv("GLTF_VALIDATOR_NODE_PATH")
-	if mods == "" && err == nil {
-		if npm, e := exec.LookPath("npm"); e == nil {
-			if out, e := exec.Command(npm, "root", "-g").Output(); e == nil {
-				mods = strings.TrimSpace(string(out))
-			}
-		}
-	}
-	if _, e := os.Stat(filepath.Join(mods, "gltf-validator")); err != nil || mods == "" || e != nil {
-		t.Log("no glTF validator (node and npm's gltf-validator): skipped")
-		return
-	}
-	f := filepath.Join(t.TempDir(), "t.glb")
-	if err := os.WriteFile(f, glb, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	script := `const v = require('gltf-validator'); const fs = require('fs');
-v.validateBytes(new Uint8Array(fs.readFileSync(process.argv[1]))).then(r => {
-  console.log(JSON.stringify(r.issues)); process.exit(r.issues.numErrors + r.issues.numWarnings > 0 ? 1 : 0);
-}).catch(e => { console.error(e); process.exit(2); });`
-	cmd := exec.Command(node, "-e", script, f)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+mods)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("gltf-validator: %v\n%s", err, out)
-	}
-}
+func validateGLB(t *testing.T, glb []byte) { meshtest.ValidateGLB(t, glb, true) }
 
 func withCRS(crs string, features ...string) []byte {
 	return []byte(`{"type": "FeatureCollection", "crs": ` + crs + `, "features": [` + strings.Join(features, ",") + `]}`)

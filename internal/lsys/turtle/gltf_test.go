@@ -7,12 +7,10 @@ import (
 	"encoding/json"
 	"io"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/output/mesh"
+	"github.com/procgen-dev/procgen/internal/output/mesh/meshtest"
 )
 
 // glbOptions are the settings these tests write GLB files with.
@@ -271,35 +269,4 @@ func distToLine(p [3]float64, a, b [3]float32) float64 {
 	return math.Sqrt(s)
 }
 
-// validate runs the Khronos glTF validator when it is installed
-// (gltf_validator on PATH, or node with the npm package gltf-validator
-// under GLTF_VALIDATOR_NODE_PATH); it must report no errors.
-func validate(t *testing.T, glb []byte) {
-	t.Helper()
-	f := filepath.Join(t.TempDir(), "t.glb")
-	if err := os.WriteFile(f, glb, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if exe, err := exec.LookPath("gltf_validator"); err == nil {
-		out, err := exec.Command(exe, "-r", "-o", f).CombinedOutput()
-		if err != nil || bytes.Contains(out, []byte(`"numErrors": 1`)) || !bytes.Contains(out, []byte(`"numErrors": 0`)) {
-			t.Fatalf("gltf_validator: %v\n%s", err, out)
-		}
-		return
-	}
-	mods := os.Getenv("GLTF_VALIDATOR_NODE_PATH")
-	node, err := exec.LookPath("node")
-	if mods == "" || err != nil {
-		t.Log("no glTF validator (gltf_validator, or node and GLTF_VALIDATOR_NODE_PATH): skipped")
-		return
-	}
-	script := `const v = require('gltf-validator'); const fs = require('fs');
-v.validateBytes(new Uint8Array(fs.readFileSync(process.argv[1]))).then(r => {
-  console.log(JSON.stringify(r.issues)); process.exit(r.issues.numErrors > 0 ? 1 : 0);
-}).catch(e => { console.error(e); process.exit(2); });`
-	cmd := exec.Command(node, "-e", script, f)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+mods)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("gltf-validator: %v\n%s", err, out)
-	}
-}
+func validate(t *testing.T, glb []byte) { meshtest.ValidateGLB(t, glb, false) }

@@ -143,7 +143,7 @@ func TestSweepDrawsDiffer(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for g := range dg.Seeds {
-		seen[string(u32bytes(st.State(g*sc.states)[:plain.Words]))] = true
+		seen[string(u32bytes(st.State(g * sc.states)[:plain.Words]))] = true
 	}
 	if len(seen) != len(dg.Seeds) {
 		t.Fatalf("%d distinct boards of %d groups", len(seen), len(dg.Seeds))

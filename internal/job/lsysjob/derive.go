@@ -37,7 +37,7 @@ type system struct {
 	pipe       turtle.Pipeline
 	rep        Report
 	palette    [][3]float64 // --color-map's colours, or nil
-	mu         sync.Mutex // the progress callbacks of derivation and interpretation
+	mu         sync.Mutex   // the progress callbacks of derivation and interpretation
 }
 
 // derive runs the job for the system in path: plan, open the device,

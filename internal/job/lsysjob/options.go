@@ -31,8 +31,8 @@ type Options struct {
 	Stems string `mapstructure:"stems"`
 	// ColorMap is a colour map file colouring the colour indices.
 	ColorMap string `mapstructure:"color-map"`
-	AllSteps    bool    `mapstructure:"-"` // --all-steps: a .txt output holds every step's string
-	Up          string  `mapstructure:"-"` // --up: the world direction shown upwards in the preview
+	AllSteps bool   `mapstructure:"-"` // --all-steps: a .txt output holds every step's string
+	Up       string `mapstructure:"-"` // --up: the world direction shown upwards in the preview
 	// Format is --format: what -o - (or a device) writes.
 	Format string `mapstructure:"-"`
 	// stdoutFormat is the extension -o - writes, from Format.

@@ -108,4 +108,3 @@ func TestGPUInterprets(t *testing.T) {
 		t.Fatalf("a system with ; only: %v", err)
 	}
 }
-

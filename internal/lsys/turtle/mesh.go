@@ -137,7 +137,7 @@ type meshBuilder struct {
 	// ribbons: flat quads; planar: the geometry lies in a plane z = const.
 	ribbons, planar bool
 	scale           float64
-	ring  [][2]float64 // cos and sin around a tube
+	ring            [][2]float64 // cos and sin around a tube
 }
 
 func pick(at []int32, k int) int {

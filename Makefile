@@ -105,6 +105,7 @@ $(KDIR)/archs.txt: $(FATBINS)
 test: test-cpu cross $(if $(NVCC),test-cuda)
 
 test-cpu:
+	@unformatted=$$(gofmt -l cmd internal scripts cuda); if [ -n "$$unformatted" ]; then echo "gofmt -l:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
 

@@ -47,7 +47,7 @@ func (e *Expr) fail(err error, format string, args ...any) error {
 }
 
 var funcNames = [NumFuncs]string{"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sqrt",
-	"exp", "log", "floor", "ceil", "trunc", "abs", "sign", "min", "max"}
+	"exp", "log", "floor", "ceil", "trunc", "abs", "sign", "min", "max", "ran", "nran", "uniform"}
 
 func (f Func) String() string {
 	if f < NumFuncs {
@@ -141,12 +141,16 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// Eval runs the expression over slots. It does not allocate unless it fails.
+// Eval runs the expression over slots with the random key 0 (see EvalKey).
+func (e *Expr) Eval(slots []float64) (float64, error) { return e.EvalKey(slots, 0) }
+
+// EvalKey runs the expression over slots; key keys its random functions
+// (RandKey: the seed, the step and the module). It does not allocate unless it fails.
 // Every arithmetic result must be finite: division by zero, a function
 // outside its domain, overflow to ±Inf or NaN are errors, not values, so the
 // CPU and the GPU (which checks the same things) agree on which productions
 // fail. The expression must have passed Check.
-func (e *Expr) Eval(slots []float64) (float64, error) {
+func (e *Expr) EvalKey(slots []float64, key uint64) (float64, error) {
 	var st [MaxStack]float64
 	sp := 0
 	code := e.Code
@@ -179,7 +183,21 @@ func (e *Expr) Eval(slots []float64) (float64, error) {
 			}
 		case OpCall:
 			f := Func(in.Arg)
-			if f.Args() == 2 {
+			if f.Random() {
+				// Operands (a, site) or (a, b, site); the stack array must
+				// not escape, so they go by value.
+				n := f.Args()
+				sp -= n - 1
+				a, b, site := st[sp-1], st[sp], st[sp]
+				if n == 3 {
+					site = st[sp+1]
+				}
+				v, err := e.random(f, a, b, site, key)
+				if err != nil {
+					return 0, err
+				}
+				st[sp-1] = v
+			} else if f.Args() == 2 {
 				sp--
 				v, err := e.call2(f, st[sp-1], st[sp])
 				if err != nil {

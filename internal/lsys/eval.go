@@ -117,6 +117,9 @@ func (e *Expr) Check(nslots int) error {
 			if !need(n) {
 				return bad(pc, "stack underflow")
 			}
+			if Func(in.Arg).Random() && !siteBefore(e, pc) {
+				return bad(pc, "a random function's last operand must be its call site, a constant integer from 1 to 2^53")
+			}
 			sp -= n - 1
 		default:
 			return bad(pc, fmt.Sprintf("unknown op %d", in.Op))
@@ -132,6 +135,17 @@ func (e *Expr) Check(nslots int) error {
 		return bad(len(e.Code), fmt.Sprintf("leaves %d values, want 1", sp))
 	}
 	return nil
+}
+
+// siteBefore reports whether the instruction before the call at pc pushes a
+// call site (random.go): a constant integer in [1, 2^53], which converts to
+// the same uint64 on every backend.
+func siteBefore(e *Expr, pc int) bool {
+	if pc == 0 || e.Code[pc-1].Op != OpConst || int(e.Code[pc-1].Arg) >= len(e.Consts) {
+		return false
+	}
+	v := e.Consts[e.Code[pc-1].Arg]
+	return v >= 1 && v <= 1<<53 && v == math.Trunc(v)
 }
 
 func b2f(b bool) float64 {

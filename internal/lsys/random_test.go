@@ -4,10 +4,12 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/lsys"
 	"github.com/procgen-dev/procgen/internal/lsys/syntax"
+	"github.com/procgen-dev/procgen/internal/rng"
 )
 
 func deriveRandom(t *testing.T, src string, n int, seed uint64) (*lsys.System, *lsys.String) {
@@ -135,5 +137,45 @@ func TestRandomCondition(t *testing.T) {
 	y := len(params(sys, s, 'Y')) // Y has no parameters: count the modules
 	if got := float64(y) / 4096; math.Abs(got-0.25) > 0.034 || s.Len() != 4096 {
 		t.Errorf("%d of %d modules took the ran(1) < 0.25 branch (%.3f)", y, s.Len(), got)
+	}
+}
+
+// TestRandomSiteChecked: Check refuses a random call whose last operand is
+// not a constant call site, which the backends could convert differently.
+func TestRandomSiteChecked(t *testing.T) {
+	call := lsys.Instr{Op: lsys.OpCall, Arg: uint16(lsys.FnRan)}
+	cases := []struct {
+		name string
+		e    lsys.Expr
+		ok   bool
+	}{
+		{"site", lsys.Expr{Code: []lsys.Instr{{Op: lsys.OpConst}, {Op: lsys.OpConst, Arg: 1}, call}, Consts: []float64{2, 7}}, true},
+		{"slot as site", lsys.Expr{Code: []lsys.Instr{{Op: lsys.OpConst}, {Op: lsys.OpSlot}, call}, Consts: []float64{2}}, false},
+		{"negative site", lsys.Expr{Code: []lsys.Instr{{Op: lsys.OpConst}, {Op: lsys.OpConst, Arg: 1}, call}, Consts: []float64{2, -3}}, false},
+		{"fractional site", lsys.Expr{Code: []lsys.Instr{{Op: lsys.OpConst}, {Op: lsys.OpConst, Arg: 1}, call}, Consts: []float64{2, 1.5}}, false},
+	}
+	for _, c := range cases {
+		if err := c.e.Check(1); (err == nil) != c.ok {
+			t.Errorf("%s: Check = %v, want ok %v", c.name, err, c.ok)
+		}
+	}
+}
+
+// TestRandomFormula pins the documented draw (random.go), which the CUDA
+// interpreter reproduces: module i of step k draws from
+// Hash64(Hash64(Hash64(Key(seed, k), i), site), 0), where site is the call's
+// byte offset in the source plus one.
+func TestRandomFormula(t *testing.T) {
+	src := "axiom: AAA\nA --> B(ran(10))\n"
+	site := uint64(strings.Index(src, "ran") + 1)
+	_, s := deriveRandom(t, src, 1, 3)
+	if len(s.Params) != 3 {
+		t.Fatalf("%d parameters, want 3", len(s.Params))
+	}
+	for i, got := range s.Params {
+		want := 10 * rng.Float64(rng.Hash64(rng.Hash64(rng.Hash64(rng.Key(3, 0), uint64(i)), site), 0))
+		if got != want {
+			t.Errorf("module %d drew %v, want %v", i, got, want)
+		}
 	}
 }

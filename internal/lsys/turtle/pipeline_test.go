@@ -73,7 +73,7 @@ func TestHostPipeline(t *testing.T) {
 			p := NewPipeline(nil)
 			defer p.Close()
 			d, final, n, width, poly, g := runPipeline(t, p, sys)
-			wd, err := lsys.CPU{}.Derive(ctx, sys, lsys.DeriveOptions{Steps: -1, Seed: 1})
+			wd, err := lsys.CPU{}.Derive(ctx, sys, lsys.DeriveOptions{Steps: -1, Seed: 1, Env: Queries{}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -105,13 +105,14 @@ lsys_count_static(const uint64_t *blob, const uint8_t *syms, const double *param
 }
 
 // Successor parameter j of rule ru over slots.
-__device__ __forceinline__ bool eval_arg(const Tables &T, const LsysArg &ag, const double *slots, double *v) {
+__device__ __forceinline__ bool eval_arg(const Tables &T, const LsysArg &ag, const double *slots, uint64_t rkey,
+					 double *v) {
 	switch (ag.kind) {
 	case LSYS_ARG_CONST: *v = ag.val; return true;
 	case LSYS_ARG_SLOT: *v = slots[ag.slot]; return true;
 	case LSYS_ARG_SLOT_MUL_CONST: *v = LSYS_MUL(slots[ag.slot], ag.val); return lsys_isfinite(*v);
 	}
-	return eval_expr(T, ag.expr, slots, v);
+	return eval_expr(T, ag.expr, slots, rkey, v);
 }
 
 __device__ __forceinline__ uint32_t pad32(uint32_t i) { return i + (i >> 5); }
@@ -140,7 +141,7 @@ __device__ __forceinline__ uint32_t upper_index(const uint32_t *pos, uint32_t cn
 // long successors are. The first failing module goes to status.
 extern "C" __global__ void __launch_bounds__(LSYS_THREADS)
 lsys_rewrite(const uint64_t *blob, const uint8_t *syms, const double *params, const uint32_t *chunkp,
-	     const uint32_t *match, uint32_t n, const int32_t *choice, const uint32_t *tile_mods,
+	     const uint32_t *match, uint32_t n, uint64_t key, const int32_t *choice, const uint32_t *tile_mods,
 	     const uint32_t *tile_params, uint8_t *out_syms, double *out_params, uint32_t *out_chunkp,
 	     LsysStatus *status) {
 	__shared__ __align__(16) uint8_t ssym[LSYS_GEN_TILE];
@@ -254,7 +255,7 @@ lsys_rewrite(const uint64_t *blob, const uint8_t *syms, const double *params, co
 				for (uint32_t q = 0; q < ru.npred; q++) local[ru.nleft + q] = params[po + q];
 				slots = local;
 			}
-			if (!eval_arg(T, T.args[ru.arg_start + j], slots, &v)) {
+			if (!eval_arg(T, T.args[ru.arg_start + j], slots, pg_hash64(key, (uint64_t)(base + m)), &v)) {
 				atomicMin((unsigned long long *)&status->rewrite_err, (unsigned long long)(base + m));
 				v = 0;
 			}

@@ -105,8 +105,39 @@ __device__ bool call2(uint32_t f, double a, double b, double *out) {
 	return true;
 }
 
-// Expression e over slots, as Expr.Eval computes it; false where Eval fails.
-__device__ bool eval_expr(const Tables &T, int32_t e, const double *slots, double *out) {
+// Draw c of call site site under the module's random key, in [0, 1)
+// (random.go's randUnit).
+__device__ __forceinline__ double lsys_rand_unit(uint64_t rkey, double site, uint64_t c) {
+	return (double)(pg_hash64(pg_hash64(rkey, (uint64_t)site), c) >> 11) * 1.1102230246251565e-16; // 2^-53
+}
+
+// A random function over its operands ops[0..] (the site last), as
+// random.go's Expr.random computes it; false where it fails.
+__device__ bool call_random(uint32_t f, const double *ops, uint64_t rkey, double *out) {
+	const uint32_t n = f == LSYS_FN_RAN ? 2 : 3;
+	const double site = ops[n - 1];
+	const double u = lsys_rand_unit(rkey, site, 0);
+	double v;
+	switch (f) {
+	case LSYS_FN_RAN: v = LSYS_MUL(ops[0], u); break;
+	case LSYS_FN_UNIFORM: v = LSYS_ADD(ops[0], LSYS_MUL(LSYS_SUB(ops[1], ops[0]), u)); break;
+	case LSYS_FN_NRAN: {
+		const double u1 = LSYS_SUB(1.0, u), u2 = lsys_rand_unit(rkey, site, 1);
+		const double r = __dsqrt_rn(LSYS_MUL(-2.0, lsys_log(u1)));
+		const double z = LSYS_MUL(r, lsys_cos_deg(LSYS_MUL(360.0, u2)));
+		v = LSYS_ADD(ops[0], LSYS_MUL(ops[1], z));
+		break;
+	}
+	default: return false;
+	}
+	if (!lsys_isfinite(v)) return false;
+	*out = v;
+	return true;
+}
+
+// Expression e over slots, as Expr.EvalKey computes it with the module's
+// random key rkey; false where EvalKey fails.
+__device__ bool eval_expr(const Tables &T, int32_t e, const double *slots, uint64_t rkey, double *out) {
 	const LsysExpr ex = T.exprs[e];
 	const uint32_t *code = T.code + ex.code_start;
 	const double *consts = T.consts + ex.const_start;
@@ -131,7 +162,10 @@ __device__ bool eval_expr(const Tables &T, int32_t e, const double *slots, doubl
 			break;
 		case LSYS_OP_CALL: {
 			double v;
-			if (arg == LSYS_FN_ATAN2 || arg == LSYS_FN_MIN || arg == LSYS_FN_MAX) {
+			if (arg == LSYS_FN_RAN || arg == LSYS_FN_NRAN || arg == LSYS_FN_UNIFORM) {
+				sp -= arg == LSYS_FN_RAN ? 1 : 2;
+				if (!call_random(arg, &st[sp - 1], rkey, &v)) return false;
+			} else if (arg == LSYS_FN_ATAN2 || arg == LSYS_FN_MIN || arg == LSYS_FN_MAX) {
 				sp--;
 				if (!call2(arg, st[sp - 1], st[sp], &v)) return false;
 			} else if (!call1(arg, st[sp - 1], &v)) {
@@ -247,14 +281,15 @@ __device__ bool ctx_right(const Tables &T, const Str &S, uint32_t i, const LsysR
 
 // Whether rule ru applies to module i (parameters from po): 1 yes, 0 no, -1
 // its condition failed to evaluate.
-__device__ int match_rule(const Tables &T, const Str &S, const LsysRule &ru, uint32_t i, uint32_t po, double *slots) {
+__device__ int match_rule(const Tables &T, const Str &S, const LsysRule &ru, uint32_t i, uint32_t po, uint64_t key,
+			  double *slots) {
 	const bool bind = ru.cond >= 0 && ru.nslots > 0;
 	if (ru.left_len && !ctx_left(T, S, i, ru, slots, bind)) return 0;
 	if (ru.right_len && !ctx_right(T, S, i, ru, slots, bind)) return 0;
 	if (ru.cond < 0) return 1;
 	for (uint32_t q = 0; q < ru.npred; q++) slots[ru.nleft + q] = S.params[po + q];
 	double v;
-	if (!eval_expr(T, ru.cond, slots, &v)) return -1;
+	if (!eval_expr(T, ru.cond, slots, pg_hash64(key, (uint64_t)i), &v)) return -1;
 	return v != 0.0;
 }
 
@@ -266,7 +301,7 @@ __device__ int32_t choose(const Tables &T, const Str &S, uint32_t i, uint32_t po
 	const uint32_t start = __ldg(&T.h->syms[s].cand_start), nc = __ldg(&T.h->syms[s].ncand);
 	const uint32_t *c = T.cands + start;
 	for (uint32_t a = 0; a < nc; a++) {
-		const int m = match_rule(T, S, T.rules[c[a]], i, po, slots);
+		const int m = match_rule(T, S, T.rules[c[a]], i, po, key, slots);
 		if (m < 0) {
 			*failed = true;
 			return LSYS_COPY;
@@ -280,7 +315,7 @@ __device__ int32_t choose(const Tables &T, const Str &S, uint32_t i, uint32_t po
 			const LsysRule &ru = T.rules[c[b]];
 			if (!ru.stochastic) continue;
 			if (b > a) {
-				const int mb = match_rule(T, S, ru, i, po, slots);
+				const int mb = match_rule(T, S, ru, i, po, key, slots);
 				if (mb < 0) {
 					*failed = true;
 					return LSYS_COPY;
@@ -296,7 +331,7 @@ __device__ int32_t choose(const Tables &T, const Str &S, uint32_t i, uint32_t po
 		for (uint32_t b = a; b < nc; b++) {
 			const LsysRule &ru = T.rules[c[b]];
 			if (!ru.stochastic) continue;
-			if (b > a && match_rule(T, S, ru, i, po, slots) <= 0) continue; // as above: no error now
+			if (b > a && match_rule(T, S, ru, i, po, key, slots) <= 0) continue; // as above: no error now
 			cum = LSYS_ADD(cum, ru.prob);
 			last = (int32_t)c[b];
 			if (LSYS_DIV(cum, total) > u) return last;

@@ -47,6 +47,9 @@
 #define LSYS_FN_SIGN 14
 #define LSYS_FN_MIN 15
 #define LSYS_FN_MAX 16
+#define LSYS_FN_RAN 17 // random functions: the last operand is the call site
+#define LSYS_FN_NRAN 18
+#define LSYS_FN_UNIFORM 19
 
 #define LSYS_MAX_STACK 16 // lsys.MaxStack
 #define LSYS_MAX_SLOTS 24 // lsys.MaxSlots

@@ -28,6 +28,11 @@ and cpfg (#define, axiom:, productions with contexts l < p > r, conditions
 symbol %; configs/lsys/README.md describes it) and interpret the result with
 a 3D turtle (F f G g + - & ^ \ / | [ ] ! ' ; , { . } $ and tropism).
 
+Query modules ?P(x,y,z), ?H, ?U and ?L (ABOP 1.10) are set after every step
+to the turtle's position, heading, up or left vector where they stand (on the
+CPU; --device auto keeps such systems there). ran(x), nran(mean, sd) and
+uniform(a, b) in expressions draw numbers keyed by --seed, step and module.
+
 Each -o names an output by its extension: .obj, .glb (binary glTF) or .ply
 (binary PLY) meshes, .png (an orthographic preview along --view, fitted to
 the image), .json (statistics: per-step lengths, totals, geometry, timings)

@@ -260,12 +260,12 @@ func (ps *pass) rewriteChunk(ws *scratch, out *String, lo, hi, o, oEnd, op, po i
 					v = slots[ag.slot]
 				case argSlotMulConst:
 					if v = slots[ag.slot] * ag.val; !isFinite(v) {
-						_, err := ag.expr.Eval(slots)
+						_, err := ag.expr.EvalKey(slots, RandKey(ps.key, i))
 						return ps.fail(ru, i, err)
 					}
 				default:
 					var err error
-					if v, err = ag.expr.Eval(slots); err != nil {
+					if v, err = ag.expr.EvalKey(slots, RandKey(ps.key, i)); err != nil {
 						return ps.fail(ru, i, err)
 					}
 				}

@@ -87,6 +87,9 @@ func (c CUDA) DeriveOnDevice(ctx context.Context, sys *System, o DeriveOptions) 
 		return nil, nil, err
 	}
 	cutBranches(ax, &r.arity)
+	if err := query(ctx, sys, &o, ax, 0); err != nil {
+		return nil, nil, err
+	}
 	steps := o.Steps
 	if steps < 0 {
 		steps = sys.Steps
@@ -133,6 +136,11 @@ func (c CUDA) DeriveOnDevice(ctx context.Context, sys *System, o DeriveOptions) 
 			return nil, nil, err
 		}
 		record(k+1, run.cur.n, run.cur.np)
+		if HasQueries(sys) {
+			if err := run.query(ctx, sys, &o, k+1); err != nil {
+				return nil, nil, err
+			}
+		}
 		if o.OnStep != nil {
 			s, err := run.download(&run.cur)
 			if err != nil {
@@ -151,6 +159,26 @@ func (c CUDA) DeriveOnDevice(ctx context.Context, sys *System, o DeriveOptions) 
 		return nil, nil, err
 	}
 	return ds, d, nil
+}
+
+// query fills the query modules of w_k on the CPU (the turtle runs there):
+// the string goes to the host and its parameters come back, so that the
+// device derives exactly what the CPU does, one round trip per step.
+func (run *cudaRun) query(ctx context.Context, sys *System, o *DeriveOptions, k int) error {
+	s, err := run.download(&run.cur)
+	if err != nil {
+		return fmt.Errorf("lsys: download w%d for its query modules: %w", k, err)
+	}
+	if err := query(ctx, sys, o, s, k); err != nil {
+		return err
+	}
+	if len(s.Params) == 0 {
+		return nil
+	}
+	if err := run.cur.params.Write(s.Params); err != nil {
+		return fmt.Errorf("lsys: upload the queried parameters of w%d: %w", k, err)
+	}
+	return nil
 }
 
 // DeviceString is a derived string in device memory, in the layout of

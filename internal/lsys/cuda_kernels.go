@@ -33,6 +33,7 @@ type fastExpandArgs struct {
 type rewriteArgs struct {
 	blob, syms, params, chunkp, match gpu.Ptr
 	n                                 uint32
+	key                               uint64 // keys the random functions (random.go)
 	choice, tileMods, tileParams      gpu.Ptr
 	outSyms, outParams, outChunkp     gpu.Ptr
 	status                            gpu.Ptr

@@ -326,7 +326,7 @@ func (run *cudaRun) rewrite(ctx context.Context, in, out *devString, k int, seed
 	}
 	half := run.tiles.Len() / 2
 	err := launch(run, lsysRewrite, ceilDiv(n, gpuGenTile), 0, rewriteArgs{run.blob.Ptr(), in.syms.Ptr(), argOf(in.params),
-		argOf(in.chunkp), argOf(run.match), uint32(n), argOf(run.choice), run.tiles.Ptr(),
+		argOf(in.chunkp), argOf(run.match), uint32(n), rng.Key(seed, uint64(k)), argOf(run.choice), run.tiles.Ptr(),
 		run.tiles.PtrAt(half), out.syms.Ptr(), argOf(out.params), argOf(out.chunkp), run.status()})
 	if err != nil || !run.r.parametric {
 		return err

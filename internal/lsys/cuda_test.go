@@ -16,6 +16,7 @@ import (
 	"github.com/procgen-dev/procgen/internal/gpu/gputest"
 	"github.com/procgen-dev/procgen/internal/lsys"
 	"github.com/procgen-dev/procgen/internal/lsys/syntax"
+	"github.com/procgen-dev/procgen/internal/lsys/turtle"
 )
 
 // GPU tests: the CUDA backend must derive exactly the CPU's strings
@@ -108,7 +109,7 @@ func TestCUDAConfigs(t *testing.T) {
 		sys := loadSystem(t, filepath.Base(f))
 		for seed := uint64(1); seed <= 3; seed++ {
 			t.Run(fmt.Sprintf("%s/seed=%d", filepath.Base(f), seed), func(t *testing.T) {
-				compare(t, c, sys, lsys.DeriveOptions{Steps: -1, Seed: seed})
+				compare(t, c, sys, lsys.DeriveOptions{Steps: -1, Seed: seed, Env: turtle.Queries{}})
 			})
 		}
 	}

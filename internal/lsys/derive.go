@@ -31,6 +31,9 @@ type DeriveOptions struct {
 	// returned. (It serves writers of every step's string: the CUDA backend
 	// downloads each string for it.)
 	OnStep func(k int, s *String) error
+	// Env fills the query modules (query.go) of the axiom and of every
+	// step's string; a system with query modules needs one.
+	Env Environment
 }
 
 // StepStats is the size of the string after a step; Step 0 is the axiom.
@@ -151,6 +154,9 @@ func (CPU) Derive(ctx context.Context, sys *System, o DeriveOptions) (*Derivatio
 	if cur, err = dec.apply(ctx, cur, 0); err != nil {
 		return nil, err
 	}
+	if err := query(ctx, sys, &o, cur, 0); err != nil {
+		return nil, err
+	}
 	steps := o.Steps
 	if steps < 0 {
 		steps = sys.Steps
@@ -180,6 +186,9 @@ func (CPU) Derive(ctx context.Context, sys *System, o DeriveOptions) (*Derivatio
 			cutBranches(next, &r.arity)
 		}
 		if next, err = dec.apply(ctx, next, k+1); err != nil {
+			return nil, err
+		}
+		if err := query(ctx, sys, &o, next, k+1); err != nil {
 			return nil, err
 		}
 		spare, cur = cur, next

@@ -50,7 +50,11 @@ func (e *Encoder) encode(ctx context.Context, s *String) error {
 	}
 	p := 0
 	for _, c := range s.Syms {
-		e.buf = append(e.buf, c)
+		if q := QueryLetter(c); q != 0 {
+			e.buf = append(e.buf, '?', q)
+		} else {
+			e.buf = append(e.buf, c)
+		}
 		if n := int(e.arity[c]); n > 0 {
 			if p+n > len(s.Params) {
 				return errors.New("lsys: encode: the string has fewer parameters than its modules take")

@@ -47,7 +47,7 @@ func (e *Expr) fail(err error, format string, args ...any) error {
 }
 
 var funcNames = [NumFuncs]string{"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sqrt",
-	"exp", "log", "floor", "ceil", "trunc", "abs", "sign", "min", "max"}
+	"exp", "log", "floor", "ceil", "trunc", "abs", "sign", "min", "max", "ran", "nran", "uniform"}
 
 func (f Func) String() string {
 	if f < NumFuncs {
@@ -117,6 +117,9 @@ func (e *Expr) Check(nslots int) error {
 			if !need(n) {
 				return bad(pc, "stack underflow")
 			}
+			if Func(in.Arg).Random() && !siteBefore(e, pc) {
+				return bad(pc, "a random function's last operand must be its call site, a constant integer from 1 to 2^53")
+			}
 			sp -= n - 1
 		default:
 			return bad(pc, fmt.Sprintf("unknown op %d", in.Op))
@@ -134,6 +137,17 @@ func (e *Expr) Check(nslots int) error {
 	return nil
 }
 
+// siteBefore reports whether the instruction before the call at pc pushes a
+// call site (random.go): a constant integer in [1, 2^53], which converts to
+// the same uint64 on every backend.
+func siteBefore(e *Expr, pc int) bool {
+	if pc == 0 || e.Code[pc-1].Op != OpConst || int(e.Code[pc-1].Arg) >= len(e.Consts) {
+		return false
+	}
+	v := e.Consts[e.Code[pc-1].Arg]
+	return v >= 1 && v <= 1<<53 && v == math.Trunc(v)
+}
+
 func b2f(b bool) float64 {
 	if b {
 		return 1
@@ -141,12 +155,16 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// Eval runs the expression over slots. It does not allocate unless it fails.
+// Eval runs the expression over slots with the random key 0 (see EvalKey).
+func (e *Expr) Eval(slots []float64) (float64, error) { return e.EvalKey(slots, 0) }
+
+// EvalKey runs the expression over slots; key keys its random functions
+// (RandKey: the seed, the step and the module). It does not allocate unless it fails.
 // Every arithmetic result must be finite: division by zero, a function
 // outside its domain, overflow to ±Inf or NaN are errors, not values, so the
 // CPU and the GPU (which checks the same things) agree on which productions
 // fail. The expression must have passed Check.
-func (e *Expr) Eval(slots []float64) (float64, error) {
+func (e *Expr) EvalKey(slots []float64, key uint64) (float64, error) {
 	var st [MaxStack]float64
 	sp := 0
 	code := e.Code
@@ -179,7 +197,21 @@ func (e *Expr) Eval(slots []float64) (float64, error) {
 			}
 		case OpCall:
 			f := Func(in.Arg)
-			if f.Args() == 2 {
+			if f.Random() {
+				// Operands (a, site) or (a, b, site); the stack array must
+				// not escape, so they go by value.
+				n := f.Args()
+				sp -= n - 1
+				a, b, site := st[sp-1], st[sp], st[sp]
+				if n == 3 {
+					site = st[sp+1]
+				}
+				v, err := e.random(f, a, b, site, key)
+				if err != nil {
+					return 0, err
+				}
+				st[sp-1] = v
+			} else if f.Args() == 2 {
 				sp--
 				v, err := e.call2(f, st[sp-1], st[sp])
 				if err != nil {

@@ -36,6 +36,7 @@ func TestGPUTypesMatchHeader(t *testing.T) {
 		"LSYS_FN_LOG": int64(FnLog), "LSYS_FN_FLOOR": int64(FnFloor), "LSYS_FN_CEIL": int64(FnCeil),
 		"LSYS_FN_TRUNC": int64(FnTrunc), "LSYS_FN_ABS": int64(FnAbs), "LSYS_FN_SIGN": int64(FnSign),
 		"LSYS_FN_MIN": int64(FnMin), "LSYS_FN_MAX": int64(FnMax),
+		"LSYS_FN_RAN": int64(FnRan), "LSYS_FN_NRAN": int64(FnNran), "LSYS_FN_UNIFORM": int64(FnUniform),
 	}
 	var structs []layouttest.Struct
 	for _, ty := range types {

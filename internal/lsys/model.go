@@ -162,17 +162,31 @@ const (
 	FnSign
 	FnMin // 2 args
 	FnMax // 2 args
+	// The random functions (random.go) take a hidden last operand, a
+	// constant the compiler pushes to tell call sites apart: ran(x) is
+	// uniform in [0, x) (cpfg), nran(mean, sd) normal (cpfg), uniform(a, b)
+	// uniform in [a, b) (L-Py's Python random.uniform).
+	FnRan     // 1 arg + site
+	FnNran    // 2 args + site
+	FnUniform // 2 args + site
 	NumFuncs
 )
 
-// Args is the function's operand count.
+// Args is the function's operand count, the hidden site operand of the
+// random functions included.
 func (f Func) Args() int {
 	switch f {
-	case FnAtan2, FnMin, FnMax:
+	case FnAtan2, FnMin, FnMax, FnRan:
 		return 2
+	case FnNran, FnUniform:
+		return 3
 	}
 	return 1
 }
+
+// Random reports whether f draws a random number: its value depends on the
+// seed, the step and the module, and its last operand is the call site.
+func (f Func) Random() bool { return f == FnRan || f == FnNran || f == FnUniform }
 
 // Instr is one instruction.
 type Instr struct {

@@ -106,7 +106,7 @@ func (ps *pass) matches(ws *scratch, ri int32, i, po int) (bool, error) {
 	if p.Cond == nil {
 		return true, nil
 	}
-	v, err := p.Cond.Eval(ps.bind(ws, ru, po))
+	v, err := p.Cond.EvalKey(ps.bind(ws, ru, po), RandKey(ps.key, i))
 	if err != nil {
 		return false, ps.fail(ru, i, err)
 	}

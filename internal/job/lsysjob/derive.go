@@ -139,6 +139,9 @@ func (r *system) open(ctx context.Context) (*gpu.Device, error) {
 	if why == nil {
 		why = turtle.GPUInterprets(r.sys)
 	}
+	if why == nil {
+		why = lsys.QueriesOnHost(r.sys)
+	}
 	if why != nil && r.env.Device == "auto" {
 		r.env.Log.Debugf("device: cpu (auto: %v)", why)
 		return nil, nil
@@ -155,7 +158,7 @@ func (r *system) derive(ctx context.Context, dev *gpu.Device) error {
 	phase.Enter(ctx, "lsys.derive")
 	r.pipe = turtle.NewPipeline(dev)
 	d, err := r.pipe.Derive(ctx, r.sys, lsys.DeriveOptions{
-		Steps: r.steps, Seed: r.env.Seed, MaxModules: r.maxModules,
+		Steps: r.steps, Seed: r.env.Seed, MaxModules: r.maxModules, Env: turtle.Queries{},
 		Progress: func(done, total int64) { r.mu.Lock(); bar(done, total); r.mu.Unlock() },
 	})
 	if err != nil {
@@ -166,7 +169,7 @@ func (r *system) derive(ctx context.Context, dev *gpu.Device) error {
 	rep.Steps, rep.Total = d.Steps, d.Total
 	rep.Final = d.Steps[len(d.Steps)-1].Modules
 	rep.text = text{sys: r.sys, allSteps: r.o.AllSteps, deriver: lsys.NewDeriver(dev),
-		opts: lsys.DeriveOptions{Steps: r.steps, Seed: r.env.Seed, MaxModules: r.maxModules}}
+		opts: lsys.DeriveOptions{Steps: r.steps, Seed: r.env.Seed, MaxModules: r.maxModules, Env: turtle.Queries{}}}
 	if r.o.needsText(r.outs) && !r.o.AllSteps {
 		if rep.text.final, err = r.pipe.Final(); err != nil {
 			return fmt.Errorf("%s: %w", r.path, err)

@@ -73,7 +73,12 @@ func (e *emitter) emit(n *node) {
 		for _, a := range n.args {
 			e.emit(a)
 		}
-		e.op(lsys.OpCall, int(n.fn), 1-len(n.args))
+		if n.fn.Random() {
+			// The call site (lsys/random.go): its source offset plus one,
+			// unique in the file, keeps two calls' draws apart.
+			e.emit(&node{kind: nNum, val: float64(n.off + 1)})
+		}
+		e.op(lsys.OpCall, int(n.fn), 1-n.fn.Args())
 	case nAnd, nOr:
 		// a; jump-if-decided L; (a popped) b; L: bool. Both paths reach L
 		// with one value on the stack.

@@ -33,6 +33,7 @@ func TestConfigsParse(t *testing.T) {
 		"dragon-curve.l":      {10, 90, 2, 2, "L", false},
 		"monopodial-tree.l":   {10, 90, 3, 0, "A(1,10)", false},
 		"bush-fig125.l":       {7, 22.5, 4, 0, "A", false},
+		"pruned-bush.l":       {8, 30, 2, 0, "!(0.03)F(1)A?P(0,0,0)", false},
 	}
 	files, err := filepath.Glob(filepath.Join(configDir, "*.l"))
 	if err != nil || len(files) == 0 {

@@ -76,8 +76,23 @@ func lookupFunc(name string) (lsys.Func, bool) {
 		return lsys.FnMin, true
 	case "max":
 		return lsys.FnMax, true
+	case "ran":
+		return lsys.FnRan, true
+	case "nran":
+		return lsys.FnNran, true
+	case "uniform":
+		return lsys.FnUniform, true
 	}
 	return 0, false
+}
+
+// userArgs is the number of arguments a call of fn writes: the random
+// functions' last operand is the call site, which the compiler adds.
+func userArgs(fn lsys.Func) int {
+	if fn.Random() {
+		return fn.Args() - 1
+	}
+	return fn.Args()
 }
 
 // maxNesting bounds parentheses and unary operators, so that hostile input
@@ -357,6 +372,9 @@ func (e *exprParser) call(name string, off int) (*node, error) {
 	if !ok {
 		return nil, c.errorf(off, "unknown function %s", quote(name))
 	}
+	if fn.Random() && e.sc.params == nil {
+		return nil, c.errorf(off, "%s draws a new number for every module and step: expected a constant here (axiom, #define, probability, directive)", name)
+	}
 	c.i++ // '('
 	var args []*node
 	c.skip()
@@ -381,8 +399,8 @@ func (e *exprParser) call(name string, off int) (*node, error) {
 			return nil, c.errorf(c.i, "expected ',' or ')' in the arguments of %s, found %s", name, c.found())
 		}
 	}
-	if len(args) != fn.Args() {
-		return nil, c.errorf(off, "%s takes %s, found %d", name, plural(fn.Args(), "argument"), len(args))
+	if want := userArgs(fn); len(args) != want {
+		return nil, c.errorf(off, "%s takes %s, found %d", name, plural(want, "argument"), len(args))
 	}
 	return &node{kind: nCall, fn: fn, args: args, off: off}, nil
 }

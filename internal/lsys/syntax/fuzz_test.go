@@ -37,6 +37,10 @@ func FuzzParse(f *testing.F) {
 		"decomposition\nhomomorphism\ndecomposition\n",
 		"axiom: ABC[DE][SG[HI[JK]L]MNO]\nBC < S > G[H]M --> X\nA(a)[B(b)]C < D(d) : a+b > d --> E\nX > [ --> Y\n",
 		"axiom: F\xff\x00",
+		"axiom: FA?P(0,0)\nA > ?P(x,y) : x*x+y*y < 4 --> [+FA?P(0,0)]FA\n?P(x,y) --> *\n",
+		"axiom: ?H(0,0,0)?U(1,2)?L(?P)?P(1)?X?\n",
+		"axiom: A(1)\nA(x) : ran(1) < 0.5 --> A(x+nran(0,1))B(uniform(x,2*x))\n",
+		"axiom: A(ran(1))\n#define R ran(2)\nA -(ran(1))-> B\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -23,7 +23,7 @@ func mustParse(t *testing.T, src string) *lsys.System {
 func modules(ms []lsys.Module) string {
 	var b strings.Builder
 	for _, m := range ms {
-		b.WriteByte(m.Sym)
+		b.WriteString(lsys.SymbolName(m.Sym))
 		if len(m.Args) == 0 {
 			continue
 		}

@@ -60,6 +60,10 @@ func (p *parser) modules(c *cursor, mode listMode, sc *scope) ([]mod, error) {
 		}
 		m := mod{sym: b, off: c.i}
 		c.i++
+		if q, ok := querySym(c, b); ok {
+			m.sym = q
+			c.i++
+		}
 		save := c.i
 		if c.skip(); c.peek() != '(' {
 			c.i = save
@@ -69,10 +73,36 @@ func (p *parser) modules(c *cursor, mode listMode, sc *scope) ([]mod, error) {
 		if n := m.params(); n > 0 && (b == lsys.SymPush || b == lsys.SymPop || b == lsys.SymCut) {
 			return nil, c.errorf(m.off, "%q takes no parameters, found %d", rune(b), n)
 		} else if n > lsys.MaxParams {
-			return nil, c.errorf(m.off, "too many parameters: %c has %d, expected at most %d", b, n, lsys.MaxParams)
+			return nil, c.errorf(m.off, "too many parameters: %s has %d, expected at most %d", lsys.SymbolName(m.sym), n, lsys.MaxParams)
+		}
+		if err := checkQuery(c, &m); err != nil {
+			return nil, err
 		}
 		ms = append(ms, m)
 	}
+}
+
+// querySym reads the letter of a query module (lsys/query.go) after a '?'
+// just read: "?P" is one module, a '?' before anything else is a module of
+// its own, as it always was.
+func querySym(c *cursor, b byte) (lsys.Symbol, bool) {
+	if b != '?' {
+		return 0, false
+	}
+	return lsys.QuerySymbol(c.peek())
+}
+
+// checkQuery requires a query module to have two or three parameters (x, y
+// and, in 3D, z), as cpfg does.
+func checkQuery(c *cursor, m *mod) error {
+	if lsys.QueryLetter(m.sym) == 0 {
+		return nil
+	}
+	if n := m.params(); n < 2 || n > 3 {
+		return c.errorf(m.off, "query module %s has %s: expected 2 or 3, as in %s(x,y) or %s(x,y,z)",
+			lsys.SymbolName(m.sym), plural(n, "parameter"), lsys.SymbolName(m.sym), lsys.SymbolName(m.sym))
+	}
+	return nil
 }
 
 // params reads a parenthesized parameter list after a module.
@@ -90,7 +120,7 @@ func (p *parser) params(c *cursor, m *mod, mode listMode, sc *scope) error {
 		if mode == patterns {
 			name := c.ident()
 			if name == "" {
-				return c.errorf(c.i, "expected a parameter name in %c(...), found %s", m.sym, c.found())
+				return c.errorf(c.i, "expected a parameter name in %s(...), found %s", lsys.SymbolName(m.sym), c.found())
 			}
 			m.names = append(m.names, name)
 		} else {
@@ -103,7 +133,7 @@ func (p *parser) params(c *cursor, m *mod, mode listMode, sc *scope) error {
 		}
 		m.at = append(m.at, start)
 		if m.params() > lsys.MaxParams {
-			return c.errorf(m.off, "too many parameters: %c has more than %d", m.sym, lsys.MaxParams)
+			return c.errorf(m.off, "too many parameters: %s has more than %d", lsys.SymbolName(m.sym), lsys.MaxParams)
 		}
 		c.skip()
 		switch c.peek() {
@@ -128,8 +158,8 @@ func (p *parser) checkArity(ms []mod) error {
 		case prev < 0:
 			p.arity[m.sym], p.arityAt[m.sym] = n, m.off
 		case prev != n:
-			return p.s.errorf(m.off, "wrong parameter count: %c has %s at %s but %d here",
-				m.sym, plural(prev, "parameter"), posString(p.s.pos(p.arityAt[m.sym])), n)
+			return p.s.errorf(m.off, "wrong parameter count: %s has %s at %s but %d here",
+				lsys.SymbolName(m.sym), plural(prev, "parameter"), posString(p.s.pos(p.arityAt[m.sym])), n)
 		}
 	}
 	return nil

@@ -114,7 +114,7 @@ func deriveConfig(t testing.TB, file string, steps int) (*lsys.System, *lsys.Str
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := lsys.CPU{}.Derive(context.Background(), sys, lsys.DeriveOptions{Steps: steps, Seed: 1})
+	d, err := lsys.CPU{}.Derive(context.Background(), sys, lsys.DeriveOptions{Steps: steps, Seed: 1, Env: Queries{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func TestCUDAInterpretDeviceExact(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			c := lsys.CUDA{Dev: cu.Dev}
-			ds, _, err := c.DeriveOnDevice(ctx, sys, lsys.DeriveOptions{Steps: -1, Seed: 1})
+			ds, _, err := c.DeriveOnDevice(ctx, sys, lsys.DeriveOptions{Steps: -1, Seed: 1, Env: Queries{}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -43,7 +43,7 @@ func pipelineSystems(t *testing.T) map[string]*lsys.System {
 func runPipeline(t *testing.T, p Pipeline, sys *lsys.System) (d *lsys.Derivation, final *lsys.String, n int, width, poly bool, g *Geometry) {
 	t.Helper()
 	ctx := context.Background()
-	d, err := p.Derive(ctx, sys, lsys.DeriveOptions{Steps: -1, Seed: 1})
+	d, err := p.Derive(ctx, sys, lsys.DeriveOptions{Steps: -1, Seed: 1, Env: Queries{}})
 	if err != nil {
 		t.Fatalf("derive: %v", err)
 	}
@@ -73,7 +73,7 @@ func TestHostPipeline(t *testing.T) {
 			p := NewPipeline(nil)
 			defer p.Close()
 			d, final, n, width, poly, g := runPipeline(t, p, sys)
-			wd, err := lsys.CPU{}.Derive(ctx, sys, lsys.DeriveOptions{Steps: -1, Seed: 1})
+			wd, err := lsys.CPU{}.Derive(ctx, sys, lsys.DeriveOptions{Steps: -1, Seed: 1, Env: Queries{}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -68,7 +68,7 @@ array's variables.`,
   procgen lsys derive configs/lsys/koch-island.l -n 4 --stats
   procgen lsys derive configs/lsys/koch-island.l -n 7 -o koch.glb
   procgen lsys derive configs/lsys/tree3d.l --color-map configs/lsys/plant.colors -o tree.ply
-  procgen lsys derive configs/lsys/lychnis-fig33.l --surface L=leaf.obj -o lychnis.glb
+  procgen lsys derive configs/lsys/lychnis-fig33.l --surface L=petal -o lychnis.glb
   procgen lsys derive configs/lsys/ -o 'plants/%s.png' -o 'plants/%s.json' --shard 0/2`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

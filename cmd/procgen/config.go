@@ -56,6 +56,7 @@ func configKeys() []configKey {
 		{"lsys.cylinders", 0, "draw segments as tubes of `N` sides (3..64) with widths from '!'; 0: lines in OBJ, 8 sides where --stems gives tubes"},
 		{"lsys.stems", "auto", "OBJ/GLB/PLY: segments as `KIND`: line, ribbon (flat quads of the width), tube, or auto (tubes with --cylinders; else OBJ lines; GLB/PLY: tubes in 3D, a planar system ribbons where it sets widths, lines where not)"},
 		{"lsys.color-map", "", "colour map `FILE` colouring the colour indices (' ; ,): lines \"R G B\" (0..255) or \"#rrggbb\", index 0 first; OBJ then gets an .mtl"},
+		{"lsys.surface", []string{}, "surface for ~X: `X=leaf`, petal, sepal or flower (built in), or X=FILE.obj (repeatable; built in without it: L leaf, P petal, S sepal, K flower)"},
 		{"lsys.view", "front", "PNG: `VIEW` to look along: front, back, side, left, right, top, bottom or x,y,z"},
 		{"lsys.image-width", 1024, "PNG width in `PIXELS`"},
 		{"lsys.image-height", 1024, "PNG height in `PIXELS`"},

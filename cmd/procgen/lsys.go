@@ -47,6 +47,10 @@ memory is estimated before it is built and refused over --max-memory.
 Colour indices (' ; to add 1, , to subtract 1, or set with a parameter)
 become one material each; --color-map FILE gives their colours (GLB
 materials, PLY vertex colours, and an .mtl beside an OBJ).
+~X draws the surface X at the turtle, in its frame (X's parameter scales
+it): built in are L leaf, P petal, S sepal and K flower; --surface X=FILE.obj
+adds or replaces one. GLB writes each surface once and instances it
+(EXT_mesh_gpu_instancing); OBJ and PLY repeat it.
 
 Derivation runs on the GPU with --device cuda/auto where one is present; the
 derived string is the same on both backends for a given --seed (stochastic
@@ -69,6 +73,7 @@ array's variables.`,
   procgen lsys derive configs/lsys/koch-island.l -n 4 --stats
   procgen lsys derive configs/lsys/koch-island.l -n 7 -o koch.glb
   procgen lsys derive configs/lsys/tree3d.l --color-map configs/lsys/plant.colors -o tree.ply
+  procgen lsys derive configs/lsys/lychnis-fig33.l --surface L=petal -o lychnis.glb
   procgen lsys derive configs/lsys/ -o 'plants/%s.png' -o 'plants/%s.json' --shard 0/2`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -95,6 +100,7 @@ array's variables.`,
 	a.bindFlag(f, "lsys.cylinders", "cylinders", "")
 	a.bindFlag(f, "lsys.stems", "stems", "")
 	a.bindFlag(f, "lsys.color-map", "color-map", "")
+	a.bindFlag(f, "lsys.surface", "surface", "")
 	a.bindFlag(f, "lsys.view", "view", "")
 	a.bindFlag(f, "lsys.image-width", "image-width", "")
 	a.bindFlag(f, "lsys.image-height", "image-height", "")

@@ -63,6 +63,12 @@ type Production struct {
 	Text string
 }
 
+// SurfaceRef is a surface name used by ~ and where it is first used.
+type SurfaceRef struct {
+	Sym Symbol
+	Pos Pos
+}
+
 // Pos is a source position (1-based line and column).
 type Pos struct {
 	File      string
@@ -86,6 +92,10 @@ type System struct {
 	DecompDepth int
 	// Ignore lists symbols skipped when matching context.
 	Ignore [256]bool
+	// Surfaces are the surface names (the module after each ~) the axiom
+	// and successors use, each at its first use, for the turtle to check
+	// against the surfaces it has.
+	Surfaces []SurfaceRef
 	// Arity is each symbol's parameter count.
 	Arity [256]uint8
 	// Steps is the derivation length (cpfg's "derivation length").

@@ -92,6 +92,7 @@ func (r *system) planRun(ctx context.Context) error {
 	if r.o.ColorMap != "" {
 		inputs = append(inputs, r.o.ColorMap)
 	}
+	inputs = append(inputs, surfaceFiles(r.o.surfaces)...)
 	plan, err := r.env.PlanOutputs(inputs, append(slices.Clone(r.outs), r.o.mtlPaths(r.outs)...)...)
 	if err != nil {
 		return err
@@ -99,6 +100,11 @@ func (r *system) planRun(ctx context.Context) error {
 	r.plan = plan
 	if r.o.ColorMap != "" {
 		if r.palette, err = readColorMap(ctx, r.o.ColorMap); err != nil {
+			return err
+		}
+	}
+	if r.o.library == nil {
+		if r.o.library, err = loadSurfaces(ctx, r.o.surfaces); err != nil {
 			return err
 		}
 	}
@@ -112,6 +118,9 @@ func (r *system) planRun(ctx context.Context) error {
 	}
 	phase.Enter(ctx, "lsys.parse")
 	if r.sys, err = syntax.ParseFileContext(ctx, r.path); err != nil {
+		return fmt.Errorf("lsys: %w", err)
+	}
+	if err := r.o.library.Check(r.sys); err != nil {
 		return fmt.Errorf("lsys: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -231,7 +240,7 @@ func (r *system) preview(ctx context.Context, geom *turtle.Geometry) (*image.NRG
 	phase.Enter(ctx, "lsys.preview")
 	view, _ := turtle.ParseView(o.View) // validated
 	view.Up, _ = turtle.ParseUp(o.Up)
-	preview, err := turtle.Render(ctx, geom, turtle.RenderOptions{
+	preview, err := turtle.Render(ctx, geom.WithSurfaces(o.library), turtle.RenderOptions{
 		Width: o.ImageWidth, Height: o.ImageHeight, Margin: min(o.ImageWidth, o.ImageHeight) / 20,
 		View: view, Background: color.NRGBA{255, 255, 255, 255}, Foreground: color.NRGBA{24, 64, 24, 255},
 		WidthScale: o.LineScale, Units: widthUnits(o.LineWidth, geom, r.rep.setsWidth),

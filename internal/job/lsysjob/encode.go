@@ -115,7 +115,7 @@ func stems(format string, g *turtle.Geometry, o *Options, setsWidth bool) string
 // per colour index in GLB and PLY, and in OBJ with --color-map (its MTL).
 func meshOptions(format string, g *turtle.Geometry, o *Options, setsWidth bool, palette [][3]float64) turtle.MeshOptions {
 	mo := turtle.MeshOptions{WidthScale: tubeScale(o.LineWidth, g, setsWidth), Palette: palette,
-		ByColor: format != ".obj" || palette != nil}
+		ByColor: format != ".obj" || palette != nil, Surfaces: o.library}
 	switch stems(format, g, o, setsWidth) {
 	case stemTube:
 		mo.Sides = o.Cylinders

@@ -31,12 +31,18 @@ type Options struct {
 	Stems string `mapstructure:"stems"`
 	// ColorMap is a colour map file colouring the colour indices.
 	ColorMap string `mapstructure:"color-map"`
-	AllSteps bool   `mapstructure:"-"` // --all-steps: a .txt output holds every step's string
-	Up       string `mapstructure:"-"` // --up: the world direction shown upwards in the preview
+	// Surface are --surface X=leaf|petal|sepal|flower|FILE.obj values.
+	Surface  []string `mapstructure:"surface"`
+	AllSteps bool     `mapstructure:"-"` // --all-steps: a .txt output holds every step's string
+	Up       string   `mapstructure:"-"` // --up: the world direction shown upwards in the preview
 	// Format is --format: what -o - (or a device) writes.
 	Format string `mapstructure:"-"`
 	// stdoutFormat is the extension -o - writes, from Format.
 	stdoutFormat string
+	// surfaces are Surface parsed (by Validate), and library the shapes
+	// loaded for the run's systems (by the first system's plan).
+	surfaces []surfaceSpec
+	library  turtle.Surfaces
 }
 
 // Validate checks every setting before any work; each error is a usage error.
@@ -52,6 +58,10 @@ func (o *Options) Validate() error {
 		return job.Usagef("invalid image size %dx%d: want 16..32768 pixels a side", o.ImageWidth, o.ImageHeight)
 	case !(o.LineScale > 0) || o.LineScale > 1e6:
 		return job.Usagef("invalid --line-scale %g: want a positive number", o.LineScale)
+	}
+	var err error
+	if o.surfaces, err = parseSurfaces(o.Surface); err != nil {
+		return err
 	}
 	switch o.Stems {
 	case "auto", "line", "ribbon", "tube":

@@ -34,6 +34,9 @@ func TestConfigsParse(t *testing.T) {
 		"monopodial-tree.l":   {10, 90, 3, 0, "A(1,10)", false},
 		"bush-fig125.l":       {7, 22.5, 4, 0, "A", false},
 		"pruned-bush.l":       {8, 30, 2, 0, "!(0.03)F(1)A?P(0,0,0)", false},
+		"plant-fig126.l":      {5, 18, 7, 0, "P", false},
+		"plant-fig32.l":       {16, 90, 6, 2, "a(1)", false},
+		"lychnis-fig33.l":     {24, 90, 5, 2, "A(7)", false},
 	}
 	files, err := filepath.Glob(filepath.Join(configDir, "*.l"))
 	if err != nil || len(files) == 0 {

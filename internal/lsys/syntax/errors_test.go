@@ -19,6 +19,9 @@ func TestErrors(t *testing.T) {
 		msg       string // a substring of the message
 	}{
 		{"missing axiom", "F -> FF\n", "t.l:1:1", "missing axiom"},
+		{"~ at the end of the axiom", "axiom: F~", "t.l:1:9", "expected a surface name after '~'"},
+		{"~ before a bracket", "axiom: F\nF -> F[~]", "t.l:2:9", "expected a surface name (a letter or digit) after '~', found ']'"},
+		{"~ with parameters", "axiom: F\nhomomorphism\nF -> ~(2)L", "t.l:3:6", "'~' takes no parameters"},
 		{"empty file", "", "t.l:1:1", "missing axiom"},
 		{"no arrow", "axiom: F\nF FF\n", "t.l:2:1", "production without a successor arrow"},
 		{"arrow missing after condition", "axiom: F\nF(x) : x > 1 FF -> G", "t.l:2:1",

@@ -185,6 +185,37 @@ func (p *parser) checkBrackets(ms []mod) error {
 	return nil
 }
 
+// checkSurfaces requires every '~' to be followed by the surface's name, a
+// letter or digit module (cpfg's ~ takes the surface's identifier from the
+// symbol after it, and its scale from that symbol's parameter), and
+// records each name's first use.
+func (p *parser) checkSurfaces(ms []mod) error {
+	for i := range ms {
+		m := &ms[i]
+		if m.sym != '~' {
+			continue
+		}
+		if m.params() > 0 {
+			return p.s.errorf(m.off, "'~' takes no parameters: the scale goes on the surface, as in ~L(2)")
+		}
+		if i+1 == len(ms) {
+			return p.s.errorf(m.off, "expected a surface name after '~' (~L or ~L(scale)), found the end of the list")
+		}
+		n := ms[i+1].sym
+		if !(n >= 'a' && n <= 'z' || n >= 'A' && n <= 'Z' || n >= '0' && n <= '9') {
+			return p.s.errorf(ms[i+1].off, "expected a surface name (a letter or digit) after '~', found %q", rune(n))
+		}
+		known := false
+		for _, u := range p.sys.Surfaces {
+			known = known || u.Sym == n
+		}
+		if !known {
+			p.sys.Surfaces = append(p.sys.Surfaces, lsys.SurfaceRef{Sym: n, Pos: p.s.pos(m.off)})
+		}
+	}
+	return nil
+}
+
 // compileArgs turns value modules into lsys.Modules.
 func (p *parser) compileArgs(ms []mod, constant bool) ([]lsys.Module, error) {
 	out := make([]lsys.Module, len(ms))
@@ -233,6 +264,9 @@ func (p *parser) axiom(c *cursor) error {
 		return err
 	}
 	if err := p.checkBrackets(ms); err != nil {
+		return err
+	}
+	if err := p.checkSurfaces(ms); err != nil {
 		return err
 	}
 	p.sys.Axiom, err = p.compileArgs(ms, true)
@@ -477,6 +511,9 @@ func (p *parser) successor(c *cursor, sc *scope, prod *lsys.Production) error {
 		return err
 	}
 	if err := p.checkBrackets(ms); err != nil {
+		return err
+	}
+	if err := p.checkSurfaces(ms); err != nil {
 		return err
 	}
 	succ, err := p.compileArgs(ms, false)

@@ -186,8 +186,8 @@ func TestDirectives(t *testing.T) {
 		}},
 		{"axiom: A\nA -> B //comment\n", func(s *lsys.System) bool { return modules(s.Prods[0].Succ) == "B" }},
 		{"\ufeffaxiom: F\r\nF -> FF\r\n", func(s *lsys.System) bool { return len(s.Prods) == 1 }},
-		{"axiom: [F]%F$~.{}'\";,@#&^\\/|*=?", func(s *lsys.System) bool {
-			return modules(s.Axiom) == "[F]%F$~.{}'\";,@#&^\\/|*=?"
+		{"axiom: [F]%F$~F.{}'\";,@#&^\\/|*=?", func(s *lsys.System) bool {
+			return modules(s.Axiom) == "[F]%F$~F.{}'\";,@#&^\\/|*=?"
 		}},
 	}
 	for _, tt := range tests {

@@ -85,13 +85,13 @@ func (p *program) interpret(ctx context.Context, syms []byte, params []float64, 
 		p.walkSpines(syms, params, chunks)
 	}
 
-	g := &Geometry{Segments: make([]Segment, tot.segs)}
+	g := &Geometry{Segments: make([]Segment, tot.segs), Surfaces: make([]SurfaceUse, tot.surfs)}
 	evs := make([]event, tot.events)
 	var mu sync.Mutex
 	var done int64
 	err = forEach(ctx, workers, len(chunks), func(i int) {
 		c := &chunks[i]
-		p.emit(syms, params, c, g.Segments, evs)
+		p.emit(syms, params, c, g, evs)
 		if o.Progress != nil {
 			mu.Lock()
 			done += int64(c.hi - c.lo)
@@ -111,8 +111,8 @@ func (p *program) interpret(ctx context.Context, syms []byte, params []float64, 
 }
 
 type totals struct {
-	segs, events, params, depth int
-	level                       bool
+	segs, events, params, depth, surfs int
+	level                              bool
 }
 
 // scan assigns each chunk its offsets and start depth, and checks that no
@@ -122,8 +122,9 @@ func scan(syms []byte, chunks []chunk) (totals, error) {
 	depth := 0
 	for ci := range chunks {
 		c := &chunks[ci]
-		c.segOff, c.evOff, c.paramOff, c.depth = t.segs, t.events, t.params, depth
+		c.segOff, c.evOff, c.paramOff, c.depth, c.surfOff = t.segs, t.events, t.params, depth, t.surfs
 		t.segs += c.segs
+		t.surfs += c.surfs
 		t.events += c.events
 		t.params += c.params
 		t.level = t.level || c.level
@@ -171,7 +172,14 @@ func (g *Geometry) finish(chunks []chunk, evs []event) error {
 	for _, v := range g.PolyVerts {
 		lo, hi = grow(lo, hi, v)
 	}
-	if len(g.Segments) == 0 && len(g.PolyVerts) == 0 {
+	for i := range g.Surfaces {
+		u := &g.Surfaces[i]
+		lo, hi = grow(lo, hi, u.P)
+		if !finite(u.Scale) {
+			return fmt.Errorf("turtle: %w: surface scale %v", ErrNonFinite, u.Scale)
+		}
+	}
+	if len(g.Segments) == 0 && len(g.PolyVerts) == 0 && len(g.Surfaces) == 0 {
 		lo, hi = [3]float32{}, [3]float32{}
 	}
 	for k := range 3 {
@@ -184,6 +192,7 @@ func (g *Geometry) finish(chunks []chunk, evs []event) error {
 	}
 	g.Stats.Segments = len(g.Segments)
 	g.Stats.Polygons = len(g.Polygons)
+	g.Stats.Surfaces = len(g.Surfaces)
 	g.Stats.Bounds = Box{Min: lo, Max: hi}
 	return nil
 }

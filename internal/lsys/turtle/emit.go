@@ -14,7 +14,10 @@ type event struct {
 // once its own stack is empty, and write its segments and polygon events at
 // their offsets; then bound its segments. The loop is walk's, specialised:
 // the same helpers, so the same arithmetic.
-func (p *program) emit(syms []byte, params []float64, c *chunk, segs []Segment, evs []event) {
+func (p *program) emit(syms []byte, params []float64, c *chunk, g *Geometry, evs []event) {
+	segs := g.Segments
+	surfs := g.Surfaces[c.surfOff : c.surfOff+c.surfs]
+	ui := 0
 	t := c.start
 	pos, h, l, u := t.p, t.h, t.l, t.u
 	width, color := t.width, t.color
@@ -119,6 +122,11 @@ func (p *program) emit(syms []byte, params []float64, c *chunk, segs []Segment, 
 				color = min(color+1, maxColor)
 			default:
 				color = max(color-1, 0)
+			}
+		case cm == cSurface:
+			if i+1 < len(syms) {
+				surfs[ui] = p.surface(syms[i+1], params, po, frame{pos, h, l, u}, color)
+				ui++
 			}
 		default: // polygon events
 			evs[ei] = event{p: pos.f32(), color: uint16(color), kind: cm, module: i}

@@ -10,8 +10,9 @@ const meshOverhead = 2.5
 // segmentBytes and vertexBytes are the Geometry's own: a Segment, a
 // polygon vertex with its share of a Polygon.
 const (
-	segmentBytes = 32
-	vertexBytes  = 12 + 12
+	surfaceUseBytes = 56
+	segmentBytes    = 32
+	vertexBytes     = 12 + 12
 )
 
 // MeshMemory is the peak memory of writing g as GLB or PLY with o, the
@@ -37,5 +38,13 @@ func MeshMemory(g *Geometry, o MeshOptions) float64 {
 	}
 	held := float64(len(g.Segments))*segmentBytes + float64(len(g.PolyVerts))*vertexBytes
 	mesh := float64(len(g.Segments))*perSeg + float64(len(g.PolyVerts))*(24+3*4)
+	// Surfaces: PLY holds a copy of the shape per use (a vertex per face
+	// corner, triangle indices); GLB one shape and 40 bytes a use.
+	held += float64(len(g.Surfaces)) * surfaceUseBytes
+	for i := range g.Surfaces {
+		if s := o.Surfaces[g.Surfaces[i].Name]; s != nil {
+			mesh += float64(len(s.Faces))*(24+3*4) + 40
+		}
+	}
 	return held + meshOverhead*mesh
 }

@@ -38,6 +38,9 @@ type MeshOptions struct {
 	// Palette colours colour index i with Palette[i % len(Palette)] (RGB in
 	// 0..1); empty means GLBPalette.
 	Palette [][3]float64
+	// Surfaces are the shapes of the surface uses (~X); a use of a name
+	// not in it draws nothing (Surfaces.Check refuses such systems first).
+	Surfaces Surfaces
 }
 
 // GLBPalette is the default material colours by colour index: bark, then
@@ -59,6 +62,9 @@ func (g *Geometry) Colors() []uint16 {
 	}
 	for _, p := range g.Polygons {
 		used[p.Color] = true
+	}
+	for _, u := range g.Surfaces {
+		used[u.Color] = true
 	}
 	var out []uint16
 	for c, u := range used {
@@ -98,6 +104,7 @@ func (g *Geometry) Mesh(o MeshOptions) (*mesh.Mesh, error) {
 	m := &mesh.Mesh{Generator: "procgen lsys"}
 	if !o.ByColor {
 		m.Parts = []mesh.Part{b.segments(nil, -1), b.polygons(nil, -1)}
+		m.Parts = append(m.Parts, b.surfaceParts(func(uint16) int { return -1 })...)
 		return m, nil
 	}
 	pal := o.Palette
@@ -112,8 +119,10 @@ func (g *Geometry) Mesh(o MeshOptions) (*mesh.Mesh, error) {
 	for i := range g.Polygons {
 		polys[g.Polygons[i].Color] = append(polys[g.Polygons[i].Color], int32(i))
 	}
+	matOf := map[uint16]int{}
 	for _, c := range g.Colors() {
 		mat := len(m.Materials)
+		matOf[c] = mat
 		m.Materials = append(m.Materials, mesh.Material{Name: MaterialName(c), Color: pal[int(c)%len(pal)],
 			Roughness: 0.9, DoubleSided: true})
 		// A colour without segments or polygons gets no part of them: a nil
@@ -125,6 +134,7 @@ func (g *Geometry) Mesh(o MeshOptions) (*mesh.Mesh, error) {
 			m.Parts = append(m.Parts, b.polygons(polys[c], mat))
 		}
 	}
+	m.Parts = append(m.Parts, b.surfaceParts(func(c uint16) int { return matOf[c] })...)
 	return m, nil
 }
 

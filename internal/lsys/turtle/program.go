@@ -34,6 +34,8 @@ const (
 	// cColorDown is last so that the values above stay those of the CUDA
 	// turtle (TC_* in cuda/turtle_math.cuh), which has no decrement.
 	cColorDown
+	// cSurface (~) is host-only too (see hostOnlySyms).
+	cSurface
 )
 
 var symbolCmds = map[byte]cmd{
@@ -41,7 +43,7 @@ var symbolCmds = map[byte]cmd{
 	'+': cLeft, '-': cRight, '&': cPitchDown, '^': cPitchUp,
 	'\\': cRollLeft, '/': cRollRight, '|': cAround, '$': cLevel,
 	'[': cPush, ']': cPop, '!': cThinner, '#': cThicker, '\'': cColor,
-	';': cColor, ',': cColorDown,
+	';': cColor, ',': cColorDown, '~': cSurface,
 	'{': cPolyStart, '.': cPolyVertex, '}': cPolyEnd,
 }
 

@@ -29,6 +29,9 @@
 //	,        set the colour index to the parameter; without one, subtract 1
 //	         (never below 0), as cpfg's ; and , do
 //	{ . }    start a polygon, add the position as a vertex, end it
+//	~X       draw the predefined surface named by the next module X at the
+//	         turtle, in its frame, scaled by X's first parameter (1 without
+//	         one), with the current colour (cpfg's ~; see SurfaceUse)
 //
 // Every other symbol is ignored. The rotations are the book's R_U, R_L and
 // R_H (section 1.5) applied to the frame written as the rows of a matrix,
@@ -104,6 +107,8 @@ type Stats struct {
 	Modules  int `json:"modules"`
 	Segments int `json:"segments"`
 	Polygons int `json:"polygons"`
+	// Surfaces counts the uses of predefined surfaces (~).
+	Surfaces int `json:"surfaces,omitempty"`
 	// MaxDepth is the deepest bracket nesting.
 	MaxDepth int `json:"max_depth"`
 	// Bounds enclose every segment end point and polygon vertex (line
@@ -117,7 +122,9 @@ type Geometry struct {
 	Segments  []Segment
 	Polygons  []Polygon
 	PolyVerts [][3]float32
-	Stats     Stats
+	// Surfaces are the uses of predefined surfaces (~), in string order.
+	Surfaces []SurfaceUse
+	Stats    Stats
 }
 
 // Errors wrapped by Interpret.

@@ -16,13 +16,14 @@ type chunk struct {
 	lo, hi int
 	// Survey (pass 1).
 	segs, events, params int
+	surfs                int    // '~' followed by a module
 	pops                 int    // ']' that close a '[' before the chunk
 	pushes               int    // '[' that the chunk leaves open
 	maxRel               int    // deepest nesting relative to the chunk's start
 	skips                []span // the maximal balanced groups inside the chunk, in order
 	level                bool   // holds a '$'
 	// Scan.
-	segOff, evOff, paramOff, depth int
+	segOff, evOff, paramOff, depth, surfOff int
 	// Start states: the turtle at lo, and the states the chunk's unmatched
 	// ']' pop, innermost last.
 	start turtle
@@ -57,6 +58,10 @@ func (p *program) survey(syms []byte, c *chunk) {
 			}
 		case cPolyStart, cPolyVertex, cPolyEnd:
 			c.events++
+		case cSurface:
+			if i+1 < len(syms) {
+				c.surfs++
+			}
 		case cLevel:
 			c.level = true
 		case cPush:

@@ -62,6 +62,9 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 		for _, q := range ps {
 			binLen += q.bytes()
 		}
+		if drawn(ps) {
+			binLen += instanceBytes * int64(len(p.Instances))
+		}
 		if binLen > maxGLBBytes {
 			return fmt.Errorf("mesh: glb: %w", errTooBig)
 		}
@@ -109,8 +112,64 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 			}
 		}
 	}
+	for i, ps := range parts {
+		if !drawn(ps) || m.Parts[i].Instances == nil {
+			continue
+		}
+		if err := writeContext(ctx, w, instanceData(m.Parts[i].Instances)); err != nil {
+			return err
+		}
+	}
 	return nil
 }
+
+// instanceBytes is an instance's TRANSLATION, ROTATION and SCALE.
+const instanceBytes = 12 + 16 + 12
+
+// drawn reports whether a part's pieces hold any primitive, so that it
+// gets a mesh and a node.
+func drawn(ps []glbPiece) bool {
+	for _, q := range ps {
+		if len(q.idx) > 0 || len(q.lidx) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// instanceData is the instances' translations, then rotations, then
+// scales, as gltfJSON lays out their views.
+func instanceData(ins []Instance) []byte {
+	t := make([]float32, 0, 10*len(ins))
+	for _, in := range ins {
+		t = append(t, in.T[:]...)
+	}
+	for _, in := range ins {
+		t = append(t, in.Q[:]...)
+	}
+	for _, in := range ins {
+		t = append(t, in.S, in.S, in.S)
+	}
+	return le(t)
+}
+
+// instancing adds the views and accessors of the instances of the part
+// drawn by node to doc, after every part's vertex data, and the node's
+// EXT_mesh_gpu_instancing extension.
+func instancing(doc *gltfDoc, node int, ins []Instance, view viewFn, acc accFn) {
+	n := len(ins)
+	attr := map[string]int{
+		"TRANSLATION": acc(gltfAccessor{View: view(12*n, 0), ComponentType: gltfFloat, Count: n, Type: "VEC3"}),
+		"ROTATION":    acc(gltfAccessor{View: view(16*n, 0), ComponentType: gltfFloat, Count: n, Type: "VEC4"}),
+		"SCALE":       acc(gltfAccessor{View: view(12*n, 0), ComponentType: gltfFloat, Count: n, Type: "VEC3"}),
+	}
+	doc.Nodes[node].Extensions = &gltfNodeExt{Instancing: &gltfInstancing{Attributes: attr}}
+	if len(doc.ExtensionsUsed) == 0 {
+		doc.ExtensionsUsed = []string{extInstancing}
+	}
+}
+
+const extInstancing = "EXT_mesh_gpu_instancing"
 
 // glbPiece is one chunk as glTF vertex attributes and triangle indices,
 // and its lines as positions and index pairs.
@@ -278,6 +337,7 @@ func gltfJSON(m *Mesh, parts [][]glbPiece) gltfDoc {
 		doc.Accessors = append(doc.Accessors, a)
 		return len(doc.Accessors) - 1
 	}
+	var inst [][2]int // instanced parts and their nodes
 	for i, ps := range parts {
 		var mat *int
 		if mi := m.Parts[i].Material; mi >= 0 {
@@ -298,6 +358,13 @@ func gltfJSON(m *Mesh, parts [][]glbPiece) gltfDoc {
 		doc.Meshes = append(doc.Meshes, gltfMesh{Name: m.Parts[i].Name, Primitives: prims})
 		doc.Nodes = append(doc.Nodes, gltfNode{Name: m.Parts[i].Name, Mesh: len(doc.Meshes) - 1})
 		doc.Scenes[0].Nodes = append(doc.Scenes[0].Nodes, len(doc.Nodes)-1)
+		if m.Parts[i].Instances != nil {
+			inst = append(inst, [2]int{i, len(doc.Nodes) - 1})
+		}
+	}
+	// The instances' data follows all vertex data, as EncodeGLB writes it.
+	for _, pn := range inst {
+		instancing(&doc, pn[1], m.Parts[pn[0]].Instances, view, acc)
 	}
 	if offset > 0 {
 		doc.Buffers = []gltfBuffer{{ByteLength: offset}}

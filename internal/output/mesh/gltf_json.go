@@ -11,15 +11,16 @@ import (
 // The glTF JSON, only what EncodeGLB writes.
 type (
 	gltfDoc struct {
-		Asset       gltfAsset      `json:"asset"`
-		Scene       int            `json:"scene"`
-		Scenes      []gltfScene    `json:"scenes"`
-		Nodes       []gltfNode     `json:"nodes,omitempty"`
-		Meshes      []gltfMesh     `json:"meshes,omitempty"`
-		Materials   []gltfMaterial `json:"materials,omitempty"`
-		Accessors   []gltfAccessor `json:"accessors,omitempty"`
-		BufferViews []gltfView     `json:"bufferViews,omitempty"`
-		Buffers     []gltfBuffer   `json:"buffers,omitempty"`
+		Asset          gltfAsset      `json:"asset"`
+		ExtensionsUsed []string       `json:"extensionsUsed,omitempty"`
+		Scene          int            `json:"scene"`
+		Scenes         []gltfScene    `json:"scenes"`
+		Nodes          []gltfNode     `json:"nodes,omitempty"`
+		Meshes         []gltfMesh     `json:"meshes,omitempty"`
+		Materials      []gltfMaterial `json:"materials,omitempty"`
+		Accessors      []gltfAccessor `json:"accessors,omitempty"`
+		BufferViews    []gltfView     `json:"bufferViews,omitempty"`
+		Buffers        []gltfBuffer   `json:"buffers,omitempty"`
 	}
 	gltfAsset struct {
 		Version   string `json:"version"`
@@ -30,8 +31,15 @@ type (
 		Nodes []int `json:"nodes"`
 	}
 	gltfNode struct {
-		Name string `json:"name"`
-		Mesh int    `json:"mesh"`
+		Name       string       `json:"name"`
+		Mesh       int          `json:"mesh"`
+		Extensions *gltfNodeExt `json:"extensions,omitempty"`
+	}
+	gltfNodeExt struct {
+		Instancing *gltfInstancing `json:"EXT_mesh_gpu_instancing,omitempty"`
+	}
+	gltfInstancing struct {
+		Attributes map[string]int `json:"attributes"`
 	}
 	gltfMesh struct {
 		Name       string          `json:"name"`
@@ -65,7 +73,7 @@ type (
 		Buffer     int `json:"buffer"`
 		ByteOffset int `json:"byteOffset"`
 		ByteLength int `json:"byteLength"`
-		Target     int `json:"target"`
+		Target     int `json:"target,omitempty"` // none for instance data
 	}
 	gltfBuffer struct {
 		ByteLength int `json:"byteLength"`

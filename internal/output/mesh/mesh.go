@@ -32,9 +32,8 @@ type Mesh struct {
 	Extras any
 }
 
-// Part is a named piece drawn with one material. UVs and instancing are
-// not modelled yet: a part would gain a UV attribute beside Normals in
-// Chunk, and an instanced part a list of transforms.
+// Part is a named piece drawn with one material. UVs are not modelled yet:
+// a part would gain a UV attribute beside Normals in Chunk.
 type Part struct {
 	Name string // must be free of white space (OBJ splits names on it)
 	// Material indexes Mesh.Materials; -1 means none.
@@ -52,6 +51,11 @@ type Part struct {
 	// at multiples of it, so a builder that joins elements (polylines) gets
 	// the same joins for any number of workers.
 	Grain int
+	// Instances, when not nil, make the part a shape placed once per
+	// Instance: Count and Build describe the shape, built once. GLB writes
+	// it once with an EXT_mesh_gpu_instancing node; OBJ and PLY, which
+	// cannot instance, write a transformed copy per instance.
+	Instances []Instance
 }
 
 // DefaultGrain is the elements per chunk when a part gives none: a few
@@ -171,6 +175,11 @@ func (m *Mesh) validate() error {
 		}
 		if p.Count < 0 || (p.Count > 0 && p.Build == nil) || p.Grain < 0 {
 			return fmt.Errorf("part %d (%s): %d elements, grain %d, builder %v", i, p.Name, p.Count, p.Grain, p.Build != nil)
+		}
+		for k := range p.Instances {
+			if err := p.Instances[k].check(); err != nil {
+				return fmt.Errorf("part %d (%s): instance %d: %w", i, p.Name, k, err)
+			}
 		}
 	}
 	return nil

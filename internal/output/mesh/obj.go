@@ -27,6 +27,7 @@ func EncodeOBJ(ctx context.Context, w io.Writer, m *Mesh, o OBJOptions) error {
 	if err := m.validate(); err != nil {
 		return fmt.Errorf("mesh: obj: %w", err)
 	}
+	m = m.flat()
 	if strings.ContainsFunc(o.MTLLib, unicode.IsSpace) {
 		return fmt.Errorf("mesh: obj: material library %q contains white space", o.MTLLib)
 	}

@@ -30,6 +30,7 @@ func EncodePLY(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 	if err := m.validate(); err != nil {
 		return fmt.Errorf("mesh: ply: %w", err)
 	}
+	m = m.flat()
 	tk := newTicker(m, o.Progress)
 	var parts [][]plyPiece
 	normals := false

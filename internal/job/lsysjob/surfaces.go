@@ -1,0 +1,90 @@
+package lsysjob
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/procgen-dev/procgen/internal/input"
+	"github.com/procgen-dev/procgen/internal/job"
+	"github.com/procgen-dev/procgen/internal/lsys"
+	"github.com/procgen-dev/procgen/internal/lsys/turtle"
+	"github.com/procgen-dev/procgen/internal/output/mesh"
+)
+
+// surfaceSpec is one --surface X=VALUE: the surface named by module X is
+// the built-in VALUE (leaf, petal, sepal, flower) or the OBJ file VALUE.
+type surfaceSpec struct {
+	name lsys.Symbol
+	builtin,
+	file string
+}
+
+// parseSurfaces checks the --surface values; each error is a usage error.
+func parseSurfaces(specs []string) ([]surfaceSpec, error) {
+	var out []surfaceSpec
+	for _, s := range specs {
+		name, value, ok := strings.Cut(s, "=")
+		if !ok || len(name) != 1 || !isSurfaceName(name[0]) || value == "" {
+			return nil, job.Usagef("invalid --surface %q: want X=leaf|petal|sepal|flower or X=FILE.obj, X one letter or digit (the module after ~)", s)
+		}
+		sp := surfaceSpec{name: name[0]}
+		switch {
+		case turtle.Builtin(value) != nil:
+			sp.builtin = value
+		case strings.EqualFold(filepathExt(value), ".obj"):
+			sp.file = value
+		default:
+			return nil, job.Usagef("invalid --surface %q: %q is neither a built-in surface (leaf, petal, sepal, flower) nor an .obj file", s, value)
+		}
+		out = append(out, sp)
+	}
+	return out, nil
+}
+
+func isSurfaceName(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+func filepathExt(p string) string {
+	if i := strings.LastIndexByte(p, '.'); i >= 0 && !strings.ContainsAny(p[i:], `/\`) {
+		return p[i:]
+	}
+	return ""
+}
+
+// surfaceFiles are the files the --surface values read, inputs of the run.
+func surfaceFiles(specs []surfaceSpec) []string {
+	var files []string
+	for _, sp := range specs {
+		if sp.file != "" {
+			files = append(files, sp.file)
+		}
+	}
+	return files
+}
+
+// loadSurfaces is the built-in surfaces with the --surface values over
+// them, OBJ files read (bounded, errors at file:line:col).
+func loadSurfaces(ctx context.Context, specs []surfaceSpec) (turtle.Surfaces, error) {
+	lib := turtle.BuiltinSurfaces()
+	for _, sp := range specs {
+		if sp.builtin != "" {
+			lib[sp.name] = turtle.Builtin(sp.builtin)
+			continue
+		}
+		// Surface files are bounded as palettes are (64 MiB): small inputs
+		// read whole.
+		data, err := input.ReadFile(ctx, sp.file, input.Palette)
+		if err != nil {
+			return nil, fmt.Errorf("lsys: --surface %c: %w", sp.name, err)
+		}
+		shape, err := mesh.ReadOBJ(sp.file, bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("lsys: --surface %c: %w", sp.name, err)
+		}
+		lib[sp.name] = shape
+	}
+	return lib, nil
+}

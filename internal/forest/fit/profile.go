@@ -23,7 +23,7 @@ func (sp *space) profile(ctx context.Context, m int, v float64, warm []float64) 
 	// z coordinates, as in the main fit: Nelder-Mead in ln D and ln theta
 	// creeps along their ridge and can stop short of the profile's maximum,
 	// which would make intervals too narrow.
-	both := m >= 2
+	both := m >= sp.fam.n()
 	start := warm
 	if both {
 		start = sp.zOfU(warm)
@@ -50,6 +50,15 @@ func (sp *space) profile(ctx context.Context, m int, v float64, warm []float64) 
 			out[i] = y[0]
 		}
 		return out, nil
+	}
+	if free == 0 {
+		// A one-parameter kernel with Poisson counts and beta fixed: STR,
+		// profiled in closed form, is the only other parameter.
+		y, err := f([][]float64{nil})
+		if err != nil {
+			return 0, err
+		}
+		return -y[0], nil
 	}
 	step := make([]float64, free)
 	for d := range step {
@@ -149,10 +158,8 @@ func (sp *space) profileBound(ctx context.Context, full []float64, ll float64, m
 // coordName names search coordinate d of the main fit.
 func (sp *space) coordName(d int) string {
 	switch {
-	case d == 0 && sp.fam.kind == "weibull":
-		return "the Weibull scale lambda = d^(-1/theta)"
-	case d < 2:
-		return sp.fam.names[d]
+	case d < sp.fam.n():
+		return sp.fam.znames[d]
 	case d == sp.iBeta:
 		return "beta"
 	}

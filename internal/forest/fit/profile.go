@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/procgen-dev/procgen/internal/forest"
 )
 
 // halfChi2 is half the 95% quantile of chi-squared with one degree of
@@ -182,6 +184,11 @@ func (sp *space) hint(d int) string {
 		return "; a clumping k at its upper bound means the counts show no overdispersion: fit --counts poisson"
 	case sp.iBeta:
 		return "; beta needs parents of many sizes: fix it (leave out --fit-beta)"
+	case 0:
+		if sp.fam.kind == forest.TwoDt {
+			// (1 + r^2/u)^-(p+1) tends to a Gaussian as p grows.
+			return "; a 2Dt p at its upper bound means the counts show no fat tail: the gaussian kernel fits them as well"
+		}
 	}
 	return "; the traps may be too few, too close to the parents or too far from them to measure this kernel"
 }

@@ -36,7 +36,9 @@ type repResult struct {
 // TestRecoveryCoverage simulates counts from known parameters on a trap
 // grid among random parents, fits them back, and checks that each
 // parameter's 95% profile interval holds the truth in at least 90% of the
-// repetitions. It is opt-in (PROCGEN_FIT_COVERAGE=1): 20 repetitions at 64
+// repetitions. It is opt-in (PROCGEN_FIT_COVERAGE=1) and fails today: at
+// the layout the lognormal with NB counts measured 76-80% (the
+// README gives the numbers). 20 repetitions at 64
 // traps among 60 parents; PROCGEN_FIT_LONG=1 for the layout (100
 // traps of 0.5 m^2 among 300 parents on a hectare), PROCGEN_FIT_REPS=n for
 // another count.

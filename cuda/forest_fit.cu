@@ -19,9 +19,9 @@
 
 // Candidate layout: FIT_STRIDE doubles each.
 #define FIT_STRIDE 8
-#define FIT_KIND 0  // 0 Weibull, 1 lognormal
-#define FIT_P1 1    // Weibull: ln D; lognormal: ln X0
-#define FIT_P2 2    // Weibull: theta / 2; lognormal: 1 / (2 Xb^2)
+#define FIT_KIND 0  // 0 Weibull (and exponential power), 1 lognormal, 2 2Dt
+#define FIT_P1 1    // Weibull: ln D; lognormal: ln X0; 2Dt: p + 1
+#define FIT_P2 2    // Weibull: theta / 2; lognormal: 1 / (2 Xb^2); 2Dt: 1 / u
 #define FIT_BETA 3
 #define FIT_INVETA 4
 #define FIT_STR 5   // 0: maximised
@@ -56,6 +56,8 @@ extern "C" __global__ void __launch_bounds__(FIT_THREADS) pg_forest_fit_sums(
 			double e;
 			if (kind == 0) {
 				e = d2 > 0 ? exp(p1 + p2 * log(d2)) : 0; // D d^theta
+			} else if (kind == 2) {
+				e = p1 * log1p(d2 * p2); // (p + 1) ln(1 + d^2/u)
 			} else {
 				const double u = 0.5 * log(d2) - p1; // ln(d / X0); -inf at d = 0: K = 0
 				e = u * u * p2;

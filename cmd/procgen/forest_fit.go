@@ -7,18 +7,25 @@ import (
 )
 
 func (a *app) newForestFitCmd() *cobra.Command {
-	r := fitjob.Request{}
+	var out string
 	cmd := &cobra.Command{
 		Use:   "fit STEMS.csv TRAPS.csv -o FITTED.yaml",
 		Short: "Estimate fecundity and dispersal kernels from seed-trap counts",
 		Long:  forestFitLong,
 		Example: `  procgen forest fit stems.csv traps.csv -o fitted.yaml
-  procgen forest fit stems.csv traps.csv -o fitted.yaml --kernel weibull,lognormal --counts poisson,nb
+  procgen forest fit stems.csv traps.csv -o fitted.yaml --kernel weibull,lognormal,2dt,exppow,exponential,gaussian --counts poisson,nb
   procgen forest fit stems.csv traps.csv -o fitted.yaml --species ABLA --min-dbh 10 --fit-beta
   procgen forest disperse stems.csv --species fitted.yaml`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r.Stems, r.Traps = args[0], args[1]
+			var r fitjob.Request
+			if err := a.decode("forest.fit", &r); err != nil {
+				return err
+			}
+			if err := a.decode("forest", &r.Columns); err != nil {
+				return err
+			}
+			r.Stems, r.Traps, r.Out = args[0], args[1], out
 			if err := r.Validate(); err != nil {
 				return err
 			}
@@ -27,20 +34,14 @@ func (a *app) newForestFitCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&r.Out, "output", "o", "", "the fitted species `FILE` (YAML that forest disperse --species reads)")
-	f.StringSliceVar(&r.Kernels, "kernel", []string{"weibull", "lognormal"}, "kernel families to fit and rank by AIC")
-	f.StringSliceVar(&r.Counts, "counts", []string{"poisson", "nb"}, "count models: poisson, nb (negative binomial) or both")
-	f.StringVar(&r.Species, "species", "", "the stem map species the counts are of (when the trap file has no species column)")
-	f.BoolVar(&r.FitBeta, "fit-beta", false, "estimate beta, the fecundity exponent, too (needs parents of many sizes)")
-	f.Float64Var(&r.Beta, "beta", 2, "the fecundity exponent when it is not fitted")
-	f.Float64Var(&r.MinDBH, "min-dbh", 0, "minimum reproductive DBH (cm): smaller trees are not parents")
-	f.IntVar(&r.Candidates, "candidates", 4096, "random parameter sets of the global search, evaluated in batches")
-	f.IntVar(&r.MaxEvals, "max-evals", 0, "likelihood evaluations each Nelder-Mead search may take (0: 1000 per parameter)")
-	f.StringVar(&r.XCol, "x-col", "", "stem map x column (default: found by name)")
-	f.StringVar(&r.YCol, "y-col", "", "stem map y column")
-	f.StringVar(&r.SpeciesCol, "species-col", "", "stem map species column")
-	f.StringVar(&r.DBHCol, "dbh-col", "", "stem map DBH column")
-	f.StringVar(&r.DBHUnit, "dbh-unit", "cm", "stem map DBH unit: cm or mm")
+	f.StringVarP(&out, "output", "o", "", "the fitted species `FILE` (YAML that forest disperse --species reads)")
+	for _, k := range []string{"kernel", "counts", "species", "fit-beta", "beta", "min-dbh", "candidates", "max-evals"} {
+		a.bindFlag(f, "forest.fit."+k, k, "")
+	}
+	// The stem map's columns are forest disperse's settings.
+	for _, k := range []string{"x-col", "y-col", "species-col", "dbh-col", "dbh-unit"} {
+		a.bindFlag(f, "forest."+k, k, "")
+	}
 	return cmd
 }
 
@@ -62,13 +63,23 @@ with a header naming x, y (m, the stem map's coordinates), area (m^2), count,
 and optionally species; without a species column the counts are of the stem
 map's only species, or of --species NAME.
 
+Kernels (--kernel; each as forest disperse names it and its parameters):
+weibull (d, theta), lognormal (x0, xb), 2dt (p, u), exppow (a, b), exponential
+(a) and gaussian (a). Mixtures are not fitted: their five kernel parameters,
+whose components can swap places, need more than this search.
+
 Search: --candidates random parameter sets over a wide box (Weibull scale
-0.1-2000 m and theta 0.2-8; lognormal x0 0.05-2000 m, xb 0.05-4; k 0.01-1e4;
-beta -4..8), evaluated together (all traps x parents x candidates: on the GPU
+0.1-2000 m and theta 0.2-8; lognormal x0 0.05-2000 m, xb 0.05-4; 2dt p
+0.05-50 and length scale sqrt(u/p) 0.1-2000 m; exppow a 0.05-2000 m and b
+0.2-8; exponential and gaussian a 0.05-2000 m; k 0.01-1e4; beta -4..8), evaluated together (all traps x parents x candidates: on the GPU
 with --device cuda or auto, else on every core), then Nelder-Mead from the best
 few and once more from where it ended; STR is maximised in closed form
 (Poisson) or by Newton steps (NB) for every candidate. --seed keys the
 candidates.
+
+Every option is also a setting: forest.fit.kernel, forest.fit.counts ... in
+the config file or PROCGEN_FOREST_FIT_KERNEL ...; the stem map columns are
+forest disperse's (forest.x-col ...).
 
 A fit that does not converge, or whose estimate sits on the edge of the search
 box, gives no numbers: the run says which and why, writes nothing and exits 1.

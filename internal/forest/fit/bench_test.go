@@ -10,7 +10,7 @@ import (
 )
 
 // benchProblem is the size: 100 traps among 5,000 parents, 10,000
-// candidates (Weibull and lognormal, NB, STR profiled).
+// candidates (every family the fit knows, Poisson and NB, STR profiled).
 func benchProblem(b *testing.B) (*Problem, []Cand) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	trees, traps := layout(rng, 300, 5000, 10)
@@ -43,25 +43,39 @@ func BenchmarkEvalCPU(b *testing.B) {
 	benchEval(b, NewCPU(p, 0), cands)
 }
 
-// randomCands are candidates of both families, Poisson and NB, profiled
+// randomCands are candidates of every family the fit knows, Poisson and NB, profiled
 // and fixed STR, and a few invalid ones.
 func randomCands(rng *rand.Rand, n int) []Cand {
 	out := make([]Cand, n)
 	for i := range out {
-		s := forest.Species{Kernel: forest.Weibull, Beta: -1 + 4*rng.Float64(), D: math.Exp(-8 + 8*rng.Float64()),
-			Theta: 0.3 + 4*rng.Float64()}
-		if i%2 == 1 {
+		var s forest.Species
+		// Every family the fit knows, in turn.
+		switch i % 6 {
+		case 0:
+			s = forest.Species{Kernel: forest.Weibull, Beta: -1 + 4*rng.Float64(), D: math.Exp(-8 + 8*rng.Float64()),
+				Theta: 0.3 + 4*rng.Float64()}
+		case 1:
 			s = forest.Species{Kernel: forest.Lognormal, Beta: 2, X0: 0.5 + 20*rng.Float64(), Xb: 0.1 + 2*rng.Float64()}
+		case 2:
+			s = forest.Species{Kernel: forest.TwoDt, Beta: -1 + 4*rng.Float64(), P: 0.1 + 5*rng.Float64(),
+				U: math.Exp(8 * rng.Float64())}
+		case 3:
+			s = forest.Species{Kernel: forest.ExpPower, Beta: 2, A: 0.5 + 30*rng.Float64(), B: 0.3 + 4*rng.Float64()}
+		case 4:
+			s = forest.Species{Kernel: forest.Exponential, Beta: 2, A: 0.5 + 30*rng.Float64()}
+		default:
+			s = forest.Species{Kernel: forest.Gaussian, Beta: 1 + rng.Float64(), A: 0.5 + 30*rng.Float64()}
 		}
 		c := Cand{Species: s}
-		if i%3 == 0 {
+		if i%7 == 0 {
 			c.K = math.Exp(-3 + 8*rng.Float64())
 		}
 		if i%5 == 0 {
 			c.STR = 50 + 500*rng.Float64()
 		}
 		if i%97 == 0 {
-			c.Species.Xb, c.Species.Theta = -1, -1 // invalid: -Inf
+			// invalid: -Inf
+			c.Species.Xb, c.Species.Theta, c.Species.P, c.Species.A = -1, -1, -1, -1
 		}
 		out[i] = c
 	}

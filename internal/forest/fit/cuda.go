@@ -115,8 +115,17 @@ func encode(cd Cand, dst []float64) error {
 	switch s.Kernel {
 	case forest.Weibull, "":
 		dst[0], dst[1], dst[2] = 0, math.Log(s.D), s.Theta/2
+	case forest.ExpPower, forest.Exponential, forest.Gaussian:
+		// exp(-(r/a)^b) is the Weibull with D = a^-b, theta = b.
+		b := s.B
+		if s.Kernel != forest.ExpPower {
+			b = map[forest.KernelKind]float64{forest.Exponential: 1, forest.Gaussian: 2}[s.Kernel]
+		}
+		dst[0], dst[1], dst[2] = 0, -b*math.Log(s.A), b/2
 	case forest.Lognormal:
 		dst[0], dst[1], dst[2] = 1, math.Log(s.X0), 1/(2*s.Xb*s.Xb)
+	case forest.TwoDt:
+		dst[0], dst[1], dst[2] = 2, s.P+1, 1/s.U
 	default:
 		return fmt.Errorf("forest fit: the CUDA likelihood has no %s kernel", s.Kernel)
 	}

@@ -19,10 +19,11 @@ func TestKernelSignatures(t *testing.T) {
 }
 
 // TestCUDAMatchesCPU compares the device's log-likelihoods with the CPU's
-// on random problems whose sizes are not multiples of the block or tile.
+// on random problems whose sizes are not multiples of the block or tile,
+// for every kernel family the fit knows.
 func TestCUDAMatchesCPU(t *testing.T) {
 	dev := gputest.Device(t, nil)
-	checked := 0
+	checked := map[forest.KernelKind]int{}
 	for _, sz := range []struct{ parents, nt, cands int }{{1, 1, 1}, {257, 7, 300}, {1000, 13, 2049}} {
 		rng := rand.New(rand.NewPCG(uint64(sz.parents), 3))
 		trees, traps := layout(rng, 80, sz.parents, sz.nt)
@@ -53,14 +54,16 @@ func TestCUDAMatchesCPU(t *testing.T) {
 				}
 				continue
 			}
-			checked++
+			checked[cands[i].Species.Kernel]++
 			if math.Abs(w.LL-h.LL) > 1e-8*math.Max(1, math.Abs(w.LL)) || math.Abs(w.STR-h.STR) > 1e-8*w.STR {
 				t.Errorf("%v candidate %d %+v: cpu %+v, cuda %+v", sz, i, cands[i], w, h)
 			}
 		}
 	}
-	if checked < 100 {
-		t.Fatalf("only %d finite candidates compared", checked)
+	for _, f := range Families() {
+		if n := checked[forest.KernelKind(f)]; n < 50 {
+			t.Errorf("%s: only %d finite candidates compared", f, n)
+		}
 	}
 }
 

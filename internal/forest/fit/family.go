@@ -8,43 +8,83 @@ import (
 	"github.com/procgen-dev/procgen/internal/forest"
 )
 
-// family is how a kernel family's two parameters are searched: its
-// species-file keys, the box of the search coordinates z (two per family,
-// chosen so that the likelihood's ridge is not too curved) and the box of
-// the natural parameters' logarithms u for the profiles.
+// family is how a kernel family's parameters (one or two) are searched:
+// its species-file keys, the box of the search coordinates z (chosen so
+// that the likelihood's ridge is not too curved) and the box of the
+// natural parameters' logarithms u for the profiles.
 type family struct {
-	kind  forest.KernelKind
-	names [2]string
-	zlo   [2]float64
-	zhi   [2]float64
-	ulo   [2]float64
-	uhi   [2]float64
+	kind forest.KernelKind
+	// names are the species-file keys, in u order; znames name the search
+	// coordinates in messages.
+	names, znames []string
+	zlo, zhi      []float64
+	ulo, uhi      []float64
 	// zOf and uOf convert between u (ln of the natural parameters) and z.
-	zOf func(u [2]float64) [2]float64
-	uOf func(z [2]float64) [2]float64
-	set func(s *forest.Species, nat [2]float64)
+	zOf, uOf func(v []float64) []float64
+	set      func(s *forest.Species, nat []float64)
+	get      func(s forest.Species) []float64
 }
 
-// families are the kernels the fit knows. Weibull is searched by its scale
-// lambda = D^(-1/theta) (m) and theta, along which D and theta trade off
-// much less than D and theta do; lognormal by ln X0 and ln Xb.
+// n is the number of kernel parameters.
+func (f family) n() int { return len(f.names) }
+
+// families are the kernels the fit knows (mixtures are not among them:
+// five kernel parameters whose components swap places make a likelihood
+// this search does not handle).
+//
+// Weibull is searched by its scale lambda = D^(-1/theta) (m) and theta,
+// along which D and theta trade off much less than D and theta do; the
+// exponential power kernel is that Weibull in its own keys (a = lambda,
+// b = theta), so it is searched in them directly. The 2Dt is searched by
+// ln p and its length scale sqrt(u/p) (m): for large p it tends to a
+// Gaussian of variance u/(2p), so u alone slides with p along a ridge.
+// Lognormal is searched by ln X0 and ln Xb.
 func families() []family {
 	ln := math.Log
-	ident := func(v [2]float64) [2]float64 { return v }
+	ident := func(v []float64) []float64 { return append([]float64(nil), v...) }
+	expPow := func(kind forest.KernelKind) family {
+		// exponential and gaussian: a alone (b is 1 or 2).
+		return family{
+			kind: kind, names: []string{"a"}, znames: []string{"a"},
+			zlo: []float64{ln(0.05)}, zhi: []float64{ln(2000)},
+			ulo: []float64{ln(0.05)}, uhi: []float64{ln(2000)},
+			zOf: ident, uOf: ident,
+			set: func(s *forest.Species, nat []float64) { s.A = nat[0] },
+			get: func(s forest.Species) []float64 { return []float64{s.A} },
+		}
+	}
 	return []family{{
-		kind: forest.Weibull, names: [2]string{"d", "theta"},
-		zlo: [2]float64{ln(0.1), ln(0.2)}, zhi: [2]float64{ln(2000), ln(8)},
-		ulo: [2]float64{-80, ln(0.2)}, uhi: [2]float64{10, ln(8)},
-		zOf: func(u [2]float64) [2]float64 { return [2]float64{-u[0] / math.Exp(u[1]), u[1]} },
-		uOf: func(z [2]float64) [2]float64 { return [2]float64{-z[0] * math.Exp(z[1]), z[1]} },
-		set: func(s *forest.Species, nat [2]float64) { s.D, s.Theta = nat[0], nat[1] },
+		kind: forest.Weibull, names: []string{"d", "theta"},
+		znames: []string{"the Weibull scale lambda = d^(-1/theta)", "theta"},
+		zlo:    []float64{ln(0.1), ln(0.2)}, zhi: []float64{ln(2000), ln(8)},
+		ulo: []float64{-80, ln(0.2)}, uhi: []float64{10, ln(8)},
+		zOf: func(u []float64) []float64 { return []float64{-u[0] / math.Exp(u[1]), u[1]} },
+		uOf: func(z []float64) []float64 { return []float64{-z[0] * math.Exp(z[1]), z[1]} },
+		set: func(s *forest.Species, nat []float64) { s.D, s.Theta = nat[0], nat[1] },
+		get: func(s forest.Species) []float64 { return []float64{s.D, s.Theta} },
 	}, {
-		kind: forest.Lognormal, names: [2]string{"x0", "xb"},
-		zlo: [2]float64{ln(0.05), ln(0.05)}, zhi: [2]float64{ln(2000), ln(4)},
-		ulo: [2]float64{ln(0.05), ln(0.05)}, uhi: [2]float64{ln(2000), ln(4)},
+		kind: forest.Lognormal, names: []string{"x0", "xb"}, znames: []string{"x0", "xb"},
+		zlo: []float64{ln(0.05), ln(0.05)}, zhi: []float64{ln(2000), ln(4)},
+		ulo: []float64{ln(0.05), ln(0.05)}, uhi: []float64{ln(2000), ln(4)},
 		zOf: ident, uOf: ident,
-		set: func(s *forest.Species, nat [2]float64) { s.X0, s.Xb = nat[0], nat[1] },
-	}}
+		set: func(s *forest.Species, nat []float64) { s.X0, s.Xb = nat[0], nat[1] },
+		get: func(s forest.Species) []float64 { return []float64{s.X0, s.Xb} },
+	}, {
+		kind: forest.TwoDt, names: []string{"p", "u"}, znames: []string{"p", "the 2Dt length scale sqrt(u/p)"},
+		zlo: []float64{ln(0.05), ln(0.1)}, zhi: []float64{ln(50), ln(2000)},
+		ulo: []float64{ln(0.05), ln(1e-4)}, uhi: []float64{ln(50), ln(1e9)},
+		zOf: func(u []float64) []float64 { return []float64{u[0], (u[1] - u[0]) / 2} },
+		uOf: func(z []float64) []float64 { return []float64{z[0], 2*z[1] + z[0]} },
+		set: func(s *forest.Species, nat []float64) { s.P, s.U = nat[0], nat[1] },
+		get: func(s forest.Species) []float64 { return []float64{s.P, s.U} },
+	}, {
+		kind: forest.ExpPower, names: []string{"a", "b"}, znames: []string{"a", "b"},
+		zlo: []float64{ln(0.05), ln(0.2)}, zhi: []float64{ln(2000), ln(8)},
+		ulo: []float64{ln(0.05), ln(0.2)}, uhi: []float64{ln(2000), ln(8)},
+		zOf: ident, uOf: ident,
+		set: func(s *forest.Species, nat []float64) { s.A, s.B = nat[0], nat[1] },
+		get: func(s forest.Species) []float64 { return []float64{s.A, s.B} },
+	}, expPow(forest.Exponential), expPow(forest.Gaussian)}
 }
 
 // Families lists the kernel families fit supports.

@@ -56,7 +56,7 @@ type Estimate struct {
 // or whose estimate sits on the search box: no numbers are estimates then.
 var ErrNotConverged = errors.New("the fit did not converge")
 
-// space is the parameter vector of one fit: the family's two, beta when
+// space is the parameter vector of one fit: the family's one or two, beta when
 // fitted, ln k for NB. x is in search coordinates z for the main fit and in
 // u coordinates for the profiles.
 type space struct {
@@ -73,7 +73,11 @@ type space struct {
 func (sp *space) cand(u []float64, str float64) Cand {
 	s := sp.o.Base
 	s.Kernel = sp.fam.kind
-	sp.fam.set(&s, [2]float64{math.Exp(u[0]), math.Exp(u[1])})
+	nat := make([]float64, sp.fam.n())
+	for d := range nat {
+		nat[d] = math.Exp(u[d])
+	}
+	sp.fam.set(&s, nat)
 	if sp.iBeta >= 0 {
 		s.Beta = u[sp.iBeta]
 	}
@@ -86,24 +90,22 @@ func (sp *space) cand(u []float64, str float64) Cand {
 
 func (sp *space) uOfZ(z []float64) []float64 {
 	u := append([]float64(nil), z...)
-	k := sp.fam.uOf([2]float64{z[0], z[1]})
-	u[0], u[1] = k[0], k[1]
+	copy(u, sp.fam.uOf(z[:sp.fam.n()]))
 	return u
 }
 
 func (sp *space) zOfU(u []float64) []float64 {
 	z := append([]float64(nil), u...)
-	k := sp.fam.zOf([2]float64{u[0], u[1]})
-	z[0], z[1] = k[0], k[1]
+	copy(z, sp.fam.zOf(u[:sp.fam.n()]))
 	return z
 }
 
 // box is coordinate d's search interval in z (zbox) or u coordinates.
 func (sp *space) box(d int, zbox bool) (lo, hi float64) {
 	switch {
-	case d < 2 && zbox:
+	case d < sp.fam.n() && zbox:
 		return sp.fam.zlo[d], sp.fam.zhi[d]
-	case d < 2:
+	case d < sp.fam.n():
 		return sp.fam.ulo[d], sp.fam.uhi[d]
 	case d == sp.iBeta:
 		return betaLo, betaHi
@@ -160,7 +162,7 @@ func Fit(ctx context.Context, ev Evaluator, o Options) (*Estimate, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp := &space{fam: fam, o: o, ev: ev, dim: 2, iBeta: -1, iK: -1}
+	sp := &space{fam: fam, o: o, ev: ev, dim: fam.n(), iBeta: -1, iK: -1}
 	if o.FitBeta {
 		sp.iBeta = sp.dim
 		sp.dim++
@@ -292,7 +294,7 @@ func ident(x []float64) []float64 { return x }
 
 // names are the parameters in u order, STR last.
 func (sp *space) names() []string {
-	n := []string{sp.fam.names[0], sp.fam.names[1]}
+	n := append([]string(nil), sp.fam.names...)
 	if sp.iBeta >= 0 {
 		n = append(n, "beta")
 	}

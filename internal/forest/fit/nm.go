@@ -25,8 +25,11 @@ func nelderMead(ctx context.Context, f func([][]float64) ([]float64, error), x0,
 	ftol, xtol float64, maxEval int) (nmResult, error) {
 	n := len(x0)
 	nf := float64(n)
-	alpha, gamma := 1.0, 1+2/nf
-	rho, sigma := 0.75-1/(2*nf), 1-1/nf
+	// At n = 1 the adapted coefficients would shrink the simplex onto its
+	// best point (sigma 0); n = 2 gives the standard ones.
+	na := max(nf, 2)
+	alpha, gamma := 1.0, 1+2/na
+	rho, sigma := 0.75-1/(2*na), 1-1/na
 	pts := make([][]float64, n+1)
 	for i := range pts {
 		pts[i] = append([]float64(nil), x0...)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/procgen-dev/procgen/internal/forest"
 )
 
 // halfChi2 is half the 95% quantile of chi-squared with one degree of
@@ -23,7 +25,7 @@ func (sp *space) profile(ctx context.Context, m int, v float64, warm []float64) 
 	// z coordinates, as in the main fit: Nelder-Mead in ln D and ln theta
 	// creeps along their ridge and can stop short of the profile's maximum,
 	// which would make intervals too narrow.
-	both := m >= 2
+	both := m >= sp.fam.n()
 	start := warm
 	if both {
 		start = sp.zOfU(warm)
@@ -50,6 +52,15 @@ func (sp *space) profile(ctx context.Context, m int, v float64, warm []float64) 
 			out[i] = y[0]
 		}
 		return out, nil
+	}
+	if free == 0 {
+		// A one-parameter kernel with Poisson counts and beta fixed: STR,
+		// profiled in closed form, is the only other parameter.
+		y, err := f([][]float64{nil})
+		if err != nil {
+			return 0, err
+		}
+		return -y[0], nil
 	}
 	step := make([]float64, free)
 	for d := range step {
@@ -149,10 +160,8 @@ func (sp *space) profileBound(ctx context.Context, full []float64, ll float64, m
 // coordName names search coordinate d of the main fit.
 func (sp *space) coordName(d int) string {
 	switch {
-	case d == 0 && sp.fam.kind == "weibull":
-		return "the Weibull scale lambda = d^(-1/theta)"
-	case d < 2:
-		return sp.fam.names[d]
+	case d < sp.fam.n():
+		return sp.fam.znames[d]
 	case d == sp.iBeta:
 		return "beta"
 	}
@@ -175,6 +184,11 @@ func (sp *space) hint(d int) string {
 		return "; a clumping k at its upper bound means the counts show no overdispersion: fit --counts poisson"
 	case sp.iBeta:
 		return "; beta needs parents of many sizes: fix it (leave out --fit-beta)"
+	case 0:
+		if sp.fam.kind == forest.TwoDt {
+			// (1 + r^2/u)^-(p+1) tends to a Gaussian as p grows.
+			return "; a 2Dt p at its upper bound means the counts show no fat tail: the gaussian kernel fits them as well"
+		}
 	}
 	return "; the traps may be too few, too close to the parents or too far from them to measure this kernel"
 }

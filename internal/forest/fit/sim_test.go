@@ -83,33 +83,52 @@ func gammaDraw(rng *rand.Rand, a float64) float64 {
 	}
 }
 
-// TestFitReachesTruth checks that the search finds a likelihood at least
-// as high as the parameters the counts were drawn from, and that the
-// estimate lies inside its own intervals.
+// TestFitReachesTruth checks, for every kernel family, that the search
+// finds a likelihood at least as high as the parameters the counts were
+// drawn from, and that the estimate lies inside its own intervals.
 func TestFitReachesTruth(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	trees, traps := layout(rng, 60, 120, 6)
-	truth := forest.Species{Kernel: forest.Weibull, STR: 400, Beta: 2, D: 1e-2, Theta: 2}
-	data := simulate(t, rng, trees, traps, truth, 0)
-	p, err := NewProblem("x", data, trees)
-	if err != nil {
-		t.Fatal(err)
+	truths := []forest.Species{
+		{Kernel: forest.Weibull, STR: 400, Beta: 2, D: 1e-2, Theta: 2},
+		{Kernel: forest.Lognormal, STR: 400, Beta: 2, X0: 4, Xb: 0.8},
+		{Kernel: forest.TwoDt, STR: 400, Beta: 2, P: 1.5, U: 40},
+		{Kernel: forest.ExpPower, STR: 400, Beta: 2, A: 8, B: 1.5},
+		{Kernel: forest.Exponential, STR: 400, Beta: 2, A: 5},
+		{Kernel: forest.Gaussian, STR: 400, Beta: 2, A: 8},
 	}
-	ev := NewCPU(p, 0)
-	pts := make([]Point, 1)
-	if err := ev.Eval(context.Background(), []Cand{{Species: truth, STR: truth.STR}}, pts); err != nil {
-		t.Fatal(err)
+	if len(truths) != len(Families()) {
+		t.Fatalf("%d truths for %d families", len(truths), len(Families()))
 	}
-	e, err := Fit(context.Background(), ev, Options{Kernel: forest.Weibull, Counts: Poisson, Base: forest.Species{Beta: 2}, Candidates: 1024})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if e.LL < pts[0].LL {
-		t.Errorf("fit log-likelihood %g below the truth's %g", e.LL, pts[0].LL)
-	}
-	for _, pr := range e.Params {
-		if !(pr.Lo <= pr.Value && pr.Value <= pr.Hi) {
-			t.Errorf("%s = %g outside its interval %s", pr.Name, pr.Value, pr.Interval())
-		}
+	for _, truth := range truths {
+		t.Run(string(truth.Kernel), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			trees, traps := layout(rng, 60, 120, 6)
+			data := simulate(t, rng, trees, traps, truth, 0)
+			p, err := NewProblem("x", data, trees)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev := NewCPU(p, 0)
+			pts := make([]Point, 1)
+			if err := ev.Eval(context.Background(), []Cand{{Species: truth, STR: truth.STR}}, pts); err != nil {
+				t.Fatal(err)
+			}
+			e, err := Fit(context.Background(), ev, Options{Kernel: truth.Kernel, Counts: Poisson,
+				Base: forest.Species{Beta: 2}, Candidates: 1024})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.LL < pts[0].LL {
+				t.Errorf("fit log-likelihood %g below the truth's %g", e.LL, pts[0].LL)
+			}
+			fam, _ := familyOf(truth.Kernel)
+			if want := fam.n() + 1; len(e.Params) != want || e.NParam != want {
+				t.Errorf("%d parameters reported, NParam %d, want %d", len(e.Params), e.NParam, want)
+			}
+			for _, pr := range e.Params {
+				if !(pr.Lo <= pr.Value && pr.Value <= pr.Hi) {
+					t.Errorf("%s = %g outside its interval %s", pr.Name, pr.Value, pr.Interval())
+				}
+			}
+		})
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-
-	"github.com/procgen-dev/procgen/internal/forest"
 )
 
 // WriteSpecies writes estimates as a species file forest disperse reads
@@ -33,13 +31,13 @@ func WriteSpecies(w io.Writer, header []string, est []*Estimate) error {
 		}
 		fmt.Fprintf(&b, "    str: %s%s\n", num(s.STR), interval["str"])
 		fmt.Fprintf(&b, "    beta: %s%s\n", num(s.Beta), interval["beta"])
-		switch s.Kernel {
-		case forest.Lognormal:
-			fmt.Fprintf(&b, "    x0: %s%s\n", num(s.X0), interval["x0"])
-			fmt.Fprintf(&b, "    xb: %s%s\n", num(s.Xb), interval["xb"])
-		default:
-			fmt.Fprintf(&b, "    d: %s%s\n", num(s.D), interval["d"])
-			fmt.Fprintf(&b, "    theta: %s%s\n", num(s.Theta), interval["theta"])
+		fam, err := familyOf(s.Kernel)
+		if err != nil {
+			return err
+		}
+		// The family's own keys, whatever coordinates the search used.
+		for i, v := range fam.get(s) {
+			fmt.Fprintf(&b, "    %s: %s%s\n", fam.names[i], num(v), interval[fam.names[i]])
 		}
 		fmt.Fprintf(&b, "    min_dbh: %s\n", num(s.MinDBH))
 	}

@@ -21,19 +21,33 @@ import (
 	"github.com/procgen-dev/procgen/internal/output"
 )
 
-// Request is one fit.
+// Request is one fit. The tagged fields are the forest.fit.* settings
+// (flags, environment, config file); Columns are the stem map's, shared
+// with forest disperse (forest.x-col ...).
 type Request struct {
-	Stems, Traps, Out string
-	Kernels, Counts   []string
-	Species           string // the one species fitted when the trap file has no species column
-	FitBeta           bool
-	Beta, MinDBH      float64
-	Candidates        int
-	MaxEvals          int
-	Seed              uint64
-	XCol, YCol        string
-	SpeciesCol        string
-	DBHCol, DBHUnit   string
+	Stems, Traps, Out string   `mapstructure:"-"`
+	Kernels           []string `mapstructure:"kernel"`
+	Counts            []string `mapstructure:"counts"`
+	// Species is the one species fitted when the trap file has no species
+	// column.
+	Species    string  `mapstructure:"species"`
+	FitBeta    bool    `mapstructure:"fit-beta"`
+	Beta       float64 `mapstructure:"beta"`
+	MinDBH     float64 `mapstructure:"min-dbh"`
+	Candidates int     `mapstructure:"candidates"`
+	MaxEvals   int     `mapstructure:"max-evals"`
+	Seed       uint64  `mapstructure:"-"`
+	Columns    Columns `mapstructure:"-"`
+}
+
+// Columns name the stem map's columns (empty: found by name) and the DBH
+// unit, as forest disperse reads them.
+type Columns struct {
+	XCol       string `mapstructure:"x-col"`
+	YCol       string `mapstructure:"y-col"`
+	SpeciesCol string `mapstructure:"species-col"`
+	DBHCol     string `mapstructure:"dbh-col"`
+	DBHUnit    string `mapstructure:"dbh-unit"`
 }
 
 // Validate checks the request's flags (usage errors).
@@ -159,7 +173,7 @@ func fitSpecies(ctx context.Context, env *job.Env, r Request, p *fit.Problem, ev
 	w := env.Stdout
 	fmt.Fprintf(w, "species %s: %d traps, %d parents (%s)\n", p.Species, p.Traps(), p.Parents(), ev.Name())
 	for _, e := range ests {
-		fmt.Fprintf(w, "  %-9s %-7s logLik %10.4f  AIC %10.4f  dAIC %8.4f\n", e.Kernel, e.Counts, e.LL, e.AIC, e.AIC-ests[0].AIC)
+		fmt.Fprintf(w, "  %-11s %-7s logLik %10.4f  AIC %10.4f  dAIC %8.4f\n", e.Kernel, e.Counts, e.LL, e.AIC, e.AIC-ests[0].AIC)
 		for _, pr := range e.Params {
 			fmt.Fprintf(w, "      %-6s %-12.6g 95%% %s\n", pr.Name, pr.Value, pr.Interval())
 		}
@@ -176,8 +190,8 @@ func readProblems(ctx context.Context, r Request) ([]*fit.Problem, error) {
 	if err != nil {
 		return nil, job.AsUsage(fmt.Errorf("stem map: %w", err))
 	}
-	stems, err := forest.ReadStems(f, r.Stems, forest.StemOptions{X: r.XCol, Y: r.YCol, Species: r.SpeciesCol,
-		DBH: r.DBHCol, DBHUnit: r.DBHUnit})
+	stems, err := forest.ReadStems(f, r.Stems, forest.StemOptions{X: r.Columns.XCol, Y: r.Columns.YCol, Species: r.Columns.SpeciesCol,
+		DBH: r.Columns.DBHCol, DBHUnit: r.Columns.DBHUnit})
 	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("forest fit: %w", err)

@@ -1,0 +1,88 @@
+package fit
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/procgen-dev/procgen/internal/forest"
+)
+
+// TestFamilyCoordinates checks that each family's search coordinates
+// convert to its natural parameters and back, and that set and get agree.
+func TestFamilyCoordinates(t *testing.T) {
+	for _, f := range families() {
+		n := f.n()
+		if len(f.znames) != n || len(f.zlo) != n || len(f.zhi) != n || len(f.ulo) != n || len(f.uhi) != n {
+			t.Errorf("%s: boxes and names of different lengths", f.kind)
+			continue
+		}
+		u := make([]float64, n)
+		for d := range u {
+			u[d] = 0.3*f.ulo[d] + 0.7*f.uhi[d]
+		}
+		back := f.uOf(f.zOf(u))
+		for d := range u {
+			if math.Abs(back[d]-u[d]) > 1e-12*math.Max(1, math.Abs(u[d])) {
+				t.Errorf("%s: u %v -> z -> u %v", f.kind, u, back)
+			}
+		}
+		nat := []float64{1.25, 3.5}[:n]
+		var s forest.Species
+		f.set(&s, nat)
+		if got := f.get(s); len(got) != n || got[0] != nat[0] || got[n-1] != nat[n-1] {
+			t.Errorf("%s: set %v, get %v", f.kind, nat, got)
+		}
+	}
+}
+
+// TestWriteSpeciesFamilies writes an estimate of every family and reads it
+// back with forest disperse's parser: the file must hold the family's own
+// keys with every digit (exppow as a and b, not the Weibull's d and theta
+// it is computed as).
+func TestWriteSpeciesFamilies(t *testing.T) {
+	cases := []struct {
+		s    forest.Species
+		keys []string
+	}{
+		{forest.Species{Kernel: forest.Weibull, D: 0.0123456789012, Theta: 1.7}, []string{"d:", "theta:"}},
+		{forest.Species{Kernel: forest.Lognormal, X0: 4.1, Xb: 0.83}, []string{"x0:", "xb:"}},
+		{forest.Species{Kernel: forest.TwoDt, P: 1.37, U: 41.2}, []string{"p:", "u:"}},
+		{forest.Species{Kernel: forest.ExpPower, A: 6.3, B: 1.41}, []string{"a:", "b:"}},
+		{forest.Species{Kernel: forest.Exponential, A: 3.3}, []string{"a:"}},
+		{forest.Species{Kernel: forest.Gaussian, A: 7.7}, []string{"a:"}},
+	}
+	for _, c := range cases {
+		t.Run(string(c.s.Kernel), func(t *testing.T) {
+			s := c.s
+			s.Name, s.STR, s.Beta, s.MinDBH = "ABLA", 312.5, 2, 10
+			e := &Estimate{Kernel: s.Kernel, Counts: Poisson, Species: s, Params: []Param{{Name: "str", Value: s.STR, Lo: 300, Hi: 330}}}
+			var b bytes.Buffer
+			if err := WriteSpecies(&b, []string{"test"}, []*Estimate{e}); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range c.keys {
+				if !strings.Contains(b.String(), "    "+k) {
+					t.Errorf("no %s key in\n%s", k, b.String())
+				}
+			}
+			if s.Kernel == forest.ExpPower && strings.Contains(b.String(), "theta:") {
+				t.Errorf("exppow written with Weibull keys:\n%s", b.String())
+			}
+			tab, err := forest.ParseSpecies(&b, "fitted.yaml")
+			if err != nil {
+				t.Fatalf("%v\n%s", err, b.String())
+			}
+			if len(tab.Entries) != 1 {
+				t.Fatalf("%d entries", len(tab.Entries))
+			}
+			got := tab.Entries[0].Species
+			got.Name = s.Name
+			if got.Kernel != s.Kernel || got.STR != s.STR || got.D != s.D || got.Theta != s.Theta || got.X0 != s.X0 ||
+				got.Xb != s.Xb || got.P != s.P || got.U != s.U || got.A != s.A || got.B != s.B || got.MinDBH != s.MinDBH {
+				t.Errorf("read back %+v, want %+v", got, s)
+			}
+		})
+	}
+}

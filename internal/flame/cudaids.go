@@ -28,7 +28,7 @@ var precalcNames = [NumParams - PrecalcFirst]string{
 	"persp_vsin", "persp_vfcos", "julian_rn", "julian_cn", "juliascope_rn", "juliascope_cn",
 	"wedge_julia_rn", "wedge_julia_cn", "wedge_julia_cf", "radial_blur_spinvar", "radial_blur_zoomvar",
 	"waves_dx2", "waves_dy2", "disc2_sinadd", "disc2_cosadd", "disc2_timespi", "super_shape_pm_4",
-	"super_shape_pneg1_n1",
+	"super_shape_pneg1_n1", "julia3D_n", "julia3D_cpower", "julia3Dz_n", "julia3Dz_cpower", "curl3D_c2", "pad0",
 }
 
 func paramName(id ParamID) string {

@@ -1,0 +1,121 @@
+package flame
+
+import (
+	"math"
+
+	"github.com/procgen-dev/procgen/internal/rng"
+)
+
+// The z-carrying chaos game, for genomes with JWildfire's 3D variations
+// (variations_jwf.go). It is runBatch with a z beside x and y, kept apart so
+// that 2D genomes, flam3's all among them, run today's loop unchanged. It
+// draws exactly what runBatch draws: a start or restart point has z = 0
+// (JWildfire's start points lie in the plane). Without a 3D camera the
+// final point is projected as JWildfire's default camera (no pitch, yaw or
+// perspective) does: z is dropped.
+
+// xformUses3D reports whether x has a variation that reads or writes z.
+func xformUses3D(x *Xform) bool {
+	for _, v := range x.Vars {
+		if v.Weight != 0 && uses3D(v.ID) {
+			return true
+		}
+	}
+	return false
+}
+
+// ApplyXform3D is ApplyXform for a point with z, as JWildfire maps it: the
+// affine and post affine act on (x, y) and pass z through, the variations
+// sum from z = 0, flatten zeroes z after them. x must have been through
+// Precalc.
+func ApplyXform3D(x *Xform, px, py, pz float64, r *rng.Stream) (ox, oy, oz float64, ok bool) {
+	cx := compileXform(x)
+	return cx.apply3(px, py, pz, r)
+}
+
+// apply3 is apply with z.
+func (cx *compiledXform) apply3(px, py, pz float64, r *rng.Stream) (ox, oy, oz float64, ok bool) {
+	c := &cx.coefs
+	s := varState{
+		tx: c[0]*px + c[2]*py + c[4],
+		ty: c[1]*px + c[3]*py + c[5],
+		tz: pz,
+		c:  c,
+		p:  cx.params,
+	}
+	if cx.preBlur != 0 {
+		s.preBlur(cx.preBlur, r)
+	}
+	s.sumsq = s.tx*s.tx + s.ty*s.ty
+	s.sqrt = math.Sqrt(s.sumsq)
+	for _, v := range cx.vars {
+		s.apply(v.ID, v.Weight, r)
+	}
+	ox, oy, oz = s.px, s.py, s.pz
+	if cx.flatten {
+		oz = 0
+	}
+	if !cx.postIdentity {
+		ox, oy = cx.post.Apply(ox, oy)
+	}
+	return ox, oy, oz, !badValue(ox) && !badValue(oy) && !badValue(oz)
+}
+
+// runBatch3D is runBatch with points that carry z.
+func (cg *chaosGame) runBatch3D(k int64, n int, h *histogram) (bad int64) {
+	s := rng.NewStream(rng.Key(cg.seed, uint64(k)))
+	x, y, z := 2*s.Float64()-1, 2*s.Float64()-1, 0.0
+	c := s.Float64()
+	last := 0
+	consec := 0
+	var pend depositBuffer
+	for i := -cg.fuse; i < n; i++ {
+		r := int(s.Uint64() >> 50) // 14 bits: chooseGrain
+		var fn int
+		if cg.table.xaos {
+			fn = int(cg.table.rows[last*chooseGrain+r])
+		} else {
+			fn = int(cg.table.rows[r])
+		}
+		xf := &cg.xforms[fn]
+		nx, ny, nz, ok := xf.cx.apply3(x, y, z, &s)
+		nc := c*(1-xf.colorSpeed) + xf.color*xf.colorSpeed
+		if !ok {
+			bad++
+			consec++
+			nx, ny, nz = 2*s.Float64()-1, 2*s.Float64()-1, 0
+			if consec < maxConsecutiveBad {
+				x, y, z, c = nx, ny, nz, nc
+				i--
+				continue
+			}
+		}
+		consec = 0
+		last = fn + 1
+		x, y, z, c = nx, ny, nz, nc
+		if i < 0 || xf.vis == 0 {
+			continue
+		}
+		px, py, pc := x, y, c
+		if f := cg.final; f != nil && (f.x.Opacity == 1 || s.Float64() < f.x.Opacity) {
+			if px, py, _, ok = f.cx.apply3(x, y, z, &s); !ok {
+				bad++
+				continue
+			}
+			pc = c*(1-f.colorSpeed) + f.color*f.colorSpeed
+		}
+		b, in := cg.cam.bucket(px, py)
+		if !in {
+			continue
+		}
+		d := &pend.d[pend.n]
+		d.b = uint32(b)
+		cg.sampleColor(pc, xf, &d.c)
+		if pend.n++; pend.n == depositBatch {
+			h.addAll(pend.d[:])
+			pend.n = 0
+		}
+	}
+	h.addAll(pend.d[:pend.n])
+	return bad
+}

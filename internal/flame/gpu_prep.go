@@ -59,6 +59,9 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 	xs := make([]gpuXform, 0, len(cg.xforms)+1)
 	conv := func(px *preparedXform) error {
 		x := px.x
+		if id, ok := pluginVar(x); ok {
+			return fmt.Errorf("flame %q: variation %s is not on the GPU backend yet: render it with --device cpu", g.Name, VarNames[id])
+		}
 		if len(x.Vars) > gpuMaxVars {
 			return fmt.Errorf("flame %q: an xform with %d variations, the GPU backend takes at most %d",
 				g.Name, len(x.Vars), gpuMaxVars)

@@ -119,3 +119,29 @@ func (cg *chaosGame) runBatch3D(k int64, n int, h *histogram) (bad int64) {
 	h.addAll(pend.d[:pend.n])
 	return bad
 }
+
+// pluginVar returns the first variation of x beyond flam3's that has a
+// weight: the CUDA kernels do not have them yet.
+func pluginVar(x *Xform) (VarID, bool) {
+	for _, v := range x.Vars {
+		if v.Weight != 0 && v.ID >= Flam3NumVars {
+			return v.ID, true
+		}
+	}
+	return 0, false
+}
+
+// genomeUsesPluginVars reports whether any xform of g, the final included,
+// has a variation beyond flam3's.
+func genomeUsesPluginVars(g *Genome) bool {
+	for i := range g.Xforms {
+		if _, ok := pluginVar(&g.Xforms[i]); ok {
+			return true
+		}
+	}
+	if g.Final != nil {
+		_, ok := pluginVar(g.Final)
+		return ok
+	}
+	return false
+}

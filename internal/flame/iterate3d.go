@@ -121,10 +121,12 @@ func (cg *chaosGame) runBatch3D(k int64, n int, h *histogram) (bad int64) {
 }
 
 // pluginVar returns the first variation of x beyond flam3's that has a
-// weight: the CUDA kernels do not have them yet.
+// weight: the CUDA kernels do not have them yet. flatten is not counted:
+// it only zeroes z, which the kernels do not carry, so it is exactly a no-op
+// there (and flam3 corpus genomes carry it).
 func pluginVar(x *Xform) (VarID, bool) {
 	for _, v := range x.Vars {
-		if v.Weight != 0 && v.ID >= Flam3NumVars {
+		if v.Weight != 0 && v.ID >= Flam3NumVars && v.ID != VarFlatten {
 			return v.ID, true
 		}
 	}
@@ -144,4 +146,21 @@ func genomeUsesPluginVars(g *Genome) bool {
 		return ok
 	}
 	return false
+}
+
+// withoutFlatten is vs without flatten, for the kernels, which carry no z:
+// there flatten is exactly nothing, and a linear xform stays linear_only.
+func withoutFlatten(vs []VarTerm) []VarTerm {
+	for i := range vs {
+		if vs[i].ID == VarFlatten {
+			out := append([]VarTerm(nil), vs[:i]...)
+			for _, v := range vs[i+1:] {
+				if v.ID != VarFlatten {
+					out = append(out, v)
+				}
+			}
+			return out
+		}
+	}
+	return vs
 }

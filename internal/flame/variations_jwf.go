@@ -60,10 +60,12 @@ func ftoi(v float64) float64 {
 }
 
 // uses3D reports whether a variation reads or writes z: a genome with one
-// of them runs the z-carrying chaos game.
+// of them runs the z-carrying chaos game. flatten is not one: it only
+// zeroes z, which matters only where another variation reads z; so the
+// flam3 corpus genomes that carry it from Apophysis keep the 2D loop.
 func uses3D(id VarID) bool {
 	switch id {
-	case VarLinear3D, VarFlatten, VarJulia3D, VarZscale, VarZtranslate, VarSpherical3D, VarCurl3D,
+	case VarLinear3D, VarJulia3D, VarZscale, VarZtranslate, VarSpherical3D, VarCurl3D,
 		VarHemisphere, VarBlur3D, VarZcone, VarJulia3Dz, VarBlob3D:
 		return true
 	}

@@ -62,7 +62,7 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 		if id, ok := pluginVar(x); ok {
 			return fmt.Errorf("flame %q: variation %s is not on the GPU backend yet: render it with --device cpu", g.Name, VarNames[id])
 		}
-		vars := withoutFlatten(x.Vars)
+		vars := gpuVarTerms(x.Vars)
 		if len(vars) > gpuMaxVars {
 			return fmt.Errorf("flame %q: an xform with %d variations, the GPU backend takes at most %d",
 				g.Name, len(vars), gpuMaxVars)
@@ -89,7 +89,7 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 			}
 			gx.LinearW += float32(v.Weight)
 		}
-		for i, v := range x.Params {
+		for i, v := range x.Params[:GPUNumParams] { // the rest are CPU-only variations' (refused above)
 			gx.Params[i] = float32(v)
 			if math.IsInf(float64(gx.Params[i]), 0) && !math.IsInf(v, 0) {
 				gx.Params[i] = float32(math.Copysign(math.MaxFloat32, v))

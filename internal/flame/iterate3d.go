@@ -126,7 +126,7 @@ func (cg *chaosGame) runBatch3D(k int64, n int, h *histogram) (bad int64) {
 // there (and flam3 corpus genomes carry it).
 func pluginVar(x *Xform) (VarID, bool) {
 	for _, v := range x.Vars {
-		if v.Weight != 0 && v.ID >= Flam3NumVars && v.ID != VarFlatten {
+		if v.Weight != 0 && v.ID >= GPUNumVars && v.ID != VarFlatten {
 			return v.ID, true
 		}
 	}
@@ -148,14 +148,16 @@ func genomeUsesPluginVars(g *Genome) bool {
 	return false
 }
 
-// withoutFlatten is vs without flatten, for the kernels, which carry no z:
-// there flatten is exactly nothing, and a linear xform stays linear_only.
-func withoutFlatten(vs []VarTerm) []VarTerm {
+// gpuVarTerms is vs without the terms the kernels have no ID for (VarID ≥
+// GPUNumVars), once pluginVar has refused any with a weight: flatten, which
+// only zeroes a z the kernels do not carry (so a linear xform stays
+// linear_only), and zero-weight plugin terms an API caller may leave in.
+func gpuVarTerms(vs []VarTerm) []VarTerm {
 	for i := range vs {
-		if vs[i].ID == VarFlatten {
+		if vs[i].ID >= GPUNumVars {
 			out := append([]VarTerm(nil), vs[:i]...)
 			for _, v := range vs[i+1:] {
-				if v.ID != VarFlatten {
+				if v.ID < GPUNumVars {
 					out = append(out, v)
 				}
 			}

@@ -91,3 +91,35 @@ func TestGPUInputsRefusePluginVars(t *testing.T) {
 		t.Error("genomeUsesPluginVars = false")
 	}
 }
+
+// The GPU xform has no room for the CPU-only variations: flatten (a no-op
+// without z) and zero-weight plugin terms are dropped, so such an xform goes
+// up exactly as the same xform without them (same IDs, linear_only, params).
+func TestGPUInputsDropCPUOnlyTerms(t *testing.T) {
+	gpuOf := func(vars ...VarTerm) gpuXform {
+		t.Helper()
+		g := DefaultGenome()
+		x := newXform(0)
+		x.Weight = 1
+		x.Vars = vars
+		x.Params[PCurl3DCx], x.Params[PJulia3DPower] = 3, 5 // CPU-only slots: never on the GPU
+		g.Xforms = []Xform{x}
+		p, err := newPlan(&g, Options{Width: 16, Height: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, xs, err := p.gpuInputs(p.chaosGame(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return xs[0]
+	}
+	want := gpuOf(VarTerm{ID: VarLinear, Weight: 1})
+	got := gpuOf(VarTerm{ID: VarLinear, Weight: 1}, VarTerm{ID: VarFlatten, Weight: 1}, VarTerm{ID: VarJulia3D})
+	if got != want {
+		t.Errorf("GPU xform with flatten and a zero-weight julia3D:\n%+v\nwant\n%+v", got, want)
+	}
+	if got.NVars != 1 || got.LinearOnly != 1 {
+		t.Errorf("NVars = %d, LinearOnly = %d, want 1, 1", got.NVars, got.LinearOnly)
+	}
+}

@@ -202,11 +202,14 @@ type xmlName struct {
 // xmlNames maps variation and parameter names, with the aliases flam3's
 // parser accepts, to their ids.
 var xmlNames = sync.OnceValue(func() map[string]xmlName {
-	m := make(map[string]xmlName, int(NumVars)+int(PrecalcFirst)+12)
+	m := make(map[string]xmlName, int(NumVars)+int(NumParams)+12)
 	for id, name := range VarNames {
 		m[name] = xmlName{isVar: true, v: VarID(id)}
 	}
 	for id, name := range ParamNames {
+		if name == "" { // precalculated
+			continue
+		}
 		m[name] = xmlName{p: ParamID(id)}
 	}
 	for alias, id := range map[string]ParamID{

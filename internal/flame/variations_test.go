@@ -466,6 +466,8 @@ func TestPrecalc(t *testing.T) {
 	p[PDisc2Rot], p[PDisc2Twist] = 0.5, 7
 	p[PSuperShapeM], p[PSuperShapeN1] = 6, 4
 	p[PWedgeJuliaAngle], p[PWedgeJuliaCount], p[PWedgeJuliaPower], p[PWedgeJuliaDist] = math.Pi/2, 2, -2, 3
+	p[PJulia3DPower], p[PJulia3DzPower] = 2.5, -2.5 // FTOI rounds half away from zero
+	p[PCurl3DCx], p[PCurl3DCy], p[PCurl3DCz] = 1, 2, -2
 	x := &Xform{Coefs: Affine{1, 0, 0, 1, 0.5, -2}, Params: p, Vars: []VarTerm{{VarMobius, 1}, {VarLinear, 2}, {VarJulia, 3}}}
 	Precalc(x)
 	k := 1 + 7 - 2*math.Pi
@@ -478,8 +480,13 @@ func TestPrecalc(t *testing.T) {
 		PDisc2Timespi: math.Pi / 2, PDisc2Sinadd: math.Sin(7) * k, PDisc2Cosadd: (math.Cos(7) - 1) * k,
 		PSuperShapePm4: 1.5, PSuperShapePneg1N1: -0.25,
 		PWedgeJuliaCf: 0.5, PWedgeJuliaRn: 2, PWedgeJuliaCn: -0.75,
+		PJulia3DN: 3, PJulia3DCPower: -1.0 / 3, PJulia3DzN: -3, PJulia3DzCPower: -1.0 / 6,
+		PCurl3DC2: 9,
 	}
-	for id := PrecalcFirst; id < NumParams; id++ {
+	for id := ParamID(0); id < NumParams; id++ { // both precalculated ranges, the GPU's and the CPU-only one
+		if !isPrecalc(id) {
+			continue
+		}
 		w, ok := want[id]
 		if !ok {
 			t.Errorf("no expectation for %s", paramName(id))

@@ -65,6 +65,9 @@ const (
 // does, which shows in genomes with slow colour speeds.
 // Render renders g with options o on the device.
 func (c CUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, error) {
+	if genomeUsesPluginVars(g) { // the kernels have flam3's 99 only (variations_jwf.go)
+		return CPU{}.Render(ctx, g, o)
+	}
 	p, gg, xs, err := stillInputs(g, o, c.Schedule)
 	if err != nil {
 		return nil, Stats{}, err

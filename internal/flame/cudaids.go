@@ -7,33 +7,36 @@ import (
 
 // CUDAIDsHeader renders cuda/flame_ids.cuh: the VarID and ParamID numbers as
 // C macros, so device code indexes parameters exactly as Go does. A test
-// keeps the checked-in header equal to this.
+// keeps the checked-in header equal to this. Only the GPU's ranges are
+// written (GPUNumVars, GPUNumParams): the CPU-only variations and their
+// parameters come after them and leave the kernels unchanged.
 func CUDAIDsHeader() string {
 	var b strings.Builder
 	b.WriteString("// Generated from internal/flame/ids.go by `go test ./internal/flame -run TestCUDAIDs -update`.\n")
 	b.WriteString("// Do not edit: the Go tables are the source.\n#pragma once\n\n")
-	for id, name := range VarNames {
+	for id, name := range VarNames[:GPUNumVars] {
 		fmt.Fprintf(&b, "#define VAR_%s %d\n", strings.ToUpper(name), id)
 	}
-	fmt.Fprintf(&b, "#define NUM_VARS %d\n\n", NumVars)
-	for id := ParamID(0); id < NumParams; id++ {
+	fmt.Fprintf(&b, "#define NUM_VARS %d\n\n", GPUNumVars)
+	for id := ParamID(0); id < GPUNumParams; id++ {
 		fmt.Fprintf(&b, "#define P_%s %d\n", strings.ToUpper(paramName(id)), id)
 	}
-	fmt.Fprintf(&b, "#define PRECALC_FIRST %d\n#define NUM_PARAMS %d\n", PrecalcFirst, NumParams)
+	fmt.Fprintf(&b, "#define PRECALC_FIRST %d\n#define NUM_PARAMS %d\n", PrecalcFirst, GPUNumParams)
 	return b.String()
 }
 
-// precalcNames name the derived parameters, by ParamID - PrecalcFirst.
-var precalcNames = [NumParams - PrecalcFirst]string{
-	"persp_vsin", "persp_vfcos", "julian_rn", "julian_cn", "juliascope_rn", "juliascope_cn",
+// precalcNames name the derived parameters, by ParamID.
+var precalcNames = [NumParams]string{
+	PrecalcFirst: "persp_vsin", "persp_vfcos", "julian_rn", "julian_cn", "juliascope_rn", "juliascope_cn",
 	"wedge_julia_rn", "wedge_julia_cn", "wedge_julia_cf", "radial_blur_spinvar", "radial_blur_zoomvar",
 	"waves_dx2", "waves_dy2", "disc2_sinadd", "disc2_cosadd", "disc2_timespi", "super_shape_pm_4",
 	"super_shape_pneg1_n1",
+	PluginPrecalcFirst: "julia3D_n", "julia3D_cpower", "julia3Dz_n", "julia3Dz_cpower", "curl3D_c2",
 }
 
 func paramName(id ParamID) string {
-	if id < PrecalcFirst {
-		return ParamNames[id]
+	if isPrecalc(id) {
+		return precalcNames[id]
 	}
-	return precalcNames[id-PrecalcFirst]
+	return ParamNames[id]
 }

@@ -3,6 +3,7 @@ package flame
 import (
 	"flag"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -25,5 +26,33 @@ func TestCUDAIDsHeaderUpToDate(t *testing.T) {
 	}
 	if string(got) != want {
 		t.Fatalf("%s is stale: run go test ./internal/flame -run TestCUDAIDs -update", path)
+	}
+}
+
+// The CPU-only variations and parameters come after the GPU's ranges, so
+// cuda/flame_ids.cuh and the GPU xform stay flam3's: the GPU's variations
+// use only GPU parameters, the CPU-only ones only CPU-only parameters, and
+// each parameter is either an XML one (named in ParamNames) or a
+// precalculated one (named in precalcNames), never both.
+func TestCPUOnlyIDsAfterGPURanges(t *testing.T) {
+	if GPUNumVars != Flam3NumVars || VarLinear3D != GPUNumVars || PJulia3DPower != GPUNumParams {
+		t.Errorf("GPUNumVars %d, Flam3NumVars %d, first CPU-only var %d, GPUNumParams %d, first CPU-only param %d",
+			GPUNumVars, Flam3NumVars, VarLinear3D, GPUNumParams, PJulia3DPower)
+	}
+	for v, ps := range varParams {
+		for _, p := range ps {
+			if (v < GPUNumVars) != (p < GPUNumParams) {
+				t.Errorf("%s uses %s (%d): across the GPU/CPU-only split at %d", VarNames[v], paramName(p), p, GPUNumParams)
+			}
+		}
+	}
+	for id := ParamID(0); id < NumParams; id++ {
+		xml, pre := ParamNames[id] != "", precalcNames[id] != ""
+		if xml == pre || pre != isPrecalc(id) {
+			t.Errorf("param %d: XML name %q, precalc name %q, isPrecalc %v", id, ParamNames[id], precalcNames[id], isPrecalc(id))
+		}
+	}
+	if h := CUDAIDsHeader(); strings.Contains(h, "LINEAR3D") || strings.Contains(h, "JULIA3D") {
+		t.Error("the CUDA header names a CPU-only variation or parameter")
 	}
 }

@@ -63,6 +63,7 @@ func DefaultParams() Params {
 	p[PWedgeJuliaCount], p[PWedgeJuliaPower] = 1, 1
 	p[PWedgeSphCount] = 1
 	p[PAugerWeight], p[PAugerFreq], p[PAugerScale] = 0.5, 1, 1
+	jwfDefaultParams(&p)
 	// Precalculated values, as initialize_xforms leaves them.
 	p[PJulianRn], p[PJulianCn] = 1, 0.5
 	p[PJuliascopeRn], p[PJuliascopeCn] = 1, 0.5

@@ -59,12 +59,16 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 	xs := make([]gpuXform, 0, len(cg.xforms)+1)
 	conv := func(px *preparedXform) error {
 		x := px.x
-		if len(x.Vars) > gpuMaxVars {
+		if id, ok := pluginVar(x); ok {
+			return fmt.Errorf("flame %q: variation %s is not on the GPU backend yet: render it with --device cpu", g.Name, VarNames[id])
+		}
+		vars := gpuVarTerms(x.Vars)
+		if len(vars) > gpuMaxVars {
 			return fmt.Errorf("flame %q: an xform with %d variations, the GPU backend takes at most %d",
-				g.Name, len(x.Vars), gpuMaxVars)
+				g.Name, len(vars), gpuMaxVars)
 		}
 		gx := gpuXform{Color: float32(px.color), ColorSpeed: float32(px.colorSpeed), Vis: float32(px.vis),
-			Opacity: float32(x.Opacity), NVars: int32(len(x.Vars))}
+			Opacity: float32(x.Opacity), NVars: int32(len(vars))}
 		for i := 0; i < 6; i++ {
 			gx.Coefs[i] = float32(x.Coefs[i])
 			gx.Post[i] = float32(x.Post[i])
@@ -74,7 +78,7 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 		}
 		gx.LinearOnly = 1
 		gx.PreBlur = -1
-		for i, v := range x.Vars {
+		for i, v := range vars {
 			if v.ID == VarPreBlur && float32(v.Weight) != 0 && gx.PreBlur < 0 {
 				gx.PreBlur = int32(i)
 			}
@@ -85,7 +89,7 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 			}
 			gx.LinearW += float32(v.Weight)
 		}
-		for i, v := range x.Params {
+		for i, v := range x.Params[:GPUNumParams] { // the rest are CPU-only variations' (refused above)
 			gx.Params[i] = float32(v)
 			if math.IsInf(float64(gx.Params[i]), 0) && !math.IsInf(v, 0) {
 				gx.Params[i] = float32(math.Copysign(math.MaxFloat32, v))

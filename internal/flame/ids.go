@@ -107,11 +107,40 @@ const (
 	VarAuger
 	VarFlux
 	VarMobius
-	NumVars // 99, as flam3_nvariations
+	// GPUNumVars ends the variations the kernels have (flam3's 99): it is
+	// cuda/flame_ids.cuh's NUM_VARS, so adding CPU-only variations below
+	// leaves the GPU xform and the kernels as they are.
+	GPUNumVars
+)
+
+// Flam3NumVars is flam3_nvariations: the variations flam3 itself knows, and
+// the bound of what flam3's var and var1 attributes may index.
+const Flam3NumVars = GPUNumVars
+
+// JWildfire's plugin variations (variations_jwf*.go), CPU only, in the order
+// of their use in the artists' corpus.
+const (
+	VarLinear3D VarID = GPUNumVars + iota
+	VarFlatten
+	VarJulia3D
+	VarZscale
+	VarZtranslate
+	VarSpherical3D
+	VarSineblur
+	VarCurl3D
+	VarHemisphere
+	VarBlur3D
+	VarZcone
+	VarJulia3Dz
+	VarBlob3D
+	VarEpispiralWf
+	NumVars // all the variations the CPU has
 )
 
 // VarNames are the XML attribute names of the variations, by VarID.
-var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "horseshoe", "polar", "handkerchief", "heart", "disc", "spiral", "hyperbolic", "diamond", "ex", "julia", "bent", "waves", "fisheye", "popcorn", "exponential", "power", "cosine", "rings", "fan", "blob", "pdj", "fan2", "rings2", "eyefish", "bubble", "cylinder", "perspective", "noise", "julian", "juliascope", "blur", "gaussian_blur", "radial_blur", "pie", "ngon", "curl", "rectangles", "arch", "tangent", "square", "rays", "blade", "secant2", "twintrian", "cross", "disc2", "super_shape", "flower", "conic", "parabola", "bent2", "bipolar", "boarders", "butterfly", "cell", "cpow", "curve", "edisc", "elliptic", "escher", "foci", "lazysusan", "loonie", "pre_blur", "modulus", "oscilloscope", "polar2", "popcorn2", "scry", "separation", "split", "splits", "stripes", "wedge", "wedge_julia", "wedge_sph", "whorl", "waves2", "exp", "log", "sin", "cos", "tan", "sec", "csc", "cot", "sinh", "cosh", "tanh", "sech", "csch", "coth", "auger", "flux", "mobius"}
+var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "horseshoe", "polar", "handkerchief", "heart", "disc", "spiral", "hyperbolic", "diamond", "ex", "julia", "bent", "waves", "fisheye", "popcorn", "exponential", "power", "cosine", "rings", "fan", "blob", "pdj", "fan2", "rings2", "eyefish", "bubble", "cylinder", "perspective", "noise", "julian", "juliascope", "blur", "gaussian_blur", "radial_blur", "pie", "ngon", "curl", "rectangles", "arch", "tangent", "square", "rays", "blade", "secant2", "twintrian", "cross", "disc2", "super_shape", "flower", "conic", "parabola", "bent2", "bipolar", "boarders", "butterfly", "cell", "cpow", "curve", "edisc", "elliptic", "escher", "foci", "lazysusan", "loonie", "pre_blur", "modulus", "oscilloscope", "polar2", "popcorn2", "scry", "separation", "split", "splits", "stripes", "wedge", "wedge_julia", "wedge_sph", "whorl", "waves2", "exp", "log", "sin", "cos", "tan", "sec", "csc", "cot", "sinh", "cosh", "tanh", "sech", "csch", "coth", "auger", "flux", "mobius",
+	"linear3D", "flatten", "julia3D", "zscale", "ztranslate", "spherical3D", "sineblur", "curl3D", "hemisphere",
+	"blur3D", "zcone", "julia3Dz", "blob3D", "epispiral_wf"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -247,12 +276,47 @@ const (
 	PDisc2Timespi
 	PSuperShapePm4
 	PSuperShapePneg1N1
-	NumParams
+	// GPUNumParams ends the parameters the kernels have: it is
+	// cuda/flame_ids.cuh's NUM_PARAMS and the length of the GPU xform's
+	// params, which the CPU-only parameters below stay out of.
+	GPUNumParams
 )
 
-// PrecalcFirst is the first precalculated parameter.
-const PrecalcFirst = PPerspVsin
+// The CPU-only variations' parameters: first those read from the XML, then
+// their precalculated values.
+const (
+	PJulia3DPower ParamID = GPUNumParams + iota
+	PJulia3DzPower
+	PCurl3DCx
+	PCurl3DCy
+	PCurl3DCz
+	PBlob3DLow
+	PBlob3DHigh
+	PBlob3DWaves
+	PSineblurPower
+	PEpispiralWfWaves
+	PJulia3DN // precalculated from here on
+	PJulia3DCPower
+	PJulia3DzN
+	PJulia3DzCPower
+	PCurl3DC2
+	NumParams // all the parameters the CPU has
+)
 
-// ParamNames are the XML attribute names of the parameters, by ParamID,
-// up to PrecalcFirst.
-var ParamNames = [PrecalcFirst]string{"blob_low", "blob_high", "blob_waves", "pdj_a", "pdj_b", "pdj_c", "pdj_d", "fan2_x", "fan2_y", "rings2_val", "perspective_angle", "perspective_dist", "julian_power", "julian_dist", "juliascope_power", "juliascope_dist", "radial_blur_angle", "pie_slices", "pie_rotation", "pie_thickness", "ngon_sides", "ngon_power", "ngon_circle", "ngon_corners", "curl_c1", "curl_c2", "rectangles_x", "rectangles_y", "amw_amp", "disc2_rot", "disc2_twist", "super_shape_rnd", "super_shape_m", "super_shape_n1", "super_shape_n2", "super_shape_n3", "super_shape_holes", "flower_petals", "flower_holes", "conic_eccentricity", "conic_holes", "parabola_height", "parabola_width", "bent2_x", "bent2_y", "bipolar_shift", "cell_size", "cpow_r", "cpow_i", "cpow_power", "curve_xamp", "curve_yamp", "curve_xlength", "curve_ylength", "escher_beta", "lazysusan_spin", "lazysusan_space", "lazysusan_twist", "lazysusan_x", "lazysusan_y", "modulus_x", "modulus_y", "oscilloscope_separation", "oscilloscope_frequency", "oscilloscope_amplitude", "oscilloscope_damping", "popcorn2_x", "popcorn2_y", "popcorn2_c", "separation_x", "separation_xinside", "separation_y", "separation_yinside", "split_xsize", "split_ysize", "splits_x", "splits_y", "stripes_space", "stripes_warp", "wedge_angle", "wedge_hole", "wedge_count", "wedge_swirl", "wedge_julia_angle", "wedge_julia_count", "wedge_julia_power", "wedge_julia_dist", "wedge_sph_angle", "wedge_sph_count", "wedge_sph_hole", "wedge_sph_swirl", "whorl_inside", "whorl_outside", "waves2_freqx", "waves2_scalex", "waves2_freqy", "waves2_scaley", "auger_sym", "auger_weight", "auger_freq", "auger_scale", "flux_spread", "mobius_re_a", "mobius_im_a", "mobius_re_b", "mobius_im_b", "mobius_re_c", "mobius_im_c", "mobius_re_d", "mobius_im_d"}
+// PrecalcFirst is the first precalculated parameter the GPU has; the
+// CPU-only ones start at PluginPrecalcFirst.
+const (
+	PrecalcFirst       = PPerspVsin
+	PluginPrecalcFirst = PJulia3DN
+)
+
+// isPrecalc reports whether id is a precalculated parameter (not XML).
+func isPrecalc(id ParamID) bool {
+	return id >= PrecalcFirst && id < GPUNumParams || id >= PluginPrecalcFirst
+}
+
+// ParamNames are the XML attribute names of the parameters, by ParamID; ""
+// for the precalculated ones.
+var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a", "pdj_b", "pdj_c", "pdj_d", "fan2_x", "fan2_y", "rings2_val", "perspective_angle", "perspective_dist", "julian_power", "julian_dist", "juliascope_power", "juliascope_dist", "radial_blur_angle", "pie_slices", "pie_rotation", "pie_thickness", "ngon_sides", "ngon_power", "ngon_circle", "ngon_corners", "curl_c1", "curl_c2", "rectangles_x", "rectangles_y", "amw_amp", "disc2_rot", "disc2_twist", "super_shape_rnd", "super_shape_m", "super_shape_n1", "super_shape_n2", "super_shape_n3", "super_shape_holes", "flower_petals", "flower_holes", "conic_eccentricity", "conic_holes", "parabola_height", "parabola_width", "bent2_x", "bent2_y", "bipolar_shift", "cell_size", "cpow_r", "cpow_i", "cpow_power", "curve_xamp", "curve_yamp", "curve_xlength", "curve_ylength", "escher_beta", "lazysusan_spin", "lazysusan_space", "lazysusan_twist", "lazysusan_x", "lazysusan_y", "modulus_x", "modulus_y", "oscilloscope_separation", "oscilloscope_frequency", "oscilloscope_amplitude", "oscilloscope_damping", "popcorn2_x", "popcorn2_y", "popcorn2_c", "separation_x", "separation_xinside", "separation_y", "separation_yinside", "split_xsize", "split_ysize", "splits_x", "splits_y", "stripes_space", "stripes_warp", "wedge_angle", "wedge_hole", "wedge_count", "wedge_swirl", "wedge_julia_angle", "wedge_julia_count", "wedge_julia_power", "wedge_julia_dist", "wedge_sph_angle", "wedge_sph_count", "wedge_sph_hole", "wedge_sph_swirl", "whorl_inside", "whorl_outside", "waves2_freqx", "waves2_scalex", "waves2_freqy", "waves2_scaley", "auger_sym", "auger_weight", "auger_freq", "auger_scale", "flux_spread", "mobius_re_a", "mobius_im_a", "mobius_re_b", "mobius_im_b", "mobius_re_c", "mobius_im_c", "mobius_re_d", "mobius_im_d",
+	PJulia3DPower: "julia3D_power", "julia3Dz_power", "curl3D_cx", "curl3D_cy", "curl3D_cz", "blob3D_low", "blob3D_high", "blob3D_waves",
+	"sineblur_power", "epispiral_wf_waves"}

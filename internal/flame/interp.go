@@ -179,7 +179,10 @@ func interpolateXform(cpi []aligned, i int, c []float64) Xform {
 	x.ColorSpeed = min(max(mix(func(a *axform) float64 { return a.ColorSpeed }), 0), 1)
 	x.Opacity = mix(func(a *axform) float64 { return a.Opacity })
 	x.Animate = mix(func(a *axform) float64 { return a.Animate })
-	for p := ParamID(0); p < PrecalcFirst; p++ {
+	for p := ParamID(0); p < NumParams; p++ {
+		if isPrecalc(p) {
+			continue
+		}
 		x.Params[p] = mix(func(a *axform) float64 { return a.Params[p] })
 	}
 	for v := VarID(0); v < NumVars; v++ {

@@ -140,7 +140,7 @@ func genomeDiffs(got, want *Genome) []string {
 			chk(p+VarNames[v], va[v], vb[v])
 			if vb[v] != 0 {
 				for _, pid := range varParams[VarID(v)] {
-					if pid < PrecalcFirst {
+					if !isPrecalc(pid) {
 						chk(p+ParamNames[pid], a.Params[pid], b.Params[pid])
 					}
 				}

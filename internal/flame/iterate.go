@@ -142,6 +142,7 @@ type chaosGame struct {
 	linear  bool            // palette mode linear
 	palette [256][4]float64 // × 255
 	seed    uint64
+	z3      bool // a 3D variation is used: points carry z (runBatch3D)
 }
 
 // alphaHits reports whether every sample adds exactly 255 to alpha (all
@@ -169,6 +170,9 @@ func (cg *chaosGame) alphaHits() bool {
 // misses in flight, where adds between dependent chaos-game steps wait for
 // one miss at a time.
 func (cg *chaosGame) runBatch(k int64, n int, h *histogram) (bad int64) {
+	if cg.z3 {
+		return cg.runBatch3D(k, n, h)
+	}
 	s := rng.NewStream(rng.Key(cg.seed, uint64(k)))
 	x, y := 2*s.Float64()-1, 2*s.Float64()-1
 	c := s.Float64()

@@ -155,7 +155,7 @@ func writeXform(w *bufio.Writer, x *Xform, final bool, nstd int) {
 			continue
 		}
 		for _, p := range varParams[v] {
-			if p < PrecalcFirst {
+			if !isPrecalc(p) {
 				fmt.Fprintf(w, ` %s="%s"`, ParamNames[p], num(x.Params[p]))
 			}
 		}

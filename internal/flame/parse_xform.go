@@ -127,7 +127,7 @@ func (fp *flameParser) xformAttrs(x *Xform, attrs []xml.Attr, line int, label st
 			}
 		case "var1":
 			var j int
-			if j, err = parseInt(a.Value); err == nil && (j < 0 || j >= int(NumVars)) {
+			if j, err = parseInt(a.Value); err == nil && (j < 0 || j >= int(Flam3NumVars)) {
 				return nil, false, fp.errorf(line, "%s: var1 %d is not a variation", label, j)
 			}
 			if err == nil {
@@ -136,7 +136,7 @@ func (fp *flameParser) xformAttrs(x *Xform, attrs []xml.Attr, line int, label st
 			}
 		case "var":
 			var v []float64
-			if v, err = parseFloats(a.Value, -1); err == nil && len(v) > int(NumVars) {
+			if v, err = parseFloats(a.Value, -1); err == nil && len(v) > int(Flam3NumVars) {
 				err = errBadCount
 			}
 			if err == nil {
@@ -202,11 +202,14 @@ type xmlName struct {
 // xmlNames maps variation and parameter names, with the aliases flam3's
 // parser accepts, to their ids.
 var xmlNames = sync.OnceValue(func() map[string]xmlName {
-	m := make(map[string]xmlName, int(NumVars)+int(PrecalcFirst)+12)
+	m := make(map[string]xmlName, int(NumVars)+int(NumParams)+12)
 	for id, name := range VarNames {
 		m[name] = xmlName{isVar: true, v: VarID(id)}
 	}
 	for id, name := range ParamNames {
+		if name == "" { // precalculated
+			continue
+		}
 		m[name] = xmlName{p: ParamID(id)}
 	}
 	for alias, id := range map[string]ParamID{

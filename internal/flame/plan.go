@@ -224,6 +224,7 @@ func (p *plan) chaosGame(seed uint64) *chaosGame {
 		c := *x // Precalc writes into Params: work on a copy
 		Precalc(&c)
 		px := preparedXform{x: &c, cx: compileXform(&c), color: x.Color, colorSpeed: x.ColorSpeed, vis: visAdjusted(x.Opacity)}
+		cg.z3 = cg.z3 || xformUses3D(x)
 		for i := range cg.palette {
 			for ch := 0; ch < 4; ch++ {
 				px.palette[i][ch] = uint64(cg.palette[i][ch]*px.vis*fixedOne + 0.5)

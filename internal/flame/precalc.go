@@ -21,6 +21,8 @@ func Precalc(x *Xform) {
 	p[PJuliascopeRn] = math.Abs(p[PJuliascopePower])
 	p[PJuliascopeCn] = p[PJuliascopeDist] / p[PJuliascopePower] / 2
 
+	jwfPrecalc(p)
+
 	p[PRadialBlurSpinvar], p[PRadialBlurZoomvar] = math.Sincos(p[PRadialBlurAngle] * math.Pi / 2)
 
 	// waves reads the affine translation (flam3's c[2][0], c[2][1]).

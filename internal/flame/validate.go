@@ -141,8 +141,8 @@ func (x *Xform) problem(nStd int) string {
 			return fmt.Sprintf("%s weight is %g", VarNames[t.ID], t.Weight)
 		}
 	}
-	for id := ParamID(0); id < PrecalcFirst; id++ {
-		if !finite(x.Params[id]) {
+	for id := ParamID(0); id < NumParams; id++ {
+		if !isPrecalc(id) && !finite(x.Params[id]) {
 			return fmt.Sprintf("%s is %g", ParamNames[id], x.Params[id])
 		}
 	}

@@ -79,6 +79,7 @@ var varDraws = [NumVars]uint8{
 	VarRays: 1, VarBlade: 1, VarTwintrian: 1, VarSuperShape: 1, VarFlower: 1,
 	VarConic: 1, VarParabola: 2, VarBoarders: 1, VarCpow: 1, VarPreBlur: 5,
 	VarWedgeJulia: 1,
+	VarJulia3D:    1, VarJulia3Dz: 1, VarSineblur: 2, VarBlur3D: 6,
 }
 
 // varState is flam3's flam3_iter_helper: the affine output, the running sum
@@ -87,6 +88,7 @@ var varDraws = [NumVars]uint8{
 type varState struct {
 	tx, ty       float64 // affine output (pre_blur may move it)
 	px, py       float64 // sum of the weighted variations
+	tz, pz       float64 // z of both, for the 3D variations (variations_jwf.go)
 	sumsq, sqrt  float64 // tx²+ty² and its root, always computed (as flam3)
 	atan, atanyx float64 // atan2(tx,ty) and atan2(ty,tx), lazily
 	sina, cosa   float64 // tx/r and ty/r (sin and cos of atan), lazily
@@ -168,6 +170,7 @@ type compiledXform struct {
 	coefs, post  Affine
 	postIdentity bool
 	preBlur      float64   // pre_blur's weight, 0 without it
+	flatten      bool      // JWildfire's flatten: z is 0 after the variations
 	vars         []VarTerm // VarID order; zero weights and pre_blur are skipped
 	params       *Params
 }
@@ -182,6 +185,8 @@ func compileXform(x *Xform) compiledXform {
 			if cx.preBlur == 0 {
 				cx.preBlur = v.Weight
 			}
+		case v.ID == VarFlatten:
+			cx.flatten = true
 		default:
 			cx.vars = append(cx.vars, v)
 		}
@@ -434,5 +439,7 @@ func (s *varState) apply(id VarID, w float64, r *rng.Stream) {
 		s.flux(w)
 	case VarMobius:
 		s.mobius(w)
+	default:
+		s.applyJWF(id, w, r)
 	}
 }

@@ -179,8 +179,8 @@ func vtRun(t *testing.T, dev *gpu.Device, fn gpu.Func[vartestArgs], c vtCase) vt
 	for i, v := range x.Coefs {
 		coefs[i] = float32(v)
 	}
-	params := make([]float32, NumParams)
-	for i, v := range x.Params {
+	params := make([]float32, GPUNumParams)
+	for i, v := range x.Params[:GPUNumParams] {
 		params[i] = float32(v)
 	}
 	got := vtLaunch(t, dev, fn, c.in, ids, ws, coefs, params, c.seed)
@@ -329,7 +329,7 @@ func TestCUDAVariationsAffineMatchCPU(t *testing.T) {
 func vtSingleCases() []vtCase {
 	r := rand.New(rand.NewPCG(1, 2))
 	var cases []vtCase
-	for id := VarID(0); id < NumVars; id++ {
+	for id := VarID(0); id < GPUNumVars; id++ { // the CPU-only variations have no kernel code
 		x := vtXform(VarTerm{ID: id, Weight: 1})
 		if id == VarPreBlur {
 			x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: VarPreBlur, Weight: 1}}
@@ -345,7 +345,7 @@ func vtMixedCases() []vtCase {
 	r := rand.New(rand.NewPCG(3, 4))
 	const n = vtPoints - 95
 	var cases []vtCase
-	for id := VarID(0); id < NumVars; id++ {
+	for id := VarID(0); id < GPUNumVars; id++ { // the CPU-only variations have no kernel code
 		used := map[VarID]bool{id: true}
 		vars := []VarTerm{{ID: id, Weight: vtRandWeight(r)}}
 		if id == VarPreBlur {
@@ -353,7 +353,7 @@ func vtMixedCases() []vtCase {
 			used[VarLinear] = true
 		}
 		for len(vars) < 3 {
-			o := VarID(r.IntN(int(NumVars)))
+			o := VarID(r.IntN(int(GPUNumVars)))
 			if used[o] || o == VarPreBlur || (id == VarPreBlur && vtPreBlurSensitive[o]) {
 				continue
 			}

@@ -23,6 +23,7 @@ func varTestDefaults() Params {
 	for id, v := range set {
 		p[id] = v
 	}
+	jwfDefaultParams(&p) // JWildfire's own for its variations (julia3D's power 0 would divide by 0)
 	return p
 }
 
@@ -54,6 +55,8 @@ func varTestParams() Params {
 		PWaves2Freqy: 1.5, PWaves2Scaley: 0.2, PAugerSym: 0.6, PAugerWeight: 0.4, PAugerFreq: 2.5,
 		PAugerScale: 0.8, PFluxSpread: 0.3, PMobiusReA: 1.1, PMobiusImA: 0.2, PMobiusReB: -0.3,
 		PMobiusImB: 0.4, PMobiusReC: 0.5, PMobiusImC: -0.6, PMobiusReD: 1.2, PMobiusImD: 0.1,
+		PJulia3DPower: 3, PJulia3DzPower: -2, PCurl3DCx: 0.1, PCurl3DCy: -0.2, PCurl3DCz: 0.15,
+		PBlob3DLow: 0.2, PBlob3DHigh: 1.1, PBlob3DWaves: 3, PSineblurPower: 0.7, PEpispiralWfWaves: 3,
 	}
 	for id, v := range set {
 		p[id] = v
@@ -227,10 +230,12 @@ func TestVarRandomBranches(t *testing.T) {
 // TestVarReference compares every variation, alone, with its reference
 // formula at several points, for weight 1 and a non-unit weight, using the
 // draws the "Random draws" table documents, and checks that exactly that
-// many draws were taken.
+// many draws were taken. refs are flam3's formulas; JWildfire's variations
+// are checked against JWildfire's classes (TestJWildfireReference) and by
+// hand-derived z values (TestApplyXform3DZ).
 func TestVarReference(t *testing.T) {
 	p := varTestParams()
-	for id := VarID(0); id < NumVars; id++ {
+	for id := VarID(0); id < Flam3NumVars; id++ {
 		if id == VarPreBlur {
 			continue // moves t only: TestApplyXformPreBlur
 		}
@@ -264,7 +269,7 @@ func TestVarReference(t *testing.T) {
 func TestVarAllImplemented(t *testing.T) {
 	p := varTestParams()
 	for id := VarID(0); id < NumVars; id++ {
-		if refs[id] == nil {
+		if id < Flam3NumVars && refs[id] == nil {
 			t.Errorf("%s has no reference formula", VarNames[id])
 		}
 		terms := []VarTerm{{id, 1}}
@@ -282,11 +287,14 @@ func TestVarAllImplemented(t *testing.T) {
 			}
 			nonzero = nonzero || gx != 0 || gy != 0
 		}
-		if !nonzero {
+		if !nonzero && !zOnly[id] {
 			t.Errorf("%s adds nothing at any test point", VarNames[id])
 		}
 	}
 }
+
+// zOnly are the JWildfire variations that move z only, so add nothing to x, y.
+var zOnly = map[VarID]bool{VarFlatten: true, VarZscale: true, VarZtranslate: true, VarZcone: true}
 
 // TestVarFinite runs every variation at 1000 random points, with flam3's
 // default parameters and with the test parameters: all results must pass
@@ -360,7 +368,7 @@ func TestApplyXformComposite(t *testing.T) {
 		var terms []VarTerm
 		used := map[VarID]bool{}
 		for len(terms) < n {
-			id := VarID(pick.Uint64() % uint64(NumVars))
+			id := VarID(pick.Uint64() % uint64(Flam3NumVars)) // refs has flam3's
 			if trial%3 == 0 && len(terms) == 0 {
 				id = VarPreBlur
 			}
@@ -466,6 +474,8 @@ func TestPrecalc(t *testing.T) {
 	p[PDisc2Rot], p[PDisc2Twist] = 0.5, 7
 	p[PSuperShapeM], p[PSuperShapeN1] = 6, 4
 	p[PWedgeJuliaAngle], p[PWedgeJuliaCount], p[PWedgeJuliaPower], p[PWedgeJuliaDist] = math.Pi/2, 2, -2, 3
+	p[PJulia3DPower], p[PJulia3DzPower] = 2.5, -2.5 // FTOI rounds half away from zero
+	p[PCurl3DCx], p[PCurl3DCy], p[PCurl3DCz] = 1, 2, -2
 	x := &Xform{Coefs: Affine{1, 0, 0, 1, 0.5, -2}, Params: p, Vars: []VarTerm{{VarMobius, 1}, {VarLinear, 2}, {VarJulia, 3}}}
 	Precalc(x)
 	k := 1 + 7 - 2*math.Pi
@@ -478,8 +488,13 @@ func TestPrecalc(t *testing.T) {
 		PDisc2Timespi: math.Pi / 2, PDisc2Sinadd: math.Sin(7) * k, PDisc2Cosadd: (math.Cos(7) - 1) * k,
 		PSuperShapePm4: 1.5, PSuperShapePneg1N1: -0.25,
 		PWedgeJuliaCf: 0.5, PWedgeJuliaRn: 2, PWedgeJuliaCn: -0.75,
+		PJulia3DN: 3, PJulia3DCPower: -1.0 / 3, PJulia3DzN: -3, PJulia3DzCPower: -1.0 / 6,
+		PCurl3DC2: 9,
 	}
-	for id := PrecalcFirst; id < NumParams; id++ {
+	for id := ParamID(0); id < NumParams; id++ { // both precalculated ranges, the GPU's and the CPU-only one
+		if !isPrecalc(id) {
+			continue
+		}
 		w, ok := want[id]
 		if !ok {
 			t.Errorf("no expectation for %s", paramName(id))

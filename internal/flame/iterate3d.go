@@ -1,0 +1,168 @@
+package flame
+
+import (
+	"math"
+
+	"github.com/procgen-dev/procgen/internal/rng"
+)
+
+// The z-carrying chaos game, for genomes with JWildfire's 3D variations
+// (variations_jwf.go). It is runBatch with a z beside x and y, kept apart so
+// that 2D genomes, flam3's all among them, run today's loop unchanged. It
+// draws exactly what runBatch draws: a start or restart point has z = 0
+// (JWildfire's start points lie in the plane). Without a 3D camera the
+// final point is projected as JWildfire's default camera (no pitch, yaw or
+// perspective) does: z is dropped.
+
+// xformUses3D reports whether x has a variation that reads or writes z.
+func xformUses3D(x *Xform) bool {
+	for _, v := range x.Vars {
+		if v.Weight != 0 && uses3D(v.ID) {
+			return true
+		}
+	}
+	return false
+}
+
+// ApplyXform3D is ApplyXform for a point with z, as JWildfire maps it: the
+// affine and post affine act on (x, y) and pass z through, the variations
+// sum from z = 0, flatten zeroes z after them. x must have been through
+// Precalc.
+func ApplyXform3D(x *Xform, px, py, pz float64, r *rng.Stream) (ox, oy, oz float64, ok bool) {
+	cx := compileXform(x)
+	return cx.apply3(px, py, pz, r)
+}
+
+// apply3 is apply with z.
+func (cx *compiledXform) apply3(px, py, pz float64, r *rng.Stream) (ox, oy, oz float64, ok bool) {
+	c := &cx.coefs
+	s := varState{
+		tx: c[0]*px + c[2]*py + c[4],
+		ty: c[1]*px + c[3]*py + c[5],
+		tz: pz,
+		c:  c,
+		p:  cx.params,
+	}
+	if cx.preBlur != 0 {
+		s.preBlur(cx.preBlur, r)
+	}
+	s.sumsq = s.tx*s.tx + s.ty*s.ty
+	s.sqrt = math.Sqrt(s.sumsq)
+	for _, v := range cx.vars {
+		s.apply(v.ID, v.Weight, r)
+	}
+	ox, oy, oz = s.px, s.py, s.pz
+	if cx.flatten {
+		oz = 0
+	}
+	if !cx.postIdentity {
+		ox, oy = cx.post.Apply(ox, oy)
+	}
+	return ox, oy, oz, !badValue(ox) && !badValue(oy) && !badValue(oz)
+}
+
+// runBatch3D is runBatch with points that carry z.
+func (cg *chaosGame) runBatch3D(k int64, n int, h *histogram) (bad int64) {
+	s := rng.NewStream(rng.Key(cg.seed, uint64(k)))
+	x, y, z := 2*s.Float64()-1, 2*s.Float64()-1, 0.0
+	c := s.Float64()
+	last := 0
+	consec := 0
+	var pend depositBuffer
+	for i := -cg.fuse; i < n; i++ {
+		r := int(s.Uint64() >> 50) // 14 bits: chooseGrain
+		var fn int
+		if cg.table.xaos {
+			fn = int(cg.table.rows[last*chooseGrain+r])
+		} else {
+			fn = int(cg.table.rows[r])
+		}
+		xf := &cg.xforms[fn]
+		nx, ny, nz, ok := xf.cx.apply3(x, y, z, &s)
+		nc := c*(1-xf.colorSpeed) + xf.color*xf.colorSpeed
+		if !ok {
+			bad++
+			consec++
+			nx, ny, nz = 2*s.Float64()-1, 2*s.Float64()-1, 0
+			if consec < maxConsecutiveBad {
+				x, y, z, c = nx, ny, nz, nc
+				i--
+				continue
+			}
+		}
+		consec = 0
+		last = fn + 1
+		x, y, z, c = nx, ny, nz, nc
+		if i < 0 || xf.vis == 0 {
+			continue
+		}
+		px, py, pc := x, y, c
+		if f := cg.final; f != nil && (f.x.Opacity == 1 || s.Float64() < f.x.Opacity) {
+			if px, py, _, ok = f.cx.apply3(x, y, z, &s); !ok {
+				bad++
+				continue
+			}
+			pc = c*(1-f.colorSpeed) + f.color*f.colorSpeed
+		}
+		b, in := cg.cam.bucket(px, py)
+		if !in {
+			continue
+		}
+		d := &pend.d[pend.n]
+		d.b = uint32(b)
+		cg.sampleColor(pc, xf, &d.c)
+		if pend.n++; pend.n == depositBatch {
+			h.addAll(pend.d[:])
+			pend.n = 0
+		}
+	}
+	h.addAll(pend.d[:pend.n])
+	return bad
+}
+
+// pluginVar returns the first variation of x beyond flam3's that has a
+// weight: the CUDA kernels do not have them yet. flatten is not counted:
+// it only zeroes z, which the kernels do not carry, so it is exactly a no-op
+// there (and flam3 corpus genomes carry it).
+func pluginVar(x *Xform) (VarID, bool) {
+	for _, v := range x.Vars {
+		if v.Weight != 0 && v.ID >= GPUNumVars && v.ID != VarFlatten {
+			return v.ID, true
+		}
+	}
+	return 0, false
+}
+
+// genomeUsesPluginVars reports whether any xform of g, the final included,
+// has a variation beyond flam3's.
+func genomeUsesPluginVars(g *Genome) bool {
+	for i := range g.Xforms {
+		if _, ok := pluginVar(&g.Xforms[i]); ok {
+			return true
+		}
+	}
+	if g.Final != nil {
+		_, ok := pluginVar(g.Final)
+		return ok
+	}
+	return false
+}
+
+// gpuVarTerms is vs without the terms the kernels have no ID for (VarID ≥
+// GPUNumVars), once pluginVar has refused any with a weight: flatten, which
+// only zeroes a z the kernels do not carry (so a linear xform stays
+// linear_only), and zero-weight plugin terms an API caller may leave in.
+func gpuVarTerms(vs []VarTerm) []VarTerm {
+	for i := range vs {
+		if vs[i].ID >= GPUNumVars {
+			out := append([]VarTerm(nil), vs[:i]...)
+			for _, v := range vs[i+1:] {
+				if v.ID < GPUNumVars {
+					out = append(out, v)
+				}
+			}
+			return out
+		}
+	}
+	return vs
+}

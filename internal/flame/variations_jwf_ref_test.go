@@ -1,0 +1,148 @@
+package flame
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rng"
+)
+
+// jwfClass names JWildfire's class for each plugin variation procgen has.
+var jwfClass = map[VarID]string{
+	VarLinear3D: "Linear3DFunc", VarFlatten: "FlattenFunc", VarJulia3D: "Julia3DFunc", VarZscale: "ZScaleFunc",
+	VarZtranslate: "ZTranslateFunc", VarSpherical3D: "Spherical3DFunc", VarSineblur: "SineBlurFunc",
+	VarCurl3D: "Curl3DFunc", VarHemisphere: "HemisphereFunc", VarBlur3D: "Blur3DFunc", VarZcone: "ZConeFunc",
+	VarJulia3Dz: "Julia3DZFunc", VarBlob3D: "Blob3DFunc", VarEpispiralWf: "EpispiralWFFunc",
+}
+
+// jwfParam is one parameter of a case, as JWildfire's class names it.
+type jwfParam struct {
+	id   ParamID
+	name string
+	v    float64
+}
+
+type jwfTerm struct {
+	id     VarID
+	w      float64
+	params []jwfParam
+}
+
+// jwfCases are the variations (alone, with parameters, and in sums) that
+// TestJWildfireReference maps through both procgen and JWildfire.
+func jwfCases() [][]jwfTerm {
+	cs := [][]jwfTerm{
+		{{id: VarJulia3D, w: 0.8, params: []jwfParam{{PJulia3DPower, "power", -3}}}},
+		{{id: VarJulia3D, w: 1.2, params: []jwfParam{{PJulia3DPower, "power", 4.4}}}},
+		{{id: VarJulia3Dz, w: 0.9, params: []jwfParam{{PJulia3DzPower, "power", -2}}}},
+		{{id: VarJulia3Dz, w: 1.1, params: []jwfParam{{PJulia3DzPower, "power", 5}}}},
+		{{id: VarCurl3D, w: 0.7, params: []jwfParam{{PCurl3DCx, "cx", 0.3}, {PCurl3DCy, "cy", -0.2}, {PCurl3DCz, "cz", 0.45}}}},
+		{{id: VarBlob3D, w: 1.3, params: []jwfParam{{PBlob3DLow, "low", -0.4}, {PBlob3DHigh, "high", 0.9}, {PBlob3DWaves, "waves", 5}}}},
+		{{id: VarSineblur, w: 0.6, params: []jwfParam{{PSineblurPower, "power", 2.5}}}},
+		{{id: VarEpispiralWf, w: 0.5, params: []jwfParam{{PEpispiralWfWaves, "waves", 3}}}},
+		{{id: VarLinear3D, w: 0.9}, {id: VarFlatten, w: 1}},
+		{{id: VarJulia3D, w: 0.7, params: []jwfParam{{PJulia3DPower, "power", 2}}}, {id: VarSpherical3D, w: 0.4}, {id: VarZcone, w: 0.3}, {id: VarZscale, w: -0.6}},
+	}
+	// Each with procgen's defaults (julia3D's power, random in JWildfire
+	// when unset, is given).
+	for id := Flam3NumVars; id < NumVars; id++ {
+		tm := jwfTerm{id: id, w: 0.75}
+		switch id {
+		case VarJulia3D:
+			tm.params = []jwfParam{{PJulia3DPower, "power", 2}}
+		case VarJulia3Dz:
+			tm.params = []jwfParam{{PJulia3DzPower, "power", 2}}
+		}
+		cs = append(cs, []jwfTerm{tm})
+	}
+	return cs
+}
+
+// TestJWildfireReference maps sample points through procgen's plugin
+// variations and through JWildfire's own classes (scripts/jwf-harness.sh
+// builds them; PROCGEN_JWF_HARNESS names the build), with the same random
+// draws, and compares. It skips without the harness or java.
+func TestJWildfireReference(t *testing.T) {
+	dir := os.Getenv("PROCGEN_JWF_HARNESS")
+	if dir == "" {
+		t.Skip("PROCGEN_JWF_HARNESS unset: build the reference with scripts/jwf-harness.sh")
+	}
+	if _, err := os.Stat(dir + "/JwfHarness.class"); err != nil {
+		t.Skipf("no harness in %s: %v", dir, err)
+	}
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("java not on PATH")
+	}
+	points := [][3]float64{{0.3, -0.7, 0.2}, {-1.4, 0.25, -0.9}, {0.05, 0.9, 1.7}, {2.2, 1.3, 0}, {-0.6, -0.45, 0.35}}
+	type want struct {
+		x, y, z float64
+		label   string
+	}
+	var in bytes.Buffer
+	var got []want
+	for ci, terms := range jwfCases() {
+		for pi, pt := range points {
+			x := newXform(0)
+			var line strings.Builder
+			for _, tm := range terms {
+				x.Vars = append(x.Vars, VarTerm{ID: tm.id, Weight: tm.w})
+				fmt.Fprintf(&line, " %s %.17g %d", jwfClass[tm.id], tm.w, len(tm.params))
+				for _, p := range tm.params {
+					x.Params[p.id] = p.v
+					fmt.Fprintf(&line, " %s %.17g", p.name, p.v)
+				}
+			}
+			Precalc(&x)
+			key := rng.Key(7, uint64(ci), uint64(pi))
+			s := rng.NewStream(key)
+			var draws []float64
+			peek := s
+			for _, tm := range terms {
+				for range varDraws[tm.id] {
+					draws = append(draws, peek.Float64())
+				}
+				if tm.id == VarBlur3D { // JWildfire's ring draw between the two angles
+					draws = append(draws[:len(draws)-1], 0.5, draws[len(draws)-1])
+				}
+			}
+			fmt.Fprintf(&in, "%.17g %.17g %.17g %d", pt[0], pt[1], pt[2], len(draws))
+			for _, d := range draws {
+				fmt.Fprintf(&in, " %.17g", d)
+			}
+			fmt.Fprintf(&in, " %d%s\n", len(terms), line.String())
+			ox, oy, oz, _ := ApplyXform3D(&x, pt[0], pt[1], pt[2], &s)
+			got = append(got, want{ox, oy, oz, fmt.Sprintf("case %d %v point %v", ci, terms, pt)})
+		}
+	}
+	cmd := exec.Command(java, "-cp", dir, "JwfHarness")
+	cmd.Stdin = &in
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("harness: %v", err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	i := 0
+	for ; sc.Scan(); i++ {
+		var r [3]float64
+		if _, err := fmt.Sscan(sc.Text(), &r[0], &r[1], &r[2]); err != nil {
+			t.Fatalf("harness line %d %q: %v", i, sc.Text(), err)
+		}
+		g := got[i]
+		for k, v := range [3]float64{g.x, g.y, g.z} {
+			if d := math.Abs(v - r[k]); d > 1e-9*max(1, math.Abs(r[k])) {
+				t.Errorf("%s: coordinate %d = %.17g, JWildfire %.17g", g.label, k, v, r[k])
+			}
+		}
+	}
+	if i != len(got) {
+		t.Fatalf("harness answered %d of %d cases", i, len(got))
+	}
+	t.Logf("%d cases of %d variations agree with JWildfire's classes", len(got), len(jwfClass))
+}

@@ -1,0 +1,160 @@
+#!/bin/sh
+# Builds the reference that procgen's JWildfire variations are checked
+# against: JWildfire's own variation classes, fetched from GitHub at a fixed
+# commit and compiled with a few small stand-ins for the JWildfire classes
+# they lean on (points, the random context, java.lang.Math in place of its
+# FastMath library), plus a driver that maps sample points through them.
+# Nothing of JWildfire enters this repository; the build lives in DIR.
+#
+#   scripts/jwf-harness.sh DIR     (needs git or curl, and javac 17)
+#   PROCGEN_JWF_HARNESS=DIR go test ./internal/flame -run JWildfireReference -v
+set -eu
+DIR=${1:?usage: jwf-harness.sh DIR}
+COMMIT=33407f0b246b0bf03cf2413ff450b0ed07271498
+RAW=https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfire/create/tina/variation
+CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D Hemisphere Blur3D ZCone Julia3DZ Blob3D EpispiralWF"
+mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
+for c in $CLASSES; do
+	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
+	[ -s "$f" ] || curl -fsSL "$RAW/${c}Func.java" -o "$f"
+done
+mkdir -p "$DIR/src/odk/lang"
+cat > "$DIR/src/odk/lang/DoubleWrapper.java" <<'JAVA'
+package odk.lang;
+public class DoubleWrapper { public double value; }
+JAVA
+mkdir -p "$DIR/src/org/jwildfire/base"
+cat > "$DIR/src/org/jwildfire/base/Tools.java" <<'JAVA'
+package org.jwildfire.base;
+public class Tools {
+  // Round half away from zero, as JWildfire's FTOI.
+  public static int FTOI(double v) { return v > 0 ? (int) (v + 0.5) : v < 0 ? (int) (v - 0.5) : 0; }
+}
+JAVA
+mkdir -p "$DIR/src/org/jwildfire/base/mathlib"
+cat > "$DIR/src/org/jwildfire/base/mathlib/DoubleWrapperWF.java" <<'JAVA'
+package org.jwildfire.base.mathlib;
+public class DoubleWrapperWF extends odk.lang.DoubleWrapper {}
+JAVA
+mkdir -p "$DIR/src/org/jwildfire/base/mathlib"
+cat > "$DIR/src/org/jwildfire/base/mathlib/MathLib.java" <<'JAVA'
+package org.jwildfire.base.mathlib;
+// Harness facade: java.lang.Math in place of JWildfire's FastMath base library.
+public final class MathLib {
+  public static final double SMALL_EPSILON = 1.0e-300, EPSILON = 1e-8;
+  public static final double M_PI = Math.PI, M_2PI = 2.0 * Math.PI, M_PI_2 = Math.PI / 2;
+  public static double sqr(double v) { return v * v; }
+  public static double sqrt(double v) { return Math.sqrt(v); }
+  public static double atan2(double y, double x) { return Math.atan2(y, x); }
+  public static double sin(double v) { return Math.sin(v); }
+  public static double cos(double v) { return Math.cos(v); }
+  public static double acos(double v) { return Math.acos(v); }
+  public static double exp(double v) { return Math.exp(v); }
+  public static double log(double v) { return Math.log(v); }
+  public static double pow(double a, double b) { return Math.pow(a, b); }
+  public static double fabs(double v) { return Math.abs(v); }
+  public static int sign(double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
+  public static void sinAndCos(double a, odk.lang.DoubleWrapper s, odk.lang.DoubleWrapper c) { s.value = Math.sin(a); c.value = Math.cos(a); }
+}
+JAVA
+mkdir -p "$DIR/src/org/jwildfire/create/tina/base"
+cat > "$DIR/src/org/jwildfire/create/tina/base/Layer.java" <<'JAVA'
+package org.jwildfire.create.tina.base;
+public class Layer {}
+JAVA
+mkdir -p "$DIR/src/org/jwildfire/create/tina/base"
+cat > "$DIR/src/org/jwildfire/create/tina/base/XForm.java" <<'JAVA'
+package org.jwildfire.create.tina.base;
+public class XForm {}
+JAVA
+mkdir -p "$DIR/src/org/jwildfire/create/tina/base"
+cat > "$DIR/src/org/jwildfire/create/tina/base/XYZPoint.java" <<'JAVA'
+package org.jwildfire.create.tina.base;
+public class XYZPoint { public double x, y, z; }
+JAVA
+mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
+cat > "$DIR/src/org/jwildfire/create/tina/variation/FlameTransformationContext.java" <<'JAVA'
+package org.jwildfire.create.tina.variation;
+// Scripted random numbers: the harness says which draws a variation gets.
+public class FlameTransformationContext {
+  public double[] draws = new double[0];
+  public int next;
+  public double random() { return draws[next++]; }
+  public int random(int n) { return (int) (random() * n); }
+  public boolean isPreserveZCoordinate() { return false; }
+}
+JAVA
+mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
+cat > "$DIR/src/org/jwildfire/create/tina/variation/SimpleVariationFunc.java" <<'JAVA'
+package org.jwildfire.create.tina.variation;
+public abstract class SimpleVariationFunc extends VariationFunc {
+  public String[] getParameterNames() { return new String[0]; }
+  public Object[] getParameterValues() { return new Object[0]; }
+}
+JAVA
+mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
+cat > "$DIR/src/org/jwildfire/create/tina/variation/SupportsGPU.java" <<'JAVA'
+package org.jwildfire.create.tina.variation;
+public interface SupportsGPU {}
+JAVA
+mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
+cat > "$DIR/src/org/jwildfire/create/tina/variation/VariationFunc.java" <<'JAVA'
+package org.jwildfire.create.tina.variation;
+import org.jwildfire.create.tina.base.*;
+public abstract class VariationFunc {
+  public abstract void transform(FlameTransformationContext c, XForm x, XYZPoint a, XYZPoint v, double amount);
+  public abstract String getName();
+  public abstract String[] getParameterNames();
+  public abstract Object[] getParameterValues();
+  public void setParameter(String n, double v) { throw new IllegalArgumentException(n); }
+  public void init(FlameTransformationContext c, Layer l, XForm x, double amount) {}
+  public int getPriority() { return 0; }
+  public void randomize() {}
+  public VariationFuncType[] getVariationTypes() { return null; }
+  public String getGPUCode(FlameTransformationContext c) { return ""; }
+}
+JAVA
+mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
+cat > "$DIR/src/org/jwildfire/create/tina/variation/VariationFuncType.java" <<'JAVA'
+package org.jwildfire.create.tina.variation;
+public enum VariationFuncType { VARTYPE_2D, VARTYPE_3D, VARTYPE_BLUR, VARTYPE_POST, VARTYPE_SUPPORTED_BY_SWAN, VARTYPE_SUPPORTS_GPU, VARTYPE_ZTRANSFORM }
+JAVA
+cat > "$DIR/src/JwfHarness.java" <<'JAVA'
+import java.io.*;
+import java.util.*;
+import org.jwildfire.create.tina.base.XYZPoint;
+import org.jwildfire.create.tina.variation.*;
+
+// Reads cases from stdin, one a line:
+//   x y z ndraws d1..dn nvars (class amount nparams (name value)*)*
+// applies the variations in order to the affine point (x, y, z) with the
+// sum starting at 0 and the context's random() returning d1..dn in turn,
+// and prints the sum "x y z" with 17 significant digits.
+public class JwfHarness {
+  public static void main(String[] a) throws Exception {
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+    PrintStream out = new PrintStream(new BufferedOutputStream(System.out), false);
+    for (String line; (line = in.readLine()) != null;) {
+      Scanner s = new Scanner(line).useLocale(Locale.ROOT);
+      XYZPoint t = new XYZPoint(), v = new XYZPoint();
+      t.x = s.nextDouble(); t.y = s.nextDouble(); t.z = s.nextDouble();
+      FlameTransformationContext ctx = new FlameTransformationContext();
+      ctx.draws = new double[s.nextInt()];
+      for (int i = 0; i < ctx.draws.length; i++) ctx.draws[i] = s.nextDouble();
+      int nv = s.nextInt();
+      for (int i = 0; i < nv; i++) {
+        VariationFunc f = (VariationFunc) Class.forName("org.jwildfire.create.tina.variation." + s.next()).getDeclaredConstructor().newInstance();
+        double amount = s.nextDouble();
+        int np = s.nextInt();
+        for (int j = 0; j < np; j++) f.setParameter(s.next(), s.nextDouble());
+        f.init(ctx, null, null, amount);
+        f.transform(ctx, null, t, v, amount);
+      }
+      out.printf(Locale.ROOT, "%.17g %.17g %.17g%n", v.x, v.y, v.z);
+    }
+    out.flush();
+  }
+}
+JAVA
+javac -nowarn -d "$DIR/classes" $(find "$DIR/src" -name "*.java")
+echo "harness built: PROCGEN_JWF_HARNESS=$DIR/classes"

@@ -65,6 +65,9 @@ const (
 // does, which shows in genomes with slow colour speeds.
 // Render renders g with options o on the device.
 func (c CUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, error) {
+	if o.Linear {
+		return nil, Stats{}, errLinearGPU
+	}
 	p, gg, xs, err := stillInputs(g, o, c.Schedule)
 	if err != nil {
 		return nil, Stats{}, err

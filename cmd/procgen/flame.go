@@ -28,7 +28,7 @@ func (a *app) newFlameCmd() *cobra.Command {
 }
 
 func (a *app) newFlameRenderCmd() *cobra.Command {
-	var out string
+	var out, format string
 	var resume bool
 	var shardSpec string
 	cmd := &cobra.Command{
@@ -39,8 +39,9 @@ Fractorium and Electric Sheep) with the flam3 algorithm: chaos game, log-density
 accumulation, density estimation, spatial filter, gamma and vibrancy.
 
 One genome file with one flame renders to -o FILE: .png (8-bit, or --png16),
-.jpg/.jpeg (--jpeg-quality), or - for a PNG on standard output (default: the
-genome's name with .png). Several files, a directory, or a file holding several flames render
+.jpg/.jpeg (--jpeg-quality), .tif/.tiff (16-bit RGBA), .exr (linear light,
+half float; --format exr32 for 32-bit float), or - for a PNG on standard
+output (--format for another; default: the genome's name with .png). Several files, a directory, or a file holding several flames render
 every flame into the directory -o DIR (default: the current directory), named
 after the file and the flame; a bad genome does not stop the others, and the
 failures are listed at the end (exit 1). --resume skips outputs that exist.
@@ -49,7 +50,12 @@ A PNG keeps the genome it was rendered from, as flam3 keeps it (a
 flam3_genome text chunk, with --width/--height/--quality applied, beside
 flam3_version, flam3_samples and flam3_error_rate; not flam3_time, so the
 same input and --seed give the same file), and a PNG by procgen or flam3
-renders again: 'procgen flame render old.png -o new.png'.
+renders again: 'procgen flame render old.png -o new.png'. A JPEG keeps the
+same as comments ("flam3_genome: <flame ...>"), as flam3 writes them; an EXR
+as string attributes of its header. An EXR holds linear light: the image at
+gamma 1, premultiplied, unclipped (values above 1 are the dense cores the
+tone curve clips), on flam3's scale, where 1 is what a PNG at gamma 1 shows
+as white; gamma, vibrancy, highlight power and early clip do not apply.
 - reads one genome file from standard input.
 
 Size and quality default to the genome's own; --width/--height rescale the
@@ -65,6 +71,8 @@ writes its raw accumulation (CPU or GPU, not mixed), and 'procgen flame merge' f
 		Example: `  procgen flame render sheep.flam3 -o sheep.png
   procgen flame render sheep.flam3 --width 1920 --quality 2000 --png16 -o sheep.png
   procgen flame render genomes/ -o renders/ --resume
+  procgen flame render sheep.flam3 -o sheep.exr
+  procgen flame render genomes/ -o renders/ --format tiff
   procgen flame render sheep.png --quality 4000 -o sheep-hq.png
   curl -s https://example.org/sheep.flam3 | procgen flame render - -o sheep.png
   procgen --device cpu flame render sheep.flam3 --seed 7
@@ -76,6 +84,7 @@ writes its raw accumulation (CPU or GPU, not mixed), and 'procgen flame merge' f
 			if err != nil {
 				return err
 			}
+			o.Format = format
 			sh, err := a.shardOf(shardSpec)
 			if err != nil {
 				return err
@@ -84,7 +93,8 @@ writes its raw accumulation (CPU or GPU, not mixed), and 'procgen flame merge' f
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "output", "o", "", "output `FILE` (.png, .jpg; - for stdout) for one flame, or a directory for several")
+	f.StringVar(&format, "format", "", flamejob.FormatHelp)
+	f.StringVarP(&out, "output", "o", "", "output `FILE` (.png, .jpg, .tif, .exr; - for stdout) for one flame, or a directory for several")
 	f.BoolVar(&resume, "resume", false, "skip flames whose output file already exists")
 	addShardFlag(f, &shardSpec)
 	a.bindFlag(f, "flame.width", "width", "")

@@ -8,6 +8,7 @@ import (
 
 func (a *app) newFlameAnimateCmd() *cobra.Command {
 	var af flamejob.AnimateArgs
+	var format string
 	var shardSpec string
 	cmd := &cobra.Command{
 		Use:   "animate SEQUENCE.flam3|- -o OUT",
@@ -25,7 +26,9 @@ flam3-animate, from the first keyframe's time to the last one's minus 1 (a loop'
 last keyframe is its first).
 
 -o is one of:
-  a pattern with a printf verb   frames/f%05d.png (or .jpg); the number is the
+  a pattern with a printf verb   frames/f%05d.png (or .jpg, .tif, .exr, as for
+                                 'flame render'; --format exr32 for float EXR,
+                                 rendered on the CPU); the number is the
                                  frame time (the frame index when times are not
                                  whole numbers); each file written atomically,
                                  each PNG keeping the genome at its time (flam3's
@@ -52,6 +55,7 @@ changes a genome: the camera scales with the size, so the framing stays.` + floc
 			if err != nil {
 				return err
 			}
+			o.Format = format
 			af.BeginSet, af.EndSet = cmd.Flags().Changed("begin"), cmd.Flags().Changed("end")
 			af.Flock.FPSSet, af.Flock.DTimeSet = cmd.Flags().Changed("fps"), cmd.Flags().Changed("dtime")
 			af.Shard = func() (shard, error) { return a.shardOf(shardSpec) }
@@ -59,6 +63,7 @@ changes a genome: the camera scales with the size, so the framing stays.` + floc
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&format, "format", "", flamejob.FormatHelp)
 	f.StringVarP(&af.Out, "output", "o", "", "output: `PATTERN` with a printf verb (frames/f%05d.png), FILE.y4m, or FILE.mp4/.webm/.mkv/.mov")
 	f.Float64Var(&af.Begin, "begin", 0, "first frame `TIME` (default: the first keyframe's time)")
 	f.Float64Var(&af.End, "end", 0, "last frame `TIME` (default: the last keyframe's time minus 1)")

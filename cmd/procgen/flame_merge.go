@@ -7,7 +7,7 @@ import (
 )
 
 func (a *app) newFlameMergeCmd() *cobra.Command {
-	var out string
+	var out, format string
 	cmd := &cobra.Command{
 		Use:   "merge PART.accum ... -o OUT",
 		Short: "Sum the accumulation parts of one still and finish the image",
@@ -18,8 +18,9 @@ render (genome, size, quality, --seed) must be given, each once. The shards
 split the chaos game's sub-batches, so the result is the image that one
 'flame render' at the same --quality and --seed writes, bit for bit.
 
--o FILE: .png (8-bit, or --png16), .jpg/.jpeg (--jpeg-quality), or - for a PNG
-on standard output. A part from another render, another procgen format
+-o FILE: .png (8-bit, or --png16), .jpg/.jpeg (--jpeg-quality), .tif (16-bit),
+.exr (linear light, as 'flame render' writes it; --format exr32 for 32-bit
+float), or - for a PNG on standard output (--format for another). A part from another render, another procgen format
 version, or a truncated or damaged file is an error (exit 1), and nothing is
 written.`,
 		Example: `  # on node i of 8 (a Slurm array sets I and N: --shard may be left out)
@@ -32,11 +33,13 @@ written.`,
 			if err != nil {
 				return err
 			}
+			o.Format = format
 			return flamejob.Merge(cmd.Context(), a.env(), o, args, out)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "output", "o", "", "output image `FILE` (.png, .jpg; - for stdout)")
+	f.StringVar(&format, "format", "", flamejob.FormatHelp)
+	f.StringVarP(&out, "output", "o", "", "output image `FILE` (.png, .jpg, .tif, .exr; - for stdout)")
 	a.bindFlag(f, "flame.png16", "png16", "")
 	a.bindFlag(f, "flame.jpeg-quality", "jpeg-quality", "")
 	a.bindFlag(f, "flame.compression", "compression", "")

@@ -68,6 +68,9 @@ func (c CUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, 
 	if genomeUsesPluginVars(g) { // the kernels have flam3's 99 only (variations_jwf.go)
 		return CPU{}.Render(ctx, g, o)
 	}
+	if o.Linear {
+		return nil, Stats{}, errLinearGPU
+	}
 	p, gg, xs, err := stillInputs(g, o, c.Schedule)
 	if err != nil {
 		return nil, Stats{}, err

@@ -24,6 +24,9 @@ type frameInput struct {
 // The sample log (AccumDeferred) is not used: it looks colours up in one
 // genome's palette. It is SubmitFrame, then Wait.
 func (c CUDA) RenderFrame(ctx context.Context, fs *FrameSpec, o Options) (*Frame, Stats, error) {
+	if o.Linear {
+		return nil, Stats{}, errLinearGPU
+	}
 	pf, err := c.SubmitFrame(ctx, fs, o)
 	if err != nil {
 		return nil, Stats{}, err

@@ -48,6 +48,9 @@ func (pp *partProgress) part(i int) func(done, total int64) {
 
 // Render renders g with options o over every device of m.
 func (m MultiCUDA) Render(ctx context.Context, g *Genome, o Options) (*Frame, Stats, error) {
+	if o.Linear {
+		return nil, Stats{}, errLinearGPU
+	}
 	if len(m.Devs) == 0 {
 		return nil, Stats{}, fmt.Errorf("flame: no devices")
 	}

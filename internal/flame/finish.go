@@ -18,7 +18,7 @@ func (p *plan) finish(ctx context.Context, h *histogram) (*Frame, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if p.earlyClip {
+	if p.earlyClip && !p.linear {
 		parallel.For(p.bw*p.bh, 1<<14, func(_, lo, hi int) {
 			for b := lo; b < hi; b++ {
 				t := p.tone.tone([4]float64{acc[4*b], acc[4*b+1], acc[4*b+2], acc[4*b+3]})
@@ -46,15 +46,18 @@ func (p *plan) finish(ctx context.Context, h *histogram) (*Frame, error) {
 						t[3] += w * row[4*ii+3]
 					}
 				}
-				if !p.earlyClip {
+				switch {
+				case p.linear:
+					t = p.tone.linear(t)
+				case !p.earlyClip:
 					t = p.tone.tone(t)
-				} else {
+				default:
 					for ch := 0; ch < 3; ch++ {
 						t[ch] = min(max(t[ch], 0), 255)
 					}
 					t[3] = min(max(t[3], 0), 1)
 				}
-				if !p.tone.transp {
+				if !p.tone.transp && !p.linear {
 					t[3] = 1 // flam3 writes opaque pixels unless asked for transparency
 				}
 				o := f.Pix[4*(j*p.width+i):]

@@ -51,6 +51,7 @@ func (fs *FrameSpec) framePlan(o Options) (*framePlan, error) {
 type planOpts struct {
 	seed                   uint64
 	earlyClip, transparent bool
+	linear                 bool
 }
 
-func planKey(o Options) planOpts { return planOpts{o.Seed, o.EarlyClip, o.Transparent} }
+func planKey(o Options) planOpts { return planOpts{o.Seed, o.EarlyClip, o.Transparent, o.Linear} }

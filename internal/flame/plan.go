@@ -21,6 +21,10 @@ type Options struct {
 	EarlyClip bool
 	// Transparent makes the background transparent instead of painting it.
 	Transparent bool
+	// Linear finishes to linear light instead of flam3's tone curve (see
+	// toneParams.linear), for OpenEXR. The CPU honours it; a CUDA render
+	// refuses it, and a still's linear image comes from Accum.FinishLinear.
+	Linear bool
 	// Progress, if set, is called with samples done and the total.
 	Progress func(done, total int64)
 }
@@ -68,12 +72,14 @@ type plan struct {
 	samples       int64
 	tone          toneParams
 	earlyClip     bool
+	linear        bool // finish to linear light: Options.Linear
 }
 
 // planSizes is everything derived from g and o but the filter kernels,
 // which it only sizes: Estimate's plan, which allocates nothing large.
 func planSizes(g *Genome, o Options) (*plan, error) {
-	p := &plan{g: g, width: g.Width, height: g.Height, ss: g.Supersample, earlyClip: o.EarlyClip}
+	p := &plan{g: g, width: g.Width, height: g.Height, ss: g.Supersample, earlyClip: o.EarlyClip,
+		linear: o.Linear}
 	scale := g.Scale
 	switch {
 	case o.Width > 0 && o.Height > 0:

@@ -25,6 +25,9 @@ type Output struct {
 	// PNGText is what each PNG keeps beside the image: the genome at the
 	// frame's time (flam3's flam3_genome chunk), as flam3-animate's do.
 	PNGText func(g *flame.Genome) ([]output.PNGText, error)
+	// Encode, when set, writes each frame file instead of the PNG or JPEG
+	// encoder its name picks: the caller's formats (TIFF, EXR), with text.
+	Encode func(ctx context.Context, w io.Writer, f *flame.Frame, text []output.PNGText) error
 	// Video: frames per second, and ffmpeg's -crf, codec (empty: its
 	// default for the container) and container (-f).
 	FPS    float64
@@ -99,6 +102,8 @@ func frameEncoder(ctx context.Context, name string, f *flame.Frame, o Output, te
 	}
 	return func(w io.Writer) error {
 		switch {
+		case o.Encode != nil:
+			return o.Encode(ctx, w, f, text)
 		case isJPEG(name):
 			return output.EncodeJPEG(ctx, w, f.NRGBA(), o.JPEGQuality)
 		case depth == output.Depth16:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -58,25 +59,30 @@ type animOutput struct {
 	kind    string // "pattern", "y4m", "video"
 	path    string
 	pattern string
-	format  string // ffmpeg -f for videos
+	format  string      // ffmpeg -f for videos
+	image   imageFormat // of a pattern's frame files
 }
 
 func parseAnimOutput(out string, o Options) (animOutput, error) {
 	ext := strings.ToLower(filepath.Ext(out))
+	if o.Format != "" && !strings.Contains(out, "%") {
+		return animOutput{}, job.Usagef("--format %s with -o %s: --format is for frame files; give a pattern such as frames/f%%05d.exr", o.Format, out)
+	}
 	switch {
 	case out == "":
 		return animOutput{}, job.Usagef("flame animate: -o is required: a pattern (frames/f%%05d.png), FILE.y4m or a video")
 	case strings.Contains(out, "%"):
-		if ext != ".png" && ext != ".jpg" && ext != ".jpeg" {
-			return animOutput{}, job.Usagef("-o %s: a frame pattern must end in .png, .jpg or .jpeg", out)
+		if !isImagePath(out) {
+			return animOutput{}, job.Usagef("-o %s: a frame pattern must end in .png, .jpg, .jpeg, .tif, .tiff or .exr", out)
 		}
 		if s := fmt.Sprintf(out, 1); strings.Contains(s, "%!") || fmt.Sprintf(out, 1) == fmt.Sprintf(out, 2) {
 			return animOutput{}, job.Usagef("-o %s: want exactly one integer verb such as %%05d in the pattern", out)
 		}
-		if isJPEG(out) && o.PNG16 {
-			return animOutput{}, job.Usagef("--png16 with -o %s: JPEG has 8 bits per channel", out)
+		f, err := resolveFormat(out, o.Format, o.PNG16, false)
+		if err != nil {
+			return animOutput{}, err
 		}
-		return animOutput{kind: "pattern", pattern: out}, nil
+		return animOutput{kind: "pattern", pattern: out, image: f}, nil
 	case ext == ".y4m" || out == output.Stdout:
 		return animOutput{kind: "y4m", path: out}, nil
 	case videoExts[ext] != "":
@@ -98,7 +104,7 @@ func Animate(ctx context.Context, env *job.Env, o Options, path string, af Anima
 	if err != nil {
 		return err
 	}
-	devs, release, err := env.Dev.OpenAllFor("flame", float64(len(a.times))*device.FlameWork(a.fp.Samples, a.fp.Buckets))
+	devs, release, err := animDevices(env, out, float64(len(a.times))*device.FlameWork(a.fp.Samples, a.fp.Buckets))
 	if err != nil {
 		return err
 	}
@@ -120,7 +126,7 @@ func Animate(ctx context.Context, env *job.Env, o Options, path string, af Anima
 	render := device.FrameRenderers(devs)
 	defer device.CloseRenderers(render)
 	p := &anim.Pipeline{Source: a.src, Times: times, Numbers: numbers, Render: render, Src: path,
-		Frame:    flame.Options{Seed: env.Seed, EarlyClip: o.EarlyClip, Transparent: o.Transparent},
+		Frame:    flame.Options{Seed: env.Seed, EarlyClip: o.EarlyClip, Transparent: o.Transparent, Linear: out.image.linear()},
 		Progress: lazyProgress(env.Progress, "flame animate"), Log: logLines(env.Log.Infof), Debug: debugLines(env.Log)}
 	err = writeAnimation(ctx, env, p, out, af, o, a.fps)
 	env.Dev.HintJIT(device.First(devs), "flame")
@@ -213,8 +219,14 @@ func writeAnimation(ctx context.Context, env *job.Env, p *anim.Pipeline, out ani
 	ao := anim.Output{Stdout: env.Stdout, Resume: af.Resume, PNG16: o.PNG16, Compression: level,
 		JPEGQuality: o.JPEGQuality, FPS: fps, CRF: af.CRF, Codec: af.Codec, Format: out.format,
 		PNGText: func(g *flame.Genome) ([]output.PNGText, error) {
-			return flam3Text(o.Version, g, flame.Options{}, flame.Stats{})
+			text, err := flam3Text(o.Version, g, flame.Options{}, flame.Stats{})
+			return fitText(env.Log.Warnf, out.image, g.Name, text), err
 		}}
+	if out.kind == "pattern" {
+		ao.Encode = func(ctx context.Context, w io.Writer, f *flame.Frame, text []output.PNGText) error {
+			return encodeImage(ctx, w, out.image, f, o, text)
+		}
+	}
 	var err error
 	switch out.kind {
 	case "pattern":
@@ -225,6 +237,17 @@ func writeAnimation(ctx context.Context, env *job.Env, p *anim.Pipeline, out ani
 		err = p.WriteVideo(ctx, out.path, ao)
 	}
 	return animError(err)
+}
+
+// animDevices opens the devices the policy picks for the frames, but none
+// for linear (EXR) frames: the GPU's finish kernel tone-maps, so they are
+// finished, and rendered, on the CPU.
+func animDevices(env *job.Env, out animOutput, work float64) ([]*gpu.Device, func(), error) {
+	if out.image.linear() {
+		env.Log.Infof("%s frames are rendered on the CPU (linear light is finished there)", out.image)
+		return nil, func() {}, nil
+	}
+	return env.Dev.OpenAllFor("flame", work)
 }
 
 // animError makes the pipeline's usage errors the job's (exit code 2).

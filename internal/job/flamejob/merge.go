@@ -22,11 +22,13 @@ const mergeBucketBytes = 36 + 32
 func Merge(ctx context.Context, env *job.Env, o Options, parts []string, out string) error {
 	switch {
 	case out == "":
-		return job.Usagef("flame merge: -o is required (.png, .jpg or -)")
-	case out != output.Stdout && !imageExts[lowerExt(out)] && !job.IsStream(out):
-		return job.Usagef("-o %s: want a .png, .jpg or .jpeg file, or - for standard output", out)
-	case isJPEG(out) && o.PNG16:
-		return job.Usagef("--png16 with -o %s: JPEG has 8 bits per channel; write a .png", out)
+		return job.Usagef("flame merge: -o is required (.png, .jpg, .tif, .exr or -)")
+	case out != output.Stdout && !isImagePath(out) && !job.IsStream(out):
+		return job.Usagef("-o %s: want a .png, .jpg, .jpeg, .tif, .tiff or .exr file, or - for standard output", out)
+	}
+	f, err := resolveFormat(out, o.Format, o.PNG16, false)
+	if err != nil {
+		return err
 	}
 	for _, p := range parts {
 		if err := job.CheckInput("flame merge", p); err != nil {
@@ -45,16 +47,20 @@ func Merge(ctx context.Context, env *job.Env, o Options, parts []string, out str
 	if err := sum.Complete(); err != nil {
 		return err
 	}
-	frame, err := sum.Finish(ctx)
+	finish := sum.Finish
+	if f.linear() {
+		finish = sum.FinishLinear
+	}
+	frame, err := finish(ctx)
 	if err != nil {
 		return err
 	}
 	in := sum.Info()
 	// The image carries the genome and samples one render's image does.
-	text := flam3TextOf(o.Version, in.GenomeXML, in.Samples, in.BadValues)
+	text := fitText(env.Log.Warnf, f, out, flam3TextOf(o.Version, in.GenomeXML, in.Samples, in.BadValues))
 	phase.Enter(ctx, "write")
 	if err := plan.Commit(ctx, []output.Write{{Path: out, Func: func(w io.Writer) error {
-		return encodeImage(ctx, w, out, frame, o, text)
+		return encodeImage(ctx, w, f, frame, o, text)
 	}}}); err != nil {
 		return err
 	}

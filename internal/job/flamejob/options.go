@@ -5,9 +5,7 @@
 package flamejob
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
@@ -33,6 +31,10 @@ type Options struct {
 	// Version is procgen's version, which a PNG's flam3_version names; the
 	// command sets it, it is no setting.
 	Version string `mapstructure:"-"`
+	// Format is --format (a command flag, not a setting); format is the
+	// image format a job resolved from it and -o (resolveFormat).
+	Format string `mapstructure:"-"`
+	format imageFormat
 }
 
 // Validate checks the settings' ranges: every error is a usage error.
@@ -58,14 +60,6 @@ func (o *Options) Validate() error {
 // size is the part of the options that changes a genome's size and samples.
 func (o Options) size() flame.Options {
 	return flame.Options{Width: o.Width, Height: o.Height, Quality: o.Quality, Supersample: o.Supersample}
-}
-
-// imageExts are the image files -o can name; anything else is a directory.
-var imageExts = map[string]bool{".png": true, ".jpg": true, ".jpeg": true}
-
-func isJPEG(path string) bool {
-	ext := strings.ToLower(filepath.Ext(path))
-	return ext == ".jpg" || ext == ".jpeg"
 }
 
 func lowerExt(p string) string { return strings.ToLower(filepath.Ext(p)) }
@@ -107,18 +101,4 @@ func (o Options) depth() output.BitDepth {
 		return output.Depth16
 	}
 	return output.Depth8
-}
-
-// encodeImage writes a finished frame as -o's extension asks: JPEG, or a
-// PNG of the settings' depth and compression carrying text.
-func encodeImage(ctx context.Context, w io.Writer, path string, frame *flame.Frame, o Options, text []output.PNGText) error {
-	level, _ := compression(o.Compression)
-	switch depth := o.depth(); {
-	case isJPEG(path):
-		return output.EncodeJPEG(ctx, w, frame.NRGBA(), o.JPEGQuality)
-	case depth == output.Depth16:
-		return output.EncodePNGText(ctx, w, frame.NRGBA64(), depth, level, text)
-	default:
-		return output.EncodePNGText(ctx, w, frame.NRGBA(), depth, level, text)
-	}
 }

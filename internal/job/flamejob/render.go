@@ -61,6 +61,7 @@ func renderImages(ctx context.Context, env *job.Env, o Options, r RenderArgs) er
 	if err != nil {
 		return err
 	}
+	o.format = dest.format
 	parseOpts, err := parseOptions(o)
 	if err != nil {
 		return err
@@ -172,7 +173,12 @@ func renderEach(ctx context.Context, env *job.Env, devs []*gpu.Device, plan *out
 	jobs []flameJob, o Options, batch int) ([]error, error) {
 	dev := device.First(devs)
 	r := flame.NewRenderer(dev)
-	if len(devs) > 1 {
+	switch {
+	case o.format.linear():
+		// A linear still is the accumulation finished on the host: one
+		// device's, as a split still's parts are.
+		r = linearRenderer{dev: dev}
+	case len(devs) > 1:
 		r = flame.NewMultiRenderer(devs) // one still: its samples split over the devices
 	}
 	var errs []error
@@ -202,6 +208,9 @@ func renderOnDevices(ctx context.Context, env *job.Env, devs []*gpu.Device, plan
 	rs := make([]flame.Renderer, len(devs))
 	for i, d := range devs {
 		rs[i] = flame.NewRenderer(d)
+		if o.format.linear() {
+			rs[i] = linearRenderer{dev: d}
+		}
 	}
 	done := int64(0)
 	bar := env.Progress(int64(len(jobs)), "flame render")

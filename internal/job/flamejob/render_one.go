@@ -49,9 +49,10 @@ func renderOne(ctx context.Context, env *job.Env, r flame.Renderer, plan *output
 	if err != nil {
 		return fmt.Errorf("%s: %w", j.source, err)
 	}
+	text = fitText(env.Log.Warnf, o.format, j.source, text)
 	phase.Enter(ctx, "write")
 	if err := plan.Commit(ctx, []output.Write{{Path: j.out, Func: func(w io.Writer) error {
-		return encodeImage(ctx, w, j.out, frame, o, text)
+		return encodeImage(ctx, w, o.format, frame, o, text)
 	}}}); err != nil {
 		return err
 	}

@@ -20,23 +20,25 @@ type destination struct {
 	plan   *output.Plan
 	dir    string
 	isFile bool
+	format imageFormat // of every image written
 }
 
 // planDestination settles where the images go before any genome is parsed:
 // a file, or a directory, which must exist or be creatable.
 func planDestination(env *job.Env, args, files []string, out string, o Options) (destination, error) {
 	single := len(args) == 1 && !job.IsDir(args[0])
-	outIsFile := out == output.Stdout || imageExts[strings.ToLower(filepath.Ext(out))] || existsNotDir(out) || job.IsStream(out)
+	outIsFile := out == output.Stdout || isImagePath(out) || existsNotDir(out) || job.IsStream(out)
 	switch {
 	case outIsFile && !single:
 		return destination{}, job.Usagef("-o %s names one image, but %d genome files (or a directory) were given: give a directory", out, len(files))
-	case outIsFile && isJPEG(out) && o.PNG16:
-		return destination{}, job.Usagef("--png16 with -o %s: JPEG has 8 bits per channel; write a .png", out)
 	case !outIsFile && out != "" && filepath.Ext(out) != "" && !job.IsDir(out):
-		return destination{}, job.Usagef("-o %s: want a .png, .jpg or .jpeg file, - for standard output, or a directory", out)
+		return destination{}, job.Usagef("-o %s: want a .png, .jpg, .tif or .exr file, - for standard output, or a directory", out)
 	}
-	d := destination{plan: output.NewPlan(env.Stdout), isFile: outIsFile}
-	var err error
+	f, err := resolveFormat(out, o.Format, o.PNG16, !outIsFile)
+	if err != nil {
+		return destination{}, err
+	}
+	d := destination{plan: output.NewPlan(env.Stdout), isFile: outIsFile, format: f}
 	switch {
 	case outIsFile:
 		if d.plan, err = env.PlanOutputs(files, out); err != nil {
@@ -72,6 +74,7 @@ func (d destination) claim(jobs []flameJob, out string, files []string) error {
 		case d.dir != "":
 			jobs[i].out = filepath.Join(d.dir, jobs[i].out)
 		}
+		jobs[i].out = strings.TrimSuffix(jobs[i].out, ".png") + d.format.ext() // outputName's names are PNGs
 		if prev, ok := claimed[jobs[i].out]; ok {
 			return job.Usagef("%s and %s would both write %s: render them into separate directories",
 				prev, jobs[i].source, jobs[i].out)

@@ -29,7 +29,6 @@ type GenomeArgs struct {
 	Width, Height int
 	All           bool // clone: every genome of the inputs, in order
 	Speed         float64
-	inputsFor     int
 	finalSetting  int
 	vars          []flame.VarID
 	mutation      genome.Mutation

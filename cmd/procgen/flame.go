@@ -24,6 +24,7 @@ func (a *app) newFlameCmd() *cobra.Command {
 	cmd.AddCommand(a.newFlameAnimateCmd())
 	cmd.AddCommand(a.newFlameSequenceCmd())
 	cmd.AddCommand(a.newFlameMergeCmd())
+	cmd.AddCommand(a.newFlameGenomeCmd())
 	return cmd
 }
 

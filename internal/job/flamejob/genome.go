@@ -128,7 +128,11 @@ func Genome(ctx context.Context, env *job.Env, o Options, args []string, ga Geno
 		return err
 	}
 	if ga.Out != output.Stdout {
-		env.Log.Infof("wrote %s (%d genomes, --mode %s)", ga.Out, len(out), ga.Mode)
+		noun := "genomes"
+		if len(out) == 1 {
+			noun = "genome"
+		}
+		env.Log.Infof("wrote %s (%d %s, --mode %s)", ga.Out, len(out), noun, ga.Mode)
 	}
 	return nil
 }

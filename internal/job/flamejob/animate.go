@@ -33,19 +33,20 @@ type AnimateArgs struct {
 
 // FlockArgs are the flags of 'flame animate' for cuburn's JSON flocks.
 type FlockArgs struct {
-	Profile  string
-	Frames   int
-	Half     bool
-	Still    bool
-	DB       string
-	FPSSet   bool // --fps given
-	DTimeSet bool // --dtime given
+	Profile   string
+	Frames    int
+	Half      bool
+	Still     bool
+	DB        string
+	FPSSet    bool // --fps given
+	FramesSet bool // --frames given (0 included)
+	DTimeSet  bool // --dtime given
 }
 
 // flockOptions are the cuburn options as the animation pipeline takes them.
 func (af AnimateArgs) flockOptions() anim.FlockOptions {
 	f := af.Flock
-	return anim.FlockOptions{Profile: f.Profile, Frames: f.Frames, Half: f.Half, Still: f.Still, DB: f.DB,
+	return anim.FlockOptions{Profile: f.Profile, Frames: f.Frames, FramesSet: f.FramesSet, Half: f.Half, Still: f.Still, DB: f.DB,
 		FPS: af.FPS, FPSSet: f.FPSSet, DTime: f.DTimeSet}
 }
 

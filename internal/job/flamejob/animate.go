@@ -213,8 +213,9 @@ func writeAnimation(ctx context.Context, env *job.Env, p *anim.Pipeline, out ani
 	level, _ := compression(o.Compression)
 	ao := anim.Output{Stdout: env.Stdout, Resume: af.Resume, PNG16: o.PNG16, Compression: level,
 		JPEGQuality: o.JPEGQuality, FPS: fps, CRF: af.CRF, Codec: af.Codec, Format: out.format,
-		PNGText: func(g *flame.Genome) ([]output.PNGText, error) {
-			return flam3Text(o.Version, g, flame.Options{}, flame.Stats{})
+		PNGText: func(k *flame.AnimGenome) ([]output.PNGText, error) {
+			xml, err := flame.FrameXML(k, o.Version)
+			return flam3TextOf(o.Version, string(xml), 0, 0), err
 		}}
 	var err error
 	switch out.kind {

@@ -226,7 +226,7 @@ func (p *plan) chaosGame(seed uint64) *chaosGame {
 		px := preparedXform{x: &c, cx: compileXform(&c), color: x.Color, colorSpeed: x.ColorSpeed, vis: visAdjusted(x.Opacity)}
 		for i := range cg.palette {
 			for ch := 0; ch < 4; ch++ {
-				px.palette[i][ch] = uint64(cg.palette[i][ch]*px.vis*fixedOne + 0.5)
+				px.palette[i][ch] = flam3Bump(cg.palette[i][ch] * px.vis)
 			}
 		}
 		return px

@@ -110,7 +110,7 @@ pg_flame_log_accumulate(const uint32_t *__restrict__ sorted, uint64_t total, con
 	float *r = acc, *g = acc + TILE, *b = acc + 2 * TILE;
 	uint32_t *cnt = reinterpret_cast<uint32_t *>(acc + 3 * TILE);
 	for (uint32_t i = threadIdx.x; i < 256; i += blockDim.x)
-		pal[i] = make_float4(genome->palette[i][0], genome->palette[i][1], genome->palette[i][2], 0.f);
+		pal[i] = make_float4(truncf(genome->palette[i][0]), truncf(genome->palette[i][1]), truncf(genome->palette[i][2]), 0.f); // as plot's
 	for (uint64_t chunk = (uint64_t)blockIdx.x * ACC_CHUNK; chunk < total; chunk += (uint64_t)gridDim.x * ACC_CHUNK) {
 		const uint64_t end = min(chunk + ACC_CHUNK, total);
 		for (uint64_t begin = chunk; begin < end;) {

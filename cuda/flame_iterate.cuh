@@ -125,8 +125,10 @@ __device__ __forceinline__ uint32_t plot(const FlameGenome &g, const FlameXform 
 		else frac = fi - (float)ci;
 		for (int ch = 0; ch < 4; ch++) col[ch] = g.palette[ci][ch] * (1.f - frac) + g.palette[ci + 1][ch] * frac;
 	}
+	// flam3's default buckets are unsigned ints: each sample's colour adds
+	// without its fraction (flam3Bump on the CPU).
 	float *h = hist + 4 * b;
-	pg_red_add4(h, col[0] * vis, col[1] * vis, col[2] * vis, col[3] * vis);
+	pg_red_add4(h, truncf(col[0] * vis), truncf(col[1] * vis), truncf(col[2] * vis), truncf(col[3] * vis));
 	if (!g.alpha_hits) atomicAdd(hits + b, 1u);
 	return LOG_NONE;
 }

@@ -58,6 +58,7 @@ changes a genome: the camera scales with the size, so the framing stays.` + floc
 			o.Format = format
 			af.BeginSet, af.EndSet = cmd.Flags().Changed("begin"), cmd.Flags().Changed("end")
 			af.Flock.FPSSet, af.Flock.DTimeSet = cmd.Flags().Changed("fps"), cmd.Flags().Changed("dtime")
+			af.Flock.FramesSet = cmd.Flags().Changed("frames")
 			af.Shard = func() (shard, error) { return a.shardOf(shardSpec) }
 			return flamejob.Animate(cmd.Context(), a.env(), o, args[0], af)
 		},

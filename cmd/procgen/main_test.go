@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/output"
 )
 
 func TestMain(m *testing.M) {
@@ -55,6 +56,7 @@ func TestScripts(t *testing.T) {
 			"emptydir":  cmdEmptydir,
 			"isdevice":  cmdIsdevice,
 			"imgformat": cmdImgformat,
+			"pngtext":   cmdPngtext,
 		},
 	})
 }
@@ -159,4 +161,22 @@ func cmdImgformat(ts *testscript.TestScript, neg bool, args []string) {
 	if format != args[1] {
 		ts.Fatalf("%s is %s, want %s", args[0], format, args[1])
 	}
+}
+
+// cmdPngtext writes the text chunk KEY of the PNG FILE (tEXt, zTXt or iTXt)
+// to OUT, so that a script can grep a compressed flam3_genome.
+func cmdPngtext(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: pngtext FILE KEY OUT")
+	}
+	f, err := os.Open(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer f.Close()
+	text, err := output.ReadPNGText(f, 1<<24)
+	ts.Check(err)
+	v, ok := text[args[1]]
+	if !ok {
+		ts.Fatalf("%s has no %s text chunk", args[0], args[1])
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[2]), []byte(v), 0o644))
 }

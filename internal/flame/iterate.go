@@ -251,7 +251,15 @@ func (cg *chaosGame) sampleColor(c float64, xf *preparedXform, out *[4]uint64) {
 		frac = f - float64(i)
 	}
 	for ch := 0; ch < 4; ch++ {
-		v := (cg.palette[i][ch]*(1-frac) + cg.palette[i+1][ch]*frac) * xf.vis
-		out[ch] = uint64(v*fixedOne + 0.5)
+		out[ch] = flam3Bump((cg.palette[i][ch]*(1-frac) + cg.palette[i+1][ch]*frac) * xf.vis)
 	}
 }
+
+// flam3Bump is what one sample of colour v (0..255 scale) adds to a bucket
+// channel in flam3's default render (bits=33): its buckets are unsigned
+// ints and `bucket += v` drops v's fraction, on every sample. Whole colours
+// (a step palette, fully visible xforms, no motion blur) lose nothing; an
+// interpolated (palette_mode linear), partly visible or temporally weighted
+// colour loses half a unit a sample on average, which made frames with
+// motion blur 0.3-1.2 % brighter than flam3's and linear palettes 0.4 %.
+func flam3Bump(v float64) uint64 { return uint64(v) * fixedOne }

@@ -32,7 +32,7 @@ func WriteAnimationEach(w io.Writer, each func(emit func(*AnimGenome) error) err
 	bw := bufio.NewWriter(ew)
 	fmt.Fprintln(bw, `<sequence version="procgen">`)
 	err := each(func(k *AnimGenome) error {
-		writeFlame(bw, k)
+		writeFlame(bw, k, num)
 		return ew.err
 	})
 	if err != nil {
@@ -57,12 +57,17 @@ func (e *errWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
+// numFormat writes one number of a genome.
+type numFormat func(float64) string
+
+// num is the shortest form that reads back exactly.
 func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-func nums(v ...float64) string {
+// list writes numbers separated by spaces.
+func (f numFormat) list(v ...float64) string {
 	s := make([]string, len(v))
 	for i, x := range v {
-		s[i] = num(x)
+		s[i] = f(x)
 	}
 	return strings.Join(s, " ")
 }
@@ -88,27 +93,27 @@ func filterShapeName(s FilterShape) string {
 	return "gaussian"
 }
 
-func writeFlame(w *bufio.Writer, k *AnimGenome) {
-	fmt.Fprintf(w, `<flame time="%s"`, num(k.Time))
+func writeFlame(w *bufio.Writer, k *AnimGenome, f numFormat) {
+	fmt.Fprintf(w, `<flame time="%s"`, f(k.Time))
 	if k.Name != "" {
 		fmt.Fprintf(w, ` name="%s"`, attrEscape(k.Name))
 	}
-	fmt.Fprintf(w, ` size="%d %d" center="%s" scale="%s"`, k.Width, k.Height, nums(k.Center[0], k.Center[1]), num(k.Scale))
+	fmt.Fprintf(w, ` size="%d %d" center="%s" scale="%s"`, k.Width, k.Height, f.list(k.Center[0], k.Center[1]), f(k.Scale))
 	if k.Zoom != 0 {
-		fmt.Fprintf(w, ` zoom="%s"`, num(k.Zoom))
+		fmt.Fprintf(w, ` zoom="%s"`, f(k.Zoom))
 	}
-	fmt.Fprintf(w, ` rotate="%s" supersample="%d" filter="%s" filter_shape="%s"`, num(k.Rotate), k.Supersample,
-		num(k.FilterRadius), filterShapeName(k.FilterShape))
+	fmt.Fprintf(w, ` rotate="%s" supersample="%d" filter="%s" filter_shape="%s"`, f(k.Rotate), k.Supersample,
+		f(k.FilterRadius), filterShapeName(k.FilterShape))
 	fmt.Fprintf(w, ` temporal_filter_type="%s"`, temporalNames[k.TemporalFilter])
 	if k.TemporalFilter == TemporalExp {
-		fmt.Fprintf(w, ` temporal_filter_exp="%s"`, num(k.TemporalFilterExp))
+		fmt.Fprintf(w, ` temporal_filter_exp="%s"`, f(k.TemporalFilterExp))
 	}
 	fmt.Fprintf(w, ` temporal_filter_width="%s" quality="%s" passes="%d" temporal_samples="%d"`,
-		num(k.TemporalFilterWidth), num(k.Quality), k.Passes, k.TemporalSamples)
+		f(k.TemporalFilterWidth), f(k.Quality), k.Passes, k.TemporalSamples)
 	fmt.Fprintf(w, ` background="%s" brightness="%s" gamma="%s" highlight_power="%s" vibrancy="%s"`,
-		nums(k.Background[:]...), num(k.Brightness), num(k.Gamma), num(k.HighlightPower), num(k.Vibrancy))
+		f.list(k.Background[:]...), f(k.Brightness), f(k.Gamma), f(k.HighlightPower), f(k.Vibrancy))
 	fmt.Fprintf(w, ` estimator_radius="%s" estimator_minimum="%s" estimator_curve="%s" gamma_threshold="%s"`,
-		num(k.EstimatorRadius), num(k.EstimatorMinimum), num(k.EstimatorCurve), num(k.GammaThreshold))
+		f(k.EstimatorRadius), f(k.EstimatorMinimum), f(k.EstimatorCurve), f(k.GammaThreshold))
 	mode := "step"
 	if k.PaletteMode == PaletteLinear {
 		mode = "linear"
@@ -119,35 +124,35 @@ func writeFlame(w *bufio.Writer, k *AnimGenome) {
 	}
 	fmt.Fprintf(w, ` interpolation_type="%s" palette_interpolation="%s"`, interpNames[k.InterpType], paletteInterp[k.PaletteInterp])
 	if k.PaletteInterp == PaletteHSVCircular && k.HSVRGBBlend != 0 {
-		fmt.Fprintf(w, ` hsv_rgb_palette_blend="%s"`, num(k.HSVRGBBlend))
+		fmt.Fprintf(w, ` hsv_rgb_palette_blend="%s"`, f(k.HSVRGBBlend))
 	}
 	fmt.Fprintln(w, ">")
 	for i := range k.Xforms {
-		writeXform(w, &k.Xforms[i], false, len(k.Xforms))
+		writeXform(w, &k.Xforms[i], false, len(k.Xforms), f)
 	}
 	if k.Final != nil {
-		writeXform(w, k.Final, true, 0)
+		writeXform(w, k.Final, true, 0, f)
 	}
 	for i, c := range k.Palette {
 		if c[3] == 1 {
-			fmt.Fprintf(w, "   <color index=\"%d\" rgb=\"%s\"/>\n", i, nums(c[0]*255, c[1]*255, c[2]*255))
+			fmt.Fprintf(w, "   <color index=\"%d\" rgb=\"%s\"/>\n", i, f.list(c[0]*255, c[1]*255, c[2]*255))
 		} else {
-			fmt.Fprintf(w, "   <color index=\"%d\" rgba=\"%s\"/>\n", i, nums(c[0]*255, c[1]*255, c[2]*255, c[3]*255))
+			fmt.Fprintf(w, "   <color index=\"%d\" rgba=\"%s\"/>\n", i, f.list(c[0]*255, c[1]*255, c[2]*255, c[3]*255))
 		}
 	}
 	fmt.Fprintln(w, "</flame>")
 }
 
-func writeXform(w *bufio.Writer, x *Xform, final bool, nstd int) {
+func writeXform(w *bufio.Writer, x *Xform, final bool, nstd int, f numFormat) {
 	if final {
-		fmt.Fprintf(w, `   <finalxform color="%s" color_speed="%s"`, num(x.Color), num(x.ColorSpeed))
+		fmt.Fprintf(w, `   <finalxform color="%s" color_speed="%s"`, f(x.Color), f(x.ColorSpeed))
 	} else {
-		fmt.Fprintf(w, `   <xform weight="%s" color="%s" color_speed="%s" animate="%s"`, num(x.Weight), num(x.Color),
-			num(x.ColorSpeed), num(x.Animate))
+		fmt.Fprintf(w, `   <xform weight="%s" color="%s" color_speed="%s" animate="%s"`, f(x.Weight), f(x.Color),
+			f(x.ColorSpeed), f(x.Animate))
 	}
 	var active [NumVars]bool
 	for _, v := range x.Vars {
-		fmt.Fprintf(w, ` %s="%s"`, VarNames[v.ID], num(v.Weight))
+		fmt.Fprintf(w, ` %s="%s"`, VarNames[v.ID], f(v.Weight))
 		active[v.ID] = true
 	}
 	for v := VarID(0); v < NumVars; v++ {
@@ -156,17 +161,17 @@ func writeXform(w *bufio.Writer, x *Xform, final bool, nstd int) {
 		}
 		for _, p := range varParams[v] {
 			if !isPrecalc(p) {
-				fmt.Fprintf(w, ` %s="%s"`, ParamNames[p], num(x.Params[p]))
+				fmt.Fprintf(w, ` %s="%s"`, ParamNames[p], f(x.Params[p]))
 			}
 		}
 	}
 	if active[VarFlower] { // flam3_copy_params misses flower_holes; it is a parameter all the same
-		fmt.Fprintf(w, ` flower_holes="%s"`, num(x.Params[PFlowerHoles]))
+		fmt.Fprintf(w, ` flower_holes="%s"`, f(x.Params[PFlowerHoles]))
 	}
 	c := x.Coefs
-	fmt.Fprintf(w, ` coefs="%s"`, nums(c[:]...))
+	fmt.Fprintf(w, ` coefs="%s"`, f.list(c[:]...))
 	if !x.Post.IsIdentity() {
-		fmt.Fprintf(w, ` post="%s"`, nums(x.Post[:]...))
+		fmt.Fprintf(w, ` post="%s"`, f.list(x.Post[:]...))
 	}
 	if !final && x.Chaos != nil {
 		row := make([]float64, nstd)
@@ -176,7 +181,7 @@ func writeXform(w *bufio.Writer, x *Xform, final bool, nstd int) {
 				row[j] = x.Chaos[j]
 			}
 		}
-		fmt.Fprintf(w, ` chaos="%s"`, nums(row...))
+		fmt.Fprintf(w, ` chaos="%s"`, f.list(row...))
 	}
-	fmt.Fprintf(w, ` opacity="%s"/>`+"\n", num(x.Opacity))
+	fmt.Fprintf(w, ` opacity="%s"/>`+"\n", f(x.Opacity))
 }

@@ -233,7 +233,7 @@ func (p *plan) chaosGame(seed uint64) *chaosGame {
 		cg.z3 = cg.z3 || xformUses3D(x)
 		for i := range cg.palette {
 			for ch := 0; ch < 4; ch++ {
-				px.palette[i][ch] = uint64(cg.palette[i][ch]*px.vis*fixedOne + 0.5)
+				px.palette[i][ch] = flam3Bump(cg.palette[i][ch] * px.vis)
 			}
 		}
 		return px

@@ -3,6 +3,7 @@ package anim
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -32,17 +33,20 @@ type Input struct {
 type FlockOptions struct {
 	Profile string // render profile JSON; empty: cuburn's default
 	Frames  int    // frame count; 0: from the profile
-	Half    bool   // a node as a half loop
-	Still   bool   // one frame at edge time 0, no motion blur
-	DB      string // where "nodes/NAME" links are read from
-	FPS     float64
-	FPSSet  bool // FPS was given and overrides the profile's
-	DTime   bool // a time step was given (which edges refuse)
+	// FramesSet says Frames was given: then it must be a count, 0 included
+	// (which would otherwise silently mean the profile's count).
+	FramesSet bool
+	Half      bool   // a node as a half loop
+	Still     bool   // one frame at edge time 0, no motion blur
+	DB        string // where "nodes/NAME" links are read from
+	FPS       float64
+	FPSSet    bool // FPS was given and overrides the profile's
+	DTime     bool // a time step was given (which edges refuse)
 }
 
 // any says whether a cuburn-only option was given.
 func (f FlockOptions) any() bool {
-	return f.Profile != "" || f.Frames != 0 || f.Half || f.Still || f.DB != ""
+	return f.Profile != "" || f.Frames != 0 || f.FramesSet || f.Half || f.Still || f.DB != ""
 }
 
 // Loaded is an animation read, with its parser's warnings and the video
@@ -135,6 +139,9 @@ func loadFlock(in Input, data []byte) (*cuburn.Anim, float64, error) {
 		name = "<stdin>"
 	}
 	an, err := cuburn.Load(data, name, prof, cuburn.Options{DB: ff.DB, Half: ff.Half})
+	if errors.Is(err, cuburn.ErrHalfEdge) {
+		return nil, fps, usagef("%s: --half: %v", name, cuburn.ErrHalfEdge)
+	}
 	if err != nil {
 		return nil, fps, err
 	}

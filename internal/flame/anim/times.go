@@ -68,7 +68,7 @@ func flockFrameTimes(an *cuburn.Anim, r Range, ff FlockOptions) ([]float64, []in
 		return nil, nil, usagef("--dtime does not apply to a cuburn edge: its frames are --frames N (or the profile's fps and duration)")
 	}
 	if ff.Still {
-		if ff.Frames != 0 || r.BeginSet || r.EndSet {
+		if ff.Frames != 0 || ff.FramesSet || r.BeginSet || r.EndSet {
 			return nil, nil, usagef("--still renders one frame: drop --frames, --begin and --end")
 		}
 		an.Profile.FrameWidth = 0
@@ -79,8 +79,8 @@ func flockFrameTimes(an *cuburn.Anim, r Range, ff FlockOptions) ([]float64, []in
 		n = an.FrameCount()
 	}
 	switch {
-	case ff.Frames < 0:
-		return nil, nil, usagef("invalid --frames %d: want a positive frame count", ff.Frames)
+	case ff.Frames < 0 || (ff.FramesSet && ff.Frames == 0):
+		return nil, nil, usagef("invalid --frames %d: want a positive frame count (leave --frames out for the profile's)", ff.Frames)
 	case n < 1:
 		return nil, nil, usagef("%s: %d frames at %g fps over %g s × blend.duration %g: give --frames N", an.Name, n,
 			an.Profile.FPS, an.Profile.Duration, an.Duration)

@@ -24,7 +24,7 @@ type Output struct {
 	JPEGQuality int
 	// PNGText is what each PNG keeps beside the image: the genome at the
 	// frame's time (flam3's flam3_genome chunk), as flam3-animate's do.
-	PNGText func(g *flame.Genome) ([]output.PNGText, error)
+	PNGText func(k *flame.AnimGenome) ([]output.PNGText, error)
 	// Encode, when set, writes each frame file instead of the PNG or JPEG
 	// encoder its name picks: the caller's formats (TIFF, EXR), with text.
 	Encode func(ctx context.Context, w io.Writer, f *flame.Frame, text []output.PNGText) error
@@ -77,7 +77,7 @@ func (p *Pipeline) WritePattern(ctx context.Context, pattern string, o Output) e
 	written := 0
 	pool := newEncodePool(0)
 	err := p.Run(ctx, skip, func(i int, f *flame.Frame) error {
-		text, err := o.PNGText(&p.Source.At(p.Times[i]).Genome)
+		text, err := o.PNGText(p.Source.At(p.Times[i]))
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package cuburn
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -47,6 +48,10 @@ type Options struct {
 	// duration 1).
 	Half bool
 }
+
+// ErrHalfEdge is returned for Options.Half on an edge: a half loop is
+// made of one node, and an edge's ends are set by its link's phases.
+var ErrHalfEdge = errors.New("a half loop applies to a cuburn node, not an edge (its link's @phases set where it starts and ends)")
 
 // IsJSON reports whether data looks like a cuburn node or edge
 // document: a JSON object whose "type" is "node" or "edge".
@@ -98,6 +103,9 @@ func Load(data []byte, path string, prof Profile, o Options) (*Anim, error) {
 		}
 		edit = jobj(item, "blend", jobj(item, "duration", dstOff-srcOff, "xform_sort", &jval{kind: jStr, str: "natural"}))
 	} else {
+		if o.Half {
+			return nil, fmt.Errorf("%s: %w", path, ErrHalfEdge)
+		}
 		edit = item
 		link := item.get("link")
 		ends := [2]*jval{}

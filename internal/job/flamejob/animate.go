@@ -34,19 +34,20 @@ type AnimateArgs struct {
 
 // FlockArgs are the flags of 'flame animate' for cuburn's JSON flocks.
 type FlockArgs struct {
-	Profile  string
-	Frames   int
-	Half     bool
-	Still    bool
-	DB       string
-	FPSSet   bool // --fps given
-	DTimeSet bool // --dtime given
+	Profile   string
+	Frames    int
+	Half      bool
+	Still     bool
+	DB        string
+	FPSSet    bool // --fps given
+	FramesSet bool // --frames given (0 included)
+	DTimeSet  bool // --dtime given
 }
 
 // flockOptions are the cuburn options as the animation pipeline takes them.
 func (af AnimateArgs) flockOptions() anim.FlockOptions {
 	f := af.Flock
-	return anim.FlockOptions{Profile: f.Profile, Frames: f.Frames, Half: f.Half, Still: f.Still, DB: f.DB,
+	return anim.FlockOptions{Profile: f.Profile, Frames: f.Frames, FramesSet: f.FramesSet, Half: f.Half, Still: f.Still, DB: f.DB,
 		FPS: af.FPS, FPSSet: f.FPSSet, DTime: f.DTimeSet}
 }
 
@@ -218,9 +219,9 @@ func writeAnimation(ctx context.Context, env *job.Env, p *anim.Pipeline, out ani
 	level, _ := compression(o.Compression)
 	ao := anim.Output{Stdout: env.Stdout, Resume: af.Resume, PNG16: o.PNG16, Compression: level,
 		JPEGQuality: o.JPEGQuality, FPS: fps, CRF: af.CRF, Codec: af.Codec, Format: out.format,
-		PNGText: func(g *flame.Genome) ([]output.PNGText, error) {
-			text, err := flam3Text(o.Version, g, flame.Options{}, flame.Stats{})
-			return fitText(env.Log.Warnf, out.image, g.Name, text), err
+		PNGText: func(k *flame.AnimGenome) ([]output.PNGText, error) {
+			xml, err := flame.FrameXML(k, o.Version)
+			return fitText(env.Log.Warnf, out.image, "frame", flam3TextOf(o.Version, string(xml), 0, 0)), err
 		}}
 	if out.kind == "pattern" {
 		ao.Encode = func(ctx context.Context, w io.Writer, f *flame.Frame, text []output.PNGText) error {

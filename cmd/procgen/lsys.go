@@ -18,6 +18,7 @@ func (a *app) newLsysCmd() *cobra.Command {
 func (a *app) newLsysDeriveCmd() *cobra.Command {
 	var outs []string
 	var allSteps bool
+	var stepTime float64
 	var format, up, shardSpec string
 	cmd := &cobra.Command{
 		Use:   "derive SYSTEM.l|DIR ... [-n STEPS] [-o out.obj|out.png|out.json ...]",
@@ -81,7 +82,7 @@ array's variables.`,
 			if err := a.decode("lsys", &o); err != nil {
 				return err
 			}
-			o.AllSteps, o.Up, o.Format = allSteps, up, format
+			o.AllSteps, o.Up, o.Format, o.StepTime = allSteps, up, format, stepTime
 			if err := o.Validate(); err != nil {
 				return err
 			}
@@ -107,7 +108,8 @@ array's variables.`,
 	a.bindFlag(f, "lsys.line-scale", "line-scale", "")
 	a.bindFlag(f, "lsys.line-width", "line-width", "")
 	a.bindFlag(f, "lsys.stats", "stats", "")
-	f.BoolVar(&allSteps, "all-steps", false, ".txt: write every step's string w0..wn, one line each (default: the last)")
+	f.BoolVar(&allSteps, "all-steps", false, ".txt: write every step's string w0..wn, one line each (default: the last); .glb: a node per step, animated; -o 'grow/%03d.obj': a mesh per step")
+	f.Float64Var(&stepTime, "step-time", 1, "--all-steps GLB: the `SECONDS` each step is shown in the growth animation")
 	addShardFlag(f, &shardSpec)
 	f.StringVar(&up, "up", "", "PNG: the world `DIRECTION` shown upwards (x, -x, y, ... or x,y,z; default +Y, or -Z looking along Y)")
 	return cmd

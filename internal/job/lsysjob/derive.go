@@ -37,6 +37,7 @@ type system struct {
 	pipe       turtle.Pipeline
 	rep        Report
 	palette    [][3]float64 // --color-map's colours, or nil
+	grow       growth       // --all-steps with meshes
 	mu         sync.Mutex   // the progress callbacks of derivation and interpretation
 }
 
@@ -63,8 +64,13 @@ func derive(ctx context.Context, env *job.Env, path string, outs []string, o *Op
 		return err
 	}
 	var geom *turtle.Geometry
-	if o.needsGeometry(outs) {
+	if o.needsGeometry(r.outs) || len(r.grow.patterns) > 0 {
 		if geom, err = r.interpret(ctx); err != nil {
+			return err
+		}
+	}
+	if r.wantsGrowth() {
+		if err := r.growSteps(ctx, dev, geom); err != nil {
 			return err
 		}
 	}
@@ -72,7 +78,7 @@ func derive(ctx context.Context, env *job.Env, path string, outs []string, o *Op
 	if err != nil {
 		return err
 	}
-	if err := checkMeshMemory(env, geom, outs, o, r.rep.setsWidth); err != nil {
+	if err := checkMeshMemory(env, geom, r.outs, o, r.rep.setsWidth); err != nil {
 		return err
 	}
 	return r.write(ctx, geom, preview)
@@ -93,6 +99,7 @@ func (r *system) planRun(ctx context.Context) error {
 		inputs = append(inputs, r.o.ColorMap)
 	}
 	inputs = append(inputs, surfaceFiles(r.o.surfaces)...)
+	r.splitPatterns()
 	plan, err := r.env.PlanOutputs(inputs, append(slices.Clone(r.outs), r.o.mtlPaths(r.outs)...)...)
 	if err != nil {
 		return err
@@ -134,7 +141,7 @@ func (r *system) planRun(ctx context.Context) error {
 		return job.Usagef("lsys: %s derives %d steps, over the limit of %d: set -n", r.path, r.steps, MaxSteps)
 	}
 	r.maxModules = moduleCap(r.env, *r.o)
-	return nil
+	return r.planSteps()
 }
 
 // open opens the device the policy chooses for this system's work: the
@@ -261,7 +268,11 @@ func (r *system) write(ctx context.Context, geom *turtle.Geometry, preview *imag
 			mtllib = filepath.Base(output.MTLPath(out))
 		}
 		writes[i] = output.Write{Path: out, Func: encoder(ctx, r.o.format(out), geom, preview, &r.rep, r.o, r.palette, mtllib)}
+		if r.o.AllSteps && r.o.format(out) == ".glb" {
+			writes[i].Func = func(w io.Writer) error { return r.encodeGrowth(ctx, w) }
+		}
 	}
+	writes = append(writes, r.stepWrites(ctx)...)
 	for _, mtl := range r.o.mtlPaths(r.outs) {
 		writes = append(writes, output.Write{Path: mtl, Func: func(w io.Writer) error {
 			m, err := geom.Mesh(meshOptions(".obj", geom, r.o, r.rep.setsWidth, r.palette))
@@ -279,6 +290,9 @@ func (r *system) write(ctx context.Context, geom *turtle.Geometry, preview *imag
 		if out != output.Stdout {
 			r.env.Log.Infof("wrote %s", out)
 		}
+	}
+	if n := len(r.grow.files); n > 0 {
+		r.env.Log.Infof("wrote %d step files (%s ... %s)", n, r.grow.files[0], r.grow.files[n-1])
 	}
 	if r.o.Stats || len(r.outs) == 0 {
 		w := r.env.Stdout

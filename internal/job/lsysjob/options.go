@@ -34,7 +34,10 @@ type Options struct {
 	// Surface are --surface X=leaf|petal|sepal|flower|FILE.obj values.
 	Surface  []string `mapstructure:"surface"`
 	AllSteps bool     `mapstructure:"-"` // --all-steps: a .txt output holds every step's string
-	Up       string   `mapstructure:"-"` // --up: the world direction shown upwards in the preview
+	// StepTime is --step-time: the seconds each step is shown in an
+	// --all-steps GLB's animation.
+	StepTime float64 `mapstructure:"-"`
+	Up       string  `mapstructure:"-"` // --up: the world direction shown upwards in the preview
 	// Format is --format: what -o - (or a device) writes.
 	Format string `mapstructure:"-"`
 	// stdoutFormat is the extension -o - writes, from Format.
@@ -56,6 +59,8 @@ func (o *Options) Validate() error {
 		return job.Usagef("invalid --cylinders %d: want 0 (lines) or 3..64 sides", o.Cylinders)
 	case o.ImageWidth < 16 || o.ImageWidth > 1<<15 || o.ImageHeight < 16 || o.ImageHeight > 1<<15:
 		return job.Usagef("invalid image size %dx%d: want 16..32768 pixels a side", o.ImageWidth, o.ImageHeight)
+	case !(o.StepTime > 0) || o.StepTime > 1e6:
+		return job.Usagef("invalid --step-time %g: want seconds, above 0 and at most 1e6", o.StepTime)
 	case !(o.LineScale > 0) || o.LineScale > 1e6:
 		return job.Usagef("invalid --line-scale %g: want a positive number", o.LineScale)
 	}
@@ -96,6 +101,12 @@ func (o *Options) checkOutputs(outs []string) error {
 				return job.Usagef("invalid --format %q: want txt, json, obj, glb or ply for -o -", o.Format)
 			}
 			o.stdoutFormat = "." + o.Format
+			continue
+		}
+		if isStepPattern(out) {
+			if err := o.checkStepPattern(out); err != nil {
+				return err
+			}
 			continue
 		}
 		if _, ok := formats[strings.ToLower(filepath.Ext(out))]; !ok {

@@ -69,7 +69,13 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 			return fmt.Errorf("mesh: glb: %w", errTooBig)
 		}
 	}
-	js, err := json.Marshal(gltfJSON(m, parts))
+	if o.Growth != nil {
+		if len(o.Growth.Step) != len(m.Parts) {
+			return fmt.Errorf("mesh: glb: growth names %d parts of %d", len(o.Growth.Step), len(m.Parts))
+		}
+		binLen += o.Growth.bytes()
+	}
+	js, err := json.Marshal(gltfJSON(m, parts, o.Growth))
 	if err != nil {
 		return err
 	}
@@ -119,6 +125,9 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 		if err := writeContext(ctx, w, instanceData(m.Parts[i].Instances)); err != nil {
 			return err
 		}
+	}
+	if o.Growth != nil {
+		return writeContext(ctx, w, o.Growth.data())
 	}
 	return nil
 }
@@ -310,7 +319,7 @@ func linePiece(q *glbPiece, c *Chunk) {
 }
 
 // gltfJSON is the JSON chunk for the pieces of m's parts.
-func gltfJSON(m *Mesh, parts [][]glbPiece) gltfDoc {
+func gltfJSON(m *Mesh, parts [][]glbPiece, growth *Growth) gltfDoc {
 	doc := gltfDoc{Asset: gltfAsset{Version: "2.0", Generator: generator(m), Extras: m.Extras}, Scenes: []gltfScene{{Nodes: []int{}}}}
 	used := make([]bool, len(m.Materials))
 	matIndex := make([]int, len(m.Materials))
@@ -338,7 +347,9 @@ func gltfJSON(m *Mesh, parts [][]glbPiece) gltfDoc {
 		return len(doc.Accessors) - 1
 	}
 	var inst [][2]int // instanced parts and their nodes
+	partNode := make([]int, len(parts))
 	for i, ps := range parts {
+		partNode[i] = -1
 		var mat *int
 		if mi := m.Parts[i].Material; mi >= 0 {
 			mat = &matIndex[mi]
@@ -356,7 +367,9 @@ func gltfJSON(m *Mesh, parts [][]glbPiece) gltfDoc {
 			continue
 		}
 		doc.Meshes = append(doc.Meshes, gltfMesh{Name: m.Parts[i].Name, Primitives: prims})
-		doc.Nodes = append(doc.Nodes, gltfNode{Name: m.Parts[i].Name, Mesh: len(doc.Meshes) - 1})
+		mesh := len(doc.Meshes) - 1
+		doc.Nodes = append(doc.Nodes, gltfNode{Name: m.Parts[i].Name, Mesh: &mesh})
+		partNode[i] = len(doc.Nodes) - 1
 		doc.Scenes[0].Nodes = append(doc.Scenes[0].Nodes, len(doc.Nodes)-1)
 		if m.Parts[i].Instances != nil {
 			inst = append(inst, [2]int{i, len(doc.Nodes) - 1})
@@ -365,6 +378,9 @@ func gltfJSON(m *Mesh, parts [][]glbPiece) gltfDoc {
 	// The instances' data follows all vertex data, as EncodeGLB writes it.
 	for _, pn := range inst {
 		instancing(&doc, pn[1], m.Parts[pn[0]].Instances, view, acc)
+	}
+	if growth != nil { // its data follows the instances'
+		animate(&doc, growth, partNode, view, acc)
 	}
 	if offset > 0 {
 		doc.Buffers = []gltfBuffer{{ByteLength: offset}}

@@ -11,16 +11,17 @@ import (
 // The glTF JSON, only what EncodeGLB writes.
 type (
 	gltfDoc struct {
-		Asset          gltfAsset      `json:"asset"`
-		ExtensionsUsed []string       `json:"extensionsUsed,omitempty"`
-		Scene          int            `json:"scene"`
-		Scenes         []gltfScene    `json:"scenes"`
-		Nodes          []gltfNode     `json:"nodes,omitempty"`
-		Meshes         []gltfMesh     `json:"meshes,omitempty"`
-		Materials      []gltfMaterial `json:"materials,omitempty"`
-		Accessors      []gltfAccessor `json:"accessors,omitempty"`
-		BufferViews    []gltfView     `json:"bufferViews,omitempty"`
-		Buffers        []gltfBuffer   `json:"buffers,omitempty"`
+		Asset          gltfAsset       `json:"asset"`
+		ExtensionsUsed []string        `json:"extensionsUsed,omitempty"`
+		Scene          int             `json:"scene"`
+		Scenes         []gltfScene     `json:"scenes"`
+		Nodes          []gltfNode      `json:"nodes,omitempty"`
+		Meshes         []gltfMesh      `json:"meshes,omitempty"`
+		Materials      []gltfMaterial  `json:"materials,omitempty"`
+		Accessors      []gltfAccessor  `json:"accessors,omitempty"`
+		BufferViews    []gltfView      `json:"bufferViews,omitempty"`
+		Buffers        []gltfBuffer    `json:"buffers,omitempty"`
+		Animations     []gltfAnimation `json:"animations,omitempty"`
 	}
 	gltfAsset struct {
 		Version   string `json:"version"`
@@ -32,7 +33,8 @@ type (
 	}
 	gltfNode struct {
 		Name       string       `json:"name"`
-		Mesh       int          `json:"mesh"`
+		Mesh       *int         `json:"mesh,omitempty"`
+		Children   []int        `json:"children,omitempty"`
 		Extensions *gltfNodeExt `json:"extensions,omitempty"`
 	}
 	gltfNodeExt struct {
@@ -77,6 +79,24 @@ type (
 	}
 	gltfBuffer struct {
 		ByteLength int `json:"byteLength"`
+	}
+	gltfAnimation struct {
+		Name     string        `json:"name"`
+		Channels []gltfChannel `json:"channels"`
+		Samplers []gltfSampler `json:"samplers"`
+	}
+	gltfChannel struct {
+		Sampler int        `json:"sampler"`
+		Target  gltfTarget `json:"target"`
+	}
+	gltfTarget struct {
+		Node int    `json:"node"`
+		Path string `json:"path"`
+	}
+	gltfSampler struct {
+		Input         int    `json:"input"`
+		Output        int    `json:"output"`
+		Interpolation string `json:"interpolation"`
 	}
 )
 

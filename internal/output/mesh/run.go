@@ -15,6 +15,9 @@ type Options struct {
 	// Workers build and format chunks in parallel; 0 means GOMAXPROCS.
 	// The output does not depend on it.
 	Workers int
+	// Growth, when not nil, makes a GLB show the parts step by step (see
+	// Growth); the other writers ignore it.
+	Growth *Growth
 }
 
 func (o *Options) workers() int {

@@ -53,6 +53,10 @@ it): built in are L leaf, P petal, S sepal and K flower; --surface X=FILE.obj
 adds or replaces one. GLB writes each surface once and instances it
 (EXT_mesh_gpu_instancing); OBJ and PLY repeat it.
 
+Growth: --all-steps with -o 'grow/%03d.glb' (.obj, .ply) writes the mesh of
+every step 0..n, each as -n k would; with -o grow.glb one GLB holds a node per
+step, shown in turn by a scale animation (--step-time seconds a step).
+
 Derivation runs on the GPU with --device cuda/auto where one is present; the
 derived string is the same on both backends for a given --seed (stochastic
 rules draw from a counter-based generator keyed by seed, step and position).
@@ -75,6 +79,7 @@ array's variables.`,
   procgen lsys derive configs/lsys/koch-island.l -n 7 -o koch.glb
   procgen lsys derive configs/lsys/tree3d.l --color-map configs/lsys/plant.colors -o tree.ply
   procgen lsys derive configs/lsys/lychnis-fig33.l --surface L=petal -o lychnis.glb
+  procgen lsys derive configs/lsys/tree3d.l -n 5 --all-steps -o grow.glb
   procgen lsys derive configs/lsys/ -o 'plants/%s.png' -o 'plants/%s.json' --shard 0/2`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -294,9 +294,9 @@ func (r *system) write(ctx context.Context, geom *turtle.Geometry, preview *imag
 	if n := len(r.grow.files); n > 0 {
 		r.env.Log.Infof("wrote %d step files (%s ... %s)", n, r.grow.files[0], r.grow.files[n-1])
 	}
-	if r.o.Stats || len(r.outs) == 0 {
+	if noOuts := len(r.outs) == 0 && len(r.grow.files) == 0; r.o.Stats || noOuts {
 		w := r.env.Stdout
-		if len(r.outs) > 0 {
+		if !noOuts {
 			w = r.env.Stderr
 		}
 		return writeStats(w, &r.rep)

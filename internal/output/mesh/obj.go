@@ -38,7 +38,7 @@ func EncodeOBJ(ctx context.Context, w io.Writer, m *Mesh, o OBJOptions) error {
 	if _, err := w.Write(head); err != nil {
 		return err
 	}
-	e := objWriter{w: w, workers: o.workers(), tk: newTicker(m, o.Progress), pos: 1, nrm: 1, material: -1}
+	e := objWriter{w: w, workers: o.workers(), tk: newTicker(m, o.Progress), pos: 1, nrm: 1, uv: 1, material: -1}
 	for i := range m.Parts {
 		p := &m.Parts[i]
 		if p.Count == 0 {

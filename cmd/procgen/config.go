@@ -54,7 +54,7 @@ func configKeys() []configKey {
 		{"lsys.steps", -1, "derivation `STEPS` (-1: the system's derivation length)"},
 		{"lsys.max-modules", uint64(250_000_000), "stop before a step would write more than `N` modules (protects memory; raise it for big runs)"},
 		{"lsys.cylinders", 0, "draw segments as tubes of `N` sides (3..64) with widths from '!'; 0: lines in OBJ, 8 sides where --stems gives tubes"},
-		{"lsys.stems", "auto", "OBJ/GLB/PLY: segments as `KIND`: line, ribbon (flat quads of the width), tube, or auto (tubes with --cylinders; else OBJ lines; GLB/PLY: tubes in 3D, a planar system ribbons where it sets widths, lines where not)"},
+		{"lsys.stems", "auto", "OBJ/GLB/PLY: segments as `KIND`: line, ribbon (flat quads of the width), tube, smooth (a generalised cylinder through each chain of segments, with texture coordinates), or auto (tubes with --cylinders; else OBJ lines; GLB/PLY: tubes in 3D, a planar system ribbons where it sets widths, lines where not)"},
 		{"lsys.color-map", "", "colour map `FILE` colouring the colour indices (' ; ,): lines \"R G B\" (0..255) or \"#rrggbb\", index 0 first; OBJ then gets an .mtl"},
 		{"lsys.surface", []string{}, "surface for ~X: `X=leaf`, petal, sepal or flower (built in), or X=FILE.obj (repeatable; built in without it: L leaf, P petal, S sepal, K flower)"},
 		{"lsys.view", "front", "PNG: `VIEW` to look along: front, back, side, left, right, top, bottom or x,y,z"},

@@ -43,7 +43,9 @@ statistics go to stdout.
 Meshes fit the input: --stems auto writes a planar (2D) system to GLB and PLY
 as lines, or as flat ribbons where it sets widths with '!' or '#', and a 3D
 one as tubes; OBJ gets lines unless --cylinders N asks for tubes. --stems
-line|ribbon|tube chooses. GLB and PLY hold the whole mesh until written: its
+line|ribbon|tube chooses; --stems smooth draws each unbranched run of
+segments as one generalised cylinder, smooth through turns, with texture
+coordinates (u around, v along in circumferences). GLB and PLY hold the whole mesh until written: its
 memory is estimated before it is built and refused over --max-memory.
 Colour indices (' ; to add 1, , to subtract 1, or set with a parameter)
 become one material each; --color-map FILE gives their colours (GLB

@@ -86,6 +86,7 @@ const (
 	stemLine   = "line"
 	stemRibbon = "ribbon"
 	stemTube   = "tube"
+	stemSmooth = "smooth"
 )
 
 // stems resolves --stems for an output format: auto gives tubes where
@@ -116,13 +117,13 @@ func stems(format string, g *turtle.Geometry, o *Options, setsWidth bool) string
 func meshOptions(format string, g *turtle.Geometry, o *Options, setsWidth bool, palette [][3]float64) turtle.MeshOptions {
 	mo := turtle.MeshOptions{WidthScale: tubeScale(o.LineWidth, g, setsWidth), Palette: palette,
 		ByColor: format != ".obj" || palette != nil, Surfaces: o.library}
-	switch stems(format, g, o, setsWidth) {
-	case stemTube:
+	switch st := stems(format, g, o, setsWidth); st {
+	case stemTube, stemSmooth:
 		mo.Sides = o.Cylinders
 		if mo.Sides == 0 {
 			mo.Sides = 8
 		}
-		mo.Caps, mo.Normals = true, true
+		mo.Caps, mo.Normals, mo.Smooth = true, true, st == stemSmooth
 	case stemRibbon:
 		mo.Ribbons, mo.Normals = true, true
 	default:

@@ -27,7 +27,8 @@ type Options struct {
 	LineScale   float64 `mapstructure:"line-scale"`
 	LineWidth   string  `mapstructure:"line-width"`
 	Stats       bool    `mapstructure:"stats"`
-	// Stems is how segments become mesh geometry: auto, line, ribbon or tube.
+	// Stems is how segments become mesh geometry: auto, line, ribbon, tube
+	// or smooth (generalised cylinders).
 	Stems string `mapstructure:"stems"`
 	// ColorMap is a colour map file colouring the colour indices.
 	ColorMap string `mapstructure:"color-map"`
@@ -69,9 +70,9 @@ func (o *Options) Validate() error {
 		return err
 	}
 	switch o.Stems {
-	case "auto", "line", "ribbon", "tube":
+	case "auto", "line", "ribbon", "tube", "smooth":
 	default:
-		return job.Usagef("invalid --stems %q: want auto, line, ribbon or tube", o.Stems)
+		return job.Usagef("invalid --stems %q: want auto, line, ribbon, tube or smooth", o.Stems)
 	}
 	switch o.LineWidth {
 	case "auto", "pixels", "world", "relative":

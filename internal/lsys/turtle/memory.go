@@ -20,10 +20,19 @@ const (
 // tube holds two rings of vertices (four with caps) of a position and a
 // normal, 24 bytes, and 6 indices a side (and two fans); a ribbon 4 vertices
 // and 6 indices; a line at most two positions (PLY writes a zero normal
-// with each) and an index pair.
+// with each) and an index pair. A smooth tube is at most what its segments
+// would be as chains of one: two rings of Sides+1 vertices of 32 bytes
+// (the texture coordinate's 8 more), the caps', and the same indices.
 func MeshMemory(g *Geometry, o MeshOptions) float64 {
 	var perSeg float64
 	switch s := float64(o.Sides); {
+	case o.Sides > 2 && o.Smooth:
+		verts, idx := 2*(s+1), 6*s
+		if o.Caps {
+			verts += 2 * s
+			idx += 2 * 3 * (s - 2)
+		}
+		perSeg = verts*32 + idx*4
 	case o.Sides > 2:
 		verts, idx := 2*s, 6*s
 		if o.Caps {

@@ -24,6 +24,10 @@ type MeshOptions struct {
 	Ribbons bool
 	// Caps closes both ends of each tube with a polygon.
 	Caps bool
+	// Smooth, with Sides above 2, draws each chain of segments as one
+	// generalised cylinder with texture coordinates (smooth.go) instead of
+	// a tube a segment.
+	Smooth bool
 	// WidthScale multiplies the segments' widths (Geometry.WorldWidthScale
 	// gives the scale of WidthsRelative); 0 means 1.
 	WidthScale float64
@@ -161,6 +165,9 @@ func (b *meshBuilder) segments(at []int32, mat int) mesh.Part {
 	p := mesh.Part{Name: "segments", Material: mat, Count: len(at), Grain: tubeGrain}
 	if at == nil {
 		p.Count = len(b.g.Segments)
+	}
+	if b.tubes && b.o.Smooth {
+		return b.smoothPart(p, at)
 	}
 	if b.tubes {
 		p.Build = func(lo, hi int, c *mesh.Chunk) {

@@ -33,7 +33,8 @@ var errTooBig = errors.New("over 4 GiB, the most a GLB file can hold; write OBJ 
 
 // EncodeGLB writes m to w as binary glTF 2.0: per part with faces a node
 // and a mesh of one triangle primitive, float32 POSITION (and NORMAL where
-// the part has normals) and uint32 indices, one material per Material.
+// the part has normals, TEXCOORD_0 where it has UVs) and uint32 indices,
+// one material per Material.
 // Faces are cut as fans, or by ear clipping in concave parts. Chunks are
 // built on all cores; the binary chunk is streamed from them in order (the
 // JSON, which comes first, needs every length and bound, so the whole
@@ -107,6 +108,7 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 		for _, pick := range []func(*glbPiece) []byte{
 			func(q *glbPiece) []byte { return le(q.pos) },
 			func(q *glbPiece) []byte { return le(q.nrm) },
+			func(q *glbPiece) []byte { return le(q.uv) },
 			func(q *glbPiece) []byte { return le(q.idx) },
 			func(q *glbPiece) []byte { return le(q.lpos) },
 			func(q *glbPiece) []byte { return le(q.lidx) },
@@ -184,7 +186,8 @@ const extInstancing = "EXT_mesh_gpu_instancing"
 // and its lines as positions and index pairs.
 type glbPiece struct {
 	pos, nrm []float32
-	idx      []uint32 // offset by the vertices of the part's chunks before
+	uv       []float32 // u, 1-v pairs, or none
+	idx      []uint32  // offset by the vertices of the part's chunks before
 	lo, hi   [3]float32
 	lpos     []float32
 	lidx     []uint32 // offset by the line positions of the chunks before
@@ -192,7 +195,7 @@ type glbPiece struct {
 }
 
 func (q *glbPiece) bytes() int64 {
-	return 4 * int64(len(q.pos)+len(q.nrm)+len(q.idx)+len(q.lpos)+len(q.lidx))
+	return 4 * int64(len(q.pos)+len(q.nrm)+len(q.uv)+len(q.idx)+len(q.lpos)+len(q.lidx))
 }
 
 // glbPart builds p's chunks in parallel and numbers their indices in order.
@@ -217,6 +220,7 @@ func glbPart(ctx context.Context, p *Part, workers int, tk *ticker, built *atomi
 	if err != nil {
 		return nil, err
 	}
+	padUVs(ps)
 	var base, lbase int64
 	for k := range ps {
 		for i := range ps[k].idx {
@@ -253,6 +257,9 @@ func piece(c *Chunk, concave bool) glbPiece {
 		if normals {
 			q.nrm = append(q.nrm, c.Normals[v.N][0], c.Normals[v.N][1], c.Normals[v.N][2])
 		}
+		if len(c.UVs) > 0 { // glTF's v runs down the image, OBJ's and PLY's up
+			q.uv = append(q.uv, c.UVs[v.T][0], 1-c.UVs[v.T][1])
+		}
 	}
 	q.idx = make([]uint32, 0, 3*(len(c.Faces)-2*len(c.FaceSizes)))
 	at := 0
@@ -284,7 +291,7 @@ func dropUnused(ps []glbPiece) {
 	}
 	for k := range ps {
 		if ni == 0 {
-			ps[k].pos, ps[k].nrm, ps[k].idx = nil, nil, nil
+			ps[k].pos, ps[k].nrm, ps[k].uv, ps[k].idx = nil, nil, nil, nil
 		}
 		if nl == 0 {
 			ps[k].lpos, ps[k].lidx = nil, nil
@@ -389,18 +396,19 @@ func gltfJSON(m *Mesh, parts [][]glbPiece, growth *Growth) gltfDoc {
 }
 
 // The views are laid out in the order EncodeGLB writes a part's bytes:
-// positions, normals, triangle indices, line positions, line indices.
+// positions, normals, texture coordinates, triangle indices, line positions,
+// line indices.
 type (
 	viewFn func(n, target int) int
 	accFn  func(a gltfAccessor) int
 )
 
 func trianglePrimitive(ps []glbPiece, view viewFn, acc accFn) (gltfPrimitive, bool) {
-	var nv, nn, ni int
+	var nv, nn, nt, ni int
 	inf := float32(math.Inf(1))
 	lo, hi := [3]float32{inf, inf, inf}, [3]float32{-inf, -inf, -inf}
 	for _, q := range ps {
-		nv, nn, ni = nv+len(q.pos)/3, nn+len(q.nrm)/3, ni+len(q.idx)
+		nv, nn, nt, ni = nv+len(q.pos)/3, nn+len(q.nrm)/3, nt+len(q.uv)/2, ni+len(q.idx)
 		for k := range 3 {
 			lo[k], hi[k] = min(lo[k], q.lo[k]), max(hi[k], q.hi[k])
 		}
@@ -415,8 +423,30 @@ func trianglePrimitive(ps []glbPiece, view viewFn, acc accFn) (gltfPrimitive, bo
 		prim.Attributes["NORMAL"] = acc(gltfAccessor{View: view(12*nn, gltfArrayBuffer), ComponentType: gltfFloat,
 			Count: nn, Type: "VEC3"})
 	}
+	if nt > 0 {
+		prim.Attributes["TEXCOORD_0"] = acc(gltfAccessor{View: view(8*nt, gltfArrayBuffer), ComponentType: gltfFloat,
+			Count: nt, Type: "VEC2"})
+	}
 	prim.Indices = acc(gltfAccessor{View: view(4*ni, gltfElementArray), ComponentType: gltfUint32, Count: ni, Type: "SCALAR"})
 	return prim, true
+}
+
+// padUVs gives the vertices of a part's chunks without texture coordinates
+// (0, 0) where another chunk of the part has them: an attribute covers all
+// of a primitive's vertices.
+func padUVs(ps []glbPiece) {
+	has := false
+	for _, q := range ps {
+		has = has || len(q.uv) > 0
+	}
+	if !has {
+		return
+	}
+	for k := range ps {
+		if len(ps[k].uv) == 0 {
+			ps[k].uv = make([]float32, 2*(len(ps[k].pos)/3))
+		}
+	}
 }
 
 func linePrimitive(ps []glbPiece, view viewFn, acc accFn) (gltfPrimitive, bool) {

@@ -126,7 +126,8 @@ func (p Part) repeated() Part {
 		for k := lo; k < hi; k++ {
 			in := &base.Instances[k]
 			r := in.rotation()
-			p0, n0, v0 := int32(len(c.Positions)), int32(len(c.Normals)), int32(len(c.Vertices))
+			p0, n0, v0, t0 := int32(len(c.Positions)), int32(len(c.Normals)), int32(len(c.Vertices)), int32(len(c.UVs))
+			c.UVs = append(c.UVs, one.UVs...)
 			for _, v := range one.Positions {
 				c.Positions = append(c.Positions, in.Apply(v))
 			}
@@ -134,7 +135,7 @@ func (p Part) repeated() Part {
 				c.Normals = append(c.Normals, in.rotate(&r, n))
 			}
 			for _, v := range one.Vertices {
-				c.Vertices = append(c.Vertices, Vertex{P: v.P + p0, N: v.N + n0})
+				c.Vertices = append(c.Vertices, Vertex{P: v.P + p0, N: v.N + n0, T: v.T + t0})
 			}
 			for _, f := range one.Faces {
 				c.Faces = append(c.Faces, f+v0)

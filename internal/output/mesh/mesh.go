@@ -32,8 +32,7 @@ type Mesh struct {
 	Extras any
 }
 
-// Part is a named piece drawn with one material. UVs are not modelled yet:
-// a part would gain a UV attribute beside Normals in Chunk.
+// Part is a named piece drawn with one material.
 type Part struct {
 	Name string // must be free of white space (OBJ splits names on it)
 	// Material indexes Mesh.Materials; -1 means none.
@@ -71,16 +70,20 @@ type Material struct {
 	DoubleSided bool
 }
 
-// Vertex pairs a position with a normal, both chunk-local indices; N is
-// ignored when the chunk has no normals.
-type Vertex struct{ P, N int32 }
+// Vertex pairs a position with a normal and a texture coordinate, all
+// chunk-local indices; N is ignored when the chunk has no normals, T when
+// it has no UVs.
+type Vertex struct{ P, N, T int32 }
 
 // Chunk is the geometry of a range of a part's elements. Indices are local
 // to the chunk.
 type Chunk struct {
 	Positions [][3]float32
 	Normals   [][3]float32 // none, or as many as the Vertices refer to
-	Vertices  []Vertex
+	// UVs are texture coordinates (u, v; v up, as OBJ's vt and PLY's s t
+	// read them; glTF gets 1-v): none, or as many as the Vertices refer to.
+	UVs      [][2]float32
+	Vertices []Vertex
 	// Faces are polygons of three or more Vertices, concatenated; FaceSizes
 	// gives their corner counts.
 	Faces     []int32
@@ -92,7 +95,7 @@ type Chunk struct {
 }
 
 func (c *Chunk) reset() {
-	*c = Chunk{Positions: c.Positions[:0], Normals: c.Normals[:0], Vertices: c.Vertices[:0],
+	*c = Chunk{Positions: c.Positions[:0], Normals: c.Normals[:0], UVs: c.UVs[:0], Vertices: c.Vertices[:0],
 		Faces: c.Faces[:0], FaceSizes: c.FaceSizes[:0], Lines: c.Lines[:0], LineSizes: c.LineSizes[:0]}
 }
 
@@ -115,10 +118,15 @@ func (c *Chunk) check() error {
 			return fmt.Errorf("normal %d is not finite: %v", i, n)
 		}
 	}
-	np, nn := int32(len(c.Positions)), int32(len(c.Normals))
+	for i, t := range c.UVs {
+		if !finite([3]float32{t[0], t[1], 0}) {
+			return fmt.Errorf("texture coordinate %d is not finite: %v", i, t)
+		}
+	}
+	np, nn, nt := int32(len(c.Positions)), int32(len(c.Normals)), int32(len(c.UVs))
 	for i, v := range c.Vertices {
-		if v.P < 0 || v.P >= np || (nn > 0 && (v.N < 0 || v.N >= nn)) {
-			return fmt.Errorf("vertex %d (%d, %d) out of range (%d positions, %d normals)", i, v.P, v.N, np, nn)
+		if v.P < 0 || v.P >= np || (nn > 0 && (v.N < 0 || v.N >= nn)) || (nt > 0 && (v.T < 0 || v.T >= nt)) {
+			return fmt.Errorf("vertex %d (%d, %d, %d) out of range (%d positions, %d normals, %d UVs)", i, v.P, v.N, v.T, np, nn, nt)
 		}
 	}
 	if err := checkRuns(c.Faces, c.FaceSizes, 3, int32(len(c.Vertices)), "face"); err != nil {

@@ -38,7 +38,7 @@ func EncodeOBJ(ctx context.Context, w io.Writer, m *Mesh, o OBJOptions) error {
 	if _, err := w.Write(head); err != nil {
 		return err
 	}
-	e := objWriter{w: w, workers: o.workers(), tk: newTicker(m, o.Progress), pos: 1, nrm: 1, material: -1}
+	e := objWriter{w: w, workers: o.workers(), tk: newTicker(m, o.Progress), pos: 1, nrm: 1, uv: 1, material: -1}
 	for i := range m.Parts {
 		p := &m.Parts[i]
 		if p.Count == 0 {
@@ -75,11 +75,11 @@ func generator(m *Mesh) string {
 // objWriter numbers positions and normals across parts (OBJ indices are
 // global and 1-based).
 type objWriter struct {
-	w        io.Writer
-	workers  int
-	tk       *ticker
-	pos, nrm int // the numbers of the next position and normal
-	material int
+	w            io.Writer
+	workers      int
+	tk           *ticker
+	pos, nrm, uv int // the numbers of the next position, normal and texture coordinate
+	material     int
 }
 
 func (e *objWriter) part(ctx context.Context, p *Part) error {
@@ -87,7 +87,7 @@ func (e *objWriter) part(ctx context.Context, p *Part) error {
 	window := min(n, 2*e.workers)
 	chunks := make([]Chunk, window)
 	texts := make([][]byte, window)
-	starts := make([][2]int, window)
+	starts := make([][3]int, window)
 	for first := 0; first < n; first += window {
 		k := min(window, n-first)
 		err := each(ctx, e.workers, k, func(i int) error { return p.build(first+i, &chunks[i]) })
@@ -95,12 +95,13 @@ func (e *objWriter) part(ctx context.Context, p *Part) error {
 			return err
 		}
 		for i := range k {
-			starts[i] = [2]int{e.pos, e.nrm}
+			starts[i] = [3]int{e.pos, e.nrm, e.uv}
 			e.pos += len(chunks[i].Positions)
 			e.nrm += len(chunks[i].Normals)
+			e.uv += len(chunks[i].UVs)
 		}
 		err = each(ctx, e.workers, k, func(i int) error {
-			texts[i] = formatOBJ(texts[i][:0], &chunks[i], starts[i][0], starts[i][1])
+			texts[i] = formatOBJ(texts[i][:0], &chunks[i], starts[i])
 			return nil
 		})
 		if err != nil {
@@ -117,23 +118,36 @@ func (e *objWriter) part(ctx context.Context, p *Part) error {
 	return nil
 }
 
-// formatOBJ appends c's lines to buf, its first position and normal
-// numbered pos and nrm.
-func formatOBJ(buf []byte, c *Chunk, pos, nrm int) []byte {
+// formatOBJ appends c's lines to buf, its first position, normal and
+// texture coordinate numbered at[0], at[1] and at[2]. Faces are v, v//vn,
+// v/vt or v/vt/vn by what the chunk has.
+func formatOBJ(buf []byte, c *Chunk, at3 [3]int) []byte {
+	pos, nrm, uv := at3[0], at3[1], at3[2]
 	for _, p := range c.Positions {
 		buf = triple(append(buf, 'v'), p)
 	}
 	for _, n := range c.Normals {
 		buf = triple(append(buf, "vn"...), n)
 	}
-	normals := len(c.Normals) > 0
+	for _, t := range c.UVs {
+		buf = strconv.AppendFloat(append(buf, "vt "...), float64(t[0]), 'g', -1, 32)
+		buf = strconv.AppendFloat(append(buf, ' '), float64(t[1]), 'g', -1, 32)
+		buf = append(buf, '\n')
+	}
+	normals, uvs := len(c.Normals) > 0, len(c.UVs) > 0
 	at := 0
 	for _, s := range c.FaceSizes {
 		buf = append(buf, 'f')
 		for _, v := range c.Faces[at : at+int(s)] {
 			vx := c.Vertices[v]
 			buf = strconv.AppendInt(append(buf, ' '), int64(pos+int(vx.P)), 10)
-			if normals {
+			switch {
+			case uvs:
+				buf = strconv.AppendInt(append(buf, '/'), int64(uv+int(vx.T)), 10)
+				if normals {
+					buf = strconv.AppendInt(append(buf, '/'), int64(nrm+int(vx.N)), 10)
+				}
+			case normals:
 				buf = strconv.AppendInt(append(buf, '/', '/'), int64(nrm+int(vx.N)), 10)
 			}
 		}

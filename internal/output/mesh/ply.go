@@ -16,6 +16,7 @@ const plyMaxCorners = 255
 
 // EncodePLY writes m to w as binary little-endian PLY (Turk's polygon file
 // format): one vertex element (x y z, nx ny nz where any part has normals,
+// s t where any part has texture coordinates (0 0 where a part has none),
 // red green blue from the part's material where the mesh has materials),
 // one face element (vertex_indices as a uchar-counted list of int) and, for
 // lines, one edge element (vertex1 vertex2). Faces keep their corners, as
@@ -33,7 +34,7 @@ func EncodePLY(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 	m = m.flat()
 	tk := newTicker(m, o.Progress)
 	var parts [][]plyPiece
-	normals := false
+	normals, uvs := false, false
 	var nv, nf, ne int64
 	for i := range m.Parts {
 		p := &m.Parts[i]
@@ -52,6 +53,7 @@ func EncodePLY(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 		}
 		for k := range ps {
 			normals = normals || ps[k].normals
+			uvs = uvs || ps[k].uv != nil
 			nv += int64(len(ps[k].pos))
 			nf += int64(len(ps[k].sizes))
 			ne += int64(len(ps[k].edges) / 2)
@@ -63,7 +65,7 @@ func EncodePLY(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 	}
 	colors := len(m.Materials) > 0
 	bw := bufio.NewWriterSize(w, 1<<20)
-	if _, err := bw.WriteString(plyHeader(m, nv, nf, ne, normals, colors)); err != nil {
+	if _, err := bw.WriteString(plyHeader(m, nv, nf, ne, normals, uvs, colors)); err != nil {
 		return err
 	}
 	var buf []byte
@@ -73,7 +75,7 @@ func EncodePLY(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 			rgb = byteColor(m.Materials[mi].Color)
 		}
 		for k := range ps {
-			buf = ps[k].appendVertices(buf[:0], normals, colors, rgb)
+			buf = ps[k].appendVertices(buf[:0], normals, uvs, colors, rgb)
 			if err := writeContext(ctx, bw, buf); err != nil {
 				return err
 			}
@@ -98,11 +100,14 @@ func EncodePLY(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 	return bw.Flush()
 }
 
-func plyHeader(m *Mesh, nv, nf, ne int64, normals, colors bool) string {
+func plyHeader(m *Mesh, nv, nf, ne int64, normals, uvs, colors bool) string {
 	h := "ply\nformat binary_little_endian 1.0\ncomment " + generator(m) + "\n"
 	h += fmt.Sprintf("element vertex %d\nproperty float x\nproperty float y\nproperty float z\n", nv)
 	if normals {
 		h += "property float nx\nproperty float ny\nproperty float nz\n"
+	}
+	if uvs {
+		h += "property float s\nproperty float t\n"
 	}
 	if colors {
 		h += "property uchar red\nproperty uchar green\nproperty uchar blue\n"
@@ -128,6 +133,7 @@ func byteColor(c [3]float64) [3]byte {
 // where it has lines) and chunk-local faces and edges.
 type plyPiece struct {
 	pos, nrm [][3]float32
+	uv       [][2]float32 // nil where the chunk has none
 	normals  bool
 	faces    []int32
 	sizes    []int32
@@ -143,6 +149,9 @@ func plyOf(c *Chunk, concave bool) plyPiece {
 			n = c.Normals[v.N]
 		}
 		q.nrm = append(q.nrm, n)
+		if len(c.UVs) > 0 {
+			q.uv = append(q.uv, c.UVs[v.T])
+		}
 	}
 	at := 0
 	var corners [][3]float32
@@ -178,6 +187,9 @@ func plyOf(c *Chunk, concave bool) plyPiece {
 		first := int32(len(q.pos))
 		q.pos = append(q.pos, c.Positions...)
 		q.nrm = append(q.nrm, make([][3]float32, len(c.Positions))...)
+		if q.uv != nil {
+			q.uv = append(q.uv, make([][2]float32, len(c.Positions))...)
+		}
 		at = 0
 		for _, s := range c.LineSizes {
 			l := c.Lines[at : at+int(s)]
@@ -190,7 +202,7 @@ func plyOf(c *Chunk, concave bool) plyPiece {
 	return q
 }
 
-func (q *plyPiece) appendVertices(buf []byte, normals, colors bool, rgb [3]byte) []byte {
+func (q *plyPiece) appendVertices(buf []byte, normals, uvs, colors bool, rgb [3]byte) []byte {
 	le := binary.LittleEndian
 	for i, p := range q.pos {
 		for _, x := range p {
@@ -200,6 +212,13 @@ func (q *plyPiece) appendVertices(buf []byte, normals, colors bool, rgb [3]byte)
 			for _, x := range q.nrm[i] {
 				buf = le.AppendUint32(buf, math.Float32bits(x))
 			}
+		}
+		if uvs {
+			var t [2]float32
+			if q.uv != nil {
+				t = q.uv[i]
+			}
+			buf = le.AppendUint32(le.AppendUint32(buf, math.Float32bits(t[0])), math.Float32bits(t[1]))
 		}
 		if colors {
 			buf = append(buf, rgb[:]...)

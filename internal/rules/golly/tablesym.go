@@ -110,6 +110,7 @@ func (t *Table) Expand() ([]Transition, error) {
 			out = append(out, Transition{In: in, Out: tr.Out, Line: tr.Line})
 			return nil
 		}
+		tr.In = unbindSingles(tr)
 		nb := tr.In[1:]
 		if perms == nil {
 			if err := permutations(nb, add); err != nil {
@@ -156,4 +157,22 @@ func permutations(toks []Token, f func([]Token) error) error {
 		return nil
 	}
 	return rec()
+}
+
+// unbindSingles turns a variable used once in a transition (and not its
+// output) into its plain set: the same matches, and permute then sees
+// such entries of one set as alike (8 orderings of WireWorld's line, not
+// 8!).
+func unbindSingles(tr Transition) []Token {
+	uses := map[string]int{}
+	for _, tok := range tr.In {
+		uses[tok.Var]++
+	}
+	in := slices.Clone(tr.In)
+	for i, tok := range in {
+		if tok.Var != "" && uses[tok.Var] == 1 && tok.Var != tr.Out.Var {
+			in[i] = Token{Set: tok.Set}
+		}
+	}
+	return in
 }

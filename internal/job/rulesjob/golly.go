@@ -2,6 +2,7 @@ package rulesjob
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/procgen-dev/procgen/internal/job"
 	"github.com/procgen-dev/procgen/internal/rules"
 	"github.com/procgen-dev/procgen/internal/rules/golly"
+	"github.com/procgen-dev/procgen/internal/rules/pattern"
 )
 
 // ruleChoice is where the rules come from: a rule file, or a Golly
@@ -17,6 +19,9 @@ type ruleChoice struct {
 	path     string      // the rule file; "" for a notation
 	notation *golly.Rule // nil for a rule file
 	name     string      // the file, or "rule B3/S23": in messages and the JSON document
+	// patternRule is the --states pattern's rule line, which gives a
+	// Golly .rule file its grid (WireWorld:T64,64).
+	patternRule string
 }
 
 // chooseRule decides the rules of a run: the rule file, --rule, or the
@@ -34,11 +39,12 @@ func chooseRule(env *job.Env, file string, o Options) (ruleChoice, error) {
 		return ruleChoice{}, err
 	}
 	if file != "" {
-		if rleRule != "" {
+		named := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+		if rleRule != "" && !(isTable(file) && strings.Split(rleRule, ":")[0] == named) {
 			env.Log.Warnf("%s:%d names rule = %s, but the rules come from %s (run the pattern's rule with --rule %s and no rule file)",
 				o.States, line, rleRule, file, rleRule)
 		}
-		return ruleChoice{path: file, name: file}, nil
+		return ruleChoice{path: file, name: file, patternRule: rleRule}, nil
 	}
 	var r golly.Rule
 	switch {
@@ -63,7 +69,7 @@ func chooseRule(env *job.Env, file string, o Options) (ruleChoice, error) {
 			return ruleChoice{}, job.Usagef("%s:%d: %v", o.States, line, err)
 		}
 		env.Log.Debugf("rules: %s's rule = %s", o.States, r)
-	case isRLE(o.States):
+	case isRLE(o.States) || pattern.Format(o.States) != "":
 		r, _ = golly.Parse("B3/S23") // Golly's rule for a pattern that names none
 		env.Log.Debugf("rules: %s names no rule: B3/S23, as Golly reads it", o.States)
 	default:
@@ -74,9 +80,10 @@ func chooseRule(env *job.Env, file string, o Options) (ruleChoice, error) {
 
 func isRLE(path string) bool { return strings.EqualFold(filepath.Ext(path), ".rle") }
 
-// patternRule is the rule line of an RLE --states file and its line.
+// patternRule is the rule line of a pattern --states file (RLE,
+// Macrocell, MCell; none in .cells) and its line.
 func patternRule(states string) (string, int, error) {
-	if !isRLE(states) {
+	if !isRLE(states) && pattern.Format(states) == "" {
 		return "", 0, nil
 	}
 	if err := job.CheckInput("rules: --states", states); err != nil {
@@ -87,7 +94,15 @@ func patternRule(states string) (string, int, error) {
 		return "", 0, job.AsUsage(fmt.Errorf("states: %w", err))
 	}
 	defer f.Close()
-	rule, line, err := rules.RLERule(f, states)
+	var rule string
+	var line int
+	if isRLE(states) {
+		rule, line, err = rules.RLERule(f, states)
+	} else if data, rerr := io.ReadAll(f); rerr != nil {
+		err = rerr
+	} else {
+		rule, line, err = patternFileRule(data, states)
+	}
 	if err != nil {
 		return "", 0, fmt.Errorf("rules: states: %w", err)
 	}

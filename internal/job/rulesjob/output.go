@@ -124,6 +124,12 @@ func writeOutputs(ctx context.Context, plan *output.Plan, out, format string, o 
 			}
 			return rules.WriteRLE(w, prog, st.State(0))
 		}})
+	} else if format == "cells" || format == "mc" {
+		rule, multi := "", false
+		if notation != nil {
+			rule, multi = boardRule(*notation, prog), notation.States > 2
+		}
+		writes = append(writes, patternWrite(out, format, prog, st, rule, multi))
 	} else if format == "csv" {
 		header := rules.Columns(prog)
 		if doc.StableAt != nil {

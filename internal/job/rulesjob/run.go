@@ -16,6 +16,7 @@ import (
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/phase"
 	"github.com/procgen-dev/procgen/internal/rules"
+	"github.com/procgen-dev/procgen/internal/rules/pattern"
 	"github.com/procgen-dev/procgen/internal/shard"
 )
 
@@ -102,8 +103,10 @@ func outputFormat(out, format string) (string, error) {
 		return "png", nil // the first states' boards (board.go)
 	case ".rle":
 		return "rle", nil // the first state's board as a Golly pattern
+	case ".cells", ".mc":
+		return strings.ToLower(filepath.Ext(out))[1:], nil // the same, as plain text or Macrocell
 	}
-	return "", job.Usagef("output %s: want a .json, .csv, .png or .rle file, or - for standard output", out)
+	return "", job.Usagef("output %s: want a .json, .csv, .png, .rle, .cells or .mc file, or - for standard output", out)
 }
 
 // checkInputs checks the rule and states files and the default trace
@@ -145,7 +148,9 @@ func load(ctx context.Context, env *job.Env, rc ruleChoice, o Options, p *plan) 
 		if src, err = input.ReadFile(ctx, rc.path, input.Source); err != nil {
 			return nil, job.AsUsage(fmt.Errorf("rule file: %w", err))
 		}
-		if prog, err = rules.Compile(rc.path, src, p.defines); err != nil {
+		if isTable(rc.path) {
+			prog, err = compileTable(src, rc.path, rc.patternRule, p.defines)
+		} else if prog, err = rules.Compile(rc.path, src, p.defines); err != nil {
 			err = fmt.Errorf("rules: %w", err)
 		}
 	}
@@ -200,9 +205,9 @@ func checkPictures(format string, prog *rules.Program, st *rules.States, o Optio
 			return nil, err
 		}
 	}
-	if format == "rle" {
+	if format == "rle" || format == "cells" || format == "mc" {
 		if _, err := rules.BoardOf(prog); err != nil {
-			return nil, job.Usagef("-o .rle: %v", err)
+			return nil, job.Usagef("-o .%s: %v", format, err)
 		}
 	}
 	if o.Frames == "" {
@@ -318,6 +323,8 @@ func readStates(ctx context.Context, path string, prog *rules.Program) (*rules.S
 		st, err = rules.ReadStatesCSV(f, path, prog)
 	case strings.EqualFold(filepath.Ext(path), ".rle"):
 		st, err = rules.ReadStatesRLE(f, path, prog)
+	case pattern.Format(path) != "":
+		st, err = readPatternStates(data, path, prog)
 	default:
 		st, err = rules.ReadStatesJSON(f, path, prog)
 	}

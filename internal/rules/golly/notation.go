@@ -3,8 +3,8 @@
 // notation, with Golly's bounded-grid suffixes) and writes each as
 // rules-language source (docs/rules-language.md), so that a rule given on
 // the command line runs on every backend and through the generated
-// kernels like any rule file. It also reads the rule line of an RLE
-// pattern and reads and writes plain-text .cells patterns.
+// kernels like any rule file, and compiles the @TABLE of Golly's .rule
+// files the same way (table.go).
 package golly
 
 import (

@@ -37,7 +37,8 @@ func (o *Options) checkStepPattern(out string) error {
 	ext := strings.ToLower(out[strings.LastIndexByte(out, '.')+1:])
 	switch {
 	case !o.AllSteps:
-		return job.Usagef("-o %s: a step pattern writes a mesh per step: add --all-steps (or name one file)", out)
+		return job.Usagef("-o %s: a step pattern writes a mesh per step: add --all-steps (or name one file; "+
+			"without --all-steps only %%s, the input's name, and %%%% may follow %%)", out)
 	case strings.Contains(strings.ReplaceAll(out, "%%", ""), "%s"):
 		return job.Usagef("-o %s: a step pattern cannot hold %%s: derive several systems one at a time", out)
 	case ext != "obj" && ext != "glb" && ext != "ply":

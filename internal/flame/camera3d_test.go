@@ -172,8 +172,10 @@ func TestParseCamera(t *testing.T) {
 	if jw.Camera != want || len(ws) != 0 {
 		t.Errorf("JWildfire camera %+v (warnings %v), want %+v", jw.Camera, ws, want)
 	}
-	if _, _, err := parseString(cameraDoc(`cam_pitch="steep"`), ParseOptions{}); err == nil || !strings.Contains(err.Error(), "cam_pitch") {
-		t.Errorf("bad cam_pitch: %v", err)
+	for _, bad := range []string{`cam_pitch="steep"`, `cam_dof="NaN"`, `cam_persp="-Inf"`} {
+		if _, _, err := parseString(cameraDoc(bad), ParseOptions{}); err == nil || !strings.Contains(err.Error(), "bad cam_") {
+			t.Errorf("%s: %v, want a bad value error", bad, err)
+		}
 	}
 	x, err := GenomeXML(fr, Options{})
 	if err != nil {
@@ -206,5 +208,18 @@ func TestCameraLeavesGPU(t *testing.T) {
 	flat, _ := parseOne(t, cameraDoc(`cam_yaw="0"`), ParseOptions{})
 	if genomeUsesPluginVars(flat) {
 		t.Error("a zero camera leaves the GPU")
+	}
+}
+
+// An animation's frames blend the keyframes' cameras (a 3D flame's frames
+// are not drawn flat); the first keyframe says which program's camera.
+func TestInterpCamera(t *testing.T) {
+	k1 := &AnimGenome{Genome: Genome{Camera: Camera3D{Pitch: 1, DOF: 0.5, JWildfire: true}}}
+	k2 := &AnimGenome{Genome: Genome{Camera: Camera3D{Pitch: 2, Yaw: 0.8, Pos: [3]float64{0, 0, 4}}}}
+	mix := func(f func(k *AnimGenome) float64) float64 { return 0.75*f(k1) + 0.25*f(k2) }
+	got := interpCamera(mix, k1.Camera.JWildfire)
+	want := Camera3D{Pitch: 1.25, Yaw: 0.2, DOF: 0.375, Pos: [3]float64{0, 0, 1}, JWildfire: true}
+	if got != want {
+		t.Errorf("interpCamera = %+v, want %+v", got, want)
 	}
 }

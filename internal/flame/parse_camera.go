@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"encoding/xml"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -41,7 +42,7 @@ func (fp *flameParser) cameraAttr(a xml.Attr) (ok bool, err error) {
 		return false, nil
 	}
 	v, perr := parseFloat(a.Value)
-	if perr != nil {
+	if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) { // a NaN camera would draw nothing
 		return true, fp.badValue(fp.line, a)
 	}
 	*dst = v

@@ -63,6 +63,13 @@ Size and quality default to the genome's own; --width/--height rescale the
 framing, --quality sets samples per output pixel. The same --seed gives the
 same image on the same backend, whatever the number of threads.
 
+Fractorium's and JWildfire's 3D camera (cam_pitch, cam_yaw, cam_persp,
+cam_zpos, cam_dof; JWildfire's cam_pos_x/y/z) is honoured on the CPU: a
+genome with one, like one with JWildfire's variations, renders on the CPU
+even with --device cuda or auto, and the GPU animation paths refuse it
+(--device cpu renders it). cam_roll, cam_zoom and JWildfire's focus point
+are not honoured (a warning; an error with --strict).
+
 --shard I/N renders only flames k (files in order, then the flames of each)
 with k mod N = I, so N runs write exactly one run's files; in a Slurm job
 array it defaults to the task's (SLURM_ARRAY_TASK_ID, _COUNT, _MIN), in a

@@ -9,6 +9,9 @@ import (
 // outside the cuda build so the conversion is tested everywhere.
 func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 	g := p.g
+	if cg.proj != nil {
+		return gpuGenome{}, nil, fmt.Errorf("flame %q: the 3D camera (cam_pitch, cam_yaw, cam_persp, cam_zpos, cam_dof) is not on the GPU backend yet: render it with --device cpu", g.Name)
+	}
 	if len(cg.xforms) > gpuMaxXforms {
 		return gpuGenome{}, nil, fmt.Errorf("flame %q: %d xforms, the GPU backend takes at most %d",
 			g.Name, len(cg.xforms), gpuMaxXforms)

@@ -124,6 +124,7 @@ func interpolateN(cpi []aligned, c []float64, stagger float64) *AnimGenome {
 	g.EstimatorMinimum = mix(func(k *AnimGenome) float64 { return k.EstimatorMinimum })
 	g.EstimatorCurve = mix(func(k *AnimGenome) float64 { return k.EstimatorCurve })
 	g.GammaThreshold = mix(func(k *AnimGenome) float64 { return k.GammaThreshold })
+	g.Camera = interpCamera(mix, k0.Camera.JWildfire)
 
 	nstd := cpi[0].nstd
 	for i := range cpi[0].xf {

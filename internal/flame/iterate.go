@@ -142,7 +142,8 @@ type chaosGame struct {
 	linear  bool            // palette mode linear
 	palette [256][4]float64 // × 255
 	seed    uint64
-	z3      bool // a 3D variation is used: points carry z (runBatch3D)
+	z3      bool       // a 3D variation or the 3D camera is used: points carry z (runBatch3D)
+	proj    *projector // the 3D camera; nil without one
 }
 
 // alphaHits reports whether every sample adds exactly 255 to alpha (all

@@ -7,12 +7,13 @@ import (
 )
 
 // The z-carrying chaos game, for genomes with JWildfire's 3D variations
-// (variations_jwf.go). It is runBatch with a z beside x and y, kept apart so
-// that 2D genomes, flam3's all among them, run today's loop unchanged. It
+// (variations_jwf.go) or a 3D camera (camera3d.go). It is runBatch with a z
+// beside x and y, kept apart so that 2D genomes, flam3's all among them, run
+// today's loop unchanged. It
 // draws exactly what runBatch draws: a start or restart point has z = 0
 // (JWildfire's start points lie in the plane). Without a 3D camera the
 // final point is projected as JWildfire's default camera (no pitch, yaw or
-// perspective) does: z is dropped.
+// perspective) does: z is dropped; with one, the camera projects it.
 
 // xformUses3D reports whether x has a variation that reads or writes z.
 func xformUses3D(x *Xform) bool {
@@ -96,13 +97,18 @@ func (cg *chaosGame) runBatch3D(k int64, n int, h *histogram) (bad int64) {
 		if i < 0 || xf.vis == 0 {
 			continue
 		}
-		px, py, pc := x, y, c
+		px, py, pz, pc := x, y, z, c
 		if f := cg.final; f != nil && (f.x.Opacity == 1 || s.Float64() < f.x.Opacity) {
-			if px, py, _, ok = f.cx.apply3(x, y, z, &s); !ok {
+			if px, py, pz, ok = f.cx.apply3(x, y, z, &s); !ok {
 				bad++
 				continue
 			}
 			pc = c*(1-f.colorSpeed) + f.color*f.colorSpeed
+		}
+		if cg.proj != nil {
+			if px, py, ok = cg.proj.project(px, py, pz, &s); !ok {
+				continue
+			}
 		}
 		b, in := cg.cam.bucket(px, py)
 		if !in {
@@ -134,8 +140,12 @@ func pluginVar(x *Xform) (VarID, bool) {
 }
 
 // genomeUsesPluginVars reports whether any xform of g, the final included,
-// has a variation beyond flam3's.
+// has a variation beyond flam3's, or g has a 3D camera: the kernels carry
+// no z, so such a genome renders on the CPU rather than flat.
 func genomeUsesPluginVars(g *Genome) bool {
+	if g.Camera.Active() {
+		return true
+	}
 	for i := range g.Xforms {
 		if _, ok := pluginVar(&g.Xforms[i]); ok {
 			return true

@@ -126,6 +126,7 @@ func writeFlame(w *bufio.Writer, k *AnimGenome, f numFormat) {
 	if k.PaletteInterp == PaletteHSVCircular && k.HSVRGBBlend != 0 {
 		fmt.Fprintf(w, ` hsv_rgb_palette_blend="%s"`, f(k.HSVRGBBlend))
 	}
+	writeCamera(w, &k.Camera, f)
 	fmt.Fprintln(w, ">")
 	for i := range k.Xforms {
 		writeXform(w, &k.Xforms[i], false, len(k.Xforms), f)

@@ -71,6 +71,7 @@ type Genome struct {
 	Scale         float64    // pixels per unit at zoom 0 (flam3 pixels_per_unit)
 	Zoom          float64    // scale·2^zoom, and quality compensated (flam3)
 	Rotate        float64    // degrees
+	Camera        Camera3D   // Fractorium's and JWildfire's 3D camera (camera3d.go)
 	// Rendering.
 	Quality          float64 // samples per output pixel (flam3 sample_density)
 	Supersample      int     // spatial oversample factor

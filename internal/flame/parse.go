@@ -445,6 +445,9 @@ func (fp *flameParser) setFlameAttr(a xml.Attr) error {
 	default:
 		// Everything else (time, version, Apophysis/Fractorium extensions
 		// ...) is ignored, as flam3 does, unless --strict finds it matters.
+		if ok, err := fp.cameraAttr(a); ok || err != nil {
+			return err
+		}
 		return fp.otherFlameAttr(a)
 	}
 	if err != nil {

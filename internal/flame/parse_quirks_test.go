@@ -76,8 +76,8 @@ func TestParseArtistQuirks(t *testing.T) {
 			func(g *Genome) string {
 				return want(g.Xforms[0].ColorSpeed == 0, "color_speed %g", g.Xforms[0].ColorSpeed)
 			}, ""},
-		{"3-D camera warned", `<flame cam_pitch="0.5" cam_yaw="0"><xform weight="1" linear="1"/>` + quirkPal + `</flame>`,
-			nil, `flame attribute "cam_pitch" not honoured`},
+		{"camera roll warned", `<flame cam_roll="0.5" cam_yaw="0"><xform weight="1" linear="1"/>` + quirkPal + `</flame>`,
+			nil, `flame attribute "cam_roll" not honoured`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -114,7 +114,7 @@ func TestParseStrictKinds(t *testing.T) {
 		{"<flame>\n<xform weight=\"1\" linear=\"1\" bwraps=\"1\"/>" + quirkPal + "</flame>", "test.flam3:2:30:", `variation "bwraps"`},
 		{"<flame>\n<xform weight=\"1\" julian=\"1\" julian_spin=\"1\"/>" + quirkPal + "</flame>", "test.flam3:2:30:", `parameter "julian_spin"`},
 		{"<flame>\n<xform weight=\"1\" linear=\"1\" material=\"0.5\"/>" + quirkPal + "</flame>", "test.flam3:2:30:", `xform attribute "material"`},
-		{"<flame name=\"a\"\n  cam_yaw=\"0.2\"><xform weight=\"1\" linear=\"1\"/>" + quirkPal + "</flame>", "test.flam3:2:3:", `flame attribute "cam_yaw"`},
+		{"<flame name=\"a\"\n  cam_zoom=\"0.8\"><xform weight=\"1\" linear=\"1\"/>" + quirkPal + "</flame>", "test.flam3:2:3:", `flame attribute "cam_zoom"`},
 		{"<flame>\n <xform weight=\"1\" linear=\"1\"/>" + quirkPal + "\n  <curves/></flame>", "test.flam3:3:3:", `element "curves"`},
 		{"<jwf-flame><layer><xform weight=\"1\" linear=\"1\"/>" + quirkPal + "</layer>\n<layer/></jwf-flame>", "test.flam3:2:1:", `element "layer"`},
 	}

@@ -114,9 +114,10 @@ func (fp *flameParser) otherElement(t xml.StartElement, line int) error {
 // otherFlameAttr is a <flame> attribute procgen does not read. Metadata and
 // animation-only ones are fine; the other programs' settings are fine at
 // their neutral values. What is left changes the picture in the program
-// that wrote it: an error under --strict, a warning otherwise for the 3-D
-// camera (a flat picture of a 3-D flame is the most common surprise),
-// silence for the rest (flam3 ignores them too, and its files carry many).
+// that wrote it: an error under --strict, a warning otherwise for the
+// camera settings procgen does not honour (cam_roll, cam_zoom, JWildfire's
+// focus point: a picture that differs from the artist's), silence for the
+// rest (flam3 ignores them too, and its files carry many).
 func (fp *flameParser) otherFlameAttr(a xml.Attr) error {
 	name := a.Name.Local
 	if flameMetadata(name) || isNeutral(name, a.Value) {
@@ -151,9 +152,9 @@ func flameMetadata(name string) bool {
 // neutralValues are other programs' settings at which they draw what
 // flam3 (and so procgen) draws; a number or a word.
 var neutralValues = map[string]string{
-	"cam_pitch": "0", "cam_yaw": "0", "cam_roll": "0", "cam_persp": "0", "cam_perspective": "0",
-	"cam_zpos": "0", "cam_dof": "0", "cam_zoom": "1", "cam_pos_x": "0", "cam_pos_y": "0", "cam_pos_z": "0",
-	"cam_xfocus": "0", "cam_yfocus": "0", "cam_zfocus": "0",
+	// The 3-D camera procgen honours (cam_pitch, cam_yaw, cam_persp, cam_zpos,
+	// cam_dof, cam_pos_*) is read by cameraAttr and never gets here.
+	"cam_roll": "0", "cam_zoom": "1", "cam_xfocus": "0", "cam_yfocus": "0", "cam_zfocus": "0",
 	"saturation": "1", "fg_opacity": "1", "balancing_red": "1", "balancing_green": "1", "balancing_blue": "1",
 	"post_blur_radius": "0", "post_symmetry_type": "NONE", "mixer_mode": "OFF", "bg_transparency": "0",
 	"ai_post_denoiser": "NONE", "post_noise_filter": "0", "enable_de": "1", "logscale_k2": "0",

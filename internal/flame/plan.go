@@ -216,8 +216,9 @@ func (p *plan) chaosGame(seed uint64) *chaosGame {
 	g := p.g
 	cg := &chaosGame{
 		table: newXformTable(g.Xforms), cam: p.cam, fuse: g.Fuse, seed: seed,
-		linear: g.PaletteMode == PaletteLinear,
+		linear: g.PaletteMode == PaletteLinear, proj: newProjector(&g.Camera),
 	}
+	cg.z3 = cg.proj != nil
 	for i := range g.Palette {
 		for ch := 0; ch < 4; ch++ {
 			cg.palette[i][ch] = g.Palette[i][ch] * 255

@@ -12,7 +12,8 @@ set -eu
 DIR=${1:?usage: jwf-harness.sh DIR}
 COMMIT=33407f0b246b0bf03cf2413ff450b0ed07271498
 RAW=https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfire/create/tina/variation
-CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D Hemisphere Blur3D ZCone Julia3DZ Blob3D EpispiralWF"
+CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D Hemisphere Blur3D ZCone Julia3DZ Blob3D EpispiralWF
+AbstractAffine3D Affine3D Hypertile2 Hypertile1"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -112,6 +113,8 @@ public abstract class VariationFunc {
   public void randomize() {}
   public VariationFuncType[] getVariationTypes() { return null; }
   public String getGPUCode(FlameTransformationContext c) { return ""; }
+  public static int limitIntVal(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+  public static double limitVal(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
 }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"

@@ -132,6 +132,11 @@ var varParams = map[VarID][]ParamID{
 	VarBlob3D:      {PBlob3DLow, PBlob3DHigh, PBlob3DWaves},
 	VarSineblur:    {PSineblurPower},
 	VarEpispiralWf: {PEpispiralWfWaves},
+	VarAffine3D: {PAffine3DTranslateX, PAffine3DTranslateY, PAffine3DTranslateZ, PAffine3DScaleX, PAffine3DScaleY,
+		PAffine3DScaleZ, PAffine3DRotateX, PAffine3DRotateY, PAffine3DRotateZ, PAffine3DShearXY, PAffine3DShearXZ,
+		PAffine3DShearYX, PAffine3DShearYZ, PAffine3DShearZX, PAffine3DShearZY},
+	VarHypertile2: {PHypertile2P, PHypertile2Q},
+	VarHypertile1: {PHypertile1P, PHypertile1Q},
 }
 
 // align is flam3_align over the keyframes src.

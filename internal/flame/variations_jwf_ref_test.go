@@ -19,6 +19,7 @@ var jwfClass = map[VarID]string{
 	VarZtranslate: "ZTranslateFunc", VarSpherical3D: "Spherical3DFunc", VarSineblur: "SineBlurFunc",
 	VarCurl3D: "Curl3DFunc", VarHemisphere: "HemisphereFunc", VarBlur3D: "Blur3DFunc", VarZcone: "ZConeFunc",
 	VarJulia3Dz: "Julia3DZFunc", VarBlob3D: "Blob3DFunc", VarEpispiralWf: "EpispiralWFFunc",
+	VarAffine3D: "Affine3DFunc", VarHypertile2: "Hypertile2Func", VarHypertile1: "Hypertile1Func",
 }
 
 // jwfParam is one parameter of a case, as JWildfire's class names it.
@@ -47,6 +48,18 @@ func jwfCases() [][]jwfTerm {
 		{{id: VarSineblur, w: 0.6, params: []jwfParam{{PSineblurPower, "power", 2.5}}}},
 		{{id: VarEpispiralWf, w: 0.5, params: []jwfParam{{PEpispiralWfWaves, "waves", 3}}}},
 		{{id: VarLinear3D, w: 0.9}, {id: VarFlatten, w: 1}},
+		{{id: VarAffine3D, w: 0.8, params: []jwfParam{{PAffine3DTranslateX, "translateX", 0.3}, {PAffine3DTranslateY, "translateY", -0.4},
+			{PAffine3DTranslateZ, "translateZ", 0.2}, {PAffine3DScaleX, "scaleX", 1.3}, {PAffine3DScaleY, "scaleY", 0.7},
+			{PAffine3DScaleZ, "scaleZ", -0.9}, {PAffine3DRotateX, "rotateX", 30}, {PAffine3DRotateY, "rotateY", -75},
+			{PAffine3DRotateZ, "rotateZ", 140}}}},
+		{{id: VarAffine3D, w: 1.1, params: []jwfParam{{PAffine3DRotateX, "rotateX", -20}, {PAffine3DRotateY, "rotateY", 50},
+			{PAffine3DRotateZ, "rotateZ", 10}, {PAffine3DShearXY, "shearXY", 0.3}, {PAffine3DShearXZ, "shearXZ", -0.2},
+			{PAffine3DShearYX, "shearYX", 0.15}, {PAffine3DShearYZ, "shearYZ", 0.4}, {PAffine3DShearZX, "shearZX", -0.35},
+			{PAffine3DShearZY, "shearZY", 0.25}}}},
+		{{id: VarHypertile2, w: 0.9, params: []jwfParam{{PHypertile2P, "p", 5}, {PHypertile2Q, "q", 4}}}},
+		{{id: VarHypertile2, w: 0.7, params: []jwfParam{{PHypertile2P, "p", 2.2}, {PHypertile2Q, "q", 6.6}}}},
+		{{id: VarHypertile1, w: 1.2, params: []jwfParam{{PHypertile1P, "p", 4}, {PHypertile1Q, "q", 6}}}},
+		{{id: VarHypertile1, w: 0.6, params: []jwfParam{{PHypertile1P, "p", 8}, {PHypertile1Q, "q", 3}}}},
 		{{id: VarJulia3D, w: 0.7, params: []jwfParam{{PJulia3DPower, "power", 2}}}, {id: VarSpherical3D, w: 0.4}, {id: VarZcone, w: 0.3}, {id: VarZscale, w: -0.6}},
 	}
 	// Each with procgen's defaults (julia3D's power, random in JWildfire

@@ -57,6 +57,8 @@ func varTestParams() Params {
 		PMobiusImB: 0.4, PMobiusReC: 0.5, PMobiusImC: -0.6, PMobiusReD: 1.2, PMobiusImD: 0.1,
 		PJulia3DPower: 3, PJulia3DzPower: -2, PCurl3DCx: 0.1, PCurl3DCy: -0.2, PCurl3DCz: 0.15,
 		PBlob3DLow: 0.2, PBlob3DHigh: 1.1, PBlob3DWaves: 3, PSineblurPower: 0.7, PEpispiralWfWaves: 3,
+		PAffine3DTranslateX: 0.2, PAffine3DScaleY: 0.8, PAffine3DRotateZ: 25, PAffine3DShearXZ: 0.1,
+		PHypertile2P: 5, PHypertile2Q: 4, PHypertile1P: 4, PHypertile1Q: 5,
 	}
 	for id, v := range set {
 		p[id] = v

@@ -32,6 +32,8 @@ var precalcNames = [NumParams]string{
 	"waves_dx2", "waves_dy2", "disc2_sinadd", "disc2_cosadd", "disc2_timespi", "super_shape_pm_4",
 	"super_shape_pneg1_n1",
 	PluginPrecalcFirst: "julia3D_n", "julia3D_cpower", "julia3Dz_n", "julia3Dz_cpower", "curl3D_c2",
+	"affine3D_sinx", "affine3D_cosx", "affine3D_siny", "affine3D_cosy", "affine3D_sinz", "affine3D_cosz",
+	"hypertile2_pa", "hypertile2_r", "hypertile1_pa", "hypertile1_r",
 }
 
 func paramName(id ParamID) string {

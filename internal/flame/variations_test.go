@@ -478,6 +478,9 @@ func TestPrecalc(t *testing.T) {
 	p[PWedgeJuliaAngle], p[PWedgeJuliaCount], p[PWedgeJuliaPower], p[PWedgeJuliaDist] = math.Pi/2, 2, -2, 3
 	p[PJulia3DPower], p[PJulia3DzPower] = 2.5, -2.5 // FTOI rounds half away from zero
 	p[PCurl3DCx], p[PCurl3DCy], p[PCurl3DCz] = 1, 2, -2
+	p[PAffine3DRotateX], p[PAffine3DRotateY], p[PAffine3DRotateZ] = 90, -30, 180
+	p[PHypertile2P], p[PHypertile2Q] = 4, 5.5 // q rounds to 6
+	p[PHypertile1P], p[PHypertile1Q] = 1, 3   // p held at 3; {3, 3} is no hyperbolic tiling (r² < 0): r = 1
 	x := &Xform{Coefs: Affine{1, 0, 0, 1, 0.5, -2}, Params: p, Vars: []VarTerm{{VarMobius, 1}, {VarLinear, 2}, {VarJulia, 3}}}
 	Precalc(x)
 	k := 1 + 7 - 2*math.Pi
@@ -491,7 +494,12 @@ func TestPrecalc(t *testing.T) {
 		PSuperShapePm4: 1.5, PSuperShapePneg1N1: -0.25,
 		PWedgeJuliaCf: 0.5, PWedgeJuliaRn: 2, PWedgeJuliaCn: -0.75,
 		PJulia3DN: 3, PJulia3DCPower: -1.0 / 3, PJulia3DzN: -3, PJulia3DzCPower: -1.0 / 6,
-		PCurl3DC2: 9,
+		PCurl3DC2:     9,
+		PAffine3DSinX: 1, PAffine3DCosX: 0, PAffine3DSinY: -0.5, PAffine3DCosY: math.Sqrt(3) / 2,
+		PAffine3DSinZ: 0, PAffine3DCosZ: -1,
+		// {4, 6}: r² = 1 − (0−1)/(0+cos(π/3)) = 3
+		PHypertile2Pa: math.Pi / 2, PHypertile2R: 1 / math.Sqrt(3),
+		PHypertile1Pa: 2 * math.Pi / 3, PHypertile1R: 1,
 	}
 	for id := ParamID(0); id < NumParams; id++ { // both precalculated ranges, the GPU's and the CPU-only one
 		if !isPrecalc(id) {

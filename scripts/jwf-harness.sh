@@ -13,7 +13,7 @@ DIR=${1:?usage: jwf-harness.sh DIR}
 COMMIT=33407f0b246b0bf03cf2413ff450b0ed07271498
 RAW=https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfire/create/tina/variation
 CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D Hemisphere Blur3D ZCone Julia3DZ Blob3D EpispiralWF
-AbstractAffine3D Affine3D Hypertile2 Hypertile1"
+AbstractAffine3D Affine3D Hypertile2 Hypertile1 BWraps7 Boarders2"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -54,6 +54,8 @@ public final class MathLib {
   public static double log(double v) { return Math.log(v); }
   public static double pow(double a, double b) { return Math.pow(a, b); }
   public static double fabs(double v) { return Math.abs(v); }
+  public static double floor(double v) { return Math.floor(v); }
+  public static double rint(double v) { return Math.rint(v); }
   public static int sign(double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
   public static void sinAndCos(double a, odk.lang.DoubleWrapper s, odk.lang.DoubleWrapper c) { s.value = Math.sin(a); c.value = Math.cos(a); }
 }

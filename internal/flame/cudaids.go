@@ -34,6 +34,7 @@ var precalcNames = [NumParams]string{
 	PluginPrecalcFirst: "julia3D_n", "julia3D_cpower", "julia3Dz_n", "julia3Dz_cpower", "curl3D_c2",
 	"affine3D_sinx", "affine3D_cosx", "affine3D_siny", "affine3D_cosy", "affine3D_sinz", "affine3D_cosz",
 	"hypertile2_pa", "hypertile2_r", "hypertile1_pa", "hypertile1_r",
+	"bwraps7_g2", "bwraps7_r2", "bwraps7_rfactor", "boarders2_cc", "boarders2_cl", "boarders2_cr",
 }
 
 func paramName(id ParamID) string {

@@ -137,6 +137,8 @@ const (
 	VarAffine3D
 	VarHypertile2
 	VarHypertile1
+	VarBwraps7
+	VarBoarders2
 	NumVars // all the variations the CPU has
 )
 
@@ -144,7 +146,7 @@ const (
 var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "horseshoe", "polar", "handkerchief", "heart", "disc", "spiral", "hyperbolic", "diamond", "ex", "julia", "bent", "waves", "fisheye", "popcorn", "exponential", "power", "cosine", "rings", "fan", "blob", "pdj", "fan2", "rings2", "eyefish", "bubble", "cylinder", "perspective", "noise", "julian", "juliascope", "blur", "gaussian_blur", "radial_blur", "pie", "ngon", "curl", "rectangles", "arch", "tangent", "square", "rays", "blade", "secant2", "twintrian", "cross", "disc2", "super_shape", "flower", "conic", "parabola", "bent2", "bipolar", "boarders", "butterfly", "cell", "cpow", "curve", "edisc", "elliptic", "escher", "foci", "lazysusan", "loonie", "pre_blur", "modulus", "oscilloscope", "polar2", "popcorn2", "scry", "separation", "split", "splits", "stripes", "wedge", "wedge_julia", "wedge_sph", "whorl", "waves2", "exp", "log", "sin", "cos", "tan", "sec", "csc", "cot", "sinh", "cosh", "tanh", "sech", "csch", "coth", "auger", "flux", "mobius",
 	"linear3D", "flatten", "julia3D", "zscale", "ztranslate", "spherical3D", "sineblur", "curl3D", "hemisphere",
 	"blur3D", "zcone", "julia3Dz", "blob3D", "epispiral_wf",
-	"affine3D", "hypertile2", "hypertile1"}
+	"affine3D", "hypertile2", "hypertile1", "bwraps7", "boarders2"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -318,6 +320,14 @@ const (
 	PHypertile2Q
 	PHypertile1P
 	PHypertile1Q
+	PBwraps7Cellsize
+	PBwraps7Space
+	PBwraps7Gain
+	PBwraps7InnerTwist
+	PBwraps7OuterTwist
+	PBoarders2C
+	PBoarders2Left
+	PBoarders2Right
 	PJulia3DN // precalculated from here on
 	PJulia3DCPower
 	PJulia3DzN
@@ -333,6 +343,12 @@ const (
 	PHypertile2R
 	PHypertile1Pa
 	PHypertile1R
+	PBwraps7G2
+	PBwraps7R2
+	PBwraps7Rfactor
+	PBoarders2Cc
+	PBoarders2Cl
+	PBoarders2Cr
 	NumParams // all the parameters the CPU has
 )
 
@@ -356,4 +372,6 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"affine3D_translateX", "affine3D_translateY", "affine3D_translateZ", "affine3D_scaleX", "affine3D_scaleY",
 	"affine3D_scaleZ", "affine3D_rotateX", "affine3D_rotateY", "affine3D_rotateZ", "affine3D_shearXY",
 	"affine3D_shearXZ", "affine3D_shearYX", "affine3D_shearYZ", "affine3D_shearZX", "affine3D_shearZY",
-	"hypertile2_p", "hypertile2_q", "hypertile1_p", "hypertile1_q"}
+	"hypertile2_p", "hypertile2_q", "hypertile1_p", "hypertile1_q",
+	"bwraps7_cellsize", "bwraps7_space", "bwraps7_gain", "bwraps7_inner_twist", "bwraps7_outer_twist",
+	"boarders2_c", "boarders2_left", "boarders2_right"}

@@ -137,6 +137,8 @@ var varParams = map[VarID][]ParamID{
 		PAffine3DShearYX, PAffine3DShearYZ, PAffine3DShearZX, PAffine3DShearZY},
 	VarHypertile2: {PHypertile2P, PHypertile2Q},
 	VarHypertile1: {PHypertile1P, PHypertile1Q},
+	VarBwraps7:    {PBwraps7Cellsize, PBwraps7Space, PBwraps7Gain, PBwraps7InnerTwist, PBwraps7OuterTwist},
+	VarBoarders2:  {PBoarders2C, PBoarders2Left, PBoarders2Right},
 }
 
 // align is flam3_align over the keyframes src.

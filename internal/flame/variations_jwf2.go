@@ -16,6 +16,7 @@ import (
 //	                           random(Integer.MAX_VALUE); the tile turn is
 //	                           k·2π/p (an angle that large is what
 //	                           JWildfire takes the sine of, so it is kept)
+//	boarders2              u1: the border branch when u1 < cr
 
 // jwfMaxInt is Java's Integer.MAX_VALUE, the bound hypertile draws under.
 const jwfMaxInt = math.MaxInt32
@@ -25,6 +26,8 @@ func jwf2DefaultParams(p *Params) {
 	p[PAffine3DScaleX], p[PAffine3DScaleY], p[PAffine3DScaleZ] = 1, 1, 1
 	p[PHypertile2P], p[PHypertile2Q] = 3, 7
 	p[PHypertile1P], p[PHypertile1Q] = 3, 7
+	p[PBwraps7Cellsize], p[PBwraps7Gain] = 1, 2
+	p[PBoarders2C], p[PBoarders2Left], p[PBoarders2Right] = 0.4, 0.65, 0.35
 }
 
 // jwf2Precalc derives what JWildfire's init and setParameter compute.
@@ -35,6 +38,33 @@ func jwf2Precalc(p *Params) {
 	p[PAffine3DSinZ], p[PAffine3DCosZ] = math.Sincos(p[PAffine3DRotateZ] * deg)
 	p[PHypertile2Pa], p[PHypertile2R] = hypertileConsts(p[PHypertile2P], p[PHypertile2Q])
 	p[PHypertile1Pa], p[PHypertile1R] = hypertileConsts(p[PHypertile1P], p[PHypertile1Q])
+	bwraps7Precalc(p)
+	nz := func(v float64) float64 { // JWildfire's init: zero becomes its EPSILON
+		if v = math.Abs(v); v == 0 {
+			return 1e-8
+		}
+		return v
+	}
+	c := nz(p[PBoarders2C])
+	p[PBoarders2Cc] = c
+	p[PBoarders2Cl] = c * nz(p[PBoarders2Left])
+	p[PBoarders2Cr] = c + c*nz(p[PBoarders2Right])
+}
+
+// bwraps7Precalc derives the bubble radius² and the distortion factors.
+func bwraps7Precalc(p *Params) {
+	cs, sp, g := p[PBwraps7Cellsize], p[PBwraps7Space], p[PBwraps7Gain]
+	radius := 0.5 * (cs / (1 + sp*sp))
+	g2 := g*g + 1e-6
+	mb := g2 * radius
+	if mb > 2 {
+		mb = 1 // larger bubbles curve round the back
+	} else {
+		mb *= 1 / (mb*mb/4 + 1)
+	}
+	p[PBwraps7G2] = g2
+	p[PBwraps7R2] = radius * radius
+	p[PBwraps7Rfactor] = radius / mb
 }
 
 // hypertileConsts returns the tile turn 2π/p and the disc radius of
@@ -60,6 +90,10 @@ func (s *varState) applyJWF2(id VarID, w float64, r *rng.Stream) {
 		s.hypertile2(w, r)
 	case VarHypertile1:
 		s.hypertile1(w, r)
+	case VarBwraps7:
+		s.bwraps7(w)
+	case VarBoarders2:
+		s.boarders2(w, r)
 	}
 }
 
@@ -108,4 +142,68 @@ func (s *varState) hypertile1(w float64, r *rng.Stream) {
 	k := w / (c*c + d*d)
 	s.px += k * (a*c + b*d)
 	s.py += k * (b*c - a*d)
+}
+
+// bwraps7: slobo777's bubble wrap: a grid of cells, each with a bubble
+// that magnifies and twists what falls inside it; linear elsewhere.
+func (s *varState) bwraps7(w float64) {
+	p := s.p
+	vx, vy := s.tx, s.ty
+	cs := p[PBwraps7Cellsize]
+	if math.Abs(cs) < 1e-300 {
+		s.px += w * vx
+		s.py += w * vy
+		return
+	}
+	cx := (math.Floor(vx/cs) + 0.5) * cs
+	cy := (math.Floor(vy/cs) + 0.5) * cs
+	lx, ly := vx-cx, vy-cy
+	r2 := p[PBwraps7R2]
+	if lx*lx+ly*ly > r2 {
+		s.px += w * vx
+		s.py += w * vy
+		return
+	}
+	lx *= p[PBwraps7G2]
+	ly *= p[PBwraps7G2]
+	k := p[PBwraps7Rfactor] / ((lx*lx+ly*ly)/4 + 1)
+	lx *= k
+	ly *= k
+	f := (lx*lx + ly*ly) / r2 // 0 at the centre, 1 at the rim
+	sn, c := math.Sincos(p[PBwraps7InnerTwist]*(1-f) + p[PBwraps7OuterTwist]*f)
+	s.px += w * (cx + c*lx + sn*ly)
+	s.py += w * (cy - sn*lx + c*ly)
+}
+
+// boarders2: Xyrus02's boarders with a settable cell scale and border
+// widths: each unit cell shrunk by c, a share of the points pushed out to
+// the border along the cell's diagonal sectors.
+func (s *varState) boarders2(w float64, r *rng.Stream) {
+	p := s.p
+	c, cl := p[PBoarders2Cc], p[PBoarders2Cl]
+	rx, ry := math.RoundToEven(s.tx), math.RoundToEven(s.ty)
+	ox, oy := s.tx-rx, s.ty-ry
+	bx, by := ox*c+rx, oy*c+ry
+	if r.Float64() >= p[PBoarders2Cr] {
+		s.px += w * bx
+		s.py += w * by
+		return
+	}
+	if math.Abs(ox) >= math.Abs(oy) {
+		if ox >= 0 {
+			s.px += w * (bx + cl)
+			s.py += w * (by + cl*oy/ox)
+		} else {
+			s.px += w * (bx - cl)
+			s.py += w * (by - cl*oy/ox)
+		}
+		return
+	}
+	if oy >= 0 {
+		s.py += w * (by + cl)
+		s.px += w * (bx + ox/oy*cl)
+	} else {
+		s.py += w * (by - cl)
+		s.px += w * (bx - ox/oy*cl)
+	}
 }

@@ -20,6 +20,7 @@ var jwfClass = map[VarID]string{
 	VarCurl3D: "Curl3DFunc", VarHemisphere: "HemisphereFunc", VarBlur3D: "Blur3DFunc", VarZcone: "ZConeFunc",
 	VarJulia3Dz: "Julia3DZFunc", VarBlob3D: "Blob3DFunc", VarEpispiralWf: "EpispiralWFFunc",
 	VarAffine3D: "Affine3DFunc", VarHypertile2: "Hypertile2Func", VarHypertile1: "Hypertile1Func",
+	VarBwraps7: "BWraps7Func", VarBoarders2: "Boarders2Func",
 }
 
 // jwfParam is one parameter of a case, as JWildfire's class names it.
@@ -59,6 +60,11 @@ func jwfCases() [][]jwfTerm {
 		{{id: VarHypertile2, w: 0.9, params: []jwfParam{{PHypertile2P, "p", 5}, {PHypertile2Q, "q", 4}}}},
 		{{id: VarHypertile2, w: 0.7, params: []jwfParam{{PHypertile2P, "p", 2.2}, {PHypertile2Q, "q", 6.6}}}},
 		{{id: VarHypertile1, w: 1.2, params: []jwfParam{{PHypertile1P, "p", 4}, {PHypertile1Q, "q", 6}}}},
+		{{id: VarBwraps7, w: 0.9, params: []jwfParam{{PBwraps7Cellsize, "cellsize", 0.8}, {PBwraps7Space, "space", 0.3},
+			{PBwraps7Gain, "gain", 1.4}, {PBwraps7InnerTwist, "inner_twist", 0.7}, {PBwraps7OuterTwist, "outer_twist", -1.2}}}},
+		{{id: VarBwraps7, w: 1.1, params: []jwfParam{{PBwraps7Cellsize, "cellsize", 2.5}, {PBwraps7Gain, "gain", 0.5}}}},
+		{{id: VarBoarders2, w: 0.8, params: []jwfParam{{PBoarders2C, "c", 0.6}, {PBoarders2Left, "left", 0.2}, {PBoarders2Right, "right", 0.9}}}},
+		{{id: VarBoarders2, w: 1.2, params: []jwfParam{{PBoarders2C, "c", -0.3}, {PBoarders2Left, "left", 0}, {PBoarders2Right, "right", 2}}}},
 		{{id: VarHypertile1, w: 0.6, params: []jwfParam{{PHypertile1P, "p", 8}, {PHypertile1Q, "q", 3}}}},
 		{{id: VarJulia3D, w: 0.7, params: []jwfParam{{PJulia3DPower, "power", 2}}}, {id: VarSpherical3D, w: 0.4}, {id: VarZcone, w: 0.3}, {id: VarZscale, w: -0.6}},
 	}

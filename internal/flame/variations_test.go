@@ -59,6 +59,8 @@ func varTestParams() Params {
 		PBlob3DLow: 0.2, PBlob3DHigh: 1.1, PBlob3DWaves: 3, PSineblurPower: 0.7, PEpispiralWfWaves: 3,
 		PAffine3DTranslateX: 0.2, PAffine3DScaleY: 0.8, PAffine3DRotateZ: 25, PAffine3DShearXZ: 0.1,
 		PHypertile2P: 5, PHypertile2Q: 4, PHypertile1P: 4, PHypertile1Q: 5,
+		PBwraps7Cellsize: 0.7, PBwraps7Space: 0.2, PBwraps7Gain: 1.5, PBwraps7InnerTwist: 0.4, PBwraps7OuterTwist: -0.3,
+		PBoarders2C: 0.5, PBoarders2Left: 0.6, PBoarders2Right: 0.4,
 	}
 	for id, v := range set {
 		p[id] = v
@@ -479,8 +481,10 @@ func TestPrecalc(t *testing.T) {
 	p[PJulia3DPower], p[PJulia3DzPower] = 2.5, -2.5 // FTOI rounds half away from zero
 	p[PCurl3DCx], p[PCurl3DCy], p[PCurl3DCz] = 1, 2, -2
 	p[PAffine3DRotateX], p[PAffine3DRotateY], p[PAffine3DRotateZ] = 90, -30, 180
-	p[PHypertile2P], p[PHypertile2Q] = 4, 5.5 // q rounds to 6
-	p[PHypertile1P], p[PHypertile1Q] = 1, 3   // p held at 3; {3, 3} is no hyperbolic tiling (r² < 0): r = 1
+	p[PHypertile2P], p[PHypertile2Q] = 4, 5.5                        // q rounds to 6
+	p[PHypertile1P], p[PHypertile1Q] = 1, 3                          // p held at 3; {3, 3} is no hyperbolic tiling (r² < 0): r = 1
+	p[PBwraps7Cellsize], p[PBwraps7Space], p[PBwraps7Gain] = 1, 0, 2 // a bubble past 2: curved round the back
+	p[PBoarders2C], p[PBoarders2Left], p[PBoarders2Right] = -0.5, 0, 0.5
 	x := &Xform{Coefs: Affine{1, 0, 0, 1, 0.5, -2}, Params: p, Vars: []VarTerm{{VarMobius, 1}, {VarLinear, 2}, {VarJulia, 3}}}
 	Precalc(x)
 	k := 1 + 7 - 2*math.Pi
@@ -500,6 +504,8 @@ func TestPrecalc(t *testing.T) {
 		// {4, 6}: r² = 1 − (0−1)/(0+cos(π/3)) = 3
 		PHypertile2Pa: math.Pi / 2, PHypertile2R: 1 / math.Sqrt(3),
 		PHypertile1Pa: 2 * math.Pi / 3, PHypertile1R: 1,
+		PBwraps7G2: 4.000001, PBwraps7R2: 0.25, PBwraps7Rfactor: 0.5,
+		PBoarders2Cc: 0.5, PBoarders2Cl: 0.5e-8, PBoarders2Cr: 0.75,
 	}
 	for id := ParamID(0); id < NumParams; id++ { // both precalculated ranges, the GPU's and the CPU-only one
 		if !isPrecalc(id) {

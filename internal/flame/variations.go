@@ -170,15 +170,21 @@ func ApplyXform(x *Xform, px, py float64, r *rng.Stream) (ox, oy float64, ok boo
 type compiledXform struct {
 	coefs, post  Affine
 	postIdentity bool
-	preBlur      float64   // pre_blur's weight, 0 without it
-	flatten      bool      // JWildfire's flatten: z is 0 after the variations
-	vars         []VarTerm // VarID order; zero weights and pre_blur are skipped
+	preBlur      float64     // pre_blur's weight, 0 without it
+	flatten      bool        // JWildfire's flatten: z is 0 after the variations
+	vars         []VarTerm   // VarID order; zero weights and pre_blur are skipped
+	stages       []StageTerm // pre_ and post_ terms (apply3 only)
 	params       *Params
 }
 
 // compileXform prepares x (after Precalc) for the chaos game.
 func compileXform(x *Xform) compiledXform {
 	cx := compiledXform{coefs: x.Coefs, post: x.Post, postIdentity: x.Post.IsIdentity(), params: &x.Params}
+	for _, t := range x.Stages {
+		if t.Weight != 0 {
+			cx.stages = append(cx.stages, t)
+		}
+	}
 	for _, v := range x.Vars {
 		switch {
 		case v.Weight == 0:

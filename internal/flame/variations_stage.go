@@ -64,3 +64,41 @@ func stage(t StageTerm, x, y, z float64, c *Affine, p *Params, r *rng.Stream) (f
 	}
 	return s.px, s.py, s.pz
 }
+
+// mixStages interpolates xform i's stage terms over the keyframes cpi with
+// coefficients c: where every keyframe has the same stage terms in the
+// same order, their weights are mixed as the regular variations' are;
+// otherwise the stage terms of the keyframe with the largest coefficient
+// are taken whole (flam3's interpolation knows no stages to follow).
+func mixStages(cpi []aligned, i int, c []float64) []StageTerm {
+	first := cpi[0].xf[i].Stages
+	same := true
+	for k := range cpi {
+		st := cpi[k].xf[i].Stages
+		same = same && len(st) == len(first)
+		for j := 0; same && j < len(st); j++ {
+			same = st[j].ID == first[j].ID && st[j].Post == first[j].Post
+		}
+	}
+	if !same {
+		best := 0
+		for k := range c {
+			if c[k] > c[best] {
+				best = k
+			}
+		}
+		return cpi[best].xf[i].Stages
+	}
+	if len(first) == 0 {
+		return nil
+	}
+	out := make([]StageTerm, len(first))
+	for j := range first {
+		out[j] = first[j]
+		out[j].Weight = 0
+		for k := range cpi {
+			out[j].Weight += c[k] * cpi[k].xf[i].Stages[j].Weight
+		}
+	}
+	return out
+}

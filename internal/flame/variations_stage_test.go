@@ -162,3 +162,21 @@ func TestStagesRoundTrip(t *testing.T) {
 		t.Errorf("read back %v, want %v", y.Stages, x.Stages)
 	}
 }
+
+func TestMixStages(t *testing.T) {
+	mk := func(st ...StageTerm) aligned { return aligned{xf: []axform{{Xform: Xform{Stages: st}}}} }
+	a := mk(StageTerm{false, VarSineblur, 1}, StageTerm{true, VarSpherical, 0.5})
+	b := mk(StageTerm{false, VarSineblur, 0.5}, StageTerm{true, VarSpherical, 1.5})
+	got := mixStages([]aligned{a, b}, 0, []float64{0.25, 0.75})
+	want := []StageTerm{{false, VarSineblur, 0.625}, {true, VarSpherical, 1.25}}
+	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("same shape: %v, want %v", got, want)
+	}
+	pad := mk()
+	if got := mixStages([]aligned{a, pad}, 0, []float64{0.4, 0.6}); got != nil {
+		t.Errorf("other shapes: %v, want the larger coefficient's (none)", got)
+	}
+	if got := mixStages([]aligned{a, pad}, 0, []float64{0.6, 0.4}); len(got) != 2 || got[0] != a.xf[0].Stages[0] {
+		t.Errorf("other shapes: %v, want %v", got, a.xf[0].Stages)
+	}
+}

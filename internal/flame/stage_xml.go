@@ -22,7 +22,7 @@ func (fp *flameParser) stageAttr(ext *xformExt, name, value string, line int) (o
 			continue
 		}
 		n, known := names[base]
-		if !known {
+		if !known || n.isVar && n.v == VarPreBlur { // pre_blur is a stage of its own
 			return false, nil
 		}
 		v, perr := parseFloat(value)

@@ -52,6 +52,9 @@ func stageSums(id VarID) bool {
 // stage applies one stage term to the point (x, y, z) with the xform's
 // affine c and parameters p.
 func stage(t StageTerm, x, y, z float64, c *Affine, p *Params, r *rng.Stream) (float64, float64, float64) {
+	if t.ID == VarFlatten { // flatten is not a sum term (compiledXform zeroes z)
+		return x, y, 0
+	}
 	s := varState{tx: x, ty: y, tz: z, c: c, p: p}
 	s.sumsq = x*x + y*y
 	s.sqrt = math.Sqrt(s.sumsq)

@@ -36,6 +36,7 @@ func TestParseStages(t *testing.T) {
 			`curl="1" curl_c1="0.3" pre_curl="0.5"`, nil, map[ParamID]float64{PCurlC1: 0.3}, "pre_curl"},
 		{"zero weight", `linear="1" pre_spherical="0"`, nil, nil, ""},
 		{"unknown base stays unknown", `linear="1" post_smartcrop="1"`, nil, nil, "post_smartcrop"},
+		{"pre_blur has no stage form", `linear="1" pre_pre_blur="1"`, nil, nil, "pre_pre_blur"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -108,6 +109,9 @@ func TestApplyStages(t *testing.T) {
 				bx, by, _ := one(VarSineblur, 0.3, tx, ty, pt[2], s)
 				return tx + bx, ty + by, 0.25
 			}},
+		{"flatten as a stage zeroes z only",
+			[]VarTerm{{VarLinear3D, 1}}, []StageTerm{{true, VarFlatten, 1}},
+			func(s *rng.Stream) (float64, float64, float64) { return tx, ty, 0 }},
 		{"no regular variation: the point passes, z kept by a 2D stage",
 			nil, []StageTerm{{true, VarSpherical, 1}},
 			func(s *rng.Stream) (float64, float64, float64) {

@@ -151,6 +151,11 @@ func (fp *flameParser) finishExt(ext *xformExt, x *Xform, w *[NumVars]float64, l
 		}
 		switch {
 		case pr == want:
+		case id == VarPreBlur && pr == 0:
+			// JWildfire runs a pre variation moved to the normal stage on
+			// a copy of the affine point that it then discards
+			// (EnforcedVariationTransformationStep): pre_blur does nothing.
+			w[VarPreBlur] = 0
 		case id == VarLinear && (pr == -1 || pr == 1):
 			// A linear moved to the pre or post stage is a scale there.
 			stage := 0

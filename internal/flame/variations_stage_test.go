@@ -184,3 +184,26 @@ func TestMixStages(t *testing.T) {
 		t.Errorf("other shapes: %v, want %v", got, a.xf[0].Stages)
 	}
 }
+
+// TestPreBlurNormalStage: JWildfire's pre_blur moved to the normal stage
+// (pre_blur_fx_priority="0") changes nothing there; at -1 it is flam3's.
+func TestPreBlurNormalStage(t *testing.T) {
+	for _, c := range []struct {
+		prio string
+		want float64
+	}{{"0", 0}, {"-1", 0.3}} {
+		gs, ws, err := Parse(strings.NewReader(stageFlame(`linear="1" pre_blur="0.3" pre_blur_fx_priority="`+c.prio+`"`)), "s.flame", ParseOptions{Strict: true})
+		if err != nil || len(ws) != 0 {
+			t.Fatalf("priority %s: %v %v", c.prio, err, ws)
+		}
+		got := 0.0
+		for _, v := range gs[0].Xforms[0].Vars {
+			if v.ID == VarPreBlur {
+				got = v.Weight
+			}
+		}
+		if got != c.want {
+			t.Errorf("priority %s: pre_blur weight %v, want %v", c.prio, got, c.want)
+		}
+	}
+}

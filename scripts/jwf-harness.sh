@@ -13,7 +13,8 @@ DIR=${1:?usage: jwf-harness.sh DIR}
 COMMIT=33407f0b246b0bf03cf2413ff450b0ed07271498
 RAW=https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfire/create/tina/variation
 CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D Hemisphere Blur3D ZCone Julia3DZ Blob3D EpispiralWF
-AbstractAffine3D Affine3D Hypertile2 Hypertile1 BWraps7 Boarders2"
+AbstractAffine3D Affine3D Hypertile2 Hypertile1 BWraps7 Boarders2
+JuliaN2 JuliaC"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -56,6 +57,8 @@ public final class MathLib {
   public static double fabs(double v) { return Math.abs(v); }
   public static double floor(double v) { return Math.floor(v); }
   public static double rint(double v) { return Math.rint(v); }
+  public static double fmod(double a, double b) { return a % b; }
+  public static int iabs(int v) { return Math.abs(v); }
   public static int sign(double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
   public static void sinAndCos(double a, odk.lang.DoubleWrapper s, odk.lang.DoubleWrapper c) { s.value = Math.sin(a); c.value = Math.cos(a); }
 }
@@ -115,6 +118,7 @@ public abstract class VariationFunc {
   public void randomize() {}
   public VariationFuncType[] getVariationTypes() { return null; }
   public String getGPUCode(FlameTransformationContext c) { return ""; }
+  public String[] getParameterAlternativeNames() { return null; }
   public static int limitIntVal(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
   public static double limitVal(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
 }

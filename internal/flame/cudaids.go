@@ -35,6 +35,7 @@ var precalcNames = [NumParams]string{
 	"affine3D_sinx", "affine3D_cosx", "affine3D_siny", "affine3D_cosy", "affine3D_sinz", "affine3D_cosz",
 	"hypertile2_pa", "hypertile2_r", "hypertile1_pa", "hypertile1_r",
 	"bwraps7_g2", "bwraps7_r2", "bwraps7_rfactor", "boarders2_cc", "boarders2_cl", "boarders2_cr",
+	"julian2_absn", "julian2_cn",
 }
 
 func paramName(id ParamID) string {

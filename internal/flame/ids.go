@@ -139,6 +139,8 @@ const (
 	VarHypertile1
 	VarBwraps7
 	VarBoarders2
+	VarJulian2
+	VarJuliac
 	NumVars // all the variations the CPU has
 )
 
@@ -146,7 +148,7 @@ const (
 var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "horseshoe", "polar", "handkerchief", "heart", "disc", "spiral", "hyperbolic", "diamond", "ex", "julia", "bent", "waves", "fisheye", "popcorn", "exponential", "power", "cosine", "rings", "fan", "blob", "pdj", "fan2", "rings2", "eyefish", "bubble", "cylinder", "perspective", "noise", "julian", "juliascope", "blur", "gaussian_blur", "radial_blur", "pie", "ngon", "curl", "rectangles", "arch", "tangent", "square", "rays", "blade", "secant2", "twintrian", "cross", "disc2", "super_shape", "flower", "conic", "parabola", "bent2", "bipolar", "boarders", "butterfly", "cell", "cpow", "curve", "edisc", "elliptic", "escher", "foci", "lazysusan", "loonie", "pre_blur", "modulus", "oscilloscope", "polar2", "popcorn2", "scry", "separation", "split", "splits", "stripes", "wedge", "wedge_julia", "wedge_sph", "whorl", "waves2", "exp", "log", "sin", "cos", "tan", "sec", "csc", "cot", "sinh", "cosh", "tanh", "sech", "csch", "coth", "auger", "flux", "mobius",
 	"linear3D", "flatten", "julia3D", "zscale", "ztranslate", "spherical3D", "sineblur", "curl3D", "hemisphere",
 	"blur3D", "zcone", "julia3Dz", "blob3D", "epispiral_wf",
-	"affine3D", "hypertile2", "hypertile1", "bwraps7", "boarders2"}
+	"affine3D", "hypertile2", "hypertile1", "bwraps7", "boarders2", "julian2", "juliac"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -328,6 +330,17 @@ const (
 	PBoarders2C
 	PBoarders2Left
 	PBoarders2Right
+	PJulian2Power
+	PJulian2Dist
+	PJulian2A
+	PJulian2B
+	PJulian2C
+	PJulian2D
+	PJulian2E
+	PJulian2F
+	PJuliacRe
+	PJuliacIm
+	PJuliacDist
 	PJulia3DN // precalculated from here on
 	PJulia3DCPower
 	PJulia3DzN
@@ -349,6 +362,8 @@ const (
 	PBoarders2Cc
 	PBoarders2Cl
 	PBoarders2Cr
+	PJulian2AbsN
+	PJulian2CN
 	NumParams // all the parameters the CPU has
 )
 
@@ -374,4 +389,6 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"affine3D_shearXZ", "affine3D_shearYX", "affine3D_shearYZ", "affine3D_shearZX", "affine3D_shearZY",
 	"hypertile2_p", "hypertile2_q", "hypertile1_p", "hypertile1_q",
 	"bwraps7_cellsize", "bwraps7_space", "bwraps7_gain", "bwraps7_inner_twist", "bwraps7_outer_twist",
-	"boarders2_c", "boarders2_left", "boarders2_right"}
+	"boarders2_c", "boarders2_left", "boarders2_right",
+	"julian2_power", "julian2_dist", "julian2_a", "julian2_b", "julian2_c", "julian2_d", "julian2_e", "julian2_f",
+	"juliac_re", "juliac_im", "juliac_dist"}

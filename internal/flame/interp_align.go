@@ -139,6 +139,8 @@ var varParams = map[VarID][]ParamID{
 	VarHypertile1: {PHypertile1P, PHypertile1Q},
 	VarBwraps7:    {PBwraps7Cellsize, PBwraps7Space, PBwraps7Gain, PBwraps7InnerTwist, PBwraps7OuterTwist},
 	VarBoarders2:  {PBoarders2C, PBoarders2Left, PBoarders2Right},
+	VarJulian2:    {PJulian2Power, PJulian2Dist, PJulian2A, PJulian2B, PJulian2C, PJulian2D, PJulian2E, PJulian2F},
+	VarJuliac:     {PJuliacRe, PJuliacIm, PJuliacDist},
 }
 
 // align is flam3_align over the keyframes src.

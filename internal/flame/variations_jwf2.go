@@ -17,6 +17,9 @@ import (
 //	                           k·2π/p (an angle that large is what
 //	                           JWildfire takes the sine of, so it is kept)
 //	boarders2              u1: the border branch when u1 < cr
+//	julian2                u1: root k = trunc(u1·(2³¹−1)) mod |power| (drawn
+//	                           also where power is 0, which maps to nothing)
+//	juliac                 u1: turn fmod(trunc(u1·(2³¹−1)), re)
 
 // jwfMaxInt is Java's Integer.MAX_VALUE, the bound hypertile draws under.
 const jwfMaxInt = math.MaxInt32
@@ -28,6 +31,10 @@ func jwf2DefaultParams(p *Params) {
 	p[PHypertile1P], p[PHypertile1Q] = 3, 7
 	p[PBwraps7Cellsize], p[PBwraps7Gain] = 1, 2
 	p[PBoarders2C], p[PBoarders2Left], p[PBoarders2Right] = 0.4, 0.65, 0.35
+	// julian2's power and juliac's re are random in JWildfire when unset
+	// (every file it writes sets them): 2 and 2.5 here.
+	p[PJulian2Power], p[PJulian2Dist], p[PJulian2A], p[PJulian2D] = 2, 1, 1, 1
+	p[PJuliacRe], p[PJuliacIm], p[PJuliacDist] = 2.5, 0.5, 1
 }
 
 // jwf2Precalc derives what JWildfire's init and setParameter compute.
@@ -39,6 +46,9 @@ func jwf2Precalc(p *Params) {
 	p[PHypertile2Pa], p[PHypertile2R] = hypertileConsts(p[PHypertile2P], p[PHypertile2Q])
 	p[PHypertile1Pa], p[PHypertile1R] = hypertileConsts(p[PHypertile1P], p[PHypertile1Q])
 	bwraps7Precalc(p)
+	n := ftoi(p[PJulian2Power])
+	p[PJulian2AbsN] = math.Abs(n)
+	p[PJulian2CN] = p[PJulian2Dist] / n * 0.5
 	nz := func(v float64) float64 { // JWildfire's init: zero becomes its EPSILON
 		if v = math.Abs(v); v == 0 {
 			return 1e-8
@@ -94,6 +104,10 @@ func (s *varState) applyJWF2(id VarID, w float64, r *rng.Stream) {
 		s.bwraps7(w)
 	case VarBoarders2:
 		s.boarders2(w, r)
+	case VarJulian2:
+		s.julian2(w, r)
+	case VarJuliac:
+		s.juliac(w, r)
 	}
 }
 
@@ -206,4 +220,36 @@ func (s *varState) boarders2(w float64, r *rng.Stream) {
 		s.py += w * (by - cl)
 		s.px += w * (bx - ox/oy*cl)
 	}
+}
+
+// julian2: Xyrus02's julian of the point through its own affine map
+// (a b c d e f, as x' = a·x + b·y + e, y' = c·x + d·y + f).
+func (s *varState) julian2(w float64, r *rng.Stream) {
+	p := s.p
+	k := math.Trunc(r.Float64() * jwfMaxInt)
+	n := ftoi(p[PJulian2Power])
+	if n == 0 {
+		return
+	}
+	x := p[PJulian2A]*s.tx + p[PJulian2B]*s.ty + p[PJulian2E]
+	y := p[PJulian2C]*s.tx + p[PJulian2D]*s.ty + p[PJulian2F]
+	a := (math.Atan2(y, x) + 2*math.Pi*math.Mod(k, p[PJulian2AbsN])) / n
+	rr := w * math.Pow(x*x+y*y, p[PJulian2CN])
+	sa, ca := math.Sincos(a)
+	s.px += rr * ca
+	s.py += rr * sa
+}
+
+// juliac: David Young's julia with a complex power 1/re + i·im/100.
+func (s *varState) juliac(w float64, r *rng.Stream) {
+	p := s.p
+	k := math.Trunc(r.Float64() * jwfMaxInt)
+	re := 1 / (p[PJuliacRe] + 1e-300)
+	im := p[PJuliacIm] / 100
+	arg := math.Atan2(s.ty, s.tx) + math.Mod(k, p[PJuliacRe])*2*math.Pi
+	lnmod := p[PJuliacDist] * 0.5 * math.Log(s.tx*s.tx+s.ty*s.ty)
+	sa, ca := math.Sincos(arg*re + lnmod*im)
+	m := math.Exp(lnmod*re - arg*im)
+	s.px += w * m * ca
+	s.py += w * m * sa
 }

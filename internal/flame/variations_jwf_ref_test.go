@@ -20,7 +20,7 @@ var jwfClass = map[VarID]string{
 	VarCurl3D: "Curl3DFunc", VarHemisphere: "HemisphereFunc", VarBlur3D: "Blur3DFunc", VarZcone: "ZConeFunc",
 	VarJulia3Dz: "Julia3DZFunc", VarBlob3D: "Blob3DFunc", VarEpispiralWf: "EpispiralWFFunc",
 	VarAffine3D: "Affine3DFunc", VarHypertile2: "Hypertile2Func", VarHypertile1: "Hypertile1Func",
-	VarBwraps7: "BWraps7Func", VarBoarders2: "Boarders2Func",
+	VarBwraps7: "BWraps7Func", VarBoarders2: "Boarders2Func", VarJulian2: "JuliaN2Func", VarJuliac: "JuliaCFunc",
 }
 
 // jwfParam is one parameter of a case, as JWildfire's class names it.
@@ -65,6 +65,12 @@ func jwfCases() [][]jwfTerm {
 		{{id: VarBwraps7, w: 1.1, params: []jwfParam{{PBwraps7Cellsize, "cellsize", 2.5}, {PBwraps7Gain, "gain", 0.5}}}},
 		{{id: VarBoarders2, w: 0.8, params: []jwfParam{{PBoarders2C, "c", 0.6}, {PBoarders2Left, "left", 0.2}, {PBoarders2Right, "right", 0.9}}}},
 		{{id: VarBoarders2, w: 1.2, params: []jwfParam{{PBoarders2C, "c", -0.3}, {PBoarders2Left, "left", 0}, {PBoarders2Right, "right", 2}}}},
+		{{id: VarJulian2, w: 0.9, params: []jwfParam{{PJulian2Power, "power", -3}, {PJulian2Dist, "dist", 0.7}, {PJulian2A, "a", 1.2},
+			{PJulian2B, "b", -0.3}, {PJulian2C, "c", 0.4}, {PJulian2D, "d", 0.8}, {PJulian2E, "e", 0.1}, {PJulian2F, "f", -0.2}}}},
+		{{id: VarJulian2, w: 1.1, params: []jwfParam{{PJulian2Power, "power", 5.4}, {PJulian2Dist, "dist", -1.5}}}},
+		{{id: VarJulian2, w: 1.1, params: []jwfParam{{PJulian2Power, "power", 0.2}}}},
+		{{id: VarJuliac, w: 0.8, params: []jwfParam{{PJuliacRe, "re", -3.5}, {PJuliacIm, "im", 20}, {PJuliacDist, "dist", -1}}}},
+		{{id: VarJuliac, w: 1.3, params: []jwfParam{{PJuliacRe, "re", 4.5}, {PJuliacIm, "im", -35}, {PJuliacDist, "dist", 0.6}}}},
 		{{id: VarHypertile1, w: 0.6, params: []jwfParam{{PHypertile1P, "p", 8}, {PHypertile1Q, "q", 3}}}},
 		{{id: VarJulia3D, w: 0.7, params: []jwfParam{{PJulia3DPower, "power", 2}}}, {id: VarSpherical3D, w: 0.4}, {id: VarZcone, w: 0.3}, {id: VarZscale, w: -0.6}},
 	}
@@ -77,6 +83,10 @@ func jwfCases() [][]jwfTerm {
 			tm.params = []jwfParam{{PJulia3DPower, "power", 2}}
 		case VarJulia3Dz:
 			tm.params = []jwfParam{{PJulia3DzPower, "power", 2}}
+		case VarJulian2: // random in JWildfire when unset
+			tm.params = []jwfParam{{PJulian2Power, "power", 2}}
+		case VarJuliac:
+			tm.params = []jwfParam{{PJuliacRe, "re", 2.5}}
 		}
 		cs = append(cs, []jwfTerm{tm})
 	}

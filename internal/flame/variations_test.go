@@ -61,6 +61,8 @@ func varTestParams() Params {
 		PHypertile2P: 5, PHypertile2Q: 4, PHypertile1P: 4, PHypertile1Q: 5,
 		PBwraps7Cellsize: 0.7, PBwraps7Space: 0.2, PBwraps7Gain: 1.5, PBwraps7InnerTwist: 0.4, PBwraps7OuterTwist: -0.3,
 		PBoarders2C: 0.5, PBoarders2Left: 0.6, PBoarders2Right: 0.4,
+		PJulian2Power: 3, PJulian2Dist: 0.8, PJulian2A: 1.1, PJulian2B: 0.2, PJulian2C: -0.1, PJulian2D: 0.9,
+		PJuliacRe: 3.5, PJuliacIm: 10, PJuliacDist: 0.9,
 	}
 	for id, v := range set {
 		p[id] = v
@@ -485,6 +487,7 @@ func TestPrecalc(t *testing.T) {
 	p[PHypertile1P], p[PHypertile1Q] = 1, 3                          // p held at 3; {3, 3} is no hyperbolic tiling (r² < 0): r = 1
 	p[PBwraps7Cellsize], p[PBwraps7Space], p[PBwraps7Gain] = 1, 0, 2 // a bubble past 2: curved round the back
 	p[PBoarders2C], p[PBoarders2Left], p[PBoarders2Right] = -0.5, 0, 0.5
+	p[PJulian2Power], p[PJulian2Dist] = -2.5, 1.5 // FTOI: −3
 	x := &Xform{Coefs: Affine{1, 0, 0, 1, 0.5, -2}, Params: p, Vars: []VarTerm{{VarMobius, 1}, {VarLinear, 2}, {VarJulia, 3}}}
 	Precalc(x)
 	k := 1 + 7 - 2*math.Pi
@@ -506,6 +509,7 @@ func TestPrecalc(t *testing.T) {
 		PHypertile1Pa: 2 * math.Pi / 3, PHypertile1R: 1,
 		PBwraps7G2: 4.000001, PBwraps7R2: 0.25, PBwraps7Rfactor: 0.5,
 		PBoarders2Cc: 0.5, PBoarders2Cl: 0.5e-8, PBoarders2Cr: 0.75,
+		PJulian2AbsN: 3, PJulian2CN: -0.25,
 	}
 	for id := ParamID(0); id < NumParams; id++ { // both precalculated ranges, the GPU's and the CPU-only one
 		if !isPrecalc(id) {

@@ -14,7 +14,7 @@ COMMIT=33407f0b246b0bf03cf2413ff450b0ed07271498
 RAW=https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfire/create/tina/variation
 CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D Hemisphere Blur3D ZCone Julia3DZ Blob3D EpispiralWF
 AbstractAffine3D Affine3D Hypertile2 Hypertile1 BWraps7 Boarders2
-JuliaN2 JuliaC"
+JuliaN2 JuliaC Waves4WF Poincare3D Spirograph"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"

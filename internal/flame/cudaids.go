@@ -35,7 +35,8 @@ var precalcNames = [NumParams]string{
 	"affine3D_sinx", "affine3D_cosx", "affine3D_siny", "affine3D_cosy", "affine3D_sinz", "affine3D_cosz",
 	"hypertile2_pa", "hypertile2_r", "hypertile1_pa", "hypertile1_r",
 	"bwraps7_g2", "bwraps7_r2", "bwraps7_rfactor", "boarders2_cc", "boarders2_cl", "boarders2_cr",
-	"julian2_absn", "julian2_cn",
+	"julian2_absn", "julian2_cn", "waves4_wf_damping_x", "waves4_wf_damping_y", "poincare3D_cx", "poincare3D_cy",
+	"poincare3D_cz", "poincare3D_c2", "poincare3D_s2x", "poincare3D_s2y", "poincare3D_s2z",
 }
 
 func paramName(id ParamID) string {

@@ -141,6 +141,9 @@ const (
 	VarBoarders2
 	VarJulian2
 	VarJuliac
+	VarWaves4Wf
+	VarPoincare3D
+	VarSpirograph
 	NumVars // all the variations the CPU has
 )
 
@@ -148,7 +151,8 @@ const (
 var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "horseshoe", "polar", "handkerchief", "heart", "disc", "spiral", "hyperbolic", "diamond", "ex", "julia", "bent", "waves", "fisheye", "popcorn", "exponential", "power", "cosine", "rings", "fan", "blob", "pdj", "fan2", "rings2", "eyefish", "bubble", "cylinder", "perspective", "noise", "julian", "juliascope", "blur", "gaussian_blur", "radial_blur", "pie", "ngon", "curl", "rectangles", "arch", "tangent", "square", "rays", "blade", "secant2", "twintrian", "cross", "disc2", "super_shape", "flower", "conic", "parabola", "bent2", "bipolar", "boarders", "butterfly", "cell", "cpow", "curve", "edisc", "elliptic", "escher", "foci", "lazysusan", "loonie", "pre_blur", "modulus", "oscilloscope", "polar2", "popcorn2", "scry", "separation", "split", "splits", "stripes", "wedge", "wedge_julia", "wedge_sph", "whorl", "waves2", "exp", "log", "sin", "cos", "tan", "sec", "csc", "cot", "sinh", "cosh", "tanh", "sech", "csch", "coth", "auger", "flux", "mobius",
 	"linear3D", "flatten", "julia3D", "zscale", "ztranslate", "spherical3D", "sineblur", "curl3D", "hemisphere",
 	"blur3D", "zcone", "julia3Dz", "blob3D", "epispiral_wf",
-	"affine3D", "hypertile2", "hypertile1", "bwraps7", "boarders2", "julian2", "juliac"}
+	"affine3D", "hypertile2", "hypertile1", "bwraps7", "boarders2", "julian2", "juliac",
+	"waves4_wf", "poincare3D", "spirograph"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -341,6 +345,26 @@ const (
 	PJuliacRe
 	PJuliacIm
 	PJuliacDist
+	PWaves4WfScalex
+	PWaves4WfScaley
+	PWaves4WfFreqx
+	PWaves4WfFreqy
+	PWaves4WfUseCosX
+	PWaves4WfUseCosY
+	PWaves4WfDampx
+	PWaves4WfDampy
+	PPoincare3DR
+	PPoincare3DA
+	PPoincare3DB
+	PSpirographA
+	PSpirographB
+	PSpirographD
+	PSpirographTmin
+	PSpirographTmax
+	PSpirographYmin
+	PSpirographYmax
+	PSpirographC1
+	PSpirographC2
 	PJulia3DN // precalculated from here on
 	PJulia3DCPower
 	PJulia3DzN
@@ -364,6 +388,15 @@ const (
 	PBoarders2Cr
 	PJulian2AbsN
 	PJulian2CN
+	PWaves4WfDampingX
+	PWaves4WfDampingY
+	PPoincare3DCx
+	PPoincare3DCy
+	PPoincare3DCz
+	PPoincare3DC2
+	PPoincare3DS2x
+	PPoincare3DS2y
+	PPoincare3DS2z
 	NumParams // all the parameters the CPU has
 )
 
@@ -391,4 +424,8 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"bwraps7_cellsize", "bwraps7_space", "bwraps7_gain", "bwraps7_inner_twist", "bwraps7_outer_twist",
 	"boarders2_c", "boarders2_left", "boarders2_right",
 	"julian2_power", "julian2_dist", "julian2_a", "julian2_b", "julian2_c", "julian2_d", "julian2_e", "julian2_f",
-	"juliac_re", "juliac_im", "juliac_dist"}
+	"juliac_re", "juliac_im", "juliac_dist",
+	"waves4_wf_scalex", "waves4_wf_scaley", "waves4_wf_freqx", "waves4_wf_freqy", "waves4_wf_use_cos_x",
+	"waves4_wf_use_cos_y", "waves4_wf_dampx", "waves4_wf_dampy", "poincare3D_r", "poincare3D_a", "poincare3D_b",
+	"spirograph_a", "spirograph_b", "spirograph_d", "spirograph_tmin", "spirograph_tmax", "spirograph_ymin",
+	"spirograph_ymax", "spirograph_c1", "spirograph_c2"}

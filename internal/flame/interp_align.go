@@ -141,6 +141,11 @@ var varParams = map[VarID][]ParamID{
 	VarBoarders2:  {PBoarders2C, PBoarders2Left, PBoarders2Right},
 	VarJulian2:    {PJulian2Power, PJulian2Dist, PJulian2A, PJulian2B, PJulian2C, PJulian2D, PJulian2E, PJulian2F},
 	VarJuliac:     {PJuliacRe, PJuliacIm, PJuliacDist},
+	VarWaves4Wf: {PWaves4WfScalex, PWaves4WfScaley, PWaves4WfFreqx, PWaves4WfFreqy, PWaves4WfUseCosX, PWaves4WfUseCosY,
+		PWaves4WfDampx, PWaves4WfDampy},
+	VarPoincare3D: {PPoincare3DR, PPoincare3DA, PPoincare3DB},
+	VarSpirograph: {PSpirographA, PSpirographB, PSpirographD, PSpirographTmin, PSpirographTmax, PSpirographYmin,
+		PSpirographYmax, PSpirographC1, PSpirographC2},
 }
 
 // align is flam3_align over the keyframes src.

@@ -35,6 +35,7 @@ func jwf2DefaultParams(p *Params) {
 	// (every file it writes sets them): 2 and 2.5 here.
 	p[PJulian2Power], p[PJulian2Dist], p[PJulian2A], p[PJulian2D] = 2, 1, 1, 1
 	p[PJuliacRe], p[PJuliacIm], p[PJuliacDist] = 2.5, 0.5, 1
+	jwf3DefaultParams(p)
 }
 
 // jwf2Precalc derives what JWildfire's init and setParameter compute.
@@ -49,6 +50,7 @@ func jwf2Precalc(p *Params) {
 	n := ftoi(p[PJulian2Power])
 	p[PJulian2AbsN] = math.Abs(n)
 	p[PJulian2CN] = p[PJulian2Dist] / n * 0.5
+	jwf3Precalc(p)
 	nz := func(v float64) float64 { // JWildfire's init: zero becomes its EPSILON
 		if v = math.Abs(v); v == 0 {
 			return 1e-8
@@ -108,6 +110,8 @@ func (s *varState) applyJWF2(id VarID, w float64, r *rng.Stream) {
 		s.julian2(w, r)
 	case VarJuliac:
 		s.juliac(w, r)
+	default:
+		s.applyJWF3(id, w, r)
 	}
 }
 

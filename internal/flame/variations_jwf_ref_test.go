@@ -21,6 +21,7 @@ var jwfClass = map[VarID]string{
 	VarJulia3Dz: "Julia3DZFunc", VarBlob3D: "Blob3DFunc", VarEpispiralWf: "EpispiralWFFunc",
 	VarAffine3D: "Affine3DFunc", VarHypertile2: "Hypertile2Func", VarHypertile1: "Hypertile1Func",
 	VarBwraps7: "BWraps7Func", VarBoarders2: "Boarders2Func", VarJulian2: "JuliaN2Func", VarJuliac: "JuliaCFunc",
+	VarWaves4Wf: "Waves4WFFunc", VarPoincare3D: "Poincare3DFunc", VarSpirograph: "SpirographFunc",
 }
 
 // jwfParam is one parameter of a case, as JWildfire's class names it.
@@ -71,6 +72,14 @@ func jwfCases() [][]jwfTerm {
 		{{id: VarJulian2, w: 1.1, params: []jwfParam{{PJulian2Power, "power", 0.2}}}},
 		{{id: VarJuliac, w: 0.8, params: []jwfParam{{PJuliacRe, "re", -3.5}, {PJuliacIm, "im", 20}, {PJuliacDist, "dist", -1}}}},
 		{{id: VarJuliac, w: 1.3, params: []jwfParam{{PJuliacRe, "re", 4.5}, {PJuliacIm, "im", -35}, {PJuliacDist, "dist", 0.6}}}},
+		{{id: VarWaves4Wf, w: 0.9, params: []jwfParam{{PWaves4WfScalex, "scalex", 0.6}, {PWaves4WfScaley, "scaley", -0.3},
+			{PWaves4WfFreqx, "freqx", 2.2}, {PWaves4WfFreqy, "freqy", -1.4}, {PWaves4WfUseCosX, "use_cos_x", 0},
+			{PWaves4WfUseCosY, "use_cos_y", 1}, {PWaves4WfDampx, "dampx", -0.4}, {PWaves4WfDampy, "dampy", 0.3}}}},
+		{{id: VarPoincare3D, w: 0.8, params: []jwfParam{{PPoincare3DR, "r", 0.6}, {PPoincare3DA, "a", 0.3}, {PPoincare3DB, "b", -0.7}}}},
+		{{id: VarPoincare3D, w: 1.2, params: []jwfParam{{PPoincare3DR, "r", -1.1}, {PPoincare3DA, "a", 1.5}, {PPoincare3DB, "b", 0.2}}}},
+		{{id: VarSpirograph, w: 0.7, params: []jwfParam{{PSpirographA, "a", 2.5}, {PSpirographB, "b", -1.5}, {PSpirographD, "d", 0.4},
+			{PSpirographTmin, "tmin", -3}, {PSpirographTmax, "tmax", 5}, {PSpirographYmin, "ymin", -0.2}, {PSpirographYmax, "ymax", 0.3},
+			{PSpirographC1, "c1", 0.8}, {PSpirographC2, "c2", -0.6}}}},
 		{{id: VarHypertile1, w: 0.6, params: []jwfParam{{PHypertile1P, "p", 8}, {PHypertile1Q, "q", 3}}}},
 		{{id: VarJulia3D, w: 0.7, params: []jwfParam{{PJulia3DPower, "power", 2}}}, {id: VarSpherical3D, w: 0.4}, {id: VarZcone, w: 0.3}, {id: VarZscale, w: -0.6}},
 	}

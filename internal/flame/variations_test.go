@@ -63,6 +63,9 @@ func varTestParams() Params {
 		PBoarders2C: 0.5, PBoarders2Left: 0.6, PBoarders2Right: 0.4,
 		PJulian2Power: 3, PJulian2Dist: 0.8, PJulian2A: 1.1, PJulian2B: 0.2, PJulian2C: -0.1, PJulian2D: 0.9,
 		PJuliacRe: 3.5, PJuliacIm: 10, PJuliacDist: 0.9,
+		PWaves4WfScalex: 0.4, PWaves4WfFreqx: 1.7, PWaves4WfDampy: -0.2, PPoincare3DR: 0.5, PPoincare3DA: 0.4,
+		PPoincare3DB: -0.3, PSpirographA: 2, PSpirographB: 1.5, PSpirographTmax: 2, PSpirographYmin: -0.5, PSpirographD: 0.3,
+		PSpirographC1: 0.2, PSpirographC2: -0.1,
 	}
 	for id, v := range set {
 		p[id] = v
@@ -487,7 +490,9 @@ func TestPrecalc(t *testing.T) {
 	p[PHypertile1P], p[PHypertile1Q] = 1, 3                          // p held at 3; {3, 3} is no hyperbolic tiling (r² < 0): r = 1
 	p[PBwraps7Cellsize], p[PBwraps7Space], p[PBwraps7Gain] = 1, 0, 2 // a bubble past 2: curved round the back
 	p[PBoarders2C], p[PBoarders2Left], p[PBoarders2Right] = -0.5, 0, 0.5
-	p[PJulian2Power], p[PJulian2Dist] = -2.5, 1.5 // FTOI: −3
+	p[PJulian2Power], p[PJulian2Dist] = -2.5, 1.5               // FTOI: −3
+	p[PWaves4WfDampx], p[PWaves4WfDampy] = 1e-9, math.Log(2)    // below JWildfire's EPSILON: none
+	p[PPoincare3DR], p[PPoincare3DA], p[PPoincare3DB] = 2, 1, 0 // centre (0, 2, 0)
 	x := &Xform{Coefs: Affine{1, 0, 0, 1, 0.5, -2}, Params: p, Vars: []VarTerm{{VarMobius, 1}, {VarLinear, 2}, {VarJulia, 3}}}
 	Precalc(x)
 	k := 1 + 7 - 2*math.Pi
@@ -510,6 +515,9 @@ func TestPrecalc(t *testing.T) {
 		PBwraps7G2: 4.000001, PBwraps7R2: 0.25, PBwraps7Rfactor: 0.5,
 		PBoarders2Cc: 0.5, PBoarders2Cl: 0.5e-8, PBoarders2Cr: 0.75,
 		PJulian2AbsN: 3, PJulian2CN: -0.25,
+		PWaves4WfDampingX: 1, PWaves4WfDampingY: 2,
+		PPoincare3DCx: 0, PPoincare3DCy: 2, PPoincare3DCz: 0, PPoincare3DC2: 4,
+		PPoincare3DS2x: -3, PPoincare3DS2y: 5, PPoincare3DS2z: -3,
 	}
 	for id := ParamID(0); id < NumParams; id++ { // both precalculated ranges, the GPU's and the CPU-only one
 		if !isPrecalc(id) {

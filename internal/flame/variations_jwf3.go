@@ -1,0 +1,105 @@
+package flame
+
+import (
+	"math"
+
+	"github.com/procgen-dev/procgen/internal/rng"
+)
+
+// More of JWildfire's plugin variations (see variations_jwf.go for the
+// conventions).
+//
+// Random draws (u = Float64):
+//
+//	spirograph u1 u2: the curve parameter t from u1, the offset y from u2
+
+// jwf3DefaultParams sets JWildfire's defaults for these variations.
+func jwf3DefaultParams(p *Params) {
+	p[PWaves4WfScalex], p[PWaves4WfScaley] = 0.25, 0.5
+	p[PWaves4WfFreqx], p[PWaves4WfFreqy] = math.Pi/2, math.Pi/4
+	p[PWaves4WfUseCosX] = 1
+	p[PSpirographA], p[PSpirographB] = 3, 2
+	p[PSpirographTmin], p[PSpirographTmax] = -1, 1
+	p[PSpirographYmin], p[PSpirographYmax] = -1, 1
+}
+
+// jwf3Precalc derives what JWildfire's init computes.
+func jwf3Precalc(p *Params) {
+	damp := func(v float64) float64 { // a damping of (nearly) 0 is none
+		if math.Abs(v) < 1e-8 {
+			return 1
+		}
+		return math.Exp(v)
+	}
+	p[PWaves4WfDampingX] = damp(p[PWaves4WfDampx])
+	p[PWaves4WfDampingY] = damp(p[PWaves4WfDampy])
+	// poincare3D's centre from its radius and two angles (quarter turns).
+	r := p[PPoincare3DR]
+	sa, ca := math.Sincos(p[PPoincare3DA] * math.Pi / 2)
+	sb, cb := math.Sincos(p[PPoincare3DB] * math.Pi / 2)
+	cx, cy, cz := -r*ca*cb, r*sa*cb, -r*sb
+	p[PPoincare3DCx], p[PPoincare3DCy], p[PPoincare3DCz] = cx, cy, cz
+	p[PPoincare3DC2] = cx*cx + cy*cy + cz*cz
+	p[PPoincare3DS2x] = cx*cx - cy*cy - cz*cz + 1
+	p[PPoincare3DS2y] = cy*cy - cx*cx - cz*cz + 1
+	p[PPoincare3DS2z] = cz*cz - cy*cy - cx*cx + 1
+}
+
+// applyJWF3 adds plugin variation id with weight w to s (applyJWF2's rest).
+func (s *varState) applyJWF3(id VarID, w float64, r *rng.Stream) {
+	switch id {
+	case VarWaves4Wf:
+		s.waves4Wf(w)
+	case VarPoincare3D:
+		s.poincare3D(w)
+	case VarSpirograph:
+		s.spirograph(w, r)
+	}
+}
+
+// waves4_wf: waves2 with sin·cos·sin (or cos·sin·cos) ripples, damped.
+func (s *varState) waves4Wf(w float64) {
+	p := s.p
+	dx, dy := p[PWaves4WfDampingX], p[PWaves4WfDampingY]
+	sx, cx := math.Sincos(s.ty * p[PWaves4WfFreqx])
+	sy, cy := math.Sincos(s.tx * p[PWaves4WfFreqy])
+	rx := sx * cx * sx
+	if ftoi(p[PWaves4WfUseCosX]) == 1 {
+		rx = cx * sx * cx
+	}
+	ry := sy * cy * sy
+	if ftoi(p[PWaves4WfUseCosY]) == 1 {
+		ry = cy * sy * cy
+	}
+	s.px += w * (s.tx + dx*p[PWaves4WfScalex]*rx) * dx
+	s.py += w * (s.ty + dy*p[PWaves4WfScaley]*ry) * dy
+}
+
+// poincare3D: Zueuk's 3D inversion of the Poincaré ball about its centre.
+func (s *varState) poincare3D(w float64) {
+	p := s.p
+	x, y, z := s.tx, s.ty, s.tz
+	cx, cy, cz := p[PPoincare3DCx], p[PPoincare3DCy], p[PPoincare3DCz]
+	r2 := x*x + y*y + z*z
+	x2, y2, z2 := 2*cx*x, 2*cy*y, 2*cz*z
+	d := w / (p[PPoincare3DC2]*r2 - x2 - y2 - z2 + 1)
+	s.px += d * (x*p[PPoincare3DS2x] + cx*(y2+z2-r2-1))
+	s.py += d * (y*p[PPoincare3DS2y] + cy*(x2+z2-r2-1))
+	s.pz += d * (z*p[PPoincare3DS2z] + cz*(y2+x2-r2-1))
+}
+
+// spirograph: points on an epitrochoid-like curve, t and an offset drawn
+// uniformly from their ranges; the input point is not read.
+func (s *varState) spirograph(w float64, r *rng.Stream) {
+	p := s.p
+	t := (p[PSpirographTmax]-p[PSpirographTmin])*r.Float64() + p[PSpirographTmin]
+	y := (p[PSpirographYmax]-p[PSpirographYmin])*r.Float64() + p[PSpirographYmin]
+	a, b := p[PSpirographA], p[PSpirographB]
+	st, ct := math.Sincos(t)
+	k := (a + b) / b * t
+	x1 := (a+b)*ct - p[PSpirographC1]*math.Cos(k)
+	y1 := (a+b)*st - p[PSpirographC2]*math.Sin(k)
+	d := p[PSpirographD]
+	s.px += w * (x1 + d*ct + y)
+	s.py += w * (y1 + d*st + y)
+}

@@ -14,7 +14,7 @@ COMMIT=33407f0b246b0bf03cf2413ff450b0ed07271498
 RAW=https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfire/create/tina/variation
 CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D Hemisphere Blur3D ZCone Julia3DZ Blob3D EpispiralWF
 AbstractAffine3D Affine3D Hypertile2 Hypertile1 BWraps7 Boarders2
-JuliaN2 JuliaC Waves4WF Poincare3D Spirograph"
+JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Epispiral"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -76,7 +76,7 @@ JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/base"
 cat > "$DIR/src/org/jwildfire/create/tina/base/XYZPoint.java" <<'JAVA'
 package org.jwildfire.create.tina.base;
-public class XYZPoint { public double x, y, z; }
+public class XYZPoint { public double x, y, z; public double getPrecalcAtan() { return Math.atan2(x, y); } }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
 cat > "$DIR/src/org/jwildfire/create/tina/variation/FlameTransformationContext.java" <<'JAVA'
@@ -126,7 +126,7 @@ JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
 cat > "$DIR/src/org/jwildfire/create/tina/variation/VariationFuncType.java" <<'JAVA'
 package org.jwildfire.create.tina.variation;
-public enum VariationFuncType { VARTYPE_2D, VARTYPE_3D, VARTYPE_BLUR, VARTYPE_POST, VARTYPE_SUPPORTED_BY_SWAN, VARTYPE_SUPPORTS_GPU, VARTYPE_ZTRANSFORM }
+public enum VariationFuncType { VARTYPE_2D, VARTYPE_3D, VARTYPE_BLUR, VARTYPE_POST, VARTYPE_SUPPORTED_BY_SWAN, VARTYPE_SUPPORTS_GPU, VARTYPE_ZTRANSFORM, VARTYPE_BASE_SHAPE }
 JAVA
 cat > "$DIR/src/JwfHarness.java" <<'JAVA'
 import java.io.*;

@@ -144,6 +144,9 @@ const (
 	VarWaves4Wf
 	VarPoincare3D
 	VarSpirograph
+	VarCannabiscurveWf
+	VarCloverleafWf
+	VarEpispiral
 	NumVars // all the variations the CPU has
 )
 
@@ -152,7 +155,7 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"linear3D", "flatten", "julia3D", "zscale", "ztranslate", "spherical3D", "sineblur", "curl3D", "hemisphere",
 	"blur3D", "zcone", "julia3Dz", "blob3D", "epispiral_wf",
 	"affine3D", "hypertile2", "hypertile1", "bwraps7", "boarders2", "julian2", "juliac",
-	"waves4_wf", "poincare3D", "spirograph"}
+	"waves4_wf", "poincare3D", "spirograph", "cannabiscurve_wf", "cloverleaf_wf", "epispiral"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -365,6 +368,11 @@ const (
 	PSpirographYmax
 	PSpirographC1
 	PSpirographC2
+	PCannabiscurveWfFilled
+	PCloverleafWfFilled
+	PEpispiralN
+	PEpispiralThickness
+	PEpispiralHoles
 	PJulia3DN // precalculated from here on
 	PJulia3DCPower
 	PJulia3DzN
@@ -428,4 +436,5 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"waves4_wf_scalex", "waves4_wf_scaley", "waves4_wf_freqx", "waves4_wf_freqy", "waves4_wf_use_cos_x",
 	"waves4_wf_use_cos_y", "waves4_wf_dampx", "waves4_wf_dampy", "poincare3D_r", "poincare3D_a", "poincare3D_b",
 	"spirograph_a", "spirograph_b", "spirograph_d", "spirograph_tmin", "spirograph_tmax", "spirograph_ymin",
-	"spirograph_ymax", "spirograph_c1", "spirograph_c2"}
+	"spirograph_ymax", "spirograph_c1", "spirograph_c2", "cannabiscurve_wf_filled", "cloverleaf_wf_filled",
+	"epispiral_n", "epispiral_thickness", "epispiral_holes"}

@@ -146,6 +146,9 @@ var varParams = map[VarID][]ParamID{
 	VarPoincare3D: {PPoincare3DR, PPoincare3DA, PPoincare3DB},
 	VarSpirograph: {PSpirographA, PSpirographB, PSpirographD, PSpirographTmin, PSpirographTmax, PSpirographYmin,
 		PSpirographYmax, PSpirographC1, PSpirographC2},
+	VarCannabiscurveWf: {PCannabiscurveWfFilled},
+	VarCloverleafWf:    {PCloverleafWfFilled},
+	VarEpispiral:       {PEpispiralN, PEpispiralThickness, PEpispiralHoles},
 }
 
 // align is flam3_align over the keyframes src.

@@ -12,6 +12,11 @@ import (
 // Random draws (u = Float64):
 //
 //	spirograph u1 u2: the curve parameter t from u1, the offset y from u2
+//	cannabiscurve_wf, cloverleaf_wf
+//	           u1 u2: the radius is scaled by u2 when u1 < filled (JWildfire
+//	                  draws u2 only then, and u1 only where filled > 0)
+//	epispiral  u1   : the thickness spread (drawn only where thickness is
+//	                  not 0 in JWildfire)
 
 // jwf3DefaultParams sets JWildfire's defaults for these variations.
 func jwf3DefaultParams(p *Params) {
@@ -21,6 +26,8 @@ func jwf3DefaultParams(p *Params) {
 	p[PSpirographA], p[PSpirographB] = 3, 2
 	p[PSpirographTmin], p[PSpirographTmax] = -1, 1
 	p[PSpirographYmin], p[PSpirographYmax] = -1, 1
+	p[PCannabiscurveWfFilled], p[PCloverleafWfFilled] = 0.85, 0.85
+	p[PEpispiralN], p[PEpispiralHoles] = 6, 1
 }
 
 // jwf3Precalc derives what JWildfire's init computes.
@@ -54,6 +61,15 @@ func (s *varState) applyJWF3(id VarID, w float64, r *rng.Stream) {
 		s.poincare3D(w)
 	case VarSpirograph:
 		s.spirograph(w, r)
+	case VarCannabiscurveWf:
+		a := s.atanXY()
+		rr := (1 + 0.9*math.Cos(8*a)) * (1 + 0.1*math.Cos(24*a)) * (0.9 + 0.1*math.Cos(200*a)) * (1 + math.Sin(a))
+		s.filledCurve(w, a+math.Pi/2, rr, s.p[PCannabiscurveWfFilled], r)
+	case VarCloverleafWf:
+		a := s.atanXY()
+		s.filledCurve(w, a, math.Sin(2*a)+0.25*math.Sin(6*a), s.p[PCloverleafWfFilled], r)
+	case VarEpispiral:
+		s.epispiral(w, r)
 	}
 }
 
@@ -102,4 +118,38 @@ func (s *varState) spirograph(w float64, r *rng.Stream) {
 	d := p[PSpirographD]
 	s.px += w * (x1 + d*ct + y)
 	s.py += w * (y1 + d*st + y)
+}
+
+// filledCurve adds the polar curve point at angle a (JWildfire's
+// atan2(x, y) convention) and radius rr, pulled towards the centre by a
+// uniform factor for the share filled of the points.
+func (s *varState) filledCurve(w, a, rr, filled float64, r *rng.Stream) {
+	u1, u2 := r.Float64(), r.Float64()
+	if filled > 0 && filled > u1 {
+		rr *= u2
+	}
+	sa, ca := math.Sincos(a)
+	s.px += w * sa * rr
+	s.py += w * ca * rr
+}
+
+// epispiral: cyberxaos's epispiral r = 1/cos(nθ) − holes, spread by a
+// random thickness; nothing where the cosine is exactly 0.
+func (s *varState) epispiral(w float64, r *rng.Stream) {
+	p := s.p
+	u := r.Float64()
+	theta := math.Atan2(s.ty, s.tx)
+	d := math.Cos(p[PEpispiralN] * theta)
+	if d == 0 {
+		return
+	}
+	t := -p[PEpispiralHoles]
+	if th := p[PEpispiralThickness]; math.Abs(th) > 1e-8 {
+		t += u * th * (1 / d)
+	} else {
+		t += 1 / d
+	}
+	st, ct := math.Sincos(theta)
+	s.px += w * t * ct
+	s.py += w * t * st
 }

@@ -22,6 +22,7 @@ var jwfClass = map[VarID]string{
 	VarAffine3D: "Affine3DFunc", VarHypertile2: "Hypertile2Func", VarHypertile1: "Hypertile1Func",
 	VarBwraps7: "BWraps7Func", VarBoarders2: "Boarders2Func", VarJulian2: "JuliaN2Func", VarJuliac: "JuliaCFunc",
 	VarWaves4Wf: "Waves4WFFunc", VarPoincare3D: "Poincare3DFunc", VarSpirograph: "SpirographFunc",
+	VarCannabiscurveWf: "CannabisCurveWFFunc", VarCloverleafWf: "CloverLeafWFFunc", VarEpispiral: "EpispiralFunc",
 }
 
 // jwfParam is one parameter of a case, as JWildfire's class names it.
@@ -80,6 +81,12 @@ func jwfCases() [][]jwfTerm {
 		{{id: VarSpirograph, w: 0.7, params: []jwfParam{{PSpirographA, "a", 2.5}, {PSpirographB, "b", -1.5}, {PSpirographD, "d", 0.4},
 			{PSpirographTmin, "tmin", -3}, {PSpirographTmax, "tmax", 5}, {PSpirographYmin, "ymin", -0.2}, {PSpirographYmax, "ymax", 0.3},
 			{PSpirographC1, "c1", 0.8}, {PSpirographC2, "c2", -0.6}}}},
+		{{id: VarCannabiscurveWf, w: 0.9, params: []jwfParam{{PCannabiscurveWfFilled, "filled", 0}}}},
+		{{id: VarCannabiscurveWf, w: 1.2, params: []jwfParam{{PCannabiscurveWfFilled, "filled", 1}}}},
+		{{id: VarCloverleafWf, w: 0.7, params: []jwfParam{{PCloverleafWfFilled, "filled", 0.4}}}},
+		{{id: VarCloverleafWf, w: 1.3, params: []jwfParam{{PCloverleafWfFilled, "filled", -0.5}}}},
+		{{id: VarEpispiral, w: 0.8, params: []jwfParam{{PEpispiralN, "n", 3.5}, {PEpispiralThickness, "thickness", 0.6}, {PEpispiralHoles, "holes", -0.4}}}},
+		{{id: VarEpispiral, w: 1.1, params: []jwfParam{{PEpispiralN, "n", -2}, {PEpispiralHoles, "holes", 0.3}}}},
 		{{id: VarHypertile1, w: 0.6, params: []jwfParam{{PHypertile1P, "p", 8}, {PHypertile1Q, "q", 3}}}},
 		{{id: VarJulia3D, w: 0.7, params: []jwfParam{{PJulia3DPower, "power", 2}}}, {id: VarSpherical3D, w: 0.4}, {id: VarZcone, w: 0.3}, {id: VarZscale, w: -0.6}},
 	}

@@ -65,7 +65,8 @@ func varTestParams() Params {
 		PJuliacRe: 3.5, PJuliacIm: 10, PJuliacDist: 0.9,
 		PWaves4WfScalex: 0.4, PWaves4WfFreqx: 1.7, PWaves4WfDampy: -0.2, PPoincare3DR: 0.5, PPoincare3DA: 0.4,
 		PPoincare3DB: -0.3, PSpirographA: 2, PSpirographB: 1.5, PSpirographTmax: 2, PSpirographYmin: -0.5, PSpirographD: 0.3,
-		PSpirographC1: 0.2, PSpirographC2: -0.1,
+		PSpirographC1: 0.2, PSpirographC2: -0.1, PCannabiscurveWfFilled: 0.5, PCloverleafWfFilled: 0.3,
+		PEpispiralN: 4, PEpispiralThickness: 0.2, PEpispiralHoles: 0.5,
 	}
 	for id, v := range set {
 		p[id] = v

@@ -14,7 +14,8 @@ COMMIT=33407f0b246b0bf03cf2413ff450b0ed07271498
 RAW=https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfire/create/tina/variation
 CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D Hemisphere Blur3D ZCone Julia3DZ Blob3D EpispiralWF
 AbstractAffine3D Affine3D Hypertile2 Hypertile1 BWraps7 Boarders2
-JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Epispiral"
+JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Epispiral
+YinYang JuliaQ Waves23"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -45,6 +46,7 @@ package org.jwildfire.base.mathlib;
 public final class MathLib {
   public static final double SMALL_EPSILON = 1.0e-300, EPSILON = 1e-8;
   public static final double M_PI = Math.PI, M_2PI = 2.0 * Math.PI, M_PI_2 = Math.PI / 2;
+  public static final double M_1_PI = 1.0 / M_PI, M_1_2PI = M_1_PI / 2.0;
   public static double sqr(double v) { return v * v; }
   public static double sqrt(double v) { return Math.sqrt(v); }
   public static double atan2(double y, double x) { return Math.atan2(y, x); }
@@ -119,6 +121,8 @@ public abstract class VariationFunc {
   public VariationFuncType[] getVariationTypes() { return null; }
   public String getGPUCode(FlameTransformationContext c) { return ""; }
   public String[] getParameterAlternativeNames() { return null; }
+  public boolean dynamicParameterExpansion() { return false; }
+  public boolean dynamicParameterExpansion(String n) { return false; }
   public static int limitIntVal(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
   public static double limitVal(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
 }

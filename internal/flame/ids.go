@@ -147,6 +147,9 @@ const (
 	VarCannabiscurveWf
 	VarCloverleafWf
 	VarEpispiral
+	VarYinYang
+	VarJuliaq
+	VarWaves23
 	NumVars // all the variations the CPU has
 )
 
@@ -155,7 +158,8 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"linear3D", "flatten", "julia3D", "zscale", "ztranslate", "spherical3D", "sineblur", "curl3D", "hemisphere",
 	"blur3D", "zcone", "julia3Dz", "blob3D", "epispiral_wf",
 	"affine3D", "hypertile2", "hypertile1", "bwraps7", "boarders2", "julian2", "juliac",
-	"waves4_wf", "poincare3D", "spirograph", "cannabiscurve_wf", "cloverleaf_wf", "epispiral"}
+	"waves4_wf", "poincare3D", "spirograph", "cannabiscurve_wf", "cloverleaf_wf", "epispiral",
+	"yin_yang", "juliaq", "waves23"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -373,6 +377,17 @@ const (
 	PEpispiralN
 	PEpispiralThickness
 	PEpispiralHoles
+	PYinYangRadius
+	PYinYangAng1
+	PYinYangAng2
+	PYinYangDualT
+	PYinYangOutside
+	PJuliaqPower
+	PJuliaqDivisor
+	PWaves23Scalex
+	PWaves23Scaley
+	PWaves23Freqx
+	PWaves23Freqy
 	PJulia3DN // precalculated from here on
 	PJulia3DCPower
 	PJulia3DzN
@@ -405,6 +420,9 @@ const (
 	PPoincare3DS2x
 	PPoincare3DS2y
 	PPoincare3DS2z
+	PJuliaqHalfInvPower
+	PJuliaqInvPower
+	PJuliaqInvPower2pi
 	NumParams // all the parameters the CPU has
 )
 
@@ -437,4 +455,6 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"waves4_wf_use_cos_y", "waves4_wf_dampx", "waves4_wf_dampy", "poincare3D_r", "poincare3D_a", "poincare3D_b",
 	"spirograph_a", "spirograph_b", "spirograph_d", "spirograph_tmin", "spirograph_tmax", "spirograph_ymin",
 	"spirograph_ymax", "spirograph_c1", "spirograph_c2", "cannabiscurve_wf_filled", "cloverleaf_wf_filled",
-	"epispiral_n", "epispiral_thickness", "epispiral_holes"}
+	"epispiral_n", "epispiral_thickness", "epispiral_holes", "yin_yang_radius", "yin_yang_ang1", "yin_yang_ang2",
+	"yin_yang_dual_t", "yin_yang_outside", "juliaq_power", "juliaq_divisor", "waves23_scalex", "waves23_scaley",
+	"waves23_freqx", "waves23_freqy"}

@@ -149,6 +149,9 @@ var varParams = map[VarID][]ParamID{
 	VarCannabiscurveWf: {PCannabiscurveWfFilled},
 	VarCloverleafWf:    {PCloverleafWfFilled},
 	VarEpispiral:       {PEpispiralN, PEpispiralThickness, PEpispiralHoles},
+	VarYinYang:         {PYinYangRadius, PYinYangAng1, PYinYangAng2, PYinYangDualT, PYinYangOutside},
+	VarJuliaq:          {PJuliaqPower, PJuliaqDivisor},
+	VarWaves23:         {PWaves23Scalex, PWaves23Scaley, PWaves23Freqx, PWaves23Freqy},
 }
 
 // align is flam3_align over the keyframes src.

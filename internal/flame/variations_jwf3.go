@@ -17,6 +17,9 @@ import (
 //	                  draws u2 only then, and u1 only where filled > 0)
 //	epispiral  u1   : the thickness spread (drawn only where thickness is
 //	                  not 0 in JWildfire)
+//	yin_yang   u1   : the other half when u1 > 0.5 (drawn only inside the
+//	                  unit circle with dual_t 1 in JWildfire)
+//	juliaq     u1   : root k = trunc(u1·(2³¹−1)), turned by k·2π/power
 
 // jwf3DefaultParams sets JWildfire's defaults for these variations.
 func jwf3DefaultParams(p *Params) {
@@ -28,6 +31,11 @@ func jwf3DefaultParams(p *Params) {
 	p[PSpirographYmin], p[PSpirographYmax] = -1, 1
 	p[PCannabiscurveWfFilled], p[PCloverleafWfFilled] = 0.85, 0.85
 	p[PEpispiralN], p[PEpispiralHoles] = 6, 1
+	p[PYinYangRadius], p[PYinYangDualT] = 0.5, 1
+	// juliaq's power is random in JWildfire when unset (every file it
+	// writes sets it): 3 here.
+	p[PJuliaqPower], p[PJuliaqDivisor] = 3, 2
+	p[PWaves23Scalex], p[PWaves23Scaley], p[PWaves23Freqx], p[PWaves23Freqy] = 0.05, 0.05, 7, 13
 }
 
 // jwf3Precalc derives what JWildfire's init computes.
@@ -50,6 +58,10 @@ func jwf3Precalc(p *Params) {
 	p[PPoincare3DS2x] = cx*cx - cy*cy - cz*cz + 1
 	p[PPoincare3DS2y] = cy*cy - cx*cx - cz*cz + 1
 	p[PPoincare3DS2z] = cz*cz - cy*cy - cx*cx + 1
+	pw, dv := ftoi(p[PJuliaqPower]), ftoi(p[PJuliaqDivisor])
+	p[PJuliaqHalfInvPower] = 0.5 * dv / pw
+	p[PJuliaqInvPower] = dv / pw
+	p[PJuliaqInvPower2pi] = 2 * math.Pi / pw
 }
 
 // applyJWF3 adds plugin variation id with weight w to s (applyJWF2's rest).
@@ -70,6 +82,17 @@ func (s *varState) applyJWF3(id VarID, w float64, r *rng.Stream) {
 		s.filledCurve(w, a, math.Sin(2*a)+0.25*math.Sin(6*a), s.p[PCloverleafWfFilled], r)
 	case VarEpispiral:
 		s.epispiral(w, r)
+	case VarYinYang:
+		s.yinYang(w, r)
+	case VarJuliaq:
+		p := s.p
+		a := math.Atan2(s.ty, s.tx)*p[PJuliaqInvPower] + math.Trunc(r.Float64()*jwfMaxInt)*p[PJuliaqInvPower2pi]
+		sa, ca := math.Sincos(a)
+		rr := w * math.Pow(s.sumsq, p[PJuliaqHalfInvPower])
+		s.px += rr * ca
+		s.py += rr * sa
+	case VarWaves23:
+		s.waves23(w)
 	}
 }
 
@@ -152,4 +175,61 @@ func (s *varState) epispiral(w float64, r *rng.Stream) {
 	st, ct := math.Sincos(theta)
 	s.px += w * t * ct
 	s.py += w * t * st
+}
+
+// yinYang: dark-beam's yin-yang: the unit disc folded into the two
+// interlocked halves (turned by ang1, ang2 half turns), the second half
+// drawn for half the points when dual_t is 1; outside the disc nothing,
+// or linear when outside is 1.
+func (s *varState) yinYang(w float64, r *rng.Stream) {
+	p := s.p
+	u := r.Float64()
+	radius := min(max(p[PYinYangRadius], 0), 1) // JWildfire holds it to [0, 1]
+	dual := min(max(ftoi(p[PYinYangDualT]), 0), 1)
+	outside := min(max(ftoi(p[PYinYangOutside]), 0), 1)
+	xx, yy := s.tx, s.ty
+	if xx*xx+yy*yy >= 1 {
+		if outside == 1 {
+			s.px += w * xx
+			s.py += w * yy
+		}
+		return
+	}
+	inv, rr := 1.0, radius
+	sa, ca := math.Sincos(math.Pi * p[PYinYangAng1])
+	if dual == 1 && u > 0.5 {
+		inv, rr = -1, 1-radius
+		sa, ca = math.Sincos(math.Pi * p[PYinYangAng2])
+	}
+	xx, yy = xx*ca-yy*sa, xx*sa+yy*ca
+	if yy <= 0 {
+		s.px += w * (xx*(1-rr) + rr) * inv
+		s.py += w * (yy * (1 - rr)) * inv
+		return
+	}
+	t := math.Sqrt(1 - yy*yy)
+	t1 := (t - 0.5) * 2
+	alfa := (1 - xx/t) * 0.5
+	k1 := alfa*rr + (1 - alfa)
+	s.px += w * (t1*k1 + alfa*(rr-1)) * inv
+	s.py += w * math.Sqrt(1-t1*t1) * k1 * inv
+}
+
+// waves23: Tatyana Zabanova's waves with a folded sawtooth in place of the
+// sine.
+func (s *varState) waves23(w float64) {
+	p := s.p
+	const inv2pi = 1 / math.Pi / 2 // JWildfire's M_1_2PI
+	mx := s.ty * p[PWaves23Freqx] * inv2pi
+	fx := mx - math.Floor(mx)
+	if fx > 0.5 {
+		fx = 0.5 - fx
+	}
+	my := s.tx * p[PWaves23Freqy] * inv2pi
+	fy := my - math.Floor(my)
+	if fy > 0.5 {
+		fy = 0.5 - fy
+	}
+	s.px += w * (s.tx + fx*p[PWaves23Scalex])
+	s.py += w * (s.ty + fy*p[PWaves23Scaley])
 }

@@ -23,6 +23,7 @@ var jwfClass = map[VarID]string{
 	VarBwraps7: "BWraps7Func", VarBoarders2: "Boarders2Func", VarJulian2: "JuliaN2Func", VarJuliac: "JuliaCFunc",
 	VarWaves4Wf: "Waves4WFFunc", VarPoincare3D: "Poincare3DFunc", VarSpirograph: "SpirographFunc",
 	VarCannabiscurveWf: "CannabisCurveWFFunc", VarCloverleafWf: "CloverLeafWFFunc", VarEpispiral: "EpispiralFunc",
+	VarYinYang: "YinYangFunc", VarJuliaq: "JuliaQFunc", VarWaves23: "Waves23Func",
 }
 
 // jwfParam is one parameter of a case, as JWildfire's class names it.
@@ -87,6 +88,14 @@ func jwfCases() [][]jwfTerm {
 		{{id: VarCloverleafWf, w: 1.3, params: []jwfParam{{PCloverleafWfFilled, "filled", -0.5}}}},
 		{{id: VarEpispiral, w: 0.8, params: []jwfParam{{PEpispiralN, "n", 3.5}, {PEpispiralThickness, "thickness", 0.6}, {PEpispiralHoles, "holes", -0.4}}}},
 		{{id: VarEpispiral, w: 1.1, params: []jwfParam{{PEpispiralN, "n", -2}, {PEpispiralHoles, "holes", 0.3}}}},
+		{{id: VarYinYang, w: 0.9, params: []jwfParam{{PYinYangRadius, "radius", 0.3}, {PYinYangAng1, "ang1", 0.25},
+			{PYinYangAng2, "ang2", -0.6}, {PYinYangDualT, "dual_t", 1}, {PYinYangOutside, "outside", 1}}}},
+		{{id: VarYinYang, w: 1.1, params: []jwfParam{{PYinYangRadius, "radius", 1.4}, {PYinYangAng1, "ang1", 0.1},
+			{PYinYangDualT, "dual_t", 0}, {PYinYangOutside, "outside", 0}}}},
+		{{id: VarJuliaq, w: 0.8, params: []jwfParam{{PJuliaqPower, "power", -4}, {PJuliaqDivisor, "divisor", 3}}}},
+		{{id: VarJuliaq, w: 1.2, params: []jwfParam{{PJuliaqPower, "power", 5.4}, {PJuliaqDivisor, "divisor", -1}}}},
+		{{id: VarWaves23, w: 0.9, params: []jwfParam{{PWaves23Scalex, "scalex", 0.4}, {PWaves23Scaley, "scaley", -0.7},
+			{PWaves23Freqx, "freqx", 3.3}, {PWaves23Freqy, "freqy", -5}}}},
 		{{id: VarHypertile1, w: 0.6, params: []jwfParam{{PHypertile1P, "p", 8}, {PHypertile1Q, "q", 3}}}},
 		{{id: VarJulia3D, w: 0.7, params: []jwfParam{{PJulia3DPower, "power", 2}}}, {id: VarSpherical3D, w: 0.4}, {id: VarZcone, w: 0.3}, {id: VarZscale, w: -0.6}},
 	}
@@ -103,6 +112,8 @@ func jwfCases() [][]jwfTerm {
 			tm.params = []jwfParam{{PJulian2Power, "power", 2}}
 		case VarJuliac:
 			tm.params = []jwfParam{{PJuliacRe, "re", 2.5}}
+		case VarJuliaq:
+			tm.params = []jwfParam{{PJuliaqPower, "power", 3}}
 		}
 		cs = append(cs, []jwfTerm{tm})
 	}

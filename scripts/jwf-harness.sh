@@ -15,7 +15,7 @@ RAW=https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfi
 CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D Hemisphere Blur3D ZCone Julia3DZ Blob3D EpispiralWF
 AbstractAffine3D Affine3D Hypertile2 Hypertile1 BWraps7 Boarders2
 JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Epispiral
-YinYang JuliaQ Waves23"
+YinYang JuliaQ Waves23 Unpolar IDisc LinearT CylinderApo BlurZoom BlurLinear"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -32,6 +32,7 @@ package org.jwildfire.base;
 public class Tools {
   // Round half away from zero, as JWildfire's FTOI.
   public static int FTOI(double v) { return v > 0 ? (int) (v + 0.5) : v < 0 ? (int) (v - 0.5) : 0; }
+  public static double limitValue(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
 }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/base/mathlib"

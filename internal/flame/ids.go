@@ -150,6 +150,12 @@ const (
 	VarYinYang
 	VarJuliaq
 	VarWaves23
+	VarUnpolar
+	VarIdisc
+	VarLinearT
+	VarCylinderApo
+	VarBlurZoom
+	VarBlurLinear
 	NumVars // all the variations the CPU has
 )
 
@@ -159,7 +165,7 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"blur3D", "zcone", "julia3Dz", "blob3D", "epispiral_wf",
 	"affine3D", "hypertile2", "hypertile1", "bwraps7", "boarders2", "julian2", "juliac",
 	"waves4_wf", "poincare3D", "spirograph", "cannabiscurve_wf", "cloverleaf_wf", "epispiral",
-	"yin_yang", "juliaq", "waves23"}
+	"yin_yang", "juliaq", "waves23", "unpolar", "idisc", "linearT", "cylinder_apo", "blur_zoom", "blur_linear"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -388,6 +394,13 @@ const (
 	PWaves23Scaley
 	PWaves23Freqx
 	PWaves23Freqy
+	PLinearTPowX
+	PLinearTPowY
+	PBlurZoomLength
+	PBlurZoomX
+	PBlurZoomY
+	PBlurLinearLength
+	PBlurLinearAngle
 	PJulia3DN // precalculated from here on
 	PJulia3DCPower
 	PJulia3DzN
@@ -457,4 +470,5 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"spirograph_ymax", "spirograph_c1", "spirograph_c2", "cannabiscurve_wf_filled", "cloverleaf_wf_filled",
 	"epispiral_n", "epispiral_thickness", "epispiral_holes", "yin_yang_radius", "yin_yang_ang1", "yin_yang_ang2",
 	"yin_yang_dual_t", "yin_yang_outside", "juliaq_power", "juliaq_divisor", "waves23_scalex", "waves23_scaley",
-	"waves23_freqx", "waves23_freqy"}
+	"waves23_freqx", "waves23_freqy", "linearT_powX", "linearT_powY", "blur_zoom_length", "blur_zoom_x", "blur_zoom_y",
+	"blur_linear_length", "blur_linear_angle"}

@@ -152,6 +152,9 @@ var varParams = map[VarID][]ParamID{
 	VarYinYang:         {PYinYangRadius, PYinYangAng1, PYinYangAng2, PYinYangDualT, PYinYangOutside},
 	VarJuliaq:          {PJuliaqPower, PJuliaqDivisor},
 	VarWaves23:         {PWaves23Scalex, PWaves23Scaley, PWaves23Freqx, PWaves23Freqy},
+	VarLinearT:         {PLinearTPowX, PLinearTPowY},
+	VarBlurZoom:        {PBlurZoomLength, PBlurZoomX, PBlurZoomY},
+	VarBlurLinear:      {PBlurLinearLength, PBlurLinearAngle},
 }
 
 // align is flam3_align over the keyframes src.

@@ -36,6 +36,9 @@ func jwf3DefaultParams(p *Params) {
 	// writes sets it): 3 here.
 	p[PJuliaqPower], p[PJuliaqDivisor] = 3, 2
 	p[PWaves23Scalex], p[PWaves23Scaley], p[PWaves23Freqx], p[PWaves23Freqy] = 0.05, 0.05, 7, 13
+	p[PLinearTPowX], p[PLinearTPowY] = 1.2, 0.9
+	p[PBlurZoomLength], p[PBlurZoomX], p[PBlurZoomY] = 0.24, 0.2, -0.1
+	p[PBlurLinearLength], p[PBlurLinearAngle] = 1, 0.5
 }
 
 // jwf3Precalc derives what JWildfire's init computes.
@@ -93,6 +96,8 @@ func (s *varState) applyJWF3(id VarID, w float64, r *rng.Stream) {
 		s.py += rr * sa
 	case VarWaves23:
 		s.waves23(w)
+	default:
+		s.applyJWF4(id, w, r)
 	}
 }
 

@@ -24,6 +24,8 @@ var jwfClass = map[VarID]string{
 	VarWaves4Wf: "Waves4WFFunc", VarPoincare3D: "Poincare3DFunc", VarSpirograph: "SpirographFunc",
 	VarCannabiscurveWf: "CannabisCurveWFFunc", VarCloverleafWf: "CloverLeafWFFunc", VarEpispiral: "EpispiralFunc",
 	VarYinYang: "YinYangFunc", VarJuliaq: "JuliaQFunc", VarWaves23: "Waves23Func",
+	VarUnpolar: "UnpolarFunc", VarIdisc: "IDiscFunc", VarLinearT: "LinearTFunc", VarCylinderApo: "CylinderApoFunc",
+	VarBlurZoom: "BlurZoomFunc", VarBlurLinear: "BlurLinearFunc",
 }
 
 // jwfParam is one parameter of a case, as JWildfire's class names it.
@@ -96,6 +98,10 @@ func jwfCases() [][]jwfTerm {
 		{{id: VarJuliaq, w: 1.2, params: []jwfParam{{PJuliaqPower, "power", 5.4}, {PJuliaqDivisor, "divisor", -1}}}},
 		{{id: VarWaves23, w: 0.9, params: []jwfParam{{PWaves23Scalex, "scalex", 0.4}, {PWaves23Scaley, "scaley", -0.7},
 			{PWaves23Freqx, "freqx", 3.3}, {PWaves23Freqy, "freqy", -5}}}},
+		{{id: VarLinearT, w: 0.9, params: []jwfParam{{PLinearTPowX, "powX", 2.5}, {PLinearTPowY, "powY", 0.4}}}},
+		{{id: VarBlurZoom, w: 1.1, params: []jwfParam{{PBlurZoomLength, "length", 0.8}, {PBlurZoomX, "x", -0.3}, {PBlurZoomY, "y", 0.6}}}},
+		{{id: VarBlurLinear, w: 0.7, params: []jwfParam{{PBlurLinearLength, "length", 1.5}, {PBlurLinearAngle, "angle", 2.2}}}},
+		{{id: VarBlurLinear, w: 1.3, params: []jwfParam{{PBlurLinearLength, "length", -0.5}, {PBlurLinearAngle, "angle", 9}}}},
 		{{id: VarHypertile1, w: 0.6, params: []jwfParam{{PHypertile1P, "p", 8}, {PHypertile1Q, "q", 3}}}},
 		{{id: VarJulia3D, w: 0.7, params: []jwfParam{{PJulia3DPower, "power", 2}}}, {id: VarSpherical3D, w: 0.4}, {id: VarZcone, w: 0.3}, {id: VarZscale, w: -0.6}},
 	}

@@ -68,7 +68,8 @@ func varTestParams() Params {
 		PSpirographC1: 0.2, PSpirographC2: -0.1, PCannabiscurveWfFilled: 0.5, PCloverleafWfFilled: 0.3,
 		PEpispiralN: 4, PEpispiralThickness: 0.2, PEpispiralHoles: 0.5,
 		PYinYangRadius: 0.4, PYinYangAng1: 0.2, PYinYangAng2: 0.7, PYinYangDualT: 1, PYinYangOutside: 1,
-		PJuliaqPower: 3, PJuliaqDivisor: 2, PWaves23Scalex: 0.2, PWaves23Scaley: 0.1, PWaves23Freqx: 5, PWaves23Freqy: 3,
+		PLinearTPowX: 1.5, PLinearTPowY: 0.8, PBlurZoomLength: 0.3, PBlurZoomX: 0.1, PBlurLinearLength: 0.5,
+		PBlurLinearAngle: 1, PJuliaqPower: 3, PJuliaqDivisor: 2, PWaves23Scalex: 0.2, PWaves23Scaley: 0.1, PWaves23Freqx: 5, PWaves23Freqy: 3,
 	}
 	for id, v := range set {
 		p[id] = v

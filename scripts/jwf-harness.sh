@@ -15,7 +15,8 @@ RAW=https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfi
 CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D Hemisphere Blur3D ZCone Julia3DZ Blob3D EpispiralWF
 AbstractAffine3D Affine3D Hypertile2 Hypertile1 BWraps7 Boarders2
 JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Epispiral
-YinYang JuliaQ Waves23 Unpolar IDisc LinearT CylinderApo BlurZoom BlurLinear"
+YinYang JuliaQ Waves23 Unpolar IDisc LinearT CylinderApo BlurZoom BlurLinear
+Waves2Radial Waves2WF Tile_Log"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -60,6 +61,7 @@ public final class MathLib {
   public static double fabs(double v) { return Math.abs(v); }
   public static double floor(double v) { return Math.floor(v); }
   public static double rint(double v) { return Math.rint(v); }
+  public static double round(double v) { return Math.round(v); }
   public static double fmod(double a, double b) { return a % b; }
   public static int iabs(int v) { return Math.abs(v); }
   public static int sign(double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }

@@ -156,6 +156,9 @@ const (
 	VarCylinderApo
 	VarBlurZoom
 	VarBlurLinear
+	VarWaves2Radial
+	VarWaves2Wf
+	VarTileLog
 	NumVars // all the variations the CPU has
 )
 
@@ -165,11 +168,12 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"blur3D", "zcone", "julia3Dz", "blob3D", "epispiral_wf",
 	"affine3D", "hypertile2", "hypertile1", "bwraps7", "boarders2", "julian2", "juliac",
 	"waves4_wf", "poincare3D", "spirograph", "cannabiscurve_wf", "cloverleaf_wf", "epispiral",
-	"yin_yang", "juliaq", "waves23", "unpolar", "idisc", "linearT", "cylinder_apo", "blur_zoom", "blur_linear"}
+	"yin_yang", "juliaq", "waves23", "unpolar", "idisc", "linearT", "cylinder_apo", "blur_zoom", "blur_linear",
+	"waves2_radial", "waves2_wf", "tile_log"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
-type ParamID uint8
+type ParamID uint16
 
 const (
 	PBlobLow ParamID = iota
@@ -401,6 +405,21 @@ const (
 	PBlurZoomY
 	PBlurLinearLength
 	PBlurLinearAngle
+	PWaves2RadialScalex
+	PWaves2RadialScaley
+	PWaves2RadialFreqx
+	PWaves2RadialFreqy
+	PWaves2RadialNull
+	PWaves2RadialDistance
+	PWaves2WfScalex
+	PWaves2WfScaley
+	PWaves2WfFreqx
+	PWaves2WfFreqy
+	PWaves2WfUseCosX
+	PWaves2WfUseCosY
+	PWaves2WfDampx
+	PWaves2WfDampy
+	PTileLogSpread
 	PJulia3DN // precalculated from here on
 	PJulia3DCPower
 	PJulia3DzN
@@ -436,6 +455,8 @@ const (
 	PJuliaqHalfInvPower
 	PJuliaqInvPower
 	PJuliaqInvPower2pi
+	PWaves2WfDampingX
+	PWaves2WfDampingY
 	NumParams // all the parameters the CPU has
 )
 
@@ -471,4 +492,7 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"epispiral_n", "epispiral_thickness", "epispiral_holes", "yin_yang_radius", "yin_yang_ang1", "yin_yang_ang2",
 	"yin_yang_dual_t", "yin_yang_outside", "juliaq_power", "juliaq_divisor", "waves23_scalex", "waves23_scaley",
 	"waves23_freqx", "waves23_freqy", "linearT_powX", "linearT_powY", "blur_zoom_length", "blur_zoom_x", "blur_zoom_y",
-	"blur_linear_length", "blur_linear_angle"}
+	"blur_linear_length", "blur_linear_angle", "waves2_radial_w2r_scalex", "waves2_radial_w2r_scaley",
+	"waves2_radial_w2r_freqx", "waves2_radial_w2r_freqy", "waves2_radial_w2r_null", "waves2_radial_w2r_distance",
+	"waves2_wf_scalex", "waves2_wf_scaley", "waves2_wf_freqx", "waves2_wf_freqy", "waves2_wf_use_cos_x",
+	"waves2_wf_use_cos_y", "waves2_wf_dampx", "waves2_wf_dampy", "tile_log_spread"}

@@ -155,6 +155,11 @@ var varParams = map[VarID][]ParamID{
 	VarLinearT:         {PLinearTPowX, PLinearTPowY},
 	VarBlurZoom:        {PBlurZoomLength, PBlurZoomX, PBlurZoomY},
 	VarBlurLinear:      {PBlurLinearLength, PBlurLinearAngle},
+	VarWaves2Radial: {PWaves2RadialScalex, PWaves2RadialScaley, PWaves2RadialFreqx, PWaves2RadialFreqy,
+		PWaves2RadialNull, PWaves2RadialDistance},
+	VarWaves2Wf: {PWaves2WfScalex, PWaves2WfScaley, PWaves2WfFreqx, PWaves2WfFreqy, PWaves2WfUseCosX, PWaves2WfUseCosY,
+		PWaves2WfDampx, PWaves2WfDampy},
+	VarTileLog: {PTileLogSpread},
 }
 
 // align is flam3_align over the keyframes src.

@@ -39,6 +39,12 @@ func jwf3DefaultParams(p *Params) {
 	p[PLinearTPowX], p[PLinearTPowY] = 1.2, 0.9
 	p[PBlurZoomLength], p[PBlurZoomX], p[PBlurZoomY] = 0.24, 0.2, -0.1
 	p[PBlurLinearLength], p[PBlurLinearAngle] = 1, 0.5
+	p[PWaves2RadialScalex], p[PWaves2RadialScaley], p[PWaves2RadialFreqx], p[PWaves2RadialFreqy] = 0.1, 0.1, 7, 13
+	p[PWaves2RadialNull], p[PWaves2RadialDistance] = 2, 10
+	p[PWaves2WfScalex], p[PWaves2WfScaley] = 0.25, 0.5
+	p[PWaves2WfFreqx], p[PWaves2WfFreqy] = math.Pi/2, math.Pi/4
+	p[PWaves2WfUseCosX] = 1
+	p[PTileLogSpread] = 1
 }
 
 // jwf3Precalc derives what JWildfire's init computes.
@@ -51,6 +57,8 @@ func jwf3Precalc(p *Params) {
 	}
 	p[PWaves4WfDampingX] = damp(p[PWaves4WfDampx])
 	p[PWaves4WfDampingY] = damp(p[PWaves4WfDampy])
+	p[PWaves2WfDampingX] = damp(p[PWaves2WfDampx])
+	p[PWaves2WfDampingY] = damp(p[PWaves2WfDampy])
 	// poincare3D's centre from its radius and two angles (quarter turns).
 	r := p[PPoincare3DR]
 	sa, ca := math.Sincos(p[PPoincare3DA] * math.Pi / 2)

@@ -13,6 +13,7 @@ import (
 //
 //	blur_zoom   u1: the zoom 1 + length·u1
 //	blur_linear u1: the streak length·u1
+//	tile_log    u1 u2: the side from u1, the tile offset round(±spread·log u2)
 
 // applyJWF4 adds plugin variation id with weight w to s (applyJWF3's rest).
 func (s *varState) applyJWF4(id VarID, w float64, r *rng.Stream) {
@@ -46,7 +47,45 @@ func (s *varState) applyJWF4(id VarID, w float64, r *rng.Stream) {
 		sn, c := math.Sincos(min(max(p[PBlurLinearAngle], 0), 2*math.Pi))
 		s.px += w * (s.tx + rr*c)
 		s.py += w * (s.ty + rr*sn)
+	case VarWaves2Radial:
+		s.waves2Radial(w)
+	case VarWaves2Wf: // waves2 with a choice of cosine and a damping
+		dx, dy := p[PWaves2WfDampingX], p[PWaves2WfDampingY]
+		fx, fy := math.Sin, math.Sin
+		if ftoi(p[PWaves2WfUseCosX]) == 1 {
+			fx = math.Cos
+		}
+		if ftoi(p[PWaves2WfUseCosY]) == 1 {
+			fy = math.Cos
+		}
+		s.px += w * (s.tx + dx*p[PWaves2WfScalex]*fx(s.ty*p[PWaves2WfFreqx])) * dx
+		s.py += w * (s.ty + dy*p[PWaves2WfScaley]*fy(s.tx*p[PWaves2WfFreqy])) * dy
+	case VarTileLog: // Zy0rg's tiles: a whole-number shift, log-distributed (z scaled too)
+		x := -p[PTileLogSpread]
+		if r.Float64() < 0.5 {
+			x = p[PTileLogSpread]
+		}
+		s.px += w * (s.tx + math.Floor(x*math.Log(r.Float64())+0.5))
+		s.py += w * s.ty
+		s.pz += w * s.tz
 	}
+}
+
+// waves2Radial: Tatyana Zabanova's waves2 that fade in between the radii
+// null and distance.
+func (s *varState) waves2Radial(w float64) {
+	p := s.p
+	x0, y0 := s.tx, s.ty
+	dist := math.Sqrt(x0*x0 + y0*y0)
+	f := 1.0
+	if dist < p[PWaves2RadialDistance] {
+		f = (dist - p[PWaves2RadialNull]) / (p[PWaves2RadialDistance] - p[PWaves2RadialNull])
+	}
+	if dist < p[PWaves2RadialNull] {
+		f = 0
+	}
+	s.px += w * (x0 + f*math.Sin(y0*p[PWaves2RadialFreqx])*p[PWaves2RadialScalex])
+	s.py += w * (y0 + f*math.Sin(x0*p[PWaves2RadialFreqy])*p[PWaves2RadialScaley])
 }
 
 // sgnPos is linearT's sign: 1 for positive, else −1 (0 included).

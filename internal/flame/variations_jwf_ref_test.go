@@ -25,7 +25,8 @@ var jwfClass = map[VarID]string{
 	VarCannabiscurveWf: "CannabisCurveWFFunc", VarCloverleafWf: "CloverLeafWFFunc", VarEpispiral: "EpispiralFunc",
 	VarYinYang: "YinYangFunc", VarJuliaq: "JuliaQFunc", VarWaves23: "Waves23Func",
 	VarUnpolar: "UnpolarFunc", VarIdisc: "IDiscFunc", VarLinearT: "LinearTFunc", VarCylinderApo: "CylinderApoFunc",
-	VarBlurZoom: "BlurZoomFunc", VarBlurLinear: "BlurLinearFunc",
+	VarBlurZoom: "BlurZoomFunc", VarBlurLinear: "BlurLinearFunc", VarWaves2Radial: "Waves2RadialFunc",
+	VarWaves2Wf: "Waves2WFFunc", VarTileLog: "Tile_LogFunc",
 }
 
 // jwfParam is one parameter of a case, as JWildfire's class names it.
@@ -102,6 +103,13 @@ func jwfCases() [][]jwfTerm {
 		{{id: VarBlurZoom, w: 1.1, params: []jwfParam{{PBlurZoomLength, "length", 0.8}, {PBlurZoomX, "x", -0.3}, {PBlurZoomY, "y", 0.6}}}},
 		{{id: VarBlurLinear, w: 0.7, params: []jwfParam{{PBlurLinearLength, "length", 1.5}, {PBlurLinearAngle, "angle", 2.2}}}},
 		{{id: VarBlurLinear, w: 1.3, params: []jwfParam{{PBlurLinearLength, "length", -0.5}, {PBlurLinearAngle, "angle", 9}}}},
+		{{id: VarWaves2Radial, w: 0.9, params: []jwfParam{{PWaves2RadialScalex, "w2r_scalex", 0.4}, {PWaves2RadialScaley, "w2r_scaley", -0.3},
+			{PWaves2RadialFreqx, "w2r_freqx", 3}, {PWaves2RadialFreqy, "w2r_freqy", -2}, {PWaves2RadialNull, "w2r_null", 0.5},
+			{PWaves2RadialDistance, "w2r_distance", 1.5}}}},
+		{{id: VarWaves2Wf, w: 1.1, params: []jwfParam{{PWaves2WfScalex, "scalex", 0.6}, {PWaves2WfScaley, "scaley", -0.3},
+			{PWaves2WfFreqx, "freqx", 2.2}, {PWaves2WfFreqy, "freqy", -1.4}, {PWaves2WfUseCosX, "use_cos_x", 0},
+			{PWaves2WfUseCosY, "use_cos_y", 1}, {PWaves2WfDampx, "dampx", -0.4}, {PWaves2WfDampy, "dampy", 0.3}}}},
+		{{id: VarTileLog, w: 0.8, params: []jwfParam{{PTileLogSpread, "spread", 2.5}}}},
 		{{id: VarHypertile1, w: 0.6, params: []jwfParam{{PHypertile1P, "p", 8}, {PHypertile1Q, "q", 3}}}},
 		{{id: VarJulia3D, w: 0.7, params: []jwfParam{{PJulia3DPower, "power", 2}}}, {id: VarSpherical3D, w: 0.4}, {id: VarZcone, w: 0.3}, {id: VarZscale, w: -0.6}},
 	}

@@ -16,7 +16,7 @@ CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D 
 AbstractAffine3D Affine3D Hypertile2 Hypertile1 BWraps7 Boarders2
 JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Epispiral
 YinYang JuliaQ Waves23 Unpolar IDisc LinearT CylinderApo BlurZoom BlurLinear
-Waves2Radial Waves2WF Tile_Log"
+Waves2Radial Waves2WF Tile_Log StarBlur"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -55,6 +55,8 @@ public final class MathLib {
   public static double sin(double v) { return Math.sin(v); }
   public static double cos(double v) { return Math.cos(v); }
   public static double acos(double v) { return Math.acos(v); }
+  public static double asin(double v) { return Math.asin(v); }
+  public static double trunc(double v) { return v < 0 ? Math.ceil(v) : Math.floor(v); }
   public static double exp(double v) { return Math.exp(v); }
   public static double log(double v) { return Math.log(v); }
   public static double pow(double a, double b) { return Math.pow(a, b); }

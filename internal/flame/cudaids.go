@@ -38,6 +38,7 @@ var precalcNames = [NumParams]string{
 	"julian2_absn", "julian2_cn", "waves4_wf_damping_x", "waves4_wf_damping_y", "poincare3D_cx", "poincare3D_cy",
 	"poincare3D_cz", "poincare3D_c2", "poincare3D_s2x", "poincare3D_s2y", "poincare3D_s2z",
 	"juliaq_half_inv_power", "juliaq_inv_power", "juliaq_inv_power_2pi", "waves2_wf_damping_x", "waves2_wf_damping_y",
+	"starblur_alpha", "starblur_length",
 }
 
 func paramName(id ParamID) string {

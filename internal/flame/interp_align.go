@@ -159,7 +159,8 @@ var varParams = map[VarID][]ParamID{
 		PWaves2RadialNull, PWaves2RadialDistance},
 	VarWaves2Wf: {PWaves2WfScalex, PWaves2WfScaley, PWaves2WfFreqx, PWaves2WfFreqy, PWaves2WfUseCosX, PWaves2WfUseCosY,
 		PWaves2WfDampx, PWaves2WfDampy},
-	VarTileLog: {PTileLogSpread},
+	VarTileLog:  {PTileLogSpread},
+	VarStarblur: {PStarblurPower, PStarblurRange},
 }
 
 // align is flam3_align over the keyframes src.

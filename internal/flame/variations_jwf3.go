@@ -45,6 +45,7 @@ func jwf3DefaultParams(p *Params) {
 	p[PWaves2WfFreqx], p[PWaves2WfFreqy] = math.Pi/2, math.Pi/4
 	p[PWaves2WfUseCosX] = 1
 	p[PTileLogSpread] = 1
+	p[PStarblurPower], p[PStarblurRange] = 5, 0.40162283177245455973959534526548
 }
 
 // jwf3Precalc derives what JWildfire's init computes.
@@ -59,6 +60,12 @@ func jwf3Precalc(p *Params) {
 	p[PWaves4WfDampingY] = damp(p[PWaves4WfDampy])
 	p[PWaves2WfDampingX] = damp(p[PWaves2WfDampx])
 	p[PWaves2WfDampingY] = damp(p[PWaves2WfDampy])
+	// starblur's star: the angle of a point's half-spike and its length.
+	alpha := math.Pi / ftoi(p[PStarblurPower])
+	rg := p[PStarblurRange]
+	ln := math.Sqrt(1 + rg*rg - 2*rg*math.Cos(alpha))
+	p[PStarblurAlpha] = math.Asin(math.Sin(alpha) * rg / ln)
+	p[PStarblurLength] = ln
 	// poincare3D's centre from its radius and two angles (quarter turns).
 	r := p[PPoincare3DR]
 	sa, ca := math.Sincos(p[PPoincare3DA] * math.Pi / 2)

@@ -14,6 +14,7 @@ import (
 //	blur_zoom   u1: the zoom 1 + length·u1
 //	blur_linear u1: the streak length·u1
 //	tile_log    u1 u2: the side from u1, the tile offset round(±spread·log u2)
+//	starblur    u1 u2: the spike and place along it from u1, the radius √u2
 
 // applyJWF4 adds plugin variation id with weight w to s (applyJWF3's rest).
 func (s *varState) applyJWF4(id VarID, w float64, r *rng.Stream) {
@@ -49,6 +50,8 @@ func (s *varState) applyJWF4(id VarID, w float64, r *rng.Stream) {
 		s.py += w * (s.ty + rr*sn)
 	case VarWaves2Radial:
 		s.waves2Radial(w)
+	case VarStarblur:
+		s.starblur(w, r)
 	case VarWaves2Wf: // waves2 with a choice of cosine and a damping
 		dx, dy := p[PWaves2WfDampingX], p[PWaves2WfDampingY]
 		fx, fy := math.Sin, math.Sin
@@ -94,4 +97,27 @@ func sgnPos(v float64) float64 {
 		return 1
 	}
 	return -1
+}
+
+// starblur: Zy0rg's star-shaped blur of power spikes.
+func (s *varState) starblur(w float64, r *rng.Stream) {
+	p := s.p
+	pw := ftoi(p[PStarblurPower])
+	alpha, length := p[PStarblurAlpha], p[PStarblurLength]
+	f := r.Float64() * pw * 2
+	spike := math.Trunc(f)
+	f -= spike
+	x := f * length
+	z := math.Sqrt(1 + x*x - 2*x*math.Cos(alpha))
+	k := int64(spike)
+	turn := 2 * math.Pi / pw * float64(k/2)
+	if k%2 == 0 {
+		spike = turn + math.Asin(math.Sin(alpha)*x/z)
+	} else {
+		spike = turn - math.Asin(math.Sin(alpha)*x/z)
+	}
+	z *= math.Sqrt(r.Float64())
+	sa, ca := math.Sincos(spike - math.Pi/2)
+	s.px += w * z * ca
+	s.py += w * z * sa
 }

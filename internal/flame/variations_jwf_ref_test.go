@@ -26,7 +26,7 @@ var jwfClass = map[VarID]string{
 	VarYinYang: "YinYangFunc", VarJuliaq: "JuliaQFunc", VarWaves23: "Waves23Func",
 	VarUnpolar: "UnpolarFunc", VarIdisc: "IDiscFunc", VarLinearT: "LinearTFunc", VarCylinderApo: "CylinderApoFunc",
 	VarBlurZoom: "BlurZoomFunc", VarBlurLinear: "BlurLinearFunc", VarWaves2Radial: "Waves2RadialFunc",
-	VarWaves2Wf: "Waves2WFFunc", VarTileLog: "Tile_LogFunc",
+	VarWaves2Wf: "Waves2WFFunc", VarTileLog: "Tile_LogFunc", VarStarblur: "StarBlurFunc",
 }
 
 // jwfParam is one parameter of a case, as JWildfire's class names it.
@@ -110,6 +110,8 @@ func jwfCases() [][]jwfTerm {
 			{PWaves2WfFreqx, "freqx", 2.2}, {PWaves2WfFreqy, "freqy", -1.4}, {PWaves2WfUseCosX, "use_cos_x", 0},
 			{PWaves2WfUseCosY, "use_cos_y", 1}, {PWaves2WfDampx, "dampx", -0.4}, {PWaves2WfDampy, "dampy", 0.3}}}},
 		{{id: VarTileLog, w: 0.8, params: []jwfParam{{PTileLogSpread, "spread", 2.5}}}},
+		{{id: VarStarblur, w: 0.9, params: []jwfParam{{PStarblurPower, "power", 7.4}, {PStarblurRange, "range", 0.7}}}},
+		{{id: VarStarblur, w: 1.2, params: []jwfParam{{PStarblurPower, "power", -3}, {PStarblurRange, "range", 1.3}}}},
 		{{id: VarHypertile1, w: 0.6, params: []jwfParam{{PHypertile1P, "p", 8}, {PHypertile1Q, "q", 3}}}},
 		{{id: VarJulia3D, w: 0.7, params: []jwfParam{{PJulia3DPower, "power", 2}}}, {id: VarSpherical3D, w: 0.4}, {id: VarZcone, w: 0.3}, {id: VarZscale, w: -0.6}},
 	}

@@ -70,7 +70,8 @@ func varTestParams() Params {
 		PYinYangRadius: 0.4, PYinYangAng1: 0.2, PYinYangAng2: 0.7, PYinYangDualT: 1, PYinYangOutside: 1,
 		PLinearTPowX: 1.5, PLinearTPowY: 0.8, PBlurZoomLength: 0.3, PBlurZoomX: 0.1, PBlurLinearLength: 0.5,
 		PBlurLinearAngle: 1, PJuliaqPower: 3, PJuliaqDivisor: 2, PWaves2RadialScalex: 0.2, PWaves2RadialFreqx: 3,
-		PWaves2RadialNull: 0.5, PWaves2RadialDistance: 2, PWaves2WfScalex: 0.3, PWaves2WfFreqy: 2, PTileLogSpread: 0.7, PWaves23Scalex: 0.2, PWaves23Scaley: 0.1, PWaves23Freqx: 5, PWaves23Freqy: 3,
+		PWaves2RadialNull: 0.5, PWaves2RadialDistance: 2, PWaves2WfScalex: 0.3, PWaves2WfFreqy: 2, PTileLogSpread: 0.7,
+		PStarblurPower: 4, PStarblurRange: 0.5, PWaves23Scalex: 0.2, PWaves23Scaley: 0.1, PWaves23Freqx: 5, PWaves23Freqy: 3,
 	}
 	for id, v := range set {
 		p[id] = v
@@ -500,6 +501,7 @@ func TestPrecalc(t *testing.T) {
 	p[PPoincare3DR], p[PPoincare3DA], p[PPoincare3DB] = 2, 1, 0 // centre (0, 2, 0)
 	p[PJuliaqPower], p[PJuliaqDivisor] = 4.4, -1.5              // FTOI: 4, −2
 	p[PWaves2WfDampx], p[PWaves2WfDampy] = -1e-9, math.Log(3)   // below JWildfire's EPSILON: none
+	p[PStarblurPower], p[PStarblurRange] = 2, 1                 // α = π/2: length √2, half-spike angle π/4
 	x := &Xform{Coefs: Affine{1, 0, 0, 1, 0.5, -2}, Params: p, Vars: []VarTerm{{VarMobius, 1}, {VarLinear, 2}, {VarJulia, 3}}}
 	Precalc(x)
 	k := 1 + 7 - 2*math.Pi
@@ -526,7 +528,7 @@ func TestPrecalc(t *testing.T) {
 		PPoincare3DCx: 0, PPoincare3DCy: 2, PPoincare3DCz: 0, PPoincare3DC2: 4,
 		PPoincare3DS2x: -3, PPoincare3DS2y: 5, PPoincare3DS2z: -3,
 		PJuliaqHalfInvPower: -0.25, PJuliaqInvPower: -0.5, PJuliaqInvPower2pi: math.Pi / 2,
-		PWaves2WfDampingX: 1, PWaves2WfDampingY: 3,
+		PWaves2WfDampingX: 1, PWaves2WfDampingY: 3, PStarblurAlpha: math.Pi / 4, PStarblurLength: math.Sqrt2,
 	}
 	for id := ParamID(0); id < NumParams; id++ { // both precalculated ranges, the GPU's and the CPU-only one
 		if !isPrecalc(id) {

@@ -16,7 +16,7 @@ CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D 
 AbstractAffine3D Affine3D Hypertile2 Hypertile1 BWraps7 Boarders2
 JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Epispiral
 YinYang JuliaQ Waves23 Unpolar IDisc LinearT CylinderApo BlurZoom BlurLinear
-Waves2Radial Waves2WF Tile_Log StarBlur"
+Waves2Radial Waves2WF Tile_Log StarBlur Bubble2 Waffle"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"

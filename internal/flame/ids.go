@@ -160,6 +160,8 @@ const (
 	VarWaves2Wf
 	VarTileLog
 	VarStarblur
+	VarBubble2
+	VarWaffle
 	NumVars // all the variations the CPU has
 )
 
@@ -170,7 +172,7 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"affine3D", "hypertile2", "hypertile1", "bwraps7", "boarders2", "julian2", "juliac",
 	"waves4_wf", "poincare3D", "spirograph", "cannabiscurve_wf", "cloverleaf_wf", "epispiral",
 	"yin_yang", "juliaq", "waves23", "unpolar", "idisc", "linearT", "cylinder_apo", "blur_zoom", "blur_linear",
-	"waves2_radial", "waves2_wf", "tile_log", "starblur"}
+	"waves2_radial", "waves2_wf", "tile_log", "starblur", "bubble2", "waffle"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -423,6 +425,13 @@ const (
 	PTileLogSpread
 	PStarblurPower
 	PStarblurRange
+	PBubble2X
+	PBubble2Y
+	PBubble2Z
+	PWaffleSlices
+	PWaffleXthickness
+	PWaffleYthickness
+	PWaffleRotation
 	PJulia3DN // precalculated from here on
 	PJulia3DCPower
 	PJulia3DzN
@@ -500,4 +509,5 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"blur_linear_length", "blur_linear_angle", "waves2_radial_w2r_scalex", "waves2_radial_w2r_scaley",
 	"waves2_radial_w2r_freqx", "waves2_radial_w2r_freqy", "waves2_radial_w2r_null", "waves2_radial_w2r_distance",
 	"waves2_wf_scalex", "waves2_wf_scaley", "waves2_wf_freqx", "waves2_wf_freqy", "waves2_wf_use_cos_x",
-	"waves2_wf_use_cos_y", "waves2_wf_dampx", "waves2_wf_dampy", "tile_log_spread", "starblur_power", "starblur_range"}
+	"waves2_wf_use_cos_y", "waves2_wf_dampx", "waves2_wf_dampy", "tile_log_spread", "starblur_power", "starblur_range",
+	"bubble2_x", "bubble2_y", "bubble2_z", "waffle_slices", "waffle_xthickness", "waffle_ythickness", "waffle_rotation"}

@@ -161,6 +161,8 @@ var varParams = map[VarID][]ParamID{
 		PWaves2WfDampx, PWaves2WfDampy},
 	VarTileLog:  {PTileLogSpread},
 	VarStarblur: {PStarblurPower, PStarblurRange},
+	VarBubble2:  {PBubble2X, PBubble2Y, PBubble2Z},
+	VarWaffle:   {PWaffleSlices, PWaffleXthickness, PWaffleYthickness, PWaffleRotation},
 }
 
 // align is flam3_align over the keyframes src.

@@ -15,6 +15,9 @@ import (
 //	blur_linear u1: the streak length·u1
 //	tile_log    u1 u2: the side from u1, the tile offset round(±spread·log u2)
 //	starblur    u1 u2: the spike and place along it from u1, the radius √u2
+//	waffle      u1..u5: the kind of cell edge from u1 (of 5), then the draws
+//	                  JWildfire makes for that kind in its order (up to 4;
+//	                  the rest unused); random(n) is trunc(u·n)
 
 // applyJWF4 adds plugin variation id with weight w to s (applyJWF3's rest).
 func (s *varState) applyJWF4(id VarID, w float64, r *rng.Stream) {
@@ -52,6 +55,19 @@ func (s *varState) applyJWF4(id VarID, w float64, r *rng.Stream) {
 		s.waves2Radial(w)
 	case VarStarblur:
 		s.starblur(w, r)
+	case VarBubble2: // FracFx's bubble with a scale per axis, z pushed out
+		x, y, z := s.tx, s.ty, s.tz
+		k := w / ((x*x+y*y+z*z)/4 + 1)
+		s.px += x * k * p[PBubble2X]
+		s.py += y * k * p[PBubble2Y]
+		if z >= 0 {
+			s.pz += w * (z + p[PBubble2Z])
+		} else {
+			s.pz += w * (z - p[PBubble2Z])
+		}
+		s.pz += z * k * p[PBubble2Z]
+	case VarWaffle:
+		s.waffle(w, r)
 	case VarWaves2Wf: // waves2 with a choice of cosine and a damping
 		dx, dy := p[PWaves2WfDampingX], p[PWaves2WfDampingY]
 		fx, fy := math.Sin, math.Sin
@@ -120,4 +136,41 @@ func (s *varState) starblur(w float64, r *rng.Stream) {
 	sa, ca := math.Sincos(spike - math.Pi/2)
 	s.px += w * z * ca
 	s.py += w * z * sa
+}
+
+// waffle: Jed Kelsey's waffle: points on a grid of slices×slices cell
+// edges of the given thicknesses, rotated.
+func (s *varState) waffle(w float64, r *rng.Stream) {
+	p := s.p
+	var u [5]float64
+	for i := range u {
+		u[i] = r.Float64()
+	}
+	n := ftoi(p[PWaffleSlices])
+	xt, yt := p[PWaffleXthickness], p[PWaffleYthickness]
+	k := 1
+	next := func() float64 { k++; return u[k-1] }
+	cell := func() float64 { return float64(int32(next() * n)) } // JWildfire's random(slices)
+	var a, rr float64
+	switch int32(u[0] * 5) {
+	case 0:
+		a = (cell() + next()*xt) / n
+		rr = (cell() + next()*yt) / n
+	case 1:
+		a = (cell() + next()) / n
+		rr = (cell() + yt) / n
+	case 2:
+		a = (cell() + xt) / n
+		rr = (cell() + next()) / n
+	case 3:
+		a = next()
+		rr = (cell() + yt + next()*(1-yt)) / n
+	case 4:
+		a = (cell() + xt + next()*(1-xt)) / n
+		rr = next()
+	}
+	sn, c := math.Sincos(p[PWaffleRotation])
+	vc, vs := w*c, w*sn
+	s.px += vc*a + vs*rr
+	s.py += -vs*a + vc*rr
 }

@@ -27,6 +27,7 @@ var jwfClass = map[VarID]string{
 	VarUnpolar: "UnpolarFunc", VarIdisc: "IDiscFunc", VarLinearT: "LinearTFunc", VarCylinderApo: "CylinderApoFunc",
 	VarBlurZoom: "BlurZoomFunc", VarBlurLinear: "BlurLinearFunc", VarWaves2Radial: "Waves2RadialFunc",
 	VarWaves2Wf: "Waves2WFFunc", VarTileLog: "Tile_LogFunc", VarStarblur: "StarBlurFunc",
+	VarBubble2: "Bubble2Func", VarWaffle: "WaffleFunc",
 }
 
 // jwfParam is one parameter of a case, as JWildfire's class names it.
@@ -112,6 +113,9 @@ func jwfCases() [][]jwfTerm {
 		{{id: VarTileLog, w: 0.8, params: []jwfParam{{PTileLogSpread, "spread", 2.5}}}},
 		{{id: VarStarblur, w: 0.9, params: []jwfParam{{PStarblurPower, "power", 7.4}, {PStarblurRange, "range", 0.7}}}},
 		{{id: VarStarblur, w: 1.2, params: []jwfParam{{PStarblurPower, "power", -3}, {PStarblurRange, "range", 1.3}}}},
+		{{id: VarBubble2, w: 0.9, params: []jwfParam{{PBubble2X, "x", 1.4}, {PBubble2Y, "y", -0.6}, {PBubble2Z, "z", 0.3}}}},
+		{{id: VarWaffle, w: 1.1, params: []jwfParam{{PWaffleSlices, "slices", 4.4}, {PWaffleXthickness, "xthickness", 0.3},
+			{PWaffleYthickness, "ythickness", 0.8}, {PWaffleRotation, "rotation", 0.7}}}},
 		{{id: VarHypertile1, w: 0.6, params: []jwfParam{{PHypertile1P, "p", 8}, {PHypertile1Q, "q", 3}}}},
 		{{id: VarJulia3D, w: 0.7, params: []jwfParam{{PJulia3DPower, "power", 2}}}, {id: VarSpherical3D, w: 0.4}, {id: VarZcone, w: 0.3}, {id: VarZscale, w: -0.6}},
 	}

@@ -71,7 +71,8 @@ func varTestParams() Params {
 		PLinearTPowX: 1.5, PLinearTPowY: 0.8, PBlurZoomLength: 0.3, PBlurZoomX: 0.1, PBlurLinearLength: 0.5,
 		PBlurLinearAngle: 1, PJuliaqPower: 3, PJuliaqDivisor: 2, PWaves2RadialScalex: 0.2, PWaves2RadialFreqx: 3,
 		PWaves2RadialNull: 0.5, PWaves2RadialDistance: 2, PWaves2WfScalex: 0.3, PWaves2WfFreqy: 2, PTileLogSpread: 0.7,
-		PStarblurPower: 4, PStarblurRange: 0.5, PWaves23Scalex: 0.2, PWaves23Scaley: 0.1, PWaves23Freqx: 5, PWaves23Freqy: 3,
+		PStarblurPower: 4, PStarblurRange: 0.5, PBubble2X: 0.8, PBubble2Y: 1.2, PBubble2Z: 0.1, PWaffleSlices: 5,
+		PWaffleXthickness: 0.4, PWaffleYthickness: 0.6, PWaffleRotation: 0.3, PWaves23Scalex: 0.2, PWaves23Scaley: 0.1, PWaves23Freqx: 5, PWaves23Freqy: 3,
 	}
 	for id, v := range set {
 		p[id] = v

@@ -12,7 +12,11 @@ set -eu
 DIR=${1:?usage: jwf-harness.sh DIR}
 COMMIT=33407f0b246b0bf03cf2413ff450b0ed07271498
 RAW=https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfire/create/tina/variation
-CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D Hemisphere Blur3D ZCone Julia3DZ Blob3D EpispiralWF"
+CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D Hemisphere Blur3D ZCone Julia3DZ Blob3D EpispiralWF
+AbstractAffine3D Affine3D Hypertile2 Hypertile1 BWraps7 Boarders2
+JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Epispiral
+YinYang JuliaQ Waves23 Unpolar IDisc LinearT CylinderApo BlurZoom BlurLinear
+Waves2Radial Waves2WF Tile_Log StarBlur Bubble2 Waffle"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -29,6 +33,7 @@ package org.jwildfire.base;
 public class Tools {
   // Round half away from zero, as JWildfire's FTOI.
   public static int FTOI(double v) { return v > 0 ? (int) (v + 0.5) : v < 0 ? (int) (v - 0.5) : 0; }
+  public static double limitValue(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
 }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/base/mathlib"
@@ -43,16 +48,24 @@ package org.jwildfire.base.mathlib;
 public final class MathLib {
   public static final double SMALL_EPSILON = 1.0e-300, EPSILON = 1e-8;
   public static final double M_PI = Math.PI, M_2PI = 2.0 * Math.PI, M_PI_2 = Math.PI / 2;
+  public static final double M_1_PI = 1.0 / M_PI, M_1_2PI = M_1_PI / 2.0;
   public static double sqr(double v) { return v * v; }
   public static double sqrt(double v) { return Math.sqrt(v); }
   public static double atan2(double y, double x) { return Math.atan2(y, x); }
   public static double sin(double v) { return Math.sin(v); }
   public static double cos(double v) { return Math.cos(v); }
   public static double acos(double v) { return Math.acos(v); }
+  public static double asin(double v) { return Math.asin(v); }
+  public static double trunc(double v) { return v < 0 ? Math.ceil(v) : Math.floor(v); }
   public static double exp(double v) { return Math.exp(v); }
   public static double log(double v) { return Math.log(v); }
   public static double pow(double a, double b) { return Math.pow(a, b); }
   public static double fabs(double v) { return Math.abs(v); }
+  public static double floor(double v) { return Math.floor(v); }
+  public static double rint(double v) { return Math.rint(v); }
+  public static double round(double v) { return Math.round(v); }
+  public static double fmod(double a, double b) { return a % b; }
+  public static int iabs(int v) { return Math.abs(v); }
   public static int sign(double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
   public static void sinAndCos(double a, odk.lang.DoubleWrapper s, odk.lang.DoubleWrapper c) { s.value = Math.sin(a); c.value = Math.cos(a); }
 }
@@ -70,7 +83,7 @@ JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/base"
 cat > "$DIR/src/org/jwildfire/create/tina/base/XYZPoint.java" <<'JAVA'
 package org.jwildfire.create.tina.base;
-public class XYZPoint { public double x, y, z; }
+public class XYZPoint { public double x, y, z; public double getPrecalcAtan() { return Math.atan2(x, y); } }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
 cat > "$DIR/src/org/jwildfire/create/tina/variation/FlameTransformationContext.java" <<'JAVA'
@@ -112,12 +125,17 @@ public abstract class VariationFunc {
   public void randomize() {}
   public VariationFuncType[] getVariationTypes() { return null; }
   public String getGPUCode(FlameTransformationContext c) { return ""; }
+  public String[] getParameterAlternativeNames() { return null; }
+  public boolean dynamicParameterExpansion() { return false; }
+  public boolean dynamicParameterExpansion(String n) { return false; }
+  public static int limitIntVal(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+  public static double limitVal(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
 }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
 cat > "$DIR/src/org/jwildfire/create/tina/variation/VariationFuncType.java" <<'JAVA'
 package org.jwildfire.create.tina.variation;
-public enum VariationFuncType { VARTYPE_2D, VARTYPE_3D, VARTYPE_BLUR, VARTYPE_POST, VARTYPE_SUPPORTED_BY_SWAN, VARTYPE_SUPPORTS_GPU, VARTYPE_ZTRANSFORM }
+public enum VariationFuncType { VARTYPE_2D, VARTYPE_3D, VARTYPE_BLUR, VARTYPE_POST, VARTYPE_SUPPORTED_BY_SWAN, VARTYPE_SUPPORTS_GPU, VARTYPE_ZTRANSFORM, VARTYPE_BASE_SHAPE }
 JAVA
 cat > "$DIR/src/JwfHarness.java" <<'JAVA'
 import java.io.*;

@@ -32,6 +32,13 @@ var precalcNames = [NumParams]string{
 	"waves_dx2", "waves_dy2", "disc2_sinadd", "disc2_cosadd", "disc2_timespi", "super_shape_pm_4",
 	"super_shape_pneg1_n1",
 	PluginPrecalcFirst: "julia3D_n", "julia3D_cpower", "julia3Dz_n", "julia3Dz_cpower", "curl3D_c2",
+	"affine3D_sinx", "affine3D_cosx", "affine3D_siny", "affine3D_cosy", "affine3D_sinz", "affine3D_cosz",
+	"hypertile2_pa", "hypertile2_r", "hypertile1_pa", "hypertile1_r",
+	"bwraps7_g2", "bwraps7_r2", "bwraps7_rfactor", "boarders2_cc", "boarders2_cl", "boarders2_cr",
+	"julian2_absn", "julian2_cn", "waves4_wf_damping_x", "waves4_wf_damping_y", "poincare3D_cx", "poincare3D_cy",
+	"poincare3D_cz", "poincare3D_c2", "poincare3D_s2x", "poincare3D_s2y", "poincare3D_s2z",
+	"juliaq_half_inv_power", "juliaq_inv_power", "juliaq_inv_power_2pi", "waves2_wf_damping_x", "waves2_wf_damping_y",
+	"starblur_alpha", "starblur_length",
 }
 
 func paramName(id ParamID) string {

@@ -62,8 +62,8 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 	xs := make([]gpuXform, 0, len(cg.xforms)+1)
 	conv := func(px *preparedXform) error {
 		x := px.x
-		if id, ok := pluginVar(x); ok {
-			return fmt.Errorf("flame %q: variation %s is not on the GPU backend yet: render it with --device cpu", g.Name, VarNames[id])
+		if name, ok := pluginVar(x); ok {
+			return fmt.Errorf("flame %q: variation %s is not on the GPU backend yet: render it with --device cpu", g.Name, name)
 		}
 		vars := gpuVarTerms(x.Vars)
 		if len(vars) > gpuMaxVars {

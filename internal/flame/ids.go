@@ -134,17 +134,49 @@ const (
 	VarJulia3Dz
 	VarBlob3D
 	VarEpispiralWf
+	VarAffine3D
+	VarHypertile2
+	VarHypertile1
+	VarBwraps7
+	VarBoarders2
+	VarJulian2
+	VarJuliac
+	VarWaves4Wf
+	VarPoincare3D
+	VarSpirograph
+	VarCannabiscurveWf
+	VarCloverleafWf
+	VarEpispiral
+	VarYinYang
+	VarJuliaq
+	VarWaves23
+	VarUnpolar
+	VarIdisc
+	VarLinearT
+	VarCylinderApo
+	VarBlurZoom
+	VarBlurLinear
+	VarWaves2Radial
+	VarWaves2Wf
+	VarTileLog
+	VarStarblur
+	VarBubble2
+	VarWaffle
 	NumVars // all the variations the CPU has
 )
 
 // VarNames are the XML attribute names of the variations, by VarID.
 var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "horseshoe", "polar", "handkerchief", "heart", "disc", "spiral", "hyperbolic", "diamond", "ex", "julia", "bent", "waves", "fisheye", "popcorn", "exponential", "power", "cosine", "rings", "fan", "blob", "pdj", "fan2", "rings2", "eyefish", "bubble", "cylinder", "perspective", "noise", "julian", "juliascope", "blur", "gaussian_blur", "radial_blur", "pie", "ngon", "curl", "rectangles", "arch", "tangent", "square", "rays", "blade", "secant2", "twintrian", "cross", "disc2", "super_shape", "flower", "conic", "parabola", "bent2", "bipolar", "boarders", "butterfly", "cell", "cpow", "curve", "edisc", "elliptic", "escher", "foci", "lazysusan", "loonie", "pre_blur", "modulus", "oscilloscope", "polar2", "popcorn2", "scry", "separation", "split", "splits", "stripes", "wedge", "wedge_julia", "wedge_sph", "whorl", "waves2", "exp", "log", "sin", "cos", "tan", "sec", "csc", "cot", "sinh", "cosh", "tanh", "sech", "csch", "coth", "auger", "flux", "mobius",
 	"linear3D", "flatten", "julia3D", "zscale", "ztranslate", "spherical3D", "sineblur", "curl3D", "hemisphere",
-	"blur3D", "zcone", "julia3Dz", "blob3D", "epispiral_wf"}
+	"blur3D", "zcone", "julia3Dz", "blob3D", "epispiral_wf",
+	"affine3D", "hypertile2", "hypertile1", "bwraps7", "boarders2", "julian2", "juliac",
+	"waves4_wf", "poincare3D", "spirograph", "cannabiscurve_wf", "cloverleaf_wf", "epispiral",
+	"yin_yang", "juliaq", "waves23", "unpolar", "idisc", "linearT", "cylinder_apo", "blur_zoom", "blur_linear",
+	"waves2_radial", "waves2_wf", "tile_log", "starblur", "bubble2", "waffle"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
-type ParamID uint8
+type ParamID uint16
 
 const (
 	PBlobLow ParamID = iota
@@ -295,11 +327,150 @@ const (
 	PBlob3DWaves
 	PSineblurPower
 	PEpispiralWfWaves
+	PAffine3DTranslateX
+	PAffine3DTranslateY
+	PAffine3DTranslateZ
+	PAffine3DScaleX
+	PAffine3DScaleY
+	PAffine3DScaleZ
+	PAffine3DRotateX
+	PAffine3DRotateY
+	PAffine3DRotateZ
+	PAffine3DShearXY
+	PAffine3DShearXZ
+	PAffine3DShearYX
+	PAffine3DShearYZ
+	PAffine3DShearZX
+	PAffine3DShearZY
+	PHypertile2P
+	PHypertile2Q
+	PHypertile1P
+	PHypertile1Q
+	PBwraps7Cellsize
+	PBwraps7Space
+	PBwraps7Gain
+	PBwraps7InnerTwist
+	PBwraps7OuterTwist
+	PBoarders2C
+	PBoarders2Left
+	PBoarders2Right
+	PJulian2Power
+	PJulian2Dist
+	PJulian2A
+	PJulian2B
+	PJulian2C
+	PJulian2D
+	PJulian2E
+	PJulian2F
+	PJuliacRe
+	PJuliacIm
+	PJuliacDist
+	PWaves4WfScalex
+	PWaves4WfScaley
+	PWaves4WfFreqx
+	PWaves4WfFreqy
+	PWaves4WfUseCosX
+	PWaves4WfUseCosY
+	PWaves4WfDampx
+	PWaves4WfDampy
+	PPoincare3DR
+	PPoincare3DA
+	PPoincare3DB
+	PSpirographA
+	PSpirographB
+	PSpirographD
+	PSpirographTmin
+	PSpirographTmax
+	PSpirographYmin
+	PSpirographYmax
+	PSpirographC1
+	PSpirographC2
+	PCannabiscurveWfFilled
+	PCloverleafWfFilled
+	PEpispiralN
+	PEpispiralThickness
+	PEpispiralHoles
+	PYinYangRadius
+	PYinYangAng1
+	PYinYangAng2
+	PYinYangDualT
+	PYinYangOutside
+	PJuliaqPower
+	PJuliaqDivisor
+	PWaves23Scalex
+	PWaves23Scaley
+	PWaves23Freqx
+	PWaves23Freqy
+	PLinearTPowX
+	PLinearTPowY
+	PBlurZoomLength
+	PBlurZoomX
+	PBlurZoomY
+	PBlurLinearLength
+	PBlurLinearAngle
+	PWaves2RadialScalex
+	PWaves2RadialScaley
+	PWaves2RadialFreqx
+	PWaves2RadialFreqy
+	PWaves2RadialNull
+	PWaves2RadialDistance
+	PWaves2WfScalex
+	PWaves2WfScaley
+	PWaves2WfFreqx
+	PWaves2WfFreqy
+	PWaves2WfUseCosX
+	PWaves2WfUseCosY
+	PWaves2WfDampx
+	PWaves2WfDampy
+	PTileLogSpread
+	PStarblurPower
+	PStarblurRange
+	PBubble2X
+	PBubble2Y
+	PBubble2Z
+	PWaffleSlices
+	PWaffleXthickness
+	PWaffleYthickness
+	PWaffleRotation
 	PJulia3DN // precalculated from here on
 	PJulia3DCPower
 	PJulia3DzN
 	PJulia3DzCPower
 	PCurl3DC2
+	PAffine3DSinX
+	PAffine3DCosX
+	PAffine3DSinY
+	PAffine3DCosY
+	PAffine3DSinZ
+	PAffine3DCosZ
+	PHypertile2Pa
+	PHypertile2R
+	PHypertile1Pa
+	PHypertile1R
+	PBwraps7G2
+	PBwraps7R2
+	PBwraps7Rfactor
+	PBoarders2Cc
+	PBoarders2Cl
+	PBoarders2Cr
+	PJulian2AbsN
+	PJulian2CN
+	PWaves4WfDampingX
+	PWaves4WfDampingY
+	PPoincare3DCx
+	PPoincare3DCy
+	PPoincare3DCz
+	PPoincare3DC2
+	PPoincare3DS2x
+	PPoincare3DS2y
+	PPoincare3DS2z
+	PJuliaqHalfInvPower
+	PJuliaqInvPower
+	PJuliaqInvPower2pi
+	PWaves2WfDampingX
+	PWaves2WfDampingY
+	PStarblurAlpha
+	PStarblurLength
 	NumParams // all the parameters the CPU has
 )
 
@@ -319,4 +490,24 @@ func isPrecalc(id ParamID) bool {
 // for the precalculated ones.
 var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a", "pdj_b", "pdj_c", "pdj_d", "fan2_x", "fan2_y", "rings2_val", "perspective_angle", "perspective_dist", "julian_power", "julian_dist", "juliascope_power", "juliascope_dist", "radial_blur_angle", "pie_slices", "pie_rotation", "pie_thickness", "ngon_sides", "ngon_power", "ngon_circle", "ngon_corners", "curl_c1", "curl_c2", "rectangles_x", "rectangles_y", "amw_amp", "disc2_rot", "disc2_twist", "super_shape_rnd", "super_shape_m", "super_shape_n1", "super_shape_n2", "super_shape_n3", "super_shape_holes", "flower_petals", "flower_holes", "conic_eccentricity", "conic_holes", "parabola_height", "parabola_width", "bent2_x", "bent2_y", "bipolar_shift", "cell_size", "cpow_r", "cpow_i", "cpow_power", "curve_xamp", "curve_yamp", "curve_xlength", "curve_ylength", "escher_beta", "lazysusan_spin", "lazysusan_space", "lazysusan_twist", "lazysusan_x", "lazysusan_y", "modulus_x", "modulus_y", "oscilloscope_separation", "oscilloscope_frequency", "oscilloscope_amplitude", "oscilloscope_damping", "popcorn2_x", "popcorn2_y", "popcorn2_c", "separation_x", "separation_xinside", "separation_y", "separation_yinside", "split_xsize", "split_ysize", "splits_x", "splits_y", "stripes_space", "stripes_warp", "wedge_angle", "wedge_hole", "wedge_count", "wedge_swirl", "wedge_julia_angle", "wedge_julia_count", "wedge_julia_power", "wedge_julia_dist", "wedge_sph_angle", "wedge_sph_count", "wedge_sph_hole", "wedge_sph_swirl", "whorl_inside", "whorl_outside", "waves2_freqx", "waves2_scalex", "waves2_freqy", "waves2_scaley", "auger_sym", "auger_weight", "auger_freq", "auger_scale", "flux_spread", "mobius_re_a", "mobius_im_a", "mobius_re_b", "mobius_im_b", "mobius_re_c", "mobius_im_c", "mobius_re_d", "mobius_im_d",
 	PJulia3DPower: "julia3D_power", "julia3Dz_power", "curl3D_cx", "curl3D_cy", "curl3D_cz", "blob3D_low", "blob3D_high", "blob3D_waves",
-	"sineblur_power", "epispiral_wf_waves"}
+	"sineblur_power", "epispiral_wf_waves",
+	"affine3D_translateX", "affine3D_translateY", "affine3D_translateZ", "affine3D_scaleX", "affine3D_scaleY",
+	"affine3D_scaleZ", "affine3D_rotateX", "affine3D_rotateY", "affine3D_rotateZ", "affine3D_shearXY",
+	"affine3D_shearXZ", "affine3D_shearYX", "affine3D_shearYZ", "affine3D_shearZX", "affine3D_shearZY",
+	"hypertile2_p", "hypertile2_q", "hypertile1_p", "hypertile1_q",
+	"bwraps7_cellsize", "bwraps7_space", "bwraps7_gain", "bwraps7_inner_twist", "bwraps7_outer_twist",
+	"boarders2_c", "boarders2_left", "boarders2_right",
+	"julian2_power", "julian2_dist", "julian2_a", "julian2_b", "julian2_c", "julian2_d", "julian2_e", "julian2_f",
+	"juliac_re", "juliac_im", "juliac_dist",
+	"waves4_wf_scalex", "waves4_wf_scaley", "waves4_wf_freqx", "waves4_wf_freqy", "waves4_wf_use_cos_x",
+	"waves4_wf_use_cos_y", "waves4_wf_dampx", "waves4_wf_dampy", "poincare3D_r", "poincare3D_a", "poincare3D_b",
+	"spirograph_a", "spirograph_b", "spirograph_d", "spirograph_tmin", "spirograph_tmax", "spirograph_ymin",
+	"spirograph_ymax", "spirograph_c1", "spirograph_c2", "cannabiscurve_wf_filled", "cloverleaf_wf_filled",
+	"epispiral_n", "epispiral_thickness", "epispiral_holes", "yin_yang_radius", "yin_yang_ang1", "yin_yang_ang2",
+	"yin_yang_dual_t", "yin_yang_outside", "juliaq_power", "juliaq_divisor", "waves23_scalex", "waves23_scaley",
+	"waves23_freqx", "waves23_freqy", "linearT_powX", "linearT_powY", "blur_zoom_length", "blur_zoom_x", "blur_zoom_y",
+	"blur_linear_length", "blur_linear_angle", "waves2_radial_w2r_scalex", "waves2_radial_w2r_scaley",
+	"waves2_radial_w2r_freqx", "waves2_radial_w2r_freqy", "waves2_radial_w2r_null", "waves2_radial_w2r_distance",
+	"waves2_wf_scalex", "waves2_wf_scaley", "waves2_wf_freqx", "waves2_wf_freqy", "waves2_wf_use_cos_x",
+	"waves2_wf_use_cos_y", "waves2_wf_dampx", "waves2_wf_dampy", "tile_log_spread", "starblur_power", "starblur_range",
+	"bubble2_x", "bubble2_y", "bubble2_z", "waffle_slices", "waffle_xthickness", "waffle_ythickness", "waffle_rotation"}

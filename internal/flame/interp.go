@@ -191,6 +191,7 @@ func interpolateXform(cpi []aligned, i int, c []float64) Xform {
 			x.Vars = append(x.Vars, VarTerm{ID: v, Weight: w})
 		}
 	}
+	x.Stages = mixStages(cpi, i, c)
 	allID := true
 	for k := range cpi {
 		allID = allID && cpi[k].xf[i].Post.IsIdentity()

@@ -16,7 +16,13 @@ import (
 // perspective) does: z is dropped; with one, the camera projects it.
 
 // xformUses3D reports whether x has a variation that reads or writes z.
+// Stage terms run here too (variations_stage.go).
 func xformUses3D(x *Xform) bool {
+	for _, t := range x.Stages {
+		if t.Weight != 0 {
+			return true
+		}
+	}
 	for _, v := range x.Vars {
 		if v.Weight != 0 && uses3D(v.ID) {
 			return true
@@ -47,14 +53,27 @@ func (cx *compiledXform) apply3(px, py, pz float64, r *rng.Stream) (ox, oy, oz f
 	if cx.preBlur != 0 {
 		s.preBlur(cx.preBlur, r)
 	}
+	for _, t := range cx.stages {
+		if !t.Post {
+			s.tx, s.ty, s.tz = stage(t, s.tx, s.ty, s.tz, c, cx.params, r)
+		}
+	}
 	s.sumsq = s.tx*s.tx + s.ty*s.ty
 	s.sqrt = math.Sqrt(s.sumsq)
 	for _, v := range cx.vars {
 		s.apply(v.ID, v.Weight, r)
 	}
 	ox, oy, oz = s.px, s.py, s.pz
+	if len(cx.vars) == 0 && len(cx.stages) != 0 {
+		ox, oy, oz = s.tx, s.ty, s.tz // Fractorium: no regular variation, the point passes
+	}
 	if cx.flatten {
 		oz = 0
+	}
+	for _, t := range cx.stages {
+		if t.Post {
+			ox, oy, oz = stage(t, ox, oy, oz, c, cx.params, r)
+		}
 	}
 	if !cx.postIdentity {
 		ox, oy = cx.post.Apply(ox, oy)
@@ -130,13 +149,20 @@ func (cg *chaosGame) runBatch3D(k int64, n int, h *histogram) (bad int64) {
 // weight: the CUDA kernels do not have them yet. flatten is not counted:
 // it only zeroes z, which the kernels do not carry, so it is exactly a no-op
 // there (and flam3 corpus genomes carry it).
-func pluginVar(x *Xform) (VarID, bool) {
-	for _, v := range x.Vars {
-		if v.Weight != 0 && v.ID >= GPUNumVars && v.ID != VarFlatten {
-			return v.ID, true
+// Stage terms (pre_, post_) are not on the GPU either: their name is
+// returned.
+func pluginVar(x *Xform) (string, bool) {
+	for _, t := range x.Stages {
+		if t.Weight != 0 {
+			return t.Name(), true
 		}
 	}
-	return 0, false
+	for _, v := range x.Vars {
+		if v.Weight != 0 && v.ID >= GPUNumVars && v.ID != VarFlatten {
+			return VarNames[v.ID], true
+		}
+	}
+	return "", false
 }
 
 // genomeUsesPluginVars reports whether any xform of g, the final included,

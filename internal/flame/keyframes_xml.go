@@ -169,6 +169,7 @@ func writeXform(w *bufio.Writer, x *Xform, final bool, nstd int, f numFormat) {
 	if active[VarFlower] { // flam3_copy_params misses flower_holes; it is a parameter all the same
 		fmt.Fprintf(w, ` flower_holes="%s"`, f(x.Params[PFlowerHoles]))
 	}
+	writeStages(w, x, f)
 	c := x.Coefs
 	fmt.Fprintf(w, ` coefs="%s"`, f.list(c[:]...))
 	if !x.Post.IsIdentity() {

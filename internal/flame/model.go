@@ -43,6 +43,9 @@ type Xform struct {
 	Coefs      Affine  // applied before the variations
 	Post       Affine  // applied after the variations
 	Vars       []VarTerm
+	// Stages are Fractorium's pre_ and post_ variations, in document order
+	// (variations_stage.go); nil for flam3's genomes.
+	Stages []StageTerm
 	// Params holds every variation parameter, indexed by ParamID, followed
 	// by the precalculated values (PrecalcFirst..NumParams) that Precalc
 	// derives from them.

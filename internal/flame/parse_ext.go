@@ -25,10 +25,13 @@ import (
 
 // xformExt collects one xform's extension attributes until all are read.
 type xformExt struct {
-	dups       []dupVar           // second copies of known variations
-	dupParams  map[string]string  // their parameters, base name + suffix
-	priority   map[VarID]float64  // _fx_priority of known variations
-	stageScale [2]float64         // pre_linear, post_linear products (0: none)
+	dups       []dupVar          // second copies of known variations
+	dupParams  map[string]string // their parameters, base name + suffix
+	priority   map[VarID]float64 // _fx_priority of known variations
+	stageScale [2]float64        // pre_linear, post_linear products (0: none)
+	stages     []StageTerm       // Fractorium's pre_/post_ variations
+	stageNames map[string]bool   // their parameters' names as written
+	stageVals  map[ParamID]float64
 	colorNone  bool               // color_type NONE
 	unknown    []unknownAttr      // in document order
 	present    map[string]float64 // every unknown name's numeric value
@@ -113,6 +116,9 @@ func (fp *flameParser) extAttr(ext *xformExt, a xml.Attr, line int) error {
 			return nil
 		}
 	}
+	if ok, err := fp.stageAttr(ext, name, a.Value, line); ok || err != nil {
+		return err
+	}
 	if strings.Contains(name, "Curve_") || isNeutral(name, a.Value) {
 		return nil
 	}
@@ -145,6 +151,11 @@ func (fp *flameParser) finishExt(ext *xformExt, x *Xform, w *[NumVars]float64, l
 		}
 		switch {
 		case pr == want:
+		case id == VarPreBlur && pr == 0:
+			// JWildfire runs a pre variation moved to the normal stage on
+			// a copy of the affine point that it then discards
+			// (EnforcedVariationTransformationStep): pre_blur does nothing.
+			w[VarPreBlur] = 0
 		case id == VarLinear && (pr == -1 || pr == 1):
 			// A linear moved to the pre or post stage is a scale there.
 			stage := 0
@@ -161,6 +172,9 @@ func (fp *flameParser) finishExt(ext *xformExt, x *Xform, w *[NumVars]float64, l
 				return err
 			}
 		}
+	}
+	if err := fp.finishStages(ext, x, w, line); err != nil {
+		return err
 	}
 	if s := ext.stageScale[0]; s != 0 {
 		for i := range x.Coefs {

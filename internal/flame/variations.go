@@ -80,6 +80,7 @@ var varDraws = [NumVars]uint8{
 	VarConic: 1, VarParabola: 2, VarBoarders: 1, VarCpow: 1, VarPreBlur: 5,
 	VarWedgeJulia: 1,
 	VarJulia3D:    1, VarJulia3Dz: 1, VarSineblur: 2, VarBlur3D: 6,
+	VarHypertile2: 1, VarHypertile1: 1, VarBoarders2: 1, VarJulian2: 1, VarJuliac: 1, VarSpirograph: 2, VarCannabiscurveWf: 2, VarCloverleafWf: 2, VarEpispiral: 1, VarYinYang: 1, VarJuliaq: 1, VarBlurZoom: 1, VarBlurLinear: 1, VarTileLog: 2, VarStarblur: 2, VarWaffle: 5,
 }
 
 // varState is flam3's flam3_iter_helper: the affine output, the running sum
@@ -169,15 +170,21 @@ func ApplyXform(x *Xform, px, py float64, r *rng.Stream) (ox, oy float64, ok boo
 type compiledXform struct {
 	coefs, post  Affine
 	postIdentity bool
-	preBlur      float64   // pre_blur's weight, 0 without it
-	flatten      bool      // JWildfire's flatten: z is 0 after the variations
-	vars         []VarTerm // VarID order; zero weights and pre_blur are skipped
+	preBlur      float64     // pre_blur's weight, 0 without it
+	flatten      bool        // JWildfire's flatten: z is 0 after the variations
+	vars         []VarTerm   // VarID order; zero weights and pre_blur are skipped
+	stages       []StageTerm // pre_ and post_ terms (apply3 only)
 	params       *Params
 }
 
 // compileXform prepares x (after Precalc) for the chaos game.
 func compileXform(x *Xform) compiledXform {
 	cx := compiledXform{coefs: x.Coefs, post: x.Post, postIdentity: x.Post.IsIdentity(), params: &x.Params}
+	for _, t := range x.Stages {
+		if t.Weight != 0 {
+			cx.stages = append(cx.stages, t)
+		}
+	}
 	for _, v := range x.Vars {
 		switch {
 		case v.Weight == 0:

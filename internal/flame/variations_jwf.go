@@ -33,6 +33,7 @@ func jwfDefaultParams(p *Params) {
 	p[PBlob3DLow], p[PBlob3DHigh], p[PBlob3DWaves] = 0.3, 1.2, 6
 	p[PSineblurPower] = 1
 	p[PEpispiralWfWaves] = 4
+	jwf2DefaultParams(p)
 }
 
 // jwfPrecalc derives what JWildfire's init computes once per render.
@@ -45,6 +46,7 @@ func jwfPrecalc(p *Params) {
 	p[PJulia3DzCPower] = 1 / n / 2
 	cx, cy, cz := p[PCurl3DCx], p[PCurl3DCy], p[PCurl3DCz]
 	p[PCurl3DC2] = cx*cx + cy*cy + cz*cz
+	jwf2Precalc(p)
 }
 
 // ftoi is JWildfire's Tools.FTOI: round half away from zero to an integer
@@ -66,7 +68,7 @@ func ftoi(v float64) float64 {
 func uses3D(id VarID) bool {
 	switch id {
 	case VarLinear3D, VarJulia3D, VarZscale, VarZtranslate, VarSpherical3D, VarCurl3D,
-		VarHemisphere, VarBlur3D, VarZcone, VarJulia3Dz, VarBlob3D:
+		VarHemisphere, VarBlur3D, VarZcone, VarJulia3Dz, VarBlob3D, VarAffine3D, VarPoincare3D, VarCylinderApo, VarTileLog, VarBubble2:
 		return true
 	}
 	return false
@@ -111,6 +113,8 @@ func (s *varState) applyJWF(id VarID, w float64, r *rng.Stream) {
 		s.blob3D(w)
 	case VarEpispiralWf:
 		s.epispiralWf(w)
+	default:
+		s.applyJWF2(id, w, r)
 	}
 }
 

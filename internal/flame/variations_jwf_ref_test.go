@@ -19,6 +19,15 @@ var jwfClass = map[VarID]string{
 	VarZtranslate: "ZTranslateFunc", VarSpherical3D: "Spherical3DFunc", VarSineblur: "SineBlurFunc",
 	VarCurl3D: "Curl3DFunc", VarHemisphere: "HemisphereFunc", VarBlur3D: "Blur3DFunc", VarZcone: "ZConeFunc",
 	VarJulia3Dz: "Julia3DZFunc", VarBlob3D: "Blob3DFunc", VarEpispiralWf: "EpispiralWFFunc",
+	VarAffine3D: "Affine3DFunc", VarHypertile2: "Hypertile2Func", VarHypertile1: "Hypertile1Func",
+	VarBwraps7: "BWraps7Func", VarBoarders2: "Boarders2Func", VarJulian2: "JuliaN2Func", VarJuliac: "JuliaCFunc",
+	VarWaves4Wf: "Waves4WFFunc", VarPoincare3D: "Poincare3DFunc", VarSpirograph: "SpirographFunc",
+	VarCannabiscurveWf: "CannabisCurveWFFunc", VarCloverleafWf: "CloverLeafWFFunc", VarEpispiral: "EpispiralFunc",
+	VarYinYang: "YinYangFunc", VarJuliaq: "JuliaQFunc", VarWaves23: "Waves23Func",
+	VarUnpolar: "UnpolarFunc", VarIdisc: "IDiscFunc", VarLinearT: "LinearTFunc", VarCylinderApo: "CylinderApoFunc",
+	VarBlurZoom: "BlurZoomFunc", VarBlurLinear: "BlurLinearFunc", VarWaves2Radial: "Waves2RadialFunc",
+	VarWaves2Wf: "Waves2WFFunc", VarTileLog: "Tile_LogFunc", VarStarblur: "StarBlurFunc",
+	VarBubble2: "Bubble2Func", VarWaffle: "WaffleFunc",
 }
 
 // jwfParam is one parameter of a case, as JWildfire's class names it.
@@ -47,6 +56,67 @@ func jwfCases() [][]jwfTerm {
 		{{id: VarSineblur, w: 0.6, params: []jwfParam{{PSineblurPower, "power", 2.5}}}},
 		{{id: VarEpispiralWf, w: 0.5, params: []jwfParam{{PEpispiralWfWaves, "waves", 3}}}},
 		{{id: VarLinear3D, w: 0.9}, {id: VarFlatten, w: 1}},
+		{{id: VarAffine3D, w: 0.8, params: []jwfParam{{PAffine3DTranslateX, "translateX", 0.3}, {PAffine3DTranslateY, "translateY", -0.4},
+			{PAffine3DTranslateZ, "translateZ", 0.2}, {PAffine3DScaleX, "scaleX", 1.3}, {PAffine3DScaleY, "scaleY", 0.7},
+			{PAffine3DScaleZ, "scaleZ", -0.9}, {PAffine3DRotateX, "rotateX", 30}, {PAffine3DRotateY, "rotateY", -75},
+			{PAffine3DRotateZ, "rotateZ", 140}}}},
+		{{id: VarAffine3D, w: 1.1, params: []jwfParam{{PAffine3DRotateX, "rotateX", -20}, {PAffine3DRotateY, "rotateY", 50},
+			{PAffine3DRotateZ, "rotateZ", 10}, {PAffine3DShearXY, "shearXY", 0.3}, {PAffine3DShearXZ, "shearXZ", -0.2},
+			{PAffine3DShearYX, "shearYX", 0.15}, {PAffine3DShearYZ, "shearYZ", 0.4}, {PAffine3DShearZX, "shearZX", -0.35},
+			{PAffine3DShearZY, "shearZY", 0.25}}}},
+		{{id: VarHypertile2, w: 0.9, params: []jwfParam{{PHypertile2P, "p", 5}, {PHypertile2Q, "q", 4}}}},
+		{{id: VarHypertile2, w: 0.7, params: []jwfParam{{PHypertile2P, "p", 2.2}, {PHypertile2Q, "q", 6.6}}}},
+		{{id: VarHypertile1, w: 1.2, params: []jwfParam{{PHypertile1P, "p", 4}, {PHypertile1Q, "q", 6}}}},
+		{{id: VarBwraps7, w: 0.9, params: []jwfParam{{PBwraps7Cellsize, "cellsize", 0.8}, {PBwraps7Space, "space", 0.3},
+			{PBwraps7Gain, "gain", 1.4}, {PBwraps7InnerTwist, "inner_twist", 0.7}, {PBwraps7OuterTwist, "outer_twist", -1.2}}}},
+		{{id: VarBwraps7, w: 1.1, params: []jwfParam{{PBwraps7Cellsize, "cellsize", 2.5}, {PBwraps7Gain, "gain", 0.5}}}},
+		{{id: VarBoarders2, w: 0.8, params: []jwfParam{{PBoarders2C, "c", 0.6}, {PBoarders2Left, "left", 0.2}, {PBoarders2Right, "right", 0.9}}}},
+		{{id: VarBoarders2, w: 1.2, params: []jwfParam{{PBoarders2C, "c", -0.3}, {PBoarders2Left, "left", 0}, {PBoarders2Right, "right", 2}}}},
+		{{id: VarJulian2, w: 0.9, params: []jwfParam{{PJulian2Power, "power", -3}, {PJulian2Dist, "dist", 0.7}, {PJulian2A, "a", 1.2},
+			{PJulian2B, "b", -0.3}, {PJulian2C, "c", 0.4}, {PJulian2D, "d", 0.8}, {PJulian2E, "e", 0.1}, {PJulian2F, "f", -0.2}}}},
+		{{id: VarJulian2, w: 1.1, params: []jwfParam{{PJulian2Power, "power", 5.4}, {PJulian2Dist, "dist", -1.5}}}},
+		{{id: VarJulian2, w: 1.1, params: []jwfParam{{PJulian2Power, "power", 0.2}}}},
+		{{id: VarJuliac, w: 0.8, params: []jwfParam{{PJuliacRe, "re", -3.5}, {PJuliacIm, "im", 20}, {PJuliacDist, "dist", -1}}}},
+		{{id: VarJuliac, w: 1.3, params: []jwfParam{{PJuliacRe, "re", 4.5}, {PJuliacIm, "im", -35}, {PJuliacDist, "dist", 0.6}}}},
+		{{id: VarWaves4Wf, w: 0.9, params: []jwfParam{{PWaves4WfScalex, "scalex", 0.6}, {PWaves4WfScaley, "scaley", -0.3},
+			{PWaves4WfFreqx, "freqx", 2.2}, {PWaves4WfFreqy, "freqy", -1.4}, {PWaves4WfUseCosX, "use_cos_x", 0},
+			{PWaves4WfUseCosY, "use_cos_y", 1}, {PWaves4WfDampx, "dampx", -0.4}, {PWaves4WfDampy, "dampy", 0.3}}}},
+		{{id: VarPoincare3D, w: 0.8, params: []jwfParam{{PPoincare3DR, "r", 0.6}, {PPoincare3DA, "a", 0.3}, {PPoincare3DB, "b", -0.7}}}},
+		{{id: VarPoincare3D, w: 1.2, params: []jwfParam{{PPoincare3DR, "r", -1.1}, {PPoincare3DA, "a", 1.5}, {PPoincare3DB, "b", 0.2}}}},
+		{{id: VarSpirograph, w: 0.7, params: []jwfParam{{PSpirographA, "a", 2.5}, {PSpirographB, "b", -1.5}, {PSpirographD, "d", 0.4},
+			{PSpirographTmin, "tmin", -3}, {PSpirographTmax, "tmax", 5}, {PSpirographYmin, "ymin", -0.2}, {PSpirographYmax, "ymax", 0.3},
+			{PSpirographC1, "c1", 0.8}, {PSpirographC2, "c2", -0.6}}}},
+		{{id: VarCannabiscurveWf, w: 0.9, params: []jwfParam{{PCannabiscurveWfFilled, "filled", 0}}}},
+		{{id: VarCannabiscurveWf, w: 1.2, params: []jwfParam{{PCannabiscurveWfFilled, "filled", 1}}}},
+		{{id: VarCloverleafWf, w: 0.7, params: []jwfParam{{PCloverleafWfFilled, "filled", 0.4}}}},
+		{{id: VarCloverleafWf, w: 1.3, params: []jwfParam{{PCloverleafWfFilled, "filled", -0.5}}}},
+		{{id: VarEpispiral, w: 0.8, params: []jwfParam{{PEpispiralN, "n", 3.5}, {PEpispiralThickness, "thickness", 0.6}, {PEpispiralHoles, "holes", -0.4}}}},
+		{{id: VarEpispiral, w: 1.1, params: []jwfParam{{PEpispiralN, "n", -2}, {PEpispiralHoles, "holes", 0.3}}}},
+		{{id: VarYinYang, w: 0.9, params: []jwfParam{{PYinYangRadius, "radius", 0.3}, {PYinYangAng1, "ang1", 0.25},
+			{PYinYangAng2, "ang2", -0.6}, {PYinYangDualT, "dual_t", 1}, {PYinYangOutside, "outside", 1}}}},
+		{{id: VarYinYang, w: 1.1, params: []jwfParam{{PYinYangRadius, "radius", 1.4}, {PYinYangAng1, "ang1", 0.1},
+			{PYinYangDualT, "dual_t", 0}, {PYinYangOutside, "outside", 0}}}},
+		{{id: VarJuliaq, w: 0.8, params: []jwfParam{{PJuliaqPower, "power", -4}, {PJuliaqDivisor, "divisor", 3}}}},
+		{{id: VarJuliaq, w: 1.2, params: []jwfParam{{PJuliaqPower, "power", 5.4}, {PJuliaqDivisor, "divisor", -1}}}},
+		{{id: VarWaves23, w: 0.9, params: []jwfParam{{PWaves23Scalex, "scalex", 0.4}, {PWaves23Scaley, "scaley", -0.7},
+			{PWaves23Freqx, "freqx", 3.3}, {PWaves23Freqy, "freqy", -5}}}},
+		{{id: VarLinearT, w: 0.9, params: []jwfParam{{PLinearTPowX, "powX", 2.5}, {PLinearTPowY, "powY", 0.4}}}},
+		{{id: VarBlurZoom, w: 1.1, params: []jwfParam{{PBlurZoomLength, "length", 0.8}, {PBlurZoomX, "x", -0.3}, {PBlurZoomY, "y", 0.6}}}},
+		{{id: VarBlurLinear, w: 0.7, params: []jwfParam{{PBlurLinearLength, "length", 1.5}, {PBlurLinearAngle, "angle", 2.2}}}},
+		{{id: VarBlurLinear, w: 1.3, params: []jwfParam{{PBlurLinearLength, "length", -0.5}, {PBlurLinearAngle, "angle", 9}}}},
+		{{id: VarWaves2Radial, w: 0.9, params: []jwfParam{{PWaves2RadialScalex, "w2r_scalex", 0.4}, {PWaves2RadialScaley, "w2r_scaley", -0.3},
+			{PWaves2RadialFreqx, "w2r_freqx", 3}, {PWaves2RadialFreqy, "w2r_freqy", -2}, {PWaves2RadialNull, "w2r_null", 0.5},
+			{PWaves2RadialDistance, "w2r_distance", 1.5}}}},
+		{{id: VarWaves2Wf, w: 1.1, params: []jwfParam{{PWaves2WfScalex, "scalex", 0.6}, {PWaves2WfScaley, "scaley", -0.3},
+			{PWaves2WfFreqx, "freqx", 2.2}, {PWaves2WfFreqy, "freqy", -1.4}, {PWaves2WfUseCosX, "use_cos_x", 0},
+			{PWaves2WfUseCosY, "use_cos_y", 1}, {PWaves2WfDampx, "dampx", -0.4}, {PWaves2WfDampy, "dampy", 0.3}}}},
+		{{id: VarTileLog, w: 0.8, params: []jwfParam{{PTileLogSpread, "spread", 2.5}}}},
+		{{id: VarStarblur, w: 0.9, params: []jwfParam{{PStarblurPower, "power", 7.4}, {PStarblurRange, "range", 0.7}}}},
+		{{id: VarStarblur, w: 1.2, params: []jwfParam{{PStarblurPower, "power", -3}, {PStarblurRange, "range", 1.3}}}},
+		{{id: VarBubble2, w: 0.9, params: []jwfParam{{PBubble2X, "x", 1.4}, {PBubble2Y, "y", -0.6}, {PBubble2Z, "z", 0.3}}}},
+		{{id: VarWaffle, w: 1.1, params: []jwfParam{{PWaffleSlices, "slices", 4.4}, {PWaffleXthickness, "xthickness", 0.3},
+			{PWaffleYthickness, "ythickness", 0.8}, {PWaffleRotation, "rotation", 0.7}}}},
+		{{id: VarHypertile1, w: 0.6, params: []jwfParam{{PHypertile1P, "p", 8}, {PHypertile1Q, "q", 3}}}},
 		{{id: VarJulia3D, w: 0.7, params: []jwfParam{{PJulia3DPower, "power", 2}}}, {id: VarSpherical3D, w: 0.4}, {id: VarZcone, w: 0.3}, {id: VarZscale, w: -0.6}},
 	}
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
@@ -58,6 +128,12 @@ func jwfCases() [][]jwfTerm {
 			tm.params = []jwfParam{{PJulia3DPower, "power", 2}}
 		case VarJulia3Dz:
 			tm.params = []jwfParam{{PJulia3DzPower, "power", 2}}
+		case VarJulian2: // random in JWildfire when unset
+			tm.params = []jwfParam{{PJulian2Power, "power", 2}}
+		case VarJuliac:
+			tm.params = []jwfParam{{PJuliacRe, "re", 2.5}}
+		case VarJuliaq:
+			tm.params = []jwfParam{{PJuliaqPower, "power", 3}}
 		}
 		cs = append(cs, []jwfTerm{tm})
 	}

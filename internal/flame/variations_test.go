@@ -57,6 +57,22 @@ func varTestParams() Params {
 		PMobiusImB: 0.4, PMobiusReC: 0.5, PMobiusImC: -0.6, PMobiusReD: 1.2, PMobiusImD: 0.1,
 		PJulia3DPower: 3, PJulia3DzPower: -2, PCurl3DCx: 0.1, PCurl3DCy: -0.2, PCurl3DCz: 0.15,
 		PBlob3DLow: 0.2, PBlob3DHigh: 1.1, PBlob3DWaves: 3, PSineblurPower: 0.7, PEpispiralWfWaves: 3,
+		PAffine3DTranslateX: 0.2, PAffine3DScaleY: 0.8, PAffine3DRotateZ: 25, PAffine3DShearXZ: 0.1,
+		PHypertile2P: 5, PHypertile2Q: 4, PHypertile1P: 4, PHypertile1Q: 5,
+		PBwraps7Cellsize: 0.7, PBwraps7Space: 0.2, PBwraps7Gain: 1.5, PBwraps7InnerTwist: 0.4, PBwraps7OuterTwist: -0.3,
+		PBoarders2C: 0.5, PBoarders2Left: 0.6, PBoarders2Right: 0.4,
+		PJulian2Power: 3, PJulian2Dist: 0.8, PJulian2A: 1.1, PJulian2B: 0.2, PJulian2C: -0.1, PJulian2D: 0.9,
+		PJuliacRe: 3.5, PJuliacIm: 10, PJuliacDist: 0.9,
+		PWaves4WfScalex: 0.4, PWaves4WfFreqx: 1.7, PWaves4WfDampy: -0.2, PPoincare3DR: 0.5, PPoincare3DA: 0.4,
+		PPoincare3DB: -0.3, PSpirographA: 2, PSpirographB: 1.5, PSpirographTmax: 2, PSpirographYmin: -0.5, PSpirographD: 0.3,
+		PSpirographC1: 0.2, PSpirographC2: -0.1, PCannabiscurveWfFilled: 0.5, PCloverleafWfFilled: 0.3,
+		PEpispiralN: 4, PEpispiralThickness: 0.2, PEpispiralHoles: 0.5,
+		PYinYangRadius: 0.4, PYinYangAng1: 0.2, PYinYangAng2: 0.7, PYinYangDualT: 1, PYinYangOutside: 1,
+		PLinearTPowX: 1.5, PLinearTPowY: 0.8, PBlurZoomLength: 0.3, PBlurZoomX: 0.1, PBlurLinearLength: 0.5,
+		PBlurLinearAngle: 1, PJuliaqPower: 3, PJuliaqDivisor: 2, PWaves2RadialScalex: 0.2, PWaves2RadialFreqx: 3,
+		PWaves2RadialNull: 0.5, PWaves2RadialDistance: 2, PWaves2WfScalex: 0.3, PWaves2WfFreqy: 2, PTileLogSpread: 0.7,
+		PStarblurPower: 4, PStarblurRange: 0.5, PBubble2X: 0.8, PBubble2Y: 1.2, PBubble2Z: 0.1, PWaffleSlices: 5,
+		PWaffleXthickness: 0.4, PWaffleYthickness: 0.6, PWaffleRotation: 0.3, PWaves23Scalex: 0.2, PWaves23Scaley: 0.1, PWaves23Freqx: 5, PWaves23Freqy: 3,
 	}
 	for id, v := range set {
 		p[id] = v
@@ -476,6 +492,17 @@ func TestPrecalc(t *testing.T) {
 	p[PWedgeJuliaAngle], p[PWedgeJuliaCount], p[PWedgeJuliaPower], p[PWedgeJuliaDist] = math.Pi/2, 2, -2, 3
 	p[PJulia3DPower], p[PJulia3DzPower] = 2.5, -2.5 // FTOI rounds half away from zero
 	p[PCurl3DCx], p[PCurl3DCy], p[PCurl3DCz] = 1, 2, -2
+	p[PAffine3DRotateX], p[PAffine3DRotateY], p[PAffine3DRotateZ] = 90, -30, 180
+	p[PHypertile2P], p[PHypertile2Q] = 4, 5.5                        // q rounds to 6
+	p[PHypertile1P], p[PHypertile1Q] = 1, 3                          // p held at 3; {3, 3} is no hyperbolic tiling (r² < 0): r = 1
+	p[PBwraps7Cellsize], p[PBwraps7Space], p[PBwraps7Gain] = 1, 0, 2 // a bubble past 2: curved round the back
+	p[PBoarders2C], p[PBoarders2Left], p[PBoarders2Right] = -0.5, 0, 0.5
+	p[PJulian2Power], p[PJulian2Dist] = -2.5, 1.5               // FTOI: −3
+	p[PWaves4WfDampx], p[PWaves4WfDampy] = 1e-9, math.Log(2)    // below JWildfire's EPSILON: none
+	p[PPoincare3DR], p[PPoincare3DA], p[PPoincare3DB] = 2, 1, 0 // centre (0, 2, 0)
+	p[PJuliaqPower], p[PJuliaqDivisor] = 4.4, -1.5              // FTOI: 4, −2
+	p[PWaves2WfDampx], p[PWaves2WfDampy] = -1e-9, math.Log(3)   // below JWildfire's EPSILON: none
+	p[PStarblurPower], p[PStarblurRange] = 2, 1                 // α = π/2: length √2, half-spike angle π/4
 	x := &Xform{Coefs: Affine{1, 0, 0, 1, 0.5, -2}, Params: p, Vars: []VarTerm{{VarMobius, 1}, {VarLinear, 2}, {VarJulia, 3}}}
 	Precalc(x)
 	k := 1 + 7 - 2*math.Pi
@@ -489,7 +516,20 @@ func TestPrecalc(t *testing.T) {
 		PSuperShapePm4: 1.5, PSuperShapePneg1N1: -0.25,
 		PWedgeJuliaCf: 0.5, PWedgeJuliaRn: 2, PWedgeJuliaCn: -0.75,
 		PJulia3DN: 3, PJulia3DCPower: -1.0 / 3, PJulia3DzN: -3, PJulia3DzCPower: -1.0 / 6,
-		PCurl3DC2: 9,
+		PCurl3DC2:     9,
+		PAffine3DSinX: 1, PAffine3DCosX: 0, PAffine3DSinY: -0.5, PAffine3DCosY: math.Sqrt(3) / 2,
+		PAffine3DSinZ: 0, PAffine3DCosZ: -1,
+		// {4, 6}: r² = 1 − (0−1)/(0+cos(π/3)) = 3
+		PHypertile2Pa: math.Pi / 2, PHypertile2R: 1 / math.Sqrt(3),
+		PHypertile1Pa: 2 * math.Pi / 3, PHypertile1R: 1,
+		PBwraps7G2: 4.000001, PBwraps7R2: 0.25, PBwraps7Rfactor: 0.5,
+		PBoarders2Cc: 0.5, PBoarders2Cl: 0.5e-8, PBoarders2Cr: 0.75,
+		PJulian2AbsN: 3, PJulian2CN: -0.25,
+		PWaves4WfDampingX: 1, PWaves4WfDampingY: 2,
+		PPoincare3DCx: 0, PPoincare3DCy: 2, PPoincare3DCz: 0, PPoincare3DC2: 4,
+		PPoincare3DS2x: -3, PPoincare3DS2y: 5, PPoincare3DS2z: -3,
+		PJuliaqHalfInvPower: -0.25, PJuliaqInvPower: -0.5, PJuliaqInvPower2pi: math.Pi / 2,
+		PWaves2WfDampingX: 1, PWaves2WfDampingY: 3, PStarblurAlpha: math.Pi / 4, PStarblurLength: math.Sqrt2,
 	}
 	for id := ParamID(0); id < NumParams; id++ { // both precalculated ranges, the GPU's and the CPU-only one
 		if !isPrecalc(id) {

@@ -2,6 +2,32 @@ package lsys
 
 import "math"
 
+// fdlibm pow's constants.
+const (
+	two53  = 9007199254740992.0
+	L1     = 5.99999999999994648725e-01
+	L2     = 4.28571428578550184252e-01
+	L3     = 3.33333329818377432918e-01
+	L4     = 2.72728123808534006489e-01
+	L5     = 2.30660745775561754067e-01
+	L6     = 2.06975017800338417784e-01
+	P1     = 1.66666666666666019037e-01
+	P2     = -2.77777777770155933842e-03
+	P3     = 6.61375632143793436117e-05
+	P4     = -1.65339022054652515390e-06
+	P5     = 4.13813679705723846039e-08
+	lg2    = 6.93147180559945286227e-01
+	lg2H   = 6.93147182464599609375e-01
+	lg2L   = -1.90465429995776804525e-09
+	ovt    = 8.0085662595372944372e-17
+	cp     = 9.61796693925975554329e-01
+	cpH    = 9.61796700954437255859e-01
+	cpL    = -7.02846165095275826516e-09
+	ivln2  = 1.44269504088896338700e+00
+	ivln2H = 1.44269502162933349609e+00
+	ivln2L = 1.92596299112661746887e-08
+)
+
 // Pow is x^y, deterministic like the rest of mathfn.go. Small integer powers
 // are products, so x^2 == x*x, x^3 == x*x*x and x^-2 == 1/(x*x) bit for bit,
 // and x^0.5 == sqrt(x); every other case is fdlibm's pow, which carries
@@ -36,35 +62,6 @@ func Pow(x, y float64) float64 {
 // fdlibmPow is e_pow.c (Sun Microsystems, 2004; see mathfn.go), statement for
 // statement; the CUDA twin is lsys_fdlibm_pow.
 func fdlibmPow(x, y float64) float64 {
-	const (
-		two53  = 9007199254740992.0
-		L1     = 5.99999999999994648725e-01
-		L2     = 4.28571428578550184252e-01
-		L3     = 3.33333329818377432918e-01
-		L4     = 2.72728123808534006489e-01
-		L5     = 2.30660745775561754067e-01
-		L6     = 2.06975017800338417784e-01
-		P1     = 1.66666666666666019037e-01
-		P2     = -2.77777777770155933842e-03
-		P3     = 6.61375632143793436117e-05
-		P4     = -1.65339022054652515390e-06
-		P5     = 4.13813679705723846039e-08
-		lg2    = 6.93147180559945286227e-01
-		lg2H   = 6.93147182464599609375e-01
-		lg2L   = -1.90465429995776804525e-09
-		ovt    = 8.0085662595372944372e-17
-		cp     = 9.61796693925975554329e-01
-		cpH    = 9.61796700954437255859e-01
-		cpL    = -7.02846165095275826516e-09
-		ivln2  = 1.44269504088896338700e+00
-		ivln2H = 1.44269502162933349609e+00
-		ivln2L = 1.92596299112661746887e-08
-	)
-	bp := [2]float64{1.0, 1.5}
-	dpH := [2]float64{0.0, 5.84962487220764160156e-01}
-	dpL := [2]float64{0.0, 1.35003920212974897128e-08}
-	inf := math.Inf(1)
-
 	hx, lx := hiWord(x), loWord(x)
 	hy, ly := hiWord(y), loWord(y)
 	ix, iy := hx&0x7fffffff, hy&0x7fffffff
@@ -150,33 +147,49 @@ func fdlibmPow(x, y float64) float64 {
 	if n|(yisint-1) == 0 {
 		s = -1
 	}
-	var t1, t2 float64
+	t1, t2, done, r := powLog2(ax, s, ix, iy, hy)
+	if done {
+		return r
+	}
+	return powExp2(y, t1, t2, s)
+}
+
+// powLog2 is the middle of fdlibmPow: log2 of ax = |x| in extra
+// precision as t1 + t2 (ix, iy, hy: the high words of ax, |y| and y; s
+// the result's sign). For |y| > 2^31 it may settle the result itself
+// (done, r): an overflow or underflow, or log2 near x = 1.
+func powLog2(ax, s float64, ix, iy, hy int32) (t1, t2 float64, done bool, r float64) {
+	bp := [2]float64{1.0, 1.5}
+	dpH := [2]float64{0.0, 5.84962487220764160156e-01}
+	dpL := [2]float64{0.0, 1.35003920212974897128e-08}
+	inf := math.Inf(1)
+	var n int32
 	if iy > 0x41e00000 { // |y| > 2^31
 		if iy > 0x43f00000 { // |y| > 2^64
 			if ix <= 0x3fefffff {
 				if hy < 0 {
-					return inf
+					return 0, 0, true, inf
 				}
-				return 0
+				return 0, 0, true, 0
 			}
 			if ix >= 0x3ff00000 {
 				if hy > 0 {
-					return inf
+					return 0, 0, true, inf
 				}
-				return 0
+				return 0, 0, true, 0
 			}
 		}
 		if ix < 0x3fefffff {
 			if hy < 0 {
-				return s * inf
+				return 0, 0, true, s * inf
 			}
-			return s * 0
+			return 0, 0, true, s * 0
 		}
 		if ix > 0x3ff00000 {
 			if hy > 0 {
-				return s * inf
+				return 0, 0, true, s * inf
 			}
-			return s * 0
+			return 0, 0, true, s * 0
 		}
 		t := ax - 1
 		w := float64(float64(t*t) * (0.5 - float64(t*(0.3333333333333333333333-float64(t*0.25)))))
@@ -228,6 +241,15 @@ func fdlibmPow(x, y float64) float64 {
 		t1 = withLo(((zH+zL)+dpH[k])+t, 0)
 		t2 = zL - (((t1 - t) - dpH[k]) - zH)
 	}
+	return t1, t2, false, 0
+}
+
+// powExp2 is the end of fdlibmPow: s * 2^(y * (t1 + t2)), with y split so
+// that the product keeps its extra precision, and overflow and underflow
+// settled exactly.
+func powExp2(y, t1, t2, s float64) float64 {
+	inf := math.Inf(1)
+	var n int32
 	// (y1+y2)*(t1+t2) with y1 = y truncated to 21 bits.
 	y1 := withLo(y, 0)
 	pL := float64((y-y1)*t1) + float64(y*t2)

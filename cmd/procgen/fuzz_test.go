@@ -69,6 +69,8 @@ func FuzzCommandFlags(f *testing.F) {
 	sys := write("k.l", "Lsystem: k\nderivation length: 2\nangle: 90\naxiom: F-F-F-F\nF --> FF-F-F-F-FF\nendlsystem\n")
 	gram := write("b.pga", "axiom Box Lot;\nterminal Mass (1, 0);\nLot = Mass;\n")
 	rul := write("e.rules", "const N = 8\nstate { int c[N] ~ uniform(0, 1) }\nrule r over i in 0..N\n  when c[i] == 0\n{ c[i] = 1 }\n")
+	stems := write("st.csv", "x,y,species,dbh\n10,10,Pl,30\n40,25,Pl,45\n70,60,Pl,20\n")
+	traps := write("tr.csv", "x,y,area,count\n20,20,0.5,3\n50,40,0.5,1\n80,70,0.5,0\n30,60,0.5,2\n")
 	gen := write("g.flam3", `<flame name="g" size="32 24" scale="20" quality="2"><xform weight="1" color="0" linear="1" coefs="0.5 0 0 0.5 0 0"/><palette count="2" format="RGB">FF8020 2080FF</palette></flame>`)
 	commands := [][]string{
 		{"flame", "render", gen, "-o", filepath.Join(dir, "o.png"), "--quality"},
@@ -82,6 +84,12 @@ func FuzzCommandFlags(f *testing.F) {
 		{"pga", "city", gram, "--grid", "2x2", "--max-shapes"},
 		{"rules", "run", rul, "--generate"},
 		{"rules", "run", rul, "--generate", "2", "--steps"},
+		{"flame", "genome", "--mode", "random", "-o", filepath.Join(dir, "n.flam3"), "--count"},
+		{"flame", "genome", "--mode", "random", "-o", filepath.Join(dir, "n.flam3"), "--xforms-max"},
+		{"lsys", "derive", sys, "-o", filepath.Join(dir, "o.glb"), "--cylinders"},
+		{"lsys", "derive", sys, "--all-steps", "-o", filepath.Join(dir, "g.glb"), "--step-time"},
+		{"forest", "fit", stems, traps, "--kernel", "exponential", "--counts", "poisson", "-o", filepath.Join(dir, "f.yaml"), "--candidates"},
+		{"rules", "run", rul, "--generate", "2", "-o", filepath.Join(dir, "s.csv"), "--replicates"},
 		{"--max-memory"},
 	}
 	for i := range commands {

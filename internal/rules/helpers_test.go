@@ -2,38 +2,20 @@ package rules
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rules/progtest"
 )
 
-// compileConfig compiles configs/rules/NAME with defines.
+// compileConfig compiles configs/rules/NAME with defines (progtest).
 func compileConfig(t testing.TB, name string, defines map[string]string) *Program {
 	t.Helper()
-	// From the package directory (go test), or from the repository root
-	// (a test binary run on the GPU machine).
-	path := filepath.Join("..", "..", "configs", "rules", name)
-	if _, err := os.Stat(path); err != nil {
-		path = filepath.Join("configs", "rules", name)
-	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Compile(path, src, defines)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return progtest.CompileConfig(t, name, defines)
 }
 
 func compileSrc(t testing.TB, src string) *Program {
 	t.Helper()
-	p, err := Compile("test.rules", []byte(src), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return progtest.CompileSrc(t, src)
 }
 
 func runCPU(t testing.TB, p *Program, st *States, o Options) *Result {

@@ -3,7 +3,8 @@
 // writes, every operator and function, optionally draws, and indices that
 // sometimes fall outside their array. Tests run them through two
 // implementations (the CPU paths, the generated PTX, the emulator) and
-// compare.
+// compare. CompileConfig and CompileSrc compile the shipped rule files and
+// inline sources for the tests of rules and its sub-packages.
 //
 // It exists for tests only: nothing in the program imports it. It knows the
 // rule language's syntax (and compiles through rules/lang) but nothing of

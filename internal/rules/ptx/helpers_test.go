@@ -2,12 +2,9 @@ package ptx
 
 import (
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
-	"github.com/procgen-dev/procgen/internal/rules/lang"
 	"github.com/procgen-dev/procgen/internal/rules/progtest"
 	"github.com/procgen-dev/procgen/internal/rules/ptx/ptxtest"
 )
@@ -30,33 +27,15 @@ func allKernels() []Kernel {
 	return ks
 }
 
-// compileConfig compiles configs/rules/NAME with defines.
+// compileConfig compiles configs/rules/NAME with defines (progtest).
 func compileConfig(t testing.TB, name string, defines map[string]string) *bytecode.Program {
 	t.Helper()
-	// From the package directory (go test), or from the repository root
-	// (a test binary run on the GPU machine).
-	path := filepath.Join("..", "..", "..", "configs", "rules", name)
-	if _, err := os.Stat(path); err != nil {
-		path = filepath.Join("configs", "rules", name)
-	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := lang.Compile(path, src, defines)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return progtest.CompileConfig(t, name, defines)
 }
 
 func compileSrc(t testing.TB, src string) *bytecode.Program {
 	t.Helper()
-	p, err := lang.Compile("test.rules", []byte(src), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return progtest.CompileSrc(t, src)
 }
 
 // shippedConfigs compiles the shipped rule files at test sizes.

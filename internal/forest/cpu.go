@@ -166,20 +166,37 @@ func gatherParents(trees []Tree, species []Species, sorted bool) ([]*parentSet, 
 		}
 		sets[s] = &parentSet{sp: sp, k: k}
 	}
+	// Each species' parents in one allocation of the right size: growing
+	// the slices tree by tree copied a large map's parents many times.
+	n := make([]int, len(species))
+	for _, t := range trees {
+		if t.DBH >= species[t.Species].MinDBH {
+			n[t.Species]++
+		}
+	}
 	pts := make([][]pt, len(species))
+	for s := range pts {
+		pts[s] = make([]pt, 0, n[s])
+	}
 	for _, t := range trees {
 		if sp := species[t.Species]; t.DBH >= sp.MinDBH {
-			pts[t.Species] = append(pts[t.Species], pt{t.X, t.Y, Fecundity(sp, t.DBH)})
+			p := &pts[t.Species]
+			*p = append(*p, pt{t.X, t.Y, Fecundity(sp, t.DBH), int32(len(*p))})
 		}
 	}
 	for s, ps := range sets {
 		p := pts[s]
 		if sorted {
-			slices.SortStableFunc(p, func(a, b pt) int {
+			// By row, then column, then input order: the order a stable
+			// sort by (y, x) gives, from the faster unstable sort.
+			slices.SortFunc(p, func(a, b pt) int {
 				if c := cmp.Compare(a.y, b.y); c != 0 {
 					return c
 				}
-				return cmp.Compare(a.x, b.x)
+				if c := cmp.Compare(a.x, b.x); c != 0 {
+					return c
+				}
+				return cmp.Compare(a.i, b.i)
 			})
 		}
 		ps.x, ps.y, ps.w = make([]float64, len(p)), make([]float64, len(p)), make([]float64, len(p))
@@ -193,7 +210,12 @@ func gatherParents(trees []Tree, species []Species, sorted bool) ([]*parentSet, 
 	return sets, nil
 }
 
-type pt struct{ x, y, f float64 }
+// pt is a parent: position, fecundity and its place among its species'
+// parents in the input (i, which keeps sorting deterministic).
+type pt struct {
+	x, y, f float64
+	i       int32
+}
 
 // exactCost is the number of kernel evaluations of the exact method: every
 // parent reaches the cells within its underflow radius (on a torus, with

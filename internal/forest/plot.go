@@ -93,6 +93,7 @@ func (g Grid) Contains(x, y float64) bool {
 // Trees turns stems into trees of the resolved species that lie on g;
 // outside counts those that do not. Stems of skipped species are dropped.
 func Trees(stems []Stem, res *Resolution, g Grid) (trees []Tree, outside int) {
+	trees = make([]Tree, 0, len(stems))
 	for _, s := range stems {
 		idx, ok := res.Index[s.Species]
 		if !ok {

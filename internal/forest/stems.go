@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"sort"
 	"strconv"
@@ -141,6 +142,7 @@ func ReadStems(r io.Reader, file string, o StemOptions) (*StemMap, error) {
 	need := max(cols[0], cols[1], cols[2], cols[3]) + 1
 	siteIdx := findSite(header, cols)
 	var sites []string
+	m.Stems = make([]Stem, 0, guessRows(r, br))
 	for {
 		rec, line, err := rows.next()
 		if errors.Is(err, io.EOF) {
@@ -199,6 +201,29 @@ func ReadStems(r io.Reader, file string, o StemOptions) (*StemMap, error) {
 	}
 	m.Warnings = unitWarnings(m.Stems, o, m.Columns, sites, siteCol)
 	return m, nil
+}
+
+// guessRows guesses the rows of a stem map read from a regular file from
+// its size and the lines in br's buffered head, a little high, so that
+// the stems are read into one allocation instead of a slice grown (and
+// copied) step by step; 0 where it cannot tell. It is bounded: a file of
+// shorter rows further on still grows the slice as before.
+func guessRows(r io.Reader, br *bufio.Reader) int {
+	st, ok := r.(interface{ Stat() (fs.FileInfo, error) })
+	if !ok {
+		return 0
+	}
+	fi, err := st.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0
+	}
+	head, _ := br.Peek(br.Size())
+	lines := bytes.Count(head, []byte{'\n'})
+	if lines < 2 {
+		return 0
+	}
+	guess := float64(fi.Size()) / float64(len(head)) * float64(lines)
+	return int(min(guess*1.05+16, 1<<22))
 }
 
 // parseValue parses a finite number; NA, NULL and empty fields are missing.

@@ -226,7 +226,7 @@ func torusImages(g Grid, ps *parentSet, R float64) *parentSet {
 			for a := a0; a <= a1; a++ {
 				xi := x + float64(a)*p.lx
 				if gx := gap(xi, g.X0, x1); gx*gx+gy*gy <= R*R {
-					pts = append(pts, pt{xi, yi, ps.w[t]})
+					pts = append(pts, pt{xi, yi, ps.w[t], 0})
 				}
 			}
 		}

@@ -241,6 +241,7 @@ type evaluator struct {
 	dryEv   *evaluator  // the evaluator this one re-derives with (bilateral_eval.go)
 	err     error       // a bilateral query's failure, returned at the next shape made
 	cur     Shape       // the shape expressions are evaluated on (env)
+	curEnv  shapeEnv    // the Env over cur that env hands out
 	local   int64       // shapes counted since the last flush to count
 	flushed int64       // shapes of this evaluator already in count
 }
@@ -385,10 +386,13 @@ func (ev *evaluator) sub(r *Rule, c *Chain, from int, s Shape, depth int) error 
 // env is what expressions on s see. It reads a copy of s kept in the
 // evaluator: handing &s itself to the Expr interface would move every shape
 // to the heap. Expressions are evaluated before any recursion, so one copy
-// per evaluator suffices.
-func (ev *evaluator) env(s *Shape) shapeEnv {
+// per evaluator suffices. The Env is a pointer to a shapeEnv kept in the
+// evaluator too: a shapeEnv value would be copied to the heap at every
+// conversion to the interface (a quarter of a large city's CPU time).
+func (ev *evaluator) env(s *Shape) Env {
 	ev.cur = *s
-	return shapeEnv{&ev.cur, ev}
+	ev.curEnv = shapeEnv{&ev.cur, ev}
+	return &ev.curEnv
 }
 
 // chain runs c.Ops[from:] on s and hands the result to the successor.

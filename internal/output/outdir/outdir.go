@@ -107,7 +107,7 @@ func Inspect(path string) (*Dir, error) {
 		if id.uid != euid() {
 			dirWhy = append(dirWhy, fmt.Sprintf("it belongs to user %d, not to this user (%d)", id.uid, euid()))
 		}
-		m, err := readManifest(abs, id)
+		m, mctime, err := readManifest(abs, id)
 		if err != nil {
 			names := make([]string, 0, len(entries))
 			for _, e := range entries {
@@ -124,7 +124,7 @@ func Inspect(path string) (*Dir, error) {
 				toHash = append(toHash, *hc)
 			}
 		}
-		entryWhy = append(entryWhy, d.checkContents(toHash)...)
+		entryWhy = append(entryWhy, d.checkContents(toHash, mctime)...)
 	}
 	if err := refused(path, dirWhy, entryWhy); err != nil {
 		return nil, err
@@ -172,15 +172,15 @@ type hashCheck struct {
 	want       manifestFile
 }
 
-// checkContents compares the files' contents with the manifest, the files
-// in parallel (hashing is the slow part of settling a large directory),
+// checkContents compares the files' contents with the manifest (changed
+// at manifestCtime), the files in parallel (hashing is the slow part of settling a large directory),
 // records those that match as owned and returns why the others are not
 // procgen's.
-func (d *Dir) checkContents(files []hashCheck) []string {
+func (d *Dir) checkContents(files []hashCheck, manifestCtime int64) []string {
 	why := make([]string, len(files))
 	eachParallel(len(files), func(i int) {
 		f := files[i]
-		if w := matches(f.path, f.id, f.want); w != "" {
+		if w := matches(f.path, f.id, f.want, manifestCtime); w != "" {
 			why[i] = describe(f.name, f.fi, w)
 		}
 	})

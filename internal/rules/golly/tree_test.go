@@ -69,6 +69,9 @@ func weightedTree(seed uint64, states, neighbors int) func([]int) int {
 			out[c][m] = rng.IntN(states)
 		}
 	}
+	// Empty space stays empty: Golly's hashing algorithms (RuleLoader's
+	// included) spin on a rule that fills it.
+	out[0][0] = 0
 	return func(cells []int) int {
 		sum := 0
 		for i, w := range weights {

@@ -91,11 +91,11 @@ func patternWrite(out, format string, prog *rules.Program, st *rules.States, rul
 }
 
 // tableTopology is the grid of a .rule file's run: the suffix of the
-// pattern's rule line when it names the table (WireWorld:T64,64), else a
+// pattern's rule line when it names the rule (WireWorld:T64,64), else a
 // bounded plane of the board (-D W, H).
-func tableTopology(table *golly.Table, patternRule string) golly.Topology {
+func tableTopology(ruleName string, patternRule string) golly.Topology {
 	name, suffix, ok := strings.Cut(patternRule, ":")
-	if !ok || name != table.Name {
+	if !ok || name != ruleName {
 		return golly.Topology{}
 	}
 	// The B/S parser reads Golly's suffixes: lend it a rule to read one.
@@ -107,13 +107,13 @@ func tableTopology(table *golly.Table, patternRule string) golly.Topology {
 
 func isTable(path string) bool { return strings.EqualFold(filepath.Ext(path), ".rule") }
 
-// compileTable compiles a Golly .rule file's @TABLE.
+// compileTable compiles a Golly .rule file's @TABLE or @TREE (the first).
 func compileTable(src []byte, path, patternRule string, defines map[string]string) (*rules.Program, error) {
-	t, err := golly.ParseRuleFile(src, path)
+	rf, err := golly.ParseRule(src, path)
 	if err != nil {
 		return nil, job.AsUsage(fmt.Errorf("rules: %w", err))
 	}
-	prog, err := golly.CompileTable(t, tableTopology(t, patternRule), path, defines)
+	prog, err := rf.Compile(tableTopology(rf.Name, patternRule), path, defines)
 	if err != nil {
 		return nil, fmt.Errorf("rules: %w", err)
 	}

@@ -110,7 +110,7 @@ func ParseRuleFile(data []byte, file string) (*Table, error) {
 	}
 	switch {
 	case !found && tree > 0:
-		return nil, p.errorf(tree, 1, "procgen reads a rule's @TABLE section; @TREE is not supported")
+		return nil, p.errorf(tree, 1, "no @TABLE section, but a @TREE (ParseRule reads either)")
 	case !found:
 		return nil, p.errorf(len(ls), 1, "no @TABLE section")
 	case p.t.States == 0:

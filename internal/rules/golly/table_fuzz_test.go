@@ -12,7 +12,7 @@ func TestTableErrors(t *testing.T) {
 		{"@RULE X\n@TABLE\nn_states:3\nneighborhood:vonNeumann\n0,1,q,0,0,1\n", "x.rule:5:5: \"q\" is neither"},
 		{"@RULE X\n@TABLE\nn_states:3\nneighborhood:Moore\n0,1,0\n", "x.rule:5:1: a Moore transition has 10"},
 		{"@RULE X\n@TABLE\nn_states:3\nneighborhood:vonNeumann\nsymmetries:rotate8\n0,1,0,0,0,1\n", "x.rule:6:1: symmetries:rotate8"},
-		{"@RULE X\n@TREE\nnum_states=2\n", "x.rule:2:1: procgen reads a rule's @TABLE"},
+		{"@RULE X\n@TREE\nnum_states=2\n", "x.rule:2:1: no @TABLE section, but a @TREE"},
 		{"@RULE X\n@TABLE\nn_states:3\nneighborhood:vonNeumann\nvar a={0,1}\n0,a,0,0,0,b\n", "x.rule:6:11: \"b\" is neither"},
 	} {
 		_, err := ParseRuleFile([]byte(c.in), "x.rule")

@@ -49,25 +49,7 @@ func TableSource(t *Table, topo Topology) (string, error) {
 	b.WriteString("rule table over k in 0..W * H\n  let x = k % W\n  let y = k / W\n  let s0 = c[k]\n")
 	offs := tableOffsets(t.Neigh)
 	for i, o := range offs {
-		row, col := "y", "x"
-		if o[1] != 0 {
-			row = fmt.Sprintf("((y + %d) %% H)", o[1])
-		}
-		if o[0] != 0 {
-			col = fmt.Sprintf("((x + %d) %% W)", o[0])
-		}
-		read := fmt.Sprintf("c[%s * W + %s]", row, col)
-		if !topo.Torus {
-			var m []string
-			if pm := planeMask("x", "W", o[0]); pm != "" {
-				m = append(m, strings.TrimPrefix(pm, " & "))
-			}
-			if pm := planeMask("y", "H", o[1]); pm != "" {
-				m = append(m, strings.TrimPrefix(pm, " & "))
-			}
-			read += " * (" + strings.Join(m, " & ") + ")"
-		}
-		fmt.Fprintf(&b, "  let s%d = %s\n", i+1, read)
+		fmt.Fprintf(&b, "  let s%d = %s\n", i+1, cellRead(o, topo.Torus))
 	}
 	pk := newPacking(t.States, len(offs)+1)
 	for wd, ps := range pk.words {
@@ -125,6 +107,33 @@ func TableSource(t *Table, topo Topology) (string, error) {
 	}
 	b.WriteString("  when next != s0\n{\n  c[k] = next\n}\n")
 	return b.String(), nil
+}
+
+// cellRead is the state of the cell o away from (x, y): on a plane, 0
+// outside the board.
+func cellRead(o [2]int, torus bool) string {
+	if o == [2]int{} {
+		return "c[k]"
+	}
+	row, col := "y", "x"
+	if o[1] != 0 {
+		row = fmt.Sprintf("((y + %d) %% H)", o[1])
+	}
+	if o[0] != 0 {
+		col = fmt.Sprintf("((x + %d) %% W)", o[0])
+	}
+	read := fmt.Sprintf("c[%s * W + %s]", row, col)
+	if torus {
+		return read
+	}
+	var m []string
+	if pm := planeMask("x", "W", o[0]); pm != "" {
+		m = append(m, strings.TrimPrefix(pm, " & "))
+	}
+	if pm := planeMask("y", "H", o[1]); pm != "" {
+		m = append(m, strings.TrimPrefix(pm, " & "))
+	}
+	return read + " * (" + strings.Join(m, " & ") + ")"
 }
 
 // packing puts the states s0..sN into 31-bit words.

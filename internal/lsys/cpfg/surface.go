@@ -35,7 +35,9 @@ type Surface struct {
 type Patch struct {
 	Name string
 	// TopColor and BottomColor are the patch's colour indices and
-	// TopDiffuse and BottomDiffuse their diffuse factors, as given.
+	// TopDiffuse and BottomDiffuse their diffuse factors, as given. They
+	// are read and checked but not drawn: cpfg fills a surface with the
+	// turtle's colour and uses these only in its old colour-ramp shading.
 	TopColor, BottomColor     int
 	TopDiffuse, BottomDiffuse float64
 	// Neighbours are the patches around it, in the order AL A AR L R BL B

@@ -49,10 +49,13 @@ coordinates (u around, v along in circumferences). GLB and PLY hold the whole me
 memory is estimated before it is built and refused over --max-memory.
 Colour indices (' ; to add 1, , to subtract 1, or set with a parameter)
 become one material each; --color-map FILE gives their colours (GLB
-materials, PLY vertex colours, and an .mtl beside an OBJ).
+materials, PLY vertex colours, and an .mtl beside an OBJ): a cpfg .map, or
+text lines of R G B.
 ~X draws the surface X at the turtle, in its frame (X's parameter scales
 it): built in are L leaf, P petal, S sepal and K flower; --surface X=FILE.obj
-adds or replaces one. GLB writes each surface once and instances it
+or X=FILE.s (a cpfg surface: Bézier patches, its contact point at the
+turtle, scaled by 1/SIZE, tessellated at --surface-precision) adds or
+replaces one. GLB writes each surface once and instances it
 (EXT_mesh_gpu_instancing); OBJ and PLY repeat it.
 
 Growth: --all-steps with -o 'grow/%03d.glb' (.obj, .ply) writes the mesh of
@@ -109,6 +112,7 @@ array's variables.`,
 	a.bindFlag(f, "lsys.stems", "stems", "")
 	a.bindFlag(f, "lsys.color-map", "color-map", "")
 	a.bindFlag(f, "lsys.surface", "surface", "")
+	a.bindFlag(f, "lsys.surface-precision", "surface-precision", "")
 	a.bindFlag(f, "lsys.view", "view", "")
 	a.bindFlag(f, "lsys.image-width", "image-width", "")
 	a.bindFlag(f, "lsys.image-height", "image-height", "")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/output"
+	"github.com/procgen-dev/procgen/internal/output/mesh/meshtest"
 )
 
 func TestMain(m *testing.M) {
@@ -57,6 +58,7 @@ func TestScripts(t *testing.T) {
 			"isdevice":  cmdIsdevice,
 			"imgformat": cmdImgformat,
 			"pngtext":   cmdPngtext,
+			"gltfvalid": cmdGltfvalid,
 		},
 	})
 }
@@ -83,6 +85,22 @@ func cmdMkpng(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Check(png.Encode(f, img))
 	ts.Check(f.Close())
+}
+
+// cmdGltfvalid runs the Khronos glTF validator on a file: gltfvalid FILE.
+// It fails on any error the validator reports, and skips the rest of the
+// script where no validator is installed.
+func cmdGltfvalid(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: gltfvalid FILE")
+	}
+	found, report, err := meshtest.Validate(ts.MkAbs(args[0]), false)
+	if !found {
+		ts.Value(scriptTKey{}).(testscript.T).Skip("gltfvalid: no glTF validator (gltf_validator, or node and npm's gltf-validator)")
+	}
+	if err != nil {
+		ts.Fatalf("%s: %v\n%s", args[0], err, report)
+	}
 }
 
 // cmdExits runs a command and checks its exit code: exits CODE PROG ARGS...

@@ -111,7 +111,7 @@ func (r *system) planRun(ctx context.Context) error {
 		}
 	}
 	if r.o.library == nil {
-		if r.o.library, err = loadSurfaces(ctx, r.o.surfaces); err != nil {
+		if r.o.library, err = loadSurfaces(ctx, r.o.surfaces, r.o.SurfacePrecision); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/job"
+	"github.com/procgen-dev/procgen/internal/lsys/cpfg"
 	"github.com/procgen-dev/procgen/internal/lsys/syntax"
 	"github.com/procgen-dev/procgen/internal/lsys/turtle"
 )
@@ -88,13 +89,18 @@ func checkMeshMemory(env *job.Env, g *turtle.Geometry, outs []string, o *Options
 	return nil
 }
 
-// readColorMap reads --color-map (bounded as palettes are).
+// readColorMap reads --color-map (bounded as palettes are): a cpfg .map
+// (binary) by its extension, else a text list of colours.
 func readColorMap(ctx context.Context, path string) ([][3]float64, error) {
 	data, err := input.ReadFile(ctx, path, input.Palette)
 	if err != nil {
 		return nil, fmt.Errorf("lsys: --color-map: %w", err)
 	}
-	pal, err := turtle.ParseColorMap(path, data)
+	parse := turtle.ParseColorMap
+	if strings.EqualFold(filepathExt(path), ".map") {
+		parse = cpfg.ReadColorMap
+	}
+	pal, err := parse(path, data)
 	if err != nil {
 		return nil, fmt.Errorf("lsys: --color-map: %w", err)
 	}

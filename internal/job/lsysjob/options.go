@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/procgen-dev/procgen/internal/job"
+	"github.com/procgen-dev/procgen/internal/lsys/cpfg"
 	"github.com/procgen-dev/procgen/internal/lsys/turtle"
 	"github.com/procgen-dev/procgen/internal/output"
 )
@@ -32,9 +33,12 @@ type Options struct {
 	Stems string `mapstructure:"stems"`
 	// ColorMap is a colour map file colouring the colour indices.
 	ColorMap string `mapstructure:"color-map"`
-	// Surface are --surface X=leaf|petal|sepal|flower|FILE.obj values.
-	Surface  []string `mapstructure:"surface"`
-	AllSteps bool     `mapstructure:"-"` // --all-steps: a .txt output holds every step's string
+	// Surface are --surface X=leaf|petal|sepal|flower|FILE.obj|FILE.s values.
+	Surface []string `mapstructure:"surface"`
+	// SurfacePrecision is the steps along each side of a cpfg surface
+	// patch; 0: the file's PRECISION line, else cpfg's 5.
+	SurfacePrecision int  `mapstructure:"surface-precision"`
+	AllSteps         bool `mapstructure:"-"` // --all-steps: a .txt output holds every step's string
 	// StepTime is --step-time: the seconds each step is shown in an
 	// --all-steps GLB's animation.
 	StepTime float64 `mapstructure:"-"`
@@ -62,6 +66,8 @@ func (o *Options) Validate() error {
 		return job.Usagef("invalid image size %dx%d: want 16..32768 pixels a side", o.ImageWidth, o.ImageHeight)
 	case !(o.StepTime > 0) || o.StepTime > 1e6:
 		return job.Usagef("invalid --step-time %g: want seconds, above 0 and at most 1e6", o.StepTime)
+	case o.SurfacePrecision < 0 || o.SurfacePrecision > cpfg.MaxPrecision:
+		return job.Usagef("invalid --surface-precision %d: want 1..%d steps a patch side (0: the .s file's own)", o.SurfacePrecision, cpfg.MaxPrecision)
 	case !(o.LineScale > 0) || o.LineScale > 1e6:
 		return job.Usagef("invalid --line-scale %g: want a positive number", o.LineScale)
 	}

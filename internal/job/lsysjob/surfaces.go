@@ -9,12 +9,14 @@ import (
 	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/job"
 	"github.com/procgen-dev/procgen/internal/lsys"
+	"github.com/procgen-dev/procgen/internal/lsys/cpfg"
 	"github.com/procgen-dev/procgen/internal/lsys/turtle"
 	"github.com/procgen-dev/procgen/internal/output/mesh"
 )
 
 // surfaceSpec is one --surface X=VALUE: the surface named by module X is
-// the built-in VALUE (leaf, petal, sepal, flower) or the OBJ file VALUE.
+// the built-in VALUE (leaf, petal, sepal, flower), the OBJ file VALUE or
+// the cpfg surface file VALUE (.s).
 type surfaceSpec struct {
 	name lsys.Symbol
 	builtin,
@@ -27,16 +29,16 @@ func parseSurfaces(specs []string) ([]surfaceSpec, error) {
 	for _, s := range specs {
 		name, value, ok := strings.Cut(s, "=")
 		if !ok || len(name) != 1 || !isSurfaceName(name[0]) || value == "" {
-			return nil, job.Usagef("invalid --surface %q: want X=leaf|petal|sepal|flower or X=FILE.obj, X one letter or digit (the module after ~)", s)
+			return nil, job.Usagef("invalid --surface %q: want X=leaf|petal|sepal|flower, X=FILE.obj or X=FILE.s, X one letter or digit (the module after ~)", s)
 		}
 		sp := surfaceSpec{name: name[0]}
 		switch {
 		case turtle.Builtin(value) != nil:
 			sp.builtin = value
-		case strings.EqualFold(filepathExt(value), ".obj"):
+		case strings.EqualFold(filepathExt(value), ".obj"), strings.EqualFold(filepathExt(value), ".s"):
 			sp.file = value
 		default:
-			return nil, job.Usagef("invalid --surface %q: %q is neither a built-in surface (leaf, petal, sepal, flower) nor an .obj file", s, value)
+			return nil, job.Usagef("invalid --surface %q: %q is neither a built-in surface (leaf, petal, sepal, flower) nor an .obj or cpfg .s file", s, value)
 		}
 		out = append(out, sp)
 	}
@@ -66,8 +68,9 @@ func surfaceFiles(specs []surfaceSpec) []string {
 }
 
 // loadSurfaces is the built-in surfaces with the --surface values over
-// them, OBJ files read (bounded, errors at file:line:col).
-func loadSurfaces(ctx context.Context, specs []surfaceSpec) (turtle.Surfaces, error) {
+// them, OBJ and cpfg .s files read (bounded, errors at file:line:col); .s
+// patches are tessellated at precision steps a side (0: the file's own).
+func loadSurfaces(ctx context.Context, specs []surfaceSpec, precision int) (turtle.Surfaces, error) {
 	lib := turtle.BuiltinSurfaces()
 	for _, sp := range specs {
 		if sp.builtin != "" {
@@ -80,7 +83,12 @@ func loadSurfaces(ctx context.Context, specs []surfaceSpec) (turtle.Surfaces, er
 		if err != nil {
 			return nil, fmt.Errorf("lsys: --surface %c: %w", sp.name, err)
 		}
-		shape, err := mesh.ReadOBJ(sp.file, bytes.NewReader(data))
+		var shape *mesh.Shape
+		if strings.EqualFold(filepathExt(sp.file), ".s") {
+			shape, err = cpfg.ReadSurface(sp.file, data, precision)
+		} else {
+			shape, err = mesh.ReadOBJ(sp.file, bytes.NewReader(data))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("lsys: --surface %c: %w", sp.name, err)
 		}

@@ -13,8 +13,7 @@ import (
 // and blank lines count for nothing. At most maxColor+1 colours. Errors name
 // name:line:col. Colours are returned in 0..1, the meshes' scale.
 //
-// cpfg's own .map files are not read: their layout is not publicly
-// documented, so a guess would misread them silently.
+// cpfg's binary .map files are read by internal/lsys/cpfg.
 func ParseColorMap(name string, data []byte) ([][3]float64, error) {
 	var out [][3]float64
 	for ln, line := range bytes.Split(data, []byte("\n")) {

@@ -130,8 +130,8 @@ func (lib Surfaces) Check(sys *lsys.System) error {
 	for _, u := range sys.Surfaces {
 		if lib[u.Sym] == nil {
 			return fmt.Errorf("%s:%d:%d: ~%c: no surface %c (built in: K flower, L leaf, P petal, S sepal; "+
-				"give one with --surface %c=FILE.obj or --surface %c=leaf)", u.Pos.File, u.Pos.Line, u.Pos.Col,
-				u.Sym, u.Sym, u.Sym, u.Sym)
+				"give one with --surface %c=FILE.obj, a cpfg --surface %c=FILE.s or --surface %c=leaf)", u.Pos.File, u.Pos.Line, u.Pos.Col,
+				u.Sym, u.Sym, u.Sym, u.Sym, u.Sym)
 		}
 	}
 	return nil

@@ -2,6 +2,8 @@ package meshtest
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,19 +23,35 @@ func ValidateGLB(t testing.TB, glb []byte, noWarnings bool) {
 	if err := os.WriteFile(f, glb, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	found, report, err := Validate(f, noWarnings)
+	switch {
+	case !found:
+		t.Log("no glTF validator (gltf_validator, or node and npm's gltf-validator): skipped")
+	case err != nil:
+		t.Fatalf("%v\n%s", err, report)
+	}
+}
+
+// Validate runs the Khronos glTF validator, as ValidateGLB finds it, on the
+// glTF file at path: found is false where there is none; otherwise err
+// says the file has errors (or, with noWarnings, warnings) or the validator
+// failed, and report is what it printed.
+func Validate(path string, noWarnings bool) (found bool, report []byte, err error) {
 	if exe, err := exec.LookPath("gltf_validator"); err == nil {
-		out, err := exec.Command(exe, "-r", "-o", f).CombinedOutput()
+		out, err := exec.Command(exe, "-r", "-o", path).CombinedOutput()
 		bad := !bytes.Contains(out, []byte(`"numErrors": 0`)) || noWarnings && !bytes.Contains(out, []byte(`"numWarnings": 0`))
-		if err != nil || bad {
-			t.Fatalf("gltf_validator: %v\n%s", err, out)
+		if err == nil && bad {
+			err = errors.New("issues reported")
 		}
-		return
+		if err != nil {
+			return true, out, fmt.Errorf("gltf_validator: %w", err)
+		}
+		return true, out, nil
 	}
 	node, err := exec.LookPath("node")
 	mods := nodeModules()
 	if _, e := os.Stat(filepath.Join(mods, "gltf-validator")); err != nil || mods == "" || e != nil {
-		t.Log("no glTF validator (gltf_validator, or node and npm's gltf-validator): skipped")
-		return
+		return false, nil, nil
 	}
 	limit := "r.issues.numErrors"
 	if noWarnings {
@@ -43,11 +61,13 @@ func ValidateGLB(t testing.TB, glb []byte, noWarnings bool) {
 v.validateBytes(new Uint8Array(fs.readFileSync(process.argv[1]))).then(r => {
   console.log(JSON.stringify(r.issues)); process.exit(` + limit + ` > 0 ? 1 : 0);
 }).catch(e => { console.error(e); process.exit(2); });`
-	cmd := exec.Command(node, "-e", script, f)
+	cmd := exec.Command(node, "-e", script, path)
 	cmd.Env = append(os.Environ(), "NODE_PATH="+mods)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("gltf-validator: %v\n%s", err, out)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return true, out, fmt.Errorf("gltf-validator: %w", err)
 	}
+	return true, out, nil
 }
 
 // nodeModules is where node finds gltf-validator: GLTF_VALIDATOR_NODE_PATH,

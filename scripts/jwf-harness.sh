@@ -16,7 +16,8 @@ CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D 
 AbstractAffine3D Affine3D Hypertile2 Hypertile1 BWraps7 Boarders2
 JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Epispiral
 YinYang JuliaQ Waves23 Unpolar IDisc LinearT CylinderApo BlurZoom BlurLinear
-Waves2Radial Waves2WF Tile_Log StarBlur Bubble2 Waffle"
+Waves2Radial Waves2WF Tile_Log StarBlur Bubble2 Waffle
+Waves3WF Waves22 Waves3 Waves4 XHeart FDisc Octagon NPolar"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -47,7 +48,7 @@ package org.jwildfire.base.mathlib;
 // Harness facade: java.lang.Math in place of JWildfire's FastMath base library.
 public final class MathLib {
   public static final double SMALL_EPSILON = 1.0e-300, EPSILON = 1e-8;
-  public static final double M_PI = Math.PI, M_2PI = 2.0 * Math.PI, M_PI_2 = Math.PI / 2;
+  public static final double M_PI = Math.PI, M_2PI = 2.0 * Math.PI, M_PI_2 = Math.PI / 2, M_PI_4 = Math.PI / 4;
   public static final double M_1_PI = 1.0 / M_PI, M_1_2PI = M_1_PI / 2.0;
   public static double sqr(double v) { return v * v; }
   public static double sqrt(double v) { return Math.sqrt(v); }
@@ -83,7 +84,7 @@ JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/base"
 cat > "$DIR/src/org/jwildfire/create/tina/base/XYZPoint.java" <<'JAVA'
 package org.jwildfire.create.tina.base;
-public class XYZPoint { public double x, y, z; public double getPrecalcAtan() { return Math.atan2(x, y); } }
+public class XYZPoint { public double x, y, z; public double getPrecalcAtan() { return Math.atan2(x, y); } public double getPrecalcSqrt() { return Math.sqrt(x * x + y * y); } }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
 cat > "$DIR/src/org/jwildfire/create/tina/variation/FlameTransformationContext.java" <<'JAVA'
@@ -130,7 +131,14 @@ public abstract class VariationFunc {
   public boolean dynamicParameterExpansion(String n) { return false; }
   public static int limitIntVal(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
   public static double limitVal(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+  public String[] getRessourceNames() { return null; }
+  public byte[][] getRessourceValues() { return null; }
+  public RessourceType getRessourceType(String n) { return null; }
 }
+JAVA
+cat > "$DIR/src/org/jwildfire/create/tina/variation/RessourceType.java" <<'JAVA'
+package org.jwildfire.create.tina.variation;
+public enum RessourceType { REFERENCE, IMAGE_FILENAME }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
 cat > "$DIR/src/org/jwildfire/create/tina/variation/VariationFuncType.java" <<'JAVA'

@@ -161,8 +161,7 @@ const (
 	VarTileLog
 	VarStarblur
 	VarBubble2
-	VarWaffle
-	NumVars // all the variations the CPU has
+	VarWaffle // ids_jwf5.go continues
 )
 
 // VarNames are the XML attribute names of the variations, by VarID.
@@ -172,7 +171,8 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"affine3D", "hypertile2", "hypertile1", "bwraps7", "boarders2", "julian2", "juliac",
 	"waves4_wf", "poincare3D", "spirograph", "cannabiscurve_wf", "cloverleaf_wf", "epispiral",
 	"yin_yang", "juliaq", "waves23", "unpolar", "idisc", "linearT", "cylinder_apo", "blur_zoom", "blur_linear",
-	"waves2_radial", "waves2_wf", "tile_log", "starblur", "bubble2", "waffle"}
+	"waves2_radial", "waves2_wf", "tile_log", "starblur", "bubble2", "waffle",
+	VarWaves2b: "waves2b", "waves3_wf", "waves22", "waves3", "waves4", "xheart", "fdisc", "octagon", "npolar"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -470,8 +470,7 @@ const (
 	PWaves2WfDampingX
 	PWaves2WfDampingY
 	PStarblurAlpha
-	PStarblurLength
-	NumParams // all the parameters the CPU has
+	PStarblurLength // ids_jwf5.go continues
 )
 
 // PrecalcFirst is the first precalculated parameter the GPU has; the
@@ -481,9 +480,10 @@ const (
 	PluginPrecalcFirst = PJulia3DN
 )
 
-// isPrecalc reports whether id is a precalculated parameter (not XML).
+// isPrecalc reports whether id is a precalculated parameter (not XML); the
+// parameters of ids_jwf5.go, after the CPU-only precalculated ones, are XML.
 func isPrecalc(id ParamID) bool {
-	return id >= PrecalcFirst && id < GPUNumParams || id >= PluginPrecalcFirst
+	return id >= PrecalcFirst && id < GPUNumParams || id >= PluginPrecalcFirst && id < PWaves2bFreqx
 }
 
 // ParamNames are the XML attribute names of the parameters, by ParamID; ""
@@ -510,4 +510,14 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"waves2_radial_w2r_freqx", "waves2_radial_w2r_freqy", "waves2_radial_w2r_null", "waves2_radial_w2r_distance",
 	"waves2_wf_scalex", "waves2_wf_scaley", "waves2_wf_freqx", "waves2_wf_freqy", "waves2_wf_use_cos_x",
 	"waves2_wf_use_cos_y", "waves2_wf_dampx", "waves2_wf_dampy", "tile_log_spread", "starblur_power", "starblur_range",
-	"bubble2_x", "bubble2_y", "bubble2_z", "waffle_slices", "waffle_xthickness", "waffle_ythickness", "waffle_rotation"}
+	"bubble2_x", "bubble2_y", "bubble2_z", "waffle_slices", "waffle_xthickness", "waffle_ythickness", "waffle_rotation",
+	PWaves2bFreqx: "waves2b_freqx", "waves2b_freqy", "waves2b_pwx", "waves2b_pwy", "waves2b_scalex",
+	"waves2b_scaleinfx", "waves2b_scaley", "waves2b_scaleinfy", "waves2b_unity", "waves2b_jacok",
+	"waves3_wf_scalex", "waves3_wf_scaley", "waves3_wf_freqx", "waves3_wf_freqy", "waves3_wf_use_cos_x",
+	"waves3_wf_use_cos_y", "waves3_wf_dampx", "waves3_wf_dampy", "waves22_scalex", "waves22_scaley",
+	"waves22_freqx", "waves22_freqy", "waves22_modex", "waves22_modey", "waves22_powerx", "waves22_powery",
+	"waves3_scalex", "waves3_scaley", "waves3_freqx", "waves3_freqy", "waves3_sx_freq", "waves3_sy_freq",
+	"waves4_scalex", "waves4_scaley", "waves4_freqx", "waves4_freqy", "waves4_cont", "waves4_yfact",
+	"xheart_angle", "xheart_ratio", "fdisc_ashift", "fdisc_rshift", "fdisc_xshift", "fdisc_yshift",
+	"fdisc_term1", "fdisc_term2", "fdisc_term3", "fdisc_term4", "octagon_x", "octagon_y", "octagon_z",
+	"octagon_mode", "npolar_parity", "npolar_n"}

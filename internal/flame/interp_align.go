@@ -163,6 +163,19 @@ var varParams = map[VarID][]ParamID{
 	VarStarblur: {PStarblurPower, PStarblurRange},
 	VarBubble2:  {PBubble2X, PBubble2Y, PBubble2Z},
 	VarWaffle:   {PWaffleSlices, PWaffleXthickness, PWaffleYthickness, PWaffleRotation},
+	VarWaves2b: {PWaves2bFreqx, PWaves2bFreqy, PWaves2bPwx, PWaves2bPwy, PWaves2bScalex, PWaves2bScaleinfx,
+		PWaves2bScaley, PWaves2bScaleinfy, PWaves2bUnity, PWaves2bJacok},
+	VarWaves3Wf: {PWaves3WfScalex, PWaves3WfScaley, PWaves3WfFreqx, PWaves3WfFreqy, PWaves3WfUseCosX, PWaves3WfUseCosY,
+		PWaves3WfDampx, PWaves3WfDampy},
+	VarWaves22: {PWaves22Scalex, PWaves22Scaley, PWaves22Freqx, PWaves22Freqy, PWaves22Modex, PWaves22Modey,
+		PWaves22Powerx, PWaves22Powery},
+	VarWaves3: {PWaves3Scalex, PWaves3Scaley, PWaves3Freqx, PWaves3Freqy, PWaves3SxFreq, PWaves3SyFreq},
+	VarWaves4: {PWaves4Scalex, PWaves4Scaley, PWaves4Freqx, PWaves4Freqy, PWaves4Cont, PWaves4Yfact},
+	VarXheart: {PXheartAngle, PXheartRatio},
+	VarFdisc: {PFdiscAshift, PFdiscRshift, PFdiscXshift, PFdiscYshift, PFdiscTerm1, PFdiscTerm2, PFdiscTerm3,
+		PFdiscTerm4},
+	VarOctagon: {POctagonX, POctagonY, POctagonZ, POctagonMode},
+	VarNpolar:  {PNpolarParity, PNpolarN},
 }
 
 // align is flam3_align over the keyframes src.

@@ -217,6 +217,8 @@ var xmlNames = sync.OnceValue(func() map[string]xmlName {
 		"oscope_amplitude": POscilloscopeAmplitude, "oscope_damping": POscilloscopeDamping,
 		"Re_A": PMobiusReA, "Re_B": PMobiusReB, "Re_C": PMobiusReC, "Re_D": PMobiusReD,
 		"Im_A": PMobiusImA, "Im_B": PMobiusImB, "Im_C": PMobiusImC, "Im_D": PMobiusImD,
+		// octagon's parameters as the FracFx plugin (Apophysis) names them.
+		"octa_x": POctagonX, "octa_y": POctagonY, "octa_z": POctagonZ, "octa_mode": POctagonMode,
 	} {
 		m[alias] = xmlName{p: id}
 	}

@@ -48,6 +48,7 @@ func jwf3DefaultParams(p *Params) {
 	p[PStarblurPower], p[PStarblurRange] = 5, 0.40162283177245455973959534526548
 	p[PBubble2X], p[PBubble2Y] = 1, 1
 	p[PWaffleSlices], p[PWaffleXthickness], p[PWaffleYthickness] = 6, 0.5, 0.5
+	jwf5DefaultParams(p)
 }
 
 // jwf3Precalc derives what JWildfire's init computes.

@@ -87,6 +87,8 @@ func (s *varState) applyJWF4(id VarID, w float64, r *rng.Stream) {
 		s.px += w * (s.tx + math.Floor(x*math.Log(r.Float64())+0.5))
 		s.py += w * s.ty
 		s.pz += w * s.tz
+	default:
+		s.applyJWF5(id, w, r)
 	}
 }
 

@@ -28,6 +28,10 @@ var jwfClass = map[VarID]string{
 	VarBlurZoom: "BlurZoomFunc", VarBlurLinear: "BlurLinearFunc", VarWaves2Radial: "Waves2RadialFunc",
 	VarWaves2Wf: "Waves2WFFunc", VarTileLog: "Tile_LogFunc", VarStarblur: "StarBlurFunc",
 	VarBubble2: "Bubble2Func", VarWaffle: "WaffleFunc",
+	VarWaves3Wf: "Waves3WFFunc", VarWaves22: "Waves22Func", VarWaves3: "Waves3Func", VarWaves4: "Waves4Func",
+	VarXheart: "XHeartFunc", VarFdisc: "FDiscFunc", VarOctagon: "OctagonFunc", VarNpolar: "NPolarFunc",
+	// waves2b is not here: its class needs the colt library's Bessel J1,
+	// which the harness does not build; TestJWF5Variations pins it by hand.
 }
 
 // jwfParam is one parameter of a case, as JWildfire's class names it.
@@ -116,12 +120,34 @@ func jwfCases() [][]jwfTerm {
 		{{id: VarBubble2, w: 0.9, params: []jwfParam{{PBubble2X, "x", 1.4}, {PBubble2Y, "y", -0.6}, {PBubble2Z, "z", 0.3}}}},
 		{{id: VarWaffle, w: 1.1, params: []jwfParam{{PWaffleSlices, "slices", 4.4}, {PWaffleXthickness, "xthickness", 0.3},
 			{PWaffleYthickness, "ythickness", 0.8}, {PWaffleRotation, "rotation", 0.7}}}},
+		{{id: VarWaves3Wf, w: 0.9, params: []jwfParam{{PWaves3WfScalex, "scalex", 0.6}, {PWaves3WfScaley, "scaley", -0.3},
+			{PWaves3WfFreqx, "freqx", 2.2}, {PWaves3WfFreqy, "freqy", -1.4}, {PWaves3WfUseCosX, "use_cos_x", 0},
+			{PWaves3WfUseCosY, "use_cos_y", 1}, {PWaves3WfDampx, "dampx", -0.4}, {PWaves3WfDampy, "dampy", 0.3}}}},
+		{{id: VarWaves22, w: 1.1, params: []jwfParam{{PWaves22Scalex, "scalex", 0.3}, {PWaves22Scaley, "scaley", -0.2},
+			{PWaves22Freqx, "freqx", 2.5}, {PWaves22Freqy, "freqy", -3}, {PWaves22Modex, "modex", 1},
+			{PWaves22Modey, "modey", 0}, {PWaves22Powerx, "powerx", 3.6}, {PWaves22Powery, "powery", 2}}}},
+		{{id: VarWaves3, w: 0.8, params: []jwfParam{{PWaves3Scalex, "scalex", 0.4}, {PWaves3Scaley, "scaley", 0.3},
+			{PWaves3Freqx, "freqx", 3}, {PWaves3Freqy, "freqy", -2}, {PWaves3SxFreq, "sx_freq", 1.5}, {PWaves3SyFreq, "sy_freq", -0.7}}}},
+		{{id: VarWaves4, w: 1.2, params: []jwfParam{{PWaves4Scalex, "scalex", 0.5}, {PWaves4Scaley, "scaley", -0.3},
+			{PWaves4Freqx, "freqx", 4}, {PWaves4Freqy, "freqy", 2}, {PWaves4Cont, "cont", 1}, {PWaves4Yfact, "yfact", 0.7}}}},
+		{{id: VarXheart, w: 0.9, params: []jwfParam{{PXheartAngle, "angle", -0.4}, {PXheartRatio, "ratio", 0.6}}}},
+		{{id: VarFdisc, w: 1.1, params: []jwfParam{{PFdiscAshift, "ashift", -0.5}, {PFdiscRshift, "rshift", 0.3},
+			{PFdiscXshift, "xshift", 0.2}, {PFdiscYshift, "yshift", -0.6}, {PFdiscTerm1, "term1", 0.7},
+			{PFdiscTerm2, "term2", 0.4}, {PFdiscTerm3, "term3", -0.3}, {PFdiscTerm4, "term4", 0.2}}}},
+		{{id: VarOctagon, w: 0.9, params: []jwfParam{{POctagonX, "x", 0.2}, {POctagonY, "y", -0.1}, {POctagonZ, "z", 0.3}, {POctagonMode, "mode", 2}}}},
+		{{id: VarOctagon, w: -0.7, params: []jwfParam{{POctagonX, "x", 0.1}, {POctagonMode, "mode", 1}}}},
+		{{id: VarOctagon, w: 1.3, params: []jwfParam{{POctagonMode, "mode", 5}}}},
+		{{id: VarNpolar, w: 0.8, params: []jwfParam{{PNpolarParity, "parity", 1}, {PNpolarN, "n", -3}}}},
+		{{id: VarNpolar, w: 1.2, params: []jwfParam{{PNpolarParity, "parity", 0}, {PNpolarN, "n", 4}}}},
 		{{id: VarHypertile1, w: 0.6, params: []jwfParam{{PHypertile1P, "p", 8}, {PHypertile1Q, "q", 3}}}},
 		{{id: VarJulia3D, w: 0.7, params: []jwfParam{{PJulia3DPower, "power", 2}}}, {id: VarSpherical3D, w: 0.4}, {id: VarZcone, w: 0.3}, {id: VarZscale, w: -0.6}},
 	}
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {
+		if jwfClass[id] == "" {
+			continue
+		}
 		tm := jwfTerm{id: id, w: 0.75}
 		switch id {
 		case VarJulia3D:

@@ -73,6 +73,10 @@ func varTestParams() Params {
 		PWaves2RadialNull: 0.5, PWaves2RadialDistance: 2, PWaves2WfScalex: 0.3, PWaves2WfFreqy: 2, PTileLogSpread: 0.7,
 		PStarblurPower: 4, PStarblurRange: 0.5, PBubble2X: 0.8, PBubble2Y: 1.2, PBubble2Z: 0.1, PWaffleSlices: 5,
 		PWaffleXthickness: 0.4, PWaffleYthickness: 0.6, PWaffleRotation: 0.3, PWaves23Scalex: 0.2, PWaves23Scaley: 0.1, PWaves23Freqx: 5, PWaves23Freqy: 3,
+		PWaves2bFreqx: 1.5, PWaves2bFreqy: 2, PWaves2bPwx: 1, PWaves2bPwy: 1.5, PWaves2bScalex: 0.4, PWaves2bScaley: 0.3,
+		PWaves2bUnity: 1, PWaves3WfScalex: 0.3, PWaves3WfFreqy: 2, PWaves22Scalex: 0.2, PWaves22Freqx: 3, PWaves22Powerx: 2,
+		PWaves3Scalex: 0.2, PWaves3Freqx: 3, PWaves4Scalex: 0.3, PWaves4Freqx: 4, PXheartRatio: 0.5,
+		PFdiscAshift: 1, PFdiscRshift: 1, PFdiscTerm1: 1, POctagonX: 0.1, POctagonMode: 1, PNpolarN: 3,
 	}
 	for id, v := range set {
 		p[id] = v

@@ -27,7 +27,9 @@
 #   measured wall time; they become 0. A forest directory's
 #   .procgen-manifest.json holds summary.json's size and SHA-256, which follow
 #   those timings, so the size and sha256 of the manifest's .json entries are
-#   blanked too (the other entries are compared as written).
+#   blanked too (the other entries are compared as written), and every
+#   entry's inode and change time (ino, ctime_ns) are left out (and the
+#   commas at line ends, which follow what is left out).
 #   stdout and stderr: the JSON timings above (JSON written to -o -), and the
 #   timings of the human summaries ("evaluate 21.26 ms", "598 terminals/ms")
 #   become "N". pga's "rule X: more than N shapes (MaxShapes)" names the rule
@@ -278,7 +280,8 @@ norm() {
 	*/.procgen-manifest.json)
 		awk '/"name":/ { js = ($0 ~ /\.json",?$/) }
 			js && /"(size|sha256)":/ { sub(/:.*/, ": \"(normalised)\"" (/,$/ ? "," : "")) }
-			{ print }' "$1" ;;
+			/"(ino|ctime_ns)":/ { next }
+			{ sub(/,$/, ""); print }' "$1" ;;
 	*.json) sed -E "$JSON_TIMES" "$1" ;;
 	*/stdout | */stderr) sed -E -e "$JSON_TIMES" -e "$TEXT_TIMES" -e "$SHAPE_RACE" "$1" ;;
 	*) cat "$1" ;;

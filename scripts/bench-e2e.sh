@@ -9,6 +9,10 @@
 # (bin/procgen with CUDA); prints a Markdown table. ONLY=regex picks cases by
 # label ("small", "forest"). Inputs are the configs/
 # and testdata/ that ship, and a synthetic stem map it writes itself.
+# AB=OTHER/procgen compares two builds: every run of $P is followed by the
+# same run of OTHER (the order swapping from round to round), each with its
+# own calibration (XDG_CACHE_HOME) and output paths, and the table shows
+# both builds' medians and the change.
 set -uo pipefail
 RUNS=${RUNS:-7}
 P=${PROCGEN:-bin/procgen}
@@ -48,25 +52,40 @@ cases=(
 )
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-wall() { # device args...: seconds of one run ("fail" when it fails)
-  local dev=$1; shift
+bins=("$P")
+[[ -n ${AB:-} ]] && bins+=("$AB")
+wall() { # build-index device args...: seconds of one run ("fail" when it fails)
+  local b=$1 dev=$2; shift 2
   local t0 t1
   t0=$(date +%s.%N)
-  if ! $P -q --device "$dev" "$@" > /dev/null 2> "$w/err"; then echo fail; return; fi
+  if ! XDG_CACHE_HOME=$w/cache$b ${bins[$b]} -q --device "$dev" "$@" > /dev/null 2> "$w/err"; then echo fail; return; fi
   t1=$(date +%s.%N)
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
 }
 
-# The calibration auto applies in the runs below (the user cache's file).
-if $P devices --calibrate > "$w/cal" 2> "$w/calerr"; then
-  calib="host calibrated first by procgen devices --calibrate ($(sed -n 's/.*wrote .* in \([0-9.]* s\) (\(cpu [^)]*\)).*/\2, in \1/p' "$w/calerr"))"
+# The calibration auto applies in the runs below (each build's own cache).
+calibrate() { # build-index: the calibration's summary
+  if XDG_CACHE_HOME=$w/cache$1 ${bins[$1]} devices --calibrate > "$w/cal" 2> "$w/calerr"; then
+    echo "calibrated first by procgen devices --calibrate ($(sed -n 's/.*wrote .* in \([0-9.]* s\) (\(cpu [^)]*\)).*/\2, in \1/p' "$w/calerr"))"
+  else
+    echo "procgen devices --calibrate failed ($(tail -1 "$w/calerr")): auto used the built-in constants"
+  fi
+}
+version() { ${bins[$1]} version | head -1 | awk '{print $2}'; }
+calib=$(calibrate 0)
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+if [[ -n ${AB:-} ]]; then
+  calib_ab=$(calibrate 1)
+  echo "procgen $(version 0) against $(version 1) on ${gpu:-no GPU}, $(nproc) cores; host $calib (A) and $calib_ab (B); median of $RUNS interleaved rounds (cpu, cuda, auto, the order rotating; A and B alternating), seconds, A / B"
+  echo
+  echo "| job | input | cpu A / B | cuda A / B | auto A / B | change cpu / cuda / auto |"
+  echo "|---|---|---:|---:|---:|---:|"
 else
-  calib="procgen devices --calibrate failed ($(tail -1 "$w/calerr")): auto used the built-in constants"
+  echo "procgen $(version 0) on ${gpu:-no GPU}, $(nproc) cores; host $calib; median of $RUNS interleaved rounds (cpu, cuda, auto, the order rotating), seconds"
+  echo
+  echo "| job | input | cpu | cuda | auto | auto chose (estimated work) | auto / best |"
+  echo "|---|---|---:|---:|---:|---|---:|"
 fi
-echo "procgen $($P version | head -1 | awk '{print $2}') on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) cores; $calib; median of $RUNS interleaved rounds (cpu, cuda, auto, the order rotating), seconds"
-echo
-echo "| job | input | cpu | cuda | auto | auto chose (estimated work) | auto / best |"
-echo "|---|---|---:|---:|---:|---|---:|"
 for c in "${cases[@]}"; do
   label=${c%%|*}; args=${c#*|}
   [[ $label =~ ${ONLY:-.} ]] || continue
@@ -75,26 +94,41 @@ for c in "${cases[@]}"; do
   # auto cpu cuda), so each device follows each other as often and any
   # effect of one run on the next falls on all three alike. (With a fixed
   # order, pga large measured auto at 1.26 and 1.30x cpu on two hosts
-  # while both ran the same CPU code after a 4-ms probe.)
+  # while both ran the same CPU code after a 4-ms probe.) With AB the two
+  # builds alternate too, each writing its own outputs (a forest directory
+  # one build wrote is not the other's to replace).
   order=(cpu cuda auto)
   for i in $(seq "$RUNS"); do
     for k in 0 1 2; do
       dev=${order[$(( (i + k) % 3 ))]}
-      # shellcheck disable=SC2086
-      runs[$dev]+="$(wall $dev $args) "
+      for j in $(seq 0 $(( ${#bins[@]} - 1 ))); do
+        b=$(( (i + j) % ${#bins[@]} ))
+        # shellcheck disable=SC2086
+        runs[$b,$dev]+="$(wall $b $dev ${args//-o $w\//-o $w/b$b-}) "
+      done
     done
   done
-  for dev in cpu cuda auto; do
-    # shellcheck disable=SC2086
-    t[$dev]=$(printf '%s\n' ${runs[$dev]} | grep -v fail | median)
+  for b in $(seq 0 $(( ${#bins[@]} - 1 ))); do
+    for dev in cpu cuda auto; do
+      # shellcheck disable=SC2086
+      t[$b,$dev]=$(printf '%s\n' ${runs[$b,$dev]} | grep -v fail | median)
+    done
   done
+  shown=${args%% -o *}; shown=${shown//$w\//}
+  if [[ -n ${AB:-} ]]; then
+    change=$(for dev in cpu cuda auto; do
+      awk -v a="${t[0,$dev]:-0}" -v b="${t[1,$dev]:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%+.1f %%\n", 100 * (a / b - 1); else print "-" }'
+    done | paste -sd/ | sed 's|/| / |g')
+    echo "| ${label% *} | ${label#* }: \`$shown\` | ${t[0,cpu]:-fail} / ${t[1,cpu]:-fail} | ${t[0,cuda]:-fail} / ${t[1,cuda]:-fail} | ${t[0,auto]:-fail} / ${t[1,auto]:-fail} | $change |"
+    unset t runs
+    continue
+  fi
   # shellcheck disable=SC2086
-  $P -v --device auto $args > /dev/null 2> "$w/v" || true
+  XDG_CACHE_HOME=$w/cache0 $P -v --device auto $args > /dev/null 2> "$w/v" || true
   chose=$(grep -o 'device: [a-z]*' "$w/v" | head -1 | awk '{print $2}')
   work=$(sed -n 's/.*(auto: [^,]*, \([^:]*\):.*/\1/p' "$w/v" | head -1)
-  ratio=$(awk -v a="${t[auto]:-0}" -v c="${t[cpu]:-0}" -v g="${t[cuda]:-0}" 'BEGIN {
+  ratio=$(awk -v a="${t[0,auto]:-0}" -v c="${t[0,cpu]:-0}" -v g="${t[0,cuda]:-0}" 'BEGIN {
     b = (g > 0 && g < c) ? g : c; if (b > 0) printf "%.2f", a / b; else print "-" }')
-  shown=${args%% -o *}; shown=${shown//$w\//}
-  echo "| ${label% *} | ${label#* }: \`$shown\` | ${t[cpu]:-fail} | ${t[cuda]:-fail} | ${t[auto]:-fail} | ${chose:-?} (${work:-?}) | $ratio |"
+  echo "| ${label% *} | ${label#* }: \`$shown\` | ${t[0,cpu]:-fail} | ${t[0,cuda]:-fail} | ${t[0,auto]:-fail} | ${chose:-?} (${work:-?}) | $ratio |"
   unset t runs
 done

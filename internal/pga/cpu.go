@@ -17,6 +17,8 @@ import (
 type Shape struct {
 	Kind      ShapeKind
 	Roof      RoofKind // a Box made by Roof: its solid is the roof, not the box
+	UV        bool     // ProjectUV: drawn with texture coordinates from Proj
+	Mat       int16    // Texture, Color: 1 + index into Grammar.Materials; 0: the terminal kind's colour
 	Profile   int32    // index into Grammar.Profiles; 0 = the plain rectangle
 	Index     int32    // ShapeIndex(): position among its operator's outputs
 	Siblings  int32    // ShapeSiblings(): how many outputs that operator made
@@ -24,8 +26,9 @@ type Shape struct {
 	Transform Mat4     // rigid: local (centre at origin) to world
 	Size      Vec3
 	Seed      uint64
-	Attr      float64 // ShapeCustomAttribute(), inherited unchanged
-	anc       int32   // the newest ancestor record on its lineage (bilateral_eval.go); 0: none
+	Attr      float64    // ShapeCustomAttribute(), inherited unchanged
+	anc       int32      // the newest ancestor record on its lineage (bilateral_eval.go); 0: none
+	Proj      [8]float32 // SetupProjection's planar projection (texture.go)
 }
 
 // TerminalShape is one result: a terminal symbol placed in the world.
@@ -435,6 +438,12 @@ func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) erro
 			if err := roof(&s, op.Args[0].Roof, ex(1)); err != nil {
 				return fmt.Errorf("rule %q at %s: %w", r.Name, op.Pos, err)
 			}
+		case OpSetupProjection:
+			s.Proj = projection(&s, op.Args[0].Plane, ex(1), ex(2))
+		case OpProjectUV:
+			s.UV = true
+		case OpMaterial:
+			s.Mat = int16(op.Material)
 		case OpCollider:
 			if ev.dry == nil {
 				ev.ctx.addCollider(op.Args[0].Group, &s)

@@ -108,7 +108,12 @@ func sameTerminals(t *testing.T, cpu, dev []TerminalShape) {
 			continue
 		}
 		okT := c.Geometry == d.Geometry && c.Material == d.Material && cudaNear(c.Attr, d.Attr) && c.Phase == d.Phase &&
-			c.Roof == d.Roof && c.Profile == d.Profile && c.Index == d.Index && c.Siblings == d.Siblings
+			c.Roof == d.Roof && c.Profile == d.Profile && c.Index == d.Index && c.Siblings == d.Siblings &&
+			c.Mat == d.Mat && c.UV == d.UV
+		for k := range c.Proj { // float32 of the same double steps: equal but for a last-bit rounding
+			a, b := float64(c.Proj[k]), float64(d.Proj[k])
+			okT = okT && math.Abs(a-b) <= 1e-6*max(1, math.Abs(a))
+		}
 		for k := range c.Transform {
 			okT = okT && cudaNear(c.Transform[k], d.Transform[k])
 		}
@@ -280,6 +285,7 @@ func TestCUDAEquivalenceLots(t *testing.T) {
 		{"mc_skyscraper.pga", 60, 60, 200},
 		{"suburban_house.pga", 300, 8, 12},
 		{"tower.pga", 200, 9, 60},
+		{"textured.pga", 50, 9, 60}, // Texture, Color, SetupProjection, ProjectUV
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			g := cudaGrammar(t, c.file)

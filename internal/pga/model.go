@@ -70,6 +70,9 @@ const (
 	OpOffset
 	OpSetback
 	OpSnapLines
+	OpSetupProjection // texture.go
+	OpProjectUV
+	OpMaterial // Texture("file.png") or Color("#rrggbb")
 )
 
 type argKind int
@@ -79,8 +82,10 @@ const (
 	argAxis
 	argMode
 	argPoint
-	argName // an identifier: a collider or snap-line group
-	argRoof // GABLE, HIP, SHED or PYRAMID
+	argName   // an identifier: a collider or snap-line group
+	argRoof   // GABLE, HIP, SHED or PYRAMID
+	argPlane  // XY, XZ, YX, YZ, ZX or ZY: the scope axes a projection maps to u and v
+	argString // a "quoted" string
 )
 
 // opSpec is what an operator takes: its arguments, and whether it ends the
@@ -97,27 +102,30 @@ type opSpec struct {
 }
 
 var opSpecs = [...]opSpec{
-	OpTranslate:  {name: "Translate", args: []argKind{argExpr, argExpr, argExpr}},
-	OpRotate:     {name: "Rotate", args: []argKind{argExpr, argExpr, argExpr}},
-	OpScale:      {name: "Scale", args: []argKind{argExpr, argExpr, argExpr}},
-	OpExtrude:    {name: "Extrude", args: []argKind{argExpr}},
-	OpSubDiv:     {name: "SubDiv", args: []argKind{argAxis, argName}, optional: 1, block: true, weighted: true},
-	OpRepeat:     {name: "Repeat", args: []argKind{argAxis, argExpr, argMode, argName}, optional: 2},
-	OpCompSplit:  {name: "CompSplit", block: true, branches: 3},
-	OpReplicate:  {name: "Replicate", block: true},
-	OpRandomRule: {name: "RandomRule", args: []argKind{argExpr}, block: true, weighted: true},
-	OpIf:         {name: "If", args: []argKind{argExpr}, block: true, branches: 2},
-	OpIfSizeLess: {name: "IfSizeLess", args: []argKind{argAxis, argExpr}, block: true, branches: 2},
-	OpIfCollides: {name: "IfCollides", args: []argKind{argName}, block: true, branches: 2},
-	OpCollider:   {name: "Collider", args: []argKind{argName}},
-	OpSwapSize:   {name: "SwapSize", args: []argKind{argAxis, argAxis, argAxis}},
-	OpSetAsPrism: {name: "SetAsDynamicConvexRightPrism", args: []argKind{argPoint, argPoint, argPoint}, variadic: true},
-	OpDiscard:    {name: "Discard", ends: true},
-	OpGenerate:   {name: "Generate", ends: true},
-	OpRoof:       {name: "Roof", args: []argKind{argRoof, argExpr}},
-	OpOffset:     {name: "Offset", args: []argKind{argExpr}, block: true, branches: 2},
-	OpSetback:    {name: "Setback", args: []argKind{argExpr}, block: true, branches: 2},
-	OpSnapLines:  {name: "SnapLines", args: []argKind{argAxis, argName}},
+	OpTranslate:       {name: "Translate", args: []argKind{argExpr, argExpr, argExpr}},
+	OpRotate:          {name: "Rotate", args: []argKind{argExpr, argExpr, argExpr}},
+	OpScale:           {name: "Scale", args: []argKind{argExpr, argExpr, argExpr}},
+	OpExtrude:         {name: "Extrude", args: []argKind{argExpr}},
+	OpSubDiv:          {name: "SubDiv", args: []argKind{argAxis, argName}, optional: 1, block: true, weighted: true},
+	OpRepeat:          {name: "Repeat", args: []argKind{argAxis, argExpr, argMode, argName}, optional: 2},
+	OpCompSplit:       {name: "CompSplit", block: true, branches: 3},
+	OpReplicate:       {name: "Replicate", block: true},
+	OpRandomRule:      {name: "RandomRule", args: []argKind{argExpr}, block: true, weighted: true},
+	OpIf:              {name: "If", args: []argKind{argExpr}, block: true, branches: 2},
+	OpIfSizeLess:      {name: "IfSizeLess", args: []argKind{argAxis, argExpr}, block: true, branches: 2},
+	OpIfCollides:      {name: "IfCollides", args: []argKind{argName}, block: true, branches: 2},
+	OpCollider:        {name: "Collider", args: []argKind{argName}},
+	OpSwapSize:        {name: "SwapSize", args: []argKind{argAxis, argAxis, argAxis}},
+	OpSetAsPrism:      {name: "SetAsDynamicConvexRightPrism", args: []argKind{argPoint, argPoint, argPoint}, variadic: true},
+	OpDiscard:         {name: "Discard", ends: true},
+	OpGenerate:        {name: "Generate", ends: true},
+	OpRoof:            {name: "Roof", args: []argKind{argRoof, argExpr}},
+	OpOffset:          {name: "Offset", args: []argKind{argExpr}, block: true, branches: 2},
+	OpSetback:         {name: "Setback", args: []argKind{argExpr}, block: true, branches: 2},
+	OpSnapLines:       {name: "SnapLines", args: []argKind{argAxis, argName}},
+	OpSetupProjection: {name: "SetupProjection", args: []argKind{argPlane, argExpr, argExpr}},
+	OpProjectUV:       {name: "ProjectUV"},
+	OpMaterial:        {name: "Texture", args: []argKind{argString}},
 }
 
 func (k OpKind) String() string { return opSpecs[k].name }
@@ -129,6 +137,7 @@ var opAliases = map[string]OpKind{
 	"SetAsDynamicConvexPolygon":     OpSetAsPrism,
 	"SetAsDynamicConcavePolygon":    OpSetAsPrism,
 	"SetAsDynamicConcaveRightPrism": OpSetAsPrism,
+	"Color":                         OpMaterial,
 }
 
 func lookupOp(name string) (OpKind, bool) {
@@ -164,6 +173,9 @@ type Grammar struct {
 	// TermNames names terminal kinds by TerminalShape.Term: the declared
 	// terminals in order, then the rules that end in Generate().
 	TermNames []string
+	// Materials are the distinct Texture and Color operations' materials;
+	// Shape.Mat and Op.Material are 1 + an index into it (texture.go).
+	Materials []MaterialDef
 	// Links are the (ancestor, target) pairs of the bilateral queries
 	// (bilateral.go); Bilateral expressions refer to them by index.
 	Links []*Link
@@ -249,6 +261,7 @@ type Op struct {
 	Pos      Pos
 	Profile  int    // SetAsDynamicConvexRightPrism: index into Grammar.Profiles
 	Concave  bool   // SetAsDynamicConcave*: the profile may be concave
+	Material int    // Texture, Color: 1 + index into Grammar.Materials
 	Name     string // as written (an alias of Kind's name)
 }
 
@@ -260,6 +273,8 @@ type Arg struct {
 	Point [2]Expr
 	Group int // argName: index into Grammar.Groups
 	Roof  RoofKind
+	Plane [2]Axis // argPlane: the scope axes of u and v
+	Str   string  // argString
 	Pos   Pos
 }
 

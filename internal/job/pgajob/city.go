@@ -127,6 +127,9 @@ func (c *city) parse(ctx context.Context) (*pga.Grammar, pga.ShapeKind, error) {
 		return nil, 0, job.Usagef("invalid --axiom %q: %s has no such rule", c.o.Axiom, c.path)
 	}
 	c.rep.Kind = kind.String()
+	if err := checkTextures(g); err != nil {
+		return nil, 0, err
+	}
 	return g, kind, nil
 }
 

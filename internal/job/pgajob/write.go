@@ -38,7 +38,7 @@ func (c *city) write(ctx context.Context, plan *output.Plan, g *pga.Grammar, ts 
 			mtl, mo := output.MTLPath(out), mesh.OBJOptions{Options: mesh.Options{Progress: progressOf(k)}}
 			mo.MTLLib = filepath.Base(mtl)
 			writes = append(writes,
-				output.Write{Path: mtl, Func: func(w io.Writer) error { return mesh.EncodeMTL(w, c.mesh(g, ts)) }},
+				output.Write{Path: mtl, Func: func(w io.Writer) error { return mesh.EncodeMTL(w, textureRefs(c.mesh(g, ts), mtl)) }},
 				output.Write{Path: out, Func: func(w io.Writer) error { return mesh.EncodeOBJ(ctx, w, c.mesh(g, ts), mo) }})
 		case format == ".obj":
 			mo := mesh.OBJOptions{Options: mesh.Options{Progress: progressOf(k)}}

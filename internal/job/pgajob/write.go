@@ -44,8 +44,10 @@ func (c *city) write(ctx context.Context, plan *output.Plan, g *pga.Grammar, ts 
 			mo := mesh.OBJOptions{Options: mesh.Options{Progress: progressOf(k)}}
 			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return mesh.EncodeOBJ(ctx, w, c.mesh(g, ts), mo) }})
 		case format == ".glb":
-			mo := mesh.Options{Progress: progressOf(k)}
-			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return mesh.EncodeGLB(ctx, w, c.mesh(g, ts), mo) }})
+			mo := mesh.Options{Progress: progressOf(k), ReferenceImages: o.GLBImages == "reference"}
+			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error {
+				return mesh.EncodeGLB(ctx, w, textureRefs(c.mesh(g, ts), out), mo)
+			}})
 		}
 	}
 	for _, out := range c.outs {

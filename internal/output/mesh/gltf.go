@@ -45,7 +45,7 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 	if err := m.validate(); err != nil {
 		return fmt.Errorf("mesh: glb: %w", err)
 	}
-	ims, imOf, err := loadImages(m)
+	ims, imOf, err := loadImages(m, o.ReferenceImages)
 	if err != nil {
 		return fmt.Errorf("mesh: glb: %w", err)
 	}

@@ -3,6 +3,7 @@ package mesh
 import (
 	"bytes"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,8 +26,9 @@ const (
 type (
 	gltfImage struct {
 		Name       string `json:"name,omitempty"`
-		BufferView int    `json:"bufferView"`
-		MimeType   string `json:"mimeType"`
+		URI        string `json:"uri,omitempty"`
+		BufferView *int   `json:"bufferView,omitempty"`
+		MimeType   string `json:"mimeType,omitempty"`
 	}
 	gltfTexSampler struct {
 		MagFilter int `json:"magFilter"`
@@ -43,19 +45,20 @@ type (
 	}
 )
 
-// glbImage is an image a GLB embeds.
+// glbImage is an image of a GLB: embedded (data) or referenced (uri).
 type glbImage struct {
-	name, mime string
-	data       []byte
+	name, mime, uri string
+	data            []byte
 }
 
 // bytes is the image's length padded to 4 bytes: what follows it stays
 // aligned, and the binary chunk's length a multiple of 4.
 func (im *glbImage) bytes() int64 { return int64(len(im.data)+3) &^ 3 }
 
-// loadImages reads the textures of m's used materials, each file once,
-// and returns them with, per material, its image (-1 for none).
-func loadImages(m *Mesh) ([]glbImage, []int, error) {
+// loadImages reads the textures of m's used materials, each file once
+// (with reference, only their uris), and returns them with, per material,
+// its image (-1 for none).
+func loadImages(m *Mesh, reference bool) ([]glbImage, []int, error) {
 	used := make([]bool, len(m.Materials))
 	for _, p := range m.Parts {
 		if p.Material >= 0 {
@@ -72,6 +75,12 @@ func loadImages(m *Mesh) ([]glbImage, []int, error) {
 		}
 		if k, ok := at[mat.Texture]; ok {
 			of[i] = k
+			continue
+		}
+		if reference {
+			at[mat.Texture] = len(ims)
+			of[i] = len(ims)
+			ims = append(ims, glbImage{name: filepath.Base(mat.Texture), uri: imageURI(&mat)})
 			continue
 		}
 		data, err := os.ReadFile(mat.Texture)
@@ -109,9 +118,13 @@ func texturing(doc *gltfDoc, ims []glbImage, of, matIndex []int, used []bool, vi
 	}
 	doc.Samplers = []gltfTexSampler{{MagFilter: gltfLinear, MinFilter: gltfLinearMipmapLinear, WrapS: gltfRepeat, WrapT: gltfRepeat}}
 	for _, im := range ims {
-		v := view(len(im.data), 0)
-		skip(int(im.bytes()) - len(im.data))
-		doc.Images = append(doc.Images, gltfImage{Name: im.name, BufferView: v, MimeType: im.mime})
+		gi := gltfImage{Name: im.name, URI: im.uri, MimeType: im.mime}
+		if im.uri == "" {
+			v := view(len(im.data), 0)
+			skip(int(im.bytes()) - len(im.data))
+			gi.BufferView = &v
+		}
+		doc.Images = append(doc.Images, gi)
 		doc.Textures = append(doc.Textures, gltfTexture{Sampler: 0, Source: len(doc.Images) - 1})
 	}
 	for i, k := range of {
@@ -119,6 +132,21 @@ func texturing(doc *gltfDoc, ims []glbImage, of, matIndex []int, used []bool, vi
 			doc.Materials[matIndex[i]].PBR.BaseColorTexture = &gltfTexRef{Index: k}
 		}
 	}
+}
+
+// imageURI is how a GLB refers to a material's texture: its TextureRef
+// (else Texture) as a relative URI reference, percent-encoded.
+func imageURI(mat *Material) string {
+	ref := mat.TextureRef
+	if ref == "" {
+		ref = mat.Texture
+	}
+	ref = filepath.ToSlash(ref)
+	first, _, _ := strings.Cut(ref, "/")
+	if strings.Contains(first, ":") {
+		ref = "./" + ref // not a scheme (RFC 3986, 4.2)
+	}
+	return (&url.URL{Path: ref}).EscapedPath()
 }
 
 // mtlTexture is the map_Kd line of a material, "" without a texture.

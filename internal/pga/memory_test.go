@@ -38,11 +38,10 @@ func TestEstimateMemory(t *testing.T) {
 	}
 	// A box's GLB mesh (24 corners, 12 triangles: 720 bytes) and OBJ text
 	// (8 corners, 6 normals, 6 faces: hundreds of bytes) come on top of a
-	// terminal's 256 bytes (224 before textures: the projection, 32 bytes,
-	// rides on every shape).
+	// terminal's 224 bytes.
 	for _, fp := range []Footprint{glb, obj} {
-		if per := (fp.Bytes - stats.Bytes) / 200; per < 720 || per > 9000 {
-			t.Errorf("%.0f bytes a terminal kept and written, want 720..9000", per)
+		if per := (fp.Bytes - stats.Bytes) / 200; per < 720 || per > 8000 {
+			t.Errorf("%.0f bytes a terminal kept and written, want 720..8000", per)
 		}
 	}
 	// Statistics only on a city no larger than the sample: the lots'

@@ -13,7 +13,10 @@ import (
 // its face normals, and its faces (flat: each corner of a face pairs its
 // position with the face's normal). The mesh refers to ts, which must not
 // change until it is written.
-func (g *Grammar) Mesh(ts []TerminalShape) *mesh.Mesh {
+//
+// projs are the projections the terminals refer to (Result.Projections):
+// terminals under ProjectUV get their texture coordinates from them.
+func (g *Grammar) Mesh(ts []TerminalShape, projs [][8]float32) *mesh.Mesh {
 	m := &mesh.Mesh{Generator: "procgen pga"}
 	keys, groups := g.byMaterial(ts)
 	for i, k := range keys {
@@ -34,7 +37,7 @@ func (g *Grammar) Mesh(ts []TerminalShape) *mesh.Mesh {
 		}
 		m.Materials = append(m.Materials, mat)
 		m.Parts = append(m.Parts, mesh.Part{Name: mat.Name, Material: i, Count: len(at), Grain: meshGrain,
-			Build: func(lo, hi int, c *mesh.Chunk) { g.meshChunk(c, ts, at[lo:hi], uv) }})
+			Build: func(lo, hi int, c *mesh.Chunk) { g.meshChunk(c, ts, projs, at[lo:hi], uv) }})
 	}
 	return m
 }
@@ -42,7 +45,7 @@ func (g *Grammar) Mesh(ts []TerminalShape) *mesh.Mesh {
 // meshGrain is the fewest terminals worth a worker.
 const meshGrain = 2048
 
-func (g *Grammar) meshChunk(c *mesh.Chunk, ts []TerminalShape, at []int, uv bool) {
+func (g *Grammar) meshChunk(c *mesh.Chunk, ts []TerminalShape, projs [][8]float32, at []int, uv bool) {
 	for _, i := range at {
 		corners, fs, normals := g.worldSolid(&ts[i].Shape)
 		p0, n0 := int32(len(c.Positions)), int32(len(c.Normals))
@@ -52,12 +55,12 @@ func (g *Grammar) meshChunk(c *mesh.Chunk, ts []TerminalShape, at []int, uv bool
 		if uv {
 			// UVs pair with positions: a planar projection gives a corner
 			// one coordinate whichever face it is on.
+			var pr [8]float32
+			if ts[i].UV {
+				pr = projection1(projs, &ts[i])
+			}
 			for _, p := range corners {
-				var t [2]float32
-				if ts[i].UV {
-					t = uvAt(&ts[i].Proj, p)
-				}
-				c.UVs = append(c.UVs, t)
+				c.UVs = append(c.UVs, uvAt(&pr, p))
 			}
 		}
 		for _, n := range normals {

@@ -173,6 +173,9 @@ type Grammar struct {
 	// TermNames names terminal kinds by TerminalShape.Term: the declared
 	// terminals in order, then the rules that end in Generate().
 	TermNames []string
+	// projects: some rule uses SetupProjection (each lot then keeps a
+	// projTable).
+	projects bool
 	// Materials are the distinct Texture and Color operations' materials;
 	// Shape.Mat and Op.Material are 1 + an index into it (texture.go).
 	Materials []MaterialDef

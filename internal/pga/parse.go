@@ -349,6 +349,8 @@ func (p *parser) opGroups(op *Op) error {
 		return p.profile(op)
 	case OpMaterial:
 		return p.material(op)
+	case OpSetupProjection:
+		p.g.projects = true
 	}
 	return nil
 }

@@ -81,7 +81,7 @@ Lot = Rotate(0, 0, 30) Translate(5, -2, 1) Replicate() { SetupProjection(XY, 3, 
 		t.Fatalf("materials %+v", g.Materials)
 	}
 	for _, w := range []float64{3, 6} {
-		ts, err := g.Evaluate([]Shape{NewAxiom(Quad, Vec3{w, 1.5, 0}, 1)}, Options{})
+		ts, projs, err := g.evaluateTerms([]Shape{NewAxiom(Quad, Vec3{w, 1.5, 0}, 1)}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,8 @@ Lot = Rotate(0, 0, 30) Translate(5, -2, 1) Replicate() { SetupProjection(XY, 3, 
 				r = [4]float64{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)}
 			}
 			for _, p := range corners {
-				uv := uvAt(&ts[i].Proj, p)
+				pr := projection1(projs, &ts[i])
+				uv := uvAt(&pr, p)
 				r = [4]float64{min(r[0], float64(uv[0])), max(r[1], float64(uv[0])), min(r[2], float64(uv[1])), max(r[3], float64(uv[1]))}
 			}
 			rng[name] = r
@@ -168,7 +169,7 @@ func FuzzTextureOps(f *testing.F) {
 			}
 			return
 		}
-		ts, err := g.Evaluate([]Shape{NewAxiom(g.Axioms[0].Kind, Vec3{4, 4, 4}, 1)}, Options{MaxShapes: 2000, MaxDepth: 50, Workers: 1})
+		ts, projs, err := g.evaluateTerms([]Shape{NewAxiom(g.Axioms[0].Kind, Vec3{4, 4, 4}, 1)}, Options{MaxShapes: 2000, MaxDepth: 50, Workers: 1})
 		if err != nil {
 			return
 		}
@@ -178,7 +179,7 @@ func FuzzTextureOps(f *testing.F) {
 			}
 		}
 		// The mesh builds: a part's vertices all have UVs or none.
-		m := g.Mesh(ts)
+		m := g.Mesh(ts, projs)
 		for _, p := range m.Parts {
 			var c mesh.Chunk
 			p.Build(0, p.Count, &c)

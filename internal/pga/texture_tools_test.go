@@ -29,11 +29,11 @@ func texturedExample(t *testing.T) *mesh.Mesh {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, err := g.Evaluate(LotAxioms(g.Axioms[0].Kind, lots, 1, 20), Options{})
+	ts, projs, err := g.evaluateTerms(LotAxioms(g.Axioms[0].Kind, lots, 1, 20), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g.Mesh(ts)
+	return g.Mesh(ts, projs)
 }
 
 // The textured example's GLB passes the Khronos validator with neither

@@ -47,6 +47,8 @@ type city struct {
 	path string
 	outs []string
 	rep  report
+	// projs are the terminals' texture projections (pga.Result.Projections).
+	projs [][8]float32
 }
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
@@ -226,6 +228,7 @@ func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape,
 	}
 	c.rep.EvalMS = ms(time.Since(start))
 	ts, overflows := res.Terminals, res.Overflows
+	c.projs = res.Projections
 	if keep {
 		c.rep.MeshStats = g.Stats(ts)
 	} else {

@@ -78,7 +78,7 @@ func (c *city) write(ctx context.Context, plan *output.Plan, g *pga.Grammar, ts 
 // mesh is the terminals' mesh, with the georeference, if any, in its
 // glTF asset's extras.
 func (c *city) mesh(g *pga.Grammar, ts []pga.TerminalShape) *mesh.Mesh {
-	m := g.Mesh(ts)
+	m := g.Mesh(ts, c.projs)
 	if c.rep.Georef != nil {
 		m.Extras = c.rep.Georef
 	}

@@ -15,19 +15,16 @@ import (
 // Shape is a scope: a centred local frame, a size along its axes and the
 // seed its random choices derive from.
 type Shape struct {
-	Kind     ShapeKind
-	Roof     RoofKind // a Box made by Roof: its solid is the roof, not the box
-	UV       bool     // ProjectUV: drawn with texture coordinates from Proj
-	Mat      int16    // Texture, Color: 1 + index into Grammar.Materials; 0: the terminal kind's colour
-	Profile  int32    // index into Grammar.Profiles; 0 = the plain rectangle
-	Index    int32    // ShapeIndex(): position among its operator's outputs
-	Siblings int32    // ShapeSiblings(): how many outputs that operator made
-	Lot      int32    // the axiom (lot) it descends from
-	// proj is SetupProjection's projection: 1 + its index in the lot's
-	// projTable while evaluating, in Result.Projections in a terminal; 0:
-	// none (texture.go).
-	proj      int32
-	Transform Mat4 // rigid: local (centre at origin) to world
+	Kind      ShapeKind
+	Roof      RoofKind // a Box made by Roof: its solid is the roof, not the box
+	UV        bool     // ProjectUV: drawn with texture coordinates (texture.go)
+	Mat       int16    // Texture, Color: 1 + index into Grammar.Materials; 0: the kind's colour
+	Profile   int32    // index into Grammar.Profiles; 0 = the plain rectangle
+	Index     int32    // ShapeIndex(): position among its operator's outputs
+	Siblings  int32    // ShapeSiblings(): how many outputs that operator made
+	Lot       int32    // the axiom (lot) it descends from
+	proj      int32    // SetupProjection: 1 + index in the lot's projTable, in a terminal Result.Projections'
+	Transform Mat4     // rigid: local (centre at origin) to world
 	Size      Vec3
 	Seed      uint64
 	Attr      float64 // ShapeCustomAttribute(), inherited unchanged

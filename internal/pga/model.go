@@ -82,8 +82,9 @@ const (
 	argAxis
 	argMode
 	argPoint
-	argName   // an identifier: a collider or snap-line group
-	argRoof   // GABLE, HIP, SHED or PYRAMID
+	argName // an identifier: a collider or snap-line group
+	argRoof // GABLE, HIP, SHED or PYRAMID
+
 	argPlane  // XY, XZ, YX, YZ, ZX or ZY: the scope axes a projection maps to u and v
 	argString // a "quoted" string
 )
@@ -102,27 +103,29 @@ type opSpec struct {
 }
 
 var opSpecs = [...]opSpec{
-	OpTranslate:       {name: "Translate", args: []argKind{argExpr, argExpr, argExpr}},
-	OpRotate:          {name: "Rotate", args: []argKind{argExpr, argExpr, argExpr}},
-	OpScale:           {name: "Scale", args: []argKind{argExpr, argExpr, argExpr}},
-	OpExtrude:         {name: "Extrude", args: []argKind{argExpr}},
-	OpSubDiv:          {name: "SubDiv", args: []argKind{argAxis, argName}, optional: 1, block: true, weighted: true},
-	OpRepeat:          {name: "Repeat", args: []argKind{argAxis, argExpr, argMode, argName}, optional: 2},
-	OpCompSplit:       {name: "CompSplit", block: true, branches: 3},
-	OpReplicate:       {name: "Replicate", block: true},
-	OpRandomRule:      {name: "RandomRule", args: []argKind{argExpr}, block: true, weighted: true},
-	OpIf:              {name: "If", args: []argKind{argExpr}, block: true, branches: 2},
-	OpIfSizeLess:      {name: "IfSizeLess", args: []argKind{argAxis, argExpr}, block: true, branches: 2},
-	OpIfCollides:      {name: "IfCollides", args: []argKind{argName}, block: true, branches: 2},
-	OpCollider:        {name: "Collider", args: []argKind{argName}},
-	OpSwapSize:        {name: "SwapSize", args: []argKind{argAxis, argAxis, argAxis}},
-	OpSetAsPrism:      {name: "SetAsDynamicConvexRightPrism", args: []argKind{argPoint, argPoint, argPoint}, variadic: true},
-	OpDiscard:         {name: "Discard", ends: true},
-	OpGenerate:        {name: "Generate", ends: true},
-	OpRoof:            {name: "Roof", args: []argKind{argRoof, argExpr}},
-	OpOffset:          {name: "Offset", args: []argKind{argExpr}, block: true, branches: 2},
-	OpSetback:         {name: "Setback", args: []argKind{argExpr}, block: true, branches: 2},
-	OpSnapLines:       {name: "SnapLines", args: []argKind{argAxis, argName}},
+	OpTranslate:  {name: "Translate", args: []argKind{argExpr, argExpr, argExpr}},
+	OpRotate:     {name: "Rotate", args: []argKind{argExpr, argExpr, argExpr}},
+	OpScale:      {name: "Scale", args: []argKind{argExpr, argExpr, argExpr}},
+	OpExtrude:    {name: "Extrude", args: []argKind{argExpr}},
+	OpSubDiv:     {name: "SubDiv", args: []argKind{argAxis, argName}, optional: 1, block: true, weighted: true},
+	OpRepeat:     {name: "Repeat", args: []argKind{argAxis, argExpr, argMode, argName}, optional: 2},
+	OpCompSplit:  {name: "CompSplit", block: true, branches: 3},
+	OpReplicate:  {name: "Replicate", block: true},
+	OpRandomRule: {name: "RandomRule", args: []argKind{argExpr}, block: true, weighted: true},
+	OpIf:         {name: "If", args: []argKind{argExpr}, block: true, branches: 2},
+	OpIfSizeLess: {name: "IfSizeLess", args: []argKind{argAxis, argExpr}, block: true, branches: 2},
+	OpIfCollides: {name: "IfCollides", args: []argKind{argName}, block: true, branches: 2},
+	OpCollider:   {name: "Collider", args: []argKind{argName}},
+	OpSwapSize:   {name: "SwapSize", args: []argKind{argAxis, argAxis, argAxis}},
+	OpSetAsPrism: {name: "SetAsDynamicConvexRightPrism", args: []argKind{argPoint, argPoint, argPoint}, variadic: true},
+	OpDiscard:    {name: "Discard", ends: true},
+	OpGenerate:   {name: "Generate", ends: true},
+	OpRoof:       {name: "Roof", args: []argKind{argRoof, argExpr}},
+	OpOffset:     {name: "Offset", args: []argKind{argExpr}, block: true, branches: 2},
+	OpSetback:    {name: "Setback", args: []argKind{argExpr}, block: true, branches: 2},
+	OpSnapLines:  {name: "SnapLines", args: []argKind{argAxis, argName}},
+
+	// Textures and UVs (texture.go).
 	OpSetupProjection: {name: "SetupProjection", args: []argKind{argPlane, argExpr, argExpr}},
 	OpProjectUV:       {name: "ProjectUV"},
 	OpMaterial:        {name: "Texture", args: []argKind{argString}},

@@ -11,20 +11,22 @@ import (
 // The glTF JSON, only what EncodeGLB writes.
 type (
 	gltfDoc struct {
-		Asset          gltfAsset        `json:"asset"`
-		ExtensionsUsed []string         `json:"extensionsUsed,omitempty"`
-		Scene          int              `json:"scene"`
-		Scenes         []gltfScene      `json:"scenes"`
-		Nodes          []gltfNode       `json:"nodes,omitempty"`
-		Meshes         []gltfMesh       `json:"meshes,omitempty"`
-		Materials      []gltfMaterial   `json:"materials,omitempty"`
-		Textures       []gltfTexture    `json:"textures,omitempty"`
-		Images         []gltfImage      `json:"images,omitempty"`
-		Samplers       []gltfTexSampler `json:"samplers,omitempty"`
-		Accessors      []gltfAccessor   `json:"accessors,omitempty"`
-		BufferViews    []gltfView       `json:"bufferViews,omitempty"`
-		Buffers        []gltfBuffer     `json:"buffers,omitempty"`
-		Animations     []gltfAnimation  `json:"animations,omitempty"`
+		Asset          gltfAsset       `json:"asset"`
+		ExtensionsUsed []string        `json:"extensionsUsed,omitempty"`
+		Scene          int             `json:"scene"`
+		Scenes         []gltfScene     `json:"scenes"`
+		Nodes          []gltfNode      `json:"nodes,omitempty"`
+		Meshes         []gltfMesh      `json:"meshes,omitempty"`
+		Materials      []gltfMaterial  `json:"materials,omitempty"`
+		Accessors      []gltfAccessor  `json:"accessors,omitempty"`
+		BufferViews    []gltfView      `json:"bufferViews,omitempty"`
+		Buffers        []gltfBuffer    `json:"buffers,omitempty"`
+		Animations     []gltfAnimation `json:"animations,omitempty"`
+
+		// Textures (texture.go).
+		Textures []gltfTexture    `json:"textures,omitempty"`
+		Images   []gltfImage      `json:"images,omitempty"`
+		Samplers []gltfTexSampler `json:"samplers,omitempty"`
 	}
 	gltfAsset struct {
 		Version   string `json:"version"`
@@ -62,10 +64,11 @@ type (
 		DoubleSided bool    `json:"doubleSided"`
 	}
 	gltfPBR struct {
-		BaseColor        [4]float64  `json:"baseColorFactor"`
+		BaseColor [4]float64 `json:"baseColorFactor"`
+		Metallic  float64    `json:"metallicFactor"`
+		Roughness float64    `json:"roughnessFactor"`
+
 		BaseColorTexture *gltfTexRef `json:"baseColorTexture,omitempty"`
-		Metallic         float64     `json:"metallicFactor"`
-		Roughness        float64     `json:"roughnessFactor"`
 	}
 	gltfAccessor struct {
 		View          int       `json:"bufferView"`

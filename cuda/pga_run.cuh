@@ -3,6 +3,31 @@
 
 // ---- The chain interpreter ----
 
+// pga_projection is SetupProjection (texture.go: projection, the same
+// numbers in the same order): u and v as affine forms of world points, from
+// the scope's low corner, a texture every w (h) metres; negative: a factor
+// of the scope's size; 0 or not finite: that coordinate is 0.
+__device__ __noinline__ void pga_projection(PgaItem &s, int au, int av, double w, double h) {
+	double o[3];
+	for (int r = 0; r < 3; r++) {
+		o[r] = s.m[r * 4 + 3];
+		for (int c = 0; c < 3; c++) o[r] = __dsub_rn(o[r], __dmul_rn(s.m[r * 4 + c], s.size[c]) / 2);
+	}
+	const int axes[2] = {au, av};
+	const double reps[2] = {w, h};
+	for (int k = 0; k < 2; k++) {
+		const int a = axes[k];
+		double rep = reps[k];
+		if (rep < 0) rep = __dmul_rn(-rep, s.size[a]);
+		for (int c = 0; c < 4; c++) s.proj[4 * k + c] = 0;
+		if (rep == 0 || isnan(rep) || isinf(rep)) continue;
+		const double ax[3] = {s.m[a], s.m[4 + a], s.m[8 + a]};
+		const double d = __dadd_rn(__dadd_rn(__dmul_rn(ax[0], o[0]), __dmul_rn(ax[1], o[1])), __dmul_rn(ax[2], o[2]));
+		for (int c = 0; c < 3; c++) s.proj[4 * k + c] = (float)(ax[c] / rep);
+		s.proj[4 * k + 3] = (float)(-d / rep);
+	}
+}
+
 // pga_run applies s's chain from s.pc on, through rule successors and
 // single-output operators, until a terminal (RUN_TERM, term set), a dropped
 // shape (RUN_NONE) or a block operator with n outputs (RUN_SPLIT: s is left
@@ -195,6 +220,11 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			}
 			break;
 		}
+		case PGA_OP_SETUPPROJECTION:
+			pga_projection(s, op.axis[0], op.axis[1], pga_eval<DRY>(P, op.expr[0], s), pga_eval<DRY>(P, op.expr[1], s));
+			break;
+		case PGA_OP_PROJECTUV: s.uv = 1; break;
+		case PGA_OP_MATERIAL: s.mat = (int16_t)op.mode; break;
 		case PGA_OP_DISCARD: return RUN_NONE;
 		case PGA_OP_GENERATE:
 			ticks++;
@@ -288,6 +318,9 @@ __device__ __forceinline__ void pga_make_term(const PgaItem &s, int term, PgaTer
 	t.roof = s.roof;
 	t.index = s.index;
 	t.siblings = s.siblings;
+	t.mat = s.mat;
+	t.uv = s.uv;
+	for (int k = 0; k < 8; k++) t.proj[k] = s.proj[k];
 }
 
 // Adds this warp's ticks to the total; past max_shapes it reports the rule

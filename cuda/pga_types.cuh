@@ -28,6 +28,9 @@
 #define PGA_OP_OFFSET 18
 #define PGA_OP_SETBACK 19
 #define PGA_OP_SNAPLINES 20
+#define PGA_OP_SETUPPROJECTION 21 // axis[0], axis[1]: the scope axes of u and v; expr[0], expr[1]: the repeats
+#define PGA_OP_PROJECTUV 22
+#define PGA_OP_MATERIAL 23 // mode: 1 + the material
 
 // Roof kinds: RoofKind.
 #define PGA_NO_ROOF 0
@@ -184,10 +187,17 @@ typedef struct {
 	double size[3];
 	double attr;
 	uint64_t seed;
-	int32_t kind, chain, pc, rule, depth, axiom;
-	int32_t profile, roof, index, siblings;
+	int16_t kind, mat; // mat: Texture/Color, 1 + the material, 0 none (texture.go)
+	int32_t chain, pc, rule, depth, axiom;
+	int32_t profile;
+	int16_t roof, uv; // uv: ProjectUV was applied
+	int32_t index, siblings;
 	int32_t anc;      // 1 + the newest ancestor record on the shape's lineage, 0 for none
 	uint32_t ask;     // answers to the bilateral queries of the operator at pc (PGA_ASK_VALID)
+	// SetupProjection's u and v as affine forms of world points (texture.go:
+	// projection). Float, and kind/mat and roof/uv 16 bits each, so the item
+	// grows by 32 bytes only: two persistent blocks still share an SM.
+	float proj[8];
 } PgaItem;
 
 // A terminal shape: term indexes Grammar.TermNames.
@@ -198,6 +208,8 @@ typedef struct {
 	uint64_t seed;
 	int32_t term, kind, axiom, rule;
 	int32_t profile, roof, index, siblings;
+	int32_t mat, uv;
+	float proj[8];
 } PgaTerm;
 
 typedef struct {

@@ -99,6 +99,7 @@ func configKeys() []configKey {
 		{"pga.lots", "", "lots from a GeoJSON `FILE`: a FeatureCollection of convex Polygon footprints (longitude/latitude, or see --lots-crs)"},
 		{"pga.lots-crs", "auto", "`CRS` of the --lots coordinates: auto (the file's crs member, else WGS 84 longitude/latitude), local (metres as given, no CRS) or a name such as EPSG:4326, EPSG:32633, EPSG:3857"},
 		{"pga.crs", "auto", "`CRS` geographic lots are built in: auto (a UTM input's own, else the WGS 84 UTM zone of the lots' centre) or a UTM zone such as EPSG:32633"},
+		{"pga.glb-images", "embed", "how a .glb holds the images of the grammar's Texture operations: `embed` (in its binary chunk: one file that stands alone) or reference (by a uri relative to the .glb: the images stay beside it)"},
 		{"pga.grid", "", "lots on a street grid of `COLSxROWS` lots (size, setback and height vary with --seed)"},
 		{"pga.axiom", "", "start `RULE` (default: the grammar's first axiom)"},
 		{"pga.max-shapes", 1 << 24, "stop when the shapes made over all lots exceed `N`, naming the rule"},

@@ -63,7 +63,17 @@ whose coordinates cannot be degrees is taken so, with a warning).
 Each -o names an output by its extension: .obj (with a .mtl beside it, one
 material per terminal), .glb (binary glTF 2.0, one mesh per terminal) or .json
 (statistics: lots, terminals per name and per phase, vertices, triangles,
-timings). Without
+timings).
+
+Textures: SetupProjection(XY, w, h) sets a planar projection on the scope
+(u along its X, v along its Y, from its low corner, a repeat every w and h
+metres; negative: a fraction of the scope), ProjectUV() gives the shapes
+below it texture coordinates from it, Texture("file.png") (a PNG or JPEG,
+relative to the grammar) and Color("#rrggbb") give them a material. The .glb
+gets TEXCOORD_0 and the images embedded in its binary chunk (one file that
+stands alone; --glb-images reference writes a uri relative to the .glb
+instead), the .obj gets vt and its .mtl map_Kd with the image's path relative
+to the .mtl. configs/pga/textured.pga is an example. Without
 -o, or with --stats-only (no geometry written), the statistics go to stdout.
 
 Several grammars (files, or the .pga files of a directory) build one after
@@ -116,6 +126,7 @@ func (a *app) newPgaCityCmd() *cobra.Command {
 	a.bindFlag(f, "pga.lots-crs", "lots-crs", "")
 	a.bindFlag(f, "pga.crs", "crs", "")
 	a.bindFlag(f, "pga.grid", "grid", "")
+	a.bindFlag(f, "pga.glb-images", "glb-images", "")
 	a.bindFlag(f, "pga.axiom", "axiom", "")
 	a.bindFlag(f, "pga.max-shapes", "max-shapes", "")
 	a.bindFlag(f, "pga.max-depth", "max-depth", "")

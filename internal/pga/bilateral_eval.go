@@ -64,7 +64,7 @@ func (ev *evaluator) related(q QueryKind, link int, s *Shape) bool {
 	// One dry evaluator per evaluator, reused: a city asks many queries.
 	dev := ev.dryEv
 	if dev == nil {
-		dev = &evaluator{g: ev.g, opt: ev.opt, count: ev.count, attrs: ev.attrs, view: ev.view, dry: &dryRun{}}
+		dev = &evaluator{g: ev.g, opt: ev.opt, count: ev.count, attrs: ev.attrs, view: ev.view, dry: &dryRun{}, projs: ev.projs}
 		ev.dryEv = dev
 	}
 	d := dev.dry

@@ -198,7 +198,8 @@ func (c *compiler) op(r *Rule, op *Op) (gpuOp, error) {
 	switch op.Kind {
 	case OpTranslate, OpRotate, OpScale, OpExtrude, OpSubDiv, OpRepeat, OpCompSplit, OpReplicate,
 		OpRandomRule, OpIf, OpIfSizeLess, OpSwapSize, OpSetAsPrism, OpDiscard, OpGenerate,
-		OpRoof, OpOffset, OpSetback, OpCollider, OpIfCollides, OpSnapLines:
+		OpRoof, OpOffset, OpSetback, OpCollider, OpIfCollides, OpSnapLines,
+		OpSetupProjection, OpProjectUV, OpMaterial:
 	default:
 		return o, &UnsupportedError{What: "operator " + op.Kind.String()}
 	}
@@ -233,6 +234,10 @@ func (c *compiler) op(r *Rule, op *Op) (gpuOp, error) {
 			// SetAsDynamicConvexRightPrism's points are the profile table's.
 		case argRoof:
 			o.Mode = int32(a.Roof)
+		case argPlane:
+			o.Axis[0], o.Axis[1] = int32(a.Plane[0]), int32(a.Plane[1])
+		case argString:
+			o.Mode = int32(op.Material) // Texture, Color: the material is the parser's
 		case argName:
 			switch op.Kind {
 			case OpCollider, OpIfCollides:

@@ -17,10 +17,13 @@ import (
 type Shape struct {
 	Kind      ShapeKind
 	Roof      RoofKind // a Box made by Roof: its solid is the roof, not the box
+	UV        bool     // ProjectUV: drawn with texture coordinates (texture.go)
+	Mat       int16    // Texture, Color: 1 + index into Grammar.Materials; 0: the kind's colour
 	Profile   int32    // index into Grammar.Profiles; 0 = the plain rectangle
 	Index     int32    // ShapeIndex(): position among its operator's outputs
 	Siblings  int32    // ShapeSiblings(): how many outputs that operator made
 	Lot       int32    // the axiom (lot) it descends from
+	proj      int32    // SetupProjection: 1 + index in the lot's projTable, in a terminal Result.Projections'
 	Transform Mat4     // rigid: local (centre at origin) to world
 	Size      Vec3
 	Seed      uint64
@@ -61,12 +64,21 @@ var ErrLimit = errors.New("limit exceeded")
 // snapping see all shapes of earlier phases. Within a phase the axioms run on
 // all workers. The result does not depend on Workers: every random choice is
 // keyed by the parent shape's seed and the child's index among its siblings.
+// The terminals' texture projections are left out: Result.Projections of
+// CPU.Evaluate has them (Grammar.Mesh wants them for the UVs).
 func (g *Grammar) Evaluate(axioms []Shape, opt Options) ([]TerminalShape, error) {
+	ts, _, err := g.evaluateTerms(axioms, opt)
+	return ts, err
+}
+
+// evaluateTerms is Evaluate with the projections the terminals refer to.
+func (g *Grammar) evaluateTerms(axioms []Shape, opt Options) ([]TerminalShape, [][8]float32, error) {
 	evs, err := g.evaluate(axioms, &opt, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return gather(evs, opt.Workers), nil
+	ts, projs := gather(evs, opt.Workers)
+	return ts, projs, nil
 }
 
 // evaluate runs every phase on every axiom; with proto set the evaluators
@@ -114,6 +126,9 @@ func (g *Grammar) evaluate(axioms []Shape, o *Options, proto *tally) ([]*evaluat
 		if len(g.Links) > 0 {
 			ev.anc = &ancStore{}
 		}
+		if g.projects {
+			ev.projs = &projTable{}
+		}
 		ev.view = &ev.ctx
 		// With fewer lots than twice the workers, lots alone cannot keep
 		// every core busy: each lot's phases are split into subtrees.
@@ -147,24 +162,41 @@ func (g *Grammar) evaluate(axioms []Shape, o *Options, proto *tally) ([]*evaluat
 // gather concatenates the evaluators' terminals in axiom order. The copy
 // runs on all workers: most of its cost is faulting in the fresh pages of
 // the result.
-func gather(evs []*evaluator, workers int) []TerminalShape {
+func gather(evs []*evaluator, workers int) ([]TerminalShape, [][8]float32) {
 	at := make([]int, len(evs)+1)
+	pat := make([]int32, len(evs)+1) // where each lot's projections start
 	for i, ev := range evs {
 		n := 0
 		for _, c := range ev.out {
 			n += len(c)
 		}
 		at[i+1] = at[i] + n
+		pat[i+1] = pat[i]
+		if ev.projs != nil {
+			pat[i+1] += int32(len(ev.projs.p))
+		}
 	}
 	all := make([]TerminalShape, at[len(evs)])
+	var projs [][8]float32
+	if pat[len(evs)] > 0 {
+		projs = make([][8]float32, pat[len(evs)])
+	}
 	eachIndex(len(evs), workers, func(i int) {
 		dst := all[at[i]:at[i]]
 		for _, c := range evs[i].out {
 			dst = append(dst, c...)
 		}
 		evs[i].out = nil
+		if pat[i+1] > pat[i] {
+			copy(projs[pat[i]:], evs[i].projs.p)
+			for k := range dst {
+				if dst[k].proj != 0 {
+					dst[k].proj += pat[i]
+				}
+			}
+		}
 	})
-	return all
+	return all, projs
 }
 
 // eachIndex calls fn(i) for every i in [0, n) on up to workers goroutines
@@ -237,6 +269,7 @@ type evaluator struct {
 	record  *[]item     // while splitting: outputs are recorded instead of expanded
 	tally   *tally      // when set, terminals are counted here instead of kept in out
 	anc     *ancStore   // the lot's ancestor records, when the grammar has bilateral queries
+	projs   *projTable  // the lot's projections, when the grammar has SetupProjection
 	dry     *dryRun     // set while re-deriving for a bilateral query
 	dryEv   *evaluator  // the evaluator this one re-derives with (bilateral_eval.go)
 	err     error       // a bilateral query's failure, returned at the next shape made
@@ -435,6 +468,12 @@ func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) erro
 			if err := roof(&s, op.Args[0].Roof, ex(1)); err != nil {
 				return fmt.Errorf("rule %q at %s: %w", r.Name, op.Pos, err)
 			}
+		case OpSetupProjection:
+			s.proj = ev.projs.add(projection(&s, op.Args[0].Plane, ex(1), ex(2)))
+		case OpProjectUV:
+			s.UV = true
+		case OpMaterial:
+			s.Mat = int16(op.Material)
 		case OpCollider:
 			if ev.dry == nil {
 				ev.ctx.addCollider(op.Args[0].Group, &s)

@@ -195,9 +195,9 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt Options) (*Resu
 		if a.Profile == 0 {
 			a.Profile = prof
 		}
-		it := gpuItem{Size: a.Size, Attr: a.Attr, Seed: a.Seed, Kind: int32(a.Kind),
+		it := gpuItem{Size: a.Size, Attr: a.Attr, Seed: a.Seed, Kind: int16(a.Kind), Mat: a.Mat, UV: b2i16(a.UV),
 			Chain: c.prog.ruleMain[rule], Rule: int32(rule), Depth: 1, Axiom: int32(i),
-			Profile: a.Profile, Roof: int32(a.Roof), Index: a.Index, Siblings: a.Siblings}
+			Profile: a.Profile, Roof: int16(a.Roof), Index: a.Index, Siblings: a.Siblings}
 		copy(it.M[:], a.Transform[:12])
 		items[i] = it
 	}
@@ -509,6 +509,9 @@ func (c *CUDA) download(nterm int, mesh bool, res *Result) error {
 		fill[a]++
 	}
 	res.Terminals = make([]TerminalShape, nterm)
+	if c.g.projects {
+		res.Projections = make([][8]float32, nterm)
+	}
 	counts := make([][]int, len(parallel.Chunks(nlots, 1))-1)
 	parallel.For(nlots, 1, func(chunk, lo, hi int) {
 		cnt := make([]int, len(c.g.TermNames))
@@ -525,7 +528,14 @@ func (c *CUDA) download(nterm int, mesh bool, res *Result) error {
 				m[15] = 1
 				res.Terminals[start[l]+j] = TerminalShape{Term: t.Term, Geometry: geo, Material: mat, Phase: c.prog.rulePhase[t.Rule], Shape: Shape{
 					Kind: ShapeKind(t.Kind), Roof: RoofKind(t.Roof), Profile: t.Profile, Index: t.Index, Siblings: t.Siblings,
-					Lot: t.Axiom, Transform: m, Size: t.Size, Seed: t.Seed, Attr: t.Attr}}
+					Lot: t.Axiom, Transform: m, Size: t.Size, Seed: t.Seed, Attr: t.Attr,
+					Mat: int16(t.Mat), UV: t.UV != 0}}
+				if res.Projections != nil && t.UV != 0 {
+					// One entry per terminal, at its own index: lots fill
+					// theirs in parallel.
+					res.Projections[start[l]+j] = t.Proj
+					res.Terminals[start[l]+j].proj = int32(start[l] + j + 1)
+				}
 				if int(t.Term) >= 0 && int(t.Term) < len(cnt) {
 					cnt[t.Term]++
 				}
@@ -558,4 +568,12 @@ func (p *program) termInfo(id int32) (geo, mat int32) {
 		return int32(p.terms[id].Geometry), int32(p.terms[id].Material)
 	}
 	return -1, -1
+}
+
+// b2i16 is a flag as the device keeps it.
+func b2i16(b bool) int16 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -108,7 +108,8 @@ func sameTerminals(t *testing.T, cpu, dev []TerminalShape) {
 			continue
 		}
 		okT := c.Geometry == d.Geometry && c.Material == d.Material && cudaNear(c.Attr, d.Attr) && c.Phase == d.Phase &&
-			c.Roof == d.Roof && c.Profile == d.Profile && c.Index == d.Index && c.Siblings == d.Siblings
+			c.Roof == d.Roof && c.Profile == d.Profile && c.Index == d.Index && c.Siblings == d.Siblings &&
+			c.Mat == d.Mat && c.UV == d.UV
 		for k := range c.Transform {
 			okT = okT && cudaNear(c.Transform[k], d.Transform[k])
 		}
@@ -124,6 +125,39 @@ func sameTerminals(t *testing.T, cpu, dev []TerminalShape) {
 	}
 	if bad > 0 {
 		t.Fatalf("%d of %d terminals differ", bad, len(dev))
+	}
+}
+
+// sameProjections checks that the terminals under ProjectUV have the same
+// texture projection on both backends (float32 of the same double steps:
+// equal but for a last-bit rounding), so the host draws the same UVs.
+func sameProjections(t *testing.T, cpu []TerminalShape, cpuProj [][8]float32, r *Result) {
+	t.Helper()
+	byKey := map[string]*TerminalShape{}
+	for i := range cpu {
+		byKey[termKey(cpu[i])] = &cpu[i]
+	}
+	bad, uv := 0, 0
+	for i := range r.Terminals {
+		d := &r.Terminals[i]
+		c, ok := byKey[termKey(*d)]
+		if !ok || !c.UV {
+			continue
+		}
+		uv++
+		cp, dp := projection1(cpuProj, c), r.Projection(d)
+		for k := range cp {
+			if math.Abs(float64(cp[k])-float64(dp[k])) > 1e-6*max(1, math.Abs(float64(cp[k]))) {
+				bad++
+				if bad < 5 {
+					t.Errorf("terminal %d seed %d: device projection %v, CPU %v", d.Term, d.Seed, dp, cp)
+				}
+				break
+			}
+		}
+	}
+	if bad > 0 {
+		t.Fatalf("%d of %d projected terminals differ", bad, uv)
 	}
 }
 
@@ -211,7 +245,7 @@ func runEquivalence(t *testing.T, g *Grammar, axioms []Shape, wantCount int) {
 
 func runEquivalenceOpt(t *testing.T, g *Grammar, axioms []Shape, base Options, wantCount int) {
 	dev := gputest.Device(t, nil)
-	cpu, err := g.Evaluate(axioms, base)
+	cpu, cpuProj, err := g.evaluateTerms(axioms, base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,6 +267,7 @@ func runEquivalenceOpt(t *testing.T, g *Grammar, axioms []Shape, base Options, w
 				t.Fatal(err)
 			}
 			sameTerminals(t, cpu, r.Terminals)
+			sameProjections(t, cpu, cpuProj, r)
 			checkMesh(t, g, cpu, r)
 			// Twice gives the same sorted terminals.
 			r2, err := c.Evaluate(context.Background(), axioms, opt)
@@ -280,6 +315,7 @@ func TestCUDAEquivalenceLots(t *testing.T) {
 		{"mc_skyscraper.pga", 60, 60, 200},
 		{"suburban_house.pga", 300, 8, 12},
 		{"tower.pga", 200, 9, 60},
+		{"textured.pga", 50, 9, 60}, // Texture, Color, SetupProjection, ProjectUV
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			g := cudaGrammar(t, c.file)

@@ -50,6 +50,9 @@ type Result struct {
 	// depth-first order (Grammar.Evaluate's); on CUDA sorted by axiom, then
 	// seed, then name. The same set either way.
 	Terminals []TerminalShape
+	// Projections are the texture projections the terminals refer to
+	// (Result.Projection), for Grammar.Mesh; none without SetupProjection.
+	Projections [][8]float32
 	// Stats counts terminals, vertices and triangles as Grammar.Stats does.
 	// With KeepTerminals only Stats.Terminals is sure: Grammar.Stats of the
 	// terminals gives the rest.
@@ -83,11 +86,11 @@ func (c CPU) Evaluate(ctx context.Context, axioms []Shape, opt Options) (*Result
 		}
 		return &Result{Stats: st, Overflows: ov}, nil
 	}
-	ts, err := g.Evaluate(axioms, opt)
+	ts, projs, err := g.evaluateTerms(axioms, opt)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Terminals: ts, Stats: MeshStats{Terminals: len(ts)}}
+	res := &Result{Terminals: ts, Projections: projs, Stats: MeshStats{Terminals: len(ts)}}
 	if len(opt.Lots) > 0 {
 		res.Overflows = g.Overflows(ts, opt.Lots, opt.OverflowTol)
 	}

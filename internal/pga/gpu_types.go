@@ -130,14 +130,18 @@ type gpuChain struct{ Op0, NOps, SuccKind, Succ int32 }
 
 // gpuItem is PgaItem: a shape in a work queue.
 type gpuItem struct {
-	M                                   [12]float64
-	Size                                [3]float64
-	Attr                                float64
-	Seed                                uint64
-	Kind, Chain, PC, Rule, Depth, Axiom int32
-	Profile, Roof, Index, Siblings      int32
-	Anc                                 int32
-	Ask                                 uint32
+	M                             [12]float64
+	Size                          [3]float64
+	Attr                          float64
+	Seed                          uint64
+	Kind, Mat                     int16
+	Chain, PC, Rule, Depth, Axiom int32
+	Profile                       int32
+	Roof, UV                      int16
+	Index, Siblings               int32
+	Anc                           int32
+	Ask                           uint32
+	Proj                          [8]float32
 }
 
 // gpuTerm is PgaTerm: a terminal the device wrote.
@@ -148,6 +152,8 @@ type gpuTerm struct {
 	Seed                           uint64
 	Term, Kind, Axiom, Rule        int32
 	Profile, Roof, Index, Siblings int32
+	Mat, UV                        int32
+	Proj                           [8]float32
 }
 
 // gpuStatus is PgaStatus.

@@ -27,7 +27,8 @@ const (
 	tEOF tokKind = iota
 	tIdent
 	tNumber
-	tPunct // ( ) { } | : ; , = + - * / < > <= >= == !=
+	tPunct  // ( ) { } | : ; , = + - * / < > <= >= == !=
+	tString // "..." on one line, no escapes: a texture file or a colour (texture.go)
 )
 
 type token struct {
@@ -46,6 +47,8 @@ func (t token) describe() string {
 		return fmt.Sprintf("identifier %q", t.text)
 	case tNumber:
 		return fmt.Sprintf("number %s", t.text)
+	case tString:
+		return fmt.Sprintf("string %q", t.text)
 	}
 	return fmt.Sprintf("%q", t.text)
 }
@@ -85,6 +88,16 @@ func lex(file string, src []byte) ([]token, error) {
 				return nil, &SyntaxError{pos, "unterminated comment"}
 			}
 			advance(2)
+		case c == '"':
+			j := i + 1
+			for j < len(src) && src[j] != '"' && src[j] != '\n' {
+				j++
+			}
+			if j >= len(src) || src[j] != '"' {
+				return nil, &SyntaxError{pos, "unterminated string (a string ends on its line)"}
+			}
+			toks = append(toks, token{kind: tString, text: string(src[i+1 : j]), pos: pos})
+			advance(j + 1 - i)
 		case isLetter(c):
 			j := i
 			for j < len(src) && (isLetter(src[j]) || isDigit(src[j])) {

@@ -50,7 +50,7 @@ func buildLots(t *testing.T, src []byte, o PlaceOptions) (*geo.Georef, *mesh.Mes
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := g.Mesh(ts)
+	m := g.Mesh(ts, nil)
 	m.Extras = gr
 	return gr, m
 }

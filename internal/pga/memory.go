@@ -100,7 +100,7 @@ func (g *Grammar) EstimateMemory(axioms []Shape, opt Options, out MemoryOutputs)
 			chunks += float64(cap(c))
 		}
 	}
-	ts := gather(evs, opt.Workers)
+	ts, projs := gather(evs, opt.Workers)
 	scale := float64(n) / float64(k)
 	fp.Shapes = float64(shapes) * scale
 	fp.Terminals = float64(len(ts)) * scale
@@ -115,7 +115,7 @@ func (g *Grammar) EstimateMemory(axioms []Shape, opt Options, out MemoryOutputs)
 	// The encoders' buffers, measured on the sample by encoding it: a
 	// format's bytes, twice (chunks being built beside those being written).
 	enc := 0.0
-	m := g.Mesh(ts)
+	m := g.Mesh(ts, projs)
 	if out.GLB {
 		var c countingWriter
 		_ = mesh.EncodeGLB(context.Background(), &c, m, mesh.Options{})

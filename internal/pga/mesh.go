@@ -13,15 +13,31 @@ import (
 // its face normals, and its faces (flat: each corner of a face pairs its
 // position with the face's normal). The mesh refers to ts, which must not
 // change until it is written.
-func (g *Grammar) Mesh(ts []TerminalShape) *mesh.Mesh {
+//
+// projs are the projections the terminals refer to (Result.Projections):
+// terminals under ProjectUV get their texture coordinates from them.
+func (g *Grammar) Mesh(ts []TerminalShape, projs [][8]float32) *mesh.Mesh {
 	m := &mesh.Mesh{Generator: "procgen pga"}
-	names, groups := g.byName(ts)
-	for i, name := range names {
-		m.Materials = append(m.Materials, mesh.Material{Name: name, Color: g.MaterialColor(name),
-			Roughness: 0.9, DoubleSided: true})
-		at := groups[name]
-		m.Parts = append(m.Parts, mesh.Part{Name: name, Material: i, Count: len(at), Grain: meshGrain,
-			Build: func(lo, hi int, c *mesh.Chunk) { g.meshChunk(c, ts, at[lo:hi]) }})
+	keys, groups := g.byMaterial(ts)
+	for i, k := range keys {
+		name := g.TermNames[k.term]
+		mat := mesh.Material{Name: name, Color: g.MaterialColor(name), Roughness: 0.9, DoubleSided: true}
+		at := groups[k]
+		uv := false
+		if k.mat > 0 {
+			def := &g.Materials[k.mat-1]
+			mat.Name += "." + def.Name
+			mat.Color, mat.Texture = def.Color, def.Image
+			// A textured material's primitives need texture coordinates
+			// (glTF), those of no projection are (0, 0).
+			uv = def.Image != ""
+		}
+		for _, j := range at {
+			uv = uv || ts[j].UV
+		}
+		m.Materials = append(m.Materials, mat)
+		m.Parts = append(m.Parts, mesh.Part{Name: mat.Name, Material: i, Count: len(at), Grain: meshGrain,
+			Build: func(lo, hi int, c *mesh.Chunk) { g.meshChunk(c, ts, projs, at[lo:hi], uv) }})
 	}
 	return m
 }
@@ -29,12 +45,23 @@ func (g *Grammar) Mesh(ts []TerminalShape) *mesh.Mesh {
 // meshGrain is the fewest terminals worth a worker.
 const meshGrain = 2048
 
-func (g *Grammar) meshChunk(c *mesh.Chunk, ts []TerminalShape, at []int) {
+func (g *Grammar) meshChunk(c *mesh.Chunk, ts []TerminalShape, projs [][8]float32, at []int, uv bool) {
 	for _, i := range at {
 		corners, fs, normals := g.worldSolid(&ts[i].Shape)
 		p0, n0 := int32(len(c.Positions)), int32(len(c.Normals))
 		for _, p := range corners {
 			c.Positions = append(c.Positions, [3]float32{float32(p[0]), float32(p[1]), float32(p[2])})
+		}
+		if uv {
+			// UVs pair with positions: a planar projection gives a corner
+			// one coordinate whichever face it is on.
+			var pr [8]float32
+			if ts[i].UV {
+				pr = projection1(projs, &ts[i])
+			}
+			for _, p := range corners {
+				c.UVs = append(c.UVs, uvAt(&pr, p))
+			}
 		}
 		for _, n := range normals {
 			c.Normals = append(c.Normals, [3]float32{float32(n[0]), float32(n[1]), float32(n[2])})
@@ -42,7 +69,11 @@ func (g *Grammar) meshChunk(c *mesh.Chunk, ts []TerminalShape, at []int) {
 		for j, f := range fs {
 			for _, k := range f {
 				c.Faces = append(c.Faces, int32(len(c.Vertices)))
-				c.Vertices = append(c.Vertices, mesh.Vertex{P: p0 + int32(k), N: n0 + int32(j)})
+				v := mesh.Vertex{P: p0 + int32(k), N: n0 + int32(j)}
+				if uv {
+					v.T = v.P
+				}
+				c.Vertices = append(c.Vertices, v)
 			}
 			c.FaceSizes = append(c.FaceSizes, int32(len(f)))
 		}
@@ -98,18 +129,25 @@ func (g *Grammar) Stats(ts []TerminalShape) MeshStats {
 	return s
 }
 
-// byName groups terminal indices by name, names in order of first
-// appearance, so each material is switched to once.
-func (g *Grammar) byName(ts []TerminalShape) (names []string, groups map[string][]int) {
-	groups = map[string][]int{}
+// partKey is a part of the mesh: a terminal kind drawn with one material.
+type partKey struct {
+	term int32
+	mat  int16
+}
+
+// byMaterial groups terminal indices by kind and material, in order of
+// first appearance, so each material is switched to once. Without Texture
+// and Color operations that is one part per terminal name, as before them.
+func (g *Grammar) byMaterial(ts []TerminalShape) (keys []partKey, groups map[partKey][]int) {
+	groups = map[partKey][]int{}
 	for i := range ts {
-		n := g.TermNames[ts[i].Term]
-		if _, ok := groups[n]; !ok {
-			names = append(names, n)
+		k := partKey{ts[i].Term, ts[i].Mat}
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
 		}
-		groups[n] = append(groups[n], i)
+		groups[k] = append(groups[k], i)
 	}
-	return names, groups
+	return keys, groups
 }
 
 // MaterialColor is the colour of a terminal kind, linear RGB in 0..1. The

@@ -10,12 +10,12 @@ import (
 // writeOBJ writes ts as the pga command does: the mesh of g, referring to
 // the material library mtlName when not empty.
 func writeOBJ(ctx context.Context, w io.Writer, g *Grammar, ts []TerminalShape, mtlName string, progress func(done, total int64)) error {
-	return mesh.EncodeOBJ(ctx, w, g.Mesh(ts), mesh.OBJOptions{Options: mesh.Options{Progress: progress}, MTLLib: mtlName})
+	return mesh.EncodeOBJ(ctx, w, g.Mesh(ts, nil), mesh.OBJOptions{Options: mesh.Options{Progress: progress}, MTLLib: mtlName})
 }
 
 // writeGLB writes ts as the pga command does.
 func writeGLB(ctx context.Context, w io.Writer, g *Grammar, ts []TerminalShape, progress func(done, total int64)) error {
-	return mesh.EncodeGLB(ctx, w, g.Mesh(ts), mesh.Options{Progress: progress})
+	return mesh.EncodeGLB(ctx, w, g.Mesh(ts, nil), mesh.Options{Progress: progress})
 }
 
 // faces calls fn with the world corners and normal of each face of t.

@@ -70,6 +70,9 @@ const (
 	OpOffset
 	OpSetback
 	OpSnapLines
+	OpSetupProjection // texture.go
+	OpProjectUV
+	OpMaterial // Texture("file.png") or Color("#rrggbb")
 )
 
 type argKind int
@@ -81,6 +84,9 @@ const (
 	argPoint
 	argName // an identifier: a collider or snap-line group
 	argRoof // GABLE, HIP, SHED or PYRAMID
+
+	argPlane  // XY, XZ, YX, YZ, ZX or ZY: the scope axes a projection maps to u and v
+	argString // a "quoted" string
 )
 
 // opSpec is what an operator takes: its arguments, and whether it ends the
@@ -118,6 +124,11 @@ var opSpecs = [...]opSpec{
 	OpOffset:     {name: "Offset", args: []argKind{argExpr}, block: true, branches: 2},
 	OpSetback:    {name: "Setback", args: []argKind{argExpr}, block: true, branches: 2},
 	OpSnapLines:  {name: "SnapLines", args: []argKind{argAxis, argName}},
+
+	// Textures and UVs (texture.go).
+	OpSetupProjection: {name: "SetupProjection", args: []argKind{argPlane, argExpr, argExpr}},
+	OpProjectUV:       {name: "ProjectUV"},
+	OpMaterial:        {name: "Texture", args: []argKind{argString}},
 }
 
 func (k OpKind) String() string { return opSpecs[k].name }
@@ -129,6 +140,7 @@ var opAliases = map[string]OpKind{
 	"SetAsDynamicConvexPolygon":     OpSetAsPrism,
 	"SetAsDynamicConcavePolygon":    OpSetAsPrism,
 	"SetAsDynamicConcaveRightPrism": OpSetAsPrism,
+	"Color":                         OpMaterial,
 }
 
 func lookupOp(name string) (OpKind, bool) {
@@ -164,6 +176,12 @@ type Grammar struct {
 	// TermNames names terminal kinds by TerminalShape.Term: the declared
 	// terminals in order, then the rules that end in Generate().
 	TermNames []string
+	// projects: some rule uses SetupProjection (each lot then keeps a
+	// projTable).
+	projects bool
+	// Materials are the distinct Texture and Color operations' materials;
+	// Shape.Mat and Op.Material are 1 + an index into it (texture.go).
+	Materials []MaterialDef
 	// Links are the (ancestor, target) pairs of the bilateral queries
 	// (bilateral.go); Bilateral expressions refer to them by index.
 	Links []*Link
@@ -249,6 +267,7 @@ type Op struct {
 	Pos      Pos
 	Profile  int    // SetAsDynamicConvexRightPrism: index into Grammar.Profiles
 	Concave  bool   // SetAsDynamicConcave*: the profile may be concave
+	Material int    // Texture, Color: 1 + index into Grammar.Materials
 	Name     string // as written (an alias of Kind's name)
 }
 
@@ -260,6 +279,8 @@ type Arg struct {
 	Point [2]Expr
 	Group int // argName: index into Grammar.Groups
 	Roof  RoofKind
+	Plane [2]Axis // argPlane: the scope axes of u and v
+	Str   string  // argString
 	Pos   Pos
 }
 

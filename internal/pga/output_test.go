@@ -65,7 +65,7 @@ func TestEncodeOBJCounts(t *testing.T) {
 		t.Errorf("groups: %v", count)
 	}
 	var mtl bytes.Buffer
-	if err := mesh.EncodeMTL(&mtl, g.Mesh(ts)); err != nil {
+	if err := mesh.EncodeMTL(&mtl, g.Mesh(ts, nil)); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Count(mtl.String(), "newmtl ") != 2 {

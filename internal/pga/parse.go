@@ -347,6 +347,10 @@ func (p *parser) opGroups(op *Op) error {
 		}
 	case OpSetAsPrism:
 		return p.profile(op)
+	case OpMaterial:
+		return p.material(op)
+	case OpSetupProjection:
+		p.g.projects = true
 	}
 	return nil
 }
@@ -435,6 +439,15 @@ func (p *parser) arg1(k argKind) (Arg, error) {
 	case argAxis:
 		ax, err := p.axis()
 		return Arg{Axis: ax}, err
+	case argPlane:
+		return p.plane()
+	case argString:
+		t := p.tok()
+		if t.kind != tString {
+			return Arg{}, p.expected("a \"quoted\" string")
+		}
+		p.next()
+		return Arg{Str: t.text}, nil
 	case argMode:
 		t := p.tok()
 		modes := map[string]RepeatMode{"ADJUST_TO_FILL": AdjustToFill, "ANCHOR_TO_START": AnchorToStart, "ANCHOR_TO_END": AnchorToEnd}

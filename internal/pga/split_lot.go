@@ -95,7 +95,7 @@ func (ev *evaluator) runTasks(items []item) error {
 		i := idx[k]
 		t := items[i].task
 		sev := &evaluator{g: ev.g, opt: ev.opt, count: ev.count, attrs: ev.attrs, phase: ev.phase,
-			pending: map[int][]pendingShape{}, view: ev.view, anc: ev.anc}
+			pending: map[int][]pendingShape{}, view: ev.view, anc: ev.anc, projs: ev.projs}
 		if ev.tally != nil {
 			sev.tally = ev.tally.sibling(ev.g)
 		}

@@ -47,6 +47,8 @@ type city struct {
 	path string
 	outs []string
 	rep  report
+	// projs are the terminals' texture projections (pga.Result.Projections).
+	projs [][8]float32
 }
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
@@ -127,6 +129,9 @@ func (c *city) parse(ctx context.Context) (*pga.Grammar, pga.ShapeKind, error) {
 		return nil, 0, job.Usagef("invalid --axiom %q: %s has no such rule", c.o.Axiom, c.path)
 	}
 	c.rep.Kind = kind.String()
+	if err := checkTextures(g); err != nil {
+		return nil, 0, err
+	}
 	return g, kind, nil
 }
 
@@ -223,6 +228,7 @@ func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape,
 	}
 	c.rep.EvalMS = ms(time.Since(start))
 	ts, overflows := res.Terminals, res.Overflows
+	c.projs = res.Projections
 	if keep {
 		c.rep.MeshStats = g.Stats(ts)
 	} else {

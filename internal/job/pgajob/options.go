@@ -42,6 +42,7 @@ type Options struct {
 	OpPar     bool    `mapstructure:"operator-parallel"`
 	LotsCRS   string  `mapstructure:"lots-crs"`
 	CRS       string  `mapstructure:"crs"`
+	GLBImages string  `mapstructure:"glb-images"`
 
 	cols, rows int // parsed from Grid
 	// stdoutFormat is the extension -o - writes, from --format.
@@ -66,6 +67,8 @@ func (o *Options) Validate() error {
 		return job.Usagef("invalid --street %g: want 0 to 1e5 metres", o.Street)
 	case o.Scheduler != "persistent" && o.Scheduler != "levels":
 		return job.Usagef("invalid --scheduler %q: want persistent or levels", o.Scheduler)
+	case o.GLBImages != "" && o.GLBImages != "embed" && o.GLBImages != "reference":
+		return job.Usagef("invalid --glb-images %q: want embed or reference", o.GLBImages)
 	}
 	if err := o.validateCRS(); err != nil {
 		return err

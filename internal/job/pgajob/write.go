@@ -38,14 +38,16 @@ func (c *city) write(ctx context.Context, plan *output.Plan, g *pga.Grammar, ts 
 			mtl, mo := output.MTLPath(out), mesh.OBJOptions{Options: mesh.Options{Progress: progressOf(k)}}
 			mo.MTLLib = filepath.Base(mtl)
 			writes = append(writes,
-				output.Write{Path: mtl, Func: func(w io.Writer) error { return mesh.EncodeMTL(w, c.mesh(g, ts)) }},
+				output.Write{Path: mtl, Func: func(w io.Writer) error { return mesh.EncodeMTL(w, textureRefs(c.mesh(g, ts), mtl)) }},
 				output.Write{Path: out, Func: func(w io.Writer) error { return mesh.EncodeOBJ(ctx, w, c.mesh(g, ts), mo) }})
 		case format == ".obj":
 			mo := mesh.OBJOptions{Options: mesh.Options{Progress: progressOf(k)}}
 			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return mesh.EncodeOBJ(ctx, w, c.mesh(g, ts), mo) }})
 		case format == ".glb":
-			mo := mesh.Options{Progress: progressOf(k)}
-			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error { return mesh.EncodeGLB(ctx, w, c.mesh(g, ts), mo) }})
+			mo := mesh.Options{Progress: progressOf(k), ReferenceImages: o.GLBImages == "reference"}
+			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error {
+				return mesh.EncodeGLB(ctx, w, textureRefs(c.mesh(g, ts), out), mo)
+			}})
 		}
 	}
 	for _, out := range c.outs {
@@ -76,7 +78,7 @@ func (c *city) write(ctx context.Context, plan *output.Plan, g *pga.Grammar, ts 
 // mesh is the terminals' mesh, with the georeference, if any, in its
 // glTF asset's extras.
 func (c *city) mesh(g *pga.Grammar, ts []pga.TerminalShape) *mesh.Mesh {
-	m := g.Mesh(ts)
+	m := g.Mesh(ts, c.projs)
 	if c.rep.Georef != nil {
 		m.Extras = c.rep.Georef
 	}

@@ -45,6 +45,10 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 	if err := m.validate(); err != nil {
 		return fmt.Errorf("mesh: glb: %w", err)
 	}
+	ims, imOf, err := loadImages(m, o.ReferenceImages)
+	if err != nil {
+		return fmt.Errorf("mesh: glb: %w", err)
+	}
 	tk := newTicker(m, o.Progress)
 	parts := make([][]glbPiece, len(m.Parts))
 	var binLen int64
@@ -76,7 +80,10 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 		}
 		binLen += o.Growth.bytes()
 	}
-	js, err := json.Marshal(gltfJSON(m, parts, o.Growth))
+	for k := range ims {
+		binLen += ims[k].bytes()
+	}
+	js, err := json.Marshal(gltfJSON(m, parts, o.Growth, ims, imOf))
 	if err != nil {
 		return err
 	}
@@ -129,7 +136,15 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 		}
 	}
 	if o.Growth != nil {
-		return writeContext(ctx, w, o.Growth.data())
+		if err := writeContext(ctx, w, o.Growth.data()); err != nil {
+			return err
+		}
+	}
+	for k := range ims {
+		pad := make([]byte, ims[k].bytes()-int64(len(ims[k].data)))
+		if err := writeContext(ctx, w, append(ims[k].data, pad...)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -326,7 +341,7 @@ func linePiece(q *glbPiece, c *Chunk) {
 }
 
 // gltfJSON is the JSON chunk for the pieces of m's parts.
-func gltfJSON(m *Mesh, parts [][]glbPiece, growth *Growth) gltfDoc {
+func gltfJSON(m *Mesh, parts [][]glbPiece, growth *Growth, ims []glbImage, imOf []int) gltfDoc {
 	doc := gltfDoc{Asset: gltfAsset{Version: "2.0", Generator: generator(m), Extras: m.Extras}, Scenes: []gltfScene{{Nodes: []int{}}}}
 	used := make([]bool, len(m.Materials))
 	matIndex := make([]int, len(m.Materials))
@@ -389,6 +404,8 @@ func gltfJSON(m *Mesh, parts [][]glbPiece, growth *Growth) gltfDoc {
 	if growth != nil { // its data follows the instances'
 		animate(&doc, growth, partNode, view, acc)
 	}
+	// The images follow everything else.
+	texturing(&doc, ims, imOf, matIndex, used, view, func(n int) { offset += n })
 	if offset > 0 {
 		doc.Buffers = []gltfBuffer{{ByteLength: offset}}
 	}

@@ -22,6 +22,11 @@ type (
 		BufferViews    []gltfView      `json:"bufferViews,omitempty"`
 		Buffers        []gltfBuffer    `json:"buffers,omitempty"`
 		Animations     []gltfAnimation `json:"animations,omitempty"`
+
+		// Textures (texture.go).
+		Textures []gltfTexture    `json:"textures,omitempty"`
+		Images   []gltfImage      `json:"images,omitempty"`
+		Samplers []gltfTexSampler `json:"samplers,omitempty"`
 	}
 	gltfAsset struct {
 		Version   string `json:"version"`
@@ -62,6 +67,8 @@ type (
 		BaseColor [4]float64 `json:"baseColorFactor"`
 		Metallic  float64    `json:"metallicFactor"`
 		Roughness float64    `json:"roughnessFactor"`
+
+		BaseColorTexture *gltfTexRef `json:"baseColorTexture,omitempty"`
 	}
 	gltfAccessor struct {
 		View          int       `json:"bufferView"`

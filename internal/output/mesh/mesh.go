@@ -68,6 +68,12 @@ type Material struct {
 	Roughness float64 // glTF roughnessFactor; the metal factor is 0
 	// DoubleSided: seen from both sides (leaves, open tubes, quads).
 	DoubleSided bool
+	// Texture, when set, is a PNG or JPEG file drawn over Color by the
+	// parts' UVs: GLB embeds it, MTL names it (texture.go).
+	Texture string
+	// TextureRef is how an MTL file next to the output refers to Texture
+	// (a path relative to it); Texture itself when empty.
+	TextureRef string
 }
 
 // Vertex pairs a position with a normal and a texture coordinate, all

@@ -186,6 +186,11 @@ func EncodeMTL(w io.Writer, m *Mesh) error {
 		buf = fmt.Appendf(buf, "\nnewmtl %s\nKd", mat.Name)
 		buf = triple(buf, [3]float32{float32(mat.Color[0]), float32(mat.Color[1]), float32(mat.Color[2])})
 		buf = append(buf, "d 1\nillum 1\n"...)
+		tex, err := mtlTexture(&mat)
+		if err != nil {
+			return fmt.Errorf("mesh: mtl: %w", err)
+		}
+		buf = append(buf, tex...)
 	}
 	_, err := w.Write(buf)
 	return err

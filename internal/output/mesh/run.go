@@ -18,6 +18,9 @@ type Options struct {
 	// Growth, when not nil, makes a GLB show the parts step by step (see
 	// Growth); the other writers ignore it.
 	Growth *Growth
+	// ReferenceImages makes a GLB refer to its textures by uri (each
+	// Material's TextureRef, else Texture) rather than embed them.
+	ReferenceImages bool
 }
 
 func (o *Options) workers() int {

@@ -6,7 +6,12 @@ package flame
 // JWildfire's order, so that layer k starts at PSynthB + 6·k.
 const (
 	VarSynth VarID = VarNpolar + 1 + iota
-	NumVars        // all the variations the CPU has
+	// JWildfire's post_axis_symmetry_wf and post_point_symmetry_wf: read
+	// as post_ stages of these (variations_stage.go), the only way
+	// JWildfire has them.
+	VarAxisSymmetryWf
+	VarPointSymmetryWf
+	NumVars // all the variations the CPU has
 )
 
 const (
@@ -45,8 +50,32 @@ const (
 	PSynthFFrq
 	PSynthFPhs
 	PSynthFLayer
+	PAxisSymmetryWfAxis
+	PAxisSymmetryWfCentreX
+	PAxisSymmetryWfCentreY
+	PAxisSymmetryWfCentreZ
+	PAxisSymmetryWfRotation
+	PAxisSymmetryWfX1colorshift
+	PAxisSymmetryWfY1colorshift
+	PAxisSymmetryWfZ1colorshift
+	PAxisSymmetryWfX2colorshift
+	PAxisSymmetryWfY2colorshift
+	PAxisSymmetryWfZ2colorshift
+	PPointSymmetryWfCentreX
+	PPointSymmetryWfCentreY
+	PPointSymmetryWfOrder
+	PPointSymmetryWfColorshift
 	NumParams // all the parameters the CPU has
 )
 
 // synthLayers is the number of synth's wave layers (b..f).
 const synthLayers = 5
+
+// paramRange lists the parameters from first to last.
+func paramRange(first, last ParamID) []ParamID {
+	var ps []ParamID
+	for p := first; p <= last; p++ {
+		ps = append(ps, p)
+	}
+	return ps
+}

@@ -34,13 +34,16 @@ func jwf6DefaultParams(p *Params) {
 	for k := range ParamID(synthLayers) {
 		p[PSynthBFrq+6*k] = 1
 	}
+	jwf7DefaultParams(p)
 }
 
 // applyJWF6 adds plugin variation id with weight w to s (applyJWF5's rest).
 func (s *varState) applyJWF6(id VarID, w float64, r *rng.Stream) {
 	if id == VarSynth {
 		s.synth(w, r)
+		return
 	}
+	s.applyJWF7(id, w, r)
 }
 
 // synthValue is JWildfire's synth_value: the layered wave at t. A layer of

@@ -17,7 +17,8 @@ AbstractAffine3D Affine3D Hypertile2 Hypertile1 BWraps7 Boarders2
 JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Epispiral
 YinYang JuliaQ Waves23 Unpolar IDisc LinearT CylinderApo BlurZoom BlurLinear
 Waves2Radial Waves2WF Tile_Log StarBlur Bubble2 Waffle
-Waves3WF Waves22 Waves3 Waves4 XHeart FDisc Octagon NPolar"
+Waves3WF Waves22 Waves3 Waves4 XHeart FDisc Octagon NPolar
+Synth"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -49,7 +50,7 @@ package org.jwildfire.base.mathlib;
 public final class MathLib {
   public static final double SMALL_EPSILON = 1.0e-300, EPSILON = 1e-8;
   public static final double M_PI = Math.PI, M_2PI = 2.0 * Math.PI, M_PI_2 = Math.PI / 2, M_PI_4 = Math.PI / 4;
-  public static final double M_1_PI = 1.0 / M_PI, M_1_2PI = M_1_PI / 2.0;
+  public static final double M_1_PI = 1.0 / M_PI, M_1_2PI = M_1_PI / 2.0, M_2_PI = 2.0 / M_PI;
   public static double sqr(double v) { return v * v; }
   public static double sqrt(double v) { return Math.sqrt(v); }
   public static double atan2(double y, double x) { return Math.atan2(y, x); }
@@ -143,7 +144,7 @@ JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
 cat > "$DIR/src/org/jwildfire/create/tina/variation/VariationFuncType.java" <<'JAVA'
 package org.jwildfire.create.tina.variation;
-public enum VariationFuncType { VARTYPE_2D, VARTYPE_3D, VARTYPE_BLUR, VARTYPE_POST, VARTYPE_SUPPORTED_BY_SWAN, VARTYPE_SUPPORTS_GPU, VARTYPE_ZTRANSFORM, VARTYPE_BASE_SHAPE }
+public enum VariationFuncType { VARTYPE_2D, VARTYPE_3D, VARTYPE_BLUR, VARTYPE_POST, VARTYPE_SUPPORTED_BY_SWAN, VARTYPE_SUPPORTS_GPU, VARTYPE_ZTRANSFORM, VARTYPE_BASE_SHAPE, VARTYPE_SIMULATION, VARTYPE_DC, VARTYPE_PRE, VARTYPE_CROP, VARTYPE_SUPPORTS_BACKGROUND }
 JAVA
 cat > "$DIR/src/JwfHarness.java" <<'JAVA'
 import java.io.*;

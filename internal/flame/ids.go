@@ -172,7 +172,8 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"waves4_wf", "poincare3D", "spirograph", "cannabiscurve_wf", "cloverleaf_wf", "epispiral",
 	"yin_yang", "juliaq", "waves23", "unpolar", "idisc", "linearT", "cylinder_apo", "blur_zoom", "blur_linear",
 	"waves2_radial", "waves2_wf", "tile_log", "starblur", "bubble2", "waffle",
-	VarWaves2b: "waves2b", "waves3_wf", "waves22", "waves3", "waves4", "xheart", "fdisc", "octagon", "npolar"}
+	VarWaves2b: "waves2b", "waves3_wf", "waves22", "waves3", "waves4", "xheart", "fdisc", "octagon", "npolar",
+	VarSynth: "synth", "axis_symmetry_wf", "point_symmetry_wf"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -520,4 +521,10 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"waves4_scalex", "waves4_scaley", "waves4_freqx", "waves4_freqy", "waves4_cont", "waves4_yfact",
 	"xheart_angle", "xheart_ratio", "fdisc_ashift", "fdisc_rshift", "fdisc_xshift", "fdisc_yshift",
 	"fdisc_term1", "fdisc_term2", "fdisc_term3", "fdisc_term4", "octagon_x", "octagon_y", "octagon_z",
-	"octagon_mode", "npolar_parity", "npolar_n"}
+	"octagon_mode", "npolar_parity", "npolar_n",
+	PSynthA: "synth_a", "synth_mode", "synth_power", "synth_mix", "synth_smooth", "synth_b", "synth_b_type", "synth_b_skew", "synth_b_frq", "synth_b_phs", "synth_b_layer", "synth_c", "synth_c_type", "synth_c_skew", "synth_c_frq", "synth_c_phs", "synth_c_layer", "synth_d", "synth_d_type", "synth_d_skew", "synth_d_frq", "synth_d_phs", "synth_d_layer", "synth_e", "synth_e_type", "synth_e_skew", "synth_e_frq", "synth_e_phs", "synth_e_layer", "synth_f", "synth_f_type", "synth_f_skew", "synth_f_frq", "synth_f_phs", "synth_f_layer",
+	"axis_symmetry_wf_axis", "axis_symmetry_wf_centre_x", "axis_symmetry_wf_centre_y", "axis_symmetry_wf_centre_z",
+	"axis_symmetry_wf_rotation", "axis_symmetry_wf_x1colorshift", "axis_symmetry_wf_y1colorshift",
+	"axis_symmetry_wf_z1colorshift", "axis_symmetry_wf_x2colorshift", "axis_symmetry_wf_y2colorshift",
+	"axis_symmetry_wf_z2colorshift", "point_symmetry_wf_centre_x", "point_symmetry_wf_centre_y",
+	"point_symmetry_wf_order", "point_symmetry_wf_colorshift"}

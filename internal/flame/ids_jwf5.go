@@ -12,8 +12,7 @@ const (
 	VarXheart
 	VarFdisc
 	VarOctagon
-	VarNpolar
-	NumVars // all the variations the CPU has
+	VarNpolar // ids_jwf6.go continues
 )
 
 const (
@@ -70,6 +69,5 @@ const (
 	POctagonZ
 	POctagonMode
 	PNpolarParity
-	PNpolarN
-	NumParams // all the parameters the CPU has
+	PNpolarN // ids_jwf6.go continues
 )

@@ -174,8 +174,11 @@ var varParams = map[VarID][]ParamID{
 	VarXheart: {PXheartAngle, PXheartRatio},
 	VarFdisc: {PFdiscAshift, PFdiscRshift, PFdiscXshift, PFdiscYshift, PFdiscTerm1, PFdiscTerm2, PFdiscTerm3,
 		PFdiscTerm4},
-	VarOctagon: {POctagonX, POctagonY, POctagonZ, POctagonMode},
-	VarNpolar:  {PNpolarParity, PNpolarN},
+	VarOctagon:         {POctagonX, POctagonY, POctagonZ, POctagonMode},
+	VarNpolar:          {PNpolarParity, PNpolarN},
+	VarSynth:           paramRange(PSynthA, PSynthFLayer),
+	VarAxisSymmetryWf:  paramRange(PAxisSymmetryWfAxis, PAxisSymmetryWfZ2colorshift),
+	VarPointSymmetryWf: paramRange(PPointSymmetryWfCentreX, PPointSymmetryWfColorshift),
 }
 
 // align is flam3_align over the keyframes src.

@@ -89,6 +89,14 @@ func (fp *flameParser) finishStages(ext *xformExt, x *Xform, w *[NumVars]float64
 		for p, v := range want {
 			x.Params[p] = v
 		}
+		for _, p := range colourShiftParams(t.ID) {
+			if want[p] != 0 { // moved, but its colour is not shifted
+				if err := fp.notHonoured("variation stage", t.Name(), "xform", fp.xoff, line); err != nil {
+					return err
+				}
+				break
+			}
+		}
 		staged[t.ID] = true
 		x.Stages = append(x.Stages, t)
 	}

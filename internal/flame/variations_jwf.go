@@ -68,7 +68,8 @@ func ftoi(v float64) float64 {
 func uses3D(id VarID) bool {
 	switch id {
 	case VarLinear3D, VarJulia3D, VarZscale, VarZtranslate, VarSpherical3D, VarCurl3D,
-		VarHemisphere, VarBlur3D, VarZcone, VarJulia3Dz, VarBlob3D, VarAffine3D, VarPoincare3D, VarCylinderApo, VarTileLog, VarBubble2, VarOctagon:
+		VarHemisphere, VarBlur3D, VarZcone, VarJulia3Dz, VarBlob3D, VarAffine3D, VarPoincare3D, VarCylinderApo, VarTileLog, VarBubble2, VarOctagon,
+		VarAxisSymmetryWf:
 		return true
 	}
 	return false

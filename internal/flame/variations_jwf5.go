@@ -31,6 +31,7 @@ func jwf5DefaultParams(p *Params) {
 	p[PFdiscAshift], p[PFdiscRshift], p[PFdiscTerm1] = 1, 1, 1
 	p[POctagonMode] = 1
 	p[PNpolarN] = 1
+	jwf6DefaultParams(p)
 }
 
 // applyJWF5 adds plugin variation id with weight w to s (applyJWF4's rest).
@@ -73,6 +74,8 @@ func (s *varState) applyJWF5(id VarID, w float64, r *rng.Stream) {
 		s.octagon(w)
 	case VarNpolar:
 		s.npolar(w, r)
+	default:
+		s.applyJWF6(id, w, r)
 	}
 }
 

@@ -30,6 +30,7 @@ var jwfClass = map[VarID]string{
 	VarBubble2: "Bubble2Func", VarWaffle: "WaffleFunc",
 	VarWaves3Wf: "Waves3WFFunc", VarWaves22: "Waves22Func", VarWaves3: "Waves3Func", VarWaves4: "Waves4Func",
 	VarXheart: "XHeartFunc", VarFdisc: "FDiscFunc", VarOctagon: "OctagonFunc", VarNpolar: "NPolarFunc",
+	VarSynth: "SynthFunc",
 	// waves2b is not here: its class needs the colt library's Bessel J1,
 	// which the harness does not build; TestJWF5Variations pins it by hand.
 }
@@ -142,6 +143,7 @@ func jwfCases() [][]jwfTerm {
 		{{id: VarHypertile1, w: 0.6, params: []jwfParam{{PHypertile1P, "p", 8}, {PHypertile1Q, "q", 3}}}},
 		{{id: VarJulia3D, w: 0.7, params: []jwfParam{{PJulia3DPower, "power", 2}}}, {id: VarSpherical3D, w: 0.4}, {id: VarZcone, w: 0.3}, {id: VarZscale, w: -0.6}},
 	}
+	cs = append(cs, jwf6RefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {
@@ -238,7 +240,8 @@ func TestJWildfireReference(t *testing.T) {
 		}
 		g := got[i]
 		for k, v := range [3]float64{g.x, g.y, g.z} {
-			if d := math.Abs(v - r[k]); d > 1e-9*max(1, math.Abs(r[k])) {
+			// NaN must meet NaN: a difference with a NaN compares false.
+			if d := math.Abs(v - r[k]); d > 1e-9*max(1, math.Abs(r[k])) || math.IsNaN(v) != math.IsNaN(r[k]) {
 				t.Errorf("%s: coordinate %d = %.17g, JWildfire %.17g", g.label, k, v, r[k])
 			}
 		}

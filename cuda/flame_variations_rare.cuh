@@ -7,6 +7,7 @@
 // misses on simple genomes. Returns the variation's contribution (px, py).
 #pragma once
 // Included by flame_variations.cuh after PgFlameVarState and its helpers.
+#include "flame_variations_jwf.cuh"
 
 static __device__ __forceinline__ float2 pg_flame_var_rare_body(unsigned vid, float w, PgFlameVarState &s,
 								 const float *p, PgRng &rng) {
@@ -344,7 +345,13 @@ static __device__ __forceinline__ float2 pg_flame_var_rare_body(unsigned vid, fl
 		px += k * (ru * rv + iu * iv); py += k * (iu * rv - ru * iv);
 		break;
 	}
-	default: break;
+	default: // JWildfire's plugin variations (ids from NUM_VARS on), out of line again
+		if (vid >= NUM_VARS) {
+			const PgFlameJwfOut o = pg_flame_var_jwf(vid, w, s, p, rng.state);
+			rng.state = o.rng;
+			return o.d;
+		}
+		break;
 	}
 	return make_float2(px, py);
 }

@@ -8,8 +8,10 @@ import (
 // CUDAIDsHeader renders cuda/flame_ids.cuh: the VarID and ParamID numbers as
 // C macros, so device code indexes parameters exactly as Go does. A test
 // keeps the checked-in header equal to this. Only the GPU's ranges are
-// written (GPUNumVars, GPUNumParams): the CPU-only variations and their
-// parameters come after them and leave the kernels unchanged.
+// written: flam3's (GPUNumVars, GPUNumParams), then the plugin variations
+// the kernels have (gpuPluginVars, by their CPU IDs) and their parameters
+// at their GPU index (gpuPluginParams); the other CPU-only variations and
+// parameters are not named.
 func CUDAIDsHeader() string {
 	var b strings.Builder
 	b.WriteString("// Generated from internal/flame/ids.go by `go test ./internal/flame -run TestCUDAIDs -update`.\n")
@@ -18,10 +20,19 @@ func CUDAIDsHeader() string {
 		fmt.Fprintf(&b, "#define VAR_%s %d\n", strings.ToUpper(name), id)
 	}
 	fmt.Fprintf(&b, "#define NUM_VARS %d\n\n", GPUNumVars)
+	b.WriteString("// JWildfire plugin variations on the GPU (cuda/flame_variations_jwf.cuh).\n")
+	for _, id := range gpuPluginVars {
+		fmt.Fprintf(&b, "#define VAR_%s %d\n", strings.ToUpper(VarNames[id]), id)
+	}
+	b.WriteString("\n")
 	for id := ParamID(0); id < GPUNumParams; id++ {
 		fmt.Fprintf(&b, "#define P_%s %d\n", strings.ToUpper(paramName(id)), id)
 	}
-	fmt.Fprintf(&b, "#define PRECALC_FIRST %d\n#define NUM_PARAMS %d\n", PrecalcFirst, GPUNumParams)
+	fmt.Fprintf(&b, "#define PRECALC_FIRST %d\n", PrecalcFirst)
+	for k, id := range gpuPluginParams {
+		fmt.Fprintf(&b, "#define P_%s %d\n", strings.ToUpper(paramName(id)), int(GPUNumParams)+k)
+	}
+	fmt.Fprintf(&b, "#define NUM_PARAMS %d\n", gpuNumParams)
 	return b.String()
 }
 

@@ -2,7 +2,6 @@ package flame
 
 import (
 	"fmt"
-	"math"
 )
 
 // gpuInputs converts a plan into the structures the kernels read. It lives
@@ -60,12 +59,13 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 		gg.Choose[row][len(w)-1] = 2 // past any draw in [0,1): rounding never escapes
 	}
 	xs := make([]gpuXform, 0, len(cg.xforms)+1)
+	zeroZ := zStaysZero(g)
 	conv := func(px *preparedXform) error {
 		x := px.x
-		if name, ok := pluginVar(x); ok {
+		if name, ok := pluginVarZ(x, zeroZ); ok {
 			return fmt.Errorf("flame %q: variation %s is not on the GPU backend yet: render it with --device cpu", g.Name, name)
 		}
-		vars := gpuVarTerms(x.Vars)
+		vars := gpuVarTerms(x.Vars, zeroZ)
 		if len(vars) > gpuMaxVars {
 			return fmt.Errorf("flame %q: an xform with %d variations, the GPU backend takes at most %d",
 				g.Name, len(vars), gpuMaxVars)
@@ -92,12 +92,7 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 			}
 			gx.LinearW += float32(v.Weight)
 		}
-		for i, v := range x.Params[:GPUNumParams] { // the rest are CPU-only variations' (refused above)
-			gx.Params[i] = float32(v)
-			if math.IsInf(float64(gx.Params[i]), 0) && !math.IsInf(v, 0) {
-				gx.Params[i] = float32(math.Copysign(math.MaxFloat32, v))
-			}
-		}
+		gx.Params = gpuParams(x)
 		xs = append(xs, gx)
 		return nil
 	}

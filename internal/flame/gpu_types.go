@@ -24,7 +24,7 @@ type gpuXform struct {
 	Pad        [3]int32
 	Weights    [gpuMaxVars]float32
 	IDs        [gpuMaxVars]uint8
-	Params     [GPUNumParams]float32 // the CPU-only parameters after them are never on the GPU
+	Params     [gpuNumParams]float32 // flam3's, then gpuPluginParams (gpu_plugins.go)
 }
 
 type gpuGenome struct {

@@ -146,21 +146,29 @@ func (cg *chaosGame) runBatch3D(k int64, n int, h *histogram) (bad int64) {
 }
 
 // pluginVar returns the first variation of x beyond flam3's that has a
-// weight: the CUDA kernels do not have them yet. flatten is not counted:
-// it only zeroes z, which the kernels do not carry, so it is exactly a no-op
-// there (and flam3 corpus genomes carry it).
-// Stage terms (pre_, post_) are not on the GPU either: their name is
-// returned.
-func pluginVar(x *Xform) (string, bool) {
+// weight and that the CUDA kernels do not have (gpuHasVar): pluginVarZ
+// with z not known to stay zero.
+func pluginVar(x *Xform) (string, bool) { return pluginVarZ(x, false) }
+
+// pluginVarZ is pluginVar for an xform of a genome whose z stays zero when
+// zeroZ (zStaysZero): then linear3D and zscale are 2D (gpuVarTerms maps
+// them). flatten is not counted: it only zeroes z, which the kernels do not
+// carry, so it is exactly a no-op there (and flam3 corpus genomes carry it).
+// Stage terms (pre_, post_) are not on the GPU: their name is returned.
+func pluginVarZ(x *Xform, zeroZ bool) (string, bool) {
 	for _, t := range x.Stages {
 		if t.Weight != 0 {
 			return t.Name(), true
 		}
 	}
 	for _, v := range x.Vars {
-		if v.Weight != 0 && v.ID >= GPUNumVars && v.ID != VarFlatten {
-			return VarNames[v.ID], true
+		if v.Weight == 0 || gpuHasVar(v.ID) || v.ID == VarFlatten {
+			continue
 		}
+		if zeroZ && (v.ID == VarLinear3D || v.ID == VarZscale) {
+			continue
+		}
+		return VarNames[v.ID], true
 	}
 	return "", false
 }
@@ -172,33 +180,44 @@ func genomeUsesPluginVars(g *Genome) bool {
 	if g.Camera.Active() {
 		return true
 	}
+	zeroZ := zStaysZero(g)
 	for i := range g.Xforms {
-		if _, ok := pluginVar(&g.Xforms[i]); ok {
+		if _, ok := pluginVarZ(&g.Xforms[i], zeroZ); ok {
 			return true
 		}
 	}
 	if g.Final != nil {
-		_, ok := pluginVar(g.Final)
+		_, ok := pluginVarZ(g.Final, zeroZ)
 		return ok
 	}
 	return false
 }
 
-// gpuVarTerms is vs without the terms the kernels have no ID for (VarID ≥
-// GPUNumVars), once pluginVar has refused any with a weight: flatten, which
-// only zeroes a z the kernels do not carry (so a linear xform stays
-// linear_only), and zero-weight plugin terms an API caller may leave in.
-func gpuVarTerms(vs []VarTerm) []VarTerm {
-	for i := range vs {
-		if vs[i].ID >= GPUNumVars {
-			out := append([]VarTerm(nil), vs[:i]...)
-			for _, v := range vs[i+1:] {
-				if v.ID < GPUNumVars {
-					out = append(out, v)
-				}
-			}
-			return out
+// gpuVarTerms is vs as the kernels take it, once pluginVarZ has refused
+// any term they lack with a weight: the terms they have no ID for are
+// dropped (flatten, which only zeroes a z the kernels do not carry, so a
+// linear xform stays linear_only; zero-weight plugin terms an API caller may
+// leave in; zscale where zeroZ, which then adds nothing to x and y), and
+// where zeroZ linear3D becomes linear, which it then is in (x, y), so an
+// xform of linear3D terms keeps the linear_only fast path.
+func gpuVarTerms(vs []VarTerm, zeroZ bool) []VarTerm {
+	keep := func(v VarTerm) (VarTerm, bool) {
+		if zeroZ && v.ID == VarLinear3D {
+			return VarTerm{ID: VarLinear, Weight: v.Weight}, true
 		}
+		return v, gpuHasVar(v.ID)
+	}
+	for i := range vs {
+		if _, ok := keep(vs[i]); ok && vs[i].ID != VarLinear3D {
+			continue
+		}
+		out := append([]VarTerm(nil), vs[:i]...)
+		for _, v := range vs[i:] {
+			if t, ok := keep(v); ok {
+				out = append(out, t)
+			}
+		}
+		return out
 	}
 	return vs
 }

@@ -179,10 +179,8 @@ func vtRun(t *testing.T, dev *gpu.Device, fn gpu.Func[vartestArgs], c vtCase) vt
 	for i, v := range x.Coefs {
 		coefs[i] = float32(v)
 	}
-	params := make([]float32, GPUNumParams)
-	for i, v := range x.Params[:GPUNumParams] {
-		params[i] = float32(v)
-	}
+	gp := gpuParams(&x) // flam3's parameters, then the ported plugins' (gpu_plugins.go)
+	params := gp[:]
 	got := vtLaunch(t, dev, fn, c.in, ids, ws, coefs, params, c.seed)
 
 	res := vtResult{name: c.name}

@@ -1,0 +1,87 @@
+//go:build cuda
+
+package flame
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
+
+// TestCUDAPluginsMatchCPU renders testdata/flame/plugins.flam3 (linear3D,
+// zscale, flatten, hypertile2, bwraps7, julian2, sineblur, waves23,
+// boarders2) on both backends, with the built-in kernel and with the one
+// compiled for the genome: the GPU image must be as close to the CPU image
+// as two CPU images of different seeds are, and must come from the GPU
+// (CUDA.Render hands genomes the kernels lack to the CPU).
+func TestCUDAPluginsMatchCPU(t *testing.T) {
+	r := cudaRenderer(t)
+	g := loadTestGenome(t, "plugins")
+	o := Options{Width: 200, Quality: 500}
+	o.Seed = 1
+	cpu1, _, err := CPU{}.Render(context.Background(), g, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Seed = 2
+	cpu2, _, err := CPU{}.Render(context.Background(), g, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noise := refMAD(cpu1.NRGBA(), cpu2.NRGBA())
+	defer func(n float64) { specialStillSamples = n }(specialStillSamples)
+	for _, builtin := range []bool{true, false} {
+		name := map[bool]string{true: "built-in", false: "compiled"}[builtin]
+		t.Run(name, func(t *testing.T) {
+			if _, _, err := gpu.NVRTCVersion(); err != nil && !builtin {
+				t.Skip(err)
+			}
+			builtinOnly, specialStillSamples = builtin, 0
+			defer func() { builtinOnly = false }()
+			o.Seed = 3
+			gp, st, err := r.Render(context.Background(), g, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.DeviceBytes == 0 || strings.HasPrefix(st.Kernel, "compiled") == builtin {
+				t.Fatalf("device bytes %d, kernel %q: the render did not run the %s kernel", st.DeviceBytes, st.Kernel, name)
+			}
+			got := refMAD(gp.NRGBA(), cpu1.NRGBA())
+			t.Logf("MAD(gpu, cpu) %.3f, MAD(cpu seed 1, cpu seed 2) %.3f", got, noise)
+			if got > 1.5*noise+0.5 {
+				t.Fatalf("GPU differs from CPU by %.3f, more than the CPU's own seed noise %.3f allows", got, noise)
+			}
+		})
+	}
+}
+
+// TestSpecialSourceCompilesPlugins: the kernel compiled for the plugin
+// genome's xforms (plugin ids with constant dispatch into
+// flame_variations_jwf.cuh) compiles with NVRTC; no device needed.
+func TestSpecialSourceCompilesPlugins(t *testing.T) {
+	if _, _, err := gpu.NVRTCVersion(); err != nil {
+		t.Skip(err)
+	}
+	g := loadTestGenome(t, "plugins")
+	p, err := newPlan(g, Options{Width: 64, Height: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gg, xs, err := p.gpuInputs(p.chaosGame(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := specialSource(xs, int(gg.NXforms))
+	if !strings.Contains(src, "hypertile2") || !strings.Contains(src, "bwraps7") {
+		t.Fatalf("the generated source names no plugin variation:\n%s", src)
+	}
+	ptx, err := gpu.CompileToPTX("flame_special.cu", src, specialHeaders(), []string{"--gpu-architecture=compute_90", "--std=c++17"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(ptx), ".entry pg_flame_iterate(") {
+		t.Fatal("no pg_flame_iterate in the PTX")
+	}
+}

@@ -34,15 +34,15 @@ type geoFeature struct {
 	} `json:"geometry"`
 }
 
-// maxLotVertices bounds the quadratic self-intersection test; footprints
-// are simple convex shapes.
+// maxLotVertices bounds a lot's vertices, all rings together: the
+// self-intersection test and ear clipping are quadratic or worse.
 const maxLotVertices = 1024
 
 // floorHeight turns a "floors" property into metres.
 const floorHeight = 3.0
 
 // ParseLots reads a GeoJSON FeatureCollection of Polygon features, each a
-// convex footprint without holes, in the coordinates of the file (see
+// simple footprint, concave or with holes (interior rings), in the coordinates of the file (see
 // ParseLotsFile and PlaceLots for its CRS). Numeric properties become lot
 // attributes: "height" (metres) or "floors" (3 m each) set the lot's height,
 // "attr" its ShapeCustomAttribute(). Every problem names the feature.
@@ -104,14 +104,9 @@ func parseFeature(i int, f geoFeature) (Lot, error) {
 	if len(rings) == 0 {
 		return l, fmt.Errorf("polygon has no ring")
 	}
-	if len(rings) > 1 {
-		return l, fmt.Errorf("polygon has %d holes; lots must be convex without holes", len(rings)-1)
-	}
-	poly, err := validRing(rings[0])
-	if err != nil {
+	if err := lotRings(&l, rings); err != nil {
 		return l, err
 	}
-	l.Polygon = poly
 	if err := lotProperties(&l, f.Properties); err != nil {
 		return l, err
 	}
@@ -203,14 +198,6 @@ func validRing(ring [][]float64) ([][2]float64, error) {
 	if len(pts) > maxLotVertices {
 		return nil, fmt.Errorf("%d vertices, more than the %d a lot may have", len(pts), maxLotVertices)
 	}
-	if i, j, ok := selfIntersection(pts); ok {
-		return nil, fmt.Errorf("self-intersecting: edges %d and %d cross", i, j)
-	}
-	area := 0.0
-	for i := range pts {
-		a, b := pts[i], pts[(i+1)%len(pts)]
-		area += a[0]*b[1] - b[0]*a[1]
-	}
 	// The ring's extent, not its distance from 0: projected coordinates
 	// (UTM northings of millions of metres) must not blur small lots.
 	lo, hi := pts[0], pts[0]
@@ -219,11 +206,16 @@ func validRing(ring [][]float64) ([][2]float64, error) {
 		hi = [2]float64{math.Max(hi[0], p[0]), math.Max(hi[1], p[1])}
 	}
 	scale := math.Max(hi[0]-lo[0], hi[1]-lo[1])
+	// A triangle that doubles back has no area, and says so below.
+	if j, ok := spike(pts, 1e-12*math.Max(1, scale*scale)); ok && len(pts) > 3 {
+		return nil, fmt.Errorf("doubles back on itself at vertex %d", j)
+	}
+	if i, j, ok := selfIntersection(pts); ok {
+		return nil, fmt.Errorf("self-intersecting: edges %d and %d cross", i, j)
+	}
+	area := ringArea(pts)
 	if math.Abs(area)/2 <= 1e-12*math.Max(1, scale*scale) {
 		return nil, fmt.Errorf("zero area")
-	}
-	if j, ok := reflexVertex(pts, area, 1e-12*math.Max(1, scale*scale)); ok {
-		return nil, fmt.Errorf("not convex at vertex %d", j)
 	}
 	return pts, nil
 }

@@ -28,6 +28,9 @@ func (g *Grammar) solid(s *Shape) solid {
 	if s.Roof != NoRoof {
 		return roofSolid(s.Roof, x, y, z)
 	}
+	if fp := g.footprintOf(s.Profile); fp != nil && s.Roof == NoRoof {
+		return fp.solid(s.Kind, x, y, z)
+	}
 	if s.Profile != 0 {
 		pts := g.Profiles[s.Profile]
 		n := len(pts)
@@ -116,6 +119,9 @@ func roofSolid(k RoofKind, x, y, h float64) solid {
 
 // counts is the corners and triangles of s as the encoders write it.
 func (g *Grammar) counts(s *Shape) (corners, triangles int) {
+	if fp := g.footprintOf(s.Profile); fp != nil && s.Roof == NoRoof && s.Kind != Sphere {
+		return fp.counts(s.Kind)
+	}
 	switch {
 	case s.Kind == Sphere:
 		return sphereCorners, sphereTriangles
@@ -137,6 +143,9 @@ func (g *Grammar) counts(s *Shape) (corners, triangles int) {
 
 // faceCount is the number of faces of s's solid (one normal each in OBJ).
 func (g *Grammar) faceCount(s *Shape) int {
+	if fp := g.footprintOf(s.Profile); fp != nil && s.Roof == NoRoof && s.Kind != Sphere {
+		return fp.faceCount(s.Kind)
+	}
 	switch {
 	case s.Kind == Sphere:
 		return sphereTriangles

@@ -11,12 +11,14 @@ import (
 // and GeoJSON y is world -Z, so with Y up (CompSplit's top face is +Y) the
 // map reads the right way round from above.
 
-// Lot is a building footprint: a convex polygon (counter-clockwise or
-// clockwise, open: the first vertex is not repeated) and its attributes.
+// Lot is a building footprint: a simple polygon (counter-clockwise or
+// clockwise, open: the first vertex is not repeated), its holes (open
+// rings strictly inside it, none inside another) and its attributes.
 type Lot struct {
 	Index   int    // position among the lots; keys the lot's seed
 	ID      string // the GeoJSON feature id, or "" when it had none
 	Polygon [][2]float64
+	Holes   [][][2]float64
 	Height  float64            // metres; 0 means the caller's default
 	Attrs   map[string]float64 // other numeric properties, kept for reporting
 	Attr    *float64           // "attr" property: ShapeCustomAttribute() of the axiom

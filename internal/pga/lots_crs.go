@@ -161,9 +161,11 @@ func PlaceLots(file string, lf *LotsFile, o PlaceOptions) (*geo.Georef, []string
 	}
 	e0, n0 := math.Round((lo[0]+hi[0])/2), math.Round((lo[1]+hi[1])/2)
 	for _, l := range lf.Lots {
-		for j := range l.Polygon {
-			l.Polygon[j][0] -= e0
-			l.Polygon[j][1] -= n0
+		for _, ring := range append([][][2]float64{l.Polygon}, l.Holes...) {
+			for j := range ring {
+				ring[j][0] -= e0
+				ring[j][1] -= n0
+			}
 		}
 	}
 	g := &geo.Georef{CRS: dst.Ref(), Origin: dst.OriginAt(e0, n0), Axes: geo.Axes}
@@ -289,17 +291,29 @@ func project(file string, lots []Lot, src, dst geo.CRS) error {
 	p := dst.Projector()
 	lon0 := float64(dst.Zone)*6 - 183
 	for _, l := range lots {
-		for j, v := range l.Polygon {
-			lon, lat := src.ToLonLat(v[0], v[1])
-			if !(math.Abs(lat) < 90) || math.IsInf(lon, 0) {
-				return &LotError{File: file, Index: l.Index, ID: l.ID, Msg: fmt.Sprintf("vertex %d: latitude %g is not on the globe (%s)", j, lat, src)}
+		// Holes lie inside the outer ring, so its checks hold for them too.
+		for _, ring := range append([][][2]float64{l.Polygon}, l.Holes...) {
+			if err := projectRing(file, l, ring, src, dst, p, lon0); err != nil {
+				return err
 			}
-			if d := math.Mod(math.Mod(lon-lon0, 360)+540, 360) - 180; math.Abs(d) > maxFromMeridian {
-				return &LotError{File: file, Index: l.Index, ID: l.ID,
-					Msg: fmt.Sprintf("vertex %d at longitude %.6f is %.1f° from %s's central meridian (at most %g°): give the lots of each region separately, or another --crs", j, lon, math.Abs(d), dst, maxFromMeridian)}
-			}
-			l.Polygon[j][0], l.Polygon[j][1] = p(lon, lat)
 		}
+	}
+	return nil
+}
+
+// projectRing takes a ring of lot l from src to dst (p is dst's
+// projector, lon0 its central meridian), in place.
+func projectRing(file string, l Lot, ring [][2]float64, src, dst geo.CRS, p func(lon, lat float64) (x, y float64), lon0 float64) error {
+	for j, v := range ring {
+		lon, lat := src.ToLonLat(v[0], v[1])
+		if !(math.Abs(lat) < 90) || math.IsInf(lon, 0) {
+			return &LotError{File: file, Index: l.Index, ID: l.ID, Msg: fmt.Sprintf("vertex %d: latitude %g is not on the globe (%s)", j, lat, src)}
+		}
+		if d := math.Mod(math.Mod(lon-lon0, 360)+540, 360) - 180; math.Abs(d) > maxFromMeridian {
+			return &LotError{File: file, Index: l.Index, ID: l.ID,
+				Msg: fmt.Sprintf("vertex %d at longitude %.6f is %.1f° from %s's central meridian (at most %g°): give the lots of each region separately, or another --crs", j, lon, math.Abs(d), dst, maxFromMeridian)}
+		}
+		ring[j][0], ring[j][1] = p(lon, lat)
 	}
 	return nil
 }

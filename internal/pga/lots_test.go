@@ -26,9 +26,8 @@ func TestParseLotsErrors(t *testing.T) {
 		{"repeated vertices", `[[[0,0],[1,0],[1,0],[0,0]]]`, "2 distinct vertices"},
 		{"zero area", `[[[0,0],[1,1],[2,2],[0,0]]]`, "zero area"},
 		{"bow tie", `[[[0,0],[1,1],[1,0],[0,1],[0,0]]]`, "self-intersecting"},
-		{"non-convex", `[[[0,0],[10,0],[10,10],[5,2],[0,10],[0,0]]]`, "not convex at vertex 3"},
 		{"one coordinate", `[[[0],[1,0],[1,1],[0]]]`, "vertex 0 has 1 coordinates"},
-		{"hole", `[[[0,0],[4,0],[4,4],[0,0]],[[1,1],[2,1],[2,2],[1,1]]]`, "1 holes"},
+		{"hole crossing", `[[[0,0],[4,0],[4,4],[0,0]],[[1,1],[2,1],[2,2],[1,1]]]`, "hole 1 (ring 1) edge 0 crosses or touches outer ring edge 2"},
 		{"strings", `[[["a","b"]]]`, "polygon coordinates"},
 	} {
 		src := collection(ok, polygon(`"x7"`, `{}`, c.feature))

@@ -185,6 +185,9 @@ type Grammar struct {
 	// Links are the (ancestor, target) pairs of the bilateral queries
 	// (bilateral.go); Bilateral expressions refer to them by index.
 	Links []*Link
+	// footprints are the profiles of concave and holed lots (footprint.go),
+	// by profile index; LotAxioms adds them.
+	footprints map[int32]*footprint
 }
 
 // TermName is the name of a terminal's kind.

@@ -13,10 +13,14 @@ import (
 // (top: RotationX(-90), bottom: RotationX(90)) carrying the profile, the
 // bottom one mirrored in v (as seen from below). Side i is the edge from
 // point i-1 to point i: local X along the edge, Y along the prism's +Y, Z
-// pointing out. Child indices: 0 top, 1 bottom, 2+i side i.
+// pointing out. Child indices: 0 top, 1 bottom, 2+i side i. A lot
+// footprint's holes follow its outer ring, their sides facing into the hole.
 func (ev *evaluator) prismSplit(r *Rule, op *Op, s Shape, depth int) error {
-	pts := ev.g.Profiles[s.Profile]
-	n := 2 + len(pts)
+	rings := ev.g.profileRings(s.Profile)
+	n := 2
+	for _, ring := range rings {
+		n += len(ring)
+	}
 	x, y, z := s.Size[0], s.Size[1], s.Size[2]
 	top := child(s, 0, n)
 	top.Kind = Quad
@@ -33,22 +37,26 @@ func (ev *evaluator) prismSplit(r *Rule, op *Op, s Shape, depth int) error {
 	if err := ev.sub(r, op.Branches[1].Body, 0, bottom, depth); err != nil {
 		return err
 	}
-	for i, q := range pts {
-		p := pts[(i+len(pts)-1)%len(pts)]
-		ax, az := p[0]*x, -p[1]*z
-		dx, dz := q[0]*x-ax, -q[1]*z-az
-		l := math.Hypot(dx, dz)
-		if l == 0 {
-			continue
-		}
-		dx, dz = dx/l, dz/l
-		frame := Mat4{dx, 0, -dz, ax + dx*l/2, 0, 1, 0, 0, dz, 0, dx, az + dz*l/2, 0, 0, 0, 1}
-		c := child(s, 2+i, n)
-		c.Kind, c.Profile = Quad, 0
-		c.Transform = s.Transform.Mul(frame)
-		c.Size = Vec3{l, y, 0}
-		if err := ev.sub(r, op.Branches[2].Body, 0, c, depth); err != nil {
-			return err
+	side := 2
+	for _, pts := range rings {
+		for i, q := range pts {
+			p := pts[(i+len(pts)-1)%len(pts)]
+			ax, az := p[0]*x, -p[1]*z
+			dx, dz := q[0]*x-ax, -q[1]*z-az
+			l := math.Hypot(dx, dz)
+			side++
+			if l == 0 {
+				continue
+			}
+			dx, dz = dx/l, dz/l
+			frame := Mat4{dx, 0, -dz, ax + dx*l/2, 0, 1, 0, 0, dz, 0, dx, az + dz*l/2, 0, 0, 0, 1}
+			c := child(s, side-1, n)
+			c.Kind, c.Profile = Quad, 0
+			c.Transform = s.Transform.Mul(frame)
+			c.Size = Vec3{l, y, 0}
+			if err := ev.sub(r, op.Branches[2].Body, 0, c, depth); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -60,7 +60,7 @@ type lotEdge struct{ ox, oy, nx, ny float64 }
 func lotEdges(lots []Lot) [][]lotEdge {
 	edges := make([][]lotEdge, len(lots))
 	for i, l := range lots {
-		p := l.Polygon
+		p := overflowRing(l)
 		area := 0.0
 		for k := range p {
 			q := p[(k+1)%len(p)]

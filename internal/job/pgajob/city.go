@@ -76,7 +76,7 @@ func runCity(ctx context.Context, env *job.Env, o Options, path string, outs []s
 	if err != nil {
 		return err
 	}
-	lots, axioms, err := c.layLots(ctx, kind)
+	lots, axioms, err := c.layLots(ctx, g, kind)
 	if err != nil {
 		return err
 	}
@@ -136,8 +136,9 @@ func (c *city) parse(ctx context.Context) (*pga.Grammar, pga.ShapeKind, error) {
 }
 
 // layLots reads the --lots file or lays out the --grid, and stands an
-// axiom of kind on each lot.
-func (c *city) layLots(ctx context.Context, kind pga.ShapeKind) ([]pga.Lot, []pga.Shape, error) {
+// axiom of kind on each lot (concave and holed lots on their polygon, which
+// g learns as a profile).
+func (c *city) layLots(ctx context.Context, g *pga.Grammar, kind pga.ShapeKind) ([]pga.Lot, []pga.Shape, error) {
 	o, env := &c.o, c.env
 	start := time.Now()
 	var lots []pga.Lot
@@ -177,7 +178,10 @@ func (c *city) layLots(ctx context.Context, kind pga.ShapeKind) ([]pga.Lot, []pg
 			return nil, nil, err
 		}
 	}
-	axioms := pga.LotAxioms(kind, lots, env.Seed, o.Height)
+	axioms, err := g.LotAxioms(kind, lots, env.Seed, o.Height)
+	if err != nil {
+		return nil, nil, err
+	}
 	c.rep.Axioms = len(axioms)
 	c.rep.LotsMS = ms(time.Since(start))
 	return lots, axioms, nil

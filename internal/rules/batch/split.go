@@ -50,9 +50,7 @@ const MinSplit = 8 * lanes
 func NewSplit(p *bytecode.Program, stop *atomic.Bool, parts, min int) *Split {
 	s := &Split{p: p, snap: make([]uint32, p.Words), min: min}
 	for range parts {
-		b := NewEval(p, stop)
-		b.snap = s.snap
-		b.ref.ShareSnapshot(s.snap)
+		b := newEval(p, stop, bytecode.NewVMSharing(p, stop, s.snap))
 		s.parts = append(s.parts, b)
 	}
 	return s

@@ -41,7 +41,7 @@ else
   KERNELS    :=
 endif
 
-.PHONY: bench-flam3-anim all procgen kernels kernels-parallel test test-cpu test-cuda cross test-foreign gpu-bins bench bench-lsys bench-gpu bench-rules bench-e2e bench-anim bench-devices slurm-test equiv clean
+.PHONY: bench-flam3-anim all procgen kernels kernels-parallel test test-cpu test-cuda cross test-foreign gpu-bins bench bench-lsys bench-gpu bench-rules bench-life-cpu bench-e2e bench-anim bench-devices slurm-test equiv clean
 
 all: procgen
 
@@ -162,6 +162,13 @@ bench-rules:
 	@mkdir -p bin
 	$(GO) test -run '^$$' -bench 'TableCPU' -cpu 2 -count 5 -benchtime 1x ./internal/rules > bin/rules-bench-cpu2.txt
 	@awk -f scripts/rules-table.awk $(wildcard bin/rules-bench-h100.txt) bin/rules-bench-cpu2.txt
+
+# The whole command for Life on one 512x512 board for 100 steps on the CPU
+# (JSON in and out) against a plain one-thread C loop (scripts/life-loop.c,
+# gcc -O2) in the same run: median wall times of 5 and their ratio
+# (scripts/bench-life-cpu.sh; W=, H=, STEPS=, RUNS=).
+bench-life-cpu: procgen
+	scripts/bench-life-cpu.sh $(BIN)/procgen
 
 # On the GPU machine, after `make gpu-bins` here, with the corpus copied to .gpu/ (see the script)
 bench-gpu:

@@ -15,6 +15,10 @@ var ErrNotOnGPU = errors.New("not supported on the GPU")
 // ErrNotOnGPU), or nil. A caller that picks the device by itself (--device
 // auto) runs such a program on the CPU.
 func GPUSupports(p *Program) error {
+	if p.Words > bytecode.MaxWordsGPU {
+		return fmt.Errorf("%s: a state of %d words, more than the %d the GPU backend handles (the CPU backend takes up to %d): %w",
+			p.File, p.Words, bytecode.MaxWordsGPU, int64(bytecode.MaxWords), ErrNotOnGPU)
+	}
 	for _, r := range p.Rules {
 		if n := r.Hi - r.Lo; n > bytecode.MaxRangeGPU {
 			return fmt.Errorf("%s:%d:%d: rule %s ranges over %d indices, more than the %d the GPU backend handles (the CPU backend takes up to %d): %w",

@@ -132,3 +132,38 @@ func TestProgressPerStep(t *testing.T) {
 		}
 	}
 }
+
+// A field of more than 2^24 cells (a 4097x4097 board) compiles and runs on
+// the CPU, matching the plain loop; the GPU backend, which takes states of
+// up to 2^24 words, says it does not. A field may hold up to 2^31-1 cells
+// (int constants are int32), and two of them that together pass 2^31
+// words are refused.
+func TestFieldBeyondGPU(t *testing.T) {
+	const w, h = 4097, 4097
+	p := compileConfig(t, "life.rules", map[string]string{"W": "4097", "H": "4097"})
+	if err := GPUSupports(p); !errors.Is(err, ErrNotOnGPU) || !strings.Contains(err.Error(), "16785409 words") {
+		t.Fatalf("GPUSupports: %v", err)
+	}
+	st := Generate(p, 1, 3)
+	cells := make([]byte, w*h)
+	for k, v := range st.Data {
+		cells[k] = byte(v)
+	}
+	want := lifeLoop(cells, make([]byte, w*h), w, h, 1)
+	runCPU(t, p, st, Options{Steps: 1})
+	for k, v := range st.Data {
+		if byte(v) != want[k] {
+			t.Fatalf("cell %d: %d, want %d", k, v, want[k])
+		}
+	}
+	if q := compileConfig(t, "life.rules", map[string]string{"W": "46340", "H": "46340"}); q.Words != 46340*46340 {
+		t.Fatalf("46340x46340: %d words", q.Words)
+	}
+	if _, err := Compile("big.rules", []byte("state { int a[2147483647] }\nrule r over i in 0..1 { a[i] = 1 }"), nil); err != nil {
+		t.Errorf("a field of 2^31-1 cells: %v", err)
+	}
+	if _, err := Compile("big.rules", []byte("state {\n int a[2000000000]\n int b[2000000000]\n}\nrule r over i in 0..1 { a[i] = 1 }"), nil); err == nil ||
+		!strings.Contains(err.Error(), "big.rules:3:6: the state exceeds 2147483648 words") {
+		t.Errorf("two fields of 2e9 cells: %v", err)
+	}
+}

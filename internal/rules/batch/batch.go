@@ -96,7 +96,12 @@ type Eval struct {
 // NewEval plans p for the batch evaluator; stop, when set, ends the
 // evaluation early. p must pass Fits.
 func NewEval(p *bytecode.Program, stop *atomic.Bool) *Eval {
-	ref := bytecode.NewVM(p, stop)
+	return newEval(p, stop, bytecode.NewVM(p, stop))
+}
+
+// newEval plans p for the batch evaluator around ref, the interpreter that
+// names its faults; its snapshot is the evaluator's.
+func newEval(p *bytecode.Program, stop *atomic.Bool, ref *bytecode.VM) *Eval {
 	b := &Eval{p: p, ref: ref, snap: ref.Snapshot(), stop: stop}
 	b.ky, b.skip, b.fuse, b.acc = planBatch(p)
 	b.fma = planFMA(p, jumpTargets(p))

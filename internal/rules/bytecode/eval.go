@@ -89,6 +89,14 @@ func NewVM(p *Program, stop *atomic.Bool) *VM {
 	return &VM{p: p, snap: make([]uint32, p.Words), stop: stop}
 }
 
+// NewVMSharing is NewVM reading its snapshot from snap, which its owner
+// fills (TakeSnapshot), without a buffer of its own: a board of 2^31 cells
+// split over 16 parts would otherwise allocate 16 snapshots of 8 GiB that
+// no part reads.
+func NewVMSharing(p *Program, stop *atomic.Bool, snap []uint32) *VM {
+	return &VM{p: p, snap: snap, stop: stop}
+}
+
 // Snapshot is the buffer rules read their snapshot fields from.
 func (e *VM) Snapshot() []uint32 { return e.snap }
 

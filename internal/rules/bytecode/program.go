@@ -88,8 +88,13 @@ const (
 	MaxCode     = 8192     // code words (the kernel keeps the program in shared memory)
 	MaxRange    = 1 << 31  // indices per rule (the index is an int32)
 	MaxRangeGPU = MaxRange // indices per rule on the GPU (past 2^19: the wide kernels, rules/ptx encoding.go)
-	MaxWords    = 1 << 24  // words per state
-	MaxPendings = 255      // scattered (pending) writes per evaluation
+	// Words per state: a field of 2^31 cells (an index is an int32, so
+	// no field could use more). The CPU backend runs them where memory
+	// allows (the run is sized against --max-memory first); the GPU
+	// backend takes up to MaxWordsGPU.
+	MaxWords    = 1 << 31
+	MaxWordsGPU = 1 << 24 // words per state on the GPU
+	MaxPendings = 255     // scattered (pending) writes per evaluation
 )
 
 // Opcodes. An instruction is op | a<<8 | b<<16 | c<<24; OpLDI, OpJMP, OpJZ

@@ -206,7 +206,12 @@ func (c *compiler) declField(d *fieldDecl) error {
 			return err
 		}
 		if n < 1 || n > bytecode.MaxWords {
-			return c.errAt(d.size.at(), "array size %d out of range 1..%d", n, bytecode.MaxWords)
+			hint := ""
+			if n < 0 {
+				// -D W=65536 -D H=32768 makes W * H wrap to -2^31.
+				hint = " (int constants are 32-bit: a size past 2147483647 wraps around)"
+			}
+			return c.errAt(d.size.at(), "array size %d out of range 1..%d%s", n, bytecode.MaxWords, hint)
 		}
 		f.Size = int(n)
 	}

@@ -46,10 +46,20 @@ func NewCPU(p *Problem, workers int) *CPU {
 
 func (c *CPU) Name() string { return "cpu" }
 
-// Eval computes every candidate's expected counts per unit STR, trap by
-// trap in chunks shared among the workers, then each candidate's
-// likelihood.
-func (c *CPU) Eval(ctx context.Context, cands []Cand, out []Point) error {
+// Traps is the problem's trap count.
+func (c *CPU) Traps() int { return c.p.Traps() }
+
+// Sums sets s[c*traps+j] to candidate c's expected count at trap j per
+// unit STR (NaN for every trap of an invalid candidate): the part of the
+// likelihood that does not depend on the counts, so that the bootstrap can
+// score simulated counts with the same sums as the data.
+func (c *CPU) Sums(ctx context.Context, cands []Cand, s []float64) error {
+	_, err := c.sums(ctx, cands, s)
+	return err
+}
+
+// sums is Sums, also returning which candidates are valid.
+func (c *CPU) sums(ctx context.Context, cands []Cand, s []float64) ([]bool, error) {
 	p := c.p
 	nt, np := p.Traps(), p.Parents()
 	kerns := make([]forest.Kernel, len(cands))
@@ -58,8 +68,12 @@ func (c *CPU) Eval(ctx context.Context, cands []Cand, out []Point) error {
 		k, err := forest.NewKernel(cd.Species)
 		ok[i] = err == nil && cd.K >= 0 && cd.STR >= 0
 		kerns[i] = k
+		if !ok[i] {
+			for j := range nt {
+				s[i*nt+j] = math.NaN()
+			}
+		}
 	}
-	s := make([]float64, len(cands)*nt)
 	units := int64(len(cands) * nt)
 	chunk := int64(max(1, 32768/max(np, 1)))
 	workers := min(c.workers, int(units))
@@ -99,7 +113,18 @@ func (c *CPU) Eval(ctx context.Context, cands []Cand, out []Point) error {
 		})
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	return ok, ctx.Err()
+}
+
+// Eval computes every candidate's expected counts per unit STR, trap by
+// trap in chunks shared among the workers, then each candidate's
+// likelihood.
+func (c *CPU) Eval(ctx context.Context, cands []Cand, out []Point) error {
+	p := c.p
+	nt := p.Traps()
+	s := make([]float64, len(cands)*nt)
+	ok, err := c.sums(ctx, cands, s)
+	if err != nil {
 		return err
 	}
 	for ci, cd := range cands {

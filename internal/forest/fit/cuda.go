@@ -94,6 +94,9 @@ func NewCUDA(dev *gpu.Device, p *Problem) (*CUDA, error) {
 
 func (c *CUDA) Name() string { return "cuda" }
 
+// Traps is the problem's trap count.
+func (c *CUDA) Traps() int { return c.p.Traps() }
+
 // Close frees the device buffers.
 func (c *CUDA) Close() {
 	for _, b := range []*gpu.Buffer[float64]{c.traps, c.parents, c.counts, c.candBuf, c.sBuf, c.outBuf} {
@@ -144,38 +147,80 @@ func grow(dev *gpu.Device, buf *gpu.Buffer[float64], n int) (*gpu.Buffer[float64
 	return gpu.Alloc[float64](dev, n)
 }
 
+// sumsBatch uploads batch (at most fitBatch) and launches the sums
+// kernel: the expected counts per unit STR are then in c.sBuf. It returns
+// the encoded candidates (slot 7 is 0 for an invalid one).
+func (c *CUDA) sumsBatch(batch []Cand) ([]float64, error) {
+	nt, np := int32(c.p.Traps()), int32(c.p.Parents())
+	n := len(batch)
+	host := make([]float64, n*fitStride)
+	for i, cd := range batch {
+		if err := encode(cd, host[i*fitStride:(i+1)*fitStride]); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	if c.candBuf, err = grow(c.dev, c.candBuf, len(host)); err != nil {
+		return nil, err
+	}
+	if c.sBuf, err = grow(c.dev, c.sBuf, n*int(nt)); err != nil {
+		return nil, err
+	}
+	if err := c.candBuf.Write(host); err != nil {
+		return nil, err
+	}
+	pairs := int64(n) * int64(nt)
+	if err := c.sums.Launch(gpu.Dim(int((pairs+fitThreads-1)/fitThreads)), gpu.Dim(fitThreads), 0, fitSumsArgs{
+		c.candBuf.Ptr(), int32(n), c.traps.Ptr(), nt, c.parents.Ptr(), np, c.sBuf.Ptr()}); err != nil {
+		return nil, fmt.Errorf("forest fit: sums: %w", err)
+	}
+	return host, nil
+}
+
+// Sums is CPU.Sums on the device: the bootstrap scores its simulated
+// counts on the host with logLik, the twin of pg_forest_fit_loglik, from
+// the same sums the device's likelihood uses.
+func (c *CUDA) Sums(ctx context.Context, cands []Cand, s []float64) error {
+	nt := c.p.Traps()
+	for b0 := 0; b0 < len(cands); b0 += fitBatch {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		batch := cands[b0:min(b0+fitBatch, len(cands))]
+		host, err := c.sumsBatch(batch)
+		if err != nil {
+			return err
+		}
+		dst := s[b0*nt : (b0+len(batch))*nt]
+		if err := c.sBuf.ReadAt(dst, 0); err != nil {
+			return err
+		}
+		for i := range batch {
+			if host[i*fitStride+7] == 0 {
+				for j := range nt {
+					dst[i*nt+j] = math.NaN()
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // Eval evaluates cands in batches of at most fitBatch.
 func (c *CUDA) Eval(ctx context.Context, cands []Cand, out []Point) error {
-	nt, np := int32(c.p.Traps()), int32(c.p.Parents())
+	nt := int32(c.p.Traps())
 	for b0 := 0; b0 < len(cands); b0 += fitBatch {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		batch := cands[b0:min(b0+fitBatch, len(cands))]
 		n := len(batch)
-		host := make([]float64, n*fitStride)
-		for i, cd := range batch {
-			if err := encode(cd, host[i*fitStride:(i+1)*fitStride]); err != nil {
-				return err
-			}
+		if _, err := c.sumsBatch(batch); err != nil {
+			return err
 		}
 		var err error
-		if c.candBuf, err = grow(c.dev, c.candBuf, len(host)); err != nil {
-			return err
-		}
-		if c.sBuf, err = grow(c.dev, c.sBuf, n*int(nt)); err != nil {
-			return err
-		}
 		if c.outBuf, err = grow(c.dev, c.outBuf, 2*n); err != nil {
 			return err
-		}
-		if err := c.candBuf.Write(host); err != nil {
-			return err
-		}
-		pairs := int64(n) * int64(nt)
-		if err := c.sums.Launch(gpu.Dim(int((pairs+fitThreads-1)/fitThreads)), gpu.Dim(fitThreads), 0, fitSumsArgs{
-			c.candBuf.Ptr(), int32(n), c.traps.Ptr(), nt, c.parents.Ptr(), np, c.sBuf.Ptr()}); err != nil {
-			return fmt.Errorf("forest fit: sums: %w", err)
 		}
 		if err := c.loglik.Launch(gpu.Dim((n+fitThreads-1)/fitThreads), gpu.Dim(fitThreads), 0, fitLoglikArgs{
 			c.candBuf.Ptr(), int32(n), c.sBuf.Ptr(), c.counts.Ptr(), nt, c.p.total, c.outBuf.Ptr()}); err != nil {

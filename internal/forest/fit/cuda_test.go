@@ -77,3 +77,41 @@ func BenchmarkEvalCUDA(b *testing.B) {
 	defer g.Close()
 	benchEval(b, g, cands)
 }
+
+// TestCUDASumsMatchCPU compares the device's expected counts per unit STR,
+// which the bootstrap scores its simulated counts with, against the CPU's,
+// invalid candidates (NaN rows) included.
+func TestCUDASumsMatchCPU(t *testing.T) {
+	dev := gputest.Device(t, nil)
+	rng := rand.New(rand.NewPCG(5, 3))
+	trees, traps := layout(rng, 80, 257, 7)
+	data := simulate(t, rng, trees, traps, forest.Species{Kernel: forest.Weibull, STR: 200, Beta: 2, D: 0.01, Theta: 2}, 0)
+	data[0].Count++
+	p, err := NewProblem("x", data, trees)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewCUDA(dev, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	cands := randomCands(rng, 300)
+	cands[0].Species.Theta = -1 // invalid
+	want, got := make([]float64, len(cands)*p.Traps()), make([]float64, len(cands)*p.Traps())
+	if err := NewCPU(p, 0).Sums(context.Background(), cands, want); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Sums(context.Background(), cands, got); err != nil {
+		t.Fatal(err)
+	}
+	if !math.IsNaN(want[0]) || !math.IsNaN(got[0]) {
+		t.Errorf("invalid candidate: cpu %g, cuda %g, want NaN on both", want[0], got[0])
+	}
+	for i := range want {
+		w, h := want[i], got[i]
+		if math.IsNaN(w) != math.IsNaN(h) || math.Abs(w-h) > 1e-8*math.Abs(w) {
+			t.Errorf("sum %d (candidate %d): cpu %g, cuda %g", i, i/p.Traps(), w, h)
+		}
+	}
+}

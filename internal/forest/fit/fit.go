@@ -24,6 +24,10 @@ type Options struct {
 	Seed       uint64
 	// MaxEvals bounds each Nelder-Mead search (0: 1000 per parameter).
 	MaxEvals int
+	// Bootstrap is the number of parametric bootstrap samples that
+	// calibrate the profile intervals' cut-off (0: chi-squared(1)'s, which
+	// covers too rarely at a seed or two per trap; see calibrate).
+	Bootstrap int
 	// Progress, when set, is called with the evaluations done and an
 	// estimate of the total.
 	Progress func(done, total int64)
@@ -36,6 +40,9 @@ type Param struct {
 	Name           string
 	Value, Lo, Hi  float64
 	LoOpen, HiOpen bool
+	// Cut is the interval's cut-off on twice the log-likelihood ratio:
+	// 3.84 (chi-squared), or the bootstrap's quantile.
+	Cut float64
 }
 
 // Estimate is a fitted species.
@@ -50,6 +57,9 @@ type Estimate struct {
 	AIC    float64
 	Params []Param
 	Evals  int
+	// Bootstrap is the number of samples that calibrated the intervals'
+	// cut-off (0: chi-squared).
+	Bootstrap int
 }
 
 // ErrNotConverged is wrapped by the errors of a fit that did not converge
@@ -68,6 +78,10 @@ type space struct {
 	iK      int // -1 for Poisson
 	evals   int64
 	estEval int64
+	// starts are points (z coordinates) the global search tries beside
+	// its random candidates: a bootstrap sample's fit starts from the
+	// model it was drawn from.
+	starts [][]float64
 }
 
 func (sp *space) cand(u []float64, str float64) Cand {
@@ -178,6 +192,9 @@ func Fit(ctx context.Context, ev Evaluator, o Options) (*Estimate, error) {
 		sp.o.MaxEvals = 1000 * sp.dim
 	}
 	sp.estEval = int64(sp.o.Candidates) + int64(sp.dim+1)*40*int64(sp.dim*sp.dim+5)
+	// A bootstrap sample costs an eighth of the search's candidates, its
+	// Nelder-Mead and one profile point per parameter.
+	sp.estEval += int64(sp.o.Bootstrap) * (int64(max(64, sp.o.Candidates/8)) + sp.estEval/5)
 	z, ll, err := sp.search(ctx)
 	if err != nil {
 		return nil, err
@@ -195,6 +212,17 @@ func (sp *space) search(ctx context.Context) ([]float64, float64, error) {
 		f float64
 	}
 	var top []scored
+	if len(sp.starts) > 0 {
+		f, _, err := sp.eval(ctx, sp.starts, true, sp.uOfZ, 0)
+		if err != nil {
+			return nil, 0, err
+		}
+		for i, z := range sp.starts {
+			if !math.IsInf(f[i], 1) {
+				top = append(top, scored{z, f[i]})
+			}
+		}
+	}
 	for done := 0; done < sp.o.Candidates; done += batch {
 		xs := make([][]float64, min(batch, sp.o.Candidates-done))
 		for i := range xs {
@@ -274,17 +302,27 @@ func (sp *space) estimate(ctx context.Context, z []float64, ll float64) (*Estima
 		NParam: sp.dim + 1}
 	e.AIC = 2*float64(e.NParam) - 2*ll
 	full := append(append([]float64(nil), u...), math.Log(pts[0].STR))
+	half := make([]float64, len(full))
+	for m := range half {
+		half[m] = halfChi2
+	}
+	if sp.o.Bootstrap > 0 {
+		if half, err = sp.calibrate(ctx, full, ll); err != nil {
+			return nil, err
+		}
+		e.Bootstrap = sp.o.Bootstrap
+	}
 	for m := range full {
-		lo, loOpen, err := sp.profileBound(ctx, full, ll, m, -1)
+		lo, loOpen, err := sp.profileBound(ctx, full, ll, half[m], m, -1)
 		if err != nil {
 			return nil, err
 		}
-		hi, hiOpen, err := sp.profileBound(ctx, full, ll, m, +1)
+		hi, hiOpen, err := sp.profileBound(ctx, full, ll, half[m], m, +1)
 		if err != nil {
 			return nil, err
 		}
 		e.Params = append(e.Params, Param{Name: names[m], Value: sp.natural(m, full[m]), Lo: sp.natural(m, lo),
-			Hi: sp.natural(m, hi), LoOpen: loOpen, HiOpen: hiOpen})
+			Hi: sp.natural(m, hi), LoOpen: loOpen, HiOpen: hiOpen, Cut: 2 * half[m]})
 	}
 	e.Evals = int(sp.evals)
 	return e, nil

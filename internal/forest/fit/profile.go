@@ -85,10 +85,10 @@ func (sp *space) profile(ctx context.Context, m int, v float64, warm []float64) 
 }
 
 // profileBound walks coordinate m of full away from the estimate in
-// direction dir (doubling steps) until the profile falls halfChi2 below
-// ll, then closes in on the crossing by regula falsi (Illinois). open says
+// direction dir (doubling steps) until the profile falls half (half the
+// cut-off) below ll, then closes in on the crossing by regula falsi (Illinois). open says
 // the walk reached the box first.
-func (sp *space) profileBound(ctx context.Context, full []float64, ll float64, m int, dir float64) (float64, bool, error) {
+func (sp *space) profileBound(ctx context.Context, full []float64, ll, half float64, m int, dir float64) (float64, bool, error) {
 	lo, hi := full[m]-strRange, full[m]+strRange
 	if m < sp.dim {
 		lo, hi = sp.box(m, false)
@@ -101,9 +101,9 @@ func (sp *space) profileBound(ctx context.Context, full []float64, ll float64, m
 	}
 	g := func(v float64) (float64, error) {
 		p, err := sp.profile(ctx, m, v, warm)
-		return p - (ll - halfChi2), err
+		return p - (ll - half), err
 	}
-	a, ga := full[m], halfChi2
+	a, ga := full[m], half
 	h := 0.05
 	var b, gb float64
 	for {

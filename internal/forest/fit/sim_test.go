@@ -2,7 +2,6 @@ package fit
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -47,40 +46,6 @@ func simulate(t testing.TB, rng *rand.Rand, trees []forest.Tree, traps []Trap, t
 		out[j].Count = poissonDraw(rng, mu)
 	}
 	return out
-}
-
-func poissonDraw(rng *rand.Rand, mu float64) int64 {
-	if mu > 50 {
-		return max(0, int64(math.Round(mu+math.Sqrt(mu)*rng.NormFloat64())))
-	}
-	l, k, p := math.Exp(-mu), int64(0), 1.0
-	for {
-		p *= rng.Float64()
-		if p <= l {
-			return k
-		}
-		k++
-	}
-}
-
-// gammaDraw is Marsaglia and Tsang's method (shape a, scale 1).
-func gammaDraw(rng *rand.Rand, a float64) float64 {
-	if a < 1 {
-		return gammaDraw(rng, a+1) * math.Pow(rng.Float64(), 1/a)
-	}
-	d := a - 1.0/3
-	c := 1 / math.Sqrt(9*d)
-	for {
-		x := rng.NormFloat64()
-		v := 1 + c*x
-		if v <= 0 {
-			continue
-		}
-		v = v * v * v
-		if u := rng.Float64(); math.Log(u) < 0.5*x*x+d-d*v+d*math.Log(v) {
-			return d * v
-		}
-	}
 }
 
 // TestFitReachesTruth checks, for every kernel family, that the search

@@ -25,9 +25,13 @@ func WriteSpecies(w io.Writer, header []string, est []*Estimate) error {
 		}
 		b.WriteString("\n")
 		fmt.Fprintf(&b, "    kernel: %s\n", s.Kernel)
+		kind := "profile interval"
+		if e.Bootstrap > 0 {
+			kind = fmt.Sprintf("profile interval, cut-off from %d bootstrap samples", e.Bootstrap)
+		}
 		interval := map[string]string{}
 		for _, p := range e.Params {
-			interval[p.Name] = fmt.Sprintf("  # 95%% profile interval %s", p.Interval())
+			interval[p.Name] = fmt.Sprintf("  # 95%% %s %s", kind, p.Interval())
 		}
 		fmt.Fprintf(&b, "    str: %s%s\n", num(s.STR), interval["str"])
 		fmt.Fprintf(&b, "    beta: %s%s\n", num(s.Beta), interval["beta"])

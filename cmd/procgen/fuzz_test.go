@@ -91,6 +91,7 @@ func FuzzCommandFlags(f *testing.F) {
 		{"forest", "fit", stems, traps, "--kernel", "exponential", "--counts", "poisson", "-o", filepath.Join(dir, "f.yaml"), "--candidates"},
 		{"rules", "run", rul, "--generate", "2", "-o", filepath.Join(dir, "s.csv"), "--replicates"},
 		{"--max-memory"},
+		{"forest", "fit", stems, traps, "--kernel", "exponential", "--counts", "poisson", "--candidates", "16", "-o", filepath.Join(dir, "b.yaml"), "--bootstrap"},
 	}
 	for i := range commands {
 		f.Add(uint8(i), "1")

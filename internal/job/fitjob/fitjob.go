@@ -36,6 +36,7 @@ type Request struct {
 	MinDBH     float64 `mapstructure:"min-dbh"`
 	Candidates int     `mapstructure:"candidates"`
 	MaxEvals   int     `mapstructure:"max-evals"`
+	Bootstrap  int     `mapstructure:"bootstrap"`
 	Seed       uint64  `mapstructure:"-"`
 	Columns    Columns `mapstructure:"-"`
 }
@@ -72,6 +73,8 @@ func (r *Request) Validate() error {
 		return job.Usagef("forest fit: --candidates %d: want 1..1e8", r.Candidates)
 	case r.MaxEvals < 0:
 		return job.Usagef("forest fit: --max-evals %d: want 0 (automatic) or more", r.MaxEvals)
+	case r.Bootstrap < 0 || r.Bootstrap > 10000:
+		return job.Usagef("forest fit: --bootstrap %d: want 0 (chi-squared cut-off) to 10000 samples", r.Bootstrap)
 	case r.Beta < -20 || r.Beta > 20 || r.MinDBH < 0:
 		return job.Usagef("forest fit: --beta in -20..20 and --min-dbh 0 or more")
 	}
@@ -157,7 +160,7 @@ func fitSpecies(ctx context.Context, env *job.Env, r Request, p *fit.Problem, ev
 			bar := env.Progress(int64(r.Candidates), "forest fit "+what)
 			e, err := fit.Fit(ctx, ev, fit.Options{Kernel: forest.KernelKind(k), Counts: fit.Counts(c),
 				Base: forest.Species{Name: p.Species, Beta: r.Beta, MinDBH: r.MinDBH}, FitBeta: r.FitBeta,
-				Candidates: r.Candidates, Seed: r.Seed, MaxEvals: r.MaxEvals, Progress: bar})
+				Candidates: r.Candidates, Seed: r.Seed, MaxEvals: r.MaxEvals, Bootstrap: r.Bootstrap, Progress: bar})
 			if errors.Is(err, fit.ErrNotConverged) {
 				fails = append(fails, what+": "+err.Error())
 				continue

@@ -134,13 +134,12 @@ func naive(g Grid, trees []Tree, sp Species, s int, torus bool) []float64 {
 // backends: for every cell and parent, the kernel summed over the parent's
 // periodic images (x + a Lx, y + b Ly) for every |a|, |b| up to where the
 // kernel is below 1e-40 of its peak (exp(-92)), or up to maxImages periods
-// each way when maxImages > 0. A kernel that reaches further than
-// refImageRadius plot sizes (a wide lognormal reaches hundreds of
-// kilometres: billions of images) is summed image by image within that
-// radius of the cell, and the images beyond it by their mean: the kernel's
-// mass outside the radius (integrated numerically) spread evenly over the
-// torus. At ten plot sizes a wide lognormal is down to 1e-9 of its peak,
-// so the difference from the full sum is far below the tolerances (1e-5)
+// each way when maxImages > 0. A kernel that reaches further (a wide
+// lognormal reaches hundreds of kilometres: billions of images) is summed
+// image by image out to a radius around the cell where it is down to 1e-12
+// of its peak, and at least ten plot sizes, and the images beyond by their
+// mean: the kernel's mass outside the radius (radialMass) spread evenly
+// over the torus. What that leaves out is far below the tolerances (1e-5)
 // the tests apply. The cells' rows are computed in parallel.
 func periodicRef(g Grid, trees []Tree, sp Species, s int, maxImages int) []float64 {
 	eta := Eta(sp)
@@ -162,7 +161,17 @@ func periodicRef(g Grid, trees []Tree, sp Species, s int, maxImages int) []float
 		}
 		return math.Exp(-sp.D * math.Pow(d, sp.Theta))
 	}
-	cut := refImageRadius * max(lx, ly) // images beyond it by their mean
+	// Images beyond cut are summed by their mean: at ten plot sizes, and at
+	// least where the kernel is down to e^-28 (1e-12) of its peak, so the
+	// images at the cut, whose lattice does not follow the circle, weigh
+	// nothing even on a plot much smaller than the kernel.
+	var r28 float64
+	if sp.Kernel == Lognormal {
+		r28 = sp.X0 * math.Exp(sp.Xb*math.Sqrt(2*28))
+	} else {
+		r28 = math.Pow(28/sp.D, 1/sp.Theta)
+	}
+	cut := max(refImageRadius*max(lx, ly), r28)
 	far := 0.0
 	if maxImages > 0 || reach <= cut {
 		cut = math.Inf(1)

@@ -56,7 +56,7 @@ func configKeys() []configKey {
 		{"lsys.cylinders", 0, "draw segments as tubes of `N` sides (3..64) with widths from '!'; 0: lines in OBJ, 8 sides where --stems gives tubes"},
 		{"lsys.stems", "auto", "OBJ/GLB/PLY: segments as `KIND`: line, ribbon (flat quads of the width), tube, smooth (a generalised cylinder through each chain of segments, with texture coordinates), or auto (tubes with --cylinders; else OBJ lines; GLB/PLY: tubes in 3D, a planar system ribbons where it sets widths, lines where not)"},
 		{"lsys.color-map", "", "colour map `FILE` colouring the colour indices (' ; ,): a cpfg .map (256 colours of 3 bytes R G B), or text lines \"R G B\" (0..255) or \"#rrggbb\", index 0 first; OBJ then gets an .mtl"},
-		{"lsys.surface", []string{}, "surface for ~X: `X=leaf`, petal, sepal or flower (built in), X=FILE.obj, or X=FILE.s (a cpfg surface of Bézier patches) (repeatable; built in without it: L leaf, P petal, S sepal, K flower)"},
+		{"lsys.surface", []string{}, "surface for ~X: `X=leaf`, petal, sepal or flower (built in), X=FILE.obj, X=FILE.glb, or X=FILE.s (a cpfg surface of Bézier patches) (repeatable; built in without it: L leaf, P petal, S sepal, K flower)"},
 		{"lsys.surface-precision", 0, "cpfg .s surfaces: tessellate each patch into `N`xN steps (1..64; 0: the file's PRECISION line, else 5)"},
 		{"lsys.view", "front", "PNG: `VIEW` to look along: front, back, side, left, right, top, bottom or x,y,z"},
 		{"lsys.image-width", 1024, "PNG width in `PIXELS`"},

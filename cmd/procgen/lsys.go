@@ -52,8 +52,8 @@ become one material each; --color-map FILE gives their colours (GLB
 materials, PLY vertex colours, and an .mtl beside an OBJ): a cpfg .map, or
 text lines of R G B.
 ~X draws the surface X at the turtle, in its frame (X's parameter scales
-it): built in are L leaf, P petal, S sepal and K flower; --surface X=FILE.obj
-or X=FILE.s (a cpfg surface: Bézier patches, its contact point at the
+it): built in are L leaf, P petal, S sepal and K flower; --surface X=FILE.obj,
+X=FILE.glb or X=FILE.s (a cpfg surface: Bézier patches, its contact point at the
 turtle, scaled by 1/SIZE, tessellated at --surface-precision) adds or
 replaces one. GLB writes each surface once and instances it
 (EXT_mesh_gpu_instancing); OBJ and PLY repeat it.

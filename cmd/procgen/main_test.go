@@ -57,6 +57,7 @@ func TestScripts(t *testing.T) {
 			"emptydir":  cmdEmptydir,
 			"isdevice":  cmdIsdevice,
 			"imgformat": cmdImgformat,
+			"pnghas":    cmdPnghas,
 			"pngtext":   cmdPngtext,
 			"gltfvalid": cmdGltfvalid,
 		},
@@ -178,6 +179,36 @@ func cmdImgformat(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	if format != args[1] {
 		ts.Fatalf("%s is %s, want %s", args[0], format, args[1])
+	}
+}
+
+// cmdPnghas checks that some pixel of the image FILE is exactly the opaque
+// colour R G B (with ! that none is): pnghas FILE R G B.
+func cmdPnghas(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 4 {
+		ts.Fatalf("usage: pnghas FILE R G B")
+	}
+	f, err := os.Open(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	ts.Check(err)
+	var want color.NRGBA
+	for k, p := range []*uint8{&want.R, &want.G, &want.B} {
+		v, err := strconv.ParseUint(args[k+1], 10, 8)
+		ts.Check(err)
+		*p = uint8(v)
+	}
+	want.A = 255
+	found := false
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y && !found; y++ {
+		for x := b.Min.X; x < b.Max.X && !found; x++ {
+			found = color.NRGBAModel.Convert(img.At(x, y)) == want
+		}
+	}
+	if found == neg {
+		ts.Fatalf("%s: pixel of colour %v found: %v", args[0], want, found)
 	}
 }
 

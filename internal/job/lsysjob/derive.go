@@ -249,7 +249,8 @@ func (r *system) preview(ctx context.Context, geom *turtle.Geometry) (*image.NRG
 	view.Up, _ = turtle.ParseUp(o.Up)
 	preview, err := turtle.Render(ctx, geom.WithSurfaces(o.library), turtle.RenderOptions{
 		Width: o.ImageWidth, Height: o.ImageHeight, Margin: min(o.ImageWidth, o.ImageHeight) / 20,
-		View: view, Background: color.NRGBA{255, 255, 255, 255}, Foreground: color.NRGBA{24, 64, 24, 255},
+		// Each colour index in its material's colour, as the meshes have it.
+		View: view, Background: color.NRGBA{255, 255, 255, 255}, Palette: turtle.PreviewPalette(r.palette),
 		WidthScale: o.LineScale, Units: widthUnits(o.LineWidth, geom, r.rep.setsWidth),
 	})
 	if err != nil {

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/url"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/procgen-dev/procgen/internal/input"
@@ -15,8 +18,8 @@ import (
 )
 
 // surfaceSpec is one --surface X=VALUE: the surface named by module X is
-// the built-in VALUE (leaf, petal, sepal, flower), the OBJ file VALUE or
-// the cpfg surface file VALUE (.s).
+// the built-in VALUE (leaf, petal, sepal, flower), the OBJ or GLB file
+// VALUE or the cpfg surface file VALUE (.s).
 type surfaceSpec struct {
 	name lsys.Symbol
 	builtin,
@@ -29,16 +32,17 @@ func parseSurfaces(specs []string) ([]surfaceSpec, error) {
 	for _, s := range specs {
 		name, value, ok := strings.Cut(s, "=")
 		if !ok || len(name) != 1 || !isSurfaceName(name[0]) || value == "" {
-			return nil, job.Usagef("invalid --surface %q: want X=leaf|petal|sepal|flower, X=FILE.obj or X=FILE.s, X one letter or digit (the module after ~)", s)
+			return nil, job.Usagef("invalid --surface %q: want X=leaf|petal|sepal|flower, X=FILE.obj, X=FILE.glb or X=FILE.s, X one letter or digit (the module after ~)", s)
 		}
 		sp := surfaceSpec{name: name[0]}
 		switch {
 		case turtle.Builtin(value) != nil:
 			sp.builtin = value
-		case strings.EqualFold(filepathExt(value), ".obj"), strings.EqualFold(filepathExt(value), ".s"):
+		case strings.EqualFold(filepathExt(value), ".obj"), strings.EqualFold(filepathExt(value), ".glb"),
+			strings.EqualFold(filepathExt(value), ".s"):
 			sp.file = value
 		default:
-			return nil, job.Usagef("invalid --surface %q: %q is neither a built-in surface (leaf, petal, sepal, flower) nor an .obj or cpfg .s file", s, value)
+			return nil, job.Usagef("invalid --surface %q: %q is neither a built-in surface (leaf, petal, sepal, flower) nor an .obj, .glb or cpfg .s file", s, value)
 		}
 		out = append(out, sp)
 	}
@@ -68,7 +72,9 @@ func surfaceFiles(specs []surfaceSpec) []string {
 }
 
 // loadSurfaces is the built-in surfaces with the --surface values over
-// them, OBJ and cpfg .s files read (bounded, errors at file:line:col); .s
+// them, OBJ, GLB and cpfg .s files read (bounded, errors at file:line:col
+// or at the GLB's JSON element; a GLB's external buffers are read relative
+// to it, bounded alike); .s
 // patches are tessellated at precision steps a side (0: the file's own).
 func loadSurfaces(ctx context.Context, specs []surfaceSpec, precision int) (turtle.Surfaces, error) {
 	lib := turtle.BuiltinSurfaces()
@@ -84,9 +90,12 @@ func loadSurfaces(ctx context.Context, specs []surfaceSpec, precision int) (turt
 			return nil, fmt.Errorf("lsys: --surface %c: %w", sp.name, err)
 		}
 		var shape *mesh.Shape
-		if strings.EqualFold(filepathExt(sp.file), ".s") {
+		switch ext := filepathExt(sp.file); {
+		case strings.EqualFold(ext, ".s"):
 			shape, err = cpfg.ReadSurface(sp.file, data, precision)
-		} else {
+		case strings.EqualFold(ext, ".glb"):
+			shape, err = mesh.ReadGLB(sp.file, data, glbResolver(ctx, sp.file))
+		default:
 			shape, err = mesh.ReadOBJ(sp.file, bytes.NewReader(data))
 		}
 		if err != nil {
@@ -95,4 +104,18 @@ func loadSurfaces(ctx context.Context, specs []surfaceSpec, precision int) (turt
 		lib[sp.name] = shape
 	}
 	return lib, nil
+}
+
+// glbResolver reads a GLB's external buffers: relative URIs (percent-
+// escapes decoded) beside the file, bounded as the file is. Absolute paths
+// and URIs with a scheme are refused: a surface file names only files that
+// travel with it.
+func glbResolver(ctx context.Context, file string) mesh.ResolveFunc {
+	return func(uri string) ([]byte, error) {
+		rel, err := url.PathUnescape(uri)
+		if err != nil || strings.Contains(uri, ":") || path.IsAbs(rel) || filepath.IsAbs(rel) {
+			return nil, fmt.Errorf("not a relative path beside the GLB")
+		}
+		return input.ReadFile(ctx, filepath.Join(filepath.Dir(file), filepath.FromSlash(rel)), input.Palette)
+	}
 }

@@ -36,6 +36,23 @@ type RenderOptions struct {
 	Workers int
 }
 
+// PreviewPalette is the colours a preview gives the colour indices: the
+// materials' colours, pal (a --color-map's) or GLBPalette when it is
+// empty, in 8 bits, so a PNG preview colours each segment, polygon and
+// surface as the GLB, OBJ and PLY materials of its index are coloured.
+// The values are copied, not converted: a colour map's 0..255 lines come
+// back as written.
+func PreviewPalette(pal [][3]float64) []color.NRGBA {
+	if len(pal) == 0 {
+		pal = GLBPalette
+	}
+	out := make([]color.NRGBA, len(pal))
+	for i, c := range pal {
+		out[i] = color.NRGBA{to8(float32(c[0])), to8(float32(c[1])), to8(float32(c[2])), 255}
+	}
+	return out
+}
+
 // maxSide bounds the image so that pixel coordinates stay exact in float32.
 const maxSide = 1 << 15
 

@@ -130,7 +130,7 @@ func (lib Surfaces) Check(sys *lsys.System) error {
 	for _, u := range sys.Surfaces {
 		if lib[u.Sym] == nil {
 			return fmt.Errorf("%s:%d:%d: ~%c: no surface %c (built in: K flower, L leaf, P petal, S sepal; "+
-				"give one with --surface %c=FILE.obj, a cpfg --surface %c=FILE.s or --surface %c=leaf)", u.Pos.File, u.Pos.Line, u.Pos.Col,
+				"give one with --surface %c=FILE.obj or FILE.glb, a cpfg --surface %c=FILE.s or --surface %c=leaf)", u.Pos.File, u.Pos.Line, u.Pos.Col,
 				u.Sym, u.Sym, u.Sym, u.Sym, u.Sym)
 		}
 	}
@@ -186,7 +186,8 @@ func SurfacePartName(name lsys.Symbol) string {
 	return "surface_" + strconv.Itoa(int(name))
 }
 
-// shape adds faces [lo, hi) of s, each with its Newell normal.
+// shape adds faces [lo, hi) of s, each with its Newell normal, or with the
+// shape's own normals where it has them (a GLB's NORMAL).
 func (b *meshBuilder) shape(c *mesh.Chunk, s *mesh.Shape, lo, hi int) {
 	at := int32(0)
 	for k := range lo {
@@ -194,11 +195,15 @@ func (b *meshBuilder) shape(c *mesh.Chunk, s *mesh.Shape, lo, hi int) {
 	}
 	p0 := int32(len(c.Positions))
 	c.Positions = append(c.Positions, s.Positions...)
+	own, nb := b.o.Normals && s.Normals != nil, int32(len(c.Normals))
+	if own {
+		c.Normals = append(c.Normals, s.Normals...)
+	}
 	for k := lo; k < hi; k++ {
 		f := s.Faces[at : at+s.FaceSizes[k]]
 		at += s.FaceSizes[k]
 		n0 := int32(len(c.Normals))
-		if b.o.Normals {
+		if b.o.Normals && !own {
 			vs := make([][3]float32, len(f))
 			for j, v := range f {
 				vs[j] = s.Positions[v]
@@ -208,7 +213,11 @@ func (b *meshBuilder) shape(c *mesh.Chunk, s *mesh.Shape, lo, hi int) {
 		}
 		v0 := int32(len(c.Vertices))
 		for _, v := range f {
-			c.Vertices = append(c.Vertices, mesh.Vertex{P: p0 + v, N: n0})
+			n := n0
+			if own {
+				n = nb + v
+			}
+			c.Vertices = append(c.Vertices, mesh.Vertex{P: p0 + v, N: n})
 			c.Faces = append(c.Faces, v0)
 			v0++
 		}

@@ -17,6 +17,9 @@ type Shape struct {
 	// FaceSizes gives their corner counts.
 	Faces     []int32
 	FaceSizes []int32
+	// Normals, when not nil, are one per position (a GLB's NORMAL); the
+	// turtle otherwise gives each face its own normal.
+	Normals [][3]float32
 }
 
 // MaxShapeBytes bounds a shape file: a surface is instanced or copied once

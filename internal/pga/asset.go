@@ -10,9 +10,10 @@ import (
 )
 
 // Assets, as CGA's i("file.obj") inserts them: I("door.obj") ends a chain
-// as Generate() does, and the terminal it makes is drawn as the OBJ mesh
-// fitted to its scope (the mesh's bounding box scaled onto the scope's box;
-// zero scope sizes as CGA treats them, fitInstance). The operator makes a
+// as Generate() does, and the terminal it makes is drawn as the mesh (OBJ
+// or GLB) fitted to its scope (the mesh's bounding box scaled onto the
+// scope's box; zero scope sizes as CGA treats them, fitInstance). The
+// operator makes a
 // terminal kind of its own per rule and asset ("Rule.door"), so the
 // terminal data of both backends carries the insert in its kind alone: the
 // CUDA kernels end the chain as for Generate() and the host draws the asset
@@ -22,7 +23,7 @@ import (
 
 // AssetDef is a mesh an I operation inserts.
 type AssetDef struct {
-	// Path is the OBJ file: a path relative to the grammar's folder
+	// Path is the OBJ or GLB file: a path relative to the grammar's folder
 	// resolved against it (Grammar.File).
 	Path string
 	Name string // the file's name without extension, as a label
@@ -43,8 +44,8 @@ func (p *parser) asset(op *Op) error {
 	if a.Str == "" || strings.ContainsFunc(a.Str, func(r rune) bool { return r < ' ' }) {
 		return &SyntaxError{a.Pos, "I needs an asset file name"}
 	}
-	if ext := strings.ToLower(filepath.Ext(a.Str)); ext != ".obj" {
-		return &SyntaxError{a.Pos, fmt.Sprintf("I %q: want a Wavefront .obj mesh (GLB and other formats are not read)", a.Str)}
+	if ext := strings.ToLower(filepath.Ext(a.Str)); ext != ".obj" && ext != ".glb" {
+		return &SyntaxError{a.Pos, fmt.Sprintf("I %q: want a Wavefront .obj or binary glTF .glb mesh", a.Str)}
 	}
 	path := a.Str
 	if !filepath.IsAbs(path) && p.g.File != "" {

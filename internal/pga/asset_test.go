@@ -87,7 +87,7 @@ C = I("y/door.obj");
 		t.Error("a declared terminal is drawn as an asset")
 	}
 	for _, c := range []struct{ src, want string }{
-		{`A = I("door.glb");`, `g.pga:3:7: I "door.glb": want a Wavefront .obj mesh`},
+		{`A = I("door.gltf");`, `g.pga:3:7: I "door.gltf": want a Wavefront .obj or binary glTF .glb mesh`},
 		{`A = I("");`, `g.pga:3:7: I needs an asset file name`},
 		{`A = I(door);`, `g.pga:3:7: expected a "quoted" string`},
 		{`A = I("a.obj") T;`, `g.pga:3:5: `}, // as after Generate()

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/job"
@@ -11,7 +13,7 @@ import (
 	"github.com/procgen-dev/procgen/internal/pga"
 )
 
-// loadAssets reads every mesh the grammar's I operations name before any
+// loadAssets reads every mesh (OBJ or GLB) the grammar's I operations name before any
 // work: a missing, unreadable or malformed file is the grammar's error, at
 // the operation's place (exit 2). Asset files are bounded as lsys surface
 // files are (small inputs read whole).
@@ -24,7 +26,12 @@ func loadAssets(ctx context.Context, g *pga.Grammar) error {
 			}
 			return job.AsUsage(fmt.Errorf("pga: %s: asset: %w", a.Pos, err))
 		}
-		s, err := mesh.ReadOBJ(a.Path, bytes.NewReader(data))
+		var s *mesh.Shape
+		if strings.EqualFold(filepath.Ext(a.Path), ".glb") {
+			s, err = mesh.ReadGLB(a.Path, data)
+		} else {
+			s, err = mesh.ReadOBJ(a.Path, bytes.NewReader(data))
+		}
 		if err == nil {
 			err = g.SetAssetShape(i, s)
 		}

@@ -12,7 +12,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
+	"path"
+	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -258,4 +262,18 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 		err = fmt.Errorf("read %s: %w", c.f.Name(), c.ctx.Err())
 	}
 	return n, err
+}
+
+// Beside reads the files a container file names by URI (a GLB's external
+// buffers): relative paths only (percent-escaped as URIs are), resolved
+// against file's directory and read as kind k, so a file cannot reach out
+// of its place by an absolute path or a scheme.
+func Beside(ctx context.Context, file string, k Kind) func(uri string) ([]byte, error) {
+	return func(uri string) ([]byte, error) {
+		rel, err := url.PathUnescape(uri)
+		if err != nil || strings.Contains(uri, ":") || path.IsAbs(rel) || filepath.IsAbs(rel) {
+			return nil, fmt.Errorf("%q is not a relative path beside %s", uri, filepath.Base(file))
+		}
+		return ReadFile(ctx, filepath.Join(filepath.Dir(file), filepath.FromSlash(rel)), k)
+	}
 }

@@ -203,6 +203,11 @@ func (c *compiler) op(r *Rule, op *Op) (gpuOp, error) {
 		OpRandomRule, OpIf, OpIfSizeLess, OpSwapSize, OpSetAsPrism, OpDiscard, OpGenerate,
 		OpRoof, OpOffset, OpSetback, OpCollider, OpIfCollides, OpSnapLines,
 		OpSetupProjection, OpProjectUV, OpMaterial:
+	case OpInsert:
+		// The kernels end the chain as for Generate(): the chain's terminal
+		// is the asset's own kind (Grammar.assetTerminal), which the host
+		// draws as the asset, so the device needs nothing new.
+		o.Kind = int32(OpGenerate)
 	default:
 		return o, &UnsupportedError{What: "operator " + op.Kind.String()}
 	}

@@ -128,7 +128,12 @@ func TestCompileEncoding(t *testing.T) {
 						t.Fatalf("rule %s: successor %s, want %s", n, p.rules[ch.Succ], r.Body.Succ)
 					}
 				case succTerminal:
-					if p.terms[ch.Succ].Name != r.Body.Succ && p.terms[ch.Succ].Name != n {
+					if ops := r.Body.Ops; len(ops) > 0 && ops[len(ops)-1].Kind == OpInsert {
+						// I(): the asset's own kind, ended as Generate() is.
+						if g.AssetOf(ch.Succ) == nil || p.ops[int(ch.Op0)+len(ops)-1].Kind != int32(OpGenerate) {
+							t.Fatalf("rule %s: terminal %s is not an asset kind ended as Generate()", n, p.terms[ch.Succ].Name)
+						}
+					} else if p.terms[ch.Succ].Name != r.Body.Succ && p.terms[ch.Succ].Name != n {
 						t.Fatalf("rule %s: terminal %s, want %s", n, p.terms[ch.Succ].Name, r.Body.Succ)
 					}
 				case succNone:

@@ -484,7 +484,7 @@ func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) erro
 			}
 		case OpDiscard:
 			return nil
-		case OpGenerate:
+		case OpGenerate, OpInsert:
 			return ev.emit(r, c.term, s)
 		case OpRepeat, OpSubDiv, OpCompSplit, OpOffset, OpSetback, OpReplicate:
 			return ev.splitOp(r, c, i, s, depth)

@@ -316,6 +316,7 @@ func TestCUDAEquivalenceLots(t *testing.T) {
 		{"suburban_house.pga", 300, 8, 12},
 		{"tower.pga", 200, 9, 60},
 		{"textured.pga", 50, 9, 60}, // Texture, Color, SetupProjection, ProjectUV
+		{"assets.pga", 50, 9, 60},   // I("ac_unit.obj"): the asset's own terminal kind
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			g := cudaGrammar(t, c.file)

@@ -16,6 +16,10 @@ import (
 //
 // projs are the projections the terminals refer to (Result.Projections):
 // terminals under ProjectUV get their texture coordinates from them.
+//
+// Terminals of an I operation's kind are drawn as its asset, one instanced
+// part per kind and material (asset.go), once SetAssetShape has given the
+// asset its mesh; before that, as their scope's box.
 func (g *Grammar) Mesh(ts []TerminalShape, projs [][8]float32) *mesh.Mesh {
 	m := &mesh.Mesh{Generator: "procgen pga"}
 	keys, groups := g.byMaterial(ts)
@@ -34,6 +38,14 @@ func (g *Grammar) Mesh(ts []TerminalShape, projs [][8]float32) *mesh.Mesh {
 		}
 		for _, j := range at {
 			uv = uv || ts[j].UV
+		}
+		if a := g.AssetOf(k.term); a != nil && a.Shape != nil {
+			// An asset has no texture coordinates: a Texture over it
+			// keeps only its colour.
+			mat.Texture = ""
+			m.Materials = append(m.Materials, mat)
+			m.Parts = append(m.Parts, assetPart(a, mat.Name, i, ts, at))
+			continue
 		}
 		m.Materials = append(m.Materials, mat)
 		m.Parts = append(m.Parts, mesh.Part{Name: mat.Name, Material: i, Count: len(at), Grain: meshGrain,
@@ -119,6 +131,9 @@ func (g *Grammar) Stats(ts []TerminalShape) MeshStats {
 	for i := range ts {
 		s.ByName[g.TermNames[ts[i].Term]]++
 		v, t := g.counts(&ts[i].Shape)
+		if a := g.AssetOf(ts[i].Term); a != nil {
+			v, t = a.counts()
+		}
 		s.Vertices += int64(v)
 		s.Triangles += int64(t)
 		ph := &s.ByPhase[at[ts[i].Phase]]

@@ -73,6 +73,7 @@ const (
 	OpSetupProjection // texture.go
 	OpProjectUV
 	OpMaterial // Texture("file.png") or Color("#rrggbb")
+	OpInsert   // I("file.obj"): the terminal drawn as an asset (asset.go)
 )
 
 type argKind int
@@ -129,6 +130,9 @@ var opSpecs = [...]opSpec{
 	OpSetupProjection: {name: "SetupProjection", args: []argKind{argPlane, argExpr, argExpr}},
 	OpProjectUV:       {name: "ProjectUV"},
 	OpMaterial:        {name: "Texture", args: []argKind{argString}},
+
+	// Assets (asset.go).
+	OpInsert: {name: "I", args: []argKind{argString}, ends: true},
 }
 
 func (k OpKind) String() string { return opSpecs[k].name }
@@ -141,6 +145,7 @@ var opAliases = map[string]OpKind{
 	"SetAsDynamicConcavePolygon":    OpSetAsPrism,
 	"SetAsDynamicConcaveRightPrism": OpSetAsPrism,
 	"Color":                         OpMaterial,
+	"Insert":                        OpInsert,
 }
 
 func lookupOp(name string) (OpKind, bool) {
@@ -182,6 +187,11 @@ type Grammar struct {
 	// Materials are the distinct Texture and Color operations' materials;
 	// Shape.Mat and Op.Material are 1 + an index into it (texture.go).
 	Materials []MaterialDef
+	// Assets are the distinct meshes I operations insert; termAssets maps
+	// a terminal kind (Grammar.TermNames index) drawn as one to 1 + its
+	// index (asset.go).
+	Assets     []AssetDef
+	termAssets map[int32]int
 	// Links are the (ancestor, target) pairs of the bilateral queries
 	// (bilateral.go); Bilateral expressions refer to them by index.
 	Links []*Link
@@ -271,6 +281,7 @@ type Op struct {
 	Profile  int    // SetAsDynamicConvexRightPrism: index into Grammar.Profiles
 	Concave  bool   // SetAsDynamicConcave*: the profile may be concave
 	Material int    // Texture, Color: 1 + index into Grammar.Materials
+	Asset    int    // I: 1 + index into Grammar.Assets
 	Name     string // as written (an alias of Kind's name)
 }
 

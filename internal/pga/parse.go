@@ -349,6 +349,8 @@ func (p *parser) opGroups(op *Op) error {
 		return p.profile(op)
 	case OpMaterial:
 		return p.material(op)
+	case OpInsert:
+		return p.asset(op)
 	case OpSetupProjection:
 		p.g.projects = true
 	}
@@ -527,6 +529,9 @@ func resolve(g *Grammar) error {
 					name = r.origin
 				}
 				c.term = &Terminal{Name: name, ID: g.termID(name), Geometry: -1, Material: -1}
+			}
+			if op.Kind == OpInsert {
+				c.term = g.assetTerminal(r, op)
 			}
 			for _, b := range op.Branches {
 				walk(r, b.Body)

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net/url"
-	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/procgen-dev/procgen/internal/input"
@@ -94,7 +91,7 @@ func loadSurfaces(ctx context.Context, specs []surfaceSpec, precision int) (turt
 		case strings.EqualFold(ext, ".s"):
 			shape, err = cpfg.ReadSurface(sp.file, data, precision)
 		case strings.EqualFold(ext, ".glb"):
-			shape, err = mesh.ReadGLB(sp.file, data, glbResolver(ctx, sp.file))
+			shape, err = mesh.ReadGLB(sp.file, data, input.Beside(ctx, sp.file, input.Palette))
 		default:
 			shape, err = mesh.ReadOBJ(sp.file, bytes.NewReader(data))
 		}
@@ -104,18 +101,4 @@ func loadSurfaces(ctx context.Context, specs []surfaceSpec, precision int) (turt
 		lib[sp.name] = shape
 	}
 	return lib, nil
-}
-
-// glbResolver reads a GLB's external buffers: relative URIs (percent-
-// escapes decoded) beside the file, bounded as the file is. Absolute paths
-// and URIs with a scheme are refused: a surface file names only files that
-// travel with it.
-func glbResolver(ctx context.Context, file string) mesh.ResolveFunc {
-	return func(uri string) ([]byte, error) {
-		rel, err := url.PathUnescape(uri)
-		if err != nil || strings.Contains(uri, ":") || path.IsAbs(rel) || filepath.IsAbs(rel) {
-			return nil, fmt.Errorf("not a relative path beside the GLB")
-		}
-		return input.ReadFile(ctx, filepath.Join(filepath.Dir(file), filepath.FromSlash(rel)), input.Palette)
-	}
 }

@@ -132,6 +132,9 @@ func (c *city) parse(ctx context.Context) (*pga.Grammar, pga.ShapeKind, error) {
 	if err := checkTextures(g); err != nil {
 		return nil, 0, err
 	}
+	if err := loadAssets(ctx, g); err != nil {
+		return nil, 0, err
+	}
 	return g, kind, nil
 }
 

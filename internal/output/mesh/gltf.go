@@ -174,7 +174,8 @@ func instanceData(ins []Instance) []byte {
 		t = append(t, in.Q[:]...)
 	}
 	for _, in := range ins {
-		t = append(t, in.S, in.S, in.S)
+		sc := in.scale()
+		t = append(t, sc[:]...)
 	}
 	return le(t)
 }

@@ -9,10 +9,23 @@ import (
 // geometry lands at T + S·R(p), where R is the rotation of the unit
 // quaternion Q (x, y, z, w, glTF's order). A normal n becomes R(n): the
 // scale is uniform and positive, so normals need no other correction.
+//
+// S3, when not all zero, is a scale per axis instead (T + R(S3 ⊙ p)), as
+// an asset fitted to a box needs; the copies' normals are then
+// R(n / S3) made unit length again.
 type Instance struct {
-	T [3]float32
-	Q [4]float32
-	S float32
+	T  [3]float32
+	Q  [4]float32
+	S  float32
+	S3 [3]float32
+}
+
+// scale is the instance's scale on each axis.
+func (in *Instance) scale() [3]float32 {
+	if in.S3 != ([3]float32{}) {
+		return in.S3
+	}
+	return [3]float32{in.S, in.S, in.S}
 }
 
 // check reports a non-finite field, a scale that is not positive, or a
@@ -20,8 +33,9 @@ type Instance struct {
 // validator refuses those, and a copy would be distorted.
 func (in *Instance) check() error {
 	q := [3]float32{in.Q[0], in.Q[1], in.Q[2]}
-	if !finite(in.T) || !finite(q) || !finite([3]float32{in.Q[3], in.S, 0}) || !(in.S > 0) {
-		return fmt.Errorf("translation %v, rotation %v or scale %v not finite or not positive", in.T, in.Q, in.S)
+	sc := in.scale()
+	if !finite(in.T) || !finite(q) || !finite([3]float32{in.Q[3], 0, 0}) || !finite(sc) || !(sc[0] > 0 && sc[1] > 0 && sc[2] > 0) {
+		return fmt.Errorf("translation %v, rotation %v or scale %v not finite or not positive", in.T, in.Q, sc)
 	}
 	n := 0.0
 	for _, x := range in.Q {
@@ -47,6 +61,13 @@ func (in *Instance) rotation() [3][3]float64 {
 func (in *Instance) Apply(p [3]float32) [3]float32 {
 	r := in.rotation()
 	var out [3]float32
+	if in.S3 != ([3]float32{}) {
+		for i := range 3 {
+			v := r[i][0]*float64(in.S3[0])*float64(p[0]) + r[i][1]*float64(in.S3[1])*float64(p[1]) + r[i][2]*float64(in.S3[2])*float64(p[2])
+			out[i] = float32(float64(in.T[i]) + v)
+		}
+		return out
+	}
 	for i := range 3 {
 		v := r[i][0]*float64(p[0]) + r[i][1]*float64(p[1]) + r[i][2]*float64(p[2])
 		out[i] = float32(float64(in.T[i]) + float64(in.S)*v)
@@ -54,7 +75,23 @@ func (in *Instance) Apply(p [3]float32) [3]float32 {
 	return out
 }
 
+// rotate maps a normal: by the rotation alone under a uniform scale; by
+// the inverse scale first, then made unit length, under S3 (the inverse
+// transpose of R·diag(S3)).
 func (in *Instance) rotate(r *[3][3]float64, n [3]float32) [3]float32 {
+	if in.S3 != ([3]float32{}) {
+		m := [3]float64{float64(n[0]) / float64(in.S3[0]), float64(n[1]) / float64(in.S3[1]), float64(n[2]) / float64(in.S3[2])}
+		var w [3]float64
+		l := 0.0
+		for i := range 3 {
+			w[i] = r[i][0]*m[0] + r[i][1]*m[1] + r[i][2]*m[2]
+			l += w[i] * w[i]
+		}
+		if l = math.Sqrt(l); l > 0 {
+			return [3]float32{float32(w[0] / l), float32(w[1] / l), float32(w[2] / l)}
+		}
+		return n
+	}
 	var out [3]float32
 	for i := range 3 {
 		out[i] = float32(r[i][0]*float64(n[0]) + r[i][1]*float64(n[1]) + r[i][2]*float64(n[2]))

@@ -166,6 +166,12 @@ func (c *CUDA) scan(n int) error {
 // Evaluate expands every axiom with the start rule on the device: the
 // CUDA Engine. Terminals it returns are finite (CheckFinite), as the CPU's.
 func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt Options) (*Result, error) {
+	if opt.Mesh && len(c.g.Assets) > 0 {
+		// The device mesh draws every terminal as its scope's solid; an
+		// asset (I) is drawn from its file on the host (Grammar.Mesh,
+		// Grammar.Stats), which the terminals kept here feed.
+		return nil, errors.New("pga: a grammar with assets (I) builds its mesh and counts on the host: evaluate it with KeepTerminals, not CUDATuning.Mesh")
+	}
 	start := opt.Axiom
 	if start == "" {
 		if len(c.g.Axioms) == 0 {

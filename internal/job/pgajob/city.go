@@ -211,7 +211,9 @@ func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape,
 	defer env.Dev.Release(dev)
 	start := time.Now()
 	phase.Enter(ctx, "pga.evaluate")
-	keep := o.writesGeometry(c.outs)
+	// A grammar with assets (I) counts its vertices and triangles on the
+	// host, from the terminals: the device mesh draws scopes, not assets.
+	keep := o.writesGeometry(c.outs) || (dev != nil && len(g.Assets) > 0)
 	sched := pga.Persistent
 	if o.Scheduler == "levels" {
 		sched = pga.Levels

@@ -102,7 +102,7 @@ func TestTableAgainstBgolly(t *testing.T) {
 	} {
 		cases = append(cases, tc{ns.neigh + " " + ns.sym, randomTable(ns.seed, ns.neigh, ns.sym, 3), 3, 12})
 	}
-	for _, name := range []string{"Langtons-Loops", "WireWorld", "Byl-Loop"} {
+	for _, name := range []string{"Langtons-Loops", "WireWorld", "Byl-Loop", "Banks-I", "Banks-II", "Banks-IV"} {
 		// Golly's own tables where its package ships them (read, not copied).
 		if data, err := os.ReadFile(filepath.Join("/usr/share/golly/Rules", name+".rule")); err == nil {
 			cases = append(cases, tc{"golly " + name, string(data), 8, 30})

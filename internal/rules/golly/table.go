@@ -17,7 +17,7 @@ import (
 type Table struct {
 	Name   string // @RULE's
 	States int
-	Neigh  string // Moore, vonNeumann or hexagonal
+	Neigh  string // Moore, vonNeumann, hexagonal or oneDimensional
 	Sym    string
 	Trans  []Transition
 }
@@ -32,9 +32,13 @@ type Transition struct {
 
 // Token is one entry: a set of states, and the variable's name when the
 // entry is a variable (bound: every use in a transition is one state).
+// List is a variable's states in the order its definition lists them
+// (first occurrences): Golly tries a bound variable's values in that
+// order, which decides which symmetric variant of a line wins.
 type Token struct {
-	Set []uint8
-	Var string
+	Set  []uint8
+	Var  string
+	List []uint8
 }
 
 // TableError is a syntax error in a .rule file.
@@ -57,6 +61,8 @@ func neighbourCount(neigh string) int {
 		return 4
 	case "hexagonal":
 		return 6
+	case "oneDimensional":
+		return 2
 	}
 	return 0
 }
@@ -65,7 +71,7 @@ func neighbourCount(neigh string) int {
 type tableParser struct {
 	file string
 	t    *Table
-	vars map[string][]uint8
+	vars map[string][]uint8 // each variable's states in the file's order
 }
 
 func (p *tableParser) errorf(line, col int, format string, a ...any) error {
@@ -138,7 +144,7 @@ func (p *tableParser) line(ln string, lineNo int) error {
 			t.States = n
 		case "neighborhood":
 			if neighbourCount(val) == 0 {
-				return p.errorf(lineNo, col, "neighborhood:%s: procgen runs Moore, vonNeumann and hexagonal", val)
+				return p.errorf(lineNo, col, "neighborhood:%s: procgen runs Moore, vonNeumann, hexagonal and oneDimensional", val)
 			}
 			t.Neigh = val
 		case "symmetries":
@@ -187,7 +193,7 @@ func validName(s string) bool {
 	return true
 }
 
-// set reads "{a,b,...}".
+// set reads "{a,b,...}": its states in the order listed, each once.
 func (p *tableParser) set(s string, lineNo, col int) ([]uint8, error) {
 	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
 		return nil, p.errorf(lineNo, col, "want a set {STATE,...}, got %q", s)
@@ -198,29 +204,39 @@ func (p *tableParser) set(s string, lineNo, col int) ([]uint8, error) {
 		if err != nil {
 			return nil, err
 		}
-		vals = append(vals, tok.Set...)
+		for _, v := range tok.List {
+			if !slices.Contains(vals, v) {
+				vals = append(vals, v)
+			}
+		}
 	}
-	slices.Sort(vals)
-	return slices.Compact(vals), nil
+	return vals, nil
+}
+
+// sorted is a set's states in increasing order.
+func sorted(list []uint8) []uint8 {
+	s := slices.Clone(list)
+	slices.Sort(s)
+	return s
 }
 
 // token reads a state, a variable or (inline) a set.
 func (p *tableParser) token(s string, lineNo, col int, inline bool) (Token, error) {
 	if inline && strings.HasPrefix(s, "{") {
-		set, err := p.set(s, lineNo, col)
-		return Token{Set: set}, err
+		list, err := p.set(s, lineNo, col)
+		return Token{Set: sorted(list), List: list}, err
 	}
 	if n, err := strconv.Atoi(s); err == nil {
 		if n < 0 || n >= p.t.States {
 			return Token{}, p.errorf(lineNo, col, "state %d: want 0..%d (n_states:%d)", n, p.t.States-1, p.t.States)
 		}
-		return Token{Set: []uint8{uint8(n)}}, nil
+		return Token{Set: []uint8{uint8(n)}, List: []uint8{uint8(n)}}, nil
 	}
-	set, ok := p.vars[s]
+	list, ok := p.vars[s]
 	if !ok {
 		return Token{}, p.errorf(lineNo, col, "%q is neither a state nor a variable defined above", s)
 	}
-	return Token{Set: set, Var: s}, nil
+	return Token{Set: sorted(list), Var: s, List: list}, nil
 }
 
 // transition reads "C,N,...,C'" (or, without commas, one digit each).
@@ -263,6 +279,9 @@ func (p *tableParser) transition(s string, lineNo, col int) error {
 		}
 		if tok.Var == "" && len(tok.Set) != 1 {
 			return p.errorf(lineNo, cols[k], "the output is a set: want a state or a variable of the inputs")
+		}
+		if tok.Var != "" && len(tok.Set) == 1 && !slices.ContainsFunc(tr.In, func(in Token) bool { return in.Var == tok.Var }) {
+			tok = Token{Set: tok.Set, List: tok.List} // Golly takes a one-state variable as an output
 		}
 		if tok.Var != "" && !slices.ContainsFunc(tr.In, func(in Token) bool { return in.Var == tok.Var }) {
 			return p.errorf(lineNo, cols[k], "the output %s is not among the inputs, so it has no one state", tok.Var)

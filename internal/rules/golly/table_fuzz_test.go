@@ -27,6 +27,8 @@ func FuzzParseRuleFile(f *testing.F) {
 	f.Add([]byte(wireWorld))
 	f.Add([]byte("@RULE H\n@TABLE\nn_states:3\nneighborhood:hexagonal\nsymmetries:rotate6\nvar a={0,1}\n0,a,1,2,0,{1,2},0,a\n"))
 	f.Add([]byte("@RULE V\n@TABLE\nn_states:4\nneighborhood:vonNeumann\nsymmetries:permute\n012301\n"))
+	f.Add([]byte("@RULE R\n@TABLE\nn_states:3\nneighborhood:hexagonal\nsymmetries:rotate6reflect\nvar a={2,0}\nvar b={a,1}\n0,a,b,a,b,1,2,b\n"))
+	f.Add([]byte("@RULE O\n@TABLE\nn_states:3\nneighborhood:oneDimensional\nsymmetries:reflect\nvar a={0,1}\n1,a,2,a\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tab, err := ParseRuleFile(data, "f.rule")
 		if err != nil {

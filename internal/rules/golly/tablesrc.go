@@ -16,6 +16,8 @@ func tableOffsets(neigh string) [][2]int {
 		return [][2]int{{0, -1}, {1, 0}, {0, 1}, {-1, 0}}
 	case "hexagonal":
 		return [][2]int{{0, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 0}, {-1, -1}}
+	case "oneDimensional": // each row on its own: W, E
+		return [][2]int{{-1, 0}, {1, 0}}
 	}
 	return [][2]int{{0, -1}, {1, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}}
 }
@@ -91,17 +93,25 @@ func TableSource(t *Table, topo Topology) (string, error) {
 		}
 		fmt.Fprintf(&b, "  let next = %s\n", next)
 	} else {
-		// Lets of at most maxChain nested maxima (the parser bounds the
-		// nesting), each starting from the one before.
-		const maxChain = 16
-		best, lets := "0", 0
+		// A balanced tree of maxima: its nesting (which the parser
+		// bounds) and the registers it holds grow with the log of the
+		// variants, where a chain of lets would hold one register each.
+		terms := make([]string, len(vs))
 		for i, v := range vs {
-			if i > 0 && i%maxChain == 0 {
-				fmt.Fprintf(&b, "  let b%d = %s\n", lets, best)
-				best, lets = fmt.Sprintf("b%d", lets), lets+1
-			}
-			best = fmt.Sprintf("max(%s, %s * (%d + %s))", best, pk.cond(t.States, v), (len(vs)-i)<<8, outs[i])
+			terms[i] = fmt.Sprintf("%s * (%d + %s)", pk.cond(t.States, v), (len(vs)-i)<<8, outs[i])
 		}
+		for len(terms) > 1 {
+			var up []string
+			for i := 0; i < len(terms); i += 2 {
+				if i+1 == len(terms) {
+					up = append(up, terms[i])
+				} else {
+					up = append(up, fmt.Sprintf("max(%s, %s)", terms[i], terms[i+1]))
+				}
+			}
+			terms = up
+		}
+		best := terms[0]
 		fmt.Fprintf(&b, "  let best = %s\n", best)
 		b.WriteString("  let next = (best == 0) * s0 + (best & 255)\n")
 	}

@@ -179,6 +179,9 @@ var varParams = map[VarID][]ParamID{
 	VarSynth:           paramRange(PSynthA, PSynthFLayer),
 	VarAxisSymmetryWf:  paramRange(PAxisSymmetryWfAxis, PAxisSymmetryWfZ2colorshift),
 	VarPointSymmetryWf: paramRange(PPointSymmetryWfCentreX, PPointSymmetryWfColorshift),
+	VarVibration2:      paramRange(PVibration2Dir, PVibration2A2mfreq),
+	VarXtrb:            paramRange(PXtrbPower, PXtrbB),
+	VarWavesn:          paramRange(PWavesnFreqx, PWavesnPower),
 }
 
 // align is flam3_align over the keyframes src.

@@ -1,0 +1,104 @@
+package flame
+
+import (
+	"math"
+
+	"github.com/procgen-dev/procgen/internal/rng"
+)
+
+// The eighth set of plugin variations: JWildfire's vibration2 and xtrb,
+// and three that the corpus has from Fractorium and Apophysis 7X files:
+// gaussian and mirror_x (written as pre_gaussian and pre_mirror_x) and
+// wavesn, which follow Fractorium's formulas (JWildfire has no wavesn or
+// mirror_x; its gaussian is an alias of gaussian_blur and it writes only
+// that name). All are 2D: z passes through a stage and the sum's z is left
+// alone, as elsewhere (variations_jwf.go).
+//
+// Random draws (u = Float64):
+//
+//	xtrb      u1 u2      : u1 picks the hexagon's plain or bent map
+//	                       (u1 ≥ 1 − width²: plain), root k = trunc(u2·(2³¹−1)) mod |power|
+//	gaussian  u1..u5     : angle 2π·u1, radius w·(u2+u3+u4+u5−2)
+//	mirror_x  u1         : u1 < ½ keeps x ≥ 0, else x ≤ 0
+//	wavesn    u1         : root k = trunc(u1·|power|)
+
+// jwf8DefaultParams sets JWildfire's (and for wavesn Fractorium's)
+// defaults for these variations.
+func jwf8DefaultParams(p *Params) {
+	p[PVibration2Angle], p[PVibration2Freq], p[PVibration2Amp] = 1.5708, 1, 0.25
+	p[PVibration2Dir2], p[PVibration2Angle2], p[PVibration2Freq2], p[PVibration2Amp2] = 1.5708, 1.5708, 1, 0.25
+	for q := PVibration2Dmfreq; q <= PVibration2A2mfreq; q += 2 {
+		p[q] = 0.1
+	}
+	p[PXtrbPower], p[PXtrbRadius], p[PXtrbWidth], p[PXtrbDist], p[PXtrbA], p[PXtrbB] = 2, 1, 0.5, 1, 1, 1
+	p[PWavesnFreqx], p[PWavesnFreqy], p[PWavesnScalex], p[PWavesnScaley], p[PWavesnPower] = 2, 2, 1, 1, 1
+}
+
+// applyJWF8 adds plugin variation id with weight w to s (applyJWF7's rest).
+func (s *varState) applyJWF8(id VarID, w float64, r *rng.Stream) {
+	switch id {
+	case VarVibration2:
+		x, y := s.vibrationWave(s.tx, s.ty, PVibration2Dir, PVibration2Dm)
+		dx, dy := s.vibrationWave(s.tx, s.ty, PVibration2Dir2, PVibration2D2m)
+		s.px += w * (x + dx - s.tx)
+		s.py += w * (y + dy - s.ty)
+	case VarXtrb:
+		s.xtrb(w, r)
+	case VarGaussian: // Fractorium's: the point itself plus a gaussian-like blur
+		a := r.Float64() * 2 * math.Pi
+		g := w * (r.Float64() + r.Float64() + r.Float64() + r.Float64() - 2)
+		sn, cs := math.Sincos(a)
+		s.px += s.tx + g*cs
+		s.py += s.ty + g*sn
+	case VarMirrorX:
+		// Fractorium's mirror_x ignores its weight and, as a regular
+		// variation, clears the sum before adding its point.
+		x := math.Abs(s.tx)
+		if r.Float64() >= 0.5 {
+			x = -x
+		}
+		s.px, s.py, s.pz = x, s.ty, s.tz
+	case VarWavesn:
+		s.wavesn(w, r)
+	}
+}
+
+// vibrationWave is one of vibration2's two waves (parameters from dir,
+// modulations from mod on, each in JWildfire's order): the point (x, y)
+// moved along the wave's angle by its local amplitude.
+func (s *varState) vibrationWave(x, y float64, dir, mod ParamID) (float64, float64) {
+	p := s.p
+	d0, angle, freq, amp, phase := p[dir], p[dir+1], p[dir+2], p[dir+3], p[dir+4]
+	modulate := func(k ParamID, t float64) float64 { // amplitude, frequency at mod+2k
+		return p[mod+2*k] * math.Cos(t*p[mod+2*k+1]*2*math.Pi)
+	}
+	along := x*math.Cos(d0) + y*math.Sin(d0)
+	dirL := d0 + modulate(0, along)
+	angleL := angle + modulate(1, along)
+	freqL := modulate(2, along) / freq
+	ampL := amp + amp*modulate(3, along)
+	sd, cd := math.Sincos(dirL)
+	st, ct := math.Sincos(angleL + dirL)
+	along = x*cd + y*sd
+	local := ampL * math.Sin(along*freq*2*math.Pi+freqL+2*math.Pi*phase/freq)
+	return x + local*ct, y + local*st
+}
+
+// wavesn: Fractorium's wavesn, the n-th root of the point (a random one of
+// |power| roots) with waves added; the weight scales both the root and the
+// result, as Fractorium's does. A power of 0 is 2, as its Precalc makes it.
+func (s *varState) wavesn(w float64, r *rng.Stream) {
+	p := s.p
+	power := p[PWavesnPower]
+	if power == 0 {
+		power = 2
+	}
+	k := math.Trunc(r.Float64() * math.Trunc(math.Abs(power)))
+	a := (math.Atan2(s.ty, s.tx) + 2*math.Pi*k) / power
+	rr := w * math.Pow(s.sumsq, 1/power/2)
+	sn, cs := math.Sincos(a)
+	xn, yn := rr*cs, rr*sn
+	sy, sx := math.Sin(p[PWavesnFreqx]*yn), math.Sin(p[PWavesnFreqy]*xn)
+	s.px += w * (xn + 0.5*(p[PWavesnScalex]*sy+math.Abs(xn)*p[PWavesnIncx]*sy))
+	s.py += w * (yn + 0.5*(p[PWavesnScaley]*sx+math.Abs(yn)*p[PWavesnIncy]*sx))
+}

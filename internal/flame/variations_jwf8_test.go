@@ -1,0 +1,152 @@
+package flame
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rng"
+)
+
+// jwf8Map adds variation id with weight w at (x, y, z), with JWildfire's
+// defaults changed by params, to a sum that starts at sum.
+func jwf8Map(id VarID, w float64, params map[ParamID]float64, in, sum [3]float64, r *rng.Stream) [3]float64 {
+	xf := newXform(0)
+	for p, v := range params {
+		xf.Params[p] = v
+	}
+	Precalc(&xf)
+	s := varState{tx: in[0], ty: in[1], tz: in[2], px: sum[0], py: sum[1], pz: sum[2], c: &xf.Coefs, p: &xf.Params}
+	s.sumsq = in[0]*in[0] + in[1]*in[1]
+	s.sqrt = math.Sqrt(s.sumsq)
+	s.apply(id, w, r)
+	return [3]float64{s.px, s.py, s.pz}
+}
+
+// The deterministic ones: each point worked out by hand.
+func TestJWF8Fixed(t *testing.T) {
+	cases := []struct {
+		name   string
+		id     VarID
+		w      float64
+		params map[ParamID]float64
+		in     [3]float64
+		want   [3]float64
+	}{
+		// dir 0, angle π/2: a quarter wave along x (sin(¼·2π) = 1) moves y by amp ¼.
+		{"vibration2 wave", VarVibration2, 1, map[ParamID]float64{PVibration2Angle: math.Pi / 2, PVibration2Amp2: 0},
+			[3]float64{0.25, 0, 5}, [3]float64{0.25, 0.25, 0}},
+		// the weight scales the moved point; at half a wave the sine is 0.
+		{"vibration2 weight", VarVibration2, 2, map[ParamID]float64{PVibration2Angle: math.Pi / 2, PVibration2Amp2: 0},
+			[3]float64{0.5, 1, 0}, [3]float64{1, 2, 0}},
+		// am 1 at amfreq 0 doubles the amplitude (amp + amp·1·cos 0).
+		{"vibration2 am", VarVibration2, 1, map[ParamID]float64{PVibration2Angle: math.Pi / 2, PVibration2Amp2: 0,
+			PVibration2Am: 1, PVibration2Amfreq: 0}, [3]float64{0.25, 0, 0}, [3]float64{0.25, 0.5, 0}},
+		// the second wave alone: along y (dir2 π/2), moving along π (angle2 π/2 + dir2).
+		{"vibration2 second", VarVibration2, 1, map[ParamID]float64{PVibration2Amp: 0,
+			PVibration2Dir2: math.Pi / 2, PVibration2Angle2: math.Pi / 2},
+			[3]float64{0, 0.25, 0}, [3]float64{-0.25, 0.25, 0}},
+		// phase ¼ of a turn shifts the first wave by π/2: sin(0 + π/2) = 1.
+		{"vibration2 phase", VarVibration2, 1, map[ParamID]float64{PVibration2Angle: math.Pi / 2, PVibration2Amp2: 0,
+			PVibration2Phase: 0.25}, [3]float64{0, 0, 0}, [3]float64{0, 0.25, 0}},
+		// wavesn power 1: the root is the point times w; x waves by ½·sin(freqy·xn).
+		{"wavesn", VarWavesn, 1, nil, [3]float64{1, 0, 0}, [3]float64{1, 0.5 * math.Sin(2), 0}},
+		// incy 2 adds ½·|yn|·2·sin(..) — yn 0 here; on y: (0, 1) gives x ½·sin 2·(1 + 0).
+		{"wavesn inc", VarWavesn, 1, map[ParamID]float64{PWavesnIncx: 2}, [3]float64{0, 1, 0},
+			[3]float64{0.5 * math.Sin(2), 1, 0}},
+		// weight twice: w·(w·x) without waves.
+		{"wavesn weight", VarWavesn, 2, map[ParamID]float64{PWavesnScalex: 0, PWavesnScaley: 0}, [3]float64{1, 0.5, 0},
+			[3]float64{4, 2, 0}},
+	}
+	for _, c := range cases {
+		r := rng.NewStream(rng.Key(8, 1))
+		if got := jwf8Map(c.id, c.w, c.params, c.in, [3]float64{}, &r); !near3(got, c.want, 1e-12) {
+			t.Errorf("%s: %v -> %v, want %v", c.name, c.in, got, c.want)
+		}
+	}
+}
+
+// The ones that draw: the expected point follows from the same draws,
+// taken from a copy of the stream.
+func TestJWF8Random(t *testing.T) {
+	r2 := math.Sqrt2
+	for seed := range uint64(24) {
+		r := rng.NewStream(rng.Key(8, seed))
+		u := r
+		u1 := u.Float64()
+		u2, u3, u4, u5 := u.Float64(), u.Float64(), u.Float64(), u.Float64()
+		// gaussian: the point plus w·(u2+u3+u4+u5−2) at angle 2π·u1.
+		g := 0.5 * (u2 + u3 + u4 + u5 - 2)
+		want := [3]float64{1 + g*math.Cos(2*math.Pi*u1), -2 + g*math.Sin(2*math.Pi*u1), 0}
+		q := r
+		if got := jwf8Map(VarGaussian, 0.5, nil, [3]float64{1, -2, 3}, [3]float64{}, &q); !near3(got, want, 1e-12) {
+			t.Errorf("gaussian (seed %d): %v, want %v", seed, got, want)
+		}
+		checkDraws(t, "gaussian", r, q, 5)
+		// mirror_x: the sum is replaced by (±|x|, y, z), whatever the weight.
+		want = [3]float64{3, 2, 1}
+		if u1 >= 0.5 {
+			want[0] = -3
+		}
+		q = r
+		if got := jwf8Map(VarMirrorX, 0.05, nil, [3]float64{-3, 2, 1}, [3]float64{7, 7, 7}, &q); !near3(got, want, 0) {
+			t.Errorf("mirror_x (seed %d): %v, want %v", seed, got, want)
+		}
+		checkDraws(t, "mirror_x", r, q, 1)
+		// wavesn power 2 without waves: the square roots of (0, 4) are ±(√2, √2).
+		want = [3]float64{r2, r2, 0}
+		if u1 >= 0.5 {
+			want = [3]float64{-r2, -r2, 0}
+		}
+		q = r
+		if got := jwf8Map(VarWavesn, 1, map[ParamID]float64{PWavesnPower: 2, PWavesnScalex: 0, PWavesnScaley: 0},
+			[3]float64{0, 4, 0}, [3]float64{}, &q); !near3(got, want, 1e-12) {
+			t.Errorf("wavesn (seed %d): %v, want %v", seed, got, want)
+		}
+		checkDraws(t, "wavesn", r, q, 1)
+		// xtrb with width 0 (always the bent map, which is then the
+		// identity) or 1 (always the plain map, scale 1) leaves the
+		// trilinear point as it is: power 1 gives w²·(x, y); power 2 a
+		// square root picked by u2, scaled by w².
+		for _, width := range []float64{0, 1} {
+			ps := map[ParamID]float64{PXtrbWidth: width, PXtrbPower: 1, PXtrbA: 0.7, PXtrbB: 0.4, PXtrbRadius: 0.8}
+			q = r
+			if got := jwf8Map(VarXtrb, 2, ps, [3]float64{0.3, -1.7, 0}, [3]float64{}, &q); !near3(got, [3]float64{1.2, -6.8, 0}, 1e-9) {
+				t.Errorf("xtrb width %g power 1 (seed %d): %v", width, seed, got)
+			}
+			checkDraws(t, "xtrb", r, q, 2)
+			ps[PXtrbPower] = 2
+			want = [3]float64{r2, r2, 0}
+			if math.Mod(math.Trunc(u2*math.MaxInt32), 2) == 1 {
+				want = [3]float64{-r2, -r2, 0}
+			}
+			q = r
+			if got := jwf8Map(VarXtrb, 1, ps, [3]float64{0, 4, 0}, [3]float64{}, &q); !near3(got, want, 1e-9) {
+				t.Errorf("xtrb width %g power 2 (seed %d): %v, want %v", width, seed, got, want)
+			}
+		}
+	}
+}
+
+// checkDraws fails unless after is before moved on by n draws.
+func checkDraws(t *testing.T, name string, before, after rng.Stream, n int) {
+	t.Helper()
+	for range n {
+		before.Float64()
+	}
+	if before != after {
+		t.Errorf("%s: not %d draws", name, n)
+	}
+}
+
+// Fractorium's pre_gaussian and pre_mirror_x are read as stages of these.
+func TestJWF8Stages(t *testing.T) {
+	gs, ws, err := Parse(strings.NewReader(stageFlame(`linear="1" pre_gaussian="0.1" pre_mirror_x="0.05"`)), "s.flame", ParseOptions{Strict: true})
+	if err != nil {
+		t.Fatal(err, ws)
+	}
+	st := gs[0].Xforms[0].Stages
+	if len(st) != 2 || st[0].ID != VarGaussian || st[1].ID != VarMirrorX || st[0].Post || st[0].Weight != 0.1 {
+		t.Errorf("stages %+v", st)
+	}
+}

@@ -150,3 +150,28 @@ func TestJWF8Stages(t *testing.T) {
 		t.Errorf("stages %+v", st)
 	}
 }
+
+// jwf8RefCases are the cases of variations_jwf8.go for
+// TestJWildfireReference: vibration2 with every modulation, xtrb with
+// either map, negative and odd powers, after a linear.
+func jwf8RefCases() [][]jwfTerm {
+	names := []string{"dir", "angle", "freq", "amp", "phase", "dir2", "angle2", "freq2", "amp2", "phase2",
+		"dm", "dmfreq", "tm", "tmfreq", "fm", "fmfreq", "am", "amfreq", "d2m", "d2mfreq", "t2m", "t2mfreq",
+		"f2m", "f2mfreq", "a2m", "a2mfreq"}
+	var vib []jwfParam
+	for k, n := range names {
+		vib = append(vib, jwfParam{PVibration2Dir + ParamID(k), n, 0.37*float64(k%7) - 0.6 + 0.05*float64(k)})
+	}
+	xtrb := func(power, width, dist, a, b, radius float64) []jwfParam {
+		return []jwfParam{{PXtrbPower, "power", power}, {PXtrbWidth, "width", width}, {PXtrbDist, "dist", dist},
+			{PXtrbA, "a", a}, {PXtrbB, "b", b}, {PXtrbRadius, "radius", radius}}
+	}
+	return [][]jwfTerm{
+		{{id: VarVibration2, w: 0.8, params: vib}},
+		{{id: VarLinear3D, w: 0.4}, {id: VarVibration2, w: -1.1, params: vib[:10]}},
+		{{id: VarXtrb, w: 0.9, params: xtrb(3, 0.5, 1.3, 0.5, 0.9, 1.2)}},
+		{{id: VarXtrb, w: 1.2, params: xtrb(-2, 0.8, 0.7, 1.1, 0.3, 0.6)}},
+		{{id: VarXtrb, w: 0.7, params: xtrb(5, 0.2, 2, 0.2, 0.2, 2)}},
+		{{id: VarLinear3D, w: 0.5}, {id: VarXtrb, w: 0.6, params: xtrb(2, 0.35, 1, 1, 1, 0.9)}},
+	}
+}

@@ -18,7 +18,7 @@ JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Episp
 YinYang JuliaQ Waves23 Unpolar IDisc LinearT CylinderApo BlurZoom BlurLinear
 Waves2Radial Waves2WF Tile_Log StarBlur Bubble2 Waffle
 Waves3WF Waves22 Waves3 Waves4 XHeart FDisc Octagon NPolar
-Synth Vibration2 XTrb"
+Synth Vibration2 XTrb NBlur"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -58,6 +58,9 @@ public final class MathLib {
   public static double cos(double v) { return Math.cos(v); }
   public static double acos(double v) { return Math.acos(v); }
   public static double asin(double v) { return Math.asin(v); }
+  public static double atan(double v) { return Math.atan(v); }
+  public static double tan(double v) { return Math.tan(v); }
+  public static final int TRUE = 1, FALSE = 0;
   public static double trunc(double v) { return v < 0 ? Math.ceil(v) : Math.floor(v); }
   public static double exp(double v) { return Math.exp(v); }
   public static double log(double v) { return Math.log(v); }

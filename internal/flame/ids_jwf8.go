@@ -12,6 +12,7 @@ const (
 	VarGaussian
 	VarMirrorX
 	VarWavesn
+	VarNBlur
 	NumVars // all the variations the CPU has
 )
 
@@ -55,5 +56,14 @@ const (
 	PWavesnIncx
 	PWavesnIncy
 	PWavesnPower
+	PNBlurNumEdges
+	PNBlurNumStripes
+	PNBlurRatioStripes
+	PNBlurRatioHole
+	PNBlurCircumCircle
+	PNBlurAdjustToLinear
+	PNBlurEqualBlur
+	PNBlurExactCalc
+	PNBlurHighlightEdges
 	NumParams // all the parameters the CPU has
 )

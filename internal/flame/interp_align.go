@@ -182,6 +182,7 @@ var varParams = map[VarID][]ParamID{
 	VarVibration2:      paramRange(PVibration2Dir, PVibration2A2mfreq),
 	VarXtrb:            paramRange(PXtrbPower, PXtrbB),
 	VarWavesn:          paramRange(PWavesnFreqx, PWavesnPower),
+	VarNBlur:           paramRange(PNBlurNumEdges, PNBlurHighlightEdges),
 }
 
 // align is flam3_align over the keyframes src.

@@ -21,6 +21,9 @@ import (
 //	gaussian  u1..u5     : angle 2π·u1, radius w·(u2+u3+u4+u5−2)
 //	mirror_x  u1         : u1 < ½ keeps x ≥ 0, else x ≤ 0
 //	wavesn    u1         : root k = trunc(u1·|power|)
+//	nBlur     u1 u2 u3 u4: angle within an edge from u1, edge k = trunc(u2·32767) mod edges,
+//	                       radius from u3, and from u4 where u3's falls in the hole
+//	                       (u4 is drawn always, used only then)
 
 // jwf8DefaultParams sets JWildfire's (and for wavesn Fractorium's)
 // defaults for these variations.
@@ -32,6 +35,8 @@ func jwf8DefaultParams(p *Params) {
 	}
 	p[PXtrbPower], p[PXtrbRadius], p[PXtrbWidth], p[PXtrbDist], p[PXtrbA], p[PXtrbB] = 2, 1, 0.5, 1, 1, 1
 	p[PWavesnFreqx], p[PWavesnFreqy], p[PWavesnScalex], p[PWavesnScaley], p[PWavesnPower] = 2, 2, 1, 1, 1
+	p[PNBlurNumEdges], p[PNBlurRatioStripes], p[PNBlurAdjustToLinear], p[PNBlurEqualBlur] = 3, 1, 1, 1
+	p[PNBlurHighlightEdges] = 1
 }
 
 // applyJWF8 adds plugin variation id with weight w to s (applyJWF7's rest).
@@ -60,6 +65,8 @@ func (s *varState) applyJWF8(id VarID, w float64, r *rng.Stream) {
 		s.px, s.py, s.pz = x, s.ty, s.tz
 	case VarWavesn:
 		s.wavesn(w, r)
+	case VarNBlur:
+		s.nblur(w, r)
 	}
 }
 
@@ -101,4 +108,13 @@ func (s *varState) wavesn(w float64, r *rng.Stream) {
 	sy, sx := math.Sin(p[PWavesnFreqx]*yn), math.Sin(p[PWavesnFreqy]*xn)
 	s.px += w * (xn + 0.5*(p[PWavesnScalex]*sy+math.Abs(xn)*p[PWavesnIncx]*sy))
 	s.py += w * (yn + 0.5*(p[PWavesnScaley]*sx+math.Abs(yn)*p[PWavesnIncy]*sx))
+}
+
+// unhonouredParam names a parameter of variation id whose value in p
+// procgen does not render as its program does, or is "".
+func unhonouredParam(id VarID, p *Params) string {
+	if id == VarNBlur && ftoi(p[PNBlurExactCalc]) >= 1 && ftoi(p[PNBlurCircumCircle]) < 1 {
+		return "nBlur_exactCalc"
+	}
+	return ""
 }

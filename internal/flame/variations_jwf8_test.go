@@ -166,12 +166,85 @@ func jwf8RefCases() [][]jwfTerm {
 		return []jwfParam{{PXtrbPower, "power", power}, {PXtrbWidth, "width", width}, {PXtrbDist, "dist", dist},
 			{PXtrbA, "a", a}, {PXtrbB, "b", b}, {PXtrbRadius, "radius", radius}}
 	}
-	return [][]jwfTerm{
+	nblur := func(edges, stripes, ratioStripes, hole, circum, adjust, equal, highlight float64) []jwfParam {
+		return []jwfParam{{PNBlurNumEdges, "numEdges", edges}, {PNBlurNumStripes, "numStripes", stripes},
+			{PNBlurRatioStripes, "ratioStripes", ratioStripes}, {PNBlurRatioHole, "ratioHole", hole},
+			{PNBlurCircumCircle, "circumCircle", circum}, {PNBlurAdjustToLinear, "adjustToLinear", adjust},
+			{PNBlurEqualBlur, "equalBlur", equal}, {PNBlurHighlightEdges, "highlightEdges", highlight}}
+	}
+	cs := [][]jwfTerm{
+		{{id: VarNBlur, w: 0.9, params: nblur(3, 0, 1, 0, 0, 1, 1, 1)}},
+		{{id: VarNBlur, w: 1.1, params: nblur(4, 0, 1, 0.6, 0, 1, 0, 0.1)}},
+		{{id: VarNBlur, w: 0.8, params: nblur(5, 3, 0.45, 0.4, 0, 0, 1, 2)}},
+		{{id: VarNBlur, w: 0.7, params: nblur(6, 2, 1.5, 0.667, 1, 1, 1, 1)}},
+		{{id: VarNBlur, w: 1.2, params: nblur(8, -3, 0.45, 0.425, 0, 1, 1, 1)}},
+		{{id: VarNBlur, w: 0.6, params: nblur(4, -15, 1, 0, 0, 1, 1, 1)}},
+		{{id: VarNBlur, w: 0.6, params: nblur(7, -2, 1.6, 0.2, 1, 0, 0, 0.5)}},
+		{{id: VarNBlur, w: 1, params: nblur(2, 1, 0.2, 0.9, 0, 1, 1, 1)}},
+		{{id: VarNBlur, w: 0.9, params: nblur(3, -1, 1.9, 0, 0, 1, 1, 0.1)}},
+		{{id: VarNBlur, w: 1.3, params: nblur(4, 1, 0.1, 0, 0, 1, 0, 0.1)}},
+	}
+	return append(cs, [][]jwfTerm{
 		{{id: VarVibration2, w: 0.8, params: vib}},
 		{{id: VarLinear3D, w: 0.4}, {id: VarVibration2, w: -1.1, params: vib[:10]}},
 		{{id: VarXtrb, w: 0.9, params: xtrb(3, 0.5, 1.3, 0.5, 0.9, 1.2)}},
 		{{id: VarXtrb, w: 1.2, params: xtrb(-2, 0.8, 0.7, 1.1, 0.3, 0.6)}},
 		{{id: VarXtrb, w: 0.7, params: xtrb(5, 0.2, 2, 0.2, 0.2, 2)}},
 		{{id: VarLinear3D, w: 0.5}, {id: VarXtrb, w: 0.6, params: xtrb(2, 0.35, 1, 1, 1, 0.9)}},
+	}...)
+}
+
+// nBlur on its circumcircle: the radius is u3 (equalBlur 0), u4 unused
+// without a hole; adjustToLinear widens a square by 2/√(2 − 2·cos 90°) =
+// √2. (The hole follows the polygon's edge: the reference test covers it.)
+func TestJWF8NBlurRadius(t *testing.T) {
+	for seed := range uint64(32) {
+		r := rng.NewStream(rng.Key(9, seed))
+		u := r
+		u.Float64()
+		u.Float64()
+		u3 := u.Float64()
+		for _, c := range []struct {
+			adjust, hole, want float64
+		}{
+			{0, 0, 0.8 * u3},
+			{1, 0, math.Sqrt2 * 0.8 * u3},
+		} {
+			q := r
+			got := jwf8Map(VarNBlur, 0.8, map[ParamID]float64{PNBlurNumEdges: 4, PNBlurCircumCircle: 1, PNBlurEqualBlur: 0,
+				PNBlurAdjustToLinear: c.adjust, PNBlurRatioHole: c.hole}, [3]float64{5, 5, 5}, [3]float64{}, &q)
+			if d := math.Hypot(got[0], got[1]); math.Abs(d-c.want) > 1e-12 || got[2] != 0 {
+				t.Errorf("seed %d %+v: |%v| = %g, want %g", seed, c, got, d, c.want)
+			}
+			checkDraws(t, "nBlur", r, q, 4)
+		}
+	}
+}
+
+// nBlur's exactCalc draws without bound; procgen reads it as 0 and says so.
+func TestJWF8NBlurExactCalc(t *testing.T) {
+	for _, c := range []struct {
+		xf   string
+		warn bool
+	}{
+		{`nBlur="1" nBlur_exactCalc="0"`, false},
+		{`nBlur="1" nBlur_exactCalc="1"`, true},
+		{`nBlur="1" nBlur_exactCalc="1" nBlur_circumCircle="1"`, false}, // JWildfire turns it off itself
+		{`linear="1" nBlur_exactCalc="1"`, false},
+	} {
+		_, ws, err := Parse(strings.NewReader(stageFlame(c.xf)), "s.flame", ParseOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.xf, err)
+		}
+		warned := false
+		for _, w := range ws {
+			warned = warned || strings.Contains(w.Msg, "nBlur_exactCalc")
+		}
+		if warned != c.warn {
+			t.Errorf("%s: warned %v, want %v (%v)", c.xf, warned, c.warn, ws)
+		}
+		if _, _, err := Parse(strings.NewReader(stageFlame(c.xf)), "s.flame", ParseOptions{Strict: true}); (err != nil) != c.warn {
+			t.Errorf("%s --strict: %v", c.xf, err)
+		}
 	}
 }

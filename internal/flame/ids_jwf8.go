@@ -13,6 +13,8 @@ const (
 	VarMirrorX
 	VarWavesn
 	VarNBlur
+	VarBlade3D
+	VarJulian3Dx
 	NumVars // all the variations the CPU has
 )
 
@@ -65,5 +67,13 @@ const (
 	PNBlurEqualBlur
 	PNBlurExactCalc
 	PNBlurHighlightEdges
+	PJulian3DxPower
+	PJulian3DxDist
+	PJulian3DxA
+	PJulian3DxB
+	PJulian3DxC
+	PJulian3DxD
+	PJulian3DxE
+	PJulian3DxF
 	NumParams // all the parameters the CPU has
 )

@@ -183,6 +183,7 @@ var varParams = map[VarID][]ParamID{
 	VarXtrb:            paramRange(PXtrbPower, PXtrbB),
 	VarWavesn:          paramRange(PWavesnFreqx, PWavesnPower),
 	VarNBlur:           paramRange(PNBlurNumEdges, PNBlurHighlightEdges),
+	VarJulian3Dx:       paramRange(PJulian3DxPower, PJulian3DxF),
 }
 
 // align is flam3_align over the keyframes src.

@@ -6,12 +6,13 @@ import (
 	"github.com/procgen-dev/procgen/internal/rng"
 )
 
-// The eighth set of plugin variations: JWildfire's vibration2 and xtrb,
+// The eighth set of plugin variations: JWildfire's vibration2, xtrb,
+// nBlur (variations_jwf8_nblur.go), blade3D and julian3Dx (both write z),
 // and three that the corpus has from Fractorium and Apophysis 7X files:
 // gaussian and mirror_x (written as pre_gaussian and pre_mirror_x) and
 // wavesn, which follow Fractorium's formulas (JWildfire has no wavesn or
 // mirror_x; its gaussian is an alias of gaussian_blur and it writes only
-// that name). All are 2D: z passes through a stage and the sum's z is left
+// that name). The others are 2D: z passes through a stage and the sum's z is left
 // alone, as elsewhere (variations_jwf.go).
 //
 // Random draws (u = Float64):
@@ -21,6 +22,8 @@ import (
 //	gaussian  u1..u5     : angle 2π·u1, radius w·(u2+u3+u4+u5−2)
 //	mirror_x  u1         : u1 < ½ keeps x ≥ 0, else x ≤ 0
 //	wavesn    u1         : root k = trunc(u1·|power|)
+//	blade3D   u1         : angle u1·w·r
+//	julian3Dx u1         : root k = trunc(u1·|power|)
 //	nBlur     u1 u2 u3 u4: angle within an edge from u1, edge k = trunc(u2·32767) mod edges,
 //	                       radius from u3, and from u4 where u3's falls in the hole
 //	                       (u4 is drawn always, used only then)
@@ -37,6 +40,9 @@ func jwf8DefaultParams(p *Params) {
 	p[PWavesnFreqx], p[PWavesnFreqy], p[PWavesnScalex], p[PWavesnScaley], p[PWavesnPower] = 2, 2, 1, 1, 1
 	p[PNBlurNumEdges], p[PNBlurRatioStripes], p[PNBlurAdjustToLinear], p[PNBlurEqualBlur] = 3, 1, 1, 1
 	p[PNBlurHighlightEdges] = 1
+	// julian3Dx's power is random in JWildfire when unset; every file it
+	// writes sets it (2, as julia3D's here).
+	p[PJulian3DxPower], p[PJulian3DxDist], p[PJulian3DxA], p[PJulian3DxD] = 2, 1, 1, 1
 }
 
 // applyJWF8 adds plugin variation id with weight w to s (applyJWF7's rest).
@@ -67,6 +73,14 @@ func (s *varState) applyJWF8(id VarID, w float64, r *rng.Stream) {
 		s.wavesn(w, r)
 	case VarNBlur:
 		s.nblur(w, r)
+	case VarBlade3D: // blade with y driving z
+		g := r.Float64() * w * s.sqrt
+		sn, cs := math.Sincos(g)
+		s.px += w * s.tx * (cs + sn)
+		s.py += w * s.tx * (cs - sn)
+		s.pz += w * s.ty * (sn - cs)
+	case VarJulian3Dx:
+		s.julian3Dx(w, r)
 	}
 }
 
@@ -117,4 +131,24 @@ func unhonouredParam(id VarID, p *Params) string {
 		return "nBlur_exactCalc"
 	}
 	return ""
+}
+
+// julian3Dx: Xyrus02's julian3Dx, julian's root of the point's image under
+// its own affine (a..f), with z = x/|power| lifted by the same radius. The
+// power is rounded to an integer, as JWildfire's.
+func (s *varState) julian3Dx(w float64, r *rng.Stream) {
+	p := s.p
+	power := ftoi(p[PJulian3DxPower])
+	absN := math.Abs(power)
+	cN := (p[PJulian3DxDist]/power - 1) / 2
+	z := s.tx / absN
+	out := w * math.Pow(s.sumsq+z*z, cN)
+	s.pz += out * z
+	x := p[PJulian3DxA]*s.tx + p[PJulian3DxB]*s.ty + p[PJulian3DxE]
+	y := p[PJulian3DxC]*s.tx + p[PJulian3DxD]*s.ty + p[PJulian3DxF]
+	k := math.Trunc(r.Float64() * absN)
+	sn, cs := math.Sincos((math.Atan2(y, x) + 2*math.Pi*k) / power)
+	g := out * s.sqrt
+	s.px += g * cs
+	s.py += g * sn
 }

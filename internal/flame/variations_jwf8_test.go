@@ -186,6 +186,11 @@ func jwf8RefCases() [][]jwfTerm {
 	}
 	return append(cs, [][]jwfTerm{
 		{{id: VarVibration2, w: 0.8, params: vib}},
+		{{id: VarBlade3D, w: -1.3}},
+		{{id: VarJulian3Dx, w: 0.9, params: []jwfParam{{PJulian3DxPower, "power", 3}, {PJulian3DxDist, "dist", 1.4},
+			{PJulian3DxA, "a", 0.8}, {PJulian3DxB, "b", -0.3}, {PJulian3DxC, "c", 0.2}, {PJulian3DxD, "d", 1.1},
+			{PJulian3DxE, "e", 0.15}, {PJulian3DxF, "f", -0.25}}}},
+		{{id: VarJulian3Dx, w: 1.2, params: []jwfParam{{PJulian3DxPower, "power", -4}, {PJulian3DxDist, "dist", 0.6}}}},
 		{{id: VarLinear3D, w: 0.4}, {id: VarVibration2, w: -1.1, params: vib[:10]}},
 		{{id: VarXtrb, w: 0.9, params: xtrb(3, 0.5, 1.3, 0.5, 0.9, 1.2)}},
 		{{id: VarXtrb, w: 1.2, params: xtrb(-2, 0.8, 0.7, 1.1, 0.3, 0.6)}},
@@ -246,5 +251,36 @@ func TestJWF8NBlurExactCalc(t *testing.T) {
 		if _, _, err := Parse(strings.NewReader(stageFlame(c.xf)), "s.flame", ParseOptions{Strict: true}); (err != nil) != c.warn {
 			t.Errorf("%s --strict: %v", c.xf, err)
 		}
+	}
+}
+
+// blade3D and julian3Dx, which write z, by hand.
+func TestJWF8ThreeD(t *testing.T) {
+	for seed := range uint64(16) {
+		r := rng.NewStream(rng.Key(10, seed))
+		u := r
+		u1 := u.Float64()
+		// blade3D at (1, 2), w 1: angle u1·√5; x and y from x = 1, z from y = 2.
+		sn, cs := math.Sincos(u1 * math.Sqrt(5))
+		q := r
+		if got := jwf8Map(VarBlade3D, 1, nil, [3]float64{1, 2, 9}, [3]float64{}, &q); !near3(got, [3]float64{cs + sn, cs - sn, 2 * (sn - cs)}, 1e-12) {
+			t.Errorf("blade3D (seed %d): %v", seed, got)
+		}
+		checkDraws(t, "blade3D", r, q, 1)
+		// julian3Dx power 1, dist 1, identity affine: the point scaled by w, z = w·x.
+		q = r
+		if got := jwf8Map(VarJulian3Dx, 0.5, map[ParamID]float64{PJulian3DxPower: 1}, [3]float64{0.6, -0.8, 3}, [3]float64{}, &q); !near3(got, [3]float64{0.3, -0.4, 0.3}, 1e-12) {
+			t.Errorf("julian3Dx (seed %d): %v", seed, got)
+		}
+		// power −2 at (0, 4) (z = 0, cN = −¾): radius 16^−¾·4 = ½ at angle (π/2 + 2πk)/−2.
+		want := [3]float64{0.5 * math.Cos(-math.Pi/4), 0.5 * math.Sin(-math.Pi/4), 0}
+		if u1 >= 0.5 {
+			want = [3]float64{0.5 * math.Cos(-5*math.Pi/4), 0.5 * math.Sin(-5*math.Pi/4), 0}
+		}
+		q = r
+		if got := jwf8Map(VarJulian3Dx, 1, map[ParamID]float64{PJulian3DxPower: -2}, [3]float64{0, 4, 0}, [3]float64{}, &q); !near3(got, want, 1e-12) {
+			t.Errorf("julian3Dx power -2 (seed %d): %v, want %v", seed, got, want)
+		}
+		checkDraws(t, "julian3Dx", r, q, 1)
 	}
 }

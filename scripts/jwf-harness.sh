@@ -18,7 +18,7 @@ JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Episp
 YinYang JuliaQ Waves23 Unpolar IDisc LinearT CylinderApo BlurZoom BlurLinear
 Waves2Radial Waves2WF Tile_Log StarBlur Bubble2 Waffle
 Waves3WF Waves22 Waves3 Waves4 XHeart FDisc Octagon NPolar
-Synth Vibration2 XTrb NBlur Blade3D JuliaN3DX"
+Synth Vibration2 XTrb NBlur Blade3D JuliaN3DX TileHlp"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"

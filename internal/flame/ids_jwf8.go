@@ -15,6 +15,7 @@ const (
 	VarNBlur
 	VarBlade3D
 	VarJulian3Dx
+	VarTileHlp
 	NumVars // all the variations the CPU has
 )
 
@@ -75,5 +76,6 @@ const (
 	PJulian3DxD
 	PJulian3DxE
 	PJulian3DxF
+	PTileHlpWidth
 	NumParams // all the parameters the CPU has
 )

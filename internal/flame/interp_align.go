@@ -184,6 +184,7 @@ var varParams = map[VarID][]ParamID{
 	VarWavesn:          paramRange(PWavesnFreqx, PWavesnPower),
 	VarNBlur:           paramRange(PNBlurNumEdges, PNBlurHighlightEdges),
 	VarJulian3Dx:       paramRange(PJulian3DxPower, PJulian3DxF),
+	VarTileHlp:         {PTileHlpWidth},
 }
 
 // align is flam3_align over the keyframes src.

@@ -8,6 +8,7 @@ import (
 
 // The eighth set of plugin variations: JWildfire's vibration2, xtrb,
 // nBlur (variations_jwf8_nblur.go), blade3D and julian3Dx (both write z),
+// tile_hlp,
 // and three that the corpus has from Fractorium and Apophysis 7X files:
 // gaussian and mirror_x (written as pre_gaussian and pre_mirror_x) and
 // wavesn, which follow Fractorium's formulas (JWildfire has no wavesn or
@@ -24,6 +25,7 @@ import (
 //	wavesn    u1         : root k = trunc(u1·|power|)
 //	blade3D   u1         : angle u1·w·r
 //	julian3Dx u1         : root k = trunc(u1·|power|)
+//	tile_hlp  u1         : the point jumps a tile where cos(π·frac) < 2·u1 − 1
 //	nBlur     u1 u2 u3 u4: angle within an edge from u1, edge k = trunc(u2·32767) mod edges,
 //	                       radius from u3, and from u4 where u3's falls in the hole
 //	                       (u4 is drawn always, used only then)
@@ -43,6 +45,7 @@ func jwf8DefaultParams(p *Params) {
 	// julian3Dx's power is random in JWildfire when unset; every file it
 	// writes sets it (2, as julia3D's here).
 	p[PJulian3DxPower], p[PJulian3DxDist], p[PJulian3DxA], p[PJulian3DxD] = 2, 1, 1, 1
+	p[PTileHlpWidth] = 1
 }
 
 // applyJWF8 adds plugin variation id with weight w to s (applyJWF7's rest).
@@ -81,6 +84,8 @@ func (s *varState) applyJWF8(id VarID, w float64, r *rng.Stream) {
 		s.pz += w * s.ty * (sn - cs)
 	case VarJulian3Dx:
 		s.julian3Dx(w, r)
+	case VarTileHlp:
+		s.tileHlp(w, r)
 	}
 }
 
@@ -151,4 +156,25 @@ func (s *varState) julian3Dx(w float64, r *rng.Stream) {
 	g := out * s.sqrt
 	s.px += g * cs
 	s.py += g * sn
+}
+
+// tileHlp: Zy0rg's tile_hlp, linear with the point moved by one tile
+// width (towards 0) with a probability that rises across each tile. For
+// x < 0 the "fraction" is x + trunc(x), as in JWildfire and Fractorium.
+func (s *varState) tileHlp(w float64, r *rng.Stream) {
+	width := s.p[PTileHlpWidth]
+	x := s.tx / width
+	f := x + math.Trunc(x)
+	if x > 0 {
+		f = x - math.Trunc(x)
+	}
+	shift := 0.0
+	if math.Cos(f*math.Pi) < r.Float64()*2-1 {
+		shift = width * w
+		if x > 0 {
+			shift = -shift
+		}
+	}
+	s.px += s.tx*w + shift
+	s.py += w * s.ty
 }

@@ -187,6 +187,8 @@ func jwf8RefCases() [][]jwfTerm {
 	return append(cs, [][]jwfTerm{
 		{{id: VarVibration2, w: 0.8, params: vib}},
 		{{id: VarBlade3D, w: -1.3}},
+		{{id: VarTileHlp, w: 0.8, params: []jwfParam{{PTileHlpWidth, "width", 0.35}}}},
+		{{id: VarTileHlp, w: -1.1, params: []jwfParam{{PTileHlpWidth, "width", 1.7}}}},
 		{{id: VarJulian3Dx, w: 0.9, params: []jwfParam{{PJulian3DxPower, "power", 3}, {PJulian3DxDist, "dist", 1.4},
 			{PJulian3DxA, "a", 0.8}, {PJulian3DxB, "b", -0.3}, {PJulian3DxC, "c", 0.2}, {PJulian3DxD, "d", 1.1},
 			{PJulian3DxE, "e", 0.15}, {PJulian3DxF, "f", -0.25}}}},
@@ -282,5 +284,28 @@ func TestJWF8ThreeD(t *testing.T) {
 			t.Errorf("julian3Dx power -2 (seed %d): %v, want %v", seed, got, want)
 		}
 		checkDraws(t, "julian3Dx", r, q, 1)
+	}
+}
+
+// tile_hlp by hand, width 1, w 2: at x = 2.25 (frac ¼) the point moves by
+// −2 (a tile of w·width towards 0) where cos(π/4) < 2·u1 − 1. At x = −2.25
+// the "fraction" is −2.25 + trunc(−2.25) = −4.25, cos(−4.25π) = cos(π/4)
+// again, and the move is +2.
+func TestJWF8TileHlp(t *testing.T) {
+	for seed := range uint64(32) {
+		r := rng.NewStream(rng.Key(11, seed))
+		u := r
+		jump := math.Cos(math.Pi/4) < 2*u.Float64()-1
+		for _, x := range []float64{2.25, -2.25} {
+			want := [3]float64{2 * x, 1, 0}
+			if jump {
+				want[0] -= math.Copysign(2, x)
+			}
+			q := r
+			if got := jwf8Map(VarTileHlp, 2, nil, [3]float64{x, 0.5, 3}, [3]float64{}, &q); !near3(got, want, 1e-12) {
+				t.Errorf("tile_hlp x %g (seed %d, jump %v): %v, want %v", x, seed, jump, got, want)
+			}
+			checkDraws(t, "tile_hlp", r, q, 1)
+		}
 	}
 }

@@ -174,7 +174,7 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"waves2_radial", "waves2_wf", "tile_log", "starblur", "bubble2", "waffle",
 	VarWaves2b: "waves2b", "waves3_wf", "waves22", "waves3", "waves4", "xheart", "fdisc", "octagon", "npolar",
 	VarSynth: "synth", "axis_symmetry_wf", "point_symmetry_wf",
-	VarVibration2: "vibration2", "xtrb", "gaussian", "mirror_x", "wavesn", "nBlur", "blade3D", "julian3Dx", "tile_hlp"}
+	VarVibration2: "vibration2", "xtrb", "gaussian", "mirror_x", "wavesn", "nBlur", "blade3D", "julian3Dx", "tile_hlp", "falloff2"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -540,4 +540,5 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"wavesn_power", "nBlur_numEdges", "nBlur_numStripes", "nBlur_ratioStripes", "nBlur_ratioHole",
 	"nBlur_circumCircle", "nBlur_adjustToLinear", "nBlur_equalBlur", "nBlur_exactCalc", "nBlur_highlightEdges",
 	"julian3Dx_power", "julian3Dx_dist", "julian3Dx_a", "julian3Dx_b", "julian3Dx_c", "julian3Dx_d", "julian3Dx_e",
-	"julian3Dx_f", "tile_hlp_width"}
+	"julian3Dx_f", "tile_hlp_width", "falloff2_scatter", "falloff2_mindist", "falloff2_mul_x", "falloff2_mul_y",
+	"falloff2_mul_z", "falloff2_mul_c", "falloff2_x0", "falloff2_y0", "falloff2_z0", "falloff2_invert", "falloff2_type"}

@@ -16,6 +16,7 @@ const (
 	VarBlade3D
 	VarJulian3Dx
 	VarTileHlp
+	VarFalloff2
 	NumVars // all the variations the CPU has
 )
 
@@ -77,5 +78,16 @@ const (
 	PJulian3DxE
 	PJulian3DxF
 	PTileHlpWidth
+	PFalloff2Scatter
+	PFalloff2Mindist
+	PFalloff2MulX
+	PFalloff2MulY
+	PFalloff2MulZ
+	PFalloff2MulC
+	PFalloff2X0
+	PFalloff2Y0
+	PFalloff2Z0
+	PFalloff2Invert
+	PFalloff2Type
 	NumParams // all the parameters the CPU has
 )

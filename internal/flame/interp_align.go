@@ -185,6 +185,7 @@ var varParams = map[VarID][]ParamID{
 	VarNBlur:           paramRange(PNBlurNumEdges, PNBlurHighlightEdges),
 	VarJulian3Dx:       paramRange(PJulian3DxPower, PJulian3DxF),
 	VarTileHlp:         {PTileHlpWidth},
+	VarFalloff2:        paramRange(PFalloff2Scatter, PFalloff2Type),
 }
 
 // align is flam3_align over the keyframes src.

@@ -8,7 +8,7 @@ import (
 
 // The eighth set of plugin variations: JWildfire's vibration2, xtrb,
 // nBlur (variations_jwf8_nblur.go), blade3D and julian3Dx (both write z),
-// tile_hlp,
+// tile_hlp, falloff2 (reads and writes z),
 // and three that the corpus has from Fractorium and Apophysis 7X files:
 // gaussian and mirror_x (written as pre_gaussian and pre_mirror_x) and
 // wavesn, which follow Fractorium's formulas (JWildfire has no wavesn or
@@ -26,6 +26,8 @@ import (
 //	blade3D   u1         : angle u1·w·r
 //	julian3Dx u1         : root k = trunc(u1·|power|)
 //	tile_hlp  u1         : the point jumps a tile where cos(π·frac) < 2·u1 − 1
+//	falloff2  u1 u2 u3 u4: the three scatter factors (type 1: z, y, x), u4
+//	                       JWildfire's colour scatter (drawn, not applied)
 //	nBlur     u1 u2 u3 u4: angle within an edge from u1, edge k = trunc(u2·32767) mod edges,
 //	                       radius from u3, and from u4 where u3's falls in the hole
 //	                       (u4 is drawn always, used only then)
@@ -46,6 +48,7 @@ func jwf8DefaultParams(p *Params) {
 	// writes sets it (2, as julia3D's here).
 	p[PJulian3DxPower], p[PJulian3DxDist], p[PJulian3DxA], p[PJulian3DxD] = 2, 1, 1, 1
 	p[PTileHlpWidth] = 1
+	p[PFalloff2Scatter], p[PFalloff2Mindist], p[PFalloff2MulX], p[PFalloff2MulY] = 1, 0.5, 1, 1
 }
 
 // applyJWF8 adds plugin variation id with weight w to s (applyJWF7's rest).
@@ -86,6 +89,8 @@ func (s *varState) applyJWF8(id VarID, w float64, r *rng.Stream) {
 		s.julian3Dx(w, r)
 	case VarTileHlp:
 		s.tileHlp(w, r)
+	case VarFalloff2:
+		s.falloff2(w, r)
 	}
 }
 
@@ -135,6 +140,9 @@ func unhonouredParam(id VarID, p *Params) string {
 	if id == VarNBlur && ftoi(p[PNBlurExactCalc]) >= 1 && ftoi(p[PNBlurCircumCircle]) < 1 {
 		return "nBlur_exactCalc"
 	}
+	if id == VarFalloff2 && p[PFalloff2MulC] > 0 { // scatters the colour (JWildfire clamps to [0, 1])
+		return "falloff2_mul_c"
+	}
 	return ""
 }
 
@@ -177,4 +185,47 @@ func (s *varState) tileHlp(w float64, r *rng.Stream) {
 	}
 	s.px += s.tx*w + shift
 	s.py += w * s.ty
+}
+
+// falloff2: Xyrus02's falloff2, a blur that grows with the distance d from
+// (x0, y0, z0) beyond mindist (scaled by 0.04·scatter; invert measures
+// 1 − d; the multipliers are clamped to [0, 1]): type 0 scatters x, y, z, type 1 the point's spherical
+// coordinates (radius, azimuth, elevation), type 2 adds a random
+// spherical offset. Its colour scatter (mul_c) is drawn but not applied.
+func (s *varState) falloff2(w float64, r *rng.Stream) {
+	p := s.p
+	x, y, z := s.tx, s.ty, s.tz
+	d := math.Sqrt((x-p[PFalloff2X0])*(x-p[PFalloff2X0]) + (y-p[PFalloff2Y0])*(y-p[PFalloff2Y0]) +
+		(z-p[PFalloff2Z0])*(z-p[PFalloff2Z0]))
+	if min(max(ftoi(p[PFalloff2Invert]), 0), 1) != 0 {
+		d = 1 - d
+	}
+	// JWildfire clamps the parameters as it reads them.
+	rmax := 0.04 * max(p[PFalloff2Scatter], 1e-6)
+	d = max((max(d, 0)-max(p[PFalloff2Mindist], 0))*rmax, 0)
+	unit := func(v float64) float64 { return min(max(v, 0), 1) }
+	mx, my, mz := unit(p[PFalloff2MulX]), unit(p[PFalloff2MulY]), unit(p[PFalloff2MulZ])
+	u1, u2, u3 := r.Float64(), r.Float64(), r.Float64()
+	r.Float64() // the colour's
+	switch min(max(ftoi(p[PFalloff2Type]), 0), 2) {
+	case 1:
+		rin := math.Sqrt(x*x+y*y+z*z) + 1e-6
+		ss, cs := math.Sincos(math.Asin(z/rin) + mz*u1*d)
+		sp, cp := math.Sincos(math.Atan2(y, x) + my*u2*d)
+		rr := rin + mx*u3*d
+		s.px += w * rr * cs * cp
+		s.py += w * rr * cs * sp
+		s.pz += w * ss
+	case 2:
+		ss, cs := math.Sincos(d * u1 * 2 * math.Pi)
+		sp, cp := math.Sincos(d * u2 * math.Pi)
+		rr := d * u3
+		s.px += w * (x + mx*rr*cs*cp)
+		s.py += w * (y + my*rr*cs*sp)
+		s.pz += w * (z + mz*rr*ss)
+	default:
+		s.px += w * (x + mx*u1*d)
+		s.py += w * (y + my*u2*d)
+		s.pz += w * (z + mz*u3*d)
+	}
 }

@@ -172,6 +172,12 @@ func jwf8RefCases() [][]jwfTerm {
 			{PNBlurCircumCircle, "circumCircle", circum}, {PNBlurAdjustToLinear, "adjustToLinear", adjust},
 			{PNBlurEqualBlur, "equalBlur", equal}, {PNBlurHighlightEdges, "highlightEdges", highlight}}
 	}
+	falloff := func(typ, invert, scatter, mindist, mx, my, mz, x0 float64) []jwfParam {
+		return []jwfParam{{PFalloff2Type, "type", typ}, {PFalloff2Invert, "invert", invert},
+			{PFalloff2Scatter, "scatter", scatter}, {PFalloff2Mindist, "mindist", mindist}, {PFalloff2MulX, "mul_x", mx},
+			{PFalloff2MulY, "mul_y", my}, {PFalloff2MulZ, "mul_z", mz}, {PFalloff2X0, "x0", x0}, {PFalloff2Y0, "y0", -x0},
+			{PFalloff2Z0, "z0", 0.1}}
+	}
 	cs := [][]jwfTerm{
 		{{id: VarNBlur, w: 0.9, params: nblur(3, 0, 1, 0, 0, 1, 1, 1)}},
 		{{id: VarNBlur, w: 1.1, params: nblur(4, 0, 1, 0.6, 0, 1, 0, 0.1)}},
@@ -187,6 +193,9 @@ func jwf8RefCases() [][]jwfTerm {
 	return append(cs, [][]jwfTerm{
 		{{id: VarVibration2, w: 0.8, params: vib}},
 		{{id: VarBlade3D, w: -1.3}},
+		{{id: VarFalloff2, w: 0.8, params: falloff(0, 0, 1.3, 0.2, 0.9, -0.7, 0.5, 0.3)}},
+		{{id: VarFalloff2, w: 1.1, params: falloff(1, 1, 2, 0.1, 0.6, 1.2, -0.4, 0.4)}},
+		{{id: VarFalloff2, w: -0.7, params: falloff(2, 0, 0.7, 0, 1.5, 0.8, 0.9, -0.2)}},
 		{{id: VarTileHlp, w: 0.8, params: []jwfParam{{PTileHlpWidth, "width", 0.35}}}},
 		{{id: VarTileHlp, w: -1.1, params: []jwfParam{{PTileHlpWidth, "width", 1.7}}}},
 		{{id: VarJulian3Dx, w: 0.9, params: []jwfParam{{PJulian3DxPower, "power", 3}, {PJulian3DxDist, "dist", 1.4},
@@ -228,7 +237,8 @@ func TestJWF8NBlurRadius(t *testing.T) {
 	}
 }
 
-// nBlur's exactCalc draws without bound; procgen reads it as 0 and says so.
+// nBlur's exactCalc draws without bound; procgen reads it as 0 and says
+// so, as it does for falloff2's colour scatter.
 func TestJWF8NBlurExactCalc(t *testing.T) {
 	for _, c := range []struct {
 		xf   string
@@ -238,6 +248,8 @@ func TestJWF8NBlurExactCalc(t *testing.T) {
 		{`nBlur="1" nBlur_exactCalc="1"`, true},
 		{`nBlur="1" nBlur_exactCalc="1" nBlur_circumCircle="1"`, false}, // JWildfire turns it off itself
 		{`linear="1" nBlur_exactCalc="1"`, false},
+		{`falloff2="1" falloff2_mul_c="0.0"`, false},
+		{`falloff2="1" falloff2_mul_c="0.3"`, true},
 	} {
 		_, ws, err := Parse(strings.NewReader(stageFlame(c.xf)), "s.flame", ParseOptions{})
 		if err != nil {
@@ -245,7 +257,7 @@ func TestJWF8NBlurExactCalc(t *testing.T) {
 		}
 		warned := false
 		for _, w := range ws {
-			warned = warned || strings.Contains(w.Msg, "nBlur_exactCalc")
+			warned = warned || strings.Contains(w.Msg, "nBlur_exactCalc") || strings.Contains(w.Msg, "falloff2_mul_c")
 		}
 		if warned != c.warn {
 			t.Errorf("%s: warned %v, want %v (%v)", c.xf, warned, c.warn, ws)
@@ -307,5 +319,23 @@ func TestJWF8TileHlp(t *testing.T) {
 			}
 			checkDraws(t, "tile_hlp", r, q, 1)
 		}
+	}
+}
+
+// falloff2 type 0 by hand: from (0, 0, 0) the point (3, 4, 0) is 5 away,
+// 4.5 beyond mindist ½, so d = 4.5·0.04 = 0.18 (scatter 1); x and y move
+// by mul·u·d (mul_y 3 is clamped to 1), z by nothing (mul_z 0).
+func TestJWF8Falloff2(t *testing.T) {
+	for seed := range uint64(16) {
+		r := rng.NewStream(rng.Key(12, seed))
+		u := r
+		u1, u2 := u.Float64(), u.Float64()
+		want := [3]float64{0.5 * (3 + 0.5*u1*0.18), 0.5 * (4 + u2*0.18), 0}
+		q := r
+		got := jwf8Map(VarFalloff2, 0.5, map[ParamID]float64{PFalloff2MulX: 0.5, PFalloff2MulY: 3}, [3]float64{3, 4, 0}, [3]float64{}, &q)
+		if !near3(got, want, 1e-12) {
+			t.Errorf("falloff2 (seed %d): %v, want %v", seed, got, want)
+		}
+		checkDraws(t, "falloff2", r, q, 4)
 	}
 }

@@ -31,7 +31,7 @@ var jwfClass = map[VarID]string{
 	VarWaves3Wf: "Waves3WFFunc", VarWaves22: "Waves22Func", VarWaves3: "Waves3Func", VarWaves4: "Waves4Func",
 	VarXheart: "XHeartFunc", VarFdisc: "FDiscFunc", VarOctagon: "OctagonFunc", VarNpolar: "NPolarFunc",
 	VarSynth: "SynthFunc", VarVibration2: "Vibration2Func", VarXtrb: "XTrbFunc", VarNBlur: "NBlurFunc",
-	VarBlade3D: "Blade3DFunc", VarJulian3Dx: "JuliaN3DXFunc", VarTileHlp: "TileHlpFunc",
+	VarBlade3D: "Blade3DFunc", VarJulian3Dx: "JuliaN3DXFunc", VarTileHlp: "TileHlpFunc", VarFalloff2: "Falloff2Func",
 	// waves2b is not here: its class needs the colt library's Bessel J1,
 	// which the harness does not build; TestJWF5Variations pins it by hand.
 }

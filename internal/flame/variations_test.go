@@ -81,7 +81,7 @@ func varTestParams() Params {
 		PXtrbPower: 3, PXtrbRadius: 1, PXtrbWidth: 0.5, PXtrbDist: 1, PXtrbA: 0.8, PXtrbB: 1.1,
 		PWavesnFreqx: 2, PWavesnScalex: 0.5, PWavesnPower: 3, PNBlurNumEdges: 5, PNBlurNumStripes: 2,
 		PNBlurRatioStripes: 0.5, PNBlurRatioHole: 0.3, PJulian3DxPower: 3, PJulian3DxDist: 1, PJulian3DxA: 1, PJulian3DxD: 1,
-		PTileHlpWidth: 0.6,
+		PTileHlpWidth: 0.6, PFalloff2Scatter: 1, PFalloff2MulX: 1, PFalloff2MulY: 0.5, PFalloff2Type: 1,
 	}
 	for id, v := range set {
 		p[id] = v

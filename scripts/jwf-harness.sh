@@ -18,7 +18,7 @@ JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Episp
 YinYang JuliaQ Waves23 Unpolar IDisc LinearT CylinderApo BlurZoom BlurLinear
 Waves2Radial Waves2WF Tile_Log StarBlur Bubble2 Waffle
 Waves3WF Waves22 Waves3 Waves4 XHeart FDisc Octagon NPolar
-Synth"
+Synth Vibration2 XTrb NBlur Blade3D JuliaN3DX TileHlp Falloff2"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -58,6 +58,10 @@ public final class MathLib {
   public static double cos(double v) { return Math.cos(v); }
   public static double acos(double v) { return Math.acos(v); }
   public static double asin(double v) { return Math.asin(v); }
+  public static double atan(double v) { return Math.atan(v); }
+  public static double tan(double v) { return Math.tan(v); }
+  public static double frac(double v) { return v - (int) v; }
+  public static final int TRUE = 1, FALSE = 0;
   public static double trunc(double v) { return v < 0 ? Math.ceil(v) : Math.floor(v); }
   public static double exp(double v) { return Math.exp(v); }
   public static double log(double v) { return Math.log(v); }
@@ -85,7 +89,7 @@ JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/base"
 cat > "$DIR/src/org/jwildfire/create/tina/base/XYZPoint.java" <<'JAVA'
 package org.jwildfire.create.tina.base;
-public class XYZPoint { public double x, y, z; public double getPrecalcAtan() { return Math.atan2(x, y); } public double getPrecalcSqrt() { return Math.sqrt(x * x + y * y); } }
+public class XYZPoint { public double x, y, z, color; public double getPrecalcAtan() { return Math.atan2(x, y); } public double getPrecalcSqrt() { return Math.sqrt(x * x + y * y); } }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
 cat > "$DIR/src/org/jwildfire/create/tina/variation/FlameTransformationContext.java" <<'JAVA'
@@ -125,8 +129,11 @@ public abstract class VariationFunc {
   public void init(FlameTransformationContext c, Layer l, XForm x, double amount) {}
   public int getPriority() { return 0; }
   public void randomize() {}
+  public void mutate(double a) {}
+  public double mutateStep(double v, double a) { return 0; }
   public VariationFuncType[] getVariationTypes() { return null; }
   public String getGPUCode(FlameTransformationContext c) { return ""; }
+  public String getGPUFunctions(FlameTransformationContext c) { return ""; }
   public String[] getParameterAlternativeNames() { return null; }
   public boolean dynamicParameterExpansion() { return false; }
   public boolean dynamicParameterExpansion(String n) { return false; }

@@ -173,7 +173,8 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"yin_yang", "juliaq", "waves23", "unpolar", "idisc", "linearT", "cylinder_apo", "blur_zoom", "blur_linear",
 	"waves2_radial", "waves2_wf", "tile_log", "starblur", "bubble2", "waffle",
 	VarWaves2b: "waves2b", "waves3_wf", "waves22", "waves3", "waves4", "xheart", "fdisc", "octagon", "npolar",
-	VarSynth: "synth", "axis_symmetry_wf", "point_symmetry_wf"}
+	VarSynth: "synth", "axis_symmetry_wf", "point_symmetry_wf",
+	VarVibration2: "vibration2", "xtrb", "gaussian", "mirror_x", "wavesn", "nBlur", "blade3D", "julian3Dx", "tile_hlp", "falloff2"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -527,4 +528,17 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"axis_symmetry_wf_rotation", "axis_symmetry_wf_x1colorshift", "axis_symmetry_wf_y1colorshift",
 	"axis_symmetry_wf_z1colorshift", "axis_symmetry_wf_x2colorshift", "axis_symmetry_wf_y2colorshift",
 	"axis_symmetry_wf_z2colorshift", "point_symmetry_wf_centre_x", "point_symmetry_wf_centre_y",
-	"point_symmetry_wf_order", "point_symmetry_wf_colorshift"}
+	"point_symmetry_wf_order", "point_symmetry_wf_colorshift",
+	PVibration2Dir: "vibration2_dir", "vibration2_angle", "vibration2_freq", "vibration2_amp",
+	"vibration2_phase", "vibration2_dir2", "vibration2_angle2", "vibration2_freq2", "vibration2_amp2",
+	"vibration2_phase2", "vibration2_dm", "vibration2_dmfreq", "vibration2_tm", "vibration2_tmfreq",
+	"vibration2_fm", "vibration2_fmfreq", "vibration2_am", "vibration2_amfreq", "vibration2_d2m",
+	"vibration2_d2mfreq", "vibration2_t2m", "vibration2_t2mfreq", "vibration2_f2m", "vibration2_f2mfreq",
+	"vibration2_a2m", "vibration2_a2mfreq",
+	"xtrb_power", "xtrb_radius", "xtrb_width", "xtrb_dist", "xtrb_a", "xtrb_b",
+	"wavesn_freqx", "wavesn_freqy", "wavesn_scalex", "wavesn_scaley", "wavesn_incx", "wavesn_incy",
+	"wavesn_power", "nBlur_numEdges", "nBlur_numStripes", "nBlur_ratioStripes", "nBlur_ratioHole",
+	"nBlur_circumCircle", "nBlur_adjustToLinear", "nBlur_equalBlur", "nBlur_exactCalc", "nBlur_highlightEdges",
+	"julian3Dx_power", "julian3Dx_dist", "julian3Dx_a", "julian3Dx_b", "julian3Dx_c", "julian3Dx_d", "julian3Dx_e",
+	"julian3Dx_f", "tile_hlp_width", "falloff2_scatter", "falloff2_mindist", "falloff2_mul_x", "falloff2_mul_y",
+	"falloff2_mul_z", "falloff2_mul_c", "falloff2_x0", "falloff2_y0", "falloff2_z0", "falloff2_invert", "falloff2_type"}

@@ -10,8 +10,7 @@ const (
 	// as post_ stages of these (variations_stage.go), the only way
 	// JWildfire has them.
 	VarAxisSymmetryWf
-	VarPointSymmetryWf
-	NumVars // all the variations the CPU has
+	VarPointSymmetryWf // ids_jwf8.go continues
 )
 
 const (
@@ -64,8 +63,7 @@ const (
 	PPointSymmetryWfCentreX
 	PPointSymmetryWfCentreY
 	PPointSymmetryWfOrder
-	PPointSymmetryWfColorshift
-	NumParams // all the parameters the CPU has
+	PPointSymmetryWfColorshift // ids_jwf8.go continues
 )
 
 // synthLayers is the number of synth's wave layers (b..f).

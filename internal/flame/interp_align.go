@@ -179,6 +179,13 @@ var varParams = map[VarID][]ParamID{
 	VarSynth:           paramRange(PSynthA, PSynthFLayer),
 	VarAxisSymmetryWf:  paramRange(PAxisSymmetryWfAxis, PAxisSymmetryWfZ2colorshift),
 	VarPointSymmetryWf: paramRange(PPointSymmetryWfCentreX, PPointSymmetryWfColorshift),
+	VarVibration2:      paramRange(PVibration2Dir, PVibration2A2mfreq),
+	VarXtrb:            paramRange(PXtrbPower, PXtrbB),
+	VarWavesn:          paramRange(PWavesnFreqx, PWavesnPower),
+	VarNBlur:           paramRange(PNBlurNumEdges, PNBlurHighlightEdges),
+	VarJulian3Dx:       paramRange(PJulian3DxPower, PJulian3DxF),
+	VarTileHlp:         {PTileHlpWidth},
+	VarFalloff2:        paramRange(PFalloff2Scatter, PFalloff2Type),
 }
 
 // align is flam3_align over the keyframes src.

@@ -176,6 +176,13 @@ func (fp *flameParser) finishExt(ext *xformExt, x *Xform, w *[NumVars]float64, l
 	if err := fp.finishStages(ext, x, w, line); err != nil {
 		return err
 	}
+	for id, wt := range w {
+		if name := unhonouredParam(VarID(id), &x.Params); wt != 0 && name != "" {
+			if err := fp.notHonoured("variation parameter", name, "xform", fp.xoff, line); err != nil {
+				return err
+			}
+		}
+	}
 	if s := ext.stageScale[0]; s != 0 {
 		for i := range x.Coefs {
 			x.Coefs[i] *= s

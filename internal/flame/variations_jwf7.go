@@ -28,6 +28,7 @@ func jwf7DefaultParams(p *Params) {
 	p[PAxisSymmetryWfCentreX], p[PAxisSymmetryWfCentreY], p[PAxisSymmetryWfCentreZ] = 0.25, 0.5, 0.5
 	p[PAxisSymmetryWfRotation] = 30
 	p[PPointSymmetryWfCentreX], p[PPointSymmetryWfCentreY], p[PPointSymmetryWfOrder] = 0.25, 0.5, 3
+	jwf8DefaultParams(p)
 }
 
 // colourShiftParams are the parameters of variation id that shift colour.
@@ -56,6 +57,8 @@ func (s *varState) applyJWF7(id VarID, w float64, r *rng.Stream) {
 		s.px += cx + dx*cs + dy*sn
 		s.py += cy + dy*cs - dx*sn
 		s.pz += s.tz
+	default:
+		s.applyJWF8(id, w, r)
 	}
 }
 

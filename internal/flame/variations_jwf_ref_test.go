@@ -30,7 +30,8 @@ var jwfClass = map[VarID]string{
 	VarBubble2: "Bubble2Func", VarWaffle: "WaffleFunc",
 	VarWaves3Wf: "Waves3WFFunc", VarWaves22: "Waves22Func", VarWaves3: "Waves3Func", VarWaves4: "Waves4Func",
 	VarXheart: "XHeartFunc", VarFdisc: "FDiscFunc", VarOctagon: "OctagonFunc", VarNpolar: "NPolarFunc",
-	VarSynth: "SynthFunc",
+	VarSynth: "SynthFunc", VarVibration2: "Vibration2Func", VarXtrb: "XTrbFunc", VarNBlur: "NBlurFunc",
+	VarBlade3D: "Blade3DFunc", VarJulian3Dx: "JuliaN3DXFunc", VarTileHlp: "TileHlpFunc", VarFalloff2: "Falloff2Func",
 	// waves2b is not here: its class needs the colt library's Bessel J1,
 	// which the harness does not build; TestJWF5Variations pins it by hand.
 }
@@ -144,6 +145,7 @@ func jwfCases() [][]jwfTerm {
 		{{id: VarJulia3D, w: 0.7, params: []jwfParam{{PJulia3DPower, "power", 2}}}, {id: VarSpherical3D, w: 0.4}, {id: VarZcone, w: 0.3}, {id: VarZscale, w: -0.6}},
 	}
 	cs = append(cs, jwf6RefCases()...)
+	cs = append(cs, jwf8RefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {
@@ -160,6 +162,8 @@ func jwfCases() [][]jwfTerm {
 			tm.params = []jwfParam{{PJulian2Power, "power", 2}}
 		case VarJuliac:
 			tm.params = []jwfParam{{PJuliacRe, "re", 2.5}}
+		case VarJulian3Dx:
+			tm.params = []jwfParam{{PJulian3DxPower, "power", 2}}
 		case VarJuliaq:
 			tm.params = []jwfParam{{PJuliaqPower, "power", 3}}
 		}

@@ -77,6 +77,11 @@ func varTestParams() Params {
 		PWaves2bUnity: 1, PWaves3WfScalex: 0.3, PWaves3WfFreqy: 2, PWaves22Scalex: 0.2, PWaves22Freqx: 3, PWaves22Powerx: 2,
 		PWaves3Scalex: 0.2, PWaves3Freqx: 3, PWaves4Scalex: 0.3, PWaves4Freqx: 4, PXheartRatio: 0.5,
 		PFdiscAshift: 1, PFdiscRshift: 1, PFdiscTerm1: 1, POctagonX: 0.1, POctagonMode: 1, PNpolarN: 3,
+		PVibration2Freq: 1.5, PVibration2Amp: 0.3, PVibration2Freq2: 0.8, PVibration2Amp2: 0.2, PVibration2Tm: 0.1,
+		PXtrbPower: 3, PXtrbRadius: 1, PXtrbWidth: 0.5, PXtrbDist: 1, PXtrbA: 0.8, PXtrbB: 1.1,
+		PWavesnFreqx: 2, PWavesnScalex: 0.5, PWavesnPower: 3, PNBlurNumEdges: 5, PNBlurNumStripes: 2,
+		PNBlurRatioStripes: 0.5, PNBlurRatioHole: 0.3, PJulian3DxPower: 3, PJulian3DxDist: 1, PJulian3DxA: 1, PJulian3DxD: 1,
+		PTileHlpWidth: 0.6, PFalloff2Scatter: 1, PFalloff2MulX: 1, PFalloff2MulY: 0.5, PFalloff2Type: 1,
 	}
 	for id, v := range set {
 		p[id] = v

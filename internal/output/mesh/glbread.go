@@ -67,12 +67,6 @@ type (
 	extensions map[string]json.RawMessage
 )
 
-// glTF component types of indices (spec, "Accessor Data Types").
-const (
-	gltfUint8  = 5121
-	gltfUint16 = 5123
-)
-
 // ResolveFunc reads the external buffer uri of a GLB, relative to the GLB
 // file; nil means a GLB may have none.
 type ResolveFunc func(uri string) ([]byte, error)

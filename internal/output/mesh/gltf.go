@@ -20,6 +20,8 @@ const (
 
 	gltfFloat        = 5126
 	gltfUint32       = 5125
+	gltfUint16       = 5123 // read only (glbread.go): the writer's indices are 32-bit
+	gltfUint8        = 5121
 	gltfArrayBuffer  = 34962
 	gltfElementArray = 34963
 	gltfLines        = 1

@@ -37,17 +37,7 @@ func TableSource(t *Table, topo Topology) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	w, h := topo.W, topo.H
-	if w == 0 {
-		w, h = DefaultBoard, DefaultBoard
-	}
-	grid := "a bounded plane (the cells outside are state 0)"
-	if topo.Torus {
-		grid = "a torus"
-	}
-	fmt.Fprintf(&b, "# %s: written by procgen from a Golly @TABLE (internal/rules/golly).\n", t.Name)
-	fmt.Fprintf(&b, "# A W x H board, %s; cell k = y*W + x holds a state 0..%d.\n", grid, t.States-1)
-	fmt.Fprintf(&b, "const W = %d\nconst H = %d\n\nstate {\n  int c[W * H] ~ uniform(0, %d)\n}\n\n", w, h, t.States-1)
+	writeBoard(&b, t.Name, "@TABLE", t.States, topo)
 	b.WriteString("rule table over k in 0..W * H\n  let x = k % W\n  let y = k / W\n  let s0 = c[k]\n")
 	offs := tableOffsets(t.Neigh)
 	for i, o := range offs {
@@ -271,4 +261,21 @@ func CompileTable(t *Table, topo Topology, file string, defines map[string]strin
 		return nil, err
 	}
 	return rules.Compile(file+" (@TABLE "+t.Name+")", []byte(src), defines)
+}
+
+// writeBoard writes the head of a .rule section's source (@TABLE or @TREE):
+// a comment naming the rule and the board, and the W x H board of states
+// 0..states-1 on topo (DefaultBoard square without a size).
+func writeBoard(b *strings.Builder, name, section string, states int, topo Topology) {
+	w, h := topo.W, topo.H
+	if w == 0 {
+		w, h = DefaultBoard, DefaultBoard
+	}
+	grid := "a bounded plane (the cells outside are state 0)"
+	if topo.Torus {
+		grid = "a torus"
+	}
+	fmt.Fprintf(b, "# %s: written by procgen from a Golly %s (internal/rules/golly).\n", name, section)
+	fmt.Fprintf(b, "# A W x H board, %s; cell k = y*W + x holds a state 0..%d.\n", grid, states-1)
+	fmt.Fprintf(b, "const W = %d\nconst H = %d\n\nstate {\n  int c[W * H] ~ uniform(0, %d)\n}\n\n", w, h, states-1)
 }

@@ -20,17 +20,7 @@ import (
 // S^(N+1) neighbourhoods a full table would list.
 func TreeSource(t *Tree, topo Topology) string {
 	var b strings.Builder
-	w, h := topo.W, topo.H
-	if w == 0 {
-		w, h = DefaultBoard, DefaultBoard
-	}
-	grid := "a bounded plane (the cells outside are state 0)"
-	if topo.Torus {
-		grid = "a torus"
-	}
-	fmt.Fprintf(&b, "# %s: written by procgen from a Golly @TREE (internal/rules/golly).\n", t.Name)
-	fmt.Fprintf(&b, "# A W x H board, %s; cell k = y*W + x holds a state 0..%d.\n", grid, t.States-1)
-	fmt.Fprintf(&b, "const W = %d\nconst H = %d\n\nstate {\n  int c[W * H] ~ uniform(0, %d)\n}\n\n", w, h, t.States-1)
+	writeBoard(&b, t.Name, "@TREE", t.States, topo)
 	b.WriteString("rule tree over k in 0..W * H\n  let x = k % W\n  let y = k / W\n")
 	order := treeOrder(t.Neighbors)
 	last := len(order) - 1

@@ -25,11 +25,12 @@
 #   JSON: the values of keys ending in "_ms" or "_s" (timings such as
 #   "evaluate_ms", "compute_s" and rates such as "terminals_per_ms") are
 #   measured wall time; they become 0. A forest directory's
-#   .procgen-manifest.json holds summary.json's size and SHA-256, which follow
-#   those timings, so the size and sha256 of the manifest's .json entries are
-#   blanked too (the other entries are compared as written), and every
-#   entry's inode and change time (ino, ctime_ns) are left out (and the
-#   commas at line ends, which follow what is left out).
+#   .procgen-manifest.json holds summary.json's size, which follows those
+#   timings, so the size of the manifest's .json entries is blanked too;
+#   every entry's hash (sha256 up to manifest version 1, xxh64 from 2: the
+#   files hashed are compared themselves), inode and change time (ino,
+#   ctime_ns) and the manifest's version are left out (and the commas at
+#   line ends, which follow what is left out).
 #   stdout and stderr: the JSON timings above (JSON written to -o -), and the
 #   timings of the human summaries ("evaluate 21.26 ms", "598 terminals/ms")
 #   become "N". pga's "rule X: more than N shapes (MaxShapes)" names the rule
@@ -279,8 +280,8 @@ norm() {
 	case $1 in
 	*/.procgen-manifest.json)
 		awk '/"name":/ { js = ($0 ~ /\.json",?$/) }
-			js && /"(size|sha256)":/ { sub(/:.*/, ": \"(normalised)\"" (/,$/ ? "," : "")) }
-			/"(ino|ctime_ns)":/ { next }
+			js && /"size":/ { sub(/:.*/, ": \"(normalised)\"" (/,$/ ? "," : "")) }
+			/"(ino|ctime_ns|sha256|xxh64|procgen_manifest)":/ { next }
 			{ sub(/,$/, ""); print }' "$1" ;;
 	*.json) sed -E "$JSON_TIMES" "$1" ;;
 	*/stdout | */stderr) sed -E -e "$JSON_TIMES" -e "$TEXT_TIMES" -e "$SHAPE_RACE" "$1" ;;

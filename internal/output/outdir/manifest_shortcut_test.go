@@ -40,7 +40,7 @@ func TestManifestShortcut(t *testing.T) {
 	if len(doc.Files) != 1 || doc.Files[0].Ino == 0 || doc.Files[0].Ctime == 0 {
 		t.Fatalf("manifest %s records no inode and change time", b)
 	}
-	doc.Files[0].SHA256 = strings.Repeat("0", 64)
+	doc.Files[0].XXH64 = strings.Repeat("0", 16)
 	b, _ = json.Marshal(doc)
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
@@ -68,7 +68,7 @@ func TestManifestShortcutRacy(t *testing.T) {
 		t.Fatal(err)
 	}
 	id, _ := idOf(fi)
-	want := manifestFile{Name: "a.csv", Size: 5, SHA256: strings.Repeat("0", 64), Ino: id.ino, Ctime: id.ctime}
+	want := manifestFile{Name: "a.csv", Size: 5, XXH64: strings.Repeat("0", 16), Ino: id.ino, Ctime: id.ctime}
 	if got := matches(p, id, want, id.ctime); !strings.Contains(got, "different content") {
 		t.Errorf("same tick as the manifest: %q, want the file hashed and refused", got)
 	}

@@ -1,0 +1,223 @@
+package pga
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"sync"
+
+	"github.com/procgen-dev/procgen/internal/pga/skeleton"
+)
+
+// Offset on a lot's own polygon (concave, or with holes) insets it as
+// CGA's offset does, by the straight skeleton's wavefront: the inside is
+// the polygon's mitred inset (in several pieces where a narrow neck
+// closes, with holes where a courtyard's walls have not yet met), the
+// border one strip per edge, between the edge and the inset. Every piece
+// is a polygon of its own: a footprint registered while the grammar runs
+// (dynFootprints), its shape framed by the piece's bounding rectangle in
+// the parent's axes.
+
+// dynFootprints holds the footprints Offset makes while a grammar runs,
+// from any worker. A footprint's profile number is a hash of its rings
+// (negative and even; its mirror image, the bottom cap's view, is the
+// next number), so the same piece gets the same number whatever the order
+// the workers reach it in; two pieces whose hashes meet probe on, which
+// can number them by arrival (their geometry is unchanged).
+type dynFootprints struct {
+	mu  sync.RWMutex
+	fps map[int32]*footprint
+}
+
+func (d *dynFootprints) get(p int32) *footprint {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.fps[p]
+}
+
+// add registers rings (unit square, outer counter-clockwise, holes
+// clockwise) and returns the profile number.
+func (d *dynFootprints) add(rings [][][2]float64) (int32, error) {
+	h := fnv.New64a()
+	var b [8]byte
+	for _, r := range rings {
+		binary.LittleEndian.PutUint64(b[:], uint64(len(r)))
+		h.Write(b[:])
+		for _, p := range r {
+			for _, v := range p {
+				binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+				h.Write(b[:])
+			}
+		}
+	}
+	id := -2 * int32(1+h.Sum64()%(1<<29))
+	d.mu.RLock()
+	for fp := d.fps[id]; fp != nil; fp = d.fps[id] {
+		if sameRings(fp.rings, rings) {
+			d.mu.RUnlock()
+			return id, nil
+		}
+		id -= 2
+	}
+	d.mu.RUnlock()
+	top, err := newFootprint(rings)
+	if err != nil {
+		return 0, err
+	}
+	bottom, err := newFootprint(mirrorRings(rings))
+	if err != nil {
+		return 0, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for fp := d.fps[id]; fp != nil; fp = d.fps[id] { // another worker may have come first
+		if sameRings(fp.rings, rings) {
+			return id, nil
+		}
+		id -= 2
+	}
+	d.fps[id], d.fps[id+1] = top, bottom
+	return id, nil
+}
+
+func sameRings(a, b [][][2]float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if len(a[k]) != len(b[k]) {
+			return false
+		}
+		for i := range a[k] {
+			if a[k][i] != b[k][i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// mirrorRings is rings seen from below (v negated), still counter-clockwise.
+func mirrorRings(rings [][][2]float64) [][][2]float64 {
+	mirror := make([][][2]float64, len(rings))
+	for k, ring := range rings {
+		m := make([][2]float64, len(ring))
+		for i, q := range ring {
+			m[len(ring)-1-i] = [2]float64{q[0], -q[1]}
+		}
+		mirror[k] = m
+	}
+	return mirror
+}
+
+// groundAxes is where a footprint's (u, v) lie in s's frame: a Quad's X
+// and Y, a prism's X and -Z.
+func groundAxes(s *Shape) (Axis, float64) {
+	if s.Kind == Quad {
+		return AxisY, 1
+	}
+	return AxisZ, -1
+}
+
+// offsetPolygon is Offset(d) on a shape standing on footprint fp: the inset
+// pieces to the first branch (children 0..k-1), the border strips to the
+// second (child k+e for edge e, rings' edges numbered outer ring first).
+func (ev *evaluator) offsetPolygon(r *Rule, op *Op, s Shape, fp *footprint, depth int) error {
+	if s.Kind != Quad && s.Kind != Box {
+		return fmt.Errorf("rule %q at %s: Offset needs a Quad or a prism", r.Name, op.Pos)
+	}
+	d := op.Args[0].Expr.Eval(ev.env(&s))
+	if !(d > 0) {
+		return ev.sub(r, op.Branches[0].Body, 0, child(s, 0, 1), depth)
+	}
+	vAxis, vSign := groundAxes(&s)
+	sx, sy := s.Size[AxisX], s.Size[vAxis]
+	rings := make([][][2]float64, len(fp.rings))
+	for k, ring := range fp.rings {
+		q := make([][2]float64, len(ring))
+		for i, p := range ring {
+			q[i] = [2]float64{p[0] * sx, p[1] * sy}
+		}
+		rings[k] = q
+	}
+	fail := func(err error) error {
+		return fmt.Errorf("rule %q at %s: Offset on lot %d's polygon: %w", r.Name, op.Pos, s.Lot, err)
+	}
+	inner, err := skeleton.Offset(rings[0], rings[1:], d)
+	if err != nil {
+		return fail(err)
+	}
+	sk, err := skeleton.Compute(rings[0], rings[1:], nil)
+	if err != nil {
+		return fail(err)
+	}
+	strips := sk.Border(d)
+	n := len(inner) + len(strips)
+	for i, p := range inner {
+		c, ok, err := ev.polygonPiece(s, append([][][2]float64{p.Outer}, p.Holes...), vAxis, vSign, i, n)
+		if err != nil {
+			return fail(err)
+		}
+		if ok {
+			if err := ev.sub(r, op.Branches[0].Body, 0, c, depth); err != nil {
+				return err
+			}
+		}
+	}
+	for e, strip := range strips {
+		if strip == nil {
+			continue
+		}
+		c, ok, err := ev.polygonPiece(s, [][][2]float64{strip}, vAxis, vSign, len(inner)+e, n)
+		if err != nil {
+			return fail(err)
+		}
+		if ok {
+			if err := ev.sub(r, op.Branches[1].Body, 0, c, depth); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// polygonPiece is child i of n of s standing on the polygon rings (metres
+// in s's ground plane): framed by the rings' bounding rectangle, with the
+// rings registered as its footprint. Pieces of no extent are dropped.
+func (ev *evaluator) polygonPiece(s Shape, rings [][][2]float64, vAxis Axis, vSign float64, i, n int) (Shape, bool, error) {
+	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	for _, p := range rings[0] {
+		for j := 0; j < 2; j++ {
+			lo[j], hi[j] = math.Min(lo[j], p[j]), math.Max(hi[j], p[j])
+		}
+	}
+	w, h := hi[0]-lo[0], hi[1]-lo[1]
+	if !(w > 0 && h > 0) {
+		return Shape{}, false, nil
+	}
+	cx, cy := (lo[0]+hi[0])/2, (lo[1]+hi[1])/2
+	unit := make([][][2]float64, len(rings))
+	for k, ring := range rings {
+		q := make([][2]float64, len(ring))
+		for j, p := range ring {
+			q[j] = [2]float64{(p[0] - cx) / w, (p[1] - cy) / h}
+		}
+		unit[k] = q
+	}
+	if ev.g.dyn == nil {
+		return Shape{}, false, errors.New("no footprint store (LotAxioms makes it)")
+	}
+	prof, err := ev.g.dyn.add(unit)
+	if err != nil {
+		return Shape{}, false, err
+	}
+	c := child(s, i, n)
+	var t Vec3
+	t[AxisX], t[vAxis] = cx, vSign*cy
+	c.Transform = s.Transform.Mul(Translation(t))
+	c.Size[AxisX], c.Size[vAxis] = w, h
+	c.Profile = prof
+	return c, true, nil
+}

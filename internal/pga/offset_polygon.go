@@ -133,7 +133,59 @@ func (ev *evaluator) offsetPolygon(r *Rule, op *Op, s Shape, fp *footprint, dept
 		return ev.sub(r, op.Branches[0].Body, 0, child(s, 0, 1), depth)
 	}
 	vAxis, vSign := groundAxes(&s)
-	sx, sy := s.Size[AxisX], s.Size[vAxis]
+	rings := scaledRings(fp, s.Size[AxisX], s.Size[vAxis])
+	inner, strips, err := skeleton.Inset(rings[0], rings[1:], nil, d)
+	if err != nil {
+		return fmt.Errorf("rule %q at %s: Offset on lot %d's polygon: %w", r.Name, op.Pos, s.Lot, err)
+	}
+	n := len(inner) + len(strips)
+	return ev.emitPieces(r, op, s, vAxis, vSign, []pieceSet{
+		{inner, 0, op.Branches[0].Body}, {edgePolys(strips, nil), len(inner), op.Branches[1].Body}}, n, depth, "Offset")
+}
+
+// pieceSet is polygons that go to one branch as children first, first+1...
+type pieceSet struct {
+	polys []skeleton.Polygon
+	first int
+	body  *Chain
+}
+
+// edgePolys is the strips of the edges keep allows (all for nil) as
+// polygons, nil polygons where an edge has none (their child numbers stay
+// the edge's).
+func edgePolys(strips [][][2]float64, keep func(e int) bool) []skeleton.Polygon {
+	out := make([]skeleton.Polygon, len(strips))
+	for e, st := range strips {
+		if st != nil && (keep == nil || keep(e)) {
+			out[e] = skeleton.Polygon{Outer: st}
+		}
+	}
+	return out
+}
+
+// emitPieces hands each set's polygons to its branch.
+func (ev *evaluator) emitPieces(r *Rule, op *Op, s Shape, vAxis Axis, vSign float64, sets []pieceSet, n, depth int, name string) error {
+	for _, set := range sets {
+		for i, p := range set.polys {
+			if p.Outer == nil {
+				continue
+			}
+			c, ok, err := ev.polygonPiece(s, append([][][2]float64{p.Outer}, p.Holes...), vAxis, vSign, set.first+i, n)
+			if err != nil {
+				return fmt.Errorf("rule %q at %s: %s on lot %d's polygon: %w", r.Name, op.Pos, name, s.Lot, err)
+			}
+			if ok {
+				if err := ev.sub(r, set.body, 0, c, depth); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// scaledRings is fp's rings in metres for a footprint sx by sy.
+func scaledRings(fp *footprint, sx, sy float64) [][][2]float64 {
 	rings := make([][][2]float64, len(fp.rings))
 	for k, ring := range fp.rings {
 		q := make([][2]float64, len(ring))
@@ -142,45 +194,62 @@ func (ev *evaluator) offsetPolygon(r *Rule, op *Op, s Shape, fp *footprint, dept
 		}
 		rings[k] = q
 	}
-	fail := func(err error) error {
-		return fmt.Errorf("rule %q at %s: Offset on lot %d's polygon: %w", r.Name, op.Pos, s.Lot, err)
+	return rings
+}
+
+// stillEdge is the speed of the edges a setback does not move: slow enough
+// that their strips (its width times d) are far below float32's resolution
+// of the output.
+const stillEdge = 1e-9
+
+// setbackPolygon is Setback(d) on a shape standing on footprint fp, as
+// CGA's setback on its street side: the outer ring's edges facing the
+// front (outward normals within 45° of the footprint's -v, else the one
+// facing it most) move in by d while the others stay, by the weighted
+// straight skeleton. Their strips go to the first branch (child e for
+// edge e), the rest of the polygon, in one piece or more, to the second
+// (children from the number of edges on).
+func (ev *evaluator) setbackPolygon(r *Rule, op *Op, s Shape, fp *footprint, depth int) error {
+	if s.Kind != Quad && s.Kind != Box {
+		return fmt.Errorf("rule %q at %s: Setback needs a Quad or a prism", r.Name, op.Pos)
 	}
-	inner, err := skeleton.Offset(rings[0], rings[1:], d)
-	if err != nil {
-		return fail(err)
+	d := op.Args[0].Expr.Eval(ev.env(&s))
+	if !(d > 0) {
+		return ev.sub(r, op.Branches[1].Body, 0, child(s, 1, 2), depth)
 	}
-	sk, err := skeleton.Compute(rings[0], rings[1:], nil)
-	if err != nil {
-		return fail(err)
-	}
-	strips := sk.Border(d)
-	n := len(inner) + len(strips)
-	for i, p := range inner {
-		c, ok, err := ev.polygonPiece(s, append([][][2]float64{p.Outer}, p.Holes...), vAxis, vSign, i, n)
-		if err != nil {
-			return fail(err)
-		}
-		if ok {
-			if err := ev.sub(r, op.Branches[0].Body, 0, c, depth); err != nil {
-				return err
+	vAxis, vSign := groundAxes(&s)
+	rings := scaledRings(fp, s.Size[AxisX], s.Size[vAxis])
+	outer := rings[0]
+	var weights []float64
+	best, bestX := 0, math.Inf(-1)
+	front := 0
+	for _, ring := range rings {
+		for i, p := range ring {
+			q := ring[(i+1)%len(ring)]
+			dx := (q[0] - p[0]) / math.Hypot(q[0]-p[0], q[1]-p[1])
+			w := stillEdge
+			if len(weights) < len(outer) {
+				if dx > math.Sqrt(0.5) {
+					w, front = 1, front+1
+				}
+				if dx > bestX {
+					best, bestX = i, dx
+				}
 			}
+			weights = append(weights, w)
 		}
 	}
-	for e, strip := range strips {
-		if strip == nil {
-			continue
-		}
-		c, ok, err := ev.polygonPiece(s, [][][2]float64{strip}, vAxis, vSign, len(inner)+e, n)
-		if err != nil {
-			return fail(err)
-		}
-		if ok {
-			if err := ev.sub(r, op.Branches[1].Body, 0, c, depth); err != nil {
-				return err
-			}
-		}
+	if front == 0 {
+		weights[best] = 1
 	}
-	return nil
+	inner, strips, err := skeleton.Inset(outer, rings[1:], weights, d)
+	if err != nil {
+		return fmt.Errorf("rule %q at %s: Setback on lot %d's polygon: %w", r.Name, op.Pos, s.Lot, err)
+	}
+	n := len(strips) + len(inner)
+	return ev.emitPieces(r, op, s, vAxis, vSign, []pieceSet{
+		{edgePolys(strips, func(e int) bool { return weights[e] == 1 }), 0, op.Branches[0].Body},
+		{inner, len(strips), op.Branches[1].Body}}, n, depth, "Setback")
 }
 
 // polygonPiece is child i of n of s standing on the polygon rings (metres

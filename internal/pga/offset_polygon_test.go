@@ -96,3 +96,33 @@ func footprintAxioms(t *testing.T, src, coords string) (*Grammar, []Shape) {
 	}
 	return g, axioms
 }
+
+// Setback on the concave and holed lots cuts a strip d deep off the edges
+// facing the street (the lot frame's -Y, Extrude's +Z) and leaves the rest:
+// the pieces tile the lot, on a Quad and on a prism alike.
+func TestPolygonSetback(t *testing.T) {
+	for i, lot := range footprintLots {
+		for _, op := range []string{"Setback(2) { F | R }", "Extrude(9) Setback(2) { F | R }"} {
+			g, axioms := footprintAxioms(t, "axiom Quad Lot;\nterminal F (1, 0);\nterminal R (2, 0);\nLot = "+op+";", lot.coords)
+			ts, err := g.Evaluate(axioms, Options{Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			areas := map[string]float64{}
+			for k := range ts {
+				corners, faces, _ := g.worldSolid(&ts[k].Shape)
+				if ts[k].Kind == Quad {
+					areas[g.TermName(&ts[k])] += faceArea(corners, faces)
+				} else {
+					areas[g.TermName(&ts[k])] += closedVolume(t, "piece", corners, faces) / 9
+				}
+			}
+			// Every lot here has a 30 m or 24 m street edge and no other
+			// edge facing the street.
+			street := map[int]float64{0: 30, 1: 30, 2: 30, 3: 24}[i]
+			if math.Abs(areas["F"]-2*street) > 1e-6 || math.Abs(areas["F"]+areas["R"]-lot.area) > 1e-5 {
+				t.Errorf("lot %d %s: front %g m², rest %g m²; want %g and %g", i, op, areas["F"], areas["R"], 2*street, lot.area-2*street)
+			}
+		}
+	}
+}

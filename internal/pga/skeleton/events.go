@@ -247,3 +247,25 @@ func (s *sim) rings() [][][2]float64 {
 	}
 	return out
 }
+
+// stopAt closes the faces where the wavefront stands now: each live
+// vertex's arc ends in a node here and each live edge adds its piece of the
+// wavefront as an arc of its face alone.
+func (s *sim) stopAt() {
+	nodes := make([]int, len(s.verts))
+	for i, v := range s.verts {
+		if v.alive {
+			nodes[i] = s.node(v.p)
+		}
+	}
+	for i, v := range s.verts {
+		if v.alive && nodes[i] != nodes[v.next] {
+			s.arcs = append(s.arcs, Arc{From: nodes[i], To: nodes[v.next], Left: v.out, Right: -1})
+		}
+	}
+	for i, v := range s.verts {
+		if v.alive {
+			s.end(i, nodes[i])
+		}
+	}
+}

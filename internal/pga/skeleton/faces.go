@@ -8,12 +8,13 @@ import (
 // faces traces each edge's face from the arcs that carry the edge's name:
 // from the edge's end node round to its start node. A face whose arcs do
 // not make one simple cycle, or faces whose areas do not add up to the
-// polygon's, mean the simulation went wrong: an error.
-func (s *sim) faces(sk *Skeleton) error {
+// polygon's less left (what the wavefront still holds), mean the
+// simulation went wrong: an error.
+func (s *sim) faces(sk *Skeleton, left float64) error {
 	byEdge := make([][]int, len(s.edges))
 	for k, a := range s.arcs {
 		byEdge[a.Left] = append(byEdge[a.Left], k)
-		if a.Right != a.Left {
+		if a.Right != a.Left && a.Right >= 0 {
 			byEdge[a.Right] = append(byEdge[a.Right], k)
 		}
 	}
@@ -26,7 +27,7 @@ func (s *sim) faces(sk *Skeleton) error {
 		total += nodeArea(s.nodes, f.Nodes)
 		sk.Faces = append(sk.Faces, f)
 	}
-	want := 0.0
+	want := -left
 	for _, r := range s.input {
 		want += area(r)
 	}

@@ -2,6 +2,7 @@ package skeleton
 
 import (
 	"errors"
+	"fmt"
 	"math"
 )
 
@@ -54,6 +55,57 @@ func Offset(outer [][2]float64, holes [][][2]float64, d float64) ([]Polygon, err
 		}
 	}
 	return group(out), nil
+}
+
+// Inset is the polygon's wavefront at time d (as Offset for d > 0) with
+// weights as Compute takes them, and the strip each edge swept to get
+// there: strips[e] is edge e's face of the skeleton below d (nil where it
+// has none), and the strips and the inset tile the polygon. With weights
+// the rings must come oriented (outer counter-clockwise, holes clockwise),
+// so that the weights' order is the edges' order.
+func Inset(outer [][2]float64, holes [][][2]float64, weights []float64, d float64) ([]Polygon, [][][2]float64, error) {
+	if !(d > 0) || math.IsInf(d, 0) {
+		return nil, nil, errors.New("skeleton: inset distance must be positive and finite")
+	}
+	rings := [][][2]float64{orient(outer, true)}
+	for _, h := range holes {
+		rings = append(rings, orient(h, false))
+	}
+	if weights != nil {
+		for k, r := range rings {
+			if k == 0 && area(r) != area(outer) || k > 0 && area(r) != area(holes[k-1]) {
+				return nil, nil, fmt.Errorf("skeleton: weighted ring %d is not oriented (outer counter-clockwise, holes clockwise)", k)
+			}
+		}
+	}
+	s, err := newSim(rings, weights)
+	if err != nil {
+		return nil, nil, err
+	}
+	front, err := s.run(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.stopAt()
+	left := 0.0
+	for _, r := range front {
+		left += area(r)
+	}
+	sk := &Skeleton{Nodes: s.nodes, Arcs: s.arcs, Rings: s.input}
+	if err := s.faces(sk, left); err != nil {
+		return nil, nil, err
+	}
+	strips := make([][][2]float64, len(s.edges))
+	for _, f := range sk.Faces {
+		ring := make([][2]float64, len(f.Nodes))
+		for i, k := range f.Nodes {
+			ring[i] = s.nodes[k].P
+		}
+		if area(ring) > 0 {
+			strips[f.Edge] = ring
+		}
+	}
+	return group(front), strips, nil
 }
 
 // group makes polygons of rings: each counter-clockwise ring an outer

@@ -99,3 +99,48 @@ func TestBorderTiles(t *testing.T) {
 		}
 	}
 }
+
+// Inset's strips are the full skeleton's faces below d (Border), and with
+// weights that keep all but one edge still it cuts a strip off that edge
+// alone (a setback).
+func TestInset(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 3))
+	for it := 0; it < 100; it++ {
+		outer := orient(star(r, 8+r.IntN(12), [2]float64{}, 4, 10), true)
+		var holes [][][2]float64
+		if it%2 == 1 {
+			holes = append(holes, orient(starHole(r, 3+r.IntN(6)), false))
+		}
+		sk, err := Compute(outer, holes, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := r.Float64() * sk.MaxT() * 1.2
+		ps, strips, err := Inset(outer, holes, nil, d)
+		if err != nil {
+			t.Fatalf("it %d: %v", it, err)
+		}
+		border := sk.Border(d)
+		for e := range strips {
+			if math.Abs(area(strips[e])-area(border[e])) > 1e-7*area(border[e])+1e-12 {
+				t.Fatalf("it %d edge %d: strip %g, border %g", it, e, area(strips[e]), area(border[e]))
+			}
+		}
+		want, _ := Offset(outer, holes, d)
+		if math.Abs(polysArea(ps)-polysArea(want)) > 1e-9*(1+polysArea(want)) {
+			t.Fatalf("it %d: inset %g, offset %g", it, polysArea(ps), polysArea(want))
+		}
+	}
+	w := []float64{1, 1e-9, 1e-9, 1e-9, 1e-9, 1e-9}
+	l := [][2]float64{{0, 0}, {10, 0}, {10, 4}, {4, 4}, {4, 10}, {0, 10}}
+	ps, strips, err := Inset(l, nil, w, 1.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 1 || math.Abs(area(strips[0])-15) > 1e-6 || math.Abs(polysArea(ps)-(64-15)) > 1e-6 {
+		t.Fatalf("setback: %d pieces of %g, front strip %g; want 1 of 49, 15", len(ps), polysArea(ps), area(strips[0]))
+	}
+	if _, _, err := Inset(orient(l, false), nil, w, 1); err == nil {
+		t.Fatal("a clockwise outer ring with weights: no error")
+	}
+}

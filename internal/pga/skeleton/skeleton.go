@@ -38,7 +38,8 @@ type Face struct {
 }
 
 // Arc is a segment of the skeleton between two nodes, separating the faces
-// of edges Left and Right.
+// of edges Left and Right; Right is -1 for a piece of the wavefront where
+// Inset stopped it.
 type Arc struct {
 	From, To    int
 	Left, Right int
@@ -108,7 +109,7 @@ func Compute(outer [][2]float64, holes [][][2]float64, weights []float64) (*Skel
 		return nil, err
 	}
 	sk := &Skeleton{Nodes: s.nodes, Arcs: s.arcs, Rings: s.input}
-	if err := s.faces(sk); err != nil {
+	if err := s.faces(sk, 0); err != nil {
 		return nil, err
 	}
 	return sk, nil

@@ -62,6 +62,7 @@ func check(t *testing.T, sk *Skeleton, weights []float64) {
 	if math.Abs(total-want) > 1e-9*want {
 		t.Fatalf("faces cover %g, polygon %g", total, want)
 	}
+	covered(t, sk)
 	if weights != nil {
 		return
 	}
@@ -72,6 +73,41 @@ func check(t *testing.T, sk *Skeleton, weights []float64) {
 		}
 		if n.T > b+tol {
 			t.Fatalf("node %v rises above its distance %g to the boundary", n, b)
+		}
+	}
+}
+
+// covered checks that sample points of the polygon lie in exactly one
+// face, and points outside it in none (areas adding up alone would let an
+// overlap hide a gap).
+func covered(t *testing.T, sk *Skeleton) {
+	t.Helper()
+	lo, hi := sk.Rings[0][0], sk.Rings[0][0]
+	for _, p := range sk.Rings[0] {
+		lo = [2]float64{math.Min(lo[0], p[0]), math.Min(lo[1], p[1])}
+		hi = [2]float64{math.Max(hi[0], p[0]), math.Max(hi[1], p[1])}
+	}
+	r := rand.New(rand.NewPCG(uint64(len(sk.Nodes)), 1))
+	for k := 0; k < 300; k++ {
+		p := [2]float64{lo[0] + (hi[0]-lo[0])*r.Float64(), lo[1] + (hi[1]-lo[1])*r.Float64()}
+		in := 0
+		for _, ring := range sk.Rings {
+			if inside(p, ring) {
+				in++
+			}
+		}
+		n := 0
+		for _, f := range sk.Faces {
+			ring := make([][2]float64, len(f.Nodes))
+			for i, k := range f.Nodes {
+				ring[i] = sk.Nodes[k].P
+			}
+			if inside(p, ring) {
+				n++
+			}
+		}
+		if want := in % 2; n != want {
+			t.Fatalf("point %v lies in %d faces, want %d", p, n, want)
 		}
 	}
 }

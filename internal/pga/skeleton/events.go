@@ -191,17 +191,69 @@ func (s *sim) next() (event, bool) {
 			}
 		}
 	}
+	s.markDirty(true)
 	for r := range s.verts {
 		if !s.verts[r].alive || !s.reflex(r) {
 			continue
 		}
-		for x := range s.verts {
-			if dt, hit := s.hits(r, x); hit && dt < best.dt-s.eps {
-				best, ok = event{dt: dt, a: r, split: x}, true
-			}
+		if t, x, hit := s.splitCandidate(r); hit && t-s.t < best.dt-s.eps {
+			best, ok = event{dt: math.Max(t-s.t, 0), a: r, split: x}, true
 		}
 	}
+	s.markDirty(false)
+	s.dirty = s.dirty[:0]
 	return best, ok
+}
+
+// cand is a reflex vertex's earliest split event as last computed: the
+// time it hits the edge starting at vertex x, which then ended at vertex
+// next. It stays right while neither end of that edge changes and no
+// edge that changed since offers an earlier hit: the other edges' lines,
+// ends and speeds are what they were.
+type cand struct {
+	t       float64
+	x, next int
+	hit     bool
+	set     bool
+}
+
+// markDirty sets (or clears) the marks of the edges changed since the last
+// call of next: those starting at a vertex made since and at its
+// predecessor.
+func (s *sim) markDirty(on bool) {
+	for len(s.mark) < len(s.verts) {
+		s.mark = append(s.mark, false)
+		s.cands = append(s.cands, cand{})
+	}
+	for _, k := range s.dirty {
+		s.mark[k] = on
+		s.mark[s.verts[k].prev] = on
+	}
+}
+
+// splitCandidate is reflex vertex r's earliest split event (an absolute
+// time), from its cache where that is still right.
+func (s *sim) splitCandidate(r int) (float64, int, bool) {
+	c := &s.cands[r]
+	if !c.set || c.hit && (!s.verts[c.x].alive || s.verts[c.x].next != c.next || s.mark[c.x]) {
+		*c = cand{t: math.Inf(1), set: true}
+		for x := range s.verts {
+			s.offer(c, r, x)
+		}
+		return c.t, c.x, c.hit
+	}
+	for _, k := range s.dirty {
+		s.offer(c, r, k)
+		s.offer(c, r, s.verts[k].prev)
+	}
+	return c.t, c.x, c.hit
+}
+
+// offer makes the edge starting at x r's candidate if r hits it earlier.
+func (s *sim) offer(c *cand, r, x int) {
+	if dt, hit := s.hits(r, x); hit && s.t+dt < c.t {
+		*c = cand{t: s.t + dt, x: x, next: s.verts[x].next, hit: true, set: true}
+	}
 }
 
 // hits is when reflex vertex r reaches the edge starting at vertex x within

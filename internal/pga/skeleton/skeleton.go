@@ -91,6 +91,11 @@ type sim struct {
 	t     float64
 	eps   float64 // lengths below this are zero (relative to the polygon's size)
 	input [][][2]float64
+	// split event caches (events.go): per vertex its candidate, the
+	// vertices made since the last look, and marks of the edges they changed
+	cands []cand
+	dirty []int
+	mark  []bool
 }
 
 // Compute is the straight skeleton of the polygon with outer ring outer and
@@ -225,6 +230,9 @@ func (s *sim) reflex(i int) bool {
 func (s *sim) node(p [2]float64) int {
 	for k := len(s.nodes) - 1; k >= 0; k-- {
 		n := s.nodes[k]
+		if n.T < s.t-s.eps { // nodes come in the order of time
+			break
+		}
 		if math.Abs(n.T-s.t) <= s.eps && math.Hypot(n.P[0]-p[0], n.P[1]-p[1]) <= 16*s.eps {
 			return k
 		}
@@ -249,6 +257,7 @@ func (s *sim) add(n, in, out, prev, next int) int {
 	s.verts = append(s.verts, vert{p: s.nodes[n].P, in: in, out: out, prev: prev, next: next, node: n, alive: true})
 	s.verts[prev].next, s.verts[next].prev = k, k
 	s.bisect(k)
+	s.dirty = append(s.dirty, k)
 	return k
 }
 

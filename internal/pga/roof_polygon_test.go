@@ -3,6 +3,7 @@ package pga
 import (
 	"fmt"
 	"math"
+	"os"
 	"strings"
 	"testing"
 )
@@ -151,5 +152,42 @@ func TestPolygonRoofHeights(t *testing.T) {
 		if math.Abs(l-c.ridge) > 1e-9 {
 			t.Errorf("%s: ridges %g m long, want %g", c.kind, l, c.ridge)
 		}
+	}
+}
+
+// configs/pga/roofs.pga builds on configs/pga/courtyard.geojson: a hip
+// roof on each of the four lots, a yard off each, every piece inside its
+// lot.
+func TestRoofsExample(t *testing.T) {
+	src, err := os.ReadFile("../../configs/pga/roofs.pga")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lotsSrc, err := os.ReadFile("../../configs/pga/courtyard.geojson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Parse("roofs.pga", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lots, err := ParseLots("courtyard.geojson", lotsSrc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	axioms, err := g.LotAxioms(Quad, lots, 1, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := g.Evaluate(axioms, Options{Workers: 2, LotAttrs: LotAttrValues(lots)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for i := range ts {
+		n[g.TermName(&ts[i])]++
+	}
+	if n["Tiles"] != 4 || n["Yard"] != 4 {
+		t.Fatalf("terminals %v, want 4 Tiles and 4 Yard", n)
 	}
 }

@@ -90,10 +90,11 @@ func roofBase(r *polyRoof, fp *footprint) {
 // it ends, and returns the edges whose faces became gables. A hip end is a
 // triangular face whose apex meets exactly three arcs, the third a ridge
 // to a node above the footprint; the ridge's line lies in both neighbouring
-// slopes, so running it on keeps them planar. A ridge that would reach the
-// edge's plane outside the edge cannot make a gable: an error. Footprints
-// with no hip end (a square, whose slopes all meet in one apex) have no
-// gable roof.
+// slopes, so running it on keeps them planar. A ridge that runs away from
+// its edge, or would reach the edge's plane outside the edge (a skewed end
+// of an irregular footprint), cannot make a gable there: that end stays a
+// hip. Footprints where no end can take a gable (a square, whose slopes all
+// meet in one apex) are refused.
 func gableEnds(r *polyRoof, sk *skeleton.Skeleton) (map[int]bool, error) {
 	degree := make([]int, len(sk.Nodes))
 	for _, a := range sk.Arcs {
@@ -101,6 +102,7 @@ func gableEnds(r *polyRoof, sk *skeleton.Skeleton) (map[int]bool, error) {
 		degree[a.To]++
 	}
 	out := map[int]bool{}
+	var last error
 	var moved [][2]float64
 	var movedAt []int
 	var movedH []float64
@@ -125,10 +127,14 @@ func gableEnds(r *polyRoof, sk *skeleton.Skeleton) (map[int]bool, error) {
 		}
 		p, h, err := ridgeEnd(sk, a, b, apex, ridge)
 		if err != nil {
-			return nil, fmt.Errorf("GABLE over edge %d: %w", f.Edge, err)
+			last = fmt.Errorf("over edge %d %w", f.Edge, err)
+			continue // this end stays a hip
 		}
 		moved, movedAt, movedH = append(moved, p), append(movedAt, apex), append(movedH, h)
 		out[f.Edge] = true
+	}
+	if len(out) == 0 && last != nil {
+		return nil, fmt.Errorf("GABLE: no hip end of this footprint can take a gable (%w); use HIP or PYRAMID", last)
 	}
 	if len(out) == 0 {
 		return nil, errors.New("GABLE: no ridge of this footprint's skeleton ends in a hip (its slopes meet in points, as a square's do); use HIP or PYRAMID")

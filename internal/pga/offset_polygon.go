@@ -256,6 +256,23 @@ func (ev *evaluator) setbackPolygon(r *Rule, op *Op, s Shape, fp *footprint, dep
 // in s's ground plane): framed by the rings' bounding rectangle, with the
 // rings registered as its footprint. Pieces of no extent are dropped.
 func (ev *evaluator) polygonPiece(s Shape, rings [][][2]float64, vAxis Axis, vSign float64, i, n int) (Shape, bool, error) {
+	prof, c, size, ok, err := ev.g.piece(rings)
+	if !ok || err != nil {
+		return Shape{}, false, err
+	}
+	ch := child(s, i, n)
+	var t Vec3
+	t[AxisX], t[vAxis] = c[0], vSign*c[1]
+	ch.Transform = s.Transform.Mul(Translation(t))
+	ch.Size[AxisX], ch.Size[vAxis] = size[0], size[1]
+	ch.Profile = prof
+	return ch, true, nil
+}
+
+// piece registers the polygon rings (metres in some plane) as a footprint
+// framed by its bounding rectangle: its profile number, the rectangle's
+// centre and size. ok is false for a polygon of no extent.
+func (g *Grammar) piece(rings [][][2]float64) (prof int32, centre, size [2]float64, ok bool, err error) {
 	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
 	for _, p := range rings[0] {
 		for j := 0; j < 2; j++ {
@@ -264,7 +281,7 @@ func (ev *evaluator) polygonPiece(s Shape, rings [][][2]float64, vAxis Axis, vSi
 	}
 	w, h := hi[0]-lo[0], hi[1]-lo[1]
 	if !(w > 0 && h > 0) {
-		return Shape{}, false, nil
+		return 0, centre, size, false, nil
 	}
 	cx, cy := (lo[0]+hi[0])/2, (lo[1]+hi[1])/2
 	unit := make([][][2]float64, len(rings))
@@ -275,18 +292,12 @@ func (ev *evaluator) polygonPiece(s Shape, rings [][][2]float64, vAxis Axis, vSi
 		}
 		unit[k] = q
 	}
-	if ev.g.dyn == nil {
-		return Shape{}, false, errors.New("no footprint store (LotAxioms makes it)")
+	if g.dyn == nil {
+		return 0, centre, size, false, errors.New("no footprint store (LotAxioms makes it)")
 	}
-	prof, err := ev.g.dyn.add(unit)
+	prof, err = g.dyn.add(unit)
 	if err != nil {
-		return Shape{}, false, err
+		return 0, centre, size, false, err
 	}
-	c := child(s, i, n)
-	var t Vec3
-	t[AxisX], t[vAxis] = cx, vSign*cy
-	c.Transform = s.Transform.Mul(Translation(t))
-	c.Size[AxisX], c.Size[vAxis] = w, h
-	c.Profile = prof
-	return c, true, nil
+	return prof, [2]float64{cx, cy}, [2]float64{w, h}, true, nil
 }

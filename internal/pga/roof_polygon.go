@@ -25,6 +25,15 @@ type polyRoof struct {
 	at    [][2]float64
 	h     []float64
 	faces [][]int
+	parts []roofPart // the faces CompSplit gives, the underside left out
+}
+
+// roofPart is one planar face of a roof as CompSplit hands it out: rings of
+// corner indices (outer first, counter-clockwise seen from outside), a
+// slope (top) or a vertical face (side: a gable, a shed's wall).
+type roofPart struct {
+	rings [][]int
+	side  bool
 }
 
 // footprintRoof builds kind's roof over footprint fp scaled to sx by sy.
@@ -60,6 +69,7 @@ func footprintRoof(fp *footprint, kind RoofKind, sx, sy float64) (*polyRoof, err
 		}
 	}
 	for _, f := range sk.Faces {
+		r.parts = append(r.parts, roofPart{rings: [][]int{f.Nodes}, side: gables[f.Edge]})
 		if gables[f.Edge] || len(f.Nodes) == 3 {
 			r.faces = append(r.faces, f.Nodes)
 			continue
@@ -198,6 +208,7 @@ func pyramidRoof(rings [][][2]float64, fp *footprint) (*polyRoof, error) {
 			return nil, fmt.Errorf("PYRAMID: the apex at (%.3g, %.3g) does not see edge %d (the footprint is not star-shaped around it); use HIP", c[0], c[1], i)
 		}
 		r.faces = append(r.faces, []int{i, (i + 1) % len(ring), len(ring)})
+		r.parts = append(r.parts, roofPart{rings: [][]int{r.faces[len(r.faces)-1]}})
 	}
 	return r, nil
 }
@@ -237,23 +248,46 @@ func shedRoof(rings [][][2]float64, fp *footprint, sx, sy float64) *polyRoof {
 	for _, t := range fp.tris {
 		r.faces = append(r.faces, []int{top[t[0]], top[t[1]], top[t[2]]})
 	}
+	var plane [][]int
+	for k, ring := range rings {
+		q := make([]int, len(ring))
+		for i := range ring {
+			q[i] = top[fpBase(rings, k)+i]
+		}
+		plane = append(plane, q)
+	}
+	r.parts = append(r.parts, roofPart{rings: plane})
 	base := 0
 	for _, ring := range rings {
 		m := len(ring)
 		for i := 0; i < m; i++ {
 			a, b := base+i, base+(i+1)%m
+			var wall []int
 			switch ha, hb := top[a] != a, top[b] != b; {
 			case ha && hb:
-				r.faces = append(r.faces, []int{a, b, top[b], top[a]})
+				wall = []int{a, b, top[b], top[a]}
 			case ha:
-				r.faces = append(r.faces, []int{a, b, top[a]})
+				wall = []int{a, b, top[a]}
 			case hb:
-				r.faces = append(r.faces, []int{a, b, top[b]})
+				wall = []int{a, b, top[b]}
+			default:
+				continue
 			}
+			r.faces = append(r.faces, wall)
+			r.parts = append(r.parts, roofPart{rings: [][]int{wall}, side: true})
 		}
 		base += m
 	}
 	return r
+}
+
+// fpBase is the index of ring k's first vertex among all rings' vertices.
+func fpBase(rings [][][2]float64, k int) int {
+	n := 0
+	for _, r := range rings[:k] {
+		n += len(r)
+	}
+	return n
 }
 
 // solid is the roof as a solid of height h: its base at z = -h/2, its

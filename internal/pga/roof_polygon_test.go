@@ -155,39 +155,49 @@ func TestPolygonRoofHeights(t *testing.T) {
 	}
 }
 
-// configs/pga/roofs.pga builds on configs/pga/courtyard.geojson: a hip
-// roof on each of the four lots, a yard off each, every piece inside its
-// lot.
-func TestRoofsExample(t *testing.T) {
-	src, err := os.ReadFile("../../configs/pga/roofs.pga")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lotsSrc, err := os.ReadFile("../../configs/pga/courtyard.geojson")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := Parse("roofs.pga", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lots, err := ParseLots("courtyard.geojson", lotsSrc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	axioms, err := g.LotAxioms(Quad, lots, 1, 9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := g.Evaluate(axioms, Options{Workers: 2, LotAttrs: LotAttrValues(lots)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := map[string]int{}
-	for i := range ts {
-		n[g.TermName(&ts[i])]++
-	}
-	if n["Tiles"] != 4 || n["Yard"] != 4 {
-		t.Fatalf("terminals %v, want 4 Tiles and 4 Yard", n)
+// The examples build: configs/pga/roofs.pga on courtyard.geojson (a hip
+// roof and a yard on each of the four lots) and gables.pga on
+// wings.geojson (gables over the 11 wing ends, 23 slopes).
+func TestRoofExamples(t *testing.T) {
+	for _, c := range []struct {
+		pga, lots string
+		want      map[string]int
+	}{
+		{"roofs.pga", "courtyard.geojson", map[string]int{"Tiles": 4, "Yard": 4}},
+		{"gables.pga", "wings.geojson", map[string]int{"GableEnd": 11, "Slope": 23}},
+	} {
+		src, err := os.ReadFile("../../configs/pga/" + c.pga)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lotsSrc, err := os.ReadFile("../../configs/pga/" + c.lots)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := Parse(c.pga, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lots, err := ParseLots(c.lots, lotsSrc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		axioms, err := g.LotAxioms(Quad, lots, 1, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts, err := g.Evaluate(axioms, Options{Workers: 2, LotAttrs: LotAttrValues(lots)})
+		if err != nil {
+			t.Fatalf("%s: %v", c.pga, err)
+		}
+		n := map[string]int{}
+		for i := range ts {
+			n[g.TermName(&ts[i])]++
+		}
+		for k, v := range c.want {
+			if n[k] != v {
+				t.Errorf("%s: %d %s, want %d", c.pga, n[k], k, v)
+			}
+		}
 	}
 }

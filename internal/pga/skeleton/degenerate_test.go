@@ -73,3 +73,27 @@ func TestCoincidentHoles(t *testing.T) {
 		check(t, sk, nil)
 	}
 }
+
+// Footprints from surveys carry vertices on straight edges (collinear
+// corners) and corners a hair off straight; neither changes the roof.
+func TestCollinearVertices(t *testing.T) {
+	for name, c := range map[string]struct {
+		p   [][2]float64
+		top float64
+	}{
+		"on edges":   {[][2]float64{{0, 0}, {5, 0}, {10, 0}, {10, 2}, {10, 4}, {6, 4}, {3, 4}, {0, 4}, {0, 1}}, 2},
+		"a hair off": {[][2]float64{{0, 0}, {5, 1e-9}, {10, 0}, {10, 4}, {5, 4 - 1e-9}, {0, 4}}, 2},
+		"L on edges": {[][2]float64{{0, 0}, {5, 0}, {10, 0}, {10, 4}, {7, 4}, {4, 4}, {4, 7}, {4, 10}, {0, 10}, {0, 5}}, 2},
+		"tiny edge":  {[][2]float64{{0, 0}, {10, 0}, {10, 4}, {0.001, 4}, {0, 3.999}}, 2},
+	} {
+		sk, err := Compute(c.p, nil, nil)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		check(t, sk, nil)
+		if got := sk.MaxT(); got > c.top+1e-6 || got < c.top-1e-3 {
+			t.Errorf("%s: top %g, want %g", name, got, c.top)
+		}
+	}
+}

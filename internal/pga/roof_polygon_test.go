@@ -157,7 +157,9 @@ func TestPolygonRoofHeights(t *testing.T) {
 
 // The examples build: configs/pga/roofs.pga on courtyard.geojson (a hip
 // roof and a yard on each of the four lots) and gables.pga on
-// wings.geojson (gables over the 11 wing ends, 23 slopes).
+// wings.geojson (gables over the 11 wing ends, 23 slopes), the same on one
+// worker as on three (pieces get their profile numbers from their shape,
+// not from the order workers register them in).
 func TestRoofExamples(t *testing.T) {
 	for _, c := range []struct {
 		pga, lots string
@@ -166,29 +168,15 @@ func TestRoofExamples(t *testing.T) {
 		{"roofs.pga", "courtyard.geojson", map[string]int{"Tiles": 4, "Yard": 4}},
 		{"gables.pga", "wings.geojson", map[string]int{"GableEnd": 11, "Slope": 23}},
 	} {
-		src, err := os.ReadFile("../../configs/pga/" + c.pga)
-		if err != nil {
-			t.Fatal(err)
+		g, ts := buildExample(t, c.pga, c.lots, 3)
+		_, ts1 := buildExample(t, c.pga, c.lots, 1)
+		if len(ts1) != len(ts) {
+			t.Fatalf("%s: %d terminals on 1 worker, %d on 3", c.pga, len(ts1), len(ts))
 		}
-		lotsSrc, err := os.ReadFile("../../configs/pga/" + c.lots)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := Parse(c.pga, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lots, err := ParseLots(c.lots, lotsSrc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		axioms, err := g.LotAxioms(Quad, lots, 1, 9)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ts, err := g.Evaluate(axioms, Options{Workers: 2, LotAttrs: LotAttrValues(lots)})
-		if err != nil {
-			t.Fatalf("%s: %v", c.pga, err)
+		for i := range ts {
+			if ts1[i] != ts[i] {
+				t.Fatalf("%s: terminal %d differs between 1 and 3 workers", c.pga, i)
+			}
 		}
 		n := map[string]int{}
 		for i := range ts {
@@ -200,4 +188,33 @@ func TestRoofExamples(t *testing.T) {
 			}
 		}
 	}
+}
+
+func buildExample(t *testing.T, pga, lotFile string, workers int) (*Grammar, []TerminalShape) {
+	t.Helper()
+	src, err := os.ReadFile("../../configs/pga/" + pga)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lotsSrc, err := os.ReadFile("../../configs/pga/" + lotFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Parse(pga, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lots, err := ParseLots(lotFile, lotsSrc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	axioms, err := g.LotAxioms(Quad, lots, 1, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := g.Evaluate(axioms, Options{Workers: workers, LotAttrs: LotAttrValues(lots)})
+	if err != nil {
+		t.Fatalf("%s: %v", pga, err)
+	}
+	return g, ts
 }

@@ -465,7 +465,7 @@ func (ev *evaluator) chain(r *Rule, c *Chain, from int, s Shape, depth int) erro
 				s.Kind = setAsKind(op)
 			}
 		case OpRoof:
-			if err := roof(&s, op.Args[0].Roof, ex(1)); err != nil {
+			if err := ev.g.roofOn(&s, op.Args[0].Roof, ex(1)); err != nil {
 				return fmt.Errorf("rule %q at %s: %w", r.Name, op.Pos, err)
 			}
 		case OpSetupProjection:

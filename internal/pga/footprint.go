@@ -25,6 +25,9 @@ type footprint struct {
 // footprintOf is the footprint of profile p, nil for prism profiles and
 // the plain rectangle.
 func (g *Grammar) footprintOf(p int32) *footprint {
+	if p < 0 && g.dyn != nil {
+		return g.dyn.get(p)
+	}
 	if g.footprints == nil {
 		return nil
 	}
@@ -94,6 +97,7 @@ func (g *Grammar) addFootprint(l Lot) (int32, error) {
 	g.Profiles = append(g.Profiles, top.rings[0], bottom.rings[0])
 	if g.footprints == nil {
 		g.footprints = map[int32]*footprint{}
+		g.dyn = &dynFootprints{fps: map[int32]*footprint{}}
 	}
 	g.footprints[p], g.footprints[p+1] = top, bottom
 	return p, nil

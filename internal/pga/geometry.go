@@ -26,6 +26,10 @@ func (g *Grammar) solid(s *Shape) solid {
 		return sphereSolid(s.Transform, s.Size)
 	}
 	if s.Roof != NoRoof {
+		if fp := g.footprintOf(s.Profile); fp != nil {
+			sd, _ := polygonRoofSolid(fp, s)
+			return sd
+		}
 		return roofSolid(s.Roof, x, y, z)
 	}
 	if fp := g.footprintOf(s.Profile); fp != nil && s.Roof == NoRoof {
@@ -119,6 +123,10 @@ func roofSolid(k RoofKind, x, y, h float64) solid {
 
 // counts is the corners and triangles of s as the encoders write it.
 func (g *Grammar) counts(s *Shape) (corners, triangles int) {
+	if fp := g.footprintOf(s.Profile); fp != nil && s.Roof != NoRoof {
+		_, r := polygonRoofSolid(fp, s)
+		return len(r.at), r.triangles()
+	}
 	if fp := g.footprintOf(s.Profile); fp != nil && s.Roof == NoRoof && s.Kind != Sphere {
 		return fp.counts(s.Kind)
 	}
@@ -143,6 +151,10 @@ func (g *Grammar) counts(s *Shape) (corners, triangles int) {
 
 // faceCount is the number of faces of s's solid (one normal each in OBJ).
 func (g *Grammar) faceCount(s *Shape) int {
+	if fp := g.footprintOf(s.Profile); fp != nil && s.Roof != NoRoof {
+		_, r := polygonRoofSolid(fp, s)
+		return len(r.faces)
+	}
 	if fp := g.footprintOf(s.Profile); fp != nil && s.Roof == NoRoof && s.Kind != Sphere {
 		return fp.faceCount(s.Kind)
 	}

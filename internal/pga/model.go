@@ -198,6 +198,9 @@ type Grammar struct {
 	// footprints are the profiles of concave and holed lots (footprint.go),
 	// by profile index; LotAxioms adds them.
 	footprints map[int32]*footprint
+	// dyn holds the footprints Offset makes of them while the grammar
+	// runs (offset_polygon.go), under negative profile numbers.
+	dyn *dynFootprints
 }
 
 // TermName is the name of a terminal's kind.

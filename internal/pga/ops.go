@@ -78,6 +78,9 @@ func front(s *Shape) (axis Axis, sign float64, err error) {
 // setback cuts a strip of depth d off the street side of a footprint: the
 // strip to the first branch (child 0), the rest to the second (child 1).
 func (ev *evaluator) setback(r *Rule, op *Op, s Shape, depth int) error {
+	if fp := ev.g.footprintOf(s.Profile); fp != nil && s.Roof == NoRoof {
+		return ev.setbackPolygon(r, op, s, fp, depth)
+	}
 	axis, sign, err := front(&s)
 	if err != nil {
 		return fmt.Errorf("rule %q at %s: Setback %w", r.Name, op.Pos, err)
@@ -100,6 +103,9 @@ func (ev *evaluator) setback(r *Rule, op *Op, s Shape, depth int) error {
 // first branch (child 0), the border strips to the second: front, right,
 // back, left (children 1 to 4). Strips of no extent are dropped.
 func (ev *evaluator) offset(r *Rule, op *Op, s Shape, depth int) error {
+	if fp := ev.g.footprintOf(s.Profile); fp != nil && s.Roof == NoRoof {
+		return ev.offsetPolygon(r, op, s, fp, depth)
+	}
 	axis, sign, err := front(&s)
 	if err != nil {
 		return fmt.Errorf("rule %q at %s: Offset %w", r.Name, op.Pos, err)

@@ -237,6 +237,9 @@ func (ev *evaluator) compSplit(r *Rule, op *Op, s Shape, depth int) error {
 	if s.Kind == Quad {
 		return fmt.Errorf("rule %q at %s: CompSplit needs a Box, found a Quad", r.Name, op.Pos)
 	}
+	if fp := ev.g.footprintOf(s.Profile); fp != nil && s.Roof != NoRoof {
+		return ev.roofSplit(r, op, s, fp, depth)
+	}
 	if s.Roof != NoRoof {
 		return fmt.Errorf("rule %q at %s: CompSplit of a %s roof: a roof is a terminal solid", r.Name, op.Pos, s.Roof)
 	}

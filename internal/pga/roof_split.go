@@ -1,0 +1,86 @@
+package pga
+
+import (
+	"fmt"
+	"math"
+)
+
+// roofSplit is CompSplit of a roof on a lot's own polygon, as CGA's comp(f)
+// on a roof: each slope to the first branch (top), the underside to the
+// second (bottom), each vertical face (a gable, a shed's wall) to the third
+// (side). Every face is a Quad on a polygon of its own, framed with X along
+// its first edge (a slope's or a gable's eave, level), Z out of the roof
+// and Y = Z × X (up the slope). Children are numbered in face order, the
+// underside last.
+func (ev *evaluator) roofSplit(r *Rule, op *Op, s Shape, fp *footprint, depth int) error {
+	fail := func(err error) error {
+		return fmt.Errorf("rule %q at %s: CompSplit of a %s roof on lot %d's polygon: %w", r.Name, op.Pos, s.Roof, s.Lot, err)
+	}
+	roof, err := footprintRoof(fp, s.Roof, s.Size[0], s.Size[1])
+	if err != nil {
+		return fail(err)
+	}
+	sd := roof.solid(s.Size[2])
+	n := len(roof.parts) + 1
+	for i, part := range roof.parts {
+		c, ok, err := ev.facePiece(s, sd.corners, part.rings, i, n)
+		if err != nil {
+			return fail(err)
+		}
+		if !ok {
+			continue
+		}
+		branch := 0
+		if part.side {
+			branch = 2
+		}
+		if err := ev.sub(r, op.Branches[branch].Body, 0, c, depth); err != nil {
+			return err
+		}
+	}
+	// The underside seen from below: the footprint mirrored in v, as the
+	// bottom cap of a prism.
+	prof, err := ev.g.dyn.add(mirrorRings(fp.rings))
+	if err != nil {
+		return fail(err)
+	}
+	b := child(s, n-1, n)
+	b.Kind, b.Roof, b.Profile = Quad, NoRoof, prof
+	b.Transform = s.Transform.Mul(Translation(Vec3{0, 0, -s.Size[2] / 2})).Mul(RotationX(180))
+	b.Size = Vec3{s.Size[0], s.Size[1], 0}
+	return ev.sub(r, op.Branches[1].Body, 0, b, depth)
+}
+
+// facePiece is child i of n of roof s: the planar face through corners
+// rings (the outer ring first) as a Quad on its own polygon.
+func (ev *evaluator) facePiece(s Shape, corners []Vec3, rings [][]int, i, n int) (Shape, bool, error) {
+	o := corners[rings[0][0]]
+	ex := minus3(corners[rings[0][1]], o)
+	if l := math.Sqrt(dot(ex, ex)); l > 0 {
+		ex = Vec3{ex[0] / l, ex[1] / l, ex[2] / l}
+	}
+	ez := newell(corners, rings[0])
+	ey := cross3(ez, ex)
+	flat := make([][][2]float64, len(rings))
+	for k, ring := range rings {
+		q := make([][2]float64, len(ring))
+		for j, c := range ring {
+			d := minus3(corners[c], o)
+			q[j] = [2]float64{dot(d, ex), dot(d, ey)}
+		}
+		flat[k] = q
+	}
+	prof, c, size, ok, err := ev.g.piece(flat)
+	if !ok || err != nil {
+		return Shape{}, false, err
+	}
+	p := Vec3{o[0] + c[0]*ex[0] + c[1]*ey[0], o[1] + c[0]*ex[1] + c[1]*ey[1], o[2] + c[0]*ex[2] + c[1]*ey[2]}
+	frame := Mat4{ex[0], ey[0], ez[0], p[0], ex[1], ey[1], ez[1], p[1], ex[2], ey[2], ez[2], p[2], 0, 0, 0, 1}
+	ch := child(s, i, n)
+	ch.Kind, ch.Roof, ch.Profile = Quad, NoRoof, prof
+	ch.Transform = s.Transform.Mul(frame)
+	ch.Size = Vec3{size[0], size[1], 0}
+	return ch, true, nil
+}
+
+func minus3(a, b Vec3) Vec3 { return Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }

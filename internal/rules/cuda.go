@@ -46,16 +46,27 @@ type cudaRun struct {
 	// The draws' seed and the run's number of state 0 (rand.go).
 	seed             uint64
 	first, firstStep int
+	// tile: the tiled path's kernels (cuda_tile.go), nil for the
+	// per-state schedules; layout is the states' layout.
+	tile   *tileKernels
+	layout Layout
 }
 
 func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout Layout, steps int, interp, require bool) (r *cudaRun, err error) {
-	r = &cudaRun{dev: dev, p: p, n: st.N, wp: ptx.PadWords(p.Words), wide: ptx.NeedsWide(p) || forceWide}
+	r = &cudaRun{dev: dev, p: p, n: st.N, wp: ptx.PadWords(p.Words), wide: ptx.NeedsWide(p) || forceWide, layout: layout}
 	defer func() {
 		if err != nil {
 			r.free()
 			r = nil
 		}
 	}()
+	if useTiles(p, st.N, dev.Info().SMs) {
+		r.threads = ptx.SimpleBlock
+		if err = r.newTiles(layout, interp, require); err != nil {
+			return r, err
+		}
+		return r, r.buffers(st, layout, steps)
+	}
 	enc := "_"
 	if r.wide {
 		enc = "_wide_"
@@ -139,18 +150,32 @@ func gpuTables(p *Program) ([]uint32, []uint32) {
 
 // interpTables uploads what the interpreter kernels read: the code, the
 // field and rule tables, and sizes their shared memory.
-func (r *cudaRun) interpTables() (err error) {
-	p, dev := r.p, r.dev
-	// Code, field table and the register file (p.Regs per thread).
+func (r *cudaRun) interpTables() error {
+	if err := r.setShared(r.interp); err != nil {
+		return err
+	}
+	return r.uploadTables()
+}
+
+// setShared sizes the interpreter kernel f's shared memory: the code, the
+// field table and the register file (p.Regs per thread).
+func (r *cudaRun) setShared(f interface{ SetMaxDynamicShared(int) error }) error {
+	p := r.p
 	r.shared = 4 * (len(p.Code) + 2*len(p.Fields) + p.Regs*r.threads)
 	// Without the opt-in a block gets 48 KiB of static and dynamic shared
 	// memory together, and the compact kernels hold up to interpStaticShared
 	// of their own: a launch over the sum fails with CUDA_ERROR_INVALID_VALUE.
 	if r.shared+interpStaticShared(r.wide) > 48<<10 {
-		if err = r.interp.SetMaxDynamicShared(r.shared); err != nil {
+		if err := f.SetMaxDynamicShared(r.shared); err != nil {
 			return fmt.Errorf("%d bytes of shared memory a block: %w", r.shared, err)
 		}
 	}
+	return nil
+}
+
+// uploadTables uploads the code and the field and rule tables.
+func (r *cudaRun) uploadTables() (err error) {
+	p, dev := r.p, r.dev
 	fields, rules := gpuTables(p)
 	if r.code, err = gpu.Upload(dev, p.Code); err != nil {
 		return err
@@ -250,11 +275,17 @@ func (r *cudaRun) free() {
 			b.Free()
 		}
 	}
+	if r.tile != nil {
+		r.tile.free()
+	}
 }
 
 // launch queues steps step0+1 .. step0+n.
 func (r *cudaRun) launch(step0, n int) error {
 	p := r.p
+	if r.tile != nil {
+		return r.launchTiles(step0, n)
+	}
 	if r.generated { // the parameters of generateKernel's kernels (ptxParams)
 		fired := r.fired.PtrAt(step0 * len(p.Rules))
 		narrow := genNarrow{r.cur.Ptr(), r.snap.Ptr(), r.pend.Ptr(), r.stableAt.Ptr(), r.failed.Ptr(), r.errRule.Ptr(),
@@ -327,7 +358,7 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 	}
 	defer r.free()
 	r.seed, r.first, r.firstStep = o.Seed, o.FirstState, o.FirstStep
-	res := &Result{Kernel: "generated"}
+	res := &Result{Kernel: "generated", Tiled: r.tile != nil}
 	if !r.generated {
 		res.Kernel, res.KernelNote = "interpreter", r.genErr.Error()
 	}

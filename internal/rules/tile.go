@@ -29,3 +29,21 @@ func maxRange(p *Program) int64 {
 // MaxTiledStates is the most states the tiled path takes: the grid's y is
 // the state.
 const MaxTiledStates = 65535
+
+// nominalSMs is the SM count GPUItems assumes: the H100's and H200's (132),
+// on which --device auto's cost model is calibrated, since it weighs the
+// GPU before opening one.
+const nominalSMs = 132
+
+// GPUItems is how many independent pieces n states of p give the GPU, for
+// --device auto's cost model (internal/device, whose gpuFill counts
+// blocks): a state each on the per-state kernels, or, where they go tiled,
+// each state's tiles of ptx.SimpleBlock indices over its largest rule, so
+// a few big boards fill the GPU and many small ones count as they did.
+func GPUItems(p *Program, n int) float64 {
+	if !UseTiles(p, n, nominalSMs) {
+		return float64(n)
+	}
+	tiles := (maxRange(p) + ptx.SimpleBlock - 1) / ptx.SimpleBlock
+	return float64(n) * float64(tiles)
+}

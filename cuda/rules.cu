@@ -307,7 +307,14 @@ __device__ void rules_tile_exec(RULES_TILE_PARAMS) {
 	mine += __shfl_xor_sync(PG_FULL_MASK, mine, 4);
 	mine += __shfl_xor_sync(PG_FULL_MASK, mine, 2);
 	mine += __shfl_xor_sync(PG_FULL_MASK, mine, 1);
-	if ((threadIdx.x & 31) == 0 && mine) atomicAdd(&tcount[s], (unsigned long long)mine);
+	// One global atomic a block: a warp's each would put millions a step
+	// on the one counter of a big state.
+	__shared__ unsigned s_fired;
+	if (threadIdx.x == 0) s_fired = 0;
+	__syncthreads();
+	if ((threadIdx.x & 31) == 0 && mine) atomicAdd(&s_fired, mine);
+	__syncthreads();
+	if (threadIdx.x == 0 && s_fired) atomicAdd(&tcount[s], (unsigned long long)s_fired);
 }
 
 #define RULES_TILE_PASS_PARAMS                                                                                      \

@@ -75,6 +75,7 @@ func generateTile(p *bytecode.Program, k Kernel) (string, error) {
 	fmt.Fprintf(&out, ".maxntid %d, 1, 1\n{\n", SimpleBlock)
 	fmt.Fprintf(&out, "\t.reg .b32 %%q<%d>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<%d>;\n\t.reg .pred %%p<%d>;\n",
 		bytecode.MaxRegs, g.nr+1, g.nd+1, g.np+1)
+	out.WriteString("\t.shared .align 4 .u32 s_fired;\n")
 	out.WriteString(g.b.String())
 	out.WriteString("}\n")
 	return out.String(), nil
@@ -94,6 +95,13 @@ func (g *generator) tile(ri int, ptr map[string]string, step string) error {
 		g.op("setp.ne.s32 %s, %s, 0", p, v)
 		g.op("@%s bra %s", p, exit)
 	}
+	// s_fired = 0 before any thread adds to it: the exits above are the
+	// whole block's (one state), so every thread meets both barriers.
+	tid, zero := g.r(), g.pr()
+	g.op("mov.u32 %s, %%tid.x", tid)
+	g.op("setp.eq.u32 %s, %s, 0", zero, tid)
+	g.op("@%s st.shared.u32 [s_fired], 0", zero)
+	g.op("bar.sync 0")
 	g.stepDraws(step)
 	g.comment("rule %d %s over [%d, %d)", ri, R.Name, R.Lo, R.Hi)
 	g.ruleDraws(ri)
@@ -101,8 +109,7 @@ func (g *generator) tile(ri int, ptr map[string]string, step string) error {
 	g.op("mad.wide.u32 %s, %s, 8, %s", errKey, s, ptr["err_key"])
 	// rel in uint32 up to 2^31 and the index lo + rel wrapping, as in the
 	// wide loops; rel + stride stays below 2^32.
-	tid, rel, stride, i, mine, key := g.r(), g.r(), g.r(), g.r(), g.r(), g.rd()
-	g.op("mov.u32 %s, %%tid.x", tid)
+	rel, stride, i, mine, key := g.r(), g.r(), g.r(), g.r(), g.rd()
 	g.op("mov.u32 %s, %%ctaid.x", rel)
 	g.op("mad.lo.s32 %s, %s, %d, %s", rel, rel, SimpleBlock, tid)
 	g.op("mov.u32 %s, %%nctaid.x", stride)
@@ -140,16 +147,24 @@ func (g *generator) tile(ri int, ptr map[string]string, step string) error {
 		g.op("shfl.sync.bfly.b32 %s, %s, %d, 31, -1", v, mine, o)
 		g.op("add.s32 %s, %s, %s", mine, mine, v)
 	}
+	// One global atomic a block (s_fired, zeroed before the loop): a
+	// warp's each would put millions a step on one counter.
 	lane, any := g.r(), g.pr()
 	g.op("and.b32 %s, %s, 31", lane, tid)
 	g.op("setp.eq.u32 %s, %s, 0", any, lane)
 	nz := g.pr()
 	g.op("setp.ne.s32 %s, %s, 0", nz, mine)
 	g.op("and.pred %s, %s, %s", any, any, nz)
+	g.op("@%s red.shared.add.u32 [s_fired], %s", any, mine)
+	g.op("bar.sync 0")
+	first, total := g.pr(), g.r()
+	g.op("ld.shared.u32 %s, [s_fired]", total)
+	g.op("setp.ne.s32 %s, %s, 0", nz, total)
+	g.op("and.pred %s, %s, %s", first, zero, nz)
 	n64, a := g.rd(), g.rd()
-	g.op("cvt.u64.u32 %s, %s", n64, mine)
+	g.op("cvt.u64.u32 %s, %s", n64, total)
 	g.op("mad.wide.u32 %s, %s, 8, %s", a, s, ptr["tcount"])
-	g.op("@%s red.global.add.u64 [%s], %s", any, a, n64)
+	g.op("@%s red.global.add.u64 [%s], %s", first, a, n64)
 	g.at(exit)
 	g.op("ret")
 	return nil

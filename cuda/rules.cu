@@ -23,6 +23,7 @@
 #include "common.cuh"
 #include "rules_types.cuh"
 #include "rules_exec.cuh"
+#include <climits>
 
 #define RULES_KERNEL_PARAMS                                                                                         \
 	const uint32_t *__restrict__ code, const RulesField *__restrict__ fields, const RulesRule *__restrict__ rules,   \
@@ -333,6 +334,64 @@ __device__ void rules_tile_pass(RULES_TILE_PASS_PARAMS) {
 	                            gridDim.x * blockDim.x);
 }
 
+// rules_record reduces one --record observable (internal/rules/record.go)
+// over field [off, off + size) of every state on the device, so a recorded
+// run downloads three numbers a step, not every state. The values are
+// integers on this path (an int field, a count or a comparison, made in
+// double as the host makes them; cuda_record.go keeps float sums, means and
+// extremes on the host, whose float64 order it could not match), added into
+// out[0] and kept least in out[1] and greatest in out[2]. mode: 0 the
+// element (int field), 1 x != 0 (count), 2..7 x ==, !=, <, <=, >, >= than.
+// Blocks stride over the elements in x and over the states in y.
+template <int L>
+__device__ void rules_record(const uint32_t *cur, int nstates, int words, int off, int size, int isfloat, int mode,
+                             double than, long long *out) {
+	__shared__ long long s_sum, s_min, s_max;
+	if (threadIdx.x == 0) {
+		s_sum = 0;
+		s_min = LLONG_MAX;
+		s_max = LLONG_MIN;
+	}
+	__syncthreads();
+	long long sum = 0, lo = LLONG_MAX, hi = LLONG_MIN;
+	const uint32_t stride = gridDim.x * blockDim.x;
+	for (int s = blockIdx.y; s < nstates; s += gridDim.y) {
+		for (uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < (uint32_t)size; k += stride) {
+			const uint32_t w = cur[rules_addr<L>(s, off + (int)k, nstates, words)];
+			long long v = (int32_t)w;
+			if (mode != 0) {
+				const double x = isfloat ? (double)__uint_as_float(w) : (double)(int32_t)w;
+				bool ok;
+				switch (mode) {
+				case 1: ok = x != 0; break;
+				case 2: ok = x == than; break;
+				case 3: ok = x != than; break;
+				case 4: ok = x < than; break;
+				case 5: ok = x <= than; break;
+				case 6: ok = x > than; break;
+				default: ok = x >= than; break;
+				}
+				v = ok;
+			}
+			sum += v;
+			lo = min(lo, v);
+			hi = max(hi, v);
+		}
+	}
+	atomicAdd((unsigned long long *)&s_sum, (unsigned long long)sum);
+	atomicMin(&s_min, lo);
+	atomicMax(&s_max, hi);
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		atomicAdd((unsigned long long *)&out[0], (unsigned long long)s_sum);
+		atomicMin(&out[1], s_min);
+		atomicMax(&out[2], s_max);
+	}
+}
+
+#define RULES_RECORD_PARAMS                                                                                         \
+	const uint32_t *cur, int nstates, int words, int off, int size, int isfloat, int mode, double than, long long *out
+
 extern "C" {
 // rules_tile_end is rule ri's verdict for each live state, what the
 // per-state schedules do after a rule's barrier: a fault fails the state
@@ -374,6 +433,9 @@ __global__ void rules_tile_end(int32_t *stable_at, int32_t *failed, int32_t *err
 	}                                                                                                               \
 	__global__ void rules_tile_flush_##LS(RULES_TILE_PASS_PARAMS) {                                                 \
 		rules_tile_pass<L, true>(fields, rules, cur, snap, pend, stable_at, failed, nstates, words, ri);            \
+	}                                                                                                               \
+	__global__ void rules_record_##LS(RULES_RECORD_PARAMS) {                                                        \
+		rules_record<L>(cur, nstates, words, off, size, isfloat, mode, than, out);                                  \
 	}
 RULES_TILE_KERNELS(A, LAYOUT_A)
 RULES_TILE_KERNELS(B, LAYOUT_B)

@@ -363,16 +363,30 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 		res.Kernel, res.KernelNote = "interpreter", r.genErr.Error()
 	}
 	rec := newRecorder(p, o.Record, o.Steps)
-	traced := len(o.Trace) > 0 || rec != nil // both download the states after every step
+	// --record reduces on the device where it can (drec); else, like
+	// --trace, it downloads the states after every step (hostRec).
+	var drec *deviceRecorder
+	if rec != nil && len(o.Trace) == 0 {
+		if drec, err = newDeviceRecorder(r, o.Record, o.Steps); err != nil {
+			return nil, fmt.Errorf("rules: --record: %w", err)
+		}
+		defer drec.free()
+	}
+	hostRec := rec
+	if drec != nil {
+		hostRec = nil
+		if err := drec.observe(0); err != nil {
+			return nil, fmt.Errorf("rules: --record: %w", err)
+		}
+	}
+	traced := len(o.Trace) > 0 || hostRec != nil
 	stable := make([]int32, st.N)
 	var dev []uint32
 	if traced {
 		if dev, err = r.cur.Download(); err != nil {
 			return nil, err
 		}
-		if rec != nil {
-			observeAll(rec, 0, st, layout, dev, false)
-		}
+		observeAll(hostRec, 0, st, layout, dev, false)
 		for _, s := range o.Trace {
 			res.Trace = append(res.Trace, TraceRecord{0, s, 0, traceWords(st, layout, dev, s)})
 		}
@@ -387,11 +401,16 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 			return nil, err
 		}
 		batch = min(next, o.Steps-done)
-		if traced {
+		if traced || drec != nil {
 			batch = 1
 		}
 		if err := r.launch(done, batch); err != nil {
 			return nil, fmt.Errorf("rules: %w", err)
+		}
+		if drec != nil {
+			if err := drec.observe(done + 1); err != nil {
+				return nil, fmt.Errorf("rules: --record: %w", err)
+			}
 		}
 		prev := append([]int32(nil), stable...)
 		if err := r.failed.Read(failed); err != nil {
@@ -415,9 +434,7 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 					res.Trace = append(res.Trace, TraceRecord{done + 1, s, last[s], traceWords(st, layout, dev, s)})
 				}
 			}
-			if rec != nil {
-				observeAll(rec, done+1, st, layout, dev, false)
-			}
+			observeAll(hostRec, done+1, st, layout, dev, false)
 		}
 		ran = done + batch
 		if o.Progress != nil {
@@ -435,31 +452,44 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 	if dev, err = r.cur.Download(); err != nil {
 		return nil, err
 	}
-	if rec != nil && ran < o.Steps {
-		observeAll(rec, ran+1, st, layout, dev, true) // every state at its fixed point
+	if drec != nil {
+		if err := drec.finish(rec, ran); err != nil {
+			return nil, fmt.Errorf("rules: --record: %w", err)
+		}
+	} else if hostRec != nil && ran < o.Steps {
+		observeAll(hostRec, ran+1, st, layout, dev, true) // every state at its fixed point
 	}
 	res.Records = rec.result()
 	fromLayout(st, layout, dev)
-	fired, err := r.fired.Download()
-	if err != nil {
+	if err := r.firedResult(res, o); err != nil {
 		return nil, err
 	}
+	res.StableAt = stable
+	sortTrace(res.Trace)
+	finish(res, o)
+	return res, nil
+}
+
+// firedResult downloads the firings of every step and rule into res.
+func (r *cudaRun) firedResult(res *Result, o Options) error {
+	nr := len(r.p.Rules)
+	fired, err := r.fired.Download()
+	if err != nil {
+		return err
+	}
 	res.Fired = make([][]int64, o.Steps)
-	res.FiredTotal = make([]int64, len(p.Rules))
+	res.FiredTotal = make([]int64, nr)
 	for t := range res.Fired {
-		res.Fired[t] = make([]int64, len(p.Rules))
+		res.Fired[t] = make([]int64, nr)
 		for k := range res.Fired[t] {
-			res.Fired[t][k] = int64(fired[t*len(p.Rules)+k])
+			res.Fired[t][k] = int64(fired[t*nr+k])
 			res.FiredTotal[k] += res.Fired[t][k]
 		}
 	}
 	if o.NoFiredPerStep {
 		res.Fired = nil
 	}
-	res.StableAt = stable
-	sortTrace(res.Trace)
-	finish(res, o)
-	return res, nil
+	return nil
 }
 
 func traceWords(st *States, l Layout, dev []uint32, s int) []uint32 {

@@ -68,8 +68,8 @@ type (
 	}
 )
 
-// tileKernelNames are the tiled interpreter kernels cuda/rules.cu defines,
-// with the parameters of each.
+// tileKernelDecls are the tiled kernels cuda/rules.cu defines and its
+// --record reduction (cuda_record.go), with the parameters of each.
 func tileKernelDecls() []gpu.KernelDecl {
 	var ds []gpu.KernelDecl
 	for _, l := range []Layout{LayoutA, LayoutB, LayoutC} {
@@ -77,7 +77,8 @@ func tileKernelDecls() []gpu.KernelDecl {
 			gpu.Kernel[tileExecArgs]{Family: "rules", Name: "rules_tile_exec_" + string(l)},
 			gpu.Kernel[tileExecArgs]{Family: "rules", Name: "rules_tile_exec_wide_" + string(l)},
 			gpu.Kernel[tilePassArgs]{Family: "rules", Name: "rules_tile_snap_" + string(l)},
-			gpu.Kernel[tilePassArgs]{Family: "rules", Name: "rules_tile_flush_" + string(l)})
+			gpu.Kernel[tilePassArgs]{Family: "rules", Name: "rules_tile_flush_" + string(l)},
+			recordKernel(l))
 	}
 	return append(ds, gpu.Kernel[tileEndArgs]{Family: "rules", Name: "rules_tile_end"})
 }

@@ -41,7 +41,7 @@ else
   KERNELS    :=
 endif
 
-.PHONY: bench-flam3-anim all procgen kernels kernels-parallel test test-cpu test-cuda cross test-foreign gpu-bins bench bench-lsys bench-gpu bench-rules bench-life-cpu bench-e2e bench-anim bench-devices slurm-test equiv clean
+.PHONY: bench-flam3-anim all procgen kernels kernels-parallel test test-cpu test-cuda cross test-foreign gpu-bins bench bench-lsys bench-gpu bench-rules bench-life-cpu bench-life-big bench-e2e bench-anim bench-devices slurm-test equiv clean
 
 all: procgen
 
@@ -169,6 +169,12 @@ bench-rules:
 # (scripts/bench-life-cpu.sh; W=, H=, STEPS=, RUNS=).
 bench-life-cpu: procgen
 	scripts/bench-life-cpu.sh $(BIN)/procgen
+
+# Life on one 16384x16384 board for 1000 steps (the issue's big-board goal):
+# the engine on the GPU (whole Run, and the steps' device time) and on every
+# core, each reporting s/run, ms/step and stencil-GB/s (8 bytes a cell-step).
+bench-life-big: $(KERNELS)
+	$(GO) test $(BUILD_TAGS) -run '^$$' -bench 'LifeBigBoard' -benchtime 1x -timeout 60m ./internal/rules
 
 # On the GPU machine, after `make gpu-bins` here, with the corpus copied to .gpu/ (see the script)
 bench-gpu:

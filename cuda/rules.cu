@@ -22,284 +22,8 @@
 // (rules_*_wide_*) for rules up to 2^31.
 #include "common.cuh"
 #include "rules_types.cuh"
-
-enum { LAYOUT_A = 0, LAYOUT_B = 1, LAYOUT_C = 2 };
-
-template <int L>
-__device__ __forceinline__ size_t rules_addr(int s, int w, int nstates, int words) {
-	if (L == LAYOUT_A) return (size_t)s * words + w;
-	if (L == LAYOUT_B) return (size_t)w * nstates + s;
-	return ((size_t)(w >> 5) * nstates + s) * 32 + (w & 31);
-}
-
-__device__ __forceinline__ float u2f(uint32_t u) { return __uint_as_float(u); }
-__device__ __forceinline__ uint32_t f2u(float f) { return __float_as_uint(f); }
-
-// rules_fault_key orders faults: lowest index first, then pc, then value.
-__device__ __forceinline__ unsigned long long rules_fault_key(int rel, int pc, int32_t value) {
-	return ((unsigned long long)rel << 45) | ((unsigned long long)pc << 32) | (uint32_t)value;
-}
-
-// RulesEnc is what differs between the narrow and the wide kernels: the
-// compacted (rel, warp) pairs and the firing counts.
-template <bool WIDE> struct RulesEnc {
-	typedef uint32_t pair;
-	typedef int count;
-};
-template <> struct RulesEnc<true> {
-	typedef unsigned long long pair;
-	typedef unsigned long long count;
-};
-
-// RulesFault is a thread's fault: the key (narrow: rules_fault_key; wide:
-// rel<<32 | uint32(value)) and, wide, the pc.
-struct RulesFault {
-	unsigned long long key;
-	int pc;
-};
-
-template <bool WIDE>
-__device__ __forceinline__ void rules_fault_set(RulesFault *f, int rel, int pc, int32_t value) {
-	if (WIDE) {
-		f->key = ((unsigned long long)(uint32_t)rel << 32) | (uint32_t)value;
-		f->pc = pc;
-	} else {
-		f->key = rules_fault_key(rel, pc, value);
-	}
-}
-
-// rules_fault_record keeps state s's lowest fault. Wide: a state's faults
-// have distinct rel (one thread an index, stopping at its first fault), so
-// the lowest rel wins both atomicMins with its own value and pc.
-template <bool WIDE>
-__device__ __forceinline__ void rules_fault_record(unsigned long long *err_key, unsigned long long *err_pc, int s,
-                                                   const RulesFault &f) {
-	atomicMin(&err_key[s], f.key);
-	if (WIDE) atomicMin(&err_pc[s], (f.key & 0xffffffff00000000ull) | (uint32_t)f.pc);
-}
-
-// RulesRegs indexes a thread's registers in shared memory.
-template <int BS> struct RulesRegsT {
-	uint32_t *base;
-	__device__ __forceinline__ uint32_t &operator[](int k) const { return base[k * BS]; }
-};
-#define RulesRegs RulesRegsT<BS>
-
-struct RulesCtx {
-	uint32_t *regs;
-	const uint32_t *code;
-	const RulesField *fields;
-	uint32_t *cur;
-	const uint32_t *snap;
-	unsigned long long *pend;
-	int nstates, words;
-	// Draws (rand.go): the current rule's key pg_hash64(pg_hash64(seed,
-	// first_step + step), rule) and the run's number of state 0.
-	unsigned long long rkey;
-	int first_state;
-};
-
-// rules_draw is the draw of state s at index i, call site site, k repeat
-// iterations in: drawBits(stateKey(rkey, first_state + s), i, site, k).
-__device__ __forceinline__ uint64_t rules_draw(const RulesCtx &x, int s, int i, int site, uint32_t k) {
-	const uint64_t sk = pg_hash64(x.rkey, (uint64_t)(uint32_t)(x.first_state + s));
-	return pg_hash64(pg_hash64(sk, (uint64_t)(uint32_t)i), ((uint64_t)site << 32) | k);
-}
-
-// rules_exec runs from pc for state s and index i (rel = i - lo): 1 when a
-// precondition holds or a consequence completed, 0 when a precondition does
-// not hold, -1 on a fault (*key set).
-//
-// The register file lives in shared memory, register k of thread t at
-// regs[k * BS + t]: a warp's accesses hit 32 banks at once, and the working
-// set is explicit (local memory would spill to L2 at full occupancy).
-template <int L, int BS, bool WIDE>
-__device__ int rules_exec(const RulesCtx &x, int pc, int s, int i, int rel, RulesFault *key) {
-	RulesRegs r{x.regs + threadIdx.x};
-	r[0] = (uint32_t)i;
-	int npend = 0;
-	for (;;) {
-		const uint32_t w = x.code[pc];
-		const int op = w & 255, a = (w >> 8) & 255, b = (w >> 16) & 255, c = w >> 24;
-		// Hot path: nvcc lowers the switch below to a search tree (no jump
-		// tables), about eight compare-and-branch pairs before any case. The
-		// commonest arithmetic is tested first, predicated, one branch back.
-		// x - y is x + (-y) exactly in IEEE arithmetic and in int32 wrapping.
-		if (op == RULES_OP_FMUL) {
-			r[a] = f2u(__fmul_rn(u2f(r[b]), u2f(r[c])));
-			pc++;
-			continue;
-		}
-		if (op == RULES_OP_FADD || op == RULES_OP_FSUB) {
-			const float y = u2f(r[c]);
-			r[a] = f2u(__fadd_rn(u2f(r[b]), op == RULES_OP_FSUB ? -y : y));
-			pc++;
-			continue;
-		}
-		if (op == RULES_OP_IADD || op == RULES_OP_ISUB) {
-			const uint32_t y = r[c];
-			r[a] = r[b] + (op == RULES_OP_ISUB ? 0u - y : y);
-			pc++;
-			continue;
-		}
-		if (op == RULES_OP_MOV) {
-			r[a] = r[b];
-			pc++;
-			continue;
-		}
-		switch (op) {
-		case RULES_OP_LDI: r[a] = x.code[pc + 1]; pc += 2; continue;
-		case RULES_OP_MOV: r[a] = r[b]; break;
-		case RULES_OP_LD: case RULES_OP_LDS: case RULES_OP_ST: case RULES_OP_STP:
-		case RULES_OP_ADDI: case RULES_OP_ADDF: {
-			const RulesField f = x.fields[c];
-			const int32_t idx = b == RULES_NO_REG ? 0 : (int32_t)r[b];
-			if (idx < 0 || idx >= f.size) {
-				rules_fault_set<WIDE>(key, rel, pc, idx);
-				return -1;
-			}
-			const size_t ad = rules_addr<L>(s, f.off + idx, x.nstates, x.words);
-			switch (op) {
-			case RULES_OP_LD: r[a] = x.cur[ad]; break;
-			case RULES_OP_LDS: r[a] = x.snap[ad]; break;
-			case RULES_OP_ST: x.cur[ad] = r[a]; break;
-			case RULES_OP_STP:
-				if (++npend > RULES_MAX_PEND) {
-					rules_fault_set<WIDE>(key, rel, pc, npend);
-					return -1;
-				}
-				if (WIDE) {
-					// Highest rel wins; a thread's later write to the word
-					// replaces its own earlier one unless a higher rel came.
-					const uint32_t v = r[a];
-					const unsigned long long k = ((unsigned long long)((uint32_t)rel + 1u) << 32) | v;
-					const unsigned long long prev = atomicMax(&x.pend[ad], k);
-					if ((prev >> 32) == (uint32_t)rel + 1u && (uint32_t)prev > v) atomicCAS(&x.pend[ad], prev, k);
-				} else {
-					atomicMax(&x.pend[ad], ((unsigned long long)(rel + 1) << 40) |
-					                           ((unsigned long long)npend << 32) | r[a]);
-				}
-				break;
-			case RULES_OP_ADDI: atomicAdd(&x.cur[ad], r[a]); break;
-			default: atomicAdd((float *)&x.cur[ad], u2f(r[a])); break;
-			}
-			break;
-		}
-		case RULES_OP_JMP: pc = x.code[pc + 1]; continue;
-		case RULES_OP_JZ: pc = r[a] == 0 ? (int)x.code[pc + 1] : pc + 2; continue;
-		case RULES_OP_LOOP:
-			r[a]--;
-			pc = (int32_t)r[a] > 0 ? (int)x.code[pc + 1] : pc + 2;
-			continue;
-		case RULES_OP_RET: return r[a] != 0;
-		case RULES_OP_END: return 1;
-		case RULES_OP_IADD: r[a] = r[b] + r[c]; break;
-		case RULES_OP_ISUB: r[a] = r[b] - r[c]; break;
-		case RULES_OP_IMUL: r[a] = r[b] * r[c]; break;
-		case RULES_OP_IDIV: case RULES_OP_IMOD: {
-			const int32_t y = (int32_t)r[c], v = (int32_t)r[b];
-			if (y == 0) {
-				rules_fault_set<WIDE>(key, rel, pc, 0);
-				return -1;
-			}
-			if (op == RULES_OP_IDIV) {
-				r[a] = y == -1 ? 0u - (uint32_t)v : (uint32_t)(v / y);
-			} else if (y == 1 || y == -1) {
-				r[a] = 0;
-			} else {
-				int32_t m = v % y;
-				if (m < 0) m += y < 0 ? -y : y;
-				r[a] = (uint32_t)m;
-			}
-			break;
-		}
-		case RULES_OP_IAND: r[a] = r[b] & r[c]; break;
-		case RULES_OP_IOR: r[a] = r[b] | r[c]; break;
-		case RULES_OP_IXOR: r[a] = r[b] ^ r[c]; break;
-		case RULES_OP_ISHL: r[a] = r[b] << (r[c] & 31); break;
-		case RULES_OP_ISHR: r[a] = (uint32_t)((int32_t)r[b] >> (r[c] & 31)); break;
-		case RULES_OP_IEQ: r[a] = r[b] == r[c]; break;
-		case RULES_OP_INE: r[a] = r[b] != r[c]; break;
-		case RULES_OP_ILT: r[a] = (int32_t)r[b] < (int32_t)r[c]; break;
-		case RULES_OP_ILE: r[a] = (int32_t)r[b] <= (int32_t)r[c]; break;
-		case RULES_OP_IMIN: r[a] = (uint32_t)min((int32_t)r[b], (int32_t)r[c]); break;
-		case RULES_OP_IMAX: r[a] = (uint32_t)max((int32_t)r[b], (int32_t)r[c]); break;
-		case RULES_OP_INEG: r[a] = 0u - r[b]; break;
-		case RULES_OP_INOT: r[a] = ~r[b]; break;
-		case RULES_OP_ILNOT: r[a] = r[b] == 0; break;
-		case RULES_OP_IABS: r[a] = (int32_t)r[b] < 0 ? 0u - r[b] : r[b]; break;
-		case RULES_OP_BOOL: r[a] = r[b] != 0; break;
-		case RULES_OP_FADD: r[a] = f2u(__fadd_rn(u2f(r[b]), u2f(r[c]))); break;
-		case RULES_OP_FSUB: r[a] = f2u(__fsub_rn(u2f(r[b]), u2f(r[c]))); break;
-		case RULES_OP_FMUL: r[a] = f2u(__fmul_rn(u2f(r[b]), u2f(r[c]))); break;
-		case RULES_OP_FDIV: r[a] = f2u(__fdiv_rn(u2f(r[b]), u2f(r[c]))); break;
-		case RULES_OP_FEQ: r[a] = u2f(r[b]) == u2f(r[c]); break;
-		case RULES_OP_FNE: r[a] = u2f(r[b]) != u2f(r[c]); break;
-		case RULES_OP_FLT: r[a] = u2f(r[b]) < u2f(r[c]); break;
-		case RULES_OP_FLE: r[a] = u2f(r[b]) <= u2f(r[c]); break;
-		case RULES_OP_FMIN: r[a] = u2f(r[b]) < u2f(r[c]) ? r[b] : r[c]; break;
-		case RULES_OP_FMAX: r[a] = u2f(r[b]) > u2f(r[c]) ? r[b] : r[c]; break;
-		case RULES_OP_FNEG: r[a] = r[b] ^ 0x80000000u; break;
-		case RULES_OP_FABS: r[a] = r[b] & 0x7fffffffu; break;
-		case RULES_OP_FSQRT: r[a] = f2u(__fsqrt_rn(u2f(r[b]))); break;
-		case RULES_OP_I2F: r[a] = f2u(__int2float_rn((int32_t)r[b])); break;
-		case RULES_OP_F2I: r[a] = (uint32_t)__float2int_rz(u2f(r[b])); break;
-		case RULES_OP_RAND: case RULES_OP_RANDF: {
-			const uint64_t bits = rules_draw(x, s, i, c, b == RULES_NO_REG ? 0u : r[b]);
-			// rng.Float32: the top 24 bits times 2^-24, exact.
-			r[a] = op == RULES_OP_RAND ? (uint32_t)(bits >> 32) : f2u((float)(uint32_t)(bits >> 40) * 0x1p-24f);
-			break;
-		}
-		case RULES_OP_URANGE:
-			r[a] = r[c] == 0 ? r[b] : (uint32_t)(((uint64_t)r[b] * r[c]) >> 32);
-			break;
-		default:
-			rules_fault_set<WIDE>(key, rel, pc, op);
-			return -1;
-		}
-		pc++;
-	}
-}
-
-// Program and field table in shared memory: every thread reads the same
-// instruction at once (a broadcast).
-__device__ __forceinline__ void rules_load_program(uint32_t *sm, const uint32_t *code, const RulesField *fields,
-                                                   const RulesArgs &g) {
-	for (int k = threadIdx.x; k < g.ncode; k += blockDim.x) sm[k] = code[k];
-	RulesField *sf = (RulesField *)(sm + g.ncode);
-	for (int k = threadIdx.x; k < g.nfields; k += blockDim.x) sf[k] = fields[k];
-}
-
-// rules_fields_copy copies (snapshot) or flushes (pending) state s's fields
-// in mask, thread t of n.
-template <int L, bool FLUSH>
-__device__ void rules_fields_pass(const RulesCtx &x, uint32_t mask, uint32_t *snap, int s, int t, int n) {
-	while (mask) {
-		const int fi = __ffs(mask) - 1;
-		mask &= mask - 1;
-		const RulesField f = x.fields[fi];
-		for (int k = t; k < f.size; k += n) {
-			const size_t ad = rules_addr<L>(s, f.off + k, x.nstates, x.words);
-			if (FLUSH) {
-				const unsigned long long v = x.pend[ad];
-				if (v) {
-					x.cur[ad] = (uint32_t)v;
-					x.pend[ad] = 0;
-				}
-			} else {
-				snap[ad] = x.cur[ad];
-			}
-		}
-	}
-}
-
-// rules_last_fired stores state s's firings of the step: wide, an int64 a
-// state (a state's step may fire more than 2^31 times).
-template <bool WIDE, typename C>
-__device__ __forceinline__ void rules_last_fired(int32_t *last_fired, int s, C n) {
-	if (WIDE) ((long long *)last_fired)[s] = (long long)n;
-	else last_fired[s] = (int32_t)n;
-}
+#include "rules_exec.cuh"
+#include <climits>
 
 #define RULES_KERNEL_PARAMS                                                                                         \
 	const uint32_t *__restrict__ code, const RulesField *__restrict__ fields, const RulesRule *__restrict__ rules,   \
@@ -526,4 +250,194 @@ extern "C" {
 // rules_simple_A ... rules_compact_small_C, and the wide rules_simple_wide_A ...
 RULES_KERNELS(_, false)
 RULES_KERNELS(_wide_, true)
+}
+
+// Tiled kernels: a state larger than a block's share spread over the whole
+// GPU (internal/rules/cuda_tile.go picks them by size). A rule of a step is
+// four launches over a grid whose x covers the state's index range in tiles
+// of RULES_SIMPLE_BLOCK and whose y is the state: the snapshot
+// (rules_tile_snap_*), the evaluation (rules_tile_exec_*), the flush of
+// pending writes (rules_tile_flush_*) and the rule's verdict per state
+// (rules_tile_end). The launch boundaries are the grid-wide barriers the
+// per-state schedules get from __syncthreads, and the halo exchange is
+// global memory itself: a tile reads its neighbours' cells from cur or snap
+// as the previous launch left them. Faults, pending writes and draws use the
+// per-state keys and global atomics of the per-state kernels, so a run is
+// the same bit for bit whichever way it is cut.
+#define RULES_TILE_PARAMS                                                                                           \
+	const uint32_t *__restrict__ code, const RulesField *__restrict__ fields, const RulesRule *__restrict__ rules,   \
+	    uint32_t *cur, uint32_t *snap, unsigned long long *pend, const int32_t *stable_at, const int32_t *failed,   \
+	    unsigned long long *err_key, unsigned long long *err_pc, unsigned long long *tcount, int nstates, int words, \
+	    int ri, int ncode, int nfields, int step, unsigned long long seed, int first_state, int first_step
+#define RULES_TILE_ARGS                                                                                             \
+	code, fields, rules, cur, snap, pend, stable_at, failed, err_key, err_pc, tcount, nstates, words, ri, ncode,    \
+	    nfields, step, seed, first_state, first_step
+
+// rules_tile_exec evaluates rule ri of step `step` (the run's, 1-based) for
+// state blockIdx.y, thread rel of the range at blockIdx.x * BS + tid and
+// every grid's width on; the state's firings add up in tcount[s].
+template <int L, bool WIDE>
+__device__ void rules_tile_exec(RULES_TILE_PARAMS) {
+	constexpr int BS = RULES_SIMPLE_BLOCK;
+	const RulesArgs g{nstates, words, 0, ncode, nfields, 0, 0, 0};
+	extern __shared__ uint32_t sm[];
+	rules_load_program(sm, code, fields, g);
+	__syncthreads();
+	const int s = blockIdx.y; // the whole block has the same s: returns are uniform
+	if (s >= nstates || stable_at[s] != 0 || failed[s] != 0) return;
+	RulesCtx x{sm + ncode + 2 * nfields, sm, (const RulesField *)(sm + ncode), cur, snap, pend, nstates, words,
+	           0, first_state};
+	const RulesRule R = rules[ri];
+	x.rkey = pg_hash64(pg_hash64(seed, (uint64_t)(uint32_t)(first_step + step)), (uint64_t)ri);
+	// rel in uint32 as in rules_simple; rel + stride stays below 2^32.
+	const uint32_t nidx = (uint32_t)R.hi - (uint32_t)R.lo;
+	const uint32_t stride = gridDim.x * (uint32_t)BS;
+	unsigned mine = 0;
+	for (uint32_t rel = blockIdx.x * (uint32_t)BS + threadIdx.x; rel < nidx; rel += stride) {
+		const int i = (int)((uint32_t)R.lo + rel);
+		RulesFault key;
+		int en = R.cond_pc < 0 ? 1 : rules_exec<L, BS, WIDE>(x, R.cond_pc, s, i, (int)rel, &key);
+		if (en > 0) {
+			mine++;
+			en = rules_exec<L, BS, WIDE>(x, R.body_pc, s, i, (int)rel, &key);
+		}
+		if (en < 0) rules_fault_record<WIDE>(err_key, err_pc, s, key);
+	}
+	mine += __shfl_xor_sync(PG_FULL_MASK, mine, 16);
+	mine += __shfl_xor_sync(PG_FULL_MASK, mine, 8);
+	mine += __shfl_xor_sync(PG_FULL_MASK, mine, 4);
+	mine += __shfl_xor_sync(PG_FULL_MASK, mine, 2);
+	mine += __shfl_xor_sync(PG_FULL_MASK, mine, 1);
+	// One global atomic a block: a warp's each would put millions a step
+	// on the one counter of a big state.
+	__shared__ unsigned s_fired;
+	if (threadIdx.x == 0) s_fired = 0;
+	__syncthreads();
+	if ((threadIdx.x & 31) == 0 && mine) atomicAdd(&s_fired, mine);
+	__syncthreads();
+	if (threadIdx.x == 0 && s_fired) atomicAdd(&tcount[s], (unsigned long long)s_fired);
+}
+
+#define RULES_TILE_PASS_PARAMS                                                                                      \
+	const RulesField *__restrict__ fields, const RulesRule *__restrict__ rules, uint32_t *cur, uint32_t *snap,      \
+	    unsigned long long *pend, const int32_t *stable_at, const int32_t *failed, int nstates, int words, int ri
+
+// rules_tile_pass snapshots (FLUSH false) or flushes (true) rule ri's fields
+// of state blockIdx.y, the grid's threads striding over each field.
+template <int L, bool FLUSH>
+__device__ void rules_tile_pass(RULES_TILE_PASS_PARAMS) {
+	const int s = blockIdx.y;
+	if (s >= nstates || stable_at[s] != 0 || failed[s] != 0) return;
+	const RulesRule R = rules[ri];
+	const RulesCtx x{nullptr, nullptr, fields, cur, snap, pend, nstates, words, 0, 0};
+	rules_fields_pass<L, FLUSH>(x, FLUSH ? R.pend_mask : R.snap_mask, snap, s, blockIdx.x * blockDim.x + threadIdx.x,
+	                            gridDim.x * blockDim.x);
+}
+
+// rules_record reduces one --record observable (internal/rules/record.go)
+// over field [off, off + size) of every state on the device, so a recorded
+// run downloads three numbers a step, not every state. The values are
+// integers on this path (an int field, a count or a comparison, made in
+// double as the host makes them; cuda_record.go keeps float sums, means and
+// extremes on the host, whose float64 order it could not match), added into
+// out[0] and kept least in out[1] and greatest in out[2]. mode: 0 the
+// element (int field), 1 x != 0 (count), 2..7 x ==, !=, <, <=, >, >= than.
+// Blocks stride over the elements in x and over the states in y.
+template <int L>
+__device__ void rules_record(const uint32_t *cur, int nstates, int words, int off, int size, int isfloat, int mode,
+                             double than, long long *out) {
+	__shared__ long long s_sum, s_min, s_max;
+	if (threadIdx.x == 0) {
+		s_sum = 0;
+		s_min = LLONG_MAX;
+		s_max = LLONG_MIN;
+	}
+	__syncthreads();
+	long long sum = 0, lo = LLONG_MAX, hi = LLONG_MIN;
+	const uint32_t stride = gridDim.x * blockDim.x;
+	for (int s = blockIdx.y; s < nstates; s += gridDim.y) {
+		for (uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < (uint32_t)size; k += stride) {
+			const uint32_t w = cur[rules_addr<L>(s, off + (int)k, nstates, words)];
+			long long v = (int32_t)w;
+			if (mode != 0) {
+				const double x = isfloat ? (double)__uint_as_float(w) : (double)(int32_t)w;
+				bool ok;
+				switch (mode) {
+				case 1: ok = x != 0; break;
+				case 2: ok = x == than; break;
+				case 3: ok = x != than; break;
+				case 4: ok = x < than; break;
+				case 5: ok = x <= than; break;
+				case 6: ok = x > than; break;
+				default: ok = x >= than; break;
+				}
+				v = ok;
+			}
+			sum += v;
+			lo = min(lo, v);
+			hi = max(hi, v);
+		}
+	}
+	atomicAdd((unsigned long long *)&s_sum, (unsigned long long)sum);
+	atomicMin(&s_min, lo);
+	atomicMax(&s_max, hi);
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		atomicAdd((unsigned long long *)&out[0], (unsigned long long)s_sum);
+		atomicMin(&out[1], s_min);
+		atomicMax(&out[2], s_max);
+	}
+}
+
+#define RULES_RECORD_PARAMS                                                                                         \
+	const uint32_t *cur, int nstates, int words, int off, int size, int isfloat, int mode, double than, long long *out
+
+extern "C" {
+// rules_tile_end is rule ri's verdict for each live state, what the
+// per-state schedules do after a rule's barrier: a fault fails the state
+// (failed = step, err_rule = ri); else the rule's firings go to fired[ri]
+// (fired points at the step's row) and the step's sum, which after the last
+// rule is the state's last_fired (an int64 a state when wide) and, when zero
+// and nofix is not set, its fixed point.
+__global__ void rules_tile_end(int32_t *stable_at, int32_t *failed, int32_t *err_rule,
+                               const unsigned long long *err_key, unsigned long long *tcount,
+                               unsigned long long *sfired, unsigned long long *fired, int32_t *last_fired,
+                               int nstates, int ri, int last, int step, int nofix, int wide) {
+	const int s = blockIdx.x * blockDim.x + threadIdx.x;
+	if (s >= nstates || stable_at[s] != 0 || failed[s] != 0) return;
+	if (err_key[s] != ~0ull) {
+		failed[s] = step;
+		err_rule[s] = ri;
+		return;
+	}
+	const unsigned long long n = tcount[s];
+	tcount[s] = 0;
+	if (n) atomicAdd(&fired[ri], n);
+	const unsigned long long f = sfired[s] + n;
+	sfired[s] = last ? 0 : f;
+	if (!last) return;
+	if (wide) ((long long *)last_fired)[s] = (long long)f;
+	else last_fired[s] = (int32_t)f;
+	if (f == 0 && !nofix) stable_at[s] = step;
+}
+
+#define RULES_TILE_KERNELS(LS, L)                                                                                   \
+	__global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_tile_exec_##LS(RULES_TILE_PARAMS) {                  \
+		rules_tile_exec<L, false>(RULES_TILE_ARGS);                                                                 \
+	}                                                                                                               \
+	__global__ void __launch_bounds__(RULES_SIMPLE_BLOCK) rules_tile_exec_wide_##LS(RULES_TILE_PARAMS) {             \
+		rules_tile_exec<L, true>(RULES_TILE_ARGS);                                                                  \
+	}                                                                                                               \
+	__global__ void rules_tile_snap_##LS(RULES_TILE_PASS_PARAMS) {                                                  \
+		rules_tile_pass<L, false>(fields, rules, cur, snap, pend, stable_at, failed, nstates, words, ri);           \
+	}                                                                                                               \
+	__global__ void rules_tile_flush_##LS(RULES_TILE_PASS_PARAMS) {                                                 \
+		rules_tile_pass<L, true>(fields, rules, cur, snap, pend, stable_at, failed, nstates, words, ri);            \
+	}                                                                                                               \
+	__global__ void rules_record_##LS(RULES_RECORD_PARAMS) {                                                        \
+		rules_record<L>(cur, nstates, words, off, size, isfloat, mode, than, out);                                  \
+	}
+RULES_TILE_KERNELS(A, LAYOUT_A)
+RULES_TILE_KERNELS(B, LAYOUT_B)
+RULES_TILE_KERNELS(C, LAYOUT_C)
 }

@@ -53,7 +53,9 @@ var costModels = map[string]costModel{
 	// rule 2048 x 10 (1.0-1.8 core-s) 0.29 s on the CPU and 0.58 s on the GPU.
 	// The GPU runs a state per block: 8 Life boards of 512x512 x 1000 steps
 	// took 10.5 s there against 3.0-3.9 s on 16 cores (H200 host, 287571e),
-	// about a thirtieth of the full rate, hence gpuFill 256 states.
+	// about a thirtieth of the full rate, hence gpuFill 256 states. A few
+	// big states now go tiled over every SM (rules.UseTiles), and count as
+	// their tiles (rules.GPUItems).
 	"rules": {unit: "core-seconds", cpuRate: 3, gpuRate: 500, gpuFixed: 0.35, gpuFill: 256},
 }
 

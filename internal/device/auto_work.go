@@ -3,6 +3,7 @@ package device
 import (
 	"context"
 	"math"
+	"runtime"
 	"time"
 
 	"github.com/procgen-dev/procgen/internal/lsys"
@@ -90,12 +91,24 @@ func RulesWork(ctx context.Context, prog *rules.Program, st *rules.States, steps
 		return 0
 	}
 	probe := &rules.States{N: k, Words: st.Words, Data: append([]uint32(nil), st.Data[:k*st.Words]...)}
+	// A big board's one step takes seconds on one core (16384x16384 Life:
+	// 268M cells), paid before every run under auto: such a probe runs on
+	// every core (one board is split over them) and counts their time,
+	// which overstates the single-core time by the split's overhead only.
+	workers := 1
+	if int64(k)*int64(st.Words) >= rulesProbeSplitWords {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	start := time.Now()
-	if _, err := (rules.CPU{}).Run(ctx, prog, probe, rules.Options{Steps: 1, Workers: 1}); err != nil {
+	if _, err := (rules.CPU{}).Run(ctx, prog, probe, rules.Options{Steps: 1, Workers: workers}); err != nil {
 		return 0 // a fault shows up on the real run, on whichever backend
 	}
-	return time.Since(start).Seconds() / float64(k) * float64(st.N) * float64(max(steps, 1))
+	return time.Since(start).Seconds() * float64(workers) / float64(k) * float64(st.N) * float64(max(steps, 1))
 }
+
+// rulesProbeSplitWords is the probe's size (words of its states) from which
+// RulesWork runs it on every core: 2^22 words, tens of milliseconds on one.
+const rulesProbeSplitWords = 1 << 22
 
 // ForestWork is the work of a forest run in its method's unit.
 func ForestWork(method string, cells, trees int) (job string, work float64) {

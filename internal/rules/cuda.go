@@ -13,7 +13,8 @@ import (
 // CUDA runs the rules on a GPU, in the schedule and layout Options ask for,
 // with kernels generated for the rule set (rules/ptx, compiled by the driver
 // and cached) or, when they do not compile or Options.Interpreter is set,
-// the bytecode interpreter kernels of cuda/rules.cu.
+// the bytecode interpreter kernels of cuda/rules.cu. A few big states run
+// tiled over every SM instead (UseTiles, cuda_tile.go).
 type CUDA struct {
 	Dev *gpu.Device
 }
@@ -46,16 +47,27 @@ type cudaRun struct {
 	// The draws' seed and the run's number of state 0 (rand.go).
 	seed             uint64
 	first, firstStep int
+	// tile: the tiled path's kernels (cuda_tile.go), nil for the
+	// per-state schedules; layout is the states' layout.
+	tile   *tileKernels
+	layout Layout
 }
 
 func newCUDARun(dev *gpu.Device, p *Program, st *States, sched Schedule, layout Layout, steps int, interp, require bool) (r *cudaRun, err error) {
-	r = &cudaRun{dev: dev, p: p, n: st.N, wp: ptx.PadWords(p.Words), wide: ptx.NeedsWide(p) || forceWide}
+	r = &cudaRun{dev: dev, p: p, n: st.N, wp: ptx.PadWords(p.Words), wide: ptx.NeedsWide(p) || forceWide, layout: layout}
 	defer func() {
 		if err != nil {
 			r.free()
 			r = nil
 		}
 	}()
+	if useTiles(p, st.N, dev.Info().SMs) {
+		r.threads = ptx.SimpleBlock
+		if err = r.newTiles(layout, interp, require); err != nil {
+			return r, err
+		}
+		return r, r.buffers(st, layout, steps)
+	}
 	enc := "_"
 	if r.wide {
 		enc = "_wide_"
@@ -111,55 +123,6 @@ func loadGenerated(dev *gpu.Device, p *Program, k ptx.Kernel) (string, error) {
 	}
 	_, err = genKernel[genArgs](k).LoadFrom(dev, family)
 	return family, err
-}
-
-// interpStaticShared bounds the interpreter kernels' static shared memory
-// (cuda/rules.cu: the compact schedule's s_pairs[2 * BS] for BS = 1024
-// threads, of 4 bytes (narrow) or 8 (wide), s_warp[32] and two counters).
-func interpStaticShared(wide bool) int {
-	if wide {
-		return 8*2*1024 + 4*32 + 16
-	}
-	return 4*2*1024 + 4*32 + 16
-}
-
-// gpuTables are the field and rule tables as the kernels read them
-// (RulesField and RulesRule words).
-func gpuTables(p *Program) ([]uint32, []uint32) {
-	fs := make([]gpuField, len(p.Fields))
-	for k, f := range p.Fields {
-		fs[k] = gpuField{int32(f.Off), int32(f.Size)}
-	}
-	rs := make([]gpuRule, len(p.Rules))
-	for k, r := range p.Rules {
-		rs[k] = gpuRule{int32(r.Lo), int32(r.Hi), int32(r.CondPC), int32(r.BodyPC), r.SnapMask, r.PendMask, r.AtomMask, 0}
-	}
-	return gpu.Words(fs), gpu.Words(rs)
-}
-
-// interpTables uploads what the interpreter kernels read: the code, the
-// field and rule tables, and sizes their shared memory.
-func (r *cudaRun) interpTables() (err error) {
-	p, dev := r.p, r.dev
-	// Code, field table and the register file (p.Regs per thread).
-	r.shared = 4 * (len(p.Code) + 2*len(p.Fields) + p.Regs*r.threads)
-	// Without the opt-in a block gets 48 KiB of static and dynamic shared
-	// memory together, and the compact kernels hold up to interpStaticShared
-	// of their own: a launch over the sum fails with CUDA_ERROR_INVALID_VALUE.
-	if r.shared+interpStaticShared(r.wide) > 48<<10 {
-		if err = r.interp.SetMaxDynamicShared(r.shared); err != nil {
-			return fmt.Errorf("%d bytes of shared memory a block: %w", r.shared, err)
-		}
-	}
-	fields, rules := gpuTables(p)
-	if r.code, err = gpu.Upload(dev, p.Code); err != nil {
-		return err
-	}
-	if r.fields, err = gpu.Upload(dev, fields); err != nil {
-		return err
-	}
-	r.rules, err = gpu.Upload(dev, rules)
-	return err
 }
 
 // buffers allocates and fills the state and the per-state records.
@@ -250,11 +213,17 @@ func (r *cudaRun) free() {
 			b.Free()
 		}
 	}
+	if r.tile != nil {
+		r.tile.free()
+	}
 }
 
 // launch queues steps step0+1 .. step0+n.
 func (r *cudaRun) launch(step0, n int) error {
 	p := r.p
+	if r.tile != nil {
+		return r.launchTiles(step0, n)
+	}
 	if r.generated { // the parameters of generateKernel's kernels (ptxParams)
 		fired := r.fired.PtrAt(step0 * len(p.Rules))
 		narrow := genNarrow{r.cur.Ptr(), r.snap.Ptr(), r.pend.Ptr(), r.stableAt.Ptr(), r.failed.Ptr(), r.errRule.Ptr(),
@@ -327,21 +296,35 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 	}
 	defer r.free()
 	r.seed, r.first, r.firstStep = o.Seed, o.FirstState, o.FirstStep
-	res := &Result{Kernel: "generated"}
+	res := &Result{Kernel: "generated", Tiled: r.tile != nil}
 	if !r.generated {
 		res.Kernel, res.KernelNote = "interpreter", r.genErr.Error()
 	}
 	rec := newRecorder(p, o.Record, o.Steps)
-	traced := len(o.Trace) > 0 || rec != nil // both download the states after every step
+	// --record reduces on the device where it can (drec); else, like
+	// --trace, it downloads the states after every step (hostRec).
+	var drec *deviceRecorder
+	if rec != nil && len(o.Trace) == 0 {
+		if drec, err = newDeviceRecorder(r, o.Record, o.Steps); err != nil {
+			return nil, fmt.Errorf("rules: --record: %w", err)
+		}
+		defer drec.free()
+	}
+	hostRec := rec
+	if drec != nil {
+		hostRec = nil
+		if err := drec.observe(0); err != nil {
+			return nil, fmt.Errorf("rules: --record: %w", err)
+		}
+	}
+	traced := len(o.Trace) > 0 || hostRec != nil
 	stable := make([]int32, st.N)
 	var dev []uint32
 	if traced {
 		if dev, err = r.cur.Download(); err != nil {
 			return nil, err
 		}
-		if rec != nil {
-			observeAll(rec, 0, st, layout, dev, false)
-		}
+		observeAll(hostRec, 0, st, layout, dev, false)
 		for _, s := range o.Trace {
 			res.Trace = append(res.Trace, TraceRecord{0, s, 0, traceWords(st, layout, dev, s)})
 		}
@@ -356,11 +339,16 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 			return nil, err
 		}
 		batch = min(next, o.Steps-done)
-		if traced {
+		if traced || drec != nil {
 			batch = 1
 		}
 		if err := r.launch(done, batch); err != nil {
 			return nil, fmt.Errorf("rules: %w", err)
+		}
+		if drec != nil {
+			if err := drec.observe(done + 1); err != nil {
+				return nil, fmt.Errorf("rules: --record: %w", err)
+			}
 		}
 		prev := append([]int32(nil), stable...)
 		if err := r.failed.Read(failed); err != nil {
@@ -384,9 +372,7 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 					res.Trace = append(res.Trace, TraceRecord{done + 1, s, last[s], traceWords(st, layout, dev, s)})
 				}
 			}
-			if rec != nil {
-				observeAll(rec, done+1, st, layout, dev, false)
-			}
+			observeAll(hostRec, done+1, st, layout, dev, false)
 		}
 		ran = done + batch
 		if o.Progress != nil {
@@ -404,31 +390,44 @@ func (c CUDA) Run(ctx context.Context, p *Program, st *States, o Options) (*Resu
 	if dev, err = r.cur.Download(); err != nil {
 		return nil, err
 	}
-	if rec != nil && ran < o.Steps {
-		observeAll(rec, ran+1, st, layout, dev, true) // every state at its fixed point
+	if drec != nil {
+		if err := drec.finish(rec, ran); err != nil {
+			return nil, fmt.Errorf("rules: --record: %w", err)
+		}
+	} else if hostRec != nil && ran < o.Steps {
+		observeAll(hostRec, ran+1, st, layout, dev, true) // every state at its fixed point
 	}
 	res.Records = rec.result()
 	fromLayout(st, layout, dev)
-	fired, err := r.fired.Download()
-	if err != nil {
+	if err := r.firedResult(res, o); err != nil {
 		return nil, err
 	}
+	res.StableAt = stable
+	sortTrace(res.Trace)
+	finish(res, o)
+	return res, nil
+}
+
+// firedResult downloads the firings of every step and rule into res.
+func (r *cudaRun) firedResult(res *Result, o Options) error {
+	nr := len(r.p.Rules)
+	fired, err := r.fired.Download()
+	if err != nil {
+		return err
+	}
 	res.Fired = make([][]int64, o.Steps)
-	res.FiredTotal = make([]int64, len(p.Rules))
+	res.FiredTotal = make([]int64, nr)
 	for t := range res.Fired {
-		res.Fired[t] = make([]int64, len(p.Rules))
+		res.Fired[t] = make([]int64, nr)
 		for k := range res.Fired[t] {
-			res.Fired[t][k] = int64(fired[t*len(p.Rules)+k])
+			res.Fired[t][k] = int64(fired[t*nr+k])
 			res.FiredTotal[k] += res.Fired[t][k]
 		}
 	}
 	if o.NoFiredPerStep {
 		res.Fired = nil
 	}
-	res.StableAt = stable
-	sortTrace(res.Trace)
-	finish(res, o)
-	return res, nil
+	return nil
 }
 
 func traceWords(st *States, l Layout, dev []uint32, s int) []uint32 {

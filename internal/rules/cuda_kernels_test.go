@@ -19,6 +19,7 @@ func TestKernelSignatures(t *testing.T) {
 	for _, name := range interpKernelNames() {
 		decls = append(decls, interpKernel(name))
 	}
+	decls = append(decls, tileKernelDecls()...)
 	kerneltest.Check(t, "internal/rules", decls, nil)
 }
 
@@ -32,16 +33,28 @@ func TestGeneratedKernelSignatures(t *testing.T) {
 		t.Fatal("test programs: want one without draws and one with")
 	}
 	for _, c := range []struct {
-		p    *Program
-		wide bool
-		decl func(ptx.Kernel) gpu.KernelDecl
+		p          *Program
+		wide, tile bool
+		decl       func(ptx.Kernel) gpu.KernelDecl
 	}{
-		{plain, false, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genArgs](k) }},
-		{plain, true, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genWideArgs](k) }},
-		{draws[0], false, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genRandArgs](k) }},
-		{draws[0], true, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genWideRandArgs](k) }},
+		{plain, false, false, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genArgs](k) }},
+		{plain, true, false, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genWideArgs](k) }},
+		{draws[0], false, false, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genRandArgs](k) }},
+		{draws[0], true, false, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genWideRandArgs](k) }},
+		// The tiled kernels (launchTileExec's four kinds).
+		{plain, false, true, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genTileArgs](k) }},
+		{plain, true, true, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genTileWideArgs](k) }},
+		{draws[0], false, true, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genTileRandArgs](k) }},
+		{draws[0], true, true, func(k ptx.Kernel) gpu.KernelDecl { return genKernel[genTileWideRandArgs](k) }},
 	} {
-		for _, k := range allPTXKernels() {
+		ks := allPTXKernels()
+		if c.tile {
+			ks = nil
+			for _, l := range []Layout{LayoutA, LayoutB, LayoutC} {
+				ks = append(ks, ptx.TileKernels(c.p, l, c.wide)...)
+			}
+		}
+		for _, k := range ks {
 			k.Wide = c.wide
 			module, err := ptx.Generate(c.p, k)
 			if err != nil {

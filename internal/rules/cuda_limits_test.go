@@ -4,10 +4,12 @@ package rules
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/rules/ptx"
 )
 
@@ -183,6 +185,9 @@ func TestCUDAChecksDeviceMemory(t *testing.T) {
 	_, err := c.Run(context.Background(), p, Generate(p, 1, 1), Options{Steps: 1 << 30})
 	if err == nil || !strings.Contains(err.Error(), "device memory") {
 		t.Fatalf("got %v", err)
+	}
+	if !errors.Is(err, input.ErrUsage) {
+		t.Errorf("%v: not a usage error (exit code 2)", err)
 	}
 	if need := gpuMemory(p, 1, 1<<30); need < 1<<40 {
 		t.Errorf("estimate %d bytes", need)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/input"
 )
 
 // forceWide, when set, runs every program on the wide kernels
@@ -25,11 +26,18 @@ func checkDeviceMemory(dev *gpu.Device, p *Program, n, steps int) error {
 	}
 	need := gpuMemory(p, n, steps)
 	if need+deviceReserve > int64(free) {
-		return fmt.Errorf("rules: %d states of %d words need %s of device memory for %d steps, and %s of %s is free (fewer states or steps, or --device cpu)",
-			n, p.Words, mib(need), steps, mib(int64(free)-min(int64(free), deviceReserve)), mib(int64(free)))
+		return deviceMemoryError{fmt.Errorf("rules: %d states of %d words need %s of device memory for %d steps, and %s of %s is free (fewer states or steps, or --device cpu)",
+			n, p.Words, mib(need), steps, mib(int64(free)-min(int64(free), deviceReserve)), mib(int64(free)))}
 	}
 	return nil
 }
+
+// deviceMemoryError is a run too large for the device's memory: a size over
+// a limit, so a usage error (input.ErrUsage: exit code 2).
+type deviceMemoryError struct{ err error }
+
+func (e deviceMemoryError) Error() string        { return e.err.Error() }
+func (e deviceMemoryError) Is(target error) bool { return target == input.ErrUsage }
 
 func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 

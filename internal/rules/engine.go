@@ -100,6 +100,10 @@ type Result struct {
 	// Kernel is what ran on the GPU: "generated" or "interpreter" ("" on
 	// the CPU); KernelNote says why not generated, when it was not.
 	Kernel, KernelNote string
+	// Tiled: the GPU cut each state into tiles over every SM (a state
+	// larger than a block's share; cuda_tile.go) instead of a block or a
+	// warp a state.
+	Tiled bool
 	// Records[t][k] accumulates observable k of Options.Record over every
 	// state after step t (0: the initial states), t = 0..Steps.
 	Records [][]Acc

@@ -47,6 +47,7 @@ func gpuMemory(p *Program, n, steps int) int64 {
 	}
 	b += int64(n) * (4*4 + 8 + 8 + 4) // stable_at, failed, err_rule, last_fired; err_key; err_pc; wide last_fired
 	b += 8 * int64(max(steps, 1)) * int64(len(p.Rules))
+	b += int64(n) * 16 // the tiled path's tcount and sfired
 	return b + int64(4*(len(p.Code)+2*len(p.Fields)+len(p.Rules)*8))
 }
 

@@ -134,15 +134,22 @@ func TestProgressPerStep(t *testing.T) {
 }
 
 // A field of more than 2^24 cells (a 4097x4097 board) compiles and runs on
-// the CPU, matching the plain loop; the GPU backend, which takes states of
-// up to 2^24 words, says it does not. A field may hold up to 2^31-1 cells
-// (int constants are int32), and two of them that together pass 2^31
-// words are refused.
+// the CPU, matching the plain loop, and the GPU backend takes it (states of
+// up to 2^31-32 words, tiled); a state of 2^31-1 words it says it does
+// not. A field may hold up to 2^31-1 cells (int constants are int32), and
+// two of them that together pass 2^31 words are refused.
 func TestFieldBeyondGPU(t *testing.T) {
 	const w, h = 4097, 4097
 	p := compileConfig(t, "life.rules", map[string]string{"W": "4097", "H": "4097"})
-	if err := GPUSupports(p); !errors.Is(err, ErrNotOnGPU) || !strings.Contains(err.Error(), "16785409 words") {
+	if err := GPUSupports(p); err != nil {
 		t.Fatalf("GPUSupports: %v", err)
+	}
+	huge, err := Compile("big.rules", []byte("state { int a[2147483647] }\nrule r over i in 0..1 { a[i] = 1 }"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := GPUSupports(huge); !errors.Is(err, ErrNotOnGPU) || !strings.Contains(err.Error(), "2147483647 words") {
+		t.Fatalf("GPUSupports of 2^31-1 words: %v", err)
 	}
 	st := Generate(p, 1, 3)
 	cells := make([]byte, w*h)

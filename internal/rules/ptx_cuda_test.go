@@ -17,7 +17,11 @@ import (
 // comparison with it prove nothing.
 func requireGenerated(t testing.TB, dev *gpu.Device, p *Program, k ptx.Kernel) {
 	t.Helper()
-	if _, err := loadGenerated(dev, p, k); err != nil {
+	load := func() error { _, err := loadGenerated(dev, p, k); return err }
+	if k.Sched == ptx.Tile {
+		load = func() error { _, err := loadTileGenerated(dev, p, k.Layout, k.Wide); return err }
+	}
+	if err := load(); err != nil {
 		t.Fatalf("%s: generated kernel %s does not load: %v", p.File, k.Name(), err)
 	}
 }
@@ -50,7 +54,13 @@ func runVariant(c CUDA, p *Program, v genVariant, states int, seed uint64, o Opt
 	st := Generate(p, states, seed)
 	o.Schedule, o.Layout, o.Interpreter = v.sched, v.layout, interp
 	compactWarps = v.warps
-	defer func() { compactWarps = 0 }()
+	// The variant names the path: the per-state kernels stay per state
+	// whatever the sizes, and the tiled one runs tiled at any size.
+	tileForce = -1
+	if v.sched == ptx.Tile {
+		o.Schedule, tileForce = "", 1
+	}
+	defer func() { compactWarps, tileForce = 0, 0 }()
 	res, err := c.Run(context.Background(), p, st, o)
 	return st, res, err
 }

@@ -45,6 +45,9 @@ func newDoc(env *job.Env, path, backend string, prog *rules.Program, st *rules.S
 		RuleNames: make([]string, len(prog.Rules)), Fired: res.Fired, ComputeSeconds: runTime.Seconds()}
 	if backend == "cuda" {
 		d.Schedule, d.Layout, d.Kernel = string(p.schedule), string(p.layout), res.Kernel
+		if res.Tiled { // the states were cut into tiles over every SM, whatever --schedule said
+			d.Schedule = "tile"
+		}
 		if res.KernelNote != "" && o.Kernel != "interpreter" {
 			env.Log.Debugf("rules: the bytecode interpreter ran: %s", res.KernelNote)
 		}

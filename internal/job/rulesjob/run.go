@@ -225,7 +225,7 @@ func openEngine(ctx context.Context, env *job.Env, prog *rules.Program, st *rule
 	if env.Dev.Weighs() {
 		work = device.RulesWork(ctx, prog, st, p.steps)
 	}
-	dev, err := env.Dev.OpenForItems("rules", work, float64(st.N))
+	dev, err := env.Dev.OpenForItems("rules", work, rules.GPUItems(prog, st.N))
 	if err != nil {
 		return nil, "", nil, err
 	}

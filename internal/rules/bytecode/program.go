@@ -92,9 +92,12 @@ const (
 	// no field could use more). The CPU backend runs them where memory
 	// allows (the run is sized against --max-memory first); the GPU
 	// backend takes up to MaxWordsGPU.
-	MaxWords    = 1 << 31
-	MaxWordsGPU = 1 << 24 // words per state on the GPU
-	MaxPendings = 255     // scattered (pending) writes per evaluation
+	MaxWords = 1 << 31
+	// MaxWordsGPU: words per state on the GPU, the most whose padded size
+	// (a whole number of 32-word blocks) and every field's size are int32
+	// (RulesField); a state that large runs tiled over the whole GPU.
+	MaxWordsGPU = 1<<31 - 32
+	MaxPendings = 255 // scattered (pending) writes per evaluation
 )
 
 // Opcodes. An instruction is op | a<<8 | b<<16 | c<<24; OpLDI, OpJMP, OpJZ

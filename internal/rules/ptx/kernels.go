@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
@@ -16,10 +17,15 @@ type Kernel struct {
 	// Wide: the wide encodings (encoding.go); the kernel takes err_pc
 	// after err_key.
 	Wide bool
+	// Rule: the tiled schedule's rule (a kernel a rule).
+	Rule int
 }
 
 // Name is the kernel's .entry name in the module, what a launch looks up.
 func (k Kernel) Name() string {
+	if k.Sched == Tile {
+		return fmt.Sprintf("rules_gen_tile%d_%s", k.Rule, k.Layout)
+	}
 	if k.Sched == Compact {
 		return fmt.Sprintf("rules_gen_compact%d_%s", k.Warps, k.Layout)
 	}
@@ -75,6 +81,12 @@ func generateKernel(p *bytecode.Program, k Kernel) (string, error) {
 	if k.Layout != LayoutA && k.Layout != LayoutB && k.Layout != LayoutC {
 		return "", fmt.Errorf("codegen: layout %q", k.Layout)
 	}
+	if !k.Wide && NeedsWide(p) {
+		return "", fmt.Errorf("codegen: a rule's range needs the wide kernels")
+	}
+	if k.Sched == Tile {
+		return generateTile(p, k)
+	}
 	if k.Sched == Compact && (k.Warps < 1 || k.Warps > 32) {
 		return "", fmt.Errorf("codegen: %d warps a block", k.Warps)
 	}
@@ -82,9 +94,6 @@ func generateKernel(p *bytecode.Program, k Kernel) (string, error) {
 		return "", fmt.Errorf("codegen: schedule %q", k.Sched)
 	}
 	g := &generator{p: p, layout: k.Layout, wp: PadWords(p.Words), wide: k.Wide}
-	if !k.Wide && NeedsWide(p) {
-		return "", fmt.Errorf("codegen: a rule's range needs the wide kernels")
-	}
 	ptr := map[string]string{}
 	for _, name := range k.params() {
 		ptr[name] = g.rd()
@@ -155,7 +164,13 @@ func (g *generator) fieldsPass(mask uint32, flush bool, s, t string, n int) {
 		k, w, p := g.r(), g.r(), g.pr()
 		g.op("mov.u32 %s, %s", k, t)
 		g.at(loop)
-		g.op("setp.ge.s32 %s, %s, %d", p, k, f.Size)
+		// k + n passes 2^31 in a field within a block of it: compare
+		// unsigned there (other fields keep the code they always had).
+		if f.Size > math.MaxInt32-CompactBlock {
+			g.op("setp.ge.u32 %s, %s, %d", p, k, f.Size)
+		} else {
+			g.op("setp.ge.s32 %s, %s, %d", p, k, f.Size)
+		}
 		g.op("@%s bra %s", p, end)
 		g.op("add.s32 %s, %s, %d", w, k, f.Off)
 		ix := g.index(s, w)

@@ -51,24 +51,34 @@ type block struct {
 	params map[string]uint64
 	shared []uint32
 	ctaid  int
-	th     []*thread
+	// ctaidY and nctaidX: a two-dimensional grid's (RunGrid).
+	ctaidY, nctaidX int
+	th              []*thread
 }
 
 // Run launches the kernel on grid blocks of threads in mem; args are the
 // kernel's parameters in order (pointers as BufferAddr). A fault, a
 // deadlock or an instruction the emulator does not know is an error.
 func (k *Kernel) Run(mem *Memory, grid, threads int, args []uint64) error {
+	return k.RunGrid(mem, grid, 1, threads, args)
+}
+
+// RunGrid is Run on a grid of gx by gy blocks (%ctaid.y, %nctaid.x), the
+// blocks one after another, x fastest.
+func (k *Kernel) RunGrid(mem *Memory, gx, gy, threads int, args []uint64) error {
 	params := map[string]uint64{}
 	for i, name := range k.params {
 		params[name] = args[i]
 	}
-	for b := range grid {
-		blk := &block{k: k, mem: mem, params: params, shared: make([]uint32, k.sharedN), ctaid: b}
-		for t := range threads {
-			blk.th = append(blk.th, &thread{regs: map[string]uint64{}, tid: t})
-		}
-		if err := blk.run(); err != nil {
-			return fmt.Errorf("block %d: %w", b, err)
+	for y := range gy {
+		for b := range gx {
+			blk := &block{k: k, mem: mem, params: params, shared: make([]uint32, k.sharedN), ctaid: b, ctaidY: y, nctaidX: gx}
+			for t := range threads {
+				blk.th = append(blk.th, &thread{regs: map[string]uint64{}, tid: t})
+			}
+			if err := blk.run(); err != nil {
+				return fmt.Errorf("block (%d, %d): %w", b, y, err)
+			}
 		}
 	}
 	return nil
@@ -197,6 +207,10 @@ func (b *block) val(t *thread, s string) uint64 {
 		return uint64(t.tid)
 	case s == "%ctaid.x":
 		return uint64(b.ctaid)
+	case s == "%ctaid.y":
+		return uint64(b.ctaidY)
+	case s == "%nctaid.x":
+		return uint64(b.nctaidX)
 	case strings.HasPrefix(s, "%"):
 		return t.regs[s]
 	}

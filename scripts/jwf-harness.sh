@@ -18,13 +18,21 @@ JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Episp
 YinYang JuliaQ Waves23 Unpolar IDisc LinearT CylinderApo BlurZoom BlurLinear
 Waves2Radial Waves2WF Tile_Log StarBlur Bubble2 Waffle
 Waves3WF Waves22 Waves3 Waves4 XHeart FDisc Octagon NPolar
-Synth Vibration2 XTrb NBlur Blade3D JuliaN3DX TileHlp Falloff2"
+Synth Vibration2 XTrb NBlur Blade3D JuliaN3DX TileHlp Falloff2
+Acosh Acosech Acoth Foci_3D Mobius Bilinear LinearT3D Murl Shredlin Target Butterfly3D Barycentroid
+BTransform GlynnSim1 Hypertile Truchet"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
 	[ -s "$f" ] || curl -fsSL "$RAW/${c}Func.java" -o "$f"
 done
-mkdir -p "$DIR/src/odk/lang"
+mkdir -p "$DIR/src/odk/lang" "$DIR/src/org/jwildfire/base/mathlib"
+f="$DIR/src/org/jwildfire/base/mathlib/Complex.java"
+[ -s "$f" ] || curl -fsSL "https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfire/base/mathlib/Complex.java" -o "$f"
+cat > "$DIR/src/odk/lang/FastMath.java" <<'JAVA'
+package odk.lang;
+public final class FastMath { public static double hypot(double a, double b) { return Math.hypot(a, b); } }
+JAVA
 cat > "$DIR/src/odk/lang/DoubleWrapper.java" <<'JAVA'
 package odk.lang;
 public class DoubleWrapper { public double value; }
@@ -64,6 +72,8 @@ public final class MathLib {
   public static final int TRUE = 1, FALSE = 0;
   public static double trunc(double v) { return v < 0 ? Math.ceil(v) : Math.floor(v); }
   public static double exp(double v) { return Math.exp(v); }
+  public static double sinh(double v) { return Math.sinh(v); }
+  public static double cosh(double v) { return Math.cosh(v); }
   public static double log(double v) { return Math.log(v); }
   public static double pow(double a, double b) { return Math.pow(a, b); }
   public static double fabs(double v) { return Math.abs(v); }

@@ -174,7 +174,9 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"waves2_radial", "waves2_wf", "tile_log", "starblur", "bubble2", "waffle",
 	VarWaves2b: "waves2b", "waves3_wf", "waves22", "waves3", "waves4", "xheart", "fdisc", "octagon", "npolar",
 	VarSynth: "synth", "axis_symmetry_wf", "point_symmetry_wf",
-	VarVibration2: "vibration2", "xtrb", "gaussian", "mirror_x", "wavesn", "nBlur", "blade3D", "julian3Dx", "tile_hlp", "falloff2"}
+	VarVibration2: "vibration2", "xtrb", "gaussian", "mirror_x", "wavesn", "nBlur", "blade3D", "julian3Dx", "tile_hlp", "falloff2",
+	VarAcosh: "acosh", "acosech", "acoth", "foci_3D", "Mobius", "bwraps", "bi_linear", "linearT3D", "murl", "shredlin",
+	"target", "butterfly3D", "barycentroid", "bTransform", "glynnSim1", "hypertile", "truchet"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -541,4 +543,13 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"nBlur_circumCircle", "nBlur_adjustToLinear", "nBlur_equalBlur", "nBlur_exactCalc", "nBlur_highlightEdges",
 	"julian3Dx_power", "julian3Dx_dist", "julian3Dx_a", "julian3Dx_b", "julian3Dx_c", "julian3Dx_d", "julian3Dx_e",
 	"julian3Dx_f", "tile_hlp_width", "falloff2_scatter", "falloff2_mindist", "falloff2_mul_x", "falloff2_mul_y",
-	"falloff2_mul_z", "falloff2_mul_c", "falloff2_x0", "falloff2_y0", "falloff2_z0", "falloff2_invert", "falloff2_type"}
+	"falloff2_mul_z", "falloff2_mul_c", "falloff2_x0", "falloff2_y0", "falloff2_z0", "falloff2_invert", "falloff2_type",
+	PMobiusFrReA: "Mobius_Re_A", "Mobius_Im_A", "Mobius_Re_B", "Mobius_Im_B", "Mobius_Re_C", "Mobius_Im_C", "Mobius_Re_D",
+	"Mobius_Im_D", "bwraps_cellsize", "bwraps_space", "bwraps_gain", "bwraps_inner_twist", "bwraps_outer_twist",
+	"linearT3D_powX", "linearT3D_powY", "linearT3D_powZ", "murl_c", "murl_power", "shredlin_xdistance",
+	"shredlin_xwidth", "shredlin_ydistance", "shredlin_ywidth", "target_even", "target_odd", "target_size",
+	"barycentroid_a", "barycentroid_b", "barycentroid_c", "barycentroid_d", "bTransform_rotate", "bTransform_power",
+	"bTransform_move", "bTransform_split", "glynnSim1_radius", "glynnSim1_radius1", "glynnSim1_phi1",
+	"glynnSim1_thickness", "glynnSim1_pow", "glynnSim1_contrast", "hypertile_p", "hypertile_q", "hypertile_n",
+	"truchet_extended", "truchet_exponent", "truchet_arc_width", "truchet_rotation", "truchet_size", "truchet_seed",
+	"truchet_direct_color"}

@@ -186,6 +186,17 @@ var varParams = map[VarID][]ParamID{
 	VarJulian3Dx:       paramRange(PJulian3DxPower, PJulian3DxF),
 	VarTileHlp:         {PTileHlpWidth},
 	VarFalloff2:        paramRange(PFalloff2Scatter, PFalloff2Type),
+	VarMobiusFr:        paramRange(PMobiusFrReA, PMobiusFrImD),
+	VarBwraps:          paramRange(PBwrapsCellsize, PBwrapsOuterTwist),
+	VarLinearT3D:       paramRange(PLinearT3DPowX, PLinearT3DPowZ),
+	VarMurl:            {PMurlC, PMurlPower},
+	VarShredlin:        paramRange(PShredlinXdistance, PShredlinYwidth),
+	VarTarget:          paramRange(PTargetEven, PTargetSize),
+	VarBarycentroid:    paramRange(PBarycentroidA, PBarycentroidD),
+	VarBTransform:      paramRange(PBTransformRotate, PBTransformSplit),
+	VarGlynnSim1:       paramRange(PGlynnSim1Radius, PGlynnSim1Contrast),
+	VarHypertile:       paramRange(PHypertileP, PHypertileN),
+	VarTruchet:         paramRange(PTruchetExtended, PTruchetDirectColor),
 }
 
 // align is flam3_align over the keyframes src.

@@ -83,6 +83,7 @@ var varDraws = [NumVars]uint8{
 	VarHypertile2: 1, VarHypertile1: 1, VarBoarders2: 1, VarJulian2: 1, VarJuliac: 1, VarSpirograph: 2, VarCannabiscurveWf: 2, VarCloverleafWf: 2, VarEpispiral: 1, VarYinYang: 1, VarJuliaq: 1, VarBlurZoom: 1, VarBlurLinear: 1, VarTileLog: 2, VarStarblur: 2, VarWaffle: 5,
 	VarNpolar: 1, VarSynth: 4, VarAxisSymmetryWf: 1, VarPointSymmetryWf: 1,
 	VarXtrb: 2, VarGaussian: 5, VarMirrorX: 1, VarWavesn: 1, VarNBlur: 4, VarBlade3D: 1, VarJulian3Dx: 1, VarTileHlp: 1, VarFalloff2: 4,
+	VarAcosh: 1, VarAcosech: 1, VarBTransform: 1, VarGlynnSim1: 3,
 }
 
 // varState is flam3's flam3_iter_helper: the affine output, the running sum

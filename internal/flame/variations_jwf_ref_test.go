@@ -32,6 +32,11 @@ var jwfClass = map[VarID]string{
 	VarXheart: "XHeartFunc", VarFdisc: "FDiscFunc", VarOctagon: "OctagonFunc", VarNpolar: "NPolarFunc",
 	VarSynth: "SynthFunc", VarVibration2: "Vibration2Func", VarXtrb: "XTrbFunc", VarNBlur: "NBlurFunc",
 	VarBlade3D: "Blade3DFunc", VarJulian3Dx: "JuliaN3DXFunc", VarTileHlp: "TileHlpFunc", VarFalloff2: "Falloff2Func",
+	VarAcosh: "AcoshFunc", VarAcosech: "AcosechFunc", VarAcoth: "AcothFunc", VarFoci3D: "Foci_3DFunc",
+	VarMobiusFr: "MobiusFunc", VarBwraps: "BWraps7Func", VarBiLinear: "BilinearFunc", VarLinearT3D: "LinearT3DFunc",
+	VarMurl: "MurlFunc", VarShredlin: "ShredlinFunc", VarTarget: "TargetFunc", VarButterfly3D: "Butterfly3DFunc",
+	VarBarycentroid: "BarycentroidFunc", VarBTransform: "BTransformFunc", VarGlynnSim1: "GlynnSim1Func",
+	VarHypertile: "HypertileFunc", VarTruchet: "TruchetFunc",
 	// waves2b is not here: its class needs the colt library's Bessel J1,
 	// which the harness does not build; TestJWF5Variations pins it by hand.
 }
@@ -146,6 +151,7 @@ func jwfCases() [][]jwfTerm {
 	}
 	cs = append(cs, jwf6RefCases()...)
 	cs = append(cs, jwf8RefCases()...)
+	cs = append(cs, jwf9RefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {
@@ -166,6 +172,8 @@ func jwfCases() [][]jwfTerm {
 			tm.params = []jwfParam{{PJulian3DxPower, "power", 2}}
 		case VarJuliaq:
 			tm.params = []jwfParam{{PJuliaqPower, "power", 3}}
+		case VarMobiusFr, VarBwraps, VarTarget: // defaults differ from the class's (or are random there)
+			tm.params = jwf9Defaults(id)
 		}
 		cs = append(cs, []jwfTerm{tm})
 	}

@@ -82,6 +82,13 @@ func varTestParams() Params {
 		PWavesnFreqx: 2, PWavesnScalex: 0.5, PWavesnPower: 3, PNBlurNumEdges: 5, PNBlurNumStripes: 2,
 		PNBlurRatioStripes: 0.5, PNBlurRatioHole: 0.3, PJulian3DxPower: 3, PJulian3DxDist: 1, PJulian3DxA: 1, PJulian3DxD: 1,
 		PTileHlpWidth: 0.6, PFalloff2Scatter: 1, PFalloff2MulX: 1, PFalloff2MulY: 0.5, PFalloff2Type: 1,
+		PMobiusFrReA: 0.8, PMobiusFrImB: 0.3, PMobiusFrReC: 0.4, PMobiusFrReD: 1.1, PBwrapsCellsize: 0.6, PBwrapsGain: 1.2,
+		PLinearT3DPowX: 1.3, PLinearT3DPowY: 0.7, PMurlC: 0.3, PMurlPower: 3, PShredlinXdistance: 0.7, PShredlinXwidth: 0.4,
+		PShredlinYdistance: 1.2, PShredlinYwidth: 0.6, PTargetEven: 0.5, PTargetOdd: 2, PTargetSize: 0.7,
+		PBarycentroidA: 1, PBarycentroidB: 0.2, PBarycentroidC: -0.3, PBarycentroidD: 0.9, PBTransformPower: 2,
+		PBTransformRotate: 0.3, PGlynnSim1Radius: 0.8, PGlynnSim1Radius1: 0.2, PGlynnSim1Phi1: 45,
+		PGlynnSim1Thickness: 0.2, PGlynnSim1Pow: 1.5, PGlynnSim1Contrast: 0.5, PHypertileP: 4, PHypertileQ: 5,
+		PHypertileN: 1, PTruchetExponent: 2, PTruchetArcWidth: 0.6, PTruchetSize: 1, PTruchetSeed: 7,
 	}
 	for id, v := range set {
 		p[id] = v

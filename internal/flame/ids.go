@@ -176,7 +176,9 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	VarSynth: "synth", "axis_symmetry_wf", "point_symmetry_wf",
 	VarVibration2: "vibration2", "xtrb", "gaussian", "mirror_x", "wavesn", "nBlur", "blade3D", "julian3Dx", "tile_hlp", "falloff2",
 	VarAcosh: "acosh", "acosech", "acoth", "foci_3D", "Mobius", "bwraps", "bi_linear", "linearT3D", "murl", "shredlin",
-	"target", "butterfly3D", "barycentroid", "bTransform", "glynnSim1", "hypertile", "truchet"}
+	"target", "butterfly3D", "barycentroid", "bTransform", "glynnSim1", "hypertile", "truchet",
+	"mcarpet", "circleblur", "cos2_bs", "sec2_bs", "inflateZ_3", "maple_leaf", "japanese_maple_leaf", "disc3d", "lissajous",
+	"oscilloscope2", "spligon", "wdisc"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -552,4 +554,10 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"bTransform_move", "bTransform_split", "glynnSim1_radius", "glynnSim1_radius1", "glynnSim1_phi1",
 	"glynnSim1_thickness", "glynnSim1_pow", "glynnSim1_contrast", "hypertile_p", "hypertile_q", "hypertile_n",
 	"truchet_extended", "truchet_exponent", "truchet_arc_width", "truchet_rotation", "truchet_size", "truchet_seed",
-	"truchet_direct_color"}
+	"truchet_direct_color",
+	"mcarpet_x", "mcarpet_y", "mcarpet_twist", "mcarpet_tilt", "cos2_bs_x1", "cos2_bs_x2", "cos2_bs_y1", "cos2_bs_y2",
+	"sec2_bs_x1", "sec2_bs_x2", "sec2_bs_y1", "sec2_bs_y2", "maple_leaf_filled", "japanese_maple_leaf_filled",
+	"disc3d_pi", "lissajous_tmin", "lissajous_tmax", "lissajous_a", "lissajous_b", "lissajous_c", "lissajous_d",
+	"lissajous_e", "oscilloscope2_separation", "oscilloscope2_frequencyx", "oscilloscope2_frequencyy",
+	"oscilloscope2_amplitude", "oscilloscope2_perturbation", "oscilloscope2_damping", "spligon_sides", "spligon_r",
+	"spligon_i"}

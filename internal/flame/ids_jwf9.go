@@ -22,6 +22,19 @@ const (
 	VarGlynnSim1
 	VarHypertile
 	VarTruchet
+	// variations_jwf9b.go
+	VarMcarpet
+	VarCircleblur
+	VarCos2Bs
+	VarSec2Bs
+	VarInflateZ3
+	VarMapleLeaf
+	VarJapaneseMapleLeaf
+	VarDisc3D
+	VarLissajous
+	VarOscilloscope2
+	VarSpligon
+	VarWdisc
 	NumVars // all the variations the CPU has
 )
 
@@ -75,5 +88,36 @@ const (
 	PTruchetSize
 	PTruchetSeed
 	PTruchetDirectColor
+	PMcarpetX
+	PMcarpetY
+	PMcarpetTwist
+	PMcarpetTilt
+	PCos2BsX1
+	PCos2BsX2
+	PCos2BsY1
+	PCos2BsY2
+	PSec2BsX1
+	PSec2BsX2
+	PSec2BsY1
+	PSec2BsY2
+	PMapleLeafFilled
+	PJapaneseMapleLeafFilled
+	PDisc3DPi
+	PLissajousTmin
+	PLissajousTmax
+	PLissajousA
+	PLissajousB
+	PLissajousC
+	PLissajousD
+	PLissajousE
+	POscilloscope2Separation
+	POscilloscope2Frequencyx
+	POscilloscope2Frequencyy
+	POscilloscope2Amplitude
+	POscilloscope2Perturbation
+	POscilloscope2Damping
+	PSpligonSides
+	PSpligonR
+	PSpligonI
 	NumParams // all the parameters the CPU has
 )

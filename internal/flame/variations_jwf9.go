@@ -44,6 +44,7 @@ func jwf9DefaultParams(p *Params) {
 	p[PGlynnSim1Thickness], p[PGlynnSim1Pow], p[PGlynnSim1Contrast] = 0.1, 1.5, 0.5
 	p[PHypertileP], p[PHypertileQ], p[PHypertileN] = 3, 7, 1
 	p[PTruchetExponent], p[PTruchetArcWidth], p[PTruchetSize], p[PTruchetSeed] = 2, 0.5, 1, 50
+	jwf9bDefaultParams(p)
 }
 
 // unhonouredParam9 is unhonouredParam for these variations.
@@ -110,6 +111,8 @@ func (s *varState) applyJWF9(id VarID, w float64, r *rng.Stream) {
 		s.hypertile(w)
 	case VarTruchet:
 		s.truchet(w)
+	default:
+		s.applyJWF9b(id, w, r)
 	}
 }
 

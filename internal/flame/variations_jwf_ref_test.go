@@ -37,6 +37,10 @@ var jwfClass = map[VarID]string{
 	VarMurl: "MurlFunc", VarShredlin: "ShredlinFunc", VarTarget: "TargetFunc", VarButterfly3D: "Butterfly3DFunc",
 	VarBarycentroid: "BarycentroidFunc", VarBTransform: "BTransformFunc", VarGlynnSim1: "GlynnSim1Func",
 	VarHypertile: "HypertileFunc", VarTruchet: "TruchetFunc",
+	VarMcarpet: "MCarpetFunc", VarCircleblur: "CircleBlurFunc", VarCos2Bs: "Cos2_BSFunc", VarSec2Bs: "Sec2_BSFunc",
+	VarInflateZ3: "InflateZ_3Func", VarMapleLeaf: "MapleLeafFunc", VarJapaneseMapleLeaf: "JapaneseMapleLeafFunc",
+	VarDisc3D: "Disc3DFunc", VarLissajous: "LissajousFunc", VarOscilloscope2: "Oscilloscope2Func",
+	VarSpligon: "SpligonFunc", VarWdisc: "WDiscFunc",
 	// waves2b is not here: its class needs the colt library's Bessel J1,
 	// which the harness does not build; TestJWF5Variations pins it by hand.
 }
@@ -152,6 +156,7 @@ func jwfCases() [][]jwfTerm {
 	cs = append(cs, jwf6RefCases()...)
 	cs = append(cs, jwf8RefCases()...)
 	cs = append(cs, jwf9RefCases()...)
+	cs = append(cs, jwf9bRefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {

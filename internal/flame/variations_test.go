@@ -89,6 +89,11 @@ func varTestParams() Params {
 		PBTransformRotate: 0.3, PGlynnSim1Radius: 0.8, PGlynnSim1Radius1: 0.2, PGlynnSim1Phi1: 45,
 		PGlynnSim1Thickness: 0.2, PGlynnSim1Pow: 1.5, PGlynnSim1Contrast: 0.5, PHypertileP: 4, PHypertileQ: 5,
 		PHypertileN: 1, PTruchetExponent: 2, PTruchetArcWidth: 0.6, PTruchetSize: 1, PTruchetSeed: 7,
+		PMcarpetX: 0.8, PMcarpetY: 0.6, PMcarpetTwist: 0.3, PCos2BsX1: 1.2, PCos2BsX2: 0.8, PCos2BsY1: 1, PCos2BsY2: 0.5,
+		PSec2BsX1: 1, PSec2BsX2: 0.6, PSec2BsY1: 1.2, PSec2BsY2: 0.4, PMapleLeafFilled: 0.4, PJapaneseMapleLeafFilled: 0.2,
+		PDisc3DPi: 3, PLissajousTmin: -3, PLissajousTmax: 3, PLissajousA: 2, PLissajousB: 3, POscilloscope2Separation: 0.8,
+		POscilloscope2Frequencyx: 2, POscilloscope2Frequencyy: 1.5, POscilloscope2Amplitude: 0.7, PSpligonSides: 4, PSpligonR: 0.8,
+		PSpligonI: 1,
 	}
 	for id, v := range set {
 		p[id] = v
@@ -326,7 +331,7 @@ func TestVarAllImplemented(t *testing.T) {
 }
 
 // zOnly are the JWildfire variations that move z only, so add nothing to x, y.
-var zOnly = map[VarID]bool{VarFlatten: true, VarZscale: true, VarZtranslate: true, VarZcone: true}
+var zOnly = map[VarID]bool{VarFlatten: true, VarZscale: true, VarZtranslate: true, VarZcone: true, VarInflateZ3: true}
 
 // TestVarFinite runs every variation at 1000 random points, with flam3's
 // default parameters and with the test parameters: all results must pass

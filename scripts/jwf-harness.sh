@@ -21,7 +21,8 @@ Waves3WF Waves22 Waves3 Waves4 XHeart FDisc Octagon NPolar
 Synth Vibration2 XTrb NBlur Blade3D JuliaN3DX TileHlp Falloff2
 Acosh Acosech Acoth Foci_3D Mobius Bilinear LinearT3D Murl Shredlin Target Butterfly3D Barycentroid
 BTransform GlynnSim1 Hypertile Truchet
-MCarpet CircleBlur Cos2_BS Sec2_BS InflateZ_3 MapleLeaf JapaneseMapleLeaf Disc3D Lissajous Oscilloscope2 Spligon WDisc"
+MCarpet CircleBlur Cos2_BS Sec2_BS InflateZ_3 MapleLeaf JapaneseMapleLeaf Disc3D Lissajous Oscilloscope2 Spligon WDisc
+GlynnSim2 DSpherical Minkowskope Circlesplit EJulia Circlize2 CPow3WF Spirograph3D Chunk"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -75,6 +76,7 @@ public final class MathLib {
   public static double exp(double v) { return Math.exp(v); }
   public static double sinh(double v) { return Math.sinh(v); }
   public static double cosh(double v) { return Math.cosh(v); }
+  public static double acosh(double d) { return log(sqrt(pow(d, 2.0) - 1.0) + d); } // JWildfire's formula
   public static double log(double v) { return Math.log(v); }
   public static double pow(double a, double b) { return Math.pow(a, b); }
   public static double fabs(double v) { return Math.abs(v); }
@@ -100,7 +102,7 @@ JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/base"
 cat > "$DIR/src/org/jwildfire/create/tina/base/XYZPoint.java" <<'JAVA'
 package org.jwildfire.create.tina.base;
-public class XYZPoint { public double x, y, z, color; public double getPrecalcAtan() { return Math.atan2(x, y); } public double getPrecalcSqrt() { return Math.sqrt(x * x + y * y); } public double getPrecalcAtanYX() { return Math.atan2(y, x); } }
+public class XYZPoint { public double x, y, z, color; public double getPrecalcAtan() { return Math.atan2(x, y); } public double getPrecalcSqrt() { return Math.sqrt(x * x + y * y); } public double getPrecalcAtanYX() { return Math.atan2(y, x); } public double getPrecalcSumsq() { return x * x + y * y; } }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
 cat > "$DIR/src/org/jwildfire/create/tina/variation/FlameTransformationContext.java" <<'JAVA'

@@ -178,7 +178,8 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	VarAcosh: "acosh", "acosech", "acoth", "foci_3D", "Mobius", "bwraps", "bi_linear", "linearT3D", "murl", "shredlin",
 	"target", "butterfly3D", "barycentroid", "bTransform", "glynnSim1", "hypertile", "truchet",
 	"mcarpet", "circleblur", "cos2_bs", "sec2_bs", "inflateZ_3", "maple_leaf", "japanese_maple_leaf", "disc3d", "lissajous",
-	"oscilloscope2", "spligon", "wdisc"}
+	"oscilloscope2", "spligon", "wdisc", "glynnSim2", "d_spherical", "minkowskope", "circlesplit", "eJulia", "circlize2",
+	"cpow3_wf", "spirograph3D", "chunk"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -560,4 +561,12 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"disc3d_pi", "lissajous_tmin", "lissajous_tmax", "lissajous_a", "lissajous_b", "lissajous_c", "lissajous_d",
 	"lissajous_e", "oscilloscope2_separation", "oscilloscope2_frequencyx", "oscilloscope2_frequencyy",
 	"oscilloscope2_amplitude", "oscilloscope2_perturbation", "oscilloscope2_damping", "spligon_sides", "spligon_r",
-	"spligon_i"}
+	"spligon_i",
+	"glynnSim2_radius", "glynnSim2_thickness", "glynnSim2_contrast", "glynnSim2_pow", "glynnSim2_phi1", "glynnSim2_phi2",
+	"d_spherical_d_spher_weight", "minkowskope_separation", "minkowskope_frequencyx", "minkowskope_frequencyy",
+	"minkowskope_amplitude", "minkowskope_perturbation", "minkowskope_damping", "circlesplit_cs_radius",
+	"circlesplit_cs_split", "eJulia_power", "circlize2_hole", "cpow3_wf_r", "cpow3_wf_a", "cpow3_wf_divisor",
+	"cpow3_wf_spread", "cpow3_wf_discrete_spread", "cpow3_wf_spread2", "cpow3_wf_offset2", "spirograph3D_a",
+	"spirograph3D_b", "spirograph3D_c", "spirograph3D_tmin", "spirograph3D_tmax", "spirograph3D_width",
+	"spirograph3D_mode", "spirograph3D_direct_color", "chunk_a", "chunk_b", "chunk_c", "chunk_d", "chunk_e", "chunk_f",
+	"chunk_mode"}

@@ -35,6 +35,16 @@ const (
 	VarOscilloscope2
 	VarSpligon
 	VarWdisc
+	// variations_jwf9c.go
+	VarGlynnSim2
+	VarDSpherical
+	VarMinkowskope
+	VarCirclesplit
+	VarEJulia
+	VarCirclize2
+	VarCpow3Wf
+	VarSpirograph3D
+	VarChunk
 	NumVars // all the variations the CPU has
 )
 
@@ -119,5 +129,44 @@ const (
 	PSpligonSides
 	PSpligonR
 	PSpligonI
+	PGlynnSim2Radius
+	PGlynnSim2Thickness
+	PGlynnSim2Contrast
+	PGlynnSim2Pow
+	PGlynnSim2Phi1
+	PGlynnSim2Phi2
+	PDSphericalDSpherWeight
+	PMinkowskopeSeparation
+	PMinkowskopeFrequencyx
+	PMinkowskopeFrequencyy
+	PMinkowskopeAmplitude
+	PMinkowskopePerturbation
+	PMinkowskopeDamping
+	PCirclesplitCsRadius
+	PCirclesplitCsSplit
+	PEJuliaPower
+	PCirclize2Hole
+	PCpow3WfR
+	PCpow3WfA
+	PCpow3WfDivisor
+	PCpow3WfSpread
+	PCpow3WfDiscreteSpread
+	PCpow3WfSpread2
+	PCpow3WfOffset2
+	PSpirograph3DA
+	PSpirograph3DB
+	PSpirograph3DC
+	PSpirograph3DTmin
+	PSpirograph3DTmax
+	PSpirograph3DWidth
+	PSpirograph3DMode
+	PSpirograph3DDirectColor
+	PChunkA
+	PChunkB
+	PChunkC
+	PChunkD
+	PChunkE
+	PChunkF
+	PChunkMode
 	NumParams // all the parameters the CPU has
 )

@@ -206,6 +206,15 @@ var varParams = map[VarID][]ParamID{
 	VarLissajous:         paramRange(PLissajousTmin, PLissajousE),
 	VarOscilloscope2:     paramRange(POscilloscope2Separation, POscilloscope2Damping),
 	VarSpligon:           paramRange(PSpligonSides, PSpligonI),
+	VarGlynnSim2:         paramRange(PGlynnSim2Radius, PGlynnSim2Phi2),
+	VarDSpherical:        {PDSphericalDSpherWeight},
+	VarMinkowskope:       paramRange(PMinkowskopeSeparation, PMinkowskopeDamping),
+	VarCirclesplit:       {PCirclesplitCsRadius, PCirclesplitCsSplit},
+	VarEJulia:            {PEJuliaPower},
+	VarCirclize2:         {PCirclize2Hole},
+	VarCpow3Wf:           paramRange(PCpow3WfR, PCpow3WfOffset2),
+	VarSpirograph3D:      paramRange(PSpirograph3DA, PSpirograph3DDirectColor),
+	VarChunk:             paramRange(PChunkA, PChunkMode),
 }
 
 // align is flam3_align over the keyframes src.

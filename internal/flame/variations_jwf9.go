@@ -52,6 +52,9 @@ func unhonouredParam9(id VarID, p *Params) string {
 	if id == VarTruchet && ftoi(p[PTruchetDirectColor]) == 1 { // sets the colour from the arc
 		return "truchet_direct_color"
 	}
+	if id == VarSpirograph3D && ftoi(p[PSpirograph3DDirectColor]) != 0 { // colour from t
+		return "spirograph3D_direct_color"
+	}
 	return ""
 }
 

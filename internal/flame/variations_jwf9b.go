@@ -30,6 +30,7 @@ func jwf9bDefaultParams(p *Params) {
 	p[POscilloscope2Separation], p[POscilloscope2Frequencyx], p[POscilloscope2Frequencyy] = 1, math.Pi, math.Pi
 	p[POscilloscope2Amplitude], p[POscilloscope2Perturbation] = 1, 1
 	p[PSpligonSides], p[PSpligonR], p[PSpligonI] = 3, 1, 1
+	jwf9cDefaultParams(p)
 }
 
 // applyJWF9b adds plugin variation id with weight w to s (applyJWF9's rest).
@@ -99,6 +100,8 @@ func (s *varState) applyJWF9b(id VarID, w float64, r *rng.Stream) {
 		sn, cs := math.Sincos(a)
 		s.px += w * rr * cs
 		s.py += w * rr * sn
+	default:
+		s.applyJWF9c(id, w, r)
 	}
 }
 

@@ -41,6 +41,9 @@ var jwfClass = map[VarID]string{
 	VarInflateZ3: "InflateZ_3Func", VarMapleLeaf: "MapleLeafFunc", VarJapaneseMapleLeaf: "JapaneseMapleLeafFunc",
 	VarDisc3D: "Disc3DFunc", VarLissajous: "LissajousFunc", VarOscilloscope2: "Oscilloscope2Func",
 	VarSpligon: "SpligonFunc", VarWdisc: "WDiscFunc",
+	VarGlynnSim2: "GlynnSim2Func", VarDSpherical: "DSphericalFunc", VarMinkowskope: "MinkowskopeFunc",
+	VarCirclesplit: "CirclesplitFunc", VarEJulia: "EJuliaFunc", VarCirclize2: "Circlize2Func", VarCpow3Wf: "CPow3WFFunc",
+	VarSpirograph3D: "Spirograph3DFunc", VarChunk: "ChunkFunc",
 	// waves2b is not here: its class needs the colt library's Bessel J1,
 	// which the harness does not build; TestJWF5Variations pins it by hand.
 }
@@ -157,6 +160,7 @@ func jwfCases() [][]jwfTerm {
 	cs = append(cs, jwf8RefCases()...)
 	cs = append(cs, jwf9RefCases()...)
 	cs = append(cs, jwf9bRefCases()...)
+	cs = append(cs, jwf9cRefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {

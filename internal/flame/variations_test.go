@@ -93,7 +93,13 @@ func varTestParams() Params {
 		PSec2BsX1: 1, PSec2BsX2: 0.6, PSec2BsY1: 1.2, PSec2BsY2: 0.4, PMapleLeafFilled: 0.4, PJapaneseMapleLeafFilled: 0.2,
 		PDisc3DPi: 3, PLissajousTmin: -3, PLissajousTmax: 3, PLissajousA: 2, PLissajousB: 3, POscilloscope2Separation: 0.8,
 		POscilloscope2Frequencyx: 2, POscilloscope2Frequencyy: 1.5, POscilloscope2Amplitude: 0.7, PSpligonSides: 4, PSpligonR: 0.8,
-		PSpligonI: 1,
+		PSpligonI: 1, PGlynnSim2Radius: 0.8, PGlynnSim2Thickness: 0.2, PGlynnSim2Contrast: 0.5, PGlynnSim2Pow: 1.5,
+		PGlynnSim2Phi1: 30, PGlynnSim2Phi2: 120, PDSphericalDSpherWeight: 0.4, PMinkowskopeSeparation: 0.5,
+		PMinkowskopeFrequencyx: -2, PMinkowskopeFrequencyy: 2, PMinkowskopeAmplitude: 0.5, PMinkowskopePerturbation: 1,
+		PCirclesplitCsRadius: 0.8, PCirclesplitCsSplit: 0.3, PEJuliaPower: 3, PCirclize2Hole: 0.1, PCpow3WfR: 1,
+		PCpow3WfA: 0.2, PCpow3WfDivisor: 2, PCpow3WfSpread: 1.5, PCpow3WfDiscreteSpread: 1, PCpow3WfOffset2: 1,
+		PSpirograph3DA: 1, PSpirograph3DB: 0.4, PSpirograph3DC: 0.3, PSpirograph3DTmax: 10, PSpirograph3DWidth: 0.1,
+		PChunkA: 1, PChunkC: 1, PChunkF: -1,
 	}
 	for id, v := range set {
 		p[id] = v

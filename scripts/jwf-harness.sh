@@ -22,7 +22,8 @@ Synth Vibration2 XTrb NBlur Blade3D JuliaN3DX TileHlp Falloff2
 Acosh Acosech Acoth Foci_3D Mobius Bilinear LinearT3D Murl Shredlin Target Butterfly3D Barycentroid
 BTransform GlynnSim1 Hypertile Truchet
 MCarpet CircleBlur Cos2_BS Sec2_BS InflateZ_3 MapleLeaf JapaneseMapleLeaf Disc3D Lissajous Oscilloscope2 Spligon WDisc
-GlynnSim2 DSpherical Minkowskope Circlesplit EJulia Circlize2 CPow3WF Spirograph3D Chunk"
+GlynnSim2 DSpherical Minkowskope Circlesplit EJulia Circlize2 CPow3WF Spirograph3D Chunk
+Csc2_BS Cosh2_BS Cot2_BS Coth2_BS Sech2_BS Sinh2_BS Tan2_BS Tanh2_BS Exp2_BS InflateZ_1 InflateZ_4 InflateZ_5 InflateZ_6"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"

@@ -179,7 +179,9 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"target", "butterfly3D", "barycentroid", "bTransform", "glynnSim1", "hypertile", "truchet",
 	"mcarpet", "circleblur", "cos2_bs", "sec2_bs", "inflateZ_3", "maple_leaf", "japanese_maple_leaf", "disc3d", "lissajous",
 	"oscilloscope2", "spligon", "wdisc", "glynnSim2", "d_spherical", "minkowskope", "circlesplit", "eJulia", "circlize2",
-	"cpow3_wf", "spirograph3D", "chunk"}
+	"cpow3_wf", "spirograph3D", "chunk",
+	"csc2_bs", "cosh2_bs", "cot2_bs", "coth2_bs", "sech2_bs", "sinh2_bs", "tan2_bs", "tanh2_bs", "exp2_bs",
+	"inflateZ_1", "inflateZ_4", "inflateZ_5", "inflateZ_6"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -569,4 +571,9 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"cpow3_wf_spread", "cpow3_wf_discrete_spread", "cpow3_wf_spread2", "cpow3_wf_offset2", "spirograph3D_a",
 	"spirograph3D_b", "spirograph3D_c", "spirograph3D_tmin", "spirograph3D_tmax", "spirograph3D_width",
 	"spirograph3D_mode", "spirograph3D_direct_color", "chunk_a", "chunk_b", "chunk_c", "chunk_d", "chunk_e", "chunk_f",
-	"chunk_mode"}
+	"chunk_mode",
+	"csc2_bs_x1", "csc2_bs_x2", "csc2_bs_y1", "csc2_bs_y2", "cosh2_bs_x1", "cosh2_bs_x2", "cosh2_bs_y1",
+	"cosh2_bs_y2", "cot2_bs_x1", "cot2_bs_x2", "cot2_bs_y1", "cot2_bs_y2", "coth2_bs_x1", "coth2_bs_x2",
+	"coth2_bs_y1", "coth2_bs_y2", "sech2_bs_x1", "sech2_bs_x2", "sech2_bs_y1", "sech2_bs_y2", "sinh2_bs_x1",
+	"sinh2_bs_x2", "sinh2_bs_y1", "sinh2_bs_y2", "tan2_bs_x1", "tan2_bs_x2", "tan2_bs_y1", "tan2_bs_y2",
+	"tanh2_bs_x1", "tanh2_bs_x2", "tanh2_bs_y1", "tanh2_bs_y2", "exp2_bs_x1", "exp2_bs_y1", "exp2_bs_y2"}

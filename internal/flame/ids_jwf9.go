@@ -45,6 +45,20 @@ const (
 	VarCpow3Wf
 	VarSpirograph3D
 	VarChunk
+	// variations_jwf9d.go
+	VarCsc2Bs
+	VarCosh2Bs
+	VarCot2Bs
+	VarCoth2Bs
+	VarSech2Bs
+	VarSinh2Bs
+	VarTan2Bs
+	VarTanh2Bs
+	VarExp2Bs
+	VarInflateZ1
+	VarInflateZ4
+	VarInflateZ5
+	VarInflateZ6
 	NumVars // all the variations the CPU has
 )
 
@@ -168,5 +182,40 @@ const (
 	PChunkE
 	PChunkF
 	PChunkMode
+	PCsc2BsX1
+	PCsc2BsX2
+	PCsc2BsY1
+	PCsc2BsY2
+	PCosh2BsX1
+	PCosh2BsX2
+	PCosh2BsY1
+	PCosh2BsY2
+	PCot2BsX1
+	PCot2BsX2
+	PCot2BsY1
+	PCot2BsY2
+	PCoth2BsX1
+	PCoth2BsX2
+	PCoth2BsY1
+	PCoth2BsY2
+	PSech2BsX1
+	PSech2BsX2
+	PSech2BsY1
+	PSech2BsY2
+	PSinh2BsX1
+	PSinh2BsX2
+	PSinh2BsY1
+	PSinh2BsY2
+	PTan2BsX1
+	PTan2BsX2
+	PTan2BsY1
+	PTan2BsY2
+	PTanh2BsX1
+	PTanh2BsX2
+	PTanh2BsY1
+	PTanh2BsY2
+	PExp2BsX1
+	PExp2BsY1
+	PExp2BsY2
 	NumParams // all the parameters the CPU has
 )

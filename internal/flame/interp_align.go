@@ -215,6 +215,15 @@ var varParams = map[VarID][]ParamID{
 	VarCpow3Wf:           paramRange(PCpow3WfR, PCpow3WfOffset2),
 	VarSpirograph3D:      paramRange(PSpirograph3DA, PSpirograph3DDirectColor),
 	VarChunk:             paramRange(PChunkA, PChunkMode),
+	VarCsc2Bs:            paramRange(PCsc2BsX1, PCsc2BsY2),
+	VarCosh2Bs:           paramRange(PCosh2BsX1, PCosh2BsY2),
+	VarCot2Bs:            paramRange(PCot2BsX1, PCot2BsY2),
+	VarCoth2Bs:           paramRange(PCoth2BsX1, PCoth2BsY2),
+	VarSech2Bs:           paramRange(PSech2BsX1, PSech2BsY2),
+	VarSinh2Bs:           paramRange(PSinh2BsX1, PSinh2BsY2),
+	VarTan2Bs:            paramRange(PTan2BsX1, PTan2BsY2),
+	VarTanh2Bs:           paramRange(PTanh2BsX1, PTanh2BsY2),
+	VarExp2Bs:            paramRange(PExp2BsX1, PExp2BsY2),
 }
 
 // align is flam3_align over the keyframes src.

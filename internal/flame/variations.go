@@ -85,7 +85,7 @@ var varDraws = [NumVars]uint8{
 	VarXtrb: 2, VarGaussian: 5, VarMirrorX: 1, VarWavesn: 1, VarNBlur: 4, VarBlade3D: 1, VarJulian3Dx: 1, VarTileHlp: 1, VarFalloff2: 4,
 	VarAcosh: 1, VarAcosech: 1, VarBTransform: 1, VarGlynnSim1: 3,
 	VarCircleblur: 2, VarMapleLeaf: 2, VarJapaneseMapleLeaf: 2, VarLissajous: 2,
-	VarGlynnSim2: 2, VarDSpherical: 1, VarEJulia: 1, VarCpow3Wf: 3, VarSpirograph3D: 13,
+	VarGlynnSim2: 2, VarDSpherical: 1, VarEJulia: 1, VarCpow3Wf: 3, VarSpirograph3D: 13, VarInflateZ4: 1,
 }
 
 // varState is flam3's flam3_iter_helper: the affine output, the running sum

@@ -35,6 +35,7 @@ func jwf9cDefaultParams(p *Params) {
 	p[PCpow3WfDiscreteSpread], p[PCpow3WfOffset2] = 1, 1
 	p[PSpirograph3DA], p[PSpirograph3DB], p[PSpirograph3DC], p[PSpirograph3DTmax] = 1, -0.3, 0.4, 1000
 	p[PChunkA], p[PChunkC], p[PChunkF] = 1, 1, -1
+	jwf9dDefaultParams(p)
 }
 
 // applyJWF9c adds plugin variation id with weight w to s (applyJWF9b's rest).
@@ -74,6 +75,8 @@ func (s *varState) applyJWF9c(id VarID, w float64, r *rng.Stream) {
 			s.px += x
 			s.py += y
 		}
+	default:
+		s.applyJWF9d(id, w, r)
 	}
 }
 

@@ -44,6 +44,10 @@ var jwfClass = map[VarID]string{
 	VarGlynnSim2: "GlynnSim2Func", VarDSpherical: "DSphericalFunc", VarMinkowskope: "MinkowskopeFunc",
 	VarCirclesplit: "CirclesplitFunc", VarEJulia: "EJuliaFunc", VarCirclize2: "Circlize2Func", VarCpow3Wf: "CPow3WFFunc",
 	VarSpirograph3D: "Spirograph3DFunc", VarChunk: "ChunkFunc",
+	VarCsc2Bs: "Csc2_BSFunc", VarCosh2Bs: "Cosh2_BSFunc", VarCot2Bs: "Cot2_BSFunc", VarCoth2Bs: "Coth2_BSFunc",
+	VarSech2Bs: "Sech2_BSFunc", VarSinh2Bs: "Sinh2_BSFunc", VarTan2Bs: "Tan2_BSFunc", VarTanh2Bs: "Tanh2_BSFunc",
+	VarExp2Bs: "Exp2_BSFunc", VarInflateZ1: "InflateZ_1Func", VarInflateZ4: "InflateZ_4Func", VarInflateZ5: "InflateZ_5Func",
+	VarInflateZ6: "InflateZ_6Func",
 	// waves2b is not here: its class needs the colt library's Bessel J1,
 	// which the harness does not build; TestJWF5Variations pins it by hand.
 }
@@ -161,6 +165,7 @@ func jwfCases() [][]jwfTerm {
 	cs = append(cs, jwf9RefCases()...)
 	cs = append(cs, jwf9bRefCases()...)
 	cs = append(cs, jwf9cRefCases()...)
+	cs = append(cs, jwf9dRefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {

@@ -99,7 +99,12 @@ func varTestParams() Params {
 		PCirclesplitCsRadius: 0.8, PCirclesplitCsSplit: 0.3, PEJuliaPower: 3, PCirclize2Hole: 0.1, PCpow3WfR: 1,
 		PCpow3WfA: 0.2, PCpow3WfDivisor: 2, PCpow3WfSpread: 1.5, PCpow3WfDiscreteSpread: 1, PCpow3WfOffset2: 1,
 		PSpirograph3DA: 1, PSpirograph3DB: 0.4, PSpirograph3DC: 0.3, PSpirograph3DTmax: 10, PSpirograph3DWidth: 0.1,
-		PChunkA: 1, PChunkC: 1, PChunkF: -1,
+		PChunkA: 1, PChunkC: 1, PChunkF: -1, PCsc2BsX1: 1, PCsc2BsX2: 0.8, PCsc2BsY1: 1.2, PCsc2BsY2: 1,
+		PCosh2BsX1: 1, PCosh2BsX2: 0.7, PCosh2BsY1: 1, PCosh2BsY2: 1.3, PCot2BsX1: 2, PCot2BsX2: 1.5, PCot2BsY1: 2,
+		PCot2BsY2: 2.5, PCoth2BsX1: 2, PCoth2BsX2: 2.5, PCoth2BsY1: 2, PCoth2BsY2: 1.5, PSech2BsX1: 1.25, PSech2BsX2: 0.75,
+		PSech2BsY1: 1.5, PSech2BsY2: 0.75, PSinh2BsX1: 1, PSinh2BsX2: 0.9, PSinh2BsY1: 1.1, PSinh2BsY2: 1, PTan2BsX1: 2,
+		PTan2BsX2: 1.6, PTan2BsY1: 2, PTan2BsY2: 2.4, PTanh2BsX1: 2, PTanh2BsX2: 2.4, PTanh2BsY1: 2, PTanh2BsY2: 1.6,
+		PExp2BsX1: 1, PExp2BsY1: 1, PExp2BsY2: 0.8,
 	}
 	for id, v := range set {
 		p[id] = v
@@ -337,7 +342,8 @@ func TestVarAllImplemented(t *testing.T) {
 }
 
 // zOnly are the JWildfire variations that move z only, so add nothing to x, y.
-var zOnly = map[VarID]bool{VarFlatten: true, VarZscale: true, VarZtranslate: true, VarZcone: true, VarInflateZ3: true}
+var zOnly = map[VarID]bool{VarFlatten: true, VarZscale: true, VarZtranslate: true, VarZcone: true, VarInflateZ3: true,
+	VarInflateZ1: true, VarInflateZ4: true, VarInflateZ5: true, VarInflateZ6: true}
 
 // TestVarFinite runs every variation at 1000 random points, with flam3's
 // default parameters and with the test parameters: all results must pass

@@ -23,7 +23,9 @@ Acosh Acosech Acoth Foci_3D Mobius Bilinear LinearT3D Murl Shredlin Target Butte
 BTransform GlynnSim1 Hypertile Truchet
 MCarpet CircleBlur Cos2_BS Sec2_BS InflateZ_3 MapleLeaf JapaneseMapleLeaf Disc3D Lissajous Oscilloscope2 Spligon WDisc
 GlynnSim2 DSpherical Minkowskope Circlesplit EJulia Circlize2 CPow3WF Spirograph3D Chunk
-Csc2_BS Cosh2_BS Cot2_BS Coth2_BS Sech2_BS Sinh2_BS Tan2_BS Tanh2_BS Exp2_BS InflateZ_1 InflateZ_4 InflateZ_5 InflateZ_6"
+Csc2_BS Cosh2_BS Cot2_BS Coth2_BS Sech2_BS Sinh2_BS Tan2_BS Tanh2_BS Exp2_BS InflateZ_1 InflateZ_4 InflateZ_5 InflateZ_6
+Cardioid Checks BlurCircle FlipCircle FlipY Invpolar Secq Tanhq Sph3D Square3D Squarize Sigmoid Shift TwoFace TanCos
+WhitneyUmbrella Rays2 Petal Triangle Cone"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -77,6 +79,7 @@ public final class MathLib {
   public static double exp(double v) { return Math.exp(v); }
   public static double sinh(double v) { return Math.sinh(v); }
   public static double cosh(double v) { return Math.cosh(v); }
+  public static double tanh(double v) { return Math.tanh(v); }
   public static double acosh(double d) { return log(sqrt(pow(d, 2.0) - 1.0) + d); } // JWildfire's formula
   public static double log(double v) { return Math.log(v); }
   public static double pow(double a, double b) { return Math.pow(a, b); }

@@ -181,7 +181,10 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"oscilloscope2", "spligon", "wdisc", "glynnSim2", "d_spherical", "minkowskope", "circlesplit", "eJulia", "circlize2",
 	"cpow3_wf", "spirograph3D", "chunk",
 	"csc2_bs", "cosh2_bs", "cot2_bs", "coth2_bs", "sech2_bs", "sinh2_bs", "tan2_bs", "tanh2_bs", "exp2_bs",
-	"inflateZ_1", "inflateZ_4", "inflateZ_5", "inflateZ_6"}
+	"inflateZ_1", "inflateZ_4", "inflateZ_5", "inflateZ_6",
+	"cardioid", "checks", "blur_circle", "flipcircle", "flipy", "invpolar", "secq", "tanhq", "sph3D",
+	"square3D", "squarize", "sigmoid", "shift", "twoface", "tancos", "whitney_umbrella", "rays2", "petal",
+	"triangle", "cone"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -576,4 +579,9 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"cosh2_bs_y2", "cot2_bs_x1", "cot2_bs_x2", "cot2_bs_y1", "cot2_bs_y2", "coth2_bs_x1", "coth2_bs_x2",
 	"coth2_bs_y1", "coth2_bs_y2", "sech2_bs_x1", "sech2_bs_x2", "sech2_bs_y1", "sech2_bs_y2", "sinh2_bs_x1",
 	"sinh2_bs_x2", "sinh2_bs_y1", "sinh2_bs_y2", "tan2_bs_x1", "tan2_bs_x2", "tan2_bs_y1", "tan2_bs_y2",
-	"tanh2_bs_x1", "tanh2_bs_x2", "tanh2_bs_y1", "tanh2_bs_y2", "exp2_bs_x1", "exp2_bs_y1", "exp2_bs_y2"}
+	"tanh2_bs_x1", "tanh2_bs_x2", "tanh2_bs_y1", "tanh2_bs_y2", "exp2_bs_x1", "exp2_bs_y1", "exp2_bs_y2",
+	"cardioid_a", "checks_x", "checks_y", "checks_size", "checks_rnd", "sph3D_x", "sph3D_y", "sph3D_z",
+	"sigmoid_shiftx", "sigmoid_shifty", "shift_shift_x", "shift_shift_y", "shift_angle", "triangle_x1",
+	"triangle_y1", "triangle_z1", "triangle_x2", "triangle_y2", "triangle_z2", "triangle_x3", "triangle_y3",
+	"triangle_z3", "cone_radius1", "cone_radius2", "cone_size1", "cone_size2", "cone_ywave", "cone_xwave",
+	"cone_height", "cone_warp", "cone_weight"}

@@ -59,6 +59,27 @@ const (
 	VarInflateZ4
 	VarInflateZ5
 	VarInflateZ6
+	// variations_jwf9e.go
+	VarCardioid
+	VarChecks
+	VarBlurCircle
+	VarFlipcircle
+	VarFlipy
+	VarInvpolar
+	VarSecq
+	VarTanhq
+	VarSph3D
+	VarSquare3D
+	VarSquarize
+	VarSigmoid
+	VarShift
+	VarTwoface
+	VarTancos
+	VarWhitneyUmbrella
+	VarRays2
+	VarPetal
+	VarTriangle
+	VarCone
 	NumVars // all the variations the CPU has
 )
 
@@ -217,5 +238,36 @@ const (
 	PExp2BsX1
 	PExp2BsY1
 	PExp2BsY2
+	PCardioidA
+	PChecksX
+	PChecksY
+	PChecksSize
+	PChecksRnd
+	PSph3DX
+	PSph3DY
+	PSph3DZ
+	PSigmoidShiftx
+	PSigmoidShifty
+	PShiftShiftX
+	PShiftShiftY
+	PShiftAngle
+	PTriangleX1
+	PTriangleY1
+	PTriangleZ1
+	PTriangleX2
+	PTriangleY2
+	PTriangleZ2
+	PTriangleX3
+	PTriangleY3
+	PTriangleZ3
+	PConeRadius1
+	PConeRadius2
+	PConeSize1
+	PConeSize2
+	PConeYwave
+	PConeXwave
+	PConeHeight
+	PConeWarp
+	PConeWeight
 	NumParams // all the parameters the CPU has
 )

@@ -224,6 +224,13 @@ var varParams = map[VarID][]ParamID{
 	VarTan2Bs:            paramRange(PTan2BsX1, PTan2BsY2),
 	VarTanh2Bs:           paramRange(PTanh2BsX1, PTanh2BsY2),
 	VarExp2Bs:            paramRange(PExp2BsX1, PExp2BsY2),
+	VarCardioid:          {PCardioidA},
+	VarChecks:            paramRange(PChecksX, PChecksRnd),
+	VarSph3D:             paramRange(PSph3DX, PSph3DZ),
+	VarSigmoid:           {PSigmoidShiftx, PSigmoidShifty},
+	VarShift:             paramRange(PShiftShiftX, PShiftAngle),
+	VarTriangle:          paramRange(PTriangleX1, PTriangleZ3),
+	VarCone:              paramRange(PConeRadius1, PConeWeight),
 }
 
 // align is flam3_align over the keyframes src.

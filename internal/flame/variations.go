@@ -86,6 +86,7 @@ var varDraws = [NumVars]uint8{
 	VarAcosh: 1, VarAcosech: 1, VarBTransform: 1, VarGlynnSim1: 3,
 	VarCircleblur: 2, VarMapleLeaf: 2, VarJapaneseMapleLeaf: 2, VarLissajous: 2,
 	VarGlynnSim2: 2, VarDSpherical: 1, VarEJulia: 1, VarCpow3Wf: 3, VarSpirograph3D: 13, VarInflateZ4: 1,
+	VarChecks: 2, VarBlurCircle: 2, VarSquare3D: 3, VarTriangle: 2, VarCone: 1,
 }
 
 // varState is flam3's flam3_iter_helper: the affine output, the running sum

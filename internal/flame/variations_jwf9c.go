@@ -196,24 +196,7 @@ func (s *varState) eJulia(w float64, r *rng.Stream) {
 // circlize2: the square rings about the origin wrapped onto circles (plus
 // hole).
 func (s *varState) circlize2(w float64) {
-	x, y := s.tx, s.ty
-	ax, ay := math.Abs(x), math.Abs(y)
-	var side, perim float64
-	if ax >= ay {
-		side = ax
-		if x >= ay {
-			perim = ax + y
-		} else {
-			perim = 5*ax - y
-		}
-	} else {
-		side = ay
-		if y >= ax {
-			perim = 3*ay - x
-		} else {
-			perim = 7*ay + x
-		}
-	}
+	side, perim := squareRing(s.tx, s.ty)
 	rr := w * (side + s.p[PCirclize2Hole])
 	sn, cs := math.Sincos(math.Pi/4*perim/side - math.Pi/4)
 	s.px += rr * cs

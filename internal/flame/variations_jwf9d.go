@@ -27,6 +27,7 @@ func jwf9dDefaultParams(p *Params) {
 		p[d.first], p[d.first+1], p[d.first+2], p[d.first+3] = d.x1, d.x2, d.y1, d.y2
 	}
 	p[PExp2BsX1], p[PExp2BsY1], p[PExp2BsY2] = 1, 1, 1
+	jwf9eDefaultParams(p)
 }
 
 // bsFirst is the first parameter (x1) of each "_bs" variation with four.
@@ -74,6 +75,8 @@ func (s *varState) applyJWF9d(id VarID, w float64, r *rng.Stream) {
 	case VarInflateZ6:
 		a := math.Atan2(y, x)
 		s.pz += w * (1.5 - math.Acos(math.Sin(a)*a*math.Sin(y-x)*0.5))
+	default:
+		s.applyJWF9e(id, w, r)
 	}
 }
 

@@ -47,7 +47,12 @@ var jwfClass = map[VarID]string{
 	VarCsc2Bs: "Csc2_BSFunc", VarCosh2Bs: "Cosh2_BSFunc", VarCot2Bs: "Cot2_BSFunc", VarCoth2Bs: "Coth2_BSFunc",
 	VarSech2Bs: "Sech2_BSFunc", VarSinh2Bs: "Sinh2_BSFunc", VarTan2Bs: "Tan2_BSFunc", VarTanh2Bs: "Tanh2_BSFunc",
 	VarExp2Bs: "Exp2_BSFunc", VarInflateZ1: "InflateZ_1Func", VarInflateZ4: "InflateZ_4Func", VarInflateZ5: "InflateZ_5Func",
-	VarInflateZ6: "InflateZ_6Func",
+	VarInflateZ6: "InflateZ_6Func", VarCardioid: "CardioidFunc", VarChecks: "ChecksFunc", VarBlurCircle: "BlurCircleFunc",
+	VarFlipcircle: "FlipCircleFunc", VarFlipy: "FlipYFunc", VarInvpolar: "InvpolarFunc", VarSecq: "SecqFunc",
+	VarTanhq: "TanhqFunc", VarSph3D: "Sph3DFunc", VarSquare3D: "Square3DFunc", VarSquarize: "SquarizeFunc",
+	VarSigmoid: "SigmoidFunc", VarShift: "ShiftFunc", VarTwoface: "TwoFaceFunc", VarTancos: "TanCosFunc",
+	VarWhitneyUmbrella: "WhitneyUmbrellaFunc", VarRays2: "Rays2Func", VarPetal: "PetalFunc", VarTriangle: "TriangleFunc",
+	VarCone: "ConeFunc",
 	// waves2b is not here: its class needs the colt library's Bessel J1,
 	// which the harness does not build; TestJWF5Variations pins it by hand.
 }
@@ -166,6 +171,7 @@ func jwfCases() [][]jwfTerm {
 	cs = append(cs, jwf9bRefCases()...)
 	cs = append(cs, jwf9cRefCases()...)
 	cs = append(cs, jwf9dRefCases()...)
+	cs = append(cs, jwf9eRefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {

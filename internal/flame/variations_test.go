@@ -104,7 +104,10 @@ func varTestParams() Params {
 		PCot2BsY2: 2.5, PCoth2BsX1: 2, PCoth2BsX2: 2.5, PCoth2BsY1: 2, PCoth2BsY2: 1.5, PSech2BsX1: 1.25, PSech2BsX2: 0.75,
 		PSech2BsY1: 1.5, PSech2BsY2: 0.75, PSinh2BsX1: 1, PSinh2BsX2: 0.9, PSinh2BsY1: 1.1, PSinh2BsY2: 1, PTan2BsX1: 2,
 		PTan2BsX2: 1.6, PTan2BsY1: 2, PTan2BsY2: 2.4, PTanh2BsX1: 2, PTanh2BsX2: 2.4, PTanh2BsY1: 2, PTanh2BsY2: 1.6,
-		PExp2BsX1: 1, PExp2BsY1: 1, PExp2BsY2: 0.8,
+		PExp2BsX1: 1, PExp2BsY1: 1, PExp2BsY2: 0.8, PCardioidA: 2, PChecksX: 2, PChecksY: 1, PChecksSize: 0.5, PChecksRnd: 0.3,
+		PSph3DX: 0.8, PSph3DY: 1, PSph3DZ: 0.5, PSigmoidShiftx: 2, PSigmoidShifty: 0.5, PShiftShiftX: 0.2, PShiftAngle: 30,
+		PTriangleX1: -0.3, PTriangleX2: 0.3, PTriangleY3: 0.4, PConeRadius1: 0.5, PConeRadius2: 1, PConeSize1: 0.5,
+		PConeSize2: 2, PConeYwave: 1, PConeXwave: 1, PConeHeight: 1, PConeWarp: 1, PConeWeight: 2,
 	}
 	for id, v := range set {
 		p[id] = v

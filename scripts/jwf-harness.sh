@@ -25,7 +25,8 @@ MCarpet CircleBlur Cos2_BS Sec2_BS InflateZ_3 MapleLeaf JapaneseMapleLeaf Disc3D
 GlynnSim2 DSpherical Minkowskope Circlesplit EJulia Circlize2 CPow3WF Spirograph3D Chunk
 Csc2_BS Cosh2_BS Cot2_BS Coth2_BS Sech2_BS Sinh2_BS Tan2_BS Tanh2_BS Exp2_BS InflateZ_1 InflateZ_4 InflateZ_5 InflateZ_6
 Cardioid Checks BlurCircle FlipCircle FlipY Invpolar Secq Tanhq Sph3D Square3D Squarize Sigmoid Shift TwoFace TanCos
-WhitneyUmbrella Rays2 Petal Triangle Cone"
+WhitneyUmbrella Rays2 Petal Triangle Cone
+PowBlock Loonie2 Hypershift Ennepers2 EScale Pyramid Line SphericalN Lozi Henon CPow3 Hypertile3D"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"

@@ -184,7 +184,9 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"inflateZ_1", "inflateZ_4", "inflateZ_5", "inflateZ_6",
 	"cardioid", "checks", "blur_circle", "flipcircle", "flipy", "invpolar", "secq", "tanhq", "sph3D",
 	"square3D", "squarize", "sigmoid", "shift", "twoface", "tancos", "whitney_umbrella", "rays2", "petal",
-	"triangle", "cone"}
+	"triangle", "cone",
+	"pow_block", "loonie2", "hypershift", "ennepers2", "eScale", "pyramid", "line", "sphericalN", "lozi",
+	"henon", "cpow3", "hypertile3D"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -584,4 +586,10 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"sigmoid_shiftx", "sigmoid_shifty", "shift_shift_x", "shift_shift_y", "shift_angle", "triangle_x1",
 	"triangle_y1", "triangle_z1", "triangle_x2", "triangle_y2", "triangle_z2", "triangle_x3", "triangle_y3",
 	"triangle_z3", "cone_radius1", "cone_radius2", "cone_size1", "cone_size2", "cone_ywave", "cone_xwave",
-	"cone_height", "cone_warp", "cone_weight"}
+	"cone_height", "cone_warp", "cone_weight",
+	"pow_block_numerator", "pow_block_denominator", "pow_block_root", "pow_block_correctn",
+	"pow_block_correctd", "loonie2_sides", "loonie2_star", "loonie2_circle", "hypershift_shift",
+	"hypershift_stretch", "ennepers2_a", "ennepers2_b", "ennepers2_c", "eScale_scale", "eScale_angle",
+	"line_delta", "line_phi", "sphericalN_power", "sphericalN_dist", "lozi_a", "lozi_b", "lozi_c", "henon_a",
+	"henon_b", "henon_c", "cpow3_r", "cpow3_d", "cpow3_divisor", "cpow3_spread", "hypertile3D_p",
+	"hypertile3D_q", "hypertile3D_n"}

@@ -80,6 +80,19 @@ const (
 	VarPetal
 	VarTriangle
 	VarCone
+	// variations_jwf9f.go
+	VarPowBlock
+	VarLoonie2
+	VarHypershift
+	VarEnnepers2
+	VarEScale
+	VarPyramid
+	VarLine
+	VarSphericalN
+	VarLozi
+	VarHenon
+	VarCpow3
+	VarHypertile3D
 	NumVars // all the variations the CPU has
 )
 
@@ -269,5 +282,37 @@ const (
 	PConeHeight
 	PConeWarp
 	PConeWeight
+	PPowBlockNumerator
+	PPowBlockDenominator
+	PPowBlockRoot
+	PPowBlockCorrectn
+	PPowBlockCorrectd
+	PLoonie2Sides
+	PLoonie2Star
+	PLoonie2Circle
+	PHypershiftShift
+	PHypershiftStretch
+	PEnnepers2A
+	PEnnepers2B
+	PEnnepers2C
+	PEScaleScale
+	PEScaleAngle
+	PLineDelta
+	PLinePhi
+	PSphericalNPower
+	PSphericalNDist
+	PLoziA
+	PLoziB
+	PLoziC
+	PHenonA
+	PHenonB
+	PHenonC
+	PCpow3R
+	PCpow3D
+	PCpow3Divisor
+	PCpow3Spread
+	PHypertile3DP
+	PHypertile3DQ
+	PHypertile3DN
 	NumParams // all the parameters the CPU has
 )

@@ -231,6 +231,17 @@ var varParams = map[VarID][]ParamID{
 	VarShift:             paramRange(PShiftShiftX, PShiftAngle),
 	VarTriangle:          paramRange(PTriangleX1, PTriangleZ3),
 	VarCone:              paramRange(PConeRadius1, PConeWeight),
+	VarPowBlock:          paramRange(PPowBlockNumerator, PPowBlockCorrectd),
+	VarLoonie2:           paramRange(PLoonie2Sides, PLoonie2Circle),
+	VarHypershift:        {PHypershiftShift, PHypershiftStretch},
+	VarEnnepers2:         paramRange(PEnnepers2A, PEnnepers2C),
+	VarEScale:            {PEScaleScale, PEScaleAngle},
+	VarLine:              {PLineDelta, PLinePhi},
+	VarSphericalN:        {PSphericalNPower, PSphericalNDist},
+	VarLozi:              paramRange(PLoziA, PLoziC),
+	VarHenon:             paramRange(PHenonA, PHenonC),
+	VarCpow3:             paramRange(PCpow3R, PCpow3Spread),
+	VarHypertile3D:       paramRange(PHypertile3DP, PHypertile3DN),
 }
 
 // align is flam3_align over the keyframes src.

@@ -87,6 +87,7 @@ var varDraws = [NumVars]uint8{
 	VarCircleblur: 2, VarMapleLeaf: 2, VarJapaneseMapleLeaf: 2, VarLissajous: 2,
 	VarGlynnSim2: 2, VarDSpherical: 1, VarEJulia: 1, VarCpow3Wf: 3, VarSpirograph3D: 13, VarInflateZ4: 1,
 	VarChecks: 2, VarBlurCircle: 2, VarSquare3D: 3, VarTriangle: 2, VarCone: 1,
+	VarPowBlock: 1, VarLine: 1, VarSphericalN: 1, VarCpow3: 4,
 }
 
 // varState is flam3's flam3_iter_helper: the affine output, the running sum

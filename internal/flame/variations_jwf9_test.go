@@ -20,6 +20,8 @@ func jwf9Defaults(id VarID) []jwfParam {
 		return bwrapsParams(1, 0, 1, 0, 0)
 	case VarTarget:
 		return []jwfParam{{PTargetEven, "even", math.Pi + 0.5}, {PTargetOdd, "odd", math.Pi + 0.5}, {PTargetSize, "size", 0.875}}
+	case VarPowBlock:
+		return []jwfParam{{PPowBlockNumerator, "numerator", 4.5}, {PPowBlockDenominator, "denominator", 2.5}}
 	}
 	return nil
 }

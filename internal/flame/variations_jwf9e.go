@@ -32,6 +32,7 @@ func jwf9eDefaultParams(p *Params) {
 	p[PTriangleX3], p[PTriangleY3] = 0.2, 0.1
 	p[PConeRadius1], p[PConeRadius2], p[PConeSize1], p[PConeSize2] = 0.5, 1, 0.5, 2
 	p[PConeYwave], p[PConeXwave], p[PConeHeight], p[PConeWarp], p[PConeWeight] = 1, 1, 1, 1, 2
+	jwf9fDefaultParams(p)
 }
 
 // applyJWF9e adds plugin variation id with weight w to s (applyJWF9d's rest).
@@ -147,6 +148,8 @@ func (s *varState) applyJWF9e(id VarID, w float64, r *rng.Stream) {
 		s.px += rr * math.Cos(xx*p[PConeXwave])
 		s.py += rr * math.Sin(xx*p[PConeYwave])
 		s.pz += rr * p[PConeHeight]
+	default:
+		s.applyJWF9f(id, w, r)
 	}
 }
 

@@ -52,7 +52,10 @@ var jwfClass = map[VarID]string{
 	VarTanhq: "TanhqFunc", VarSph3D: "Sph3DFunc", VarSquare3D: "Square3DFunc", VarSquarize: "SquarizeFunc",
 	VarSigmoid: "SigmoidFunc", VarShift: "ShiftFunc", VarTwoface: "TwoFaceFunc", VarTancos: "TanCosFunc",
 	VarWhitneyUmbrella: "WhitneyUmbrellaFunc", VarRays2: "Rays2Func", VarPetal: "PetalFunc", VarTriangle: "TriangleFunc",
-	VarCone: "ConeFunc",
+	VarCone: "ConeFunc", VarPowBlock: "PowBlockFunc", VarLoonie2: "Loonie2Func", VarHypershift: "HypershiftFunc",
+	VarEnnepers2: "Ennepers2Func", VarEScale: "EScaleFunc", VarPyramid: "PyramidFunc", VarLine: "LineFunc",
+	VarSphericalN: "SphericalNFunc", VarLozi: "LoziFunc", VarHenon: "HenonFunc", VarCpow3: "CPow3Func",
+	VarHypertile3D: "Hypertile3DFunc",
 	// waves2b is not here: its class needs the colt library's Bessel J1,
 	// which the harness does not build; TestJWF5Variations pins it by hand.
 }
@@ -172,6 +175,7 @@ func jwfCases() [][]jwfTerm {
 	cs = append(cs, jwf9cRefCases()...)
 	cs = append(cs, jwf9dRefCases()...)
 	cs = append(cs, jwf9eRefCases()...)
+	cs = append(cs, jwf9fRefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {
@@ -192,7 +196,7 @@ func jwfCases() [][]jwfTerm {
 			tm.params = []jwfParam{{PJulian3DxPower, "power", 2}}
 		case VarJuliaq:
 			tm.params = []jwfParam{{PJuliaqPower, "power", 3}}
-		case VarMobiusFr, VarBwraps, VarTarget: // defaults differ from the class's (or are random there)
+		case VarMobiusFr, VarBwraps, VarTarget, VarPowBlock: // defaults differ from the class's (or are random there)
 			tm.params = jwf9Defaults(id)
 		}
 		cs = append(cs, []jwfTerm{tm})

@@ -108,6 +108,11 @@ func varTestParams() Params {
 		PSph3DX: 0.8, PSph3DY: 1, PSph3DZ: 0.5, PSigmoidShiftx: 2, PSigmoidShifty: 0.5, PShiftShiftX: 0.2, PShiftAngle: 30,
 		PTriangleX1: -0.3, PTriangleX2: 0.3, PTriangleY3: 0.4, PConeRadius1: 0.5, PConeRadius2: 1, PConeSize1: 0.5,
 		PConeSize2: 2, PConeYwave: 1, PConeXwave: 1, PConeHeight: 1, PConeWarp: 1, PConeWeight: 2,
+		PPowBlockNumerator: 3, PPowBlockDenominator: 2, PPowBlockRoot: 1, PPowBlockCorrectn: 1, PPowBlockCorrectd: 1,
+		PLoonie2Sides: 5, PLoonie2Star: 0.2, PLoonie2Circle: 0.3, PHypershiftShift: 0.5, PHypershiftStretch: 1,
+		PEnnepers2A: 1, PEnnepers2B: 0.4, PEnnepers2C: 0.1, PEScaleScale: 1.5, PEScaleAngle: 0.2, PLineDelta: 0.3,
+		PLinePhi: 0.1, PSphericalNPower: 3, PSphericalNDist: 1, PLoziA: 0.5, PLoziB: 1, PLoziC: 1, PHenonA: 0.5, PHenonB: 1,
+		PHenonC: 1, PCpow3R: 1, PCpow3D: 1.5, PCpow3Divisor: 2, PCpow3Spread: 1, PHypertile3DP: 4, PHypertile3DQ: 5,
 	}
 	for id, v := range set {
 		p[id] = v

@@ -5,7 +5,7 @@
 package flame
 
 // VarID identifies a variation; values are flam3's VAR_* numbers.
-type VarID uint8
+type VarID uint16
 
 const (
 	VarLinear VarID = iota
@@ -186,7 +186,9 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"square3D", "squarize", "sigmoid", "shift", "twoface", "tancos", "whitney_umbrella", "rays2", "petal",
 	"triangle", "cone",
 	"pow_block", "loonie2", "hypershift", "ennepers2", "eScale", "pyramid", "line", "sphericalN", "lozi",
-	"henon", "cpow3", "hypertile3D"}
+	"henon", "cpow3", "hypertile3D",
+	"superShape3d", "eMotion", "hypertile3D2", "cubic3D", "collideoscope", "asteria", "falloff", "rotate_y",
+	"rotate_z", "rblur", "sphereblur", "bcircle", "Spherical3D"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -592,4 +594,13 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"hypershift_stretch", "ennepers2_a", "ennepers2_b", "ennepers2_c", "eScale_scale", "eScale_angle",
 	"line_delta", "line_phi", "sphericalN_power", "sphericalN_dist", "lozi_a", "lozi_b", "lozi_c", "henon_a",
 	"henon_b", "henon_c", "cpow3_r", "cpow3_d", "cpow3_divisor", "cpow3_spread", "hypertile3D_p",
-	"hypertile3D_q", "hypertile3D_n"}
+	"hypertile3D_q", "hypertile3D_n",
+	"superShape3d_rho", "superShape3d_phi", "superShape3d_m1", "superShape3d_m2", "superShape3d_a1",
+	"superShape3d_a2", "superShape3d_b1", "superShape3d_b2", "superShape3d_n1_1", "superShape3d_n1_2",
+	"superShape3d_n2_1", "superShape3d_n2_2", "superShape3d_n3_1", "superShape3d_n3_2", "superShape3d_spiral",
+	"superShape3d_toroidmap", "eMotion_move", "eMotion_rotate", "hypertile3D2_p", "hypertile3D2_q",
+	"cubic3D_xpand", "cubic3D_style", "collideoscope_a", "collideoscope_num", "asteria_alpha",
+	"falloff_scatter", "falloff_mindist", "falloff_mul_x", "falloff_mul_y", "falloff_mul_z", "falloff_x0",
+	"falloff_y0", "falloff_z0", "falloff_invert", "falloff_type", "falloff_boxpow", "rblur_strength",
+	"rblur_offset", "rblur_center_x", "rblur_center_y", "sphereblur_power", "bcircle_scale",
+	"bcircle_borderwidth"}

@@ -93,6 +93,20 @@ const (
 	VarHenon
 	VarCpow3
 	VarHypertile3D
+	// variations_jwf9g.go
+	VarSuperShape3d
+	VarEMotion
+	VarHypertile3D2
+	VarCubic3D
+	VarCollideoscope
+	VarAsteria
+	VarFalloffFr
+	VarRotateY
+	VarRotateZ
+	VarRblur
+	VarSphereblur
+	VarBcircle
+	VarSpherical3DFr
 	NumVars // all the variations the CPU has
 )
 
@@ -314,5 +328,48 @@ const (
 	PHypertile3DP
 	PHypertile3DQ
 	PHypertile3DN
+	PSuperShape3dRho
+	PSuperShape3dPhi
+	PSuperShape3dM1
+	PSuperShape3dM2
+	PSuperShape3dA1
+	PSuperShape3dA2
+	PSuperShape3dB1
+	PSuperShape3dB2
+	PSuperShape3dN11
+	PSuperShape3dN12
+	PSuperShape3dN21
+	PSuperShape3dN22
+	PSuperShape3dN31
+	PSuperShape3dN32
+	PSuperShape3dSpiral
+	PSuperShape3dToroidmap
+	PEMotionMove
+	PEMotionRotate
+	PHypertile3D2P
+	PHypertile3D2Q
+	PCubic3DXpand
+	PCubic3DStyle
+	PCollideoscopeA
+	PCollideoscopeNum
+	PAsteriaAlpha
+	PFalloffFrScatter
+	PFalloffFrMindist
+	PFalloffFrMulX
+	PFalloffFrMulY
+	PFalloffFrMulZ
+	PFalloffFrX0
+	PFalloffFrY0
+	PFalloffFrZ0
+	PFalloffFrInvert
+	PFalloffFrType
+	PFalloffFrBoxpow
+	PRblurStrength
+	PRblurOffset
+	PRblurCenterX
+	PRblurCenterY
+	PSphereblurPower
+	PBcircleScale
+	PBcircleBorderwidth
 	NumParams // all the parameters the CPU has
 )

@@ -242,6 +242,16 @@ var varParams = map[VarID][]ParamID{
 	VarHenon:             paramRange(PHenonA, PHenonC),
 	VarCpow3:             paramRange(PCpow3R, PCpow3Spread),
 	VarHypertile3D:       paramRange(PHypertile3DP, PHypertile3DN),
+	VarSuperShape3d:      paramRange(PSuperShape3dRho, PSuperShape3dToroidmap),
+	VarEMotion:           {PEMotionMove, PEMotionRotate},
+	VarHypertile3D2:      {PHypertile3D2P, PHypertile3D2Q},
+	VarCubic3D:           {PCubic3DXpand, PCubic3DStyle},
+	VarCollideoscope:     {PCollideoscopeA, PCollideoscopeNum},
+	VarAsteria:           {PAsteriaAlpha},
+	VarFalloffFr:         paramRange(PFalloffFrScatter, PFalloffFrBoxpow),
+	VarRblur:             paramRange(PRblurStrength, PRblurCenterY),
+	VarSphereblur:        {PSphereblurPower},
+	VarBcircle:           {PBcircleScale, PBcircleBorderwidth},
 }
 
 // align is flam3_align over the keyframes src.

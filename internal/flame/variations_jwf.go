@@ -72,7 +72,8 @@ func uses3D(id VarID) bool {
 		VarAxisSymmetryWf, VarBlade3D, VarJulian3Dx, VarFalloff2,
 		VarFoci3D, VarLinearT3D, VarButterfly3D, VarInflateZ3, VarDisc3D, VarSpirograph3D,
 		VarInflateZ1, VarInflateZ4, VarInflateZ5, VarInflateZ6, VarSecq, VarTanhq, VarSph3D, VarSquare3D,
-		VarWhitneyUmbrella, VarTriangle, VarCone, VarEnnepers2, VarPyramid, VarLine, VarHypertile3D:
+		VarWhitneyUmbrella, VarTriangle, VarCone, VarEnnepers2, VarPyramid, VarLine, VarHypertile3D,
+		VarSuperShape3d, VarHypertile3D2, VarCubic3D, VarFalloffFr, VarRotateY, VarRotateZ, VarSphereblur, VarSpherical3DFr:
 		return true
 	}
 	return false

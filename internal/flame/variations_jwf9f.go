@@ -34,6 +34,7 @@ func jwf9fDefaultParams(p *Params) {
 	p[PHenonA], p[PHenonB], p[PHenonC] = 0.5, 1, 1
 	p[PCpow3R], p[PCpow3D], p[PCpow3Divisor], p[PCpow3Spread] = 1, 1, 1, 1
 	p[PHypertile3DP], p[PHypertile3DQ] = 3, 7
+	jwf9gDefaultParams(p)
 }
 
 // applyJWF9f adds plugin variation id with weight w to s (applyJWF9e's rest).
@@ -93,6 +94,8 @@ func (s *varState) applyJWF9f(id VarID, w float64, r *rng.Stream) {
 		s.cpow3(w, r)
 	case VarHypertile3D:
 		s.hypertile3D(w)
+	default:
+		s.applyJWF9g(id, w, r)
 	}
 }
 

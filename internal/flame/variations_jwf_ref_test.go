@@ -55,7 +55,11 @@ var jwfClass = map[VarID]string{
 	VarCone: "ConeFunc", VarPowBlock: "PowBlockFunc", VarLoonie2: "Loonie2Func", VarHypershift: "HypershiftFunc",
 	VarEnnepers2: "Ennepers2Func", VarEScale: "EScaleFunc", VarPyramid: "PyramidFunc", VarLine: "LineFunc",
 	VarSphericalN: "SphericalNFunc", VarLozi: "LoziFunc", VarHenon: "HenonFunc", VarCpow3: "CPow3Func",
-	VarHypertile3D: "Hypertile3DFunc",
+	VarHypertile3D: "Hypertile3DFunc", VarSuperShape3d: "SuperShape3DFunc", VarEMotion: "EMotionFunc",
+	VarHypertile3D2: "Hypertile3D2Func", VarCubic3D: "Cubic_3DFunc", VarCollideoscope: "CollideoscopeFunc",
+	VarAsteria: "AsteriaFunc",
+	// falloff, rotate_y, rotate_z, rblur, sphereblur, bcircle and
+	// Spherical3D are Fractorium's: TestJWF9gByHand pins them.
 	// waves2b is not here: its class needs the colt library's Bessel J1,
 	// which the harness does not build; TestJWF5Variations pins it by hand.
 }
@@ -176,6 +180,7 @@ func jwfCases() [][]jwfTerm {
 	cs = append(cs, jwf9dRefCases()...)
 	cs = append(cs, jwf9eRefCases()...)
 	cs = append(cs, jwf9fRefCases()...)
+	cs = append(cs, jwf9gRefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {

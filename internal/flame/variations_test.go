@@ -113,6 +113,12 @@ func varTestParams() Params {
 		PEnnepers2A: 1, PEnnepers2B: 0.4, PEnnepers2C: 0.1, PEScaleScale: 1.5, PEScaleAngle: 0.2, PLineDelta: 0.3,
 		PLinePhi: 0.1, PSphericalNPower: 3, PSphericalNDist: 1, PLoziA: 0.5, PLoziB: 1, PLoziC: 1, PHenonA: 0.5, PHenonB: 1,
 		PHenonC: 1, PCpow3R: 1, PCpow3D: 1.5, PCpow3Divisor: 2, PCpow3Spread: 1, PHypertile3DP: 4, PHypertile3DQ: 5,
+		PSuperShape3dRho: 5, PSuperShape3dPhi: 2, PSuperShape3dM1: 4, PSuperShape3dM2: 3, PSuperShape3dA1: 1, PSuperShape3dA2: 1,
+		PSuperShape3dB1: 1, PSuperShape3dB2: 1, PSuperShape3dN11: 1, PSuperShape3dN12: 1, PSuperShape3dN21: 1,
+		PSuperShape3dN22: 1, PSuperShape3dN31: 1, PSuperShape3dN32: 1, PEMotionMove: 0.3, PEMotionRotate: 0.2,
+		PHypertile3D2P: 4, PHypertile3D2Q: 5, PCubic3DXpand: 0.3, PCubic3DStyle: 1, PCollideoscopeA: 0.2, PCollideoscopeNum: 3,
+		PAsteriaAlpha: 0.1, PFalloffFrScatter: 1, PFalloffFrMindist: 0.3, PFalloffFrMulX: 1, PFalloffFrMulY: 1,
+		PFalloffFrBoxpow: 2, PRblurStrength: 1, PRblurOffset: 0.5, PSphereblurPower: 1, PBcircleScale: 1, PBcircleBorderwidth: 0.3,
 	}
 	for id, v := range set {
 		p[id] = v

@@ -27,7 +27,8 @@ Csc2_BS Cosh2_BS Cot2_BS Coth2_BS Sech2_BS Sinh2_BS Tan2_BS Tanh2_BS Exp2_BS Inf
 Cardioid Checks BlurCircle FlipCircle FlipY Invpolar Secq Tanhq Sph3D Square3D Squarize Sigmoid Shift TwoFace TanCos
 WhitneyUmbrella Rays2 Petal Triangle Cone
 PowBlock Loonie2 Hypershift Ennepers2 EScale Pyramid Line SphericalN Lozi Henon CPow3 Hypertile3D
-SuperShape3D EMotion Hypertile3D2 Cubic_3D Collideoscope Asteria"
+SuperShape3D EMotion Hypertile3D2 Cubic_3D Collideoscope Asteria
+SeaShell3D RoseWF PTransform Kaleidoscope WaveBlurWF"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"

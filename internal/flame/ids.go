@@ -188,7 +188,8 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"pow_block", "loonie2", "hypershift", "ennepers2", "eScale", "pyramid", "line", "sphericalN", "lozi",
 	"henon", "cpow3", "hypertile3D",
 	"superShape3d", "eMotion", "hypertile3D2", "cubic3D", "collideoscope", "asteria", "falloff", "rotate_y",
-	"rotate_z", "rblur", "sphereblur", "bcircle", "Spherical3D"}
+	"rotate_z", "rblur", "sphereblur", "bcircle", "Spherical3D",
+	"seashell3D", "rose_wf", "pTransform", "kaleidoscope", "waveblur_wf"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -603,4 +604,10 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"falloff_scatter", "falloff_mindist", "falloff_mul_x", "falloff_mul_y", "falloff_mul_z", "falloff_x0",
 	"falloff_y0", "falloff_z0", "falloff_invert", "falloff_type", "falloff_boxpow", "rblur_strength",
 	"rblur_offset", "rblur_center_x", "rblur_center_y", "sphereblur_power", "bcircle_scale",
-	"bcircle_borderwidth"}
+	"bcircle_borderwidth",
+	"seashell3D_final_radius", "seashell3D_height", "seashell3D_inner_radius", "seashell3D_nSpirals",
+	"rose_wf_amp", "rose_wf_waves", "rose_wf_filled", "pTransform_rotate", "pTransform_power",
+	"pTransform_move", "pTransform_split", "pTransform_use_log", "kaleidoscope_pull", "kaleidoscope_rotate",
+	"kaleidoscope_line_up", "kaleidoscope_x", "kaleidoscope_y", "waveblur_wf_count", "waveblur_wf_amplitude_z",
+	"waveblur_wf_phase", "waveblur_wf_damping_z", "waveblur_wf_direct_color", "waveblur_wf_color_scale",
+	"waveblur_wf_color_offset"}

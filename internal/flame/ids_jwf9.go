@@ -107,6 +107,12 @@ const (
 	VarSphereblur
 	VarBcircle
 	VarSpherical3DFr
+	// variations_jwf9h.go
+	VarSeashell3D
+	VarRoseWf
+	VarPTransform
+	VarKaleidoscope
+	VarWaveblurWf
 	NumVars // all the variations the CPU has
 )
 
@@ -371,5 +377,29 @@ const (
 	PSphereblurPower
 	PBcircleScale
 	PBcircleBorderwidth
+	PSeashell3DFinalRadius
+	PSeashell3DHeight
+	PSeashell3DInnerRadius
+	PSeashell3DNSpirals
+	PRoseWfAmp
+	PRoseWfWaves
+	PRoseWfFilled
+	PPTransformRotate
+	PPTransformPower
+	PPTransformMove
+	PPTransformSplit
+	PPTransformUseLog
+	PKaleidoscopePull
+	PKaleidoscopeRotate
+	PKaleidoscopeLineUp
+	PKaleidoscopeX
+	PKaleidoscopeY
+	PWaveblurWfCount
+	PWaveblurWfAmplitudeZ
+	PWaveblurWfPhase
+	PWaveblurWfDampingZ
+	PWaveblurWfDirectColor
+	PWaveblurWfColorScale
+	PWaveblurWfColorOffset
 	NumParams // all the parameters the CPU has
 )

@@ -252,6 +252,11 @@ var varParams = map[VarID][]ParamID{
 	VarRblur:             paramRange(PRblurStrength, PRblurCenterY),
 	VarSphereblur:        {PSphereblurPower},
 	VarBcircle:           {PBcircleScale, PBcircleBorderwidth},
+	VarSeashell3D:        paramRange(PSeashell3DFinalRadius, PSeashell3DNSpirals),
+	VarRoseWf:            paramRange(PRoseWfAmp, PRoseWfFilled),
+	VarPTransform:        paramRange(PPTransformRotate, PPTransformUseLog),
+	VarKaleidoscope:      paramRange(PKaleidoscopePull, PKaleidoscopeY),
+	VarWaveblurWf:        paramRange(PWaveblurWfCount, PWaveblurWfColorOffset),
 }
 
 // align is flam3_align over the keyframes src.

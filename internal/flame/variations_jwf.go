@@ -73,7 +73,8 @@ func uses3D(id VarID) bool {
 		VarFoci3D, VarLinearT3D, VarButterfly3D, VarInflateZ3, VarDisc3D, VarSpirograph3D,
 		VarInflateZ1, VarInflateZ4, VarInflateZ5, VarInflateZ6, VarSecq, VarTanhq, VarSph3D, VarSquare3D,
 		VarWhitneyUmbrella, VarTriangle, VarCone, VarEnnepers2, VarPyramid, VarLine, VarHypertile3D,
-		VarSuperShape3d, VarHypertile3D2, VarCubic3D, VarFalloffFr, VarRotateY, VarRotateZ, VarSphereblur, VarSpherical3DFr:
+		VarSuperShape3d, VarHypertile3D2, VarCubic3D, VarFalloffFr, VarRotateY, VarRotateZ, VarSphereblur, VarSpherical3DFr,
+		VarSeashell3D, VarWaveblurWf:
 		return true
 	}
 	return false

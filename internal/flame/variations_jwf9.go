@@ -55,7 +55,7 @@ func unhonouredParam9(id VarID, p *Params) string {
 	if id == VarSpirograph3D && ftoi(p[PSpirograph3DDirectColor]) != 0 { // colour from t
 		return "spirograph3D_direct_color"
 	}
-	return ""
+	return unhonouredParam9h(id, p)
 }
 
 // applyJWF9 adds plugin variation id with weight w to s (applyJWF8's rest).

@@ -43,6 +43,7 @@ func jwf9gDefaultParams(p *Params) {
 	p[PRblurStrength], p[PRblurOffset] = 1, 1
 	p[PSphereblurPower] = 1
 	p[PBcircleScale] = 1
+	jwf9hDefaultParams(p)
 }
 
 // applyJWF9g adds plugin variation id with weight w to s (applyJWF9f's rest).
@@ -107,6 +108,8 @@ func (s *varState) applyJWF9g(id VarID, w float64, r *rng.Stream) {
 		s.px += k * x
 		s.py += k * y
 		s.pz += k * z
+	default:
+		s.applyJWF9h(id, w, r)
 	}
 }
 

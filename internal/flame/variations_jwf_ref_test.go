@@ -57,7 +57,8 @@ var jwfClass = map[VarID]string{
 	VarSphericalN: "SphericalNFunc", VarLozi: "LoziFunc", VarHenon: "HenonFunc", VarCpow3: "CPow3Func",
 	VarHypertile3D: "Hypertile3DFunc", VarSuperShape3d: "SuperShape3DFunc", VarEMotion: "EMotionFunc",
 	VarHypertile3D2: "Hypertile3D2Func", VarCubic3D: "Cubic_3DFunc", VarCollideoscope: "CollideoscopeFunc",
-	VarAsteria: "AsteriaFunc",
+	VarAsteria: "AsteriaFunc", VarSeashell3D: "SeaShell3DFunc", VarRoseWf: "RoseWFFunc", VarPTransform: "PTransformFunc",
+	VarKaleidoscope: "KaleidoscopeFunc", VarWaveblurWf: "WaveBlurWFFunc",
 	// falloff, rotate_y, rotate_z, rblur, sphereblur, bcircle and
 	// Spherical3D are Fractorium's: TestJWF9gByHand pins them.
 	// waves2b is not here: its class needs the colt library's Bessel J1,
@@ -181,6 +182,7 @@ func jwfCases() [][]jwfTerm {
 	cs = append(cs, jwf9eRefCases()...)
 	cs = append(cs, jwf9fRefCases()...)
 	cs = append(cs, jwf9gRefCases()...)
+	cs = append(cs, jwf9hRefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {

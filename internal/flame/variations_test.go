@@ -119,6 +119,9 @@ func varTestParams() Params {
 		PHypertile3D2P: 4, PHypertile3D2Q: 5, PCubic3DXpand: 0.3, PCubic3DStyle: 1, PCollideoscopeA: 0.2, PCollideoscopeNum: 3,
 		PAsteriaAlpha: 0.1, PFalloffFrScatter: 1, PFalloffFrMindist: 0.3, PFalloffFrMulX: 1, PFalloffFrMulY: 1,
 		PFalloffFrBoxpow: 2, PRblurStrength: 1, PRblurOffset: 0.5, PSphereblurPower: 1, PBcircleScale: 1, PBcircleBorderwidth: 0.3,
+		PSeashell3DFinalRadius: 0.3, PSeashell3DHeight: 2, PSeashell3DInnerRadius: 0.4, PSeashell3DNSpirals: 3, PRoseWfAmp: 0.5,
+		PRoseWfWaves: 4, PRoseWfFilled: 0.5, PPTransformRotate: 0.3, PPTransformPower: 2, PPTransformMove: 0.4,
+		PPTransformUseLog: 1, PKaleidoscopeRotate: 1, PKaleidoscopeLineUp: 1, PWaveblurWfCount: 5, PWaveblurWfAmplitudeZ: 0.5,
 	}
 	for id, v := range set {
 		p[id] = v

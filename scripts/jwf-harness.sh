@@ -28,13 +28,16 @@ Cardioid Checks BlurCircle FlipCircle FlipY Invpolar Secq Tanhq Sph3D Square3D S
 WhitneyUmbrella Rays2 Petal Triangle Cone
 PowBlock Loonie2 Hypershift Ennepers2 EScale Pyramid Line SphericalN Lozi Henon CPow3 Hypertile3D
 SuperShape3D EMotion Hypertile3D2 Cubic_3D Collideoscope Asteria
-SeaShell3D RoseWF PTransform Kaleidoscope WaveBlurWF"
+SeaShell3D RoseWF PTransform Kaleidoscope WaveBlurWF
+Hexes AbstractFalloff3 Falloff3"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
 	[ -s "$f" ] || curl -fsSL "$RAW/${c}Func.java" -o "$f"
 done
 mkdir -p "$DIR/src/odk/lang" "$DIR/src/org/jwildfire/base/mathlib"
+f="$DIR/src/org/jwildfire/create/tina/variation/VoronoiTools.java"
+[ -s "$f" ] || curl -fsSL "$RAW/VoronoiTools.java" -o "$f"
 f="$DIR/src/org/jwildfire/base/mathlib/Complex.java"
 [ -s "$f" ] || curl -fsSL "https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfire/base/mathlib/Complex.java" -o "$f"
 cat > "$DIR/src/odk/lang/FastMath.java" <<'JAVA'
@@ -65,6 +68,7 @@ package org.jwildfire.base.mathlib;
 // Harness facade: java.lang.Math in place of JWildfire's FastMath base library.
 public final class MathLib {
   public static final double SMALL_EPSILON = 1.0e-300, EPSILON = 1e-8;
+  public static final double M_E = Math.E;
   public static final double M_PI = Math.PI, M_2PI = 2.0 * Math.PI, M_PI_2 = Math.PI / 2, M_PI_4 = Math.PI / 4;
   public static final double M_1_PI = 1.0 / M_PI, M_1_2PI = M_1_PI / 2.0, M_2_PI = 2.0 / M_PI;
   public static double sqr(double v) { return v * v; }

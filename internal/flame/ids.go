@@ -189,7 +189,8 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"henon", "cpow3", "hypertile3D",
 	"superShape3d", "eMotion", "hypertile3D2", "cubic3D", "collideoscope", "asteria", "falloff", "rotate_y",
 	"rotate_z", "rblur", "sphereblur", "bcircle", "Spherical3D",
-	"seashell3D", "rose_wf", "pTransform", "kaleidoscope", "waveblur_wf"}
+	"seashell3D", "rose_wf", "pTransform", "kaleidoscope", "waveblur_wf",
+	"hexes", "falloff3"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -610,4 +611,8 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"pTransform_move", "pTransform_split", "pTransform_use_log", "kaleidoscope_pull", "kaleidoscope_rotate",
 	"kaleidoscope_line_up", "kaleidoscope_x", "kaleidoscope_y", "waveblur_wf_count", "waveblur_wf_amplitude_z",
 	"waveblur_wf_phase", "waveblur_wf_damping_z", "waveblur_wf_direct_color", "waveblur_wf_color_scale",
-	"waveblur_wf_color_offset"}
+	"waveblur_wf_color_offset",
+	"hexes_cellsize", "hexes_power", "hexes_rotate", "hexes_scale", "falloff3_blur_type", "falloff3_blur_shape",
+	"falloff3_blur_strength", "falloff3_min_distance", "falloff3_invert_distance", "falloff3_mul_x",
+	"falloff3_mul_y", "falloff3_mul_z", "falloff3_mul_c", "falloff3_center_x", "falloff3_center_y",
+	"falloff3_center_z", "falloff3_alpha"}

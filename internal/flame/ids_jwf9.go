@@ -113,6 +113,9 @@ const (
 	VarPTransform
 	VarKaleidoscope
 	VarWaveblurWf
+	// variations_jwf9i.go
+	VarHexes
+	VarFalloff3
 	NumVars // all the variations the CPU has
 )
 
@@ -401,5 +404,22 @@ const (
 	PWaveblurWfDirectColor
 	PWaveblurWfColorScale
 	PWaveblurWfColorOffset
+	PHexesCellsize
+	PHexesPower
+	PHexesRotate
+	PHexesScale
+	PFalloff3BlurType
+	PFalloff3BlurShape
+	PFalloff3BlurStrength
+	PFalloff3MinDistance
+	PFalloff3InvertDistance
+	PFalloff3MulX
+	PFalloff3MulY
+	PFalloff3MulZ
+	PFalloff3MulC
+	PFalloff3CenterX
+	PFalloff3CenterY
+	PFalloff3CenterZ
+	PFalloff3Alpha
 	NumParams // all the parameters the CPU has
 )

@@ -257,6 +257,8 @@ var varParams = map[VarID][]ParamID{
 	VarPTransform:        paramRange(PPTransformRotate, PPTransformUseLog),
 	VarKaleidoscope:      paramRange(PKaleidoscopePull, PKaleidoscopeY),
 	VarWaveblurWf:        paramRange(PWaveblurWfCount, PWaveblurWfColorOffset),
+	VarHexes:             paramRange(PHexesCellsize, PHexesScale),
+	VarFalloff3:          paramRange(PFalloff3BlurType, PFalloff3Alpha),
 }
 
 // align is flam3_align over the keyframes src.

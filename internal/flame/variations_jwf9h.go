@@ -25,12 +25,16 @@ func jwf9hDefaultParams(p *Params) {
 	p[PPTransformRotate], p[PPTransformPower], p[PPTransformMove], p[PPTransformUseLog] = 0.3, 2, 0.4, 1
 	p[PKaleidoscopeRotate], p[PKaleidoscopeLineUp] = 1, 1
 	p[PWaveblurWfCount], p[PWaveblurWfAmplitudeZ], p[PWaveblurWfColorScale] = 5, 0.5, 0.5
+	jwf9iDefaultParams(p)
 }
 
 // unhonouredParam9h is unhonouredParam for these variations.
 func unhonouredParam9h(id VarID, p *Params) string {
 	if id == VarWaveblurWf && ftoi(p[PWaveblurWfDirectColor]) == 1 {
 		return "waveblur_wf_direct_color"
+	}
+	if id == VarFalloff3 && p[PFalloff3MulC] > 0 { // scatters the colour (JWildfire clamps to [0, 1])
+		return "falloff3_mul_c"
 	}
 	return ""
 }
@@ -88,6 +92,8 @@ func (s *varState) applyJWF9h(id VarID, w float64, r *rng.Stream) {
 		}
 	case VarWaveblurWf:
 		s.waveblurWf(w, r)
+	default:
+		s.applyJWF9i(id, w, r)
 	}
 }
 

@@ -122,6 +122,8 @@ func varTestParams() Params {
 		PSeashell3DFinalRadius: 0.3, PSeashell3DHeight: 2, PSeashell3DInnerRadius: 0.4, PSeashell3DNSpirals: 3, PRoseWfAmp: 0.5,
 		PRoseWfWaves: 4, PRoseWfFilled: 0.5, PPTransformRotate: 0.3, PPTransformPower: 2, PPTransformMove: 0.4,
 		PPTransformUseLog: 1, PKaleidoscopeRotate: 1, PKaleidoscopeLineUp: 1, PWaveblurWfCount: 5, PWaveblurWfAmplitudeZ: 0.5,
+		PHexesCellsize: 0.7, PHexesPower: 1.2, PHexesRotate: 0.2, PHexesScale: 1, PFalloff3BlurStrength: 1.5,
+		PFalloff3MinDistance: 0.3, PFalloff3MulX: 1, PFalloff3MulY: 0.8, PFalloff3BlurType: 1,
 	}
 	for id, v := range set {
 		p[id] = v

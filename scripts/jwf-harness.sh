@@ -29,7 +29,7 @@ WhitneyUmbrella Rays2 Petal Triangle Cone
 PowBlock Loonie2 Hypershift Ennepers2 EScale Pyramid Line SphericalN Lozi Henon CPow3 Hypertile3D
 SuperShape3D EMotion Hypertile3D2 Cubic_3D Collideoscope Asteria
 SeaShell3D RoseWF PTransform Kaleidoscope WaveBlurWF
-Hexes AbstractFalloff3 Falloff3"
+Hexes AbstractFalloff3 Falloff3 Chrysanthemum LazyTravis"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"

@@ -190,7 +190,7 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"superShape3d", "eMotion", "hypertile3D2", "cubic3D", "collideoscope", "asteria", "falloff", "rotate_y",
 	"rotate_z", "rblur", "sphereblur", "bcircle", "Spherical3D",
 	"seashell3D", "rose_wf", "pTransform", "kaleidoscope", "waveblur_wf",
-	"hexes", "falloff3"}
+	"hexes", "falloff3", "chrysanthemum", "lazyTravis", "joukowski", "gnarly"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -615,4 +615,6 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"hexes_cellsize", "hexes_power", "hexes_rotate", "hexes_scale", "falloff3_blur_type", "falloff3_blur_shape",
 	"falloff3_blur_strength", "falloff3_min_distance", "falloff3_invert_distance", "falloff3_mul_x",
 	"falloff3_mul_y", "falloff3_mul_z", "falloff3_mul_c", "falloff3_center_x", "falloff3_center_y",
-	"falloff3_center_z", "falloff3_alpha"}
+	"falloff3_center_z", "falloff3_alpha",
+	"lazyTravis_spin_in", "lazyTravis_spin_out", "lazyTravis_space", "joukowski_P1", "joukowski_P2", "joukowski_inverse",
+	"gnarly_cellsize", "gnarly_twist"}

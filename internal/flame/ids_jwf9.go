@@ -116,6 +116,11 @@ const (
 	// variations_jwf9i.go
 	VarHexes
 	VarFalloff3
+	// variations_jwf9j.go
+	VarChrysanthemum
+	VarLazyTravis
+	VarJoukowski
+	VarGnarly
 	NumVars // all the variations the CPU has
 )
 
@@ -421,5 +426,13 @@ const (
 	PFalloff3CenterY
 	PFalloff3CenterZ
 	PFalloff3Alpha
+	PLazyTravisSpinIn
+	PLazyTravisSpinOut
+	PLazyTravisSpace
+	PJoukowskiP1
+	PJoukowskiP2
+	PJoukowskiInverse
+	PGnarlyCellsize
+	PGnarlyTwist
 	NumParams // all the parameters the CPU has
 )

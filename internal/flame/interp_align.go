@@ -259,6 +259,9 @@ var varParams = map[VarID][]ParamID{
 	VarWaveblurWf:        paramRange(PWaveblurWfCount, PWaveblurWfColorOffset),
 	VarHexes:             paramRange(PHexesCellsize, PHexesScale),
 	VarFalloff3:          paramRange(PFalloff3BlurType, PFalloff3Alpha),
+	VarLazyTravis:        paramRange(PLazyTravisSpinIn, PLazyTravisSpace),
+	VarJoukowski:         paramRange(PJoukowskiP1, PJoukowskiInverse),
+	VarGnarly:            {PGnarlyCellsize, PGnarlyTwist},
 }
 
 // align is flam3_align over the keyframes src.

@@ -89,7 +89,7 @@ var varDraws = [NumVars]uint8{
 	VarChecks: 2, VarBlurCircle: 2, VarSquare3D: 3, VarTriangle: 2, VarCone: 1,
 	VarPowBlock: 1, VarLine: 1, VarSphericalN: 1, VarCpow3: 4,
 	VarSuperShape3d: 3, VarHypertile3D2: 1, VarCubic3D: 1, VarAsteria: 1, VarFalloffFr: 3, VarRblur: 2, VarSphereblur: 3,
-	VarBcircle: 1, VarSeashell3D: 2, VarRoseWf: 2, VarWaveblurWf: 4, VarFalloff3: 4,
+	VarBcircle: 1, VarSeashell3D: 2, VarRoseWf: 2, VarWaveblurWf: 4, VarFalloff3: 4, VarChrysanthemum: 1,
 }
 
 // varState is flam3's flam3_iter_helper: the affine output, the running sum

@@ -19,6 +19,7 @@ import (
 func jwf9iDefaultParams(p *Params) {
 	p[PHexesCellsize], p[PHexesPower], p[PHexesRotate], p[PHexesScale] = 1, 1, 0.166, 1
 	p[PFalloff3BlurStrength], p[PFalloff3MinDistance], p[PFalloff3MulX], p[PFalloff3MulY] = 1, 0.5, 1, 1
+	jwf9jDefaultParams(p)
 }
 
 // applyJWF9i adds plugin variation id with weight w to s (applyJWF9h's rest).
@@ -28,6 +29,8 @@ func (s *varState) applyJWF9i(id VarID, w float64, r *rng.Stream) {
 		s.hexes(w)
 	case VarFalloff3:
 		s.falloff3(w, r)
+	default:
+		s.applyJWF9j(id, w, r)
 	}
 }
 

@@ -59,6 +59,7 @@ var jwfClass = map[VarID]string{
 	VarHypertile3D2: "Hypertile3D2Func", VarCubic3D: "Cubic_3DFunc", VarCollideoscope: "CollideoscopeFunc",
 	VarAsteria: "AsteriaFunc", VarSeashell3D: "SeaShell3DFunc", VarRoseWf: "RoseWFFunc", VarPTransform: "PTransformFunc",
 	VarKaleidoscope: "KaleidoscopeFunc", VarWaveblurWf: "WaveBlurWFFunc", VarHexes: "HexesFunc", VarFalloff3: "Falloff3Func",
+	VarChrysanthemum: "ChrysanthemumFunc", VarLazyTravis: "LazyTravisFunc",
 	// falloff, rotate_y, rotate_z, rblur, sphereblur, bcircle and
 	// Spherical3D are Fractorium's: TestJWF9gByHand pins them.
 	// waves2b is not here: its class needs the colt library's Bessel J1,
@@ -184,6 +185,7 @@ func jwfCases() [][]jwfTerm {
 	cs = append(cs, jwf9gRefCases()...)
 	cs = append(cs, jwf9hRefCases()...)
 	cs = append(cs, jwf9iRefCases()...)
+	cs = append(cs, jwf9jRefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {

@@ -124,6 +124,8 @@ func varTestParams() Params {
 		PPTransformUseLog: 1, PKaleidoscopeRotate: 1, PKaleidoscopeLineUp: 1, PWaveblurWfCount: 5, PWaveblurWfAmplitudeZ: 0.5,
 		PHexesCellsize: 0.7, PHexesPower: 1.2, PHexesRotate: 0.2, PHexesScale: 1, PFalloff3BlurStrength: 1.5,
 		PFalloff3MinDistance: 0.3, PFalloff3MulX: 1, PFalloff3MulY: 0.8, PFalloff3BlurType: 1,
+		PLazyTravisSpinIn: 0.5, PLazyTravisSpinOut: 0.3, PLazyTravisSpace: 0.2, PJoukowskiP1: 1.5, PJoukowskiP2: 0.1,
+		PGnarlyCellsize: 0.8, PGnarlyTwist: 0.5,
 	}
 	for id, v := range set {
 		p[id] = v

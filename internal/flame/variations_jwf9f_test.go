@@ -49,7 +49,8 @@ func TestJWF9fByHand(t *testing.T) {
 		in     [3]float64
 		want   [3]float64
 	}{
-		{"lozi", VarLozi, 2, nil, [3]float64{-2, 0.5, 0}, [3]float64{2 * (1 - 1 + 0.5), -4, 0}},
+		// lozi: (c − a·|x| + y, b·x)·w = (1 − 0.5·2 + 0.5, −2)·2.
+		{"lozi", VarLozi, 2, nil, [3]float64{-2, 0.5, 0}, [3]float64{1, -4, 0}},
 		{"henon", VarHenon, 1, nil, [3]float64{2, 0.5, 0}, [3]float64{1 - 2 + 0.5, 2, 0}},
 		// pyramid: (x³, y³, |z³|) over their 1-norm: (1, 0, 0) → (w, 0, 0).
 		{"pyramid", VarPyramid, 2, nil, [3]float64{1, 0, 0}, [3]float64{2 / (1 + 1e-9), 0, 0}},

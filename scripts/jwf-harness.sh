@@ -18,13 +18,32 @@ JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Episp
 YinYang JuliaQ Waves23 Unpolar IDisc LinearT CylinderApo BlurZoom BlurLinear
 Waves2Radial Waves2WF Tile_Log StarBlur Bubble2 Waffle
 Waves3WF Waves22 Waves3 Waves4 XHeart FDisc Octagon NPolar
-Synth Vibration2 XTrb NBlur Blade3D JuliaN3DX TileHlp Falloff2"
+Synth Vibration2 XTrb NBlur Blade3D JuliaN3DX TileHlp Falloff2
+Acosh Acosech Acoth Foci_3D Mobius Bilinear LinearT3D Murl Shredlin Target Butterfly3D Barycentroid
+BTransform GlynnSim1 Hypertile Truchet
+MCarpet CircleBlur Cos2_BS Sec2_BS InflateZ_3 MapleLeaf JapaneseMapleLeaf Disc3D Lissajous Oscilloscope2 Spligon WDisc
+GlynnSim2 DSpherical Minkowskope Circlesplit EJulia Circlize2 CPow3WF Spirograph3D Chunk
+Csc2_BS Cosh2_BS Cot2_BS Coth2_BS Sech2_BS Sinh2_BS Tan2_BS Tanh2_BS Exp2_BS InflateZ_1 InflateZ_4 InflateZ_5 InflateZ_6
+Cardioid Checks BlurCircle FlipCircle FlipY Invpolar Secq Tanhq Sph3D Square3D Squarize Sigmoid Shift TwoFace TanCos
+WhitneyUmbrella Rays2 Petal Triangle Cone
+PowBlock Loonie2 Hypershift Ennepers2 EScale Pyramid Line SphericalN Lozi Henon CPow3 Hypertile3D
+SuperShape3D EMotion Hypertile3D2 Cubic_3D Collideoscope Asteria
+SeaShell3D RoseWF PTransform Kaleidoscope WaveBlurWF
+Hexes AbstractFalloff3 Falloff3 Chrysanthemum LazyTravis"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
 	[ -s "$f" ] || curl -fsSL "$RAW/${c}Func.java" -o "$f"
 done
-mkdir -p "$DIR/src/odk/lang"
+mkdir -p "$DIR/src/odk/lang" "$DIR/src/org/jwildfire/base/mathlib"
+f="$DIR/src/org/jwildfire/create/tina/variation/VoronoiTools.java"
+[ -s "$f" ] || curl -fsSL "$RAW/VoronoiTools.java" -o "$f"
+f="$DIR/src/org/jwildfire/base/mathlib/Complex.java"
+[ -s "$f" ] || curl -fsSL "https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfire/base/mathlib/Complex.java" -o "$f"
+cat > "$DIR/src/odk/lang/FastMath.java" <<'JAVA'
+package odk.lang;
+public final class FastMath { public static double hypot(double a, double b) { return Math.hypot(a, b); } }
+JAVA
 cat > "$DIR/src/odk/lang/DoubleWrapper.java" <<'JAVA'
 package odk.lang;
 public class DoubleWrapper { public double value; }
@@ -49,6 +68,7 @@ package org.jwildfire.base.mathlib;
 // Harness facade: java.lang.Math in place of JWildfire's FastMath base library.
 public final class MathLib {
   public static final double SMALL_EPSILON = 1.0e-300, EPSILON = 1e-8;
+  public static final double M_E = Math.E;
   public static final double M_PI = Math.PI, M_2PI = 2.0 * Math.PI, M_PI_2 = Math.PI / 2, M_PI_4 = Math.PI / 4;
   public static final double M_1_PI = 1.0 / M_PI, M_1_2PI = M_1_PI / 2.0, M_2_PI = 2.0 / M_PI;
   public static double sqr(double v) { return v * v; }
@@ -64,6 +84,10 @@ public final class MathLib {
   public static final int TRUE = 1, FALSE = 0;
   public static double trunc(double v) { return v < 0 ? Math.ceil(v) : Math.floor(v); }
   public static double exp(double v) { return Math.exp(v); }
+  public static double sinh(double v) { return Math.sinh(v); }
+  public static double cosh(double v) { return Math.cosh(v); }
+  public static double tanh(double v) { return Math.tanh(v); }
+  public static double acosh(double d) { return log(sqrt(pow(d, 2.0) - 1.0) + d); } // JWildfire's formula
   public static double log(double v) { return Math.log(v); }
   public static double pow(double a, double b) { return Math.pow(a, b); }
   public static double fabs(double v) { return Math.abs(v); }
@@ -89,7 +113,7 @@ JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/base"
 cat > "$DIR/src/org/jwildfire/create/tina/base/XYZPoint.java" <<'JAVA'
 package org.jwildfire.create.tina.base;
-public class XYZPoint { public double x, y, z, color; public double getPrecalcAtan() { return Math.atan2(x, y); } public double getPrecalcSqrt() { return Math.sqrt(x * x + y * y); } }
+public class XYZPoint { public double x, y, z, color; public double getPrecalcAtan() { return Math.atan2(x, y); } public double getPrecalcSqrt() { return Math.sqrt(x * x + y * y); } public double getPrecalcAtanYX() { return Math.atan2(y, x); } public double getPrecalcSumsq() { return x * x + y * y; } }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
 cat > "$DIR/src/org/jwildfire/create/tina/variation/FlameTransformationContext.java" <<'JAVA'

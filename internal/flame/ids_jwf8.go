@@ -16,8 +16,7 @@ const (
 	VarBlade3D
 	VarJulian3Dx
 	VarTileHlp
-	VarFalloff2
-	NumVars // all the variations the CPU has
+	VarFalloff2 // ids_jwf9.go continues
 )
 
 const (
@@ -88,6 +87,5 @@ const (
 	PFalloff2Y0
 	PFalloff2Z0
 	PFalloff2Invert
-	PFalloff2Type
-	NumParams // all the parameters the CPU has
+	PFalloff2Type // ids_jwf9.go continues
 )

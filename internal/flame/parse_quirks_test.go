@@ -44,8 +44,8 @@ func TestParseArtistQuirks(t *testing.T) {
 			}, `variation copy "julian#1#" not honoured, ignored (1 xform)`},
 		{"names that are not XML names", `<flame><xform weight="1" linear="1" sunvoroni="0.5" sunvoroni_color mode="1" dc_booleans="0.1" dc_booleans_^/&/|="2"/>` + quirkPal + `</flame>`,
 			nil, `unknown variation "sunvoroni" ignored (1 xform)`},
-		{"unknown variation counted over xforms", `<flame><xform weight="1" bwraps="1" bwraps_cellsize="2"/><xform weight="1" bwraps="1"/><finalxform bwraps="0.5" crackle="0"/>` + quirkPal + `</flame>`,
-			nil, `unknown variation "bwraps" ignored (3 xforms)`},
+		{"unknown variation counted over xforms", `<flame><xform weight="1" text_wf="1" text_wf_cellsize="2"/><xform weight="1" text_wf="1"/><finalxform text_wf="0.5" crackle="0"/>` + quirkPal + `</flame>`,
+			nil, `unknown variation "text_wf" ignored (3 xforms)`},
 		{"Fractorium pre_ and post_ linear", `<flame><xform weight="1" pre_linear="2" linear="1" post_linear="3" coefs="1 0 0 1 1 0" post="1 0 0 1 0 1"/>` + quirkPal + `</flame>`,
 			func(g *Genome) string {
 				x := g.Xforms[0]
@@ -111,7 +111,7 @@ func want(ok bool, format string, args ...any) string {
 // honour is an error at its line and column.
 func TestParseStrictKinds(t *testing.T) {
 	cases := []struct{ doc, where, what string }{
-		{"<flame>\n<xform weight=\"1\" linear=\"1\" bwraps=\"1\"/>" + quirkPal + "</flame>", "test.flam3:2:30:", `variation "bwraps"`},
+		{"<flame>\n<xform weight=\"1\" linear=\"1\" text_wf=\"1\"/>" + quirkPal + "</flame>", "test.flam3:2:30:", `variation "text_wf"`},
 		{"<flame>\n<xform weight=\"1\" julian=\"1\" julian_spin=\"1\"/>" + quirkPal + "</flame>", "test.flam3:2:30:", `parameter "julian_spin"`},
 		{"<flame>\n<xform weight=\"1\" linear=\"1\" material=\"0.5\"/>" + quirkPal + "</flame>", "test.flam3:2:30:", `xform attribute "material"`},
 		{"<flame name=\"a\"\n  cam_zoom=\"0.8\"><xform weight=\"1\" linear=\"1\"/>" + quirkPal + "</flame>", "test.flam3:2:3:", `flame attribute "cam_zoom"`},

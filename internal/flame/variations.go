@@ -83,6 +83,13 @@ var varDraws = [NumVars]uint8{
 	VarHypertile2: 1, VarHypertile1: 1, VarBoarders2: 1, VarJulian2: 1, VarJuliac: 1, VarSpirograph: 2, VarCannabiscurveWf: 2, VarCloverleafWf: 2, VarEpispiral: 1, VarYinYang: 1, VarJuliaq: 1, VarBlurZoom: 1, VarBlurLinear: 1, VarTileLog: 2, VarStarblur: 2, VarWaffle: 5,
 	VarNpolar: 1, VarSynth: 4, VarAxisSymmetryWf: 1, VarPointSymmetryWf: 1,
 	VarXtrb: 2, VarGaussian: 5, VarMirrorX: 1, VarWavesn: 1, VarNBlur: 4, VarBlade3D: 1, VarJulian3Dx: 1, VarTileHlp: 1, VarFalloff2: 4,
+	VarAcosh: 1, VarAcosech: 1, VarBTransform: 1, VarGlynnSim1: 3,
+	VarCircleblur: 2, VarMapleLeaf: 2, VarJapaneseMapleLeaf: 2, VarLissajous: 2,
+	VarGlynnSim2: 2, VarDSpherical: 1, VarEJulia: 1, VarCpow3Wf: 3, VarSpirograph3D: 13, VarInflateZ4: 1,
+	VarChecks: 2, VarBlurCircle: 2, VarSquare3D: 3, VarTriangle: 2, VarCone: 1,
+	VarPowBlock: 1, VarLine: 1, VarSphericalN: 1, VarCpow3: 4,
+	VarSuperShape3d: 3, VarHypertile3D2: 1, VarCubic3D: 1, VarAsteria: 1, VarFalloffFr: 3, VarRblur: 2, VarSphereblur: 3,
+	VarBcircle: 1, VarSeashell3D: 2, VarRoseWf: 2, VarWaveblurWf: 4, VarFalloff3: 4, VarChrysanthemum: 1,
 }
 
 // varState is flam3's flam3_iter_helper: the affine output, the running sum

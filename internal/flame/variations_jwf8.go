@@ -49,6 +49,7 @@ func jwf8DefaultParams(p *Params) {
 	p[PJulian3DxPower], p[PJulian3DxDist], p[PJulian3DxA], p[PJulian3DxD] = 2, 1, 1, 1
 	p[PTileHlpWidth] = 1
 	p[PFalloff2Scatter], p[PFalloff2Mindist], p[PFalloff2MulX], p[PFalloff2MulY] = 1, 0.5, 1, 1
+	jwf9DefaultParams(p)
 }
 
 // applyJWF8 adds plugin variation id with weight w to s (applyJWF7's rest).
@@ -91,6 +92,8 @@ func (s *varState) applyJWF8(id VarID, w float64, r *rng.Stream) {
 		s.tileHlp(w, r)
 	case VarFalloff2:
 		s.falloff2(w, r)
+	default:
+		s.applyJWF9(id, w, r)
 	}
 }
 
@@ -143,7 +146,7 @@ func unhonouredParam(id VarID, p *Params) string {
 	if id == VarFalloff2 && p[PFalloff2MulC] > 0 { // scatters the colour (JWildfire clamps to [0, 1])
 		return "falloff2_mul_c"
 	}
-	return ""
+	return unhonouredParam9(id, p)
 }
 
 // julian3Dx: Xyrus02's julian3Dx, julian's root of the point's image under

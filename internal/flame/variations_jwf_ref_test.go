@@ -32,6 +32,36 @@ var jwfClass = map[VarID]string{
 	VarXheart: "XHeartFunc", VarFdisc: "FDiscFunc", VarOctagon: "OctagonFunc", VarNpolar: "NPolarFunc",
 	VarSynth: "SynthFunc", VarVibration2: "Vibration2Func", VarXtrb: "XTrbFunc", VarNBlur: "NBlurFunc",
 	VarBlade3D: "Blade3DFunc", VarJulian3Dx: "JuliaN3DXFunc", VarTileHlp: "TileHlpFunc", VarFalloff2: "Falloff2Func",
+	VarAcosh: "AcoshFunc", VarAcosech: "AcosechFunc", VarAcoth: "AcothFunc", VarFoci3D: "Foci_3DFunc",
+	VarMobiusFr: "MobiusFunc", VarBwraps: "BWraps7Func", VarBiLinear: "BilinearFunc", VarLinearT3D: "LinearT3DFunc",
+	VarMurl: "MurlFunc", VarShredlin: "ShredlinFunc", VarTarget: "TargetFunc", VarButterfly3D: "Butterfly3DFunc",
+	VarBarycentroid: "BarycentroidFunc", VarBTransform: "BTransformFunc", VarGlynnSim1: "GlynnSim1Func",
+	VarHypertile: "HypertileFunc", VarTruchet: "TruchetFunc",
+	VarMcarpet: "MCarpetFunc", VarCircleblur: "CircleBlurFunc", VarCos2Bs: "Cos2_BSFunc", VarSec2Bs: "Sec2_BSFunc",
+	VarInflateZ3: "InflateZ_3Func", VarMapleLeaf: "MapleLeafFunc", VarJapaneseMapleLeaf: "JapaneseMapleLeafFunc",
+	VarDisc3D: "Disc3DFunc", VarLissajous: "LissajousFunc", VarOscilloscope2: "Oscilloscope2Func",
+	VarSpligon: "SpligonFunc", VarWdisc: "WDiscFunc",
+	VarGlynnSim2: "GlynnSim2Func", VarDSpherical: "DSphericalFunc", VarMinkowskope: "MinkowskopeFunc",
+	VarCirclesplit: "CirclesplitFunc", VarEJulia: "EJuliaFunc", VarCirclize2: "Circlize2Func", VarCpow3Wf: "CPow3WFFunc",
+	VarSpirograph3D: "Spirograph3DFunc", VarChunk: "ChunkFunc",
+	VarCsc2Bs: "Csc2_BSFunc", VarCosh2Bs: "Cosh2_BSFunc", VarCot2Bs: "Cot2_BSFunc", VarCoth2Bs: "Coth2_BSFunc",
+	VarSech2Bs: "Sech2_BSFunc", VarSinh2Bs: "Sinh2_BSFunc", VarTan2Bs: "Tan2_BSFunc", VarTanh2Bs: "Tanh2_BSFunc",
+	VarExp2Bs: "Exp2_BSFunc", VarInflateZ1: "InflateZ_1Func", VarInflateZ4: "InflateZ_4Func", VarInflateZ5: "InflateZ_5Func",
+	VarInflateZ6: "InflateZ_6Func", VarCardioid: "CardioidFunc", VarChecks: "ChecksFunc", VarBlurCircle: "BlurCircleFunc",
+	VarFlipcircle: "FlipCircleFunc", VarFlipy: "FlipYFunc", VarInvpolar: "InvpolarFunc", VarSecq: "SecqFunc",
+	VarTanhq: "TanhqFunc", VarSph3D: "Sph3DFunc", VarSquare3D: "Square3DFunc", VarSquarize: "SquarizeFunc",
+	VarSigmoid: "SigmoidFunc", VarShift: "ShiftFunc", VarTwoface: "TwoFaceFunc", VarTancos: "TanCosFunc",
+	VarWhitneyUmbrella: "WhitneyUmbrellaFunc", VarRays2: "Rays2Func", VarPetal: "PetalFunc", VarTriangle: "TriangleFunc",
+	VarCone: "ConeFunc", VarPowBlock: "PowBlockFunc", VarLoonie2: "Loonie2Func", VarHypershift: "HypershiftFunc",
+	VarEnnepers2: "Ennepers2Func", VarEScale: "EScaleFunc", VarPyramid: "PyramidFunc", VarLine: "LineFunc",
+	VarSphericalN: "SphericalNFunc", VarLozi: "LoziFunc", VarHenon: "HenonFunc", VarCpow3: "CPow3Func",
+	VarHypertile3D: "Hypertile3DFunc", VarSuperShape3d: "SuperShape3DFunc", VarEMotion: "EMotionFunc",
+	VarHypertile3D2: "Hypertile3D2Func", VarCubic3D: "Cubic_3DFunc", VarCollideoscope: "CollideoscopeFunc",
+	VarAsteria: "AsteriaFunc", VarSeashell3D: "SeaShell3DFunc", VarRoseWf: "RoseWFFunc", VarPTransform: "PTransformFunc",
+	VarKaleidoscope: "KaleidoscopeFunc", VarWaveblurWf: "WaveBlurWFFunc", VarHexes: "HexesFunc", VarFalloff3: "Falloff3Func",
+	VarChrysanthemum: "ChrysanthemumFunc", VarLazyTravis: "LazyTravisFunc",
+	// falloff, rotate_y, rotate_z, rblur, sphereblur, bcircle and
+	// Spherical3D are Fractorium's: TestJWF9gByHand pins them.
 	// waves2b is not here: its class needs the colt library's Bessel J1,
 	// which the harness does not build; TestJWF5Variations pins it by hand.
 }
@@ -146,6 +176,16 @@ func jwfCases() [][]jwfTerm {
 	}
 	cs = append(cs, jwf6RefCases()...)
 	cs = append(cs, jwf8RefCases()...)
+	cs = append(cs, jwf9RefCases()...)
+	cs = append(cs, jwf9bRefCases()...)
+	cs = append(cs, jwf9cRefCases()...)
+	cs = append(cs, jwf9dRefCases()...)
+	cs = append(cs, jwf9eRefCases()...)
+	cs = append(cs, jwf9fRefCases()...)
+	cs = append(cs, jwf9gRefCases()...)
+	cs = append(cs, jwf9hRefCases()...)
+	cs = append(cs, jwf9iRefCases()...)
+	cs = append(cs, jwf9jRefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {
@@ -166,6 +206,8 @@ func jwfCases() [][]jwfTerm {
 			tm.params = []jwfParam{{PJulian3DxPower, "power", 2}}
 		case VarJuliaq:
 			tm.params = []jwfParam{{PJuliaqPower, "power", 3}}
+		case VarMobiusFr, VarBwraps, VarTarget, VarPowBlock: // defaults differ from the class's (or are random there)
+			tm.params = jwf9Defaults(id)
 		}
 		cs = append(cs, []jwfTerm{tm})
 	}

@@ -82,6 +82,50 @@ func varTestParams() Params {
 		PWavesnFreqx: 2, PWavesnScalex: 0.5, PWavesnPower: 3, PNBlurNumEdges: 5, PNBlurNumStripes: 2,
 		PNBlurRatioStripes: 0.5, PNBlurRatioHole: 0.3, PJulian3DxPower: 3, PJulian3DxDist: 1, PJulian3DxA: 1, PJulian3DxD: 1,
 		PTileHlpWidth: 0.6, PFalloff2Scatter: 1, PFalloff2MulX: 1, PFalloff2MulY: 0.5, PFalloff2Type: 1,
+		PMobiusFrReA: 0.8, PMobiusFrImB: 0.3, PMobiusFrReC: 0.4, PMobiusFrReD: 1.1, PBwrapsCellsize: 0.6, PBwrapsGain: 1.2,
+		PLinearT3DPowX: 1.3, PLinearT3DPowY: 0.7, PMurlC: 0.3, PMurlPower: 3, PShredlinXdistance: 0.7, PShredlinXwidth: 0.4,
+		PShredlinYdistance: 1.2, PShredlinYwidth: 0.6, PTargetEven: 0.5, PTargetOdd: 2, PTargetSize: 0.7,
+		PBarycentroidA: 1, PBarycentroidB: 0.2, PBarycentroidC: -0.3, PBarycentroidD: 0.9, PBTransformPower: 2,
+		PBTransformRotate: 0.3, PGlynnSim1Radius: 0.8, PGlynnSim1Radius1: 0.2, PGlynnSim1Phi1: 45,
+		PGlynnSim1Thickness: 0.2, PGlynnSim1Pow: 1.5, PGlynnSim1Contrast: 0.5, PHypertileP: 4, PHypertileQ: 5,
+		PHypertileN: 1, PTruchetExponent: 2, PTruchetArcWidth: 0.6, PTruchetSize: 1, PTruchetSeed: 7,
+		PMcarpetX: 0.8, PMcarpetY: 0.6, PMcarpetTwist: 0.3, PCos2BsX1: 1.2, PCos2BsX2: 0.8, PCos2BsY1: 1, PCos2BsY2: 0.5,
+		PSec2BsX1: 1, PSec2BsX2: 0.6, PSec2BsY1: 1.2, PSec2BsY2: 0.4, PMapleLeafFilled: 0.4, PJapaneseMapleLeafFilled: 0.2,
+		PDisc3DPi: 3, PLissajousTmin: -3, PLissajousTmax: 3, PLissajousA: 2, PLissajousB: 3, POscilloscope2Separation: 0.8,
+		POscilloscope2Frequencyx: 2, POscilloscope2Frequencyy: 1.5, POscilloscope2Amplitude: 0.7, PSpligonSides: 4, PSpligonR: 0.8,
+		PSpligonI: 1, PGlynnSim2Radius: 0.8, PGlynnSim2Thickness: 0.2, PGlynnSim2Contrast: 0.5, PGlynnSim2Pow: 1.5,
+		PGlynnSim2Phi1: 30, PGlynnSim2Phi2: 120, PDSphericalDSpherWeight: 0.4, PMinkowskopeSeparation: 0.5,
+		PMinkowskopeFrequencyx: -2, PMinkowskopeFrequencyy: 2, PMinkowskopeAmplitude: 0.5, PMinkowskopePerturbation: 1,
+		PCirclesplitCsRadius: 0.8, PCirclesplitCsSplit: 0.3, PEJuliaPower: 3, PCirclize2Hole: 0.1, PCpow3WfR: 1,
+		PCpow3WfA: 0.2, PCpow3WfDivisor: 2, PCpow3WfSpread: 1.5, PCpow3WfDiscreteSpread: 1, PCpow3WfOffset2: 1,
+		PSpirograph3DA: 1, PSpirograph3DB: 0.4, PSpirograph3DC: 0.3, PSpirograph3DTmax: 10, PSpirograph3DWidth: 0.1,
+		PChunkA: 1, PChunkC: 1, PChunkF: -1, PCsc2BsX1: 1, PCsc2BsX2: 0.8, PCsc2BsY1: 1.2, PCsc2BsY2: 1,
+		PCosh2BsX1: 1, PCosh2BsX2: 0.7, PCosh2BsY1: 1, PCosh2BsY2: 1.3, PCot2BsX1: 2, PCot2BsX2: 1.5, PCot2BsY1: 2,
+		PCot2BsY2: 2.5, PCoth2BsX1: 2, PCoth2BsX2: 2.5, PCoth2BsY1: 2, PCoth2BsY2: 1.5, PSech2BsX1: 1.25, PSech2BsX2: 0.75,
+		PSech2BsY1: 1.5, PSech2BsY2: 0.75, PSinh2BsX1: 1, PSinh2BsX2: 0.9, PSinh2BsY1: 1.1, PSinh2BsY2: 1, PTan2BsX1: 2,
+		PTan2BsX2: 1.6, PTan2BsY1: 2, PTan2BsY2: 2.4, PTanh2BsX1: 2, PTanh2BsX2: 2.4, PTanh2BsY1: 2, PTanh2BsY2: 1.6,
+		PExp2BsX1: 1, PExp2BsY1: 1, PExp2BsY2: 0.8, PCardioidA: 2, PChecksX: 2, PChecksY: 1, PChecksSize: 0.5, PChecksRnd: 0.3,
+		PSph3DX: 0.8, PSph3DY: 1, PSph3DZ: 0.5, PSigmoidShiftx: 2, PSigmoidShifty: 0.5, PShiftShiftX: 0.2, PShiftAngle: 30,
+		PTriangleX1: -0.3, PTriangleX2: 0.3, PTriangleY3: 0.4, PConeRadius1: 0.5, PConeRadius2: 1, PConeSize1: 0.5,
+		PConeSize2: 2, PConeYwave: 1, PConeXwave: 1, PConeHeight: 1, PConeWarp: 1, PConeWeight: 2,
+		PPowBlockNumerator: 3, PPowBlockDenominator: 2, PPowBlockRoot: 1, PPowBlockCorrectn: 1, PPowBlockCorrectd: 1,
+		PLoonie2Sides: 5, PLoonie2Star: 0.2, PLoonie2Circle: 0.3, PHypershiftShift: 0.5, PHypershiftStretch: 1,
+		PEnnepers2A: 1, PEnnepers2B: 0.4, PEnnepers2C: 0.1, PEScaleScale: 1.5, PEScaleAngle: 0.2, PLineDelta: 0.3,
+		PLinePhi: 0.1, PSphericalNPower: 3, PSphericalNDist: 1, PLoziA: 0.5, PLoziB: 1, PLoziC: 1, PHenonA: 0.5, PHenonB: 1,
+		PHenonC: 1, PCpow3R: 1, PCpow3D: 1.5, PCpow3Divisor: 2, PCpow3Spread: 1, PHypertile3DP: 4, PHypertile3DQ: 5,
+		PSuperShape3dRho: 5, PSuperShape3dPhi: 2, PSuperShape3dM1: 4, PSuperShape3dM2: 3, PSuperShape3dA1: 1, PSuperShape3dA2: 1,
+		PSuperShape3dB1: 1, PSuperShape3dB2: 1, PSuperShape3dN11: 1, PSuperShape3dN12: 1, PSuperShape3dN21: 1,
+		PSuperShape3dN22: 1, PSuperShape3dN31: 1, PSuperShape3dN32: 1, PEMotionMove: 0.3, PEMotionRotate: 0.2,
+		PHypertile3D2P: 4, PHypertile3D2Q: 5, PCubic3DXpand: 0.3, PCubic3DStyle: 1, PCollideoscopeA: 0.2, PCollideoscopeNum: 3,
+		PAsteriaAlpha: 0.1, PFalloffFrScatter: 1, PFalloffFrMindist: 0.3, PFalloffFrMulX: 1, PFalloffFrMulY: 1,
+		PFalloffFrBoxpow: 2, PRblurStrength: 1, PRblurOffset: 0.5, PSphereblurPower: 1, PBcircleScale: 1, PBcircleBorderwidth: 0.3,
+		PSeashell3DFinalRadius: 0.3, PSeashell3DHeight: 2, PSeashell3DInnerRadius: 0.4, PSeashell3DNSpirals: 3, PRoseWfAmp: 0.5,
+		PRoseWfWaves: 4, PRoseWfFilled: 0.5, PPTransformRotate: 0.3, PPTransformPower: 2, PPTransformMove: 0.4,
+		PPTransformUseLog: 1, PKaleidoscopeRotate: 1, PKaleidoscopeLineUp: 1, PWaveblurWfCount: 5, PWaveblurWfAmplitudeZ: 0.5,
+		PHexesCellsize: 0.7, PHexesPower: 1.2, PHexesRotate: 0.2, PHexesScale: 1, PFalloff3BlurStrength: 1.5,
+		PFalloff3MinDistance: 0.3, PFalloff3MulX: 1, PFalloff3MulY: 0.8, PFalloff3BlurType: 1,
+		PLazyTravisSpinIn: 0.5, PLazyTravisSpinOut: 0.3, PLazyTravisSpace: 0.2, PJoukowskiP1: 1.5, PJoukowskiP2: 0.1,
+		PGnarlyCellsize: 0.8, PGnarlyTwist: 0.5,
 	}
 	for id, v := range set {
 		p[id] = v
@@ -319,7 +363,8 @@ func TestVarAllImplemented(t *testing.T) {
 }
 
 // zOnly are the JWildfire variations that move z only, so add nothing to x, y.
-var zOnly = map[VarID]bool{VarFlatten: true, VarZscale: true, VarZtranslate: true, VarZcone: true}
+var zOnly = map[VarID]bool{VarFlatten: true, VarZscale: true, VarZtranslate: true, VarZcone: true, VarInflateZ3: true,
+	VarInflateZ1: true, VarInflateZ4: true, VarInflateZ5: true, VarInflateZ6: true}
 
 // TestVarFinite runs every variation at 1000 random points, with flam3's
 // default parameters and with the test parameters: all results must pass

@@ -514,6 +514,22 @@ __device__ inline void lsys_log_dd(double x, double *h, double *l) {
 	lsys_dd_add(kh, kl, ah, al, h, l);
 }
 
+// (h + l) * 2^k rounded once; a subnormal result from the exact
+// double-double sum (mathpow.go's scaleDD).
+__device__ inline double lsys_scale_dd(double h, double l, int k) {
+	int e = (int)((((unsigned long long)__double_as_longlong(h)) >> 52) & 0x7ff) - 1023 + k;
+	if (e >= -1022) return lsys_scale2(LSYS_ADD(h, l), k);
+	if (e < -1076) return 0.0;
+	double p = lsys_pow2(k + 1074);
+	double s, err;
+	lsys_two_sum(LSYS_MUL(h, p), LSYS_MUL(l, p), &s, &err);
+	double n = LSYS_SUB(LSYS_ADD(s, 0x1p52), 0x1p52);
+	double d = LSYS_SUB(s, n);
+	if (d == 0.5 && err > 0) n = LSYS_ADD(n, 1.0);
+	else if (d == -0.5 && err < 0) n = LSYS_SUB(n, 1.0);
+	return LSYS_MUL(n, 0x1p-1074);
+}
+
 // e^(xh + xl) rounded, LSYS_EXP_MIN <= xh <= LSYS_EXP_MAX (expDD).
 __device__ inline double lsys_exp_dd(double xh, double xl) {
 	double k = floor(LSYS_ADD(LSYS_MUL(xh, LSYS_K_InvLn2), 0.5));
@@ -547,7 +563,7 @@ __device__ inline double lsys_exp_dd(double xh, double xl) {
 	lsys_fast_two_sum(s2, ph, &s3, &e3);
 	double rt = LSYS_ADD(rl, LSYS_MUL(rl, LSYS_ADD(LSYS_ADD(rh, hh), LSYS_MUL(c, LSYS_K_Exp3Hi))));
 	double tail = LSYS_ADD(LSYS_ADD(LSYS_ADD(LSYS_ADD(e1, e2), e3), hhe), LSYS_ADD(pl, rt));
-	return lsys_scale2(LSYS_ADD(s3, tail), (int)k);
+	return lsys_scale_dd(s3, tail, (int)k);
 }
 
 __device__ inline double lsys_exp(double x) {

@@ -11,7 +11,9 @@ import "math"
 //     so that k ln2A is exact), e^r = 1 + r + r^2/2 (double-double) +
 //     r^3 (1/3! + ... + r^11/14!) (truncation below 2^-63 for |r| <= 0.35),
 //     all but the terms from r^5 on in double-double,
-//     then scaled by 2^k exactly (one rounding for subnormal results).
+//     then scaled by 2^k: exactly for a normal result; a subnormal one is
+//     rounded once, from the double-double, to its integer multiple of
+//     2^-1074 (scaleDD).
 //   - Pow: the double-double log of |x| times y, then Exp's algorithm on the
 //     double-double product, so e^(y log x) keeps ~2^-60 relative even
 //     where |y log x| is near 745. Exact results (2^10, 3^5, 10^15) come out
@@ -86,7 +88,30 @@ func expDD(xh, xl float64) float64 {
 	// e^(rh+rl) ~ e^rh + rl (1 + rh + rh^2/2 + rh^3/6).
 	rt := rl + float64(rl*((rh+hh)+float64(c*kExp3Hi)))
 	tail := (((e1 + e2) + e3) + hhe) + (pl + rt)
-	return scale2(s3+tail, int(k))
+	return scaleDD(s3, tail, int(k))
+}
+
+// scaleDD is (h + l) * 2^k rounded once, for h in [0.5, 2) and |l| a few
+// ulps of h at most. A normal result is fl(h + l) scaled exactly; a
+// subnormal one is n * 2^-1074 with n the integer nearest (h + l) *
+// 2^(k+1074) (ties to even), found from the exact double-double sum.
+func scaleDD(h, l float64, k int) float64 {
+	e := int(math.Float64bits(h)>>52&0x7ff) - 1023 + k
+	switch {
+	case e >= -1022:
+		return scale2(h+l, k)
+	case e < -1076:
+		return 0
+	}
+	p := pow2(k + 1074) // 2^-2 .. 2^51: both products are exact
+	s, err := twoSum(float64(h*p), float64(l*p))
+	n := (s + 0x1p52) - 0x1p52 // s to the nearest integer, ties to even
+	if d := s - n; d == 0.5 && err > 0 {
+		n = n + 1
+	} else if d == -0.5 && err < 0 {
+		n = n - 1
+	}
+	return float64(n * 0x1p-1074)
 }
 
 // Exp is e^x.

@@ -3,6 +3,7 @@ package lsys
 import (
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -165,3 +166,30 @@ func TestPowSpecialAndExact(t *testing.T) {
 		}
 	}
 }
+
+// TestMathSubnormalResults: Exp and Pow round a subnormal result once, from
+// the double-double, so it is the correctly rounded one too (a plain
+// fl(y) * 2^k would round twice and miss about 1% of them).
+func TestMathSubnormalResults(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	n := 4000
+	if testing.Short() {
+		n = 400
+	}
+	for i := 0; i < n; i++ {
+		x := -708.4 - r.Float64()*36.75
+		if got, want := Exp(x), refFloat(refExp(bf(x))); got != want {
+			t.Errorf("Exp(%v) = %v, correctly rounded %v", x, got, want)
+		}
+		b := math.Abs(logUniform(r, 1e-3, 1e3))
+		if b == 1 {
+			continue
+		}
+		y := -(708.4 + r.Float64()*36.75) / math.Log(b)
+		if got, want := Pow(b, y), refFloat(refPow(b, y)); got != want {
+			t.Errorf("Pow(%v, %v) = %v, correctly rounded %v", b, y, got, want)
+		}
+	}
+}
+
+func refFloat(f *big.Float) float64 { v, _ := f.Float64(); return v }

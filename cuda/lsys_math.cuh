@@ -14,13 +14,13 @@
 // is not finite. min/max are (a < b ? a : b) and (a > b ? a : b), sign is
 // (a > 0) - (a < 0), floor/ceil/trunc/fabs are exact.
 //
-// Checked bit for bit against the Go functions on 1.1 million arguments
-// (random over wide ranges and special values) on an H100: no difference.
-//
-// The algorithms are fdlibm's (Copyright (C) 1993, 2004 by Sun Microsystems,
-// Inc. "Permission to use, copy, modify, and distribute this software is
-// freely granted, provided that this notice is preserved."). Change this file
-// and the Go files together.
+// The algorithms (double-double evaluation, Taylor series after exact or
+// double-double argument reduction, one rounding at the end) are described
+// in mathfn.go and mathpow.go; the constants LSYS_K_* are those of
+// mathconst.go, printed by internal/lsys/internal/mathgen, and
+// TestMathConstants checks that this file's copies match. Change this file
+// and the Go files together; internal/lsys/math_cuda_test.go compares the
+// two bit for bit on the device.
 #pragma once
 #include <stdint.h>
 
@@ -37,11 +37,6 @@
 #define LSYS_SPLITTER 134217729.0
 #define LSYS_BIG_DEGREES 1099511627776.0 /* 2^40 */
 
-__device__ __forceinline__ int lsys_hi(double x) { return __double2hiint(x); }
-__device__ __forceinline__ uint32_t lsys_lo(double x) { return (uint32_t)__double2loint(x); }
-__device__ __forceinline__ double lsys_words(int hi, uint32_t lo) { return __hiloint2double(hi, (int)lo); }
-__device__ __forceinline__ double lsys_with_lo(double x, uint32_t lo) { return lsys_words(lsys_hi(x), lo); }
-__device__ __forceinline__ double lsys_with_hi(double x, int hi) { return lsys_words(hi, lsys_lo(x)); }
 __device__ __forceinline__ bool lsys_isfinite(double x) {
 	return (((unsigned long long)__double_as_longlong(x)) & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
 }
@@ -116,398 +111,526 @@ __device__ inline int lsys_reduce_deg(double x, double *hi, double *lo) {
 	return (int)((long long)k & 3);
 }
 
-__device__ inline double lsys_ksin(double x, double y) {
-	const double S1 = -1.66666666666666324348e-01, S2 = 8.33333333332248946124e-03,
-	             S3 = -1.98412698298579493134e-04, S4 = 2.75573137070700676789e-06,
-	             S5 = -2.50507602534068634195e-08, S6 = 1.58969099521155010221e-10;
-	double z = LSYS_MUL(x, x);
-	double w = LSYS_MUL(z, z);
-	double r = LSYS_ADD(LSYS_ADD(S2, LSYS_MUL(z, LSYS_ADD(S3, LSYS_MUL(z, S4)))),
-	                    LSYS_MUL(LSYS_MUL(z, w), LSYS_ADD(S5, LSYS_MUL(z, S6))));
-	double v = LSYS_MUL(z, x);
-	return LSYS_SUB(x, LSYS_SUB(LSYS_SUB(LSYS_MUL(z, LSYS_SUB(LSYS_MUL(0.5, y), LSYS_MUL(v, r))), y),
-	                            LSYS_MUL(v, S1)));
+
+// Constants from internal/lsys/internal/mathgen (hexadecimal, exact).
+#define LSYS_K_Sin3Hi (-0x1.5555555555555p-03) /* -0.16666666666666666 */
+#define LSYS_K_Sin3Lo (-0x1.5555555555555p-57) /* -9.2518585385429707e-18 */
+#define LSYS_K_Sin5Hi (0x1.1111111111111p-07) /* 0.0083333333333333332 */
+#define LSYS_K_Sin5Lo (0x1.1111111111111p-63) /* 1.1564823173178714e-19 */
+#define LSYS_K_Sin7 (-0x1.a01a01a01a01ap-13) /* -0.00019841269841269841 */
+#define LSYS_K_Sin9 (0x1.71de3a556c734p-19) /* 2.7557319223985893e-06 */
+#define LSYS_K_Sin11 (-0x1.ae64567f544e4p-26) /* -2.505210838544172e-08 */
+#define LSYS_K_Sin13 (0x1.6124613a86d09p-33) /* 1.6059043836821613e-10 */
+#define LSYS_K_Sin15 (-0x1.ae7f3e733b81fp-41) /* -7.6471637318198164e-13 */
+#define LSYS_K_Sin17 (0x1.952c77030ad4ap-49) /* 2.8114572543455206e-15 */
+#define LSYS_K_Cos4Hi (0x1.5555555555555p-05) /* 0.041666666666666664 */
+#define LSYS_K_Cos4Lo (0x1.5555555555555p-59) /* 2.3129646346357427e-18 */
+#define LSYS_K_Cos6Hi (-0x1.6c16c16c16c17p-10) /* -0.0013888888888888889 */
+#define LSYS_K_Cos6Lo (0x1.f49f49f49f49fp-65) /* 5.3005439543735771e-20 */
+#define LSYS_K_Cos8 (0x1.a01a01a01a01ap-16) /* 2.4801587301587302e-05 */
+#define LSYS_K_Cos10 (-0x1.27e4fb7789f5cp-22) /* -2.7557319223985888e-07 */
+#define LSYS_K_Cos12 (0x1.1eed8eff8d898p-29) /* 2.08767569878681e-09 */
+#define LSYS_K_Cos14 (-0x1.93974a8c07c9dp-37) /* -1.1470745597729725e-11 */
+#define LSYS_K_Cos16 (0x1.ae7f3e733b81fp-45) /* 4.7794773323873853e-14 */
+#define LSYS_K_Cos18 (-0x1.6827863b97d97p-53) /* -1.5619206968586225e-16 */
+#define LSYS_K_Atan3 (-0x1.5555555555555p-02) /* -0.33333333333333331 */
+#define LSYS_K_Atan5 (0x1.999999999999ap-03) /* 0.20000000000000001 */
+#define LSYS_K_Atan7 (-0x1.2492492492492p-03) /* -0.14285714285714285 */
+#define LSYS_K_Atan9 (0x1.c71c71c71c71cp-04) /* 0.1111111111111111 */
+#define LSYS_K_Atan11 (-0x1.745d1745d1746p-04) /* -0.090909090909090912 */
+#define LSYS_K_Atan13 (0x1.3b13b13b13b14p-04) /* 0.076923076923076927 */
+#define LSYS_K_Atan15 (-0x1.1111111111111p-04) /* -0.066666666666666666 */
+#define LSYS_K_AtanTab0Hi (0.0) /* 0 */
+#define LSYS_K_AtanTab0Lo (0.0) /* 0 */
+#define LSYS_K_AtanTab1Hi (0x1.fd5ba9aac2f6ep-04) /* 0.12435499454676144 */
+#define LSYS_K_AtanTab1Lo (-0x1.cd37686760c17p-59) /* -3.1253241424539383e-18 */
+#define LSYS_K_AtanTab2Hi (0x1.f5b75f92c80ddp-03) /* 0.24497866312686414 */
+#define LSYS_K_AtanTab2Lo (0x1.8ab6e3cf7afbdp-57) /* 1.0698755618734451e-17 */
+#define LSYS_K_AtanTab3Hi (0x1.6f61941e4def1p-02) /* 0.35877067027057225 */
+#define LSYS_K_AtanTab3Lo (-0x1.c63aae6f6e918p-56) /* -2.4623815582638635e-17 */
+#define LSYS_K_AtanTab4Hi (0x1.dac670561bb4fp-02) /* 0.46364760900080609 */
+#define LSYS_K_AtanTab4Lo (0x1.a2b7f222f65e2p-56) /* 2.2698777452961687e-17 */
+#define LSYS_K_AtanTab5Hi (0x1.1e00babdefeb4p-01) /* 0.55859931534356244 */
+#define LSYS_K_AtanTab5Lo (-0x1.928df287a668fp-58) /* -5.4556305485916264e-18 */
+#define LSYS_K_AtanTab6Hi (0x1.4978fa3269ee1p-01) /* 0.64350110879328437 */
+#define LSYS_K_AtanTab6Lo (0x1.2419a87f2a458p-56) /* 1.5834785051444286e-17 */
+#define LSYS_K_AtanTab7Hi (0x1.700a7c5784634p-01) /* 0.71882999962162453 */
+#define LSYS_K_AtanTab7Lo (-0x1.8c34d25aadef6p-56) /* -2.1478388444456983e-17 */
+#define LSYS_K_AtanTab8Hi (0x1.921fb54442d18p-01) /* 0.78539816339744828 */
+#define LSYS_K_AtanTab8Lo (0x1.1a62633145c07p-55) /* 3.061616997868383e-17 */
+#define LSYS_K_PiO2Hi (0x1.921fb54442d18p+00) /* 1.5707963267948966 */
+#define LSYS_K_PiO2Lo (0x1.1a62633145c07p-54) /* 6.123233995736766e-17 */
+#define LSYS_K_Exp3Hi (0x1.5555555555555p-03) /* 0.16666666666666666 */
+#define LSYS_K_Exp3Lo (0x1.5555555555555p-57) /* 9.2518585385429707e-18 */
+#define LSYS_K_Exp4Hi (0x1.5555555555555p-05) /* 0.041666666666666664 */
+#define LSYS_K_Exp4Lo (0x1.5555555555555p-59) /* 2.3129646346357427e-18 */
+#define LSYS_K_Exp5 (0x1.1111111111111p-07) /* 0.0083333333333333332 */
+#define LSYS_K_Exp6 (0x1.6c16c16c16c17p-10) /* 0.0013888888888888889 */
+#define LSYS_K_Exp7 (0x1.a01a01a01a01ap-13) /* 0.00019841269841269841 */
+#define LSYS_K_Exp8 (0x1.a01a01a01a01ap-16) /* 2.4801587301587302e-05 */
+#define LSYS_K_Exp9 (0x1.71de3a556c734p-19) /* 2.7557319223985893e-06 */
+#define LSYS_K_Exp10 (0x1.27e4fb7789f5cp-22) /* 2.7557319223985888e-07 */
+#define LSYS_K_Exp11 (0x1.ae64567f544e4p-26) /* 2.505210838544172e-08 */
+#define LSYS_K_Exp12 (0x1.1eed8eff8d898p-29) /* 2.08767569878681e-09 */
+#define LSYS_K_Exp13 (0x1.6124613a86d09p-33) /* 1.6059043836821613e-10 */
+#define LSYS_K_Exp14 (0x1.93974a8c07c9dp-37) /* 1.1470745597729725e-11 */
+#define LSYS_K_InvLn2 (0x1.71547652b82fep+00) /* 1.4426950408889634 */
+#define LSYS_K_Ln2A (0x1.62e42fefa38p-01) /* 0.69314718055989033 */
+#define LSYS_K_Ln2B (0x1.ef35793c7673p-45) /* 5.4979230187083712e-14 */
+#define LSYS_K_Ln2Hi (0x1.62e42fefa39efp-01) /* 0.69314718055994529 */
+#define LSYS_K_Ln2Lo (0x1.abc9e3b39803fp-56) /* 2.3190468138462996e-17 */
+#define LSYS_K_Inv3Hi (0x1.5555555555555p-02) /* 0.33333333333333331 */
+#define LSYS_K_Inv3Lo (0x1.5555555555555p-56) /* 1.8503717077085941e-17 */
+#define LSYS_K_Inv5Hi (0x1.999999999999ap-03) /* 0.20000000000000001 */
+#define LSYS_K_Inv5Lo (-0x1.999999999999ap-57) /* -1.1102230246251566e-17 */
+#define LSYS_K_Inv7 (0x1.2492492492492p-03) /* 0.14285714285714285 */
+#define LSYS_K_Inv9 (0x1.c71c71c71c71cp-04) /* 0.1111111111111111 */
+#define LSYS_K_Inv11 (0x1.745d1745d1746p-04) /* 0.090909090909090912 */
+#define LSYS_K_Inv13 (0x1.3b13b13b13b14p-04) /* 0.076923076923076927 */
+#define LSYS_K_Inv15 (0x1.1111111111111p-04) /* 0.066666666666666666 */
+#define LSYS_K_Inv17 (0x1.e1e1e1e1e1e1ep-05) /* 0.058823529411764705 */
+#define LSYS_K_Inv19 (0x1.af286bca1af28p-05) /* 0.052631578947368418 */
+#define LSYS_K_Inv21 (0x1.8618618618618p-05) /* 0.047619047619047616 */
+#define LSYS_K_Inv23 (0x1.642c8590b2164p-05) /* 0.043478260869565216 */
+#define LSYS_K_Inv25 (0x1.47ae147ae147bp-05) /* 0.040000000000000001 */
+#define LSYS_K_Inv27 (0x1.2f684bda12f68p-05) /* 0.037037037037037035 */
+
+// s + e = a + b exactly, for |a| >= |b| or a == 0.
+__device__ inline void lsys_fast_two_sum(double a, double b, double *s, double *e) {
+	double ss = LSYS_ADD(a, b);
+	*e = LSYS_SUB(b, LSYS_SUB(ss, a));
+	*s = ss;
 }
 
-__device__ inline double lsys_kcos(double x, double y) {
-	const double C1 = 4.16666666666666019037e-02, C2 = -1.38888888888741095749e-03,
-	             C3 = 2.48015872894767294178e-05, C4 = -2.75573143513906633035e-07,
-	             C5 = 2.08757232129817482790e-09, C6 = -1.13596475577881948265e-11;
-	double z = LSYS_MUL(x, x);
-	double w = LSYS_MUL(z, z);
-	double r = LSYS_ADD(LSYS_MUL(z, LSYS_ADD(C1, LSYS_MUL(z, LSYS_ADD(C2, LSYS_MUL(z, C3))))),
-	                    LSYS_MUL(LSYS_MUL(w, w), LSYS_ADD(C4, LSYS_MUL(z, LSYS_ADD(C5, LSYS_MUL(z, C6))))));
-	double hz = LSYS_MUL(0.5, z);
-	w = LSYS_SUB(1.0, hz);
-	return LSYS_ADD(w, LSYS_ADD(LSYS_SUB(LSYS_SUB(1.0, w), hz), LSYS_SUB(LSYS_MUL(z, r), LSYS_MUL(x, y))));
+// (ah + al) * (bh + bl) as a double-double (mathfn.go's ddMul).
+__device__ inline void lsys_dd_mul(double ah, double al, double bh, double bl, double *h, double *l) {
+	double p, e;
+	lsys_two_prod(ah, bh, &p, &e);
+	e = LSYS_ADD(e, LSYS_ADD(LSYS_MUL(ah, bl), LSYS_MUL(al, bh)));
+	lsys_fast_two_sum(p, e, h, l);
+}
+
+// (ah + al) + (bh + bl) as a double-double (ddAdd).
+__device__ inline void lsys_dd_add(double ah, double al, double bh, double bl, double *h, double *l) {
+	double s, e;
+	lsys_two_sum(ah, bh, &s, &e);
+	e = LSYS_ADD(e, LSYS_ADD(al, bl));
+	lsys_fast_two_sum(s, e, h, l);
+}
+
+// (ah + al) / (bh + bl), rounded (ddDiv).
+__device__ inline double lsys_dd_div(double ah, double al, double bh, double bl) {
+	double q = LSYS_DIV(ah, bh);
+	double p, pe;
+	lsys_two_prod(q, bh, &p, &pe);
+	double r = LSYS_SUB(LSYS_ADD(LSYS_SUB(LSYS_SUB(ah, p), pe), al), LSYS_MUL(q, bl));
+	return LSYS_ADD(q, LSYS_DIV(r, bh));
+}
+
+// sin(hi + lo) as a double-double for |hi + lo| <= pi/4 (sinDD).
+__device__ inline void lsys_sin_dd(double hi, double lo, double *h, double *l) {
+	double z, ze, c, ce, sh, sl;
+	lsys_two_prod(hi, hi, &z, &ze);
+	lsys_two_prod(hi, z, &c, &ce);
+	ce = LSYS_ADD(ce, LSYS_MUL(hi, ze));
+	double tail = LSYS_ADD(LSYS_K_Sin15, LSYS_MUL(z, LSYS_K_Sin17));
+	tail = LSYS_ADD(LSYS_K_Sin13, LSYS_MUL(z, tail));
+	tail = LSYS_ADD(LSYS_K_Sin11, LSYS_MUL(z, tail));
+	tail = LSYS_ADD(LSYS_K_Sin9, LSYS_MUL(z, tail));
+	tail = LSYS_ADD(LSYS_K_Sin7, LSYS_MUL(z, tail));
+	lsys_dd_add(LSYS_K_Sin5Hi, LSYS_K_Sin5Lo, LSYS_MUL(z, tail), 0.0, &sh, &sl);
+	lsys_dd_mul(z, ze, sh, sl, &sh, &sl);
+	lsys_dd_add(LSYS_K_Sin3Hi, LSYS_K_Sin3Lo, sh, sl, &sh, &sl);
+	lsys_dd_mul(c, ce, sh, sl, &sh, &sl);
+	double corr = LSYS_SUB(lo, LSYS_MUL(lo, LSYS_MUL(z, LSYS_SUB(0.5, LSYS_MUL(z, LSYS_K_Cos4Hi)))));
+	double s, e;
+	lsys_fast_two_sum(hi, sh, &s, &e);
+	lsys_fast_two_sum(s, LSYS_ADD(LSYS_ADD(e, sl), corr), h, l);
+}
+
+// cos(hi + lo) as a double-double for |hi + lo| <= pi/4 (cosDD).
+__device__ inline void lsys_cos_dd(double hi, double lo, double *h, double *l) {
+	double z, ze;
+	lsys_two_prod(hi, hi, &z, &ze);
+	double hz = LSYS_MUL(0.5, z), hze = LSYS_MUL(0.5, ze);
+	double w, we;
+	lsys_fast_two_sum(1.0, -hz, &w, &we);
+	double tail = LSYS_ADD(LSYS_K_Cos16, LSYS_MUL(z, LSYS_K_Cos18));
+	tail = LSYS_ADD(LSYS_K_Cos14, LSYS_MUL(z, tail));
+	tail = LSYS_ADD(LSYS_K_Cos12, LSYS_MUL(z, tail));
+	tail = LSYS_ADD(LSYS_K_Cos10, LSYS_MUL(z, tail));
+	tail = LSYS_ADD(LSYS_K_Cos8, LSYS_MUL(z, tail));
+	double ch, cl, z2, z2e;
+	lsys_dd_add(LSYS_K_Cos6Hi, LSYS_K_Cos6Lo, LSYS_MUL(z, tail), 0.0, &ch, &cl);
+	lsys_dd_mul(z, ze, ch, cl, &ch, &cl);
+	lsys_dd_add(LSYS_K_Cos4Hi, LSYS_K_Cos4Lo, ch, cl, &ch, &cl);
+	lsys_dd_mul(z, ze, z, ze, &z2, &z2e);
+	lsys_dd_mul(z2, z2e, ch, cl, &ch, &cl);
+	double corr = LSYS_MUL(lo, LSYS_ADD(hi, LSYS_MUL(LSYS_MUL(hi, z), LSYS_K_Sin3Hi)));
+	double s, e;
+	lsys_fast_two_sum(w, ch, &s, &e);
+	lsys_fast_two_sum(s, LSYS_SUB(LSYS_ADD(LSYS_SUB(LSYS_ADD(e, we), hze), cl), corr), h, l);
 }
 
 __device__ inline double lsys_sin_deg(double x) {
 	if (!lsys_isfinite(x)) return lsys_nan();
-	double hi, lo;
-	switch (lsys_reduce_deg(x, &hi, &lo)) {
-	case 0: return lsys_ksin(hi, lo);
-	case 1: return lsys_kcos(hi, lo);
-	case 2: return -lsys_ksin(hi, lo);
-	}
-	return -lsys_kcos(hi, lo);
+	double hi, lo, h, l;
+	int q = lsys_reduce_deg(x, &hi, &lo);
+	if ((q & 1) == 0) lsys_sin_dd(hi, lo, &h, &l);
+	else lsys_cos_dd(hi, lo, &h, &l);
+	if (q >= 2) return -LSYS_ADD(h, l);
+	return LSYS_ADD(h, l);
 }
 
 __device__ inline double lsys_cos_deg(double x) {
 	if (!lsys_isfinite(x)) return lsys_nan();
-	double hi, lo;
-	switch (lsys_reduce_deg(x, &hi, &lo)) {
-	case 0: return lsys_kcos(hi, lo);
-	case 1: return -lsys_ksin(hi, lo);
-	case 2: return -lsys_kcos(hi, lo);
-	}
-	return lsys_ksin(hi, lo);
+	double hi, lo, h, l;
+	int q = lsys_reduce_deg(x, &hi, &lo);
+	if ((q & 1) == 0) lsys_cos_dd(hi, lo, &h, &l);
+	else lsys_sin_dd(hi, lo, &h, &l);
+	if (q == 1 || q == 2) return -LSYS_ADD(h, l);
+	return LSYS_ADD(h, l);
 }
 
 __device__ inline double lsys_tan_deg(double x) {
 	if (!lsys_isfinite(x)) return lsys_nan();
-	double hi, lo;
+	double hi, lo, sh, sl, ch, cl;
 	int q = lsys_reduce_deg(x, &hi, &lo);
-	if ((q & 1) == 0) return LSYS_DIV(lsys_ksin(hi, lo), lsys_kcos(hi, lo));
-	return LSYS_DIV(-lsys_kcos(hi, lo), lsys_ksin(hi, lo));
+	lsys_sin_dd(hi, lo, &sh, &sl);
+	lsys_cos_dd(hi, lo, &ch, &cl);
+	if ((q & 1) == 0) return lsys_dd_div(sh, sl, ch, cl);
+	if (fabs(sh) < 0x1p-500) return LSYS_DIV(-ch, sh);
+	return -lsys_dd_div(ch, cl, sh, sl);
 }
 
-// fdlibm atan for x >= 0, last addition unrounded: atan(x) ~ *hi + *lo.
-__device__ inline void lsys_atan_dd(double x, double *hi, double *lo) {
-	const double aT0 = 3.33333333333329318027e-01, aT1 = -1.99999999998764832476e-01,
-	             aT2 = 1.42857142725034663711e-01, aT3 = -1.11111104054623557880e-01,
-	             aT4 = 9.09088713343650656196e-02, aT5 = -7.69187620504482999495e-02,
-	             aT6 = 6.66107313738753120669e-02, aT7 = -5.83357013379057348645e-02,
-	             aT8 = 4.97687799461593236017e-02, aT9 = -3.65315727442169155270e-02,
-	             aT10 = 1.62858201153657823623e-02;
-	const double atanhi[4] = {4.63647609000806093515e-01, 7.85398163397448278999e-01,
-	                          9.82793723247329054082e-01, 1.57079632679489655800e+00};
-	const double atanlo[4] = {2.26987774529616870924e-17, 3.06161699786838301793e-17,
-	                          1.39033110312309984516e-17, 6.12323399573676603587e-17};
-	int ix = lsys_hi(x) & 0x7fffffff;
-	if (ix >= 0x44100000) {
-		*hi = atanhi[3];
-		*lo = atanlo[3];
-		return;
-	}
-	int id = -1;
-	if (ix < 0x3fdc0000) {
-		if (ix < 0x3e200000) {
-			*hi = x;
-			*lo = 0.0;
-			return;
-		}
-	} else if (ix < 0x3fe60000) {
-		id = 0;
-		x = LSYS_DIV(LSYS_SUB(LSYS_MUL(2.0, x), 1.0), LSYS_ADD(2.0, x));
-	} else if (ix < 0x3ff30000) {
-		id = 1;
-		x = LSYS_DIV(LSYS_SUB(x, 1.0), LSYS_ADD(x, 1.0));
-	} else if (ix < 0x40038000) {
-		id = 2;
-		x = LSYS_DIV(LSYS_SUB(x, 1.5), LSYS_ADD(1.0, LSYS_MUL(1.5, x)));
-	} else {
-		id = 3;
-		x = LSYS_DIV(-1.0, x);
-	}
-	double z = LSYS_MUL(x, x);
-	double w = LSYS_MUL(z, z);
-	double s1 = LSYS_MUL(z, LSYS_ADD(aT0, LSYS_MUL(w, LSYS_ADD(aT2, LSYS_MUL(w, LSYS_ADD(aT4,
-	            LSYS_MUL(w, LSYS_ADD(aT6, LSYS_MUL(w, LSYS_ADD(aT8, LSYS_MUL(w, aT10)))))))))));
-	double s2 = LSYS_MUL(w, LSYS_ADD(aT1, LSYS_MUL(w, LSYS_ADD(aT3, LSYS_MUL(w, LSYS_ADD(aT5,
-	            LSYS_MUL(w, LSYS_ADD(aT7, LSYS_MUL(w, aT9)))))))));
-	if (id < 0) {
-		*hi = x;
-		*lo = -LSYS_MUL(x, LSYS_ADD(s1, s2));
-		return;
-	}
-	*hi = atanhi[id];
-	*lo = -LSYS_SUB(LSYS_SUB(LSYS_MUL(x, LSYS_ADD(s1, s2)), atanlo[id]), x);
+// atan(i/8) as a double-double, 0 <= i <= 8.
+__device__ inline void lsys_atan_table(int i, double *h, double *l) {
+	const double hi[9] = {LSYS_K_AtanTab0Hi, LSYS_K_AtanTab1Hi, LSYS_K_AtanTab2Hi, LSYS_K_AtanTab3Hi, LSYS_K_AtanTab4Hi,
+	                      LSYS_K_AtanTab5Hi, LSYS_K_AtanTab6Hi, LSYS_K_AtanTab7Hi, LSYS_K_AtanTab8Hi};
+	const double lo[9] = {LSYS_K_AtanTab0Lo, LSYS_K_AtanTab1Lo, LSYS_K_AtanTab2Lo, LSYS_K_AtanTab3Lo, LSYS_K_AtanTab4Lo,
+	                      LSYS_K_AtanTab5Lo, LSYS_K_AtanTab6Lo, LSYS_K_AtanTab7Lo, LSYS_K_AtanTab8Lo};
+	*h = hi[i];
+	*l = lo[i];
 }
 
-// hi + lo radians to degrees as *s + *t.
+// atan(qh + ql) in radians as a double-double, 0 <= q <= ~1 (atanCore).
+__device__ inline void lsys_atan_core(double qh, double ql, double *h, double *l) {
+	double i = floor(LSYS_ADD(LSYS_MUL(qh, 8.0), 0.5));
+	double c = LSYS_MUL(i, 0.125);
+	double nh, nl, p, pe, dh, de;
+	lsys_two_sum(LSYS_SUB(qh, c), ql, &nh, &nl);
+	lsys_two_prod(qh, c, &p, &pe);
+	lsys_fast_two_sum(1.0, p, &dh, &de);
+	double dl = LSYS_ADD(LSYS_ADD(de, pe), LSYS_MUL(ql, c));
+	double th = LSYS_DIV(nh, dh);
+	lsys_two_prod(th, dh, &p, &pe);
+	double tl = LSYS_DIV(LSYS_SUB(LSYS_ADD(LSYS_SUB(LSYS_SUB(nh, p), pe), nl), LSYS_MUL(th, dl)), dh);
+	double z = LSYS_MUL(th, th);
+	double poly = LSYS_ADD(LSYS_K_Atan13, LSYS_MUL(z, LSYS_K_Atan15));
+	poly = LSYS_ADD(LSYS_K_Atan11, LSYS_MUL(z, poly));
+	poly = LSYS_ADD(LSYS_K_Atan9, LSYS_MUL(z, poly));
+	poly = LSYS_ADD(LSYS_K_Atan7, LSYS_MUL(z, poly));
+	poly = LSYS_ADD(LSYS_K_Atan5, LSYS_MUL(z, poly));
+	poly = LSYS_ADD(LSYS_K_Atan3, LSYS_MUL(z, poly));
+	double ah, al, s, e;
+	lsys_atan_table((int)i, &ah, &al);
+	lsys_two_sum(ah, th, &s, &e);
+	lsys_fast_two_sum(s, LSYS_ADD(LSYS_ADD(LSYS_ADD(e, al), tl), LSYS_MUL(LSYS_MUL(th, z), poly)), h, l);
+}
+
+// atan(y/x) in radians as a double-double, y, x >= 0 double-doubles, not
+// both zero, below about 2^520 (atanRatio).
+__device__ inline void lsys_atan_ratio(double yh, double yl, double xh, double xl, double *h, double *l) {
+	bool swap = yh > xh;
+	if (swap) {
+		double t = yh; yh = xh; xh = t;
+		t = yl; yl = xl; xl = t;
+	}
+	double q = LSYS_DIV(yh, xh);
+	double p, pe;
+	lsys_two_prod(q, xh, &p, &pe);
+	double ql = LSYS_DIV(LSYS_SUB(LSYS_ADD(LSYS_SUB(LSYS_SUB(yh, p), pe), yl), LSYS_MUL(q, xl)), xh);
+	double ah, al;
+	lsys_atan_core(q, ql, &ah, &al);
+	if (!swap) {
+		*h = ah;
+		*l = al;
+		return;
+	}
+	double s, e;
+	lsys_two_sum(LSYS_K_PiO2Hi, -ah, &s, &e);
+	lsys_fast_two_sum(s, LSYS_SUB(LSYS_ADD(e, LSYS_K_PiO2Lo), al), h, l);
+}
+
+// hi + lo radians in degrees as *s + *t (toDeg).
 __device__ inline void lsys_to_deg(double hi, double lo, double *s, double *t) {
-	double p, e, err;
+	double p, e, ss, err;
 	lsys_two_prod(hi, LSYS_RAD2DEG_HI, &p, &e);
 	double q = LSYS_MUL(lo, LSYS_RAD2DEG_HI);
-	lsys_two_sum(p, q, s, &err);
+	lsys_two_sum(p, q, &ss, &err);
+	*s = ss;
 	*t = LSYS_ADD(LSYS_ADD(e, err), LSYS_MUL(hi, LSYS_RAD2DEG_LO));
 }
 
 __device__ inline double lsys_atan_deg(double x) {
 	if (x != x) return x;
-	double hi, lo, s, t;
-	lsys_atan_dd(fabs(x), &hi, &lo);
-	lsys_to_deg(hi, lo, &s, &t);
-	double z = LSYS_ADD(s, t);
+	double a = fabs(x);
+	double z = 90.0;
+	if (a <= 0x1p64) {
+		double h, l, s, t;
+		lsys_atan_ratio(a, 0.0, 1.0, 0.0, &h, &l);
+		lsys_to_deg(h, l, &s, &t);
+		z = LSYS_ADD(s, t);
+	}
 	return x < 0 ? -z : z;
 }
 
 __device__ inline double lsys_atan2_deg(double y, double x) {
 	if (x != x || y != y) return lsys_nan();
 	bool neg = signbit(y);
-	double z;
-	if (y == 0.0) {
-		z = signbit(x) ? 180.0 : 0.0;
-	} else if (x == 0.0) {
-		z = 90.0;
-	} else if (!lsys_isfinite(x) && !lsys_isfinite(y)) {
-		z = x < 0 ? 135.0 : 45.0;
+	double ay = fabs(y), ax = fabs(x);
+	double s = 0.0, t = 0.0;
+	if (y == 0) {
+		if (signbit(x)) s = 180.0;
+	} else if (x == 0 || (isinf(y) && !isinf(x))) {
+		s = 90.0;
+	} else if (isinf(x) && isinf(y)) {
+		s = x < 0 ? 135.0 : 45.0;
+	} else if (isinf(x)) {
+		if (x < 0) s = 180.0;
 	} else {
-		double hi, lo, s, t;
-		lsys_atan_dd(LSYS_DIV(fabs(y), fabs(x)), &hi, &lo);
-		lsys_to_deg(hi, lo, &s, &t);
+		double m = ay > ax ? ay : ax;
+		if (m > 0x1p500) {
+			ay = LSYS_MUL(ay, 0x1p-600);
+			ax = LSYS_MUL(ax, 0x1p-600);
+		} else if (m < 0x1p-500) {
+			ay = LSYS_MUL(ay, 0x1p600);
+			ax = LSYS_MUL(ax, 0x1p600);
+		}
+		double h, l;
+		lsys_atan_ratio(ay, 0.0, ax, 0.0, &h, &l);
+		lsys_to_deg(h, l, &s, &t);
 		if (x < 0) {
 			double e;
 			lsys_two_sum(180.0, -s, &s, &e);
 			t = LSYS_SUB(e, t);
 		}
+	}
+	double z = LSYS_ADD(s, t);
+	return neg ? -z : z;
+}
+
+// sqrt(1 - a^2) as a double-double, 0 <= a < 1 (sqrt1mx2).
+__device__ inline void lsys_sqrt1mx2(double a, double *h, double *l) {
+	double p, pe, dh, de, q, qe;
+	lsys_two_prod(a, a, &p, &pe);
+	lsys_fast_two_sum(1.0, -p, &dh, &de);
+	double dl = LSYS_SUB(de, pe);
+	double sh = __dsqrt_rn(dh);
+	lsys_two_prod(sh, sh, &q, &qe);
+	*h = sh;
+	*l = LSYS_DIV(LSYS_ADD(LSYS_SUB(LSYS_SUB(dh, q), qe), dl), LSYS_MUL(2.0, sh));
+}
+
+__device__ inline double lsys_asin_deg(double x) {
+	double a = fabs(x);
+	if (!(a <= 1.0)) return lsys_nan();
+	if (a == 0) return x;
+	double z = 90.0;
+	if (a < 1.0) {
+		double sh, sl, h, l, s, t;
+		lsys_sqrt1mx2(a, &sh, &sl);
+		lsys_atan_ratio(a, 0.0, sh, sl, &h, &l);
+		lsys_to_deg(h, l, &s, &t);
 		z = LSYS_ADD(s, t);
+	}
+	return x < 0 ? -z : z;
+}
+
+__device__ inline double lsys_acos_deg(double x) {
+	double a = fabs(x);
+	if (!(a <= 1.0)) return lsys_nan();
+	if (x == 1.0) return 0.0;
+	if (x == -1.0) return 180.0;
+	double sh, sl, h, l, s, t;
+	lsys_sqrt1mx2(a, &sh, &sl);
+	lsys_atan_ratio(sh, sl, a, 0.0, &h, &l);
+	lsys_to_deg(h, l, &s, &t);
+	if (x < 0) {
+		double e;
+		lsys_two_sum(180.0, -s, &s, &e);
+		t = LSYS_SUB(e, t);
+	}
+	return LSYS_ADD(s, t);
+}
+
+#define LSYS_EXP_MAX 709.8
+#define LSYS_EXP_MIN (-745.2)
+#define LSYS_SQRT2 1.4142135623730951
+
+// log(x) as a double-double, finite x > 0 (mathpow.go's logDD).
+__device__ inline void lsys_log_dd(double x, double *h, double *l) {
+	int ki = 0;
+	if ((((unsigned long long)__double_as_longlong(x)) >> 52) == 0) {
+		x = LSYS_MUL(x, 0x1p52);
+		ki = -52;
+	}
+	unsigned long long b = (unsigned long long)__double_as_longlong(x);
+	ki += (int)(b >> 52) - 1023;
+	double m = __longlong_as_double((long long)((b & ~(0x7ffull << 52)) | (1023ull << 52)));
+	if (m > LSYS_SQRT2) {
+		m = LSYS_MUL(m, 0.5);
+		ki++;
+	}
+	double n = LSYS_SUB(m, 1.0);
+	double dh, dl, p, pe;
+	lsys_two_sum(m, 1.0, &dh, &dl);
+	double sh = LSYS_DIV(n, dh);
+	lsys_two_prod(sh, dh, &p, &pe);
+	double sl = LSYS_DIV(LSYS_SUB(LSYS_SUB(LSYS_SUB(n, p), pe), LSYS_MUL(sh, dl)), dh);
+	double zh, zl;
+	lsys_dd_mul(sh, sl, sh, sl, &zh, &zl);
+	double t = LSYS_ADD(LSYS_K_Inv25, LSYS_MUL(zh, LSYS_K_Inv27));
+	t = LSYS_ADD(LSYS_K_Inv23, LSYS_MUL(zh, t));
+	t = LSYS_ADD(LSYS_K_Inv21, LSYS_MUL(zh, t));
+	t = LSYS_ADD(LSYS_K_Inv19, LSYS_MUL(zh, t));
+	t = LSYS_ADD(LSYS_K_Inv17, LSYS_MUL(zh, t));
+	t = LSYS_ADD(LSYS_K_Inv15, LSYS_MUL(zh, t));
+	t = LSYS_ADD(LSYS_K_Inv13, LSYS_MUL(zh, t));
+	t = LSYS_ADD(LSYS_K_Inv11, LSYS_MUL(zh, t));
+	t = LSYS_ADD(LSYS_K_Inv9, LSYS_MUL(zh, t));
+	t = LSYS_ADD(LSYS_K_Inv7, LSYS_MUL(zh, t));
+	double ah, al;
+	lsys_dd_add(LSYS_K_Inv5Hi, LSYS_K_Inv5Lo, LSYS_MUL(zh, t), 0.0, &ah, &al);
+	lsys_dd_mul(zh, zl, ah, al, &ah, &al);
+	lsys_dd_add(LSYS_K_Inv3Hi, LSYS_K_Inv3Lo, ah, al, &ah, &al);
+	lsys_dd_mul(zh, zl, ah, al, &ah, &al);
+	lsys_dd_add(1.0, 0.0, ah, al, &ah, &al);
+	lsys_dd_mul(LSYS_MUL(2.0, sh), LSYS_MUL(2.0, sl), ah, al, &ah, &al);
+	double k = (double)ki;
+	double kh, kl;
+	lsys_two_prod(k, LSYS_K_Ln2Hi, &kh, &kl);
+	kl = LSYS_ADD(kl, LSYS_MUL(k, LSYS_K_Ln2Lo));
+	lsys_dd_add(kh, kl, ah, al, h, l);
+}
+
+// (h + l) * 2^k rounded once; a subnormal result from the exact
+// double-double sum (mathpow.go's scaleDD).
+__device__ inline double lsys_scale_dd(double h, double l, int k) {
+	int e = (int)((((unsigned long long)__double_as_longlong(h)) >> 52) & 0x7ff) - 1023 + k;
+	if (e >= -1022) return lsys_scale2(LSYS_ADD(h, l), k);
+	if (e < -1076) return 0.0;
+	double p = lsys_pow2(k + 1074);
+	double s, err;
+	lsys_two_sum(LSYS_MUL(h, p), LSYS_MUL(l, p), &s, &err);
+	double n = LSYS_SUB(LSYS_ADD(s, 0x1p52), 0x1p52);
+	double d = LSYS_SUB(s, n);
+	if (d == 0.5 && err > 0) n = LSYS_ADD(n, 1.0);
+	else if (d == -0.5 && err < 0) n = LSYS_SUB(n, 1.0);
+	return LSYS_MUL(n, 0x1p-1074);
+}
+
+// e^(xh + xl) rounded, LSYS_EXP_MIN <= xh <= LSYS_EXP_MAX (expDD).
+__device__ inline double lsys_exp_dd(double xh, double xl) {
+	double k = floor(LSYS_ADD(LSYS_MUL(xh, LSYS_K_InvLn2), 0.5));
+	double a = LSYS_SUB(xh, LSYS_MUL(k, LSYS_K_Ln2A));
+	double p, pe, rh, re, rl;
+	lsys_two_prod(k, LSYS_K_Ln2B, &p, &pe);
+	lsys_two_sum(a, -p, &rh, &re);
+	lsys_two_sum(rh, LSYS_ADD(LSYS_SUB(re, pe), xl), &rh, &rl);
+	// e^rh = 1 + rh + rh^2/2 + rh^3 P(rh), as expDD.
+	double q, qe;
+	lsys_two_prod(rh, rh, &q, &qe);
+	double hh = LSYS_MUL(0.5, q), hhe = LSYS_MUL(0.5, qe);
+	double poly = LSYS_ADD(LSYS_K_Exp13, LSYS_MUL(rh, LSYS_K_Exp14));
+	poly = LSYS_ADD(LSYS_K_Exp12, LSYS_MUL(rh, poly));
+	poly = LSYS_ADD(LSYS_K_Exp11, LSYS_MUL(rh, poly));
+	poly = LSYS_ADD(LSYS_K_Exp10, LSYS_MUL(rh, poly));
+	poly = LSYS_ADD(LSYS_K_Exp9, LSYS_MUL(rh, poly));
+	poly = LSYS_ADD(LSYS_K_Exp8, LSYS_MUL(rh, poly));
+	poly = LSYS_ADD(LSYS_K_Exp7, LSYS_MUL(rh, poly));
+	poly = LSYS_ADD(LSYS_K_Exp6, LSYS_MUL(rh, poly));
+	poly = LSYS_ADD(LSYS_K_Exp5, LSYS_MUL(rh, poly));
+	double ph, pl, c, ce;
+	lsys_dd_add(LSYS_K_Exp4Hi, LSYS_K_Exp4Lo, LSYS_MUL(rh, poly), 0.0, &ph, &pl);
+	lsys_dd_mul(rh, 0.0, ph, pl, &ph, &pl);
+	lsys_dd_add(LSYS_K_Exp3Hi, LSYS_K_Exp3Lo, ph, pl, &ph, &pl);
+	lsys_two_prod(rh, q, &c, &ce);
+	lsys_dd_mul(c, LSYS_ADD(ce, LSYS_MUL(rh, qe)), ph, pl, &ph, &pl);
+	double s1, e1, s2, e2, s3, e3;
+	lsys_fast_two_sum(1.0, rh, &s1, &e1);
+	lsys_fast_two_sum(s1, hh, &s2, &e2);
+	lsys_fast_two_sum(s2, ph, &s3, &e3);
+	double rt = LSYS_ADD(rl, LSYS_MUL(rl, LSYS_ADD(LSYS_ADD(rh, hh), LSYS_MUL(c, LSYS_K_Exp3Hi))));
+	double tail = LSYS_ADD(LSYS_ADD(LSYS_ADD(LSYS_ADD(e1, e2), e3), hhe), LSYS_ADD(pl, rt));
+	return lsys_scale_dd(s3, tail, (int)k);
+}
+
+__device__ inline double lsys_exp(double x) {
+	if (x != x) return x;
+	if (x > LSYS_EXP_MAX) return lsys_inf();
+	if (x < LSYS_EXP_MIN) return 0.0;
+	return lsys_exp_dd(x, 0.0);
+}
+
+__device__ inline double lsys_log(double x) {
+	if (x != x || (isinf(x) && x > 0)) return x;
+	if (x < 0) return lsys_nan();
+	if (x == 0) return -lsys_inf();
+	double h, l;
+	lsys_log_dd(x, &h, &l);
+	return LSYS_ADD(h, l);
+}
+
+// Whether finite y is an integer, and an odd one (intParity).
+__device__ inline void lsys_int_parity(double y, bool *is_int, bool *odd) {
+	*is_int = false;
+	*odd = false;
+	if (y != floor(y)) return;
+	*is_int = true;
+	if (fabs(y) >= 0x1p53) return;
+	double h = LSYS_MUL(y, 0.5);
+	*odd = h != floor(h);
+}
+
+// x^y with C99's special cases (powGeneral).
+__device__ inline double lsys_pow_general(double x, double y) {
+	if (y == 0 || x == 1.0) return 1.0;
+	if (x != x || y != y) return lsys_nan();
+	double ax = fabs(x);
+	if (isinf(y)) {
+		if (ax == 1.0) return 1.0;
+		if ((ax < 1.0) == (y > 0)) return 0.0;
+		return lsys_inf();
+	}
+	bool is_int, odd;
+	lsys_int_parity(y, &is_int, &odd);
+	bool neg = signbit(x) && odd;
+	double z = 0.0;
+	if (x == 0 || isinf(x)) {
+		if ((x == 0) == (y < 0)) z = lsys_inf();
+	} else if (x < 0 && !is_int) {
+		return lsys_nan();
+	} else {
+		double lh, ll;
+		lsys_log_dd(ax, &lh, &ll);
+		double ph = LSYS_MUL(y, lh);
+		if (ph > LSYS_EXP_MAX) {
+			z = lsys_inf();
+		} else if (ph < LSYS_EXP_MIN) {
+			z = 0.0;
+		} else {
+			double pl, sh, sl;
+			lsys_two_prod(y, lh, &ph, &pl);
+			lsys_fast_two_sum(ph, LSYS_ADD(pl, LSYS_MUL(y, ll)), &sh, &sl);
+			z = lsys_exp_dd(sh, sl);
+		}
 	}
 	return neg ? -z : z;
 }
 
-__device__ inline double lsys_asin_deg(double x) {
-	if (!(fabs(x) <= 1.0)) return lsys_nan();
-	return lsys_atan2_deg(x, __dsqrt_rn(LSYS_MUL(LSYS_SUB(1.0, x), LSYS_ADD(1.0, x))));
-}
-
-__device__ inline double lsys_acos_deg(double x) {
-	if (!(fabs(x) <= 1.0)) return lsys_nan();
-	return lsys_atan2_deg(__dsqrt_rn(LSYS_MUL(LSYS_SUB(1.0, x), LSYS_ADD(1.0, x))), x);
-}
-
-// e^(hi-lo) * 2^k for |hi-lo| <= ln(2)/2.
-__device__ inline double lsys_exp_multi(double hi, double lo, int k) {
-	const double P1 = 1.66666666666666657415e-01, P2 = -2.77777777770155933842e-03,
-	             P3 = 6.61375632143793436117e-05, P4 = -1.65339022054652515390e-06,
-	             P5 = 4.13813679705723846039e-08;
-	double r = LSYS_SUB(hi, lo);
-	double t = LSYS_MUL(r, r);
-	double c = LSYS_SUB(r, LSYS_MUL(t, LSYS_ADD(P1, LSYS_MUL(t, LSYS_ADD(P2, LSYS_MUL(t, LSYS_ADD(P3,
-	           LSYS_MUL(t, LSYS_ADD(P4, LSYS_MUL(t, P5))))))))));
-	double y = LSYS_SUB(1.0, LSYS_SUB(LSYS_SUB(lo, LSYS_DIV(LSYS_MUL(r, c), LSYS_SUB(2.0, c))), hi));
-	return lsys_scale2(y, k);
-}
-
-__device__ inline double lsys_exp(double x) {
-	const double ln2Hi = 6.93147180369123816490e-01, ln2Lo = 1.90821492927058770002e-10,
-	             log2e = 1.44269504088896338700e+00, overflow = 7.09782712893383973096e+02,
-	             underflow = -7.45133219101941108420e+02, nearZero = 3.725290298461914e-09 /* 2^-28 */;
-	if (x != x) return x;
-	if (x > overflow) return lsys_inf();
-	if (x < underflow) return 0.0;
-	if (-nearZero < x && x < nearZero) return LSYS_ADD(1.0, x);
-	int k;
-	if (x < 0) k = (int)LSYS_SUB(LSYS_MUL(log2e, x), 0.5);
-	else k = (int)LSYS_ADD(LSYS_MUL(log2e, x), 0.5);
-	double fk = (double)k;
-	double hi = LSYS_SUB(x, LSYS_MUL(fk, ln2Hi));
-	double lo = LSYS_MUL(fk, ln2Lo);
-	return lsys_exp_multi(hi, lo, k);
-}
-
-__device__ inline double lsys_log(double x) {
-	const double ln2Hi = 6.93147180369123816490e-01, ln2Lo = 1.90821492927058770002e-10,
-	             L1 = 6.666666666666735130e-01, L2 = 3.999999999940941908e-01,
-	             L3 = 2.857142874366239149e-01, L4 = 2.222219843214978396e-01,
-	             L5 = 1.818357216161805012e-01, L6 = 1.531383769920937332e-01,
-	             L7 = 1.479819860511658591e-01, halfSqrt2 = 0.7071067811865476;
-	if (x != x || x == lsys_inf()) return x;
-	if (x < 0) return lsys_nan();
-	if (x == 0) return -lsys_inf();
-	int ki = 0;
-	if (((unsigned long long)__double_as_longlong(x) >> 52) == 0) {
-		x = LSYS_MUL(x, 4503599627370496.0 /* 2^52 */);
-		ki = -52;
-	}
-	unsigned long long b = (unsigned long long)__double_as_longlong(x);
-	ki += (int)(b >> 52) - 1022;
-	double f1 = __longlong_as_double((long long)((b & ~(0x7ffull << 52)) | (1022ull << 52)));
-	if (f1 < halfSqrt2) {
-		f1 = LSYS_MUL(f1, 2.0);
-		ki--;
-	}
-	double f = LSYS_SUB(f1, 1.0);
-	double k = (double)ki;
-	double s = LSYS_DIV(f, LSYS_ADD(2.0, f));
-	double s2 = LSYS_MUL(s, s);
-	double s4 = LSYS_MUL(s2, s2);
-	double t1 = LSYS_MUL(s2, LSYS_ADD(L1, LSYS_MUL(s4, LSYS_ADD(L3, LSYS_MUL(s4, LSYS_ADD(L5, LSYS_MUL(s4, L7)))))));
-	double t2 = LSYS_MUL(s4, LSYS_ADD(L2, LSYS_MUL(s4, LSYS_ADD(L4, LSYS_MUL(s4, L6)))));
-	double R = LSYS_ADD(t1, t2);
-	double hfsq = LSYS_MUL(LSYS_MUL(0.5, f), f);
-	return LSYS_SUB(LSYS_MUL(k, ln2Hi),
-	                LSYS_SUB(LSYS_SUB(hfsq, LSYS_ADD(LSYS_MUL(s, LSYS_ADD(hfsq, R)), LSYS_MUL(k, ln2Lo))), f));
-}
-
-
-// fdlibm's e_pow.c, statement for statement (mathpow.go's fdlibmPow).
-__device__ inline double lsys_fdlibm_pow(double x, double y) {
-	const double two53 = 9007199254740992.0, L1 = 5.99999999999994648725e-01,
-	             L2 = 4.28571428578550184252e-01, L3 = 3.33333329818377432918e-01,
-	             L4 = 2.72728123808534006489e-01, L5 = 2.30660745775561754067e-01,
-	             L6 = 2.06975017800338417784e-01, P1 = 1.66666666666666019037e-01,
-	             P2 = -2.77777777770155933842e-03, P3 = 6.61375632143793436117e-05,
-	             P4 = -1.65339022054652515390e-06, P5 = 4.13813679705723846039e-08,
-	             lg2 = 6.93147180559945286227e-01, lg2H = 6.93147182464599609375e-01,
-	             lg2L = -1.90465429995776804525e-09, ovt = 8.0085662595372944372e-17,
-	             cp = 9.61796693925975554329e-01, cpH = 9.61796700954437255859e-01,
-	             cpL = -7.02846165095275826516e-09, ivln2 = 1.44269504088896338700e+00,
-	             ivln2H = 1.44269502162933349609e+00, ivln2L = 1.92596299112661746887e-08;
-	const double bp[2] = {1.0, 1.5};
-	const double dpH[2] = {0.0, 5.84962487220764160156e-01};
-	const double dpL[2] = {0.0, 1.35003920212974897128e-08};
-	const double inf = lsys_inf();
-
-	int hx = lsys_hi(x), hy = lsys_hi(y);
-	uint32_t lx = lsys_lo(x), ly = lsys_lo(y);
-	int ix = hx & 0x7fffffff, iy = hy & 0x7fffffff;
-	if (iy == 0 && ly == 0) return 1.0;
-	if (hx == 0x3ff00000 && lx == 0) return 1.0;
-	if (ix > 0x7ff00000 || (ix == 0x7ff00000 && lx != 0) || iy > 0x7ff00000 || (iy == 0x7ff00000 && ly != 0))
-		return lsys_nan();
-	int yisint = 0;
-	if (hx < 0) {
-		if (iy >= 0x43400000) {
-			yisint = 2;
-		} else if (iy >= 0x3ff00000) {
-			int k = (iy >> 20) - 0x3ff;
-			if (k > 20) {
-				uint32_t j = ly >> (52 - k);
-				if ((j << (52 - k)) == ly) yisint = 2 - (int)(j & 1);
-			} else if (ly == 0) {
-				int j = iy >> (20 - k);
-				if ((j << (20 - k)) == iy) yisint = 2 - (j & 1);
-			}
-		}
-	}
-	if (ly == 0) {
-		if (iy == 0x7ff00000) {
-			if (ix == 0x3ff00000 && lx == 0) return 1.0;
-			if (ix >= 0x3ff00000) return hy >= 0 ? y : 0.0;
-			return hy < 0 ? -y : 0.0;
-		}
-		if (iy == 0x3ff00000) return hy < 0 ? LSYS_DIV(1.0, x) : x;
-		if (hy == 0x40000000) return LSYS_MUL(x, x);
-		if (hy == 0x3fe00000 && hx >= 0) return __dsqrt_rn(x);
-	}
-	double ax = fabs(x);
-	if (lx == 0 && (ix == 0x7ff00000 || ix == 0 || ix == 0x3ff00000)) {
-		double z = ax;
-		if (hy < 0) z = LSYS_DIV(1.0, z);
-		if (hx < 0) {
-			if (ix == 0x3ff00000 && yisint == 0) z = lsys_nan();
-			else if (yisint == 1) z = -z;
-		}
-		return z;
-	}
-	int n = (int)((uint32_t)hx >> 31) - 1;
-	if ((n | yisint) == 0) return lsys_nan();
-	double s = 1.0;
-	if ((n | (yisint - 1)) == 0) s = -1.0;
-	double t1, t2;
-	if (iy > 0x41e00000) {
-		if (iy > 0x43f00000) {
-			if (ix <= 0x3fefffff) return hy < 0 ? inf : 0.0;
-			if (ix >= 0x3ff00000) return hy > 0 ? inf : 0.0;
-		}
-		if (ix < 0x3fefffff) return hy < 0 ? LSYS_MUL(s, inf) : LSYS_MUL(s, 0.0);
-		if (ix > 0x3ff00000) return hy > 0 ? LSYS_MUL(s, inf) : LSYS_MUL(s, 0.0);
-		double t = LSYS_SUB(ax, 1.0);
-		double w = LSYS_MUL(LSYS_MUL(t, t),
-		                    LSYS_SUB(0.5, LSYS_MUL(t, LSYS_SUB(0.3333333333333333333333, LSYS_MUL(t, 0.25)))));
-		double u = LSYS_MUL(ivln2H, t);
-		double v = LSYS_SUB(LSYS_MUL(t, ivln2L), LSYS_MUL(w, ivln2));
-		t1 = lsys_with_lo(LSYS_ADD(u, v), 0);
-		t2 = LSYS_SUB(v, LSYS_SUB(t1, u));
-	} else {
-		n = 0;
-		if (ix < 0x00100000) {
-			ax = LSYS_MUL(ax, two53);
-			n -= 53;
-			ix = lsys_hi(ax);
-		}
-		n += (ix >> 20) - 0x3ff;
-		int j = ix & 0x000fffff;
-		ix = j | 0x3ff00000;
-		int k;
-		if (j <= 0x3988E) {
-			k = 0;
-		} else if (j < 0xBB67A) {
-			k = 1;
-		} else {
-			k = 0;
-			n++;
-			ix -= 0x00100000;
-		}
-		ax = lsys_with_hi(ax, ix);
-		double u = LSYS_SUB(ax, bp[k]);
-		double v = LSYS_DIV(1.0, LSYS_ADD(ax, bp[k]));
-		double ss = LSYS_MUL(u, v);
-		double sH = lsys_with_lo(ss, 0);
-		double tH = lsys_words(((ix >> 1) | 0x20000000) + 0x00080000 + (k << 18), 0);
-		double tL = LSYS_SUB(ax, LSYS_SUB(tH, bp[k]));
-		double sL = LSYS_MUL(v, LSYS_SUB(LSYS_SUB(u, LSYS_MUL(sH, tH)), LSYS_MUL(sH, tL)));
-		double s2 = LSYS_MUL(ss, ss);
-		double r = LSYS_MUL(LSYS_MUL(s2, s2), LSYS_ADD(L1, LSYS_MUL(s2, LSYS_ADD(L2, LSYS_MUL(s2, LSYS_ADD(L3,
-		           LSYS_MUL(s2, LSYS_ADD(L4, LSYS_MUL(s2, LSYS_ADD(L5, LSYS_MUL(s2, L6)))))))))));
-		r = LSYS_ADD(r, LSYS_MUL(sL, LSYS_ADD(sH, ss)));
-		s2 = LSYS_MUL(sH, sH);
-		tH = lsys_with_lo(LSYS_ADD(LSYS_ADD(3.0, s2), r), 0);
-		tL = LSYS_SUB(r, LSYS_SUB(LSYS_SUB(tH, 3.0), s2));
-		u = LSYS_MUL(sH, tH);
-		v = LSYS_ADD(LSYS_MUL(sL, tH), LSYS_MUL(tL, ss));
-		double pH = lsys_with_lo(LSYS_ADD(u, v), 0);
-		double pL = LSYS_SUB(v, LSYS_SUB(pH, u));
-		double zH = LSYS_MUL(cpH, pH);
-		double zL = LSYS_ADD(LSYS_ADD(LSYS_MUL(cpL, pH), LSYS_MUL(pL, cp)), dpL[k]);
-		double t = (double)n;
-		t1 = lsys_with_lo(LSYS_ADD(LSYS_ADD(LSYS_ADD(zH, zL), dpH[k]), t), 0);
-		t2 = LSYS_SUB(zL, LSYS_SUB(LSYS_SUB(LSYS_SUB(t1, t), dpH[k]), zH));
-	}
-	double y1 = lsys_with_lo(y, 0);
-	double pL = LSYS_ADD(LSYS_MUL(LSYS_SUB(y, y1), t1), LSYS_MUL(y, t2));
-	double pH = LSYS_MUL(y1, t1);
-	double z = LSYS_ADD(pL, pH);
-	int j = lsys_hi(z);
-	uint32_t i = lsys_lo(z);
-	if (j >= 0x40900000) {
-		if (j != 0x40900000 || i != 0) return LSYS_MUL(s, inf);
-		if (LSYS_ADD(pL, ovt) > LSYS_SUB(z, pH)) return LSYS_MUL(s, inf);
-	} else if ((j & 0x7fffffff) >= 0x4090cc00) {
-		if ((uint32_t)j != 0xc090cc00u || i != 0) return LSYS_MUL(s, 0.0);
-		if (pL <= LSYS_SUB(z, pH)) return LSYS_MUL(s, 0.0);
-	}
-	int i2 = j & 0x7fffffff;
-	int k = (i2 >> 20) - 0x3ff;
-	n = 0;
-	if (i2 > 0x3fe00000) {
-		n = j + (0x00100000 >> (k + 1));
-		k = ((n & 0x7fffffff) >> 20) - 0x3ff;
-		double t = lsys_words(n & ~(0x000fffff >> k), 0);
-		n = ((n & 0x000fffff) | 0x00100000) >> (20 - k);
-		if (j < 0) n = -n;
-		pH = LSYS_SUB(pH, t);
-	}
-	double t = lsys_with_lo(LSYS_ADD(pL, pH), 0);
-	double u = LSYS_MUL(t, lg2H);
-	double v = LSYS_ADD(LSYS_MUL(LSYS_SUB(pL, LSYS_SUB(t, pH)), lg2), LSYS_MUL(t, lg2L));
-	z = LSYS_ADD(u, v);
-	double w = LSYS_SUB(v, LSYS_SUB(z, u));
-	t = LSYS_MUL(z, z);
-	t1 = LSYS_SUB(z, LSYS_MUL(t, LSYS_ADD(P1, LSYS_MUL(t, LSYS_ADD(P2, LSYS_MUL(t, LSYS_ADD(P3,
-	     LSYS_MUL(t, LSYS_ADD(P4, LSYS_MUL(t, P5))))))))));
-	double r = LSYS_SUB(LSYS_DIV(LSYS_MUL(z, t1), LSYS_SUB(t1, 2.0)), LSYS_ADD(w, LSYS_MUL(z, w)));
-	z = LSYS_SUB(1.0, LSYS_SUB(r, z));
-	j = lsys_hi(z) + (int)((uint32_t)n << 20); // n < 0: shift as unsigned, as Go's int32 wraps
-	if ((j >> 20) <= 0) z = lsys_scale2(z, n);
-	else z = lsys_with_hi(z, j);
-	return LSYS_MUL(s, z);
-}
-
 // x^y: small integer powers as products (x^2 == x*x, x^3 == x*x*x,
-// x^-2 == 1/(x*x)), x^0.5 == sqrt(x), otherwise fdlibm's pow.
+// x^-2 == 1/(x*x)), x^0.5 == sqrt(x), otherwise lsys_pow_general.
 __device__ inline double lsys_pow(double x, double y) {
 	if (y == 0.0) return 1.0;
 	if (y == 0.5 && x >= 0) return __dsqrt_rn(x);
@@ -519,5 +642,5 @@ __device__ inline double lsys_pow(double x, double y) {
 		else p = LSYS_MUL(LSYS_MUL(x, x), LSYS_MUL(x, x));
 		return y < 0 ? LSYS_DIV(1.0, p) : p;
 	}
-	return lsys_fdlibm_pow(x, y);
+	return lsys_pow_general(x, y);
 }

@@ -2,37 +2,149 @@ package lsys
 
 import "math"
 
-// fdlibm pow's constants.
+// Exp, Log and Pow, deterministic like the rest of mathfn.go (see there):
+//   - Log: x = m 2^k with m in (sqrt(2)/2, sqrt(2)] (exponent bits), and
+//     log x = k ln 2 + 2 atanh(s), s = (m-1)/(m+1), |s| <= 0.172, by the
+//     atanh series to s^27 (truncation below 2^-75); s and the leading
+//     terms in double-double, so log is a double-double good to ~2^-70.
+//   - Exp: k = round(x / ln 2), r = x - k ln 2 in double-double (ln 2 split
+//     so that k ln2A is exact), e^r = 1 + r + r^2/2 (double-double) +
+//     r^3 (1/3! + ... + r^11/14!) (truncation below 2^-63 for |r| <= 0.35),
+//     all but the terms from r^5 on in double-double,
+//     then scaled by 2^k: exactly for a normal result; a subnormal one is
+//     rounded once, from the double-double, to its integer multiple of
+//     2^-1074 (scaleDD).
+//   - Pow: the double-double log of |x| times y, then Exp's algorithm on the
+//     double-double product, so e^(y log x) keeps ~2^-60 relative even
+//     where |y log x| is near 745. Exact results (2^10, 3^5, 10^15) come out
+//     exact since the error is far below half an ulp.
+// Constants in mathconst.go (Taylor coefficients 1/n! and 1/n, ln 2).
+
 const (
-	two53  = 9007199254740992.0
-	L1     = 5.99999999999994648725e-01
-	L2     = 4.28571428578550184252e-01
-	L3     = 3.33333329818377432918e-01
-	L4     = 2.72728123808534006489e-01
-	L5     = 2.30660745775561754067e-01
-	L6     = 2.06975017800338417784e-01
-	P1     = 1.66666666666666019037e-01
-	P2     = -2.77777777770155933842e-03
-	P3     = 6.61375632143793436117e-05
-	P4     = -1.65339022054652515390e-06
-	P5     = 4.13813679705723846039e-08
-	lg2    = 6.93147180559945286227e-01
-	lg2H   = 6.93147182464599609375e-01
-	lg2L   = -1.90465429995776804525e-09
-	ovt    = 8.0085662595372944372e-17
-	cp     = 9.61796693925975554329e-01
-	cpH    = 9.61796700954437255859e-01
-	cpL    = -7.02846165095275826516e-09
-	ivln2  = 1.44269504088896338700e+00
-	ivln2H = 1.44269502162933349609e+00
-	ivln2L = 1.92596299112661746887e-08
+	// e^x overflows above expMax and is below half the smallest subnormal
+	// under expMin (ln(2^1024) = 709.78..., ln(2^-1075) = -745.13...);
+	// between these and the true thresholds scale2 settles it.
+	expMax = 709.8
+	expMin = -745.2
+	sqrt2  = 1.4142135623730951
 )
 
-// Pow is x^y, deterministic like the rest of mathfn.go. Small integer powers
-// are products, so x^2 == x*x, x^3 == x*x*x and x^-2 == 1/(x*x) bit for bit,
-// and x^0.5 == sqrt(x); every other case is fdlibm's pow, which carries
-// log2(x) and y*log2(x) in extra precision and is "nearly rounded" (below one
-// ulp), and exact for representable integer results.
+// logDD is log(x) as a double-double, for finite x > 0.
+func logDD(x float64) (float64, float64) {
+	ki := 0
+	if math.Float64bits(x)>>52 == 0 { // subnormal
+		x = float64(x * 0x1p52)
+		ki = -52
+	}
+	b := math.Float64bits(x)
+	ki += int(b>>52) - 1023
+	m := math.Float64frombits(b&^(0x7ff<<52) | 1023<<52) // [1, 2)
+	if m > sqrt2 {
+		m = float64(m * 0.5)
+		ki++
+	}
+	// s = (m-1)/(m+1) in double-double; m-1 is exact.
+	n := m - 1
+	dh, dl := twoSum(m, 1)
+	sh := n / dh
+	p, pe := twoProd(sh, dh)
+	sl := (((n - p) - pe) - float64(sh*dl)) / dh
+	// 2s (1 + z/3 + z^2/5 + z^3 T(z)), z = s^2, T = 1/7 + z/9 + ... + z^10/27.
+	zh, zl := ddMul(sh, sl, sh, sl)
+	t := kInv7 + float64(zh*(kInv9+float64(zh*(kInv11+float64(zh*(kInv13+float64(zh*(kInv15+float64(zh*(kInv17+float64(zh*(kInv19+float64(zh*(kInv21+float64(zh*(kInv23+float64(zh*(kInv25+float64(zh*kInv27)))))))))))))))))))
+	ah, al := ddAdd(kInv5Hi, kInv5Lo, float64(zh*t), 0)
+	ah, al = ddMul(zh, zl, ah, al)
+	ah, al = ddAdd(kInv3Hi, kInv3Lo, ah, al)
+	ah, al = ddMul(zh, zl, ah, al)
+	ah, al = ddAdd(1, 0, ah, al)
+	ah, al = ddMul(float64(2*sh), float64(2*sl), ah, al)
+	k := float64(ki)
+	kh, kl := twoProd(k, kLn2Hi)
+	kl = kl + float64(k*kLn2Lo)
+	return ddAdd(kh, kl, ah, al)
+}
+
+// expDD is e^(xh + xl) rounded, for expMin <= xh <= expMax and |xl| <=
+// ulp(xh).
+func expDD(xh, xl float64) float64 {
+	k := math.Floor(float64(xh*kInvLn2) + 0.5)
+	a := xh - float64(k*kLn2A) // exact: k*kLn2A has at most 53 bits, near xh
+	p, pe := twoProd(k, kLn2B)
+	rh, re := twoSum(a, -p)
+	rh, rl := twoSum(rh, (re-pe)+xl)
+	// e^rh = 1 + rh + rh^2/2 + rh^3 P(rh), P = 1/3! + rh/4! + ... +
+	// rh^11/14!, all but P's tail in double-double.
+	q, qe := twoProd(rh, rh)
+	hh, hhe := float64(0.5*q), float64(0.5*qe)
+	poly := kExp5 + float64(rh*(kExp6+float64(rh*(kExp7+float64(rh*(kExp8+float64(rh*(kExp9+float64(rh*(kExp10+float64(rh*(kExp11+float64(rh*(kExp12+float64(rh*(kExp13+float64(rh*kExp14)))))))))))))))))
+	ph, pl := ddAdd(kExp4Hi, kExp4Lo, float64(rh*poly), 0)
+	ph, pl = ddMul(rh, 0, ph, pl)
+	ph, pl = ddAdd(kExp3Hi, kExp3Lo, ph, pl)
+	c, ce := twoProd(rh, q)
+	ph, pl = ddMul(c, ce+float64(rh*qe), ph, pl)
+	s1, e1 := fastTwoSum(1, rh)
+	s2, e2 := fastTwoSum(s1, hh)
+	s3, e3 := fastTwoSum(s2, ph)
+	// e^(rh+rl) ~ e^rh + rl (1 + rh + rh^2/2 + rh^3/6).
+	rt := rl + float64(rl*((rh+hh)+float64(c*kExp3Hi)))
+	tail := (((e1 + e2) + e3) + hhe) + (pl + rt)
+	return scaleDD(s3, tail, int(k))
+}
+
+// scaleDD is (h + l) * 2^k rounded once, for h in [0.5, 2) and |l| a few
+// ulps of h at most. A normal result is fl(h + l) scaled exactly; a
+// subnormal one is n * 2^-1074 with n the integer nearest (h + l) *
+// 2^(k+1074) (ties to even), found from the exact double-double sum.
+func scaleDD(h, l float64, k int) float64 {
+	e := int(math.Float64bits(h)>>52&0x7ff) - 1023 + k
+	switch {
+	case e >= -1022:
+		return scale2(h+l, k)
+	case e < -1076:
+		return 0
+	}
+	p := pow2(k + 1074) // 2^-2 .. 2^51: both products are exact
+	s, err := twoSum(float64(h*p), float64(l*p))
+	n := (s + 0x1p52) - 0x1p52 // s to the nearest integer, ties to even
+	if d := s - n; d == 0.5 && err > 0 {
+		n = n + 1
+	} else if d == -0.5 && err < 0 {
+		n = n - 1
+	}
+	return float64(n * 0x1p-1074)
+}
+
+// Exp is e^x.
+func Exp(x float64) float64 {
+	switch {
+	case x != x:
+		return x
+	case x > expMax:
+		return math.Inf(1)
+	case x < expMin:
+		return 0
+	}
+	return expDD(x, 0)
+}
+
+// Log is the natural logarithm.
+func Log(x float64) float64 {
+	switch {
+	case x != x || math.IsInf(x, 1):
+		return x
+	case x < 0:
+		return math.NaN()
+	case x == 0:
+		return math.Inf(-1)
+	}
+	h, l := logDD(x)
+	return h + l
+}
+
+// Pow is x^y. Small integer powers are products, so x^2 == x*x, x^3 ==
+// x*x*x and x^-2 == 1/(x*x) bit for bit, and x^0.5 == sqrt(x); every other
+// case is powGeneral, correctly rounded but for rare near-halfway cases and
+// exact for representable results.
 func Pow(x, y float64) float64 {
 	switch {
 	case y == 0:
@@ -56,249 +168,65 @@ func Pow(x, y float64) float64 {
 		}
 		return p
 	}
-	return fdlibmPow(x, y)
+	return powGeneral(x, y)
 }
 
-// fdlibmPow is e_pow.c (Sun Microsystems, 2004; see mathfn.go), statement for
-// statement; the CUDA twin is lsys_fdlibm_pow.
-func fdlibmPow(x, y float64) float64 {
-	hx, lx := hiWord(x), loWord(x)
-	hy, ly := hiWord(y), loWord(y)
-	ix, iy := hx&0x7fffffff, hy&0x7fffffff
-	if iy == 0 && ly == 0 {
-		return 1
+// intParity says whether finite y is an integer and whether an odd one.
+func intParity(y float64) (isInt, odd bool) {
+	if y != math.Floor(y) {
+		return false, false
 	}
-	if hx == 0x3ff00000 && lx == 0 {
-		return 1
+	if math.Abs(y) >= 0x1p53 {
+		return true, false
 	}
-	if ix > 0x7ff00000 || (ix == 0x7ff00000 && lx != 0) || iy > 0x7ff00000 || (iy == 0x7ff00000 && ly != 0) {
+	h := float64(y * 0.5)
+	return true, h != math.Floor(h)
+}
+
+// powGeneral is x^y with C99's special cases (pow(x, +-0) = 1, pow(1, y) =
+// 1, pow(-1, +-Inf) = 1, NaN otherwise propagating, signed zeros and
+// infinities for x = +-0 and +-Inf, NaN for x < 0 and y not an integer).
+func powGeneral(x, y float64) float64 {
+	switch {
+	case y == 0 || x == 1:
+		return 1
+	case x != x || y != y:
 		return math.NaN()
-	}
-	// yisint: 0 not an integer, 1 odd, 2 even (only needed for x < 0).
-	yisint := int32(0)
-	if hx < 0 {
-		if iy >= 0x43400000 {
-			yisint = 2
-		} else if iy >= 0x3ff00000 {
-			k := (iy >> 20) - 0x3ff
-			if k > 20 {
-				j := ly >> uint(52-k)
-				if j<<uint(52-k) == ly {
-					yisint = 2 - int32(j&1)
-				}
-			} else if ly == 0 {
-				j := iy >> uint(20-k)
-				if j<<uint(20-k) == iy {
-					yisint = 2 - (j & 1)
-				}
-			}
-		}
-	}
-	if ly == 0 {
-		if iy == 0x7ff00000 { // y is +-inf
-			switch {
-			case ix == 0x3ff00000 && lx == 0:
-				return 1
-			case ix >= 0x3ff00000:
-				if hy >= 0 {
-					return y
-				}
-				return 0
-			default:
-				if hy < 0 {
-					return -y
-				}
-				return 0
-			}
-		}
-		if iy == 0x3ff00000 {
-			if hy < 0 {
-				return 1 / x
-			}
-			return x
-		}
-		if hy == 0x40000000 {
-			return float64(x * x)
-		}
-		if hy == 0x3fe00000 && hx >= 0 {
-			return math.Sqrt(x)
-		}
 	}
 	ax := math.Abs(x)
-	if lx == 0 && (ix == 0x7ff00000 || ix == 0 || ix == 0x3ff00000) {
-		z := ax
-		if hy < 0 {
-			z = 1 / z
+	if math.IsInf(y, 0) {
+		switch {
+		case ax == 1:
+			return 1
+		case (ax < 1) == (y > 0):
+			return 0
 		}
-		if hx < 0 {
-			if ix == 0x3ff00000 && yisint == 0 {
-				z = math.NaN()
-			} else if yisint == 1 {
-				z = -z
-			}
-		}
-		return z
+		return math.Inf(1)
 	}
-	n := int32(uint32(hx)>>31) - 1
-	if n|yisint == 0 {
+	isInt, odd := intParity(y)
+	neg := math.Signbit(x) && odd
+	var z float64
+	switch {
+	case x == 0 || math.IsInf(x, 0):
+		if (x == 0) == (y < 0) {
+			z = math.Inf(1)
+		}
+	case x < 0 && !isInt:
 		return math.NaN()
-	}
-	s := 1.0
-	if n|(yisint-1) == 0 {
-		s = -1
-	}
-	t1, t2, done, r := powLog2(ax, s, ix, iy, hy)
-	if done {
-		return r
-	}
-	return powExp2(y, t1, t2, s)
-}
-
-// powLog2 is the middle of fdlibmPow: log2 of ax = |x| in extra
-// precision as t1 + t2 (ix, iy, hy: the high words of ax, |y| and y; s
-// the result's sign). For |y| > 2^31 it may settle the result itself
-// (done, r): an overflow or underflow, or log2 near x = 1.
-func powLog2(ax, s float64, ix, iy, hy int32) (t1, t2 float64, done bool, r float64) {
-	bp := [2]float64{1.0, 1.5}
-	dpH := [2]float64{0.0, 5.84962487220764160156e-01}
-	dpL := [2]float64{0.0, 1.35003920212974897128e-08}
-	inf := math.Inf(1)
-	var n int32
-	if iy > 0x41e00000 { // |y| > 2^31
-		if iy > 0x43f00000 { // |y| > 2^64
-			if ix <= 0x3fefffff {
-				if hy < 0 {
-					return 0, 0, true, inf
-				}
-				return 0, 0, true, 0
-			}
-			if ix >= 0x3ff00000 {
-				if hy > 0 {
-					return 0, 0, true, inf
-				}
-				return 0, 0, true, 0
-			}
-		}
-		if ix < 0x3fefffff {
-			if hy < 0 {
-				return 0, 0, true, s * inf
-			}
-			return 0, 0, true, s * 0
-		}
-		if ix > 0x3ff00000 {
-			if hy > 0 {
-				return 0, 0, true, s * inf
-			}
-			return 0, 0, true, s * 0
-		}
-		t := ax - 1
-		w := float64(float64(t*t) * (0.5 - float64(t*(0.3333333333333333333333-float64(t*0.25)))))
-		u := float64(ivln2H * t)
-		v := float64(t*ivln2L) - float64(w*ivln2)
-		t1 = withLo(u+v, 0)
-		t2 = v - (t1 - u)
-	} else {
-		n = 0
-		if ix < 0x00100000 { // subnormal x
-			ax = float64(ax * two53)
-			n -= 53
-			ix = hiWord(ax)
-		}
-		n += (ix >> 20) - 0x3ff
-		j := ix & 0x000fffff
-		ix = j | 0x3ff00000
-		k := int32(0)
-		if j <= 0x3988E {
-			k = 0
-		} else if j < 0xBB67A {
-			k = 1
-		} else {
-			k = 0
-			n++
-			ix -= 0x00100000
-		}
-		ax = withHi(ax, ix)
-		u := ax - bp[k]
-		v := 1 / (ax + bp[k])
-		ss := float64(u * v)
-		sH := withLo(ss, 0)
-		tH := fromWords(((ix>>1)|0x20000000)+0x00080000+(k<<18), 0)
-		tL := ax - (tH - bp[k])
-		sL := float64(v * ((u - float64(sH*tH)) - float64(sH*tL)))
-		s2 := float64(ss * ss)
-		r := float64(float64(s2*s2) * (L1 + float64(s2*(L2+float64(s2*(L3+float64(s2*(L4+float64(s2*(L5+float64(s2*L6)))))))))))
-		r = r + float64(sL*(sH+ss))
-		s2 = float64(sH * sH)
-		tH = withLo((3.0+s2)+r, 0)
-		tL = r - ((tH - 3.0) - s2)
-		u = float64(sH * tH)
-		v = float64(sL*tH) + float64(tL*ss)
-		pH := withLo(u+v, 0)
-		pL := v - (pH - u)
-		zH := float64(cpH * pH)
-		zL := (float64(cpL*pH) + float64(pL*cp)) + dpL[k]
-		t := float64(n)
-		t1 = withLo(((zH+zL)+dpH[k])+t, 0)
-		t2 = zL - (((t1 - t) - dpH[k]) - zH)
-	}
-	return t1, t2, false, 0
-}
-
-// powExp2 is the end of fdlibmPow: s * 2^(y * (t1 + t2)), with y split so
-// that the product keeps its extra precision, and overflow and underflow
-// settled exactly.
-func powExp2(y, t1, t2, s float64) float64 {
-	inf := math.Inf(1)
-	var n int32
-	// (y1+y2)*(t1+t2) with y1 = y truncated to 21 bits.
-	y1 := withLo(y, 0)
-	pL := float64((y-y1)*t1) + float64(y*t2)
-	pH := float64(y1 * t1)
-	z := pL + pH
-	j, i := hiWord(z), loWord(z)
-	if j >= 0x40900000 { // z >= 1024
-		if j != 0x40900000 || i != 0 {
-			return s * inf
-		}
-		if pL+ovt > z-pH {
-			return s * inf
-		}
-	} else if j&0x7fffffff >= 0x4090cc00 { // z <= -1075
-		if uint32(j) != 0xc090cc00 || i != 0 {
-			return s * 0
-		}
-		if pL <= z-pH {
-			return s * 0
+	default:
+		lh, ll := logDD(ax)
+		switch ph := float64(y * lh); {
+		case ph > expMax:
+			z = math.Inf(1)
+		case ph < expMin:
+			z = 0
+		default:
+			ph, pl := twoProd(y, lh)
+			z = expDD(fastTwoSum(ph, pl+float64(y*ll)))
 		}
 	}
-	// 2^(pH+pL)
-	i2 := j & 0x7fffffff
-	k := (i2 >> 20) - 0x3ff
-	n = 0
-	if i2 > 0x3fe00000 { // |z| > 0.5: n = [z+0.5]
-		n = j + (0x00100000 >> uint(k+1))
-		k = ((n & 0x7fffffff) >> 20) - 0x3ff
-		t := fromWords(n&^(0x000fffff>>uint(k)), 0)
-		n = ((n & 0x000fffff) | 0x00100000) >> uint(20-k)
-		if j < 0 {
-			n = -n
-		}
-		pH = pH - t
+	if neg {
+		return -z
 	}
-	t := withLo(pL+pH, 0)
-	u := float64(t * lg2H)
-	v := float64((pL-(t-pH))*lg2) + float64(t*lg2L)
-	z = u + v
-	w := v - (z - u)
-	t = float64(z * z)
-	t1 = z - float64(t*(P1+float64(t*(P2+float64(t*(P3+float64(t*(P4+float64(t*P5)))))))))
-	r := float64(z*t1)/(t1-2) - (w + float64(z*w))
-	z = 1 - (r - z)
-	j = hiWord(z) + n<<20
-	if j>>20 <= 0 {
-		z = scale2(z, int(n))
-	} else {
-		z = withHi(z, j)
-	}
-	return s * z
+	return z
 }

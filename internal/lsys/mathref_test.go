@@ -176,10 +176,13 @@ func refExp(x *big.Float) *big.Float {
 	return sum
 }
 
-// refLog is log(x) by Halley iterations on exp from math.Log's estimate.
+// refLog is log(x) by Halley iterations on exp from an estimate by
+// math.Frexp and math.Log of the fraction (math.Log itself is far off for
+// subnormal x on amd64: Log(5e-324) = -709.09).
 func refLog(x float64) *big.Float {
 	X := bf(x)
-	y := bf(math.Log(x))
+	m, e := math.Frexp(x)
+	y := bf(math.Log(m) + float64(e)*math.Ln2)
 	for i := 0; i < 4; i++ {
 		e := refExp(y)
 		num := newF().Sub(X, e)

@@ -10,7 +10,7 @@ import (
 	"github.com/procgen-dev/procgen/internal/rng"
 )
 
-// The JWildfire plugin variations the kernels have (gpuPluginVars) against
+// The JWildfire plugin variations the kernels have (gpuPlugins) against
 // the CPU, point by point, under the same tolerance as flam3's (vtTol,
 // vtMaxMiss). Their draws walk the CPU's stream exactly: the branch draws
 // and the 2³¹ integers are the CPU's own (flame_variations_jwf.cuh).
@@ -46,6 +46,50 @@ var vtPluginRanges = map[ParamID]vtRange{
 	PYinYangRadius: {lo: -0.2, hi: 1.2}, PYinYangAng1: {lo: -1, hi: 1}, PYinYangAng2: {lo: -1, hi: 1},
 	PYinYangDualT: {lo: 0, hi: 1}, PYinYangOutside: {lo: 0, hi: 1},
 	PJuliaqPower: {lo: 1, hi: 6, signed: true}, PJuliaqDivisor: {lo: 1, hi: 4, signed: true},
+	// cuda/flame_variations_jwf2.cuh. waves2b's powers stay away from 0
+	// here: vtWaves2bBranchCases reaches its sn and J1 branches.
+	PWaves2bFreqx: {lo: 0.5, hi: 4, signed: true}, PWaves2bFreqy: {lo: 0.5, hi: 4, signed: true},
+	PWaves2bPwx: {lo: 0.3, hi: 2.5, signed: true}, PWaves2bPwy: {lo: 0.3, hi: 2.5, signed: true},
+	PWaves2bScalex: {lo: -2, hi: 2}, PWaves2bScaleinfx: {lo: -2, hi: 2}, PWaves2bScaley: {lo: -2, hi: 2},
+	PWaves2bScaleinfy: {lo: -2, hi: 2}, PWaves2bUnity: {lo: 0.2, hi: 2}, PWaves2bJacok: {lo: -1.2, hi: 1.2},
+	PStarblurPower: {lo: 2.6, hi: 9, signed: true}, PStarblurRange: {lo: 0.1, hi: 0.9},
+	PWaffleSlices: {lo: 1.6, hi: 10}, PWaffleXthickness: {lo: 0, hi: 1}, PWaffleYthickness: {lo: 0, hi: 1},
+	PWaffleRotation: {lo: -3.2, hi: 3.2},
+	PWaves3WfScalex: {lo: -1, hi: 1}, PWaves3WfScaley: {lo: -1, hi: 1},
+	PWaves3WfFreqx: {lo: -4, hi: 4}, PWaves3WfFreqy: {lo: -4, hi: 4},
+	PWaves3WfUseCosX: {lo: 0, hi: 1}, PWaves3WfUseCosY: {lo: 0, hi: 1},
+	PWaves3WfDampx: {lo: -1, hi: 1, zeroBelow0: true}, PWaves3WfDampy: {lo: -1, hi: 1},
+	PWavesnFreqx: {lo: 1, hi: 5, signed: true}, PWavesnFreqy: {lo: 1, hi: 5, signed: true},
+	PWavesnScalex: {lo: -1, hi: 1}, PWavesnScaley: {lo: -1, hi: 1}, PWavesnIncx: {lo: -1, hi: 1},
+	PWavesnIncy: {lo: -1, hi: 1}, PWavesnPower: {lo: 1, hi: 5.5, signed: true},
+	PBlurLinearLength: {lo: 0, hi: 2}, PBlurLinearAngle: {lo: -1, hi: 7},
+	PBlurZoomLength: {lo: 0, hi: 1}, PBlurZoomX: {lo: -1, hi: 1}, PBlurZoomY: {lo: -1, hi: 1},
+	PEpispiralN: {lo: 1, hi: 6, signed: true}, PEpispiralThickness: {lo: -0.3, hi: 1, zeroBelow0: true},
+	PEpispiralHoles: {lo: -1, hi: 1},
+	PFdiscAshift:    {lo: 0.5, hi: 2}, PFdiscRshift: {lo: -1, hi: 1}, PFdiscXshift: {lo: -1, hi: 1},
+	PFdiscYshift: {lo: -1, hi: 1}, PFdiscTerm1: {lo: -1, hi: 1}, PFdiscTerm2: {lo: -1, hi: 1},
+	PFdiscTerm3: {lo: -1, hi: 1}, PFdiscTerm4: {lo: -1, hi: 1},
+	PLinearTPowX: {lo: 0.3, hi: 3}, PLinearTPowY: {lo: 0.3, hi: 3},
+	PNpolarParity: {lo: 0, hi: 4, signed: true}, PNpolarN: {lo: 0.6, hi: 6, signed: true},
+	PTileHlpWidth:  {lo: 0.3, hi: 2, signed: true},
+	PWaves22Scalex: {lo: -0.5, hi: 0.5}, PWaves22Scaley: {lo: -0.5, hi: 0.5},
+	PWaves22Freqx: {lo: 1, hi: 15, signed: true}, PWaves22Freqy: {lo: 1, hi: 15, signed: true},
+	PWaves22Modex: {lo: 0, hi: 1.4}, PWaves22Modey: {lo: 0, hi: 1.4},
+	PWaves22Powerx: {lo: 1, hi: 4.5}, PWaves22Powery: {lo: 1, hi: 4.5},
+	PWaves2RadialScalex: {lo: -0.5, hi: 0.5}, PWaves2RadialScaley: {lo: -0.5, hi: 0.5},
+	PWaves2RadialFreqx: {lo: 1, hi: 15, signed: true}, PWaves2RadialFreqy: {lo: 1, hi: 15, signed: true},
+	PWaves2RadialNull: {lo: 0, hi: 1}, PWaves2RadialDistance: {lo: 1.2, hi: 3},
+	PWaves2WfScalex: {lo: -1, hi: 1}, PWaves2WfScaley: {lo: -1, hi: 1},
+	PWaves2WfFreqx: {lo: -4, hi: 4}, PWaves2WfFreqy: {lo: -4, hi: 4},
+	PWaves2WfUseCosX: {lo: 0, hi: 1}, PWaves2WfUseCosY: {lo: 0, hi: 1},
+	PWaves2WfDampx: {lo: -1, hi: 1, zeroBelow0: true}, PWaves2WfDampy: {lo: -1, hi: 1},
+	PWaves3Scalex: {lo: -0.5, hi: 0.5}, PWaves3Scaley: {lo: -0.5, hi: 0.5},
+	PWaves3Freqx: {lo: 1, hi: 15, signed: true}, PWaves3Freqy: {lo: 1, hi: 15, signed: true},
+	PWaves3SxFreq: {lo: 0, hi: 4, signed: true}, PWaves3SyFreq: {lo: 0, hi: 4, signed: true},
+	PWaves4Scalex: {lo: -0.5, hi: 0.5}, PWaves4Scaley: {lo: -0.5, hi: 0.5},
+	PWaves4Freqx: {lo: 1, hi: 15, signed: true}, PWaves4Freqy: {lo: 1, hi: 15, signed: true},
+	PWaves4Cont: {lo: 0, hi: 1.5}, PWaves4Yfact: {lo: -1, hi: 1},
+	PXheartAngle: {lo: -2, hi: 2}, PXheartRatio: {lo: -2, hi: 2},
 }
 
 // vtRandPluginParams is vtRandParams with the plugin parameters drawn too.
@@ -60,18 +104,28 @@ func vtRandPluginParams(r *rand.Rand) Params {
 		if rg.signed && r.IntN(2) == 0 {
 			v = -v
 		}
+		if rg.zeroBelow0 && v < 0 {
+			v = 0
+		}
 		p[id] = vtF32(v)
 	}
 	return p
 }
 
 // TestCUDAPluginVariationsMatchCPU runs each ported plugin variation alone,
-// weight 1, identity affine, several parameter sets each.
+// weight 1, identity affine: once with JWildfire's default parameters
+// (DefaultParams) and with several random parameter sets, plus the
+// branches random sets do not reach (vtWaves2bBranchCases).
 func TestCUDAPluginVariationsMatchCPU(t *testing.T) {
 	dev, fn := vtDevice(t)
 	r := rand.New(rand.NewPCG(7, 8))
 	var cases []vtCase
-	for _, id := range gpuPluginVars {
+	for _, pl := range gpuPlugins {
+		id := pl.id
+		x := vtXform(VarTerm{ID: id, Weight: 1})
+		x.Params = DefaultParams()
+		cases = append(cases, vtCase{name: VarNames[id] + "/default", x: x, in: vtRandPoints(r, vtPoints, false),
+			seed: rng.Hash64(0xdef, uint64(id))})
 		for run := range 4 {
 			x := vtXform(VarTerm{ID: id, Weight: 1})
 			x.Params = vtRandPluginParams(r)
@@ -79,7 +133,24 @@ func TestCUDAPluginVariationsMatchCPU(t *testing.T) {
 				in: vtRandPoints(r, vtPoints, false), seed: rng.Hash64(0x9106, uint64(id)<<8|uint64(run))})
 		}
 	}
+	cases = append(cases, vtWaves2bBranchCases(r)...)
 	vtCheck(t, dev, fn, cases)
+}
+
+// vtWaves2bBranchCases set waves2b's powers where its wave is not a sine:
+// 0 (Jacobi's sn, with a positive, negative and zero jacok) and just below
+// 0 (Bessel's J1).
+func vtWaves2bBranchCases(r *rand.Rand) []vtCase {
+	var cases []vtCase
+	for i, c := range []struct{ pwx, pwy, k float64 }{{0, -5e-5, 0.5}, {5e-5, 0, -0.7}, {0, 0, 0}, {-5e-5, 0, 1}} {
+		x := vtXform(VarTerm{ID: VarWaves2b, Weight: 1})
+		x.Params = DefaultParams()
+		x.Params[PWaves2bPwx], x.Params[PWaves2bPwy] = vtF32(c.pwx), vtF32(c.pwy)
+		x.Params[PWaves2bJacok] = vtF32(c.k)
+		cases = append(cases, vtCase{name: "waves2b/branch" + string(rune('a'+i)), x: x,
+			in: vtRandPoints(r, vtPoints, false), seed: rng.Hash64(0x2b, uint64(i))})
+	}
+	return cases
 }
 
 // TestCUDAPluginVariationsMixedMatchCPU runs each ported plugin variation
@@ -96,10 +167,13 @@ func TestCUDAPluginVariationsMixedMatchCPU(t *testing.T) {
 			pool = append(pool, id)
 		}
 	}
-	pool = append(pool, gpuPluginVars[:]...)
+	for _, pl := range gpuPlugins {
+		pool = append(pool, pl.id)
+	}
 	const n = vtPoints - 77
 	var cases []vtCase
-	for _, id := range gpuPluginVars {
+	for _, pl := range gpuPlugins {
+		id := pl.id
 		used := map[VarID]bool{id: true}
 		vars := []VarTerm{{ID: id, Weight: vtRandWeight(r)}}
 		for len(vars) < 3 {

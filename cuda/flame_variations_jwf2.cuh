@@ -99,6 +99,8 @@ __device__ __forceinline__ float2 pg_waffle(const float *p, PgRng &rng) {
 	return make_float2(a, rr);
 }
 
+#include "flame_variations_jwf3.cuh"
+
 static __device__ __forceinline__ float2 pg_flame_var_jwf2_body(unsigned vid, float w, PgFlameVarState &s, const float *p,
 								 PgRng &rng) {
 	const float tx = s.tx, ty = s.ty;
@@ -301,7 +303,7 @@ static __device__ __forceinline__ float2 pg_flame_var_jwf2_body(unsigned vid, fl
 		py += x > 0.f ? w * y : -(w * y);
 		break;
 	}
-	default: break;
+	default: return pg_flame_var_jwf3_body(vid, w, s, p, rng);
 	}
 	return make_float2(px, py);
 }

@@ -71,6 +71,37 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarWaves3, []ParamID{PWaves3Scalex, PWaves3Scaley, PWaves3Freqx, PWaves3Freqy, PWaves3SxFreq, PWaves3SyFreq}},
 	{VarWaves4, []ParamID{PWaves4Scalex, PWaves4Scaley, PWaves4Freqx, PWaves4Freqy, PWaves4Cont, PWaves4Yfact}},
 	{VarXheart, []ParamID{PXheartAngle, PXheartRatio}},
+	// cuda/flame_variations_jwf3.cuh; synth's layer k is at P_SYNTH_B + 6k,
+	// vibration2's waves and modulations in ParamID order.
+	{VarSynth, gpuParamRange(PSynthA, PSynthFLayer)},
+	{VarVibration2, gpuParamRange(PVibration2Dir, PVibration2A2mfreq)},
+	{VarXtrb, []ParamID{PXtrbPower, PXtrbRadius, PXtrbWidth, PXtrbDist, PXtrbA, PXtrbB}},
+}
+
+// gpuParamRange is the parameters first..last in ParamID order.
+func gpuParamRange(first, last ParamID) []ParamID {
+	var out []ParamID
+	for id := first; id <= last; id++ {
+		out = append(out, id)
+	}
+	return out
+}
+
+// gpuPluginRefused names a ported variation of x whose parameters ask for
+// what the device code cannot do, or is "": synth's mode 1005 replaces the
+// sum of the variations before it, and the device function only adds.
+func gpuPluginRefused(x *Xform) string {
+	before := false
+	for _, v := range x.Vars {
+		if v.Weight == 0 {
+			continue
+		}
+		if v.ID == VarSynth && ftoi(x.Params[PSynthMode]) == 1005 && before {
+			return "synth (mode 1005 after another variation)"
+		}
+		before = true
+	}
+	return ""
 }
 
 // gpuPluginSlab is the room for plugin parameters in the GPU xform: an
@@ -177,4 +208,18 @@ func gpuParams(x *Xform) [gpuNumParams]float32 {
 	}
 	gpuPluginPack(x, out[GPUNumParams:])
 	return out
+}
+
+// gpuUsesPlugins reports whether any of the GPU xforms has a plugin
+// variation: then the iterate kernel is the flame_plugins family's (or an
+// NVRTC kernel compiled with them), flam3 genomes keep the flame family's.
+func gpuUsesPlugins(xs []gpuXform) bool {
+	for i := range xs {
+		for _, id := range xs[i].IDs[:xs[i].NVars] {
+			if VarID(id) >= GPUNumVars {
+				return true
+			}
+		}
+	}
+	return false
 }

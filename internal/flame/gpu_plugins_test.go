@@ -83,7 +83,7 @@ func TestGPUZeroZMapping(t *testing.T) {
 			t.Errorf("%s: ported variations must be 2D and known to gpuHasVar", VarNames[id])
 		}
 	}
-	if gpuHasVar(VarJulia3D) || gpuHasVar(VarSynth) {
+	if gpuHasVar(VarJulia3D) || gpuHasVar(VarNBlur) {
 		t.Error("gpuHasVar admits a variation the kernels lack")
 	}
 }
@@ -134,5 +134,49 @@ func TestGPUPluginPack(t *testing.T) {
 	g := &Genome{Xforms: []Xform{y}}
 	if !genomeUsesPluginVars(g) {
 		t.Error("a genome with an overflowing xform would go to the GPU")
+	}
+}
+
+// synth's mode 1005 replaces the sum before it: first in its xform it goes
+// to the GPU (adding to nothing is replacing), after another variation the
+// xform stays on the CPU, named.
+func TestGPUPluginRefusedSynth1005(t *testing.T) {
+	mk := func(mode float64, vars ...VarTerm) *Xform {
+		x := &Xform{Coefs: Identity, Post: Identity, Params: DefaultParams(), Vars: vars}
+		x.Params[PSynthMode] = mode
+		return x
+	}
+	if name, ok := pluginVar(mk(1005, VarTerm{ID: VarSynth, Weight: 1}, VarTerm{ID: VarWaves2b, Weight: 1})); ok {
+		t.Errorf("synth 1005 first: refused as %q", name)
+	}
+	if name, ok := pluginVar(mk(3, VarTerm{ID: VarLinear, Weight: 1}, VarTerm{ID: VarSynth, Weight: 1})); ok {
+		t.Errorf("synth mode 3 after linear: refused as %q", name)
+	}
+	if name, ok := pluginVar(mk(1005, VarTerm{ID: VarLinear, Weight: 1}, VarTerm{ID: VarSynth, Weight: 1})); !ok ||
+		!strings.HasPrefix(name, "synth") {
+		t.Errorf("synth 1005 after linear: pluginVar = %q %v, want synth refused", name, ok)
+	}
+	if name, ok := pluginVar(mk(1005, VarTerm{ID: VarLinear, Weight: 0}, VarTerm{ID: VarSynth, Weight: 1})); ok {
+		t.Errorf("synth 1005 after a zero-weight term: refused as %q", name)
+	}
+}
+
+// Genomes with a plugin variation run the flame_plugins kernel (or an
+// NVRTC kernel compiled with PG_FLAME_PLUGINS); flam3's keep the flame
+// family's, which lacks the plugin code.
+func TestGPUUsesPluginsPicksKernel(t *testing.T) {
+	flam3 := []gpuXform{{NVars: 2, IDs: [gpuMaxVars]uint8{uint8(VarLinear), uint8(VarMobius)}}}
+	plug := []gpuXform{flam3[0], {NVars: 1, IDs: [gpuMaxVars]uint8{uint8(VarSynth)}}}
+	if gpuUsesPlugins(flam3) || !gpuUsesPlugins(plug) {
+		t.Fatalf("gpuUsesPlugins: flam3 %v, plugin %v", gpuUsesPlugins(flam3), gpuUsesPlugins(plug))
+	}
+	// An id past NVars is not one of the xform's variations.
+	stale := []gpuXform{{NVars: 1, IDs: [gpuMaxVars]uint8{uint8(VarLinear), uint8(VarSynth)}}}
+	if gpuUsesPlugins(stale) {
+		t.Error("gpuUsesPlugins read past NVars")
+	}
+	const def = "#define PG_FLAME_PLUGINS 1\n"
+	if strings.Contains(specialSource(flam3, 1), def) || !strings.Contains(specialSource(plug, 1), def) {
+		t.Error("specialSource defines PG_FLAME_PLUGINS for the wrong genome")
 	}
 }

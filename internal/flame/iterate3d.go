@@ -171,6 +171,9 @@ func pluginVarZ(x *Xform, zeroZ bool) (string, bool) {
 		}
 		return VarNames[v.ID], true
 	}
+	if name := gpuPluginRefused(x); name != "" {
+		return name, true
+	}
 	var slab [gpuPluginSlab]float32
 	if name, ok := gpuPluginPack(x, slab[:]); !ok {
 		return name + " (beside this xform's other plugin variations: more parameters than a GPU xform holds)", true

@@ -3,6 +3,8 @@
 package flame
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -90,7 +92,25 @@ var vtPluginRanges = map[ParamID]vtRange{
 	PWaves4Freqx: {lo: 1, hi: 15, signed: true}, PWaves4Freqy: {lo: 1, hi: 15, signed: true},
 	PWaves4Cont: {lo: 0, hi: 1.5}, PWaves4Yfact: {lo: -1, hi: 1},
 	PXheartAngle: {lo: -2, hi: 2}, PXheartRatio: {lo: -2, hi: 2},
+	// cuda/flame_variations_jwf3.cuh; synth's modes: vtSynthCases.
+	PSynthA: {lo: 0.2, hi: 2, signed: true}, PSynthPower: {lo: 0.3, hi: 1.5}, PSynthMix: {lo: 0, hi: 1.2},
+	PSynthSmooth: {lo: 0, hi: 1},
+	PXtrbPower:   {lo: 1, hi: 5, signed: true}, PXtrbRadius: {lo: 0.5, hi: 2}, PXtrbWidth: {lo: 0, hi: 1},
+	PXtrbDist: {lo: -2, hi: 2}, PXtrbA: {lo: 0, hi: 1.4}, PXtrbB: {lo: 0, hi: 1.4},
 }
+
+// vtLayerRanges are synth's per-layer parameter ranges (layer k at
+// PSynthB + 6k): types up to 9 (an unknown one reuses the last wave), all
+// four ways of layering, some amplitudes exactly 0 (a skipped layer).
+// Frequencies from 3 on: the n-gon waves (types 7, 8) have a pole within
+// each period below that, where float32 and float64 part at random.
+var vtLayerRanges = [6]vtRange{{lo: -0.3, hi: 1, zeroBelow0: true}, {lo: 0, hi: 9.4}, {lo: -0.9, hi: 0.9},
+	{lo: 3, hi: 6, signed: true}, {lo: -3, hi: 3}, {lo: 0, hi: 3.4}}
+
+// vtVibrationRanges are vibration2's: each wave's dir, angle, freq, amp,
+// phase, then the modulations' amplitude and frequency pairs.
+var vtVibrationRanges = [5]vtRange{{lo: -3.2, hi: 3.2}, {lo: -3.2, hi: 3.2}, {lo: 0.3, hi: 3, signed: true},
+	{lo: -1, hi: 1}, {lo: -1, hi: 1}}
 
 // vtRandPluginParams is vtRandParams with the plugin parameters drawn too.
 func vtRandPluginParams(r *rand.Rand) Params {
@@ -109,7 +129,59 @@ func vtRandPluginParams(r *rand.Rand) Params {
 		}
 		p[id] = vtF32(v)
 	}
+	draw := func(id ParamID, rg vtRange) {
+		v := rg.lo + (rg.hi-rg.lo)*r.Float64()
+		if rg.signed && r.IntN(2) == 0 {
+			v = -v
+		}
+		if rg.zeroBelow0 && v < 0 {
+			v = 0
+		}
+		p[id] = vtF32(v)
+	}
+	for k := range ParamID(synthLayers * 6) {
+		draw(PSynthB+k, vtLayerRanges[k%6])
+	}
+	for k := range ParamID(10) {
+		draw(PVibration2Dir+k, vtVibrationRanges[k%5])
+	}
+	for k := PVibration2Dm; k <= PVibration2A2mfreq; k += 2 {
+		draw(k, vtRange{lo: -0.6, hi: 0.6})
+		draw(k+1, vtRange{lo: 0, hi: 2})
+	}
 	return p
+}
+
+// vtSynthModes are synth's modes (1005 here alone, where it adds as the
+// others; beside another it stays on the CPU) and an unknown one.
+var vtSynthModes = []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+	1001, 1002, 1003, 1004, 1005, 1006, 1007, 42}
+
+// vtSynthCases run synth alone in each mode, smooth 0 and 1 in turn.
+func vtSynthCases(r *rand.Rand) []vtCase {
+	var cases []vtCase
+	for i, mode := range vtSynthModes {
+		x := vtXform(VarTerm{ID: VarSynth, Weight: 1})
+		x.Params = vtRandPluginParams(r)
+		x.Params[PSynthMode], x.Params[PSynthSmooth] = mode, float64(i%2)
+		if mode == 19 { // the scaled radius may be negative: a whole power keeps points
+			x.Params[PSynthPower] = math.Round(x.Params[PSynthPower])
+		}
+		// Where the wave becomes an angle (modes 14..16, 1002, 1005), the
+		// inverse n-gon's pole (type 8) makes it a large number taken
+		// modulo 2π, which float32 cannot resolve as float64 does: those
+		// modes meet the other types there.
+		if mode >= 14 && mode <= 16 || mode == 1002 || mode == 1005 {
+			for k := range ParamID(synthLayers) {
+				if ftoi(x.Params[PSynthBType+6*k]) == 8 {
+					x.Params[PSynthBType+6*k] = 7
+				}
+			}
+		}
+		cases = append(cases, vtCase{name: fmt.Sprintf("synth/mode%g", mode), x: x,
+			in: vtRandPoints(r, vtPoints, false), seed: rng.Hash64(0x5e7, uint64(i))})
+	}
+	return cases
 }
 
 // TestCUDAPluginVariationsMatchCPU runs each ported plugin variation alone,
@@ -134,6 +206,7 @@ func TestCUDAPluginVariationsMatchCPU(t *testing.T) {
 		}
 	}
 	cases = append(cases, vtWaves2bBranchCases(r)...)
+	cases = append(cases, vtSynthCases(r)...)
 	vtCheck(t, dev, fn, cases)
 }
 
@@ -176,12 +249,18 @@ func TestCUDAPluginVariationsMixedMatchCPU(t *testing.T) {
 		id := pl.id
 		used := map[VarID]bool{id: true}
 		vars := []VarTerm{{ID: id, Weight: vtRandWeight(r)}}
+		room := gpuPluginSlab - 1 - len(pl.params)
 		for len(vars) < 3 {
 			o := pool[r.IntN(len(pool))]
-			if used[o] {
+			need := 0
+			if op := gpuPluginOf(o); op != nil {
+				need = 1 + len(op.params)
+			}
+			if used[o] || need > room { // partners whose parameters fit the slab beside it
 				continue
 			}
 			used[o] = true
+			room -= need
 			vars = append(vars, VarTerm{ID: o, Weight: vtRandWeight(r)})
 		}
 		sortVars(vars)

@@ -1,6 +1,6 @@
-// JWildfire's synth, vibration2 and xtrb on the device: float32 twins of
-// internal/flame's variations_jwf6.go, variations_jwf8.go and
-// variations_jwf8_xtrb.go, under the conventions of flame_variations_jwf.cuh.
+// JWildfire's synth, vibration2, xtrb and nBlur on the device: float32
+// twins of internal/flame's variations_jwf6.go, variations_jwf8.go,
+// variations_jwf8_xtrb.go and variations_jwf8_nblur.go, under the conventions of flame_variations_jwf.cuh.
 // pg_flame_var_jwf2_body's default case calls this, inside the same
 // out-of-line function.
 //
@@ -357,6 +357,134 @@ __device__ __forceinline__ float2 pg_xtrb(float w, PgFlameVarState &s, const flo
 	return make_float2(w * rr * ca, w * rr * sa);
 }
 
+// nBlur's shape (internal/flame's nblurShape), derived per call as the CPU
+// does; exactCalc is read as 0 there too.
+struct PgNblur {
+	int edges, maxStripes;
+	bool stripes, neg, circum, equal;
+	float ratio, ratioComp, hole, mid, angStripes, angStart, tan90m2, sina, cosa, speed1, speed2, at1, at2, scale;
+};
+
+__device__ __forceinline__ PgNblur pg_nblur_shape(const float *p) {
+	PgNblur t;
+	t.edges = (int)fminf(fmaxf(pg_ftoi(p[P_NBLUR_NUMEDGES]), 3.f), 2147483647.f);
+	int stripes = (int)fminf(fmaxf(pg_ftoi(p[P_NBLUR_NUMSTRIPES]), -1073741823.f), 1073741823.f);
+	t.stripes = stripes != 0;
+	t.neg = stripes < 0;
+	stripes = abs(stripes);
+	t.ratio = fminf(fmaxf(p[P_NBLUR_RATIOSTRIPES], 0.f), 2.f);
+	t.hole = fminf(fmaxf(p[P_NBLUR_RATIOHOLE], 0.f), 1.f);
+	t.circum = pg_ftoi(p[P_NBLUR_CIRCUMCIRCLE]) >= 1.f;
+	t.equal = pg_ftoi(p[P_NBLUR_EQUALBLUR]) >= 1.f;
+	float highlight = fmaxf(p[P_NBLUR_HIGHLIGHTEDGES], 0.1f);
+	if (t.circum) highlight = 0.1f;
+	const float n = (float)t.edges;
+	t.mid = PG_2PI / n;
+	t.angStripes = t.angStart = t.ratioComp = 0.f;
+	if (t.stripes) {
+		t.angStripes = t.mid / (float)(2 * stripes);
+		t.angStart = t.angStripes / 2.f;
+		t.ratioComp = 2.f - t.ratio;
+	}
+	t.tan90m2 = tanf(PG_PI_2 + t.mid / 2.f);
+	sincosf(t.mid / 2.f, &t.sina, &t.cosa);
+	t.speed1 = t.ratioComp * t.angStart;
+	t.speed2 = t.ratio * t.angStart;
+	t.maxStripes = 2 * stripes;
+	t.at1 = (t.neg ? 7.5f : 13.f) / powf(n, 1.3f) * highlight;
+	t.at2 = 2.f * atanf(t.at1 / -2.f);
+	t.scale = 1.f;
+	if (pg_ftoi(p[P_NBLUR_ADJUSTTOLINEAR]) >= 1.f) {
+		const float k = t.edges % 4 == 0 ? n / 2.f - 1.f : floorf(n / 2.f);
+		t.scale = 2.f / sqrtf(2.f - 2.f * cosf(t.mid * k));
+	}
+	return t;
+}
+
+// nBlur's radial stripes (internal/flame's nblurShape.stripe): the angle
+// within an edge and the full angle, moved.
+__device__ __forceinline__ void pg_nblur_stripe(const PgNblur &t, float &ang, float &mem) {
+	float tmp = t.angStart;
+	int count = 0;
+	while (ang > tmp) {
+		tmp += t.angStripes;
+		if (tmp > t.mid) tmp = t.mid;
+		count++;
+	}
+	if (tmp != t.mid) tmp -= t.angStart;
+	float ratio = t.ratio, sp2 = t.speed2;
+	bool skip = count % 2 != 0;
+	if (t.neg) {
+		ratio = t.ratioComp;
+		sp2 = t.speed1;
+		skip = count % 2 == 0;
+	}
+	if (skip) {
+		if (ang > tmp && (!t.neg || count != t.maxStripes)) {
+			ang += t.angStart; mem += t.angStart; tmp += t.angStripes; count++;
+		} else {
+			ang -= t.angStart; mem -= t.angStart; tmp -= t.angStripes; count--;
+		}
+	}
+	if ((count % 2 == 0) == t.neg) return; // in a skipped stripe still
+	if (ratio > 1.f) {
+		if (ang > tmp && count != t.maxStripes) mem = mem - ang + tmp + (ang - tmp) / t.angStart * ratio * t.angStart;
+		else mem = mem - ang + tmp - (tmp - ang) / t.angStart * ratio * t.angStart;
+		ang = tmp + (ang - tmp) / t.angStart * ratio * t.angStart;
+	} else if (ratio < 1.f) {
+		const float den = t.angStart - sp2;
+		if (fabsf(ang - tmp) > sp2 && count != t.maxStripes) {
+			if (ang - tmp > sp2) {
+				const float q = (ang - (tmp + sp2)) * sp2 / den;
+				mem = mem - ang + tmp + q;
+				ang = tmp + q;
+			}
+			if (tmp - ang > sp2) {
+				const float q = (tmp - sp2 - ang) * sp2 / den;
+				mem = mem - ang + tmp - q;
+				ang = tmp - q;
+			}
+		}
+		if (count == t.maxStripes) {
+			if (t.neg) tmp = t.mid;
+			if (tmp - ang > sp2) {
+				const float q = (tmp - sp2 - ang) * sp2 / den;
+				mem = mem - ang + tmp - q;
+				ang = tmp - q;
+			}
+		}
+	}
+}
+
+// nBlur (internal/flame's nblur): four draws, the point not read.
+__device__ __forceinline__ float2 pg_nblur(float w, const float *p, PgRng &rng) {
+	const PgNblur t = pg_nblur_shape(p);
+	const float u1 = pg_rng_unit53(rng);
+	const double u2 = pg_rng_f64(rng);
+	const float u3 = pg_rng_unit53(rng), u4 = pg_rng_unit53(rng);
+	const float k = (float)((long long)(u2 * 32767.0) % (long long)t.edges);
+	float ang = (atanf(t.at1 * (u1 - 0.5f)) / t.at2 + 0.5f + k) * t.mid;
+	float mem = ang;
+	while (ang > t.mid) ang -= t.mid;
+	if (t.stripes) pg_nblur_stripe(t, ang, mem);
+	float x, y;
+	sincosf(mem, &x, &y);
+	const float ta = tanf(ang);
+	const float xt = t.tan90m2 / (t.tan90m2 - ta), yt = xt * ta;
+	const float outer = sqrtf(xt * xt + yt * yt);
+	float rr = t.equal ? sqrtf(u3) : u3;
+	if (!t.circum) rr *= outer;
+	const float inner = t.hole * outer;
+	if (rr < inner) {
+		const float r4 = t.equal ? sqrtf(u4) : u4;
+		rr = t.circum ? inner + r4 * (1.f - inner) : inner + r4 * (outer - inner);
+	}
+	x *= rr;
+	y *= rr;
+	w *= t.scale;
+	return make_float2(w * (t.cosa * x - t.sina * y), w * (t.sina * x + t.cosa * y));
+}
+
 static __device__ __forceinline__ float2 pg_flame_var_jwf3_body(unsigned vid, float w, PgFlameVarState &s, const float *p,
 								 PgRng &rng) {
 	switch (vid) {
@@ -367,6 +495,7 @@ static __device__ __forceinline__ float2 pg_flame_var_jwf3_body(unsigned vid, fl
 		return make_float2(w * (a.x + b.x - s.tx), w * (a.y + b.y - s.ty));
 	}
 	case VAR_XTRB: return pg_xtrb(w, s, p, rng);
+	case VAR_NBLUR: return pg_nblur(w, p, rng);
 	}
 	return make_float2(0.f, 0.f);
 }

@@ -76,6 +76,7 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarSynth, gpuParamRange(PSynthA, PSynthFLayer)},
 	{VarVibration2, gpuParamRange(PVibration2Dir, PVibration2A2mfreq)},
 	{VarXtrb, []ParamID{PXtrbPower, PXtrbRadius, PXtrbWidth, PXtrbDist, PXtrbA, PXtrbB}},
+	{VarNBlur, gpuParamRange(PNBlurNumEdges, PNBlurHighlightEdges)},
 }
 
 // gpuParamRange is the parameters first..last in ParamID order.

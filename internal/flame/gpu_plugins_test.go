@@ -83,7 +83,7 @@ func TestGPUZeroZMapping(t *testing.T) {
 			t.Errorf("%s: ported variations must be 2D and known to gpuHasVar", VarNames[id])
 		}
 	}
-	if gpuHasVar(VarJulia3D) || gpuHasVar(VarNBlur) {
+	if gpuHasVar(VarJulia3D) || gpuHasVar(VarGaussian) {
 		t.Error("gpuHasVar admits a variation the kernels lack")
 	}
 }

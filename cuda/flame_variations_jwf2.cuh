@@ -11,8 +11,9 @@
 __device__ __forceinline__ float pg_jwf_damping(float d) { return fabsf(d) < 1e-8f ? 1.f : expf(d); }
 
 // Jacobi's sn(u | 1−mc) as internal/flame's jacobiSn: the descending Landen
-// scale, at most 8 steps, stopping at 3·10⁻⁴ relative agreement.
-__device__ __forceinline__ float pg_jacobi_sn(float u, float mc) {
+// scale, at most 8 steps, stopping at 3·10⁻⁴ relative agreement. Out of
+// line: its unrolled steps in the plugin function cost ptxas seconds.
+__device__ __noinline__ float pg_jacobi_sn(float u, float mc) {
 	if (mc == 0.f) return tanhf(u);
 	const bool neg = mc < 0.f;
 	float d = 1.f;

@@ -189,7 +189,7 @@ __device__ __forceinline__ float2 pg_synth_rest(float w, PgFlameVarState &s, con
 }
 
 // synth (internal/flame's synth): four draws always, then its mode.
-__device__ __forceinline__ float2 pg_synth(float w, PgFlameVarState &s, const float *p, PgRng &rng) {
+__device__ __forceinline__ float2 pg_synth_body(float w, PgFlameVarState &s, const float *p, PgRng &rng) {
 	const double u1 = pg_rng_f64(rng);
 	const float u[4] = {(float)u1, pg_rng_unit53(rng), pg_rng_unit53(rng), pg_rng_unit53(rng)};
 	const float mode = pg_ftoi(p[P_SYNTH_MODE]), power = p[P_SYNTH_POWER], smooth = pg_ftoi(p[P_SYNTH_SMOOTH]);
@@ -330,7 +330,7 @@ __device__ __forceinline__ float2 pg_xtrb_hex(const PgXtrb &t, float al, float b
 
 // xtrb (internal/flame's xtrb): two draws, the second used only for a
 // power of magnitude 1 or more.
-__device__ __forceinline__ float2 pg_xtrb(float w, PgFlameVarState &s, const float *p, PgRng &rng) {
+__device__ __forceinline__ float2 pg_xtrb_body(float w, PgFlameVarState &s, const float *p, PgRng &rng) {
 	const PgXtrb t = pg_xtrb_shape(p);
 	float al = s.ty + t.radius;
 	float be = s.tx * t.sinC - s.ty * t.cosC + t.radius;
@@ -457,7 +457,7 @@ __device__ __forceinline__ void pg_nblur_stripe(const PgNblur &t, float &ang, fl
 }
 
 // nBlur (internal/flame's nblur): four draws, the point not read.
-__device__ __forceinline__ float2 pg_nblur(float w, const float *p, PgRng &rng) {
+__device__ __forceinline__ float2 pg_nblur_body(float w, const float *p, PgRng &rng) {
 	const PgNblur t = pg_nblur_shape(p);
 	const float u1 = pg_rng_unit53(rng);
 	const double u2 = pg_rng_f64(rng);
@@ -485,17 +485,39 @@ __device__ __forceinline__ float2 pg_nblur(float w, const float *p, PgRng &rng) 
 	return make_float2(w * (t.cosa * x - t.sina * y), w * (t.sina * x + t.cosa * y));
 }
 
+
+// synth, xtrb and nBlur each out of line again, the state and the stream
+// by value (as pg_flame_var_rare): ptxas takes far longer over one function
+// holding them all than over four.
+struct PgJwfOut3 {
+	float2 d;
+	uint64_t rng;
+};
+#define PG_JWF_OUTLINE(name, call)                                                                              \
+	static __device__ __noinline__ PgJwfOut3 name(float w, PgFlameVarState s, const float *p, uint64_t state) { \
+		PgRng rng;                                                                                           \
+		rng.state = state;                                                                                   \
+		const float2 d = call;                                                                               \
+		return PgJwfOut3{d, rng.state};                                                                      \
+	}
+PG_JWF_OUTLINE(pg_synth_out, pg_synth_body(w, s, p, rng))
+PG_JWF_OUTLINE(pg_xtrb_out, pg_xtrb_body(w, s, p, rng))
+PG_JWF_OUTLINE(pg_nblur_out, pg_nblur_body(w, p, rng))
+
 static __device__ __forceinline__ float2 pg_flame_var_jwf3_body(unsigned vid, float w, PgFlameVarState &s, const float *p,
 								 PgRng &rng) {
+	PgJwfOut3 o;
 	switch (vid) {
-	case VAR_SYNTH: return pg_synth(w, s, p, rng);
+	case VAR_SYNTH: o = pg_synth_out(w, s, p, rng.state); break;
 	case VAR_VIBRATION2: {
 		const float2 a = pg_vibration_wave(s.tx, s.ty, p + P_VIBRATION2_DIR, p + P_VIBRATION2_DM);
 		const float2 b = pg_vibration_wave(s.tx, s.ty, p + P_VIBRATION2_DIR2, p + P_VIBRATION2_D2M);
 		return make_float2(w * (a.x + b.x - s.tx), w * (a.y + b.y - s.ty));
 	}
-	case VAR_XTRB: return pg_xtrb(w, s, p, rng);
-	case VAR_NBLUR: return pg_nblur(w, p, rng);
+	case VAR_XTRB: o = pg_xtrb_out(w, s, p, rng.state); break;
+	case VAR_NBLUR: o = pg_nblur_out(w, s, p, rng.state); break;
+	default: return make_float2(0.f, 0.f);
 	}
-	return make_float2(0.f, 0.f);
+	rng.state = o.rng;
+	return o.d;
 }

@@ -180,3 +180,38 @@ func TestGPUUsesPluginsPicksKernel(t *testing.T) {
 		t.Error("specialSource defines PG_FLAME_PLUGINS for the wrong genome")
 	}
 }
+
+// plugins2.flam3 (TestCUDAPluginsMatchCPU's second genome) goes to the GPU
+// whole, each xform's plugin parameters packed where the header says.
+func TestGPUInputsPlugins2(t *testing.T) {
+	gs, _, err := ParseFile("../../testdata/flame/plugins2.flam3", ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gs[0]
+	if genomeUsesPluginVars(g) {
+		t.Fatal("genomeUsesPluginVars = true: the genome would render on the CPU")
+	}
+	p, err := newPlan(g, Options{Width: 64, Height: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, xs, err := p.gpuInputs(p.chaosGame(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !gpuUsesPlugins(xs) {
+		t.Fatal("gpuUsesPlugins = false: the flame family's kernel would drop the plugin variations")
+	}
+	// xform 1: waves2b then nBlur, in VarID order; nBlur's ratioStripes.
+	slab := xs[1].Params[GPUNumParams:]
+	nw := len(gpuPluginOf(VarWaves2b).params)
+	want := []float32{float32(int(VarWaves2b) | 2<<8), float32(int(VarNBlur) | (2+nw)<<8)}
+	if !slices.Equal(slab[:2], want) {
+		t.Fatalf("xform 1 header %v, want %v", slab[:2], want)
+	}
+	k := slices.Index(gpuPluginOf(VarNBlur).params, PNBlurRatioStripes)
+	if got := slab[2+nw+k]; got != 1.2 {
+		t.Errorf("nBlur_ratioStripes on the GPU = %v, want 1.2", got)
+	}
+}

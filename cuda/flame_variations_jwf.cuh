@@ -4,6 +4,13 @@
 // one out-of-line function that the rare variations' switch calls, so a
 // genome without them runs exactly the code it ran before.
 //
+// Parameters: not at fixed slots of the xform (that would grow every
+// genome's xforms in shared memory with each port) but in the plugin slab
+// after flam3's PLUGIN_BASE parameters, as internal/flame's gpuPluginPack
+// fills it: a header entry per variation the xform uses (id | offset << 8),
+// then each one's block; P_<NAME> is an index into the variation's block,
+// which pg_jwf_params finds.
+//
 // Draws: each is one 64-bit draw, as each of the CPU's Float64 is. Where the
 // CPU compares a draw with a parameter, or truncates u·(2³¹−1) (JWildfire's
 // random(Integer.MAX_VALUE)), the device does it in double on the same 53
@@ -42,6 +49,21 @@ __device__ __forceinline__ float2 pg_jwf_filled(float w, float a, float rr, floa
 	sincosf(a, &sa, &ca);
 	return make_float2(w * sa * rr, w * ca * rr);
 }
+
+// The block of variation vid's parameters in the slab of the xform's
+// parameters p. The header always holds vid (the Go side packs an entry
+// for every plugin variation with a weight); the bound only keeps a
+// corrupt slab from looping.
+static __device__ __forceinline__ const float *pg_jwf_params(unsigned vid, const float *p) {
+	const float *q = p + PLUGIN_BASE;
+	for (int k = 0; k < PLUGIN_SLAB; k++) {
+		const unsigned h = (unsigned)q[k];
+		if ((h & 255u) == vid) return q + (h >> 8);
+	}
+	return q;
+}
+
+#include "flame_variations_jwf2.cuh"
 
 static __device__ __forceinline__ float2 pg_flame_var_jwf_body(unsigned vid, float w, PgFlameVarState &s, const float *p,
 								PgRng &rng) {
@@ -234,7 +256,7 @@ static __device__ __forceinline__ float2 pg_flame_var_jwf_body(unsigned vid, flo
 		px += rr * ca; py += rr * sa;
 		break;
 	}
-	default: break;
+	default: return pg_flame_var_jwf2_body(vid, w, s, p, rng);
 	}
 	return make_float2(px, py);
 }
@@ -252,6 +274,6 @@ static __device__ __noinline__ PgFlameJwfOut pg_flame_var_jwf(unsigned vid, floa
 							      uint64_t state) {
 	PgRng rng;
 	rng.state = state;
-	const float2 d = pg_flame_var_jwf_body(vid, w, s, p, rng);
+	const float2 d = pg_flame_var_jwf_body(vid, w, s, pg_jwf_params(vid, p), rng);
 	return PgFlameJwfOut{d, rng.state};
 }

@@ -7,7 +7,15 @@
 // misses on simple genomes. Returns the variation's contribution (px, py).
 #pragma once
 // Included by flame_variations.cuh after PgFlameVarState and its helpers.
+// JWildfire's plugin variations only where PG_FLAME_PLUGINS is defined (the
+// flame_plugins family, flame_vartest, and NVRTC kernels for genomes that
+// use them): their function, called from this one, would otherwise raise
+// the registers this one's callers must save around the call, in the
+// flame family's chaos game that flam3 genomes run (ptxas allocates across
+// the calls), so flam3 genomes do not carry them.
+#ifdef PG_FLAME_PLUGINS
 #include "flame_variations_jwf.cuh"
+#endif
 
 static __device__ __forceinline__ float2 pg_flame_var_rare_body(unsigned vid, float w, PgFlameVarState &s,
 								 const float *p, PgRng &rng) {
@@ -346,11 +354,13 @@ static __device__ __forceinline__ float2 pg_flame_var_rare_body(unsigned vid, fl
 		break;
 	}
 	default: // JWildfire's plugin variations (ids from NUM_VARS on), out of line again
+#ifdef PG_FLAME_PLUGINS
 		if (vid >= NUM_VARS) {
 			const PgFlameJwfOut o = pg_flame_var_jwf(vid, w, s, p, rng.state);
 			rng.state = o.rng;
 			return o.d;
 		}
+#endif
 		break;
 	}
 	return make_float2(px, py);

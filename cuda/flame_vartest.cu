@@ -1,6 +1,7 @@
 // Test harness for cuda/flame_variations.cuh: maps points through one xform's
 // affine and variations so internal/flame's tests can compare the device
 // variations with the CPU's ApplyXform point by point.
+#define PG_FLAME_PLUGINS 1 // the plugin variations too (flame_variations_rare.cuh)
 #include "common.cuh"
 #include "flame_ids.cuh"
 #include "flame_variations.cuh"

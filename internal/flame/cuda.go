@@ -250,7 +250,7 @@ func (r *cudaRun) accumulate(ctx context.Context, p *plan, gg gpuGenome, xs []gp
 
 	// A still compiles its own kernel only when it is big enough to repay
 	// the compile; otherwise it takes one already compiled or cached.
-	iterate, err := r.iterateKernel(ctx, appendShape(nil, xs, int(gg.NXforms)), xs, int(gg.NXforms),
+	iterate, err := r.iterateKernel(ctx, appendShape(nil, xs, int(gg.NXforms)), xs, int(gg.NXforms), gpuUsesPlugins(xs),
 		float64(p.samples) >= specialStillSamples, float64(p.samples) < specialStillSamples)
 	if err != nil {
 		return nil, nil, nil, err

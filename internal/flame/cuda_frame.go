@@ -174,10 +174,12 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 	// ready; until then the built-in one, while it compiles in the
 	// background.
 	sets, nx := make([][]gpuXform, len(ins)), make([]int, len(ins))
+	plugins := false
 	for i := range ins {
 		sets[i], nx[i] = ins[i].xs, int(ins[i].gg.NXforms)
+		plugins = plugins || gpuUsesPlugins(ins[i].xs)
 	}
-	iterate, err := r.iterateKernel(ctx, fitShapes(sets, nx), ins[0].xs, nx[0], false, false)
+	iterate, err := r.iterateKernel(ctx, fitShapes(sets, nx), ins[0].xs, nx[0], plugins, false, false)
 	if err != nil {
 		return nil, err
 	}

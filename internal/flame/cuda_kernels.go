@@ -75,15 +75,18 @@ type logAccumulateArgs struct {
 }
 
 var (
-	flameIterate       = gpu.Kernel[iterateArgs]{Family: "flame", Name: "pg_flame_iterate"}
-	flameHitsFromAlpha = gpu.Kernel[hitsFromAlphaArgs]{Family: "flame", Name: "pg_flame_hits_from_alpha"}
-	flameAddHist       = gpu.Kernel[addHistArgs]{Family: "flame", Name: "pg_flame_add_hist"}
-	flameLogscale      = gpu.Kernel[logscaleArgs]{Family: "flame", Name: "pg_flame_logscale"}
-	flameDensity       = gpu.Kernel[densityArgs]{Family: "flame", Name: "pg_flame_density"}
-	flameEarlyclip     = gpu.Kernel[earlyclipArgs]{Family: "flame", Name: "pg_flame_earlyclip"}
-	flameFinish        = gpu.Kernel[finishArgs]{Family: "flame", Name: "pg_flame_finish"}
-	logCount           = gpu.Kernel[logCountArgs]{Family: "flame_accum", Name: "pg_flame_log_count"}
-	logScatter         = gpu.Kernel[logScatterArgs]{Family: "flame_accum", Name: "pg_flame_log_scatter"}
-	logAccumulate      = gpu.Kernel[logAccumulateArgs]{Family: "flame_accum", Name: "pg_flame_log_accumulate"}
-	coarseCursors      = gpu.Kernel[coarseCursorsArgs]{Family: "flame_accum", Name: "pg_flame_coarse_cursors"}
+	flameIterate = gpu.Kernel[iterateArgs]{Family: "flame", Name: "pg_flame_iterate"}
+	// The same with JWildfire's plugin variations (cuda/flame_plugins.cu),
+	// for genomes that use them (gpuUsesPlugins).
+	flameIteratePlugins = gpu.Kernel[iterateArgs]{Family: "flame_plugins", Name: "pg_flame_iterate"}
+	flameHitsFromAlpha  = gpu.Kernel[hitsFromAlphaArgs]{Family: "flame", Name: "pg_flame_hits_from_alpha"}
+	flameAddHist        = gpu.Kernel[addHistArgs]{Family: "flame", Name: "pg_flame_add_hist"}
+	flameLogscale       = gpu.Kernel[logscaleArgs]{Family: "flame", Name: "pg_flame_logscale"}
+	flameDensity        = gpu.Kernel[densityArgs]{Family: "flame", Name: "pg_flame_density"}
+	flameEarlyclip      = gpu.Kernel[earlyclipArgs]{Family: "flame", Name: "pg_flame_earlyclip"}
+	flameFinish         = gpu.Kernel[finishArgs]{Family: "flame", Name: "pg_flame_finish"}
+	logCount            = gpu.Kernel[logCountArgs]{Family: "flame_accum", Name: "pg_flame_log_count"}
+	logScatter          = gpu.Kernel[logScatterArgs]{Family: "flame_accum", Name: "pg_flame_log_scatter"}
+	logAccumulate       = gpu.Kernel[logAccumulateArgs]{Family: "flame_accum", Name: "pg_flame_log_accumulate"}
+	coarseCursors       = gpu.Kernel[coarseCursorsArgs]{Family: "flame_accum", Name: "pg_flame_coarse_cursors"}
 )

@@ -26,7 +26,7 @@ var flameVartest = gpu.Kernel[vartestArgs]{Family: "flame_vartest", Name: "pg_fl
 // its C declaration (no GPU needed), and that every kernel of the flame
 // families is declared.
 func TestKernelSignatures(t *testing.T) {
-	kerneltest.Check(t, "internal/flame", []gpu.KernelDecl{flameIterate, flameHitsFromAlpha, flameAddHist,
+	kerneltest.Check(t, "internal/flame", []gpu.KernelDecl{flameIterate, flameIteratePlugins, flameHitsFromAlpha, flameAddHist,
 		flameLogscale, flameDensity, flameEarlyclip, flameFinish, logCount, logScatter, logAccumulate,
 		coarseCursors, flameVartest}, nil)
 }

@@ -58,8 +58,17 @@ var builtinOnly = os.Getenv("PROCGEN_FLAME_KERNEL") == "builtin"
 // compiled first; without, it is compiled in the background for later
 // launches (an animation's next frames), or with cachedOnly not at all.
 // One whose PTX is in the disk cache is always loaded first.
-func (r *cudaRun) iterateKernel(ctx context.Context, shape []byte, xs []gpuXform, nx int, wait, cachedOnly bool) (gpu.Func[iterateArgs], error) {
-	builtin := func() (gpu.Func[iterateArgs], error) { return flameIterate.Load(r.dev) }
+//
+// The built-in kernel is the flame_plugins family's when plugins (some
+// genome of the launch has a plugin variation: gpuUsesPlugins), else the
+// flame family's, which lacks them and so runs flam3 genomes as before.
+func (r *cudaRun) iterateKernel(ctx context.Context, shape []byte, xs []gpuXform, nx int, plugins, wait, cachedOnly bool) (gpu.Func[iterateArgs], error) {
+	builtin := func() (gpu.Func[iterateArgs], error) {
+		if plugins {
+			return flameIteratePlugins.Load(r.dev)
+		}
+		return flameIterate.Load(r.dev)
+	}
 	switch {
 	case builtinOnly:
 		r.kernel = "built-in (PROCGEN_FLAME_KERNEL=builtin)"

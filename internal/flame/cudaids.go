@@ -9,9 +9,9 @@ import (
 // C macros, so device code indexes parameters exactly as Go does. A test
 // keeps the checked-in header equal to this. Only the GPU's ranges are
 // written: flam3's (GPUNumVars, GPUNumParams), then the plugin variations
-// the kernels have (gpuPluginVars, by their CPU IDs) and their parameters
-// at their GPU index (gpuPluginParams); the other CPU-only variations and
-// parameters are not named.
+// the kernels have (gpuPlugins, by their CPU IDs) and their parameters at
+// their index in the variation's block of the plugin slab; the other
+// CPU-only variations and parameters are not named.
 func CUDAIDsHeader() string {
 	var b strings.Builder
 	b.WriteString("// Generated from internal/flame/ids.go by `go test ./internal/flame -run TestCUDAIDs -update`.\n")
@@ -21,18 +21,23 @@ func CUDAIDsHeader() string {
 	}
 	fmt.Fprintf(&b, "#define NUM_VARS %d\n\n", GPUNumVars)
 	b.WriteString("// JWildfire plugin variations on the GPU (cuda/flame_variations_jwf.cuh).\n")
-	for _, id := range gpuPluginVars {
-		fmt.Fprintf(&b, "#define VAR_%s %d\n", strings.ToUpper(VarNames[id]), id)
+	for _, pl := range gpuPlugins {
+		fmt.Fprintf(&b, "#define VAR_%s %d\n", strings.ToUpper(VarNames[pl.id]), pl.id)
 	}
 	b.WriteString("\n")
 	for id := ParamID(0); id < GPUNumParams; id++ {
 		fmt.Fprintf(&b, "#define P_%s %d\n", strings.ToUpper(paramName(id)), id)
 	}
 	fmt.Fprintf(&b, "#define PRECALC_FIRST %d\n", PrecalcFirst)
-	for k, id := range gpuPluginParams {
-		fmt.Fprintf(&b, "#define P_%s %d\n", strings.ToUpper(paramName(id)), int(GPUNumParams)+k)
-	}
 	fmt.Fprintf(&b, "#define NUM_PARAMS %d\n", gpuNumParams)
+	b.WriteString("\n// The plugin parameters' slab (internal/flame's gpuPluginPack) and, per\n")
+	b.WriteString("// variation, each parameter's index in its block of the slab.\n")
+	fmt.Fprintf(&b, "#define PLUGIN_BASE %d\n#define PLUGIN_SLAB %d\n", GPUNumParams, gpuPluginSlab)
+	for _, pl := range gpuPlugins {
+		for k, id := range pl.params {
+			fmt.Fprintf(&b, "#define P_%s %d\n", strings.ToUpper(paramName(id)), k)
+		}
+	}
 	return b.String()
 }
 

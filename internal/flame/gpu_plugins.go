@@ -1,56 +1,167 @@
 package flame
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
-// The JWildfire plugin variations the kernels have (cuda/flame_variations_jwf.cuh),
-// in order of their use in the artists' corpus. Only 2D ones: the kernels
-// carry no z. Their parameters travel in the GPU xform's params after
-// flam3's (GPUNumParams), in gpuPluginParams' order, so a flam3 genome's
-// xform keeps its layout and the CPU's ParamIDs stay as they are.
-var gpuPluginVars = [...]VarID{
-	VarSineblur, VarHypertile2, VarEpispiralWf, VarBwraps7, VarBoarders2, VarHypertile1, VarWaves4Wf,
-	VarJulian2, VarSpirograph, VarCannabiscurveWf, VarJuliac, VarWaves23, VarYinYang, VarCloverleafWf,
-	VarJuliaq,
+// gpuPlugin is a JWildfire plugin variation the kernels have
+// (cuda/flame_variations_jwf.cuh) and the parameters (read from the XML and
+// precalculated) its device code reads, in the order of its local indices:
+// the header names params[k] P_<NAME> k.
+type gpuPlugin struct {
+	id     VarID
+	params []ParamID
 }
 
-// gpuPluginParams are the parameters (read from the XML and precalculated)
-// that the device code of gpuPluginVars reads; GPU parameter GPUNumParams+k
-// is gpuPluginParams[k].
-var gpuPluginParams = [...]ParamID{
-	PSineblurPower,
-	PHypertile2P, PHypertile2Pa, PHypertile2R,
-	PEpispiralWfWaves,
-	PBwraps7Cellsize, PBwraps7InnerTwist, PBwraps7OuterTwist, PBwraps7G2, PBwraps7R2, PBwraps7Rfactor,
-	PBoarders2Cc, PBoarders2Cl, PBoarders2Cr,
-	PHypertile1P, PHypertile1Pa, PHypertile1R,
-	PWaves4WfScalex, PWaves4WfScaley, PWaves4WfFreqx, PWaves4WfFreqy, PWaves4WfUseCosX, PWaves4WfUseCosY,
-	PWaves4WfDampingX, PWaves4WfDampingY,
-	PJulian2Power, PJulian2A, PJulian2B, PJulian2C, PJulian2D, PJulian2E, PJulian2F, PJulian2AbsN, PJulian2CN,
-	PSpirographA, PSpirographB, PSpirographD, PSpirographTmin, PSpirographTmax, PSpirographYmin,
-	PSpirographYmax, PSpirographC1, PSpirographC2,
-	PCannabiscurveWfFilled,
-	PJuliacRe, PJuliacIm, PJuliacDist,
-	PWaves23Scalex, PWaves23Scaley, PWaves23Freqx, PWaves23Freqy,
-	PYinYangRadius, PYinYangAng1, PYinYangAng2, PYinYangDualT, PYinYangOutside,
-	PCloverleafWfFilled,
-	PJuliaqPower, PJuliaqHalfInvPower, PJuliaqInvPower, PJuliaqInvPower2pi,
+// gpuPlugins are the ported variations, in order of their use in the
+// artists' corpus. Only 2D ones: the kernels carry no z.
+//
+// Their parameters do not each get a slot of the GPU xform, whose size is
+// what every genome pays (it sits in shared memory, per xform): they share
+// gpuPluginSlab floats after flam3's GPUNumParams, filled per xform by
+// gpuPluginPack with the parameters of the plugin variations that xform
+// uses. So a flam3 genome's xform is as large as before, whatever the
+// number of ported variations.
+var gpuPlugins = [...]gpuPlugin{
+	{VarSineblur, []ParamID{PSineblurPower}},
+	{VarHypertile2, []ParamID{PHypertile2P, PHypertile2Pa, PHypertile2R}},
+	{VarEpispiralWf, []ParamID{PEpispiralWfWaves}},
+	{VarBwraps7, []ParamID{PBwraps7Cellsize, PBwraps7InnerTwist, PBwraps7OuterTwist, PBwraps7G2, PBwraps7R2,
+		PBwraps7Rfactor}},
+	{VarBoarders2, []ParamID{PBoarders2Cc, PBoarders2Cl, PBoarders2Cr}},
+	{VarHypertile1, []ParamID{PHypertile1P, PHypertile1Pa, PHypertile1R}},
+	{VarWaves4Wf, []ParamID{PWaves4WfScalex, PWaves4WfScaley, PWaves4WfFreqx, PWaves4WfFreqy, PWaves4WfUseCosX,
+		PWaves4WfUseCosY, PWaves4WfDampingX, PWaves4WfDampingY}},
+	{VarJulian2, []ParamID{PJulian2Power, PJulian2A, PJulian2B, PJulian2C, PJulian2D, PJulian2E, PJulian2F,
+		PJulian2AbsN, PJulian2CN}},
+	{VarSpirograph, []ParamID{PSpirographA, PSpirographB, PSpirographD, PSpirographTmin, PSpirographTmax,
+		PSpirographYmin, PSpirographYmax, PSpirographC1, PSpirographC2}},
+	{VarCannabiscurveWf, []ParamID{PCannabiscurveWfFilled}},
+	{VarJuliac, []ParamID{PJuliacRe, PJuliacIm, PJuliacDist}},
+	{VarWaves23, []ParamID{PWaves23Scalex, PWaves23Scaley, PWaves23Freqx, PWaves23Freqy}},
+	{VarYinYang, []ParamID{PYinYangRadius, PYinYangAng1, PYinYangAng2, PYinYangDualT, PYinYangOutside}},
+	{VarCloverleafWf, []ParamID{PCloverleafWfFilled}},
+	{VarJuliaq, []ParamID{PJuliaqPower, PJuliaqHalfInvPower, PJuliaqInvPower, PJuliaqInvPower2pi}},
+	// cuda/flame_variations_jwf2.cuh
+	{VarWaves2b, []ParamID{PWaves2bFreqx, PWaves2bFreqy, PWaves2bPwx, PWaves2bPwy, PWaves2bScalex, PWaves2bScaleinfx,
+		PWaves2bScaley, PWaves2bScaleinfy, PWaves2bUnity, PWaves2bJacok}},
+	{VarStarblur, []ParamID{PStarblurPower, PStarblurAlpha, PStarblurLength}},
+	{VarWaffle, []ParamID{PWaffleSlices, PWaffleXthickness, PWaffleYthickness, PWaffleRotation}},
+	{VarWaves3Wf, []ParamID{PWaves3WfScalex, PWaves3WfScaley, PWaves3WfFreqx, PWaves3WfFreqy, PWaves3WfUseCosX,
+		PWaves3WfUseCosY, PWaves3WfDampx, PWaves3WfDampy}},
+	{VarWavesn, []ParamID{PWavesnFreqx, PWavesnFreqy, PWavesnScalex, PWavesnScaley, PWavesnIncx, PWavesnIncy,
+		PWavesnPower}},
+	{VarBlurLinear, []ParamID{PBlurLinearLength, PBlurLinearAngle}},
+	{VarBlurZoom, []ParamID{PBlurZoomLength, PBlurZoomX, PBlurZoomY}},
+	{VarEpispiral, []ParamID{PEpispiralN, PEpispiralThickness, PEpispiralHoles}},
+	{VarFdisc, []ParamID{PFdiscAshift, PFdiscRshift, PFdiscXshift, PFdiscYshift, PFdiscTerm1, PFdiscTerm2, PFdiscTerm3,
+		PFdiscTerm4}},
+	{VarIdisc, nil},
+	{VarLinearT, []ParamID{PLinearTPowX, PLinearTPowY}},
+	{VarNpolar, []ParamID{PNpolarParity, PNpolarN}},
+	{VarTileHlp, []ParamID{PTileHlpWidth}},
+	{VarUnpolar, nil},
+	{VarWaves22, []ParamID{PWaves22Scalex, PWaves22Scaley, PWaves22Freqx, PWaves22Freqy, PWaves22Modex, PWaves22Modey,
+		PWaves22Powerx, PWaves22Powery}},
+	{VarWaves2Radial, []ParamID{PWaves2RadialScalex, PWaves2RadialScaley, PWaves2RadialFreqx, PWaves2RadialFreqy,
+		PWaves2RadialNull, PWaves2RadialDistance}},
+	{VarWaves2Wf, []ParamID{PWaves2WfScalex, PWaves2WfScaley, PWaves2WfFreqx, PWaves2WfFreqy, PWaves2WfUseCosX,
+		PWaves2WfUseCosY, PWaves2WfDampingX, PWaves2WfDampingY}},
+	{VarWaves3, []ParamID{PWaves3Scalex, PWaves3Scaley, PWaves3Freqx, PWaves3Freqy, PWaves3SxFreq, PWaves3SyFreq}},
+	{VarWaves4, []ParamID{PWaves4Scalex, PWaves4Scaley, PWaves4Freqx, PWaves4Freqy, PWaves4Cont, PWaves4Yfact}},
+	{VarXheart, []ParamID{PXheartAngle, PXheartRatio}},
+	// cuda/flame_variations_jwf3.cuh; synth's layer k is at P_SYNTH_B + 6k,
+	// vibration2's waves and modulations in ParamID order.
+	{VarSynth, gpuParamRange(PSynthA, PSynthFLayer)},
+	{VarVibration2, gpuParamRange(PVibration2Dir, PVibration2A2mfreq)},
+	{VarXtrb, []ParamID{PXtrbPower, PXtrbRadius, PXtrbWidth, PXtrbDist, PXtrbA, PXtrbB}},
+	{VarNBlur, gpuParamRange(PNBlurNumEdges, PNBlurHighlightEdges)},
 }
+
+// gpuParamRange is the parameters first..last in ParamID order.
+func gpuParamRange(first, last ParamID) []ParamID {
+	var out []ParamID
+	for id := first; id <= last; id++ {
+		out = append(out, id)
+	}
+	return out
+}
+
+// gpuPluginRefused names a ported variation of x whose parameters ask for
+// what the device code cannot do, or is "": synth's mode 1005 replaces the
+// sum of the variations before it, and the device function only adds.
+func gpuPluginRefused(x *Xform) string {
+	before := false
+	for _, v := range x.Vars {
+		if v.Weight == 0 {
+			continue
+		}
+		if v.ID == VarSynth && ftoi(x.Params[PSynthMode]) == 1005 && before {
+			return "synth (mode 1005 after another variation)"
+		}
+		before = true
+	}
+	return ""
+}
+
+// gpuPluginSlab is the room for plugin parameters in the GPU xform: an
+// xform whose plugin variations need more (gpuPluginPack) renders on the
+// CPU. 61 keeps the xform at the size it had before the slab (189 floats).
+const gpuPluginSlab = 61
 
 // gpuNumParams is the length of the GPU xform's params: cuda/flame_ids.cuh's
 // NUM_PARAMS.
-const gpuNumParams = int(GPUNumParams) + len(gpuPluginParams)
+const gpuNumParams = int(GPUNumParams) + gpuPluginSlab
+
+// gpuPluginOf returns the ported variation id, or nil.
+func gpuPluginOf(id VarID) *gpuPlugin {
+	for i := range gpuPlugins {
+		if gpuPlugins[i].id == id {
+			return &gpuPlugins[i]
+		}
+	}
+	return nil
+}
+
+// gpuPluginPack lays out the plugin parameters of x's ported variations in
+// slab, as the device's pg_jwf_params reads them: first one header entry per
+// distinct variation with a weight, id | offset<<8 as a float (exact: below 2^24), then
+// each variation's parameters at its offset from the slab's start, in its
+// gpuPlugin order. A variation met twice shares its parameters, as on the
+// CPU. It reports false, and the name of the variation that did not fit,
+// when they need more than the slab.
+func gpuPluginPack(x *Xform, slab []float32) (string, bool) {
+	var used []*gpuPlugin
+	need := 0
+	for _, v := range x.Vars {
+		pl := gpuPluginOf(v.ID)
+		if v.Weight == 0 || pl == nil || slices.Contains(used, pl) {
+			continue
+		}
+		used = append(used, pl)
+		need += 1 + len(pl.params)
+		if need > len(slab) {
+			return VarNames[v.ID], false
+		}
+	}
+	off := len(used)
+	for k, pl := range used {
+		slab[k] = float32(int(pl.id) | off<<8)
+		for j, id := range pl.params {
+			slab[off+j] = gpuFloat(x.Params[id])
+		}
+		off += len(pl.params)
+	}
+	return "", true
+}
 
 // gpuHasVar reports whether the kernels have variation id.
 func gpuHasVar(id VarID) bool {
 	if id < GPUNumVars {
 		return true
 	}
-	for _, v := range gpuPluginVars {
-		if v == id {
-			return true
-		}
-	}
-	return false
+	return gpuPluginOf(id) != nil
 }
 
 // zStaysZero reports whether g's points keep z = 0 on the CPU, so that its
@@ -78,23 +189,38 @@ func zStaysZero(g *Genome) bool {
 	return g.Final == nil || ok(g.Final)
 }
 
-// gpuParams converts x's parameters to the GPU xform's layout: flam3's,
-// then gpuPluginParams. A finite value beyond float32's range becomes its
+// gpuFloat is v in float32, a finite value beyond float32's range its
 // largest finite value rather than an infinity.
+func gpuFloat(v float64) float32 {
+	f := float32(v)
+	if math.IsInf(float64(f), 0) && !math.IsInf(v, 0) {
+		f = float32(math.Copysign(math.MaxFloat32, v))
+	}
+	return f
+}
+
+// gpuParams converts x's parameters to the GPU xform's layout: flam3's,
+// then the plugin slab (gpuPluginPack; left partly empty where the xform's
+// plugin parameters do not fit, which pluginVarZ refuses first).
 func gpuParams(x *Xform) [gpuNumParams]float32 {
 	var out [gpuNumParams]float32
-	f := func(v float64) float32 {
-		f := float32(v)
-		if math.IsInf(float64(f), 0) && !math.IsInf(v, 0) {
-			f = float32(math.Copysign(math.MaxFloat32, v))
-		}
-		return f
-	}
 	for i, v := range x.Params[:GPUNumParams] {
-		out[i] = f(v)
+		out[i] = gpuFloat(v)
 	}
-	for k, id := range gpuPluginParams {
-		out[int(GPUNumParams)+k] = f(x.Params[id])
-	}
+	gpuPluginPack(x, out[GPUNumParams:])
 	return out
+}
+
+// gpuUsesPlugins reports whether any of the GPU xforms has a plugin
+// variation: then the iterate kernel is the flame_plugins family's (or an
+// NVRTC kernel compiled with them), flam3 genomes keep the flame family's.
+func gpuUsesPlugins(xs []gpuXform) bool {
+	for i := range xs {
+		for _, id := range xs[i].IDs[:xs[i].NVars] {
+			if VarID(id) >= GPUNumVars {
+				return true
+			}
+		}
+	}
+	return false
 }

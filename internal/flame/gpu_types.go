@@ -24,7 +24,7 @@ type gpuXform struct {
 	Pad        [3]int32
 	Weights    [gpuMaxVars]float32
 	IDs        [gpuMaxVars]uint8
-	Params     [gpuNumParams]float32 // flam3's, then gpuPluginParams (gpu_plugins.go)
+	Params     [gpuNumParams]float32 // flam3's, then the plugin slab (gpuPluginPack)
 }
 
 type gpuGenome struct {

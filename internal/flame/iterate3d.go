@@ -154,7 +154,8 @@ func pluginVar(x *Xform) (string, bool) { return pluginVarZ(x, false) }
 // zeroZ (zStaysZero): then linear3D and zscale are 2D (gpuVarTerms maps
 // them). flatten is not counted: it only zeroes z, which the kernels do not
 // carry, so it is exactly a no-op there (and flam3 corpus genomes carry it).
-// Stage terms (pre_, post_) are not on the GPU: their name is returned.
+// Stage terms (pre_, post_) are not on the GPU: their name is returned; so
+// is a ported variation whose parameters do not fit (gpuPluginPack).
 func pluginVarZ(x *Xform, zeroZ bool) (string, bool) {
 	for _, t := range x.Stages {
 		if t.Weight != 0 {
@@ -169,6 +170,13 @@ func pluginVarZ(x *Xform, zeroZ bool) (string, bool) {
 			continue
 		}
 		return VarNames[v.ID], true
+	}
+	if name := gpuPluginRefused(x); name != "" {
+		return name, true
+	}
+	var slab [gpuPluginSlab]float32
+	if name, ok := gpuPluginPack(x, slab[:]); !ok {
+		return name + " (beside this xform's other plugin variations: more parameters than a GPU xform holds)", true
 	}
 	return "", false
 }

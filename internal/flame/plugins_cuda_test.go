@@ -12,13 +12,21 @@ import (
 
 // TestCUDAPluginsMatchCPU renders testdata/flame/plugins.flam3 (linear3D,
 // zscale, flatten, hypertile2, bwraps7, julian2, sineblur, waves23,
-// boarders2) on both backends, with the built-in kernel and with the one
-// compiled for the genome: the GPU image must be as close to the CPU image
-// as two CPU images of different seeds are, and must come from the GPU
-// (CUDA.Render hands genomes the kernels lack to the CPU).
+// boarders2) and plugins2.flam3 (synth, waves2b, nBlur, xheart, vibration2,
+// starblur, waves3_wf, npolar, tile_hlp: the plugin slab holding two and
+// three variations' parameters) on both backends, with the built-in kernel
+// (the flame_plugins family's) and with the one compiled for the genome:
+// the GPU image must be as close to the CPU image as two CPU images of
+// different seeds are, and must come from the GPU (CUDA.Render hands
+// genomes the kernels lack to the CPU).
 func TestCUDAPluginsMatchCPU(t *testing.T) {
 	r := cudaRenderer(t)
-	g := loadTestGenome(t, "plugins")
+	for _, genome := range []string{"plugins", "plugins2"} {
+		t.Run(genome, func(t *testing.T) { cudaPluginsMatchCPU(t, r, loadTestGenome(t, genome)) })
+	}
+}
+
+func cudaPluginsMatchCPU(t *testing.T, r CUDA, g *Genome) {
 	o := Options{Width: 200, Quality: 500}
 	o.Seed = 1
 	cpu1, _, err := CPU{}.Render(context.Background(), g, o)
@@ -57,14 +65,14 @@ func TestCUDAPluginsMatchCPU(t *testing.T) {
 	}
 }
 
-// TestSpecialSourceCompilesPlugins: the kernel compiled for the plugin
-// genome's xforms (plugin ids with constant dispatch into
-// flame_variations_jwf.cuh) compiles with NVRTC; no device needed.
+// TestSpecialSourceCompilesPlugins: the kernel compiled for plugins2's
+// xforms (plugin ids with constant dispatch into flame_variations_jwf*.cuh,
+// which PG_FLAME_PLUGINS brings in) compiles with NVRTC; no device needed.
 func TestSpecialSourceCompilesPlugins(t *testing.T) {
 	if _, _, err := gpu.NVRTCVersion(); err != nil {
 		t.Skip(err)
 	}
-	g := loadTestGenome(t, "plugins")
+	g := loadTestGenome(t, "plugins2")
 	p, err := newPlan(g, Options{Width: 64, Height: 64})
 	if err != nil {
 		t.Fatal(err)
@@ -74,8 +82,8 @@ func TestSpecialSourceCompilesPlugins(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := specialSource(xs, int(gg.NXforms))
-	if !strings.Contains(src, "hypertile2") || !strings.Contains(src, "bwraps7") {
-		t.Fatalf("the generated source names no plugin variation:\n%s", src)
+	if !strings.Contains(src, "synth") || !strings.Contains(src, "PG_FLAME_PLUGINS") {
+		t.Fatalf("the generated source names no plugin variation or lacks PG_FLAME_PLUGINS:\n%s", src)
 	}
 	ptx, err := gpu.CompileToPTX("flame_special.cu", src, specialHeaders(), []string{"--gpu-architecture=compute_90", "--std=c++17"})
 	if err != nil {

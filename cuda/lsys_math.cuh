@@ -34,7 +34,6 @@
 #define LSYS_DEG2RAD_LO 2.9486522708701687e-19   /* 0x3c15c1d8becdd291 */
 #define LSYS_RAD2DEG_HI 57.29577951308232        /* 0x404ca5dc1a63c1f8 */
 #define LSYS_RAD2DEG_LO (-1.9878495670576283e-15) /* 0xbce1e7ab456405f9 */
-#define LSYS_SPLITTER 134217729.0
 #define LSYS_BIG_DEGREES 1099511627776.0 /* 2^40 */
 
 __device__ __forceinline__ bool lsys_isfinite(double x) {
@@ -62,19 +61,12 @@ __device__ inline double lsys_scale2(double x, int k) {
 	return __longlong_as_double((long long)(b | ((unsigned long long)(e + 1023) << 52)));
 }
 
-// p = fl(a*b), p + e = a*b exactly (Dekker).
+// p = fl(a*b), p + e = a*b exactly: a fused multiply-add is one correctly
+// rounded operation (mathfn.go's twoProd, math.FMA).
 __device__ inline void lsys_two_prod(double a, double b, double *p, double *e) {
 	double pp = LSYS_MUL(a, b);
-	double c = LSYS_MUL(LSYS_SPLITTER, a);
-	double ah = LSYS_SUB(c, LSYS_SUB(c, a));
-	double al = LSYS_SUB(a, ah);
-	c = LSYS_MUL(LSYS_SPLITTER, b);
-	double bh = LSYS_SUB(c, LSYS_SUB(c, b));
-	double bl = LSYS_SUB(b, bh);
-	double ee = LSYS_ADD(LSYS_ADD(LSYS_SUB(LSYS_MUL(ah, bh), pp), LSYS_MUL(ah, bl)), LSYS_MUL(al, bh));
-	ee = LSYS_ADD(ee, LSYS_MUL(al, bl));
 	*p = pp;
-	*e = ee;
+	*e = __fma_rn(a, b, -pp);
 }
 
 // s = fl(a+b), s + e = a+b exactly (Knuth).

@@ -6,17 +6,18 @@ import "math"
 // the same parameters as the CPU (conditions compare them, so one ulp can
 // change the string), and neither Go's math package nor CUDA's libdevice
 // promise that. So every transcendental function here is built only from
-// IEEE-exact operations (+ - * / and sqrt, correctly rounded; floor;
-// comparisons; exponent and bit manipulation), and cuda/lsys_math.cuh repeats
-// the same algorithms operation for operation with __dadd_rn/__dmul_rn.
+// IEEE-exact operations (+ - * /, sqrt and the fused multiply-add, each
+// correctly rounded; floor; comparisons; exponent and bit manipulation), and
+// cuda/lsys_math.cuh repeats the same algorithms operation for operation with
+// __dadd_rn/__dmul_rn/__fma_rn. The only FMA is the explicit one in twoProd.
 //
 // Go may fuse x*y+z into one FMA (the spec allows it, arm64 and ppc64 do it);
 // an explicit float64() conversion forces the rounding, so every product that
 // feeds an addition or subtraction is written float64(x*y).
 //
 // Every function computes its result as a double-double (an unevaluated sum
-// hi + lo carrying about 100 bits, built with Knuth's twoSum and Dekker's
-// twoProd) to well below 2^-60 relative, and rounds once at the end, so the
+// hi + lo carrying about 100 bits, built with Knuth's twoSum and an FMA's
+// exact product error) to well below 2^-60 relative, and rounds once at the end, so the
 // result is the correctly rounded one except in rare near-halfway cases
 // (mathfn_test.go measures it against 256-bit references):
 //   - SinDeg, CosDeg, TanDeg: x degrees = 90q + r with |r| <= 45 exactly
@@ -48,7 +49,6 @@ const (
 	degToRadLo = 2.9486522708701687e-19  // 0x3c15c1d8becdd291
 	radToDegHi = 57.29577951308232       // 0x404ca5dc1a63c1f8
 	radToDegLo = -1.9878495670576283e-15 // 0xbce1e7ab456405f9
-	splitter   = 134217729.0             // 2^27 + 1, Dekker's splitter
 	bigDegrees = 0x1p40                  // above this, reduce modulo 360 first
 )
 
@@ -75,19 +75,14 @@ func scale2(x float64, k int) float64 {
 	return math.Float64frombits(b | uint64(e+1023)<<52)
 }
 
-// twoProd returns p = fl(a*b) and e with p + e = a*b exactly (Dekker), for
-// |a|, |b| below about 2^995 and products that do not underflow.
+// twoProd returns p = fl(a*b) and e with p + e = a*b exactly, for products
+// that neither overflow nor underflow.
 func twoProd(a, b float64) (p, e float64) {
 	p = float64(a * b)
-	c := float64(splitter * a)
-	ah := c - (c - a)
-	al := a - ah
-	c = float64(splitter * b)
-	bh := c - (c - b)
-	bl := b - bh
-	e = float64(float64(float64(ah*bh)-p)+float64(ah*bl)) + float64(al*bh)
-	e = e + float64(al*bl)
-	return p, e
+	// A fused multiply-add is one correctly rounded IEEE operation, so
+	// a*b - p comes out exact (where p neither overflows nor a*b
+	// underflows), on every machine and as cuda/lsys_math.cuh's __fma_rn.
+	return p, math.FMA(a, b, -p)
 }
 
 // twoSum returns s = fl(a+b) and e with s + e = a+b exactly (Knuth).

@@ -30,6 +30,7 @@ static inline double __dsub_rn(double a, double b) { volatile double r = a - b; 
 static inline double __dmul_rn(double a, double b) { volatile double r = a * b; return r; }
 static inline double __ddiv_rn(double a, double b) { volatile double r = a / b; return r; }
 static inline double __dsqrt_rn(double a) { return std::sqrt(a); }
+static inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
 static inline long long __double_as_longlong(double x) { long long r; memcpy(&r, &x, 8); return r; }
 static inline double __longlong_as_double(long long x) { double r; memcpy(&r, &x, 8); return r; }
 using std::floor; using std::trunc; using std::fabs; using std::copysign; using std::signbit; using std::isinf;

@@ -33,25 +33,39 @@ func TestRulesGPUTypesMatchHeader(t *testing.T) {
 }
 
 func TestLayoutsRoundTrip(t *testing.T) {
-	p := compileConfig(t, "life.rules", map[string]string{"W": "7", "H": "5"})
-	st := Generate(p, 45, 2)
-	for _, l := range []Layout{LayoutA, LayoutB, LayoutC} {
-		dev := toLayout(st, l)
-		seen := map[int]bool{}
-		for s := range st.N {
-			for w := range ptx.PadWords(st.Words) {
-				k := layoutIndex(l, s, w, st.N, ptx.PadWords(st.Words))
-				if seen[k] || k >= len(dev) {
-					t.Fatalf("layout %s: word %d of state %d at %d", l, w, s, k)
+	for _, c := range []struct {
+		w, h string
+		n    int
+	}{{"7", "5", 45}, {"7", "5", 1}, {"40", "3", 3}, {"40", "3", 1}} {
+		p := compileConfig(t, "life.rules", map[string]string{"W": c.w, "H": c.h})
+		st := Generate(p, c.n, 2)
+		wp := ptx.PadWords(st.Words)
+		for _, l := range []Layout{LayoutA, LayoutB, LayoutC} {
+			dev := toLayout(st, l)
+			seen := map[int]bool{}
+			for s := range st.N {
+				for w := range wp {
+					k := layoutIndex(l, s, w, st.N, wp)
+					if seen[k] || k >= len(dev) {
+						t.Fatalf("layout %s: word %d of state %d at %d", l, w, s, k)
+					}
+					seen[k] = true
+					want := uint32(0) // padding
+					if w < st.Words {
+						want = st.Data[s*st.Words+w]
+					}
+					if dev[k] != want {
+						t.Fatalf("%sx%s, %d states, layout %s: word %d of state %d is %d at %d, want %d",
+							c.w, c.h, c.n, l, w, s, dev[k], k, want)
+					}
 				}
-				seen[k] = true
 			}
-		}
-		back := &States{N: st.N, Words: st.Words, Data: make([]uint32, len(st.Data))}
-		fromLayout(back, l, dev)
-		for k := range st.Data {
-			if back.Data[k] != st.Data[k] {
-				t.Fatalf("layout %s: word %d", l, k)
+			back := &States{N: st.N, Words: st.Words, Data: make([]uint32, len(st.Data))}
+			fromLayout(back, l, dev)
+			for k := range st.Data {
+				if back.Data[k] != st.Data[k] {
+					t.Fatalf("layout %s: word %d", l, k)
+				}
 			}
 		}
 	}

@@ -31,30 +31,36 @@ func NewStates(p *Program, n int) *States {
 // f and k only.
 func Generate(p *Program, n int, seed uint64) *States {
 	st := NewStates(p, n)
-	parallel.For(n, 64, func(_, lo, hi int) {
-		for s := lo; s < hi; s++ {
-			generateState(p, st.State(s), s, seed)
+	// Every value is a hash of its state, field and index alone, so the
+	// work splits over states and over pieces of a field alike: one
+	// 16384x16384 board is spread over the cores as well as many small ones.
+	const piece = 1 << 14
+	for fi, f := range p.Fields {
+		if !f.HasGen || f.Size == 0 {
+			continue
 		}
-	})
+		pieces := (f.Size + piece - 1) / piece
+		parallel.For(n*pieces, 1, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				s, k0 := i/pieces, i%pieces*piece
+				key := rng.Key(seed, uint64(s), uint64(fi))
+				generateField(f, st.State(s)[f.Off:], key, k0, min(f.Size, k0+piece))
+			}
+		})
+	}
 	return st
 }
 
-func generateState(p *Program, w []uint32, s int, seed uint64) {
-	{
-		for fi, f := range p.Fields {
-			if !f.HasGen {
-				continue
-			}
-			key := rng.Key(seed, uint64(s), uint64(fi))
-			for k := range f.Size {
-				h := rng.Hash64(key, uint64(k))
-				if f.Type == Int {
-					span := uint64(int64(f.GenHi) - int64(f.GenLo) + 1)
-					w[f.Off+k] = uint32(int32(int64(f.GenLo) + int64((h>>32)*span>>32)))
-				} else {
-					w[f.Off+k] = math.Float32bits(float32(f.GenLo + (f.GenHi-f.GenLo)*rng.Float64(h)))
-				}
-			}
+// generateField sets values k0..k1-1 of field f (w from the field's first
+// word) to their draws under key.
+func generateField(f Field, w []uint32, key uint64, k0, k1 int) {
+	for k := k0; k < k1; k++ {
+		h := rng.Hash64(key, uint64(k))
+		if f.Type == Int {
+			span := uint64(int64(f.GenHi) - int64(f.GenLo) + 1)
+			w[k] = uint32(int32(int64(f.GenLo) + int64((h>>32)*span>>32)))
+		} else {
+			w[k] = math.Float32bits(float32(f.GenLo + (f.GenHi-f.GenLo)*rng.Float64(h)))
 		}
 	}
 }

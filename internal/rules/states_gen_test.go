@@ -12,6 +12,7 @@ import (
 // definition below), whatever the split: one state of more than a piece,
 // many small states, int and float fields.
 func TestGenerateIsPerCell(t *testing.T) {
+	mixed := compileSrc(t, "state {\n  int a[40000] ~ uniform(-3, 5)\n  float b[20000] ~ uniform(0.5, 2)\n}\nrule r over i in 0..1 { a[i] = a[i] }\n")
 	for _, c := range []struct {
 		file string
 		defs map[string]string
@@ -19,9 +20,12 @@ func TestGenerateIsPerCell(t *testing.T) {
 	}{
 		{"life.rules", map[string]string{"W": "200", "H": "150"}, 1},
 		{"life.rules", map[string]string{"W": "9", "H": "7"}, 37},
-		{"forestfire.rules", nil, 3},
+		{"", nil, 3},
 	} {
-		p := compileConfig(t, c.file, c.defs)
+		p := mixed
+		if c.file != "" {
+			p = compileConfig(t, c.file, c.defs)
+		}
 		const seed = 11
 		st := Generate(p, c.n, seed)
 		for s := range c.n {

@@ -73,7 +73,7 @@ func compileGrammar(g *Grammar) (*program, error) {
 	// Profile 0 is the plain rectangle; the others are the prisms' points.
 	for k, pts := range g.Profiles {
 		if k > 0 && g.footprintOf(int32(k)) != nil {
-			return nil, &UnsupportedError{What: "a lot footprint that is concave or has holes (CPU only)"}
+			return nil, &UnsupportedError{What: "a lot that is not a rectangle (concave, holed or a trapezoid: it stands on its own polygon, CPU only)"}
 		}
 		if k > 0 && !convex(pts) {
 			return nil, &UnsupportedError{What: fmt.Sprintf("a concave polygon or prism profile (%d points)", len(pts))}

@@ -10,8 +10,8 @@ import (
 // square of the lot's bounding rectangle as SetAsDynamic*Prism profiles are,
 // so Extrude makes a right prism of it and CompSplit gives its faces as
 // CGA's comp(f) does (top, bottom, one scope per edge, hole edges
-// included). Convex lots without holes keep the bounding rectangle they
-// always had, so existing scenes build exactly as before.
+// included). Only a lot that is its bounding rectangle builds on that
+// rectangle as before: a convex trapezoid or triangle would overflow it.
 
 // footprint is a lot profile's rings (the outer ring counter-clockwise, the
 // holes clockwise, in unit-square coordinates) and its cap triangles,
@@ -35,17 +35,25 @@ func (g *Grammar) footprintOf(p int32) *footprint {
 }
 
 // needsFootprint reports whether lot l cannot be built on its bounding
-// rectangle: it has holes or a reflex corner.
+// rectangle: it has holes, or its polygon is not that rectangle (a reflex
+// corner, or a convex lot such as a trapezoid or a triangle, whose
+// rectangle reaches outside it).
 func needsFootprint(l Lot) bool {
 	if len(l.Holes) > 0 {
 		return true
 	}
-	_, reflex := reflexVertex(l.Polygon, ringArea(l.Polygon), 0)
-	return reflex
+	r := l.Bounds()
+	return math.Abs(ringArea(l.Polygon))/2 < r.Size[0]*r.Size[1]*(1-rectTolerance)
 }
 
-// LotAxioms is the package's LotAxioms for grammar g: lots that are concave
-// or have holes get their polygon as the axiom's profile (registered in g,
+// rectTolerance is how much of its bounding rectangle a lot may leave
+// uncovered and still be built on it: rounding in a rectangle's
+// coordinates (a GeoJSON lot projected from degrees), not a real corner.
+const rectTolerance = 1e-6
+
+// LotAxioms is the package's LotAxioms for grammar g: lots that are not
+// rectangles (concave, holed, or convex but not rectangular) get their
+// polygon as the axiom's profile (registered in g,
 // so call it before evaluating, from one goroutine).
 func (g *Grammar) LotAxioms(kind ShapeKind, lots []Lot, seed uint64, defaultHeight float64) ([]Shape, error) {
 	out := LotAxioms(kind, lots, seed, defaultHeight)

@@ -227,3 +227,25 @@ func FuzzParseLotRings(f *testing.F) {
 		}
 	})
 }
+
+// A convex lot that is not a rectangle (a trapezoid, a triangle) stands on
+// its polygon: its bounding rectangle would reach outside it. Rectangles,
+// rotated or not, keep the rectangle.
+func TestNonRectangularLotsNeedFootprint(t *testing.T) {
+	c, s := math.Cos(0.3), math.Sin(0.3)
+	rot := func(x, y float64) [2]float64 { return [2]float64{x*c - y*s + 500000, x*s + y*c + 4e6} }
+	for _, tc := range []struct {
+		name string
+		ring [][2]float64
+		want bool
+	}{
+		{"rectangle", [][2]float64{{0, 0}, {18, 0}, {18, 24}, {0, 24}}, false},
+		{"rotated rectangle far from the origin", [][2]float64{rot(0, 0), rot(18, 0), rot(18, 24), rot(0, 24)}, false},
+		{"trapezoid (town.geojson's lot 3)", [][2]float64{{44, 0}, {64, 2}, {62, 26}, {44, 24}}, true},
+		{"triangle", [][2]float64{{0, 0}, {30, 0}, {0, 20}}, true},
+	} {
+		if got := needsFootprint(Lot{Polygon: tc.ring}); got != tc.want {
+			t.Errorf("%s: needs its footprint %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

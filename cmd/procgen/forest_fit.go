@@ -15,6 +15,7 @@ func (a *app) newForestFitCmd() *cobra.Command {
 		Example: `  procgen forest fit stems.csv traps.csv -o fitted.yaml
   procgen forest fit stems.csv traps.csv -o fitted.yaml --kernel weibull,lognormal,2dt,exppow,exponential,gaussian --counts poisson,nb
   procgen forest fit stems.csv traps.csv -o fitted.yaml --species ABLA --min-dbh 10 --fit-beta
+  procgen forest fit bci_hec37_ViewFullTable.tsv traps.csv --dbh-unit mm --where Status=alive --where PlotCensusNumber=7 --species alsebl -o fitted.yaml
   procgen forest disperse stems.csv --species fitted.yaml`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -39,7 +40,7 @@ func (a *app) newForestFitCmd() *cobra.Command {
 		a.bindFlag(f, "forest.fit."+k, k, "")
 	}
 	// The stem map's columns are forest disperse's settings.
-	for _, k := range []string{"x-col", "y-col", "species-col", "dbh-col", "dbh-unit"} {
+	for _, k := range []string{"x-col", "y-col", "species-col", "dbh-col", "dbh-unit", "girth", "where"} {
 		a.bindFlag(f, "forest."+k, k, "")
 	}
 	return cmd
@@ -61,7 +62,8 @@ chi-squared's (3.84), which covers too rarely at a seed or two per trap;
 --bootstrap B calibrates it per parameter from B datasets simulated from the
 fit and fitted again (B = 99 gives 95 % intervals; it costs about B/5 fits).
 
-Stem map: as forest disperse reads it (same columns and flags). Trap file: CSV
+Stem map: as forest disperse reads it (the same column flags, --girth and
+--where). Trap file: CSV
 with a header naming x, y (m, the stem map's coordinates), area (m^2), count,
 and optionally species; without a species column the counts are of the stem
 map's only species, or of --species NAME.

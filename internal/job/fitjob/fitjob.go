@@ -49,6 +49,12 @@ type Columns struct {
 	SpeciesCol string `mapstructure:"species-col"`
 	DBHCol     string `mapstructure:"dbh-col"`
 	DBHUnit    string `mapstructure:"dbh-unit"`
+	// Girth: the DBH column holds the girth at breast height.
+	Girth bool `mapstructure:"girth"`
+	// Where keeps only the stem map rows every condition holds for
+	// (forest disperse's --where: a census, live stems).
+	Where []string `mapstructure:"where"`
+	where []forest.Condition
 }
 
 // Validate checks the request's flags (usage errors).
@@ -77,6 +83,17 @@ func (r *Request) Validate() error {
 		return job.Usagef("forest fit: --bootstrap %d: want 0 (chi-squared cut-off) to 10000 samples", r.Bootstrap)
 	case r.Beta < -20 || r.Beta > 20 || r.MinDBH < 0:
 		return job.Usagef("forest fit: --beta in -20..20 and --min-dbh 0 or more")
+	}
+	r.Columns.where = nil
+	for _, w := range r.Columns.Where {
+		if strings.TrimSpace(w) == "" {
+			continue
+		}
+		c, err := forest.ParseCondition(w)
+		if err != nil {
+			return job.UsageError{Err: fmt.Errorf("forest fit: --where: %w", err)}
+		}
+		r.Columns.where = append(r.Columns.where, c)
 	}
 	return nil
 }
@@ -194,7 +211,7 @@ func readProblems(ctx context.Context, r Request) ([]*fit.Problem, error) {
 		return nil, job.AsUsage(fmt.Errorf("stem map: %w", err))
 	}
 	stems, err := forest.ReadStems(f, r.Stems, forest.StemOptions{X: r.Columns.XCol, Y: r.Columns.YCol, Species: r.Columns.SpeciesCol,
-		DBH: r.Columns.DBHCol, DBHUnit: r.Columns.DBHUnit})
+		DBH: r.Columns.DBHCol, DBHUnit: r.Columns.DBHUnit, Girth: r.Columns.Girth, Where: r.Columns.where})
 	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("forest fit: %w", err)

@@ -239,24 +239,9 @@ func (g *generator) simple(ptr map[string]string, step0, nsteps string) error {
 			g.op("@%s bra %s", p, end)
 			g.op("sub.s32 %s, %s, %d", rel, i, R.Lo)
 		}
-		site := evalSite{s: s, i: i, rel: rel, key: key, fault: fault}
-		if g.wide {
-			site.at = g.rd()
+		if err := g.ruleIndex(R, evalSite{s: s, i: i, rel: rel, key: key, fault: fault}, enabled, next, mine, errKey, ptr["err_pc"]); err != nil {
+			return err
 		}
-		if R.CondPC >= 0 {
-			site.enabled, site.disabled = enabled, next
-			if err := g.eval(R.CondPC, site); err != nil {
-				return fmt.Errorf("rule %s: %w", R.Name, err)
-			}
-		}
-		g.at(enabled)
-		g.op("add.s32 %s, %s, 1", mine, mine)
-		site.enabled, site.disabled = next, ""
-		if err := g.eval(R.BodyPC, site); err != nil {
-			return fmt.Errorf("rule %s: %w", R.Name, err)
-		}
-		g.at(fault)
-		g.recordFault(errKey, ptr["err_pc"], s, key, site.at)
 		g.at(next)
 		if g.wide {
 			g.op("add.s32 %s, %s, %d", rel, rel, SimpleBlock)
@@ -357,4 +342,29 @@ func (g *generator) stepLoop(s, step0, nsteps, p, exit, errKeys string) (errKey,
 	g.op("@%s bra %s", p, exit)
 	g.stepDraws(t)
 	return errKey, t, step
+}
+
+// ruleIndex emits rule R at one index (site: the state, index, draw key
+// and fault label): the condition, which jumps to next where it does not
+// hold, mine counting the firing, the body, and at site.fault the record of
+// a fault; the caller places next and loops.
+func (g *generator) ruleIndex(R bytecode.Rule, site evalSite, enabled, next, mine, errKey, errPCs string) error {
+	if g.wide {
+		site.at = g.rd()
+	}
+	if R.CondPC >= 0 {
+		site.enabled, site.disabled = enabled, next
+		if err := g.eval(R.CondPC, site); err != nil {
+			return fmt.Errorf("rule %s: %w", R.Name, err)
+		}
+	}
+	g.at(enabled)
+	g.op("add.s32 %s, %s, 1", mine, mine)
+	site.enabled, site.disabled = next, ""
+	if err := g.eval(R.BodyPC, site); err != nil {
+		return fmt.Errorf("rule %s: %w", R.Name, err)
+	}
+	g.at(site.fault)
+	g.recordFault(errKey, errPCs, site.s, site.key, site.at)
+	return nil
 }

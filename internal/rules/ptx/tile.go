@@ -120,24 +120,9 @@ func (g *generator) tile(ri int, ptr map[string]string, step string) error {
 	g.op("setp.ge.u32 %s, %s, %s", p, rel, rangeCount(R))
 	g.op("@%s bra %s", p, end)
 	g.op("add.s32 %s, %s, %d", i, rel, R.Lo)
-	site := evalSite{s: s, i: i, rel: rel, key: key, fault: fault}
-	if g.wide {
-		site.at = g.rd()
+	if err := g.ruleIndex(R, evalSite{s: s, i: i, rel: rel, key: key, fault: fault}, enabled, next, mine, errKey, ptr["err_pc"]); err != nil {
+		return err
 	}
-	if R.CondPC >= 0 {
-		site.enabled, site.disabled = enabled, next
-		if err := g.eval(R.CondPC, site); err != nil {
-			return fmt.Errorf("rule %s: %w", R.Name, err)
-		}
-	}
-	g.at(enabled)
-	g.op("add.s32 %s, %s, 1", mine, mine)
-	site.enabled, site.disabled = next, ""
-	if err := g.eval(R.BodyPC, site); err != nil {
-		return fmt.Errorf("rule %s: %w", R.Name, err)
-	}
-	g.at(fault)
-	g.recordFault(errKey, ptr["err_pc"], s, key, site.at)
 	g.at(next)
 	g.op("add.s32 %s, %s, %s", rel, rel, stride)
 	g.op("bra %s", loop)

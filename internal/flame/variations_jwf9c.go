@@ -174,18 +174,7 @@ func (s *varState) eJulia(w float64, r *rng.Stream) {
 		r2 = 1 / r2
 		x *= r2
 	}
-	safe := func(v float64) float64 {
-		if v <= 0 {
-			return 0
-		}
-		return math.Sqrt(v)
-	}
-	xmax := max((safe(r2+1+2*x)+safe(r2+1-2*x))*0.5, 1)
-	mu := math.Log(math.Sqrt(math.Pow(xmax, 2)-1) + xmax) // JWildfire's acosh
-	nu := math.Acos(min(max(x/xmax, -1), 1))
-	if s.ty < 0 {
-		nu = -nu
-	}
+	mu, nu := elliptic(x, r2+1, s.ty < 0)
 	nu = nu/power + 2*math.Pi/power*math.Floor(r.Float64()*power)
 	mu /= power
 	sn, cs := math.Sincos(nu)
@@ -266,4 +255,24 @@ func (s *varState) spirograph3D(w float64, r *rng.Stream) {
 	s.px += w * ((a+b)*math.Cos(t) - c*math.Cos(k) + w1)
 	s.py += w * ((a+b)*math.Sin(t) - c*math.Sin(k) + w2)
 	s.pz += w * (c*math.Sin(k) + w3)
+}
+
+// elliptic is Michael Faber's elliptic coordinates (mu, nu) of a point at
+// x whose x^2 + y^2 + 1 is t (apart, so that eJulia can invert the point
+// first), nu negative where y is: the conversion eJulia, eScale and
+// eMotion share, with JWildfire's clamps and its acosh.
+func elliptic(x, t float64, yNeg bool) (mu, nu float64) {
+	safe := func(v float64) float64 {
+		if v <= 0 {
+			return 0
+		}
+		return math.Sqrt(v)
+	}
+	xmax := max((safe(t+2*x)+safe(t-2*x))*0.5, 1)
+	mu = math.Log(math.Sqrt(math.Pow(xmax, 2)-1) + xmax) // JWildfire's acosh
+	nu = math.Acos(min(max(x/xmax, -1), 1))
+	if yNeg {
+		nu = -nu
+	}
+	return mu, nu
 }

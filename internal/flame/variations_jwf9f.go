@@ -162,19 +162,7 @@ func (s *varState) loonie2(w float64) {
 func (s *varState) eScale(w float64) {
 	p := s.p
 	x, y := s.tx, s.ty
-	safe := func(v float64) float64 {
-		if v <= 0 {
-			return 0
-		}
-		return math.Sqrt(v)
-	}
-	tmp := y*y + x*x + 1
-	xmax := max((safe(tmp+2*x)+safe(tmp-2*x))*0.5, 1)
-	mu := math.Log(math.Sqrt(math.Pow(xmax, 2)-1) + xmax) // JWildfire's acosh
-	nu := math.Acos(min(max(x/xmax, -1), 1))
-	if y < 0 {
-		nu = -nu
-	}
+	mu, nu := elliptic(x, y*y+x*x+1, y < 0)
 	sc, ang := p[PEScaleScale], p[PEScaleAngle]
 	mu *= sc
 	nu = math.Mod(math.Mod(sc*(nu+math.Pi+ang), 2*math.Pi*sc)-ang-sc*math.Pi, 2*math.Pi)

@@ -148,19 +148,7 @@ func (s *varState) superShape3d(w float64, r *rng.Stream) {
 func (s *varState) eMotion(w float64) {
 	p := s.p
 	x, y := s.tx, s.ty
-	safe := func(v float64) float64 {
-		if v <= 0 {
-			return 0
-		}
-		return math.Sqrt(v)
-	}
-	tmp := y*y + x*x + 1
-	xmax := max((safe(tmp+2*x)+safe(tmp-2*x))*0.5, 1)
-	mu := math.Log(math.Sqrt(math.Pow(xmax, 2)-1) + xmax) // JWildfire's acosh
-	nu := math.Acos(min(max(x/xmax, -1), 1))
-	if y < 0 {
-		nu = -nu
-	}
+	mu, nu := elliptic(x, y*y+x*x+1, y < 0)
 	if nu < 0 {
 		mu += p[PEMotionMove]
 	} else {

@@ -155,6 +155,10 @@ type Accuracy struct {
 	MaxAbs, TailMass float64
 	// ImageRadius is that radius (m), 0 when every image that matters was summed.
 	ImageRadius float64
+	// QuadExcess is the share of the seeds produced by which a torus's
+	// cells sum to more than was produced (their midpoint quadrature of a
+	// kernel sharp for the cell size; completeTorus); 0 when they do not.
+	QuadExcess float64
 	// ExactCells counts the cells summed exactly: by the fft method because
 	// its error estimate for them exceeded the tolerance (all of them where
 	// it chose the direct sum); for a total, the cells summed exactly in

@@ -39,6 +39,7 @@ func Total(g Grid, layers []Layer, _ Boundary) Layer {
 		t.Accuracy.MaxAbs += a.MaxAbs
 		t.Accuracy.TailMass = math.Max(t.Accuracy.TailMass, a.TailMass)
 		t.Accuracy.ImageRadius = maxPositive(t.Accuracy.ImageRadius, a.ImageRadius)
+		t.Accuracy.QuadExcess = math.Max(t.Accuracy.QuadExcess, a.QuadExcess)
 		exact.intersect(g, a)
 	}
 	t.Accuracy.Method = Exact
@@ -164,6 +165,11 @@ func (a Accuracy) Statement(cells int) string {
 	case a.TailMass > 0:
 		s += fmt.Sprintf("; the cut-off ignores at most %.3g per m^2 per year in any cell, "+
 			"%.3g of every parent's seeds", a.MaxAbs, a.TailMass)
+	}
+	if a.QuadExcess > 0 {
+		s += fmt.Sprintf("; the cells sum to %.3g more than the seeds produced: their midpoint quadrature of a "+
+			"kernel sharp for the cell size (the densities are the kernel's at the cell centres; smaller cells "+
+			"reduce it)", a.QuadExcess)
 	}
 	return s
 }

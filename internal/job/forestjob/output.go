@@ -308,7 +308,8 @@ func (r *run) summary(files []string) runSummary {
 	case "torus":
 		s.BoundaryNote = "the plot wraps around: every periodic image of every parent lands on it (images beyond " +
 			"the accuracy's image radius spread evenly over the plot); seeds_lost_per_year is what the cells still miss " +
-			"(a cut-off, the grid's quadrature), reported, not assumed 0"
+			"(a cut-off, the grid's quadrature), reported, not assumed 0; where the cells sum to more than was " +
+			"produced (the quadrature of a kernel sharp for the cell size), the accuracy statement says by how much"
 	case "buffer":
 		s.BoundaryNote = fmt.Sprintf("stems in the outer %g m act as parents; the grid and totals are the inner plot's; "+
 			"seeds_lost_per_year is what all parents put outside the inner plot", o.Margin)

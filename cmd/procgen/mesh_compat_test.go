@@ -14,6 +14,10 @@ import (
 // (counts, bounds, triangles and bounds per material) from the files the
 // four private writers before internal/output/mesh wrote (built at a1eeb0d)
 // into testdata/mesh/NAME.obj.txt and NAME.glb.txt by meshtest.Summarize.
+// pga-town's were summarized again at 7ad0518, when lots that are not
+// rectangles (town.geojson's trapezoids) began to stand on their own
+// polygon (issue 34): a change of geometry by design, not of the writer;
+// the other scenes still pin the writers against the old ones.
 var meshScenes = []struct {
 	name string
 	args []string

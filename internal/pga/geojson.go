@@ -252,16 +252,3 @@ func segmentsMeet(a, b, c, d [2]float64) bool {
 	}
 	return on(c, d, a, d1) || on(c, d, b, d2) || on(a, b, c, d3) || on(a, b, d, d4)
 }
-
-// reflexVertex finds a vertex that turns against the polygon's winding;
-// collinear vertices (within eps, rounding in the input) are allowed.
-func reflexVertex(p [][2]float64, area, eps float64) (int, bool) {
-	n := len(p)
-	for i := 0; i < n; i++ {
-		c := cross(p[(i+n-1)%n], p[i], p[(i+1)%n])
-		if math.Copysign(1, area)*c < -eps {
-			return i, true
-		}
-	}
-	return 0, false
-}

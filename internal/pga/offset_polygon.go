@@ -136,7 +136,7 @@ func (ev *evaluator) offsetPolygon(r *Rule, op *Op, s Shape, fp *footprint, dept
 	rings := scaledRings(fp, s.Size[AxisX], s.Size[vAxis])
 	inner, strips, err := skeleton.Inset(rings[0], rings[1:], nil, d)
 	if err != nil {
-		return fmt.Errorf("rule %q at %s: Offset on lot %d's polygon: %w", r.Name, op.Pos, s.Lot, err)
+		return &LotOpError{Lot: int(s.Lot), Err: fmt.Errorf("rule %q at %s: Offset on the lot's polygon: %w", r.Name, op.Pos, err)}
 	}
 	n := len(inner) + len(strips)
 	return ev.emitPieces(r, op, s, vAxis, vSign, []pieceSet{
@@ -172,7 +172,7 @@ func (ev *evaluator) emitPieces(r *Rule, op *Op, s Shape, vAxis Axis, vSign floa
 			}
 			c, ok, err := ev.polygonPiece(s, append([][][2]float64{p.Outer}, p.Holes...), vAxis, vSign, set.first+i, n)
 			if err != nil {
-				return fmt.Errorf("rule %q at %s: %s on lot %d's polygon: %w", r.Name, op.Pos, name, s.Lot, err)
+				return &LotOpError{Lot: int(s.Lot), Err: fmt.Errorf("rule %q at %s: %s on the lot's polygon: %w", r.Name, op.Pos, name, err)}
 			}
 			if ok {
 				if err := ev.sub(r, set.body, 0, c, depth); err != nil {
@@ -244,7 +244,7 @@ func (ev *evaluator) setbackPolygon(r *Rule, op *Op, s Shape, fp *footprint, dep
 	}
 	inner, strips, err := skeleton.Inset(outer, rings[1:], weights, d)
 	if err != nil {
-		return fmt.Errorf("rule %q at %s: Setback on lot %d's polygon: %w", r.Name, op.Pos, s.Lot, err)
+		return &LotOpError{Lot: int(s.Lot), Err: fmt.Errorf("rule %q at %s: Setback on the lot's polygon: %w", r.Name, op.Pos, err)}
 	}
 	n := len(strips) + len(inner)
 	return ev.emitPieces(r, op, s, vAxis, vSign, []pieceSet{

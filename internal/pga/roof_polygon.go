@@ -340,7 +340,7 @@ func (g *Grammar) roofOn(s *Shape, kind RoofKind, angle float64) error {
 	r, err := footprintRoof(fp, kind, s.Size[0], s.Size[1])
 	if err != nil {
 		//lint:ignore ST1005 Roof is the grammar operation's name
-		return fmt.Errorf("Roof %s on lot %d's polygon: %w", kind, s.Lot, err)
+		return &LotOpError{Lot: int(s.Lot), Err: fmt.Errorf("Roof %s on the lot's polygon: %w", kind, err)}
 	}
 	h := math.Tan(angle*math.Pi/180) * r.top()
 	s.Transform = s.Transform.Mul(Translation(Vec3{0, 0, h / 2}))

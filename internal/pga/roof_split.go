@@ -14,7 +14,7 @@ import (
 // underside last.
 func (ev *evaluator) roofSplit(r *Rule, op *Op, s Shape, fp *footprint, depth int) error {
 	fail := func(err error) error {
-		return fmt.Errorf("rule %q at %s: CompSplit of a %s roof on lot %d's polygon: %w", r.Name, op.Pos, s.Roof, s.Lot, err)
+		return &LotOpError{Lot: int(s.Lot), Err: fmt.Errorf("rule %q at %s: CompSplit of a %s roof on the lot's polygon: %w", r.Name, op.Pos, s.Roof, err)}
 	}
 	roof, err := footprintRoof(fp, s.Roof, s.Size[0], s.Size[1])
 	if err != nil {

@@ -83,7 +83,7 @@ func runCity(ctx context.Context, env *job.Env, o Options, path string, outs []s
 	opt := pga.Options{Axiom: c.rep.Axiom, MaxShapes: o.MaxShapes, MaxDepth: o.MaxDepth,
 		LotAttrs: pga.LotAttrValues(lots), Context: ctx}
 	if opt.MaxShapes, err = c.checkMemory(g, axioms, opt); err != nil {
-		return err
+		return pga.NameLots(err, lots) // the estimate evaluates a sample of lots
 	}
 	ts, err := c.evaluate(ctx, g, axioms, lots, opt)
 	if err != nil {
@@ -230,7 +230,7 @@ func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape,
 	defer closeEngine()
 	res, err := eng.Evaluate(ctx, axioms, opt)
 	if err != nil {
-		return nil, limitError(c.path, err, opt.MaxShapes, o.MaxShapes, env.MaxMemory)
+		return nil, limitError(c.path, pga.NameLots(err, lots), opt.MaxShapes, o.MaxShapes, env.MaxMemory)
 	}
 	if c.rep.Backend == "cuda" {
 		env.Log.Debugf("pga: %d shapes on the device in %.2f ms (device time, with the host work between its launches)", res.Shapes, ms(res.DeviceTime))

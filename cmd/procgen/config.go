@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -29,8 +30,11 @@ type configKey struct {
 // configKeys is the one table of settings. A new command adds its keys here
 // (dotted under the command family: "flame.quality") and binds flags to them
 // with app.bindFlag; an unknown key in a config file is an error, so a key
-// missing here cannot be set from a file.
-func configKeys() []configKey {
+// missing here cannot be set from a file. It is built once: every flag's
+// binding looks its key up, and rebuilding the table of 98 boxed defaults
+// for each was a visible share of a small run's start-up. Callers must not
+// modify it.
+var configKeys = sync.OnceValue(func() []configKey {
 	return []configKey{
 		{"device", "auto", "`MODE` to compute on: auto, cpu or cuda"},
 		{"devices", "0", "`GPUS` a CUDA run uses: all, or device numbers like 0,1; flame render and animate deal genomes and frames over them and split a single still's samples; rules run cuts its states over them"},
@@ -131,13 +135,20 @@ func configKeys() []configKey {
 		{"rules.frames-every", 1, "a --frames picture every `K` steps"},
 		{"rules.record-out", "", "write the --record values to `FILE` (CSV: step, then one column per --record; row 0 is the initial states)"},
 	}
-}
+})
+
+// configKeyIndex finds a key's place in configKeys.
+var configKeyIndex = sync.OnceValue(func() map[string]int {
+	m := make(map[string]int, len(configKeys()))
+	for i, k := range configKeys() {
+		m[k.Key] = i
+	}
+	return m
+})
 
 func lookupConfigKey(key string) configKey {
-	for _, k := range configKeys() {
-		if k.Key == key {
-			return k
-		}
+	if i, ok := configKeyIndex()[key]; ok {
+		return configKeys()[i]
 	}
 	panic("procgen: configuration key " + strconv.Quote(key) + " is not in configKeys")
 }

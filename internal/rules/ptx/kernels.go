@@ -94,22 +94,8 @@ func generateKernel(p *bytecode.Program, k Kernel) (string, error) {
 		return "", fmt.Errorf("codegen: schedule %q", k.Sched)
 	}
 	g := &generator{p: p, layout: k.Layout, wp: PadWords(p.Words), wide: k.Wide}
-	ptr := map[string]string{}
-	for _, name := range k.params() {
-		ptr[name] = g.rd()
-		g.op("ld.param.u64 %s, [%s_%s]", ptr[name], k.Name(), name)
-		g.op("cvta.to.global.u64 %s, %s", ptr[name], ptr[name])
-	}
-	g.cur, g.snap, g.pend = ptr["cur"], ptr["snap"], ptr["pend"]
-	g.nstates = g.r()
-	step0, nsteps := g.r(), g.r()
-	g.op("ld.param.u32 %s, [%s_nstates]", g.nstates, k.Name())
-	g.op("ld.param.u32 %s, [%s_step0]", step0, k.Name())
-	g.op("ld.param.u32 %s, [%s_nsteps]", nsteps, k.Name())
-	g.drawParams(k.Name())
-	for r := range bytecode.MaxRegs {
-		g.op("mov.u32 %s, 0", q(r))
-	}
+	ptr, scalars := g.prologue(k.Name(), k.params(), "step0", "nsteps")
+	step0, nsteps := scalars[0], scalars[1]
 	var err error
 	if k.Sched == Simple {
 		err = g.simple(ptr, step0, nsteps)
@@ -119,31 +105,69 @@ func generateKernel(p *bytecode.Program, k Kernel) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var out strings.Builder
-	fmt.Fprintf(&out, "\n.visible .entry %s(\n", k.Name())
-	for _, name := range k.params() {
-		fmt.Fprintf(&out, "\t.param .u64 %s_%s,\n", k.Name(), name)
+	shared := "\t.shared .align 4 .u32 s_fired;\n"
+	if k.Sched == Compact && k.Wide {
+		shared = fmt.Sprintf("\t.shared .align 8 .u64 s_pairs[%d];\n\t.shared .align 4 .u32 s_warp[32];\n\t.shared .align 4 .u32 s_waiting;\n",
+			2*k.Threads())
+	} else if k.Sched == Compact {
+		shared = fmt.Sprintf("\t.shared .align 4 .u32 s_pairs[%d];\n\t.shared .align 4 .u32 s_warp[32];\n\t.shared .align 4 .u32 s_waiting;\n",
+			2*k.Threads())
 	}
-	fmt.Fprintf(&out, "\t.param .u32 %[1]s_nstates,\n\t.param .u32 %[1]s_step0,\n\t.param .u32 %[1]s_nsteps", k.Name())
-	if p.Draws {
-		fmt.Fprintf(&out, ",\n\t.param .u64 %[1]s_seed,\n\t.param .u32 %[1]s_first_state,\n\t.param .u32 %[1]s_first_step", k.Name())
+	return g.entry(k.Name(), k.params(), []string{"step0", "nsteps"}, k.Threads(), shared), nil
+}
+
+// prologue loads a kernel's parameters: the pointers named ptrs (into
+// global addresses, returned by name; cur, snap and pend become the
+// generator's), nstates, the u32 scalars named (returned in order), and the
+// draws' three; then it zeroes the bytecode registers.
+func (g *generator) prologue(kernel string, ptrs []string, scalars ...string) (map[string]string, []string) {
+	ptr := map[string]string{}
+	for _, name := range ptrs {
+		ptr[name] = g.rd()
+		g.op("ld.param.u64 %s, [%s_%s]", ptr[name], kernel, name)
+		g.op("cvta.to.global.u64 %s, %s", ptr[name], ptr[name])
+	}
+	g.cur, g.snap, g.pend = ptr["cur"], ptr["snap"], ptr["pend"]
+	g.nstates = g.r()
+	regs := make([]string, len(scalars))
+	for i := range regs {
+		regs[i] = g.r()
+	}
+	g.op("ld.param.u32 %s, [%s_nstates]", g.nstates, kernel)
+	for i, name := range scalars {
+		g.op("ld.param.u32 %s, [%s_%s]", regs[i], kernel, name)
+	}
+	g.drawParams(kernel)
+	for r := range bytecode.MaxRegs {
+		g.op("mov.u32 %s, 0", q(r))
+	}
+	return ptr, regs
+}
+
+// entry is the kernel's text: its signature (the pointers, nstates, the
+// u32 scalars, the draws' three where the program draws), .maxntid
+// threads, the register and shared declarations, and the body generated.
+func (g *generator) entry(kernel string, ptrs, scalars []string, threads int, shared string) string {
+	var out strings.Builder
+	fmt.Fprintf(&out, "\n.visible .entry %s(\n", kernel)
+	for _, name := range ptrs {
+		fmt.Fprintf(&out, "\t.param .u64 %s_%s,\n", kernel, name)
+	}
+	fmt.Fprintf(&out, "\t.param .u32 %s_nstates", kernel)
+	for _, name := range scalars {
+		fmt.Fprintf(&out, ",\n\t.param .u32 %s_%s", kernel, name)
+	}
+	if g.p.Draws {
+		fmt.Fprintf(&out, ",\n\t.param .u64 %[1]s_seed,\n\t.param .u32 %[1]s_first_state,\n\t.param .u32 %[1]s_first_step", kernel)
 	}
 	out.WriteString("\n)\n")
-	fmt.Fprintf(&out, ".maxntid %d, 1, 1\n{\n", k.Threads())
+	fmt.Fprintf(&out, ".maxntid %d, 1, 1\n{\n", threads)
 	fmt.Fprintf(&out, "\t.reg .b32 %%q<%d>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<%d>;\n\t.reg .pred %%p<%d>;\n",
 		bytecode.MaxRegs, g.nr+1, g.nd+1, g.np+1)
-	if k.Sched == Simple {
-		out.WriteString("\t.shared .align 4 .u32 s_fired;\n")
-	} else if k.Wide {
-		fmt.Fprintf(&out, "\t.shared .align 8 .u64 s_pairs[%d];\n\t.shared .align 4 .u32 s_warp[32];\n\t.shared .align 4 .u32 s_waiting;\n",
-			2*k.Threads())
-	} else {
-		fmt.Fprintf(&out, "\t.shared .align 4 .u32 s_pairs[%d];\n\t.shared .align 4 .u32 s_warp[32];\n\t.shared .align 4 .u32 s_waiting;\n",
-			2*k.Threads())
-	}
+	out.WriteString(shared)
 	out.WriteString(g.b.String())
 	out.WriteString("}\n")
-	return out.String(), nil
+	return out.String()
 }
 
 // u32at returns the address of element idx (b32 register) of a 32-bit array.

@@ -2,7 +2,6 @@ package ptx
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/procgen-dev/procgen/internal/rules/bytecode"
 )
@@ -44,41 +43,11 @@ func generateTile(p *bytecode.Program, k Kernel) (string, error) {
 		return "", fmt.Errorf("codegen: tiled kernel of rule %d of %d", k.Rule, len(p.Rules))
 	}
 	g := &generator{p: p, layout: k.Layout, wp: PadWords(p.Words), wide: k.Wide}
-	ptr := map[string]string{}
-	for _, name := range k.tileParams() {
-		ptr[name] = g.rd()
-		g.op("ld.param.u64 %s, [%s_%s]", ptr[name], k.Name(), name)
-		g.op("cvta.to.global.u64 %s, %s", ptr[name], ptr[name])
-	}
-	g.cur, g.snap, g.pend = ptr["cur"], ptr["snap"], ptr["pend"]
-	g.nstates = g.r()
-	step := g.r()
-	g.op("ld.param.u32 %s, [%s_nstates]", g.nstates, k.Name())
-	g.op("ld.param.u32 %s, [%s_step]", step, k.Name())
-	g.drawParams(k.Name())
-	for r := range bytecode.MaxRegs {
-		g.op("mov.u32 %s, 0", q(r))
-	}
-	if err := g.tile(k.Rule, ptr, step); err != nil {
+	ptr, scalars := g.prologue(k.Name(), k.tileParams(), "step")
+	if err := g.tile(k.Rule, ptr, scalars[0]); err != nil {
 		return "", err
 	}
-	var out strings.Builder
-	fmt.Fprintf(&out, "\n.visible .entry %s(\n", k.Name())
-	for _, name := range k.tileParams() {
-		fmt.Fprintf(&out, "\t.param .u64 %s_%s,\n", k.Name(), name)
-	}
-	fmt.Fprintf(&out, "\t.param .u32 %[1]s_nstates,\n\t.param .u32 %[1]s_step", k.Name())
-	if p.Draws {
-		fmt.Fprintf(&out, ",\n\t.param .u64 %[1]s_seed,\n\t.param .u32 %[1]s_first_state,\n\t.param .u32 %[1]s_first_step", k.Name())
-	}
-	out.WriteString("\n)\n")
-	fmt.Fprintf(&out, ".maxntid %d, 1, 1\n{\n", SimpleBlock)
-	fmt.Fprintf(&out, "\t.reg .b32 %%q<%d>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<%d>;\n\t.reg .pred %%p<%d>;\n",
-		bytecode.MaxRegs, g.nr+1, g.nd+1, g.np+1)
-	out.WriteString("\t.shared .align 4 .u32 s_fired;\n")
-	out.WriteString(g.b.String())
-	out.WriteString("}\n")
-	return out.String(), nil
+	return g.entry(k.Name(), k.tileParams(), []string{"step"}, SimpleBlock, "\t.shared .align 4 .u32 s_fired;\n"), nil
 }
 
 // tile is rules_tile_exec in cuda/rules.cu, the rule's precondition and

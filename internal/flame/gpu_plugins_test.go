@@ -12,22 +12,7 @@ import (
 // and flatten drop out, the ported variations keep their IDs and their
 // parameters land at the GPU index the header names.
 func TestGPUInputsPluginGenome(t *testing.T) {
-	gs, _, err := ParseFile("../../testdata/flame/plugins.flam3", ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := gs[0]
-	if genomeUsesPluginVars(g) {
-		t.Fatal("genomeUsesPluginVars = true: the genome would render on the CPU")
-	}
-	p, err := newPlan(g, Options{Width: 64, Height: 64})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, xs, err := p.gpuInputs(p.chaosGame(1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	xs := gpuXformsOf(t, "../../testdata/flame/plugins.flam3")
 	ids := func(x gpuXform) []VarID {
 		var out []VarID
 		for _, id := range x.IDs[:x.NVars] {
@@ -184,7 +169,28 @@ func TestGPUUsesPluginsPicksKernel(t *testing.T) {
 // plugins2.flam3 (TestCUDAPluginsMatchCPU's second genome) goes to the GPU
 // whole, each xform's plugin parameters packed where the header says.
 func TestGPUInputsPlugins2(t *testing.T) {
-	gs, _, err := ParseFile("../../testdata/flame/plugins2.flam3", ParseOptions{})
+	xs := gpuXformsOf(t, "../../testdata/flame/plugins2.flam3")
+	if !gpuUsesPlugins(xs) {
+		t.Fatal("gpuUsesPlugins = false: the flame family's kernel would drop the plugin variations")
+	}
+	// xform 1: waves2b then nBlur, in VarID order; nBlur's ratioStripes.
+	slab := xs[1].Params[GPUNumParams:]
+	nw := len(gpuPluginOf(VarWaves2b).params)
+	want := []float32{float32(int(VarWaves2b) | 2<<8), float32(int(VarNBlur) | (2+nw)<<8)}
+	if !slices.Equal(slab[:2], want) {
+		t.Fatalf("xform 1 header %v, want %v", slab[:2], want)
+	}
+	k := slices.Index(gpuPluginOf(VarNBlur).params, PNBlurRatioStripes)
+	if got := slab[2+nw+k]; got != 1.2 {
+		t.Errorf("nBlur_ratioStripes on the GPU = %v, want 1.2", got)
+	}
+}
+
+// gpuXformsOf parses the first genome of file, checks that it renders on
+// the GPU whole, and returns its xforms as the GPU gets them.
+func gpuXformsOf(t *testing.T, file string) []gpuXform {
+	t.Helper()
+	gs, _, err := ParseFile(file, ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,18 +206,5 @@ func TestGPUInputsPlugins2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !gpuUsesPlugins(xs) {
-		t.Fatal("gpuUsesPlugins = false: the flame family's kernel would drop the plugin variations")
-	}
-	// xform 1: waves2b then nBlur, in VarID order; nBlur's ratioStripes.
-	slab := xs[1].Params[GPUNumParams:]
-	nw := len(gpuPluginOf(VarWaves2b).params)
-	want := []float32{float32(int(VarWaves2b) | 2<<8), float32(int(VarNBlur) | (2+nw)<<8)}
-	if !slices.Equal(slab[:2], want) {
-		t.Fatalf("xform 1 header %v, want %v", slab[:2], want)
-	}
-	k := slices.Index(gpuPluginOf(VarNBlur).params, PNBlurRatioStripes)
-	if got := slab[2+nw+k]; got != 1.2 {
-		t.Errorf("nBlur_ratioStripes on the GPU = %v, want 1.2", got)
-	}
+	return xs
 }

@@ -90,6 +90,9 @@ func compileGrammar(g *Grammar) (*program, error) {
 			p.points = append(p.points, q[0], q[1])
 		}
 	}
+	if at := roofSplitAt(g); at != "" {
+		return nil, &UnsupportedError{What: "CompSplit of a roof (at " + at + ": its faces are polygons of their own, CPU only)"}
+	}
 	for i, n := range g.RuleOrder {
 		p.rules = append(p.rules, n)
 		p.ruleID[n] = i

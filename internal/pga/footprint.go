@@ -105,7 +105,6 @@ func (g *Grammar) addFootprint(l Lot) (int32, error) {
 	g.Profiles = append(g.Profiles, top.rings[0], bottom.rings[0])
 	if g.footprints == nil {
 		g.footprints = map[int32]*footprint{}
-		g.dyn = &dynFootprints{fps: map[int32]*footprint{}}
 	}
 	g.footprints[p], g.footprints[p+1] = top, bottom
 	return p, nil

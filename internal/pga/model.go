@@ -198,8 +198,10 @@ type Grammar struct {
 	// footprints are the profiles of concave and holed lots (footprint.go),
 	// by profile index; LotAxioms adds them.
 	footprints map[int32]*footprint
-	// dyn holds the footprints Offset makes of them while the grammar
-	// runs (offset_polygon.go), under negative profile numbers.
+	// dyn holds the footprints made while the grammar runs, under negative
+	// profile numbers: Offset's pieces of a lot's polygon
+	// (offset_polygon.go) and the faces CompSplit cuts a roof into
+	// (roof_split.go). Parse makes it.
 	dyn *dynFootprints
 }
 

@@ -84,3 +84,37 @@ func (ev *evaluator) facePiece(s Shape, corners []Vec3, rings [][]int, i, n int)
 }
 
 func minus3(a, b Vec3) Vec3 { return Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+
+// rectRoofSplit is CompSplit of a roof over a rectangle (roofSolid), as
+// roofSplit does on a lot's polygon: each slope to the first branch, the
+// underside (a plain rectangle facing down) to the second, each vertical
+// face (a gable, a shed's back wall and sides) to the third. Every face but
+// the underside is a Quad on a polygon of its own, framed with X along its
+// eave; children are numbered in roofSolid's face order, the underside
+// last.
+func (ev *evaluator) rectRoofSplit(r *Rule, op *Op, s Shape, depth int) error {
+	sd := roofSolid(s.Roof, s.Size[0]/2, s.Size[1]/2, s.Size[2]/2)
+	faces := sd.faces[1:] // face 0 is the base
+	n := len(faces) + 1
+	for i, f := range faces {
+		c, ok, err := ev.facePiece(s, sd.corners, [][]int{f}, i, n)
+		if err != nil {
+			return fmt.Errorf("rule %q at %s: CompSplit of a %s roof: %w", r.Name, op.Pos, s.Roof, err)
+		}
+		if !ok {
+			continue
+		}
+		branch := 0
+		if math.Abs(newell(sd.corners, f)[2]) < 1e-9 {
+			branch = 2
+		}
+		if err := ev.sub(r, op.Branches[branch].Body, 0, c, depth); err != nil {
+			return err
+		}
+	}
+	b := child(s, n-1, n)
+	b.Kind, b.Roof = Quad, NoRoof
+	b.Transform = s.Transform.Mul(Translation(Vec3{0, 0, -s.Size[2] / 2})).Mul(RotationX(180))
+	b.Size = Vec3{s.Size[0], s.Size[1], 0}
+	return ev.sub(r, op.Branches[1].Body, 0, b, depth)
+}

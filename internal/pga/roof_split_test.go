@@ -6,12 +6,16 @@ import (
 	"testing"
 )
 
-// CompSplit of a roof on a lot's own polygon gives its slopes (top), its
-// underside (bottom) and its gables and walls (side) as Quads on polygons
-// of their own: together they close up into the roof's solid (every edge,
-// by position, run once each way, the volume the roof's), slopes face up,
+// CompSplit of a roof on a lot's own polygon, or on a rectangle, gives its
+// slopes (top), its underside (bottom) and its gables and walls (side) as
+// Quads: together they close up into the roof's solid (every edge, by
+// position, run once each way, the volume the roof's), slopes face up,
 // sides stand vertical and the underside faces down.
-func TestPolygonRoofSplit(t *testing.T) {
+func TestRoofSplit(t *testing.T) {
+	// Lots 4 and 5 are a rectangle and a square: they stand on their
+	// rectangle, whose roof (roofSolid) CompSplit cuts the same way.
+	lots := []string{footprintLots[0].coords, footprintLots[1].coords, footprintLots[2].coords, footprintLots[3].coords,
+		`[[[0,0],[30,0],[30,12],[0,12],[0,0]]]`, `[[[0,0],[16,0],[16,16],[0,16],[0,0]]]`}
 	for _, c := range []struct {
 		lot     int
 		kind    RoofKind
@@ -24,11 +28,17 @@ func TestPolygonRoofSplit(t *testing.T) {
 		{1, Shed, 1, 7, 1},
 		{3, Gable, 6, 2, 1},
 		{3, Hip, 8, 0, 1},
+		{4, Gable, 2, 2, 1},
+		{4, Hip, 4, 0, 1},
+		{4, Shed, 1, 3, 1},
+		{4, Pyramid, 4, 0, 1},
+		{5, Hip, 4, 0, 1}, // a square's hip roof is a pyramid
+		{5, Gable, 2, 2, 1},
 	} {
-		lot := footprintLots[c.lot]
+		coords := lots[c.lot]
 		name := fmt.Sprintf("lot %d %s", c.lot, c.kind)
 		src := fmt.Sprintf("axiom Quad Lot;\nterminal T (1, 0);\nterminal B (2, 0);\nterminal S (3, 0);\nLot = Roof(%s, 30) Split;\nSplit = CompSplit() { T | B | S };", c.kind)
-		g, axioms := footprintAxioms(t, src, lot.coords)
+		g, axioms := footprintAxioms(t, src, coords)
 		ts, err := g.Evaluate(axioms, Options{Workers: 1})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -75,7 +85,7 @@ func TestPolygonRoofSplit(t *testing.T) {
 			}
 		}
 		vol := closedVolume(t, name, corners, faces)
-		g2, axioms2 := footprintAxioms(t, fmt.Sprintf("axiom Quad Lot;\nterminal R (4, 0);\nLot = Roof(%s, 30) R;", c.kind), lot.coords)
+		g2, axioms2 := footprintAxioms(t, fmt.Sprintf("axiom Quad Lot;\nterminal R (4, 0);\nLot = Roof(%s, 30) R;", c.kind), coords)
 		ts2, err := g2.Evaluate(axioms2, Options{Workers: 1})
 		if err != nil {
 			t.Fatal(err)

@@ -241,7 +241,7 @@ func (ev *evaluator) compSplit(r *Rule, op *Op, s Shape, depth int) error {
 		return ev.roofSplit(r, op, s, fp, depth)
 	}
 	if s.Roof != NoRoof {
-		return fmt.Errorf("rule %q at %s: CompSplit of a %s roof: a roof is a terminal solid", r.Name, op.Pos, s.Roof)
+		return ev.rectRoofSplit(r, op, s, depth)
 	}
 	if s.Profile != 0 {
 		return ev.prismSplit(r, op, s, depth)

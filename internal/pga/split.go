@@ -101,12 +101,19 @@ func (ev *evaluator) subdiv(r *Rule, op *Op, s Shape, depth int) error {
 		ev.snapSizes(op.Args[1].Group, &s, axis, sizes)
 	}
 	pos := -s.Size[axis] / 2
+	fp := ev.slabFootprint(&s, axis) // split_polygon.go
 	for k, b := range op.Branches {
 		w := sizes[k]
-		if emit[k] {
-			if err := ev.sub(r, b.Body, 0, piece(s, axis, pos+w/2, w, k, len(sizes)), depth); err != nil {
-				return err
-			}
+		var err error
+		switch {
+		case !emit[k]:
+		case fp != nil:
+			err = ev.polygonSlab(r, op, b.Body, 0, s, fp, axis, tile{pos + w/2, w}, k, len(sizes), depth)
+		default:
+			err = ev.sub(r, b.Body, 0, piece(s, axis, pos+w/2, w, k, len(sizes)), depth)
+		}
+		if err != nil {
+			return err
 		}
 		pos += w
 	}
@@ -173,8 +180,15 @@ func (ev *evaluator) repeat(r *Rule, c *Chain, at int, s Shape, depth int) error
 			tiles = append(tiles, spanTile(lo, hi-lo, w, mode, k))
 		}
 	}
+	fp := ev.slabFootprint(&s, axis) // split_polygon.go
 	for k, t := range tiles {
-		if err := ev.sub(r, c, at+1, piece(s, axis, t.centre, t.size, k, len(tiles)), depth); err != nil {
+		var err error
+		if fp != nil {
+			err = ev.polygonSlab(r, op, c, at+1, s, fp, axis, t, k, len(tiles), depth)
+		} else {
+			err = ev.sub(r, c, at+1, piece(s, axis, t.centre, t.size, k, len(tiles)), depth)
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,7 @@ package pga
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -270,4 +271,107 @@ func TestClipHalfRounding(t *testing.T) {
 			t.Errorf("sign %g: %d points on the cut in %v, want 2", sign, on, parts[0][0])
 		}
 	}
+}
+
+// slabParts on every test lot, turned by several angles (so coordinates
+// are not round), cut at every vertex and at random places along both
+// axes: no error, the slabs' parts add up to the polygon's area, lie in
+// their slabs, and triangulate into triangles of that area (so each part
+// is a polygon a footprint accepts).
+func TestSlabPartsCutAtVertices(t *testing.T) {
+	var lots []string
+	for _, l := range footprintLots {
+		lots = append(lots, l.coords)
+	}
+	for _, l := range splitLots {
+		lots = append(lots, l.coords)
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	checked := 0
+	for _, coords := range lots {
+		for _, deg := range []float64{0, 17, 45, 90, 123, 200 * rnd.Float64(), 360 * rnd.Float64()} {
+			rings := turnedRings(lotRingsOf(t, coords), deg*math.Pi/180)
+			want := 0.0
+			for _, r := range rings {
+				want += ringArea(r) / 2
+			}
+			for a := 0; a < 2; a++ {
+				var cuts []float64
+				for _, r := range rings {
+					for _, p := range r {
+						cuts = append(cuts, p[a], p[a]+(rnd.Float64()-0.5)*1e-12)
+					}
+				}
+				lo, hi := slices.Min(cuts), slices.Max(cuts)
+				for range 5 {
+					cuts = append(cuts, lo+(hi-lo)*rnd.Float64())
+				}
+				slices.Sort(cuts)
+				cuts = slices.Compact(cuts)
+				got := 0.0
+				for k := 1; k < len(cuts); k++ {
+					parts, err := slabParts(rings, a, cuts[k-1], cuts[k], 1e-9*(hi-lo))
+					if err != nil {
+						t.Fatalf("%s turned %g°, axis %d, slab %g..%g: %v", coords, deg, a, cuts[k-1], cuts[k], err)
+					}
+					for _, p := range parts {
+						got += partArea(t, p, a, cuts[k-1], cuts[k])
+						checked++
+					}
+				}
+				if math.Abs(got-want) > 1e-9*want {
+					t.Errorf("%s turned %g°, axis %d: parts add up to %.12g, polygon %.12g", coords, deg, a, got, want)
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d parts checked", checked)
+	}
+}
+
+// turnedRings is rings turned by angle about the origin, outer ring
+// counter-clockwise and holes clockwise.
+func turnedRings(rings [][][2]float64, angle float64) [][][2]float64 {
+	c, s := math.Cos(angle), math.Sin(angle)
+	out := make([][][2]float64, len(rings))
+	for k, r := range rings {
+		q := make([][2]float64, len(r))
+		for i, p := range r {
+			q[i] = [2]float64{c*p[0] - s*p[1], s*p[0] + c*p[1]}
+		}
+		out[k] = q
+	}
+	return orientRings(out)
+}
+
+// partArea checks that part p lies within lo..hi along a and triangulates
+// into triangles of its area, and returns that area.
+func partArea(t *testing.T, p [][][2]float64, a int, lo, hi float64) float64 {
+	t.Helper()
+	area, pts := 0.0, [][2]float64(nil)
+	for k, r := range p {
+		if (ringArea(r) > 0) != (k == 0) {
+			t.Fatalf("ring %d of %v wound the wrong way", k, p)
+		}
+		area += ringArea(r) / 2
+		for _, q := range r {
+			if q[a] < lo || q[a] > hi {
+				t.Fatalf("part %v leaves its slab %g..%g", p, lo, hi)
+			}
+		}
+		pts = append(pts, r...)
+	}
+	tris, err := triangulate(p)
+	if err != nil {
+		t.Fatalf("part %v: %v", p, err)
+	}
+	tri := 0.0
+	for _, x := range tris {
+		tri += cross(pts[x[0]], pts[x[1]], pts[x[2]]) / 2
+	}
+	if math.Abs(tri-area) > 1e-9*math.Max(area, 1) {
+		t.Fatalf("part %v: area %g, its triangles %g", p, area, tri)
+	}
+	return area
 }

@@ -375,3 +375,49 @@ func partArea(t *testing.T, p [][][2]float64, a int, lo, hi float64) float64 {
 	}
 	return area
 }
+
+// A snapped SubDiv on the L lot (x 0..30, its upright arm 12 wide) moves
+// its cut from 11 m to the snap line at 13 m and then cuts the polygon
+// there: the part left of it is an L of 13·12 + 12·18 m², the rest a
+// rectangle of 17·12 m².
+func TestPolygonSplitSnapped(t *testing.T) {
+	src := `axiom Quad Lot;
+terminal P Q (1,0);
+Lot = Replicate() { SubDiv(X) { 13: SnapLines(X, cuts) Discard() | -1: Discard() } | B };
+phase 2;
+B = SubDiv(X, cuts) { 11: P | -1: Q };`
+	g, axioms := footprintAxioms(t, src, footprintLots[0].coords)
+	ts, err := g.Evaluate(axioms, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	areas := map[string]float64{}
+	for i := range ts {
+		corners, faces, _ := g.worldSolid(&ts[i].Shape)
+		areas[g.TermName(&ts[i])] += faceArea(corners, faces)
+	}
+	if len(ts) != 2 || math.Abs(areas["P"]-(13*12+12*18)) > 1e-9 || math.Abs(areas["Q"]-17*12) > 1e-9 {
+		t.Errorf("%d pieces, areas %v; want P %d, Q %d", len(ts), areas, 13*12+12*18, 17*12)
+	}
+}
+
+// Cutting an extruded lot along its height keeps the whole polygon in each
+// slab: floors 3 and 6 m high with the lot's area.
+func TestPolygonSplitHeight(t *testing.T) {
+	for _, lot := range footprintLots {
+		g, axioms := footprintAxioms(t, "axiom Quad Lot;\nterminal P (1, 0);\nLot = Extrude(9) SubDiv(Y) { 3: P | 6: P };", lot.coords)
+		ts, err := g.Evaluate(axioms, Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ts) != 2 {
+			t.Fatalf("%s: %d floors", lot.coords, len(ts))
+		}
+		for i, h := range []float64{3, 6} {
+			corners, faces, _ := g.worldSolid(&ts[i].Shape)
+			if v := closedVolume(t, lot.coords, corners, faces); math.Abs(v-h*lot.area) > 1e-9*v {
+				t.Errorf("%s: floor %d volume %g, want %g", lot.coords, i, v, h*lot.area)
+			}
+		}
+	}
+}

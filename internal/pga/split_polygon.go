@@ -16,8 +16,9 @@ import (
 // the holes it keeps, framed by its own bounding rectangle as Offset's
 // pieces are (polygonPiece). Where that intersection falls apart (an L cut
 // across both arms, a courtyard cut through its hole) every part is a shape
-// of its own, as CGA's split makes them; a slab the polygon misses makes no
-// shape, also one of no extent. All parts of slab k keep ShapeIndex() k and
+// of its own, as CGA's split makes them; a slab the polygon misses, or one
+// of no extent, makes no shape (a rectangle's slab of no extent is still a
+// shape, as in OperatorGraph). All parts of slab k keep ShapeIndex() k and
 // ShapeSiblings() the number of slabs, as CGA's split.index and split.total
 // do; the part with the lowest bounding box along the other ground axis
 // (then along the cut axis) has the seed a rectangle's slab k gets, part
@@ -40,8 +41,9 @@ func (ev *evaluator) slabFootprint(s *Shape, axis Axis) *footprint {
 	return ev.g.footprintOf(s.Profile)
 }
 
-// polygonSlab runs chain c from op from on every part of fp (s's footprint)
-// in the slab of s centred at centre along axis, size long: slab k of n.
+// polygonSlab runs chain c, from its op number from, on every part of fp
+// (s's footprint) in slab t of s along axis (its centre and size): slab k
+// of n.
 func (ev *evaluator) polygonSlab(r *Rule, op *Op, c *Chain, from int, s Shape, fp *footprint, axis Axis, t tile, k, n, depth int) error {
 	vAxis, vSign := groundAxes(&s)
 	rings := scaledRings(fp, s.Size[AxisX], s.Size[vAxis])

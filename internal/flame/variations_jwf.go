@@ -80,10 +80,11 @@ func uses3D(id VarID) bool {
 	return false
 }
 
-// applyJWF adds plugin variation id with weight w to s (apply's default).
+// applyJWF1 adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 // flatten is not here: it zeroes z after every other variation
 // (JWildfire's priority +1), which compiledXform.apply3 does.
-func (s *varState) applyJWF(id VarID, w float64, r *rng.Stream) {
+func (s *varState) applyJWF1(id VarID, w float64, r *rng.Stream) {
 	switch id {
 	case VarLinear3D:
 		s.px += w * s.tx
@@ -119,8 +120,6 @@ func (s *varState) applyJWF(id VarID, w float64, r *rng.Stream) {
 		s.blob3D(w)
 	case VarEpispiralWf:
 		s.epispiralWf(w)
-	default:
-		s.applyJWF2(id, w, r)
 	}
 }
 

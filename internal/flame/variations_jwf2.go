@@ -93,7 +93,8 @@ func hypertileConsts(pv, qv float64) (pa, r float64) {
 	return pa, 1
 }
 
-// applyJWF2 adds plugin variation id with weight w to s (applyJWF's rest).
+// applyJWF2 adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF2(id VarID, w float64, r *rng.Stream) {
 	switch id {
 	case VarAffine3D:
@@ -110,8 +111,6 @@ func (s *varState) applyJWF2(id VarID, w float64, r *rng.Stream) {
 		s.julian2(w, r)
 	case VarJuliac:
 		s.juliac(w, r)
-	default:
-		s.applyJWF3(id, w, r)
 	}
 }
 

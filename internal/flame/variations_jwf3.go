@@ -85,7 +85,8 @@ func jwf3Precalc(p *Params) {
 	p[PJuliaqInvPower2pi] = 2 * math.Pi / pw
 }
 
-// applyJWF3 adds plugin variation id with weight w to s (applyJWF2's rest).
+// applyJWF3 adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF3(id VarID, w float64, r *rng.Stream) {
 	switch id {
 	case VarWaves4Wf:
@@ -114,8 +115,6 @@ func (s *varState) applyJWF3(id VarID, w float64, r *rng.Stream) {
 		s.py += rr * sa
 	case VarWaves23:
 		s.waves23(w)
-	default:
-		s.applyJWF4(id, w, r)
 	}
 }
 

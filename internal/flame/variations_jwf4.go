@@ -19,7 +19,8 @@ import (
 //	                  JWildfire makes for that kind in its order (up to 4;
 //	                  the rest unused); random(n) is trunc(u·n)
 
-// applyJWF4 adds plugin variation id with weight w to s (applyJWF3's rest).
+// applyJWF4 adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF4(id VarID, w float64, r *rng.Stream) {
 	p := s.p
 	switch id {
@@ -87,8 +88,6 @@ func (s *varState) applyJWF4(id VarID, w float64, r *rng.Stream) {
 		s.px += w * (s.tx + math.Floor(x*math.Log(r.Float64())+0.5))
 		s.py += w * s.ty
 		s.pz += w * s.tz
-	default:
-		s.applyJWF5(id, w, r)
 	}
 }
 

@@ -34,7 +34,8 @@ func jwf5DefaultParams(p *Params) {
 	jwf6DefaultParams(p)
 }
 
-// applyJWF5 adds plugin variation id with weight w to s (applyJWF4's rest).
+// applyJWF5 adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF5(id VarID, w float64, r *rng.Stream) {
 	p := s.p
 	switch id {
@@ -74,8 +75,6 @@ func (s *varState) applyJWF5(id VarID, w float64, r *rng.Stream) {
 		s.octagon(w)
 	case VarNpolar:
 		s.npolar(w, r)
-	default:
-		s.applyJWF6(id, w, r)
 	}
 }
 

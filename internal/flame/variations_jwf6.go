@@ -37,15 +37,6 @@ func jwf6DefaultParams(p *Params) {
 	jwf7DefaultParams(p)
 }
 
-// applyJWF6 adds plugin variation id with weight w to s (applyJWF5's rest).
-func (s *varState) applyJWF6(id VarID, w float64, r *rng.Stream) {
-	if id == VarSynth {
-		s.synth(w, r)
-		return
-	}
-	s.applyJWF7(id, w, r)
-}
-
 // synthValue is JWildfire's synth_value: the layered wave at t. A layer of
 // unknown type reuses the previous layer's wave value (0 before any), as
 // JWildfire's one shared variable does.

@@ -42,7 +42,8 @@ func colourShiftParams(id VarID) []ParamID {
 	return nil
 }
 
-// applyJWF7 adds plugin variation id with weight w to s (applyJWF6's rest).
+// applyJWF7 adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF7(id VarID, w float64, r *rng.Stream) {
 	switch id {
 	case VarAxisSymmetryWf:
@@ -57,8 +58,6 @@ func (s *varState) applyJWF7(id VarID, w float64, r *rng.Stream) {
 		s.px += cx + dx*cs + dy*sn
 		s.py += cy + dy*cs - dx*sn
 		s.pz += s.tz
-	default:
-		s.applyJWF8(id, w, r)
 	}
 }
 

@@ -52,7 +52,8 @@ func jwf8DefaultParams(p *Params) {
 	jwf9DefaultParams(p)
 }
 
-// applyJWF8 adds plugin variation id with weight w to s (applyJWF7's rest).
+// applyJWF8 adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF8(id VarID, w float64, r *rng.Stream) {
 	switch id {
 	case VarVibration2:
@@ -92,8 +93,6 @@ func (s *varState) applyJWF8(id VarID, w float64, r *rng.Stream) {
 		s.tileHlp(w, r)
 	case VarFalloff2:
 		s.falloff2(w, r)
-	default:
-		s.applyJWF9(id, w, r)
 	}
 }
 

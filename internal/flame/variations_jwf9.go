@@ -58,7 +58,8 @@ func unhonouredParam9(id VarID, p *Params) string {
 	return unhonouredParam9h(id, p)
 }
 
-// applyJWF9 adds plugin variation id with weight w to s (applyJWF8's rest).
+// applyJWF9 adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF9(id VarID, w float64, r *rng.Stream) {
 	p := s.p
 	switch id {
@@ -114,8 +115,6 @@ func (s *varState) applyJWF9(id VarID, w float64, r *rng.Stream) {
 		s.hypertile(w)
 	case VarTruchet:
 		s.truchet(w)
-	default:
-		s.applyJWF9b(id, w, r)
 	}
 }
 

@@ -33,7 +33,8 @@ func jwf9bDefaultParams(p *Params) {
 	jwf9cDefaultParams(p)
 }
 
-// applyJWF9b adds plugin variation id with weight w to s (applyJWF9's rest).
+// applyJWF9b adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF9b(id VarID, w float64, r *rng.Stream) {
 	p := s.p
 	x, y := s.tx, s.ty
@@ -100,8 +101,6 @@ func (s *varState) applyJWF9b(id VarID, w float64, r *rng.Stream) {
 		sn, cs := math.Sincos(a)
 		s.px += w * rr * cs
 		s.py += w * rr * sn
-	default:
-		s.applyJWF9c(id, w, r)
 	}
 }
 

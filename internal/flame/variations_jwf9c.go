@@ -38,7 +38,8 @@ func jwf9cDefaultParams(p *Params) {
 	jwf9dDefaultParams(p)
 }
 
-// applyJWF9c adds plugin variation id with weight w to s (applyJWF9b's rest).
+// applyJWF9c adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF9c(id VarID, w float64, r *rng.Stream) {
 	p := s.p
 	x, y := s.tx, s.ty
@@ -75,8 +76,6 @@ func (s *varState) applyJWF9c(id VarID, w float64, r *rng.Stream) {
 			s.px += x
 			s.py += y
 		}
-	default:
-		s.applyJWF9d(id, w, r)
 	}
 }
 

@@ -51,7 +51,8 @@ func bsFirst(id VarID) ParamID {
 	return PTanh2BsX1
 }
 
-// applyJWF9d adds plugin variation id with weight w to s (applyJWF9c's rest).
+// applyJWF9d adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF9d(id VarID, w float64, r *rng.Stream) {
 	x, y := s.tx, s.ty
 	switch id {
@@ -75,8 +76,6 @@ func (s *varState) applyJWF9d(id VarID, w float64, r *rng.Stream) {
 	case VarInflateZ6:
 		a := math.Atan2(y, x)
 		s.pz += w * (1.5 - math.Acos(math.Sin(a)*a*math.Sin(y-x)*0.5))
-	default:
-		s.applyJWF9e(id, w, r)
 	}
 }
 

@@ -35,7 +35,8 @@ func jwf9eDefaultParams(p *Params) {
 	jwf9fDefaultParams(p)
 }
 
-// applyJWF9e adds plugin variation id with weight w to s (applyJWF9d's rest).
+// applyJWF9e adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF9e(id VarID, w float64, r *rng.Stream) {
 	p := s.p
 	x, y, z := s.tx, s.ty, s.tz
@@ -148,8 +149,6 @@ func (s *varState) applyJWF9e(id VarID, w float64, r *rng.Stream) {
 		s.px += rr * math.Cos(xx*p[PConeXwave])
 		s.py += rr * math.Sin(xx*p[PConeYwave])
 		s.pz += rr * p[PConeHeight]
-	default:
-		s.applyJWF9f(id, w, r)
 	}
 }
 

@@ -37,7 +37,8 @@ func jwf9fDefaultParams(p *Params) {
 	jwf9gDefaultParams(p)
 }
 
-// applyJWF9f adds plugin variation id with weight w to s (applyJWF9e's rest).
+// applyJWF9f adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF9f(id VarID, w float64, r *rng.Stream) {
 	p := s.p
 	x, y, z := s.tx, s.ty, s.tz
@@ -94,8 +95,6 @@ func (s *varState) applyJWF9f(id VarID, w float64, r *rng.Stream) {
 		s.cpow3(w, r)
 	case VarHypertile3D:
 		s.hypertile3D(w)
-	default:
-		s.applyJWF9g(id, w, r)
 	}
 }
 

@@ -46,7 +46,8 @@ func jwf9gDefaultParams(p *Params) {
 	jwf9hDefaultParams(p)
 }
 
-// applyJWF9g adds plugin variation id with weight w to s (applyJWF9f's rest).
+// applyJWF9g adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF9g(id VarID, w float64, r *rng.Stream) {
 	p := s.p
 	x, y, z := s.tx, s.ty, s.tz
@@ -108,8 +109,6 @@ func (s *varState) applyJWF9g(id VarID, w float64, r *rng.Stream) {
 		s.px += k * x
 		s.py += k * y
 		s.pz += k * z
-	default:
-		s.applyJWF9h(id, w, r)
 	}
 }
 

@@ -39,7 +39,8 @@ func unhonouredParam9h(id VarID, p *Params) string {
 	return ""
 }
 
-// applyJWF9h adds plugin variation id with weight w to s (applyJWF9g's rest).
+// applyJWF9h adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF9h(id VarID, w float64, r *rng.Stream) {
 	p := s.p
 	x, y := s.tx, s.ty
@@ -92,8 +93,6 @@ func (s *varState) applyJWF9h(id VarID, w float64, r *rng.Stream) {
 		}
 	case VarWaveblurWf:
 		s.waveblurWf(w, r)
-	default:
-		s.applyJWF9i(id, w, r)
 	}
 }
 

@@ -22,15 +22,14 @@ func jwf9iDefaultParams(p *Params) {
 	jwf9jDefaultParams(p)
 }
 
-// applyJWF9i adds plugin variation id with weight w to s (applyJWF9h's rest).
+// applyJWF9i adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF9i(id VarID, w float64, r *rng.Stream) {
 	switch id {
 	case VarHexes:
 		s.hexes(w)
 	case VarFalloff3:
 		s.falloff3(w, r)
-	default:
-		s.applyJWF9j(id, w, r)
 	}
 }
 

@@ -20,7 +20,8 @@ func jwf9jDefaultParams(p *Params) {
 	p[PGnarlyCellsize], p[PGnarlyTwist] = 1, 1
 }
 
-// applyJWF9j adds plugin variation id with weight w to s (applyJWF9i's rest).
+// applyJWF9j adds plugin variation id with weight w to s, for the ids applyJWF
+// sends here.
 func (s *varState) applyJWF9j(id VarID, w float64, r *rng.Stream) {
 	switch id {
 	case VarChrysanthemum:

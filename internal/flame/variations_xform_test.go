@@ -206,6 +206,9 @@ func BenchmarkApplyXform(b *testing.B) {
 	}{
 		{"simple", []VarTerm{{VarLinear, 0.5}, {VarSpherical, 0.5}}},
 		{"heavy", []VarTerm{{VarSpherical, 0.2}, {VarSwirl, 0.2}, {VarJulian, 0.3}, {VarBlur, 0.1}, {VarSuperShape, 0.2}}},
+		// plugin variations from the first, a middle and the last
+		// variations_jwf*.go files (applyJWF's dispatch)
+		{"plugins", []VarTerm{{VarLinear, 0.4}, {VarSpherical3D, 0.2}, {VarWaves2b, 0.2}, {VarJoukowski, 0.2}}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			x := varTestXform(c, p, bc.terms...)

@@ -13,11 +13,17 @@
 //
 // Faces are z-buffered and shaded flat: each part's material colour (a
 // textured material's colour, or mid grey where that is white: textures are
-// not sampled) times an ambient 0.35 plus 0.65 of Lambert's cosine with a
-// fixed sun in the south-south-east, high up, so the roofs are the
-// brightest, the south walls next and the east walls darker. Double-sided
-// faces seen from behind are lit as their front. Lines are not drawn.
-// Each pixel is the mean of 2x2 samples, over a light grey background.
+// not sampled) times an ambient 0.25 plus 0.75 of Lambert's cosine with a
+// fixed sun 18° east of south and 52° high, so the roofs are the
+// brightest, the south walls next and the east walls darker. Faces seen
+// from behind are lit as their front (pga's materials are double-sided,
+// and winding is not relied on). Lines are not drawn. Where the depth jumps
+// (a silhouette) the near side is darkened, so a wall stands out from a
+// wall of the same colour behind it. Each pixel is the mean of 2x2 samples,
+// over a light grey background.
+// Where the depth jumps (a silhouette) the near side is darkened, so a wall
+// stands out from a wall of the same colour behind it. Each pixel is the
+// mean of 2x2 samples, over a light grey background.
 //
 // The chunks are built and drawn on all cores, as the writers build them
 // (mesh.Walk), twice: once for the bounds, once to draw. Each sample keeps
@@ -129,7 +135,7 @@ func Render(ctx context.Context, m *mesh.Mesh, o Options) (*image.NRGBA, error) 
 	if err != nil {
 		return nil, fmt.Errorf("preview: %w", err)
 	}
-	return s.resolve(f.w, f.h), nil
+	return s.resolve(f.w, f.h, float32(f.outlineGap())), nil
 }
 
 // partColor is the linear colour part p is shaded with.
@@ -167,7 +173,7 @@ func newCamera() camera {
 	c := camera{eye: [3]float64{h, math.Sin(el), h}} // east, up, south
 	c.right = [3]float64{1 / math.Sqrt2, 0, -1 / math.Sqrt2}
 	c.up = cross(c.eye, c.right)
-	c.sun = unit([3]float64{0.3, 1, 0.55})
+	c.sun = unit([3]float64{0.25, 1, 0.75})
 	return c
 }
 
@@ -251,6 +257,13 @@ func fit(b box, w int) frame {
 	return f
 }
 
+// outlineGap is the jump in depth that makes an outline: 3 samples' width,
+// more than the ground (cot 30° = 1.7 samples) or a wall changes from one
+// sample to the next, less than most steps from a wall to what stands
+// behind it. Faces seen nearly edge-on change faster and are outlined
+// whole, but they are thin lines on screen anyway.
+func (f *frame) outlineGap() float64 { return 3 / f.scale * f.depthInv }
+
 func dot(a, b [3]float64) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 
 func cross(a, b [3]float64) [3]float64 {
@@ -294,25 +307,17 @@ func (s *samples) put(i int, key uint64) {
 	}
 }
 
-// resolve averages each pixel's samples into the image.
-func (s *samples) resolve(w, h int) *image.NRGBA {
+// resolve averages each pixel's samples into the image, with the outline
+// (outlined) drawn where the depth jumps by more than gap.
+func (s *samples) resolve(w, h int, gap float32) *image.NRGBA {
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	c := Background()
-	bg := [3]uint32{uint32(c.R), uint32(c.G), uint32(c.B)}
 	for y := range h {
 		for x := range w {
 			var sum [3]uint32
 			for j := range supersample {
-				row := (y*supersample + j) * s.w
 				for i := range supersample {
-					k := s.s[row+x*supersample+i].Load()
-					if k == clear {
-						sum[0], sum[1], sum[2] = sum[0]+bg[0], sum[1]+bg[1], sum[2]+bg[2]
-						continue
-					}
-					sum[0] += uint32(k>>16) & 0xff
-					sum[1] += uint32(k>>8) & 0xff
-					sum[2] += uint32(k) & 0xff
+					c := s.outlined(x*supersample+i, y*supersample+j, gap)
+					sum[0], sum[1], sum[2] = sum[0]+uint32(c[0]), sum[1]+uint32(c[1]), sum[2]+uint32(c[2])
 				}
 			}
 			const n = supersample * supersample
@@ -321,4 +326,36 @@ func (s *samples) resolve(w, h int) *image.NRGBA {
 		}
 	}
 	return img
+}
+
+// outlineShade is what is left of a colour on an outline.
+const outlineShade = 0.55
+
+// outlined is the colour of sample (x, y): the background where nothing was
+// drawn; else its face's colour, darkened on an outline: where a neighbour
+// (left, right, above, below) is the background or more than gap farther
+// away. The outline then runs along the near side of every silhouette, so
+// a wall stands out from a wall of the same colour behind it.
+func (s *samples) outlined(x, y int, gap float32) [3]uint8 {
+	k := s.s[y*s.w+x].Load()
+	if k == clear {
+		c := Background()
+		return [3]uint8{c.R, c.G, c.B}
+	}
+	c := [3]uint8{uint8(k >> 16), uint8(k >> 8), uint8(k)}
+	z := math.Float32frombits(uint32(k >> 32))
+	for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+		nx, ny := x+d[0], y+d[1]
+		if nx < 0 || ny < 0 || nx >= s.w || ny >= s.h {
+			continue
+		}
+		n := s.s[ny*s.w+nx].Load()
+		if n == clear || math.Float32frombits(uint32(n>>32))-z > gap {
+			for i := range c {
+				c[i] = uint8(float64(c[i])*outlineShade + 0.5)
+			}
+			break
+		}
+	}
+	return c
 }

@@ -161,6 +161,34 @@ func TestCubeFramed(t *testing.T) {
 	}
 }
 
+// TestOutline: where a low box stands in front of a tall one of the same
+// colour, the low box's far roof edge is drawn darker than the roof and
+// the wall behind it (a mere blend of the two lies between them).
+func TestOutline(t *testing.T) {
+	back := [2][3]float32{{-1, 0, -3}, {1, 4, -1}}
+	front := [2][3]float32{{-1, 0, 0}, {1, 1, 2}}
+	m := &mesh.Mesh{Materials: oneMaterial([3]float64{0.7, 0.7, 0.7}), Parts: []mesh.Part{{Name: "b", Count: 2,
+		Build: func(lo, hi int, c *mesh.Chunk) {
+			for _, b := range [][2][3]float32{back, front}[lo:hi] {
+				boxChunk(c, b[0], b[1])
+			}
+		}}}}
+	const w = 300
+	img := render(t, m, Options{Width: w})
+	var all mesh.Chunk
+	m.Parts[0].Build(0, 2, &all)
+	pts := all.Positions
+	roof, wall, edge := pixelOf(w, pts, [3]float32{0, 1, 1}), pixelOf(w, pts, [3]float32{0, 2.5, -1}), pixelOf(w, pts, [3]float32{0, 1, 0})
+	lr, lw := luma(img.NRGBAAt(roof.X, roof.Y)), luma(img.NRGBAAt(wall.X, wall.Y))
+	darkest := lr
+	for y := edge.Y - 2; y <= edge.Y+2; y++ {
+		darkest = min(darkest, luma(img.NRGBAAt(edge.X, y)))
+	}
+	if darkest >= min(lr, lw) {
+		t.Errorf("the front box's far roof edge near %v is no darker (%d) than its roof (%d) or the wall behind (%d)", edge, darkest, lr, lw)
+	}
+}
+
 // TestEmpty: a mesh without faces gives the background alone, 4:3.
 func TestEmpty(t *testing.T) {
 	for name, m := range map[string]*mesh.Mesh{

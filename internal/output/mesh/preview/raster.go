@@ -9,7 +9,7 @@ import (
 // Lighting: the share of a colour every face gets, and the share its
 // cosine to the sun adds.
 const (
-	ambient = 0.35
+	ambient = 0.25
 	diffuse = 1 - ambient
 )
 

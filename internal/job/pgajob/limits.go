@@ -48,6 +48,9 @@ func (c *city) checkMemory(g *pga.Grammar, axioms []pga.Shape, opt pga.Options) 
 			fp.Lots, fp.Shapes, o.MaxShapes)
 	}
 	what := fmt.Sprintf("pga: %d lots (an estimated %.0f terminals)", fp.Lots, fp.Terminals)
+	if previews > 0 {
+		what += fmt.Sprintf(" and a %d-pixel-wide PNG preview", preview.DefaultWidth)
+	}
 	if err := env.CheckMemory(what, fp.Bytes+previews, "--grid or --lots, or write --stats-only"); err != nil {
 		return 0, err
 	}

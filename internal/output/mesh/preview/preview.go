@@ -257,11 +257,10 @@ func fit(b box, w int) frame {
 	return f
 }
 
-// outlineGap is the jump in depth that makes an outline: 3 samples' width,
-// more than the ground (cot 30° = 1.7 samples) or a wall changes from one
-// sample to the next, less than most steps from a wall to what stands
-// behind it. Faces seen nearly edge-on change faster and are outlined
-// whole, but they are thin lines on screen anyway.
+// outlineGap is the second difference of depth that makes an outline: 3
+// samples' width, more than where two faces meet at a crease (walls at
+// right angles: 2), less than most steps from a wall to what stands behind
+// it.
 func (f *frame) outlineGap() float64 { return 3 / f.scale * f.depthInv }
 
 func dot(a, b [3]float64) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
@@ -332,10 +331,12 @@ func (s *samples) resolve(w, h int, gap float32) *image.NRGBA {
 const outlineShade = 0.55
 
 // outlined is the colour of sample (x, y): the background where nothing was
-// drawn; else its face's colour, darkened on an outline: where a neighbour
-// (left, right, above, below) is the background or more than gap farther
-// away. The outline then runs along the near side of every silhouette, so
-// a wall stands out from a wall of the same colour behind it.
+// drawn; else its face's colour, darkened on an outline: next to the
+// background, or where the sample is nearer by more than gap than the line
+// through its two neighbours (left and right, or above and below), which
+// is the near side of a step in depth. A plane of any slope has no second
+// difference, so only steps are outlined: a wall stands out from a wall
+// of the same colour behind it, and a roof seen nearly edge-on does not.
 func (s *samples) outlined(x, y int, gap float32) [3]uint8 {
 	k := s.s[y*s.w+x].Load()
 	if k == clear {
@@ -343,19 +344,28 @@ func (s *samples) outlined(x, y int, gap float32) [3]uint8 {
 		return [3]uint8{c.R, c.G, c.B}
 	}
 	c := [3]uint8{uint8(k >> 16), uint8(k >> 8), uint8(k)}
-	z := math.Float32frombits(uint32(k >> 32))
-	for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
-		nx, ny := x+d[0], y+d[1]
-		if nx < 0 || ny < 0 || nx >= s.w || ny >= s.h {
-			continue
-		}
-		n := s.s[ny*s.w+nx].Load()
-		if n == clear || math.Float32frombits(uint32(n>>32))-z > gap {
-			for i := range c {
-				c[i] = uint8(float64(c[i])*outlineShade + 0.5)
-			}
-			break
+	if s.edge(x, y, math.Float32frombits(uint32(k>>32)), gap) {
+		for i := range c {
+			c[i] = uint8(float64(c[i])*outlineShade + 0.5)
 		}
 	}
 	return c
+}
+
+// edge says whether the sample (x, y) of depth z is on an outline.
+func (s *samples) edge(x, y int, z, gap float32) bool {
+	for _, d := range [2][2]int{{1, 0}, {0, 1}} {
+		ax, ay, bx, by := x-d[0], y-d[1], x+d[0], y+d[1]
+		if ax < 0 || ay < 0 || bx >= s.w || by >= s.h {
+			continue
+		}
+		a, b := s.s[ay*s.w+ax].Load(), s.s[by*s.w+bx].Load()
+		if a == clear || b == clear {
+			return true
+		}
+		if math.Float32frombits(uint32(a>>32))+math.Float32frombits(uint32(b>>32))-2*z > gap {
+			return true
+		}
+	}
+	return false
 }

@@ -392,3 +392,13 @@ func TestProgress(t *testing.T) {
 		t.Errorf("progress ended at %d of %d, want 80 of 80", last, total)
 	}
 }
+
+// BenchmarkRender draws 40,000 boxes (480,000 triangles) 1024 pixels wide.
+func BenchmarkRender(b *testing.B) {
+	m := city(20000)
+	for b.Loop() {
+		if _, err := Render(context.Background(), m, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -87,6 +87,7 @@ func (c *city) previewWriter(ctx context.Context, g *pga.Grammar, ts []pga.Termi
 		if progress != nil { // the preview builds each terminal twice: bounds, then drawing
 			po.Progress = func(done, total int64) { progress(done/2, total/2) }
 		}
+		phase.Enter(ctx, "pga.preview")
 		img, err := preview.Render(ctx, c.mesh(g, ts), po)
 		if err != nil {
 			return fmt.Errorf("pga: %w", err)

@@ -402,3 +402,20 @@ func BenchmarkRender(b *testing.B) {
 		}
 	}
 }
+
+// TestPartColor: a textured material with a white factor (the texture's
+// own colours) is drawn mid grey, any other by its colour; no material is
+// mid grey.
+func TestPartColor(t *testing.T) {
+	grey := [3]float64{0.5, 0.5, 0.5}
+	m := &mesh.Mesh{Materials: []mesh.Material{
+		{Name: "white", Color: [3]float64{1, 1, 1}, Texture: "a.png"},
+		{Name: "tinted", Color: [3]float64{0.9, 0.2, 0.1}, Texture: "a.png"},
+		{Name: "plain", Color: [3]float64{1, 1, 1}},
+	}, Parts: []mesh.Part{{Material: 0}, {Material: 1}, {Material: 2}, {Material: -1}}}
+	for i, want := range [][3]float64{grey, {0.9, 0.2, 0.1}, {1, 1, 1}, grey} {
+		if got := partColor(m, i); got != want {
+			t.Errorf("part %d: %v, want %v", i, got, want)
+		}
+	}
+}

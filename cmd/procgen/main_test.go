@@ -167,18 +167,22 @@ func cmdIsdevice(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// cmdImgformat decodes an image and checks its format: imgformat FILE png|jpeg.
+// cmdImgformat decodes an image and checks its format and, if given, its
+// width: imgformat FILE png|jpeg [WIDTH].
 func cmdImgformat(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: imgformat FILE FORMAT")
+	if neg || len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: imgformat FILE FORMAT [WIDTH]")
 	}
 	f, err := os.Open(ts.MkAbs(args[0]))
 	ts.Check(err)
 	defer f.Close()
-	_, format, err := image.Decode(f)
+	img, format, err := image.Decode(f)
 	ts.Check(err)
 	if format != args[1] {
 		ts.Fatalf("%s is %s, want %s", args[0], format, args[1])
+	}
+	if len(args) == 3 && strconv.Itoa(img.Bounds().Dx()) != args[2] {
+		ts.Fatalf("%s is %d pixels wide, want %s", args[0], img.Bounds().Dx(), args[2])
 	}
 }
 

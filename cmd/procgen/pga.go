@@ -61,9 +61,11 @@ local metres with no CRS: --lots-crs local (a file without a crs member
 whose coordinates cannot be degrees is taken so, with a warning).
 
 Each -o names an output by its extension: .obj (with a .mtl beside it, one
-material per terminal), .glb (binary glTF 2.0, one mesh per terminal) or .json
-(statistics: lots, terminals per name and per phase, vertices, triangles,
-timings).
+material per terminal), .glb (binary glTF 2.0, one mesh per terminal), .png (a
+1024-pixel-wide preview: the whole city seen from the south-east, 30 degrees
+down, without perspective, each material's colour shaded by a fixed sun) or
+.json (statistics: lots, terminals per name and per phase, vertices,
+triangles, timings).
 
 Textures: SetupProjection(XY, w, h) sets a planar projection on the scope
 (u along its X, v along its Y, from its low corner, a repeat every w and h
@@ -95,7 +97,7 @@ func (a *app) newPgaCityCmd() *cobra.Command {
 	var outs []string
 	var format, shardSpec string
 	cmd := &cobra.Command{
-		Use:   "city GRAMMAR.pga|DIR ... [--lots lots.geojson | --grid WxH] [-o city.obj|city.glb|city.json ...]",
+		Use:   "city GRAMMAR.pga|DIR ... [--lots lots.geojson | --grid WxH] [-o city.obj|city.glb|city.png|city.json ...]",
 		Short: "Expand a shape grammar on every lot of a city",
 		Long:  pgaCityLong + "\n\n" + exitCodeHelp,
 		Example: `  procgen pga city configs/pga/tower.pga --grid 20x10 -o city.glb
@@ -119,8 +121,8 @@ func (a *app) newPgaCityCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .glb or .json, or - for standard output (repeatable)")
-	f.StringVar(&format, "format", "json", "`FORMAT` of -o - (standard output): json, obj (without materials) or glb")
+	f.StringArrayVarP(&outs, "output", "o", nil, "output `FILE`: .obj, .glb, .png or .json, or - for standard output (repeatable)")
+	f.StringVar(&format, "format", "json", "`FORMAT` of -o - (standard output): json, obj (without materials), glb or png")
 	addShardFlag(f, &shardSpec)
 	a.bindFlag(f, "pga.lots", "lots", "")
 	a.bindFlag(f, "pga.lots-crs", "lots-crs", "")

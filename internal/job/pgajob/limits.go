@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/procgen-dev/procgen/internal/job"
+	"github.com/procgen-dev/procgen/internal/output/mesh/preview"
 	"github.com/procgen-dev/procgen/internal/pga"
 )
 
@@ -19,10 +20,16 @@ import (
 func (c *city) checkMemory(g *pga.Grammar, axioms []pga.Shape, opt pga.Options) (int, error) {
 	env, o := c.env, &c.o
 	var mo pga.MemoryOutputs
+	previews := 0.0 // a PNG's image, at its tallest (the model's aspect is not known yet)
 	for _, out := range c.outs {
 		switch o.format(out) {
 		case ".obj":
 			mo.OBJ = !o.StatsOnly
+		case ".png": // the terminals kept, built a chunk at a time as for OBJ
+			mo.OBJ = !o.StatsOnly
+			if !o.StatsOnly {
+				previews = max(previews, preview.MaxMemory(preview.DefaultWidth))
+			}
 		case ".glb":
 			mo.GLB = !o.StatsOnly
 		}
@@ -41,7 +48,10 @@ func (c *city) checkMemory(g *pga.Grammar, axioms []pga.Shape, opt pga.Options) 
 			fp.Lots, fp.Shapes, o.MaxShapes)
 	}
 	what := fmt.Sprintf("pga: %d lots (an estimated %.0f terminals)", fp.Lots, fp.Terminals)
-	if err := env.CheckMemory(what, fp.Bytes, "--grid or --lots, or write --stats-only"); err != nil {
+	if previews > 0 {
+		what += fmt.Sprintf(" and a %d-pixel-wide PNG preview", preview.DefaultWidth)
+	}
+	if err := env.CheckMemory(what, fp.Bytes+previews, "--grid or --lots, or write --stats-only"); err != nil {
 		return 0, err
 	}
 	if !mo.OBJ && !mo.GLB || fp.Shapes == 0 {

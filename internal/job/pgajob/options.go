@@ -119,7 +119,7 @@ func (o *Options) validateCRS() error {
 func (o *Options) GridSize() (cols, rows int) { return o.cols, o.rows }
 
 // formats are the formats -o can name, by extension.
-var formats = map[string]string{".obj": "OBJ geometry", ".glb": "binary glTF", ".json": "JSON statistics"}
+var formats = map[string]string{".obj": "OBJ geometry", ".glb": "binary glTF", ".png": "PNG preview", ".json": "JSON statistics"}
 
 // checkOutputs checks each -o's format: a file's extension, or for
 // standard output (or a stream) --format, which it keeps for them.
@@ -127,13 +127,13 @@ func (o *Options) checkOutputs(outs []string, format string) error {
 	for _, out := range outs {
 		if out == output.Stdout || job.IsStream(out) {
 			if _, ok := formats["."+format]; !ok {
-				return job.Usagef("invalid --format %q: want json, obj or glb for -o -", format)
+				return job.Usagef("invalid --format %q: want json, obj, glb or png for -o -", format)
 			}
 			o.stdoutFormat = "." + format
 			continue
 		}
 		if _, ok := formats[strings.ToLower(filepath.Ext(out))]; !ok {
-			return job.Usagef("output %q: want a .obj, .glb or .json file", out)
+			return job.Usagef("output %q: want a .obj, .glb, .png or .json file", out)
 		}
 	}
 	return nil

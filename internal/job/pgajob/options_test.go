@@ -48,8 +48,11 @@ func TestOutputs(t *testing.T) {
 		{outs: []string{"a.OBJ"}, format: "json", statsOnly: true, planned: []string{"a.OBJ"}},
 		{outs: []string{"-"}, format: "glb", planned: []string{"-"}, geometry: true},
 		{outs: []string{"-"}, format: "json", planned: []string{"-"}},
-		{outs: []string{"-"}, format: "png", err: `invalid --format "png": want json, obj or glb for -o -`},
-		{outs: []string{"a.png"}, format: "json", err: `output "a.png": want a .obj, .glb or .json file`},
+		{outs: []string{"a.png"}, format: "json", planned: []string{"a.png"}, geometry: true},
+		{outs: []string{"a.PNG", "a.json"}, format: "json", statsOnly: true, planned: []string{"a.PNG", "a.json"}},
+		{outs: []string{"-"}, format: "png", planned: []string{"-"}, geometry: true},
+		{outs: []string{"-"}, format: "tif", err: `invalid --format "tif": want json, obj, glb or png for -o -`},
+		{outs: []string{"a.tif"}, format: "json", err: `output "a.tif": want a .obj, .glb, .png or .json file`},
 	} {
 		o := Options{StatsOnly: c.statsOnly}
 		err := o.checkOutputs(c.outs, c.format)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/procgen-dev/procgen/internal/output"
 	"github.com/procgen-dev/procgen/internal/output/mesh"
+	"github.com/procgen-dev/procgen/internal/output/mesh/preview"
 	"github.com/procgen-dev/procgen/internal/pga"
 	"github.com/procgen-dev/procgen/internal/phase"
 )
@@ -48,6 +49,8 @@ func (c *city) write(ctx context.Context, plan *output.Plan, g *pga.Grammar, ts 
 			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error {
 				return mesh.EncodeGLB(ctx, w, textureRefs(c.mesh(g, ts), out), mo)
 			}})
+		case format == ".png":
+			writes = append(writes, output.Write{Path: out, Func: c.previewWriter(ctx, g, ts, progressOf(k))})
 		}
 	}
 	for _, out := range c.outs {
@@ -73,6 +76,24 @@ func (c *city) write(ctx context.Context, plan *output.Plan, g *pga.Grammar, ts 
 		return writeStats(env.Stdout, &c.rep)
 	}
 	return nil
+}
+
+// previewWriter draws the terminals' mesh (preview.Render: its fixed
+// south-east view, preview.DefaultWidth pixels wide) and encodes it as an
+// 8-bit PNG.
+func (c *city) previewWriter(ctx context.Context, g *pga.Grammar, ts []pga.TerminalShape, progress func(done, total int64)) func(io.Writer) error {
+	return func(w io.Writer) error {
+		po := preview.Options{}
+		if progress != nil { // the preview builds each terminal twice: bounds, then drawing
+			po.Progress = func(done, total int64) { progress(done/2, total/2) }
+		}
+		phase.Enter(ctx, "pga.preview")
+		img, err := preview.Render(ctx, c.mesh(g, ts), po)
+		if err != nil {
+			return fmt.Errorf("pga: %w", err)
+		}
+		return output.EncodePNG(ctx, w, img, output.Depth8)
+	}
 }
 
 // mesh is the terminals' mesh, with the georeference, if any, in its

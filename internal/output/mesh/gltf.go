@@ -279,24 +279,7 @@ func piece(c *Chunk, concave bool) glbPiece {
 			q.uv = append(q.uv, c.UVs[v.T][0], 1-c.UVs[v.T][1])
 		}
 	}
-	q.idx = make([]uint32, 0, 3*(len(c.Faces)-2*len(c.FaceSizes)))
-	at := 0
-	var corners [][3]float32
-	for _, s := range c.FaceSizes {
-		f := c.Faces[at : at+int(s)]
-		at += int(s)
-		if !concave || s == 3 {
-			for j := 1; j+1 < len(f); j++ {
-				q.idx = append(q.idx, uint32(f[0]), uint32(f[j]), uint32(f[j+1]))
-			}
-			continue
-		}
-		corners = corners[:0]
-		for _, v := range f {
-			corners = append(corners, c.Positions[c.Vertices[v].P])
-		}
-		q.idx = triangulate(q.idx, corners, f)
-	}
+	q.idx = c.Triangles(make([]uint32, 0, 3*(len(c.Faces)-2*len(c.FaceSizes))), concave)
 	return q
 }
 

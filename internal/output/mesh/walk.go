@@ -40,7 +40,7 @@ func Walk(ctx context.Context, m *Mesh, o Options, fn func(part int, c *Chunk) e
 }
 
 // Triangles appends c's faces cut into triangles, three indices into
-// c.Vertices each, as the glTF writer cuts them: a fan, or in a concave
+// c.Vertices each (the glTF writer's and the preview's triangles): a fan, or in a concave
 // part (Part.Concave) ear clipping in the face's plane.
 func (c *Chunk) Triangles(idx []uint32, concave bool) []uint32 {
 	at := 0

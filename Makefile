@@ -24,7 +24,7 @@ COMMIT    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 DATE      := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 # Packages with GPU tests; each becomes bin/<name>.test for the GPU machine.
-GPU_TEST_PKGS := gpu flame flame/anim lsys lsys/turtle forest forest/fit pga rules
+GPU_TEST_PKGS := gpu flame flame/anim lsys lsys/turtle forest forest/fit pga rules rules/golly
 
 # nvcc compiles one file at a time: the kernel families build in parallel,
 # one job per core (KJOBS=1 for a serial build). Only the kernels: the test
@@ -41,7 +41,7 @@ else
   KERNELS    :=
 endif
 
-.PHONY: bench-flam3-anim all procgen kernels kernels-parallel test test-cpu test-cuda cross test-foreign gpu-bins bench bench-lsys bench-gpu bench-rules bench-life-cpu bench-life-big bench-e2e bench-anim bench-devices slurm-test equiv clean
+.PHONY: bench-flam3-anim all procgen kernels kernels-parallel test test-cpu test-cuda cross test-foreign gpu-bins gpu-tests bench bench-lsys bench-gpu bench-rules bench-life-cpu bench-life-big bench-e2e bench-anim bench-devices slurm-test equiv clean
 
 all: procgen
 
@@ -179,6 +179,11 @@ bench-life-big: $(KERNELS)
 # On the GPU machine, after `make gpu-bins` here, with the corpus copied to .gpu/ (see the script)
 bench-gpu:
 	scripts/gpu-flame-run.sh
+
+# On the GPU machine, after `make gpu-bins` here: every package's GPU tests
+# (scripts/gpu-tests.sh; BIN, RUN, LOGS), failing where a test finds no GPU.
+gpu-tests:
+	scripts/gpu-tests.sh
 
 # On the GPU machine, after `make gpu-bins` here: every job at three sizes,
 # whole-command wall time on cpu, cuda and auto (scripts/bench-e2e.sh).

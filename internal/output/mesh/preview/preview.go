@@ -21,9 +21,6 @@
 // (a silhouette) the near side is darkened, so a wall stands out from a
 // wall of the same colour behind it. Each pixel is the mean of 2x2 samples,
 // over a light grey background.
-// Where the depth jumps (a silhouette) the near side is darkened, so a wall
-// stands out from a wall of the same colour behind it. Each pixel is the
-// mean of 2x2 samples, over a light grey background.
 //
 // The chunks are built and drawn on all cores, as the writers build them
 // (mesh.Walk), twice: once for the bounds, once to draw. Each sample keeps

@@ -156,6 +156,7 @@ func vtRandPluginParams(r *rand.Rand) Params {
 		draw(k, vtRange{lo: -0.6, hi: 0.6})
 		draw(k+1, vtRange{lo: 0, hi: 2})
 	}
+	vtRandJwf4Params(&p) // its own generator: r's draws stay as they were
 	return p
 }
 
@@ -184,7 +185,8 @@ func vtSynthCases(r *rand.Rand) []vtCase {
 // TestCUDAPluginVariationsMatchCPU runs each ported plugin variation alone,
 // weight 1, identity affine: once with JWildfire's default parameters
 // (DefaultParams) and with several random parameter sets, plus the
-// branches random sets do not reach (vtWaves2bBranchCases).
+// branches random sets do not reach (vtWaves2bBranchCases,
+// vtJwf4BranchCases).
 func TestCUDAPluginVariationsMatchCPU(t *testing.T) {
 	dev, fn := vtDevice(t)
 	vtCheck(t, dev, fn, vtPluginCases())
@@ -209,6 +211,7 @@ func vtPluginCases() []vtCase {
 	}
 	cases = append(cases, vtWaves2bBranchCases(r)...)
 	cases = append(cases, vtSynthCases(r)...)
+	cases = append(cases, vtJwf4BranchCases(r)...)
 	return cases
 }
 

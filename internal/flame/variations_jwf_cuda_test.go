@@ -248,6 +248,11 @@ func vtWaves2bBranchCases(r *rand.Rand) []vtCase {
 // block.
 func TestCUDAPluginVariationsMixedMatchCPU(t *testing.T) {
 	dev, fn := vtDevice(t)
+	vtCheck(t, dev, fn, vtPluginMixedCases())
+}
+
+// vtPluginMixedCases are TestCUDAPluginVariationsMixedMatchCPU's runs.
+func vtPluginMixedCases() []vtCase {
 	r := rand.New(rand.NewPCG(9, 10))
 	pool := []VarID{}
 	for id := VarID(0); id < GPUNumVars; id++ {
@@ -288,5 +293,5 @@ func TestCUDAPluginVariationsMixedMatchCPU(t *testing.T) {
 		cases = append(cases, vtCase{name: strings.Join(names, "+"), x: x, in: vtRandPoints(r, n, false),
 			seed: rng.Hash64(0x3A1EF, uint64(id))})
 	}
-	vtCheck(t, dev, fn, cases)
+	return cases
 }

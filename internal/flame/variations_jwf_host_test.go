@@ -22,9 +22,10 @@ import (
 // flame_variations_jwf*.cuh) as host C++: the CUDA qualifiers empty, the
 // intrinsics they use as their plain arithmetic, the warp and atomic
 // functions of common.cuh (which the variations do not call) as stubs. It
-// reads "C <device id> <weight> <NUM_PARAMS params>" to start a case and
-// "P <x> <y> <stream state>" per point (float and uint64 bits in hex), and
-// writes the contribution pg_flame_var_jwf returns, as float bits.
+// reads "C <n> <device id> <weight> ... <6 coefs> <NUM_PARAMS params>" to
+// start a case and "P <x> <y> <stream state>" per point (float and uint64
+// bits in hex), and writes what the pg_flame_vartest kernel writes for the
+// point (the affine, then pg_flame_apply_vars), as float bits.
 const jwfHostShim = `#include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -64,33 +65,39 @@ static float fbits(const char *s) { uint32_t u = (uint32_t)strtoul(s, nullptr, 1
 static uint32_t bitsf(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 int main() {
 	static char line[1 << 16];
-	float params[NUM_PARAMS] = {0}, w = 0.f;
-	unsigned vid = 0;
+	float params[NUM_PARAMS] = {0}, weights[32] = {0}, coefs[6] = {0};
+	unsigned char ids[32] = {0};
+	int n = 0;
 	while (fgets(line, sizeof line, stdin)) {
 		char *tok = strtok(line, " \n");
 		if (!tok) continue;
 		if (tok[0] == 'C') {
-			vid = (unsigned)strtoul(strtok(nullptr, " \n"), nullptr, 10);
-			w = fbits(strtok(nullptr, " \n"));
+			n = atoi(strtok(nullptr, " \n"));
+			for (int i = 0; i < n; i++) {
+				ids[i] = (unsigned char)atoi(strtok(nullptr, " \n"));
+				weights[i] = fbits(strtok(nullptr, " \n"));
+			}
+			for (int i = 0; i < 6; i++) coefs[i] = fbits(strtok(nullptr, " \n"));
 			for (int i = 0; i < NUM_PARAMS; i++) params[i] = fbits(strtok(nullptr, " \n"));
 			continue;
 		}
 		const float x = fbits(strtok(nullptr, " \n")), y = fbits(strtok(nullptr, " \n"));
-		const uint64_t state = strtoull(strtok(nullptr, " \n"), nullptr, 16);
-		PgFlameVarState s;
-		s.tx = x; s.ty = y; s.sumsq = x * x + y * y; s.sqrt = sqrtf(s.sumsq); s.have = 0;
-		const PgFlameJwfOut o = pg_flame_var_jwf(vid, w, s, params, state);
-		printf("%x %x\n", bitsf(o.d.x), bitsf(o.d.y));
+		PgRng rng;
+		rng.state = strtoull(strtok(nullptr, " \n"), nullptr, 16);
+		const float tx = coefs[0] * x + coefs[2] * y + coefs[4], ty = coefs[1] * x + coefs[3] * y + coefs[5];
+		const float2 o = pg_flame_apply_vars(ids, weights, n, pg_flame_pre_blur(ids, weights, n), tx, ty, coefs, params, rng);
+		printf("%x %x\n", bitsf(o.x), bitsf(o.y));
 	}
 	return 0;
 }
 `
 
 // TestPluginVariationsHostTwin runs TestCUDAPluginVariationsMatchCPU's
-// single-variation cases (vtPluginCases: every ported plugin variation at
-// its defaults, at random parameters and at the branches those miss)
-// through the device code compiled for the host, against the CPU, under
-// the same tolerance: a check of the kernels' formulas, draws and
+// cases (vtPluginCases: every ported plugin variation alone at its
+// defaults, at random parameters and at the branches those miss) and its
+// mixed twin's (vtPluginMixedCases: each with two random partners, flam3's
+// or ported) through the device code compiled for the host, against the
+// CPU, under the same tolerance: a check of the kernels' formulas, draws and
 // parameter slab that needs no GPU (the host's float functions are not
 // the device's, so it is no check of the device's rounding: the GPU test
 // is).
@@ -116,17 +123,20 @@ func TestPluginVariationsHostTwin(t *testing.T) {
 	}
 	var cases []vtCase
 	var in bytes.Buffer
-	for _, c := range vtPluginCases() {
-		if len(c.x.Vars) != 1 {
-			continue
-		}
+	for _, c := range append(vtPluginCases(), vtPluginMixedCases()...) {
 		x := c.x
 		Precalc(&x)
-		dev, ok := gpuDeviceID(x.Vars[0].ID)
-		if !ok {
-			t.Fatalf("%s: no device id", c.name)
+		fmt.Fprintf(&in, "C %d", len(x.Vars))
+		for _, v := range x.Vars {
+			dev, ok := gpuDeviceID(v.ID)
+			if !ok {
+				t.Fatalf("%s: no device id for %s", c.name, VarNames[v.ID])
+			}
+			fmt.Fprintf(&in, " %d %x", dev, math.Float32bits(float32(v.Weight)))
 		}
-		fmt.Fprintf(&in, "C %d %x", dev, math.Float32bits(float32(x.Vars[0].Weight)))
+		for _, v := range x.Coefs {
+			fmt.Fprintf(&in, " %x", math.Float32bits(float32(v)))
+		}
 		for _, v := range gpuParams(&x) {
 			fmt.Fprintf(&in, " %x", math.Float32bits(v))
 		}

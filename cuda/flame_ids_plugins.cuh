@@ -90,6 +90,16 @@
 #define VAR_CHRYSANTHEMUM 255
 #define VAR_LAZYTRAVIS 254
 #define VAR_GNARLY 253
+#define VAR_ACOSH 163
+#define VAR_GLYNNSIM1 177
+#define VAR_GLYNNSIM2 192
+#define VAR_MURL 171
+#define VAR_EJULIA 196
+#define VAR_EXP2_BS 209
+#define VAR_FLIPCIRCLE 217
+#define VAR_TWOFACE 227
+#define VAR_CHECKS 215
+#define VAR_HYPERTILE 178
 
 // Each parameter's index in its variation's block of the plugin slab.
 #define P_SINEBLUR_POWER 0
@@ -450,3 +460,28 @@
 #define P_LAZYTRAVIS_SPACE 2
 #define P_GNARLY_CELLSIZE 0
 #define P_GNARLY_TWIST 1
+#define P_GLYNNSIM1_RADIUS 0
+#define P_GLYNNSIM1_RADIUS1 1
+#define P_GLYNNSIM1_PHI1 2
+#define P_GLYNNSIM1_THICKNESS 3
+#define P_GLYNNSIM1_POW 4
+#define P_GLYNNSIM1_CONTRAST 5
+#define P_GLYNNSIM2_RADIUS 0
+#define P_GLYNNSIM2_THICKNESS 1
+#define P_GLYNNSIM2_CONTRAST 2
+#define P_GLYNNSIM2_POW 3
+#define P_GLYNNSIM2_PHI1 4
+#define P_GLYNNSIM2_PHI2 5
+#define P_MURL_C 0
+#define P_MURL_POWER 1
+#define P_EJULIA_POWER 0
+#define P_EXP2_BS_X1 0
+#define P_EXP2_BS_Y1 1
+#define P_EXP2_BS_Y2 2
+#define P_CHECKS_X 0
+#define P_CHECKS_Y 1
+#define P_CHECKS_SIZE 2
+#define P_CHECKS_RND 3
+#define P_HYPERTILE_P 0
+#define P_HYPERTILE_Q 1
+#define P_HYPERTILE_N 2

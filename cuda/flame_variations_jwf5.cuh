@@ -169,6 +169,8 @@ __device__ __forceinline__ float2 pg_gnarly(float w, float vx, float vy, const f
 	return make_float2(w * vx, w * vy);
 }
 
+#include "flame_variations_jwf6.cuh"
+
 static __device__ __forceinline__ float2 pg_flame_var_jwf5_body(unsigned vid, float w, PgFlameVarState &s, const float *p,
 								 PgRng &rng) {
 	switch (vid) {
@@ -179,6 +181,6 @@ static __device__ __forceinline__ float2 pg_flame_var_jwf5_body(unsigned vid, fl
 	case VAR_CHRYSANTHEMUM: return pg_chrysanthemum(w, rng.state);
 	case VAR_LAZYTRAVIS: return pg_lazy_travis(w, s.tx, s.ty, p);
 	case VAR_GNARLY: return pg_gnarly(w, s.tx, s.ty, p);
+	default: return pg_flame_var_jwf6_body(vid, w, s, p, rng);
 	}
-	return make_float2(0.f, 0.f);
 }

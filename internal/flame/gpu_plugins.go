@@ -135,6 +135,18 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarChrysanthemum, nil},
 	{VarLazyTravis, []ParamID{PLazyTravisSpinIn, PLazyTravisSpinOut, PLazyTravisSpace}},
 	{VarGnarly, []ParamID{PGnarlyCellsize, PGnarlyTwist}},
+	// cuda/flame_variations_jwf6.cuh: the 2D ones the corpus uses a few
+	// times more, in flames that other names keep on the CPU.
+	{VarAcosh, nil},
+	{VarGlynnSim1, gpuParamRange(PGlynnSim1Radius, PGlynnSim1Contrast)},
+	{VarGlynnSim2, gpuParamRange(PGlynnSim2Radius, PGlynnSim2Phi2)},
+	{VarMurl, []ParamID{PMurlC, PMurlPower}},
+	{VarEJulia, []ParamID{PEJuliaPower}},
+	{VarExp2Bs, []ParamID{PExp2BsX1, PExp2BsY1, PExp2BsY2}},
+	{VarFlipcircle, nil},
+	{VarTwoface, nil},
+	{VarChecks, []ParamID{PChecksX, PChecksY, PChecksSize, PChecksRnd}},
+	{VarHypertile, []ParamID{PHypertileP, PHypertileQ, PHypertileN}},
 }
 
 // gpuDeviceID is plugin variation id's number on the device, in the GPU

@@ -16,8 +16,8 @@ import (
 // starblur, waves3_wf, npolar, tile_hlp: the plugin slab holding two and
 // three variations' parameters) and plugins3.flam3 (Mobius, gnarly, bwraps,
 // cos2_bs, target, lazyTravis, maple_leaf, chrysanthemum, circlize2,
-// eScale, acoth; gnarly and lazyTravis by device ids past their CPU ids'
-// byte) on both backends, with the built-in kernel
+// eScale, acoth, glynnSim2, murl, checks; gnarly and lazyTravis by device
+// ids, their CPU ids being past a byte) on both backends, with the built-in kernel
 // (the flame_plugins family's) and with the one compiled for the genome:
 // the GPU image must be as close to the CPU image as two CPU images of
 // different seeds are, and must come from the GPU (CUDA.Render hands

@@ -63,6 +63,18 @@ var vtJwf4Ranges = map[ParamID]vtRange{
 	PEScaleScale:    {lo: 0.3, hi: 2, signed: true}, PEScaleAngle: {lo: -2, hi: 2},
 	PLazyTravisSpinIn: {lo: -2, hi: 2}, PLazyTravisSpinOut: {lo: -2, hi: 2}, PLazyTravisSpace: {lo: -0.5, hi: 0.5},
 	PGnarlyCellsize: {lo: 0.3, hi: 1.5, signed: true}, PGnarlyTwist: {lo: -2, hi: 2},
+	// cuda/flame_variations_jwf6.cuh. murl's and eJulia's powers are whole
+	// numbers away from 0 (and murl's from 1, where c is not divided).
+	PGlynnSim1Radius: {lo: 0.3, hi: 1.5}, PGlynnSim1Radius1: {lo: 0.05, hi: 0.5}, PGlynnSim1Phi1: {lo: -180, hi: 180},
+	PGlynnSim1Thickness: {lo: -0.2, hi: 1.2}, PGlynnSim1Pow: {lo: 0.5, hi: 3, signed: true},
+	PGlynnSim1Contrast: {lo: -0.2, hi: 1.2},
+	PGlynnSim2Radius:   {lo: 0.3, hi: 1.5}, PGlynnSim2Thickness: {lo: -0.2, hi: 1.2}, PGlynnSim2Contrast: {lo: -0.2, hi: 1.2},
+	PGlynnSim2Pow: {lo: 0.5, hi: 3, signed: true}, PGlynnSim2Phi1: {lo: -180, hi: 180}, PGlynnSim2Phi2: {lo: -180, hi: 180},
+	PMurlC: {lo: -1, hi: 1}, PMurlPower: {lo: 2, hi: 6, signed: true},
+	PEJuliaPower: {lo: 1, hi: 5, signed: true},
+	PExp2BsX1:    {lo: -1.5, hi: 1.5}, PExp2BsY1: {lo: -3, hi: 3}, PExp2BsY2: {lo: -3, hi: 3},
+	PChecksX: {lo: -2, hi: 2}, PChecksY: {lo: -2, hi: 2}, PChecksSize: {lo: 0.2, hi: 1.5}, PChecksRnd: {lo: 0, hi: 1},
+	PHypertileP: {lo: 3, hi: 9}, PHypertileQ: {lo: 3, hi: 9}, PHypertileN: {lo: -1, hi: 5},
 }
 
 // vtBsFirsts are the "_bs" variations' first parameters (x1 x2 y1 y2 each).

@@ -95,14 +95,17 @@ __device__ __forceinline__ float2 pg_ejulia(float w, float tx, float ty, const f
 }
 
 // hypertile: one Möbius step of the hyperbolic {p, q} tiling turned n
-// tiles; p, q (at least 3) and n (at least 0) rounded as JWildfire's.
-__device__ __forceinline__ float2 pg_hypertile(float w, float tx, float ty, const float *p) {
-	const float pa = PG_2PI / fmaxf(pg_ftoi(p[P_HYPERTILE_P]), 3.f), qa = PG_2PI / fmaxf(pg_ftoi(p[P_HYPERTILE_Q]), 3.f);
-	float rr = (1.f - cosf(pa)) / (cosf(pa) + cosf(qa)) + 1.f;
-	rr = rr > 0.f ? 1.f / sqrtf(rr) : 1.f;
-	float sn, cs;
-	sincosf(fmaxf(pg_ftoi(p[P_HYPERTILE_N]), 0.f) * pa, &sn, &cs);
-	const float re = rr * cs, im = rr * sn;
+// tiles; p, q (at least 3) and n (at least 0) rounded as JWildfire's. The
+// tile's radius in double, as the CPU's: for the Euclidean {4, 4} and {3, 6}
+// cos pa + cos qa is 0 but for rounding, whose sign float32 and float64
+// take differently (a near-identity map in double, a unit shift in float).
+__device__ __noinline__ float2 pg_hypertile(float w, float tx, float ty, const float *p) {
+	const double pa = 6.283185307179586 / fmax((double)pg_ftoi(p[P_HYPERTILE_P]), 3.0);
+	const double qa = 6.283185307179586 / fmax((double)pg_ftoi(p[P_HYPERTILE_Q]), 3.0);
+	double rr = (1.0 - cos(pa)) / (cos(pa) + cos(qa)) + 1.0;
+	rr = rr > 0.0 ? 1.0 / sqrt(rr) : 1.0;
+	const double turn = fmax((double)pg_ftoi(p[P_HYPERTILE_N]), 0.0) * pa;
+	const float re = (float)(rr * cos(turn)), im = (float)(rr * sin(turn));
 	const float a = tx + re, b = ty - im, c = re * tx - im * ty + 1.f, d = re * ty + im * tx;
 	const float vr = w / (c * c + d * d);
 	return make_float2(vr * (a * c + b * d), vr * (b * c - a * d));
@@ -120,6 +123,8 @@ __device__ __forceinline__ float2 pg_checks(float w, float tx, float ty, const f
 	}
 	return make_float2(w * (tx + dx), w * (ty + dy));
 }
+
+#include "flame_variations_jwf7.cuh"
 
 static __device__ __forceinline__ float2 pg_flame_var_jwf6_body(unsigned vid, float w, PgFlameVarState &s, const float *p,
 								 PgRng &rng) {
@@ -146,6 +151,6 @@ static __device__ __forceinline__ float2 pg_flame_var_jwf6_body(unsigned vid, fl
 	}
 	case VAR_CHECKS: return pg_checks(w, x, y, p, rng);
 	case VAR_HYPERTILE: return pg_hypertile(w, x, y, p);
+	default: return pg_flame_var_jwf7_body(vid, w, s, p, rng);
 	}
-	return make_float2(0.f, 0.f);
 }

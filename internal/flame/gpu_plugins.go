@@ -147,6 +147,17 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarTwoface, nil},
 	{VarChecks, []ParamID{PChecksX, PChecksY, PChecksSize, PChecksRnd}},
 	{VarHypertile, []ParamID{PHypertileP, PHypertileQ, PHypertileN}},
+	// cuda/flame_variations_jwf7.cuh; rose_wf, pTransform and kaleidoscope
+	// by device ids (gpuDeviceID).
+	{VarHypershift, []ParamID{PHypershiftShift, PHypershiftStretch}},
+	{VarLoonie2, []ParamID{PLoonie2Sides, PLoonie2Star, PLoonie2Circle}},
+	{VarCollideoscope, []ParamID{PCollideoscopeA, PCollideoscopeNum}},
+	{VarRoseWf, []ParamID{PRoseWfAmp, PRoseWfWaves, PRoseWfFilled}},
+	{VarPTransform, gpuParamRange(PPTransformRotate, PPTransformUseLog)},
+	{VarKaleidoscope, gpuParamRange(PKaleidoscopePull, PKaleidoscopeY)},
+	{VarEMotion, []ParamID{PEMotionMove, PEMotionRotate}},
+	{VarShredlin, gpuParamRange(PShredlinXdistance, PShredlinYwidth)},
+	{VarRays2, nil},
 }
 
 // gpuDeviceID is plugin variation id's number on the device, in the GPU
@@ -200,16 +211,22 @@ func gpuParamRange(first, last ParamID) []ParamID {
 }
 
 // gpuPluginRefused names a ported variation of x whose parameters ask for
-// what the device code cannot do, or is "": synth's mode 1005 replaces the
-// sum of the variations before it, and the device function only adds.
+// what the device code cannot do, or is "": synth's mode 1005, shredlin and
+// rays2 replace the sum of the variations before them, and the device
+// functions only add.
 func gpuPluginRefused(x *Xform) string {
 	before := false
 	for _, v := range x.Vars {
 		if v.Weight == 0 {
 			continue
 		}
-		if v.ID == VarSynth && ftoi(x.Params[PSynthMode]) == 1005 && before {
-			return "synth (mode 1005 after another variation)"
+		if before {
+			switch {
+			case v.ID == VarSynth && ftoi(x.Params[PSynthMode]) == 1005:
+				return "synth (mode 1005 after another variation)"
+			case v.ID == VarShredlin, v.ID == VarRays2:
+				return VarNames[v.ID] + " (after another variation)"
+			}
 		}
 		before = true
 	}

@@ -71,3 +71,24 @@ func TestGPUInputsPlugins3(t *testing.T) {
 		t.Error("the header does not give gnarly its device id")
 	}
 }
+
+// shredlin and rays2 replace the sum before them on the CPU: first in
+// their xform (or after a zero-weight term) they go to the GPU, after
+// another variation the xform stays on the CPU, named.
+func TestGPUPluginRefusedReplacing(t *testing.T) {
+	for _, id := range []VarID{VarShredlin, VarRays2} {
+		mk := func(vars ...VarTerm) *Xform {
+			return &Xform{Coefs: Identity, Post: Identity, Params: DefaultParams(), Vars: vars}
+		}
+		if name, ok := pluginVar(mk(VarTerm{ID: id, Weight: 1}, VarTerm{ID: VarGnarly, Weight: 1})); ok {
+			t.Errorf("%s first: refused as %q", VarNames[id], name)
+		}
+		if name, ok := pluginVar(mk(VarTerm{ID: VarLinear, Weight: 0}, VarTerm{ID: id, Weight: 1})); ok {
+			t.Errorf("%s after a zero-weight term: refused as %q", VarNames[id], name)
+		}
+		if name, ok := pluginVar(mk(VarTerm{ID: VarLinear, Weight: 1}, VarTerm{ID: id, Weight: 1})); !ok ||
+			!strings.HasPrefix(name, VarNames[id]) {
+			t.Errorf("%s after linear: pluginVar = %q %v, want it refused", VarNames[id], name, ok)
+		}
+	}
+}

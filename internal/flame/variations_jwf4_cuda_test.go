@@ -75,6 +75,18 @@ var vtJwf4Ranges = map[ParamID]vtRange{
 	PExp2BsX1:    {lo: -1.5, hi: 1.5}, PExp2BsY1: {lo: -3, hi: 3}, PExp2BsY2: {lo: -3, hi: 3},
 	PChecksX: {lo: -2, hi: 2}, PChecksY: {lo: -2, hi: 2}, PChecksSize: {lo: 0.2, hi: 1.5}, PChecksRnd: {lo: 0, hi: 1},
 	PHypertileP: {lo: 3, hi: 9}, PHypertileQ: {lo: 3, hi: 9}, PHypertileN: {lo: -1, hi: 5},
+	// cuda/flame_variations_jwf7.cuh
+	PHypershiftShift: {lo: -0.8, hi: 0.8}, PHypershiftStretch: {lo: -2, hi: 2},
+	PLoonie2Sides: {lo: 0.6, hi: 9}, PLoonie2Star: {lo: -1.2, hi: 1.2}, PLoonie2Circle: {lo: -1.2, hi: 1.2},
+	PCollideoscopeA: {lo: -0.2, hi: 1.2}, PCollideoscopeNum: {lo: 0.6, hi: 8},
+	PRoseWfAmp: {lo: -2, hi: 2}, PRoseWfWaves: {lo: 0.6, hi: 9, signed: true}, PRoseWfFilled: {lo: -0.3, hi: 1},
+	PPTransformRotate: {lo: -3, hi: 3}, PPTransformPower: {lo: 0.6, hi: 5}, PPTransformMove: {lo: -1, hi: 1},
+	PPTransformSplit: {lo: -1, hi: 1}, PPTransformUseLog: {lo: 0, hi: 1.4},
+	PKaleidoscopePull: {lo: -1, hi: 1}, PKaleidoscopeRotate: {lo: -2, hi: 2}, PKaleidoscopeLineUp: {lo: -1, hi: 1},
+	PKaleidoscopeX: {lo: -1, hi: 1}, PKaleidoscopeY: {lo: -1, hi: 1},
+	PEMotionMove: {lo: -1, hi: 1}, PEMotionRotate: {lo: -3, hi: 3},
+	PShredlinXdistance: {lo: 0.3, hi: 2, signed: true}, PShredlinXwidth: {lo: 0, hi: 1},
+	PShredlinYdistance: {lo: 0.3, hi: 2, signed: true}, PShredlinYwidth: {lo: 0, hi: 1},
 }
 
 // vtBsFirsts are the "_bs" variations' first parameters (x1 x2 y1 y2 each).
@@ -111,7 +123,9 @@ func vtRandJwf4Params(p *Params) {
 // no cells, sigmoid with a shift of exactly 0, spligon with sides that
 // round to 0, chunk in each mode at JWildfire's defaults, d_spherical
 // always and never spherical, the maple leaves always filled, gnarly with
-// no cells, cpow3_wf's whole-number spread.
+// no cells, cpow3_wf's whole-number spread, and hypertile's Euclidean
+// tilings, where cos pa + cos qa is 0 but for rounding (float32 took the
+// other sign there before its radius was computed in double).
 func vtJwf4BranchCases(r *rand.Rand) []vtCase {
 	sets := []struct {
 		name string
@@ -129,6 +143,8 @@ func vtJwf4BranchCases(r *rand.Rand) []vtCase {
 		{"minkowskope/alt", VarMinkowskope, func(p *Params) { p[PMinkowskopeFrequencyx] = -1.5 }},
 		{"gnarly/nocells", VarGnarly, func(p *Params) { p[PGnarlyCellsize] = 0 }},
 		{"cpow3_wf/discrete", VarCpow3Wf, func(p *Params) { p[PCpow3WfDiscreteSpread], p[PCpow3WfSpread] = 1, 2.5 }},
+		{"hypertile/euclid44", VarHypertile, func(p *Params) { p[PHypertileP], p[PHypertileQ], p[PHypertileN] = 4, 4, 1 }},
+		{"hypertile/euclid36", VarHypertile, func(p *Params) { p[PHypertileP], p[PHypertileQ], p[PHypertileN] = 3, 6, 2 }},
 	}
 	var cases []vtCase
 	for i, c := range sets {

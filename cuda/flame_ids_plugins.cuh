@@ -109,6 +109,7 @@
 #define VAR_EMOTION 247
 #define VAR_SHREDLIN 172
 #define VAR_RAYS2 230
+#define VAR_TRUCHET 179
 
 // Each parameter's index in its variation's block of the plugin slab.
 #define P_SINEBLUR_POWER 0
@@ -520,3 +521,9 @@
 #define P_SHREDLIN_XWIDTH 1
 #define P_SHREDLIN_YDISTANCE 2
 #define P_SHREDLIN_YWIDTH 3
+#define P_TRUCHET_EXTENDED 0
+#define P_TRUCHET_EXPONENT 1
+#define P_TRUCHET_ARC_WIDTH 2
+#define P_TRUCHET_ROTATION 3
+#define P_TRUCHET_SIZE 4
+#define P_TRUCHET_SEED 5

@@ -97,19 +97,38 @@ __device__ __forceinline__ float2 pg_asteria(float w, float tx, float ty, const 
 	return make_float2(nx * ca + yy * sa, -nx * sa + yy * ca);
 }
 
+// a reduced by whole turns of period (2π, or π for tan: period_hi +
+// period_lo is the period to 106 bits), in double, then rounded to float:
+// what the double-precision sin, cos and tan of a large argument cost in
+// ptxas time (their Payne-Hanek slow paths: seconds per architecture for
+// the plugin family), at float32's error in the reduced angle. Good while
+// a/period stays well below 2^52 / 2^27.
+__device__ __forceinline__ float pg_reduce(double a, double period_hi, double period_lo) {
+	const double k = rint(a / period_hi);
+	return (float)fma(-k, period_lo, fma(-k, period_hi, a));
+}
+#define PG_2PI_HI 6.283185307179586
+#define PG_2PI_LO 2.4492935982947064e-16
+#define PG_PI_HI 3.141592653589793
+#define PG_PI_LO 1.2246467991473532e-16
+
 // chrysanthemum: a point of the curve at a drawn u in [0, 21π). Its phases
-// (up to 28u ≈ 1850 rad) in double, as the CPU's: float32's u alone would
-// be off by ~1e-4 rad there.
+// (up to 28u ≈ 1850 rad) in double, reduced before float's sine: float32's
+// u alone would be off by ~1e-4 rad there.
 __device__ __noinline__ float2 pg_chrysanthemum(float w, uint64_t &state) {
 	PgRng rng;
 	rng.state = state;
 	const double u = 21.0 * 3.141592653589793 * pg_rng_f64(rng);
 	state = rng.state;
-	const float p4 = (float)sin(17.0 * u / 3.0);
-	const float p8 = (float)sin(2.0 * cos(3.0 * u) - 28.0 * u);
+	const float p4 = sinf(pg_reduce(17.0 * u / 3.0, PG_2PI_HI, PG_2PI_LO));
+	const double c3 = (double)cosf(pg_reduce(3.0 * u, PG_2PI_HI, PG_2PI_LO));
+	const float p8 = sinf(pg_reduce(2.0 * c3 - 28.0 * u, PG_2PI_HI, PG_2PI_LO));
 	const float p42 = p4 * p4, p82 = p8 * p8, p84 = p82 * p82;
-	const float rr = (5.f * (1.f + (float)sin(11.0 * u / 5.0)) - 4.f * p42 * p42 * p84 * p84) * w * 0.1f;
-	return make_float2(rr * (float)cos(u), rr * (float)sin(u));
+	const float rr = (5.f * (1.f + sinf(pg_reduce(11.0 * u / 5.0, PG_2PI_HI, PG_2PI_LO))) - 4.f * p42 * p42 * p84 * p84) *
+			 w * 0.1f;
+	float sn, cs;
+	sincosf(pg_reduce(u, PG_2PI_HI, PG_2PI_LO), &sn, &cs);
+	return make_float2(rr * cs, rr * sn);
 }
 
 // lazyTravis: points outside the square of half side |w| move along their

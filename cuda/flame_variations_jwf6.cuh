@@ -95,17 +95,22 @@ __device__ __forceinline__ float2 pg_ejulia(float w, float tx, float ty, const f
 }
 
 // hypertile: one Möbius step of the hyperbolic {p, q} tiling turned n
-// tiles; p, q (at least 3) and n (at least 0) rounded as JWildfire's. The
-// tile's radius in double, as the CPU's: for the Euclidean {4, 4} and {3, 6}
-// cos pa + cos qa is 0 but for rounding, whose sign float32 and float64
-// take differently (a near-identity map in double, a unit shift in float).
-__device__ __noinline__ float2 pg_hypertile(float w, float tx, float ty, const float *p) {
-	const double pa = 6.283185307179586 / fmax((double)pg_ftoi(p[P_HYPERTILE_P]), 3.0);
-	const double qa = 6.283185307179586 / fmax((double)pg_ftoi(p[P_HYPERTILE_Q]), 3.0);
-	double rr = (1.0 - cos(pa)) / (cos(pa) + cos(qa)) + 1.0;
-	rr = rr > 0.0 ? 1.0 / sqrt(rr) : 1.0;
-	const double turn = fmax((double)pg_ftoi(p[P_HYPERTILE_N]), 0.0) * pa;
-	const float re = (float)(rr * cos(turn)), im = (float)(rr * sin(turn));
+// tiles; p, q (at least 3) and n (at least 0) rounded as JWildfire's. For
+// the Euclidean tilings (1/p + 1/q = 1/2: {4, 4}, {3, 6}, {6, 3}) cos pa +
+// cos qa is 0 but for rounding: the CPU's float64 leaves it a tiny positive
+// number, so the tile's radius ~1e-8 and the map the identity to that, which
+// float32 (whose rounding takes the other sign) does not find by itself.
+__device__ __forceinline__ float2 pg_hypertile(float w, float tx, float ty, const float *p) {
+	const float np = fmaxf(pg_ftoi(p[P_HYPERTILE_P]), 3.f), nq = fmaxf(pg_ftoi(p[P_HYPERTILE_Q]), 3.f);
+	const float pa = PG_2PI / np, qa = PG_2PI / nq;
+	float rr = 0.f;
+	if (2.f * (np + nq) != np * nq) {
+		rr = (1.f - cosf(pa)) / (cosf(pa) + cosf(qa)) + 1.f;
+		rr = rr > 0.f ? 1.f / sqrtf(rr) : 1.f;
+	}
+	float sn, cs;
+	sincosf(fmaxf(pg_ftoi(p[P_HYPERTILE_N]), 0.f) * pa, &sn, &cs);
+	const float re = rr * cs, im = rr * sn;
 	const float a = tx + re, b = ty - im, c = re * tx - im * ty + 1.f, d = re * ty + im * tx;
 	const float vr = w / (c * c + d * d);
 	return make_float2(vr * (a * c + b * d), vr * (b * c - a * d));

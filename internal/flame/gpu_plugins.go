@@ -158,6 +158,7 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarEMotion, []ParamID{PEMotionMove, PEMotionRotate}},
 	{VarShredlin, gpuParamRange(PShredlinXdistance, PShredlinYwidth)},
 	{VarRays2, nil},
+	{VarTruchet, gpuParamRange(PTruchetExtended, PTruchetSeed)}, // direct_color: the CPU's too (unhonouredParam9)
 }
 
 // gpuDeviceID is plugin variation id's number on the device, in the GPU

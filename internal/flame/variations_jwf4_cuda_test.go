@@ -87,6 +87,8 @@ var vtJwf4Ranges = map[ParamID]vtRange{
 	PEMotionMove: {lo: -1, hi: 1}, PEMotionRotate: {lo: -3, hi: 3},
 	PShredlinXdistance: {lo: 0.3, hi: 2, signed: true}, PShredlinXwidth: {lo: 0, hi: 1},
 	PShredlinYdistance: {lo: 0.3, hi: 2, signed: true}, PShredlinYwidth: {lo: 0, hi: 1},
+	PTruchetExtended: {lo: 0, hi: 1.4}, PTruchetExponent: {lo: 0.3, hi: 2.2}, PTruchetArcWidth: {lo: 0.1, hi: 1.1},
+	PTruchetRotation: {lo: -3, hi: 3}, PTruchetSize: {lo: 0.3, hi: 3}, PTruchetSeed: {lo: 0, hi: 80, signed: true},
 }
 
 // vtBsFirsts are the "_bs" variations' first parameters (x1 x2 y1 y2 each).

@@ -504,6 +504,8 @@ PG_JWF_OUTLINE(pg_synth_out, pg_synth_body(w, s, p, rng))
 PG_JWF_OUTLINE(pg_xtrb_out, pg_xtrb_body(w, s, p, rng))
 PG_JWF_OUTLINE(pg_nblur_out, pg_nblur_body(w, p, rng))
 
+#include "flame_variations_jwf4.cuh"
+
 static __device__ __forceinline__ float2 pg_flame_var_jwf3_body(unsigned vid, float w, PgFlameVarState &s, const float *p,
 								 PgRng &rng) {
 	PgJwfOut3 o;
@@ -516,7 +518,7 @@ static __device__ __forceinline__ float2 pg_flame_var_jwf3_body(unsigned vid, fl
 	}
 	case VAR_XTRB: o = pg_xtrb_out(w, s, p, rng.state); break;
 	case VAR_NBLUR: o = pg_nblur_out(w, s, p, rng.state); break;
-	default: return make_float2(0.f, 0.f);
+	default: o = pg_flame_var_jwf4(vid, w, s, p, rng.state); break; // flame_variations_jwf4.cuh
 	}
 	rng.state = o.rng;
 	return o.d;

@@ -99,8 +99,9 @@ func writeSpecialXform(b *strings.Builder, i int, x *gpuXform) {
 	fmt.Fprintf(b, "\treturn xform_post<%d>(f, make_float2(px, py), x, y);\n}\n\n", post)
 }
 
-func varName(id VarID) string {
-	if int(id) < len(VarNames) {
+// varName names the variation of device id d (gpuDeviceID).
+func varName(d VarID) string {
+	if id := gpuCPUVarID(uint8(d)); int(id) < len(VarNames) {
 		return VarNames[id]
 	}
 	return "?"

@@ -8,10 +8,9 @@ import (
 // CUDAIDsHeader renders cuda/flame_ids.cuh: the VarID and ParamID numbers as
 // C macros, so device code indexes parameters exactly as Go does. A test
 // keeps the checked-in header equal to this. Only the GPU's ranges are
-// written: flam3's (GPUNumVars, GPUNumParams), then the plugin variations
-// the kernels have (gpuPlugins, by their CPU IDs) and their parameters at
-// their index in the variation's block of the plugin slab; the other
-// CPU-only variations and parameters are not named.
+// written: flam3's (GPUNumVars, GPUNumParams) here, the plugin variations
+// the kernels have in flame_ids_plugins.cuh (CUDAPluginIDsHeader), which it
+// includes; the other CPU-only variations and parameters are not named.
 func CUDAIDsHeader() string {
 	var b strings.Builder
 	b.WriteString("// Generated from internal/flame/ids.go by `go test ./internal/flame -run TestCUDAIDs -update`.\n")
@@ -20,25 +19,62 @@ func CUDAIDsHeader() string {
 		fmt.Fprintf(&b, "#define VAR_%s %d\n", strings.ToUpper(name), id)
 	}
 	fmt.Fprintf(&b, "#define NUM_VARS %d\n\n", GPUNumVars)
-	b.WriteString("// JWildfire plugin variations on the GPU (cuda/flame_variations_jwf.cuh).\n")
-	for _, pl := range gpuPlugins {
-		fmt.Fprintf(&b, "#define VAR_%s %d\n", strings.ToUpper(VarNames[pl.id]), pl.id)
-	}
-	b.WriteString("\n")
 	for id := ParamID(0); id < GPUNumParams; id++ {
 		fmt.Fprintf(&b, "#define P_%s %d\n", strings.ToUpper(paramName(id)), id)
 	}
 	fmt.Fprintf(&b, "#define PRECALC_FIRST %d\n", PrecalcFirst)
 	fmt.Fprintf(&b, "#define NUM_PARAMS %d\n", gpuNumParams)
-	b.WriteString("\n// The plugin parameters' slab (internal/flame's gpuPluginPack) and, per\n")
-	b.WriteString("// variation, each parameter's index in its block of the slab.\n")
+	b.WriteString("\n// The plugin parameters' slab (internal/flame's gpuPluginPack).\n")
 	fmt.Fprintf(&b, "#define PLUGIN_BASE %d\n#define PLUGIN_SLAB %d\n", GPUNumParams, gpuPluginSlab)
+	b.WriteString("\n#include \"flame_ids_plugins.cuh\"\n")
+	return b.String()
+}
+
+// CUDAPluginIDsHeader renders cuda/flame_ids_plugins.cuh: the plugin
+// variations the kernels have (gpuPlugins, by their device ids:
+// gpuDeviceID) and, per
+// variation, each parameter's index in its block of the plugin slab. Its
+// own file: with flam3's it passed 600 lines.
+func CUDAPluginIDsHeader() string {
+	var b strings.Builder
+	b.WriteString("// Generated from internal/flame/gpu_plugins.go by `go test ./internal/flame -run TestCUDAIDs -update`.\n")
+	b.WriteString("// Do not edit: the Go tables are the source. Included by flame_ids.cuh.\n#pragma once\n\n")
+	b.WriteString("// JWildfire plugin variations on the GPU (cuda/flame_variations_jwf*.cuh).\n")
+	for _, pl := range gpuPlugins {
+		dev, _ := gpuDeviceID(pl.id)
+		fmt.Fprintf(&b, "#define VAR_%s %d\n", gpuVarMacro(pl.id), dev)
+	}
+	b.WriteString("\n// Each parameter's index in its variation's block of the plugin slab.\n")
 	for _, pl := range gpuPlugins {
 		for k, id := range pl.params {
-			fmt.Fprintf(&b, "#define P_%s %d\n", strings.ToUpper(paramName(id)), k)
+			fmt.Fprintf(&b, "#define P_%s %d\n", gpuParamMacro(pl.id, id), k)
 		}
 	}
 	return b.String()
+}
+
+// gpuVarMacro is plugin variation id's name in the header: its name in
+// capitals, with _FR after it where that is a flam3 variation's too
+// (Fractorium's Mobius beside flam3's mobius), so no macro is defined twice.
+func gpuVarMacro(id VarID) string {
+	name := strings.ToUpper(VarNames[id])
+	for _, f := range VarNames[:GPUNumVars] {
+		if strings.ToUpper(f) == name {
+			return name + "_FR"
+		}
+	}
+	return name
+}
+
+// gpuParamMacro is the name in the header of parameter id of plugin
+// variation v: its name in capitals, the variation's part renamed as
+// gpuVarMacro renames it.
+func gpuParamMacro(v VarID, id ParamID) string {
+	name, vn := strings.ToUpper(paramName(id)), strings.ToUpper(VarNames[v])
+	if rest, ok := strings.CutPrefix(name, vn); ok {
+		return gpuVarMacro(v) + rest
+	}
+	return name
 }
 
 // precalcNames name the derived parameters, by ParamID.

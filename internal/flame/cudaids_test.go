@@ -10,22 +10,25 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files (refused when CI is set)")
 
 func TestCUDAIDsHeaderUpToDate(t *testing.T) {
-	const path = "../../cuda/flame_ids.cuh"
-	want := CUDAIDsHeader()
-	if *update {
-		if os.Getenv("CI") != "" {
-			t.Fatal("-update is refused under CI")
+	for path, want := range map[string]string{
+		"../../cuda/flame_ids.cuh":         CUDAIDsHeader(),
+		"../../cuda/flame_ids_plugins.cuh": CUDAPluginIDsHeader(),
+	} {
+		if *update {
+			if os.Getenv("CI") != "" {
+				t.Fatal("-update is refused under CI")
+			}
+			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+		got, err := os.ReadFile(path)
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != want {
-		t.Fatalf("%s is stale: run go test ./internal/flame -run TestCUDAIDs -update", path)
+		if string(got) != want {
+			t.Fatalf("%s is stale: run go test ./internal/flame -run TestCUDAIDs -update", path)
+		}
 	}
 }
 
@@ -52,7 +55,27 @@ func TestCPUOnlyIDsAfterGPURanges(t *testing.T) {
 			t.Errorf("param %d: XML name %q, precalc name %q, isPrecalc %v", id, ParamNames[id], precalcNames[id], isPrecalc(id))
 		}
 	}
-	if h := CUDAIDsHeader(); strings.Contains(h, "LINEAR3D") || strings.Contains(h, "JULIA3D") {
+	if h := CUDAIDsHeader() + CUDAPluginIDsHeader(); strings.Contains(h, "LINEAR3D") || strings.Contains(h, "JULIA3D") {
 		t.Error("the CUDA header names a CPU-only variation or parameter")
+	}
+}
+
+// TestCUDAIDsMacrosUnique: no macro of the two headers is defined twice
+// (Fractorium's Mobius and its parameters are named as flam3's mobius are
+// but for case: gpuVarMacro renames them).
+func TestCUDAIDsMacrosUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, line := range strings.Split(CUDAIDsHeader()+CUDAPluginIDsHeader(), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] != "#define" {
+			continue
+		}
+		if seen[f[1]] {
+			t.Errorf("%s is defined twice", f[1])
+		}
+		seen[f[1]] = true
+	}
+	if !seen["VAR_MOBIUS"] || !seen["VAR_MOBIUS_FR"] || !seen["P_MOBIUS_FR_RE_A"] {
+		t.Error("flam3's mobius or Fractorium's Mobius is not named as expected")
 	}
 }

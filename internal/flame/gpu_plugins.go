@@ -77,6 +77,129 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarVibration2, gpuParamRange(PVibration2Dir, PVibration2A2mfreq)},
 	{VarXtrb, []ParamID{PXtrbPower, PXtrbRadius, PXtrbWidth, PXtrbDist, PXtrbA, PXtrbB}},
 	{VarNBlur, gpuParamRange(PNBlurNumEdges, PNBlurHighlightEdges)},
+	// cuda/flame_variations_jwf4.cuh: the CPU-only variations that held
+	// the most artists' flames off the GPU (each the last one a flame
+	// lacked, by TestArtistsCorpusGPU's count), then the families they
+	// belong to (the "_bs" functions) and the small maps beside them.
+	{VarMobiusFr, gpuParamRange(PMobiusFrReA, PMobiusFrImD)},
+	{VarAcosech, nil},
+	{VarAcoth, nil},
+	{VarBwraps, []ParamID{PBwrapsCellsize, PBwrapsSpace, PBwrapsGain, PBwrapsInnerTwist, PBwrapsOuterTwist}},
+	{VarChunk, []ParamID{PChunkA, PChunkB, PChunkC, PChunkD, PChunkE, PChunkF, PChunkMode}},
+	{VarCirclize2, []ParamID{PCirclize2Hole}},
+	{VarLissajous, []ParamID{PLissajousTmin, PLissajousTmax, PLissajousA, PLissajousB, PLissajousC, PLissajousD,
+		PLissajousE}},
+	{VarTarget, []ParamID{PTargetEven, PTargetOdd, PTargetSize}},
+	{VarCardioid, []ParamID{PCardioidA}},
+	{VarCircleblur, nil},
+	{VarCirclesplit, []ParamID{PCirclesplitCsRadius, PCirclesplitCsSplit}},
+	{VarCos2Bs, gpuParamRange(PCos2BsX1, PCos2BsX1+3)},
+	{VarCosh2Bs, gpuParamRange(PCosh2BsX1, PCosh2BsX1+3)},
+	{VarCot2Bs, gpuParamRange(PCot2BsX1, PCot2BsX1+3)},
+	{VarCoth2Bs, gpuParamRange(PCoth2BsX1, PCoth2BsX1+3)},
+	{VarCsc2Bs, gpuParamRange(PCsc2BsX1, PCsc2BsX1+3)},
+	{VarDSpherical, []ParamID{PDSphericalDSpherWeight}},
+	{VarFlipy, nil},
+	{VarInvpolar, nil},
+	{VarJapaneseMapleLeaf, []ParamID{PJapaneseMapleLeafFilled}},
+	{VarLozi, []ParamID{PLoziA, PLoziB, PLoziC}},
+	{VarHenon, []ParamID{PHenonA, PHenonB, PHenonC}},
+	{VarMapleLeaf, []ParamID{PMapleLeafFilled}},
+	{VarBarycentroid, []ParamID{PBarycentroidA, PBarycentroidB, PBarycentroidC, PBarycentroidD}},
+	{VarMinkowskope, []ParamID{PMinkowskopeSeparation, PMinkowskopeFrequencyx, PMinkowskopeFrequencyy,
+		PMinkowskopeAmplitude, PMinkowskopePerturbation, PMinkowskopeDamping}},
+	{VarOscilloscope2, []ParamID{POscilloscope2Separation, POscilloscope2Frequencyx, POscilloscope2Frequencyy,
+		POscilloscope2Amplitude, POscilloscope2Perturbation, POscilloscope2Damping}},
+	{VarPetal, nil},
+	{VarSec2Bs, gpuParamRange(PSec2BsX1, PSec2BsX1+3)},
+	{VarSech2Bs, gpuParamRange(PSech2BsX1, PSech2BsX1+3)},
+	{VarShift, []ParamID{PShiftShiftX, PShiftShiftY, PShiftAngle}},
+	{VarSigmoid, []ParamID{PSigmoidShiftx, PSigmoidShifty}},
+	{VarSinh2Bs, gpuParamRange(PSinh2BsX1, PSinh2BsX1+3)},
+	{VarSphericalN, []ParamID{PSphericalNPower, PSphericalNDist}},
+	{VarSpligon, []ParamID{PSpligonSides, PSpligonR, PSpligonI}},
+	{VarSquarize, nil},
+	{VarTan2Bs, gpuParamRange(PTan2BsX1, PTan2BsX1+3)},
+	{VarTancos, nil},
+	{VarTanh2Bs, gpuParamRange(PTanh2BsX1, PTanh2BsX1+3)},
+	{VarWdisc, nil},
+	{VarBiLinear, nil},
+	{VarMcarpet, []ParamID{PMcarpetX, PMcarpetY, PMcarpetTwist, PMcarpetTilt}},
+	// cuda/flame_variations_jwf5.cuh; the last three have CPU ids past 255
+	// (gpuDeviceID).
+	{VarAsteria, []ParamID{PAsteriaAlpha}},
+	{VarCpow3, []ParamID{PCpow3R, PCpow3D, PCpow3Divisor, PCpow3Spread}},
+	{VarCpow3Wf, []ParamID{PCpow3WfR, PCpow3WfA, PCpow3WfDivisor, PCpow3WfSpread, PCpow3WfDiscreteSpread,
+		PCpow3WfSpread2, PCpow3WfOffset2}},
+	{VarEScale, []ParamID{PEScaleScale, PEScaleAngle}},
+	{VarChrysanthemum, nil},
+	{VarLazyTravis, []ParamID{PLazyTravisSpinIn, PLazyTravisSpinOut, PLazyTravisSpace}},
+	{VarGnarly, []ParamID{PGnarlyCellsize, PGnarlyTwist}},
+	// cuda/flame_variations_jwf6.cuh: the 2D ones the corpus uses a few
+	// times more, in flames that other names keep on the CPU.
+	{VarAcosh, nil},
+	{VarGlynnSim1, gpuParamRange(PGlynnSim1Radius, PGlynnSim1Contrast)},
+	{VarGlynnSim2, gpuParamRange(PGlynnSim2Radius, PGlynnSim2Phi2)},
+	{VarMurl, []ParamID{PMurlC, PMurlPower}},
+	{VarEJulia, []ParamID{PEJuliaPower}},
+	{VarExp2Bs, []ParamID{PExp2BsX1, PExp2BsY1, PExp2BsY2}},
+	{VarFlipcircle, nil},
+	{VarTwoface, nil},
+	{VarChecks, []ParamID{PChecksX, PChecksY, PChecksSize, PChecksRnd}},
+	{VarHypertile, []ParamID{PHypertileP, PHypertileQ, PHypertileN}},
+	// cuda/flame_variations_jwf7.cuh; rose_wf, pTransform and kaleidoscope
+	// by device ids (gpuDeviceID).
+	{VarHypershift, []ParamID{PHypershiftShift, PHypershiftStretch}},
+	{VarLoonie2, []ParamID{PLoonie2Sides, PLoonie2Star, PLoonie2Circle}},
+	{VarCollideoscope, []ParamID{PCollideoscopeA, PCollideoscopeNum}},
+	{VarRoseWf, []ParamID{PRoseWfAmp, PRoseWfWaves, PRoseWfFilled}},
+	{VarPTransform, gpuParamRange(PPTransformRotate, PPTransformUseLog)},
+	{VarKaleidoscope, gpuParamRange(PKaleidoscopePull, PKaleidoscopeY)},
+	{VarEMotion, []ParamID{PEMotionMove, PEMotionRotate}},
+	{VarShredlin, gpuParamRange(PShredlinXdistance, PShredlinYwidth)},
+	{VarRays2, nil},
+	{VarTruchet, gpuParamRange(PTruchetExtended, PTruchetSeed)}, // direct_color: the CPU's too (unhonouredParam9)
+}
+
+// gpuDeviceID is plugin variation id's number on the device, in the GPU
+// xform's byte ids and the plugin slab's header: its CPU id where that is
+// below 256, else the next free number counting down from 255 (free: no
+// ported variation's CPU id), in gpuPlugins order. A flam3 id is its own.
+// It reports false for an id the kernels lack or one no number is left for.
+func gpuDeviceID(id VarID) (uint8, bool) {
+	if id < GPUNumVars {
+		return uint8(id), true
+	}
+	if id < 256 {
+		return uint8(id), gpuPluginOf(id) != nil
+	}
+	next := 255
+	for i := range gpuPlugins {
+		if gpuPlugins[i].id < 256 {
+			continue
+		}
+		for next >= int(GPUNumVars) && gpuPluginOf(VarID(next)) != nil {
+			next--
+		}
+		if next < int(GPUNumVars) {
+			return 0, false
+		}
+		if gpuPlugins[i].id == id {
+			return uint8(next), true
+		}
+		next--
+	}
+	return 0, false
+}
+
+// gpuCPUVarID is the variation whose device id is d (gpuDeviceID's inverse).
+func gpuCPUVarID(d uint8) VarID {
+	for i := range gpuPlugins {
+		if dev, _ := gpuDeviceID(gpuPlugins[i].id); dev == d && VarID(d) >= GPUNumVars {
+			return gpuPlugins[i].id
+		}
+	}
+	return VarID(d)
 }
 
 // gpuParamRange is the parameters first..last in ParamID order.
@@ -89,16 +212,22 @@ func gpuParamRange(first, last ParamID) []ParamID {
 }
 
 // gpuPluginRefused names a ported variation of x whose parameters ask for
-// what the device code cannot do, or is "": synth's mode 1005 replaces the
-// sum of the variations before it, and the device function only adds.
+// what the device code cannot do, or is "": synth's mode 1005, shredlin and
+// rays2 replace the sum of the variations before them, and the device
+// functions only add.
 func gpuPluginRefused(x *Xform) string {
 	before := false
 	for _, v := range x.Vars {
 		if v.Weight == 0 {
 			continue
 		}
-		if v.ID == VarSynth && ftoi(x.Params[PSynthMode]) == 1005 && before {
-			return "synth (mode 1005 after another variation)"
+		if before {
+			switch {
+			case v.ID == VarSynth && ftoi(x.Params[PSynthMode]) == 1005:
+				return "synth (mode 1005 after another variation)"
+			case v.ID == VarShredlin, v.ID == VarRays2:
+				return VarNames[v.ID] + " (after another variation)"
+			}
 		}
 		before = true
 	}
@@ -126,11 +255,11 @@ func gpuPluginOf(id VarID) *gpuPlugin {
 
 // gpuPluginPack lays out the plugin parameters of x's ported variations in
 // slab, as the device's pg_jwf_params reads them: first one header entry per
-// distinct variation with a weight, id | offset<<8 as a float (exact: below 2^24), then
-// each variation's parameters at its offset from the slab's start, in its
-// gpuPlugin order. A variation met twice shares its parameters, as on the
-// CPU. It reports false, and the name of the variation that did not fit,
-// when they need more than the slab.
+// distinct variation with a weight, its device id (gpuDeviceID) | offset<<8
+// as a float (exact: below 2^24), then each variation's parameters at its
+// offset from the slab's start, in its gpuPlugin order. A variation met
+// twice shares its parameters, as on the CPU. It reports false, and the
+// name of the variation that did not fit, when they need more than the slab.
 func gpuPluginPack(x *Xform, slab []float32) (string, bool) {
 	var used []*gpuPlugin
 	need := 0
@@ -147,7 +276,8 @@ func gpuPluginPack(x *Xform, slab []float32) (string, bool) {
 	}
 	off := len(used)
 	for k, pl := range used {
-		slab[k] = float32(int(pl.id) | off<<8)
+		dev, _ := gpuDeviceID(pl.id)
+		slab[k] = float32(int(dev) | off<<8)
 		for j, id := range pl.params {
 			slab[off+j] = gpuFloat(x.Params[id])
 		}
@@ -158,10 +288,8 @@ func gpuPluginPack(x *Xform, slab []float32) (string, bool) {
 
 // gpuHasVar reports whether the kernels have variation id.
 func gpuHasVar(id VarID) bool {
-	if id < GPUNumVars {
-		return true
-	}
-	return gpuPluginOf(id) != nil
+	_, ok := gpuDeviceID(id)
+	return ok
 }
 
 // zStaysZero reports whether g's points keep z = 0 on the CPU, so that its

@@ -85,7 +85,7 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 			if v.ID == VarPreBlur && float32(v.Weight) != 0 && gx.PreBlur < 0 {
 				gx.PreBlur = int32(i)
 			}
-			gx.IDs[i] = uint8(v.ID)
+			gx.IDs[i], _ = gpuDeviceID(v.ID) // pluginVarZ has refused any id the kernels lack
 			gx.Weights[i] = float32(v.Weight)
 			if v.ID != VarLinear {
 				gx.LinearOnly = 0

@@ -12,16 +12,19 @@ import (
 
 // TestCUDAPluginsMatchCPU renders testdata/flame/plugins.flam3 (linear3D,
 // zscale, flatten, hypertile2, bwraps7, julian2, sineblur, waves23,
-// boarders2) and plugins2.flam3 (synth, waves2b, nBlur, xheart, vibration2,
+// boarders2), plugins2.flam3 (synth, waves2b, nBlur, xheart, vibration2,
 // starblur, waves3_wf, npolar, tile_hlp: the plugin slab holding two and
-// three variations' parameters) on both backends, with the built-in kernel
+// three variations' parameters) and plugins3.flam3 (Mobius, gnarly, bwraps,
+// cos2_bs, target, lazyTravis, maple_leaf, chrysanthemum, circlize2,
+// eScale, acoth, glynnSim2, murl, checks; gnarly and lazyTravis by device
+// ids, their CPU ids being past a byte) on both backends, with the built-in kernel
 // (the flame_plugins family's) and with the one compiled for the genome:
 // the GPU image must be as close to the CPU image as two CPU images of
 // different seeds are, and must come from the GPU (CUDA.Render hands
 // genomes the kernels lack to the CPU).
 func TestCUDAPluginsMatchCPU(t *testing.T) {
 	r := cudaRenderer(t)
-	for _, genome := range []string{"plugins", "plugins2"} {
+	for _, genome := range []string{"plugins", "plugins2", "plugins3"} {
 		t.Run(genome, func(t *testing.T) { cudaPluginsMatchCPU(t, r, loadTestGenome(t, genome)) })
 	}
 }
@@ -65,14 +68,23 @@ func cudaPluginsMatchCPU(t *testing.T, r CUDA, g *Genome) {
 	}
 }
 
-// TestSpecialSourceCompilesPlugins: the kernel compiled for plugins2's
-// xforms (plugin ids with constant dispatch into flame_variations_jwf*.cuh,
-// which PG_FLAME_PLUGINS brings in) compiles with NVRTC; no device needed.
+// TestSpecialSourceCompilesPlugins: the kernels compiled for plugins2's
+// and plugins3's xforms (plugin ids with constant dispatch into
+// flame_variations_jwf*.cuh, which PG_FLAME_PLUGINS brings in) compile with
+// NVRTC; no device needed.
 func TestSpecialSourceCompilesPlugins(t *testing.T) {
 	if _, _, err := gpu.NVRTCVersion(); err != nil {
 		t.Skip(err)
 	}
-	g := loadTestGenome(t, "plugins2")
+	for _, c := range []struct{ genome, names string }{{"plugins2", "synth"}, {"plugins3", "gnarly"}} {
+		t.Run(c.genome, func(t *testing.T) { specialSourceCompiles(t, c.genome, c.names) })
+	}
+}
+
+// specialSourceCompiles compiles the kernel for genome's xforms, whose
+// source must name variation name.
+func specialSourceCompiles(t *testing.T, genome, name string) {
+	g := loadTestGenome(t, genome)
 	p, err := newPlan(g, Options{Width: 64, Height: 64})
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +94,7 @@ func TestSpecialSourceCompilesPlugins(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := specialSource(xs, int(gg.NXforms))
-	if !strings.Contains(src, "synth") || !strings.Contains(src, "PG_FLAME_PLUGINS") {
+	if !strings.Contains(src, name) || !strings.Contains(src, "PG_FLAME_PLUGINS") {
 		t.Fatalf("the generated source names no plugin variation or lacks PG_FLAME_PLUGINS:\n%s", src)
 	}
 	ptx, err := gpu.CompileToPTX("flame_special.cu", src, specialHeaders(), []string{"--gpu-architecture=compute_90", "--std=c++17"})

@@ -174,6 +174,9 @@ func vtRun(t *testing.T, dev *gpu.Device, fn gpu.Func[vartestArgs], c vtCase) vt
 	ws := make([]float32, len(x.Vars))
 	for i, v := range x.Vars {
 		ids[i], ws[i] = uint8(v.ID), float32(v.Weight)
+		if d, ok := gpuDeviceID(v.ID); ok { // plugin ids past 255 have device ids of their own
+			ids[i] = d
+		}
 	}
 	coefs := make([]float32, 6)
 	for i, v := range x.Coefs {

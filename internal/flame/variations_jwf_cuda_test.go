@@ -156,6 +156,7 @@ func vtRandPluginParams(r *rand.Rand) Params {
 		draw(k, vtRange{lo: -0.6, hi: 0.6})
 		draw(k+1, vtRange{lo: 0, hi: 2})
 	}
+	vtRandJwf4Params(&p) // its own generator: r's draws stay as they were
 	return p
 }
 
@@ -184,7 +185,8 @@ func vtSynthCases(r *rand.Rand) []vtCase {
 // TestCUDAPluginVariationsMatchCPU runs each ported plugin variation alone,
 // weight 1, identity affine: once with JWildfire's default parameters
 // (DefaultParams) and with several random parameter sets, plus the
-// branches random sets do not reach (vtWaves2bBranchCases).
+// branches random sets do not reach (vtWaves2bBranchCases,
+// vtJwf4BranchCases).
 func TestCUDAPluginVariationsMatchCPU(t *testing.T) {
 	dev, fn := vtDevice(t)
 	vtCheck(t, dev, fn, vtPluginCases())
@@ -209,6 +211,7 @@ func vtPluginCases() []vtCase {
 	}
 	cases = append(cases, vtWaves2bBranchCases(r)...)
 	cases = append(cases, vtSynthCases(r)...)
+	cases = append(cases, vtJwf4BranchCases(r)...)
 	return cases
 }
 
@@ -245,6 +248,17 @@ func vtWaves2bBranchCases(r *rand.Rand) []vtCase {
 // block.
 func TestCUDAPluginVariationsMixedMatchCPU(t *testing.T) {
 	dev, fn := vtDevice(t)
+	vtCheck(t, dev, fn, vtPluginMixedCases())
+}
+
+// vtReplacesSum are the ported variations that replace the sum before them
+// on the CPU: the GPU takes them first in their xform only
+// (gpuPluginRefused), so their mixed runs put them first and no other
+// run takes them as a partner.
+var vtReplacesSum = map[VarID]bool{VarShredlin: true, VarRays2: true}
+
+// vtPluginMixedCases are TestCUDAPluginVariationsMixedMatchCPU's runs.
+func vtPluginMixedCases() []vtCase {
 	r := rand.New(rand.NewPCG(9, 10))
 	pool := []VarID{}
 	for id := VarID(0); id < GPUNumVars; id++ {
@@ -253,7 +267,9 @@ func TestCUDAPluginVariationsMixedMatchCPU(t *testing.T) {
 		}
 	}
 	for _, pl := range gpuPlugins {
-		pool = append(pool, pl.id)
+		if !vtReplacesSum[pl.id] {
+			pool = append(pool, pl.id)
+		}
 	}
 	const n = vtPoints - 77
 	var cases []vtCase
@@ -271,6 +287,9 @@ func TestCUDAPluginVariationsMixedMatchCPU(t *testing.T) {
 			if used[o] || need > room { // partners whose parameters fit the slab beside it
 				continue
 			}
+			if vtReplacesSum[id] && o < id { // it must come first (sortVars) to be on the GPU
+				continue
+			}
 			used[o] = true
 			room -= need
 			vars = append(vars, VarTerm{ID: o, Weight: vtRandWeight(r)})
@@ -285,5 +304,5 @@ func TestCUDAPluginVariationsMixedMatchCPU(t *testing.T) {
 		cases = append(cases, vtCase{name: strings.Join(names, "+"), x: x, in: vtRandPoints(r, n, false),
 			seed: rng.Hash64(0x3A1EF, uint64(id))})
 	}
-	vtCheck(t, dev, fn, cases)
+	return cases
 }

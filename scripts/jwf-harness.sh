@@ -29,7 +29,8 @@ WhitneyUmbrella Rays2 Petal Triangle Cone
 PowBlock Loonie2 Hypershift Ennepers2 EScale Pyramid Line SphericalN Lozi Henon CPow3 Hypertile3D
 SuperShape3D EMotion Hypertile3D2 Cubic_3D Collideoscope Asteria
 SeaShell3D RoseWF PTransform Kaleidoscope WaveBlurWF
-Hexes AbstractFalloff3 Falloff3 Chrysanthemum LazyTravis"
+Hexes AbstractFalloff3 Falloff3 Chrysanthemum LazyTravis
+ExBlur Glitchy1 LazySensen Shredded"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -55,6 +56,7 @@ public class Tools {
   // Round half away from zero, as JWildfire's FTOI.
   public static int FTOI(double v) { return v > 0 ? (int) (v + 0.5) : v < 0 ? (int) (v - 0.5) : 0; }
   public static double limitValue(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+  public static int limitValue(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/base/mathlib"

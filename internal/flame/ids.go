@@ -190,7 +190,8 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"superShape3d", "eMotion", "hypertile3D2", "cubic3D", "collideoscope", "asteria", "falloff", "rotate_y",
 	"rotate_z", "rblur", "sphereblur", "bcircle", "Spherical3D",
 	"seashell3D", "rose_wf", "pTransform", "kaleidoscope", "waveblur_wf",
-	"hexes", "falloff3", "chrysanthemum", "lazyTravis", "joukowski", "gnarly"}
+	"hexes", "falloff3", "chrysanthemum", "lazyTravis", "joukowski", "gnarly",
+	"exblur", "glitchy1", "lazysensen", "shredded"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -458,4 +459,12 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"falloff3_mul_y", "falloff3_mul_z", "falloff3_mul_c", "falloff3_center_x", "falloff3_center_y",
 	"falloff3_center_z", "falloff3_alpha",
 	"lazyTravis_spin_in", "lazyTravis_spin_out", "lazyTravis_space", "joukowski_P1", "joukowski_P2", "joukowski_inverse",
-	"gnarly_cellsize", "gnarly_twist"}
+	"gnarly_cellsize", "gnarly_twist",
+	"exblur_dist", "exblur_r", "exblur_x_origin", "exblur_y_origin", "exblur_z_origin",
+	"glitchy1_scale_x", "glitchy1_shift_x", "glitchy1_n_x", "glitchy1_scale_y", "glitchy1_shift_y", "glitchy1_n_y",
+	"glitchy1_scale_z", "glitchy1_shift_z", "glitchy1_n_z", "glitchy1_width", "glitchy1_seed", "glitchy1_angle",
+	"glitchy1_u", "glitchy1_v", "glitchy1_w",
+	"lazysensen_scale_x", "lazysensen_scale_y", "lazysensen_scale_z",
+	"shredded_x1", "shredded_x2", "shredded_x3", "shredded_x_blur_amount", "shredded_y1", "shredded_y2", "shredded_y3",
+	"shredded_y_blur_amount", "shredded_z1", "shredded_z2", "shredded_z3", "shredded_z_blur_amount", "shredded_type",
+	"shredded_blur"}

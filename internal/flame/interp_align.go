@@ -262,6 +262,10 @@ var varParams = map[VarID][]ParamID{
 	VarLazyTravis:        paramRange(PLazyTravisSpinIn, PLazyTravisSpace),
 	VarJoukowski:         paramRange(PJoukowskiP1, PJoukowskiInverse),
 	VarGnarly:            {PGnarlyCellsize, PGnarlyTwist},
+	VarExBlur:            paramRange(PExBlurDist, PExBlurZOrigin),
+	VarGlitchy1:          paramRange(PGlitchy1ScaleX, PGlitchy1W),
+	VarLazysensen:        paramRange(PLazysensenScaleX, PLazysensenScaleZ),
+	VarShredded:          paramRange(PShreddedX1, PShreddedBlur),
 }
 
 // align is flam3_align over the keyframes src.

@@ -60,6 +60,7 @@ var jwfClass = map[VarID]string{
 	VarAsteria: "AsteriaFunc", VarSeashell3D: "SeaShell3DFunc", VarRoseWf: "RoseWFFunc", VarPTransform: "PTransformFunc",
 	VarKaleidoscope: "KaleidoscopeFunc", VarWaveblurWf: "WaveBlurWFFunc", VarHexes: "HexesFunc", VarFalloff3: "Falloff3Func",
 	VarChrysanthemum: "ChrysanthemumFunc", VarLazyTravis: "LazyTravisFunc",
+	VarExBlur: "ExBlurFunc", VarGlitchy1: "Glitchy1Func", VarLazysensen: "LazySensenFunc", VarShredded: "ShreddedFunc",
 	// falloff, rotate_y, rotate_z, rblur, sphereblur, bcircle and
 	// Spherical3D are Fractorium's: TestJWF9gByHand pins them.
 	// waves2b is not here: its class needs the colt library's Bessel J1,
@@ -186,6 +187,7 @@ func jwfCases() [][]jwfTerm {
 	cs = append(cs, jwf9hRefCases()...)
 	cs = append(cs, jwf9iRefCases()...)
 	cs = append(cs, jwf9jRefCases()...)
+	cs = append(cs, jwf10RefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {
@@ -260,6 +262,9 @@ func TestJWildfireReference(t *testing.T) {
 				}
 				if tm.id == VarBlur3D { // JWildfire's ring draw between the two angles
 					draws = append(draws[:len(draws)-1], 0.5, draws[len(draws)-1])
+				}
+				if tm.id == VarExBlur { // JWildfire's init takes the four, its transform a fifth for later
+					draws = append(draws, 0.5)
 				}
 			}
 			fmt.Fprintf(&in, "%.17g %.17g %.17g %d", pt[0], pt[1], pt[2], len(draws))

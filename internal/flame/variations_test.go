@@ -126,6 +126,10 @@ func varTestParams() Params {
 		PFalloff3MinDistance: 0.3, PFalloff3MulX: 1, PFalloff3MulY: 0.8, PFalloff3BlurType: 1,
 		PLazyTravisSpinIn: 0.5, PLazyTravisSpinOut: 0.3, PLazyTravisSpace: 0.2, PJoukowskiP1: 1.5, PJoukowskiP2: 0.1,
 		PGnarlyCellsize: 0.8, PGnarlyTwist: 0.5,
+		PExBlurDist: 0.5, PExBlurR: 0.25, PGlitchy1ScaleX: 1, PGlitchy1NX: 2, PGlitchy1ScaleY: 1, PGlitchy1NY: 2,
+		PGlitchy1NZ: 2, PGlitchy1Width: 1, PGlitchy1Seed: 42, PGlitchy1Angle: 30, PGlitchy1U: 1, PGlitchy1V: 1, PGlitchy1W: 1,
+		PLazysensenScaleX: 1, PLazysensenScaleY: 1, PShreddedX1: 1, PShreddedX2: 3, PShreddedX3: 1, PShreddedY1: 1,
+		PShreddedY2: 3, PShreddedY3: 1, PShreddedZ1: 1, PShreddedZ2: 3, PShreddedZ3: 1,
 	}
 	for id, v := range set {
 		p[id] = v

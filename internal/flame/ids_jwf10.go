@@ -1,0 +1,53 @@
+package flame
+
+// The tenth set of plugin variations (variations_jwf10.go): IDs after
+// ids_jwf9.go's, parameters (all read from the XML) after its parameters.
+// NumVars and NumParams end here: a later set moves them.
+const (
+	VarExBlur VarID = VarGnarly + 1 + iota
+	VarGlitchy1
+	VarLazysensen
+	VarShredded
+	NumVars // all the variations the CPU has
+)
+
+const (
+	PExBlurDist ParamID = PGnarlyTwist + 1 + iota
+	PExBlurR
+	PExBlurXOrigin
+	PExBlurYOrigin
+	PExBlurZOrigin
+	PGlitchy1ScaleX
+	PGlitchy1ShiftX
+	PGlitchy1NX
+	PGlitchy1ScaleY
+	PGlitchy1ShiftY
+	PGlitchy1NY
+	PGlitchy1ScaleZ
+	PGlitchy1ShiftZ
+	PGlitchy1NZ
+	PGlitchy1Width
+	PGlitchy1Seed
+	PGlitchy1Angle
+	PGlitchy1U
+	PGlitchy1V
+	PGlitchy1W
+	PLazysensenScaleX
+	PLazysensenScaleY
+	PLazysensenScaleZ
+	PShreddedX1
+	PShreddedX2
+	PShreddedX3
+	PShreddedXBlurAmount
+	PShreddedY1
+	PShreddedY2
+	PShreddedY3
+	PShreddedYBlurAmount
+	PShreddedZ1
+	PShreddedZ2
+	PShreddedZ3
+	PShreddedZBlurAmount
+	PShreddedType
+	PShreddedBlur
+	NumParams // all the parameters the CPU has
+)

@@ -1,0 +1,85 @@
+package flame
+
+import (
+	"testing"
+
+	"github.com/procgen-dev/procgen/internal/rng"
+)
+
+// jwf10RefCases are the cases of variations_jwf10.go for
+// TestJWildfireReference (every branch: glitchy1's mirrors on all three
+// axes, shredded's three types with and without blur).
+func jwf10RefCases() [][]jwfTerm {
+	ex := func(dist, r, x0, y0, z0 float64) []jwfParam {
+		return []jwfParam{{PExBlurDist, "dist", dist}, {PExBlurR, "r", r}, {PExBlurXOrigin, "x_origin", x0},
+			{PExBlurYOrigin, "y_origin", y0}, {PExBlurZOrigin, "z_origin", z0}}
+	}
+	gl := func(scale, shift, n, width, seed, angle float64) []jwfParam {
+		return []jwfParam{{PGlitchy1ScaleX, "scale_x", scale}, {PGlitchy1ShiftX, "shift_x", shift}, {PGlitchy1NX, "n_x", n},
+			{PGlitchy1ScaleY, "scale_y", -scale * 1.3}, {PGlitchy1ShiftY, "shift_y", -shift}, {PGlitchy1NY, "n_y", n + 1},
+			{PGlitchy1ScaleZ, "scale_z", scale * 0.7}, {PGlitchy1ShiftZ, "shift_z", shift / 2}, {PGlitchy1NZ, "n_z", 3},
+			{PGlitchy1Width, "width", width}, {PGlitchy1Seed, "seed", seed}, {PGlitchy1Angle, "angle", angle},
+			{PGlitchy1U, "u", 1.2}, {PGlitchy1V, "v", -0.8}, {PGlitchy1W, "w", 0.6}}
+	}
+	lz := func(x, y, z float64) []jwfParam {
+		return []jwfParam{{PLazysensenScaleX, "scale_x", x}, {PLazysensenScaleY, "scale_y", y}, {PLazysensenScaleZ, "scale_z", z}}
+	}
+	sh := func(typ, blur float64) []jwfParam {
+		return []jwfParam{{PShreddedX1, "x1", 1.3}, {PShreddedX2, "x2", 2.5}, {PShreddedX3, "x3", 0.8},
+			{PShreddedXBlurAmount, "x_blur_amount", 0.3}, {PShreddedY1, "y1", -0.7}, {PShreddedY2, "y2", 4},
+			{PShreddedY3, "y3", 1.1}, {PShreddedYBlurAmount, "y_blur_amount", 0.2}, {PShreddedZ1, "z1", 2.1},
+			{PShreddedZ2, "z2", 1.5}, {PShreddedZ3, "z3", 0.6}, {PShreddedZBlurAmount, "z_blur_amount", 0.4},
+			{PShreddedType, "type", typ}, {PShreddedBlur, "blur", blur}}
+	}
+	return [][]jwfTerm{
+		{{id: VarExBlur, w: 0.9, params: ex(0.3, 0.1, 0, 0, 0)}},
+		{{id: VarExBlur, w: 1.2, params: ex(-0.4, 0.6, 0.3, -0.2, 0.5)}},
+		{{id: VarGlitchy1, w: 0.8, params: gl(2.5, 0.3, 2, 1.5, 42, 30)}},
+		{{id: VarGlitchy1, w: 1.1, params: gl(-1.7, -0.4, 4, 3, 17, -75)}},
+		{{id: VarGlitchy1, w: 0.7, params: gl(0.9, 0, 1, 0.5, -9, 120)}},
+		{{id: VarLazysensen, w: 1.3, params: lz(2.5, -1.5, 3)}},
+		{{id: VarLazysensen, w: 0.6, params: lz(0, 4, -0.7)}},
+		{{id: VarShredded, w: 0.9, params: sh(0, 0)}},
+		{{id: VarShredded, w: 1.1, params: sh(1, 0)}},
+		{{id: VarShredded, w: 0.7, params: sh(2, 0)}},
+		{{id: VarShredded, w: 1.2, params: sh(0, 1)}},
+		{{id: VarShredded, w: 0.8, params: sh(1, 1)}},
+		{{id: VarShredded, w: 1.3, params: sh(2.7, 0.6)}},
+		// In a sum, in procgen's order (by id). lazysensen is left out:
+		// JWildfire's mirrors the affine point the variations after it read,
+		// procgen's only its own term.
+		{{id: VarExBlur, w: 0.3}, {id: VarGlitchy1, w: 0.6}, {id: VarShredded, w: 0.4, params: sh(1, 1)}},
+	}
+}
+
+// By hand: lazysensen's bands, glitchy1's hash and the draws.
+func TestJWF10ByHand(t *testing.T) {
+	// lazysensen at scale 2: bands of width ½, the odd ones above 0 and the
+	// even ones below negated: both bands either side of 0 keep the point.
+	for _, c := range []struct{ in, want float64 }{{0.2, 0.2}, {0.7, -0.7}, {1.1, 1.1}, {-0.2, -0.2}, {-0.7, 0.7}, {-1.2, -1.2}} {
+		ps := map[ParamID]float64{PLazysensenScaleX: 2, PLazysensenScaleY: 0, PLazysensenScaleZ: 2}
+		r := rng.NewStream(1)
+		got := jwf8Map(VarLazysensen, 1.5, ps, [3]float64{c.in, c.in, c.in}, [3]float64{}, &r)
+		if want := [3]float64{1.5 * c.want, 1.5 * c.in, 1.5 * c.want}; !near3(got, want, 1e-15) {
+			t.Errorf("lazysensen at %g: %v, want %v", c.in, got, want)
+		}
+	}
+	// Bob Jenkins' hash of 1 in 32-bit arithmetic: (1^61)^0 = 60; +<<3 =
+	// 540; ^>>4 = 540^33 = 573; ·0x27d4eb2d wraps to 573·668265261 mod
+	// 2³² as int32; ^>>15.
+	a := int64(573) * 0x27d4eb2d % (1 << 32)
+	if a >= 1<<31 {
+		a -= 1 << 32
+	}
+	a32 := int32(a)
+	a32 ^= a32 >> 15
+	if got, want := glitchHash(1), float64(a32)/(1<<31-1); got != want {
+		t.Errorf("glitchHash(1) = %v, want %v", got, want)
+	}
+	for _, id := range []VarID{VarExBlur, VarShredded, VarGlitchy1, VarLazysensen} {
+		r := rng.NewStream(9)
+		q := r
+		jwf8Map(id, 0.8, map[ParamID]float64{PShreddedBlur: 1}, [3]float64{0.3, -0.4, 0.2}, [3]float64{}, &q)
+		checkDraws(t, VarNames[id], r, q, int(varDraws[id]))
+	}
+}

@@ -30,15 +30,17 @@ PowBlock Loonie2 Hypershift Ennepers2 EScale Pyramid Line SphericalN Lozi Henon 
 SuperShape3D EMotion Hypertile3D2 Cubic_3D Collideoscope Asteria
 SeaShell3D RoseWF PTransform Kaleidoscope WaveBlurWF
 Hexes AbstractFalloff3 Falloff3 Chrysanthemum LazyTravis
-ExBlur Glitchy1 LazySensen Shredded"
+ExBlur Glitchy1 LazySensen Shredded Crackle"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
 	[ -s "$f" ] || curl -fsSL "$RAW/${c}Func.java" -o "$f"
 done
 mkdir -p "$DIR/src/odk/lang" "$DIR/src/org/jwildfire/base/mathlib"
-f="$DIR/src/org/jwildfire/create/tina/variation/VoronoiTools.java"
-[ -s "$f" ] || curl -fsSL "$RAW/VoronoiTools.java" -o "$f"
+for c in VoronoiTools NoiseTools; do
+	f="$DIR/src/org/jwildfire/create/tina/variation/$c.java"
+	[ -s "$f" ] || curl -fsSL "$RAW/$c.java" -o "$f"
+done
 f="$DIR/src/org/jwildfire/base/mathlib/Complex.java"
 [ -s "$f" ] || curl -fsSL "https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfire/base/mathlib/Complex.java" -o "$f"
 cat > "$DIR/src/odk/lang/FastMath.java" <<'JAVA'
@@ -154,6 +156,7 @@ public abstract class VariationFunc {
   public void setParameter(String n, double v) { throw new IllegalArgumentException(n); }
   public void init(FlameTransformationContext c, Layer l, XForm x, double amount) {}
   public int getPriority() { return 0; }
+  public boolean isStateful() { return false; }
   public void randomize() {}
   public void mutate(double a) {}
   public double mutateStep(double v, double a) { return 0; }

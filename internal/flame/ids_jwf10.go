@@ -8,7 +8,8 @@ const (
 	VarGlitchy1
 	VarLazysensen
 	VarShredded
-	NumVars // all the variations the CPU has
+	VarCrackle // variations_jwf10_crackle.go
+	NumVars    // all the variations the CPU has
 )
 
 const (
@@ -49,5 +50,10 @@ const (
 	PShreddedZBlurAmount
 	PShreddedType
 	PShreddedBlur
+	PCrackleCellsize
+	PCracklePower
+	PCrackleDistort
+	PCrackleScale
+	PCrackleZ
 	NumParams // all the parameters the CPU has
 )

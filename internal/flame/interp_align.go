@@ -266,6 +266,7 @@ var varParams = map[VarID][]ParamID{
 	VarGlitchy1:          paramRange(PGlitchy1ScaleX, PGlitchy1W),
 	VarLazysensen:        paramRange(PLazysensenScaleX, PLazysensenScaleZ),
 	VarShredded:          paramRange(PShreddedX1, PShreddedBlur),
+	VarCrackle:           paramRange(PCrackleCellsize, PCrackleZ),
 }
 
 // align is flam3_align over the keyframes src.

@@ -36,6 +36,7 @@ func jwf10DefaultParams(p *Params) {
 	p[PShreddedX1], p[PShreddedX2], p[PShreddedX3], p[PShreddedXBlurAmount] = 1, 3, 1, 0.1
 	p[PShreddedY1], p[PShreddedY2], p[PShreddedY3], p[PShreddedYBlurAmount] = 1, 3, 1, 0.1
 	p[PShreddedZ1], p[PShreddedZ2], p[PShreddedZ3], p[PShreddedZBlurAmount] = 1, 3, 1, 0.1
+	p[PCrackleCellsize], p[PCracklePower], p[PCrackleScale] = 1, 0.2, 1
 }
 
 // applyJWF10 adds plugin variation id with weight w to s, for the ids
@@ -53,6 +54,8 @@ func (s *varState) applyJWF10(id VarID, w float64, r *rng.Stream) {
 		s.pz += w * lazyMirror(s.tz, p[PLazysensenScaleZ])
 	case VarShredded:
 		s.shredded(w, r)
+	case VarCrackle:
+		s.crackle(w, r)
 	}
 }
 

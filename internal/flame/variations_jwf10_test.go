@@ -1,6 +1,7 @@
 package flame
 
 import (
+	"math"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/rng"
@@ -31,7 +32,17 @@ func jwf10RefCases() [][]jwfTerm {
 			{PShreddedZ2, "z2", 1.5}, {PShreddedZ3, "z3", 0.6}, {PShreddedZBlurAmount, "z_blur_amount", 0.4},
 			{PShreddedType, "type", typ}, {PShreddedBlur, "blur", blur}}
 	}
+	cr := func(cs, pw, d, sc, z float64) []jwfParam {
+		return []jwfParam{{PCrackleCellsize, "cellsize", cs}, {PCracklePower, "power", pw}, {PCrackleDistort, "distort", d},
+			{PCrackleScale, "scale", sc}, {PCrackleZ, "z", z}}
+	}
 	return [][]jwfTerm{
+		// crackle: the corpus's settings, no distortion, and cells beyond
+		// JWildfire's cache of 21×21 (cellsize 0.05).
+		{{id: VarCrackle, w: 1, params: cr(0.275, 0.2, 0.58, 1, 0)}},
+		{{id: VarCrackle, w: 0.8, params: cr(0.4, -0.4, 0, 0.6, 0)}},
+		{{id: VarCrackle, w: 1.2, params: cr(0.05, 0.5, 1.3, 1.4, 0.7)}},
+		{{id: VarCrackle, w: -0.7, params: cr(-0.9, 1.5, -0.8, 0.9, -2.3)}},
 		{{id: VarExBlur, w: 0.9, params: ex(0.3, 0.1, 0, 0, 0)}},
 		{{id: VarExBlur, w: 1.2, params: ex(-0.4, 0.6, 0.3, -0.2, 0.5)}},
 		{{id: VarGlitchy1, w: 0.8, params: gl(2.5, 0.3, 2, 1.5, 42, 30)}},
@@ -76,7 +87,32 @@ func TestJWF10ByHand(t *testing.T) {
 	if got, want := glitchHash(1), float64(a32)/(1<<31-1); got != want {
 		t.Errorf("glitchHash(1) = %v, want %v", got, want)
 	}
-	for _, id := range []VarID{VarExBlur, VarShredded, VarGlitchy1, VarLazysensen} {
+	// crackle with power 1 and scale 1 keeps the blurred point itself
+	// (R = 1): the sum is w·u, u on the disc of the draws; cellsize 0 adds
+	// nothing.
+	for _, c := range []struct{ cs, want float64 }{{0.7, 1}, {0, 0}} {
+		r := rng.NewStream(3)
+		q := r
+		u1, u2, u3, u4 := q.Float64(), q.Float64(), q.Float64(), q.Float64()
+		b := (u1+u2)/2 + (u3-0.5)/4
+		sn, cs := math.Sincos(2 * math.Pi * u4)
+		ps := map[ParamID]float64{PCrackleCellsize: c.cs, PCracklePower: 1, PCrackleScale: 1, PCrackleDistort: 0.6}
+		got := jwf8Map(VarCrackle, 1.5, ps, [3]float64{0.3, 0.2, 0}, [3]float64{}, &r)
+		if want := [3]float64{c.want * 1.5 * b * sn, c.want * 1.5 * b * cs, 0}; !near3(got, want, 1e-12) {
+			t.Errorf("crackle identity, cellsize %g: %v, want %v", c.cs, got, want)
+		}
+	}
+	// The noise is 0 at the lattice's corners and stays within [−1, 1].
+	if n := simplexNoise3(0, 0, 0); n != 0 {
+		t.Errorf("simplexNoise3 at the origin: %v", n)
+	}
+	for i := range 2000 {
+		v := float64(i)
+		if n := simplexNoise3(v*0.37-200, v*0.11+3, v*-0.53); math.Abs(n) > 1 {
+			t.Errorf("simplexNoise3 out of range: %v", n)
+		}
+	}
+	for _, id := range []VarID{VarExBlur, VarShredded, VarGlitchy1, VarLazysensen, VarCrackle} {
 		r := rng.NewStream(9)
 		q := r
 		jwf8Map(id, 0.8, map[ParamID]float64{PShreddedBlur: 1}, [3]float64{0.3, -0.4, 0.2}, [3]float64{}, &q)

@@ -129,7 +129,8 @@ func varTestParams() Params {
 		PExBlurDist: 0.5, PExBlurR: 0.25, PGlitchy1ScaleX: 1, PGlitchy1NX: 2, PGlitchy1ScaleY: 1, PGlitchy1NY: 2,
 		PGlitchy1NZ: 2, PGlitchy1Width: 1, PGlitchy1Seed: 42, PGlitchy1Angle: 30, PGlitchy1U: 1, PGlitchy1V: 1, PGlitchy1W: 1,
 		PLazysensenScaleX: 1, PLazysensenScaleY: 1, PShreddedX1: 1, PShreddedX2: 3, PShreddedX3: 1, PShreddedY1: 1,
-		PShreddedY2: 3, PShreddedY3: 1, PShreddedZ1: 1, PShreddedZ2: 3, PShreddedZ3: 1,
+		PShreddedY2: 3, PShreddedY3: 1, PShreddedZ1: 1, PShreddedZ2: 3, PShreddedZ3: 1, PCrackleCellsize: 0.6,
+		PCracklePower: 0.3, PCrackleDistort: 0.4, PCrackleScale: 1,
 	}
 	for id, v := range set {
 		p[id] = v

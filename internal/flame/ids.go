@@ -191,7 +191,7 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"rotate_z", "rblur", "sphereblur", "bcircle", "Spherical3D",
 	"seashell3D", "rose_wf", "pTransform", "kaleidoscope", "waveblur_wf",
 	"hexes", "falloff3", "chrysanthemum", "lazyTravis", "joukowski", "gnarly",
-	"exblur", "glitchy1", "lazysensen", "shredded", "crackle"}
+	"exblur", "glitchy1", "lazysensen", "shredded", "crackle", "plane_wf"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -467,4 +467,7 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"lazysensen_scale_x", "lazysensen_scale_y", "lazysensen_scale_z",
 	"shredded_x1", "shredded_x2", "shredded_x3", "shredded_x_blur_amount", "shredded_y1", "shredded_y2", "shredded_y3",
 	"shredded_y_blur_amount", "shredded_z1", "shredded_z2", "shredded_z3", "shredded_z_blur_amount", "shredded_type",
-	"shredded_blur", "crackle_cellsize", "crackle_power", "crackle_distort", "crackle_scale", "crackle_z"}
+	"shredded_blur", "crackle_cellsize", "crackle_power", "crackle_distort", "crackle_scale", "crackle_z",
+	"plane_wf_position", "plane_wf_size", "plane_wf_axis", "plane_wf_direct_color", "plane_wf_color_mode",
+	"plane_wf_blend_colormap", "plane_wf_displ_amount", "plane_wf_blend_displ_map", "plane_wf_calc_color_idx",
+	"plane_wf_receive_only_shadows"}

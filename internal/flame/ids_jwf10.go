@@ -9,7 +9,8 @@ const (
 	VarLazysensen
 	VarShredded
 	VarCrackle // variations_jwf10_crackle.go
-	NumVars    // all the variations the CPU has
+	VarPlaneWf
+	NumVars // all the variations the CPU has
 )
 
 const (
@@ -55,5 +56,15 @@ const (
 	PCrackleDistort
 	PCrackleScale
 	PCrackleZ
+	PPlaneWfPosition
+	PPlaneWfSize
+	PPlaneWfAxis
+	PPlaneWfDirectColor
+	PPlaneWfColorMode
+	PPlaneWfBlendColormap
+	PPlaneWfDisplAmount
+	PPlaneWfBlendDisplMap
+	PPlaneWfCalcColorIdx
+	PPlaneWfReceiveOnlyShadows
 	NumParams // all the parameters the CPU has
 )

@@ -267,6 +267,7 @@ var varParams = map[VarID][]ParamID{
 	VarLazysensen:        paramRange(PLazysensenScaleX, PLazysensenScaleZ),
 	VarShredded:          paramRange(PShreddedX1, PShreddedBlur),
 	VarCrackle:           paramRange(PCrackleCellsize, PCrackleZ),
+	VarPlaneWf:           paramRange(PPlaneWfPosition, PPlaneWfReceiveOnlyShadows),
 }
 
 // align is flam3_align over the keyframes src.

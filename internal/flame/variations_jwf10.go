@@ -37,6 +37,8 @@ func jwf10DefaultParams(p *Params) {
 	p[PShreddedY1], p[PShreddedY2], p[PShreddedY3], p[PShreddedYBlurAmount] = 1, 3, 1, 0.1
 	p[PShreddedZ1], p[PShreddedZ2], p[PShreddedZ3], p[PShreddedZBlurAmount] = 1, 3, 1, 0.1
 	p[PCrackleCellsize], p[PCracklePower], p[PCrackleScale] = 1, 0.2, 1
+	p[PPlaneWfPosition], p[PPlaneWfSize], p[PPlaneWfAxis], p[PPlaneWfDirectColor], p[PPlaneWfColorMode] = 3, 10, 2, 1, 3
+	p[PPlaneWfBlendColormap], p[PPlaneWfDisplAmount], p[PPlaneWfBlendDisplMap] = 1, 0.1, 1
 }
 
 // applyJWF10 adds plugin variation id with weight w to s, for the ids
@@ -56,6 +58,8 @@ func (s *varState) applyJWF10(id VarID, w float64, r *rng.Stream) {
 		s.shredded(w, r)
 	case VarCrackle:
 		s.crackle(w, r)
+	case VarPlaneWf:
+		s.planeWf(w, r)
 	}
 }
 
@@ -183,5 +187,37 @@ func (s *varState) shredded(w float64, r *rng.Stream) {
 		s.pz += az + bz*z
 	} else {
 		s.pz += az + bz
+	}
+}
+
+// unhonouredParam10 is unhonouredParam for these variations.
+func unhonouredParam10(id VarID, p *Params) string {
+	if id == VarPlaneWf && ftoi(p[PPlaneWfDirectColor]) > 0 { // colour from the plane's u, v (or an image)
+		return "plane_wf_direct_color"
+	}
+	return ""
+}
+
+// planeWf: a uniformly random point of the square of side size on the
+// plane at position along the axis (0: xy, 1: yz, 2: zx), ignoring the
+// input point. Its maps need image files (a displacement and colour map),
+// which a file without their names does not use.
+func (s *varState) planeWf(w float64, r *rng.Stream) {
+	p := s.p
+	a, b := 0.5-r.Float64(), 0.5-r.Float64()
+	pos, size := p[PPlaneWfPosition], p[PPlaneWfSize]
+	switch min(max(ftoi(p[PPlaneWfAxis]), 0), 2) {
+	case 0:
+		s.px += w * a * size
+		s.py += w * b * size
+		s.pz += w * pos
+	case 1:
+		s.px += w * pos
+		s.py += w * a * size
+		s.pz += w * b * size
+	default:
+		s.px += w * a * size
+		s.py += w * pos
+		s.pz += w * b * size
 	}
 }

@@ -2,6 +2,7 @@ package flame
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/rng"
@@ -117,5 +118,46 @@ func TestJWF10ByHand(t *testing.T) {
 		q := r
 		jwf8Map(id, 0.8, map[ParamID]float64{PShreddedBlur: 1}, [3]float64{0.3, -0.4, 0.2}, [3]float64{}, &q)
 		checkDraws(t, VarNames[id], r, q, int(varDraws[id]))
+	}
+}
+
+// plane_wf by hand: a point of the size×size square on the plane at
+// position along each axis, whatever the input.
+func TestJWF10PlaneWf(t *testing.T) {
+	for axis, want := range [][3]float64{{0, 1, 2}, {1, 2, 0}, {0, 2, 1}} { // where a, b, position go
+		r := rng.NewStream(5)
+		q := r
+		a, b := 0.5-q.Float64(), 0.5-q.Float64()
+		vals := [3]float64{a * 4, b * 4, 0.7}
+		ps := map[ParamID]float64{PPlaneWfAxis: float64(axis), PPlaneWfSize: 4, PPlaneWfPosition: 0.7}
+		got := jwf8Map(VarPlaneWf, 1.5, ps, [3]float64{3, -2, 9}, [3]float64{}, &r)
+		var w [3]float64
+		for k, at := range want {
+			w[int(at)] = 1.5 * vals[k]
+		}
+		if !near3(got, w, 1e-12) {
+			t.Errorf("plane_wf axis %d: %v, want %v", axis, got, w)
+		}
+	}
+}
+
+// plane_wf as JWildfire writes it parses strictly with its colour and
+// maps off, and is refused strictly with either on.
+func TestJWF10PlaneWfStrict(t *testing.T) {
+	const base = `plane_wf="1.0" plane_wf_fx_priority="0" plane_wf_position="0.0" plane_wf_size="10.0" plane_wf_axis="0" ` +
+		`plane_wf_color_mode="2" plane_wf_blend_colormap="1" plane_wf_displ_amount="0.1" plane_wf_blend_displ_map="1" ` +
+		`plane_wf_calc_color_idx="0" plane_wf_receive_only_shadows="0" `
+	for _, c := range []struct {
+		extra string
+		ok    bool
+	}{
+		{`plane_wf_direct_color="0" plane_wf_colormap_filename="" plane_wf_displ_map_filename=""`, true},
+		{`plane_wf_direct_color="1" plane_wf_colormap_filename="" plane_wf_displ_map_filename=""`, false},
+		{`plane_wf_direct_color="0" plane_wf_colormap_filename="" plane_wf_displ_map_filename="d.png"`, false},
+	} {
+		_, ws, err := Parse(strings.NewReader(stageFlame(base+c.extra)), "p.flame", ParseOptions{Strict: true})
+		if (err == nil) != c.ok {
+			t.Errorf("%s: err %v, want ok %v (warnings %v)", c.extra, err, c.ok, ws)
+		}
 	}
 }

@@ -130,7 +130,7 @@ func varTestParams() Params {
 		PGlitchy1NZ: 2, PGlitchy1Width: 1, PGlitchy1Seed: 42, PGlitchy1Angle: 30, PGlitchy1U: 1, PGlitchy1V: 1, PGlitchy1W: 1,
 		PLazysensenScaleX: 1, PLazysensenScaleY: 1, PShreddedX1: 1, PShreddedX2: 3, PShreddedX3: 1, PShreddedY1: 1,
 		PShreddedY2: 3, PShreddedY3: 1, PShreddedZ1: 1, PShreddedZ2: 3, PShreddedZ3: 1, PCrackleCellsize: 0.6,
-		PCracklePower: 0.3, PCrackleDistort: 0.4, PCrackleScale: 1,
+		PCracklePower: 0.3, PCrackleDistort: 0.4, PCrackleScale: 1, PPlaneWfPosition: 0.5, PPlaneWfSize: 2,
 	}
 	for id, v := range set {
 		p[id] = v

@@ -10,6 +10,7 @@ const (
 	VarShredded
 	VarCrackle // variations_jwf10_crackle.go
 	VarPlaneWf
+	VarTqmirror
 	NumVars // all the variations the CPU has
 )
 
@@ -66,5 +67,27 @@ const (
 	PPlaneWfBlendDisplMap
 	PPlaneWfCalcColorIdx
 	PPlaneWfReceiveOnlyShadows
+	PTqmirrorPreset
+	PTqmirrorA
+	PTqmirrorB
+	PTqmirrorC
+	PTqmirrorD
+	PTqmirrorE
+	PTqmirrorF
+	PTqmirrorG
+	PTqmirrorH
+	PTqmirrorI
+	PTqmirrorJ
+	PTqmirrorK
+	PTqmirrorL
+	PTqmirrorM
+	PTqmirrorN
+	PTqmirrorO
+	PTqmirrorP
+	PTqmirrorQ
+	PTqmirrorR
+	PTqmirrorS
+	PTqmirrorType
+	PTqmirrorMode
 	NumParams // all the parameters the CPU has
 )

@@ -268,6 +268,7 @@ var varParams = map[VarID][]ParamID{
 	VarShredded:          paramRange(PShreddedX1, PShreddedBlur),
 	VarCrackle:           paramRange(PCrackleCellsize, PCrackleZ),
 	VarPlaneWf:           paramRange(PPlaneWfPosition, PPlaneWfReceiveOnlyShadows),
+	VarTqmirror:          paramRange(PTqmirrorPreset, PTqmirrorMode),
 }
 
 // align is flam3_align over the keyframes src.

@@ -39,6 +39,10 @@ func jwf10DefaultParams(p *Params) {
 	p[PCrackleCellsize], p[PCracklePower], p[PCrackleScale] = 1, 0.2, 1
 	p[PPlaneWfPosition], p[PPlaneWfSize], p[PPlaneWfAxis], p[PPlaneWfDirectColor], p[PPlaneWfColorMode] = 3, 10, 2, 1, 3
 	p[PPlaneWfBlendColormap], p[PPlaneWfDisplAmount], p[PPlaneWfBlendDisplMap] = 1, 0.1, 1
+	for id := PTqmirrorA; id <= PTqmirrorK; id++ { // preset 0
+		p[id] = 1
+	}
+	p[PTqmirrorR], p[PTqmirrorS] = 1, 1
 }
 
 // applyJWF10 adds plugin variation id with weight w to s, for the ids
@@ -60,6 +64,8 @@ func (s *varState) applyJWF10(id VarID, w float64, r *rng.Stream) {
 		s.crackle(w, r)
 	case VarPlaneWf:
 		s.planeWf(w, r)
+	case VarTqmirror:
+		s.tqmirror(w)
 	}
 }
 
@@ -219,5 +225,49 @@ func (s *varState) planeWf(w float64, r *rng.Stream) {
 		s.px += w * a * size
 		s.py += w * pos
 		s.pz += w * b * size
+	}
+}
+
+// tqmirror (Nic Anderson's, JWildfire's): points past (l, m) by more than
+// the weight times (d, e) are swapped across y = x (type 0) or kept (type
+// 1), scaled by (r, s); those below (n, o) are moved by the weight times
+// (f, g); the rest are flipped across y = x, scaled by (h, i), inside the
+// box the weight times (a, b, c) bounds with q, l and p, or scaled by (j,
+// k) outside it, signs by mode. Only the two branches that say so are
+// weighted. preset is read but not applied: JWildfire applies it only as
+// it is set, and writes the letters after it, which then decide.
+func (s *varState) tqmirror(w float64) {
+	p := s.p
+	x, y := s.tx, s.ty
+	if w*p[PTqmirrorD]+x < p[PTqmirrorL] || w*p[PTqmirrorE]+y < p[PTqmirrorM] { // too far
+		if javaInt(min(max(p[PTqmirrorType], 0), 1)) != 0 {
+			s.px += x * p[PTqmirrorR]
+			s.py += y * p[PTqmirrorS]
+		} else {
+			s.px += y * p[PTqmirrorR]
+			s.py += x * p[PTqmirrorS]
+		}
+		return
+	}
+	if x < p[PTqmirrorN] && y < p[PTqmirrorO] {
+		s.px += x + w*p[PTqmirrorF]
+		s.py += y + w*p[PTqmirrorG]
+		return
+	}
+	in := x+p[PTqmirrorQ] < w && y < w*p[PTqmirrorA] && x+w*p[PTqmirrorB] > p[PTqmirrorL] && y+w*p[PTqmirrorC] > p[PTqmirrorP]
+	fx, fy := -y*p[PTqmirrorH], -x*p[PTqmirrorI] // mode 0 and 1 inside
+	ox, oy := x*p[PTqmirrorJ], y*p[PTqmirrorK]   // mode 0 outside
+	switch javaInt(min(max(p[PTqmirrorMode], 0), 2)) {
+	case 1:
+		ox, oy = -ox, -oy
+	case 2:
+		fx, oy = -fx, -oy
+	}
+	if in {
+		s.px += fx
+		s.py += fy
+	} else {
+		s.px += ox
+		s.py += oy
 	}
 }

@@ -37,7 +37,25 @@ func jwf10RefCases() [][]jwfTerm {
 		return []jwfParam{{PCrackleCellsize, "cellsize", cs}, {PCracklePower, "power", pw}, {PCrackleDistort, "distort", d},
 			{PCrackleScale, "scale", sc}, {PCrackleZ, "z", z}}
 	}
-	return [][]jwfTerm{
+	tq := func(vals []float64, typ, mode float64) []jwfParam {
+		ps := []jwfParam{{PTqmirrorPreset, "preset", 0}}
+		for i, v := range vals {
+			ps = append(ps, jwfParam{PTqmirrorA + ParamID(i), string(rune('a' + i)), v})
+		}
+		return append(ps, jwfParam{PTqmirrorType, "type", typ}, jwfParam{PTqmirrorMode, "mode", mode})
+	}
+	//          a    b    c    d    e    f    g     h    i    j    k    l     m     n    o    p    q    r    s
+	tqv := []float64{1.2, 0.8, 1.5, 0.9, 1.1, 0.3, -0.4, 1.3, 0.7, 0.9, 1.2, -0.5, -0.8, 0.1, 0.2, -0.3, 0.2, 1.1, 0.9}
+	far := append([]float64(nil), tqv...)
+	far[11], far[12] = 0.5, 0.4 // l, m: more points too far
+	cs := [][]jwfTerm{
+		{{id: VarTqmirror, w: 0.9, params: tq(tqv, 0, 0)}},
+		{{id: VarTqmirror, w: 1.3, params: tq(tqv, 1, 1)}},
+		{{id: VarTqmirror, w: 1.7, params: tq(tqv, 0, 2)}},
+		{{id: VarTqmirror, w: 0.8, params: tq(far, 0, 1)}},
+		{{id: VarTqmirror, w: 1.1, params: tq(far, 1, 2.6)}},
+	}
+	return append(cs, [][]jwfTerm{
 		// crackle: the corpus's settings, no distortion, and cells beyond
 		// JWildfire's cache of 21×21 (cellsize 0.05).
 		{{id: VarCrackle, w: 1, params: cr(0.275, 0.2, 0.58, 1, 0)}},
@@ -61,7 +79,7 @@ func jwf10RefCases() [][]jwfTerm {
 		// JWildfire's mirrors the affine point the variations after it read,
 		// procgen's only its own term.
 		{{id: VarExBlur, w: 0.3}, {id: VarGlitchy1, w: 0.6}, {id: VarShredded, w: 0.4, params: sh(1, 1)}},
-	}
+	}...)
 }
 
 // By hand: lazysensen's bands, glitchy1's hash and the draws.

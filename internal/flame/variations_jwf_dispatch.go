@@ -62,7 +62,7 @@ func (s *varState) applyJWF(id VarID, w float64, r *rng.Stream) {
 		s.applyJWF9i(id, w, r)
 	case VarChrysanthemum, VarLazyTravis, VarJoukowski, VarGnarly:
 		s.applyJWF9j(id, w, r)
-	case VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf:
+	case VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror:
 		s.applyJWF10(id, w, r)
 	}
 }

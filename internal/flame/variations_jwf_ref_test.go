@@ -61,7 +61,7 @@ var jwfClass = map[VarID]string{
 	VarKaleidoscope: "KaleidoscopeFunc", VarWaveblurWf: "WaveBlurWFFunc", VarHexes: "HexesFunc", VarFalloff3: "Falloff3Func",
 	VarChrysanthemum: "ChrysanthemumFunc", VarLazyTravis: "LazyTravisFunc",
 	VarExBlur: "ExBlurFunc", VarGlitchy1: "Glitchy1Func", VarLazysensen: "LazySensenFunc", VarShredded: "ShreddedFunc",
-	VarCrackle: "CrackleFunc",
+	VarCrackle: "CrackleFunc", VarTqmirror: "TQMirrorFunc",
 	// falloff, rotate_y, rotate_z, rblur, sphereblur, bcircle and
 	// Spherical3D are Fractorium's: TestJWF9gByHand pins them.
 	// waves2b is not here: its class needs the colt library's Bessel J1,

@@ -131,6 +131,8 @@ func varTestParams() Params {
 		PLazysensenScaleX: 1, PLazysensenScaleY: 1, PShreddedX1: 1, PShreddedX2: 3, PShreddedX3: 1, PShreddedY1: 1,
 		PShreddedY2: 3, PShreddedY3: 1, PShreddedZ1: 1, PShreddedZ2: 3, PShreddedZ3: 1, PCrackleCellsize: 0.6,
 		PCracklePower: 0.3, PCrackleDistort: 0.4, PCrackleScale: 1, PPlaneWfPosition: 0.5, PPlaneWfSize: 2,
+		PTqmirrorA: 1, PTqmirrorB: 1, PTqmirrorC: 1, PTqmirrorD: 1, PTqmirrorE: 1, PTqmirrorF: 1, PTqmirrorG: 1, PTqmirrorH: 1,
+		PTqmirrorI: 1, PTqmirrorJ: 1, PTqmirrorK: 1, PTqmirrorR: 1, PTqmirrorS: 1,
 	}
 	for id, v := range set {
 		p[id] = v

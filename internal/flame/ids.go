@@ -191,7 +191,7 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"rotate_z", "rblur", "sphereblur", "bcircle", "Spherical3D",
 	"seashell3D", "rose_wf", "pTransform", "kaleidoscope", "waveblur_wf",
 	"hexes", "falloff3", "chrysanthemum", "lazyTravis", "joukowski", "gnarly",
-	"exblur", "glitchy1", "lazysensen", "shredded", "crackle", "plane_wf", "tqmirror"}
+	"exblur", "glitchy1", "lazysensen", "shredded", "crackle", "plane_wf", "tqmirror", "trig"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -472,4 +472,6 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"plane_wf_blend_colormap", "plane_wf_displ_amount", "plane_wf_blend_displ_map", "plane_wf_calc_color_idx",
 	"plane_wf_receive_only_shadows", "tqmirror_preset",
 	"tqmirror_a", "tqmirror_b", "tqmirror_c", "tqmirror_d", "tqmirror_e", "tqmirror_f", "tqmirror_g", "tqmirror_h", "tqmirror_i", "tqmirror_j", "tqmirror_k", "tqmirror_l", "tqmirror_m", "tqmirror_n", "tqmirror_o", "tqmirror_p", "tqmirror_q", "tqmirror_r", "tqmirror_s",
-	"tqmirror_type", "tqmirror_mode"}
+	"tqmirror_type", "tqmirror_mode",
+	"trig_reciprocalpow", "trig_log_dividepow", "trig_sqrtpow", "trig_exppow", "trig_logpow", "trig_asinhpow", "trig_acoshpow", "trig_atanhpow", "trig_asinpow",
+	"trig_acospow", "trig_atanpow", "trig_sinpow", "trig_cospow", "trig_tanpow", "trig_sinhpow", "trig_coshpow", "trig_tanhpow"}

@@ -11,6 +11,7 @@ const (
 	VarCrackle // variations_jwf10_crackle.go
 	VarPlaneWf
 	VarTqmirror
+	VarTrig // post_trig: variations_jwf10_trig.go
 	NumVars // all the variations the CPU has
 )
 
@@ -89,5 +90,22 @@ const (
 	PTqmirrorS
 	PTqmirrorType
 	PTqmirrorMode
+	PTrigReciprocal
+	PTrigLogDivide
+	PTrigSqrt
+	PTrigExp
+	PTrigLog
+	PTrigAsinh
+	PTrigAcosh
+	PTrigAtanh
+	PTrigAsin
+	PTrigAcos
+	PTrigAtan
+	PTrigSin
+	PTrigCos
+	PTrigTan
+	PTrigSinh
+	PTrigCosh
+	PTrigTanh
 	NumParams // all the parameters the CPU has
 )

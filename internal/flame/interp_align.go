@@ -269,6 +269,7 @@ var varParams = map[VarID][]ParamID{
 	VarCrackle:           paramRange(PCrackleCellsize, PCrackleZ),
 	VarPlaneWf:           paramRange(PPlaneWfPosition, PPlaneWfReceiveOnlyShadows),
 	VarTqmirror:          paramRange(PTqmirrorPreset, PTqmirrorMode),
+	VarTrig:              paramRange(PTrigReciprocal, PTrigTanh),
 }
 
 // align is flam3_align over the keyframes src.

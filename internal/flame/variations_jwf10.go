@@ -43,6 +43,7 @@ func jwf10DefaultParams(p *Params) {
 		p[id] = 1
 	}
 	p[PTqmirrorR], p[PTqmirrorS] = 1, 1
+	p[PTrigReciprocal] = 1
 }
 
 // applyJWF10 adds plugin variation id with weight w to s, for the ids
@@ -66,6 +67,8 @@ func (s *varState) applyJWF10(id VarID, w float64, r *rng.Stream) {
 		s.planeWf(w, r)
 	case VarTqmirror:
 		s.tqmirror(w)
+	case VarTrig:
+		s.trig(w, r)
 	}
 }
 

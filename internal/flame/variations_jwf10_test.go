@@ -55,6 +55,30 @@ func jwf10RefCases() [][]jwfTerm {
 		{{id: VarTqmirror, w: 0.8, params: tq(far, 0, 1)}},
 		{{id: VarTqmirror, w: 1.1, params: tq(far, 1, 2.6)}},
 	}
+	// post_trig: each function alone (after the stages it follows), then
+	// mixes, on the sum a linear3D leaves. JWildfire draws for the square
+	// root and the acosh only where they are on: the cases with acosh on
+	// have the square root on too, so that both take the same draws.
+	trigNames := []string{"reciprocalpow", "log_dividepow", "sqrtpow", "exppow", "logpow", "asinhpow", "acoshpow",
+		"atanhpow", "asinpow", "acospow", "atanpow", "sinpow", "cospow", "tanpow", "sinhpow", "coshpow", "tanhpow"}
+	trig := func(w float64, on map[int]float64) []jwfTerm {
+		var ps []jwfParam
+		for i, n := range trigNames {
+			ps = append(ps, jwfParam{PTrigReciprocal + ParamID(i), n, on[i]})
+		}
+		return []jwfTerm{{id: VarLinear3D, w: 1.1}, {id: VarTrig, w: w, params: ps, post: true}}
+	}
+	for i := range trigNames {
+		on := map[int]float64{i: 1.3}
+		if i == 6 { // acosh
+			on[2] = 0.8
+		}
+		cs = append(cs, trig(0.9, on))
+	}
+	cs = append(cs, trig(1.2, map[int]float64{0: 1, 1: 0.7, 2: -1.1, 3: 0.4, 4: 0.9}),
+		trig(0.8, map[int]float64{2: 1, 5: 0.5, 6: -0.7, 7: 1.2, 8: 0.3, 9: -0.4, 10: 0.6, 11: 0.2, 12: -0.9, 13: 0.3,
+			14: 0.5, 15: -0.2, 16: 0.8}),
+		trig(1.1, map[int]float64{0: 1, 11: 0.6, 12: -0.6})) // the exponents cancel: the first stages' result stays
 	return append(cs, [][]jwfTerm{
 		// crackle: the corpus's settings, no distortion, and cells beyond
 		// JWildfire's cache of 21×21 (cellsize 0.05).
@@ -177,5 +201,27 @@ func TestJWF10PlaneWfStrict(t *testing.T) {
 		if (err == nil) != c.ok {
 			t.Errorf("%s: err %v, want ok %v (warnings %v)", c.extra, err, c.ok, ws)
 		}
+	}
+}
+
+// JWildfire's post_trig is read as the post stage of trig, its parameters
+// as trig's.
+func TestJWF10PostTrigParse(t *testing.T) {
+	gs, ws, err := Parse(strings.NewReader(stageFlame(`linear="1" post_trig="0.8" post_trig_fx_priority="1" `+
+		`post_trig_reciprocalpow="0" post_trig_sinpow="0.5"`)), "t.flame", ParseOptions{Strict: true})
+	if err != nil {
+		t.Fatal(err, ws)
+	}
+	x := gs[0].Xforms[0]
+	if len(x.Stages) != 1 || x.Stages[0] != (StageTerm{Post: true, ID: VarTrig, Weight: 0.8}) {
+		t.Errorf("stages %+v", x.Stages)
+	}
+	if x.Params[PTrigSin] != 0.5 || x.Params[PTrigReciprocal] != 0 {
+		t.Errorf("sinpow %v, reciprocalpow %v", x.Params[PTrigSin], x.Params[PTrigReciprocal])
+	}
+	// A post_ variation moved to JWildfire's pre stage is not what procgen runs.
+	if _, _, err := Parse(strings.NewReader(stageFlame(`linear="1" post_trig="0.8" post_trig_fx_priority="-1"`)),
+		"t.flame", ParseOptions{Strict: true}); err == nil || !strings.Contains(err.Error(), "post_trig_fx_priority") {
+		t.Errorf("post_trig_fx_priority -1: %v", err)
 	}
 }

@@ -62,7 +62,8 @@ func (s *varState) applyJWF(id VarID, w float64, r *rng.Stream) {
 		s.applyJWF9i(id, w, r)
 	case VarChrysanthemum, VarLazyTravis, VarJoukowski, VarGnarly:
 		s.applyJWF9j(id, w, r)
-	case VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror:
+	case VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror,
+		VarTrig:
 		s.applyJWF10(id, w, r)
 	}
 }

@@ -61,7 +61,7 @@ var jwfClass = map[VarID]string{
 	VarKaleidoscope: "KaleidoscopeFunc", VarWaveblurWf: "WaveBlurWFFunc", VarHexes: "HexesFunc", VarFalloff3: "Falloff3Func",
 	VarChrysanthemum: "ChrysanthemumFunc", VarLazyTravis: "LazyTravisFunc",
 	VarExBlur: "ExBlurFunc", VarGlitchy1: "Glitchy1Func", VarLazysensen: "LazySensenFunc", VarShredded: "ShreddedFunc",
-	VarCrackle: "CrackleFunc", VarTqmirror: "TQMirrorFunc",
+	VarCrackle: "CrackleFunc", VarTqmirror: "TQMirrorFunc", VarTrig: "PostTrigFunc",
 	// falloff, rotate_y, rotate_z, rblur, sphereblur, bcircle and
 	// Spherical3D are Fractorium's: TestJWF9gByHand pins them.
 	// waves2b is not here: its class needs the colt library's Bessel J1,
@@ -79,6 +79,7 @@ type jwfTerm struct {
 	id     VarID
 	w      float64
 	params []jwfParam
+	post   bool // a post_ stage in procgen (JWildfire's priority 1, after the others)
 }
 
 // jwfCases are the variations (alone, with parameters, and in sums) that
@@ -211,6 +212,10 @@ func jwfCases() [][]jwfTerm {
 			tm.params = []jwfParam{{PJuliaqPower, "power", 3}}
 		case VarMobiusFr, VarBwraps, VarTarget, VarPowBlock: // defaults differ from the class's (or are random there)
 			tm.params = jwf9Defaults(id)
+		case VarTrig: // post_trig reads the sum: a linear3D's
+			tm.post = true
+			cs = append(cs, []jwfTerm{{id: VarLinear3D, w: 1.1}, tm})
+			continue
 		}
 		cs = append(cs, []jwfTerm{tm})
 	}
@@ -245,7 +250,11 @@ func TestJWildfireReference(t *testing.T) {
 			x := newXform(0)
 			var line strings.Builder
 			for _, tm := range terms {
-				x.Vars = append(x.Vars, VarTerm{ID: tm.id, Weight: tm.w})
+				if tm.post {
+					x.Stages = append(x.Stages, StageTerm{Post: true, ID: tm.id, Weight: tm.w})
+				} else {
+					x.Vars = append(x.Vars, VarTerm{ID: tm.id, Weight: tm.w})
+				}
 				fmt.Fprintf(&line, " %s %.17g %d", jwfClass[tm.id], tm.w, len(tm.params))
 				for _, p := range tm.params {
 					x.Params[p.id] = p.v

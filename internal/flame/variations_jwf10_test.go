@@ -225,3 +225,22 @@ func TestJWF10PostTrigParse(t *testing.T) {
 		t.Errorf("post_trig_fx_priority -1: %v", err)
 	}
 }
+
+// The kernels have none of these: a genome using one renders on the CPU
+// whole (--device auto), the refusing name reported.
+func TestJWF10CPUOnly(t *testing.T) {
+	for _, id := range []VarID{VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror, VarTrig} {
+		x := newXform(0)
+		x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: id, Weight: 0.5}}
+		g := &Genome{Xforms: []Xform{x}}
+		if name, ok := pluginVar(&g.Xforms[0]); !ok || name != VarNames[id] || !genomeUsesPluginVars(g) {
+			t.Errorf("%s: pluginVar %q %v, genomeUsesPluginVars %v", VarNames[id], name, ok, genomeUsesPluginVars(g))
+		}
+	}
+	x := newXform(0)
+	x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}}
+	x.Stages = []StageTerm{{Post: true, ID: VarTrig, Weight: 1}}
+	if name, ok := pluginVar(&x); !ok || name != "post_trig" {
+		t.Errorf("post_trig stage: pluginVar %q %v", name, ok)
+	}
+}

@@ -191,7 +191,7 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"rotate_z", "rblur", "sphereblur", "bcircle", "Spherical3D",
 	"seashell3D", "rose_wf", "pTransform", "kaleidoscope", "waveblur_wf",
 	"hexes", "falloff3", "chrysanthemum", "lazyTravis", "joukowski", "gnarly",
-	"exblur", "glitchy1", "lazysensen", "shredded", "crackle", "plane_wf", "tqmirror", "trig"}
+	"exblur", "glitchy1", "lazysensen", "shredded", "crackle", "plane_wf", "tqmirror", "trig", "scrambly"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -474,4 +474,5 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"tqmirror_a", "tqmirror_b", "tqmirror_c", "tqmirror_d", "tqmirror_e", "tqmirror_f", "tqmirror_g", "tqmirror_h", "tqmirror_i", "tqmirror_j", "tqmirror_k", "tqmirror_l", "tqmirror_m", "tqmirror_n", "tqmirror_o", "tqmirror_p", "tqmirror_q", "tqmirror_r", "tqmirror_s",
 	"tqmirror_type", "tqmirror_mode",
 	"trig_reciprocalpow", "trig_log_dividepow", "trig_sqrtpow", "trig_exppow", "trig_logpow", "trig_asinhpow", "trig_acoshpow", "trig_atanhpow", "trig_asinpow",
-	"trig_acospow", "trig_atanpow", "trig_sinpow", "trig_cospow", "trig_tanpow", "trig_sinhpow", "trig_coshpow", "trig_tanhpow"}
+	"trig_acospow", "trig_atanpow", "trig_sinpow", "trig_cospow", "trig_tanpow", "trig_sinhpow", "trig_coshpow", "trig_tanhpow",
+	"scrambly_l", "scrambly_seed", "scrambly_byrows", "scrambly_cellsize"}

@@ -12,6 +12,7 @@ const (
 	VarPlaneWf
 	VarTqmirror
 	VarTrig // post_trig: variations_jwf10_trig.go
+	VarScrambly
 	NumVars // all the variations the CPU has
 )
 
@@ -107,5 +108,9 @@ const (
 	PTrigSinh
 	PTrigCosh
 	PTrigTanh
+	PScramblyL
+	PScramblySeed
+	PScramblyByrows
+	PScramblyCellsize
 	NumParams // all the parameters the CPU has
 )

@@ -270,6 +270,7 @@ var varParams = map[VarID][]ParamID{
 	VarPlaneWf:           paramRange(PPlaneWfPosition, PPlaneWfReceiveOnlyShadows),
 	VarTqmirror:          paramRange(PTqmirrorPreset, PTqmirrorMode),
 	VarTrig:              paramRange(PTrigReciprocal, PTrigTanh),
+	VarScrambly:          paramRange(PScramblyL, PScramblyCellsize),
 }
 
 // align is flam3_align over the keyframes src.

@@ -44,6 +44,7 @@ func jwf10DefaultParams(p *Params) {
 	}
 	p[PTqmirrorR], p[PTqmirrorS] = 1, 1
 	p[PTrigReciprocal] = 1
+	p[PScramblyL], p[PScramblySeed], p[PScramblyCellsize] = 3, 51, 0.1
 }
 
 // applyJWF10 adds plugin variation id with weight w to s, for the ids
@@ -69,6 +70,8 @@ func (s *varState) applyJWF10(id VarID, w float64, r *rng.Stream) {
 		s.tqmirror(w)
 	case VarTrig:
 		s.trig(w, r)
+	case VarScrambly:
+		s.scrambly(w)
 	}
 }
 

@@ -79,6 +79,20 @@ func jwf10RefCases() [][]jwfTerm {
 		trig(0.8, map[int]float64{2: 1, 5: 0.5, 6: -0.7, 7: 1.2, 8: 0.3, 9: -0.4, 10: 0.6, 11: 0.2, 12: -0.9, 13: 0.3,
 			14: 0.5, 15: -0.2, 16: 0.8}),
 		trig(1.1, map[int]float64{0: 1, 11: 0.6, 12: -0.6})) // the exponents cancel: the first stages' result stays
+	// scrambly: the shift (seeds 0..50), the shuffle of the grid and by
+	// rows, sizes clamped to 3..25, points outside the square.
+	sc := func(l, seed, byrows, cellsize float64) []jwfParam {
+		return []jwfParam{{PScramblyL, "l", l}, {PScramblySeed, "seed", seed}, {PScramblyByrows, "byrows", byrows},
+			{PScramblyCellsize, "cellsize", cellsize}}
+	}
+	cs = append(cs, [][]jwfTerm{
+		{{id: VarScrambly, w: 0.9, params: sc(4, 7, 0, 3)}},
+		{{id: VarScrambly, w: 1.1, params: sc(-25, 51, 0, 4.6)}},
+		{{id: VarScrambly, w: 0.8, params: sc(30, 1234567, 0, 5)}},
+		{{id: VarScrambly, w: 1.2, params: sc(6.4, -77, 1, 3.7)}},
+		{{id: VarScrambly, w: 0.7, params: sc(1, 200, 1, 2.5)}},
+		{{id: VarScrambly, w: 1.3, params: sc(9, 99, 0, 0.8)}},
+	}...)
 	return append(cs, [][]jwfTerm{
 		// crackle: the corpus's settings, no distortion, and cells beyond
 		// JWildfire's cache of 21×21 (cellsize 0.05).
@@ -229,7 +243,7 @@ func TestJWF10PostTrigParse(t *testing.T) {
 // The kernels have none of these: a genome using one renders on the CPU
 // whole (--device auto), the refusing name reported.
 func TestJWF10CPUOnly(t *testing.T) {
-	for _, id := range []VarID{VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror, VarTrig} {
+	for _, id := range []VarID{VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror, VarTrig, VarScrambly} {
 		x := newXform(0)
 		x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: id, Weight: 0.5}}
 		g := &Genome{Xforms: []Xform{x}}

@@ -133,6 +133,7 @@ func varTestParams() Params {
 		PCracklePower: 0.3, PCrackleDistort: 0.4, PCrackleScale: 1, PPlaneWfPosition: 0.5, PPlaneWfSize: 2,
 		PTqmirrorA: 1, PTqmirrorB: 1, PTqmirrorC: 1, PTqmirrorD: 1, PTqmirrorE: 1, PTqmirrorF: 1, PTqmirrorG: 1, PTqmirrorH: 1,
 		PTqmirrorI: 1, PTqmirrorJ: 1, PTqmirrorK: 1, PTqmirrorR: 1, PTqmirrorS: 1,
+		PScramblyL: 4, PScramblySeed: 77, PScramblyCellsize: 2,
 	}
 	for id, v := range set {
 		p[id] = v

@@ -13,6 +13,9 @@ const (
 	VarTqmirror
 	VarTrig // post_trig: variations_jwf10_trig.go
 	VarScrambly
+	// farblur reads the sum of the variations applied before it, which run
+	// in ID order: it stays the last (TestJWF10Farblur).
+	VarFarblur
 	NumVars // all the variations the CPU has
 )
 
@@ -112,5 +115,11 @@ const (
 	PScramblySeed
 	PScramblyByrows
 	PScramblyCellsize
+	PFarblurX
+	PFarblurY
+	PFarblurZ
+	PFarblurXOrigin
+	PFarblurYOrigin
+	PFarblurZOrigin
 	NumParams // all the parameters the CPU has
 )

@@ -271,6 +271,7 @@ var varParams = map[VarID][]ParamID{
 	VarTqmirror:          paramRange(PTqmirrorPreset, PTqmirrorMode),
 	VarTrig:              paramRange(PTrigReciprocal, PTrigTanh),
 	VarScrambly:          paramRange(PScramblyL, PScramblyCellsize),
+	VarFarblur:           paramRange(PFarblurX, PFarblurZOrigin),
 }
 
 // align is flam3_align over the keyframes src.

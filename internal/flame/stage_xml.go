@@ -39,7 +39,9 @@ func (fp *flameParser) stageAttr(ext *xformExt, name, value string, line int) (o
 			continue
 		}
 		n, known := names[base]
-		if !known || n.isVar && n.v == VarPreBlur { // pre_blur is a stage of its own
+		// pre_blur is a stage of its own; farblur reads the sum of the
+		// variations, which a stage does not have.
+		if !known || n.isVar && (n.v == VarPreBlur || n.v == VarFarblur) {
 			return false, nil
 		}
 		v, perr := parseFloat(value)

@@ -18,6 +18,7 @@ import (
 //
 //	exblur   u1..u4 u5 u6: radius factor u1+u2+u3+u4−2, angles 2π·u5, 2π·u6
 //	shredded u1 u2 u3    : the x, y, z blur angles 2π·u (drawn whatever blur is)
+//	farblur  u1..u4 u5 u6: radius factor u1+u2+u3+u4−2, angles 2π·u5, 2π·u6
 //
 // exblur's radius factor is, in JWildfire, the sum of the last four draws
 // of a ring the variation keeps across iterations (each call replaces one);
@@ -45,6 +46,7 @@ func jwf10DefaultParams(p *Params) {
 	p[PTqmirrorR], p[PTqmirrorS] = 1, 1
 	p[PTrigReciprocal] = 1
 	p[PScramblyL], p[PScramblySeed], p[PScramblyCellsize] = 3, 51, 0.1
+	p[PFarblurX], p[PFarblurY], p[PFarblurZ] = 1, 1, 1
 }
 
 // applyJWF10 adds plugin variation id with weight w to s, for the ids
@@ -72,6 +74,8 @@ func (s *varState) applyJWF10(id VarID, w float64, r *rng.Stream) {
 		s.trig(w, r)
 	case VarScrambly:
 		s.scrambly(w)
+	case VarFarblur:
+		s.farblur(w, r)
 	}
 }
 
@@ -276,4 +280,24 @@ func (s *varState) tqmirror(w float64) {
 		s.px += ox
 		s.py += oy
 	}
+}
+
+// farblur (Zephyrtronium's, JWildfire's): a spherical blur of the sum of
+// the xform's variations so far, around (x_origin, y_origin, z_origin),
+// of radius the weight times the squared distance from it times a
+// bell-shaped factor (as exblur's, four fresh draws), scaled per axis by
+// x, y, z. JWildfire runs it where the file writes it (its files write
+// farblur_fx_priority="0", the normal stage), so it reads the variations
+// written before it; procgen applies variations in ID order, farblur's
+// last, so a file that writes another variation after farblur is
+// reported as not honoured (parse_xform.go).
+func (s *varState) farblur(w float64, r *rng.Stream) {
+	p := s.p
+	dx, dy, dz := s.px-p[PFarblurXOrigin], s.py-p[PFarblurYOrigin], s.pz-p[PFarblurZOrigin]
+	rr := w * (dx*dx + dy*dy + dz*dz) * (r.Float64() + r.Float64() + r.Float64() + r.Float64() - 2)
+	su, cu := math.Sincos(r.Float64() * 2 * math.Pi)
+	sv, cv := math.Sincos(r.Float64() * 2 * math.Pi)
+	s.px += p[PFarblurX] * rr * sv * cu
+	s.py += p[PFarblurY] * rr * sv * su
+	s.pz += p[PFarblurZ] * rr * cv
 }

@@ -93,6 +93,17 @@ func jwf10RefCases() [][]jwfTerm {
 		{{id: VarScrambly, w: 0.7, params: sc(1, 200, 1, 2.5)}},
 		{{id: VarScrambly, w: 1.3, params: sc(9, 99, 0, 0.8)}},
 	}...)
+	fb := func(x, y, z, x0, y0, z0 float64) []jwfParam {
+		return []jwfParam{{PFarblurX, "x", x}, {PFarblurY, "y", y}, {PFarblurZ, "z", z}, {PFarblurXOrigin, "x_origin", x0},
+			{PFarblurYOrigin, "y_origin", y0}, {PFarblurZOrigin, "z_origin", z0}}
+	}
+	// farblur reads the sum: a linear3D's, and julia3D's with spherical3D's.
+	cs = append(cs, [][]jwfTerm{
+		{{id: VarLinear3D, w: 0.9}, {id: VarFarblur, w: 0.2, params: fb(1, 1, 1, 0, 0, 0)}},
+		{{id: VarLinear3D, w: 1.2}, {id: VarFarblur, w: -0.6, params: fb(0.7, -1.3, 0.4, 0.3, -0.2, 0.5)}},
+		{{id: VarJulia3D, w: 0.8, params: []jwfParam{{PJulia3DPower, "power", 3}}}, {id: VarSpherical3D, w: 0.4},
+			{id: VarFarblur, w: 0.35, params: fb(1.1, 0.9, -0.8, -0.4, 0.1, 0)}},
+	}...)
 	return append(cs, [][]jwfTerm{
 		// crackle: the corpus's settings, no distortion, and cells beyond
 		// JWildfire's cache of 21×21 (cellsize 0.05).
@@ -243,7 +254,7 @@ func TestJWF10PostTrigParse(t *testing.T) {
 // The kernels have none of these: a genome using one renders on the CPU
 // whole (--device auto), the refusing name reported.
 func TestJWF10CPUOnly(t *testing.T) {
-	for _, id := range []VarID{VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror, VarTrig, VarScrambly} {
+	for _, id := range []VarID{VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror, VarTrig, VarScrambly, VarFarblur} {
 		x := newXform(0)
 		x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: id, Weight: 0.5}}
 		g := &Genome{Xforms: []Xform{x}}
@@ -256,5 +267,32 @@ func TestJWF10CPUOnly(t *testing.T) {
 	x.Stages = []StageTerm{{Post: true, ID: VarTrig, Weight: 1}}
 	if name, ok := pluginVar(&x); !ok || name != "post_trig" {
 		t.Errorf("post_trig stage: pluginVar %q %v", name, ok)
+	}
+}
+
+// farblur reads the sum of the variations before it: procgen applies them
+// in ID order, so farblur must stay the last ID, and a file that writes a
+// variation after it (JWildfire's farblur would not see that one) is
+// reported.
+func TestJWF10Farblur(t *testing.T) {
+	if VarFarblur != NumVars-1 {
+		t.Errorf("farblur is ID %d of %d: variations after it would be summed after it", VarFarblur, NumVars)
+	}
+	for _, c := range []struct {
+		xf string
+		ok bool
+	}{
+		{`linear3D="1" sphericalN="0.5" farblur="0.1" farblur_fx_priority="0"`, true},
+		{`linear3D="1" farblur="0.1" shift="0"`, true}, // a zero weight changes nothing
+		{`linear3D="1" farblur="0.1" shift="0.3"`, false},
+		{`linear3D="1" post_farblur="0.1"`, false}, // not a stage: a stage has no sum
+	} {
+		gs, ws, err := Parse(strings.NewReader(stageFlame(c.xf)), "f.flame", ParseOptions{Strict: true})
+		if (err == nil) != c.ok {
+			t.Errorf("%s: err %v, want ok %v", c.xf, err, c.ok)
+		}
+		if err == nil && gs[0].Xforms[0].Vars[len(gs[0].Xforms[0].Vars)-1].ID != VarFarblur {
+			t.Errorf("%s: farblur not applied last: %v (%v)", c.xf, gs[0].Xforms[0].Vars, ws)
+		}
 	}
 }

@@ -62,7 +62,7 @@ var jwfClass = map[VarID]string{
 	VarChrysanthemum: "ChrysanthemumFunc", VarLazyTravis: "LazyTravisFunc",
 	VarExBlur: "ExBlurFunc", VarGlitchy1: "Glitchy1Func", VarLazysensen: "LazySensenFunc", VarShredded: "ShreddedFunc",
 	VarCrackle: "CrackleFunc", VarTqmirror: "TQMirrorFunc", VarTrig: "PostTrigFunc",
-	VarScrambly: "ScramblyFunc",
+	VarScrambly: "ScramblyFunc", VarFarblur: "FarBlurFunc",
 	// falloff, rotate_y, rotate_z, rblur, sphereblur, bcircle and
 	// Spherical3D are Fractorium's: TestJWF9gByHand pins them.
 	// waves2b is not here: its class needs the colt library's Bessel J1,
@@ -217,6 +217,9 @@ func jwfCases() [][]jwfTerm {
 			tm.post = true
 			cs = append(cs, []jwfTerm{{id: VarLinear3D, w: 1.1}, tm})
 			continue
+		case VarFarblur: // reads the sum
+			cs = append(cs, []jwfTerm{{id: VarLinear3D, w: 1.1}, tm})
+			continue
 		}
 		cs = append(cs, []jwfTerm{tm})
 	}
@@ -276,6 +279,10 @@ func TestJWildfireReference(t *testing.T) {
 				}
 				if tm.id == VarExBlur { // JWildfire's init takes the four, its transform a fifth for later
 					draws = append(draws, 0.5)
+				}
+				if tm.id == VarFarblur { // the same, the fifth before the two angles
+					n := len(draws)
+					draws = append(draws[:n-2:n-2], 0.5, draws[n-2], draws[n-1])
 				}
 			}
 			fmt.Fprintf(&in, "%.17g %.17g %.17g %d", pt[0], pt[1], pt[2], len(draws))

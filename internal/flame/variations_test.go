@@ -133,7 +133,7 @@ func varTestParams() Params {
 		PCracklePower: 0.3, PCrackleDistort: 0.4, PCrackleScale: 1, PPlaneWfPosition: 0.5, PPlaneWfSize: 2,
 		PTqmirrorA: 1, PTqmirrorB: 1, PTqmirrorC: 1, PTqmirrorD: 1, PTqmirrorE: 1, PTqmirrorF: 1, PTqmirrorG: 1, PTqmirrorH: 1,
 		PTqmirrorI: 1, PTqmirrorJ: 1, PTqmirrorK: 1, PTqmirrorR: 1, PTqmirrorS: 1,
-		PScramblyL: 4, PScramblySeed: 77, PScramblyCellsize: 2,
+		PScramblyL: 4, PScramblySeed: 77, PScramblyCellsize: 2, PFarblurX: 1, PFarblurY: 1, PFarblurZ: 1,
 	}
 	for id, v := range set {
 		p[id] = v
@@ -350,15 +350,15 @@ func TestVarAllImplemented(t *testing.T) {
 			t.Errorf("%s has no reference formula", VarNames[id])
 		}
 		terms := []VarTerm{{id, 1}}
-		if id == VarPreBlur {
-			terms = append(terms, VarTerm{VarLinear, 1}) // pre_blur only shows through another
+		if id == VarPreBlur || id == VarFarblur {
+			terms = append(terms, VarTerm{VarLinear, 1}) // pre_blur, farblur only show through another
 		}
 		x := varTestXform(varTestCoefs, p, terms...)
 		nonzero := false
 		for _, pt := range varTestPoints {
 			r := rng.NewStream(7)
 			gx, gy, _ := ApplyXform(x, pt[0], pt[1], &r)
-			if id == VarPreBlur {
+			if id == VarPreBlur || id == VarFarblur {
 				tx, ty := x.Coefs.Apply(pt[0], pt[1])
 				gx, gy = gx-tx, gy-ty
 			}

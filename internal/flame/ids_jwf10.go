@@ -14,7 +14,8 @@ const (
 	VarTrig // post_trig: variations_jwf10_trig.go
 	VarScrambly
 	// farblur reads the sum of the variations applied before it, which run
-	// in ID order: it stays the last (TestJWF10Farblur).
+	// in ID order: it stays the last, a later set moving it with NumVars
+	// (TestJWF10Farblur).
 	VarFarblur
 	NumVars // all the variations the CPU has
 )

@@ -276,7 +276,8 @@ func TestJWF10CPUOnly(t *testing.T) {
 // reported.
 func TestJWF10Farblur(t *testing.T) {
 	if VarFarblur != NumVars-1 {
-		t.Errorf("farblur is ID %d of %d: variations after it would be summed after it", VarFarblur, NumVars)
+		t.Errorf("farblur is ID %d of %d: the variations after it would not be in the sum it blurs; move it last, with NumVars",
+			VarFarblur, NumVars)
 	}
 	for _, c := range []struct {
 		xf string

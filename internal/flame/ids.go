@@ -191,7 +191,7 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"rotate_z", "rblur", "sphereblur", "bcircle", "Spherical3D",
 	"seashell3D", "rose_wf", "pTransform", "kaleidoscope", "waveblur_wf",
 	"hexes", "falloff3", "chrysanthemum", "lazyTravis", "joukowski", "gnarly",
-	"exblur", "glitchy1", "lazysensen", "shredded", "crackle", "plane_wf", "tqmirror", "trig", "scrambly", "farblur"}
+	"exblur", "glitchy1", "lazysensen", "shredded", "crackle", "plane_wf", "tqmirror", "trig", "scrambly", "sym_ng15", "farblur"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -476,4 +476,5 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"trig_reciprocalpow", "trig_log_dividepow", "trig_sqrtpow", "trig_exppow", "trig_logpow", "trig_asinhpow", "trig_acoshpow", "trig_atanhpow", "trig_asinpow",
 	"trig_acospow", "trig_atanpow", "trig_sinpow", "trig_cospow", "trig_tanpow", "trig_sinhpow", "trig_coshpow", "trig_tanhpow",
 	"scrambly_l", "scrambly_seed", "scrambly_byrows", "scrambly_cellsize",
-	"farblur_x", "farblur_y", "farblur_z", "farblur_x_origin", "farblur_y_origin", "farblur_z_origin"}
+	"farblur_x", "farblur_y", "farblur_z", "farblur_x_origin", "farblur_y_origin", "farblur_z_origin",
+	"sym_ng15_radius", "sym_ng15_stepx", "sym_ng15_stepy"}

@@ -13,6 +13,7 @@ const (
 	VarTqmirror
 	VarTrig // post_trig: variations_jwf10_trig.go
 	VarScrambly
+	VarSymNg15
 	// farblur reads the sum of the variations applied before it, which run
 	// in ID order: it stays the last, a later set moving it with NumVars
 	// (TestJWF10Farblur).
@@ -122,5 +123,8 @@ const (
 	PFarblurXOrigin
 	PFarblurYOrigin
 	PFarblurZOrigin
+	PSymNg15Radius
+	PSymNg15Stepx
+	PSymNg15Stepy
 	NumParams // all the parameters the CPU has
 )

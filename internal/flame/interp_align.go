@@ -272,6 +272,7 @@ var varParams = map[VarID][]ParamID{
 	VarTrig:              paramRange(PTrigReciprocal, PTrigTanh),
 	VarScrambly:          paramRange(PScramblyL, PScramblyCellsize),
 	VarFarblur:           paramRange(PFarblurX, PFarblurZOrigin),
+	VarSymNg15:           paramRange(PSymNg15Radius, PSymNg15Stepy),
 }
 
 // align is flam3_align over the keyframes src.

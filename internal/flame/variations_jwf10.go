@@ -19,6 +19,7 @@ import (
 //	exblur   u1..u4 u5 u6: radius factor u1+u2+u3+u4−2, angles 2π·u5, 2π·u6
 //	shredded u1 u2 u3    : the x, y, z blur angles 2π·u (drawn whatever blur is)
 //	farblur  u1..u4 u5 u6: radius factor u1+u2+u3+u4−2, angles 2π·u5, 2π·u6
+//	sym_ng15 u1          : map k = trunc(12·u1) of its twelve
 //
 // exblur's radius factor is, in JWildfire, the sum of the last four draws
 // of a ring the variation keeps across iterations (each call replaces one);
@@ -76,6 +77,8 @@ func (s *varState) applyJWF10(id VarID, w float64, r *rng.Stream) {
 		s.scrambly(w)
 	case VarFarblur:
 		s.farblur(w, r)
+	case VarSymNg15:
+		s.symNg15(w, r)
 	}
 }
 
@@ -300,4 +303,31 @@ func (s *varState) farblur(w float64, r *rng.Stream) {
 	s.px += p[PFarblurX] * rr * sv * cu
 	s.py += p[PFarblurY] * rr * sv * su
 	s.pz += p[PFarblurZ] * rr * cv
+}
+
+// symNg15Maps are sym_ng15's six linear parts (a, b, d, e of x' = a·x +
+// b·y, y' = d·x + e·y): quarter turn and reflections at multiples of 30°,
+// with the plugin's 0.866 for cos 30°. Maps 0..5 shift by −step/2, maps
+// 6..11 repeat them shifted by +step/2.
+var symNg15Maps = [6][4]float64{
+	{0, 1, -1, 0}, {0, -1, -1, 0}, {0.866, -0.5, 0.5, 0.866},
+	{0.866, 0.5, 0.5, -0.866}, {-0.866, -0.5, 0.5, -0.866}, {-0.866, 0.5, 0.5, 0.866},
+}
+
+// symNg15 (Jesus Sosa's sym_ng15, JWildfire's): the point moved by
+// (√(radius²/2), the same) then mapped by one of twelve maps picked at
+// random (JWildfire draws it from Java's Math.random, not the flame's
+// generator; here from the stream).
+func (s *varState) symNg15(w float64, r *rng.Stream) {
+	p := s.p
+	k := min(int(12*r.Float64()), 11)
+	sp := math.Sqrt(p[PSymNg15Radius] * p[PSymNg15Radius] / 2)
+	x, y := s.tx+sp, s.ty+sp
+	m := &symNg15Maps[k%6]
+	dx, dy := -p[PSymNg15Stepx]/2, -p[PSymNg15Stepy]/2
+	if k >= 6 {
+		dx, dy = -dx, -dy
+	}
+	s.px += w * (m[0]*x + m[1]*y + dx)
+	s.py += w * (m[2]*x + m[3]*y + dy)
 }

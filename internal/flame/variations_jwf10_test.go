@@ -254,7 +254,7 @@ func TestJWF10PostTrigParse(t *testing.T) {
 // The kernels have none of these: a genome using one renders on the CPU
 // whole (--device auto), the refusing name reported.
 func TestJWF10CPUOnly(t *testing.T) {
-	for _, id := range []VarID{VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror, VarTrig, VarScrambly, VarFarblur} {
+	for _, id := range []VarID{VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror, VarTrig, VarScrambly, VarFarblur, VarSymNg15} {
 		x := newXform(0)
 		x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: id, Weight: 0.5}}
 		g := &Genome{Xforms: []Xform{x}}
@@ -295,5 +295,36 @@ func TestJWF10Farblur(t *testing.T) {
 		if err == nil && gs[0].Xforms[0].Vars[len(gs[0].Xforms[0].Vars)-1].ID != VarFarblur {
 			t.Errorf("%s: farblur not applied last: %v (%v)", c.xf, gs[0].Xforms[0].Vars, ws)
 		}
+	}
+}
+
+// sym_ng15 by hand: each of the twelve maps (picked by the draw) of the
+// point moved by √(radius²/2) on both axes, shifted by ∓step/2.
+func TestJWF10SymNg15(t *testing.T) {
+	const c = 0.866
+	ps := map[ParamID]float64{PSymNg15Radius: 0.5, PSymNg15Stepx: 1.6, PSymNg15Stepy: -0.4}
+	sp := math.Sqrt(0.5 * 0.5 / 2)
+	x, y := 0.3+sp, -0.7+sp
+	lin := [6][2]float64{{y, -x}, {-y, -x}, {c*x - y/2, x/2 + c*y}, {c*x + y/2, x/2 - c*y}, {-c*x - y/2, x/2 - c*y}, {-c*x + y/2, x/2 + c*y}}
+	seen := map[int]bool{}
+	for seed := uint64(1); len(seen) < 12 && seed < 1000; seed++ {
+		r := rng.NewStream(seed)
+		q := r
+		k := int(12 * q.Float64())
+		seen[k] = true
+		sh := [2]float64{-0.8, 0.2}
+		if k >= 6 {
+			sh = [2]float64{0.8, -0.2}
+		}
+		want := [3]float64{1.5 * (lin[k%6][0] + sh[0]), 1.5 * (lin[k%6][1] + sh[1]), 0}
+		if got := jwf8Map(VarSymNg15, 1.5, ps, [3]float64{0.3, -0.7, 0.9}, [3]float64{}, &r); !near3(got, want, 1e-12) {
+			t.Errorf("sym_ng15 map %d: %v, want %v", k, got, want)
+		}
+		if r != q {
+			t.Errorf("sym_ng15: not one draw")
+		}
+	}
+	if len(seen) < 12 {
+		t.Errorf("sym_ng15: saw maps %v only", seen)
 	}
 }

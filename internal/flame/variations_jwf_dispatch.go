@@ -63,7 +63,7 @@ func (s *varState) applyJWF(id VarID, w float64, r *rng.Stream) {
 	case VarChrysanthemum, VarLazyTravis, VarJoukowski, VarGnarly:
 		s.applyJWF9j(id, w, r)
 	case VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror,
-		VarTrig, VarScrambly, VarFarblur:
+		VarTrig, VarScrambly, VarFarblur, VarSymNg15:
 		s.applyJWF10(id, w, r)
 	}
 }

@@ -30,7 +30,7 @@ PowBlock Loonie2 Hypershift Ennepers2 EScale Pyramid Line SphericalN Lozi Henon 
 SuperShape3D EMotion Hypertile3D2 Cubic_3D Collideoscope Asteria
 SeaShell3D RoseWF PTransform Kaleidoscope WaveBlurWF
 Hexes AbstractFalloff3 Falloff3 Chrysanthemum LazyTravis
-ExBlur Glitchy1 LazySensen Shredded Crackle TQMirror PostTrig Scrambly FarBlur"
+ExBlur Glitchy1 LazySensen Shredded Crackle TQMirror PostTrig Scrambly FarBlur MaurerRose"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -157,6 +157,7 @@ public abstract class VariationFunc {
   public void init(FlameTransformationContext c, Layer l, XForm x, double amount) {}
   public int getPriority() { return 0; }
   public boolean isStateful() { return false; }
+  public boolean enableRandomizeButton() { return true; }
   public void randomize() {}
   public void mutate(double a) {}
   public double mutateStep(double v, double a) { return 0; }

@@ -191,7 +191,7 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"rotate_z", "rblur", "sphereblur", "bcircle", "Spherical3D",
 	"seashell3D", "rose_wf", "pTransform", "kaleidoscope", "waveblur_wf",
 	"hexes", "falloff3", "chrysanthemum", "lazyTravis", "joukowski", "gnarly",
-	"exblur", "glitchy1", "lazysensen", "shredded", "crackle", "plane_wf", "tqmirror", "trig", "scrambly", "sym_ng15", "farblur"}
+	"exblur", "glitchy1", "lazysensen", "shredded", "crackle", "plane_wf", "tqmirror", "trig", "scrambly", "sym_ng15", "maurer_rose", "farblur"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -477,4 +477,6 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"trig_acospow", "trig_atanpow", "trig_sinpow", "trig_cospow", "trig_tanpow", "trig_sinhpow", "trig_coshpow", "trig_tanhpow",
 	"scrambly_l", "scrambly_seed", "scrambly_byrows", "scrambly_cellsize",
 	"farblur_x", "farblur_y", "farblur_z", "farblur_x_origin", "farblur_y_origin", "farblur_z_origin",
-	"sym_ng15_radius", "sym_ng15_stepx", "sym_ng15_stepy"}
+	"sym_ng15_radius", "sym_ng15_stepx", "sym_ng15_stepy",
+	"maurer_rose_kn", "maurer_rose_kd", "maurer_rose_c", "maurer_rose_line_offset_degrees", "maurer_rose_line_count", "maurer_rose_show_lines",
+	"maurer_rose_show_points", "maurer_rose_show_curve", "maurer_rose_line_thickness", "maurer_rose_point_thickness", "maurer_rose_curve_thickness"}

@@ -14,6 +14,7 @@ const (
 	VarTrig // post_trig: variations_jwf10_trig.go
 	VarScrambly
 	VarSymNg15
+	VarMaurerRose
 	// farblur reads the sum of the variations applied before it, which run
 	// in ID order: it stays the last, a later set moving it with NumVars
 	// (TestJWF10Farblur).
@@ -126,5 +127,16 @@ const (
 	PSymNg15Radius
 	PSymNg15Stepx
 	PSymNg15Stepy
+	PMaurerRoseKn
+	PMaurerRoseKd
+	PMaurerRoseC
+	PMaurerRoseLineOffsetDegrees
+	PMaurerRoseLineCount
+	PMaurerRoseShowLines
+	PMaurerRoseShowPoints
+	PMaurerRoseShowCurve
+	PMaurerRoseLineThickness
+	PMaurerRosePointThickness
+	PMaurerRoseCurveThickness
 	NumParams // all the parameters the CPU has
 )

@@ -273,6 +273,7 @@ var varParams = map[VarID][]ParamID{
 	VarScrambly:          paramRange(PScramblyL, PScramblyCellsize),
 	VarFarblur:           paramRange(PFarblurX, PFarblurZOrigin),
 	VarSymNg15:           paramRange(PSymNg15Radius, PSymNg15Stepy),
+	VarMaurerRose:        paramRange(PMaurerRoseKn, PMaurerRoseCurveThickness),
 }
 
 // align is flam3_align over the keyframes src.

@@ -20,6 +20,8 @@ import (
 //	shredded u1 u2 u3    : the x, y, z blur angles 2π·u (drawn whatever blur is)
 //	farblur  u1..u4 u5 u6: radius factor u1+u2+u3+u4−2, angles 2π·u5, 2π·u6
 //	sym_ng15 u1          : map k = trunc(12·u1) of its twelve
+//	maurer_rose u1..u4   : u1 picks line, point or curve; u2, u3 the jitter
+//	                       (the point's radius and angle); u4 where on the line
 //
 // exblur's radius factor is, in JWildfire, the sum of the last four draws
 // of a ring the variation keeps across iterations (each call replaces one);
@@ -48,6 +50,9 @@ func jwf10DefaultParams(p *Params) {
 	p[PTrigReciprocal] = 1
 	p[PScramblyL], p[PScramblySeed], p[PScramblyCellsize] = 3, 51, 0.1
 	p[PFarblurX], p[PFarblurY], p[PFarblurZ] = 1, 1, 1
+	p[PMaurerRoseKn], p[PMaurerRoseKd], p[PMaurerRoseLineOffsetDegrees], p[PMaurerRoseLineCount] = 2, 1, 71, 360
+	p[PMaurerRoseShowLines], p[PMaurerRoseShowCurve] = 1, 0.05
+	p[PMaurerRoseLineThickness], p[PMaurerRosePointThickness], p[PMaurerRoseCurveThickness] = 0.5, 3, 1
 }
 
 // applyJWF10 adds plugin variation id with weight w to s, for the ids
@@ -79,6 +84,8 @@ func (s *varState) applyJWF10(id VarID, w float64, r *rng.Stream) {
 		s.farblur(w, r)
 	case VarSymNg15:
 		s.symNg15(w, r)
+	case VarMaurerRose:
+		s.maurerRose(w, r)
 	}
 }
 

@@ -104,6 +104,20 @@ func jwf10RefCases() [][]jwfTerm {
 		{{id: VarJulia3D, w: 0.8, params: []jwfParam{{PJulia3DPower, "power", 3}}}, {id: VarSpherical3D, w: 0.4},
 			{id: VarFarblur, w: 0.35, params: fb(1.1, 0.9, -0.8, -0.4, 0.1, 0)}},
 	}...)
+	// maurer_rose's end points and curve (its lines draw from Java's
+	// Math.random: TestJWF10MaurerRose).
+	mr := func(kn, kd, c, off, count, pts, curve, pth, cth float64) []jwfParam {
+		return []jwfParam{{PMaurerRoseKn, "kn", kn}, {PMaurerRoseKd, "kd", kd}, {PMaurerRoseC, "c", c},
+			{PMaurerRoseLineOffsetDegrees, "line_offset_degrees", off}, {PMaurerRoseLineCount, "line_count", count},
+			{PMaurerRoseShowLines, "show_lines", 0}, {PMaurerRoseShowPoints, "show_points", pts},
+			{PMaurerRoseShowCurve, "show_curve", curve}, {PMaurerRosePointThickness, "point_thickness", pth},
+			{PMaurerRoseCurveThickness, "curve_thickness", cth}}
+	}
+	cs = append(cs, [][]jwfTerm{
+		{{id: VarMaurerRose, w: 0.9, params: mr(3, 1, 0, 71, 360, 1, 0, 3, 1)}},
+		{{id: VarMaurerRose, w: 1.2, params: mr(5, 2, 0.3, 29, 120, 1, 1, 0, 2.5)}},
+		{{id: VarMaurerRose, w: 0.7, params: mr(7, 3, -0.2, 97, 500, 0, 1, 2, 0)}},
+	}...)
 	return append(cs, [][]jwfTerm{
 		// crackle: the corpus's settings, no distortion, and cells beyond
 		// JWildfire's cache of 21×21 (cellsize 0.05).
@@ -254,7 +268,7 @@ func TestJWF10PostTrigParse(t *testing.T) {
 // The kernels have none of these: a genome using one renders on the CPU
 // whole (--device auto), the refusing name reported.
 func TestJWF10CPUOnly(t *testing.T) {
-	for _, id := range []VarID{VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror, VarTrig, VarScrambly, VarFarblur, VarSymNg15} {
+	for _, id := range []VarID{VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror, VarTrig, VarScrambly, VarFarblur, VarSymNg15, VarMaurerRose} {
 		x := newXform(0)
 		x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: id, Weight: 0.5}}
 		g := &Genome{Xforms: []Xform{x}}
@@ -326,5 +340,31 @@ func TestJWF10SymNg15(t *testing.T) {
 	}
 	if len(seen) < 12 {
 		t.Errorf("sym_ng15: saw maps %v only", seen)
+	}
+}
+
+// maurer_rose's lines by hand: the point u4 of the way from the step's
+// first end point to its second, jittered by u2, u3 (the class draws u4
+// from Java's Math.random, which the harness cannot script).
+func TestJWF10MaurerRose(t *testing.T) {
+	ps := map[ParamID]float64{PMaurerRoseKn: 3, PMaurerRoseKd: 2, PMaurerRoseC: 0.1, PMaurerRoseLineOffsetDegrees: 53,
+		PMaurerRoseLineCount: 200, PMaurerRoseShowLines: 1, PMaurerRoseShowCurve: 0, PMaurerRoseLineThickness: 2}
+	rose := func(th float64) (float64, float64) {
+		rr := math.Cos(1.5*th) + 0.1
+		return rr * math.Cos(th), rr * math.Sin(th)
+	}
+	step := 53.0 / 180 * math.Pi
+	for i, pt := range [][2]float64{{0.3, -0.7}, {-1.4, 0.25}, {0.05, 0.9}, {2.2, 1.3}} {
+		r := rng.NewStream(uint64(i) + 40)
+		q := r
+		_, u2, u3, u4 := q.Float64(), q.Float64(), q.Float64(), q.Float64()
+		th := math.Floor(200*step/(2*math.Pi)*math.Atan2(pt[1], pt[0])/step) * step
+		x1, y1 := rose(th)
+		x2, y2 := rose(th + step)
+		want := [3]float64{1.3 * (x1 + u4*(x2-x1) + (u2-0.5)*0.02), 1.3 * (y1 + u4*(y2-y1) + (u3-0.5)*0.02), 0}
+		if got := jwf8Map(VarMaurerRose, 1.3, ps, [3]float64{pt[0], pt[1], 0}, [3]float64{}, &r); !near3(got, want, 1e-12) {
+			t.Errorf("maurer_rose line at %v: %v, want %v", pt, got, want)
+		}
+		checkDraws(t, "maurer_rose", r, q, 0)
 	}
 }

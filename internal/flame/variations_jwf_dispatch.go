@@ -63,7 +63,8 @@ func (s *varState) applyJWF(id VarID, w float64, r *rng.Stream) {
 	case VarChrysanthemum, VarLazyTravis, VarJoukowski, VarGnarly:
 		s.applyJWF9j(id, w, r)
 	case VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror,
-		VarTrig, VarScrambly, VarFarblur, VarSymNg15:
+		VarTrig, VarScrambly, VarFarblur, VarSymNg15,
+		VarMaurerRose:
 		s.applyJWF10(id, w, r)
 	}
 }

@@ -134,7 +134,8 @@ func varTestParams() Params {
 		PTqmirrorA: 1, PTqmirrorB: 1, PTqmirrorC: 1, PTqmirrorD: 1, PTqmirrorE: 1, PTqmirrorF: 1, PTqmirrorG: 1, PTqmirrorH: 1,
 		PTqmirrorI: 1, PTqmirrorJ: 1, PTqmirrorK: 1, PTqmirrorR: 1, PTqmirrorS: 1,
 		PScramblyL: 4, PScramblySeed: 77, PScramblyCellsize: 2, PFarblurX: 1, PFarblurY: 1, PFarblurZ: 1,
-		PSymNg15Radius: 0.4,
+		PSymNg15Radius: 0.4, PMaurerRoseKn: 2, PMaurerRoseKd: 1, PMaurerRoseLineOffsetDegrees: 71, PMaurerRoseLineCount: 360,
+		PMaurerRoseShowLines: 1,
 	}
 	for id, v := range set {
 		p[id] = v

@@ -30,7 +30,7 @@ PowBlock Loonie2 Hypershift Ennepers2 EScale Pyramid Line SphericalN Lozi Henon 
 SuperShape3D EMotion Hypertile3D2 Cubic_3D Collideoscope Asteria
 SeaShell3D RoseWF PTransform Kaleidoscope WaveBlurWF
 Hexes AbstractFalloff3 Falloff3 Chrysanthemum LazyTravis
-ExBlur Glitchy1 LazySensen Shredded Crackle TQMirror PostTrig Scrambly FarBlur MaurerRose"
+ExBlur Glitchy1 LazySensen Shredded Crackle TQMirror PostTrig Scrambly FarBlur MaurerRose PRose3D"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
@@ -59,6 +59,7 @@ public class Tools {
   public static int FTOI(double v) { return v > 0 ? (int) (v + 0.5) : v < 0 ? (int) (v - 0.5) : 0; }
   public static double limitValue(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
   public static int limitValue(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+  public static int randomInt(int n) { return (int) (Math.random() * n); } // class defaults only: the cases set what they use
 }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/base/mathlib"
@@ -129,6 +130,7 @@ public class FlameTransformationContext {
   public double random() { return draws[next++]; }
   public int random(int n) { return (int) (random() * n); }
   public boolean isPreserveZCoordinate() { return false; }
+  public FlameTransformationContext getRandGen() { return this; }
 }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"

@@ -15,6 +15,7 @@ const (
 	VarScrambly
 	VarSymNg15
 	VarMaurerRose
+	VarPRose3D
 	// farblur reads the sum of the variations applied before it, which run
 	// in ID order: it stays the last, a later set moving it with NumVars
 	// (TestJWF10Farblur).
@@ -138,5 +139,21 @@ const (
 	PMaurerRoseLineThickness
 	PMaurerRosePointThickness
 	PMaurerRoseCurveThickness
+	PPRose3DL
+	PPRose3DK
+	PPRose3DC
+	PPRose3DZ1
+	PPRose3DZ2
+	PPRose3DRefSc
+	PPRose3DOpt
+	PPRose3DOptSc
+	PPRose3DOpt3
+	PPRose3DTransp
+	PPRose3DDist
+	PPRose3DWagsc
+	PPRose3DSrvsc
+	PPRose3DF
+	PPRose3DWigsc
+	PPRose3DOffset
 	NumParams // all the parameters the CPU has
 )

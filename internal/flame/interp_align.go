@@ -274,6 +274,7 @@ var varParams = map[VarID][]ParamID{
 	VarFarblur:           paramRange(PFarblurX, PFarblurZOrigin),
 	VarSymNg15:           paramRange(PSymNg15Radius, PSymNg15Stepy),
 	VarMaurerRose:        paramRange(PMaurerRoseKn, PMaurerRoseCurveThickness),
+	VarPRose3D:           paramRange(PPRose3DL, PPRose3DOffset),
 }
 
 // align is flam3_align over the keyframes src.

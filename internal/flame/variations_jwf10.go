@@ -20,6 +20,7 @@ import (
 //	shredded u1 u2 u3    : the x, y, z blur angles 2π·u (drawn whatever blur is)
 //	farblur  u1..u4 u5 u6: radius factor u1+u2+u3+u4−2, angles 2π·u5, 2π·u6
 //	sym_ng15 u1          : map k = trunc(12·u1) of its twelve
+//	pRose3D  u1 u2       : u1 < transp² with u2 < ½ draws the reflection
 //	maurer_rose u1..u4   : u1 picks line, point or curve; u2, u3 the jitter
 //	                       (the point's radius and angle); u4 where on the line
 //
@@ -53,6 +54,10 @@ func jwf10DefaultParams(p *Params) {
 	p[PMaurerRoseKn], p[PMaurerRoseKd], p[PMaurerRoseLineOffsetDegrees], p[PMaurerRoseLineCount] = 2, 1, 71, 360
 	p[PMaurerRoseShowLines], p[PMaurerRoseShowCurve] = 1, 0.05
 	p[PMaurerRoseLineThickness], p[PMaurerRosePointThickness], p[PMaurerRoseCurveThickness] = 0.5, 3, 1
+	// pRose3D's k is random in JWildfire (3 plus a draw of [0, 10) or of
+	// 0..14); 8 here. Its files set it.
+	p[PPRose3DL], p[PPRose3DK], p[PPRose3DZ1], p[PPRose3DZ2], p[PPRose3DRefSc] = 1, 8, 1, 1, 1
+	p[PPRose3DOpt], p[PPRose3DOptSc], p[PPRose3DTransp], p[PPRose3DDist], p[PPRose3DF] = 1, 1, 0.5, 1, 3
 }
 
 // applyJWF10 adds plugin variation id with weight w to s, for the ids
@@ -86,6 +91,8 @@ func (s *varState) applyJWF10(id VarID, w float64, r *rng.Stream) {
 		s.symNg15(w, r)
 	case VarMaurerRose:
 		s.maurerRose(w, r)
+	case VarPRose3D:
+		s.pRose3D(w, r)
 	}
 }
 

@@ -69,3 +69,68 @@ func (s *varState) maurerRose(w float64, r *rng.Stream) {
 	s.px += w * ox
 	s.py += w * oy
 }
+
+// pRose3D (Larry Berlin's, JWildfire's): the polar rose of k petals and
+// length l drawn at the point's angle, lifted in z by a blend of waves of
+// the point's radius (opt, opt3 pick and blend them), ripples along the
+// rim (f, wigsc, offset) and dist; with opt or opt3 negative, a share
+// transp² of the points (half of those draws) go to a reflection below,
+// scaled by refSc in x and y and by z2 in z.
+func (s *varState) pRose3D(w float64, r *rng.Stream) {
+	p := s.p
+	ghostPrep, side := r.Float64(), r.Float64()
+	length, petals, k := p[PPRose3DL], p[PPRose3DK], p[PPRose3DK]
+	smooth12, smooth3 := min(math.Abs(p[PPRose3DOpt]), 2), min(math.Abs(p[PPRose3DOpt3]), 1)
+	opScale, wagScale, curveScale := math.Abs(p[PPRose3DOptSc]), p[PPRose3DWagsc], p[PPRose3DSrvsc]
+	rad := math.Hypot(s.tx, s.ty)
+	// The curves read l before a zero l becomes 10⁻⁶, as JWildfire's.
+	c1, c2, c3 := rad/length, (rad/length)*(rad/length), (rad-length*0.5)/length
+	c4 := c2 * c2
+	th := math.Atan2(s.ty, s.tx)
+	optDir := math.Copysign(1, p[PPRose3DOpt])
+	if p[PPRose3DOpt3] < 0 {
+		optDir = -1
+	}
+	if length == 0 {
+		length = 1e-6
+	}
+	if math.Abs(petals) < 1e-4 {
+		petals = math.Copysign(1e-4, k)
+	}
+	cycle := 2 * math.Pi / k
+	if k == 0 {
+		cycle = 2 * math.Pi / (k + 1e-6)
+	}
+	wig := th/cycle*p[PPRose3DF]*2*math.Pi*0.5 + p[PPRose3DOffset]*cycle
+	wag2 := math.Sin(c2*math.Pi*opScale) + wagScale*0.4*rad + curveScale*0.5*math.Cos(c3*math.Pi)
+	wag := math.Sin(c1*math.Pi*opScale) + wagScale*0.4*rad + curveScale*0.5*math.Cos(c3*math.Pi)
+	wag3 := math.Sin(c4*math.Pi*opScale) + wagScale*rad*rad*0.4 + curveScale*0.5*math.Sin(c2*math.Pi)
+	if optDir < 0 { // the two curve terms swap
+		wag = math.Sin(c1*math.Pi*opScale) + wagScale*0.4*rad + curveScale*0.5*math.Sin(c2*math.Pi)
+		wag3 = math.Sin(c4*math.Pi*opScale) + wagScale*rad*rad*0.4 + curveScale*0.5*math.Cos(c3*math.Pi)
+	}
+	wag12 := wag
+	if smooth12 > 1 {
+		wag12 = wag2*(smooth12-1) + wag*(2-smooth12)
+	}
+	waggle := wag12
+	if smooth3 > 0 {
+		waggle = wag12*(1-smooth3) + wag3*smooth3
+	}
+	ghost := p[PPRose3DTransp] * p[PPRose3DTransp]
+	if optDir > 0 {
+		ghost = 0
+	}
+	rr := length * math.Cos(petals*th+p[PPRose3DC])
+	ripple := rad * 0.5 * rad * 0.5 * math.Sin(wig) * p[PPRose3DWigsc] * 0.5
+	sth, cth := math.Sincos(th)
+	if ghostPrep < ghost && side < 0.5 { // the reflection
+		s.px += w * 0.5 * p[PPRose3DRefSc] * rr * cth
+		s.py += w * 0.5 * p[PPRose3DRefSc] * rr * sth
+		s.pz += w * -0.5 * (p[PPRose3DZ2]*waggle + ripple + p[PPRose3DDist])
+		return
+	}
+	s.px += w * 0.5 * rr * cth
+	s.py += w * 0.5 * rr * sth
+	s.pz += w * 0.5 * (p[PPRose3DZ1]*waggle + ripple + p[PPRose3DDist])
+}

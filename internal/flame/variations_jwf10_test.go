@@ -118,6 +118,21 @@ func jwf10RefCases() [][]jwfTerm {
 		{{id: VarMaurerRose, w: 1.2, params: mr(5, 2, 0.3, 29, 120, 1, 1, 0, 2.5)}},
 		{{id: VarMaurerRose, w: 0.7, params: mr(7, 3, -0.2, 97, 500, 0, 1, 2, 0)}},
 	}...)
+	// pRose3D: the reflection (opt or opt3 negative) and not, each blend
+	// of opt (up to 1, to 2, past 2) and opt3, k tiny and l zero.
+	pr := func(l, k, opt, opt3, transp float64) []jwfParam {
+		return []jwfParam{{PPRose3DL, "l", l}, {PPRose3DK, "k", k}, {PPRose3DC, "c", 0.3}, {PPRose3DZ1, "z1", 0.65},
+			{PPRose3DZ2, "z2", 1.2}, {PPRose3DRefSc, "refSc", 0.8}, {PPRose3DOpt, "opt", opt}, {PPRose3DOptSc, "optSc", -0.96},
+			{PPRose3DOpt3, "opt3", opt3}, {PPRose3DTransp, "transp", transp}, {PPRose3DDist, "dist", 0.252},
+			{PPRose3DWagsc, "wagsc", 1.616}, {PPRose3DSrvsc, "srvsc", 1.156}, {PPRose3DF, "f", 2},
+			{PPRose3DWigsc, "wigsc", 0.157}, {PPRose3DOffset, "offset", 0.4}}
+	}
+	cs = append(cs, [][]jwfTerm{
+		{{id: VarPRose3D, w: 1.65, params: pr(1.75, 13, 1.235, 0.25, 0.5)}},
+		{{id: VarPRose3D, w: 1.2, params: pr(1.894, 6, 1.5, -0.39, 0.9)}},
+		{{id: VarPRose3D, w: 0.8, params: pr(0.7, -5, -0.6, 0, 0.95)}},
+		{{id: VarPRose3D, w: 1.1, params: pr(0, 0.00002, 2.7, 1.8, 1)}},
+	}...)
 	return append(cs, [][]jwfTerm{
 		// crackle: the corpus's settings, no distortion, and cells beyond
 		// JWildfire's cache of 21×21 (cellsize 0.05).
@@ -268,7 +283,7 @@ func TestJWF10PostTrigParse(t *testing.T) {
 // The kernels have none of these: a genome using one renders on the CPU
 // whole (--device auto), the refusing name reported.
 func TestJWF10CPUOnly(t *testing.T) {
-	for _, id := range []VarID{VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror, VarTrig, VarScrambly, VarFarblur, VarSymNg15, VarMaurerRose} {
+	for _, id := range []VarID{VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror, VarTrig, VarScrambly, VarFarblur, VarSymNg15, VarMaurerRose, VarPRose3D} {
 		x := newXform(0)
 		x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: id, Weight: 0.5}}
 		g := &Genome{Xforms: []Xform{x}}

@@ -62,7 +62,7 @@ var jwfClass = map[VarID]string{
 	VarChrysanthemum: "ChrysanthemumFunc", VarLazyTravis: "LazyTravisFunc",
 	VarExBlur: "ExBlurFunc", VarGlitchy1: "Glitchy1Func", VarLazysensen: "LazySensenFunc", VarShredded: "ShreddedFunc",
 	VarCrackle: "CrackleFunc", VarTqmirror: "TQMirrorFunc", VarTrig: "PostTrigFunc",
-	VarScrambly: "ScramblyFunc", VarFarblur: "FarBlurFunc", VarMaurerRose: "MaurerRoseFunc",
+	VarScrambly: "ScramblyFunc", VarFarblur: "FarBlurFunc", VarMaurerRose: "MaurerRoseFunc", VarPRose3D: "PRose3DFunc",
 	// falloff, rotate_y, rotate_z, rblur, sphereblur, bcircle and
 	// Spherical3D are Fractorium's: TestJWF9gByHand pins them.
 	// waves2b is not here: its class needs the colt library's Bessel J1,
@@ -217,6 +217,8 @@ func jwfCases() [][]jwfTerm {
 			tm.post = true
 			cs = append(cs, []jwfTerm{{id: VarLinear3D, w: 1.1}, tm})
 			continue
+		case VarPRose3D: // k is random in JWildfire when unset
+			tm.params = []jwfParam{{PPRose3DK, "k", 8}}
 		case VarMaurerRose: // its lines draw from Java's Math.random: TestJWF10MaurerRose
 			tm.params = []jwfParam{{PMaurerRoseShowLines, "show_lines", 0}}
 		case VarFarblur: // reads the sum

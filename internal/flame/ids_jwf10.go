@@ -16,6 +16,7 @@ const (
 	VarSymNg15
 	VarMaurerRose
 	VarPRose3D
+	VarCliffordJs
 	// farblur reads the sum of the variations applied before it, which run
 	// in ID order: it stays the last, a later set moving it with NumVars
 	// (TestJWF10Farblur).
@@ -155,5 +156,9 @@ const (
 	PPRose3DF
 	PPRose3DWigsc
 	PPRose3DOffset
+	PCliffordJsA
+	PCliffordJsB
+	PCliffordJsC
+	PCliffordJsD
 	NumParams // all the parameters the CPU has
 )

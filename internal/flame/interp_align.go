@@ -275,6 +275,7 @@ var varParams = map[VarID][]ParamID{
 	VarSymNg15:           paramRange(PSymNg15Radius, PSymNg15Stepy),
 	VarMaurerRose:        paramRange(PMaurerRoseKn, PMaurerRoseCurveThickness),
 	VarPRose3D:           paramRange(PPRose3DL, PPRose3DOffset),
+	VarCliffordJs:        paramRange(PCliffordJsA, PCliffordJsD),
 }
 
 // align is flam3_align over the keyframes src.

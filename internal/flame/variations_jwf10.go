@@ -58,6 +58,7 @@ func jwf10DefaultParams(p *Params) {
 	// 0..14); 8 here. Its files set it.
 	p[PPRose3DL], p[PPRose3DK], p[PPRose3DZ1], p[PPRose3DZ2], p[PPRose3DRefSc] = 1, 8, 1, 1, 1
 	p[PPRose3DOpt], p[PPRose3DOptSc], p[PPRose3DTransp], p[PPRose3DDist], p[PPRose3DF] = 1, 1, 0.5, 1, 3
+	p[PCliffordJsA], p[PCliffordJsB], p[PCliffordJsC], p[PCliffordJsD] = -1.4, 1.6, 1, 0.7
 }
 
 // applyJWF10 adds plugin variation id with weight w to s, for the ids
@@ -93,6 +94,11 @@ func (s *varState) applyJWF10(id VarID, w float64, r *rng.Stream) {
 		s.maurerRose(w, r)
 	case VarPRose3D:
 		s.pRose3D(w, r)
+	case VarCliffordJs: // the Clifford attractor's map (Jesus Sosa's plugin)
+		p := s.p
+		a, b := p[PCliffordJsA], p[PCliffordJsB]
+		s.px += w * (math.Sin(a*s.ty) + p[PCliffordJsC]*math.Cos(a*s.tx))
+		s.py += w * (math.Sin(b*s.tx) + p[PCliffordJsD]*math.Cos(b*s.ty))
 	}
 }
 

@@ -133,6 +133,8 @@ func jwf10RefCases() [][]jwfTerm {
 		{{id: VarPRose3D, w: 0.8, params: pr(0.7, -5, -0.6, 0, 0.95)}},
 		{{id: VarPRose3D, w: 1.1, params: pr(0, 0.00002, 2.7, 1.8, 1)}},
 	}...)
+	cs = append(cs, []jwfTerm{{id: VarCliffordJs, w: 0.9, params: []jwfParam{{PCliffordJsA, "a", 1.7}, {PCliffordJsB, "b", -2.3},
+		{PCliffordJsC, "c", -0.6}, {PCliffordJsD, "d", 1.2}}}})
 	return append(cs, [][]jwfTerm{
 		// crackle: the corpus's settings, no distortion, and cells beyond
 		// JWildfire's cache of 21×21 (cellsize 0.05).
@@ -283,7 +285,7 @@ func TestJWF10PostTrigParse(t *testing.T) {
 // The kernels have none of these: a genome using one renders on the CPU
 // whole (--device auto), the refusing name reported.
 func TestJWF10CPUOnly(t *testing.T) {
-	for _, id := range []VarID{VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror, VarTrig, VarScrambly, VarFarblur, VarSymNg15, VarMaurerRose, VarPRose3D} {
+	for _, id := range []VarID{VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror, VarTrig, VarScrambly, VarFarblur, VarSymNg15, VarMaurerRose, VarPRose3D, VarCliffordJs} {
 		x := newXform(0)
 		x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: id, Weight: 0.5}}
 		g := &Genome{Xforms: []Xform{x}}

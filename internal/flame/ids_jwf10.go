@@ -17,6 +17,7 @@ const (
 	VarMaurerRose
 	VarPRose3D
 	VarCliffordJs
+	VarSattractorJs
 	// farblur reads the sum of the variations applied before it, which run
 	// in ID order: it stays the last, a later set moving it with NumVars
 	// (TestJWF10Farblur).
@@ -160,5 +161,6 @@ const (
 	PCliffordJsB
 	PCliffordJsC
 	PCliffordJsD
+	PSattractorJsM
 	NumParams // all the parameters the CPU has
 )

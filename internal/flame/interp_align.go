@@ -276,6 +276,7 @@ var varParams = map[VarID][]ParamID{
 	VarMaurerRose:        paramRange(PMaurerRoseKn, PMaurerRoseCurveThickness),
 	VarPRose3D:           paramRange(PPRose3DL, PPRose3DOffset),
 	VarCliffordJs:        paramRange(PCliffordJsA, PCliffordJsD),
+	VarSattractorJs:      {PSattractorJsM},
 }
 
 // align is flam3_align over the keyframes src.

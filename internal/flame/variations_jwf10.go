@@ -21,6 +21,7 @@ import (
 //	farblur  u1..u4 u5 u6: radius factor u1+u2+u3+u4−2, angles 2π·u5, 2π·u6
 //	sym_ng15 u1          : map k = trunc(12·u1) of its twelve
 //	pRose3D  u1 u2       : u1 < transp² with u2 < ½ draws the reflection
+//	sattractor_js u1 u2  : map l = trunc(m·u1)+1 of m; u2 < ½ the halving
 //	maurer_rose u1..u4   : u1 picks line, point or curve; u2, u3 the jitter
 //	                       (the point's radius and angle); u4 where on the line
 //
@@ -59,6 +60,7 @@ func jwf10DefaultParams(p *Params) {
 	p[PPRose3DL], p[PPRose3DK], p[PPRose3DZ1], p[PPRose3DZ2], p[PPRose3DRefSc] = 1, 8, 1, 1, 1
 	p[PPRose3DOpt], p[PPRose3DOptSc], p[PPRose3DTransp], p[PPRose3DDist], p[PPRose3DF] = 1, 1, 0.5, 1, 3
 	p[PCliffordJsA], p[PCliffordJsB], p[PCliffordJsC], p[PCliffordJsD] = -1.4, 1.6, 1, 0.7
+	p[PSattractorJsM] = 10
 }
 
 // applyJWF10 adds plugin variation id with weight w to s, for the ids
@@ -94,6 +96,8 @@ func (s *varState) applyJWF10(id VarID, w float64, r *rng.Stream) {
 		s.maurerRose(w, r)
 	case VarPRose3D:
 		s.pRose3D(w, r)
+	case VarSattractorJs:
+		s.sattractorJs(w, r)
 	case VarCliffordJs: // the Clifford attractor's map (Jesus Sosa's plugin)
 		p := s.p
 		a, b := p[PCliffordJsA], p[PCliffordJsB]

@@ -134,3 +134,21 @@ func (s *varState) pRose3D(w float64, r *rng.Stream) {
 	s.py += w * 0.5 * rr * sth
 	s.pz += w * 0.5 * (p[PPRose3DZ1]*waggle + ripple + p[PPRose3DDist])
 }
+
+// sattractorJs (Jesus Sosa's sattractor_js, JWildfire's): an IFS of 2·m
+// maps about the m-th roots of unity (cos, sin of 2πl/m = a, b): halve
+// the point and move it to the root, or turn it by the root plus x²
+// times the root's perpendicular; then halve.
+func (s *varState) sattractorJs(w float64, r *rng.Stream) {
+	m := min(max(javaInt(s.p[PSattractorJsM]), 2), 12)
+	l := javaInt(r.Float64()*m) + 1
+	b, a := math.Sincos(2 * math.Pi * l / m)
+	x, y := s.tx, s.ty
+	if r.Float64() < 0.5 {
+		x, y = x/2+a, y/2+b
+	} else {
+		x, y = x*a+y*b+x*x*b, y*a-x*b+x*x*a
+	}
+	s.px += w * x / 2
+	s.py += w * y / 2
+}

@@ -133,6 +133,9 @@ func jwf10RefCases() [][]jwfTerm {
 		{{id: VarPRose3D, w: 0.8, params: pr(0.7, -5, -0.6, 0, 0.95)}},
 		{{id: VarPRose3D, w: 1.1, params: pr(0, 0.00002, 2.7, 1.8, 1)}},
 	}...)
+	for _, m := range []float64{1, 3.7, 7, 12, 40} { // m is clamped to 2..12
+		cs = append(cs, []jwfTerm{{id: VarSattractorJs, w: 1.1, params: []jwfParam{{PSattractorJsM, "m", m}}}})
+	}
 	cs = append(cs, []jwfTerm{{id: VarCliffordJs, w: 0.9, params: []jwfParam{{PCliffordJsA, "a", 1.7}, {PCliffordJsB, "b", -2.3},
 		{PCliffordJsC, "c", -0.6}, {PCliffordJsD, "d", 1.2}}}})
 	return append(cs, [][]jwfTerm{
@@ -285,7 +288,7 @@ func TestJWF10PostTrigParse(t *testing.T) {
 // The kernels have none of these: a genome using one renders on the CPU
 // whole (--device auto), the refusing name reported.
 func TestJWF10CPUOnly(t *testing.T) {
-	for _, id := range []VarID{VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror, VarTrig, VarScrambly, VarFarblur, VarSymNg15, VarMaurerRose, VarPRose3D, VarCliffordJs} {
+	for _, id := range []VarID{VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror, VarTrig, VarScrambly, VarFarblur, VarSymNg15, VarMaurerRose, VarPRose3D, VarCliffordJs, VarSattractorJs} {
 		x := newXform(0)
 		x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: id, Weight: 0.5}}
 		g := &Genome{Xforms: []Xform{x}}

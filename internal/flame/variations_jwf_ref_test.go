@@ -62,7 +62,7 @@ var jwfClass = map[VarID]string{
 	VarChrysanthemum: "ChrysanthemumFunc", VarLazyTravis: "LazyTravisFunc",
 	VarExBlur: "ExBlurFunc", VarGlitchy1: "Glitchy1Func", VarLazysensen: "LazySensenFunc", VarShredded: "ShreddedFunc",
 	VarCrackle: "CrackleFunc", VarTqmirror: "TQMirrorFunc", VarTrig: "PostTrigFunc",
-	VarScrambly: "ScramblyFunc", VarFarblur: "FarBlurFunc", VarMaurerRose: "MaurerRoseFunc", VarPRose3D: "PRose3DFunc", VarCliffordJs: "CliffordFunc",
+	VarScrambly: "ScramblyFunc", VarFarblur: "FarBlurFunc", VarMaurerRose: "MaurerRoseFunc", VarPRose3D: "PRose3DFunc", VarCliffordJs: "CliffordFunc", VarSattractorJs: "SattractorFunc",
 	// falloff, rotate_y, rotate_z, rblur, sphereblur, bcircle and
 	// Spherical3D are Fractorium's: TestJWF9gByHand pins them.
 	// waves2b is not here: its class needs the colt library's Bessel J1,

@@ -136,7 +136,7 @@ func varTestParams() Params {
 		PScramblyL: 4, PScramblySeed: 77, PScramblyCellsize: 2, PFarblurX: 1, PFarblurY: 1, PFarblurZ: 1,
 		PSymNg15Radius: 0.4, PMaurerRoseKn: 2, PMaurerRoseKd: 1, PMaurerRoseLineOffsetDegrees: 71, PMaurerRoseLineCount: 360,
 		PMaurerRoseShowLines: 1, PPRose3DL: 1, PPRose3DK: 5, PPRose3DZ1: 1, PPRose3DOpt: 1, PPRose3DOptSc: 1,
-		PCliffordJsA: -1.4, PCliffordJsB: 1.6, PCliffordJsC: 1, PCliffordJsD: 0.7,
+		PCliffordJsA: -1.4, PCliffordJsB: 1.6, PCliffordJsC: 1, PCliffordJsD: 0.7, PSattractorJsM: 10,
 	}
 	for id, v := range set {
 		p[id] = v

@@ -29,15 +29,18 @@ WhitneyUmbrella Rays2 Petal Triangle Cone
 PowBlock Loonie2 Hypershift Ennepers2 EScale Pyramid Line SphericalN Lozi Henon CPow3 Hypertile3D
 SuperShape3D EMotion Hypertile3D2 Cubic_3D Collideoscope Asteria
 SeaShell3D RoseWF PTransform Kaleidoscope WaveBlurWF
-Hexes AbstractFalloff3 Falloff3 Chrysanthemum LazyTravis"
+Hexes AbstractFalloff3 Falloff3 Chrysanthemum LazyTravis
+ExBlur Glitchy1 LazySensen Shredded Crackle TQMirror PostTrig Scrambly FarBlur MaurerRose PRose3D Clifford Sattractor"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
 	[ -s "$f" ] || curl -fsSL "$RAW/${c}Func.java" -o "$f"
 done
 mkdir -p "$DIR/src/odk/lang" "$DIR/src/org/jwildfire/base/mathlib"
-f="$DIR/src/org/jwildfire/create/tina/variation/VoronoiTools.java"
-[ -s "$f" ] || curl -fsSL "$RAW/VoronoiTools.java" -o "$f"
+for c in VoronoiTools NoiseTools; do
+	f="$DIR/src/org/jwildfire/create/tina/variation/$c.java"
+	[ -s "$f" ] || curl -fsSL "$RAW/$c.java" -o "$f"
+done
 f="$DIR/src/org/jwildfire/base/mathlib/Complex.java"
 [ -s "$f" ] || curl -fsSL "https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfire/base/mathlib/Complex.java" -o "$f"
 cat > "$DIR/src/odk/lang/FastMath.java" <<'JAVA'
@@ -55,6 +58,8 @@ public class Tools {
   // Round half away from zero, as JWildfire's FTOI.
   public static int FTOI(double v) { return v > 0 ? (int) (v + 0.5) : v < 0 ? (int) (v - 0.5) : 0; }
   public static double limitValue(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+  public static int limitValue(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+  public static int randomInt(int n) { return (int) (Math.random() * n); } // class defaults only: the cases set what they use
 }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/base/mathlib"
@@ -125,6 +130,7 @@ public class FlameTransformationContext {
   public double random() { return draws[next++]; }
   public int random(int n) { return (int) (random() * n); }
   public boolean isPreserveZCoordinate() { return false; }
+  public FlameTransformationContext getRandGen() { return this; }
 }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
@@ -152,6 +158,8 @@ public abstract class VariationFunc {
   public void setParameter(String n, double v) { throw new IllegalArgumentException(n); }
   public void init(FlameTransformationContext c, Layer l, XForm x, double amount) {}
   public int getPriority() { return 0; }
+  public boolean isStateful() { return false; }
+  public boolean enableRandomizeButton() { return true; }
   public void randomize() {}
   public void mutate(double a) {}
   public double mutateStep(double v, double a) { return 0; }

@@ -190,7 +190,8 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"superShape3d", "eMotion", "hypertile3D2", "cubic3D", "collideoscope", "asteria", "falloff", "rotate_y",
 	"rotate_z", "rblur", "sphereblur", "bcircle", "Spherical3D",
 	"seashell3D", "rose_wf", "pTransform", "kaleidoscope", "waveblur_wf",
-	"hexes", "falloff3", "chrysanthemum", "lazyTravis", "joukowski", "gnarly"}
+	"hexes", "falloff3", "chrysanthemum", "lazyTravis", "joukowski", "gnarly",
+	"exblur", "glitchy1", "lazysensen", "shredded", "crackle", "plane_wf", "tqmirror", "trig", "scrambly", "sym_ng15", "maurer_rose", "pRose3D", "clifford_js", "sattractor_js", "farblur"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -458,4 +459,27 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"falloff3_mul_y", "falloff3_mul_z", "falloff3_mul_c", "falloff3_center_x", "falloff3_center_y",
 	"falloff3_center_z", "falloff3_alpha",
 	"lazyTravis_spin_in", "lazyTravis_spin_out", "lazyTravis_space", "joukowski_P1", "joukowski_P2", "joukowski_inverse",
-	"gnarly_cellsize", "gnarly_twist"}
+	"gnarly_cellsize", "gnarly_twist",
+	"exblur_dist", "exblur_r", "exblur_x_origin", "exblur_y_origin", "exblur_z_origin",
+	"glitchy1_scale_x", "glitchy1_shift_x", "glitchy1_n_x", "glitchy1_scale_y", "glitchy1_shift_y", "glitchy1_n_y",
+	"glitchy1_scale_z", "glitchy1_shift_z", "glitchy1_n_z", "glitchy1_width", "glitchy1_seed", "glitchy1_angle",
+	"glitchy1_u", "glitchy1_v", "glitchy1_w",
+	"lazysensen_scale_x", "lazysensen_scale_y", "lazysensen_scale_z",
+	"shredded_x1", "shredded_x2", "shredded_x3", "shredded_x_blur_amount", "shredded_y1", "shredded_y2", "shredded_y3",
+	"shredded_y_blur_amount", "shredded_z1", "shredded_z2", "shredded_z3", "shredded_z_blur_amount", "shredded_type",
+	"shredded_blur", "crackle_cellsize", "crackle_power", "crackle_distort", "crackle_scale", "crackle_z",
+	"plane_wf_position", "plane_wf_size", "plane_wf_axis", "plane_wf_direct_color", "plane_wf_color_mode",
+	"plane_wf_blend_colormap", "plane_wf_displ_amount", "plane_wf_blend_displ_map", "plane_wf_calc_color_idx",
+	"plane_wf_receive_only_shadows", "tqmirror_preset",
+	"tqmirror_a", "tqmirror_b", "tqmirror_c", "tqmirror_d", "tqmirror_e", "tqmirror_f", "tqmirror_g", "tqmirror_h", "tqmirror_i", "tqmirror_j", "tqmirror_k", "tqmirror_l", "tqmirror_m", "tqmirror_n", "tqmirror_o", "tqmirror_p", "tqmirror_q", "tqmirror_r", "tqmirror_s",
+	"tqmirror_type", "tqmirror_mode",
+	"trig_reciprocalpow", "trig_log_dividepow", "trig_sqrtpow", "trig_exppow", "trig_logpow", "trig_asinhpow", "trig_acoshpow", "trig_atanhpow", "trig_asinpow",
+	"trig_acospow", "trig_atanpow", "trig_sinpow", "trig_cospow", "trig_tanpow", "trig_sinhpow", "trig_coshpow", "trig_tanhpow",
+	"scrambly_l", "scrambly_seed", "scrambly_byrows", "scrambly_cellsize",
+	"farblur_x", "farblur_y", "farblur_z", "farblur_x_origin", "farblur_y_origin", "farblur_z_origin",
+	"sym_ng15_radius", "sym_ng15_stepx", "sym_ng15_stepy",
+	"maurer_rose_kn", "maurer_rose_kd", "maurer_rose_c", "maurer_rose_line_offset_degrees", "maurer_rose_line_count", "maurer_rose_show_lines",
+	"maurer_rose_show_points", "maurer_rose_show_curve", "maurer_rose_line_thickness", "maurer_rose_point_thickness", "maurer_rose_curve_thickness",
+	"pRose3D_l", "pRose3D_k", "pRose3D_c", "pRose3D_z1", "pRose3D_z2", "pRose3D_refSc", "pRose3D_opt", "pRose3D_optSc",
+	"pRose3D_opt3", "pRose3D_transp", "pRose3D_dist", "pRose3D_wagsc", "pRose3D_srvsc", "pRose3D_f", "pRose3D_wigsc", "pRose3D_offset",
+	"clifford_js_a", "clifford_js_b", "clifford_js_c", "clifford_js_d", "sattractor_js_m"}

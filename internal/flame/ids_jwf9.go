@@ -121,7 +121,6 @@ const (
 	VarLazyTravis
 	VarJoukowski
 	VarGnarly
-	NumVars // all the variations the CPU has
 )
 
 const (
@@ -434,5 +433,4 @@ const (
 	PJoukowskiInverse
 	PGnarlyCellsize
 	PGnarlyTwist
-	NumParams // all the parameters the CPU has
 )

@@ -262,6 +262,21 @@ var varParams = map[VarID][]ParamID{
 	VarLazyTravis:        paramRange(PLazyTravisSpinIn, PLazyTravisSpace),
 	VarJoukowski:         paramRange(PJoukowskiP1, PJoukowskiInverse),
 	VarGnarly:            {PGnarlyCellsize, PGnarlyTwist},
+	VarExBlur:            paramRange(PExBlurDist, PExBlurZOrigin),
+	VarGlitchy1:          paramRange(PGlitchy1ScaleX, PGlitchy1W),
+	VarLazysensen:        paramRange(PLazysensenScaleX, PLazysensenScaleZ),
+	VarShredded:          paramRange(PShreddedX1, PShreddedBlur),
+	VarCrackle:           paramRange(PCrackleCellsize, PCrackleZ),
+	VarPlaneWf:           paramRange(PPlaneWfPosition, PPlaneWfReceiveOnlyShadows),
+	VarTqmirror:          paramRange(PTqmirrorPreset, PTqmirrorMode),
+	VarTrig:              paramRange(PTrigReciprocal, PTrigTanh),
+	VarScrambly:          paramRange(PScramblyL, PScramblyCellsize),
+	VarFarblur:           paramRange(PFarblurX, PFarblurZOrigin),
+	VarSymNg15:           paramRange(PSymNg15Radius, PSymNg15Stepy),
+	VarMaurerRose:        paramRange(PMaurerRoseKn, PMaurerRoseCurveThickness),
+	VarPRose3D:           paramRange(PPRose3DL, PPRose3DOffset),
+	VarCliffordJs:        paramRange(PCliffordJsA, PCliffordJsD),
+	VarSattractorJs:      {PSattractorJsM},
 }
 
 // align is flam3_align over the keyframes src.

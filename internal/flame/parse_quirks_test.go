@@ -44,7 +44,7 @@ func TestParseArtistQuirks(t *testing.T) {
 			}, `variation copy "julian#1#" not honoured, ignored (1 xform)`},
 		{"names that are not XML names", `<flame><xform weight="1" linear="1" sunvoroni="0.5" sunvoroni_color mode="1" dc_booleans="0.1" dc_booleans_^/&/|="2"/>` + quirkPal + `</flame>`,
 			nil, `unknown variation "sunvoroni" ignored (1 xform)`},
-		{"unknown variation counted over xforms", `<flame><xform weight="1" text_wf="1" text_wf_cellsize="2"/><xform weight="1" text_wf="1"/><finalxform text_wf="0.5" crackle="0"/>` + quirkPal + `</flame>`,
+		{"unknown variation counted over xforms", `<flame><xform weight="1" text_wf="1" text_wf_cellsize="2"/><xform weight="1" text_wf="1"/><finalxform text_wf="0.5" sattractor3D="0"/>` + quirkPal + `</flame>`,
 			nil, `unknown variation "text_wf" ignored (3 xforms)`},
 		{"Fractorium pre_ and post_ linear", `<flame><xform weight="1" pre_linear="2" linear="1" post_linear="3" coefs="1 0 0 1 1 0" post="1 0 0 1 0 1"/>` + quirkPal + `</flame>`,
 			func(g *Genome) string {

@@ -162,6 +162,8 @@ var neutralValues = map[string]string{
 	"material": "0", "material_speed": "0", "mod_gamma": "0", "mod_gamma_speed": "0", "mod_contrast": "0",
 	"mod_contrast_speed": "0", "mod_saturation": "0", "mod_saturation_speed": "0", "mod_hue": "0",
 	"mod_hue_speed": "0", "mirror_pre_post_translations": "0", "color_type": "DIFFUSION",
+	// plane_wf's image maps: none named, none used.
+	"plane_wf_colormap_filename": "", "plane_wf_displ_map_filename": "",
 }
 
 // isNeutral reports whether name="value" is one of neutralValues.

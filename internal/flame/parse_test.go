@@ -289,8 +289,8 @@ func TestParseFinalXform(t *testing.T) {
 
 func TestParseUnknownAttributes(t *testing.T) {
 	doc := `<flame name="x">
-	<xform weight="1" linear="1" name="a" var_color="1" crackle="1" split_shift="1"/>
-	<xform weight="1" crackle="0.5"/><color index="0" rgb="0 0 0"/>
+	<xform weight="1" linear="1" name="a" var_color="1" text_wf="1" split_shift="1"/>
+	<xform weight="1" text_wf="0.5"/><color index="0" rgb="0 0 0"/>
 </flame>`
 	_, ws, err := parseString(doc, ParseOptions{})
 	if err != nil {
@@ -301,14 +301,14 @@ func TestParseUnknownAttributes(t *testing.T) {
 		msgs = append(msgs, w.String())
 	}
 	want := []string{
-		`test.flam3:2: flame "x": unknown variation "crackle" ignored (2 xforms)`,
+		`test.flam3:2: flame "x": unknown variation "text_wf" ignored (2 xforms)`,
 		`test.flam3:2: flame "x": unknown parameter "split_shift" ignored (1 xform)`,
 	}
 	if strings.Join(msgs, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(msgs, "\n"), strings.Join(want, "\n"))
 	}
 	_, _, err = parseString(doc, ParseOptions{Strict: true})
-	if !errors.Is(err, ErrInvalidGenome) || !strings.Contains(err.Error(), `test.flam3:2:54: flame 0 "x": variation "crackle" is not honoured`) {
+	if !errors.Is(err, ErrInvalidGenome) || !strings.Contains(err.Error(), `test.flam3:2:54: flame 0 "x": variation "text_wf" is not honoured`) {
 		t.Errorf("strict: %v", err)
 	}
 }
@@ -380,7 +380,7 @@ func TestParseMultiple(t *testing.T) {
 	if gs[0].Xforms[0].Chaos[1] != 0.5 {
 		t.Errorf("chaos %v", gs[0].Xforms[0].Chaos)
 	}
-	if len(ws) != 1 || ws[0].Line != 3 || ws[0].Flame != "apo one" || !strings.Contains(ws[0].Msg, `"crackle"`) {
+	if len(ws) != 1 || ws[0].Line != 3 || ws[0].Flame != "apo one" || !strings.Contains(ws[0].Msg, `"text_wf"`) {
 		t.Errorf("warnings %v", ws)
 	}
 }

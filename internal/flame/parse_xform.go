@@ -69,6 +69,7 @@ func (fp *flameParser) xform(se xml.StartElement, line int) error {
 // weights set before it ...). It returns the raw chaos row, if any.
 func (fp *flameParser) xformAttrs(x *Xform, attrs []xml.Attr, line int, label string) (chaos []float64, hasChaos bool, _ error) {
 	var w [NumVars]float64
+	var farblurFirst bool // a variation written after farblur
 	names := xmlNames()
 	ext := &xformExt{}
 	for _, a := range attrs {
@@ -158,6 +159,9 @@ func (fp *flameParser) xformAttrs(x *Xform, attrs []xml.Attr, line int, label st
 				}
 			case n.isVar:
 				w[n.v], err = parseFloat(a.Value)
+				// JWildfire's farblur reads the variations written before
+				// it; procgen's, all of them (variations_jwf10.go).
+				farblurFirst = farblurFirst || w[VarFarblur] != 0 && n.v != VarFarblur && w[n.v] != 0
 			default:
 				var v float64
 				if v, err = parseFloat(a.Value); err == nil {
@@ -174,6 +178,12 @@ func (fp *flameParser) xformAttrs(x *Xform, attrs []xml.Attr, line int, label st
 	}
 	if err := fp.finishExt(ext, x, &w, line); err != nil {
 		return nil, false, err
+	}
+	if farblurFirst && w[VarFarblur] != 0 {
+		if err := fp.notHonoured("variation stage", "farblur", "xform", fp.xoff, line); err != nil {
+			return nil, false, err
+		}
+		w[VarFarblur] = 0
 	}
 	x.Vars = varTerms(&w)
 	return chaos, hasChaos, nil

@@ -16,13 +16,32 @@ import (
 // parameters; ok reports whether it was.
 func (fp *flameParser) stageAttr(ext *xformExt, name, value string, line int) (ok bool, err error) {
 	names := xmlNames()
+	// JWildfire writes its pre_/post_ variations' priority: 0 (the class's
+	// own) or the stage's (−1 pre, 1 post) is the stage procgen runs them in.
+	if base, ok := strings.CutSuffix(name, "_fx_priority"); ok {
+		for own, pfx := range [...]string{"pre_", "post_"} {
+			v, cut := strings.CutPrefix(base, pfx)
+			if n, known := names[v]; cut && known && n.isVar && n.v != VarPreBlur {
+				pr, perr := parseFloat(value)
+				if perr != nil {
+					return true, fp.errorf(line, "bad %s value %q", name, value)
+				}
+				if pr != 0 && pr != float64(2*own-1) {
+					return true, fp.notHonoured("variation stage", name, "xform", fp.xoff, line)
+				}
+				return true, nil
+			}
+		}
+	}
 	for _, pfx := range [...]string{"pre_", "post_"} {
 		base, cut := strings.CutPrefix(name, pfx)
 		if !cut {
 			continue
 		}
 		n, known := names[base]
-		if !known || n.isVar && n.v == VarPreBlur { // pre_blur is a stage of its own
+		// pre_blur is a stage of its own; farblur reads the sum of the
+		// variations, which a stage does not have.
+		if !known || n.isVar && (n.v == VarPreBlur || n.v == VarFarblur) {
 			return false, nil
 		}
 		v, perr := parseFloat(value)

@@ -74,7 +74,8 @@ func uses3D(id VarID) bool {
 		VarInflateZ1, VarInflateZ4, VarInflateZ5, VarInflateZ6, VarSecq, VarTanhq, VarSph3D, VarSquare3D,
 		VarWhitneyUmbrella, VarTriangle, VarCone, VarEnnepers2, VarPyramid, VarLine, VarHypertile3D,
 		VarSuperShape3d, VarHypertile3D2, VarCubic3D, VarFalloffFr, VarRotateY, VarRotateZ, VarSphereblur, VarSpherical3DFr,
-		VarSeashell3D, VarWaveblurWf, VarFalloff3:
+		VarSeashell3D, VarWaveblurWf, VarFalloff3, VarExBlur, VarGlitchy1, VarLazysensen, VarShredded,
+		VarPlaneWf, VarFarblur, VarPRose3D:
 		return true
 	}
 	return false

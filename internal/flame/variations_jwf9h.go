@@ -36,7 +36,7 @@ func unhonouredParam9h(id VarID, p *Params) string {
 	if id == VarFalloff3 && p[PFalloff3MulC] > 0 { // scatters the colour (JWildfire clamps to [0, 1])
 		return "falloff3_mul_c"
 	}
-	return ""
+	return unhonouredParam10(id, p)
 }
 
 // applyJWF9h adds plugin variation id with weight w to s, for the ids applyJWF

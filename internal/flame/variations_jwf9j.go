@@ -18,6 +18,7 @@ func jwf9jDefaultParams(p *Params) {
 	p[PLazyTravisSpinIn], p[PLazyTravisSpinOut], p[PLazyTravisSpace] = 1, 0.5, math.Pi/2
 	p[PJoukowskiP1] = 2.5
 	p[PGnarlyCellsize], p[PGnarlyTwist] = 1, 1
+	jwf10DefaultParams(p)
 }
 
 // applyJWF9j adds plugin variation id with weight w to s, for the ids applyJWF

@@ -62,5 +62,9 @@ func (s *varState) applyJWF(id VarID, w float64, r *rng.Stream) {
 		s.applyJWF9i(id, w, r)
 	case VarChrysanthemum, VarLazyTravis, VarJoukowski, VarGnarly:
 		s.applyJWF9j(id, w, r)
+	case VarExBlur, VarGlitchy1, VarLazysensen, VarShredded, VarCrackle, VarPlaneWf, VarTqmirror,
+		VarTrig, VarScrambly, VarFarblur, VarSymNg15,
+		VarMaurerRose, VarPRose3D, VarCliffordJs, VarSattractorJs:
+		s.applyJWF10(id, w, r)
 	}
 }

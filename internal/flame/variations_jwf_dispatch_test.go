@@ -21,11 +21,15 @@ func TestPluginDispatch(t *testing.T) {
 			xf := newXform(0)
 			Precalc(&xf)
 			st := rng.NewStream(uint64(k) + 1)
-			s := varState{tx: p[0], ty: p[1], tz: p[2], c: &xf.Coefs, p: &xf.Params}
+			var sum [3]float64
+			if id == VarFarblur { // blurs the sum: give it one
+				sum = p
+			}
+			s := varState{tx: p[0], ty: p[1], tz: p[2], px: sum[0], py: sum[1], pz: sum[2], c: &xf.Coefs, p: &xf.Params}
 			s.sumsq = p[0]*p[0] + p[1]*p[1]
 			s.sqrt = math.Sqrt(s.sumsq)
 			s.apply(id, 0.7, &st)
-			if s.px != 0 || s.py != 0 || s.pz != 0 {
+			if s.px != sum[0] || s.py != sum[1] || s.pz != sum[2] {
 				moved = true
 				break
 			}

@@ -60,6 +60,9 @@ var jwfClass = map[VarID]string{
 	VarAsteria: "AsteriaFunc", VarSeashell3D: "SeaShell3DFunc", VarRoseWf: "RoseWFFunc", VarPTransform: "PTransformFunc",
 	VarKaleidoscope: "KaleidoscopeFunc", VarWaveblurWf: "WaveBlurWFFunc", VarHexes: "HexesFunc", VarFalloff3: "Falloff3Func",
 	VarChrysanthemum: "ChrysanthemumFunc", VarLazyTravis: "LazyTravisFunc",
+	VarExBlur: "ExBlurFunc", VarGlitchy1: "Glitchy1Func", VarLazysensen: "LazySensenFunc", VarShredded: "ShreddedFunc",
+	VarCrackle: "CrackleFunc", VarTqmirror: "TQMirrorFunc", VarTrig: "PostTrigFunc",
+	VarScrambly: "ScramblyFunc", VarFarblur: "FarBlurFunc", VarMaurerRose: "MaurerRoseFunc", VarPRose3D: "PRose3DFunc", VarCliffordJs: "CliffordFunc", VarSattractorJs: "SattractorFunc",
 	// falloff, rotate_y, rotate_z, rblur, sphereblur, bcircle and
 	// Spherical3D are Fractorium's: TestJWF9gByHand pins them.
 	// waves2b is not here: its class needs the colt library's Bessel J1,
@@ -77,6 +80,7 @@ type jwfTerm struct {
 	id     VarID
 	w      float64
 	params []jwfParam
+	post   bool // a post_ stage in procgen (JWildfire's priority 1, after the others)
 }
 
 // jwfCases are the variations (alone, with parameters, and in sums) that
@@ -186,6 +190,7 @@ func jwfCases() [][]jwfTerm {
 	cs = append(cs, jwf9hRefCases()...)
 	cs = append(cs, jwf9iRefCases()...)
 	cs = append(cs, jwf9jRefCases()...)
+	cs = append(cs, jwf10RefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {
@@ -208,6 +213,17 @@ func jwfCases() [][]jwfTerm {
 			tm.params = []jwfParam{{PJuliaqPower, "power", 3}}
 		case VarMobiusFr, VarBwraps, VarTarget, VarPowBlock: // defaults differ from the class's (or are random there)
 			tm.params = jwf9Defaults(id)
+		case VarTrig: // post_trig reads the sum: a linear3D's
+			tm.post = true
+			cs = append(cs, []jwfTerm{{id: VarLinear3D, w: 1.1}, tm})
+			continue
+		case VarPRose3D: // k is random in JWildfire when unset
+			tm.params = []jwfParam{{PPRose3DK, "k", 8}}
+		case VarMaurerRose: // its lines draw from Java's Math.random: TestJWF10MaurerRose
+			tm.params = []jwfParam{{PMaurerRoseShowLines, "show_lines", 0}}
+		case VarFarblur: // reads the sum
+			cs = append(cs, []jwfTerm{{id: VarLinear3D, w: 1.1}, tm})
+			continue
 		}
 		cs = append(cs, []jwfTerm{tm})
 	}
@@ -242,7 +258,11 @@ func TestJWildfireReference(t *testing.T) {
 			x := newXform(0)
 			var line strings.Builder
 			for _, tm := range terms {
-				x.Vars = append(x.Vars, VarTerm{ID: tm.id, Weight: tm.w})
+				if tm.post {
+					x.Stages = append(x.Stages, StageTerm{Post: true, ID: tm.id, Weight: tm.w})
+				} else {
+					x.Vars = append(x.Vars, VarTerm{ID: tm.id, Weight: tm.w})
+				}
 				fmt.Fprintf(&line, " %s %.17g %d", jwfClass[tm.id], tm.w, len(tm.params))
 				for _, p := range tm.params {
 					x.Params[p.id] = p.v
@@ -260,6 +280,13 @@ func TestJWildfireReference(t *testing.T) {
 				}
 				if tm.id == VarBlur3D { // JWildfire's ring draw between the two angles
 					draws = append(draws[:len(draws)-1], 0.5, draws[len(draws)-1])
+				}
+				if tm.id == VarExBlur { // JWildfire's init takes the four, its transform a fifth for later
+					draws = append(draws, 0.5)
+				}
+				if tm.id == VarFarblur { // the same, the fifth before the two angles
+					n := len(draws)
+					draws = append(draws[:n-2:n-2], 0.5, draws[n-2], draws[n-1])
 				}
 			}
 			fmt.Fprintf(&in, "%.17g %.17g %.17g %d", pt[0], pt[1], pt[2], len(draws))

@@ -126,6 +126,17 @@ func varTestParams() Params {
 		PFalloff3MinDistance: 0.3, PFalloff3MulX: 1, PFalloff3MulY: 0.8, PFalloff3BlurType: 1,
 		PLazyTravisSpinIn: 0.5, PLazyTravisSpinOut: 0.3, PLazyTravisSpace: 0.2, PJoukowskiP1: 1.5, PJoukowskiP2: 0.1,
 		PGnarlyCellsize: 0.8, PGnarlyTwist: 0.5,
+		PExBlurDist: 0.5, PExBlurR: 0.25, PGlitchy1ScaleX: 1, PGlitchy1NX: 2, PGlitchy1ScaleY: 1, PGlitchy1NY: 2,
+		PGlitchy1NZ: 2, PGlitchy1Width: 1, PGlitchy1Seed: 42, PGlitchy1Angle: 30, PGlitchy1U: 1, PGlitchy1V: 1, PGlitchy1W: 1,
+		PLazysensenScaleX: 1, PLazysensenScaleY: 1, PShreddedX1: 1, PShreddedX2: 3, PShreddedX3: 1, PShreddedY1: 1,
+		PShreddedY2: 3, PShreddedY3: 1, PShreddedZ1: 1, PShreddedZ2: 3, PShreddedZ3: 1, PCrackleCellsize: 0.6,
+		PCracklePower: 0.3, PCrackleDistort: 0.4, PCrackleScale: 1, PPlaneWfPosition: 0.5, PPlaneWfSize: 2,
+		PTqmirrorA: 1, PTqmirrorB: 1, PTqmirrorC: 1, PTqmirrorD: 1, PTqmirrorE: 1, PTqmirrorF: 1, PTqmirrorG: 1, PTqmirrorH: 1,
+		PTqmirrorI: 1, PTqmirrorJ: 1, PTqmirrorK: 1, PTqmirrorR: 1, PTqmirrorS: 1,
+		PScramblyL: 4, PScramblySeed: 77, PScramblyCellsize: 2, PFarblurX: 1, PFarblurY: 1, PFarblurZ: 1,
+		PSymNg15Radius: 0.4, PMaurerRoseKn: 2, PMaurerRoseKd: 1, PMaurerRoseLineOffsetDegrees: 71, PMaurerRoseLineCount: 360,
+		PMaurerRoseShowLines: 1, PPRose3DL: 1, PPRose3DK: 5, PPRose3DZ1: 1, PPRose3DOpt: 1, PPRose3DOptSc: 1,
+		PCliffordJsA: -1.4, PCliffordJsB: 1.6, PCliffordJsC: 1, PCliffordJsD: 0.7, PSattractorJsM: 10,
 	}
 	for id, v := range set {
 		p[id] = v
@@ -342,15 +353,15 @@ func TestVarAllImplemented(t *testing.T) {
 			t.Errorf("%s has no reference formula", VarNames[id])
 		}
 		terms := []VarTerm{{id, 1}}
-		if id == VarPreBlur {
-			terms = append(terms, VarTerm{VarLinear, 1}) // pre_blur only shows through another
+		if id == VarPreBlur || id == VarFarblur {
+			terms = append(terms, VarTerm{VarLinear, 1}) // pre_blur, farblur only show through another
 		}
 		x := varTestXform(varTestCoefs, p, terms...)
 		nonzero := false
 		for _, pt := range varTestPoints {
 			r := rng.NewStream(7)
 			gx, gy, _ := ApplyXform(x, pt[0], pt[1], &r)
-			if id == VarPreBlur {
+			if id == VarPreBlur || id == VarFarblur {
 				tx, ty := x.Coefs.Apply(pt[0], pt[1])
 				gx, gy = gx-tx, gy-ty
 			}

@@ -116,6 +116,12 @@ func (fp *flameParser) extAttr(ext *xformExt, a xml.Attr, line int) error {
 			return nil
 		}
 	}
+	if curve, enabled := motionCurveAttr(name, a.Value); curve {
+		if enabled {
+			return fp.notHonoured("motion curve", name, "xform", fp.xoff, line)
+		}
+		return nil
+	}
 	if ok, err := fp.stageAttr(ext, name, a.Value, line); ok || err != nil {
 		return err
 	}

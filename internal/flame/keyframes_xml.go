@@ -126,6 +126,9 @@ func writeFlame(w *bufio.Writer, k *AnimGenome, f numFormat) {
 	if k.PaletteInterp == PaletteHSVCircular && k.HSVRGBBlend != 0 {
 		fmt.Fprintf(w, ` hsv_rgb_palette_blend="%s"`, f(k.HSVRGBBlend))
 	}
+	if k.Fuse != DefaultFuse { // Fractorium's; flam3 reads none and uses 15
+		fmt.Fprintf(w, ` fuse="%d"`, k.Fuse)
+	}
 	writeCamera(w, &k.Camera, f)
 	fmt.Fprintln(w, ">")
 	for i := range k.Xforms {

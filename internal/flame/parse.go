@@ -448,6 +448,9 @@ func (fp *flameParser) setFlameAttr(a xml.Attr) error {
 		if ok, err := fp.cameraAttr(a); ok || err != nil {
 			return err
 		}
+		if ok, err := fp.jwfFlameAttr(a); ok || err != nil {
+			return err
+		}
 		return fp.otherFlameAttr(a)
 	}
 	if err != nil {

@@ -158,6 +158,8 @@ var neutralValues = map[string]string{
 	"saturation": "1", "fg_opacity": "1", "balancing_red": "1", "balancing_green": "1", "balancing_blue": "1",
 	"post_blur_radius": "0", "post_symmetry_type": "NONE", "mixer_mode": "OFF", "bg_transparency": "0",
 	"ai_post_denoiser": "NONE", "post_noise_filter": "0", "enable_de": "1", "logscale_k2": "0",
+	// JWildfire's smooth_gradient off: the palette's entries as written.
+	"smooth_gradient": "0",
 	// Xform attributes of JWildfire.
 	"material": "0", "material_speed": "0", "mod_gamma": "0", "mod_gamma_speed": "0", "mod_contrast": "0",
 	"mod_contrast_speed": "0", "mod_saturation": "0", "mod_saturation_speed": "0", "mod_hue": "0",

@@ -356,6 +356,8 @@ func TestParseFlameAttributes(t *testing.T) {
 	want.Background, want.FilterRadius, want.FilterShape = [3]float64{1, 0.5, 0}, 1.2, FilterMitchell
 	want.EstimatorRadius, want.EstimatorMinimum, want.EstimatorCurve = 11, 1, 0.6
 	want.HueRotation, want.PaletteMode, want.Interpolation = 0.25, PaletteLinear, "smooth"
+	// Fractorium's fuse is honoured; flam3 ignores it (its FUSE_27, 15).
+	want.Fuse = 50
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("genome\n%+v\nwant\n%+v", got, want)
 	}

@@ -49,6 +49,7 @@ var attrRanges = map[string]attrRange{
 	"estimator_minimum":     {min: 0, max: maxEstimatorRadius, what: "output pixels"},
 	"estimator_curve":       {min: minEstimatorCurve, max: maxEstimatorCurve},
 	"temporal_filter_width": {min: 0, max: maxTemporalWidth, what: "frames"},
+	"fuse":                  {min: 0, max: maxFuse, what: "iterations"},
 }
 
 // Upper bounds of the ranges above.
@@ -57,6 +58,7 @@ const (
 	maxPasses          = 1024
 	maxFilterRadius    = 20
 	maxEstimatorRadius = 40
+	maxFuse            = 100000 // iterations each start point discards (flam3 15, Fractorium's files up to 100)
 	minEstimatorCurve  = 0.01
 	maxEstimatorCurve  = 100
 	maxTemporalWidth   = 1000
@@ -185,6 +187,8 @@ func (fp *flameParser) checkFlameAttr(attr string) error {
 		return fp.rangeErr(attr, g.EstimatorMinimum)
 	case "estimator_curve":
 		return fp.rangeErr(attr, g.EstimatorCurve)
+	case "fuse":
+		return fp.rangeErr(attr, float64(g.Fuse))
 	}
 	return nil
 }

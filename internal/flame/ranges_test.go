@@ -61,6 +61,10 @@ func TestAttrRanges(t *testing.T) {
 		{`estimator_curve="101"`, "estimator_curve", true},
 		{`estimator_curve="0.009"`, "estimator_curve", false},
 		{`estimator_curve="0"`, "estimator_curve", false},
+		{`fuse="0"`, "", false},
+		{`fuse="100000"`, "", false},
+		{`fuse="100001"`, "fuse", true},
+		{`fuse="-1"`, "fuse", false},
 	}
 	seen := map[string]bool{}
 	for _, c := range cases {

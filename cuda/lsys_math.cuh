@@ -16,7 +16,7 @@
 //
 // The algorithms (double-double evaluation, Taylor series after exact or
 // double-double argument reduction, one rounding at the end) are described
-// in mathfn.go and mathpow.go; the constants LSYS_K_* are those of
+// in mathfn.go and mathpow.go; the constants LSYS_K_* (lsys_math_consts.cuh) are those of
 // mathconst.go, printed by internal/lsys/internal/mathgen, and
 // TestMathConstants checks that this file's copies match. Change this file
 // and the Go files together; internal/lsys/math_cuda_test.go compares the
@@ -105,87 +105,7 @@ __device__ inline int lsys_reduce_deg(double x, double *hi, double *lo) {
 
 
 // Constants from internal/lsys/internal/mathgen (hexadecimal, exact).
-#define LSYS_K_Sin3Hi (-0x1.5555555555555p-03) /* -0.16666666666666666 */
-#define LSYS_K_Sin3Lo (-0x1.5555555555555p-57) /* -9.2518585385429707e-18 */
-#define LSYS_K_Sin5Hi (0x1.1111111111111p-07) /* 0.0083333333333333332 */
-#define LSYS_K_Sin5Lo (0x1.1111111111111p-63) /* 1.1564823173178714e-19 */
-#define LSYS_K_Sin7 (-0x1.a01a01a01a01ap-13) /* -0.00019841269841269841 */
-#define LSYS_K_Sin9 (0x1.71de3a556c734p-19) /* 2.7557319223985893e-06 */
-#define LSYS_K_Sin11 (-0x1.ae64567f544e4p-26) /* -2.505210838544172e-08 */
-#define LSYS_K_Sin13 (0x1.6124613a86d09p-33) /* 1.6059043836821613e-10 */
-#define LSYS_K_Sin15 (-0x1.ae7f3e733b81fp-41) /* -7.6471637318198164e-13 */
-#define LSYS_K_Sin17 (0x1.952c77030ad4ap-49) /* 2.8114572543455206e-15 */
-#define LSYS_K_Cos4Hi (0x1.5555555555555p-05) /* 0.041666666666666664 */
-#define LSYS_K_Cos4Lo (0x1.5555555555555p-59) /* 2.3129646346357427e-18 */
-#define LSYS_K_Cos6Hi (-0x1.6c16c16c16c17p-10) /* -0.0013888888888888889 */
-#define LSYS_K_Cos6Lo (0x1.f49f49f49f49fp-65) /* 5.3005439543735771e-20 */
-#define LSYS_K_Cos8 (0x1.a01a01a01a01ap-16) /* 2.4801587301587302e-05 */
-#define LSYS_K_Cos10 (-0x1.27e4fb7789f5cp-22) /* -2.7557319223985888e-07 */
-#define LSYS_K_Cos12 (0x1.1eed8eff8d898p-29) /* 2.08767569878681e-09 */
-#define LSYS_K_Cos14 (-0x1.93974a8c07c9dp-37) /* -1.1470745597729725e-11 */
-#define LSYS_K_Cos16 (0x1.ae7f3e733b81fp-45) /* 4.7794773323873853e-14 */
-#define LSYS_K_Cos18 (-0x1.6827863b97d97p-53) /* -1.5619206968586225e-16 */
-#define LSYS_K_Atan3 (-0x1.5555555555555p-02) /* -0.33333333333333331 */
-#define LSYS_K_Atan5 (0x1.999999999999ap-03) /* 0.20000000000000001 */
-#define LSYS_K_Atan7 (-0x1.2492492492492p-03) /* -0.14285714285714285 */
-#define LSYS_K_Atan9 (0x1.c71c71c71c71cp-04) /* 0.1111111111111111 */
-#define LSYS_K_Atan11 (-0x1.745d1745d1746p-04) /* -0.090909090909090912 */
-#define LSYS_K_Atan13 (0x1.3b13b13b13b14p-04) /* 0.076923076923076927 */
-#define LSYS_K_Atan15 (-0x1.1111111111111p-04) /* -0.066666666666666666 */
-#define LSYS_K_AtanTab0Hi (0.0) /* 0 */
-#define LSYS_K_AtanTab0Lo (0.0) /* 0 */
-#define LSYS_K_AtanTab1Hi (0x1.fd5ba9aac2f6ep-04) /* 0.12435499454676144 */
-#define LSYS_K_AtanTab1Lo (-0x1.cd37686760c17p-59) /* -3.1253241424539383e-18 */
-#define LSYS_K_AtanTab2Hi (0x1.f5b75f92c80ddp-03) /* 0.24497866312686414 */
-#define LSYS_K_AtanTab2Lo (0x1.8ab6e3cf7afbdp-57) /* 1.0698755618734451e-17 */
-#define LSYS_K_AtanTab3Hi (0x1.6f61941e4def1p-02) /* 0.35877067027057225 */
-#define LSYS_K_AtanTab3Lo (-0x1.c63aae6f6e918p-56) /* -2.4623815582638635e-17 */
-#define LSYS_K_AtanTab4Hi (0x1.dac670561bb4fp-02) /* 0.46364760900080609 */
-#define LSYS_K_AtanTab4Lo (0x1.a2b7f222f65e2p-56) /* 2.2698777452961687e-17 */
-#define LSYS_K_AtanTab5Hi (0x1.1e00babdefeb4p-01) /* 0.55859931534356244 */
-#define LSYS_K_AtanTab5Lo (-0x1.928df287a668fp-58) /* -5.4556305485916264e-18 */
-#define LSYS_K_AtanTab6Hi (0x1.4978fa3269ee1p-01) /* 0.64350110879328437 */
-#define LSYS_K_AtanTab6Lo (0x1.2419a87f2a458p-56) /* 1.5834785051444286e-17 */
-#define LSYS_K_AtanTab7Hi (0x1.700a7c5784634p-01) /* 0.71882999962162453 */
-#define LSYS_K_AtanTab7Lo (-0x1.8c34d25aadef6p-56) /* -2.1478388444456983e-17 */
-#define LSYS_K_AtanTab8Hi (0x1.921fb54442d18p-01) /* 0.78539816339744828 */
-#define LSYS_K_AtanTab8Lo (0x1.1a62633145c07p-55) /* 3.061616997868383e-17 */
-#define LSYS_K_PiO2Hi (0x1.921fb54442d18p+00) /* 1.5707963267948966 */
-#define LSYS_K_PiO2Lo (0x1.1a62633145c07p-54) /* 6.123233995736766e-17 */
-#define LSYS_K_Exp3Hi (0x1.5555555555555p-03) /* 0.16666666666666666 */
-#define LSYS_K_Exp3Lo (0x1.5555555555555p-57) /* 9.2518585385429707e-18 */
-#define LSYS_K_Exp4Hi (0x1.5555555555555p-05) /* 0.041666666666666664 */
-#define LSYS_K_Exp4Lo (0x1.5555555555555p-59) /* 2.3129646346357427e-18 */
-#define LSYS_K_Exp5 (0x1.1111111111111p-07) /* 0.0083333333333333332 */
-#define LSYS_K_Exp6 (0x1.6c16c16c16c17p-10) /* 0.0013888888888888889 */
-#define LSYS_K_Exp7 (0x1.a01a01a01a01ap-13) /* 0.00019841269841269841 */
-#define LSYS_K_Exp8 (0x1.a01a01a01a01ap-16) /* 2.4801587301587302e-05 */
-#define LSYS_K_Exp9 (0x1.71de3a556c734p-19) /* 2.7557319223985893e-06 */
-#define LSYS_K_Exp10 (0x1.27e4fb7789f5cp-22) /* 2.7557319223985888e-07 */
-#define LSYS_K_Exp11 (0x1.ae64567f544e4p-26) /* 2.505210838544172e-08 */
-#define LSYS_K_Exp12 (0x1.1eed8eff8d898p-29) /* 2.08767569878681e-09 */
-#define LSYS_K_Exp13 (0x1.6124613a86d09p-33) /* 1.6059043836821613e-10 */
-#define LSYS_K_Exp14 (0x1.93974a8c07c9dp-37) /* 1.1470745597729725e-11 */
-#define LSYS_K_InvLn2 (0x1.71547652b82fep+00) /* 1.4426950408889634 */
-#define LSYS_K_Ln2A (0x1.62e42fefa38p-01) /* 0.69314718055989033 */
-#define LSYS_K_Ln2B (0x1.ef35793c7673p-45) /* 5.4979230187083712e-14 */
-#define LSYS_K_Ln2Hi (0x1.62e42fefa39efp-01) /* 0.69314718055994529 */
-#define LSYS_K_Ln2Lo (0x1.abc9e3b39803fp-56) /* 2.3190468138462996e-17 */
-#define LSYS_K_Inv3Hi (0x1.5555555555555p-02) /* 0.33333333333333331 */
-#define LSYS_K_Inv3Lo (0x1.5555555555555p-56) /* 1.8503717077085941e-17 */
-#define LSYS_K_Inv5Hi (0x1.999999999999ap-03) /* 0.20000000000000001 */
-#define LSYS_K_Inv5Lo (-0x1.999999999999ap-57) /* -1.1102230246251566e-17 */
-#define LSYS_K_Inv7 (0x1.2492492492492p-03) /* 0.14285714285714285 */
-#define LSYS_K_Inv9 (0x1.c71c71c71c71cp-04) /* 0.1111111111111111 */
-#define LSYS_K_Inv11 (0x1.745d1745d1746p-04) /* 0.090909090909090912 */
-#define LSYS_K_Inv13 (0x1.3b13b13b13b14p-04) /* 0.076923076923076927 */
-#define LSYS_K_Inv15 (0x1.1111111111111p-04) /* 0.066666666666666666 */
-#define LSYS_K_Inv17 (0x1.e1e1e1e1e1e1ep-05) /* 0.058823529411764705 */
-#define LSYS_K_Inv19 (0x1.af286bca1af28p-05) /* 0.052631578947368418 */
-#define LSYS_K_Inv21 (0x1.8618618618618p-05) /* 0.047619047619047616 */
-#define LSYS_K_Inv23 (0x1.642c8590b2164p-05) /* 0.043478260869565216 */
-#define LSYS_K_Inv25 (0x1.47ae147ae147bp-05) /* 0.040000000000000001 */
-#define LSYS_K_Inv27 (0x1.2f684bda12f68p-05) /* 0.037037037037037035 */
+#include "lsys_math_consts.cuh"
 
 // s + e = a + b exactly, for |a| >= |b| or a == 0.
 __device__ inline void lsys_fast_two_sum(double a, double b, double *s, double *e) {

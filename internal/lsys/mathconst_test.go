@@ -38,7 +38,7 @@ func readConsts(t *testing.T, path string, re *regexp.Regexp) map[string]float64
 	return got
 }
 
-// TestMathConstants: mathconst.go and cuda/lsys_math.cuh hold exactly the
+// TestMathConstants: mathconst.go and cuda/lsys_math_consts.cuh hold exactly the
 // constants mathgen computes, bit for bit.
 func TestMathConstants(t *testing.T) {
 	want := mathgen.Constants()
@@ -47,7 +47,7 @@ func TestMathConstants(t *testing.T) {
 		re   *regexp.Regexp
 	}{
 		{"mathconst.go", regexp.MustCompile(`^\s*k(\w+)\s*=\s*(\S+)`)},
-		{"../../cuda/lsys_math.cuh", regexp.MustCompile(`^#define LSYS_K_(\w+) \((\S+)\)`)},
+		{"../../cuda/lsys_math_consts.cuh", regexp.MustCompile(`^#define LSYS_K_(\w+) \((\S+)\)`)},
 	} {
 		got := readConsts(t, src.path, src.re)
 		if len(got) != len(want) {

@@ -1,6 +1,6 @@
 // Package mathgen computes the constants of internal/lsys's deterministic
-// math functions (mathfn.go, mathpow.go and their CUDA twin
-// cuda/lsys_math.cuh) in 320-bit arithmetic, so that every coefficient can
+// math functions (mathfn.go, mathpow.go and the constants of their CUDA twin,
+// cuda/lsys_math_consts.cuh) in 320-bit arithmetic, so that every coefficient can
 // be regenerated and checked (mathconst_test.go compares the Go and CUDA
 // values with these; `go run ./internal/lsys/internal/mathgen/cmd/mathgen`
 // prints them).

@@ -1,6 +1,6 @@
 // Command mathgen prints the constants of internal/lsys's deterministic math
 // functions as a Go const block (for mathconst.go) and as C #defines (for
-// cuda/lsys_math.cuh).
+// cuda/lsys_math_consts.cuh).
 package main
 
 import (

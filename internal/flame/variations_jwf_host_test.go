@@ -7,12 +7,12 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/gpu/hosttwin"
 
 	"github.com/procgen-dev/procgen/internal/rng"
 )
@@ -102,25 +102,7 @@ int main() {
 // the device's, so it is no check of the device's rounding: the GPU test
 // is).
 func TestPluginVariationsHostTwin(t *testing.T) {
-	cxx, err := exec.LookPath("g++")
-	if err != nil {
-		if cxx, err = exec.LookPath("c++"); err != nil {
-			t.Skip("no C++ compiler on PATH")
-		}
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "shim.cpp"), []byte(jwfHostShim), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cuda, err := filepath.Abs("../../cuda")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "shim")
-	if out, err := exec.Command(cxx, "-O2", "-std=c++17", "-w", "-I", cuda, "-o", bin,
-		filepath.Join(dir, "shim.cpp")).CombinedOutput(); err != nil {
-		t.Fatalf("compile the host twin: %v\n%s", err, out)
-	}
+	bin := hosttwin.Build(t, jwfHostShim, "-w")
 	var cases []vtCase
 	var in bytes.Buffer
 	for _, c := range append(vtPluginCases(), vtPluginMixedCases()...) {

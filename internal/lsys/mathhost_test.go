@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/gpu/hosttwin"
 )
 
 // hostShim compiles cuda/lsys_math.cuh as host C++: the CUDA intrinsics
@@ -108,25 +108,7 @@ func hostArgs(n int) [][3]float64 {
 // whatever their payload). It needs a C++ compiler (g++ or c++ on PATH) and
 // skips without one; the device itself is checked by TestCUDAMathFunctions.
 func TestMathHostTwin(t *testing.T) {
-	cxx, err := exec.LookPath("g++")
-	if err != nil {
-		if cxx, err = exec.LookPath("c++"); err != nil {
-			t.Skip("no C++ compiler on PATH")
-		}
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "shim.cpp"), []byte(hostShim), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cuda, err := filepath.Abs("../../cuda")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "shim")
-	if out, err := exec.Command(cxx, "-O2", "-std=c++17", "-ffp-contract=off", "-I", cuda, "-o", bin,
-		filepath.Join(dir, "shim.cpp")).CombinedOutput(); err != nil {
-		t.Fatalf("compile the host twin: %v\n%s", err, out)
-	}
+	bin := hosttwin.Build(t, hostShim, "-ffp-contract=off")
 	n := 20000
 	if testing.Short() {
 		n = 2000

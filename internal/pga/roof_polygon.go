@@ -38,14 +38,7 @@ type roofPart struct {
 
 // footprintRoof builds kind's roof over footprint fp scaled to sx by sy.
 func footprintRoof(fp *footprint, kind RoofKind, sx, sy float64) (*polyRoof, error) {
-	rings := make([][][2]float64, len(fp.rings))
-	for k, ring := range fp.rings {
-		q := make([][2]float64, len(ring))
-		for i, p := range ring {
-			q[i] = [2]float64{p[0] * sx, p[1] * sy}
-		}
-		rings[k] = q
-	}
+	rings := scaledRings(fp, sx, sy)
 	switch kind {
 	case Shed:
 		return shedRoof(rings, fp, sx, sy), nil

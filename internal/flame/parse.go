@@ -448,7 +448,7 @@ func (fp *flameParser) setFlameAttr(a xml.Attr) error {
 		if ok, err := fp.cameraAttr(a); ok || err != nil {
 			return err
 		}
-		if ok, err := fp.jwfFlameAttr(a); ok || err != nil {
+		if ok, err := fp.extFlameAttr(a); ok || err != nil {
 			return err
 		}
 		return fp.otherFlameAttr(a)

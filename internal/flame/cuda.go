@@ -256,10 +256,8 @@ func (r *cudaRun) accumulate(ctx context.Context, p *plan, gg gpuGenome, xs []gp
 		return nil, nil, nil, err
 	}
 	shared := int(unsafe.Sizeof(gpuGenome{})) + len(xs)*int(unsafe.Sizeof(gpuXform{}))
-	if shared > 48<<10 {
-		if err := iterate.SetMaxDynamicShared(shared); err != nil {
-			return nil, nil, nil, err
-		}
+	if err := iterate.SetMaxDynamicShared(shared); err != nil {
+		return nil, nil, nil, err
 	}
 	spc := int64(subBatch)
 	all := p.samples / spc

@@ -184,10 +184,8 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 		return nil, err
 	}
 	shared := int(unsafe.Sizeof(gpuGenome{})) + maxX*int(unsafe.Sizeof(gpuXform{}))
-	if shared > 48<<10 {
-		if err := iterate.SetMaxDynamicShared(shared); err != nil {
-			return nil, err
-		}
+	if err := iterate.SetMaxDynamicShared(shared); err != nil {
+		return nil, err
 	}
 	fl := &frameLauncher{r: r, ctx: ctx, fp: fp, o: o, iterate: iterate, shared: shared, maxX: maxX,
 		genomes: genomes, xforms: xforms, hist: hist, hits: hits, bad: bad, spc: int64(subBatch)}

@@ -205,14 +205,37 @@ func vtPluginCases() []vtCase {
 		for run := range 4 {
 			x := vtXform(VarTerm{ID: id, Weight: 1})
 			x.Params = vtRandPluginParams(r)
-			cases = append(cases, vtCase{name: VarNames[id] + "/" + string(rune('a'+run)), x: x,
-				in: vtRandPoints(r, vtPoints, false), seed: rng.Hash64(0x9106, uint64(id)<<8|uint64(run))})
+			c := vtCase{name: VarNames[id] + "/" + string(rune('a'+run)), x: x,
+				in: vtRandPoints(r, vtPoints, false), seed: rng.Hash64(0x9106, uint64(id)<<8|uint64(run))}
+			// Parameters under which the CPU rejects most points (loonie2's
+			// negative star and circle take square roots of negatives) test
+			// little: draw again from a stream of the case's own, so that
+			// the other cases keep their draws.
+			for again := uint64(0); vtValidShare(c) < 0.5 && again < 16; again++ {
+				c.x.Params = vtRandPluginParams(rand.New(rand.NewPCG(uint64(id), uint64(run)<<8|again)))
+			}
+			cases = append(cases, c)
 		}
 	}
 	cases = append(cases, vtWaves2bBranchCases(r)...)
 	cases = append(cases, vtSynthCases(r)...)
 	cases = append(cases, vtJwf4BranchCases(r)...)
 	return cases
+}
+
+// vtValidShare is the share of c's points the CPU accepts (not flam3's
+// badvalue), with c's parameters.
+func vtValidShare(c vtCase) float64 {
+	x := c.x
+	Precalc(&x)
+	n, ok := len(c.in)/2, 0
+	for i := range n {
+		s := rng.NewStream(rng.Hash64(c.seed, uint64(i)))
+		if _, _, good := ApplyXform(&x, float64(c.in[2*i]), float64(c.in[2*i+1]), &s); good {
+			ok++
+		}
+	}
+	return float64(ok) / float64(n)
 }
 
 // vtWaves2bBranchCases set waves2b's powers where its wave is not a sine:

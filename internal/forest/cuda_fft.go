@@ -417,10 +417,8 @@ func fftFunction[P any](r *cudaRun, k gpu.Kernel[P], smem int) (gpu.Func[P], err
 	if err != nil {
 		return f, err
 	}
-	if smem > 48<<10 {
-		if err := f.SetMaxDynamicShared(smem); err != nil {
-			return f, err
-		}
+	if err := f.SetMaxDynamicShared(smem); err != nil {
+		return f, err
 	}
 	return f, nil
 }

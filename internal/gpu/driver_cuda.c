@@ -24,6 +24,7 @@ static pg_result (*p_cuModuleLoadData)(pg_module *, const void *);
 static pg_result (*p_cuModuleUnload)(pg_module);
 static pg_result (*p_cuModuleGetFunction)(pg_function *, pg_module, const char *);
 static pg_result (*p_cuFuncSetAttribute)(pg_function, int, int);
+static pg_result (*p_cuFuncGetAttribute)(int *, int, pg_function);
 static pg_result (*p_cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, pg_function, int, size_t);
 static pg_result (*p_cuMemAlloc)(pg_deviceptr *, size_t);
 static pg_result (*p_cuMemFree)(pg_deviceptr);
@@ -93,6 +94,7 @@ int pg_load(char *err, int errlen) {
 	BIND(p_cuModuleUnload, "cuModuleUnload");
 	BIND(p_cuModuleGetFunction, "cuModuleGetFunction");
 	BIND(p_cuFuncSetAttribute, "cuFuncSetAttribute");
+	BIND(p_cuFuncGetAttribute, "cuFuncGetAttribute");
 	BIND(p_cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
 	BIND(p_cuMemAlloc, "cuMemAlloc_v2");
 	BIND(p_cuMemFree, "cuMemFree_v2");
@@ -167,6 +169,7 @@ pg_result pg_module_get_function(pg_function *f, pg_module m, const char *name) 
 	return CALL(p_cuModuleGetFunction, f, m, name);
 }
 pg_result pg_func_set_attr(pg_function f, int attr, int value) { return CALL(p_cuFuncSetAttribute, f, attr, value); }
+pg_result pg_func_get_attr(int *value, int attr, pg_function f) { return CALL(p_cuFuncGetAttribute, value, attr, f); }
 pg_result pg_occupancy(int *blocks, pg_function f, int block_size, size_t dyn_shared) {
 	return CALL(p_cuOccupancyMaxActiveBlocksPerMultiprocessor, blocks, f, block_size, dyn_shared);
 }

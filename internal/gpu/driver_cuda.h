@@ -33,6 +33,7 @@ enum {
 	PG_ATTR_COMPUTE_CAPABILITY_MAJOR = 75,
 	PG_ATTR_COMPUTE_CAPABILITY_MINOR = 76,
 	PG_ATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+	PG_FUNC_ATTR_SHARED_SIZE_BYTES = 1,
 	PG_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
 };
 
@@ -58,6 +59,7 @@ pg_result pg_module_unload(pg_module m);
 pg_result pg_jit_ptx(const char *ptx, size_t len, void **cubin, size_t *cubin_len);
 pg_result pg_module_get_function(pg_function *f, pg_module m, const char *name);
 pg_result pg_func_set_attr(pg_function f, int attr, int value);
+pg_result pg_func_get_attr(int *value, int attr, pg_function f);
 // cuOccupancyMaxActiveBlocksPerMultiprocessor: blocks of block_size threads
 // with dyn_shared bytes of dynamic shared memory resident on one SM.
 pg_result pg_occupancy(int *blocks, pg_function f, int block_size, size_t dyn_shared);

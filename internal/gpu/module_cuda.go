@@ -143,11 +143,36 @@ func (d *Device) KernelVariant(family string) string {
 	return ""
 }
 
-// SetMaxDynamicShared allows launches with more than 48 KiB of dynamic shared memory.
+// SetMaxDynamicShared lets launches of f use bytes of dynamic shared memory.
+// A launch may use 48 KiB of shared memory in all without it: the dynamic
+// bytes plus the kernel's static __shared__ arrays, so a kernel with 8 KiB of
+// its own fails a 41 KiB launch with CUDA_ERROR_INVALID_VALUE unless the
+// limit is raised. Where bytes and the static arrays fit in 48 KiB nothing is
+// set; otherwise the limit goes to the most the device allows, not to bytes,
+// so that callers sharing f (renders side by side) never lower it under one
+// another's launches. Bytes beyond the device's limit are an error here
+// rather than at the launch.
 func (f *Function) SetMaxDynamicShared(bytes int) error {
 	return f.dev.do(func() error {
+		var static, optin C.int
+		if err := check("cuFuncGetAttribute("+f.name+")",
+			C.pg_func_get_attr(&static, C.PG_FUNC_ATTR_SHARED_SIZE_BYTES, f.fn)); err != nil {
+			return err
+		}
+		if bytes+int(static) <= 48<<10 {
+			return nil
+		}
+		if err := check("cuDeviceGetAttribute(shared memory per block, opt-in)",
+			C.pg_device_attr(&optin, C.PG_ATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, f.dev.handle)); err != nil {
+			return err
+		}
+		most := int(optin) - int(static)
+		if bytes > most {
+			return fmt.Errorf("gpu: %s: %d bytes of dynamic shared memory, the device allows %d beside the kernel's own %d",
+				f.name, bytes, most, int(static))
+		}
 		return check("cuFuncSetAttribute("+f.name+")",
-			C.pg_func_set_attr(f.fn, C.PG_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES, C.int(bytes)))
+			C.pg_func_set_attr(f.fn, C.PG_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES, C.int(most)))
 	})
 }
 

@@ -11,16 +11,6 @@ import (
 // The tables the interpreter kernels (and the tiled path's passes) read, and
 // the interpreter's shared memory.
 
-// interpStaticShared bounds the interpreter kernels' static shared memory
-// (cuda/rules.cu: the compact schedule's s_pairs[2 * BS] for BS = 1024
-// threads, of 4 bytes (narrow) or 8 (wide), s_warp[32] and two counters).
-func interpStaticShared(wide bool) int {
-	if wide {
-		return 8*2*1024 + 4*32 + 16
-	}
-	return 4*2*1024 + 4*32 + 16
-}
-
 // gpuTables are the field and rule tables as the kernels read them
 // (RulesField and RulesRule words).
 func gpuTables(p *Program) ([]uint32, []uint32) {
@@ -49,13 +39,11 @@ func (r *cudaRun) interpTables() error {
 func (r *cudaRun) setShared(f interface{ SetMaxDynamicShared(int) error }) error {
 	p := r.p
 	r.shared = 4 * (len(p.Code) + 2*len(p.Fields) + p.Regs*r.threads)
-	// Without the opt-in a block gets 48 KiB of static and dynamic shared
-	// memory together, and the compact kernels hold up to interpStaticShared
-	// of their own: a launch over the sum fails with CUDA_ERROR_INVALID_VALUE.
-	if r.shared+interpStaticShared(r.wide) > 48<<10 {
-		if err := f.SetMaxDynamicShared(r.shared); err != nil {
-			return fmt.Errorf("%d bytes of shared memory a block: %w", r.shared, err)
-		}
+	// Beside the compact kernels' own arrays (s_pairs and the warp sums)
+	// this may pass the 48 KiB a block gets without the opt-in, which
+	// SetMaxDynamicShared takes when it must.
+	if err := f.SetMaxDynamicShared(r.shared); err != nil {
+		return fmt.Errorf("%d bytes of shared memory a block: %w", r.shared, err)
 	}
 	return nil
 }

@@ -11,7 +11,7 @@ FATBINS   := $(patsubst cuda/%.cu,$(KDIR)/%.fatbin,$(CU_SRC))
 # with -DPG_VECTOR_RED: vector reductions need PTX ISA 8.1, which nvcc 11.8
 # does not write, so its .version line is raised and the driver JITs it
 # (internal/gpu loads it on sm_90+ with a CUDA >= 12.1 driver, else the fatbin).
-VRED_FAMILIES := flame flame_plugins flame_accum
+VRED_FAMILIES := flame flame_plugins flame3d flame_accum
 VRED_PTX  := $(patsubst %,$(KDIR)/%.vred.ptx,$(VRED_FAMILIES))
 # SASS for A100 (sm_80, also runs on sm_86/89) and H100 (sm_90), plus
 # compute_90 PTX that newer drivers JIT for newer GPUs.

@@ -86,22 +86,10 @@ struct GenericXforms {
 	}
 };
 
-// plot deposits one sample: the final xform (with its opacity as a chance),
-// the camera, the palette, and the atomic adds into the histogram. The hit
-// counter is skipped when every xform is fully visible: then A = 255·hits.
-// With logging (deferred writeback) plot returns the sample as a log entry,
-// bucket << 8 | palette index, instead of adding it; LOG_NONE when nothing
-// lands in the histogram.
-template <class X>
-__device__ __forceinline__ uint32_t plot(const FlameGenome &g, const FlameXform *fin, float px, float py, float pc,
-					 float vis, PgRng &rng, float *hist, unsigned *hits, unsigned &bad, bool logging) {
-	if (fin && (fin->opacity == 1.f || pg_rng_unit(rng) < fin->opacity)) {
-		if (!X::final_xform(*fin, px, py, rng)) {
-			bad++;
-			return LOG_NONE;
-		}
-		pc = pc * (1.f - fin->color_speed) + fin->color * fin->color_speed;
-	}
+// deposit is plot's second half: the camera's rotation and bounds, the
+// palette and the adds into the histogram (or the log entry).
+__device__ __forceinline__ uint32_t deposit(const FlameGenome &g, float px, float py, float pc, float vis, float *hist,
+					    unsigned *hits, bool logging) {
 	if (g.rotate) {
 		const float dx = px - g.cx, dy = py - g.cy;
 		px = dx * g.rot_cos - dy * g.rot_sin + g.cx;
@@ -131,6 +119,25 @@ __device__ __forceinline__ uint32_t plot(const FlameGenome &g, const FlameXform 
 	pg_red_add4(h, truncf(col[0] * vis), truncf(col[1] * vis), truncf(col[2] * vis), truncf(col[3] * vis));
 	if (!g.alpha_hits) atomicAdd(hits + b, 1u);
 	return LOG_NONE;
+}
+
+// plot deposits one sample: the final xform (with its opacity as a chance),
+// the camera, the palette, and the atomic adds into the histogram. The hit
+// counter is skipped when every xform is fully visible: then A = 255·hits.
+// With logging (deferred writeback) plot returns the sample as a log entry,
+// bucket << 8 | palette index, instead of adding it; LOG_NONE when nothing
+// lands in the histogram.
+template <class X>
+__device__ __forceinline__ uint32_t plot(const FlameGenome &g, const FlameXform *fin, float px, float py, float pc,
+					 float vis, PgRng &rng, float *hist, unsigned *hits, unsigned &bad, bool logging) {
+	if (fin && (fin->opacity == 1.f || pg_rng_unit(rng) < fin->opacity)) {
+		if (!X::final_xform(*fin, px, py, rng)) {
+			bad++;
+			return LOG_NONE;
+		}
+		pc = pc * (1.f - fin->color_speed) + fin->color * fin->color_speed;
+	}
+	return deposit(g, px, py, pc, vis, hist, hits, logging);
 }
 
 // Loads the genome header and the xforms into shared memory.

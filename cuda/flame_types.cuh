@@ -20,7 +20,8 @@ struct FlameXform {
 	int32_t linear_only; // every variation is linear: the xform is affine
 	float linear_w;      // then this is their summed weight
 	int32_t pre_blur;    // index in ids of the first non-zero pre_blur, -1 for none
-	int32_t pad[3];      // keeps the size a multiple of 16 for vector loads
+	int32_t flatten;     // JWildfire's flatten: z is 0 after the variations (flame3d)
+	int32_t pad[2];      // keeps the size a multiple of 16 for vector loads
 	float weights[FLAME_MAX_VARS];
 	uint8_t ids[FLAME_MAX_VARS];
 	float params[NUM_PARAMS];
@@ -40,6 +41,13 @@ struct FlameGenome {
 	// chains and samples per chain (0: the launch's), and the xforms per
 	// genome in the xforms array.
 	int32_t chains, chain_samples, xform_stride, pad0;
+	// Points carry z (the flame3d family), and the 3D camera projects them
+	// when cam is set (internal/flame's camera3d.go): cam_m[col * 3 + row].
+	int32_t z3, cam, cam_jwf, cam_blurred;
+	float cam_m[9];
+	float cam_persp, cam_zpos, cam_blur;
+	float cam_pos[3];
+	float cam_pad;
 	float rot_cos, rot_sin, cx, cy;
 	float x0, y0, x1, y1; // camera bounds
 	float sx, sy;         // buckets per unit

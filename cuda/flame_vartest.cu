@@ -5,6 +5,7 @@
 #include "common.cuh"
 #include "flame_ids.cuh"
 #include "flame_variations.cuh"
+#include "flame_variations_3d.cuh"
 
 // Thread i maps (in_xy[2i], in_xy[2i+1]) through the affine coefs
 // {a b c d e f} (x' = a·x + c·y + e, y' = b·x + d·y + f) and then the nvars
@@ -26,4 +27,25 @@ extern "C" __global__ void pg_flame_vartest(const float *in_xy, float *out_xy, u
 	float2 o = pg_flame_apply_vars(ids, weights, nvars, pg_flame_pre_blur(ids, weights, nvars), tx, ty, coefs, params, rng);
 	out_xy[2 * i] = o.x;
 	out_xy[2 * i + 1] = o.y;
+}
+
+// pg_flame_vartest3 is pg_flame_vartest with z (flame_variations_3d.cuh):
+// points (x, y, z) in in_xyz, the affine on (x, y) passing z through, then
+// pg_flame_apply_vars3, written to out_xyz; flatten and the post affine are
+// the iterate kernel's.
+extern "C" __global__ void pg_flame_vartest3(const float *in_xyz, float *out_xyz, unsigned n, const unsigned char *ids,
+					     const float *weights, int nvars, const float *coefs, const float *params,
+					     uint64_t seed) {
+	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	PgRng rng;
+	rng.state = pg_hash64(seed, i);
+	float x = in_xyz[3 * i], y = in_xyz[3 * i + 1], z = in_xyz[3 * i + 2];
+	float tx = coefs[0] * x + coefs[2] * y + coefs[4];
+	float ty = coefs[1] * x + coefs[3] * y + coefs[5];
+	float3 o = pg_flame_apply_vars3(ids, weights, nvars, pg_flame_pre_blur(ids, weights, nvars), tx, ty, z, coefs, params,
+					rng);
+	out_xyz[3 * i] = o.x;
+	out_xyz[3 * i + 1] = o.y;
+	out_xyz[3 * i + 2] = o.z;
 }

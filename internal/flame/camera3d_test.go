@@ -187,10 +187,11 @@ func TestParseCamera(t *testing.T) {
 	}
 }
 
-// A camera switches a 2D genome to the z-carrying loop, routes CUDA stills
-// to the CPU, and the GPU inputs (frames) refuse it rather than draw it flat.
-func TestCameraLeavesGPU(t *testing.T) {
-	g, _ := parseOne(t, cameraDoc(`cam_yaw="0.4"`), ParseOptions{})
+// A camera switches a 2D genome to the z-carrying loop, and on the GPU to
+// the flame3d family (gpuCarriesZ) with the projector's numbers in the
+// genome; a zero camera changes nothing.
+func TestCameraOnGPU(t *testing.T) {
+	g, _ := parseOne(t, cameraDoc(`cam_yaw="0.4" cam_persp="0.3" cam_dof="0.2"`), ParseOptions{})
 	p, err := newPlan(g, Options{Width: 16, Height: 16})
 	if err != nil {
 		t.Fatal(err)
@@ -199,15 +200,22 @@ func TestCameraLeavesGPU(t *testing.T) {
 	if !cg.z3 || cg.proj == nil {
 		t.Errorf("z3 = %v, projector %v: want the z-carrying loop with the camera", cg.z3, cg.proj)
 	}
-	if !genomeUsesPluginVars(g) {
-		t.Error("a genome with a camera would render on the GPU")
+	if genomeUsesPluginVars(g) || !gpuCarriesZ(g) {
+		t.Error("a genome with a camera must render on the GPU with z")
 	}
-	if _, _, err := p.gpuInputs(cg); err == nil || !strings.Contains(err.Error(), "3D camera") {
-		t.Errorf("gpuInputs: %v, want a refusal naming the 3D camera", err)
+	gg, _, err := p.gpuInputs(cg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := cg.proj
+	if gg.Z3 != 1 || gg.Cam != 1 || gg.CamBlurred != 1 || gg.CamPersp != float32(pr.persp) ||
+		gg.CamBlur != float32(pr.blur) || gg.CamM[1] != float32(pr.m[0][1]) || gg.CamM[3] != float32(pr.m[1][0]) {
+		t.Errorf("GPU genome camera %v %v %v %v %v %v, want the projector's %+v", gg.Z3, gg.Cam, gg.CamBlurred,
+			gg.CamPersp, gg.CamBlur, gg.CamM, *pr)
 	}
 	flat, _ := parseOne(t, cameraDoc(`cam_yaw="0"`), ParseOptions{})
-	if genomeUsesPluginVars(flat) {
-		t.Error("a zero camera leaves the GPU")
+	if gpuCarriesZ(flat) {
+		t.Error("a zero camera carries z")
 	}
 }
 

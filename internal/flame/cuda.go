@@ -95,7 +95,7 @@ func stillInputs(g *Genome, o Options, sched Schedule) (*plan, gpuGenome, []gpuX
 	if err != nil {
 		return nil, gpuGenome{}, nil, err
 	}
-	if warpUniform(sched, cg.table.xaos, xs, int(gg.NXforms)) {
+	if gg.Z3 == 0 && warpUniform(sched, cg.table.xaos, xs, int(gg.NXforms)) { // flame3d runs per thread
 		gg.WarpUniform = 1
 	}
 	return p, gg, xs, nil
@@ -250,7 +250,7 @@ func (r *cudaRun) accumulate(ctx context.Context, p *plan, gg gpuGenome, xs []gp
 
 	// A still compiles its own kernel only when it is big enough to repay
 	// the compile; otherwise it takes one already compiled or cached.
-	iterate, err := r.iterateKernel(ctx, appendShape(nil, xs, int(gg.NXforms)), xs, int(gg.NXforms), gpuUsesPlugins(xs),
+	iterate, err := r.iterateKernel(ctx, appendShape(nil, xs, int(gg.NXforms)), xs, int(gg.NXforms), iterFamilyOf(gg.Z3 != 0, gpuUsesPlugins(xs)),
 		float64(p.samples) >= specialStillSamples, float64(p.samples) < specialStillSamples)
 	if err != nil {
 		return nil, nil, nil, err

@@ -43,7 +43,7 @@ func (c CUDA) frameInputs(fp *framePlan) ([]frameInput, bool, error) {
 		for i := lo; i < hi; i++ {
 			cg := fp.games[i]
 			gg, xs, err := fp.plans[i].gpuInputs(cg)
-			if err == nil && warpUniform(c.Schedule, cg.table.xaos, xs, int(gg.NXforms)) {
+			if err == nil && gg.Z3 == 0 && warpUniform(c.Schedule, cg.table.xaos, xs, int(gg.NXforms)) { // flame3d runs per thread
 				gg.WarpUniform = 1
 			}
 			ins[i], errs[i] = frameInput{gg: gg, xs: xs, samples: fp.samples[i]}, err
@@ -174,12 +174,13 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 	// ready; until then the built-in one, while it compiles in the
 	// background.
 	sets, nx := make([][]gpuXform, len(ins)), make([]int, len(ins))
-	plugins := false
+	plugins, z3 := false, false
 	for i := range ins {
 		sets[i], nx[i] = ins[i].xs, int(ins[i].gg.NXforms)
 		plugins = plugins || gpuUsesPlugins(ins[i].xs)
+		z3 = z3 || ins[i].gg.Z3 != 0
 	}
-	iterate, err := r.iterateKernel(ctx, fitShapes(sets, nx), ins[0].xs, nx[0], plugins, false, false)
+	iterate, err := r.iterateKernel(ctx, fitShapes(sets, nx), ins[0].xs, nx[0], iterFamilyOf(z3, plugins), false, false)
 	if err != nil {
 		return nil, err
 	}

@@ -79,14 +79,17 @@ var (
 	// The same with JWildfire's plugin variations (cuda/flame_plugins.cu),
 	// for genomes that use them (gpuUsesPlugins).
 	flameIteratePlugins = gpu.Kernel[iterateArgs]{Family: "flame_plugins", Name: "pg_flame_iterate"}
-	flameHitsFromAlpha  = gpu.Kernel[hitsFromAlphaArgs]{Family: "flame", Name: "pg_flame_hits_from_alpha"}
-	flameAddHist        = gpu.Kernel[addHistArgs]{Family: "flame", Name: "pg_flame_add_hist"}
-	flameLogscale       = gpu.Kernel[logscaleArgs]{Family: "flame", Name: "pg_flame_logscale"}
-	flameDensity        = gpu.Kernel[densityArgs]{Family: "flame", Name: "pg_flame_density"}
-	flameEarlyclip      = gpu.Kernel[earlyclipArgs]{Family: "flame", Name: "pg_flame_earlyclip"}
-	flameFinish         = gpu.Kernel[finishArgs]{Family: "flame", Name: "pg_flame_finish"}
-	logCount            = gpu.Kernel[logCountArgs]{Family: "flame_accum", Name: "pg_flame_log_count"}
-	logScatter          = gpu.Kernel[logScatterArgs]{Family: "flame_accum", Name: "pg_flame_log_scatter"}
-	logAccumulate       = gpu.Kernel[logAccumulateArgs]{Family: "flame_accum", Name: "pg_flame_log_accumulate"}
-	coarseCursors       = gpu.Kernel[coarseCursorsArgs]{Family: "flame_accum", Name: "pg_flame_coarse_cursors"}
+	// The chaos game with points that carry z and the 3D camera
+	// (cuda/flame3d.cu), for genomes gpuCarriesZ picks.
+	flameIterate3D     = gpu.Kernel[iterateArgs]{Family: "flame3d", Name: "pg_flame_iterate"}
+	flameHitsFromAlpha = gpu.Kernel[hitsFromAlphaArgs]{Family: "flame", Name: "pg_flame_hits_from_alpha"}
+	flameAddHist       = gpu.Kernel[addHistArgs]{Family: "flame", Name: "pg_flame_add_hist"}
+	flameLogscale      = gpu.Kernel[logscaleArgs]{Family: "flame", Name: "pg_flame_logscale"}
+	flameDensity       = gpu.Kernel[densityArgs]{Family: "flame", Name: "pg_flame_density"}
+	flameEarlyclip     = gpu.Kernel[earlyclipArgs]{Family: "flame", Name: "pg_flame_earlyclip"}
+	flameFinish        = gpu.Kernel[finishArgs]{Family: "flame", Name: "pg_flame_finish"}
+	logCount           = gpu.Kernel[logCountArgs]{Family: "flame_accum", Name: "pg_flame_log_count"}
+	logScatter         = gpu.Kernel[logScatterArgs]{Family: "flame_accum", Name: "pg_flame_log_scatter"}
+	logAccumulate      = gpu.Kernel[logAccumulateArgs]{Family: "flame_accum", Name: "pg_flame_log_accumulate"}
+	coarseCursors      = gpu.Kernel[coarseCursorsArgs]{Family: "flame_accum", Name: "pg_flame_coarse_cursors"}
 )

@@ -28,7 +28,7 @@ var flameVartest = gpu.Kernel[vartestArgs]{Family: "flame_vartest", Name: "pg_fl
 func TestKernelSignatures(t *testing.T) {
 	kerneltest.Check(t, "internal/flame", []gpu.KernelDecl{flameIterate, flameIteratePlugins, flameHitsFromAlpha, flameAddHist,
 		flameLogscale, flameDensity, flameEarlyclip, flameFinish, logCount, logScatter, logAccumulate,
-		coarseCursors, flameVartest}, nil)
+		coarseCursors, flameVartest, flameVartest3, flameIterate3D}, nil)
 }
 
 // TestSpecialKernelSignature: the iterate kernel NVRTC compiles for a

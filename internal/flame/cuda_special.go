@@ -59,17 +59,24 @@ var builtinOnly = os.Getenv("PROCGEN_FLAME_KERNEL") == "builtin"
 // launches (an animation's next frames), or with cachedOnly not at all.
 // One whose PTX is in the disk cache is always loaded first.
 //
-// The built-in kernel is the flame_plugins family's when plugins (some
-// genome of the launch has a plugin variation: gpuUsesPlugins), else the
-// flame family's, which lacks them and so runs flam3 genomes as before.
-func (r *cudaRun) iterateKernel(ctx context.Context, shape []byte, xs []gpuXform, nx int, plugins, wait, cachedOnly bool) (gpu.Func[iterateArgs], error) {
+// The built-in kernel is fam's: the flame family's for flam3's variations
+// only, flame_plugins' when some genome of the launch has a plugin variation
+// (gpuUsesPlugins), flame3d's when points carry z (gpuCarriesZ). flame3d's
+// genomes are never compiled for: their kernel is the built-in one.
+func (r *cudaRun) iterateKernel(ctx context.Context, shape []byte, xs []gpuXform, nx int, fam iterFamily, wait, cachedOnly bool) (gpu.Func[iterateArgs], error) {
 	builtin := func() (gpu.Func[iterateArgs], error) {
-		if plugins {
+		switch fam {
+		case famPlugins:
 			return flameIteratePlugins.Load(r.dev)
+		case fam3D:
+			return flameIterate3D.Load(r.dev)
 		}
 		return flameIterate.Load(r.dev)
 	}
 	switch {
+	case fam == fam3D:
+		r.kernel = "built-in, points with z (flame3d)"
+		return builtin()
 	case builtinOnly:
 		r.kernel = "built-in (PROCGEN_FLAME_KERNEL=builtin)"
 		return builtin()
@@ -224,4 +231,26 @@ func atLeastPTX81(ptx []byte) []byte {
 		return ptx
 	}
 	return re.ReplaceAll(ptx, []byte(".version 8.1"))
+}
+
+// iterFamily is the kernel family whose built-in iterate kernel a launch
+// runs (cudaRun.iterateKernel).
+type iterFamily int
+
+const (
+	famFlam3   iterFamily = iota // flame: flam3's variations
+	famPlugins                   // flame_plugins: and the ported plugin variations
+	fam3D                        // flame3d: and points that carry z, and the 3D camera
+)
+
+// iterFamilyOf picks the family for a launch whose genomes carry z (z3) or
+// use plugin variations.
+func iterFamilyOf(z3, plugins bool) iterFamily {
+	switch {
+	case z3:
+		return fam3D
+	case plugins:
+		return famPlugins
+	}
+	return famFlam3
 }

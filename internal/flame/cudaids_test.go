@@ -55,8 +55,11 @@ func TestCPUOnlyIDsAfterGPURanges(t *testing.T) {
 			t.Errorf("param %d: XML name %q, precalc name %q, isPrecalc %v", id, ParamNames[id], precalcNames[id], isPrecalc(id))
 		}
 	}
-	if h := CUDAIDsHeader() + CUDAPluginIDsHeader(); strings.Contains(h, "LINEAR3D") || strings.Contains(h, "JULIA3D") {
-		t.Error("the CUDA header names a CPU-only variation or parameter")
+	if h := CUDAIDsHeader(); strings.Contains(h, "LINEAR3D") || strings.Contains(h, "JULIA3D") {
+		t.Error("flam3's CUDA header names a plugin variation or parameter")
+	}
+	if h := CUDAPluginIDsHeader(); strings.Contains(h, "JULIAN3DX") {
+		t.Error("the plugin header names a variation the kernels lack")
 	}
 }
 

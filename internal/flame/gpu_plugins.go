@@ -159,6 +159,44 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarShredlin, gpuParamRange(PShredlinXdistance, PShredlinYwidth)},
 	{VarRays2, nil},
 	{VarTruchet, gpuParamRange(PTruchetExtended, PTruchetSeed)}, // direct_color: the CPU's too (unhonouredParam9)
+	// cuda/flame_variations_3d.cuh: variations that read or write z, run
+	// by the flame3d family only (gpuCarriesZ), which carries z; flatten
+	// is gpuXform.Flatten.
+	{VarLinear3D, nil},
+	{VarZscale, nil},
+	{VarZtranslate, nil},
+	{VarZcone, nil},
+	{VarHemisphere, nil},
+	{VarBlur3D, nil},
+	{VarSpherical3D, nil},
+	{VarJulia3D, []ParamID{PJulia3DN, PJulia3DCPower}},
+	{VarJulia3Dz, []ParamID{PJulia3DzN, PJulia3DzCPower}},
+	{VarCurl3D, []ParamID{PCurl3DCx, PCurl3DCy, PCurl3DCz, PCurl3DC2}},
+	{VarBlob3D, []ParamID{PBlob3DLow, PBlob3DHigh, PBlob3DWaves}},
+	{VarAffine3D, []ParamID{PAffine3DTranslateX, PAffine3DTranslateY, PAffine3DTranslateZ, PAffine3DScaleX,
+		PAffine3DScaleY, PAffine3DScaleZ, PAffine3DShearXY, PAffine3DShearXZ, PAffine3DShearYX, PAffine3DShearYZ,
+		PAffine3DShearZX, PAffine3DShearZY, PAffine3DSinX, PAffine3DCosX, PAffine3DSinY, PAffine3DCosY,
+		PAffine3DSinZ, PAffine3DCosZ}},
+	{VarPoincare3D, []ParamID{PPoincare3DCx, PPoincare3DCy, PPoincare3DCz, PPoincare3DC2, PPoincare3DS2x,
+		PPoincare3DS2y, PPoincare3DS2z}},
+}
+
+// gpuCarriesZ reports whether g renders with points that carry z on the
+// GPU (the flame3d family): it has a 3D camera, or a 3D variation with a
+// weight whose z does not stay 0 (zStaysZero: then the 2D families run it).
+func gpuCarriesZ(g *Genome) bool {
+	if g.Camera.Active() {
+		return true
+	}
+	if zStaysZero(g) {
+		return false
+	}
+	for i := range g.Xforms {
+		if xformUses3D(&g.Xforms[i]) {
+			return true
+		}
+	}
+	return g.Final != nil && xformUses3D(g.Final)
 }
 
 // gpuDeviceID is plugin variation id's number on the device, in the GPU

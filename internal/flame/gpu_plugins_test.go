@@ -41,8 +41,9 @@ func TestGPUInputsPluginGenome(t *testing.T) {
 }
 
 // linear3D and zscale are 2D only while z stays 0: beside a variation that
-// makes z (ztranslate here) or reads it, they and it stay refused by name,
-// and a linear3D-only xform goes up linear_only where z does stay 0.
+// makes z (ztranslate here) or reads it, the genome carries z on the GPU
+// (flame3d) with both as they are, and a linear3D-only xform goes up
+// linear_only where z does stay 0.
 func TestGPUZeroZMapping(t *testing.T) {
 	mk := func(vars ...VarTerm) *Genome {
 		g := &Genome{Xforms: []Xform{{Weight: 1, Coefs: Identity, Post: Identity, Vars: vars, Params: DefaultParams()}}}
@@ -52,23 +53,22 @@ func TestGPUZeroZMapping(t *testing.T) {
 		t.Error("linear3D+zscale: z should stay 0 and the genome go to the GPU")
 	}
 	g := mk(VarTerm{ID: VarLinear3D, Weight: 1}, VarTerm{ID: VarZtranslate, Weight: 1})
-	if zStaysZero(g) || !genomeUsesPluginVars(g) {
-		t.Error("linear3D+ztranslate: z moves, the genome must stay on the CPU")
+	if zStaysZero(g) || genomeUsesPluginVars(g) || !gpuCarriesZ(g) {
+		t.Error("linear3D+ztranslate: z moves, the genome must go to the GPU's flame3d family")
 	}
-	if name, ok := pluginVarZ(&g.Xforms[0], false); !ok || name != "linear3D" {
-		t.Errorf("pluginVarZ = %q %v, want linear3D refused", name, ok)
+	if vs := gpuVarTerms(g.Xforms[0].Vars, false); len(vs) != 2 || vs[0].ID != VarLinear3D {
+		t.Errorf("gpuVarTerms with z = %v, want linear3D and ztranslate as they are", vs)
 	}
 	vs := gpuVarTerms([]VarTerm{{ID: VarLinear3D, Weight: 0.5}, {ID: VarFlatten, Weight: 1}, {ID: VarZscale, Weight: 2}}, true)
 	if !slices.Equal(vs, []VarTerm{{ID: VarLinear, Weight: 0.5}}) {
 		t.Errorf("gpuVarTerms = %v, want linear 0.5 alone", vs)
 	}
 	for _, pl := range gpuPlugins {
-		id := pl.id
-		if uses3D(id) || !gpuHasVar(id) {
-			t.Errorf("%s: ported variations must be 2D and known to gpuHasVar", VarNames[id])
+		if !gpuHasVar(pl.id) {
+			t.Errorf("%s: ported variations must be known to gpuHasVar", VarNames[pl.id])
 		}
 	}
-	if gpuHasVar(VarJulia3D) || gpuHasVar(VarGaussian) {
+	if gpuHasVar(VarJulian3Dx) || gpuHasVar(VarGaussian) {
 		t.Error("gpuHasVar admits a variation the kernels lack")
 	}
 }

@@ -8,9 +8,6 @@ import (
 // outside the cuda build so the conversion is tested everywhere.
 func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 	g := p.g
-	if cg.proj != nil {
-		return gpuGenome{}, nil, fmt.Errorf("flame %q: the 3D camera (cam_pitch, cam_yaw, cam_persp, cam_zpos, cam_dof) is not on the GPU backend yet: render it with --device cpu", g.Name)
-	}
 	if len(cg.xforms) > gpuMaxXforms {
 		return gpuGenome{}, nil, fmt.Errorf("flame %q: %d xforms, the GPU backend takes at most %d",
 			g.Name, len(cg.xforms), gpuMaxXforms)
@@ -29,6 +26,11 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 	}
 	if cg.linear {
 		gg.Linear = 1
+	}
+	carriesZ := gpuCarriesZ(g)
+	if carriesZ {
+		gg.Z3 = 1
+		gpuCamera(&gg, cg.proj)
 	}
 	if p.cam.rotate {
 		gg.Rotate, gg.RotCos, gg.RotSin = 1, float32(p.cam.cos), float32(p.cam.sin)
@@ -81,6 +83,11 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 		}
 		gx.LinearOnly = 1
 		gx.PreBlur = -1
+		for _, v := range x.Vars {
+			if carriesZ && v.ID == VarFlatten && v.Weight != 0 {
+				gx.Flatten = 1
+			}
+		}
 		for i, v := range vars {
 			if v.ID == VarPreBlur && float32(v.Weight) != 0 && gx.PreBlur < 0 {
 				gx.PreBlur = int32(i)
@@ -92,7 +99,11 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 			}
 			gx.LinearW += float32(v.Weight)
 		}
-		gx.Params = gpuParams(x)
+		// The slab holds the terms the device runs: not a zscale or a
+		// linear3D that vars maps away where z stays 0.
+		run := *x
+		run.Vars = vars
+		gx.Params = gpuParams(&run)
 		xs = append(xs, gx)
 		return nil
 	}
@@ -107,4 +118,27 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 		}
 	}
 	return gg, xs, nil
+}
+
+// gpuCamera writes the 3D camera's projector (nil: none) into gg.
+func gpuCamera(gg *gpuGenome, pr *projector) {
+	if pr == nil {
+		return
+	}
+	gg.Cam = 1
+	for col := range 3 {
+		for row := range 3 {
+			gg.CamM[col*3+row] = float32(pr.m[col][row])
+		}
+	}
+	if pr.jwf {
+		gg.CamJWF = 1
+	}
+	if pr.blurred {
+		gg.CamBlurred = 1
+	}
+	gg.CamPersp, gg.CamZPos, gg.CamBlur = float32(pr.persp), float32(pr.zpos), float32(pr.blur)
+	for i := range 3 {
+		gg.CamPos[i] = float32(pr.pos[i])
+	}
 }

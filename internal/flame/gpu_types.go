@@ -21,7 +21,8 @@ type gpuXform struct {
 	LinearOnly int32
 	LinearW    float32
 	PreBlur    int32 // index in IDs of the first pre_blur with a non-zero weight, -1 for none
-	Pad        [3]int32
+	Flatten    int32 // JWildfire's flatten: z is 0 after the variations (the flame3d family)
+	Pad        [2]int32
 	Weights    [gpuMaxVars]float32
 	IDs        [gpuMaxVars]uint8
 	Params     [gpuNumParams]float32 // flam3's, then the plugin slab (gpuPluginPack)
@@ -31,11 +32,18 @@ type gpuGenome struct {
 	NXforms, HasFinal, Xaos, Linear, Fuse, BW, BH, Rotate int32
 	AlphaHits, WarpUniform                                int32
 	Chains, ChainSamples, XformStride, Pad0               int32 // batched launches (cuda_frame.go)
-	RotCos, RotSin, CX, CY                                float32
-	X0, Y0, X1, Y1                                        float32
-	SX, SY                                                float32
-	Choose                                                [gpuMaxXforms + 1][gpuMaxXforms]float32
-	Palette                                               [256][4]float32
+	// Points carry z (the flame3d family, gpuCarriesZ), and the 3D camera
+	// (camera3d.go's projector) when Cam is set.
+	Z3, Cam, CamJWF, CamBlurred int32
+	CamM                        [9]float32 // the projector's m[col][row], column by column
+	CamPersp, CamZPos, CamBlur  float32
+	CamPos                      [3]float32
+	CamPad                      float32
+	RotCos, RotSin, CX, CY      float32
+	X0, Y0, X1, Y1              float32
+	SX, SY                      float32
+	Choose                      [gpuMaxXforms + 1][gpuMaxXforms]float32
+	Palette                     [256][4]float32
 }
 
 type gpuDE struct {

@@ -182,12 +182,9 @@ func pluginVarZ(x *Xform, zeroZ bool) (string, bool) {
 }
 
 // genomeUsesPluginVars reports whether any xform of g, the final included,
-// has a variation beyond flam3's, or g has a 3D camera: the kernels carry
-// no z, so such a genome renders on the CPU rather than flat.
+// has a variation the kernels lack, so that g renders on the CPU. (A 3D
+// camera is not one: the flame3d family projects with it.)
 func genomeUsesPluginVars(g *Genome) bool {
-	if g.Camera.Active() {
-		return true
-	}
 	zeroZ := zStaysZero(g)
 	for i := range g.Xforms {
 		if _, ok := pluginVarZ(&g.Xforms[i], zeroZ); ok {
@@ -210,8 +207,11 @@ func genomeUsesPluginVars(g *Genome) bool {
 // xform of linear3D terms keeps the linear_only fast path.
 func gpuVarTerms(vs []VarTerm, zeroZ bool) []VarTerm {
 	keep := func(v VarTerm) (VarTerm, bool) {
-		if zeroZ && v.ID == VarLinear3D {
+		switch {
+		case zeroZ && v.ID == VarLinear3D:
 			return VarTerm{ID: VarLinear, Weight: v.Weight}, true
+		case zeroZ && v.ID == VarZscale:
+			return v, false
 		}
 		return v, gpuHasVar(v.ID)
 	}

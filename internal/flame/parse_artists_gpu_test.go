@@ -66,9 +66,6 @@ func TestArtistsCorpusGPU(t *testing.T) {
 			if g.Final != nil {
 				count(g.Final)
 			}
-			if g.Camera.Active() {
-				blockers["(3D camera)"]++
-			}
 			flames++
 			uses += n
 			termUses += n

@@ -198,6 +198,9 @@ func vtPluginCases() []vtCase {
 	var cases []vtCase
 	for _, pl := range gpuPlugins {
 		id := pl.id
+		if uses3D(id) { // the flame3d family's: variations3d_cuda_test.go
+			continue
+		}
 		x := vtXform(VarTerm{ID: id, Weight: 1})
 		x.Params = DefaultParams()
 		cases = append(cases, vtCase{name: VarNames[id] + "/default", x: x, in: vtRandPoints(r, vtPoints, false),
@@ -290,7 +293,7 @@ func vtPluginMixedCases() []vtCase {
 		}
 	}
 	for _, pl := range gpuPlugins {
-		if !vtReplacesSum[pl.id] {
+		if !vtReplacesSum[pl.id] && !uses3D(pl.id) {
 			pool = append(pool, pl.id)
 		}
 	}
@@ -298,6 +301,9 @@ func vtPluginMixedCases() []vtCase {
 	var cases []vtCase
 	for _, pl := range gpuPlugins {
 		id := pl.id
+		if uses3D(id) {
+			continue
+		}
 		used := map[VarID]bool{id: true}
 		vars := []VarTerm{{ID: id, Weight: vtRandWeight(r)}}
 		room := gpuPluginSlab - 1 - len(pl.params)

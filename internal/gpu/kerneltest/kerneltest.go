@@ -26,7 +26,7 @@ import (
 func Owners() map[string]string {
 	return map[string]string{
 		"flame": "internal/flame", "flame_accum": "internal/flame", "flame_vartest": "internal/flame",
-		"flame_plugins": "internal/flame", "forest": "internal/forest", "forest_fft": "internal/forest", "forest_fit": "internal/forest/fit",
+		"flame_plugins": "internal/flame", "flame3d": "internal/flame", "forest": "internal/forest", "forest_fft": "internal/forest", "forest_fit": "internal/forest/fit",
 		"lsys": "internal/lsys", "lsys_tree": "internal/lsys",
 		"turtle":   "internal/lsys/turtle",
 		"pga":      "internal/pga",

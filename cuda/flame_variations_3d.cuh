@@ -1,0 +1,145 @@
+// The variations that read or write z on the device, for the flame3d family
+// (points that carry z, flame_iterate3d.cuh) and flame_vartest's 3D kernel:
+// float32 twins of internal/flame's variations_jwf*.go for the ids in
+// gpu_plugins.go's 3D block, with the same formulas and draws (each draw
+// one 64-bit draw, as the CPU's Float64; an integer drawn as trunc(u·n) is
+// taken in double, so the device and the CPU land on the same integer).
+// A 2D variation in a 3D genome adds nothing to z, as on the CPU: its part
+// runs through pg_flame_var unchanged.
+#pragma once
+// Included after flame_variations.cuh with PG_FLAME_PLUGINS (PgFlameVarState,
+// pg_flame_var, pg_jwf_params, pg_rng_f64, pg_rng_unit53).
+
+struct PgFlame3Out {
+	float3 d;
+	uint64_t rng;
+};
+
+// pg_flame_is3d reports whether device id vid reads or writes z.
+static __device__ __forceinline__ bool pg_flame_is3d(unsigned vid) {
+	switch (vid) {
+	case VAR_LINEAR3D: case VAR_ZSCALE: case VAR_ZTRANSLATE: case VAR_ZCONE: case VAR_HEMISPHERE:
+	case VAR_BLUR3D: case VAR_SPHERICAL3D: case VAR_JULIA3D: case VAR_JULIA3DZ: case VAR_CURL3D:
+	case VAR_BLOB3D: case VAR_AFFINE3D: case VAR_POINCARE3D:
+		return true;
+	}
+	return false;
+}
+
+// One 3D variation's contribution, out of line (as the rare and plugin
+// variations are: the state and the stream by value, the stream handed back).
+static __device__ __noinline__ PgFlame3Out pg_flame_var3d(unsigned vid, float w, PgFlameVarState s, float tz,
+							   const float *params, uint64_t state) {
+	PgRng rng;
+	rng.state = state;
+	const float *p = pg_jwf_params(vid, params);
+	const float tx = s.tx, ty = s.ty;
+	float px = 0.f, py = 0.f, pz = 0.f, k, sa, ca;
+	switch (vid) {
+	case VAR_LINEAR3D: px = w * tx; py = w * ty; pz = w * tz; break;
+	case VAR_ZSCALE: pz = w * tz; break;
+	case VAR_ZTRANSLATE: pz = w; break;
+	case VAR_ZCONE: pz = w * s.sqrt; break;
+	case VAR_HEMISPHERE:
+		k = w / sqrtf(s.sumsq + 1.f);
+		px = k * tx; py = k * ty; pz = k;
+		break;
+	case VAR_SPHERICAL3D: { // the CPU's + 1e-300 is below float: at the origin the terms are 0
+		const float r2 = s.sumsq + tz * tz;
+		if (r2 > 0.f) {
+			k = w / r2;
+			px = k * tx; py = k * ty; pz = k * tz;
+		}
+		break;
+	}
+	case VAR_BLUR3D: {
+		const double g = pg_rng_f64(rng) + pg_rng_f64(rng) + pg_rng_f64(rng) + pg_rng_f64(rng);
+		k = w * (float)(g - 2.0);
+		sincosf(pg_rng_unit53(rng) * PG_2PI, &sa, &ca);
+		float sb, cb;
+		sincosf(pg_rng_unit53(rng) * PG_PI, &sb, &cb);
+		px = k * sb * ca; py = k * sb * sa; pz = k * cb;
+		break;
+	}
+	case VAR_JULIA3D: {
+		const float n = p[P_JULIA3D_N], an = fabsf(n);
+		const float z = tz / an;
+		k = w * powf(s.sumsq + z * z, p[P_JULIA3D_CPOWER]);
+		const float t = (float)trunc(pg_rng_f64(rng) * (double)an);
+		sincosf((s.atanyx() + PG_2PI * t) / n, &sa, &ca);
+		const float k2 = k * s.sqrt;
+		px = k2 * ca; py = k2 * sa; pz = k * z;
+		break;
+	}
+	case VAR_JULIA3DZ: {
+		const float n = p[P_JULIA3DZ_N], an = fabsf(n);
+		k = w * powf(s.sumsq, p[P_JULIA3DZ_CPOWER]);
+		const float t = (float)trunc(pg_rng_f64(rng) * (double)an);
+		sincosf((s.atanyx() + PG_2PI * t) / n, &sa, &ca);
+		px = k * ca; py = k * sa; pz = k * tz / (s.sqrt * an);
+		break;
+	}
+	case VAR_CURL3D: {
+		const float cx = p[P_CURL3D_CX], cy = p[P_CURL3D_CY], cz = p[P_CURL3D_CZ];
+		const float r2 = s.sumsq + tz * tz;
+		k = w / (r2 * p[P_CURL3D_C2] + 2.f * cx * tx - 2.f * cy * ty + 2.f * cz * tz + 1.f);
+		px = k * (tx + cx * r2); py = k * (ty - cy * r2); pz = k * (tz + cz * r2);
+		break;
+	}
+	case VAR_BLOB3D: {
+		const float a = s.atanxy();
+		const float sw = sinf(p[P_BLOB3D_WAVES] * a);
+		const float lo = p[P_BLOB3D_LOW];
+		const float rr = s.sqrt * (lo + (p[P_BLOB3D_HIGH] - lo) * (0.5f + 0.5f * sw));
+		sincosf(a, &sa, &ca);
+		px = w * sa * rr; py = w * ca * rr; pz = w * sw * rr;
+		break;
+	}
+	case VAR_AFFINE3D: {
+		const float x = p[P_AFFINE3D_SCALEX] * tx, y = p[P_AFFINE3D_SCALEY] * ty, z = p[P_AFFINE3D_SCALEZ] * tz;
+		const float u = x + p[P_AFFINE3D_SHEARXY] * y + p[P_AFFINE3D_SHEARXZ] * z;
+		const float v = p[P_AFFINE3D_SHEARYX] * x + y + p[P_AFFINE3D_SHEARYZ] * z;
+		const float t = p[P_AFFINE3D_SHEARZX] * x + p[P_AFFINE3D_SHEARZY] * y + z;
+		const float sx = p[P_AFFINE3D_SINX], cx = p[P_AFFINE3D_COSX];
+		const float sy = p[P_AFFINE3D_SINY], cy = p[P_AFFINE3D_COSY];
+		const float sz = p[P_AFFINE3D_SINZ], cz = p[P_AFFINE3D_COSZ];
+		const float a = sx * v + cx * t, b = cx * v - sx * t, c = cy * u + sy * a;
+		px = w * (cz * c - sz * b + p[P_AFFINE3D_TRANSLATEX]);
+		py = w * (sz * c + cz * b + p[P_AFFINE3D_TRANSLATEY]);
+		pz = w * (-sy * u + cy * a + p[P_AFFINE3D_TRANSLATEZ]);
+		break;
+	}
+	case VAR_POINCARE3D: {
+		const float cx = p[P_POINCARE3D_CX], cy = p[P_POINCARE3D_CY], cz = p[P_POINCARE3D_CZ];
+		const float r2 = tx * tx + ty * ty + tz * tz;
+		const float x2 = 2.f * cx * tx, y2 = 2.f * cy * ty, z2 = 2.f * cz * tz;
+		const float d = w / (p[P_POINCARE3D_C2] * r2 - x2 - y2 - z2 + 1.f);
+		px = d * (tx * p[P_POINCARE3D_S2X] + cx * (y2 + z2 - r2 - 1.f));
+		py = d * (ty * p[P_POINCARE3D_S2Y] + cy * (x2 + z2 - r2 - 1.f));
+		pz = d * (tz * p[P_POINCARE3D_S2Z] + cz * (y2 + x2 - r2 - 1.f));
+		break;
+	}
+	}
+	return PgFlame3Out{make_float3(px, py, pz), rng.state};
+}
+
+// pg_flame_apply_vars3 is pg_flame_apply_vars with z: the affine's output
+// (tx, ty) and the point's z (the affine passes z through), summed from
+// z = 0 as on the CPU (compiledXform.apply3).
+static __device__ __forceinline__ float3 pg_flame_apply_vars3(const unsigned char *ids, const float *weights, int n,
+							      int pre, float tx, float ty, float tz, const float *c,
+							      const float *p, PgRng &rng) {
+	PgFlameVarState s = pg_flame_vars_begin(tx, ty, pre, weights, rng);
+	float px = 0.f, py = 0.f, pz = 0.f;
+	for (int i = 0; i < n; i++) {
+		if (weights[i] == 0.f) continue;
+		if (pg_flame_is3d(ids[i])) {
+			const PgFlame3Out o = pg_flame_var3d(ids[i], weights[i], s, tz, p, rng.state);
+			rng.state = o.rng;
+			px += o.d.x; py += o.d.y; pz += o.d.z;
+		} else {
+			pg_flame_var(ids[i], weights[i], s, c, p, px, py, rng);
+		}
+	}
+	return make_float3(px, py, pz);
+}

@@ -35,7 +35,7 @@ type repResult struct {
 	// search failure, not the interval's).
 	belowTruth bool
 	// ran is false for a repetition the study's budget left out; dur is
-	// the fit's time on its core.
+	// the fit's wall time (its cores shared with the other fits running).
 	ran bool
 	dur time.Duration
 }
@@ -105,12 +105,12 @@ func TestCoverageCI(t *testing.T) {
 // grid among random parents, fits them back with bootstrap-calibrated
 // intervals, and checks that each parameter's 95% interval holds the
 // truth in at least minHits of the repetitions. It is opt-in
-// (PROCGEN_FIT_COVERAGE=1); the settings are read by studyFromEnv. Every
-// repetition of every model chosen shares one pool of GOMAXPROCS workers
-// (a fit runs on one core), so the models run side by side and the cores
-// stay busy to the end; the last lines are a table per model with the
-// hits, refusals and the settings, and the core-seconds a fit took, to
-// plan a longer run.
+// (PROCGEN_FIT_COVERAGE=1); the settings are read by studyFromEnv. The
+// repetitions of every model chosen share one pool: GOMAXPROCS fits at a
+// time (a fit's bootstrap spreads over idle cores), so the models run
+// side by side and the cores stay busy to the end; the last lines are a
+// table per model with the hits, refusals and the settings, and the
+// seconds a fit took, to plan a longer run.
 func TestRecoveryCoverage(t *testing.T) {
 	if os.Getenv("PROCGEN_FIT_COVERAGE") == "" {
 		t.Skip("coverage study (minutes): set PROCGEN_FIT_COVERAGE=1 (and PROCGEN_FIT_LONG=1 for the issue's layout)")
@@ -211,7 +211,7 @@ func coverageTable(st study, rows []tableRow) string {
 		st.nt*st.nt, st.side/float64(st.nt), st.parents, st.side, st.side, st.reps, st.reps-1, cut, st.cands,
 		runtime.GOMAXPROCS(0), budgetText(st.budget))
 	fmt.Fprintf(&b, "%-20s %4s %7s  %-44s %8s %8s %8s\n", "model", "run", "refused", "truth inside the interval (of run)",
-		"s/fit", "max s", "wall s")
+		"fit s", "max s", "wall s")
 	for _, r := range rows {
 		var h []string
 		for _, p := range r.params {
@@ -308,8 +308,8 @@ func truthParams(c coverageCase) map[string]float64 {
 	return m
 }
 
-// coverageReps runs the repetitions of c, each fit on one core of sem's
-// pool, and starts none after deadline (zero: no deadline). The data are
+// coverageReps runs the repetitions of c, at most one per worker of sem's
+// pool at a time, and starts none after deadline (zero: no deadline). The data are
 // drawn in order from each repetition's own seed, so a repetition's
 // outcome does not depend on the pool or the budget.
 func coverageReps(t *testing.T, c coverageCase, st study, sem chan struct{}, deadline time.Time) []repResult {
@@ -332,7 +332,9 @@ func coverageReps(t *testing.T, c coverageCase, st study, sem chan struct{}, dea
 			}
 			start := time.Now()
 			defer func() { res[rep].ran, res[rep].dur = true, time.Since(start) }()
-			e, err := Fit(context.Background(), NewCPU(p, 1), Options{Kernel: c.truth.Kernel, Counts: c.count,
+			// Every core for the fit too: its bootstrap's samples then
+			// fill the cores the last repetitions leave idle.
+			e, err := Fit(context.Background(), NewCPU(p, 0), Options{Kernel: c.truth.Kernel, Counts: c.count,
 				Base: forest.Species{Beta: 2}, Candidates: st.cands, Seed: uint64(rep), Bootstrap: st.boot})
 			if err != nil {
 				res[rep].err = fmt.Errorf("fit: %w", err)

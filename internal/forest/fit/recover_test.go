@@ -36,8 +36,9 @@ type repResult struct {
 	belowTruth bool
 	// ran is false for a repetition the study's budget left out; dur is
 	// the fit's wall time (its cores shared with the other fits running).
-	ran bool
-	dur time.Duration
+	ran  bool
+	dur  time.Duration
+	seed int
 }
 
 // coverageCases are the models of the coverage study: every family the
@@ -148,6 +149,9 @@ func TestRecoveryCoverage(t *testing.T) {
 type study struct {
 	reps, parents, nt, boot, cands int
 	side                           float64
+	// first is the first repetition's seed: a long study can be split
+	// into runs of seeds first..first+reps-1 whose hits add up.
+	first int
 	// budget stops starting repetitions after that long (0: none); only
 	// names the models to run (comma-separated; "": all).
 	budget time.Duration
@@ -161,7 +165,8 @@ type study struct {
 // PROCGEN_FIT_BOOT=n for another bootstrap size (99; -1 or 0: chi-squared's
 // cut-off), PROCGEN_FIT_CASE=name[,name] for some models, and
 // PROCGEN_FIT_BUDGET=seconds to start no repetition after that long (the
-// table then says how many ran, and each parameter is judged on those).
+// table then says how many ran, and each parameter is judged on those),
+// PROCGEN_FIT_FIRST=n to start at seed n (a study split into runs).
 // The global search tries 4096 candidates, forest fit's default
 // (PROCGEN_FIT_CANDIDATES=n for another): with the 512 of earlier studies
 // it missed narrow lognormal maxima (at 100 traps among 300 parents, one
@@ -180,6 +185,9 @@ func studyFromEnv() study {
 	}
 	if n, err := strconv.ParseFloat(os.Getenv("PROCGEN_FIT_BUDGET"), 64); err == nil && n > 0 {
 		st.budget = time.Duration(n * float64(time.Second))
+	}
+	if n, err := strconv.Atoi(os.Getenv("PROCGEN_FIT_FIRST")); err == nil && n > 0 {
+		st.first = n
 	}
 	if n, err := strconv.Atoi(os.Getenv("PROCGEN_FIT_CANDIDATES")); err == nil && n > 0 {
 		st.cands = n
@@ -207,8 +215,8 @@ func coverageTable(st study, rows []tableRow) string {
 		cut = fmt.Sprintf("parametric bootstrap, %d samples", st.boot)
 	}
 	fmt.Fprintf(&b, "\ncoverage of 95%% intervals: %d traps of 0.5 m^2 on a %g m grid among %d random parents on %g m x %g m; "+
-		"%d repetitions (seeds 0..%d); cut-off %s; %d candidates; %d workers; budget %v\n",
-		st.nt*st.nt, st.side/float64(st.nt), st.parents, st.side, st.side, st.reps, st.reps-1, cut, st.cands,
+		"%d repetitions (seeds %d..%d); cut-off %s; %d candidates; %d workers; budget %v\n",
+		st.nt*st.nt, st.side/float64(st.nt), st.parents, st.side, st.side, st.reps, st.first, st.first+st.reps-1, cut, st.cands,
 		runtime.GOMAXPROCS(0), budgetText(st.budget))
 	fmt.Fprintf(&b, "%-20s %4s %7s  %-44s %8s %8s %8s\n", "model", "run", "refused", "truth inside the interval (of run)",
 		"fit s", "max s", "wall s")
@@ -230,7 +238,7 @@ func checkCoverage(t *testing.T, c coverageCase, res []repResult) tableRow {
 	truth := truthParams(c)
 	row := tableRow{name: c.name, reps: len(res), hits: map[string]int{}}
 	lo, hi, bias := map[string]int{}, map[string]int{}, map[string]float64{}
-	for rep, r := range res {
+	for _, r := range res {
 		if !r.ran {
 			continue
 		}
@@ -242,11 +250,11 @@ func checkCoverage(t *testing.T, c coverageCase, res []repResult) tableRow {
 			// A fit that says it failed prints no estimate; it
 			// counts as a miss for every parameter.
 			row.refused++
-			t.Logf("rep %d: %v", rep, r.err)
+			t.Logf("rep %d: %v", r.seed, r.err)
 			continue
 		}
 		if r.belowTruth {
-			t.Errorf("rep %d: the search ended below the truth's log-likelihood", rep)
+			t.Errorf("rep %d: the search ended below the truth's log-likelihood", r.seed)
 		}
 		for _, pr := range r.params {
 			v, ok := truth[pr.Name]
@@ -257,10 +265,10 @@ func checkCoverage(t *testing.T, c coverageCase, res []repResult) tableRow {
 			switch {
 			case v < pr.Lo*(1-1e-9):
 				lo[pr.Name]++
-				t.Logf("rep %d: %s = %g below [%g, %g] (estimate %g, cut-off %.3g)", rep, pr.Name, v, pr.Lo, pr.Hi, pr.Value, pr.Cut)
+				t.Logf("rep %d: %s = %g below [%g, %g] (estimate %g, cut-off %.3g)", r.seed, pr.Name, v, pr.Lo, pr.Hi, pr.Value, pr.Cut)
 			case v > pr.Hi*(1+1e-9):
 				hi[pr.Name]++
-				t.Logf("rep %d: %s = %g above [%g, %g] (estimate %g, cut-off %.3g)", rep, pr.Name, v, pr.Lo, pr.Hi, pr.Value, pr.Cut)
+				t.Logf("rep %d: %s = %g above [%g, %g] (estimate %g, cut-off %.3g)", r.seed, pr.Name, v, pr.Lo, pr.Hi, pr.Value, pr.Cut)
 			default:
 				row.hits[pr.Name]++
 			}
@@ -315,13 +323,15 @@ func truthParams(c coverageCase) map[string]float64 {
 func coverageReps(t *testing.T, c coverageCase, st study, sem chan struct{}, deadline time.Time) []repResult {
 	res := make([]repResult, st.reps)
 	var wg sync.WaitGroup
-	for rep := range st.reps {
+	for i := range st.reps {
+		rep := st.first + i
+		res[i].seed = rep
 		rng := rand.New(rand.NewPCG(uint64(rep), 77))
 		trees, traps := layout(rng, st.side, st.parents, st.nt)
 		data := simulate(t, rng, trees, traps, c.truth, c.k)
 		p, err := NewProblem("x", data, trees)
 		if err != nil {
-			res[rep].err, res[rep].ran = err, true
+			res[i].err, res[i].ran = err, true
 			continue
 		}
 		wg.Go(func() {
@@ -331,19 +341,19 @@ func coverageReps(t *testing.T, c coverageCase, st study, sem chan struct{}, dea
 				return
 			}
 			start := time.Now()
-			defer func() { res[rep].ran, res[rep].dur = true, time.Since(start) }()
+			defer func() { res[i].ran, res[i].dur = true, time.Since(start) }()
 			// Every core for the fit too: its bootstrap's samples then
 			// fill the cores the last repetitions leave idle.
 			e, err := Fit(context.Background(), NewCPU(p, 0), Options{Kernel: c.truth.Kernel, Counts: c.count,
 				Base: forest.Species{Beta: 2}, Candidates: st.cands, Seed: uint64(rep), Bootstrap: st.boot})
 			if err != nil {
-				res[rep].err = fmt.Errorf("fit: %w", err)
+				res[i].err = fmt.Errorf("fit: %w", err)
 				return
 			}
-			res[rep].params = e.Params
+			res[i].params = e.Params
 			pts := make([]Point, 1)
 			if err := NewCPU(p, 1).Eval(context.Background(), []Cand{{Species: c.truth, STR: c.truth.STR, K: c.k}}, pts); err == nil {
-				res[rep].belowTruth = pts[0].LL > e.LL+1e-6
+				res[i].belowTruth = pts[0].LL > e.LL+1e-6
 			}
 		})
 	}

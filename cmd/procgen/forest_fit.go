@@ -74,9 +74,9 @@ weibull (d, theta), lognormal (x0, xb), 2dt (p, u), exppow (a, b), exponential
 whose components can swap places, need more than this search.
 
 Search: --candidates random parameter sets over a wide box (Weibull scale
-0.1-2000 m and theta 0.2-8; lognormal x0 0.05-2000 m, xb 0.05-4; 2dt p
-0.05-50 and length scale sqrt(u/p) 0.1-2000 m; exppow a 0.05-2000 m and b
-0.2-8; exponential and gaussian a 0.05-2000 m; k 0.01-1e4; beta -4..8), evaluated together (all traps x parents x candidates: on the GPU
+0.1-2000 m and theta 0.1-20; lognormal median seed distance x0 exp(2 xb^2)
+0.05-2000 m, xb 0.05-4; 2dt p 0.05-50 and length scale sqrt(u/p) 0.1-2000 m;
+exppow a 0.05-2000 m and b 0.1-20; exponential and gaussian a 0.05-2000 m; k 0.01-1e4; beta -4..8), evaluated together (all traps x parents x candidates: on the GPU
 with --device cuda or auto, else on every core), then Nelder-Mead from the best
 few and once more from where it ended; STR is maximised in closed form
 (Poisson) or by Newton steps (NB) for every candidate. --seed keys the

@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"sync"
+	"sync/atomic"
 )
 
 // Summer is an Evaluator that also gives the expected counts per unit STR
@@ -72,7 +74,6 @@ func (sp *space) calibrate(ctx context.Context, full []float64, ll float64) ([]f
 		mu[j] *= fitted.STR
 	}
 	rng := rand.New(rand.NewPCG(sp.o.Seed, 0x626f6f747374))
-	w := make([][]float64, len(full))
 	sub := *sp
 	sub.o.Progress, sub.o.Bootstrap = nil, 0
 	// A sample's maximum is usually near the model it was drawn from, which
@@ -80,7 +81,10 @@ func (sp *space) calibrate(ctx context.Context, full []float64, ll float64) ([]f
 	// distant maxima (the lognormal's thin rings), and fewer do.
 	sub.o.Candidates = max(64, sp.o.Candidates/8)
 	sub.starts = [][]float64{sp.zOfU(full[:sp.dim])}
-	for range sp.o.Bootstrap {
+	// Every sample is drawn first, in order, so that the cut-off does not
+	// depend on how many workers fit them.
+	samples := make([]*replica, sp.o.Bootstrap)
+	for b := range samples {
 		r := &replica{base: summer, y: make([]float64, nt), lgy1: make([]float64, nt), traps: nt}
 		for j, m := range mu {
 			if fitted.K > 0 {
@@ -90,10 +94,14 @@ func (sp *space) calibrate(ctx context.Context, full []float64, ll float64) ([]f
 			r.lgy1[j], _ = math.Lgamma(r.y[j] + 1)
 			r.total += r.y[j]
 		}
-		ws, err := sp.replicate(ctx, &sub, r, full)
-		if err != nil {
-			return nil, err
-		}
+		samples[b] = r
+	}
+	wb, err := sp.replicateAll(ctx, &sub, samples, full)
+	if err != nil {
+		return nil, err
+	}
+	w := make([][]float64, len(full))
+	for _, ws := range wb {
 		for m := range w {
 			w[m] = append(w[m], ws[m])
 		}
@@ -108,9 +116,61 @@ func (sp *space) calibrate(ctx context.Context, full []float64, ll float64) ([]f
 	return half, nil
 }
 
-// replicate fits one bootstrap sample r in a copy of sp and returns W per
-// coordinate (+Inf where the sample cannot be fitted or profiled).
-func (sp *space) replicate(ctx context.Context, sub *space, r *replica, full []float64) ([]float64, error) {
+// replicateAll fits the samples, each in its own copy of base, and
+// returns W per sample. On the CPU the samples are shared among its
+// workers: a sample's search and profiles evaluate one or a few
+// candidates at a time, too few to spread over cores, so without this a
+// bootstrap on 16 cores ran on one. The device evaluator keeps its buffers
+// between calls and fits them one after another.
+func (sp *space) replicateAll(ctx context.Context, base *space, samples []*replica, full []float64) ([][]float64, error) {
+	workers := 1
+	if c, ok := sp.ev.(*CPU); ok {
+		workers = min(c.workers, len(samples))
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := make([][]float64, len(samples))
+	var (
+		mu       sync.Mutex
+		firstErr error
+		next     atomic.Int64
+		wg       sync.WaitGroup
+	)
+	for range max(workers, 1) {
+		wg.Go(func() {
+			for {
+				b := int(next.Add(1)) - 1
+				if b >= len(samples) || ctx.Err() != nil {
+					return
+				}
+				sub := *base
+				sub.evals = 0
+				ws, err := sub.replicate(ctx, samples[b], full)
+				mu.Lock()
+				sp.evals += sub.evals
+				if sp.o.Progress != nil {
+					sp.o.Progress(min(sp.evals, sp.estEval), sp.estEval)
+				}
+				if err != nil && firstErr == nil {
+					firstErr = err
+					cancel()
+				}
+				mu.Unlock()
+				out[b] = ws
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return out, ctx.Err()
+}
+
+// replicate fits one bootstrap sample r in sp, a copy of the fit's space,
+// and returns W per coordinate of full (+Inf where the sample cannot be
+// fitted or profiled).
+func (sp *space) replicate(ctx context.Context, r *replica, full []float64) ([]float64, error) {
 	ws := make([]float64, len(full))
 	for m := range ws {
 		ws[m] = math.Inf(1)
@@ -118,14 +178,8 @@ func (sp *space) replicate(ctx context.Context, sub *space, r *replica, full []f
 	if r.total == 0 {
 		return ws, nil
 	}
-	sub.ev, sub.evals = r, 0
-	defer func() {
-		sp.evals += sub.evals
-		if sp.o.Progress != nil {
-			sp.o.Progress(min(sp.evals, sp.estEval), sp.estEval)
-		}
-	}()
-	_, llb, err := sub.search(ctx)
+	sp.ev, sp.evals = r, 0
+	_, llb, err := sp.search(ctx)
 	if errors.Is(err, ErrNotConverged) {
 		return ws, nil
 	}
@@ -139,7 +193,7 @@ func (sp *space) replicate(ctx context.Context, sub *space, r *replica, full []f
 		} else {
 			warm = append(append(warm, full[:m]...), full[m+1:sp.dim]...)
 		}
-		pl, err := sub.profile(ctx, m, full[m], warm)
+		pl, err := sp.profile(ctx, m, full[m], warm)
 		if errors.Is(err, ErrNotConverged) {
 			continue
 		}

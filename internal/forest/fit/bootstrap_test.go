@@ -94,3 +94,40 @@ func TestBootstrapWidensMiss(t *testing.T) {
 		t.Errorf("Bootstrap %d, %d; want 19, 0", boot.Bootstrap, chi.Bootstrap)
 	}
 }
+
+// TestBootstrapWorkersAgree fits the same data with the bootstrap's
+// samples shared among 1 and 4 CPU workers: the samples are drawn before
+// they are shared out, so the cut-offs, the intervals and the count of
+// evaluations must be the same.
+func TestBootstrapWorkersAgree(t *testing.T) {
+	truth := forest.Species{Kernel: forest.Gaussian, STR: 300, Beta: 2, A: 6}
+	rng := rand.New(rand.NewPCG(8, 77))
+	trees, traps := layout(rng, 40, 30, 6)
+	p, err := NewProblem("x", simulate(t, rng, trees, traps, truth, 2), trees)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []*Estimate
+	for _, workers := range []int{1, 4} {
+		var last int64
+		e, err := Fit(context.Background(), NewCPU(p, workers), Options{Kernel: forest.Gaussian, Counts: NegBinom,
+			Base: forest.Species{Beta: 2}, Candidates: 256, Seed: 3, Bootstrap: 9,
+			Progress: func(done, total int64) { last = done }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last == 0 {
+			t.Errorf("%d workers: no progress reported", workers)
+		}
+		got = append(got, e)
+	}
+	a, b := got[0], got[1]
+	if a.Evals != b.Evals || len(a.Params) != len(b.Params) {
+		t.Fatalf("1 worker: %d evaluations, %d parameters; 4 workers: %d, %d", a.Evals, len(a.Params), b.Evals, len(b.Params))
+	}
+	for m := range a.Params {
+		if a.Params[m] != b.Params[m] {
+			t.Errorf("1 worker %+v, 4 workers %+v", a.Params[m], b.Params[m])
+		}
+	}
+}

@@ -2,7 +2,9 @@ package fit
 
 import (
 	"bytes"
+	"context"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -84,5 +86,76 @@ func TestWriteSpeciesFamilies(t *testing.T) {
 				t.Errorf("read back %+v, want %+v", got, s)
 			}
 		})
+	}
+}
+
+// TestShapeBoxIsTheModels checks that the Weibull's theta and the
+// exponential power's b are searched over the range forest disperse accepts
+// (0.1..20), and that counts drawn from a near-flat disc (b = 12, a legal
+// species file) are fitted back with b's interval holding 12 rather than
+// refused on a bound at 8 that the likelihood still rises past.
+func TestShapeBoxIsTheModels(t *testing.T) {
+	for _, kind := range []forest.KernelKind{forest.Weibull, forest.ExpPower} {
+		f, err := familyOf(kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lim := range []struct {
+			name string
+			v    float64
+			want float64
+		}{{"zlo", f.zlo[1], 0.1}, {"zhi", f.zhi[1], 20}, {"ulo", f.ulo[1], 0.1}, {"uhi", f.uhi[1], 20}} {
+			if math.Abs(lim.v-math.Log(lim.want)) > 1e-12 {
+				t.Errorf("%s shape %s = %g, want ln %g", kind, lim.name, math.Exp(lim.v), lim.want)
+			}
+		}
+		for _, v := range []float64{shapeLo, shapeHi} {
+			s := forest.Species{Kernel: kind, Beta: 2, STR: 1, D: 0.01, Theta: v, A: 5, B: v}
+			if err := s.Validate(); err != nil {
+				t.Errorf("%s shape %g at the box's edge is not a valid species: %v", kind, v, err)
+			}
+		}
+	}
+	truth := forest.Species{Kernel: forest.ExpPower, STR: 2000, Beta: 2, A: 6, B: 12}
+	rng := rand.New(rand.NewPCG(3, 4))
+	trees, traps := layout(rng, 60, 40, 20)
+	p, err := NewProblem("x", simulate(t, rng, trees, traps, truth, 0), trees)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Fit(context.Background(), NewCPU(p, 0), Options{Kernel: forest.ExpPower, Counts: Poisson,
+		Base: forest.Species{Beta: 2}, Candidates: 512, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := e.Params[1]
+	if b.Name != "b" || !(b.Lo <= 12 && 12 <= b.Hi) || !(b.Value > 8) {
+		t.Errorf("%s = %g in %s, want an estimate above 8 whose interval holds 12", b.Name, b.Value, b.Interval())
+	}
+}
+
+// TestLognormalWideKernel fits counts drawn from a lognormal whose x0 is
+// below 0.05 m (x0 = 0.01, xb = 1.8: a median seed distance of 6.5 m, a
+// legal species file): searched by its median distance the fit finds it,
+// with x0's interval holding 0.01, where a box on x0 itself refused the
+// fit with x0 on its bound.
+func TestLognormalWideKernel(t *testing.T) {
+	truth := forest.Species{Kernel: forest.Lognormal, STR: 2000, Beta: 2, X0: 0.01, Xb: 1.8}
+	rng := rand.New(rand.NewPCG(5, 6))
+	trees, traps := layout(rng, 60, 40, 20)
+	p, err := NewProblem("x", simulate(t, rng, trees, traps, truth, 0), trees)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Fit(context.Background(), NewCPU(p, 0), Options{Kernel: forest.Lognormal, Counts: Poisson,
+		Base: forest.Species{Beta: 2}, Candidates: 1024, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{truth.X0, truth.Xb} {
+		pr := e.Params[i]
+		if !(pr.Lo <= want && want <= pr.Hi) {
+			t.Errorf("%s = %g in %s, want an interval holding %g", pr.Name, pr.Value, pr.Interval(), want)
+		}
 	}
 }

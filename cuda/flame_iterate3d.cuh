@@ -1,7 +1,8 @@
 // The chaos game with points that carry z (the flame3d family): the twin of
 // internal/flame's runBatch3D. An xform's affine and post affine act on
 // (x, y) and pass z through; the variations sum from z = 0 (3D ones add to
-// z, 2D ones do not); flatten zeroes z after them; the final xform too
+// z, 2D ones do not); flatten zeroes z after them; Fractorium's pre_ and
+// post_ stage terms run before and after them; the final xform too
 // carries z; then the 3D camera, when the genome has one, projects the
 // point onto the image plane before flame_iterate.cuh's deposit bins it.
 // Starts and restarts lie in the plane (z = 0), as JWildfire's do.
@@ -18,9 +19,15 @@
 __device__ __forceinline__ bool apply_xform3(const FlameXform &f, float &x, float &y, float &z, PgRng &rng) {
 	const float tx = f.coefs[0] * x + f.coefs[2] * y + f.coefs[4];
 	const float ty = f.coefs[1] * x + f.coefs[3] * y + f.coefs[5];
-	float3 v = f.linear_only ? make_float3(f.linear_w * tx, f.linear_w * ty, 0.f)
-				 : pg_flame_apply_vars3(f.ids, f.weights, f.nvars, f.pre_blur, tx, ty, z, f.coefs, f.params, rng);
-	if (f.flatten) v.z = 0.f;
+	float3 v;
+	if (f.stages) {
+		v = pg_flame_apply_staged3(f.ids, f.weights, f.nvars, f.stages, f.stage_post, f.flatten, f.pre_blur, tx, ty, z,
+					   f.coefs, f.params, rng);
+	} else {
+		v = f.linear_only ? make_float3(f.linear_w * tx, f.linear_w * ty, 0.f)
+				  : pg_flame_apply_vars3(f.ids, f.weights, f.nvars, f.pre_blur, tx, ty, z, f.coefs, f.params, rng);
+		if (f.flatten) v.z = 0.f;
+	}
 	if (f.has_post) {
 		const float px = f.post[0] * v.x + f.post[2] * v.y + f.post[4];
 		const float py = f.post[1] * v.x + f.post[3] * v.y + f.post[5];

@@ -21,7 +21,12 @@ struct FlameXform {
 	float linear_w;      // then this is their summed weight
 	int32_t pre_blur;    // index in ids of the first non-zero pre_blur, -1 for none
 	int32_t flatten;     // JWildfire's flatten: z is 0 after the variations (flame3d)
-	int32_t pad[2];      // keeps the size a multiple of 16 for vector loads
+	// Fractorium's pre_/post_ stage terms (flame3d): `stages` of them follow
+	// the nvars variations in ids and weights; bit k of stage_post marks
+	// stage k post_, bit 31 an xform without regular variations (the point
+	// passes through them).
+	int32_t stages;
+	uint32_t stage_post;
 	float weights[FLAME_MAX_VARS];
 	uint8_t ids[FLAME_MAX_VARS];
 	float params[NUM_PARAMS];

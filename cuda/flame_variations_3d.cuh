@@ -143,3 +143,65 @@ static __device__ __forceinline__ float3 pg_flame_apply_vars3(const unsigned cha
 	}
 	return make_float3(px, py, pz);
 }
+
+// pg_stage_sums: a stage variation whose output does not involve the point
+// adds it to the point (Fractorium's ASSIGNTYPE_SUM; variations_stage.go's
+// stageSums); the others replace the point with it.
+static __device__ __forceinline__ bool pg_stage_sums(unsigned id) {
+	switch (id) {
+	case VAR_BLUR: case VAR_GAUSSIAN_BLUR: case VAR_PIE: case VAR_ARCH: case VAR_SQUARE:
+	case VAR_BLUR3D: case VAR_ZTRANSLATE: case VAR_SINEBLUR:
+		return true;
+	}
+	return false;
+}
+
+// pg_flame_stage applies one pre_/post_ stage term to (x, y, z): the
+// variation alone on the point, summed into it or replacing it; a 2D one
+// that replaces keeps z (variations_stage.go's stage).
+static __device__ __noinline__ float3 pg_flame_stage(unsigned id, float w, float3 pt, const float *c, const float *p,
+						    uint64_t &state) {
+	PgRng rng;
+	rng.state = state;
+	PgFlameVarState s;
+	s.tx = pt.x;
+	s.ty = pt.y;
+	s.sumsq = pt.x * pt.x + pt.y * pt.y;
+	s.sqrt = sqrtf(s.sumsq);
+	s.have = 0;
+	float px = 0.f, py = 0.f, pz = 0.f;
+	const bool is3 = pg_flame_is3d(id);
+	if (is3) {
+		const PgFlame3Out o = pg_flame_var3d(id, w, s, pt.z, p, rng.state);
+		rng.state = o.rng;
+		px = o.d.x, py = o.d.y, pz = o.d.z;
+	} else {
+		pg_flame_var(id, w, s, c, p, px, py, rng);
+	}
+	state = rng.state;
+	if (pg_stage_sums(id)) return make_float3(pt.x + px, pt.y + py, pt.z + pz);
+	return make_float3(px, py, is3 ? pz : pt.z);
+}
+
+// pg_flame_apply_staged3 is pg_flame_apply_vars3 for an xform with stage
+// terms (ids[n .. n+nstages), post_ ones marked in post), in the CPU's order
+// (compiledXform.apply3): pre_blur, the pre_ stages, the regular variations
+// (or the point itself when bit 31 of post says there are none), flatten,
+// the post_ stages.
+static __device__ __forceinline__ float3 pg_flame_apply_staged3(const unsigned char *ids, const float *weights, int n,
+								int nstages, unsigned post, bool flatten, int pre,
+								float tx, float ty, float tz, const float *c,
+								const float *p, PgRng &rng) {
+	if (pre >= 0) {
+		const PgFlameVarState b = pg_flame_vars_begin(tx, ty, pre, weights, rng);
+		tx = b.tx, ty = b.ty;
+	}
+	float3 pt = make_float3(tx, ty, tz);
+	for (int k = 0; k < nstages; k++)
+		if (!(post >> k & 1u) && weights[n + k] != 0.f) pt = pg_flame_stage(ids[n + k], weights[n + k], pt, c, p, rng.state);
+	float3 v = post >> 31 ? pt : pg_flame_apply_vars3(ids, weights, n, -1, pt.x, pt.y, pt.z, c, p, rng);
+	if (flatten) v.z = 0.f;
+	for (int k = 0; k < nstages; k++)
+		if ((post >> k & 1u) && weights[n + k] != 0.f) v = pg_flame_stage(ids[n + k], weights[n + k], v, c, p, rng.state);
+	return v;
+}

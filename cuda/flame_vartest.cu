@@ -31,11 +31,12 @@ extern "C" __global__ void pg_flame_vartest(const float *in_xy, float *out_xy, u
 
 // pg_flame_vartest3 is pg_flame_vartest with z (flame_variations_3d.cuh):
 // points (x, y, z) in in_xyz, the affine on (x, y) passing z through, then
-// pg_flame_apply_vars3, written to out_xyz; flatten and the post affine are
-// the iterate kernel's.
+// pg_flame_apply_vars3 (pg_flame_apply_staged3 with nstages stage terms
+// after the nvars variations, stage_post as FlameXform's), written to
+// out_xyz; flatten and the post affine are the iterate kernel's.
 extern "C" __global__ void pg_flame_vartest3(const float *in_xyz, float *out_xyz, unsigned n, const unsigned char *ids,
 					     const float *weights, int nvars, const float *coefs, const float *params,
-					     uint64_t seed) {
+					     uint64_t seed, int nstages, unsigned stage_post) {
 	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= n) return;
 	PgRng rng;
@@ -43,8 +44,10 @@ extern "C" __global__ void pg_flame_vartest3(const float *in_xyz, float *out_xyz
 	float x = in_xyz[3 * i], y = in_xyz[3 * i + 1], z = in_xyz[3 * i + 2];
 	float tx = coefs[0] * x + coefs[2] * y + coefs[4];
 	float ty = coefs[1] * x + coefs[3] * y + coefs[5];
-	float3 o = pg_flame_apply_vars3(ids, weights, nvars, pg_flame_pre_blur(ids, weights, nvars), tx, ty, z, coefs, params,
-					rng);
+	const int pre = pg_flame_pre_blur(ids, weights, nvars);
+	float3 o = nstages ? pg_flame_apply_staged3(ids, weights, nvars, nstages, stage_post, false, pre, tx, ty, z, coefs,
+						   params, rng)
+			   : pg_flame_apply_vars3(ids, weights, nvars, pre, tx, ty, z, coefs, params, rng);
 	out_xyz[3 * i] = o.x;
 	out_xyz[3 * i + 1] = o.y;
 	out_xyz[3 * i + 2] = o.z;

@@ -99,10 +99,14 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 			}
 			gx.LinearW += float32(v.Weight)
 		}
+		stages, err := gpuStageTerms(&gx, x, len(vars), g.Name)
+		if err != nil {
+			return err
+		}
 		// The slab holds the terms the device runs: not a zscale or a
-		// linear3D that vars maps away where z stays 0.
+		// linear3D that vars maps away where z stays 0; the stages' too.
 		run := *x
-		run.Vars = vars
+		run.Vars = append(append([]VarTerm(nil), vars...), stages...)
 		gx.Params = gpuParams(&run)
 		xs = append(xs, gx)
 		return nil

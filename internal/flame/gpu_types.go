@@ -22,10 +22,15 @@ type gpuXform struct {
 	LinearW    float32
 	PreBlur    int32 // index in IDs of the first pre_blur with a non-zero weight, -1 for none
 	Flatten    int32 // JWildfire's flatten: z is 0 after the variations (the flame3d family)
-	Pad        [2]int32
-	Weights    [gpuMaxVars]float32
-	IDs        [gpuMaxVars]uint8
-	Params     [gpuNumParams]float32 // flam3's, then the plugin slab (gpuPluginPack)
+	// Stages is how many of Fractorium's pre_/post_ stage terms follow the
+	// NVars variations in IDs and Weights (the flame3d family, in document
+	// order); bit k of StagePost says stage k is a post_ one, bit 31 that
+	// the xform has no regular variation, so the point passes through.
+	Stages    int32
+	StagePost uint32
+	Weights   [gpuMaxVars]float32
+	IDs       [gpuMaxVars]uint8
+	Params    [gpuNumParams]float32 // flam3's, then the plugin slab (gpuPluginPack)
 }
 
 type gpuGenome struct {

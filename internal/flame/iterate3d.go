@@ -154,11 +154,12 @@ func pluginVar(x *Xform) (string, bool) { return pluginVarZ(x, false) }
 // zeroZ (zStaysZero): then linear3D and zscale are 2D (gpuVarTerms maps
 // them). flatten is not counted: it only zeroes z, which the kernels do not
 // carry, so it is exactly a no-op there (and flam3 corpus genomes carry it).
-// Stage terms (pre_, post_) are not on the GPU: their name is returned; so
-// is a ported variation whose parameters do not fit (gpuPluginPack).
+// A stage term (pre_, post_) of a variation the kernels lack is returned by
+// name (the flame3d family runs the others: gpuStageTerms); so is a ported
+// variation whose parameters do not fit (gpuPluginPack).
 func pluginVarZ(x *Xform, zeroZ bool) (string, bool) {
 	for _, t := range x.Stages {
-		if t.Weight != 0 {
+		if t.Weight != 0 && !gpuHasVar(t.ID) { // flatten as a stage too: it has no device id
 			return t.Name(), true
 		}
 	}
@@ -175,7 +176,13 @@ func pluginVarZ(x *Xform, zeroZ bool) (string, bool) {
 		return name, true
 	}
 	var slab [gpuPluginSlab]float32
-	if name, ok := gpuPluginPack(x, slab[:]); !ok {
+	withStages := *x
+	for _, t := range x.Stages { // stage terms share the slab (gpuStageTerms)
+		if t.Weight != 0 {
+			withStages.Vars = append(append([]VarTerm(nil), withStages.Vars...), VarTerm{ID: t.ID, Weight: t.Weight})
+		}
+	}
+	if name, ok := gpuPluginPack(&withStages, slab[:]); !ok {
 		return name + " (beside this xform's other plugin variations: more parameters than a GPU xform holds)", true
 	}
 	return "", false

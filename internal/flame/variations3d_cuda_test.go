@@ -93,6 +93,39 @@ func vt3Cases() []vt3Case {
 		cases = append(cases, vt3Case{VarNames[id] + "+" + VarNames[o], x, vt3Points(r, vtPoints),
 			rng.Hash64(0x3d2, uint64(id))})
 	}
+	return append(cases, vt3StageCases(r)...)
+}
+
+// vt3StageCases put Fractorium's pre_ and post_ stage terms around regular
+// variations: summed and replacing stages, 2D and 3D, with pre_blur, and
+// an xform with stages only (its point passes through).
+func vt3StageCases(r *rand.Rand) []vt3Case {
+	pre := func(id VarID, w float64) StageTerm { return StageTerm{ID: id, Weight: w} }
+	post := func(id VarID, w float64) StageTerm { return StageTerm{Post: true, ID: id, Weight: w} }
+	var cases []vt3Case
+	for i, c := range []struct {
+		vars   []VarTerm
+		stages []StageTerm
+	}{
+		{[]VarTerm{{VarSpherical, 1}}, []StageTerm{pre(VarSineblur, 0.3)}},
+		{[]VarTerm{{VarLinear, 0.8}}, []StageTerm{pre(VarCurl3D, 0.6)}},
+		{[]VarTerm{{VarLinear3D, 1}}, []StageTerm{post(VarJulia3D, 0.9)}},
+		{[]VarTerm{{VarPreBlur, 0.2}, {VarJulia, 1}}, []StageTerm{pre(VarSpherical, 0.7), post(VarZtranslate, 0.4)}},
+		{nil, []StageTerm{post(VarSpherical, 1)}},
+		{[]VarTerm{{VarLinear3D, 0.7}, {VarSwirl, 0.3}}, []StageTerm{pre(VarFoci, 1), post(VarHemisphere, 0.5)}},
+		{[]VarTerm{{VarJulia3Dz, 1}}, []StageTerm{pre(VarGaussianBlur, 0.2), pre(VarBlur3D, 0.1), post(VarLinear3D, 1)}},
+	} {
+		x := vtXform(c.vars...)
+		x.Stages = c.stages
+		x.Params = vt3Params(r)
+		x.Coefs = Affine{0.8, -0.3, 0.2, 0.9, 0.1, 0.05}
+		name := make([]string, 0, len(c.stages))
+		for _, st := range c.stages {
+			name = append(name, st.Name())
+		}
+		cases = append(cases, vt3Case{"stages/" + strings.Join(name, "+"), x, vt3Points(r, vtPoints),
+			rng.Hash64(0x57a9e, uint64(i))})
+	}
 	return cases
 }
 
@@ -132,13 +165,21 @@ func vt3Compare(t *testing.T, c vt3Case, got []float32) {
 	}
 }
 
-// vt3Inputs are a case's device ids, weights, coefficients and parameters.
-func vt3Inputs(t *testing.T, c vt3Case) ([]uint8, []float32, []float32, []float32) {
+// vt3Inputs are a case's device ids and weights (its stage terms after its
+// variations, as gpuStageTerms lays them out), stage count and post mask,
+// coefficients and parameters.
+func vt3Inputs(t *testing.T, c vt3Case) ([]uint8, []float32, int32, uint32, []float32, []float32) {
 	x := c.x
 	Precalc(&x)
-	ids := make([]uint8, len(x.Vars))
-	ws := make([]float32, len(x.Vars))
-	for i, v := range x.Vars {
+	var gx gpuXform
+	stages, err := gpuStageTerms(&gx, &x, len(x.Vars), c.name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	terms := append(append([]VarTerm(nil), x.Vars...), stages...)
+	ids := make([]uint8, len(terms))
+	ws := make([]float32, len(terms))
+	for i, v := range terms {
 		d, ok := gpuDeviceID(v.ID)
 		if !ok {
 			t.Fatalf("%s: no device id for %s", c.name, VarNames[v.ID])
@@ -149,11 +190,23 @@ func vt3Inputs(t *testing.T, c vt3Case) ([]uint8, []float32, []float32, []float3
 	for i, v := range x.Coefs {
 		coefs[i] = float32(v)
 	}
-	gp := gpuParams(&x)
-	return ids, ws, coefs, gp[:]
+	run := x
+	run.Vars = terms
+	gp := gpuParams(&run)
+	return ids[:len(x.Vars)+len(stages)], ws, gx.Stages, gx.StagePost, coefs, gp[:]
 }
 
-type vartest3Args = vartestArgs
+// vartest3Args are pg_flame_vartest3's arguments.
+type vartest3Args struct {
+	in, out       gpu.Ptr
+	n             uint32
+	ids, weights  gpu.Ptr
+	nvars         int32
+	coefs, params gpu.Ptr
+	seed          uint64
+	nstages       int32
+	stagePost     uint32
+}
 
 var flameVartest3 = gpu.Kernel[vartest3Args]{Family: "flame_vartest", Name: "pg_flame_vartest3"}
 
@@ -165,7 +218,7 @@ func TestCUDA3DVariationsMatchCPU(t *testing.T) {
 	}
 	for _, c := range vt3Cases() {
 		t.Run(c.name, func(t *testing.T) {
-			ids, ws, coefs, params := vt3Inputs(t, c)
+			ids, ws, nst, post, coefs, params := vt3Inputs(t, c)
 			in, idb, wb, cb, pb := vt3Up(t, dev, c.in), vt3Up(t, dev, ids), vt3Up(t, dev, ws), vt3Up(t, dev, coefs),
 				vt3Up(t, dev, params)
 			out, err := gpu.Alloc[float32](dev, len(c.in))
@@ -175,7 +228,7 @@ func TestCUDA3DVariationsMatchCPU(t *testing.T) {
 			defer out.Free()
 			n := len(c.in) / 3
 			if err := fn.Launch(gpu.Dim((n+255)/256), gpu.Dim(256), 0, vartest3Args{in.Ptr(), out.Ptr(), uint32(n),
-				idb.Ptr(), wb.Ptr(), int32(len(ids)), cb.Ptr(), pb.Ptr(), c.seed}); err != nil {
+				idb.Ptr(), wb.Ptr(), int32(len(ids)) - nst, cb.Ptr(), pb.Ptr(), c.seed, nst, post}); err != nil {
 				t.Fatal(err)
 			}
 			got, err := out.Download()
@@ -207,8 +260,8 @@ func Test3DVariationsHostTwin(t *testing.T) {
 	cases := vt3Cases()
 	var in bytes.Buffer
 	for _, c := range cases {
-		ids, ws, coefs, params := vt3Inputs(t, c)
-		fmt.Fprintf(&in, "C %d", len(ids))
+		ids, ws, nst, post, coefs, params := vt3Inputs(t, c)
+		fmt.Fprintf(&in, "C %d %d %d", len(ids)-int(nst), nst, post)
 		for i := range ids {
 			fmt.Fprintf(&in, " %d %x", ids[i], math.Float32bits(ws[i]))
 		}
@@ -255,13 +308,16 @@ int main() {
 	static char line[1 << 16];
 	float params[NUM_PARAMS] = {0}, weights[32] = {0}, coefs[6] = {0};
 	unsigned char ids[32] = {0};
-	int n = 0;
+	int n = 0, ns = 0;
+	unsigned post = 0;
 	while (fgets(line, sizeof line, stdin)) {
 		char *tok = strtok(line, " \n");
 		if (!tok) continue;
 		if (tok[0] == 'C') {
 			n = atoi(strtok(nullptr, " \n"));
-			for (int i = 0; i < n; i++) {
+			ns = atoi(strtok(nullptr, " \n"));
+			post = (unsigned)strtoul(strtok(nullptr, " \n"), nullptr, 10);
+			for (int i = 0; i < n + ns; i++) {
 				ids[i] = (unsigned char)atoi(strtok(nullptr, " \n"));
 				weights[i] = fbits(strtok(nullptr, " \n"));
 			}
@@ -273,7 +329,9 @@ int main() {
 		PgRng rng;
 		rng.state = strtoull(strtok(nullptr, " \n"), nullptr, 16);
 		const float tx = coefs[0] * x + coefs[2] * y + coefs[4], ty = coefs[1] * x + coefs[3] * y + coefs[5];
-		const float3 o = pg_flame_apply_vars3(ids, weights, n, pg_flame_pre_blur(ids, weights, n), tx, ty, z, coefs, params, rng);
+		const int pre = pg_flame_pre_blur(ids, weights, n);
+		const float3 o = ns ? pg_flame_apply_staged3(ids, weights, n, ns, post, false, pre, tx, ty, z, coefs, params, rng)
+				    : pg_flame_apply_vars3(ids, weights, n, pre, tx, ty, z, coefs, params, rng);
 		printf("%x %x %x\n", bitsf(o.x), bitsf(o.y), bitsf(o.z));
 	}
 	return 0;
@@ -281,7 +339,7 @@ int main() {
 `
 
 // TestCUDA3DMatchesCPU renders a genome whose points leave the plane (3D
-// variations, flatten, a final xform with z, Fractorium's camera with
+// variations, pre_ and post_ stages, a final xform with z, Fractorium's camera with
 // perspective and depth of field) on the flame3d family, as a still and as
 // a frame, as close to the CPU as the CPU's own seeds are to each other.
 func TestCUDA3DMatchesCPU(t *testing.T) {
@@ -296,6 +354,7 @@ func TestCUDA3DMatchesCPU(t *testing.T) {
 	add(1, VarTerm{ID: VarZtranslate, Weight: 0.2})
 	add(2, VarTerm{ID: VarCurl3D, Weight: 0.2}, VarTerm{ID: VarBlur3D, Weight: 0.02})
 	g.Xforms[2].Vars[0].Weight = 0.8
+	g.Xforms[2].Stages = []StageTerm{{ID: VarGaussianBlur, Weight: 0.01}, {Post: true, ID: VarZtranslate, Weight: 0.05}}
 	fin := g.Xforms[0]
 	fin.Coefs, fin.Vars = Identity, nil
 	fin.Params = g.Xforms[0].Params

@@ -19,7 +19,9 @@ import (
 // output through as a linear would (Fractorium assigns the point directly).
 //
 // Stage terms run in the z-carrying loop only (xformUses3D), so genomes
-// without them keep today's 2D loop unchanged; the GPU refuses them by name.
+// without them keep today's 2D loop unchanged; on the GPU the flame3d
+// family runs them (gpu_stages.go), and refuses by name a stage of a
+// variation the kernels lack.
 // A stage variation shares its parameters with the regular variation of the
 // same name (parse_ext.go refuses a stage whose parameters differ).
 

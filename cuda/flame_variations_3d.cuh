@@ -20,7 +20,7 @@ static __device__ __forceinline__ bool pg_flame_is3d(unsigned vid) {
 	switch (vid) {
 	case VAR_LINEAR3D: case VAR_ZSCALE: case VAR_ZTRANSLATE: case VAR_ZCONE: case VAR_HEMISPHERE:
 	case VAR_BLUR3D: case VAR_SPHERICAL3D: case VAR_JULIA3D: case VAR_JULIA3DZ: case VAR_CURL3D:
-	case VAR_BLOB3D: case VAR_AFFINE3D: case VAR_POINCARE3D:
+	case VAR_BLOB3D: case VAR_AFFINE3D: case VAR_POINCARE3D: case VAR_AXIS_SYMMETRY_WF: case VAR_POINT_SYMMETRY_WF:
 		return true;
 	}
 	return false;
@@ -117,6 +117,42 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d(unsigned vid, float w,
 		px = d * (tx * p[P_POINCARE3D_S2X] + cx * (y2 + z2 - r2 - 1.f));
 		py = d * (ty * p[P_POINCARE3D_S2Y] + cy * (x2 + z2 - r2 - 1.f));
 		pz = d * (tz * p[P_POINCARE3D_S2Z] + cz * (y2 + x2 - r2 - 1.f));
+		break;
+	}
+	case VAR_AXIS_SYMMETRY_WF: { // variations_jwf7.go's axisSymmetry
+		const bool keep = pg_rng_f64(rng) < 0.5;
+		if (fabsf(w) <= 1e-8f) { // JWildfire leaves the point alone
+			px = tx; py = ty; pz = tz;
+			break;
+		}
+		const float cx = p[P_AXIS_SYMMETRY_WF_CENTRE_X], cy = p[P_AXIS_SYMMETRY_WF_CENTRE_Y];
+		const float cz = p[P_AXIS_SYMMETRY_WF_CENTRE_Z];
+		const float a = p[P_AXIS_SYMMETRY_WF_ROTATION] * PG_PI / 180.f;
+		const float half = w / 2.f;
+		const int axis = (int)fminf(fmaxf(pg_ftoi(p[P_AXIS_SYMMETRY_WF_AXIS]), 0.f), 2.f);
+		float ax = tx, ay = axis == 2 ? tz : ty, c2 = axis == 2 ? cz : cy;
+		if (axis == 0) ax = keep ? tx + half : 2.f * cx - tx - half;
+		else ay = keep ? ay + half : 2.f * c2 - ay - half;
+		if (fabsf(a) > 1e-8f) {
+			float sn, cs;
+			sincosf(a, &sn, &cs);
+			const float dx = ax - cx, dy = ay - c2;
+			if (axis == 2) c2 = cy; // JWildfire turns z about centre_y
+			if (keep) ax = cx + dx * cs + dy * sn, ay = c2 + dy * cs - dx * sn;
+			else ax = cx + dx * cs - dy * sn, ay = c2 + dy * cs + dx * sn;
+		}
+		px = ax;
+		if (axis == 2) py = ty, pz = ay;
+		else py = ay, pz = tz;
+		break;
+	}
+	case VAR_POINT_SYMMETRY_WF: { // a turn by one of order angles about the centre; z passes
+		const float cx = p[P_POINT_SYMMETRY_WF_CENTRE_X], cy = p[P_POINT_SYMMETRY_WF_CENTRE_Y];
+		const float order = fmaxf(pg_ftoi(p[P_POINT_SYMMETRY_WF_ORDER]), 1.f);
+		const double k = trunc(pg_rng_f64(rng) * (double)order);
+		sincosf((float)(k * 6.283185307179586 / (double)order), &sa, &ca);
+		const float dx = (tx - cx) * w, dy = (ty - cy) * w;
+		px = cx + dx * ca + dy * sa; py = cy + dy * ca - dx * sa; pz = tz;
 		break;
 	}
 	}

@@ -54,6 +54,11 @@ func vt3Params(r *rand.Rand) Params {
 		p[id] = u(-0.5, 0.5)
 	}
 	p[PPoincare3DR], p[PPoincare3DA], p[PPoincare3DB] = u(0, 0.9), u(-3, 3), u(-3, 3)
+	p[PAxisSymmetryWfAxis] = float64(r.IntN(3))
+	p[PAxisSymmetryWfCentreX], p[PAxisSymmetryWfCentreY], p[PAxisSymmetryWfCentreZ] = u(-0.5, 0.5), u(-0.5, 0.5), u(-0.5, 0.5)
+	p[PAxisSymmetryWfRotation] = []float64{0, u(-90, 90), u(-180, 180)}[r.IntN(3)]
+	p[PPointSymmetryWfCentreX], p[PPointSymmetryWfCentreY] = u(-0.5, 0.5), u(-0.5, 0.5)
+	p[PPointSymmetryWfOrder] = float64(1 + r.IntN(7))
 	return p
 }
 
@@ -72,7 +77,7 @@ func vt3Cases() []vt3Case {
 	var cases []vt3Case
 	for _, pl := range gpuPlugins {
 		id := pl.id
-		if !uses3D(id) {
+		if !uses3D(id) && id != VarPointSymmetryWf { // the flame3d family's (flame_variations_3d.cuh)
 			continue
 		}
 		x := vtXform(VarTerm{ID: id, Weight: 1})
@@ -114,6 +119,8 @@ func vt3StageCases(r *rand.Rand) []vt3Case {
 		{nil, []StageTerm{post(VarSpherical, 1)}},
 		{[]VarTerm{{VarLinear3D, 0.7}, {VarSwirl, 0.3}}, []StageTerm{pre(VarFoci, 1), post(VarHemisphere, 0.5)}},
 		{[]VarTerm{{VarJulia3Dz, 1}}, []StageTerm{pre(VarGaussianBlur, 0.2), pre(VarBlur3D, 0.1), post(VarLinear3D, 1)}},
+		{[]VarTerm{{VarSpherical, 0.6}, {VarLinear, 0.4}}, []StageTerm{post(VarAxisSymmetryWf, 1)}},
+		{[]VarTerm{{VarJulia, 1}}, []StageTerm{post(VarPointSymmetryWf, 1)}},
 	} {
 		x := vtXform(c.vars...)
 		x.Stages = c.stages

@@ -125,6 +125,11 @@
 #define VAR_POINCARE3D 121
 #define VAR_AXIS_SYMMETRY_WF 151
 #define VAR_POINT_SYMMETRY_WF 152
+#define VAR_CYLINDER_APO 132
+#define VAR_BUBBLE2 139
+#define VAR_TILE_LOG 137
+#define VAR_BLADE3D 159
+#define VAR_JULIAN3DX 160
 
 // Each parameter's index in its variation's block of the plugin slab.
 #define P_SINEBLUR_POWER 0
@@ -586,3 +591,15 @@
 #define P_POINT_SYMMETRY_WF_CENTRE_X 0
 #define P_POINT_SYMMETRY_WF_CENTRE_Y 1
 #define P_POINT_SYMMETRY_WF_ORDER 2
+#define P_BUBBLE2_X 0
+#define P_BUBBLE2_Y 1
+#define P_BUBBLE2_Z 2
+#define P_TILE_LOG_SPREAD 0
+#define P_JULIAN3DX_POWER 0
+#define P_JULIAN3DX_DIST 1
+#define P_JULIAN3DX_A 2
+#define P_JULIAN3DX_B 3
+#define P_JULIAN3DX_C 4
+#define P_JULIAN3DX_D 5
+#define P_JULIAN3DX_E 6
+#define P_JULIAN3DX_F 7

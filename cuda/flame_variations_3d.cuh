@@ -21,6 +21,7 @@ static __device__ __forceinline__ bool pg_flame_is3d(unsigned vid) {
 	case VAR_LINEAR3D: case VAR_ZSCALE: case VAR_ZTRANSLATE: case VAR_ZCONE: case VAR_HEMISPHERE:
 	case VAR_BLUR3D: case VAR_SPHERICAL3D: case VAR_JULIA3D: case VAR_JULIA3DZ: case VAR_CURL3D:
 	case VAR_BLOB3D: case VAR_AFFINE3D: case VAR_POINCARE3D: case VAR_AXIS_SYMMETRY_WF: case VAR_POINT_SYMMETRY_WF:
+	case VAR_CYLINDER_APO: case VAR_BUBBLE2: case VAR_TILE_LOG: case VAR_BLADE3D: case VAR_JULIAN3DX:
 		return true;
 	}
 	return false;
@@ -153,6 +154,42 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d(unsigned vid, float w,
 		sincosf((float)(k * 6.283185307179586 / (double)order), &sa, &ca);
 		const float dx = (tx - cx) * w, dy = (ty - cy) * w;
 		px = cx + dx * ca + dy * sa; py = cy + dy * ca - dx * sa; pz = tz;
+		break;
+	}
+	case VAR_CYLINDER_APO: // Apophysis' cylinder, the cosine into z
+		sincosf(tx, &sa, &ca);
+		px = w * sa; py = w * ty; pz = w * ca;
+		break;
+	case VAR_BUBBLE2: { // a bubble with a scale per axis, z pushed out
+		const float bz = p[P_BUBBLE2_Z];
+		k = w / ((tx * tx + ty * ty + tz * tz) / 4.f + 1.f);
+		px = tx * k * p[P_BUBBLE2_X]; py = ty * k * p[P_BUBBLE2_Y];
+		pz = w * (tz >= 0.f ? tz + bz : tz - bz);
+		pz += tz * k * bz;
+		break;
+	}
+	case VAR_TILE_LOG: { // a whole-number shift, log-distributed; the integer in double as on the CPU
+		const double spread = pg_rng_f64(rng) < 0.5 ? p[P_TILE_LOG_SPREAD] : -p[P_TILE_LOG_SPREAD];
+		const double shift = floor(spread * log(pg_rng_f64(rng)) + 0.5);
+		px = w * (tx + (float)shift); py = w * ty; pz = w * tz;
+		break;
+	}
+	case VAR_BLADE3D: // blade with y driving z
+		sincosf(pg_rng_unit53(rng) * w * s.sqrt, &sa, &ca);
+		px = w * tx * (ca + sa); py = w * tx * (ca - sa); pz = w * ty * (sa - ca);
+		break;
+	case VAR_JULIAN3DX: {
+		const float power = pg_ftoi(p[P_JULIAN3DX_POWER]), an = fabsf(power);
+		const float cn = (p[P_JULIAN3DX_DIST] / power - 1.f) / 2.f;
+		const float z = tx / an;
+		const float out = w * powf(s.sumsq + z * z, cn);
+		pz = out * z;
+		const float x = p[P_JULIAN3DX_A] * tx + p[P_JULIAN3DX_B] * ty + p[P_JULIAN3DX_E];
+		const float y = p[P_JULIAN3DX_C] * tx + p[P_JULIAN3DX_D] * ty + p[P_JULIAN3DX_F];
+		const float t = (float)trunc(pg_rng_f64(rng) * (double)an);
+		sincosf((atan2f(y, x) + PG_2PI * t) / power, &sa, &ca);
+		const float g = out * s.sqrt;
+		px = g * ca; py = g * sa;
 		break;
 	}
 	}

@@ -184,6 +184,12 @@ var gpuPlugins = [...]gpuPlugin{
 	// point_symmetry_wf is 2D on the CPU (it passes z), but only flame3d
 	// has it: gpuCarriesZ sends its genomes there.
 	{VarPointSymmetryWf, []ParamID{PPointSymmetryWfCentreX, PPointSymmetryWfCentreY, PPointSymmetryWfOrder}},
+	{VarCylinderApo, nil},
+	{VarBubble2, []ParamID{PBubble2X, PBubble2Y, PBubble2Z}},
+	{VarTileLog, []ParamID{PTileLogSpread}},
+	{VarBlade3D, nil},
+	{VarJulian3Dx, []ParamID{PJulian3DxPower, PJulian3DxDist, PJulian3DxA, PJulian3DxB, PJulian3DxC, PJulian3DxD,
+		PJulian3DxE, PJulian3DxF}},
 }
 
 // gpuCarriesZ reports whether g renders with points that carry z on the

@@ -59,6 +59,13 @@ func vt3Params(r *rand.Rand) Params {
 	p[PAxisSymmetryWfRotation] = []float64{0, u(-90, 90), u(-180, 180)}[r.IntN(3)]
 	p[PPointSymmetryWfCentreX], p[PPointSymmetryWfCentreY] = u(-0.5, 0.5), u(-0.5, 0.5)
 	p[PPointSymmetryWfOrder] = float64(1 + r.IntN(7))
+	p[PBubble2X], p[PBubble2Y], p[PBubble2Z] = u(-1.5, 1.5), u(-1.5, 1.5), u(-1, 1)
+	p[PTileLogSpread] = u(0.2, 3)
+	p[PJulian3DxPower] = float64([]int{-4, -3, -2, 2, 3, 5}[r.IntN(6)])
+	p[PJulian3DxDist] = u(-2, 3)
+	for _, id := range []ParamID{PJulian3DxA, PJulian3DxB, PJulian3DxC, PJulian3DxD, PJulian3DxE, PJulian3DxF} {
+		p[id] = u(-1.5, 1.5)
+	}
 	return p
 }
 

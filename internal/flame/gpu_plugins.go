@@ -181,8 +181,6 @@ var gpuPlugins = [...]gpuPlugin{
 		PPoincare3DS2y, PPoincare3DS2z}},
 	{VarAxisSymmetryWf, []ParamID{PAxisSymmetryWfAxis, PAxisSymmetryWfCentreX, PAxisSymmetryWfCentreY,
 		PAxisSymmetryWfCentreZ, PAxisSymmetryWfRotation}}, // the colour shifts are not honoured (colourShiftParams)
-	// point_symmetry_wf is 2D on the CPU (it passes z), but only flame3d
-	// has it: gpuCarriesZ sends its genomes there.
 	{VarPointSymmetryWf, []ParamID{PPointSymmetryWfCentreX, PPointSymmetryWfCentreY, PPointSymmetryWfOrder}},
 	{VarCylinderApo, nil},
 	{VarBubble2, []ParamID{PBubble2X, PBubble2Y, PBubble2Z}},
@@ -194,10 +192,9 @@ var gpuPlugins = [...]gpuPlugin{
 
 // gpuCarriesZ reports whether g renders with points that carry z on the
 // GPU (the flame3d family): it has a 3D camera, or a 3D variation with a
-// weight whose z does not stay 0 (zStaysZero: then the 2D families run it),
-// or point_symmetry_wf, which only that family has.
+// weight whose z does not stay 0 (zStaysZero: then the 2D families run it).
 func gpuCarriesZ(g *Genome) bool {
-	if g.Camera.Active() || genomeHasVar(g, VarPointSymmetryWf) {
+	if g.Camera.Active() {
 		return true
 	}
 	if zStaysZero(g) {
@@ -401,28 +398,4 @@ func gpuUsesPlugins(xs []gpuXform) bool {
 		}
 	}
 	return false
-}
-
-// genomeHasVar reports whether an xform of g (the final included) has
-// variation id with a weight, as a regular variation or a stage.
-func genomeHasVar(g *Genome, id VarID) bool {
-	has := func(x *Xform) bool {
-		for _, v := range x.Vars {
-			if v.ID == id && v.Weight != 0 {
-				return true
-			}
-		}
-		for _, t := range x.Stages {
-			if t.ID == id && t.Weight != 0 {
-				return true
-			}
-		}
-		return false
-	}
-	for i := range g.Xforms {
-		if has(&g.Xforms[i]) {
-			return true
-		}
-	}
-	return g.Final != nil && has(g.Final)
 }

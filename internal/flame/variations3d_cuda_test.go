@@ -84,7 +84,7 @@ func vt3Cases() []vt3Case {
 	var cases []vt3Case
 	for _, pl := range gpuPlugins {
 		id := pl.id
-		if !uses3D(id) && id != VarPointSymmetryWf { // the flame3d family's (flame_variations_3d.cuh)
+		if !uses3D(id) { // the flame3d family's (flame_variations_3d.cuh)
 			continue
 		}
 		x := vtXform(VarTerm{ID: id, Weight: 1})

@@ -69,7 +69,7 @@ func uses3D(id VarID) bool {
 	switch id {
 	case VarLinear3D, VarJulia3D, VarZscale, VarZtranslate, VarSpherical3D, VarCurl3D,
 		VarHemisphere, VarBlur3D, VarZcone, VarJulia3Dz, VarBlob3D, VarAffine3D, VarPoincare3D, VarCylinderApo, VarTileLog, VarBubble2, VarOctagon,
-		VarAxisSymmetryWf, VarBlade3D, VarJulian3Dx, VarFalloff2,
+		VarAxisSymmetryWf, VarPointSymmetryWf, VarBlade3D, VarJulian3Dx, VarFalloff2,
 		VarFoci3D, VarLinearT3D, VarButterfly3D, VarInflateZ3, VarDisc3D, VarSpirograph3D,
 		VarInflateZ1, VarInflateZ4, VarInflateZ5, VarInflateZ6, VarSecq, VarTanhq, VarSph3D, VarSquare3D,
 		VarWhitneyUmbrella, VarTriangle, VarCone, VarEnnepers2, VarPyramid, VarLine, VarHypertile3D,

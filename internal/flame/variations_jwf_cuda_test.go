@@ -198,7 +198,7 @@ func vtPluginCases() []vtCase {
 	var cases []vtCase
 	for _, pl := range gpuPlugins {
 		id := pl.id
-		if uses3D(id) || id == VarPointSymmetryWf { // the flame3d family's: variations3d_cuda_test.go
+		if uses3D(id) { // the flame3d family's: variations3d_cuda_test.go
 			continue
 		}
 		x := vtXform(VarTerm{ID: id, Weight: 1})
@@ -293,7 +293,7 @@ func vtPluginMixedCases() []vtCase {
 		}
 	}
 	for _, pl := range gpuPlugins {
-		if !vtReplacesSum[pl.id] && !uses3D(pl.id) && pl.id != VarPointSymmetryWf {
+		if !vtReplacesSum[pl.id] && !uses3D(pl.id) {
 			pool = append(pool, pl.id)
 		}
 	}
@@ -301,7 +301,7 @@ func vtPluginMixedCases() []vtCase {
 	var cases []vtCase
 	for _, pl := range gpuPlugins {
 		id := pl.id
-		if uses3D(id) || id == VarPointSymmetryWf {
+		if uses3D(id) {
 			continue
 		}
 		used := map[VarID]bool{id: true}

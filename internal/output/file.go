@@ -162,7 +162,7 @@ func stage(ctx context.Context, t Target, write func(w io.Writer) error) (s stag
 	}()
 	// The context is checked under the buffer, once a flush: Ctrl-C stops
 	// a large file within 64 KiB, at no cost per small write.
-	bw := bufio.NewWriterSize(ctxWriter{ctx, f}, bufferSize)
+	bw := bufio.NewWriterSize(ctxWriter{ctx, newWriteback(f)}, bufferSize)
 	if err := write(bw); err != nil {
 		return s, err
 	}

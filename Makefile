@@ -24,7 +24,7 @@ COMMIT    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 DATE      := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 # Packages with GPU tests; each becomes bin/<name>.test for the GPU machine.
-GPU_TEST_PKGS := gpu flame flame/anim lsys lsys/turtle forest forest/fit pga rules rules/golly
+GPU_TEST_PKGS := gpu flame flame/anim lsys lsys/turtle forest forest/fit pga rules rules/golly rules/lifepack
 
 # nvcc compiles one file at a time: the kernel families build in parallel,
 # one job per core (KJOBS=1 for a serial build). Only the kernels: the test

@@ -35,7 +35,7 @@ run() { # run DIR NAME [args...]: one package's test binary from its own directo
 	echo "$name rc=$rc $((SECONDS - t0))s pass=$(grep -c -- '--- PASS' "$log") fail=$(grep -c -- '--- FAIL' "$log") skip=$(grep -c -- '--- SKIP' "$log")" >> "$LOGS/summary.txt"
 }
 laneA() { for d in flame flame/anim gpu; do run "$d" "$(echo "$d" | tr / _)" "${pattern[@]}"; done; }
-laneB() { for d in pga lsys lsys/turtle forest forest/fit rules/golly; do run "$d" "$(echo "$d" | tr / _)" "${pattern[@]}"; done; }
+laneB() { for d in pga lsys lsys/turtle forest forest/fit rules/golly rules/lifepack; do run "$d" "$(echo "$d" | tr / _)" "${pattern[@]}"; done; }
 laneR() { # rules' tests, every third one from $1
 	local list
 	list=$(cd internal/rules && "$BIN/rules.test" -test.list "${RUN:-.*}" | grep '^Test' | awk -v i="$1" 'NR % 3 == i' | paste -sd'|')

@@ -110,9 +110,14 @@ either with --schedule compact (a warp per state, 32 states a block, 8 when
 states are few, enabled (index, state) pairs compacted in shared memory: the
 paper's Algorithms 3 and 4) or simple (a block per state: Algorithms 1 and
 2), and --layout C (32-word blocks of every state interleaved, the paper's
-Figure 6), A (each state contiguous) or B (transposed). Results are the same
-on every backend, bit for bit for int state; float += sums may differ in the
-last bits on the GPU (the order of the additions).
+Figure 6), A (each state contiguous) or B (transposed). A two-state B/S
+rule given by notation (--rule B3/S23, an RLE's rule line; no Hensel letters,
+Moore neighbourhood) runs bit-packed on the GPU instead, 32 cells a word
+(the JSON says "kernel": "packed"), unless --kernel names generated or
+interpreter, a cell holds another value, or --record, --trace or a sweep
+needs the engine's own kernels. Results are the same on every backend, bit
+for bit for int state; float += sums may differ in the last bits on the GPU
+(the order of the additions).
 
 Random numbers: rand() and uniform(LO, HI) in a rule draw from a
 counter-based generator keyed by --seed, the step, the rule, the state and

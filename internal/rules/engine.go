@@ -221,6 +221,10 @@ func (o *Options) check(p *Program, st *States) error {
 }
 
 // finish fills the fields of res that follow from StableAt.
+// Finish sets res.Steps and res.FixpointReached from res.StableAt as every
+// engine does at the end of a run (engines outside this package too).
+func Finish(res *Result, o Options) { finish(res, o) }
+
 func finish(res *Result, o Options) {
 	if !o.UntilFixpoint {
 		res.Steps = o.Steps

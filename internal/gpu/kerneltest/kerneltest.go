@@ -28,11 +28,12 @@ func Owners() map[string]string {
 		"flame": "internal/flame", "flame_accum": "internal/flame", "flame_vartest": "internal/flame",
 		"flame_plugins": "internal/flame", "flame3d": "internal/flame", "forest": "internal/forest", "forest_fft": "internal/forest", "forest_fit": "internal/forest/fit",
 		"lsys": "internal/lsys", "lsys_tree": "internal/lsys",
-		"turtle":   "internal/lsys/turtle",
-		"pga":      "internal/pga",
-		"rules":    "internal/rules",
-		"prims":    "internal/gpu",
-		"selftest": "internal/gpu",
+		"turtle":       "internal/lsys/turtle",
+		"pga":          "internal/pga",
+		"rules":        "internal/rules",
+		"rules_packed": "internal/rules/lifepack",
+		"prims":        "internal/gpu",
+		"selftest":     "internal/gpu",
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/procgen-dev/procgen/internal/job"
@@ -45,10 +46,16 @@ func newDoc(env *job.Env, path, backend string, prog *rules.Program, st *rules.S
 		RuleNames: make([]string, len(prog.Rules)), Fired: res.Fired, ComputeSeconds: runTime.Seconds()}
 	if backend == "cuda" {
 		d.Schedule, d.Layout, d.Kernel = string(p.schedule), string(p.layout), res.Kernel
-		if res.Tiled { // the states were cut into tiles over every SM, whatever --schedule said
+		switch {
+		case res.Tiled: // the states were cut into tiles over every SM, whatever --schedule said
 			d.Schedule = "tile"
+		case res.Kernel == "packed": // rules/lifepack: a thread per 32 cells, rows of bits
+			d.Schedule, d.Layout = "word", "bits"
 		}
-		if res.KernelNote != "" && o.Kernel != "interpreter" {
+		switch {
+		case strings.HasPrefix(res.KernelNote, "not bit-packed"):
+			env.Log.Debugf("rules: %s", res.KernelNote)
+		case res.KernelNote != "" && o.Kernel != "interpreter":
 			env.Log.Debugf("rules: the bytecode interpreter ran: %s", res.KernelNote)
 		}
 	}

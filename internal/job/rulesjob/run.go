@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/procgen-dev/procgen/internal/device"
+	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/job"
 	"github.com/procgen-dev/procgen/internal/output"
@@ -67,7 +68,7 @@ func run(ctx context.Context, env *job.Env, rc ruleChoice, out string, o Options
 	if err != nil {
 		return err
 	}
-	engine, backend, closeDevices, err := openEngine(ctx, env, prog, st, p)
+	engine, backend, closeDevices, err := openEngine(ctx, env, prog, st, p, engineFor(rc, prog, o))
 	if err != nil {
 		return err
 	}
@@ -217,10 +218,11 @@ func checkPictures(format string, prog *rules.Program, st *rules.States, o Optio
 }
 
 // openEngine opens the device --device and auto's estimate of the work
-// choose, and the engine on it: the CPU's, one GPU's, or the states cut
-// over --devices. backend is "cpu" or "cuda"; closeDevices releases what
-// was opened, once the outputs are written.
-func openEngine(ctx context.Context, env *job.Env, prog *rules.Program, st *rules.States, p *plan) (engine rules.Engine, backend string, closeDevices func(), err error) {
+// choose, and the engine on it: the CPU's, one GPU's (newEngine's), or the
+// states cut over --devices. backend is "cpu" or "cuda"; closeDevices
+// releases what was opened, once the outputs are written.
+func openEngine(ctx context.Context, env *job.Env, prog *rules.Program, st *rules.States, p *plan,
+	newEngine func(*gpu.Device) rules.Engine) (engine rules.Engine, backend string, closeDevices func(), err error) {
 	work := 0.0
 	if env.Dev.Weighs() {
 		work = device.RulesWork(ctx, prog, st, p.steps)
@@ -247,11 +249,11 @@ func openEngine(ctx context.Context, env *job.Env, prog *rules.Program, st *rule
 	if len(devs) > 1 { // the states are cut over the devices
 		m := rules.Multi{}
 		for _, d := range devs {
-			m.Engines = append(m.Engines, rules.NewEngine(d))
+			m.Engines = append(m.Engines, newEngine(d))
 		}
 		return m, "cuda", closeDevices, nil
 	}
-	return rules.NewEngine(dev), "cuda", closeDevices, nil
+	return newEngine(dev), "cuda", closeDevices, nil
 }
 
 // execute runs the rules on the (shard's) states; first is the index of

@@ -63,9 +63,13 @@ type Rule struct {
 
 // Limits of what procgen runs.
 const (
-	MaxStates   = 256
-	MaxBoard    = 1 << 12 // per side
-	MaxLtLCells = 121     // cells of a Larger-than-Life neighbourhood (R5 Moore): the code of a plane with dying states must fit rules.MaxCode
+	MaxStates = 256
+	MaxBoard  = 1 << 12 // per side of a pattern read (.cells, .mc, .mcl)
+	// MaxGrid is the most cells a side of a :T or :P grid may have: a
+	// board of MaxGrid x MaxGrid cells is the largest field (2^31 - 1 cells)
+	// the rules language holds.
+	MaxGrid     = 46340
+	MaxLtLCells = 121 // cells of a Larger-than-Life neighbourhood (R5 Moore): the code of a plane with dying states must fit rules.MaxCode
 )
 
 // Error is a notation that cannot be read; Col counts from 1.
@@ -153,8 +157,8 @@ func gridSide(s string, col int, v string) (int, error) {
 		return 0, &Error{s, col, fmt.Sprintf("grid size %q: want a number of cells", v)}
 	case n == 0:
 		return 0, &Error{s, col, "a size of 0 (an infinite side) is not supported: a procgen board is finite"}
-	case n < 1 || n > MaxBoard:
-		return 0, &Error{s, col, fmt.Sprintf("grid size %d: want 1..%d", n, MaxBoard)}
+	case n < 1 || n > MaxGrid:
+		return 0, &Error{s, col, fmt.Sprintf("grid size %d: want 1..%d", n, MaxGrid)}
 	}
 	return n, nil
 }

@@ -192,3 +192,29 @@ func TestLargestCompiles(t *testing.T) {
 		}
 	}
 }
+
+func TestOuterTotalistic(t *testing.T) {
+	for _, c := range []struct {
+		s           string
+		birth, surv uint16
+		ok          bool
+	}{
+		{"B3/S23", 1 << 3, 1<<2 | 1<<3, true},
+		{"B36/S23:T64,64", 1<<3 | 1<<6, 1<<2 | 1<<3, true},
+		{"B12345678/S012345678", 510, 511, true},
+		{"B3/S23V", 0, 0, false},  // von Neumann
+		{"B3/S23H", 0, 0, false},  // hexagonal
+		{"B2-a/S12", 0, 0, false}, // Hensel letters
+		{"/2/3", 0, 0, false},     // Generations
+		{"R2,C0,M1,S2..3,B3..3,NM", 0, 0, false},
+	} {
+		r, err := Parse(c.s)
+		if err != nil {
+			t.Fatalf("%s: %v", c.s, err)
+		}
+		b, s, ok := r.OuterTotalistic()
+		if ok != c.ok || b != c.birth || s != c.surv {
+			t.Errorf("%s: OuterTotalistic() = %#x, %#x, %v; want %#x, %#x, %v", c.s, b, s, ok, c.birth, c.surv, c.ok)
+		}
+	}
+}

@@ -1,0 +1,153 @@
+//go:build cuda
+
+package lifepack
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/gpu/gputest"
+	"github.com/procgen-dev/procgen/internal/gpu/kerneltest"
+	"github.com/procgen-dev/procgen/internal/rules"
+)
+
+// TestKernelSignatures checks stepKernel against cuda/rules_packed.cu (no
+// GPU needed).
+func TestKernelSignatures(t *testing.T) {
+	kerneltest.Check(t, "internal/rules/lifepack", []gpu.KernelDecl{stepKernel, lifeKernel}, nil)
+}
+
+// TestCUDAPackedMatchesCPU: the packed engine gives the rules engine's CPU
+// results for every twin case, many small states at once (warps that span
+// states), boards of several thousand words a row, and --until-fixpoint.
+func TestCUDAPackedMatchesCPU(t *testing.T) {
+	dev := gputest.Device(t, nil)
+	type run struct {
+		c         testCase
+		n, steps  int
+		fixpoint  bool
+		noPerStep bool
+	}
+	var runs []run
+	for _, c := range twinCases {
+		runs = append(runs, run{c: c, n: 3, steps: 40})
+	}
+	runs = append(runs,
+		run{c: testCase{"B3/S23:T", 16, 16}, n: 700, steps: 60},
+		run{c: testCase{"B36/S23:P", 7, 5}, n: 300, steps: 9},
+		run{c: testCase{"B3/S23:T", 1000, 700}, n: 2, steps: 30, noPerStep: true},
+		run{c: testCase{"B3/S23:P", 4100, 37}, n: 1, steps: 300},
+		run{c: testCase{"B3/S23:P", 48, 48}, n: 40, steps: 2000, fixpoint: true},
+		run{c: testCase{"B3/S1234:P", 30, 20}, n: 5, steps: 500, fixpoint: true},
+	)
+	for _, r := range runs {
+		t.Run(fmt.Sprintf("%s%d,%d_n%d_t%d", r.c.notation, r.c.w, r.c.h, r.n, r.steps), func(t *testing.T) {
+			p, rule, b := program(t, r.c)
+			st := rules.Generate(p, r.n, 11)
+			gst := &rules.States{N: st.N, Words: st.Words, Data: slices.Clone(st.Data)}
+			o := rules.Options{Steps: r.steps, UntilFixpoint: r.fixpoint, NoFiredPerStep: r.noPerStep}
+			want, err := rules.CPU{}.Run(context.Background(), p, st, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := NewEngine(dev, rule, b, rules.CPU{}).Run(context.Background(), p, gst, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Kernel != "packed" {
+				t.Fatalf("kernel %q (%s), want packed", got.Kernel, got.KernelNote)
+			}
+			if !slices.Equal(gst.Data, st.Data) {
+				t.Error("final boards differ")
+			}
+			if got.Steps != want.Steps || got.FixpointReached != want.FixpointReached {
+				t.Errorf("steps %d, fixpoint %v; want %d, %v", got.Steps, got.FixpointReached, want.Steps, want.FixpointReached)
+			}
+			if !slices.Equal(got.StableAt, want.StableAt) {
+				t.Errorf("StableAt %v, want %v", got.StableAt[:min(8, len(got.StableAt))], want.StableAt[:min(8, len(want.StableAt))])
+			}
+			if !slices.Equal(got.FiredTotal, want.FiredTotal) || len(got.Fired) != len(want.Fired) {
+				t.Fatalf("fired %v over %d steps, want %v over %d", got.FiredTotal, len(got.Fired), want.FiredTotal, len(want.Fired))
+			}
+			for s := range want.Fired {
+				if !slices.Equal(got.Fired[s], want.Fired[s]) {
+					t.Fatalf("step %d: fired %v, want %v", s+1, got.Fired[s], want.Fired[s])
+				}
+			}
+		})
+	}
+}
+
+// TestCUDAPackedFallsBack: a board the packed rule cannot hold (a cell of
+// 2) and --record run on the engine wrapped, which says why.
+func TestCUDAPackedFallsBack(t *testing.T) {
+	dev := gputest.Device(t, nil)
+	p, rule, b := program(t, testCase{"B3/S23:T", 20, 20})
+	st := rules.Generate(p, 2, 5)
+	st.Data[b.Off+3] = 2
+	want := &rules.States{N: st.N, Words: st.Words, Data: slices.Clone(st.Data)}
+	o := rules.Options{Steps: 10}
+	wres, err := rules.CPU{}.Run(context.Background(), p, want, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := NewEngine(dev, rule, b, rules.CPU{}).Run(context.Background(), p, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Kernel == "packed" || res.KernelNote != "not bit-packed: a cell holds a value other than 0 or 1" {
+		t.Errorf("kernel %q, note %q", res.Kernel, res.KernelNote)
+	}
+	if !slices.Equal(st.Data, want.Data) || !slices.Equal(res.FiredTotal, wres.FiredTotal) {
+		t.Error("the fallback's results differ from the CPU's")
+	}
+}
+
+// BenchmarkCUDAPackedLife16384 steps Life (its own kernel) and
+// BenchmarkCUDAPackedHighLife16384 B36/S23 (the any-rule kernel) on one
+// random 16384 x 16384 torus, 100 steps an iteration, on the device alone
+// (the packed board uploaded once): ms a step and the stencil's traffic,
+// each step reading and writing the 32 MiB board once.
+func BenchmarkCUDAPackedLife16384(b *testing.B) { benchPacked(b, Life) }
+
+func BenchmarkCUDAPackedHighLife16384(b *testing.B) {
+	benchPacked(b, Rule{Birth: 1<<3 | 1<<6, Survive: 1<<2 | 1<<3})
+}
+
+func benchPacked(b *testing.B, rule Rule) {
+	dev := gputest.Device(b, nil)
+	const side, steps = 16384, 100
+	board := Board{W: side, H: side}
+	packed := make([]uint32, board.PackedLen(1))
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range packed {
+		packed[i] = rng.Uint32()
+	}
+	rule.Torus = true
+	e := Engine{Dev: dev, Rule: rule, Board: board}
+	s, err := e.newStepper(packed, 1, steps)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.free()
+	if err := s.advance(steps); err != nil { // load and warm up
+		b.Fatal(err)
+	}
+	var kernel time.Duration
+	b.ResetTimer()
+	for range b.N {
+		d, err := dev.Time(func() error { return s.advance(steps) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		kernel += d
+	}
+	perStep := kernel.Seconds() / float64(b.N*steps)
+	b.ReportMetric(perStep*1e3, "ms/step")
+	b.ReportMetric(2*4*float64(len(packed))/perStep/1e9, "GB/s")
+}

@@ -130,6 +130,9 @@
 #define VAR_TILE_LOG 137
 #define VAR_BLADE3D 159
 #define VAR_JULIAN3DX 160
+#define VAR_CRACKLE 246
+#define VAR_GAUSSIAN 155
+#define VAR_MIRROR_X 156
 
 // Each parameter's index in its variation's block of the plugin slab.
 #define P_SINEBLUR_POWER 0
@@ -603,3 +606,8 @@
 #define P_JULIAN3DX_D 5
 #define P_JULIAN3DX_E 6
 #define P_JULIAN3DX_F 7
+#define P_CRACKLE_CELLSIZE 0
+#define P_CRACKLE_POWER 1
+#define P_CRACKLE_DISTORT 2
+#define P_CRACKLE_SCALE 3
+#define P_CRACKLE_Z 4

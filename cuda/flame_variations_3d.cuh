@@ -22,6 +22,7 @@ static __device__ __forceinline__ bool pg_flame_is3d(unsigned vid) {
 	case VAR_BLUR3D: case VAR_SPHERICAL3D: case VAR_JULIA3D: case VAR_JULIA3DZ: case VAR_CURL3D:
 	case VAR_BLOB3D: case VAR_AFFINE3D: case VAR_POINCARE3D: case VAR_AXIS_SYMMETRY_WF: case VAR_POINT_SYMMETRY_WF:
 	case VAR_CYLINDER_APO: case VAR_BUBBLE2: case VAR_TILE_LOG: case VAR_BLADE3D: case VAR_JULIAN3DX:
+	case VAR_MIRROR_X:
 		return true;
 	}
 	return false;
@@ -156,6 +157,9 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d(unsigned vid, float w,
 		px = cx + dx * ca + dy * sa; py = cy + dy * ca - dx * sa; pz = tz;
 		break;
 	}
+	case VAR_MIRROR_X: // 2D on the CPU, but it passes z where it replaces the sum (it comes first here)
+		px = pg_rng_f64(rng) >= 0.5 ? -fabsf(tx) : fabsf(tx); py = ty; pz = tz;
+		break;
 	case VAR_CYLINDER_APO: // Apophysis' cylinder, the cosine into z
 		sincosf(tx, &sa, &ca);
 		px = w * sa; py = w * ty; pz = w * ca;

@@ -188,6 +188,13 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarBlade3D, nil},
 	{VarJulian3Dx, []ParamID{PJulian3DxPower, PJulian3DxDist, PJulian3DxA, PJulian3DxB, PJulian3DxC, PJulian3DxD,
 		PJulian3DxE, PJulian3DxF}},
+	// cuda/flame_variations_jwf8.cuh: the 2D ones that kept the most
+	// artists' flames on the CPU after the 3D block.
+	{VarCrackle, gpuParamRange(PCrackleCellsize, PCrackleZ)},
+	{VarGaussian, nil},
+	// mirror_x replaces the sum before it (gpuPluginRefused) and, in the
+	// flame3d family, passes z (flame_variations_3d.cuh).
+	{VarMirrorX, nil},
 }
 
 // gpuCarriesZ reports whether g renders with points that carry z on the
@@ -259,9 +266,9 @@ func gpuParamRange(first, last ParamID) []ParamID {
 }
 
 // gpuPluginRefused names a ported variation of x whose parameters ask for
-// what the device code cannot do, or is "": synth's mode 1005, shredlin and
-// rays2 replace the sum of the variations before them, and the device
-// functions only add.
+// what the device code cannot do, or is "": synth's mode 1005, shredlin,
+// rays2 and mirror_x replace the sum of the variations before them, and the
+// device functions only add.
 func gpuPluginRefused(x *Xform) string {
 	before := false
 	for _, v := range x.Vars {
@@ -272,7 +279,7 @@ func gpuPluginRefused(x *Xform) string {
 			switch {
 			case v.ID == VarSynth && ftoi(x.Params[PSynthMode]) == 1005:
 				return "synth (mode 1005 after another variation)"
-			case v.ID == VarShredlin, v.ID == VarRays2:
+			case v.ID == VarShredlin, v.ID == VarRays2, v.ID == VarMirrorX:
 				return VarNames[v.ID] + " (after another variation)"
 			}
 		}

@@ -68,7 +68,7 @@ func TestGPUZeroZMapping(t *testing.T) {
 			t.Errorf("%s: ported variations must be known to gpuHasVar", VarNames[pl.id])
 		}
 	}
-	if gpuHasVar(VarOctagon) || gpuHasVar(VarGaussian) {
+	if gpuHasVar(VarOctagon) || gpuHasVar(VarSattractorJs) {
 		t.Error("gpuHasVar admits a variation the kernels lack")
 	}
 }

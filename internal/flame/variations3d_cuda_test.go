@@ -128,6 +128,13 @@ func vt3StageCases(r *rand.Rand) []vt3Case {
 		{[]VarTerm{{VarJulia3Dz, 1}}, []StageTerm{pre(VarGaussianBlur, 0.2), pre(VarBlur3D, 0.1), post(VarLinear3D, 1)}},
 		{[]VarTerm{{VarSpherical, 0.6}, {VarLinear, 0.4}}, []StageTerm{post(VarAxisSymmetryWf, 1)}},
 		{[]VarTerm{{VarJulia, 1}}, []StageTerm{post(VarPointSymmetryWf, 1)}},
+		// Fractorium's gaussian and mirror_x, most often stages; mirror_x
+		// as a regular variation passes z (flame_variations_3d.cuh) and
+		// replaces the sum, so it comes first (gpuPluginRefused).
+		{[]VarTerm{{VarJulia3D, 1}}, []StageTerm{pre(VarGaussian, 0.3)}},
+		{[]VarTerm{{VarSpherical, 0.7}, {VarZtranslate, 0.2}}, []StageTerm{pre(VarMirrorX, 1), post(VarGaussian, 0.1)}},
+		{[]VarTerm{{VarMirrorX, 1}, {VarBlade3D, 0.4}}, []StageTerm{post(VarMirrorX, 0.5)}}, // blade3D after it (vtXform sorts)
+		{[]VarTerm{{VarMirrorX, 1}}, []StageTerm{post(VarLinear3D, 1)}},
 	} {
 		x := vtXform(c.vars...)
 		x.Stages = c.stages

@@ -195,6 +195,18 @@ var gpuPlugins = [...]gpuPlugin{
 	// mirror_x replaces the sum before it (gpuPluginRefused) and, in the
 	// flame3d family, passes z (flame_variations_3d.cuh).
 	{VarMirrorX, nil},
+	// cuda/flame_variations_3d2.cuh: more that read or write z, flame3d's.
+	{VarFalloff2, []ParamID{PFalloff2Scatter, PFalloff2Mindist, PFalloff2MulX, PFalloff2MulY, PFalloff2MulZ,
+		PFalloff2X0, PFalloff2Y0, PFalloff2Z0, PFalloff2Invert, PFalloff2Type}}, // mul_c: the CPU's too (unhonouredParam)
+	{VarOctagon, gpuParamRange(POctagonX, POctagonMode)},
+	{VarButterfly3D, nil},
+	{VarDisc3D, []ParamID{PDisc3DPi}},
+	{VarFalloff3, []ParamID{PFalloff3BlurType, PFalloff3BlurShape, PFalloff3BlurStrength, PFalloff3MinDistance,
+		PFalloff3InvertDistance, PFalloff3MulX, PFalloff3MulY, PFalloff3MulZ, PFalloff3CenterX, PFalloff3CenterY,
+		PFalloff3CenterZ, PFalloff3Alpha}},
+	{VarInflateZ3, nil},
+	{VarLinearT3D, gpuParamRange(PLinearT3DPowX, PLinearT3DPowZ)},
+	{VarSpirograph3D, gpuParamRange(PSpirograph3DA, PSpirograph3DMode)}, // direct_color: the CPU's too
 }
 
 // gpuCarriesZ reports whether g renders with points that carry z on the

@@ -1,14 +1,16 @@
 // More variations that read or write z, for the flame3d family: the ones
 // that kept the most artists' flames on the CPU after
 // flame_variations_3d.cuh's (falloff2, octagon, butterfly3D, disc3d,
-// falloff3, inflateZ_3, linearT3D, spirograph3D), float32 twins of
-// internal/flame's variations_jwf5.go, variations_jwf8.go and
-// variations_jwf9*.go under the same conventions (a draw compared or
+// falloff3, inflateZ_3, linearT3D, spirograph3D, exblur, glitchy1,
+// lazysensen, shredded), float32 twins of
+// internal/flame's variations_jwf5.go, variations_jwf8.go,
+// variations_jwf9*.go and variations_jwf10.go under the same conventions (a draw compared or
 // turned into an integer in double; large phases reduced in double).
 // One more out-of-line function, called from pg_flame_var3d's default case.
 #pragma once
 // Included by flame_variations_3d.cuh (PgFlame3Out, PgFlameVarState,
-// pg_rng_f64, pg_rng_unit53, pg_ftoi, pg_reduce).
+// pg_rng_f64, pg_rng_unit53, pg_ftoi, pg_reduce; flame_variations_jwf8.cuh's
+// pg_java_i32, pg_java_i32d, pg_add_i32).
 
 // A parameter read as JWildfire's integer, held to [lo, hi].
 __device__ __forceinline__ float pg_int_clamp(float v, float lo, float hi) { return fminf(fmaxf(pg_ftoi(v), lo), hi); }
@@ -180,6 +182,108 @@ __device__ __noinline__ float3 pg_spirograph3d(float w, const float *p, uint64_t
 	return make_float3(w * (ab * ct - c * ck + w1), w * (ab * st - c * sk + w2), w * (c * sk + w3));
 }
 
+// exblur: the direction from the origin (x_origin, −y_origin, z_origin) in
+// spherical angles, blurred by a sphere of relative radius r, at the
+// distance's square to the power dist times a bell-shaped factor (six draws).
+__device__ __noinline__ float3 pg_exblur(float w, float tx, float ty, float tz, const float *p, uint64_t &state) {
+	PgRng rng;
+	rng.state = state;
+	const float ox = tx - p[P_EXBLUR_X_ORIGIN], oy = ty + p[P_EXBLUR_Y_ORIGIN], oz = tz - p[P_EXBLUR_Z_ORIGIN];
+	const float n = ox * ox + oy * oy + oz * oz;
+	const float bell = (float)(pg_rng_f64(rng) + pg_rng_f64(rng) + pg_rng_f64(rng) + pg_rng_f64(rng) - 2.0);
+	const float rr = w * powf(n, p[P_EXBLUR_DIST]) * bell;
+	float su, cu, sv, cv, sru, cru, srv, crv;
+	sincosf(atan2f(oy, ox), &su, &cu);
+	sincosf(acosf(oz / sqrtf(n)), &sv, &cv);
+	sincosf(pg_rng_unit53(rng) * PG_2PI, &sru, &cru);
+	sincosf(pg_rng_unit53(rng) * PG_2PI, &srv, &crv);
+	state = rng.state;
+	const float rsrv = p[P_EXBLUR_R] * srv;
+	return make_float3(rr * (sv * cu + rsrv * cru), rr * (sv * su + rsrv * sru), rr * (cv + p[P_EXBLUR_R] * crv));
+}
+
+// glitchHash: Bob Jenkins' 32-bit integer hash in Java's wrapping int
+// arithmetic, over the int range (about [−1, 1]); in double, as the CPU's,
+// for the block shift whose integer part it decides.
+__device__ __forceinline__ double pg_glitch_hash(int a) {
+	a = (a ^ 61) ^ (a >> 16);
+	a = (int)((unsigned)a + ((unsigned)a << 3));
+	a ^= a >> 4;
+	a = (int)((unsigned)a * 0x27d4eb2du);
+	a ^= a >> 15;
+	return (double)a / 2147483647.0;
+}
+
+// glitchy1's and lazysensen's mirror of one coordinate in bands (see the
+// CPU's glitchMirror; lazysensen's is n = 2, shift 0, negated).
+__device__ __forceinline__ float pg_glitch_mirror(float v, float shift, float scale, float n) {
+	if (scale == 0.f) return v;
+	const float nr = (float)pg_java_i32(floorf((v - shift) * scale)), m = fmodf(nr, n);
+	return (nr >= 0.f && m == n - 1.f) || (nr < 0.f && m == 0.f) ? 2.f * shift - v : v;
+}
+__device__ __forceinline__ float pg_lazy_mirror(float v, float scale) {
+	if (scale == 0.f) return v;
+	const float nr = (float)pg_java_i32(floorf(v * scale)), m = fmodf(nr, 2.f);
+	return (nr >= 0.f && m == 1.f) || (nr < 0.f && m == 0.f) ? -v : v;
+}
+
+// One of glitchy1's block indices, moved by up to ±2 by its own hash
+// (Java's int += of a double: the sum truncated).
+__device__ __forceinline__ int pg_glitch_block(float v, float width, int seed) {
+	const int b = pg_java_i32(floorf(v * width));
+	return pg_java_i32d((double)b + (2.0 - 4.0 * pg_glitch_hash(pg_add_i32((int)((unsigned)b * (unsigned)seed), 1))));
+}
+
+// glitchy1: the point mirrored in bands, scaled by hashes of the blocks it
+// falls in along u and along two directions at ±angle.
+__device__ __noinline__ float3 pg_glitchy1(float w, float tx, float ty, float tz, const float *p) {
+	const float x = pg_glitch_mirror(tx, p[P_GLITCHY1_SHIFT_X], p[P_GLITCHY1_SCALE_X], pg_int_clamp(p[P_GLITCHY1_N_X], 1.f, 100.f));
+	const float y = pg_glitch_mirror(ty, p[P_GLITCHY1_SHIFT_Y], p[P_GLITCHY1_SCALE_Y], pg_int_clamp(p[P_GLITCHY1_N_Y], 1.f, 100.f));
+	const float z = pg_glitch_mirror(tz, p[P_GLITCHY1_SHIFT_Z], p[P_GLITCHY1_SCALE_Z], pg_int_clamp(p[P_GLITCHY1_N_Z], 1.f, 100.f));
+	float h, k;
+	sincosf(p[P_GLITCHY1_ANGLE] * PG_PI / 180.f, &h, &k);
+	const int seed = (int)pg_ftoi(p[P_GLITCHY1_SEED]);
+	const float width = p[P_GLITCHY1_WIDTH];
+	const float uu = p[P_GLITCHY1_U] * tx;
+	const float vv = p[P_GLITCHY1_V] * (k * uu + h * ty), ww = p[P_GLITCHY1_W] * (k * uu - h * ty);
+	const int bu = pg_glitch_block(uu, width, seed), bv = pg_glitch_block(vv, width, seed), bw = pg_glitch_block(ww, width, seed);
+	const int buv = pg_add_i32(bu, bv);
+	const int m1 = (int)((unsigned)bw * (0u - (unsigned)seed)), m2 = (int)((unsigned)bw * (unsigned)seed) / 2;
+	const float f = (float)(pg_glitch_hash(pg_add_i32(buv, m1)) + pg_glitch_hash(pg_add_i32(buv, m2)));
+	return make_float3(w * x * f, w * y * f, w * z * f);
+}
+
+// shredded: per coordinate, weight·c3 times a sine (cosine for y) of c1
+// times the staircase floor(c2·v), times the point (type 2), the other
+// coordinate (type 1) or, with the other staircase's wave added, the other
+// coordinate (type 0); blur 1 adds a random share of the point instead.
+// Three draws always.
+__device__ __noinline__ float3 pg_shredded(float w, float x, float y, float z, const float *p, uint64_t &state) {
+	PgRng rng;
+	rng.state = state;
+	const float bx = p[P_SHREDDED_X_BLUR_AMOUNT] * sinf(PG_2PI * pg_rng_unit53(rng));
+	const float by = p[P_SHREDDED_Y_BLUR_AMOUNT] * sinf(PG_2PI * pg_rng_unit53(rng));
+	const float bz = p[P_SHREDDED_Z_BLUR_AMOUNT] * sinf(PG_2PI * pg_rng_unit53(rng));
+	state = rng.state;
+	float sx = sinf(p[P_SHREDDED_X1] * floorf(p[P_SHREDDED_X2] * x));
+	float cy = cosf(p[P_SHREDDED_Y1] * floorf(p[P_SHREDDED_Y2] * y));
+	float sz = sinf(p[P_SHREDDED_Z1] * floorf(p[P_SHREDDED_Z2] * z));
+	const float typ = truncf(fminf(fmaxf(p[P_SHREDDED_TYPE], 0.f), 2.f));
+	float mx = y, my = x;
+	if (typ == 2.f) {
+		mx = x, my = y;
+	} else if (typ == 0.f) {
+		sx += cosf(p[P_SHREDDED_X1] * floorf(p[P_SHREDDED_X2] * y));
+		cy += sinf(p[P_SHREDDED_Y1] * floorf(p[P_SHREDDED_Y2] * x));
+		sz += cosf(p[P_SHREDDED_Z1] * floorf(p[P_SHREDDED_Z2] * z));
+	}
+	const float ax = w * p[P_SHREDDED_X3] * sx, ay = w * p[P_SHREDDED_Y3] * cy, az = w * p[P_SHREDDED_Z3] * sz;
+	if (truncf(fminf(fmaxf(p[P_SHREDDED_BLUR], 0.f), 1.f)) == 0.f) return make_float3(ax * mx, ay * my, az * z);
+	// Blurred, the term is not multiplied by the point; the blur is (by z
+	// only in type 0).
+	return make_float3(ax + bx * mx, ay + by * my, typ == 0.f ? az + bz * z : az + bz);
+}
+
 static __device__ __noinline__ PgFlame3Out pg_flame_var3d2(unsigned vid, float w, PgFlameVarState s, float tz,
 							    const float *p, uint64_t state) {
 	PgRng rng;
@@ -216,6 +320,13 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d2(unsigned vid, float w
 		break;
 	}
 	case VAR_SPIROGRAPH3D: o = pg_spirograph3d(w, p, rng.state); break;
+	case VAR_EXBLUR: o = pg_exblur(w, tx, ty, tz, p, rng.state); break;
+	case VAR_GLITCHY1: o = pg_glitchy1(w, tx, ty, tz, p); break;
+	case VAR_LAZYSENSEN: // lazysensen mirrors its own term only, as on the CPU
+		o = make_float3(w * pg_lazy_mirror(tx, p[P_LAZYSENSEN_SCALE_X]), w * pg_lazy_mirror(ty, p[P_LAZYSENSEN_SCALE_Y]),
+				w * pg_lazy_mirror(tz, p[P_LAZYSENSEN_SCALE_Z]));
+		break;
+	case VAR_SHREDDED: o = pg_shredded(w, tx, ty, tz, p, rng.state); break;
 	}
 	return PgFlame3Out{o, rng.state};
 }

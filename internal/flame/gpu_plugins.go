@@ -207,6 +207,10 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarInflateZ3, nil},
 	{VarLinearT3D, gpuParamRange(PLinearT3DPowX, PLinearT3DPowZ)},
 	{VarSpirograph3D, gpuParamRange(PSpirograph3DA, PSpirograph3DMode)}, // direct_color: the CPU's too
+	{VarExBlur, gpuParamRange(PExBlurDist, PExBlurZOrigin)},
+	{VarGlitchy1, gpuParamRange(PGlitchy1ScaleX, PGlitchy1W)},
+	{VarLazysensen, gpuParamRange(PLazysensenScaleX, PLazysensenScaleZ)},
+	{VarShredded, gpuParamRange(PShreddedX1, PShreddedBlur)},
 }
 
 // gpuCarriesZ reports whether g renders with points that carry z on the

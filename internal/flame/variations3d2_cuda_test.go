@@ -36,12 +36,30 @@ func vt3Params2(p *Params) {
 	p[PSpirograph3DA], p[PSpirograph3DB], p[PSpirograph3DC] = u(0.5, 2), []float64{-1, 1}[r.IntN(2)]*u(0.2, 1), u(-1, 1)
 	p[PSpirograph3DTmin], p[PSpirograph3DTmax] = u(-10, 0), u(0, 1000)
 	p[PSpirograph3DWidth], p[PSpirograph3DMode] = u(0, 0.5), n(5)
+	p[PExBlurDist], p[PExBlurR] = u(-0.5, 1.5), u(0, 1)
+	p[PExBlurXOrigin], p[PExBlurYOrigin], p[PExBlurZOrigin] = u(-1, 1), u(-1, 1), u(-1, 1)
+	for _, id := range []ParamID{PGlitchy1ScaleX, PGlitchy1ScaleY, PGlitchy1ScaleZ} {
+		p[id] = []float64{0, u(0.3, 4), -u(0.3, 4)}[r.IntN(3)]
+	}
+	p[PGlitchy1ShiftX], p[PGlitchy1ShiftY], p[PGlitchy1ShiftZ] = u(-1, 1), u(-1, 1), u(-1, 1)
+	p[PGlitchy1NX], p[PGlitchy1NY], p[PGlitchy1NZ] = u(0, 6), u(0, 6), u(0, 6)
+	p[PGlitchy1Width], p[PGlitchy1Seed], p[PGlitchy1Angle] = u(0.3, 5), u(-2000, 2000), u(-180, 180)
+	p[PGlitchy1U], p[PGlitchy1V], p[PGlitchy1W] = u(-2, 2), u(-2, 2), u(-2, 2)
+	for _, id := range []ParamID{PLazysensenScaleX, PLazysensenScaleY, PLazysensenScaleZ} {
+		p[id] = []float64{0, u(0.3, 4), -u(0.3, 4)}[r.IntN(3)]
+	}
+	for k := range ParamID(3) {
+		p[PShreddedX1+4*k], p[PShreddedX2+4*k], p[PShreddedX3+4*k] = u(-3, 3), u(-5, 5), u(-1.5, 1.5)
+		p[PShreddedXBlurAmount+4*k] = u(-0.5, 0.5)
+	}
+	p[PShreddedType], p[PShreddedBlur] = u(-0.5, 2.5), u(-0.3, 1.3)
 }
 
 // vt3BranchCases run each mode of the 3d2 variations (random sets reach
 // some of them only): falloff2's and falloff3's types (falloff3 also with
 // the square distance, inverted), octagon's seven modes with both signs of
-// the weight, spirograph3D's five widenings.
+// the weight, shredded's three types with and without blur, spirograph3D's
+// five widenings.
 func vt3BranchCases(r *rand.Rand) []vt3Case {
 	type set struct {
 		name string
@@ -67,6 +85,13 @@ func vt3BranchCases(r *rand.Rand) []vt3Case {
 		for _, w := range []float64{0.9, -0.6} {
 			sets = append(sets, set{fmt.Sprintf("octagon/mode%d/w%g", mode, w), VarOctagon, w, func(p *Params) {
 				p[POctagonMode], p[POctagonX], p[POctagonY], p[POctagonZ] = float64(mode), 0.3, -0.2, 0.1
+			}})
+		}
+	}
+	for typ := range 3 {
+		for blur := range 2 {
+			sets = append(sets, set{fmt.Sprintf("shredded/type%d/blur%d", typ, blur), VarShredded, 0.8, func(p *Params) {
+				p[PShreddedType], p[PShreddedBlur] = float64(typ), float64(blur)
 			}})
 		}
 	}

@@ -195,6 +195,12 @@ var gpuPlugins = [...]gpuPlugin{
 	// mirror_x replaces the sum before it (gpuPluginRefused) and, in the
 	// flame3d family, passes z (flame_variations_3d.cuh).
 	{VarMirrorX, nil},
+	{VarTrig, gpuParamRange(PTrigReciprocal, PTrigTanh)},
+	{VarHexes, gpuParamRange(PHexesCellsize, PHexesScale)},
+	{VarTqmirror, gpuParamRange(PTqmirrorA, PTqmirrorMode)}, // preset: read, not applied (as on the CPU)
+	{VarBTransform, gpuParamRange(PBTransformRotate, PBTransformSplit)},
+	{VarSymNg15, gpuParamRange(PSymNg15Radius, PSymNg15Stepy)},
+	{VarCliffordJs, gpuParamRange(PCliffordJsA, PCliffordJsD)},
 	// cuda/flame_variations_3d2.cuh: more that read or write z, flame3d's.
 	{VarFalloff2, []ParamID{PFalloff2Scatter, PFalloff2Mindist, PFalloff2MulX, PFalloff2MulY, PFalloff2MulZ,
 		PFalloff2X0, PFalloff2Y0, PFalloff2Z0, PFalloff2Invert, PFalloff2Type}}, // mul_c: the CPU's too (unhonouredParam)

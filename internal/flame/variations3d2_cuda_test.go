@@ -105,7 +105,7 @@ func vt3BranchCases(r *rand.Rand) []vt3Case {
 		x := vtXform(VarTerm{ID: c.id, Weight: c.w})
 		x.Params = DefaultParams()
 		c.set(&x.Params)
-		cases = append(cases, vt3Case{c.name, x, vt3Points(r, vtPoints), rng.Hash64(0x3d3, uint64(i))})
+		cases = append(cases, vt3Case{c.name, x, vt3PointsFor(c.id, r), rng.Hash64(0x3d3, uint64(i))})
 	}
 	return cases
 }

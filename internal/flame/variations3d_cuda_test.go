@@ -137,6 +137,9 @@ func vt3StageCases(r *rand.Rand) []vt3Case {
 		{[]VarTerm{{VarSpherical, 0.7}, {VarZtranslate, 0.2}}, []StageTerm{pre(VarMirrorX, 1), post(VarGaussian, 0.1)}},
 		{[]VarTerm{{VarMirrorX, 1}, {VarBlade3D, 0.4}}, []StageTerm{post(VarMirrorX, 0.5)}}, // blade3D after it (vtXform sorts)
 		{[]VarTerm{{VarMirrorX, 1}}, []StageTerm{post(VarLinear3D, 1)}},
+		// post_trig and pre_bTransform, as the artists' corpus has them.
+		{[]VarTerm{{VarSpherical, 0.5}, {VarLinear3D, 0.5}}, []StageTerm{post(VarTrig, 1)}},
+		{[]VarTerm{{VarJulia, 1}}, []StageTerm{pre(VarBTransform, 0.8)}},
 	} {
 		x := vtXform(c.vars...)
 		x.Stages = c.stages

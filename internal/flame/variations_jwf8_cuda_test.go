@@ -3,6 +3,7 @@
 package flame
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/procgen-dev/procgen/internal/rng"
@@ -19,11 +20,41 @@ var vtJwf8Ranges = map[ParamID]vtRange{
 	PCrackleCellsize: {lo: 0.2, hi: 2, signed: true}, PCracklePower: {lo: 0, hi: 1.2},
 	PCrackleDistort: {lo: -0.4, hi: 2, zeroBelow0: true}, PCrackleScale: {lo: 0.3, hi: 2, signed: true},
 	PCrackleZ: {lo: -3, hi: 3},
+	// trig's exponents: each 0 about a third of the time (the functions
+	// apply in turn where not), sqrt's small enough to keep what follows
+	// in range.
+	PTrigReciprocal: {lo: -0.5, hi: 1, zeroBelow0: true}, PTrigLogDivide: {lo: -0.5, hi: 1, zeroBelow0: true},
+	PTrigSqrt: {lo: -0.5, hi: 1, zeroBelow0: true}, PTrigExp: {lo: -0.5, hi: 0.6, zeroBelow0: true},
+	PTrigLog: {lo: -0.5, hi: 1, zeroBelow0: true}, PTrigAsinh: {lo: -0.5, hi: 1, zeroBelow0: true},
+	PTrigAcosh: {lo: -0.5, hi: 1, zeroBelow0: true}, PTrigAtanh: {lo: -0.5, hi: 1, zeroBelow0: true},
+	PTrigAsin: {lo: -0.5, hi: 1, zeroBelow0: true}, PTrigAcos: {lo: -0.5, hi: 1, zeroBelow0: true},
+	PTrigAtan: {lo: -0.5, hi: 1, zeroBelow0: true}, PTrigSin: {lo: -0.5, hi: 1, zeroBelow0: true},
+	PTrigCos: {lo: -0.5, hi: 1, zeroBelow0: true}, PTrigTan: {lo: -0.5, hi: 1, zeroBelow0: true},
+	PTrigSinh: {lo: -0.5, hi: 1, zeroBelow0: true}, PTrigCosh: {lo: -0.5, hi: 1, zeroBelow0: true},
+	PTrigTanh:      {lo: -0.5, hi: 1, zeroBelow0: true},
+	PHexesCellsize: {lo: 0.2, hi: 2, signed: true}, PHexesPower: {lo: 0, hi: 1.5}, PHexesRotate: {lo: -1, hi: 1},
+	PHexesScale: {lo: 0.3, hi: 2, signed: true},
+	PTqmirrorA:  {lo: -2, hi: 2}, PTqmirrorB: {lo: -2, hi: 2}, PTqmirrorC: {lo: -2, hi: 2}, PTqmirrorD: {lo: -2, hi: 2},
+	PTqmirrorE: {lo: -2, hi: 2}, PTqmirrorF: {lo: -2, hi: 2}, PTqmirrorG: {lo: -2, hi: 2}, PTqmirrorH: {lo: -2, hi: 2},
+	PTqmirrorI: {lo: -2, hi: 2}, PTqmirrorJ: {lo: -2, hi: 2}, PTqmirrorK: {lo: -2, hi: 2}, PTqmirrorL: {lo: -2, hi: 1},
+	PTqmirrorM: {lo: -2, hi: 1}, PTqmirrorN: {lo: -1, hi: 1}, PTqmirrorO: {lo: -1, hi: 1}, PTqmirrorP: {lo: -2, hi: 1},
+	PTqmirrorQ: {lo: -1, hi: 1}, PTqmirrorR: {lo: -2, hi: 2}, PTqmirrorS: {lo: -2, hi: 2},
+	PTqmirrorType: {lo: 0, hi: 1.4}, PTqmirrorMode: {lo: 0, hi: 2.4},
+	PBTransformRotate: {lo: -3, hi: 3}, PBTransformPower: {lo: 0.6, hi: 5}, PBTransformMove: {lo: -1, hi: 1},
+	PBTransformSplit: {lo: -1, hi: 1},
+	PSymNg15Radius:   {lo: -1, hi: 1}, PSymNg15Stepx: {lo: -1, hi: 1}, PSymNg15Stepy: {lo: -1, hi: 1},
+	PCliffordJsA: {lo: -3, hi: 3}, PCliffordJsB: {lo: -3, hi: 3}, PCliffordJsC: {lo: -2, hi: 2},
+	PCliffordJsD: {lo: -2, hi: 2},
 }
 
 // vtJwf8BranchCases set the branches random parameters miss: crackle with
 // no cells, and with cells so small and displaced so far that a neighbour
-// is often the closest centre (the recentring).
+// is often the closest centre (the recentring); hexes with no cells; trig
+// at no exponent, at its defaults' reciprocal with square root and exp
+// (the draw's sign), with exponents that sum to 0 (the sum of the
+// functions replaced by the point: JWildfire's test), and the circular and
+// inverse families alone; tqmirror in each mode and type, its box about
+// the points so that every branch is taken.
 func vtJwf8BranchCases(r *rand.Rand) []vtCase {
 	sets := []struct {
 		name string
@@ -32,6 +63,25 @@ func vtJwf8BranchCases(r *rand.Rand) []vtCase {
 	}{
 		{"crackle/nocells", VarCrackle, func(p *Params) { p[PCrackleCellsize] = 0 }},
 		{"crackle/recentre", VarCrackle, func(p *Params) { p[PCrackleCellsize], p[PCrackleDistort] = 0.15, 2.5 }},
+		{"hexes/nocells", VarHexes, func(p *Params) { p[PHexesCellsize] = 0 }},
+		{"trig/none", VarTrig, func(p *Params) { p[PTrigReciprocal] = 0 }},
+		{"trig/sqrt+exp", VarTrig, func(p *Params) { p[PTrigSqrt], p[PTrigExp] = 1, 0.5 }},
+		{"trig/cancelled", VarTrig, func(p *Params) { p[PTrigSin], p[PTrigCos], p[PTrigTanh] = 0.5, -0.5, 0.3 }},
+		{"trig/circular", VarTrig, func(p *Params) { p[PTrigSin], p[PTrigCos], p[PTrigTan] = 0.4, 0.3, 0.2 }},
+		{"trig/inverse", VarTrig, func(p *Params) { p[PTrigAsin], p[PTrigAcos], p[PTrigAtan], p[PTrigAcosh] = 0.4, 0.3, 0.2, 0.5 }},
+	}
+	for mode := range 3 {
+		for typ := range 2 {
+			sets = append(sets, struct {
+				name string
+				id   VarID
+				set  func(p *Params)
+			}{fmt.Sprintf("tqmirror/mode%d/type%d", mode, typ), VarTqmirror, func(p *Params) {
+				p[PTqmirrorMode], p[PTqmirrorType] = float64(mode), float64(typ)
+				p[PTqmirrorL], p[PTqmirrorM], p[PTqmirrorN], p[PTqmirrorO] = -1.5, -1.5, -0.5, -0.5
+				p[PTqmirrorJ], p[PTqmirrorK], p[PTqmirrorH], p[PTqmirrorI] = 0.7, -1.2, 0.9, 1.1
+			}})
+		}
 	}
 	var cases []vtCase
 	for i, c := range sets {

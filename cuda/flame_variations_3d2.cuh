@@ -284,6 +284,8 @@ __device__ __noinline__ float3 pg_shredded(float w, float x, float y, float z, c
 	return make_float3(ax + bx * mx, ay + by * my, typ == 0.f ? az + bz * z : az + bz);
 }
 
+#include "flame_variations_3d3.cuh"
+
 static __device__ __noinline__ PgFlame3Out pg_flame_var3d2(unsigned vid, float w, PgFlameVarState s, float tz,
 							    const float *p, uint64_t state) {
 	PgRng rng;
@@ -327,6 +329,7 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d2(unsigned vid, float w
 				w * pg_lazy_mirror(tz, p[P_LAZYSENSEN_SCALE_Z]));
 		break;
 	case VAR_SHREDDED: o = pg_shredded(w, tx, ty, tz, p, rng.state); break;
+	default: return pg_flame_var3d3(vid, w, s, tz, p, rng.state); // flame_variations_3d3.cuh
 	}
 	return PgFlame3Out{o, rng.state};
 }

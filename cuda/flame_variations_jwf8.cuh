@@ -368,6 +368,8 @@ __device__ __forceinline__ float2 pg_sym_ng15(float w, float tx, float ty, const
 	return make_float2(w * (a * x + b * y + dx), w * (d * x + e * y + dy));
 }
 
+#include "flame_variations_jwf9.cuh"
+
 // The out-of-line call from pg_flame_var_jwf7_body, state and stream by
 // value (as pg_flame_var_jwf4).
 static __device__ __noinline__ PgJwfOut3 pg_flame_var_jwf8(unsigned vid, float w, PgFlameVarState s, const float *p,
@@ -412,6 +414,7 @@ static __device__ __noinline__ PgJwfOut3 pg_flame_var_jwf8(unsigned vid, float w
 		state = rng.state;
 		break;
 	}
+	default: return pg_flame_var_jwf9(vid, w, s, p, state); // flame_variations_jwf9.cuh
 	}
 	return PgJwfOut3{d, state};
 }

@@ -201,6 +201,10 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarBTransform, gpuParamRange(PBTransformRotate, PBTransformSplit)},
 	{VarSymNg15, gpuParamRange(PSymNg15Radius, PSymNg15Stepy)},
 	{VarCliffordJs, gpuParamRange(PCliffordJsA, PCliffordJsD)},
+	// cuda/flame_variations_jwf9.cuh
+	{VarMaurerRose, gpuParamRange(PMaurerRoseKn, PMaurerRoseCurveThickness)},
+	{VarScrambly, gpuParamRange(PScramblyL, PScramblyCellsize)},
+	{VarSattractorJs, []ParamID{PSattractorJsM}},
 	// cuda/flame_variations_3d2.cuh: more that read or write z, flame3d's.
 	{VarFalloff2, []ParamID{PFalloff2Scatter, PFalloff2Mindist, PFalloff2MulX, PFalloff2MulY, PFalloff2MulZ,
 		PFalloff2X0, PFalloff2Y0, PFalloff2Z0, PFalloff2Invert, PFalloff2Type}}, // mul_c: the CPU's too (unhonouredParam)
@@ -217,6 +221,9 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarGlitchy1, gpuParamRange(PGlitchy1ScaleX, PGlitchy1W)},
 	{VarLazysensen, gpuParamRange(PLazysensenScaleX, PLazysensenScaleZ)},
 	{VarShredded, gpuParamRange(PShreddedX1, PShreddedBlur)},
+	// cuda/flame_variations_3d3.cuh
+	{VarPRose3D, gpuParamRange(PPRose3DL, PPRose3DOffset)},
+	{VarSuperShape3d, gpuParamRange(PSuperShape3dRho, PSuperShape3dToroidmap)},
 }
 
 // gpuCarriesZ reports whether g renders with points that carry z on the

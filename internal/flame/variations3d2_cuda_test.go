@@ -53,13 +53,29 @@ func vt3Params2(p *Params) {
 		p[PShreddedXBlurAmount+4*k] = u(-0.5, 0.5)
 	}
 	p[PShreddedType], p[PShreddedBlur] = u(-0.5, 2.5), u(-0.3, 1.3)
+	for id := PPRose3DL; id <= PPRose3DOffset; id++ {
+		p[id] = u(-1.5, 1.5)
+	}
+	p[PPRose3DL], p[PPRose3DK], p[PPRose3DOpt], p[PPRose3DOpt3] = u(0.3, 2), u(1, 9), u(-2.5, 2.5), u(-1.5, 1.5)
+	p[PPRose3DTransp], p[PPRose3DF] = u(0, 1), u(0, 5)
+	p[PSuperShape3dRho], p[PSuperShape3dPhi] = u(1, 12), u(0.5, 4)
+	p[PSuperShape3dM1], p[PSuperShape3dM2] = u(0, 8), u(0, 8)
+	for _, id := range []ParamID{PSuperShape3dA1, PSuperShape3dA2, PSuperShape3dB1, PSuperShape3dB2} {
+		p[id] = u(0.5, 1.5)
+	}
+	for _, id := range []ParamID{PSuperShape3dN11, PSuperShape3dN12, PSuperShape3dN21, PSuperShape3dN22,
+		PSuperShape3dN31, PSuperShape3dN32} {
+		p[id] = u(0.5, 4)
+	}
+	p[PSuperShape3dSpiral], p[PSuperShape3dToroidmap] = u(-0.3, 0.3), n(2)
 }
 
 // vt3BranchCases run each mode of the 3d2 variations (random sets reach
 // some of them only): falloff2's and falloff3's types (falloff3 also with
 // the square distance, inverted), octagon's seven modes with both signs of
-// the weight, shredded's three types with and without blur, spirograph3D's
-// five widenings.
+// the weight, shredded's three types with and without blur, pRose3D with
+// and without its reflection (opt and opt3 negative) and blended waves,
+// superShape3d's torus, spirograph3D's five widenings.
 func vt3BranchCases(r *rand.Rand) []vt3Case {
 	type set struct {
 		name string
@@ -95,6 +111,13 @@ func vt3BranchCases(r *rand.Rand) []vt3Case {
 			}})
 		}
 	}
+	for i, opt := range [][2]float64{{1, 0}, {-1.5, 0}, {0.5, -0.7}, {2, 0.5}} {
+		sets = append(sets, set{fmt.Sprintf("pRose3D/opt%d", i), VarPRose3D, 0.9, func(p *Params) {
+			p[PPRose3DOpt], p[PPRose3DOpt3], p[PPRose3DTransp] = opt[0], opt[1], 0.9
+			p[PPRose3DWagsc], p[PPRose3DSrvsc], p[PPRose3DWigsc], p[PPRose3DOffset] = 0.3, 0.4, 0.5, 0.2
+		}})
+	}
+	sets = append(sets, set{"superShape3d/toroid", VarSuperShape3d, 0.8, func(p *Params) { p[PSuperShape3dToroidmap] = 1 }})
 	for mode := range 5 {
 		sets = append(sets, set{fmt.Sprintf("spirograph3D/mode%d", mode), VarSpirograph3D, 0.6, func(p *Params) {
 			p[PSpirograph3DMode], p[PSpirograph3DWidth] = float64(mode), 0.3

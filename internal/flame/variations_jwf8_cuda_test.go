@@ -45,6 +45,16 @@ var vtJwf8Ranges = map[ParamID]vtRange{
 	PSymNg15Radius:   {lo: -1, hi: 1}, PSymNg15Stepx: {lo: -1, hi: 1}, PSymNg15Stepy: {lo: -1, hi: 1},
 	PCliffordJsA: {lo: -3, hi: 3}, PCliffordJsB: {lo: -3, hi: 3}, PCliffordJsC: {lo: -2, hi: 2},
 	PCliffordJsD: {lo: -2, hi: 2},
+	// cuda/flame_variations_jwf9.cuh. maurer_rose's shares of lines,
+	// points and curve all positive; scrambly's seeds both sides of 50.
+	PMaurerRoseKn: {lo: 1, hi: 7}, PMaurerRoseKd: {lo: 1, hi: 4}, PMaurerRoseC: {lo: -0.5, hi: 0.5},
+	PMaurerRoseLineOffsetDegrees: {lo: 1, hi: 179}, PMaurerRoseLineCount: {lo: 10, hi: 400},
+	PMaurerRoseShowLines: {lo: 0.05, hi: 1}, PMaurerRoseShowPoints: {lo: 0.05, hi: 1},
+	PMaurerRoseShowCurve: {lo: 0.05, hi: 1}, PMaurerRoseLineThickness: {lo: -1, hi: 3, zeroBelow0: true},
+	PMaurerRosePointThickness: {lo: -1, hi: 5, zeroBelow0: true}, PMaurerRoseCurveThickness: {lo: -1, hi: 3, zeroBelow0: true},
+	PScramblyL: {lo: 2, hi: 26, signed: true}, PScramblySeed: {lo: 0, hi: 5000}, PScramblyByrows: {lo: 0, hi: 1.4},
+	PScramblyCellsize: {lo: 0.5, hi: 4, signed: true},
+	PSattractorJsM:    {lo: 1, hi: 14},
 }
 
 // vtJwf8BranchCases set the branches random parameters miss: crackle with
@@ -53,8 +63,10 @@ var vtJwf8Ranges = map[ParamID]vtRange{
 // at no exponent, at its defaults' reciprocal with square root and exp
 // (the draw's sign), with exponents that sum to 0 (the sum of the
 // functions replaced by the point: JWildfire's test), and the circular and
-// inverse families alone; tqmirror in each mode and type, its box about
-// the points so that every branch is taken.
+// inverse families alone; scrambly shifted (seed 7) and shuffled, whole
+// and by rows, on a cell square that holds most points; maurer_rose's
+// lines, points and curve alone; tqmirror in each mode and type, its box
+// about the points so that every branch is taken.
 func vtJwf8BranchCases(r *rand.Rand) []vtCase {
 	sets := []struct {
 		name string
@@ -69,6 +81,27 @@ func vtJwf8BranchCases(r *rand.Rand) []vtCase {
 		{"trig/cancelled", VarTrig, func(p *Params) { p[PTrigSin], p[PTrigCos], p[PTrigTanh] = 0.5, -0.5, 0.3 }},
 		{"trig/circular", VarTrig, func(p *Params) { p[PTrigSin], p[PTrigCos], p[PTrigTan] = 0.4, 0.3, 0.2 }},
 		{"trig/inverse", VarTrig, func(p *Params) { p[PTrigAsin], p[PTrigAcos], p[PTrigAtan], p[PTrigAcosh] = 0.4, 0.3, 0.2, 0.5 }},
+	}
+	for i, seed := range []float64{7, 51, 1234, -77} {
+		for _, rows := range []float64{0, 1} {
+			sets = append(sets, struct {
+				name string
+				id   VarID
+				set  func(p *Params)
+			}{fmt.Sprintf("scrambly/seed%g/rows%g", seed, rows), VarScrambly, func(p *Params) {
+				p[PScramblySeed], p[PScramblyByrows], p[PScramblyCellsize] = seed, rows, 3.5
+				p[PScramblyL] = []float64{25, 3, 11, 17}[i]
+			}})
+		}
+	}
+	for i, show := range [][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}} {
+		sets = append(sets, struct {
+			name string
+			id   VarID
+			set  func(p *Params)
+		}{fmt.Sprintf("maurer_rose/show%d", i), VarMaurerRose, func(p *Params) {
+			p[PMaurerRoseShowLines], p[PMaurerRoseShowPoints], p[PMaurerRoseShowCurve] = show[0], show[1], show[2]
+		}})
 	}
 	for mode := range 3 {
 		for typ := range 2 {

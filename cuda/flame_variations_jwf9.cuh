@@ -1,7 +1,8 @@
 // More of JWildfire's 2D plugin variations on the device, after
-// flame_variations_jwf8.cuh's: maurer_rose, scrambly and sattractor_js,
-// float32 twins of variations_jwf10_maurer.go and
-// variations_jwf10_scrambly.go under the conventions of
+// flame_variations_jwf8.cuh's: maurer_rose, scrambly, sattractor_js,
+// joukowski and rblur, float32 twins of
+// variations_jwf10_maurer.go, variations_jwf10_scrambly.go and
+// variations_jwf9*.go under the conventions of
 // flame_variations_jwf.cuh. One more out-of-line function, called from
 // pg_flame_var_jwf8's default case.
 #pragma once
@@ -146,6 +147,21 @@ __device__ __forceinline__ float2 pg_sattractor_js(float w, float tx, float ty, 
 	return make_float2(w * x / 2.f, w * y / 2.f);
 }
 
+// joukowski: the Joukowski map of the point about −p2 + 0.2i (or, inverse 1,
+// the farther of its two preimages), as the CPU's complex arithmetic.
+__device__ __noinline__ float2 pg_joukowski(float w, float x, float y, const float *p) {
+	const float p1 = p[P_JOUKOWSKI_P1], z0r = -p[P_JOUKOWSKI_P2], z0i = 0.2f;
+	if (fminf(fmaxf(truncf(p[P_JOUKOWSKI_INVERSE]), 0.f), 1.f) == 0.f) {
+		const float zr = x + z0r, zi = y + z0i, d = zr * zr + zi * zi;
+		return make_float2(w * (zr + p1 * p1 * zr / d), w * (zi - p1 * p1 * zi / d));
+	}
+	const float qr = (x * x - y * y) / 4.f - p1 * p1, qi = 2.f * x * y / 4.f;
+	const float m = hypotf(qr, qi);
+	const float sr = sqrtf((m + qr) * 0.5f), si = sqrtf((m - qr) * 0.5f) * (qi > 0.f ? 1.f : qi < 0.f ? -1.f : qi);
+	const float r1r = x / 2.f + sr - z0r, r1i = y / 2.f + si - z0i, r2r = x / 2.f - sr - z0r, r2i = y / 2.f - si - z0i;
+	return hypotf(r1r, r1i) > hypotf(r2r, r2i) ? make_float2(w * r1r, w * r1i) : make_float2(w * r2r, w * r2i);
+}
+
 // The out-of-line call from pg_flame_var_jwf8, state and stream by value.
 static __device__ __noinline__ PgJwfOut3 pg_flame_var_jwf9(unsigned vid, float w, PgFlameVarState s, const float *p,
 							   uint64_t state) {
@@ -153,6 +169,17 @@ static __device__ __noinline__ PgJwfOut3 pg_flame_var_jwf9(unsigned vid, float w
 	switch (vid) {
 	case VAR_MAURER_ROSE: d = pg_maurer_rose(w, s.tx, s.ty, p, state); break;
 	case VAR_SCRAMBLY: d = pg_scrambly(w, s.tx, s.ty, p); break;
+	case VAR_JOUKOWSKI: d = pg_joukowski(w, s.tx, s.ty, p); break;
+	case VAR_RBLUR: {
+		PgRng rng;
+		rng.state = state;
+		const float rr = fmaxf(hypotf(s.tx - p[P_RBLUR_CENTER_X], s.ty - p[P_RBLUR_CENTER_Y]) - p[P_RBLUR_OFFSET], 0.f) * 2.f *
+				 p[P_RBLUR_STRENGTH];
+		const float u1 = pg_rng_unit53(rng), u2 = pg_rng_unit53(rng);
+		state = rng.state;
+		d = make_float2(w * (s.tx + (u1 - 0.5f) * rr), w * (s.ty + (u2 - 0.5f) * rr));
+		break;
+	}
 	case VAR_SATTRACTOR_JS: {
 		PgRng rng;
 		rng.state = state;

@@ -205,6 +205,8 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarMaurerRose, gpuParamRange(PMaurerRoseKn, PMaurerRoseCurveThickness)},
 	{VarScrambly, gpuParamRange(PScramblyL, PScramblyCellsize)},
 	{VarSattractorJs, []ParamID{PSattractorJsM}},
+	{VarJoukowski, []ParamID{PJoukowskiP1, PJoukowskiP2, PJoukowskiInverse}},
+	{VarRblur, gpuParamRange(PRblurStrength, PRblurCenterY)},
 	// cuda/flame_variations_3d2.cuh: more that read or write z, flame3d's.
 	{VarFalloff2, []ParamID{PFalloff2Scatter, PFalloff2Mindist, PFalloff2MulX, PFalloff2MulY, PFalloff2MulZ,
 		PFalloff2X0, PFalloff2Y0, PFalloff2Z0, PFalloff2Invert, PFalloff2Type}}, // mul_c: the CPU's too (unhonouredParam)

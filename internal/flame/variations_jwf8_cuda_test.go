@@ -55,6 +55,9 @@ var vtJwf8Ranges = map[ParamID]vtRange{
 	PScramblyL: {lo: 2, hi: 26, signed: true}, PScramblySeed: {lo: 0, hi: 5000}, PScramblyByrows: {lo: 0, hi: 1.4},
 	PScramblyCellsize: {lo: 0.5, hi: 4, signed: true},
 	PSattractorJsM:    {lo: 1, hi: 14},
+	PJoukowskiP1:      {lo: 0.3, hi: 3, signed: true}, PJoukowskiP2: {lo: -1, hi: 1}, PJoukowskiInverse: {lo: 0, hi: 1.4},
+	PRblurStrength: {lo: -2, hi: 2}, PRblurOffset: {lo: -0.5, hi: 1.5}, PRblurCenterX: {lo: -1, hi: 1},
+	PRblurCenterY: {lo: -1, hi: 1},
 }
 
 // vtJwf8BranchCases set the branches random parameters miss: crackle with

@@ -26,7 +26,7 @@ static __device__ __forceinline__ bool pg_flame_is3d(unsigned vid) {
 	case VAR_CYLINDER_APO: case VAR_BUBBLE2: case VAR_TILE_LOG: case VAR_BLADE3D: case VAR_JULIAN3DX:
 	case VAR_MIRROR_X: case VAR_FALLOFF2: case VAR_OCTAGON: case VAR_BUTTERFLY3D: case VAR_DISC3D: case VAR_FALLOFF3:
 	case VAR_INFLATEZ_3: case VAR_LINEART3D: case VAR_SPIROGRAPH3D: case VAR_EXBLUR: case VAR_GLITCHY1: case VAR_LAZYSENSEN:
-	case VAR_SHREDDED: case VAR_PROSE3D: case VAR_SUPERSHAPE3D:
+	case VAR_SHREDDED: case VAR_PROSE3D: case VAR_SUPERSHAPE3D: case VAR_CONE: case VAR_FOCI_3D:
 		return true;
 	}
 	return false;

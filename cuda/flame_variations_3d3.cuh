@@ -1,7 +1,7 @@
 // More variations that read or write z, for the flame3d family, after
-// flame_variations_3d2.cuh's: pRose3D and superShape3d, float32 twins of
-// variations_jwf10_maurer.go and variations_jwf9g.go under the same
-// conventions. One more out-of-line function, called from
+// flame_variations_3d2.cuh's: pRose3D, superShape3d, cone and foci_3D,
+// float32 twins of variations_jwf10_maurer.go, variations_jwf9.go,
+// variations_jwf9e.go and variations_jwf9g.go under the same conventions. One more out-of-line function, called from
 // pg_flame_var3d2's default case.
 #pragma once
 // Included by flame_variations_3d2.cuh (PgFlame3Out, PgFlameVarState,
@@ -84,12 +84,37 @@ __device__ __noinline__ float3 pg_supershape3d(float w, const float *p, uint64_t
 	return make_float3(w * r1 * cr * r2 * cp, w * r1 * sr * r2 * cp, w * r2 * sp);
 }
 
+// cone: the point's angle (and a whole number of half turns by a draw, in
+// double) as a cone's, at a radius falling with the warped distance.
+__device__ __noinline__ float3 pg_cone(float w, float x, float y, const float *p, uint64_t &state) {
+	PgRng rng;
+	rng.state = state;
+	const float turns = (float)trunc((double)p[P_CONE_WEIGHT] * pg_rng_f64(rng));
+	state = rng.state;
+	const float rr = w / sqrtf(x * x * p[P_CONE_WARP] + y * y + p[P_CONE_SIZE1]) * p[P_CONE_SIZE2];
+	const float xx = atan2f(x, y) * p[P_CONE_RADIUS1] + PG_PI * turns * p[P_CONE_RADIUS2];
+	return make_float3(rr * cosf(xx * p[P_CONE_XWAVE]), rr * sinf(xx * p[P_CONE_YWAVE]), rr * p[P_CONE_HEIGHT]);
+}
+
+// foci_3D: foci with z, its angle the point's z (or, at z = 0, its polar angle).
+__device__ __forceinline__ float3 pg_foci3d(float w, float x, float y, float z) {
+	const float expx = expf(x) * 0.5f, expnx = 0.25f / expx;
+	const float boot = z == 0.f ? atan2f(y, x) : z;
+	float sy, cy, sz, cz;
+	sincosf(y, &sy, &cy);
+	sincosf(boot, &sz, &cz);
+	const float k = w / (expx + expnx - cy * cz);
+	return make_float3((expx - expnx) * k, sy * k, sz * k);
+}
+
 static __device__ __noinline__ PgFlame3Out pg_flame_var3d3(unsigned vid, float w, PgFlameVarState s, float tz,
 							    const float *p, uint64_t state) {
 	float3 o = make_float3(0.f, 0.f, 0.f);
 	switch (vid) {
 	case VAR_PROSE3D: o = pg_prose3d(w, s.tx, s.ty, p, state); break;
 	case VAR_SUPERSHAPE3D: o = pg_supershape3d(w, p, state); break;
+	case VAR_CONE: o = pg_cone(w, s.tx, s.ty, p, state); break;
+	case VAR_FOCI_3D: o = pg_foci3d(w, s.tx, s.ty, tz); break;
 	}
 	return PgFlame3Out{o, state};
 }

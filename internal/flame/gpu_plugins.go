@@ -226,6 +226,10 @@ var gpuPlugins = [...]gpuPlugin{
 	// cuda/flame_variations_3d3.cuh
 	{VarPRose3D, gpuParamRange(PPRose3DL, PPRose3DOffset)},
 	{VarSuperShape3d, gpuParamRange(PSuperShape3dRho, PSuperShape3dToroidmap)},
+	// The last two the GPU xform's byte ids hold (gpuDeviceID: 157 plugin
+	// variations fit beside flam3's 99).
+	{VarCone, gpuParamRange(PConeRadius1, PConeWeight)},
+	{VarFoci3D, nil},
 }
 
 // gpuCarriesZ reports whether g renders with points that carry z on the

@@ -68,6 +68,10 @@ func vt3Params2(p *Params) {
 		p[id] = u(0.5, 4)
 	}
 	p[PSuperShape3dSpiral], p[PSuperShape3dToroidmap] = u(-0.3, 0.3), n(2)
+	for id := PConeRadius1; id <= PConeWarp; id++ {
+		p[id] = u(0.3, 2)
+	}
+	p[PConeWeight] = u(0, 5)
 }
 
 // vt3BranchCases run each mode of the 3d2 variations (random sets reach
@@ -136,14 +140,20 @@ func vt3BranchCases(r *rand.Rand) []vt3Case {
 // vt3PointsFor is vt3Points for variation id's runs: octagon's modes 0 and
 // 1 take the square root of z itself (NaN below the plane, on the CPU as
 // on the device), so three of its four points lie above it, for enough of
-// them to compare.
+// them to compare; foci_3D reads the polar angle where z = 0, so half of
+// its points lie in the plane.
 func vt3PointsFor(id VarID, r *rand.Rand) []float32 {
 	in := vt3Points(r, vtPoints)
-	if id == VarOctagon {
+	switch id {
+	case VarOctagon:
 		for i := 2; i < len(in); i += 3 {
 			if i%4 != 0 {
 				in[i] = float32(math.Abs(float64(in[i])))
 			}
+		}
+	case VarFoci3D: // z = 0 takes the polar angle instead: half the points
+		for i := 2; i < len(in); i += 6 {
+			in[i] = 0
 		}
 	}
 	return in

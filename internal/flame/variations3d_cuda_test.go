@@ -140,6 +140,7 @@ func vt3StageCases(r *rand.Rand) []vt3Case {
 		// post_trig and pre_bTransform, as the artists' corpus has them.
 		{[]VarTerm{{VarSpherical, 0.5}, {VarLinear3D, 0.5}}, []StageTerm{post(VarTrig, 1)}},
 		{[]VarTerm{{VarJulia, 1}}, []StageTerm{pre(VarBTransform, 0.8)}},
+		{[]VarTerm{{VarJulia3D, 0.7}}, []StageTerm{pre(VarFoci3D, 0.9), post(VarFoci3D, 0.5)}}, // foci_3D at z = 0 and not
 	} {
 		x := vtXform(c.vars...)
 		x.Stages = c.stages

@@ -15,6 +15,8 @@ struct PgFlame3Out {
 	uint64_t rng;
 };
 
+#include "flame_variations_3d2.cuh"
+
 // pg_flame_is3d reports whether device id vid reads or writes z.
 static __device__ __forceinline__ bool pg_flame_is3d(unsigned vid) {
 	switch (vid) {
@@ -22,6 +24,9 @@ static __device__ __forceinline__ bool pg_flame_is3d(unsigned vid) {
 	case VAR_BLUR3D: case VAR_SPHERICAL3D: case VAR_JULIA3D: case VAR_JULIA3DZ: case VAR_CURL3D:
 	case VAR_BLOB3D: case VAR_AFFINE3D: case VAR_POINCARE3D: case VAR_AXIS_SYMMETRY_WF: case VAR_POINT_SYMMETRY_WF:
 	case VAR_CYLINDER_APO: case VAR_BUBBLE2: case VAR_TILE_LOG: case VAR_BLADE3D: case VAR_JULIAN3DX:
+	case VAR_MIRROR_X: case VAR_FALLOFF2: case VAR_OCTAGON: case VAR_BUTTERFLY3D: case VAR_DISC3D: case VAR_FALLOFF3:
+	case VAR_INFLATEZ_3: case VAR_LINEART3D: case VAR_SPIROGRAPH3D: case VAR_EXBLUR: case VAR_GLITCHY1: case VAR_LAZYSENSEN:
+	case VAR_SHREDDED: case VAR_PROSE3D: case VAR_SUPERSHAPE3D: case VAR_CONE: case VAR_FOCI_3D:
 		return true;
 	}
 	return false;
@@ -156,6 +161,9 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d(unsigned vid, float w,
 		px = cx + dx * ca + dy * sa; py = cy + dy * ca - dx * sa; pz = tz;
 		break;
 	}
+	case VAR_MIRROR_X: // 2D on the CPU, but it passes z where it replaces the sum (it comes first here)
+		px = pg_rng_f64(rng) >= 0.5 ? -fabsf(tx) : fabsf(tx); py = ty; pz = tz;
+		break;
 	case VAR_CYLINDER_APO: // Apophysis' cylinder, the cosine into z
 		sincosf(tx, &sa, &ca);
 		px = w * sa; py = w * ty; pz = w * ca;
@@ -192,6 +200,7 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d(unsigned vid, float w,
 		px = g * ca; py = g * sa;
 		break;
 	}
+	default: return pg_flame_var3d2(vid, w, s, tz, p, rng.state); // flame_variations_3d2.cuh
 	}
 	return PgFlame3Out{make_float3(px, py, pz), rng.state};
 }

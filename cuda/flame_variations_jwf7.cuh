@@ -155,6 +155,8 @@ __device__ __noinline__ float2 pg_truchet(float w, float tx, float ty, const flo
 	return make_float2(k * ox, k * oy);
 }
 
+#include "flame_variations_jwf8.cuh"
+
 static __device__ __forceinline__ float2 pg_flame_var_jwf7_body(unsigned vid, float w, PgFlameVarState &s, const float *p,
 								 PgRng &rng) {
 	const float x = s.tx, y = s.ty;
@@ -203,5 +205,7 @@ static __device__ __forceinline__ float2 pg_flame_var_jwf7_body(unsigned vid, fl
 	case VAR_RAYS2: return pg_rays2(w, x, y);
 	case VAR_TRUCHET: return pg_truchet(w, x, y, p);
 	}
-	return make_float2(0.f, 0.f);
+	const PgJwfOut3 o = pg_flame_var_jwf8(vid, w, s, p, rng.state); // flame_variations_jwf8.cuh
+	rng.state = o.rng;
+	return o.d;
 }

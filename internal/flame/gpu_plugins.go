@@ -188,6 +188,48 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarBlade3D, nil},
 	{VarJulian3Dx, []ParamID{PJulian3DxPower, PJulian3DxDist, PJulian3DxA, PJulian3DxB, PJulian3DxC, PJulian3DxD,
 		PJulian3DxE, PJulian3DxF}},
+	// cuda/flame_variations_jwf8.cuh: the 2D ones that kept the most
+	// artists' flames on the CPU after the 3D block.
+	{VarCrackle, gpuParamRange(PCrackleCellsize, PCrackleZ)},
+	{VarGaussian, nil},
+	// mirror_x replaces the sum before it (gpuPluginRefused) and, in the
+	// flame3d family, passes z (flame_variations_3d.cuh).
+	{VarMirrorX, nil},
+	{VarTrig, gpuParamRange(PTrigReciprocal, PTrigTanh)},
+	{VarHexes, gpuParamRange(PHexesCellsize, PHexesScale)},
+	{VarTqmirror, gpuParamRange(PTqmirrorA, PTqmirrorMode)}, // preset: read, not applied (as on the CPU)
+	{VarBTransform, gpuParamRange(PBTransformRotate, PBTransformSplit)},
+	{VarSymNg15, gpuParamRange(PSymNg15Radius, PSymNg15Stepy)},
+	{VarCliffordJs, gpuParamRange(PCliffordJsA, PCliffordJsD)},
+	// cuda/flame_variations_jwf9.cuh
+	{VarMaurerRose, gpuParamRange(PMaurerRoseKn, PMaurerRoseCurveThickness)},
+	{VarScrambly, gpuParamRange(PScramblyL, PScramblyCellsize)},
+	{VarSattractorJs, []ParamID{PSattractorJsM}},
+	{VarJoukowski, []ParamID{PJoukowskiP1, PJoukowskiP2, PJoukowskiInverse}},
+	{VarRblur, gpuParamRange(PRblurStrength, PRblurCenterY)},
+	// cuda/flame_variations_3d2.cuh: more that read or write z, flame3d's.
+	{VarFalloff2, []ParamID{PFalloff2Scatter, PFalloff2Mindist, PFalloff2MulX, PFalloff2MulY, PFalloff2MulZ,
+		PFalloff2X0, PFalloff2Y0, PFalloff2Z0, PFalloff2Invert, PFalloff2Type}}, // mul_c: the CPU's too (unhonouredParam)
+	{VarOctagon, gpuParamRange(POctagonX, POctagonMode)},
+	{VarButterfly3D, nil},
+	{VarDisc3D, []ParamID{PDisc3DPi}},
+	{VarFalloff3, []ParamID{PFalloff3BlurType, PFalloff3BlurShape, PFalloff3BlurStrength, PFalloff3MinDistance,
+		PFalloff3InvertDistance, PFalloff3MulX, PFalloff3MulY, PFalloff3MulZ, PFalloff3CenterX, PFalloff3CenterY,
+		PFalloff3CenterZ, PFalloff3Alpha}},
+	{VarInflateZ3, nil},
+	{VarLinearT3D, gpuParamRange(PLinearT3DPowX, PLinearT3DPowZ)},
+	{VarSpirograph3D, gpuParamRange(PSpirograph3DA, PSpirograph3DMode)}, // direct_color: the CPU's too
+	{VarExBlur, gpuParamRange(PExBlurDist, PExBlurZOrigin)},
+	{VarGlitchy1, gpuParamRange(PGlitchy1ScaleX, PGlitchy1W)},
+	{VarLazysensen, gpuParamRange(PLazysensenScaleX, PLazysensenScaleZ)},
+	{VarShredded, gpuParamRange(PShreddedX1, PShreddedBlur)},
+	// cuda/flame_variations_3d3.cuh
+	{VarPRose3D, gpuParamRange(PPRose3DL, PPRose3DOffset)},
+	{VarSuperShape3d, gpuParamRange(PSuperShape3dRho, PSuperShape3dToroidmap)},
+	// The last two the GPU xform's byte ids hold (gpuDeviceID: 157 plugin
+	// variations fit beside flam3's 99).
+	{VarCone, gpuParamRange(PConeRadius1, PConeWeight)},
+	{VarFoci3D, nil},
 }
 
 // gpuCarriesZ reports whether g renders with points that carry z on the
@@ -259,9 +301,9 @@ func gpuParamRange(first, last ParamID) []ParamID {
 }
 
 // gpuPluginRefused names a ported variation of x whose parameters ask for
-// what the device code cannot do, or is "": synth's mode 1005, shredlin and
-// rays2 replace the sum of the variations before them, and the device
-// functions only add.
+// what the device code cannot do, or is "": synth's mode 1005, shredlin,
+// rays2 and mirror_x replace the sum of the variations before them, and the
+// device functions only add.
 func gpuPluginRefused(x *Xform) string {
 	before := false
 	for _, v := range x.Vars {
@@ -272,7 +314,7 @@ func gpuPluginRefused(x *Xform) string {
 			switch {
 			case v.ID == VarSynth && ftoi(x.Params[PSynthMode]) == 1005:
 				return "synth (mode 1005 after another variation)"
-			case v.ID == VarShredlin, v.ID == VarRays2:
+			case v.ID == VarShredlin, v.ID == VarRays2, v.ID == VarMirrorX:
 				return VarNames[v.ID] + " (after another variation)"
 			}
 		}

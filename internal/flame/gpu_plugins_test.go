@@ -68,7 +68,7 @@ func TestGPUZeroZMapping(t *testing.T) {
 			t.Errorf("%s: ported variations must be known to gpuHasVar", VarNames[pl.id])
 		}
 	}
-	if gpuHasVar(VarOctagon) || gpuHasVar(VarGaussian) {
+	if gpuHasVar(VarFarblur) || gpuHasVar(VarPlaneWf) {
 		t.Error("gpuHasVar admits a variation the kernels lack")
 	}
 }
@@ -102,7 +102,7 @@ func TestGPUPluginPack(t *testing.T) {
 	need := 0
 	var vars []VarTerm
 	for _, pl := range gpuPlugins {
-		if pl.id == VarShredlin || pl.id == VarRays2 { // refused after another variation (gpuPluginRefused)
+		if pl.id == VarShredlin || pl.id == VarRays2 || pl.id == VarMirrorX { // refused after another variation (gpuPluginRefused)
 			continue
 		}
 		vars = append(vars, VarTerm{ID: pl.id, Weight: 1})

@@ -77,15 +77,15 @@ func TestGPUInputsRefusePluginVars(t *testing.T) {
 	g := DefaultGenome()
 	x := newXform(0)
 	x.Weight = 1
-	x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: VarCrackle, Weight: 0.5}}
+	x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: VarFarblur, Weight: 0.5}}
 	g.Xforms = []Xform{x}
 	p, err := newPlan(&g, Options{Width: 16, Height: 16})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = p.gpuInputs(p.chaosGame(1))
-	if err == nil || !strings.Contains(err.Error(), "crackle") {
-		t.Fatalf("err = %v, want one naming crackle", err)
+	if err == nil || !strings.Contains(err.Error(), "farblur") {
+		t.Fatalf("err = %v, want one naming farblur", err)
 	}
 	if !genomeUsesPluginVars(&g) {
 		t.Error("genomeUsesPluginVars = false")
@@ -115,9 +115,9 @@ func TestGPUInputsDropCPUOnlyTerms(t *testing.T) {
 		return xs[0]
 	}
 	want := gpuOf(VarTerm{ID: VarLinear, Weight: 1})
-	got := gpuOf(VarTerm{ID: VarLinear, Weight: 1}, VarTerm{ID: VarFlatten, Weight: 1}, VarTerm{ID: VarCrackle})
+	got := gpuOf(VarTerm{ID: VarLinear, Weight: 1}, VarTerm{ID: VarFlatten, Weight: 1}, VarTerm{ID: VarFarblur})
 	if got != want {
-		t.Errorf("GPU xform with flatten and a zero-weight crackle:\n%+v\nwant\n%+v", got, want)
+		t.Errorf("GPU xform with flatten and a zero-weight farblur:\n%+v\nwant\n%+v", got, want)
 	}
 	if got.NVars != 1 || got.LinearOnly != 1 {
 		t.Errorf("NVars = %d, LinearOnly = %d, want 1, 1", got.NVars, got.LinearOnly)

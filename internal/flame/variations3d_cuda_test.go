@@ -66,6 +66,7 @@ func vt3Params(r *rand.Rand) Params {
 	for _, id := range []ParamID{PJulian3DxA, PJulian3DxB, PJulian3DxC, PJulian3DxD, PJulian3DxE, PJulian3DxF} {
 		p[id] = u(-1.5, 1.5)
 	}
+	vt3Params2(&p) // its own generator: r's draws stay as they were
 	return p
 }
 
@@ -89,11 +90,11 @@ func vt3Cases() []vt3Case {
 		}
 		x := vtXform(VarTerm{ID: id, Weight: 1})
 		x.Params = DefaultParams()
-		cases = append(cases, vt3Case{VarNames[id] + "/default", x, vt3Points(r, vtPoints), rng.Hash64(0x3d, uint64(id))})
+		cases = append(cases, vt3Case{VarNames[id] + "/default", x, vt3PointsFor(id, r), rng.Hash64(0x3d, uint64(id))})
 		for run := range 3 {
 			x := vtXform(VarTerm{ID: id, Weight: vtRandWeight(r)})
 			x.Params = vt3Params(r)
-			cases = append(cases, vt3Case{fmt.Sprintf("%s/%c", VarNames[id], 'a'+run), x, vt3Points(r, vtPoints),
+			cases = append(cases, vt3Case{fmt.Sprintf("%s/%c", VarNames[id], 'a'+run), x, vt3PointsFor(id, r),
 				rng.Hash64(0x3d1, uint64(id)<<8|uint64(run))})
 		}
 		o := partners[r.IntN(len(partners))]
@@ -102,10 +103,11 @@ func vt3Cases() []vt3Case {
 		x = vtXform(vars...)
 		x.Params = vt3Params(r)
 		x.Coefs = Affine{0.9, 0.2, -0.3, 0.8, 0.1, -0.2}
-		cases = append(cases, vt3Case{VarNames[id] + "+" + VarNames[o], x, vt3Points(r, vtPoints),
+		cases = append(cases, vt3Case{VarNames[id] + "+" + VarNames[o], x, vt3PointsFor(id, r),
 			rng.Hash64(0x3d2, uint64(id))})
 	}
-	return append(cases, vt3StageCases(r)...)
+	cases = append(cases, vt3StageCases(r)...)
+	return append(cases, vt3BranchCases(r)...)
 }
 
 // vt3StageCases put Fractorium's pre_ and post_ stage terms around regular
@@ -128,6 +130,17 @@ func vt3StageCases(r *rand.Rand) []vt3Case {
 		{[]VarTerm{{VarJulia3Dz, 1}}, []StageTerm{pre(VarGaussianBlur, 0.2), pre(VarBlur3D, 0.1), post(VarLinear3D, 1)}},
 		{[]VarTerm{{VarSpherical, 0.6}, {VarLinear, 0.4}}, []StageTerm{post(VarAxisSymmetryWf, 1)}},
 		{[]VarTerm{{VarJulia, 1}}, []StageTerm{post(VarPointSymmetryWf, 1)}},
+		// Fractorium's gaussian and mirror_x, most often stages; mirror_x
+		// as a regular variation passes z (flame_variations_3d.cuh) and
+		// replaces the sum, so it comes first (gpuPluginRefused).
+		{[]VarTerm{{VarJulia3D, 1}}, []StageTerm{pre(VarGaussian, 0.3)}},
+		{[]VarTerm{{VarSpherical, 0.7}, {VarZtranslate, 0.2}}, []StageTerm{pre(VarMirrorX, 1), post(VarGaussian, 0.1)}},
+		{[]VarTerm{{VarMirrorX, 1}, {VarBlade3D, 0.4}}, []StageTerm{post(VarMirrorX, 0.5)}}, // blade3D after it (vtXform sorts)
+		{[]VarTerm{{VarMirrorX, 1}}, []StageTerm{post(VarLinear3D, 1)}},
+		// post_trig and pre_bTransform, as the artists' corpus has them.
+		{[]VarTerm{{VarSpherical, 0.5}, {VarLinear3D, 0.5}}, []StageTerm{post(VarTrig, 1)}},
+		{[]VarTerm{{VarJulia, 1}}, []StageTerm{pre(VarBTransform, 0.8)}},
+		{[]VarTerm{{VarJulia3D, 0.7}}, []StageTerm{pre(VarFoci3D, 0.9), post(VarFoci3D, 0.5)}}, // foci_3D at z = 0 and not
 	} {
 		x := vtXform(c.vars...)
 		x.Stages = c.stages

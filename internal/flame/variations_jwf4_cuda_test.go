@@ -112,6 +112,8 @@ func vtRandJwf4Params(p *Params) {
 	for id := GPUNumParams; id < NumParams; id++ {
 		if rg, ok := vtJwf4Ranges[id]; ok {
 			draw(id, rg)
+		} else if rg, ok := vtJwf8Ranges[id]; ok {
+			draw(id, rg)
 		}
 	}
 	for _, f := range vtBsFirsts {

@@ -223,6 +223,7 @@ func vtPluginCases() []vtCase {
 	cases = append(cases, vtWaves2bBranchCases(r)...)
 	cases = append(cases, vtSynthCases(r)...)
 	cases = append(cases, vtJwf4BranchCases(r)...)
+	cases = append(cases, vtJwf8BranchCases(r)...)
 	return cases
 }
 
@@ -281,7 +282,7 @@ func TestCUDAPluginVariationsMixedMatchCPU(t *testing.T) {
 // on the CPU: the GPU takes them first in their xform only
 // (gpuPluginRefused), so their mixed runs put them first and no other
 // run takes them as a partner.
-var vtReplacesSum = map[VarID]bool{VarShredlin: true, VarRays2: true}
+var vtReplacesSum = map[VarID]bool{VarShredlin: true, VarRays2: true, VarMirrorX: true}
 
 // vtPluginMixedCases are TestCUDAPluginVariationsMixedMatchCPU's runs.
 func vtPluginMixedCases() []vtCase {

@@ -41,6 +41,7 @@ static inline float2 make_float2(float x, float y) { return float2{x, y}; }
 #define __noinline__
 #define __restrict__
 #define __fmul_rn(a, b) ((a) * (b))
+#define __dmul_rn(a, b) ((a) * (b))
 #define __fdividef(a, b) ((a) / (b))
 #define __fsub_rn(a, b) ((a) - (b))
 #define __fadd_rn(a, b) ((a) + (b))

@@ -44,11 +44,21 @@ func CUDAPluginIDsHeader() string {
 		dev, _ := gpuDeviceID(pl.id)
 		fmt.Fprintf(&b, "#define VAR_%s %d\n", gpuVarMacro(pl.id), dev)
 	}
+	// One enum a variation keeps the header short (a #define a parameter
+	// made it 800 lines); the names are used as constants only.
 	b.WriteString("\n// Each parameter's index in its variation's block of the plugin slab.\n")
 	for _, pl := range gpuPlugins {
-		for k, id := range pl.params {
-			fmt.Fprintf(&b, "#define P_%s %d\n", gpuParamMacro(pl.id, id), k)
+		if len(pl.params) == 0 {
+			continue
 		}
+		b.WriteString("enum {")
+		for k, id := range pl.params {
+			if k > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, " P_%s = %d", gpuParamMacro(pl.id, id), k)
+		}
+		b.WriteString(" };\n")
 	}
 	return b.String()
 }

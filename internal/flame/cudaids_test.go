@@ -68,15 +68,22 @@ func TestCPUOnlyIDsAfterGPURanges(t *testing.T) {
 // but for case: gpuVarMacro renames them).
 func TestCUDAIDsMacrosUnique(t *testing.T) {
 	seen := map[string]bool{}
+	define := func(name string) {
+		if seen[name] {
+			t.Errorf("%s is defined twice", name)
+		}
+		seen[name] = true
+	}
 	for _, line := range strings.Split(CUDAIDsHeader()+CUDAPluginIDsHeader(), "\n") {
 		f := strings.Fields(line)
-		if len(f) < 2 || f[0] != "#define" {
-			continue
+		switch {
+		case len(f) >= 2 && f[0] == "#define":
+			define(f[1])
+		case strings.HasPrefix(line, "enum {"): // the plugin parameters: enum { P_A = 0, P_B = 1 };
+			for _, e := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(line, "enum {"), " };"), ",") {
+				define(strings.Fields(e)[0])
+			}
 		}
-		if seen[f[1]] {
-			t.Errorf("%s is defined twice", f[1])
-		}
-		seen[f[1]] = true
 	}
 	if !seen["VAR_MOBIUS"] || !seen["VAR_MOBIUS_FR"] || !seen["P_MOBIUS_FR_RE_A"] {
 		t.Error("flam3's mobius or Fractorium's Mobius is not named as expected")

@@ -41,7 +41,7 @@ else
   KERNELS    :=
 endif
 
-.PHONY: bench-flam3-anim all procgen kernels kernels-parallel test test-cpu test-cuda cross test-foreign gpu-bins gpu-tests bench bench-lsys bench-gpu bench-rules bench-life-cpu bench-life-big bench-e2e bench-anim bench-devices slurm-test equiv clean
+.PHONY: bench-flam3-anim all procgen kernels kernels-parallel test test-cpu test-cuda cross test-foreign gpu-bins gpu-tests bench bench-lsys bench-gpu bench-rules bench-life-cpu bench-life-big bench-life-packed bench-e2e bench-anim bench-devices slurm-test equiv clean
 
 all: procgen
 
@@ -175,6 +175,13 @@ bench-life-cpu: procgen
 # core, each reporting s/run, ms/step and stencil-GB/s (8 bytes a cell-step).
 bench-life-big: $(KERNELS)
 	$(GO) test $(BUILD_TAGS) -run '^$$' -bench 'LifeBigBoard' -benchtime 1x -timeout 60m ./internal/rules
+
+# Life bit-packed (internal/rules/lifepack): the step kernels' device time
+# and bandwidth on a 16384x16384 torus, and (on the GPU machine, after
+# `make gpu-bins`) the whole command against the CPU.
+bench-life-packed: $(KERNELS)
+	$(GO) test $(BUILD_TAGS) -run '^$$' -bench 'Packed' -benchtime 50x -count 3 ./internal/rules/lifepack
+	scripts/bench-life-packed.sh
 
 # On the GPU machine, after `make gpu-bins` here, with the corpus copied to .gpu/ (see the script)
 bench-gpu:

@@ -35,7 +35,8 @@ func TestGPUInputsPluginGenome(t *testing.T) {
 	if got := slab[1+k]; got != 0.6 {
 		t.Errorf("bwraps7_cellsize on the GPU = %v, want 0.6", got)
 	}
-	if !strings.Contains(CUDAPluginIDsHeader(), "#define P_BWRAPS7_CELLSIZE "+strconv.Itoa(k)+"\n") {
+	if !strings.Contains(CUDAPluginIDsHeader(), " P_BWRAPS7_CELLSIZE = "+strconv.Itoa(k)+",") &&
+		!strings.Contains(CUDAPluginIDsHeader(), " P_BWRAPS7_CELLSIZE = "+strconv.Itoa(k)+" };") {
 		t.Error("the header's P_BWRAPS7_CELLSIZE is not the index gpuPluginPack fills")
 	}
 }

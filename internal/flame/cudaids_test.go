@@ -13,6 +13,7 @@ func TestCUDAIDsHeaderUpToDate(t *testing.T) {
 	for path, want := range map[string]string{
 		"../../cuda/flame_ids.cuh":         CUDAIDsHeader(),
 		"../../cuda/flame_ids_plugins.cuh": CUDAPluginIDsHeader(),
+		"../../cuda/flame_noise.cuh":       cudaNoiseHeader(),
 	} {
 		if *update {
 			if os.Getenv("CI") != "" {

@@ -18,10 +18,9 @@ package lifepack
 
 import (
 	"math/bits"
-	"runtime"
-	"sync"
 	"sync/atomic"
 
+	"github.com/procgen-dev/procgen/internal/parallel"
 	"github.com/procgen-dev/procgen/internal/rules"
 )
 
@@ -94,28 +93,14 @@ func Unpack(src []uint32, st *rules.States, b Board) {
 	})
 }
 
-// eachRow calls fn for rows 0..n-1, blocks of rows on every core.
+// eachRow calls fn for rows 0..n-1, ranges of at least 16 rows on every
+// core.
 func eachRow(n int, fn func(r int)) {
-	const block = 64
-	workers := min(runtime.GOMAXPROCS(0), (n+block-1)/block)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				lo := int(next.Add(block)) - block
-				if lo >= n {
-					return
-				}
-				for r := lo; r < min(lo+block, n); r++ {
-					fn(r)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(n, 16, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			fn(r)
+		}
+	})
 }
 
 // Step is one step of every state from cur into next, the Go twin of

@@ -131,11 +131,7 @@ func vtRandJwf4Params(p *Params) {
 // tilings, where cos pa + cos qa is 0 but for rounding (float32 took the
 // other sign there before its radius was computed in double).
 func vtJwf4BranchCases(r *rand.Rand) []vtCase {
-	sets := []struct {
-		name string
-		id   VarID
-		set  func(p *Params)
-	}{
+	sets := []vtBranch{
 		{"bwraps/nocells", VarBwraps, func(p *Params) { p[PBwrapsCellsize] = 0 }},
 		{"sigmoid/zero", VarSigmoid, func(p *Params) { p[PSigmoidShiftx], p[PSigmoidShifty] = 0, -0.5 }},
 		{"spligon/sides0", VarSpligon, func(p *Params) { p[PSpligonSides] = 0.25 }},
@@ -150,13 +146,27 @@ func vtJwf4BranchCases(r *rand.Rand) []vtCase {
 		{"hypertile/euclid44", VarHypertile, func(p *Params) { p[PHypertileP], p[PHypertileQ], p[PHypertileN] = 4, 4, 1 }},
 		{"hypertile/euclid36", VarHypertile, func(p *Params) { p[PHypertileP], p[PHypertileQ], p[PHypertileN] = 3, 6, 2 }},
 	}
+	return vtBranchCases(r, sets, 0x4b4)
+}
+
+// vtBranch is one parameter setting of a variation that random parameters
+// miss.
+type vtBranch struct {
+	name string
+	id   VarID
+	set  func(p *Params)
+}
+
+// vtBranchCases are sets as pointwise cases: each variation alone at its
+// setting on random points, drawing from seeds salted with salt.
+func vtBranchCases(r *rand.Rand, sets []vtBranch, salt uint64) []vtCase {
 	var cases []vtCase
 	for i, c := range sets {
 		x := vtXform(VarTerm{ID: c.id, Weight: 1})
 		x.Params = DefaultParams()
 		c.set(&x.Params)
 		cases = append(cases, vtCase{name: c.name, x: x, in: vtRandPoints(r, vtPoints, false),
-			seed: rng.Hash64(0x4b4, uint64(i))})
+			seed: rng.Hash64(salt, uint64(i))})
 	}
 	return cases
 }

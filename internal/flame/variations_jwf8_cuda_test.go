@@ -5,8 +5,6 @@ package flame
 import (
 	"fmt"
 	"math/rand/v2"
-
-	"github.com/procgen-dev/procgen/internal/rng"
 )
 
 // The parameters of cuda/flame_variations_jwf8.cuh's variations in the
@@ -71,11 +69,7 @@ var vtJwf8Ranges = map[ParamID]vtRange{
 // lines, points and curve alone; tqmirror in each mode and type, its box
 // about the points so that every branch is taken.
 func vtJwf8BranchCases(r *rand.Rand) []vtCase {
-	sets := []struct {
-		name string
-		id   VarID
-		set  func(p *Params)
-	}{
+	sets := []vtBranch{
 		{"crackle/nocells", VarCrackle, func(p *Params) { p[PCrackleCellsize] = 0 }},
 		{"crackle/recentre", VarCrackle, func(p *Params) { p[PCrackleCellsize], p[PCrackleDistort] = 0.15, 2.5 }},
 		{"hexes/nocells", VarHexes, func(p *Params) { p[PHexesCellsize] = 0 }},
@@ -119,13 +113,5 @@ func vtJwf8BranchCases(r *rand.Rand) []vtCase {
 			}})
 		}
 	}
-	var cases []vtCase
-	for i, c := range sets {
-		x := vtXform(VarTerm{ID: c.id, Weight: 1})
-		x.Params = DefaultParams()
-		c.set(&x.Params)
-		cases = append(cases, vtCase{name: c.name, x: x, in: vtRandPoints(r, vtPoints, false),
-			seed: rng.Hash64(0x4b8, uint64(i))})
-	}
-	return cases
+	return vtBranchCases(r, sets, 0x4b8)
 }

@@ -42,6 +42,7 @@ var configKeys = sync.OnceValue(func() []configKey {
 		{"seed", uint64(1), "random seed; the same seed and settings give the same output"},
 		{"jit", "cached", "`WHEN` to use kernels the driver compiles for this GPU (faster; ~20 s to compile once): cached (when 'procgen devices --prepare' has compiled them), always (compile on first use) or never; rules run compiles each rule set's own kernel on first use under cached and always, and runs the bytecode interpreter under never"},
 		{"sync", false, "debug: synchronize after every kernel launch, so a failing kernel is reported where it was launched"},
+		{"fsync", "auto", "`WHEN` results are flushed to the disk before they are renamed into place, so a power cut leaves the old file or the new one, never an empty one: auto (the results --resume trusts: flame render and animate), always, or never (every policy keeps the atomic rename)"},
 		{"verbose", 0, "more detail on stderr (-v, -vv)"},
 		{"calibration", "", "host calibration `FILE` --device auto reads and 'procgen devices --calibrate' writes (default: procgen/calibration.json in the user cache directory; none: use the built-in cost models)"},
 		{"max-memory", "auto", "refuse work estimated to need more than `SIZE` of memory (e.g. 8G, 512M; auto: 3/4 of physical memory)"},

@@ -44,6 +44,9 @@ func TestScripts(t *testing.T) {
 			switch cond {
 			case "cuda":
 				return gpu.Probe().Available, nil
+			case "strace":
+				// Installed and allowed to trace (a container may forbid ptrace).
+				return exec.Command("strace", "-qq", "-e", "trace=none", "true").Run() == nil, nil
 			case "root":
 				// Root writes into read-only directories: those tests use /proc.
 				return os.Geteuid() == 0, nil

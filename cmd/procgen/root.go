@@ -22,6 +22,7 @@ import (
 	"github.com/procgen-dev/procgen/internal/device"
 	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/input"
+	"github.com/procgen-dev/procgen/internal/output"
 )
 
 // app is everything a command needs from the process: its streams, the one
@@ -126,6 +127,7 @@ func (a *app) newRootCmd() *cobra.Command {
 	pf.CountP("verbose", "v", configKeyHelp("verbose")+" ["+envName("verbose")+"]")
 	a.bind(pf, "verbose", "verbose")
 	a.bindFlag(pf, "sync", "sync", "")
+	a.bindFlag(pf, "fsync", "fsync", "")
 	a.bindFlag(pf, "jit", "jit", "")
 	a.bindFlag(pf, "max-memory", "max-memory", "")
 	a.bindFlag(pf, "calibration", "calibration", "")
@@ -221,7 +223,9 @@ type globalOptions struct {
 	Quiet   bool   `mapstructure:"quiet"`
 	Verbose int    `mapstructure:"verbose"`
 	Sync    bool   `mapstructure:"sync"`
-	JIT     string `mapstructure:"jit"`
+	// Fsync is the output.FsyncPolicy by name.
+	Fsync string `mapstructure:"fsync"`
+	JIT   string `mapstructure:"jit"`
 	// MaxMemory is "auto" or a size (parseSize).
 	MaxMemory string `mapstructure:"max-memory"`
 	// Calibration is the host calibration file, "" for the default
@@ -248,6 +252,9 @@ func (o globalOptions) validate(a *app) error {
 	}
 	if _, _, err := device.ParseDevices(o.Devices); err != nil {
 		return usageErrorf("invalid %s %q: %v", a.settingName("devices"), o.Devices, err)
+	}
+	if _, err := output.ParseFsync(o.Fsync); err != nil {
+		return usageErrorf("invalid %s %q: %v", a.settingName("fsync"), o.Fsync, err)
 	}
 	switch o.JIT {
 	case "cached", "always", "never":
@@ -305,6 +312,8 @@ func (a *app) setup(cmd *cobra.Command) error {
 	if err := a.opts.validate(a); err != nil {
 		return asUsage(err)
 	}
+	fsync, _ := output.ParseFsync(a.opts.Fsync) // validated above
+	cmd.SetContext(output.WithFsync(cmd.Context(), fsync))
 	a.log = &logger{w: a.stderr, quiet: a.opts.Quiet, verbose: a.opts.Verbose}
 	a.dev = device.New(device.Settings{Device: a.opts.Device, Devices: a.opts.Devices, Sync: a.opts.Sync,
 		JIT: a.opts.jitPolicy(), Calibration: a.opts.Calibration, Name: a.settingName}, a.log)

@@ -3,7 +3,7 @@
 //
 // A result for a regular file is written to a temporary file in the
 // destination's directory and renamed into place only after everything was
-// written and synced, so an interrupted or failed run never leaves a
+// written (and synced, as FsyncPolicy says), so an interrupted or failed run never leaves a
 // truncated result and an earlier result stays intact until the new one is
 // complete. The rename only ever replaces a regular file: a symlink is
 // followed and its target replaced, and a character device, FIFO or socket
@@ -38,6 +38,12 @@ const bufferSize = 64 << 10
 // temporary file is removed and an existing file at path is left untouched;
 // a panic is propagated after the clean-up.
 func WriteFile(path string, write func(w io.Writer) error) error {
+	return WriteFileContext(context.Background(), path, write)
+}
+
+// WriteFileContext is WriteFile under ctx: Ctrl-C stops the write, and the
+// file is synced as ctx's FsyncPolicy says.
+func WriteFileContext(ctx context.Context, path string, write func(w io.Writer) error) error {
 	t, err := Resolve(path)
 	if err != nil {
 		return err
@@ -47,7 +53,7 @@ func WriteFile(path string, write func(w io.Writer) error) error {
 			return err
 		}
 	}
-	return writeTarget(context.Background(), t, os.Stdout, write)
+	return writeTarget(ctx, t, os.Stdout, write)
 }
 
 // writeTarget writes one resolved output; stdout is where KindStdout goes.
@@ -115,10 +121,11 @@ func writeStream(ctx context.Context, w io.Writer, write func(w io.Writer) error
 	return bw.Flush()
 }
 
-// staged is a complete, synced temporary file waiting to be renamed over
-// its destination.
+// staged is a complete temporary file waiting to be renamed over its
+// destination; synced when durable, and then so is the rename.
 type staged struct {
 	tmp, dest string
+	durable   bool
 }
 
 // ctxWriter fails writes once ctx is done.
@@ -162,17 +169,24 @@ func stage(ctx context.Context, t Target, write func(w io.Writer) error) (s stag
 	}()
 	// The context is checked under the buffer, once a flush: Ctrl-C stops
 	// a large file within 64 KiB, at no cost per small write.
-	bw := bufio.NewWriterSize(ctxWriter{ctx, newWriteback(f)}, bufferSize)
+	durable := Durable(ctx)
+	var to io.Writer = f
+	if durable {
+		to = newWriteback(f)
+	}
+	bw := bufio.NewWriterSize(ctxWriter{ctx, to}, bufferSize)
 	if err := write(bw); err != nil {
 		return s, err
 	}
 	if err := bw.Flush(); err != nil {
 		return s, err
 	}
-	// Without the sync, a crash shortly after the rename can leave an empty
-	// or partial file under the final name on some file systems.
-	if err := f.Sync(); err != nil {
-		return s, err
+	// Without the sync, a power cut shortly after the rename can leave an
+	// empty or partial file under the final name on some file systems.
+	if durable {
+		if err := f.Sync(); err != nil {
+			return s, err
+		}
 	}
 	if err := f.Chmod(replacedMode(t.File)); err != nil {
 		return s, err
@@ -181,7 +195,7 @@ func stage(ctx context.Context, t Target, write func(w io.Writer) error) (s stag
 		return s, err
 	}
 	done = true
-	return staged{tmp: tmp, dest: t.File}, nil
+	return staged{tmp: tmp, dest: t.File, durable: durable}, nil
 }
 
 // replacedMode is the mode a result at dest gets: the permission bits of the
@@ -199,16 +213,18 @@ func (s staged) commit() error {
 		_ = os.Remove(s.tmp)
 		return err
 	}
-	syncDir(filepath.Dir(s.dest))
+	if s.durable {
+		SyncDir(filepath.Dir(s.dest))
+	}
 	return nil
 }
 
 func (s staged) discard() { _ = os.Remove(s.tmp) }
 
-// syncDir makes the rename itself durable. It is best effort: the result is
+// SyncDir makes a rename in dir durable. It is best effort: the result is
 // already complete and in place, and some platforms and file systems refuse
 // to sync a directory, which must not turn a good write into a failure.
-func syncDir(dir string) {
+func SyncDir(dir string) {
 	d, err := os.Open(dir)
 	if err != nil {
 		return

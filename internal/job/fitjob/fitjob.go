@@ -158,7 +158,7 @@ func Run(ctx context.Context, env *job.Env, r Request) error {
 	if err := fit.WriteSpecies(&buf, header, best); err != nil {
 		return err
 	}
-	if err := output.WriteFile(r.Out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+	if err := output.WriteFileContext(ctx, r.Out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 		return fmt.Errorf("forest fit: write %s: %w", r.Out, err)
 	}
 	env.Log.Infof("forest fit: wrote %s (%d species)", r.Out, len(best))

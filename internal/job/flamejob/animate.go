@@ -228,6 +228,8 @@ func writeAnimation(ctx context.Context, env *job.Env, p *anim.Pipeline, out ani
 			return encodeImage(ctx, w, out.image, f, o, text)
 		}
 	}
+	// --resume takes a frame that exists as rendered: --fsync auto syncs.
+	ctx = output.Resumable(ctx)
 	var err error
 	switch out.kind {
 	case "pattern":

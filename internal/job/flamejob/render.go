@@ -85,7 +85,8 @@ func renderImages(ctx context.Context, env *job.Env, o Options, r RenderArgs) er
 	// Every shard checks the whole batch and picks the device by its whole
 	// work, as one run would, then renders only its own flames.
 	b.jobs = shardJobs(env.Log, b.jobs, b.items, r.Shard)
-	return renderBatch(ctx, env, o, dest, b, work, r.Resume)
+	// --resume takes an image that exists as rendered: --fsync auto syncs.
+	return renderBatch(output.Resumable(ctx), env, o, dest, b, work, r.Resume)
 }
 
 // checkSizes checks every size before the first render, so a batch never

@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/procgen-dev/procgen/internal/forest"
-	"github.com/procgen-dev/procgen/internal/output"
 )
 
 // heatOptions are layer l's heat map options: its title, its parents as
@@ -43,24 +42,20 @@ func (r *run) heatOptions(l int, label string, stems bool) forest.HeatMapOptions
 // gisJobs adds layer l's GIS files: NAME.tif (a float32 GeoTIFF) with the
 // "tif" format, and NAME.prj beside NAME.asc when a CRS is named (epsg > 0,
 // --crs EPSG:CODE).
-func (r *run) gisJobs(put func(name string, write func(path string) error), l int, name string, epsg int) {
+func (r *run) gisJobs(put func(name string, write func(w io.Writer) error), l int, name string, epsg int) {
 	if r.p.outs["tif"] {
-		put(name+".tif", func(p string) error {
-			return output.WriteFile(p, func(w io.Writer) error {
-				return forest.WriteGeoTIFF(w, r.grid, r.layers[l].Density, epsg)
-			})
+		put(name+".tif", func(w io.Writer) error {
+			return forest.WriteGeoTIFF(w, r.grid, r.layers[l].Density, epsg)
 		})
 	}
 	if r.p.outs["asc"] && epsg > 0 {
-		put(name+".prj", func(p string) error {
+		put(name+".prj", func(w io.Writer) error {
 			prj, err := forest.PRJ(epsg)
 			if err != nil {
 				return err
 			}
-			return output.WriteFile(p, func(w io.Writer) error {
-				_, err := io.WriteString(w, prj)
-				return err
-			})
+			_, err = io.WriteString(w, prj)
+			return err
 		})
 	}
 }

@@ -42,36 +42,36 @@ func (r *run) write(ctx context.Context, out *outdir.Dir, writeStart, start time
 	// A failure names the directory the user asked for, not the staging
 	// directory beside it that is removed on the way out.
 	defer func() { err = stagedError(err, stage, out.Path()) }()
-	// The files are independent: write them on all cores.
+	// The files are independent: write them on all cores. They are synced,
+	// where the policy asks for it, with the directory (outdir.Dir.Commit).
+	staged := output.WithFsync(ctx, output.FsyncNever)
 	type job struct {
 		name  string
-		write func(path string) error
+		write func(w io.Writer) error
 	}
 	var jobs []job
-	put := func(name string, write func(path string) error) { jobs = append(jobs, job{name, write}) }
+	put := func(name string, write func(w io.Writer) error) { jobs = append(jobs, job{name, write}) }
 	for l, layer := range r.layers {
 		name, label := r.names[l], r.layerLabel(l)
 		if r.p.outs["csv"] {
-			put(name+".csv", func(p string) error { return r.writeCSV(p, l, label) })
+			put(name+".csv", r.csvWriter(l, label))
 		}
 		if r.p.outs["asc"] {
-			put(name+".asc", func(p string) error {
-				return output.WriteFile(p, func(w io.Writer) error { return forest.WriteASC(w, r.grid, layer.Density) })
-			})
+			put(name+".asc", func(w io.Writer) error { return forest.WriteASC(w, r.grid, layer.Density) })
 			if r.counts != nil {
-				put(name+"-count.asc", func(p string) error {
+				put(name+"-count.asc", func(w io.Writer) error {
 					counts := make([]float64, len(r.counts[l]))
 					for i, c := range r.counts[l] {
 						counts[i] = float64(c)
 					}
-					return output.WriteFile(p, func(w io.Writer) error { return forest.WriteASC(w, r.grid, counts) })
+					return forest.WriteASC(w, r.grid, counts)
 				})
 			}
 		}
 		if r.p.outs["png"] {
-			put(name+".png", func(p string) error {
+			put(name+".png", func(w io.Writer) error {
 				img := forest.HeatMap(r.grid, layer.Density, r.heatOptions(l, label, r.o.Stems))
-				return output.WritePNGCompressed(p, img, output.Depth8, output.CompressFast)
+				return output.EncodePNGCompressed(staged, w, img, output.Depth8, output.CompressFast)
 			})
 		}
 		r.gisJobs(put, l, name, r.p.epsg) // forest_maps.go: .tif, and .prj beside .asc with --crs
@@ -84,7 +84,7 @@ func (r *run) write(ctx context.Context, out *outdir.Dir, writeStart, start time
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(jobs) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
-				errs[i] = jobs[i].write(filepath.Join(stage, jobs[i].name))
+				errs[i] = output.WriteFileContext(staged, filepath.Join(stage, jobs[i].name), jobs[i].write)
 			}
 		}()
 	}
@@ -102,13 +102,17 @@ func (r *run) write(ctx context.Context, out *outdir.Dir, writeStart, start time
 	files = append(files, "summary.json")
 	r.timings["write_s"] = time.Since(writeStart).Seconds()
 	r.timings["total_s"] = time.Since(start).Seconds()
-	if err := output.WriteJSON(filepath.Join(stage, "summary.json"), r.summary(files)); err != nil {
+	summary := r.summary(files)
+	err = output.WriteFileContext(staged, filepath.Join(stage, "summary.json"), func(w io.Writer) error {
+		return output.EncodeJSON(w, summary)
+	})
+	if err != nil {
 		return fmt.Errorf("forest: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := out.Commit(stage); err != nil {
+	if err := out.Commit(ctx, stage); err != nil {
 		return fmt.Errorf("forest: %w", err)
 	}
 	stage = ""
@@ -123,11 +127,11 @@ func (r *run) layerLabel(l int) string {
 	return "total"
 }
 
-// writeCSV writes layer l as x, y, species, density [, count] rows. It
+// csvWriter writes layer l as x, y, species, density [, count] rows. It
 // formats by hand (the cell centres once per column and row, the label
 // once) rather than through encoding/csv: a 23-hectare plot's 45 layers are
 // 15 million rows.
-func (r *run) writeCSV(path string, l int, label string) error {
+func (r *run) csvWriter(l int, label string) func(w io.Writer) error {
 	g, dens := r.grid, r.layers[l].Density
 	xs := make([][]byte, g.NX)
 	for i := range xs {
@@ -135,7 +139,7 @@ func (r *run) writeCSV(path string, l int, label string) error {
 		xs[i] = strconv.AppendFloat(nil, x, 'g', -1, 64)
 	}
 	quoted := csvField(label)
-	return output.WriteFile(path, func(w io.Writer) error {
+	return func(w io.Writer) error {
 		header := "x,y,species,density"
 		if r.counts != nil {
 			header += ",count"
@@ -167,7 +171,7 @@ func (r *run) writeCSV(path string, l int, label string) error {
 			}
 		}
 		return nil
-	})
+	}
 }
 
 // csvField quotes s as encoding/csv would.

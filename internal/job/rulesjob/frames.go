@@ -82,7 +82,7 @@ func (f *framesPlan) run(ctx context.Context, e rules.Engine, prog *rules.Progra
 			return err
 		}
 		path := filepath.Join(f.dir, fmt.Sprintf("frame_%0*d.png", f.digits, step))
-		if err := output.WriteFile(path, func(w io.Writer) error { return output.EncodePNG(ctx, w, img, output.Depth8) }); err != nil {
+		if err := output.WriteFileContext(ctx, path, func(w io.Writer) error { return output.EncodePNG(ctx, w, img, output.Depth8) }); err != nil {
 			return fmt.Errorf("--frames: %w", err)
 		}
 		f.wrote++

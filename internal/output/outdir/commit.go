@@ -1,6 +1,7 @@
 package outdir
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+
+	"github.com/procgen-dev/procgen/internal/output"
 )
 
 // Stage makes the empty directory a run writes its results into, beside
@@ -45,9 +48,20 @@ func makeUnique(path, tag string, perm fs.FileMode) (string, error) {
 // again against what Inspect verified (nothing may have been added,
 // replaced or changed while the run worked), and only then deleted file by
 // file.
-func (d *Dir) Commit(stage string) error {
+//
+// Under a durable ctx (output.Durable) every file, the manifest and the
+// stage are synced before the rename and the parent directory after it, so
+// a power cut leaves the old directory or the new one, whole.
+func (d *Dir) Commit(ctx context.Context, stage string) error {
+	durable := output.Durable(ctx)
 	if err := writeManifest(stage); err != nil {
 		return err
+	}
+	if durable {
+		if err := syncTree(stage); err != nil {
+			return err
+		}
+		defer output.SyncDir(filepath.Dir(d.abs))
 	}
 	if d.exists {
 		if err := os.Chmod(stage, d.mode); err != nil {
@@ -151,5 +165,28 @@ func renameOver(from, to string) error {
 	if err := syscall.Rename(from, to); err != nil {
 		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
 	}
+	return nil
+}
+
+// syncTree fsyncs every file of the flat directory stage, on all cores, and
+// then stage itself.
+func syncTree(stage string) error {
+	entries, err := os.ReadDir(stage)
+	if err != nil {
+		return err
+	}
+	errs := make([]error, len(entries))
+	eachParallel(len(entries), func(i int) {
+		f, err := os.Open(filepath.Join(stage, entries[i].Name()))
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		errs[i] = errors.Join(f.Sync(), f.Close())
+	})
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	output.SyncDir(stage)
 	return nil
 }

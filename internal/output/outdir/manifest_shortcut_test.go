@@ -3,6 +3,7 @@
 package outdir
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -25,7 +26,7 @@ func TestManifestShortcut(t *testing.T) {
 	// The manifest must be written in a later clock tick than the file
 	// for the shortcut to apply (matches).
 	time.Sleep(50 * time.Millisecond)
-	if err := d.Commit(stage); err != nil {
+	if err := d.Commit(context.Background(), stage); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(dir, ManifestName)

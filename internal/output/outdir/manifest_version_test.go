@@ -3,6 +3,7 @@
 package outdir
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -60,7 +61,7 @@ func TestManifestVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	stage := writeStage(t, d, map[string]string{"a.csv": content})
-	if err := d.Commit(stage); err != nil {
+	if err := d.Commit(context.Background(), stage); err != nil {
 		t.Fatal(err)
 	}
 	d, err = Inspect(dir)

@@ -3,6 +3,7 @@
 package outdir
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -22,7 +23,7 @@ func produce(t *testing.T, dir string, files map[string]string) {
 		t.Fatal(err)
 	}
 	stage := writeStage(t, d, files)
-	if err := d.Commit(stage); err != nil {
+	if err := d.Commit(context.Background(), stage); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -252,7 +253,7 @@ func TestCommitChangedDuringRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := names(t, dir)
-			err = d.Commit(stage)
+			err = d.Commit(context.Background(), stage)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("Commit: %v, want %q", err, c.want)
 			}

@@ -33,6 +33,14 @@ struct pg_life_quad {
 // past the row). (Loading a row ahead of its use, with strips of 8 rows,
 // measured 15 % slower on the H200 than this, and strips of one row 2.2x
 // slower: every block adds its changes with an atomic on one address.)
+//
+// Measured slower than this kernel on the H200 (Life, 16384^2 torus, 0.0329
+// ms a step here; all at 64 registers or fewer unless said, none spilling):
+// a row fetched a turn ahead, its edge words included (0.0354; 0.0424 at 84
+// registers); each row's west+centre+east sum made once and three rows'
+// sums added (the 3 x 3 total, 54 registers: 0.0341, HighLife 3 % faster);
+// 2 words a lane, 46-58 registers, 5 blocks an SM (0.040-0.042); strips of
+// 8, 12, 24 or 32 rows (0.037-0.051: fewer warps in flight, or more halo).
 __device__ __forceinline__ uint4 pg_life_load(const uint32_t *__restrict__ row, int k, int ws) {
 	return k < ws ? *reinterpret_cast<const uint4 *>(row + k) : make_uint4(0, 0, 0, 0);
 }

@@ -57,6 +57,14 @@ var costModels = map[string]costModel{
 	// big states now go tiled over every SM (rules.UseTiles), and count as
 	// their tiles (rules.GPUItems).
 	"rules": {unit: "core-seconds", cpuRate: 3, gpuRate: 500, gpuFixed: 0.35, gpuFill: 256},
+	// A two-state B/S rule given by notation runs bit-packed on a GPU
+	// (rules/lifepack), weighed by its cell-steps rather than a probe: a
+	// probe step of a 16384x16384 board took 2.1 s of auto's 4.0 s there.
+	// The CPU's rules engine steps 2.9e7 cells a second a core (that board
+	// on the H200 host's 16 cores: 0.57 s a step, 493d597); the kernel 8e12
+	// (0.033 ms a step), counted at a quarter of that for packing and
+	// unpacking. Items are its thread blocks, of which an H200 holds 528.
+	"rules-packed": {unit: "cell-steps", cpuRate: 2.9e7, gpuRate: 2e12, gpuFixed: 0.35, gpuFill: 528},
 }
 
 // predict returns the model's CPU and GPU times for work on cores cores,

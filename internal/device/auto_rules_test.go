@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/rules"
+	"github.com/procgen-dev/procgen/internal/rules/lifepack"
 )
 
 // TestCostModelRulesBoards: with the tiled path, --device auto weighs a few
@@ -50,5 +51,35 @@ func TestCostModelRulesBoards(t *testing.T) {
 	// Without the tiles (a state a block) 8 big boards stayed on the CPU.
 	if cpu, gpu := m.predict(170, 16, 8); gpu < cpu {
 		t.Errorf("8 items: gpu %.3g s < cpu %.3g s", gpu, cpu)
+	}
+}
+
+// TestCostModelRulesPacked: a B/S rule given by notation is weighed by its
+// cell-steps and the packed kernel's blocks, without a probe: the GPU for
+// big boards and for many small ones with enough steps, the CPU for small
+// work.
+func TestCostModelRulesPacked(t *testing.T) {
+	m := costModels["rules-packed"]
+	for _, c := range []struct {
+		name    string
+		w, h, n int
+		steps   int
+		wantGPU bool
+	}{
+		{"16384x16384 x 1000", 16384, 16384, 1, 1000, true},
+		{"16384x16384 x 1", 16384, 16384, 1, 1, true}, // 0.6 s a step on 16 cores
+		{"4096x4096 x 100", 4096, 4096, 1, 100, true},
+		{"8 x 512x512 x 1000", 512, 512, 8, 1000, true},
+		{"4096 x 64x64 x 200", 64, 64, 4096, 200, true},
+		{"512x512 x 100", 512, 512, 1, 100, false},
+		{"64x64 x 1000", 64, 64, 1, 1000, false},
+		{"4 x 64x64 x 100", 64, 64, 4, 100, false},
+	} {
+		b := lifepack.Board{W: c.w, H: c.h}
+		work := float64(c.w) * float64(c.h) * float64(c.n) * float64(c.steps)
+		cpu, gpu := m.predict(work, 16, float64(b.Blocks(c.n)))
+		if got := gpu < cpu; got != c.wantGPU {
+			t.Errorf("%s: %d blocks, cpu %.3g s, gpu %.3g s: GPU chosen = %v, want %v", c.name, b.Blocks(c.n), cpu, gpu, got, c.wantGPU)
+		}
 	}
 }

@@ -275,11 +275,15 @@ func factorsFor(probes map[string]float64, gpuOpen float64, ref calibrationRef) 
 	}
 	jobs := map[string]jobFactors{}
 	for job := range costModels {
-		rate, ok := probes[job]
+		key := job
+		if k, ok := probeOf[job]; ok {
+			key = k
+		}
+		rate, ok := probes[key]
 		if !ok {
 			return nil, fmt.Errorf("calibrate: no probe for %s", job)
 		}
-		f := jobFactors{CPU: rate / ref.CPU[job], GPUFixed: gpuFactor}
+		f := jobFactors{CPU: rate / ref.CPU[key], GPUFixed: gpuFactor}
 		if job == "rules" {
 			f.Work = probes[rulesSingleKey] / ref.CPU[rulesSingleKey]
 		}
@@ -292,6 +296,10 @@ func factorsFor(probes map[string]float64, gpuOpen float64, ref calibrationRef) 
 	}
 	return jobs, nil
 }
+
+// probeOf names the probe a job's factors come from where it has none of
+// its own: a packed rules run's CPU side is the rules engine's.
+var probeOf = map[string]string{"rules-packed": "rules"}
 
 // cpuFactorSpan is "x0.83 to x1.10" over every job's CPU factor.
 func cpuFactorSpan(jobs map[string]jobFactors) string {

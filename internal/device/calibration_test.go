@@ -232,8 +232,12 @@ func TestRunCalibrationShort(t *testing.T) {
 		rates[p.Key] = p.Rate
 	}
 	for job := range costModels {
+		key := job
+		if k, ok := probeOf[job]; ok {
+			key = k
+		}
 		f, ok := c.Jobs[job]
-		if !ok || f.CPU != rates[job]/1000 || math.Abs(f.GPUFixed-1.5) > 1e-12 {
+		if !ok || f.CPU != rates[key]/1000 || math.Abs(f.GPUFixed-1.5) > 1e-12 {
 			t.Errorf("%s: factors %+v", job, f)
 		}
 	}

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/procgen-dev/procgen/internal/device"
-	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/input"
 	"github.com/procgen-dev/procgen/internal/job"
 	"github.com/procgen-dev/procgen/internal/output"
@@ -218,16 +216,17 @@ func checkPictures(format string, prog *rules.Program, st *rules.States, o Optio
 }
 
 // openEngine opens the device --device and auto's estimate of the work
-// choose, and the engine on it: the CPU's, one GPU's (newEngine's), or the
+// choose, and the engine on it: the CPU's, one GPU's (ge.make's), or the
 // states cut over --devices. backend is "cpu" or "cuda"; closeDevices
 // releases what was opened, once the outputs are written.
 func openEngine(ctx context.Context, env *job.Env, prog *rules.Program, st *rules.States, p *plan,
-	newEngine func(*gpu.Device) rules.Engine) (engine rules.Engine, backend string, closeDevices func(), err error) {
-	work := 0.0
+	ge gpuEngine) (engine rules.Engine, backend string, closeDevices func(), err error) {
+	job, work, items := "rules", 0.0, 0.0
 	if env.Dev.Weighs() {
-		work = device.RulesWork(ctx, prog, st, p.steps)
+		job, work, items = ge.work(ctx, prog, st, p.steps)
 	}
-	dev, err := env.Dev.OpenForItems("rules", work, rules.GPUItems(prog, st.N))
+	newEngine := ge.make
+	dev, err := env.Dev.OpenForItems(job, work, items)
 	if err != nil {
 		return nil, "", nil, err
 	}

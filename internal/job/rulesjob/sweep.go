@@ -99,7 +99,7 @@ func runSweep(ctx context.Context, env *job.Env, rc ruleChoice, out string, o Op
 	if err != nil {
 		return err
 	}
-	engine, backend, closeDevices, err := openEngine(ctx, env, swept, st, p, rules.NewEngine)
+	engine, backend, closeDevices, err := openEngine(ctx, env, swept, st, p, gpuEngine{make: rules.NewEngine})
 	if err != nil {
 		return err
 	}

@@ -29,9 +29,6 @@ var (
 // Life is Conway's rule, B3/S23.
 var Life = Rule{Birth: 1 << 3, Survive: 1<<2 | 1<<3}
 
-// strip is LP_STRIP: the rows a thread walks down.
-const strip = 16
-
 // maxFiredWords bounds the per-step firing counts kept on the device at
 // once (states x steps of a chunk).
 const maxFiredWords = 1 << 22
@@ -137,10 +134,8 @@ func (e Engine) newStepper(packed []uint32, n, chunk int) (s *stepper, err error
 	if e.Rule.Torus {
 		s.a.tor = 1
 	}
-	// Blocks of 32 x 8 threads: 128 words of a row (4 a lane) by 8 strips
-	// of rows.
-	strips := n * ((e.Board.H + strip - 1) / strip)
-	s.grid = gpu.Dim3{X: uint32((e.Board.Stride() + 127) / 128), Y: uint32(min((strips+7)/8, 65535)), Z: 1}
+	x, y := e.Board.grid(n)
+	s.grid = gpu.Dim3{X: uint32(x), Y: uint32(y), Z: 1}
 	return s, nil
 }
 

@@ -49,6 +49,24 @@ func (b Board) Stride() int { return (b.Words() + 3) &^ 3 }
 // tail is the number of cells in a row's last word (1..32).
 func (b Board) tail() int { return b.W - 32*(b.Words()-1) }
 
+// strip is LP_STRIP: the rows a thread of the kernel walks down.
+const strip = 16
+
+// grid is the kernel's launch grid for n states: blocks of 32 x 8 threads,
+// 128 words of a row (4 a lane) by 8 strips of rows; past 65,535 rows of
+// blocks each loops over several.
+func (b Board) grid(n int) (x, y int) {
+	strips := n * ((b.H + strip - 1) / strip)
+	return (b.Stride() + 127) / 128, min((strips+7)/8, 65535)
+}
+
+// Blocks is how many thread blocks a step of n states launches: the
+// device's auto weighs a packed run by it (an H200 holds about 528 at once).
+func (b Board) Blocks(n int) int {
+	x, y := b.grid(n)
+	return x * y
+}
+
 // PackedLen is the packed words of n states.
 func (b Board) PackedLen(n int) int { return n * b.H * b.Stride() }
 

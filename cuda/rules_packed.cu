@@ -223,3 +223,31 @@ extern "C" __global__ void __launch_bounds__(LP_THREADS) pg_life_step(PG_LIFE_ST
 extern "C" __global__ void __launch_bounds__(LP_THREADS) pg_life_step_b3s23(PG_LIFE_STEP_PARAMS) {
 	pg_life_step_body<true>(cur, next, fired, nstates, h, wpr, ws, tail, torus, birth, survive, step, steps);
 }
+
+// pg_life_population adds the live cells of nquads x 4 packed words (the
+// states' every word: the padding and the bits past a row's cells are 0)
+// to *out: --record's reductions of a two-state board are functions of it.
+// A grid-stride loop, a warp's sum by shuffles, a block's in shared memory,
+// one atomic a block.
+extern "C" __global__ void __launch_bounds__(LP_THREADS)
+	pg_life_population(const uint32_t *__restrict__ board, int64_t nquads, unsigned long long *__restrict__ out) {
+	__shared__ unsigned long long wsum[LP_THREADS / 32];
+	unsigned long long n = 0;
+	const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+	for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < nquads; i += stride) {
+		const uint4 v = reinterpret_cast<const uint4 *>(board)[i];
+		n += __popc(v.x) + __popc(v.y) + __popc(v.z) + __popc(v.w);
+	}
+	for (int o = 16; o > 0; o >>= 1)
+		n += __shfl_down_sync(LP_FULL, n, o);
+	if ((threadIdx.x & 31) == 0)
+		wsum[threadIdx.x / 32] = n;
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		unsigned long long s = 0;
+		for (int w = 0; w < LP_THREADS / 32; w++)
+			s += wsum[w];
+		if (s != 0)
+			atomicAdd(out, s);
+	}
+}

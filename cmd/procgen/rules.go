@@ -113,9 +113,9 @@ paper's Algorithms 3 and 4) or simple (a block per state: Algorithms 1 and
 Figure 6), A (each state contiguous) or B (transposed). A two-state B/S
 rule given by notation (--rule B3/S23, an RLE's rule line; no Hensel letters,
 Moore neighbourhood) runs bit-packed on the GPU instead, 32 cells a word
-(the JSON says "kernel": "packed"), unless --kernel names generated or
-interpreter, a cell holds another value, or --record, --trace or a sweep
-needs the engine's own kernels. Results are the same on every backend, bit
+(the JSON says "kernel": "packed"; --record counts its live cells on the
+device), unless --kernel names generated or interpreter, a cell holds
+another value, or --trace or a sweep needs the engine's own kernels. Results are the same on every backend, bit
 for bit for int state; float += sums may differ in the last bits on the GPU
 (the order of the additions).
 

@@ -178,6 +178,25 @@ func (o Observable) element(p *Program, w uint32) float64 {
 	return float64(bytecode.B2U(ok))
 }
 
+// AccOf is the accumulator of elements of o's field that hold the word
+// words[i] counts[i] times each, as observe would make it over those
+// elements (the same bits where the elements are small integers, as the
+// 0s and 1s of a two-state board): for engines that count a field's cells
+// by value rather than walk them (the bit-packed kernel's population).
+func (o Observable) AccOf(p *Program, words []uint32, counts []int64) Acc {
+	a := Acc{Min: math.Inf(1), Max: math.Inf(-1)}
+	for i, w := range words {
+		if counts[i] == 0 {
+			continue
+		}
+		x := o.element(p, w)
+		a.Sum += x * float64(counts[i])
+		a.N += counts[i]
+		a.Min, a.Max = math.Min(a.Min, x), math.Max(a.Max, x)
+	}
+	return a
+}
+
 // observe adds one state's elements (its words) to a.
 func (o Observable) observe(p *Program, words []uint32, a *Acc) {
 	f := p.Fields[o.Field]

@@ -163,3 +163,41 @@ func FuzzParseObservable(f *testing.F) {
 		_ = o.Value(a)
 	})
 }
+
+// TestAccOfMatchesObserve: the accumulator AccOf makes from the counts of
+// 0s and 1s of a two-state field is, bit for bit, the one the engine makes
+// walking the cells (every reduction, with and without comparisons, over
+// several states, including boards all dead or all alive).
+func TestAccOfMatchesObserve(t *testing.T) {
+	p := compileConfig(t, "life.rules", map[string]string{"W": "9", "H": "8"})
+	obs := mustObservables(t, p, "sum(c)", "count(c == 1)", "mean(c)", "min(c)", "max(c)", "count(c > 0)", "count(c)",
+		"min(c == 0)", "max(c > 5)", "mean(c == 0)")
+	f := p.Fields[obs[0].Field]
+	for _, fill := range []int{-1, 0, 1} {
+		st := Generate(p, 5, 9)
+		if fill >= 0 {
+			for s := range st.N {
+				for i := range f.Size {
+					st.State(s)[f.Off+i] = uint32(fill)
+				}
+			}
+		}
+		var ones int64
+		for s := range st.N {
+			for _, w := range st.State(s)[f.Off : f.Off+f.Size] {
+				ones += int64(w)
+			}
+		}
+		res, err := (CPU{}).Run(context.Background(), p, st, Options{Steps: 0, Record: obs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cells := int64(st.N * f.Size)
+		for k, o := range obs {
+			got := o.AccOf(p, []uint32{0, 1}, []int64{cells - ones, ones})
+			if want := res.Records[0][k]; got != want {
+				t.Errorf("fill %d, %s: AccOf %+v, observe %+v", fill, o.Text, got, want)
+			}
+		}
+	}
+}

@@ -55,7 +55,7 @@ func NewEngine(dev *gpu.Device, r Rule, b Board, fallback rules.Engine) rules.En
 
 // Run runs the rule over st in place.
 func (e Engine) Run(ctx context.Context, p *rules.Program, st *rules.States, o rules.Options) (*rules.Result, error) {
-	if why := unsupported(o); why != "" {
+	if why := e.unsupported(p, o); why != "" {
 		return e.fallback(ctx, p, st, o, why)
 	}
 	if int64(st.N)*int64(e.Board.H) >= 1<<31 {
@@ -65,7 +65,7 @@ func (e Engine) Run(ctx context.Context, p *rules.Program, st *rules.States, o r
 	if !Pack(st, e.Board, packed) {
 		return e.fallback(ctx, p, st, o, "a cell holds a value other than 0 or 1")
 	}
-	res, err := e.run(ctx, packed, st.N, len(p.Rules), o)
+	res, err := e.run(ctx, p, packed, st.N, o)
 	if err != nil {
 		return nil, fmt.Errorf("rules: packed kernel: %w", err)
 	}
@@ -74,14 +74,14 @@ func (e Engine) Run(ctx context.Context, p *rules.Program, st *rules.States, o r
 }
 
 // unsupported says why options need the rules engine itself, or "".
-func unsupported(o rules.Options) string {
+func (e Engine) unsupported(p *rules.Program, o rules.Options) string {
 	switch {
 	case o.Interpreter || o.RequireGenerated:
 		return "--kernel asks for the rules engine's own kernels"
 	case len(o.Trace) > 0:
 		return "--trace records states the packed kernel does not keep"
-	case len(o.Record) > 0:
-		return "--record reduces values the packed kernel does not keep"
+	case !e.recordable(p, o.Record):
+		return "--record reduces a field other than the board"
 	case o.Groups != nil:
 		return "a sweep's states"
 	}
@@ -97,11 +97,13 @@ func (e Engine) fallback(ctx context.Context, p *rules.Program, st *rules.States
 }
 
 // stepper holds a run's device buffers: the packed states (cur, the
-// latest), the next step's, and a chunk's firing counts.
+// latest), the next step's, a chunk's firing counts, and with --record its
+// live-cell counts.
 type stepper struct {
 	f         gpu.Func[stepArgs]
 	cur, next *gpu.Buffer[uint32]
 	fired     *gpu.Buffer[uint64]
+	pop       *population
 	a         stepArgs
 	grid      gpu.Dim3
 }
@@ -149,6 +151,9 @@ func (s *stepper) free() {
 	if s.fired != nil {
 		_ = s.fired.Free()
 	}
+	if s.pop != nil {
+		_ = s.pop.counts.Free()
+	}
 }
 
 // advance zeroes the firing counts and launches k steps (k at most the
@@ -157,6 +162,11 @@ func (s *stepper) advance(k int) error {
 	if err := s.fired.Zero(); err != nil {
 		return err
 	}
+	if s.pop != nil {
+		if err := s.pop.counts.Zero(); err != nil {
+			return err
+		}
+	}
 	s.a.steps = int32(k)
 	for t := range k {
 		s.a.cur, s.a.next, s.a.fired, s.a.step = s.cur.Ptr(), s.next.Ptr(), s.fired.Ptr(), int32(t)
@@ -164,6 +174,11 @@ func (s *stepper) advance(k int) error {
 			return err
 		}
 		s.cur, s.next = s.next, s.cur
+		if s.pop != nil {
+			if err := s.pop.count(s.cur, t); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -171,7 +186,11 @@ func (s *stepper) advance(k int) error {
 // run steps n packed states on the device, a chunk of steps at a time: the
 // chunk's firing counts come back after it, which is where a cancelled ctx
 // stops the run, progress is reported and fixed points are found.
-func (e Engine) run(ctx context.Context, packed []uint32, n, nrules int, o rules.Options) (*rules.Result, error) {
+//
+// With --record the live cells are counted on the device after every step
+// (pg_life_population) and the observables made from the counts.
+func (e Engine) run(ctx context.Context, p *rules.Program, packed []uint32, n int, o rules.Options) (*rules.Result, error) {
+	nrules := len(p.Rules)
 	chunk := max(1, min(o.Steps, 256, maxFiredWords/max(n, 1)))
 	s, err := e.newStepper(packed, n, chunk)
 	if err != nil {
@@ -183,22 +202,38 @@ func (e Engine) run(ctx context.Context, packed []uint32, n, nrules int, o rules
 	if !o.NoFiredPerStep {
 		res.Fired = make([][]int64, o.Steps)
 	}
-	stable := 0
-	for t0 := 0; t0 < o.Steps && stable < n; t0 += chunk {
-		k := min(chunk, o.Steps-t0)
+	var rec *recording
+	if len(o.Record) > 0 {
+		if err := s.countPopulation(e, n, chunk); err != nil {
+			return nil, err
+		}
+		rec = newRecording(p, o.Record, int64(n)*int64(e.Board.W)*int64(e.Board.H), o.Steps, onesOf(packed))
+	}
+	stable, done := 0, 0
+	for ; done < o.Steps && stable < n; done += chunk {
+		k := min(chunk, o.Steps-done)
 		if err := s.advance(k); err != nil {
 			return nil, err
 		}
 		if err := s.fired.ReadAt(counts[:n*k], 0); err != nil {
 			return nil, err
 		}
+		if rec != nil {
+			if err := rec.add(s.pop, done, k); err != nil {
+				return nil, err
+			}
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		stable = tally(res, counts, n, k, t0, nrules)
+		stable = tally(res, counts, n, k, done, nrules)
 		if o.Progress != nil {
-			o.Progress(int64(t0+k), int64(o.Steps))
+			o.Progress(int64(done+k), int64(o.Steps))
 		}
+	}
+	if rec != nil {
+		rec.hold(min(done, o.Steps))
+		res.Records = rec.rows
 	}
 	if err := s.cur.Read(packed); err != nil {
 		return nil, err

@@ -19,7 +19,7 @@ import (
 // TestKernelSignatures checks stepKernel against cuda/rules_packed.cu (no
 // GPU needed).
 func TestKernelSignatures(t *testing.T) {
-	kerneltest.Check(t, "internal/rules/lifepack", []gpu.KernelDecl{stepKernel, lifeKernel}, nil)
+	kerneltest.Check(t, "internal/rules/lifepack", []gpu.KernelDecl{stepKernel, lifeKernel, popKernel}, nil)
 }
 
 // TestCUDAPackedMatchesCPU: the packed engine gives the rules engine's CPU
@@ -83,8 +83,64 @@ func TestCUDAPackedMatchesCPU(t *testing.T) {
 	}
 }
 
+// TestCUDAPackedRecordMatchesCPU: --record on the packed kernel (live cells
+// counted on the device) gives the rules engine's rows, bit for bit, for
+// every reduction, with and without --until-fixpoint (rows held after the
+// states stop), over several states and a board wider than a warp's row.
+func TestCUDAPackedRecordMatchesCPU(t *testing.T) {
+	dev := gputest.Device(t, nil)
+	for _, r := range []struct {
+		c        testCase
+		n, steps int
+		fixpoint bool
+	}{
+		{testCase{"B3/S23:T", 40, 30}, 3, 50, false},
+		{testCase{"B36/S23:P", 4100, 9}, 2, 20, false},
+		{testCase{"B3/S23:P", 48, 48}, 20, 700, true},
+		{testCase{"B3/S23:P", 48, 48}, 20, 700, false},
+		{testCase{"B3/S1234:T", 30, 20}, 4, 0, false},
+	} {
+		t.Run(fmt.Sprintf("%s%d,%d_n%d_t%d_%v", r.c.notation, r.c.w, r.c.h, r.n, r.steps, r.fixpoint), func(t *testing.T) {
+			p, rule, b := program(t, r.c)
+			var obs []rules.Observable
+			for _, text := range []string{"sum(c)", "count(c == 0)", "mean(c)", "min(c)", "max(c > 0)"} {
+				ob, err := rules.ParseObservable(p, text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				obs = append(obs, ob)
+			}
+			st := rules.Generate(p, r.n, 3)
+			gst := &rules.States{N: st.N, Words: st.Words, Data: slices.Clone(st.Data)}
+			o := rules.Options{Steps: r.steps, UntilFixpoint: r.fixpoint, Record: obs}
+			want, err := rules.CPU{}.Run(context.Background(), p, st, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := NewEngine(dev, rule, b, rules.CPU{}).Run(context.Background(), p, gst, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Kernel != "packed" {
+				t.Fatalf("kernel %q (%s), want packed", got.Kernel, got.KernelNote)
+			}
+			if got.Steps != want.Steps || len(got.Records) != len(want.Records) {
+				t.Fatalf("%d steps, %d rows; want %d, %d", got.Steps, len(got.Records), want.Steps, len(want.Records))
+			}
+			for s := range want.Records {
+				if !slices.Equal(got.Records[s], want.Records[s]) {
+					t.Fatalf("step %d: %+v, want %+v", s, got.Records[s], want.Records[s])
+				}
+			}
+			if !slices.Equal(gst.Data, st.Data) {
+				t.Error("final boards differ")
+			}
+		})
+	}
+}
+
 // TestCUDAPackedFallsBack: a board the packed rule cannot hold (a cell of
-// 2) and --record run on the engine wrapped, which says why.
+// 2) runs on the engine wrapped, which says why.
 func TestCUDAPackedFallsBack(t *testing.T) {
 	dev := gputest.Device(t, nil)
 	p, rule, b := program(t, testCase{"B3/S23:T", 20, 20})

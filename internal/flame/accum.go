@@ -52,6 +52,7 @@ type FinishSpec struct {
 	Width, Height, Supersample int
 	DEOffset                   int
 	FilterShape                FilterShape
+	FilterKernel               FilterKernelType // JWildfire's, when not KernelNone
 	FilterRadius               float64
 	EstimatorRadius            float64
 	EstimatorMinimum           float64
@@ -70,7 +71,7 @@ func (p *plan) finishSpec() FinishSpec {
 	g := p.g
 	return FinishSpec{
 		Width: p.width, Height: p.height, Supersample: p.ss, DEOffset: p.deOffset,
-		FilterShape: g.FilterShape, FilterRadius: g.FilterRadius,
+		FilterShape: g.FilterShape, FilterKernel: g.SpatialFilterKernel, FilterRadius: g.FilterRadius,
 		EstimatorRadius: g.EstimatorRadius, EstimatorMinimum: g.EstimatorMinimum, EstimatorCurve: g.EstimatorCurve,
 		K1: p.k1, K2: p.k2, Gamma: p.tone.gamma, LinRange: p.tone.linrange, Vibrancy: p.tone.vibrancy,
 		HighlightPower: p.tone.highpow, Background: p.tone.background, Transparent: p.tone.transp,
@@ -88,7 +89,7 @@ func (s FinishSpec) finishPlan(bw, bh int) (*plan, error) {
 		return nil, fmt.Errorf("flame: accumulation: bad size %dx%d at supersample %d", p.width, p.height, p.ss)
 	}
 	var err error
-	if p.filter, p.filterWidth, err = spatialFilter(s.FilterShape, s.FilterRadius, p.ss); err != nil {
+	if p.filter, p.filterWidth, err = buildSpatialFilter(s.FilterShape, s.FilterKernel, s.FilterRadius, p.ss); err != nil {
 		return nil, fmt.Errorf("flame: accumulation: %w", err)
 	}
 	if s.EstimatorRadius > 0 {

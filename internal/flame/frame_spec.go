@@ -34,8 +34,10 @@ type FrameSpec struct {
 	// MeanWeight is the mean of the weights (flam3's sumfilt), by which the
 	// density scale is divided.
 	MeanWeight float64
-	// FilterShape and FilterRadius are the spatial filter's (first keyframe).
+	// FilterShape, FilterKernel and FilterRadius are the spatial filter's
+	// (first keyframe).
 	FilterShape  FilterShape
+	FilterKernel FilterKernelType
 	FilterRadius float64
 	// MaxEstimator is the largest estimator radius of any keyframe, which
 	// sizes the gutter.
@@ -49,7 +51,7 @@ type FrameSpec struct {
 func Still(g *Genome) *FrameSpec {
 	k := &AnimGenome{Genome: *g, TemporalFilterWidth: 1}
 	return &FrameSpec{Center: k, Samples: []TemporalSample{{Genome: g, Weight: 1}}, MeanWeight: 1,
-		FilterShape: g.FilterShape, FilterRadius: g.FilterRadius, MaxEstimator: g.EstimatorRadius}
+		FilterShape: g.FilterShape, FilterKernel: g.SpatialFilterKernel, FilterRadius: g.FilterRadius, MaxEstimator: g.EstimatorRadius}
 }
 
 // TemporalWeights is flam3_create_temporal_filter: for n samples, the time
@@ -108,7 +110,7 @@ func (a *Animation) Frame(t float64) (*FrameSpec, error) {
 	}
 	deltas, weights, mean := TemporalWeights(n, c.TemporalFilter, c.TemporalFilterExp, c.TemporalFilterWidth)
 	fs := &FrameSpec{Time: t, Center: c, MeanWeight: mean,
-		FilterShape: a.Keys[0].FilterShape, FilterRadius: a.Keys[0].FilterRadius}
+		FilterShape: a.Keys[0].FilterShape, FilterKernel: a.Keys[0].SpatialFilterKernel, FilterRadius: a.Keys[0].FilterRadius}
 	for _, k := range a.Keys {
 		fs.MaxEstimator = max(fs.MaxEstimator, k.EstimatorRadius)
 	}
@@ -155,7 +157,7 @@ func newFramePlan(fs *FrameSpec, o Options) (*framePlan, error) {
 	o.Width, o.Height, o.Quality, o.Supersample = 0, 0, 0, 0
 	first, last := fs.Samples[0].Genome, fs.Samples[len(fs.Samples)-1].Genome
 	base := fs.Center.Genome
-	base.FilterShape, base.FilterRadius = fs.FilterShape, fs.FilterRadius
+	base.FilterShape, base.SpatialFilterKernel, base.FilterRadius = fs.FilterShape, fs.FilterKernel, fs.FilterRadius
 	// The gutter is sized for the widest estimator of any keyframe, the
 	// kernels are the first temporal sample's: usually the same radius, so
 	// newPlan's kernels serve (building them is tens of milliseconds).

@@ -84,6 +84,8 @@ func interpolateN(cpi []aligned, c []float64, stagger float64) *AnimGenome {
 	r.TemporalFilter = k0.TemporalFilter
 	g.Name, g.PaletteMode, g.FilterShape = k0.Name, k0.PaletteMode, k0.FilterShape
 	g.Fuse, g.Transparent = k0.Fuse, k0.Transparent
+	g.SpatialFilterKernel, g.SpatialFilteringType = k0.SpatialFilterKernel, k0.SpatialFilteringType
+	g.SpatialFilterIndicator = k0.SpatialFilterIndicator
 	g.Palette = interpolatePalette(cpi, c)
 
 	mix := func(f func(k *AnimGenome) float64) float64 {
@@ -113,6 +115,8 @@ func interpolateN(cpi []aligned, c []float64, stagger float64) *AnimGenome {
 	}
 	g.Scale = mix(func(k *AnimGenome) float64 { return k.Scale })
 	g.FilterRadius = mix(func(k *AnimGenome) float64 { return k.FilterRadius })
+	g.SpatialFilterSharpness = mix(func(k *AnimGenome) float64 { return k.SpatialFilterSharpness })
+	g.SpatialFilterLowDensity = mix(func(k *AnimGenome) float64 { return k.SpatialFilterLowDensity })
 	r.TemporalFilterExp = mix(func(k *AnimGenome) float64 { return k.TemporalFilterExp })
 	r.TemporalFilterWidth = mix(func(k *AnimGenome) float64 { return k.TemporalFilterWidth })
 	g.Quality = mix(func(k *AnimGenome) float64 { return k.Quality })

@@ -104,6 +104,16 @@ func writeFlame(w *bufio.Writer, k *AnimGenome, f numFormat) {
 	}
 	fmt.Fprintf(w, ` rotate="%s" supersample="%d" filter="%s" filter_shape="%s"`, f(k.Rotate), k.Supersample,
 		f(k.FilterRadius), filterShapeName(k.FilterShape))
+	if k.SpatialFilterKernel != KernelNone {
+		indicator := 0
+		if k.SpatialFilterIndicator {
+			indicator = 1
+		}
+		// JWildfire's filter, as JWildfire writes it; flam3 ignores these.
+		fmt.Fprintf(w, ` filter_type="%s" filter_kernel="%s" filter_indicator="%d" filter_sharpness="%s" filter_low_density="%s"`,
+			k.SpatialFilteringType, k.SpatialFilterKernel, indicator,
+			f(k.SpatialFilterSharpness), f(k.SpatialFilterLowDensity))
+	}
 	fmt.Fprintf(w, ` temporal_filter_type="%s"`, temporalNames[k.TemporalFilter])
 	if k.TemporalFilter == TemporalExp {
 		fmt.Fprintf(w, ` temporal_filter_exp="%s"`, f(k.TemporalFilterExp))

@@ -76,25 +76,33 @@ type Genome struct {
 	Rotate        float64    // degrees
 	Camera        Camera3D   // Fractorium's and JWildfire's 3D camera (camera3d.go)
 	// Rendering.
-	Quality          float64 // samples per output pixel (flam3 sample_density)
-	Supersample      int     // spatial oversample factor
-	Passes           int     // flam3 nbatches
-	TemporalSamples  int
-	Brightness       float64
-	Contrast         float64
-	Gamma            float64
-	GammaThreshold   float64 // flam3 gam_lin_thresh
-	Vibrancy         float64
-	HighlightPower   float64 // <0: off (legacy behaviour)
-	Background       [3]float64
-	FilterRadius     float64 // spatial filter radius in output pixels
-	FilterShape      FilterShape
-	EstimatorRadius  float64 // density estimation: max radius
-	EstimatorMinimum float64
-	EstimatorCurve   float64
-	HueRotation      float64
-	PaletteMode      PaletteMode
-	Interpolation    string // kept for round trips
+	Quality         float64 // samples per output pixel (flam3 sample_density)
+	Supersample     int     // spatial oversample factor
+	Passes          int     // flam3 nbatches
+	TemporalSamples int
+	Brightness      float64
+	Contrast        float64
+	Gamma           float64
+	GammaThreshold  float64 // flam3 gam_lin_thresh
+	Vibrancy        float64
+	HighlightPower  float64 // <0: off (legacy behaviour)
+	Background      [3]float64
+	FilterRadius    float64 // spatial filter radius in output pixels
+	FilterShape     FilterShape
+	// JWildfire's spatial filter (filters_jwf.go), named as its Flame names
+	// them. SpatialFilterKernel is KernelNone in every other program's
+	// genome, which FilterShape filters.
+	SpatialFilterKernel     FilterKernelType
+	SpatialFilteringType    FilteringType
+	SpatialFilterSharpness  float64 // the adaptive kernel's edge threshold
+	SpatialFilterLowDensity float64 // the adaptive kernel's density threshold
+	SpatialFilterIndicator  bool    // the adaptive filter's false-colour view
+	EstimatorRadius         float64 // density estimation: max radius
+	EstimatorMinimum        float64
+	EstimatorCurve          float64
+	HueRotation             float64
+	PaletteMode             PaletteMode
+	Interpolation           string // kept for round trips
 	// Transparent renders the background with alpha 0 (flam3 transparency).
 	Transparent bool
 	// Fuse is the number of iterations discarded from each start point.

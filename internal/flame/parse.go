@@ -259,6 +259,7 @@ type flameParser struct {
 	chaos        [][]float64 // raw chaos row of each standard xform, nil if none
 	chaosLine    []int
 	warned       map[string]bool
+	filter       jwfFilterAttrs
 }
 
 func (p *parser) flame(se xml.StartElement, line int) (*Genome, error) {
@@ -448,6 +449,9 @@ func (fp *flameParser) setFlameAttr(a xml.Attr) error {
 		if ok, err := fp.cameraAttr(a); ok || err != nil {
 			return err
 		}
+		if ok, err := fp.filterAttr(a); ok || err != nil {
+			return err
+		}
 		if ok, err := fp.extFlameAttr(a); ok || err != nil {
 			return err
 		}
@@ -516,6 +520,9 @@ func (fp *flameParser) finish() (*Genome, error) {
 		fp.warnf(fp.line, "no palette given: all colours are black")
 	}
 	g.Palette = fp.pal.pal
+	if err := fp.finishFilter(); err != nil {
+		return nil, err
+	}
 	if err := g.Validate(); err != nil {
 		var ge *GenomeError
 		if errors.As(err, &ge) {

@@ -18,6 +18,9 @@ type unknownUse struct {
 	flame      string
 	uses       int
 	unit       string // what a use is: "xform", "flame"
+	// value and instead, for a setting procgen draws otherwise than its
+	// program: the value and what procgen does.
+	value, instead string
 }
 
 // unknownUses keeps them in first-seen order.
@@ -27,13 +30,17 @@ type unknownUses struct {
 }
 
 func (u *unknownUses) add(kind, name, unit, flame string, line int) {
-	key := kind + "\x00" + name
+	u.addInstead(kind, name, "", "", unit, flame, line)
+}
+
+func (u *unknownUses) addInstead(kind, name, value, instead, unit, flame string, line int) {
+	key := kind + "\x00" + name + "\x00" + value
 	if u.index == nil {
 		u.index = map[string]*unknownUse{}
 	}
 	e, ok := u.index[key]
 	if !ok {
-		e = &unknownUse{kind: kind, name: name, line: line, flame: flame, unit: unit}
+		e = &unknownUse{kind: kind, name: name, line: line, flame: flame, unit: unit, value: value, instead: instead}
 		u.index[key] = e
 		u.order = append(u.order, e)
 	}
@@ -49,8 +56,11 @@ func (p *parser) warnUnknown() {
 			unit += "s"
 		}
 		msg := fmt.Sprintf("%s %q not honoured, ignored (%d %s)", e.kind, e.name, e.uses, unit)
-		if e.kind == "variation" || e.kind == "parameter" {
+		switch {
+		case e.kind == "variation" || e.kind == "parameter":
 			msg = fmt.Sprintf("unknown %s %q ignored (%d %s)", e.kind, e.name, e.uses, unit)
+		case e.instead != "":
+			msg = fmt.Sprintf("%s %q (%s) not honoured exactly: %s (%d %s)", e.kind, e.name, e.value, e.instead, e.uses, unit)
 		}
 		p.warnings = append(p.warnings, Warning{File: p.file, Line: e.line, Flame: e.flame, Msg: msg})
 	}
@@ -66,6 +76,20 @@ func (fp *flameParser) notHonoured(kind, name, unit string, elemOff int64, line 
 			Msg: fmt.Sprintf("%s %q is not honoured by procgen (--strict)", kind, name)}
 	}
 	fp.p.unknown.add(kind, name, unit, fp.g.Name, line)
+	return nil
+}
+
+// approximated reports a <flame> attribute whose value procgen draws
+// otherwise than the program that wrote it: an error at the attribute
+// under --strict, else one warning per distinct name and value for the
+// document, saying what procgen does instead.
+func (fp *flameParser) approximated(name, value, instead string) error {
+	if fp.p.opts.Strict {
+		l, c := fp.p.attrPos(fp.off, name)
+		return &AttrError{File: fp.p.file, Line: l, Col: c, Index: fp.index, Flame: fp.g.Name, Attr: name,
+			Msg: fmt.Sprintf("flame attribute %q (%s) is not honoured exactly by procgen (--strict): %s", name, value, instead)}
+	}
+	fp.p.unknown.addInstead("flame attribute", name, value, instead, "flame", fp.g.Name, fp.line)
 	return nil
 }
 
@@ -138,7 +162,7 @@ func flameMetadata(name string) bool {
 	case "name", "version", "time", "nick", "url", "notes", "parents", "plugins", "new_linear",
 		"interpolation_type", "interpolation_space", "palette_interpolation", "temporal_filter_type",
 		"temporal_filter_width", "temporal_filter_exp", "frame", "frame_count", "fps", "motion_exponent",
-		"filter_indicator", "ai_post_denoiser_only_for_cpu", "zbuffer_filename", "sub_batch_size":
+		"ai_post_denoiser_only_for_cpu", "zbuffer_filename", "sub_batch_size":
 		return true
 	}
 	for _, pre := range []string{"cam_dof_", "post_symmetry_", "gradientEditor", "zbuffer_", "mixer_"} {

@@ -112,7 +112,7 @@ func planSizes(g *Genome, o Options) (*plan, error) {
 		return nil, fmt.Errorf("flame %q: scale %g must be positive", g.Name, scale)
 	}
 	var err error
-	if p.filterWidth, err = filterWidth(g.FilterShape, g.FilterRadius, p.ss); err != nil {
+	if p.filterWidth, err = spatialFilterWidth(g.FilterShape, g.SpatialFilterKernel, g.FilterRadius, p.ss); err != nil {
 		return nil, fmt.Errorf("flame %q: %w", g.Name, err)
 	}
 	gutter := (p.filterWidth - p.ss) / 2
@@ -200,7 +200,7 @@ func newPlan(g *Genome, o Options) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.filter, p.filterWidth, err = spatialFilter(g.FilterShape, g.FilterRadius, p.ss); err != nil {
+	if p.filter, p.filterWidth, err = buildSpatialFilter(g.FilterShape, g.SpatialFilterKernel, g.FilterRadius, p.ss); err != nil {
 		return nil, fmt.Errorf("flame %q: %w", g.Name, err)
 	}
 	if g.EstimatorRadius > 0 {

@@ -70,6 +70,8 @@ func (g *Genome) problem() string {
 		return fmt.Sprintf("fuse %d must not be negative", g.Fuse)
 	case g.FilterShape < FilterGaussian || g.FilterShape > FilterQuadratic:
 		return fmt.Sprintf("unknown filter shape %d", g.FilterShape)
+	case g.SpatialFilterKernel < KernelNone || g.SpatialFilterKernel >= numKernels:
+		return fmt.Sprintf("unknown filter kernel %d", g.SpatialFilterKernel)
 	case g.PaletteMode != PaletteStep && g.PaletteMode != PaletteLinear:
 		return fmt.Sprintf("unknown palette mode %d", g.PaletteMode)
 	case len(g.Xforms) == 0:

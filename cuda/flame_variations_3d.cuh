@@ -208,7 +208,7 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d(unsigned vid, float w,
 // pg_flame_apply_vars3 is pg_flame_apply_vars with z: the affine's output
 // (tx, ty) and the point's z (the affine passes z through), summed from
 // z = 0 as on the CPU (compiledXform.apply3).
-static __device__ __forceinline__ float3 pg_flame_apply_vars3(const unsigned char *ids, const float *weights, int n,
+static __device__ __forceinline__ float3 pg_flame_apply_vars3(const uint16_t *ids, const float *weights, int n,
 							      int pre, float tx, float ty, float tz, const float *c,
 							      const float *p, PgRng &rng) {
 	PgFlameVarState s = pg_flame_vars_begin(tx, ty, pre, weights, rng);
@@ -270,7 +270,7 @@ static __device__ __noinline__ float3 pg_flame_stage(unsigned id, float w, float
 // (compiledXform.apply3): pre_blur, the pre_ stages, the regular variations
 // (or the point itself when bit 31 of post says there are none), flatten,
 // the post_ stages.
-static __device__ __forceinline__ float3 pg_flame_apply_staged3(const unsigned char *ids, const float *weights, int n,
+static __device__ __forceinline__ float3 pg_flame_apply_staged3(const uint16_t *ids, const float *weights, int n,
 								int nstages, unsigned post, bool flatten, int pre,
 								float tx, float ty, float tz, const float *c,
 								const float *p, PgRng &rng) {

@@ -25,7 +25,9 @@ func appendShape(dst []byte, xs []gpuXform, nx int) []byte {
 		x := &xs[i]
 		dst = append(dst, byte(x.LinearOnly), byte(x.HasPost), byte(x.PreBlur+1), byte(x.NVars))
 		if x.LinearOnly == 0 {
-			dst = append(dst, x.IDs[:x.NVars]...)
+			for _, id := range x.IDs[:x.NVars] {
+				dst = append(dst, byte(id), byte(id>>8))
+			}
 		}
 	}
 	return dst
@@ -99,10 +101,10 @@ func writeSpecialXform(b *strings.Builder, i int, x *gpuXform) {
 	fmt.Fprintf(b, "\treturn xform_post<%d>(f, make_float2(px, py), x, y);\n}\n\n", post)
 }
 
-// varName names the variation of device id d (gpuDeviceID).
+// varName names the variation of device id d, its CPU id.
 func varName(d VarID) string {
-	if id := gpuCPUVarID(uint8(d)); int(id) < len(VarNames) {
-		return VarNames[id]
+	if int(d) < len(VarNames) {
+		return VarNames[d]
 	}
 	return "?"
 }

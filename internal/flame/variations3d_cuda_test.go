@@ -195,7 +195,7 @@ func vt3Compare(t *testing.T, c vt3Case, got []float32) {
 // vt3Inputs are a case's device ids and weights (its stage terms after its
 // variations, as gpuStageTerms lays them out), stage count and post mask,
 // coefficients and parameters.
-func vt3Inputs(t *testing.T, c vt3Case) ([]uint8, []float32, int32, uint32, []float32, []float32) {
+func vt3Inputs(t *testing.T, c vt3Case) ([]uint16, []float32, int32, uint32, []float32, []float32) {
 	x := c.x
 	Precalc(&x)
 	var gx gpuXform
@@ -204,14 +204,13 @@ func vt3Inputs(t *testing.T, c vt3Case) ([]uint8, []float32, int32, uint32, []fl
 		t.Fatal(err)
 	}
 	terms := append(append([]VarTerm(nil), x.Vars...), stages...)
-	ids := make([]uint8, len(terms))
+	ids := make([]uint16, len(terms))
 	ws := make([]float32, len(terms))
 	for i, v := range terms {
-		d, ok := gpuDeviceID(v.ID)
-		if !ok {
-			t.Fatalf("%s: no device id for %s", c.name, VarNames[v.ID])
+		if !gpuHasVar(v.ID) {
+			t.Fatalf("%s: the kernels lack %s", c.name, VarNames[v.ID])
 		}
-		ids[i], ws[i] = d, float32(v.Weight)
+		ids[i], ws[i] = uint16(v.ID), float32(v.Weight)
 	}
 	coefs := make([]float32, 6)
 	for i, v := range x.Coefs {
@@ -334,7 +333,7 @@ static uint32_t bitsf(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 int main() {
 	static char line[1 << 16];
 	float params[NUM_PARAMS] = {0}, weights[32] = {0}, coefs[6] = {0};
-	unsigned char ids[32] = {0};
+	uint16_t ids[32] = {0};
 	int n = 0, ns = 0;
 	unsigned post = 0;
 	while (fgets(line, sizeof line, stdin)) {
@@ -345,7 +344,7 @@ int main() {
 			ns = atoi(strtok(nullptr, " \n"));
 			post = (unsigned)strtoul(strtok(nullptr, " \n"), nullptr, 10);
 			for (int i = 0; i < n + ns; i++) {
-				ids[i] = (unsigned char)atoi(strtok(nullptr, " \n"));
+				ids[i] = (uint16_t)atoi(strtok(nullptr, " \n"));
 				weights[i] = fbits(strtok(nullptr, " \n"));
 			}
 			for (int i = 0; i < 6; i++) coefs[i] = fbits(strtok(nullptr, " \n"));

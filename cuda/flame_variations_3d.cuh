@@ -27,6 +27,10 @@ static __device__ __forceinline__ bool pg_flame_is3d(unsigned vid) {
 	case VAR_MIRROR_X: case VAR_FALLOFF2: case VAR_OCTAGON: case VAR_BUTTERFLY3D: case VAR_DISC3D: case VAR_FALLOFF3:
 	case VAR_INFLATEZ_3: case VAR_LINEART3D: case VAR_SPIROGRAPH3D: case VAR_EXBLUR: case VAR_GLITCHY1: case VAR_LAZYSENSEN:
 	case VAR_SHREDDED: case VAR_PROSE3D: case VAR_SUPERSHAPE3D: case VAR_CONE: case VAR_FOCI_3D:
+	case VAR_CUBIC3D: case VAR_ENNEPERS2: case VAR_FARBLUR: case VAR_HYPERTILE3D: case VAR_INFLATEZ_1:
+	case VAR_INFLATEZ_4: case VAR_INFLATEZ_5: case VAR_INFLATEZ_6: case VAR_LINE: case VAR_PLANE_WF:
+	case VAR_SPHERICAL3D_FR: case VAR_ROTATE_Y: case VAR_ROTATE_Z: case VAR_SPHEREBLUR: case VAR_FALLOFF:
+	case VAR_PYRAMID:
 		return true;
 	}
 	return false;

@@ -62,11 +62,12 @@ func CUDAPluginIDsHeader() string {
 }
 
 // gpuVarMacro is plugin variation id's name in the header: its name in
-// capitals, with _FR after it where that is a flam3 variation's too
-// (Fractorium's Mobius beside flam3's mobius), so no macro is defined twice.
+// capitals, with _FR after it where that is a variation's with a smaller id
+// too (Fractorium's Mobius beside flam3's mobius, Spherical3D beside
+// JWildfire's spherical3D), so no macro is defined twice.
 func gpuVarMacro(id VarID) string {
 	name := strings.ToUpper(VarNames[id])
-	for _, f := range VarNames[:GPUNumVars] {
+	for _, f := range VarNames[:id] {
 		if strings.ToUpper(f) == name {
 			return name + "_FR"
 		}

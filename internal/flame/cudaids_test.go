@@ -59,7 +59,7 @@ func TestCPUOnlyIDsAfterGPURanges(t *testing.T) {
 	if h := CUDAIDsHeader(); strings.Contains(h, "LINEAR3D") || strings.Contains(h, "JULIA3D") {
 		t.Error("flam3's CUDA header names a plugin variation or parameter")
 	}
-	if h := CUDAPluginIDsHeader(); strings.Contains(h, "FARBLUR") {
+	if h := CUDAPluginIDsHeader(); strings.Contains(h, "WAVEBLUR_WF") {
 		t.Error("the plugin header names a variation the kernels lack")
 	}
 }

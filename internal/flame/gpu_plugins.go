@@ -226,6 +226,29 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarSuperShape3d, gpuParamRange(PSuperShape3dRho, PSuperShape3dToroidmap)},
 	{VarCone, gpuParamRange(PConeRadius1, PConeWeight)},
 	{VarFoci3D, nil},
+	// cuda/flame_variations_3d4.cuh: the last variation (or stage) of an
+	// artists' flame each, with 16-bit ids. cubic3D, farblur, rotate_y and
+	// rotate_z read or replace the sum before them (gpuReadsSum).
+	{VarCubic3D, []ParamID{PCubic3DXpand, PCubic3DStyle}},
+	{VarEnnepers2, []ParamID{PEnnepers2A, PEnnepers2B, PEnnepers2C}},
+	{VarFarblur, gpuParamRange(PFarblurX, PFarblurZOrigin)},
+	{VarHypertile3D, []ParamID{PHypertile3DP, PHypertile3DQ, PHypertile3DN}},
+	{VarInflateZ1, nil},
+	{VarInflateZ4, nil},
+	{VarInflateZ5, nil},
+	{VarInflateZ6, nil},
+	{VarLine, []ParamID{PLineDelta, PLinePhi}},
+	{VarPlaneWf, []ParamID{PPlaneWfPosition, PPlaneWfSize, PPlaneWfAxis}}, // direct_color: the CPU's too (unhonouredParam10)
+	{VarSpherical3DFr, nil},
+	{VarRotateY, nil},
+	{VarRotateZ, nil},
+	{VarSphereblur, []ParamID{PSphereblurPower}},
+	{VarFalloffFr, gpuParamRange(PFalloffFrScatter, PFalloffFrBoxpow)},
+	{VarPyramid, nil},
+	// cuda/flame_variations_jwf10.cuh: 2D ones, stages in the corpus.
+	{VarBlurCircle, nil},
+	{VarPowBlock, gpuParamRange(PPowBlockNumerator, PPowBlockCorrectd)},
+	{VarBcircle, []ParamID{PBcircleScale, PBcircleBorderwidth}},
 }
 
 // gpuCarriesZ reports whether g renders with points that carry z on the
@@ -255,10 +278,20 @@ func gpuParamRange(first, last ParamID) []ParamID {
 	return out
 }
 
+// gpuReadsSum reports whether ported variation id, as a regular variation,
+// reads or replaces the sum of the variations before it on the CPU, which
+// the device functions (they only add) do only where that sum is 0.
+func gpuReadsSum(id VarID) bool {
+	switch id {
+	case VarShredlin, VarRays2, VarMirrorX, VarCubic3D, VarFarblur, VarRotateY, VarRotateZ:
+		return true
+	}
+	return false
+}
+
 // gpuPluginRefused names a ported variation of x whose parameters ask for
-// what the device code cannot do, or is "": synth's mode 1005, shredlin,
-// rays2 and mirror_x replace the sum of the variations before them, and the
-// device functions only add.
+// what the device code cannot do, or is "": synth's mode 1005 and the
+// gpuReadsSum ones after another variation.
 func gpuPluginRefused(x *Xform) string {
 	before := false
 	for _, v := range x.Vars {
@@ -269,7 +302,7 @@ func gpuPluginRefused(x *Xform) string {
 			switch {
 			case v.ID == VarSynth && ftoi(x.Params[PSynthMode]) == 1005:
 				return "synth (mode 1005 after another variation)"
-			case v.ID == VarShredlin, v.ID == VarRays2, v.ID == VarMirrorX:
+			case gpuReadsSum(v.ID):
 				return VarNames[v.ID] + " (after another variation)"
 			}
 		}

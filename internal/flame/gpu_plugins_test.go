@@ -69,7 +69,7 @@ func TestGPUZeroZMapping(t *testing.T) {
 			t.Errorf("%s: ported variations must be known to gpuHasVar", VarNames[pl.id])
 		}
 	}
-	if gpuHasVar(VarFarblur) || gpuHasVar(VarPlaneWf) {
+	if gpuHasVar(VarWaveblurWf) || gpuHasVar(VarSeashell3D) {
 		t.Error("gpuHasVar admits a variation the kernels lack")
 	}
 }
@@ -103,7 +103,7 @@ func TestGPUPluginPack(t *testing.T) {
 	need := 0
 	var vars []VarTerm
 	for _, pl := range gpuPlugins {
-		if pl.id == VarShredlin || pl.id == VarRays2 || pl.id == VarMirrorX { // refused after another variation (gpuPluginRefused)
+		if gpuReadsSum(pl.id) { // refused after another variation (gpuPluginRefused)
 			continue
 		}
 		vars = append(vars, VarTerm{ID: pl.id, Weight: 1})

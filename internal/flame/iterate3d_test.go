@@ -115,9 +115,9 @@ func TestGPUInputsDropCPUOnlyTerms(t *testing.T) {
 		return xs[0]
 	}
 	want := gpuOf(VarTerm{ID: VarLinear, Weight: 1})
-	got := gpuOf(VarTerm{ID: VarLinear, Weight: 1}, VarTerm{ID: VarFlatten, Weight: 1}, VarTerm{ID: VarFarblur})
+	got := gpuOf(VarTerm{ID: VarLinear, Weight: 1}, VarTerm{ID: VarFlatten, Weight: 1}, VarTerm{ID: VarWaveblurWf})
 	if got != want {
-		t.Errorf("GPU xform with flatten and a zero-weight farblur:\n%+v\nwant\n%+v", got, want)
+		t.Errorf("GPU xform with flatten and a zero-weight waveblur_wf:\n%+v\nwant\n%+v", got, want)
 	}
 	if got.NVars != 1 || got.LinearOnly != 1 {
 		t.Errorf("NVars = %d, LinearOnly = %d, want 1, 1", got.NVars, got.LinearOnly)

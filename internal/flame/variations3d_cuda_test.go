@@ -98,6 +98,18 @@ func vt3Cases() []vt3Case {
 				rng.Hash64(0x3d1, uint64(id)<<8|uint64(run))})
 		}
 		o := partners[r.IntN(len(partners))]
+		if gpuReadsSum(id) { // first on the GPU only (gpuPluginRefused): a partner after it
+			var after []VarID
+			for _, q := range gpuPlugins {
+				if q.id > id && !gpuReadsSum(q.id) {
+					after = append(after, q.id)
+				}
+			}
+			if len(after) == 0 { // farblur, the last id: its runs alone
+				continue
+			}
+			o = after[r.IntN(len(after))]
+		}
 		vars := []VarTerm{{ID: id, Weight: vtRandWeight(r)}, {ID: o, Weight: vtRandWeight(r)}}
 		sortVars(vars)
 		x = vtXform(vars...)
@@ -107,7 +119,8 @@ func vt3Cases() []vt3Case {
 			rng.Hash64(0x3d2, uint64(id))})
 	}
 	cases = append(cases, vt3StageCases(r)...)
-	return append(cases, vt3BranchCases(r)...)
+	cases = append(cases, vt3BranchCases(r)...)
+	return append(cases, vt3BranchCases4(r)...)
 }
 
 // vt3StageCases put Fractorium's pre_ and post_ stage terms around regular
@@ -117,7 +130,7 @@ func vt3StageCases(r *rand.Rand) []vt3Case {
 	pre := func(id VarID, w float64) StageTerm { return StageTerm{ID: id, Weight: w} }
 	post := func(id VarID, w float64) StageTerm { return StageTerm{Post: true, ID: id, Weight: w} }
 	var cases []vt3Case
-	for i, c := range []struct {
+	stageCases := []struct {
 		vars   []VarTerm
 		stages []StageTerm
 	}{
@@ -141,7 +154,8 @@ func vt3StageCases(r *rand.Rand) []vt3Case {
 		{[]VarTerm{{VarSpherical, 0.5}, {VarLinear3D, 0.5}}, []StageTerm{post(VarTrig, 1)}},
 		{[]VarTerm{{VarJulia, 1}}, []StageTerm{pre(VarBTransform, 0.8)}},
 		{[]VarTerm{{VarJulia3D, 0.7}}, []StageTerm{pre(VarFoci3D, 0.9), post(VarFoci3D, 0.5)}}, // foci_3D at z = 0 and not
-	} {
+	}
+	for i, c := range append(stageCases, vt3StageCases4()...) {
 		x := vtXform(c.vars...)
 		x.Stages = c.stages
 		x.Params = vt3Params(r)

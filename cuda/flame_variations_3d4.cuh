@@ -133,6 +133,8 @@ __device__ __noinline__ float3 pg_plane_wf(float w, const float *p, uint64_t &st
 	}
 }
 
+#include "flame_variations_3d5.cuh"
+
 static __device__ __noinline__ PgFlame3Out pg_flame_var3d4(unsigned vid, float w, PgFlameVarState s, float tz,
 							    const float *p, uint64_t state) {
 	const float x = s.tx, y = s.ty;
@@ -200,6 +202,7 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d4(unsigned vid, float w
 		o = make_float3(cx * k, cy * k, cz * k);
 		break;
 	}
+	default: return pg_flame_var3d5(vid, w, s, tz, p, state); // flame_variations_3d5.cuh
 	}
 	return PgFlame3Out{o, state};
 }

@@ -249,6 +249,18 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarBlurCircle, nil},
 	{VarPowBlock, gpuParamRange(PPowBlockNumerator, PPowBlockCorrectd)},
 	{VarBcircle, []ParamID{PBcircleScale, PBcircleBorderwidth}},
+	// cuda/flame_variations_3d5.cuh: those that kept flames on the CPU
+	// once the ones above were ported. triangle replaces the sum before it
+	// (gpuReadsSum).
+	{VarSecq, nil},
+	{VarTanhq, nil},
+	{VarSph3D, []ParamID{PSph3DX, PSph3DY}}, // sph3D_z: unused, as on the CPU
+	{VarSquare3D, nil},
+	{VarWhitneyUmbrella, nil},
+	{VarTriangle, gpuParamRange(PTriangleX1, PTriangleZ3)},
+	{VarHypertile3D2, []ParamID{PHypertile3D2P, PHypertile3D2Q}},
+	{VarSeashell3D, gpuParamRange(PSeashell3DFinalRadius, PSeashell3DNSpirals)},
+	{VarWaveblurWf, gpuParamRange(PWaveblurWfCount, PWaveblurWfDampingZ)}, // direct_color: the CPU's too (unhonouredParam9h)
 }
 
 // gpuCarriesZ reports whether g renders with points that carry z on the
@@ -283,7 +295,7 @@ func gpuParamRange(first, last ParamID) []ParamID {
 // the device functions (they only add) do only where that sum is 0.
 func gpuReadsSum(id VarID) bool {
 	switch id {
-	case VarShredlin, VarRays2, VarMirrorX, VarCubic3D, VarFarblur, VarRotateY, VarRotateZ:
+	case VarShredlin, VarRays2, VarMirrorX, VarCubic3D, VarFarblur, VarRotateY, VarRotateZ, VarTriangle:
 		return true
 	}
 	return false

@@ -63,11 +63,13 @@ func TestGPUInputsPlugins3(t *testing.T) {
 	}
 }
 
-// shredlin and rays2 replace the sum before them on the CPU: first in
-// their xform (or after a zero-weight term) they go to the GPU, after
-// another variation the xform stays on the CPU, named.
+// shredlin, rays2, mirror_x and triangle replace the sum before them on the
+// CPU, rotate_y and rotate_z one coordinate of it, cubic3D and farblur read
+// it: first in their xform (or after a zero-weight term) they go to the GPU,
+// after another variation the xform stays on the CPU, named.
 func TestGPUPluginRefusedReplacing(t *testing.T) {
-	for _, id := range []VarID{VarShredlin, VarRays2} {
+	for _, id := range []VarID{VarShredlin, VarRays2, VarMirrorX, VarTriangle, VarRotateY, VarRotateZ, VarCubic3D,
+		VarFarblur} {
 		mk := func(vars ...VarTerm) *Xform {
 			return &Xform{Coefs: Identity, Post: Identity, Params: DefaultParams(), Vars: vars}
 		}

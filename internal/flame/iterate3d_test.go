@@ -92,9 +92,11 @@ func TestGPUInputsRefusePluginVars(t *testing.T) {
 	}
 }
 
-// The GPU xform has no room for the CPU-only variations: flatten (a no-op
-// where z stays 0) and zero-weight plugin terms are dropped, so such an xform goes
-// up exactly as the same xform without them (same IDs, linear_only, params).
+// The GPU xform has no id for flatten (a no-op where z stays 0; the flame3d
+// family takes it as gpuXform.Flatten): it is dropped, so such an xform goes
+// up exactly as the same xform without it (same IDs, linear_only, params).
+// flatten is the only variation the kernels lack since 3d5's ports, so
+// gpuVarTerms' dropping of zero-weight terms they lack has no other subject.
 func TestGPUInputsDropCPUOnlyTerms(t *testing.T) {
 	gpuOf := func(vars ...VarTerm) gpuXform {
 		t.Helper()
@@ -115,9 +117,9 @@ func TestGPUInputsDropCPUOnlyTerms(t *testing.T) {
 		return xs[0]
 	}
 	want := gpuOf(VarTerm{ID: VarLinear, Weight: 1})
-	got := gpuOf(VarTerm{ID: VarLinear, Weight: 1}, VarTerm{ID: VarFlatten, Weight: 1}, VarTerm{ID: VarWaveblurWf})
+	got := gpuOf(VarTerm{ID: VarLinear, Weight: 1}, VarTerm{ID: VarFlatten, Weight: 1})
 	if got != want {
-		t.Errorf("GPU xform with flatten and a zero-weight waveblur_wf:\n%+v\nwant\n%+v", got, want)
+		t.Errorf("GPU xform with flatten:\n%+v\nwant\n%+v", got, want)
 	}
 	if got.NVars != 1 || got.LinearOnly != 1 {
 		t.Errorf("NVars = %d, LinearOnly = %d, want 1, 1", got.NVars, got.LinearOnly)

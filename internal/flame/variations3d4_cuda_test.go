@@ -11,13 +11,13 @@ import (
 )
 
 // The parameters, branch runs and stages of cuda/flame_variations_3d4.cuh's
-// variations and flame_variations_jwf10.cuh's in the pointwise runs
+// and 3d5.cuh's variations and flame_variations_jwf10.cuh's in the pointwise runs
 // (Test3DVariationsHostTwin, TestCUDA3DVariationsMatchCPU;
 // TestPluginVariationsHostTwin, TestCUDAPluginVariationsMatchCPU). Each
 // draws from a generator of its own, seeded by earlier draws, so the
 // earlier variations' parameters stay the ones their runs had.
 
-// vt3Params4 draws the 3d4 variations' parameters into p.
+// vt3Params4 draws the 3d4 and 3d5 variations' parameters into p.
 func vt3Params4(p *Params) {
 	r := rand.New(rand.NewPCG(math.Float64bits(p[PConeWeight]), math.Float64bits(p[PSuperShape3dRho])))
 	u := func(lo, hi float64) float64 { return vtF32(lo + (hi-lo)*r.Float64()) }
@@ -35,6 +35,16 @@ func vt3Params4(p *Params) {
 	p[PFalloffFrMulX], p[PFalloffFrMulY], p[PFalloffFrMulZ] = u(-0.2, 1.2), u(-0.2, 1.2), u(-0.2, 1.2)
 	p[PFalloffFrX0], p[PFalloffFrY0], p[PFalloffFrZ0] = u(-1, 1), u(-1, 1), u(-1, 1)
 	p[PFalloffFrInvert], p[PFalloffFrType], p[PFalloffFrBoxpow] = n(2), n(3), u(1, 34)
+	// flame_variations_3d5.cuh's
+	p[PSph3DX], p[PSph3DY] = u(0.3, 1.5), u(0.3, 1.5)
+	for id := PTriangleX1; id <= PTriangleZ3; id++ {
+		p[id] = u(-1, 1)
+	}
+	p[PHypertile3D2P], p[PHypertile3D2Q] = 3+n(6), 3+n(6)
+	p[PSeashell3DFinalRadius], p[PSeashell3DHeight] = u(0.1, 1), u(0, 5)
+	p[PSeashell3DInnerRadius], p[PSeashell3DNSpirals] = u(0, 1), u(1, 6)
+	p[PWaveblurWfCount], p[PWaveblurWfAmplitudeZ] = u(0.5, 9), []float64{0, u(-1, 1)}[r.IntN(2)]
+	p[PWaveblurWfPhase], p[PWaveblurWfDampingZ] = u(-1, 1), u(-0.5, 1.5)
 }
 
 // vtRandParams10 draws blur_circle's, pow_block's and bcircle's parameters
@@ -105,5 +115,6 @@ func vt3StageCases4() []struct {
 		{[]VarTerm{{VarLinear3D, 1}}, []StageTerm{pre(VarFalloffFr, 0.9)}},
 		{[]VarTerm{{VarSpherical3D, 0.5}}, []StageTerm{pre(VarRotateY, 1.3), post(VarCubic3D, 0.4)}},
 		{[]VarTerm{{VarBlur3D, 0.3}}, []StageTerm{pre(VarFarblur, 0.5), post(VarPyramid, 1)}},
+		{[]VarTerm{{VarJulia, 0.8}}, []StageTerm{pre(VarTriangle, 1), post(VarWaveblurWf, 0.3)}},
 	}
 }

@@ -163,6 +163,15 @@ static __device__ __forceinline__ PgFlameVarState pg_flame_vars_begin(float tx, 
 	return s;
 }
 
+#ifdef PG_FLAME_PLUGINS
+// pg_jwf_replaces reports whether plugin variation id replaces the sum of
+// the variations before it on the CPU (their s.px = ..., s.py = ...), where
+// the device's other variations add: shredlin, rays2 and mirror_x.
+static __device__ __forceinline__ bool pg_jwf_replaces(unsigned id) {
+	return id == VAR_SHREDLIN || id == VAR_RAYS2 || id == VAR_MIRROR_X;
+}
+#endif
+
 // Adds variation id of non-zero weight w at the point s to (px, py); c the
 // affine coefficients {a b c d e f}, p the NUM_PARAMS parameters. Inlined
 // with a constant id (a kernel compiled for one genome's variations,
@@ -381,6 +390,9 @@ static __device__ __forceinline__ void pg_flame_var(unsigned id, float w, PgFlam
 		default: {
 			const PgFlameRareOut o = pg_flame_var_rare(id, w, s, p, rng.state);
 			rng.state = o.rng;
+#ifdef PG_FLAME_PLUGINS
+			if (pg_jwf_replaces(id)) px = py = 0.f;
+#endif
 			px += o.d.x;
 			py += o.d.y;
 			break;

@@ -37,6 +37,18 @@ static __device__ __forceinline__ bool pg_flame_is3d(unsigned vid) {
 	return false;
 }
 
+// pg_flame_replaces3 is the coordinates (bit 0 x, 1 y, 2 z) of the sum
+// before it that 3D variation vid replaces on the CPU: mirror_x and
+// triangle all three, rotate_y y, rotate_z z.
+static __device__ __forceinline__ unsigned pg_flame_replaces3(unsigned vid) {
+	switch (vid) {
+	case VAR_MIRROR_X: case VAR_TRIANGLE: return 7u;
+	case VAR_ROTATE_Y: return 2u;
+	case VAR_ROTATE_Z: return 4u;
+	}
+	return 0u;
+}
+
 // One 3D variation's contribution, out of line (as the rare and plugin
 // variations are: the state and the stream by value, the stream handed back).
 static __device__ __noinline__ PgFlame3Out pg_flame_var3d(unsigned vid, float w, PgFlameVarState s, float tz,
@@ -166,7 +178,7 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d(unsigned vid, float w,
 		px = cx + dx * ca + dy * sa; py = cy + dy * ca - dx * sa; pz = tz;
 		break;
 	}
-	case VAR_MIRROR_X: // 2D on the CPU, but it passes z where it replaces the sum (it comes first here)
+	case VAR_MIRROR_X: // 2D on the CPU, but it passes z where it replaces the sum (pg_flame_replaces3)
 		px = pg_rng_f64(rng) >= 0.5 ? -fabsf(tx) : fabsf(tx); py = ty; pz = tz;
 		break;
 	case VAR_CYLINDER_APO: // Apophysis' cylinder, the cosine into z
@@ -223,6 +235,10 @@ static __device__ __forceinline__ float3 pg_flame_apply_vars3(const uint16_t *id
 		if (pg_flame_is3d(ids[i])) {
 			const PgFlame3Out o = pg_flame_var3d(ids[i], weights[i], s, tz, p, rng.state);
 			rng.state = o.rng;
+			const unsigned rep = pg_flame_replaces3(ids[i]);
+			if (rep & 1u) px = 0.f;
+			if (rep & 2u) py = 0.f;
+			if (rep & 4u) pz = 0.f;
 			px += o.d.x; py += o.d.y; pz += o.d.z;
 		} else {
 			pg_flame_var(ids[i], weights[i], s, c, p, px, py, rng);

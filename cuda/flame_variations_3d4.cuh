@@ -6,11 +6,12 @@
 // conventions. One more out-of-line function, called from pg_flame_var3d3's
 // default case.
 //
-// cubic3D and farblur read the sum of the variations before them, rotate_y
-// and rotate_z replace one coordinate of it: the device adds contributions,
-// so internal/flame's gpuPluginRefused keeps an xform where another
-// variation precedes one on the CPU; first, the sum is 0 and each is the
-// contribution written here.
+// cubic3D and farblur read the sum of the variations before them, which
+// the device does not hand them: internal/flame's gpuPluginRefused keeps an
+// xform where another variation precedes one on the CPU; first, the sum is
+// 0 and each is the contribution written here. rotate_y and rotate_z
+// replace one coordinate of the sum: pg_flame_apply_vars3 clears it first
+// (pg_flame_replaces3).
 #pragma once
 // Included by flame_variations_3d3.cuh (PgFlame3Out, PgFlameVarState,
 // pg_rng_f64, pg_rng_unit53, pg_ftoi).
@@ -186,7 +187,7 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d4(unsigned vid, float w
 		o = make_float3(k * x, k * y, k * tz);
 		break;
 	}
-	case VAR_ROTATE_Y: // y replaces the sum's: first in its xform, the same
+	case VAR_ROTATE_Y: // y replaces the sum's (pg_flame_replaces3)
 		sincosf(w * PG_PI_2, &sn, &cs);
 		o = make_float3(cs * x - sn * tz, y, sn * x + cs * tz);
 		break;

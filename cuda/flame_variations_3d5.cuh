@@ -5,8 +5,8 @@
 // ones that held artists' flames on the CPU once 3d4's were ported). One
 // more out-of-line function, called from pg_flame_var3d4's default case.
 //
-// triangle replaces the sum before it: internal/flame's gpuPluginRefused
-// keeps an xform where another variation precedes it on the CPU.
+// triangle replaces the sum before it: pg_flame_apply_vars3 clears the sum
+// first (pg_flame_replaces3).
 #pragma once
 // Included by flame_variations_3d4.cuh (PgFlame3Out, PgFlameVarState,
 // pg_rng_f64, pg_rng_unit53, pg_rng_jwf_int, pg_jwf_mod, pg_ftoi).
@@ -115,7 +115,7 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d5(unsigned vid, float w
 		break;
 	}
 	case VAR_WHITNEY_UMBRELLA: o = make_float3(w * x * y, w * x, w * y * y); break;
-	case VAR_TRIANGLE: { // replaces the sum: first in its xform, the same
+	case VAR_TRIANGLE: { // replaces the sum (pg_flame_replaces3)
 		PgRng rng;
 		rng.state = state;
 		const float r1 = sqrtf(pg_rng_unit53(rng)), r2 = pg_rng_unit53(rng);

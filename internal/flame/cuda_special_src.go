@@ -91,8 +91,12 @@ func writeSpecialXform(b *strings.Builder, i int, x *gpuXform) {
 		if VarID(id) >= VarArch {
 			// A rare variation: its case inlined, where the built-in kernel
 			// calls the one out-of-line function that holds them all.
-			fmt.Fprintf(b, "\tif (f.weights[%d] != 0.f) { const float2 d = pg_flame_var_rare_body(%du, f.weights[%d], s, f.params, rng); px += d.x; py += d.y; } // %s\n",
-				j, id, j, varName(VarID(id)))
+			op := "+=" // shredlin, rays2 and mirror_x replace the sum (gpuReplacesSum)
+			if gpuReplacesSum(VarID(id)) {
+				op = "="
+			}
+			fmt.Fprintf(b, "\tif (f.weights[%d] != 0.f) { const float2 d = pg_flame_var_rare_body(%du, f.weights[%d], s, f.params, rng); px %s d.x; py %s d.y; } // %s\n",
+				j, id, j, op, op, varName(VarID(id)))
 			continue
 		}
 		fmt.Fprintf(b, "\tif (f.weights[%d] != 0.f) pg_flame_var(%du, f.weights[%d], s, f.coefs, f.params, px, py, rng); // %s\n",

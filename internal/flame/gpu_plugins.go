@@ -228,7 +228,8 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarFoci3D, nil},
 	// cuda/flame_variations_3d4.cuh: the last variation (or stage) of an
 	// artists' flame each, with 16-bit ids. cubic3D, farblur, rotate_y and
-	// rotate_z read or replace the sum before them (gpuReadsSum).
+	// rotate_z read or replace the sum before them (gpuReadsSum,
+	// gpuReplacesSum).
 	{VarCubic3D, []ParamID{PCubic3DXpand, PCubic3DStyle}},
 	{VarEnnepers2, []ParamID{PEnnepers2A, PEnnepers2B, PEnnepers2C}},
 	{VarFarblur, gpuParamRange(PFarblurX, PFarblurZOrigin)},
@@ -251,7 +252,7 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarBcircle, []ParamID{PBcircleScale, PBcircleBorderwidth}},
 	// cuda/flame_variations_3d5.cuh: those that kept flames on the CPU
 	// once the ones above were ported. triangle replaces the sum before it
-	// (gpuReadsSum).
+	// (gpuReplacesSum).
 	{VarSecq, nil},
 	{VarTanhq, nil},
 	{VarSph3D, []ParamID{PSph3DX, PSph3DY}}, // sph3D_z: unused, as on the CPU
@@ -291,11 +292,21 @@ func gpuParamRange(first, last ParamID) []ParamID {
 }
 
 // gpuReadsSum reports whether ported variation id, as a regular variation,
-// reads or replaces the sum of the variations before it on the CPU, which
-// the device functions (they only add) do only where that sum is 0.
+// reads the sum of the variations before it on the CPU (cubic3D blends it,
+// farblur blurs by its distance), which the device functions are not
+// handed: they see it only where it is 0, first in their xform.
 func gpuReadsSum(id VarID) bool {
+	return id == VarCubic3D || id == VarFarblur
+}
+
+// gpuReplacesSum reports whether ported variation id replaces (a coordinate
+// of) the sum before it on the CPU: the device clears it before adding the
+// variation's (cuda/flame_variations.cuh's pg_jwf_replaces for the 2D
+// ones, flame_variations_3d.cuh's pg_flame_replaces3 for the others; a
+// kernel compiled for a genome's xforms, specialSource, assigns).
+func gpuReplacesSum(id VarID) bool {
 	switch id {
-	case VarShredlin, VarRays2, VarMirrorX, VarCubic3D, VarFarblur, VarRotateY, VarRotateZ, VarTriangle:
+	case VarShredlin, VarRays2, VarMirrorX, VarTriangle, VarRotateY, VarRotateZ:
 		return true
 	}
 	return false

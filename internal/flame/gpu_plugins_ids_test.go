@@ -63,13 +63,21 @@ func TestGPUInputsPlugins3(t *testing.T) {
 	}
 }
 
-// shredlin, rays2, mirror_x and triangle replace the sum before them on the
-// CPU, rotate_y and rotate_z one coordinate of it, cubic3D and farblur read
-// it: first in their xform (or after a zero-weight term) they go to the GPU,
-// after another variation the xform stays on the CPU, named.
+// cubic3D and farblur read the sum before them on the CPU: first in their
+// xform (or after a zero-weight term) they go to the GPU, after another
+// variation the xform stays on the CPU, named. shredlin, rays2, mirror_x
+// and triangle replace the sum, rotate_y and rotate_z one coordinate of it,
+// which the device does too (it clears the sum first): they go to the GPU
+// anywhere.
 func TestGPUPluginRefusedReplacing(t *testing.T) {
-	for _, id := range []VarID{VarShredlin, VarRays2, VarMirrorX, VarTriangle, VarRotateY, VarRotateZ, VarCubic3D,
-		VarFarblur} {
+	for _, id := range []VarID{VarShredlin, VarRays2, VarMirrorX, VarTriangle, VarRotateY, VarRotateZ} {
+		x := &Xform{Coefs: Identity, Post: Identity, Params: DefaultParams(),
+			Vars: []VarTerm{{ID: VarLinear, Weight: 1}, {ID: id, Weight: 1}}}
+		if name, ok := pluginVar(x); ok {
+			t.Errorf("%s after linear: refused as %q", VarNames[id], name)
+		}
+	}
+	for _, id := range []VarID{VarCubic3D, VarFarblur} {
 		mk := func(vars ...VarTerm) *Xform {
 			return &Xform{Coefs: Identity, Post: Identity, Params: DefaultParams(), Vars: vars}
 		}

@@ -114,7 +114,7 @@ func vt3StageCases4() []struct {
 		{[]VarTerm{{VarSwirl, 0.6}}, []StageTerm{pre(VarBcircle, 1)}},
 		{[]VarTerm{{VarLinear3D, 1}}, []StageTerm{pre(VarFalloffFr, 0.9)}},
 		{[]VarTerm{{VarSpherical3D, 0.5}}, []StageTerm{pre(VarRotateY, 1.3), post(VarCubic3D, 0.4)}},
-		{[]VarTerm{{VarBlur3D, 0.3}}, []StageTerm{pre(VarFarblur, 0.5), post(VarPyramid, 1)}},
+		{[]VarTerm{{VarBlur3D, 0.3}}, []StageTerm{pre(VarLine, 0.5), post(VarPyramid, 1)}}, // farblur is no stage (stage_xml.go)
 		{[]VarTerm{{VarJulia, 0.8}}, []StageTerm{pre(VarTriangle, 1), post(VarWaveblurWf, 0.3)}},
 	}
 }

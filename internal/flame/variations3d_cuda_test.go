@@ -98,7 +98,7 @@ func vt3Cases() []vt3Case {
 				rng.Hash64(0x3d1, uint64(id)<<8|uint64(run))})
 		}
 		o := partners[r.IntN(len(partners))]
-		if gpuReadsSum(id) { // first on the GPU only (gpuPluginRefused): a partner after it
+		if gpuReadsSum(id) { // first on the GPU only (gpuPluginRefused): a partner after it (replacing ones get one before)
 			var after []VarID
 			for _, q := range gpuPlugins {
 				if q.id > id && !gpuReadsSum(q.id) {

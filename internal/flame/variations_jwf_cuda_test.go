@@ -288,7 +288,7 @@ func vtPluginMixedCases() []vtCase {
 		}
 	}
 	for _, pl := range gpuPlugins {
-		if !gpuReadsSum(pl.id) && !uses3D(pl.id) { // those: first in their mixed runs, no one's partner
+		if !gpuReadsSum(pl.id) && !uses3D(pl.id) { // those: first in their runs, no one's partner (all 3D now)
 			pool = append(pool, pl.id)
 		}
 	}

@@ -38,11 +38,11 @@ static __device__ __forceinline__ bool pg_flame_is3d(unsigned vid) {
 }
 
 // pg_flame_replaces3 is the coordinates (bit 0 x, 1 y, 2 z) of the sum
-// before it that 3D variation vid replaces on the CPU: mirror_x and
-// triangle all three, rotate_y y, rotate_z z.
+// before it that 3D variation vid replaces on the CPU: mirror_x, triangle
+// and cubic3D all three, rotate_y y, rotate_z z.
 static __device__ __forceinline__ unsigned pg_flame_replaces3(unsigned vid) {
 	switch (vid) {
-	case VAR_MIRROR_X: case VAR_TRIANGLE: return 7u;
+	case VAR_MIRROR_X: case VAR_TRIANGLE: case VAR_CUBIC3D: return 7u;
 	case VAR_ROTATE_Y: return 2u;
 	case VAR_ROTATE_Z: return 4u;
 	}
@@ -233,7 +233,9 @@ static __device__ __forceinline__ float3 pg_flame_apply_vars3(const uint16_t *id
 	for (int i = 0; i < n; i++) {
 		if (weights[i] == 0.f) continue;
 		if (pg_flame_is3d(ids[i])) {
-			const PgFlame3Out o = pg_flame_var3d(ids[i], weights[i], s, tz, p, rng.state);
+			const bool reads = ids[i] == VAR_CUBIC3D || ids[i] == VAR_FARBLUR; // the sum before them
+			const PgFlame3Out o = reads ? pg_flame_var3d_sum(ids[i], weights[i], s, tz, make_float3(px, py, pz), p, rng.state)
+						    : pg_flame_var3d(ids[i], weights[i], s, tz, p, rng.state);
 			rng.state = o.rng;
 			const unsigned rep = pg_flame_replaces3(ids[i]);
 			if (rep & 1u) px = 0.f;

@@ -6,12 +6,11 @@
 // conventions. One more out-of-line function, called from pg_flame_var3d3's
 // default case.
 //
-// cubic3D and farblur read the sum of the variations before them, which
-// the device does not hand them: internal/flame's gpuPluginRefused keeps an
-// xform where another variation precedes one on the CPU; first, the sum is
-// 0 and each is the contribution written here. rotate_y and rotate_z
-// replace one coordinate of the sum: pg_flame_apply_vars3 clears it first
-// (pg_flame_replaces3).
+// cubic3D and farblur read the sum of the variations before them:
+// pg_flame_apply_vars3 hands it to them through pg_flame_var3d_sum (the
+// chain of pg_flame_var3d*, which stages call, has it 0, as a stage's is).
+// cubic3D and, of one coordinate each, rotate_y and rotate_z replace the
+// sum: pg_flame_apply_vars3 clears it first (pg_flame_replaces3).
 #pragma once
 // Included by flame_variations_3d3.cuh (PgFlame3Out, PgFlameVarState,
 // pg_rng_f64, pg_rng_unit53, pg_ftoi).
@@ -34,9 +33,10 @@ __device__ __noinline__ float3 pg_hypertile3d(float w, float x, float y, float z
 			   d * (y * (1.f + cy * cy - cx * cx) + cy * (-x2cx - r2 - 1.f)), d * (z * (1.f - cy * cy - cx * cx)));
 }
 
-// cubic3D: the point pulled towards one of the cube's eight corners (a
-// draw), blended by style; first in its xform, so the sum it blends is 0.
-__device__ __noinline__ float3 pg_cubic3d(float w, float x, float y, float z, const float *p, uint64_t &state) {
+// cubic3D: the sum pulled towards one of the cube's eight corners (a draw),
+// blended with the point by style; it replaces the sum.
+__device__ __noinline__ float3 pg_cubic3d(float w, float x, float y, float z, float3 sum, const float *p,
+					   uint64_t &state) {
 	PgRng rng;
 	rng.state = state;
 	const int node = (int)trunc(pg_rng_f64(rng) * 8.0);
@@ -52,8 +52,9 @@ __device__ __noinline__ float3 pg_cubic3d(float w, float x, float y, float z, co
 	const float zn = st > 1.f ? 1.f - st * (1.f - (ex + wy) * 0.5f * st) : 1.f - st * (1.f - (ex + wy) * 0.5f);
 	const float sx = node >= 4 ? -lattd : lattd, sy = node % 2 == 1 ? -lattd : lattd;
 	const float sz = node == 2 || node == 3 || node == 6 || node == 7 ? -lattd : lattd;
-	const float k = smooth * fill;
-	return make_float3(x * k * ex + sx, y * k * wy + sy, z * k * zn + sz);
+	const float k = smooth * fill, ks = smooth * (1.f - fill);
+	return make_float3(sum.x - ks * sum.x * ex + x * k * ex + sx, sum.y - ks * sum.y * wy + y * k * wy + sy,
+			   sum.z - ks * sum.z * zn + z * k * zn + sz);
 }
 
 // sphereblur: a blurred ball, three draws (angle, polar angle, radius).
@@ -104,11 +105,11 @@ __device__ __noinline__ float3 pg_falloff_fr(float w, float x, float y, float z,
 }
 
 // farblur: a blur growing with the square of the distance of the sum
-// before it (0: first in its xform) from the origin, four draws summed.
-__device__ __noinline__ float3 pg_farblur(float w, const float *p, uint64_t &state) {
+// before it from the origin, four draws summed.
+__device__ __noinline__ float3 pg_farblur(float w, float3 sum, const float *p, uint64_t &state) {
 	PgRng rng;
 	rng.state = state;
-	const float dx = -p[P_FARBLUR_X_ORIGIN], dy = -p[P_FARBLUR_Y_ORIGIN], dz = -p[P_FARBLUR_Z_ORIGIN];
+	const float dx = sum.x - p[P_FARBLUR_X_ORIGIN], dy = sum.y - p[P_FARBLUR_Y_ORIGIN], dz = sum.z - p[P_FARBLUR_Z_ORIGIN];
 	const float u1 = pg_rng_unit53(rng), u2 = pg_rng_unit53(rng), u3 = pg_rng_unit53(rng), u4 = pg_rng_unit53(rng);
 	const float rr = w * (dx * dx + dy * dy + dz * dz) * (u1 + u2 + u3 + u4 - 2.f);
 	const float a = pg_rng_unit53(rng) * PG_2PI, b = pg_rng_unit53(rng) * PG_2PI;
@@ -142,7 +143,7 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d4(unsigned vid, float w
 	float3 o = make_float3(0.f, 0.f, 0.f);
 	float sn, cs;
 	switch (vid) {
-	case VAR_CUBIC3D: o = pg_cubic3d(w, x, y, tz, p, state); break;
+	case VAR_CUBIC3D: o = pg_cubic3d(w, x, y, tz, make_float3(0.f, 0.f, 0.f), p, state); break;
 	case VAR_ENNEPERS2: {
 		const float a = p[P_ENNEPERS2_A], b = p[P_ENNEPERS2_B], c = p[P_ENNEPERS2_C];
 		const float r2 = 1.f / (x * x + y * y), dxy = a * x * (a * x) - b * y * (b * y);
@@ -150,7 +151,7 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d4(unsigned vid, float w
 				w * dxy * 0.5f * sqrtf(r2));
 		break;
 	}
-	case VAR_FARBLUR: o = pg_farblur(w, p, state); break;
+	case VAR_FARBLUR: o = pg_farblur(w, make_float3(0.f, 0.f, 0.f), p, state); break;
 	case VAR_HYPERTILE3D: o = pg_hypertile3d(w, x, y, tz, p); break;
 	case VAR_INFLATEZ_1: o.z = w * (sinf(atan2f(y, x)) - 2.f * y); break;
 	case VAR_INFLATEZ_4: {
@@ -205,5 +206,15 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d4(unsigned vid, float w
 	}
 	default: return pg_flame_var3d5(vid, w, s, tz, p, state); // flame_variations_3d5.cuh
 	}
+	return PgFlame3Out{o, state};
+}
+
+// cubic3D or farblur with the sum of the variations before them
+// (pg_flame_apply_vars3's call for those two); params the xform's, as
+// pg_flame_var3d takes them.
+static __device__ __noinline__ PgFlame3Out pg_flame_var3d_sum(unsigned vid, float w, PgFlameVarState s, float tz,
+							       float3 sum, const float *params, uint64_t state) {
+	const float *p = pg_jwf_params(vid, params);
+	const float3 o = vid == VAR_CUBIC3D ? pg_cubic3d(w, s.tx, s.ty, tz, sum, p, state) : pg_farblur(w, sum, p, state);
 	return PgFlame3Out{o, state};
 }

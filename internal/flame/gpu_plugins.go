@@ -228,8 +228,7 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarFoci3D, nil},
 	// cuda/flame_variations_3d4.cuh: the last variation (or stage) of an
 	// artists' flame each, with 16-bit ids. cubic3D, farblur, rotate_y and
-	// rotate_z read or replace the sum before them (gpuReadsSum,
-	// gpuReplacesSum).
+	// rotate_z read or replace the sum before them (gpuReplacesSum).
 	{VarCubic3D, []ParamID{PCubic3DXpand, PCubic3DStyle}},
 	{VarEnnepers2, []ParamID{PEnnepers2A, PEnnepers2B, PEnnepers2C}},
 	{VarFarblur, gpuParamRange(PFarblurX, PFarblurZOrigin)},
@@ -291,43 +290,31 @@ func gpuParamRange(first, last ParamID) []ParamID {
 	return out
 }
 
-// gpuReadsSum reports whether ported variation id, as a regular variation,
-// reads the sum of the variations before it on the CPU (cubic3D blends it,
-// farblur blurs by its distance), which the device functions are not
-// handed: they see it only where it is 0, first in their xform.
-func gpuReadsSum(id VarID) bool {
-	return id == VarCubic3D || id == VarFarblur
-}
-
 // gpuReplacesSum reports whether ported variation id replaces (a coordinate
 // of) the sum before it on the CPU: the device clears it before adding the
 // variation's (cuda/flame_variations.cuh's pg_jwf_replaces for the 2D
 // ones, flame_variations_3d.cuh's pg_flame_replaces3 for the others; a
-// kernel compiled for a genome's xforms, specialSource, assigns).
+// kernel compiled for a genome's xforms, specialSource, assigns). cubic3D
+// also reads it, as farblur does: pg_flame_apply_vars3 hands it to them.
 func gpuReplacesSum(id VarID) bool {
 	switch id {
-	case VarShredlin, VarRays2, VarMirrorX, VarTriangle, VarRotateY, VarRotateZ:
+	case VarShredlin, VarRays2, VarMirrorX, VarTriangle, VarRotateY, VarRotateZ, VarCubic3D:
 		return true
 	}
 	return false
 }
 
 // gpuPluginRefused names a ported variation of x whose parameters ask for
-// what the device code cannot do, or is "": synth's mode 1005 and the
-// gpuReadsSum ones after another variation.
+// what the device code cannot do, or is "": synth's mode 1005 after
+// another variation (it replaces the sum there).
 func gpuPluginRefused(x *Xform) string {
 	before := false
 	for _, v := range x.Vars {
 		if v.Weight == 0 {
 			continue
 		}
-		if before {
-			switch {
-			case v.ID == VarSynth && ftoi(x.Params[PSynthMode]) == 1005:
-				return "synth (mode 1005 after another variation)"
-			case gpuReadsSum(v.ID):
-				return VarNames[v.ID] + " (after another variation)"
-			}
+		if before && v.ID == VarSynth && ftoi(x.Params[PSynthMode]) == 1005 {
+			return "synth (mode 1005 after another variation)"
 		}
 		before = true
 	}

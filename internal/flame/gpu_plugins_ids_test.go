@@ -63,33 +63,29 @@ func TestGPUInputsPlugins3(t *testing.T) {
 	}
 }
 
-// cubic3D and farblur read the sum before them on the CPU: first in their
-// xform (or after a zero-weight term) they go to the GPU, after another
-// variation the xform stays on the CPU, named. shredlin, rays2, mirror_x
-// and triangle replace the sum, rotate_y and rotate_z one coordinate of it,
-// which the device does too (it clears the sum first): they go to the GPU
-// anywhere.
+// The variations that replace the sum before them on the CPU (shredlin,
+// rays2, mirror_x, triangle, cubic3D; rotate_y and rotate_z one coordinate
+// of it) or read it (cubic3D, farblur) go to the GPU after another
+// variation too: the device clears the sum or hands it to them. synth in
+// mode 1005 replaces it, which its device code does not: after another
+// variation its xform stays on the CPU, named.
 func TestGPUPluginRefusedReplacing(t *testing.T) {
-	for _, id := range []VarID{VarShredlin, VarRays2, VarMirrorX, VarTriangle, VarRotateY, VarRotateZ} {
-		x := &Xform{Coefs: Identity, Post: Identity, Params: DefaultParams(),
-			Vars: []VarTerm{{ID: VarLinear, Weight: 1}, {ID: id, Weight: 1}}}
-		if name, ok := pluginVar(x); ok {
+	mk := func(vars ...VarTerm) *Xform {
+		return &Xform{Coefs: Identity, Post: Identity, Params: DefaultParams(), Vars: vars}
+	}
+	for _, id := range []VarID{VarShredlin, VarRays2, VarMirrorX, VarTriangle, VarRotateY, VarRotateZ, VarCubic3D,
+		VarFarblur} {
+		if name, ok := pluginVar(mk(VarTerm{ID: VarLinear, Weight: 1}, VarTerm{ID: id, Weight: 1})); ok {
 			t.Errorf("%s after linear: refused as %q", VarNames[id], name)
 		}
 	}
-	for _, id := range []VarID{VarCubic3D, VarFarblur} {
-		mk := func(vars ...VarTerm) *Xform {
-			return &Xform{Coefs: Identity, Post: Identity, Params: DefaultParams(), Vars: vars}
-		}
-		if name, ok := pluginVar(mk(VarTerm{ID: id, Weight: 1}, VarTerm{ID: VarGnarly, Weight: 1})); ok {
-			t.Errorf("%s first: refused as %q", VarNames[id], name)
-		}
-		if name, ok := pluginVar(mk(VarTerm{ID: VarLinear, Weight: 0}, VarTerm{ID: id, Weight: 1})); ok {
-			t.Errorf("%s after a zero-weight term: refused as %q", VarNames[id], name)
-		}
-		if name, ok := pluginVar(mk(VarTerm{ID: VarLinear, Weight: 1}, VarTerm{ID: id, Weight: 1})); !ok ||
-			!strings.HasPrefix(name, VarNames[id]) {
-			t.Errorf("%s after linear: pluginVar = %q %v, want it refused", VarNames[id], name, ok)
-		}
+	x := mk(VarTerm{ID: VarLinear, Weight: 1}, VarTerm{ID: VarSynth, Weight: 1})
+	x.Params[PSynthMode] = 1005
+	if name, ok := pluginVar(x); !ok || !strings.HasPrefix(name, "synth") {
+		t.Errorf("synth mode 1005 after linear: pluginVar = %q %v, want it refused", name, ok)
+	}
+	x.Vars = x.Vars[1:]
+	if name, ok := pluginVar(x); ok {
+		t.Errorf("synth mode 1005 alone: refused as %q", name)
 	}
 }

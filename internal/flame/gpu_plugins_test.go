@@ -103,9 +103,6 @@ func TestGPUPluginPack(t *testing.T) {
 	need := 0
 	var vars []VarTerm
 	for _, pl := range gpuPlugins {
-		if gpuReadsSum(pl.id) { // refused after another variation (gpuPluginRefused)
-			continue
-		}
 		vars = append(vars, VarTerm{ID: pl.id, Weight: 1})
 		need += 1 + len(pl.params)
 	}

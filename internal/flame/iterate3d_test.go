@@ -71,21 +71,23 @@ func TestApplyXform3DZ(t *testing.T) {
 
 func near12(a, b float64) bool { d := a - b; return d < 1e-12 && d > -1e-12 }
 
-// The kernels have flam3's variations only: the GPU inputs refuse a plugin
-// variation by name rather than drop it.
+// The GPU inputs refuse an xform the kernels cannot run (here synth in
+// mode 1005 after another variation: it replaces the sum, which its device
+// code does not) by name rather than drop the variation.
 func TestGPUInputsRefusePluginVars(t *testing.T) {
 	g := DefaultGenome()
 	x := newXform(0)
 	x.Weight = 1
-	x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: VarFarblur, Weight: 0.5}}
+	x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: VarSynth, Weight: 0.5}}
+	x.Params[PSynthMode] = 1005
 	g.Xforms = []Xform{x}
 	p, err := newPlan(&g, Options{Width: 16, Height: 16})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = p.gpuInputs(p.chaosGame(1))
-	if err == nil || !strings.Contains(err.Error(), "farblur") {
-		t.Fatalf("err = %v, want one naming farblur", err)
+	if err == nil || !strings.Contains(err.Error(), "synth") {
+		t.Fatalf("err = %v, want one naming synth", err)
 	}
 	if !genomeUsesPluginVars(&g) {
 		t.Error("genomeUsesPluginVars = false")

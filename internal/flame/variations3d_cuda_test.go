@@ -97,19 +97,7 @@ func vt3Cases() []vt3Case {
 			cases = append(cases, vt3Case{fmt.Sprintf("%s/%c", VarNames[id], 'a'+run), x, vt3PointsFor(id, r),
 				rng.Hash64(0x3d1, uint64(id)<<8|uint64(run))})
 		}
-		o := partners[r.IntN(len(partners))]
-		if gpuReadsSum(id) { // first on the GPU only (gpuPluginRefused): a partner after it (replacing ones get one before)
-			var after []VarID
-			for _, q := range gpuPlugins {
-				if q.id > id && !gpuReadsSum(q.id) {
-					after = append(after, q.id)
-				}
-			}
-			if len(after) == 0 { // farblur, the last id: its runs alone
-				continue
-			}
-			o = after[r.IntN(len(after))]
-		}
+		o := partners[r.IntN(len(partners))] // before it (sortVars): those that read or replace the sum see one
 		vars := []VarTerm{{ID: id, Weight: vtRandWeight(r)}, {ID: o, Weight: vtRandWeight(r)}}
 		sortVars(vars)
 		x = vtXform(vars...)

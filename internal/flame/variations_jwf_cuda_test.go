@@ -288,7 +288,7 @@ func vtPluginMixedCases() []vtCase {
 		}
 	}
 	for _, pl := range gpuPlugins {
-		if !gpuReadsSum(pl.id) && !uses3D(pl.id) { // those: first in their runs, no one's partner (all 3D now)
+		if !uses3D(pl.id) {
 			pool = append(pool, pl.id)
 		}
 	}
@@ -309,9 +309,6 @@ func vtPluginMixedCases() []vtCase {
 				need = 1 + len(op.params)
 			}
 			if used[o] || need > room { // partners whose parameters fit the slab beside it
-				continue
-			}
-			if gpuReadsSum(id) && o < id { // it must come first (sortVars) to be on the GPU (gpuPluginRefused)
 				continue
 			}
 			used[o] = true

@@ -28,7 +28,7 @@ struct FlameXform {
 	int32_t stages;
 	uint32_t stage_post;
 	float weights[FLAME_MAX_VARS];
-	uint8_t ids[FLAME_MAX_VARS];
+	uint16_t ids[FLAME_MAX_VARS]; // variation ids: the CPU's VarIDs
 	float params[NUM_PARAMS];
 };
 

@@ -163,6 +163,15 @@ static __device__ __forceinline__ PgFlameVarState pg_flame_vars_begin(float tx, 
 	return s;
 }
 
+#ifdef PG_FLAME_PLUGINS
+// pg_jwf_replaces reports whether plugin variation id replaces the sum of
+// the variations before it on the CPU (their s.px = ..., s.py = ...), where
+// the device's other variations add: shredlin, rays2 and mirror_x.
+static __device__ __forceinline__ bool pg_jwf_replaces(unsigned id) {
+	return id == VAR_SHREDLIN || id == VAR_RAYS2 || id == VAR_MIRROR_X;
+}
+#endif
+
 // Adds variation id of non-zero weight w at the point s to (px, py); c the
 // affine coefficients {a b c d e f}, p the NUM_PARAMS parameters. Inlined
 // with a constant id (a kernel compiled for one genome's variations,
@@ -381,6 +390,9 @@ static __device__ __forceinline__ void pg_flame_var(unsigned id, float w, PgFlam
 		default: {
 			const PgFlameRareOut o = pg_flame_var_rare(id, w, s, p, rng.state);
 			rng.state = o.rng;
+#ifdef PG_FLAME_PLUGINS
+			if (pg_jwf_replaces(id)) px = py = 0.f;
+#endif
 			px += o.d.x;
 			py += o.d.y;
 			break;
@@ -394,7 +406,7 @@ static __device__ __forceinline__ void pg_flame_var(unsigned id, float w, PgFlam
 // apply_xform minus affine, post and colour, returning the weighted sum. A
 // zero weight is skipped and draws nothing. The caller applies the post
 // affine and flam3's bad-value test (pg_flame_bad).
-static __device__ float2 pg_flame_apply_vars(const unsigned char *ids, const float *weights, int n, int pre,
+static __device__ float2 pg_flame_apply_vars(const uint16_t *ids, const float *weights, int n, int pre,
 					     FlameVarIn in, PgRng &rng) {
 	PgFlameVarState s = pg_flame_vars_begin(in.tx, in.ty, pre, weights, rng);
 	float px = 0.f, py = 0.f;
@@ -405,7 +417,7 @@ static __device__ float2 pg_flame_apply_vars(const unsigned char *ids, const flo
 
 // The same with the point and the xform's arrays passed one by one: c the
 // affine coefficients {a b c d e f}, p the NUM_PARAMS parameters.
-static __device__ __forceinline__ float2 pg_flame_apply_vars(const unsigned char *ids, const float *weights, int n,
+static __device__ __forceinline__ float2 pg_flame_apply_vars(const uint16_t *ids, const float *weights, int n,
 							     int pre, float tx, float ty, const float *c,
 							     const float *p, PgRng &rng) {
 	return pg_flame_apply_vars(ids, weights, n, pre, FlameVarIn{tx, ty, c, p}, rng);
@@ -413,7 +425,7 @@ static __device__ __forceinline__ float2 pg_flame_apply_vars(const unsigned char
 
 // The pre argument of pg_flame_apply_vars: the index of the first pre_blur
 // with a non-zero weight, -1 without one (internal/flame's gpuXform.PreBlur).
-static __device__ __forceinline__ int pg_flame_pre_blur(const unsigned char *ids, const float *weights, int n) {
+static __device__ __forceinline__ int pg_flame_pre_blur(const uint16_t *ids, const float *weights, int n) {
 	for (int i = 0; i < n; i++)
 		if (ids[i] == VAR_PRE_BLUR && weights[i] != 0.f) return i;
 	return -1;

@@ -27,9 +27,26 @@ static __device__ __forceinline__ bool pg_flame_is3d(unsigned vid) {
 	case VAR_MIRROR_X: case VAR_FALLOFF2: case VAR_OCTAGON: case VAR_BUTTERFLY3D: case VAR_DISC3D: case VAR_FALLOFF3:
 	case VAR_INFLATEZ_3: case VAR_LINEART3D: case VAR_SPIROGRAPH3D: case VAR_EXBLUR: case VAR_GLITCHY1: case VAR_LAZYSENSEN:
 	case VAR_SHREDDED: case VAR_PROSE3D: case VAR_SUPERSHAPE3D: case VAR_CONE: case VAR_FOCI_3D:
+	case VAR_CUBIC3D: case VAR_ENNEPERS2: case VAR_FARBLUR: case VAR_HYPERTILE3D: case VAR_INFLATEZ_1:
+	case VAR_INFLATEZ_4: case VAR_INFLATEZ_5: case VAR_INFLATEZ_6: case VAR_LINE: case VAR_PLANE_WF:
+	case VAR_SPHERICAL3D_FR: case VAR_ROTATE_Y: case VAR_ROTATE_Z: case VAR_SPHEREBLUR: case VAR_FALLOFF:
+	case VAR_PYRAMID: case VAR_SECQ: case VAR_TANHQ: case VAR_SPH3D: case VAR_SQUARE3D: case VAR_WHITNEY_UMBRELLA:
+	case VAR_TRIANGLE: case VAR_HYPERTILE3D2: case VAR_SEASHELL3D: case VAR_WAVEBLUR_WF:
 		return true;
 	}
 	return false;
+}
+
+// pg_flame_replaces3 is the coordinates (bit 0 x, 1 y, 2 z) of the sum
+// before it that 3D variation vid replaces on the CPU: mirror_x, triangle
+// and cubic3D all three, rotate_y y, rotate_z z.
+static __device__ __forceinline__ unsigned pg_flame_replaces3(unsigned vid) {
+	switch (vid) {
+	case VAR_MIRROR_X: case VAR_TRIANGLE: case VAR_CUBIC3D: return 7u;
+	case VAR_ROTATE_Y: return 2u;
+	case VAR_ROTATE_Z: return 4u;
+	}
+	return 0u;
 }
 
 // One 3D variation's contribution, out of line (as the rare and plugin
@@ -161,7 +178,7 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d(unsigned vid, float w,
 		px = cx + dx * ca + dy * sa; py = cy + dy * ca - dx * sa; pz = tz;
 		break;
 	}
-	case VAR_MIRROR_X: // 2D on the CPU, but it passes z where it replaces the sum (it comes first here)
+	case VAR_MIRROR_X: // 2D on the CPU, but it passes z where it replaces the sum (pg_flame_replaces3)
 		px = pg_rng_f64(rng) >= 0.5 ? -fabsf(tx) : fabsf(tx); py = ty; pz = tz;
 		break;
 	case VAR_CYLINDER_APO: // Apophysis' cylinder, the cosine into z
@@ -208,7 +225,7 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d(unsigned vid, float w,
 // pg_flame_apply_vars3 is pg_flame_apply_vars with z: the affine's output
 // (tx, ty) and the point's z (the affine passes z through), summed from
 // z = 0 as on the CPU (compiledXform.apply3).
-static __device__ __forceinline__ float3 pg_flame_apply_vars3(const unsigned char *ids, const float *weights, int n,
+static __device__ __forceinline__ float3 pg_flame_apply_vars3(const uint16_t *ids, const float *weights, int n,
 							      int pre, float tx, float ty, float tz, const float *c,
 							      const float *p, PgRng &rng) {
 	PgFlameVarState s = pg_flame_vars_begin(tx, ty, pre, weights, rng);
@@ -216,8 +233,14 @@ static __device__ __forceinline__ float3 pg_flame_apply_vars3(const unsigned cha
 	for (int i = 0; i < n; i++) {
 		if (weights[i] == 0.f) continue;
 		if (pg_flame_is3d(ids[i])) {
-			const PgFlame3Out o = pg_flame_var3d(ids[i], weights[i], s, tz, p, rng.state);
+			const bool reads = ids[i] == VAR_CUBIC3D || ids[i] == VAR_FARBLUR; // the sum before them
+			const PgFlame3Out o = reads ? pg_flame_var3d_sum(ids[i], weights[i], s, tz, make_float3(px, py, pz), p, rng.state)
+						    : pg_flame_var3d(ids[i], weights[i], s, tz, p, rng.state);
 			rng.state = o.rng;
+			const unsigned rep = pg_flame_replaces3(ids[i]);
+			if (rep & 1u) px = 0.f;
+			if (rep & 2u) py = 0.f;
+			if (rep & 4u) pz = 0.f;
 			px += o.d.x; py += o.d.y; pz += o.d.z;
 		} else {
 			pg_flame_var(ids[i], weights[i], s, c, p, px, py, rng);
@@ -270,7 +293,7 @@ static __device__ __noinline__ float3 pg_flame_stage(unsigned id, float w, float
 // (compiledXform.apply3): pre_blur, the pre_ stages, the regular variations
 // (or the point itself when bit 31 of post says there are none), flatten,
 // the post_ stages.
-static __device__ __forceinline__ float3 pg_flame_apply_staged3(const unsigned char *ids, const float *weights, int n,
+static __device__ __forceinline__ float3 pg_flame_apply_staged3(const uint16_t *ids, const float *weights, int n,
 								int nstages, unsigned post, bool flatten, int pre,
 								float tx, float ty, float tz, const float *c,
 								const float *p, PgRng &rng) {

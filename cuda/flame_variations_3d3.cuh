@@ -1,8 +1,8 @@
 // More variations that read or write z, for the flame3d family, after
 // flame_variations_3d2.cuh's: pRose3D, superShape3d, cone and foci_3D,
 // float32 twins of variations_jwf10_maurer.go, variations_jwf9.go,
-// variations_jwf9e.go and variations_jwf9g.go under the same conventions. One more out-of-line function, called from
-// pg_flame_var3d2's default case.
+// variations_jwf9e.go and variations_jwf9g.go under the same conventions. One
+// more out-of-line function, called from pg_flame_var3d2's default case.
 #pragma once
 // Included by flame_variations_3d2.cuh (PgFlame3Out, PgFlameVarState,
 // pg_rng_f64, pg_rng_jwf_int).
@@ -107,6 +107,8 @@ __device__ __forceinline__ float3 pg_foci3d(float w, float x, float y, float z) 
 	return make_float3((expx - expnx) * k, sy * k, sz * k);
 }
 
+#include "flame_variations_3d4.cuh"
+
 static __device__ __noinline__ PgFlame3Out pg_flame_var3d3(unsigned vid, float w, PgFlameVarState s, float tz,
 							    const float *p, uint64_t state) {
 	float3 o = make_float3(0.f, 0.f, 0.f);
@@ -115,6 +117,7 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d3(unsigned vid, float w
 	case VAR_SUPERSHAPE3D: o = pg_supershape3d(w, p, state); break;
 	case VAR_CONE: o = pg_cone(w, s.tx, s.ty, p, state); break;
 	case VAR_FOCI_3D: o = pg_foci3d(w, s.tx, s.ty, tz); break;
+	default: return pg_flame_var3d4(vid, w, s, tz, p, state); // flame_variations_3d4.cuh
 	}
 	return PgFlame3Out{o, state};
 }

@@ -7,7 +7,7 @@
 // Parameters: not at fixed slots of the xform (that would grow every
 // genome's xforms in shared memory with each port) but in the plugin slab
 // after flam3's PLUGIN_BASE parameters, as internal/flame's gpuPluginPack
-// fills it: a header entry per variation the xform uses (id | offset << 8),
+// fills it: a header entry per variation the xform uses (id | offset << 16),
 // then each one's block; P_<NAME> is an index into the variation's block,
 // which pg_jwf_params finds.
 //
@@ -58,7 +58,7 @@ static __device__ __forceinline__ const float *pg_jwf_params(unsigned vid, const
 	const float *q = p + PLUGIN_BASE;
 	for (int k = 0; k < PLUGIN_SLAB; k++) {
 		const unsigned h = (unsigned)q[k];
-		if ((h & 255u) == vid) return q + (h >> 8);
+		if ((h & 0xffffu) == vid) return q + (h >> 16);
 	}
 	return q;
 }

@@ -3,10 +3,6 @@
 // float32 twins of variations_jwf9c/f/g/j.go under the conventions of
 // flame_variations_jwf.cuh. pg_flame_var_jwf4_body's default case inlines
 // this, inside the same out-of-line function (pg_flame_var_jwf4).
-//
-// chrysanthemum, lazyTravis and gnarly have CPU ids past 255, which the
-// GPU xform's byte ids cannot hold: their VAR_ macros are the device ids
-// internal/flame's gpuDeviceID gives them, free numbers below 256.
 #pragma once
 // Included by flame_variations_jwf4.cuh after its helpers.
 

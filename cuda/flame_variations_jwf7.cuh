@@ -2,13 +2,10 @@
 // twice in the artists' corpus: hypershift, loonie2, collideoscope, rose_wf,
 // pTransform, kaleidoscope, eMotion, shredlin, rays2 and truchet, float32 twins of
 // variations_jwf9*.go under the conventions of flame_variations_jwf.cuh.
-// shredlin and rays2 replace the sum before them on the CPU, which a
-// contribution cannot: internal/flame's gpuPluginRefused keeps an xform
-// where another variation precedes one on the CPU; first, replacing and
-// adding are the same. rose_wf, pTransform and
-// kaleidoscope have CPU ids past 255: their VAR_ macros are device ids
-// (internal/flame's gpuDeviceID). pg_flame_var_jwf6_body's default case
-// inlines this, inside pg_flame_var_jwf4.
+// shredlin and rays2 replace the sum before them on the CPU: pg_flame_var
+// clears it before adding theirs (pg_jwf_replaces).
+// pg_flame_var_jwf6_body's default case inlines this,
+// inside pg_flame_var_jwf4.
 #pragma once
 // Included by flame_variations_jwf6.cuh after its helpers.
 

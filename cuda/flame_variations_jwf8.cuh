@@ -407,7 +407,7 @@ static __device__ __noinline__ PgJwfOut3 pg_flame_var_jwf8(unsigned vid, float w
 		break;
 	}
 	case VAR_MIRROR_X: { // Fractorium's: |x| or −|x| by a draw, the weight ignored (it replaces the sum
-		// on the CPU: internal/flame's gpuPluginRefused keeps it first; its z is flame_variations_3d.cuh's)
+		// on the CPU: pg_flame_var clears it first, pg_jwf_replaces; its z is flame_variations_3d.cuh's)
 		PgRng rng;
 		rng.state = state;
 		d = make_float2(pg_rng_f64(rng) >= 0.5 ? -fabsf(s.tx) : fabsf(s.tx), s.ty);

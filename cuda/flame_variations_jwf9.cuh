@@ -162,6 +162,8 @@ __device__ __noinline__ float2 pg_joukowski(float w, float x, float y, const flo
 	return hypotf(r1r, r1i) > hypotf(r2r, r2i) ? make_float2(w * r1r, w * r1i) : make_float2(w * r2r, w * r2i);
 }
 
+#include "flame_variations_jwf10.cuh"
+
 // The out-of-line call from pg_flame_var_jwf8, state and stream by value.
 static __device__ __noinline__ PgJwfOut3 pg_flame_var_jwf9(unsigned vid, float w, PgFlameVarState s, const float *p,
 							   uint64_t state) {
@@ -187,6 +189,7 @@ static __device__ __noinline__ PgJwfOut3 pg_flame_var_jwf9(unsigned vid, float w
 		state = rng.state;
 		break;
 	}
+	default: return pg_flame_var_jwf10(vid, w, s, p, state); // flame_variations_jwf10.cuh
 	}
 	return PgJwfOut3{d, state};
 }

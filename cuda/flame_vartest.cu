@@ -14,7 +14,7 @@
 // no bad-value test. Its random stream starts at state pg_hash64(seed, i):
 // the twin of Go's rng.NewStream(rng.Hash64(seed, uint64(i))), whose state is
 // that same value, so draw j of thread i is the CPU's draw j for point i.
-extern "C" __global__ void pg_flame_vartest(const float *in_xy, float *out_xy, unsigned n, const unsigned char *ids,
+extern "C" __global__ void pg_flame_vartest(const float *in_xy, float *out_xy, unsigned n, const uint16_t *ids,
 					    const float *weights, int nvars, const float *coefs, const float *params,
 					    uint64_t seed) {
 	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -34,7 +34,7 @@ extern "C" __global__ void pg_flame_vartest(const float *in_xy, float *out_xy, u
 // pg_flame_apply_vars3 (pg_flame_apply_staged3 with nstages stage terms
 // after the nvars variations, stage_post as FlameXform's), written to
 // out_xyz; flatten and the post affine are the iterate kernel's.
-extern "C" __global__ void pg_flame_vartest3(const float *in_xyz, float *out_xyz, unsigned n, const unsigned char *ids,
+extern "C" __global__ void pg_flame_vartest3(const float *in_xyz, float *out_xyz, unsigned n, const uint16_t *ids,
 					     const float *weights, int nvars, const float *coefs, const float *params,
 					     uint64_t seed, int nstages, unsigned stage_post) {
 	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;

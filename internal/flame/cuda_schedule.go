@@ -2,7 +2,7 @@
 
 package flame
 
-import "bytes"
+import "slices"
 
 // warpUniform says whether the iterate kernel should run a genome with
 // the warp-uniform schedule (one xform per warp per step, points shuffled
@@ -29,7 +29,7 @@ func sameCode(xs []gpuXform) bool {
 	for i := 1; i < len(xs); i++ {
 		a, b := &xs[0], &xs[i]
 		if a.NVars != b.NVars || a.HasPost != b.HasPost || a.LinearOnly != b.LinearOnly || a.PreBlur != b.PreBlur ||
-			!bytes.Equal(a.IDs[:a.NVars], b.IDs[:b.NVars]) {
+			!slices.Equal(a.IDs[:a.NVars], b.IDs[:b.NVars]) {
 			return false
 		}
 	}

@@ -72,7 +72,7 @@ func fitXform(x, t *gpuXform) (gpuXform, bool) {
 	}
 	ids, weights := x.IDs[:x.NVars], x.Weights[:x.NVars]
 	if x.LinearOnly != 0 { // one linear term of the summed weight
-		ids, weights = []uint8{uint8(VarLinear)}, []float32{x.LinearW}
+		ids, weights = []uint16{uint16(VarLinear)}, []float32{x.LinearW}
 	}
 	out.LinearOnly, out.LinearW, out.NVars, out.IDs, out.Weights = 0, 0, t.NVars, t.IDs, [gpuMaxVars]float32{}
 	k := 0

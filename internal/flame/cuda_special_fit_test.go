@@ -5,7 +5,7 @@ import "testing"
 func xformOf(post int32, vars ...VarTerm) gpuXform {
 	x := gpuXform{NVars: int32(len(vars)), HasPost: post, PreBlur: -1, LinearOnly: 1}
 	for i, v := range vars {
-		x.IDs[i], x.Weights[i] = uint8(v.ID), float32(v.Weight)
+		x.IDs[i], x.Weights[i] = uint16(v.ID), float32(v.Weight)
 		x.LinearW += float32(v.Weight)
 		if v.ID != VarLinear {
 			x.LinearOnly = 0

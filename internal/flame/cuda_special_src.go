@@ -25,7 +25,9 @@ func appendShape(dst []byte, xs []gpuXform, nx int) []byte {
 		x := &xs[i]
 		dst = append(dst, byte(x.LinearOnly), byte(x.HasPost), byte(x.PreBlur+1), byte(x.NVars))
 		if x.LinearOnly == 0 {
-			dst = append(dst, x.IDs[:x.NVars]...)
+			for _, id := range x.IDs[:x.NVars] {
+				dst = append(dst, byte(id), byte(id>>8))
+			}
 		}
 	}
 	return dst
@@ -89,8 +91,12 @@ func writeSpecialXform(b *strings.Builder, i int, x *gpuXform) {
 		if VarID(id) >= VarArch {
 			// A rare variation: its case inlined, where the built-in kernel
 			// calls the one out-of-line function that holds them all.
-			fmt.Fprintf(b, "\tif (f.weights[%d] != 0.f) { const float2 d = pg_flame_var_rare_body(%du, f.weights[%d], s, f.params, rng); px += d.x; py += d.y; } // %s\n",
-				j, id, j, varName(VarID(id)))
+			op := "+=" // shredlin, rays2 and mirror_x replace the sum (gpuReplacesSum)
+			if gpuReplacesSum(VarID(id)) {
+				op = "="
+			}
+			fmt.Fprintf(b, "\tif (f.weights[%d] != 0.f) { const float2 d = pg_flame_var_rare_body(%du, f.weights[%d], s, f.params, rng); px %s d.x; py %s d.y; } // %s\n",
+				j, id, j, op, op, varName(VarID(id)))
 			continue
 		}
 		fmt.Fprintf(b, "\tif (f.weights[%d] != 0.f) pg_flame_var(%du, f.weights[%d], s, f.coefs, f.params, px, py, rng); // %s\n",
@@ -99,10 +105,10 @@ func writeSpecialXform(b *strings.Builder, i int, x *gpuXform) {
 	fmt.Fprintf(b, "\treturn xform_post<%d>(f, make_float2(px, py), x, y);\n}\n\n", post)
 }
 
-// varName names the variation of device id d (gpuDeviceID).
+// varName names the variation of device id d, its CPU id.
 func varName(d VarID) string {
-	if id := gpuCPUVarID(uint8(d)); int(id) < len(VarNames) {
-		return VarNames[id]
+	if int(d) < len(VarNames) {
+		return VarNames[d]
 	}
 	return "?"
 }

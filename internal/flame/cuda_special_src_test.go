@@ -52,7 +52,7 @@ func TestSpecialShape(t *testing.T) {
 		t.Fatal("heavy.flam3 has no non-linear xform")
 	}
 	changes := map[string]func(x *gpuXform){
-		"variation": func(x *gpuXform) { x.IDs[0] = uint8(VarSwirl) ^ x.IDs[0] },
+		"variation": func(x *gpuXform) { x.IDs[0] = uint16(VarSwirl) ^ x.IDs[0] },
 		"post":      func(x *gpuXform) { x.HasPost ^= 1 },
 		"pre_blur":  func(x *gpuXform) { x.PreBlur = 0 },
 	}

@@ -31,18 +31,16 @@ func CUDAIDsHeader() string {
 }
 
 // CUDAPluginIDsHeader renders cuda/flame_ids_plugins.cuh: the plugin
-// variations the kernels have (gpuPlugins, by their device ids:
-// gpuDeviceID) and, per
-// variation, each parameter's index in its block of the plugin slab. Its
-// own file: with flam3's it passed 600 lines.
+// variations the kernels have (gpuPlugins, by their ids, which the device
+// uses as they are) and, per variation, each parameter's index in its block
+// of the plugin slab. Its own file: with flam3's it passed 600 lines.
 func CUDAPluginIDsHeader() string {
 	var b strings.Builder
 	b.WriteString("// Generated from internal/flame/gpu_plugins.go by `go test ./internal/flame -run TestCUDAIDs -update`.\n")
 	b.WriteString("// Do not edit: the Go tables are the source. Included by flame_ids.cuh.\n#pragma once\n\n")
 	b.WriteString("// JWildfire plugin variations on the GPU (cuda/flame_variations_jwf*.cuh).\n")
 	for _, pl := range gpuPlugins {
-		dev, _ := gpuDeviceID(pl.id)
-		fmt.Fprintf(&b, "#define VAR_%s %d\n", gpuVarMacro(pl.id), dev)
+		fmt.Fprintf(&b, "#define VAR_%s %d\n", gpuVarMacro(pl.id), pl.id)
 	}
 	// One enum a variation keeps the header short (a #define a parameter
 	// made it 800 lines); the names are used as constants only.
@@ -64,11 +62,12 @@ func CUDAPluginIDsHeader() string {
 }
 
 // gpuVarMacro is plugin variation id's name in the header: its name in
-// capitals, with _FR after it where that is a flam3 variation's too
-// (Fractorium's Mobius beside flam3's mobius), so no macro is defined twice.
+// capitals, with _FR after it where that is a variation's with a smaller id
+// too (Fractorium's Mobius beside flam3's mobius, Spherical3D beside
+// JWildfire's spherical3D), so no macro is defined twice.
 func gpuVarMacro(id VarID) string {
 	name := strings.ToUpper(VarNames[id])
-	for _, f := range VarNames[:GPUNumVars] {
+	for _, f := range VarNames[:id] {
 		if strings.ToUpper(f) == name {
 			return name + "_FR"
 		}

@@ -59,8 +59,11 @@ func TestCPUOnlyIDsAfterGPURanges(t *testing.T) {
 	if h := CUDAIDsHeader(); strings.Contains(h, "LINEAR3D") || strings.Contains(h, "JULIA3D") {
 		t.Error("flam3's CUDA header names a plugin variation or parameter")
 	}
-	if h := CUDAPluginIDsHeader(); strings.Contains(h, "FARBLUR") {
-		t.Error("the plugin header names a variation the kernels lack")
+	h := CUDAPluginIDsHeader()
+	for id := GPUNumVars; id < NumVars; id++ {
+		if gpuPluginOf(id) == nil && strings.Contains(h, "#define VAR_"+gpuVarMacro(id)+" ") {
+			t.Errorf("the plugin header names %s, which the kernels lack", VarNames[id])
+		}
 	}
 }
 

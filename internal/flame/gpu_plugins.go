@@ -125,8 +125,7 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarWdisc, nil},
 	{VarBiLinear, nil},
 	{VarMcarpet, []ParamID{PMcarpetX, PMcarpetY, PMcarpetTwist, PMcarpetTilt}},
-	// cuda/flame_variations_jwf5.cuh; the last three have CPU ids past 255
-	// (gpuDeviceID).
+	// cuda/flame_variations_jwf5.cuh
 	{VarAsteria, []ParamID{PAsteriaAlpha}},
 	{VarCpow3, []ParamID{PCpow3R, PCpow3D, PCpow3Divisor, PCpow3Spread}},
 	{VarCpow3Wf, []ParamID{PCpow3WfR, PCpow3WfA, PCpow3WfDivisor, PCpow3WfSpread, PCpow3WfDiscreteSpread,
@@ -147,8 +146,7 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarTwoface, nil},
 	{VarChecks, []ParamID{PChecksX, PChecksY, PChecksSize, PChecksRnd}},
 	{VarHypertile, []ParamID{PHypertileP, PHypertileQ, PHypertileN}},
-	// cuda/flame_variations_jwf7.cuh; rose_wf, pTransform and kaleidoscope
-	// by device ids (gpuDeviceID).
+	// cuda/flame_variations_jwf7.cuh
 	{VarHypershift, []ParamID{PHypershiftShift, PHypershiftStretch}},
 	{VarLoonie2, []ParamID{PLoonie2Sides, PLoonie2Star, PLoonie2Circle}},
 	{VarCollideoscope, []ParamID{PCollideoscopeA, PCollideoscopeNum}},
@@ -226,10 +224,43 @@ var gpuPlugins = [...]gpuPlugin{
 	// cuda/flame_variations_3d3.cuh
 	{VarPRose3D, gpuParamRange(PPRose3DL, PPRose3DOffset)},
 	{VarSuperShape3d, gpuParamRange(PSuperShape3dRho, PSuperShape3dToroidmap)},
-	// The last two the GPU xform's byte ids hold (gpuDeviceID: 157 plugin
-	// variations fit beside flam3's 99).
 	{VarCone, gpuParamRange(PConeRadius1, PConeWeight)},
 	{VarFoci3D, nil},
+	// cuda/flame_variations_3d4.cuh: the last variation (or stage) of an
+	// artists' flame each, with 16-bit ids. cubic3D, farblur, rotate_y and
+	// rotate_z read or replace the sum before them (gpuReplacesSum).
+	{VarCubic3D, []ParamID{PCubic3DXpand, PCubic3DStyle}},
+	{VarEnnepers2, []ParamID{PEnnepers2A, PEnnepers2B, PEnnepers2C}},
+	{VarFarblur, gpuParamRange(PFarblurX, PFarblurZOrigin)},
+	{VarHypertile3D, []ParamID{PHypertile3DP, PHypertile3DQ, PHypertile3DN}},
+	{VarInflateZ1, nil},
+	{VarInflateZ4, nil},
+	{VarInflateZ5, nil},
+	{VarInflateZ6, nil},
+	{VarLine, []ParamID{PLineDelta, PLinePhi}},
+	{VarPlaneWf, []ParamID{PPlaneWfPosition, PPlaneWfSize, PPlaneWfAxis}}, // direct_color: the CPU's too (unhonouredParam10)
+	{VarSpherical3DFr, nil},
+	{VarRotateY, nil},
+	{VarRotateZ, nil},
+	{VarSphereblur, []ParamID{PSphereblurPower}},
+	{VarFalloffFr, gpuParamRange(PFalloffFrScatter, PFalloffFrBoxpow)},
+	{VarPyramid, nil},
+	// cuda/flame_variations_jwf10.cuh: 2D ones, stages in the corpus.
+	{VarBlurCircle, nil},
+	{VarPowBlock, gpuParamRange(PPowBlockNumerator, PPowBlockCorrectd)},
+	{VarBcircle, []ParamID{PBcircleScale, PBcircleBorderwidth}},
+	// cuda/flame_variations_3d5.cuh: those that kept flames on the CPU
+	// once the ones above were ported. triangle replaces the sum before it
+	// (gpuReplacesSum).
+	{VarSecq, nil},
+	{VarTanhq, nil},
+	{VarSph3D, []ParamID{PSph3DX, PSph3DY}}, // sph3D_z: unused, as on the CPU
+	{VarSquare3D, nil},
+	{VarWhitneyUmbrella, nil},
+	{VarTriangle, gpuParamRange(PTriangleX1, PTriangleZ3)},
+	{VarHypertile3D2, []ParamID{PHypertile3D2P, PHypertile3D2Q}},
+	{VarSeashell3D, gpuParamRange(PSeashell3DFinalRadius, PSeashell3DNSpirals)},
+	{VarWaveblurWf, gpuParamRange(PWaveblurWfCount, PWaveblurWfDampingZ)}, // direct_color: the CPU's too (unhonouredParam9h)
 }
 
 // gpuCarriesZ reports whether g renders with points that carry z on the
@@ -250,47 +281,6 @@ func gpuCarriesZ(g *Genome) bool {
 	return g.Final != nil && xformUses3D(g.Final)
 }
 
-// gpuDeviceID is plugin variation id's number on the device, in the GPU
-// xform's byte ids and the plugin slab's header: its CPU id where that is
-// below 256, else the next free number counting down from 255 (free: no
-// ported variation's CPU id), in gpuPlugins order. A flam3 id is its own.
-// It reports false for an id the kernels lack or one no number is left for.
-func gpuDeviceID(id VarID) (uint8, bool) {
-	if id < GPUNumVars {
-		return uint8(id), true
-	}
-	if id < 256 {
-		return uint8(id), gpuPluginOf(id) != nil
-	}
-	next := 255
-	for i := range gpuPlugins {
-		if gpuPlugins[i].id < 256 {
-			continue
-		}
-		for next >= int(GPUNumVars) && gpuPluginOf(VarID(next)) != nil {
-			next--
-		}
-		if next < int(GPUNumVars) {
-			return 0, false
-		}
-		if gpuPlugins[i].id == id {
-			return uint8(next), true
-		}
-		next--
-	}
-	return 0, false
-}
-
-// gpuCPUVarID is the variation whose device id is d (gpuDeviceID's inverse).
-func gpuCPUVarID(d uint8) VarID {
-	for i := range gpuPlugins {
-		if dev, _ := gpuDeviceID(gpuPlugins[i].id); dev == d && VarID(d) >= GPUNumVars {
-			return gpuPlugins[i].id
-		}
-	}
-	return VarID(d)
-}
-
 // gpuParamRange is the parameters first..last in ParamID order.
 func gpuParamRange(first, last ParamID) []ParamID {
 	var out []ParamID
@@ -300,23 +290,31 @@ func gpuParamRange(first, last ParamID) []ParamID {
 	return out
 }
 
+// gpuReplacesSum reports whether ported variation id replaces (a coordinate
+// of) the sum before it on the CPU: the device clears it before adding the
+// variation's (cuda/flame_variations.cuh's pg_jwf_replaces for the 2D
+// ones, flame_variations_3d.cuh's pg_flame_replaces3 for the others; a
+// kernel compiled for a genome's xforms, specialSource, assigns). cubic3D
+// also reads it, as farblur does: pg_flame_apply_vars3 hands it to them.
+func gpuReplacesSum(id VarID) bool {
+	switch id {
+	case VarShredlin, VarRays2, VarMirrorX, VarTriangle, VarRotateY, VarRotateZ, VarCubic3D:
+		return true
+	}
+	return false
+}
+
 // gpuPluginRefused names a ported variation of x whose parameters ask for
-// what the device code cannot do, or is "": synth's mode 1005, shredlin,
-// rays2 and mirror_x replace the sum of the variations before them, and the
-// device functions only add.
+// what the device code cannot do, or is "": synth's mode 1005 after
+// another variation (it replaces the sum there).
 func gpuPluginRefused(x *Xform) string {
 	before := false
 	for _, v := range x.Vars {
 		if v.Weight == 0 {
 			continue
 		}
-		if before {
-			switch {
-			case v.ID == VarSynth && ftoi(x.Params[PSynthMode]) == 1005:
-				return "synth (mode 1005 after another variation)"
-			case v.ID == VarShredlin, v.ID == VarRays2, v.ID == VarMirrorX:
-				return VarNames[v.ID] + " (after another variation)"
-			}
+		if before && v.ID == VarSynth && ftoi(x.Params[PSynthMode]) == 1005 {
+			return "synth (mode 1005 after another variation)"
 		}
 		before = true
 	}
@@ -344,8 +342,8 @@ func gpuPluginOf(id VarID) *gpuPlugin {
 
 // gpuPluginPack lays out the plugin parameters of x's ported variations in
 // slab, as the device's pg_jwf_params reads them: first one header entry per
-// distinct variation with a weight, its device id (gpuDeviceID) | offset<<8
-// as a float (exact: below 2^24), then each variation's parameters at its
+// distinct variation with a weight, its id | offset<<16 as a float (exact:
+// below 2^24, as offsets stay below gpuPluginSlab), then each variation's parameters at its
 // offset from the slab's start, in its gpuPlugin order. A variation met
 // twice shares its parameters, as on the CPU. It reports false, and the
 // name of the variation that did not fit, when they need more than the slab.
@@ -365,8 +363,7 @@ func gpuPluginPack(x *Xform, slab []float32) (string, bool) {
 	}
 	off := len(used)
 	for k, pl := range used {
-		dev, _ := gpuDeviceID(pl.id)
-		slab[k] = float32(int(dev) | off<<8)
+		slab[k] = float32(int(pl.id) | off<<16)
 		for j, id := range pl.params {
 			slab[off+j] = gpuFloat(x.Params[id])
 		}
@@ -375,10 +372,11 @@ func gpuPluginPack(x *Xform, slab []float32) (string, bool) {
 	return "", true
 }
 
-// gpuHasVar reports whether the kernels have variation id.
+// gpuHasVar reports whether the kernels have variation id. The device
+// knows a variation by its CPU id (the GPU xform's ids are 16 bits, as VarID
+// is), in the xform's ids and the plugin slab's header alike.
 func gpuHasVar(id VarID) bool {
-	_, ok := gpuDeviceID(id)
-	return ok
+	return id < GPUNumVars || gpuPluginOf(id) != nil
 }
 
 // zStaysZero reports whether g's points keep z = 0 on the CPU, so that its

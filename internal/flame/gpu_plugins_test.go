@@ -29,7 +29,7 @@ func TestGPUInputsPluginGenome(t *testing.T) {
 	// bwraps7 alone in xform 1: one header entry, then its parameters.
 	slab := xs[1].Params[GPUNumParams:]
 	k := slices.Index(gpuPluginOf(VarBwraps7).params, PBwraps7Cellsize)
-	if h := int(slab[0]); h&255 != int(VarBwraps7) || h>>8 != 1 {
+	if h := int(slab[0]); h&0xffff != int(VarBwraps7) || h>>16 != 1 {
 		t.Errorf("slab header %v, want bwraps7 at offset 1", slab[0])
 	}
 	if got := slab[1+k]; got != 0.6 {
@@ -69,8 +69,8 @@ func TestGPUZeroZMapping(t *testing.T) {
 			t.Errorf("%s: ported variations must be known to gpuHasVar", VarNames[pl.id])
 		}
 	}
-	if gpuHasVar(VarFarblur) || gpuHasVar(VarPlaneWf) {
-		t.Error("gpuHasVar admits a variation the kernels lack")
+	if gpuHasVar(VarFlatten) { // gpuXform.Flatten, no device id
+		t.Error("gpuHasVar admits flatten, which the kernels have no id for")
 	}
 }
 
@@ -90,7 +90,7 @@ func TestGPUPluginPack(t *testing.T) {
 		t.Fatalf("refused %s", name)
 	}
 	jul := gpuPluginOf(VarJulian2).params
-	want := []float32{float32(int(VarSineblur) | 2<<8), float32(int(VarJulian2) | 3<<8), 1.25}
+	want := []float32{float32(int(VarSineblur) | 2<<16), float32(int(VarJulian2) | 3<<16), 1.25}
 	for _, id := range jul {
 		want = append(want, gpuFloat(x.Params[id]))
 	}
@@ -103,9 +103,6 @@ func TestGPUPluginPack(t *testing.T) {
 	need := 0
 	var vars []VarTerm
 	for _, pl := range gpuPlugins {
-		if pl.id == VarShredlin || pl.id == VarRays2 || pl.id == VarMirrorX { // refused after another variation (gpuPluginRefused)
-			continue
-		}
 		vars = append(vars, VarTerm{ID: pl.id, Weight: 1})
 		need += 1 + len(pl.params)
 	}
@@ -154,13 +151,13 @@ func TestGPUPluginRefusedSynth1005(t *testing.T) {
 // NVRTC kernel compiled with PG_FLAME_PLUGINS); flam3's keep the flame
 // family's, which lacks the plugin code.
 func TestGPUUsesPluginsPicksKernel(t *testing.T) {
-	flam3 := []gpuXform{{NVars: 2, IDs: [gpuMaxVars]uint8{uint8(VarLinear), uint8(VarMobius)}}}
-	plug := []gpuXform{flam3[0], {NVars: 1, IDs: [gpuMaxVars]uint8{uint8(VarSynth)}}}
+	flam3 := []gpuXform{{NVars: 2, IDs: [gpuMaxVars]uint16{uint16(VarLinear), uint16(VarMobius)}}}
+	plug := []gpuXform{flam3[0], {NVars: 1, IDs: [gpuMaxVars]uint16{uint16(VarSynth)}}}
 	if gpuUsesPlugins(flam3) || !gpuUsesPlugins(plug) {
 		t.Fatalf("gpuUsesPlugins: flam3 %v, plugin %v", gpuUsesPlugins(flam3), gpuUsesPlugins(plug))
 	}
 	// An id past NVars is not one of the xform's variations.
-	stale := []gpuXform{{NVars: 1, IDs: [gpuMaxVars]uint8{uint8(VarLinear), uint8(VarSynth)}}}
+	stale := []gpuXform{{NVars: 1, IDs: [gpuMaxVars]uint16{uint16(VarLinear), uint16(VarSynth)}}}
 	if gpuUsesPlugins(stale) {
 		t.Error("gpuUsesPlugins read past NVars")
 	}
@@ -180,7 +177,7 @@ func TestGPUInputsPlugins2(t *testing.T) {
 	// xform 1: waves2b then nBlur, in VarID order; nBlur's ratioStripes.
 	slab := xs[1].Params[GPUNumParams:]
 	nw := len(gpuPluginOf(VarWaves2b).params)
-	want := []float32{float32(int(VarWaves2b) | 2<<8), float32(int(VarNBlur) | (2+nw)<<8)}
+	want := []float32{float32(int(VarWaves2b) | 2<<16), float32(int(VarNBlur) | (2+nw)<<16)}
 	if !slices.Equal(slab[:2], want) {
 		t.Fatalf("xform 1 header %v, want %v", slab[:2], want)
 	}

@@ -92,7 +92,7 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 			if v.ID == VarPreBlur && float32(v.Weight) != 0 && gx.PreBlur < 0 {
 				gx.PreBlur = int32(i)
 			}
-			gx.IDs[i], _ = gpuDeviceID(v.ID) // pluginVarZ has refused any id the kernels lack
+			gx.IDs[i] = uint16(v.ID) // pluginVarZ has refused any id the kernels lack
 			gx.Weights[i] = float32(v.Weight)
 			if v.ID != VarLinear {
 				gx.LinearOnly = 0

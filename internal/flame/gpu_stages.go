@@ -24,7 +24,7 @@ func gpuStageTerms(gx *gpuXform, x *Xform, nvars int, name string) ([]VarTerm, e
 			return nil, fmt.Errorf("flame %q: an xform with %d variations and stage terms, the GPU backend takes at most %d",
 				name, nvars+len(x.Stages), gpuMaxVars)
 		}
-		gx.IDs[i], _ = gpuDeviceID(t.ID)
+		gx.IDs[i] = uint16(t.ID)
 		gx.Weights[i] = float32(t.Weight)
 		if t.Post {
 			gx.StagePost |= 1 << k

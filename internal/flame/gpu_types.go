@@ -29,7 +29,7 @@ type gpuXform struct {
 	Stages    int32
 	StagePost uint32
 	Weights   [gpuMaxVars]float32
-	IDs       [gpuMaxVars]uint8
+	IDs       [gpuMaxVars]uint16    // VarIDs: a variation's device id is its CPU id
 	Params    [gpuNumParams]float32 // flam3's, then the plugin slab (gpuPluginPack)
 }
 

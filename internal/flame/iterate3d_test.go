@@ -71,30 +71,34 @@ func TestApplyXform3DZ(t *testing.T) {
 
 func near12(a, b float64) bool { d := a - b; return d < 1e-12 && d > -1e-12 }
 
-// The kernels have flam3's variations only: the GPU inputs refuse a plugin
-// variation by name rather than drop it.
+// The GPU inputs refuse an xform the kernels cannot run (here synth in
+// mode 1005 after another variation: it replaces the sum, which its device
+// code does not) by name rather than drop the variation.
 func TestGPUInputsRefusePluginVars(t *testing.T) {
 	g := DefaultGenome()
 	x := newXform(0)
 	x.Weight = 1
-	x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: VarFarblur, Weight: 0.5}}
+	x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: VarSynth, Weight: 0.5}}
+	x.Params[PSynthMode] = 1005
 	g.Xforms = []Xform{x}
 	p, err := newPlan(&g, Options{Width: 16, Height: 16})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = p.gpuInputs(p.chaosGame(1))
-	if err == nil || !strings.Contains(err.Error(), "farblur") {
-		t.Fatalf("err = %v, want one naming farblur", err)
+	if err == nil || !strings.Contains(err.Error(), "synth") {
+		t.Fatalf("err = %v, want one naming synth", err)
 	}
 	if !genomeUsesPluginVars(&g) {
 		t.Error("genomeUsesPluginVars = false")
 	}
 }
 
-// The GPU xform has no room for the CPU-only variations: flatten (a no-op
-// where z stays 0) and zero-weight plugin terms are dropped, so such an xform goes
-// up exactly as the same xform without them (same IDs, linear_only, params).
+// The GPU xform has no id for flatten (a no-op where z stays 0; the flame3d
+// family takes it as gpuXform.Flatten): it is dropped, so such an xform goes
+// up exactly as the same xform without it (same IDs, linear_only, params).
+// flatten is the only variation the kernels lack since 3d5's ports, so
+// gpuVarTerms' dropping of zero-weight terms they lack has no other subject.
 func TestGPUInputsDropCPUOnlyTerms(t *testing.T) {
 	gpuOf := func(vars ...VarTerm) gpuXform {
 		t.Helper()
@@ -115,9 +119,9 @@ func TestGPUInputsDropCPUOnlyTerms(t *testing.T) {
 		return xs[0]
 	}
 	want := gpuOf(VarTerm{ID: VarLinear, Weight: 1})
-	got := gpuOf(VarTerm{ID: VarLinear, Weight: 1}, VarTerm{ID: VarFlatten, Weight: 1}, VarTerm{ID: VarFarblur})
+	got := gpuOf(VarTerm{ID: VarLinear, Weight: 1}, VarTerm{ID: VarFlatten, Weight: 1})
 	if got != want {
-		t.Errorf("GPU xform with flatten and a zero-weight farblur:\n%+v\nwant\n%+v", got, want)
+		t.Errorf("GPU xform with flatten:\n%+v\nwant\n%+v", got, want)
 	}
 	if got.NVars != 1 || got.LinearOnly != 1 {
 		t.Errorf("NVars = %d, LinearOnly = %d, want 1, 1", got.NVars, got.LinearOnly)

@@ -45,6 +45,9 @@ func TestArtistsCorpusGPU(t *testing.T) {
 				for _, s := range x.Stages {
 					if s.Weight != 0 {
 						n++
+						if gpuHasVar(s.ID) { // the flame3d family runs it (gpuStageTerms)
+							onGPU++
+						}
 					}
 				}
 				for _, v := range x.Vars {

@@ -72,6 +72,7 @@ func vt3Params2(p *Params) {
 		p[id] = u(0.3, 2)
 	}
 	p[PConeWeight] = u(0, 5)
+	vt3Params4(p) // variations3d4_cuda_test.go
 }
 
 // vt3BranchCases run each mode of the 3d2 variations (random sets reach

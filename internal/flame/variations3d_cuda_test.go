@@ -97,7 +97,7 @@ func vt3Cases() []vt3Case {
 			cases = append(cases, vt3Case{fmt.Sprintf("%s/%c", VarNames[id], 'a'+run), x, vt3PointsFor(id, r),
 				rng.Hash64(0x3d1, uint64(id)<<8|uint64(run))})
 		}
-		o := partners[r.IntN(len(partners))]
+		o := partners[r.IntN(len(partners))] // before it (sortVars): those that read or replace the sum see one
 		vars := []VarTerm{{ID: id, Weight: vtRandWeight(r)}, {ID: o, Weight: vtRandWeight(r)}}
 		sortVars(vars)
 		x = vtXform(vars...)
@@ -107,7 +107,8 @@ func vt3Cases() []vt3Case {
 			rng.Hash64(0x3d2, uint64(id))})
 	}
 	cases = append(cases, vt3StageCases(r)...)
-	return append(cases, vt3BranchCases(r)...)
+	cases = append(cases, vt3BranchCases(r)...)
+	return append(cases, vt3BranchCases4(r)...)
 }
 
 // vt3StageCases put Fractorium's pre_ and post_ stage terms around regular
@@ -117,7 +118,7 @@ func vt3StageCases(r *rand.Rand) []vt3Case {
 	pre := func(id VarID, w float64) StageTerm { return StageTerm{ID: id, Weight: w} }
 	post := func(id VarID, w float64) StageTerm { return StageTerm{Post: true, ID: id, Weight: w} }
 	var cases []vt3Case
-	for i, c := range []struct {
+	stageCases := []struct {
 		vars   []VarTerm
 		stages []StageTerm
 	}{
@@ -141,7 +142,8 @@ func vt3StageCases(r *rand.Rand) []vt3Case {
 		{[]VarTerm{{VarSpherical, 0.5}, {VarLinear3D, 0.5}}, []StageTerm{post(VarTrig, 1)}},
 		{[]VarTerm{{VarJulia, 1}}, []StageTerm{pre(VarBTransform, 0.8)}},
 		{[]VarTerm{{VarJulia3D, 0.7}}, []StageTerm{pre(VarFoci3D, 0.9), post(VarFoci3D, 0.5)}}, // foci_3D at z = 0 and not
-	} {
+	}
+	for i, c := range append(stageCases, vt3StageCases4()...) {
 		x := vtXform(c.vars...)
 		x.Stages = c.stages
 		x.Params = vt3Params(r)
@@ -195,7 +197,7 @@ func vt3Compare(t *testing.T, c vt3Case, got []float32) {
 // vt3Inputs are a case's device ids and weights (its stage terms after its
 // variations, as gpuStageTerms lays them out), stage count and post mask,
 // coefficients and parameters.
-func vt3Inputs(t *testing.T, c vt3Case) ([]uint8, []float32, int32, uint32, []float32, []float32) {
+func vt3Inputs(t *testing.T, c vt3Case) ([]uint16, []float32, int32, uint32, []float32, []float32) {
 	x := c.x
 	Precalc(&x)
 	var gx gpuXform
@@ -204,14 +206,13 @@ func vt3Inputs(t *testing.T, c vt3Case) ([]uint8, []float32, int32, uint32, []fl
 		t.Fatal(err)
 	}
 	terms := append(append([]VarTerm(nil), x.Vars...), stages...)
-	ids := make([]uint8, len(terms))
+	ids := make([]uint16, len(terms))
 	ws := make([]float32, len(terms))
 	for i, v := range terms {
-		d, ok := gpuDeviceID(v.ID)
-		if !ok {
-			t.Fatalf("%s: no device id for %s", c.name, VarNames[v.ID])
+		if !gpuHasVar(v.ID) {
+			t.Fatalf("%s: the kernels lack %s", c.name, VarNames[v.ID])
 		}
-		ids[i], ws[i] = d, float32(v.Weight)
+		ids[i], ws[i] = uint16(v.ID), float32(v.Weight)
 	}
 	coefs := make([]float32, 6)
 	for i, v := range x.Coefs {
@@ -334,7 +335,7 @@ static uint32_t bitsf(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 int main() {
 	static char line[1 << 16];
 	float params[NUM_PARAMS] = {0}, weights[32] = {0}, coefs[6] = {0};
-	unsigned char ids[32] = {0};
+	uint16_t ids[32] = {0};
 	int n = 0, ns = 0;
 	unsigned post = 0;
 	while (fgets(line, sizeof line, stdin)) {
@@ -345,7 +346,7 @@ int main() {
 			ns = atoi(strtok(nullptr, " \n"));
 			post = (unsigned)strtoul(strtok(nullptr, " \n"), nullptr, 10);
 			for (int i = 0; i < n + ns; i++) {
-				ids[i] = (unsigned char)atoi(strtok(nullptr, " \n"));
+				ids[i] = (uint16_t)atoi(strtok(nullptr, " \n"));
 				weights[i] = fbits(strtok(nullptr, " \n"));
 			}
 			for (int i = 0; i < 6; i++) coefs[i] = fbits(strtok(nullptr, " \n"));

@@ -170,13 +170,10 @@ func vtRun(t *testing.T, dev *gpu.Device, fn gpu.Func[vartestArgs], c vtCase) vt
 	x := c.x
 	Precalc(&x)
 	n := len(c.in) / 2
-	ids := make([]uint8, len(x.Vars))
+	ids := make([]uint16, len(x.Vars))
 	ws := make([]float32, len(x.Vars))
 	for i, v := range x.Vars {
-		ids[i], ws[i] = uint8(v.ID), float32(v.Weight)
-		if d, ok := gpuDeviceID(v.ID); ok { // plugin ids past 255 have device ids of their own
-			ids[i] = d
-		}
+		ids[i], ws[i] = uint16(v.ID), float32(v.Weight)
 	}
 	coefs := make([]float32, 6)
 	for i, v := range x.Coefs {
@@ -214,7 +211,7 @@ func vtRun(t *testing.T, dev *gpu.Device, fn gpu.Func[vartestArgs], c vtCase) vt
 	return res
 }
 
-func vtLaunch(t *testing.T, dev *gpu.Device, fn gpu.Func[vartestArgs], in []float32, ids []uint8, ws, coefs, params []float32,
+func vtLaunch(t *testing.T, dev *gpu.Device, fn gpu.Func[vartestArgs], in []float32, ids []uint16, ws, coefs, params []float32,
 	seed uint64) []float32 {
 	t.Helper()
 	n := len(in) / 2

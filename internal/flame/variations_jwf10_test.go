@@ -285,27 +285,31 @@ func TestJWF10PostTrigParse(t *testing.T) {
 	}
 }
 
-// The kernels lack plane_wf and farblur (the others of this file are
-// ported: gpu_plugins.go): a genome using one renders on the CPU whole
-// (--device auto), the refusing name reported.
-func TestJWF10CPUOnly(t *testing.T) {
-	for _, id := range []VarID{VarPlaneWf, VarFarblur} {
+// plane_wf and farblur are on the GPU (flame_variations_3d4.cuh), anywhere
+// in their xform (farblur is handed the sum before it) and as stages.
+func TestJWF10GPU(t *testing.T) {
+	for _, c := range []struct {
+		vars []VarTerm
+		want string
+	}{
+		{[]VarTerm{{ID: VarLinear, Weight: 1}, {ID: VarPlaneWf, Weight: 0.5}}, ""},
+		{[]VarTerm{{ID: VarFarblur, Weight: 0.5}}, ""},
+		{[]VarTerm{{ID: VarLinear, Weight: 0}, {ID: VarFarblur, Weight: 0.5}}, ""},
+		{[]VarTerm{{ID: VarLinear, Weight: 1}, {ID: VarFarblur, Weight: 0.5}}, ""},
+	} {
 		x := newXform(0)
-		x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}, {ID: id, Weight: 0.5}}
-		g := &Genome{Xforms: []Xform{x}}
-		if name, ok := pluginVar(&g.Xforms[0]); !ok || name != VarNames[id] || !genomeUsesPluginVars(g) {
-			t.Errorf("%s: pluginVar %q %v, genomeUsesPluginVars %v", VarNames[id], name, ok, genomeUsesPluginVars(g))
+		x.Vars = c.vars
+		if name, ok := pluginVar(&x); name != c.want || ok != (c.want != "") {
+			t.Errorf("%v: pluginVar %q %v, want %q", c.vars, name, ok, c.want)
 		}
 	}
 	x := newXform(0)
 	x.Vars = []VarTerm{{ID: VarLinear, Weight: 1}}
-	x.Stages = []StageTerm{{Post: true, ID: VarPlaneWf, Weight: 1}}
-	if name, ok := pluginVar(&x); !ok || name != "post_plane_wf" {
-		t.Errorf("post_plane_wf stage: pluginVar %q %v", name, ok)
-	}
-	x.Stages = []StageTerm{{Post: true, ID: VarTrig, Weight: 1}}
-	if name, ok := pluginVar(&x); ok {
-		t.Errorf("post_trig stage refused (%q): the kernels have trig", name)
+	for _, id := range []VarID{VarPlaneWf, VarFarblur, VarTrig} {
+		x.Stages = []StageTerm{{Post: true, ID: id, Weight: 1}}
+		if name, ok := pluginVar(&x); ok {
+			t.Errorf("post_%s stage refused (%q): the kernels have it", VarNames[id], name)
+		}
 	}
 }
 

@@ -121,6 +121,7 @@ func vtRandJwf4Params(p *Params) {
 			draw(f+k, vtRange{lo: 0.3, hi: 3, signed: true})
 		}
 	}
+	vtRandParams10(p) // variations3d4_cuda_test.go
 }
 
 // vtJwf4BranchCases set the branches random parameters miss: bwraps with

@@ -278,12 +278,6 @@ func TestCUDAPluginVariationsMixedMatchCPU(t *testing.T) {
 	vtCheck(t, dev, fn, vtPluginMixedCases())
 }
 
-// vtReplacesSum are the ported variations that replace the sum before them
-// on the CPU: the GPU takes them first in their xform only
-// (gpuPluginRefused), so their mixed runs put them first and no other
-// run takes them as a partner.
-var vtReplacesSum = map[VarID]bool{VarShredlin: true, VarRays2: true, VarMirrorX: true}
-
 // vtPluginMixedCases are TestCUDAPluginVariationsMixedMatchCPU's runs.
 func vtPluginMixedCases() []vtCase {
 	r := rand.New(rand.NewPCG(9, 10))
@@ -294,7 +288,7 @@ func vtPluginMixedCases() []vtCase {
 		}
 	}
 	for _, pl := range gpuPlugins {
-		if !vtReplacesSum[pl.id] && !uses3D(pl.id) {
+		if !uses3D(pl.id) {
 			pool = append(pool, pl.id)
 		}
 	}
@@ -315,9 +309,6 @@ func vtPluginMixedCases() []vtCase {
 				need = 1 + len(op.params)
 			}
 			if used[o] || need > room { // partners whose parameters fit the slab beside it
-				continue
-			}
-			if vtReplacesSum[id] && o < id { // it must come first (sortVars) to be on the GPU
 				continue
 			}
 			used[o] = true

@@ -67,7 +67,7 @@ static uint32_t bitsf(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 int main() {
 	static char line[1 << 16];
 	float params[NUM_PARAMS] = {0}, weights[32] = {0}, coefs[6] = {0};
-	unsigned char ids[32] = {0};
+	uint16_t ids[32] = {0};
 	int n = 0;
 	while (fgets(line, sizeof line, stdin)) {
 		char *tok = strtok(line, " \n");
@@ -75,7 +75,7 @@ int main() {
 		if (tok[0] == 'C') {
 			n = atoi(strtok(nullptr, " \n"));
 			for (int i = 0; i < n; i++) {
-				ids[i] = (unsigned char)atoi(strtok(nullptr, " \n"));
+				ids[i] = (uint16_t)atoi(strtok(nullptr, " \n"));
 				weights[i] = fbits(strtok(nullptr, " \n"));
 			}
 			for (int i = 0; i < 6; i++) coefs[i] = fbits(strtok(nullptr, " \n"));
@@ -111,11 +111,10 @@ func TestPluginVariationsHostTwin(t *testing.T) {
 		Precalc(&x)
 		fmt.Fprintf(&in, "C %d", len(x.Vars))
 		for _, v := range x.Vars {
-			dev, ok := gpuDeviceID(v.ID)
-			if !ok {
-				t.Fatalf("%s: no device id for %s", c.name, VarNames[v.ID])
+			if !gpuHasVar(v.ID) {
+				t.Fatalf("%s: the kernels lack %s", c.name, VarNames[v.ID])
 			}
-			fmt.Fprintf(&in, " %d %x", dev, math.Float32bits(float32(v.Weight)))
+			fmt.Fprintf(&in, " %d %x", v.ID, math.Float32bits(float32(v.Weight)))
 		}
 		for _, v := range x.Coefs {
 			fmt.Fprintf(&in, " %x", math.Float32bits(float32(v)))

@@ -63,6 +63,53 @@ func each(ctx context.Context, workers, n int, fn func(i int) error) error {
 	return ctx.Err()
 }
 
+// eachOrdered is each with a sequential tail: then(i) runs on the calling
+// goroutine in order of i, each as soon as fn(i) has returned, so that the
+// tail (writing the formatted chunks) overlaps the parallel work instead of
+// waiting for all of it. The first failure of fn or then is returned.
+func eachOrdered(ctx context.Context, workers, n int, fn, then func(i int) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make([]chan error, n)
+	for i := range done {
+		done[i] = make(chan error, 1)
+	}
+	finished := make(chan error, 1)
+	go func() {
+		finished <- each(ctx, workers, n, func(i int) error {
+			err := fn(i)
+			done[i] <- err
+			return err
+		})
+	}()
+	var err error
+	for i := 0; i < n && err == nil; i++ {
+		select {
+		case err = <-done[i]:
+		case werr := <-finished: // the workers stopped: fn(i) ran or never will
+			finished <- werr
+			select {
+			case err = <-done[i]:
+			default:
+				err = werr
+				if err == nil {
+					err = ctx.Err()
+				}
+			}
+		}
+		if err == nil {
+			err = then(i)
+		}
+	}
+	if err != nil {
+		cancel() // stop handing out work; the workers finish what they hold
+	}
+	if werr := <-finished; err == nil {
+		err = werr
+	}
+	return err
+}
+
 // ticker tells Options.Progress about finished elements, serialized.
 type ticker struct {
 	mu    sync.Mutex

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -34,17 +33,7 @@ func jwfFilterCases() [][3]string {
 // sharpening/adaptive class and every coefficient with procgen's. It skips
 // without the harness or java.
 func TestJWildfireFilterReference(t *testing.T) {
-	dir := os.Getenv("PROCGEN_JWF_HARNESS")
-	if dir == "" {
-		t.Skip("PROCGEN_JWF_HARNESS unset: build the reference with scripts/jwf-filter-harness.sh")
-	}
-	if _, err := os.Stat(dir + "/JwfFilterHarness.class"); err != nil {
-		t.Skipf("no filter harness in %s (scripts/jwf-filter-harness.sh builds it): %v", dir, err)
-	}
-	java, err := exec.LookPath("java")
-	if err != nil {
-		t.Skip("java not on PATH")
-	}
+	dir, java := jwfHarness(t, "JwfFilterHarness", "scripts/jwf-filter-harness.sh")
 	cases := jwfFilterCases()
 	var in bytes.Buffer
 	for _, c := range cases {

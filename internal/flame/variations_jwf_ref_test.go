@@ -84,6 +84,25 @@ type jwfTerm struct {
 }
 
 // jwfCases are the variations (alone, with parameters, and in sums) that
+// jwfHarness is the JWildfire reference build PROCGEN_JWF_HARNESS names,
+// which must hold class (script builds it), and java; without either the
+// test skips.
+func jwfHarness(t *testing.T, class, script string) (dir, java string) {
+	t.Helper()
+	dir = os.Getenv("PROCGEN_JWF_HARNESS")
+	if dir == "" {
+		t.Skip("PROCGEN_JWF_HARNESS unset: build the reference with " + script)
+	}
+	if _, err := os.Stat(dir + "/" + class + ".class"); err != nil {
+		t.Skipf("no %s in %s (%s builds it): %v", class, dir, script, err)
+	}
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("java not on PATH")
+	}
+	return dir, java
+}
+
 // TestJWildfireReference maps through both procgen and JWildfire.
 func jwfCases() [][]jwfTerm {
 	cs := [][]jwfTerm{
@@ -235,17 +254,7 @@ func jwfCases() [][]jwfTerm {
 // builds them; PROCGEN_JWF_HARNESS names the build), with the same random
 // draws, and compares. It skips without the harness or java.
 func TestJWildfireReference(t *testing.T) {
-	dir := os.Getenv("PROCGEN_JWF_HARNESS")
-	if dir == "" {
-		t.Skip("PROCGEN_JWF_HARNESS unset: build the reference with scripts/jwf-harness.sh")
-	}
-	if _, err := os.Stat(dir + "/JwfHarness.class"); err != nil {
-		t.Skipf("no harness in %s: %v", dir, err)
-	}
-	java, err := exec.LookPath("java")
-	if err != nil {
-		t.Skip("java not on PATH")
-	}
+	dir, java := jwfHarness(t, "JwfHarness", "scripts/jwf-harness.sh")
 	points := [][3]float64{{0.3, -0.7, 0.2}, {-1.4, 0.25, -0.9}, {0.05, 0.9, 1.7}, {2.2, 1.3, 0}, {-0.6, -0.45, 0.35}}
 	type want struct {
 		x, y, z float64

@@ -22,6 +22,30 @@ func TestKernelSignatures(t *testing.T) {
 	kerneltest.Check(t, "internal/rules/lifepack", []gpu.KernelDecl{stepKernel, lifeKernel, popKernel}, nil)
 }
 
+// runBoth runs p on n states generated with seed, with o, on the CPU and
+// on the packed engine, which must take the run: the CPU's result and the
+// packed one's. Final boards that differ are an error.
+func runBoth(t *testing.T, dev *gpu.Device, p *rules.Program, rule Rule, b Board, n int, seed uint64, o rules.Options) (want, got *rules.Result) {
+	t.Helper()
+	st := rules.Generate(p, n, seed)
+	gst := &rules.States{N: st.N, Words: st.Words, Data: slices.Clone(st.Data)}
+	want, err := rules.CPU{}.Run(context.Background(), p, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = NewEngine(dev, rule, b, rules.CPU{}).Run(context.Background(), p, gst, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Kernel != "packed" {
+		t.Fatalf("kernel %q (%s), want packed", got.Kernel, got.KernelNote)
+	}
+	if !slices.Equal(gst.Data, st.Data) {
+		t.Error("final boards differ")
+	}
+	return want, got
+}
+
 // TestCUDAPackedMatchesCPU: the packed engine gives the rules engine's CPU
 // results for every twin case, many small states at once (warps that span
 // states), boards of several thousand words a row, and --until-fixpoint.
@@ -48,23 +72,8 @@ func TestCUDAPackedMatchesCPU(t *testing.T) {
 	for _, r := range runs {
 		t.Run(fmt.Sprintf("%s%d,%d_n%d_t%d", r.c.notation, r.c.w, r.c.h, r.n, r.steps), func(t *testing.T) {
 			p, rule, b := program(t, r.c)
-			st := rules.Generate(p, r.n, 11)
-			gst := &rules.States{N: st.N, Words: st.Words, Data: slices.Clone(st.Data)}
 			o := rules.Options{Steps: r.steps, UntilFixpoint: r.fixpoint, NoFiredPerStep: r.noPerStep}
-			want, err := rules.CPU{}.Run(context.Background(), p, st, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := NewEngine(dev, rule, b, rules.CPU{}).Run(context.Background(), p, gst, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Kernel != "packed" {
-				t.Fatalf("kernel %q (%s), want packed", got.Kernel, got.KernelNote)
-			}
-			if !slices.Equal(gst.Data, st.Data) {
-				t.Error("final boards differ")
-			}
+			want, got := runBoth(t, dev, p, rule, b, r.n, 11, o)
 			if got.Steps != want.Steps || got.FixpointReached != want.FixpointReached {
 				t.Errorf("steps %d, fixpoint %v; want %d, %v", got.Steps, got.FixpointReached, want.Steps, want.FixpointReached)
 			}
@@ -110,20 +119,8 @@ func TestCUDAPackedRecordMatchesCPU(t *testing.T) {
 				}
 				obs = append(obs, ob)
 			}
-			st := rules.Generate(p, r.n, 3)
-			gst := &rules.States{N: st.N, Words: st.Words, Data: slices.Clone(st.Data)}
 			o := rules.Options{Steps: r.steps, UntilFixpoint: r.fixpoint, Record: obs}
-			want, err := rules.CPU{}.Run(context.Background(), p, st, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := NewEngine(dev, rule, b, rules.CPU{}).Run(context.Background(), p, gst, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Kernel != "packed" {
-				t.Fatalf("kernel %q (%s), want packed", got.Kernel, got.KernelNote)
-			}
+			want, got := runBoth(t, dev, p, rule, b, r.n, 3, o)
 			if got.Steps != want.Steps || len(got.Records) != len(want.Records) {
 				t.Fatalf("%d steps, %d rows; want %d, %d", got.Steps, len(got.Records), want.Steps, len(want.Records))
 			}
@@ -131,9 +128,6 @@ func TestCUDAPackedRecordMatchesCPU(t *testing.T) {
 				if !slices.Equal(got.Records[s], want.Records[s]) {
 					t.Fatalf("step %d: %+v, want %+v", s, got.Records[s], want.Records[s])
 				}
-			}
-			if !slices.Equal(gst.Data, st.Data) {
-				t.Error("final boards differ")
 			}
 		})
 	}

@@ -143,8 +143,20 @@ func (tp *toneParams) tone(t [4]float64) [4]float64 {
 		} else {
 			a = 0
 		}
-		out[ch] = min(max(a, 0), 255)
+		out[ch] = clamp255(a)
 	}
 	out[3] = alpha
 	return out
+}
+
+// clamp255 is the device's fminf(fmaxf(a, 0), 255): NaN, which a negative
+// filtered channel (a kernel with negative lobes: mitchell, JWildfire's
+// MITCHELL_SMOOTH) raised to a fractional power makes where vibrancy is
+// not 1, becomes 0, as on the GPU and in flam3's 8-bit output, rather than
+// a NaN pixel in a float image.
+func clamp255(a float64) float64 {
+	if !(a > 0) {
+		return 0
+	}
+	return min(a, 255)
 }

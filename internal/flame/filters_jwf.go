@@ -61,14 +61,7 @@ var FilterKernelNames = map[string]FilterKernelType{
 }
 
 // String is the kernel's filter_kernel name ("" for KernelNone).
-func (k FilterKernelType) String() string {
-	for name, v := range FilterKernelNames {
-		if v == k {
-			return name
-		}
-	}
-	return ""
-}
+func (k FilterKernelType) String() string { return nameOf(FilterKernelNames, k, "") }
 
 // FilteringType is JWildfire's filter_type: the editor's class of the
 // kernel. FilteringNone is a genome that does not say.
@@ -88,14 +81,7 @@ var FilteringTypeNames = map[string]FilteringType{
 	"ADAPTIVE": FilteringAdaptive,
 }
 
-func (t FilteringType) String() string {
-	for name, v := range FilteringTypeNames {
-		if v == t {
-			return name
-		}
-	}
-	return ""
-}
+func (t FilteringType) String() string { return nameOf(FilteringTypeNames, t, "") }
 
 // JWildfire's defaults for a flame that names a kernel but not these
 // (its Flame constructor and preferences).

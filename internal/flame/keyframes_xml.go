@@ -84,13 +84,17 @@ var (
 	paletteInterp = [...]string{PaletteHSVCircular: "hsv_circular", PaletteHSV: "hsv", PaletteSweep: "sweep", PaletteRGB: "rgb"}
 )
 
-func filterShapeName(s FilterShape) string {
-	for name, v := range FilterShapeNames {
-		if v == s {
+func filterShapeName(s FilterShape) string { return nameOf(FilterShapeNames, s, "gaussian") }
+
+// nameOf is the attribute value names maps to v, or none where no name
+// does (the maps are one name per value).
+func nameOf[T comparable](names map[string]T, v T, none string) string {
+	for name, w := range names {
+		if w == v {
 			return name
 		}
 	}
-	return "gaussian"
+	return none
 }
 
 func writeFlame(w *bufio.Writer, k *AnimGenome, f numFormat) {

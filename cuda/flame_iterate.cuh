@@ -33,10 +33,10 @@ __device__ __forceinline__ bool bad_point(float x, float y) {
 // An xform in two halves around its variations: the affine, (x, y) to
 // (tx, ty); then the post affine of the variations' sum v (POST: 1 always,
 // 0 never, -1 as f.has_post says) into (x, y), false when that is bad.
-__device__ __forceinline__ float2 xform_affine(const FlameXform &f, float x, float y) {
+__device__ __forceinline__ float2 xform_affine(const SmemXform &f, float x, float y) {
 	return make_float2(f.coefs[0] * x + f.coefs[2] * y + f.coefs[4], f.coefs[1] * x + f.coefs[3] * y + f.coefs[5]);
 }
-template <int POST> __device__ __forceinline__ bool xform_post(const FlameXform &f, float2 v, float &x, float &y) {
+template <int POST> __device__ __forceinline__ bool xform_post(const SmemXform &f, float2 v, float &x, float &y) {
 	if (POST == 1 || (POST < 0 && f.has_post)) {
 		const float px = f.post[0] * v.x + f.post[2] * v.y + f.post[4];
 		const float py = f.post[1] * v.x + f.post[3] * v.y + f.post[5];
@@ -51,7 +51,7 @@ template <int POST> __device__ __forceinline__ bool xform_post(const FlameXform 
 // Applies xform f to (x, y) with its variations found at run time from its
 // ids, as the kernel built into the binary runs every genome. False when
 // the result is bad.
-__device__ __forceinline__ bool apply_xform(const FlameXform &f, float &x, float &y, PgRng &rng) {
+__device__ __forceinline__ bool apply_xform(const SmemXform &f, float &x, float &y, PgRng &rng) {
 	const float tx = f.coefs[0] * x + f.coefs[2] * y + f.coefs[4];
 	const float ty = f.coefs[1] * x + f.coefs[3] * y + f.coefs[5];
 	// Purely linear xforms (most of them in real genomes) are affine: skip
@@ -77,11 +77,11 @@ __device__ __forceinline__ bool apply_xform(const FlameXform &f, float &x, float
 // for sm_90, loaded and stored on every step.)
 struct GenericXforms {
 	// xf[fn], one of the genome's ordinary xforms.
-	static __device__ __forceinline__ bool xform(const FlameXform *xf, int fn, float &x, float &y, PgRng &rng) {
+	static __device__ __forceinline__ bool xform(const SmemXform *xf, int fn, float &x, float &y, PgRng &rng) {
 		return apply_xform(xf[fn], x, y, rng);
 	}
 	// The final xform.
-	static __device__ __forceinline__ bool final_xform(const FlameXform &f, float &x, float &y, PgRng &rng) {
+	static __device__ __forceinline__ bool final_xform(const SmemXform &f, float &x, float &y, PgRng &rng) {
 		return apply_xform(f, x, y, rng);
 	}
 };
@@ -128,7 +128,7 @@ __device__ __forceinline__ uint32_t deposit(const FlameGenome &g, float px, floa
 // bucket << 8 | palette index, instead of adding it; LOG_NONE when nothing
 // lands in the histogram.
 template <class X>
-__device__ __forceinline__ uint32_t plot(const FlameGenome &g, const FlameXform *fin, float px, float py, float pc,
+__device__ __forceinline__ uint32_t plot(const FlameGenome &g, const SmemXform *fin, float px, float py, float pc,
 					 float vis, PgRng &rng, float *hist, unsigned *hits, unsigned &bad, bool logging) {
 	if (fin && (fin->opacity == 1.f || pg_rng_unit(rng) < fin->opacity)) {
 		if (!X::final_xform(*fin, px, py, rng)) {
@@ -140,15 +140,20 @@ __device__ __forceinline__ uint32_t plot(const FlameGenome &g, const FlameXform 
 	return deposit(g, px, py, pc, vis, hist, hits, logging);
 }
 
-// Loads the genome header and the xforms into shared memory.
+// Loads the genome header and the xforms into shared memory: of each xform
+// the SmemXform prefix of its FlameXform (all of it where they are one).
 __device__ __forceinline__ void load_genome(const FlameGenome *genome, const FlameXform *xforms, int *smem) {
 	const int nx = genome->nxforms + genome->has_final;
 	const int *src = reinterpret_cast<const int *>(genome);
 	for (int i = threadIdx.x; i < (int)(sizeof(FlameGenome) / 4); i += blockDim.x) smem[i] = src[i];
 	const int *xs = reinterpret_cast<const int *>(xforms);
 	int *dst = smem + sizeof(FlameGenome) / 4;
-	const int n4 = nx * (int)(sizeof(FlameXform) / 4);
-	for (int i = threadIdx.x; i < n4; i += blockDim.x) dst[i] = xs[i];
+	constexpr int kept = sizeof(SmemXform) / 4, stride = sizeof(FlameXform) / 4;
+	if (kept == stride) {
+		for (int i = threadIdx.x; i < nx * kept; i += blockDim.x) dst[i] = xs[i];
+	} else {
+		for (int i = threadIdx.x; i < nx * kept; i += blockDim.x) dst[i] = xs[i / kept * stride + i % kept];
+	}
 	__syncthreads();
 }
 
@@ -182,12 +187,12 @@ __device__ __forceinline__ void flame_iterate(const FlameGenome *__restrict__ ge
 	chain_base += (uint64_t)blockIdx.y * nchains;
 	load_genome(genome, xforms, smem);
 	const FlameGenome &g = *reinterpret_cast<const FlameGenome *>(smem);
-	const FlameXform *xf = reinterpret_cast<const FlameXform *>(smem + sizeof(FlameGenome) / 4);
+	const SmemXform *xf = reinterpret_cast<const SmemXform *>(smem + sizeof(FlameGenome) / 4);
 	const uint32_t chain = blockIdx.x * blockDim.x + threadIdx.x;
 	const bool active = chain < (g.chains > 0 ? min(nchains, (uint32_t)g.chains) : nchains);
 	if (g.chain_samples > 0) samples = (uint32_t)g.chain_samples;
 	const int n = g.nxforms;
-	const FlameXform *fin = g.has_final ? &xf[n] : nullptr;
+	const SmemXform *fin = g.has_final ? &xf[n] : nullptr;
 
 	PgRng rng;
 	rng.state = pg_hash64(seed, chain_base + chain);
@@ -199,7 +204,7 @@ __device__ __forceinline__ void flame_iterate(const FlameGenome *__restrict__ ge
 		int last = 0, consec = 0;
 		for (int i = -g.fuse; i < (int)samples;) {
 			const int fn = pick_xform(g.choose[g.xaos ? last : 0], n, pg_rng_unit(rng));
-			const FlameXform &f = xf[fn];
+			const SmemXform &f = xf[fn];
 			float nx_ = x, ny_ = y;
 			const bool ok = X::xform(xf, fn, nx_, ny_, rng);
 			const float nc = c * (1.f - f.color_speed) + f.color * f.color_speed;
@@ -243,7 +248,7 @@ __device__ __forceinline__ void flame_iterate(const FlameGenome *__restrict__ ge
 				next = 0;
 			}
 			const int fn = __shfl_sync(PG_FULL_MASK, picks, next++);
-			const FlameXform &f = xf[fn];
+			const SmemXform &f = xf[fn];
 			c = c * (1.f - f.color_speed) + f.color * f.color_speed;
 			bool use = true;
 			if (!X::xform(xf, fn, x, y, rng)) {

@@ -16,7 +16,7 @@
 #include "flame_variations_3d.cuh"
 
 // apply_xform3 maps (x, y, z) through f; false when the result is bad.
-__device__ __forceinline__ bool apply_xform3(const FlameXform &f, float &x, float &y, float &z, PgRng &rng) {
+__device__ __forceinline__ bool apply_xform3(const SmemXform &f, float &x, float &y, float &z, PgRng &rng) {
 	const float tx = f.coefs[0] * x + f.coefs[2] * y + f.coefs[4];
 	const float ty = f.coefs[1] * x + f.coefs[3] * y + f.coefs[5];
 	float3 v;
@@ -72,7 +72,7 @@ __device__ __forceinline__ bool pg_cam_project(const FlameGenome &g, float &x, f
 }
 
 // plot3 is plot with z: the final xform, the camera, then deposit.
-__device__ __forceinline__ uint32_t plot3(const FlameGenome &g, const FlameXform *fin, float px, float py, float pz,
+__device__ __forceinline__ uint32_t plot3(const FlameGenome &g, const SmemXform *fin, float px, float py, float pz,
 					  float pc, float vis, PgRng &rng, float *hist, unsigned *hits, unsigned &bad,
 					  bool logging) {
 	if (fin && (fin->opacity == 1.f || pg_rng_unit(rng) < fin->opacity)) {
@@ -99,12 +99,12 @@ __device__ __forceinline__ void flame_iterate3(const FlameGenome *__restrict__ g
 	chain_base += (uint64_t)blockIdx.y * nchains;
 	load_genome(genome, xforms, smem);
 	const FlameGenome &g = *reinterpret_cast<const FlameGenome *>(smem);
-	const FlameXform *xf = reinterpret_cast<const FlameXform *>(smem + sizeof(FlameGenome) / 4);
+	const SmemXform *xf = reinterpret_cast<const SmemXform *>(smem + sizeof(FlameGenome) / 4);
 	const uint32_t chain = blockIdx.x * blockDim.x + threadIdx.x;
 	if (chain >= (g.chains > 0 ? min(nchains, (uint32_t)g.chains) : nchains)) return;
 	if (g.chain_samples > 0) samples = (uint32_t)g.chain_samples;
 	const int n = g.nxforms;
-	const FlameXform *fin = g.has_final ? &xf[n] : nullptr;
+	const SmemXform *fin = g.has_final ? &xf[n] : nullptr;
 
 	PgRng rng;
 	rng.state = pg_hash64(seed, chain_base + chain);
@@ -113,7 +113,7 @@ __device__ __forceinline__ void flame_iterate3(const FlameGenome *__restrict__ g
 	int last = 0, consec = 0;
 	for (int i = -g.fuse; i < (int)samples;) {
 		const int fn = pick_xform(g.choose[g.xaos ? last : 0], n, pg_rng_unit(rng));
-		const FlameXform &f = xf[fn];
+		const SmemXform &f = xf[fn];
 		float nx_ = x, ny_ = y, nz_ = z;
 		const bool ok = apply_xform3(f, nx_, ny_, nz_, rng);
 		const float nc = c * (1.f - f.color_speed) + f.color * f.color_speed;

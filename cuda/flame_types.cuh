@@ -8,7 +8,15 @@
 #define FLAME_MAX_VARS 32   // active variations per xform
 #define LOG_NONE 0xffffffffu // deferred writeback: a log slot where no sample landed
 
-struct FlameXform {
+// An xform with NP parameters. Go writes FlameXform, with every parameter
+// slot (NUM_PARAMS, the plugin slab included). A block keeps its genome's
+// xforms in shared memory as SmemXform: in the flame family, which runs
+// flam3's variations only, without the plugin slab (PLUGIN_BASE slots: the
+// fields before params are the same, so it is a prefix of FlameXform). The
+// slab made that family's xform 1,044 bytes instead of 800 and its chaos
+// game slower: 80 more bytes of stack in pg_flame_iterate (ptxas, sm_80 and
+// sm_90) and fewer genomes' xforms per SM.
+template <int NP> struct FlameXformOf {
 	float coefs[6]; // a b c d e f: x' = a x + c y + e, y' = b x + d y + f
 	float post[6];
 	float color;
@@ -29,8 +37,14 @@ struct FlameXform {
 	uint32_t stage_post;
 	float weights[FLAME_MAX_VARS];
 	uint16_t ids[FLAME_MAX_VARS]; // variation ids: the CPU's VarIDs
-	float params[NUM_PARAMS];
+	float params[NP];
 };
+typedef FlameXformOf<NUM_PARAMS> FlameXform;
+#ifdef PG_FLAME_PLUGINS
+typedef FlameXform SmemXform;
+#else
+typedef FlameXformOf<PLUGIN_BASE> SmemXform;
+#endif
 
 struct FlameGenome {
 	int32_t nxforms;

@@ -48,13 +48,13 @@ func specialSource(xs []gpuXform, nx int) string {
 		writeSpecialXform(&b, i, &xs[i])
 	}
 	b.WriteString("struct SpecialXforms {\n")
-	b.WriteString("\tstatic __device__ __forceinline__ bool xform(const FlameXform *xf, int fn, float &x, float &y, PgRng &rng) {\n")
+	b.WriteString("\tstatic __device__ __forceinline__ bool xform(const SmemXform *xf, int fn, float &x, float &y, PgRng &rng) {\n")
 	b.WriteString("\t\tswitch (fn) {\n")
 	for i := 0; i < nx-1; i++ {
 		fmt.Fprintf(&b, "\t\tcase %d: return pg_xf%d(xf[%d], x, y, rng);\n", i, i, i)
 	}
 	fmt.Fprintf(&b, "\t\tdefault: return pg_xf%d(xf[%d], x, y, rng);\n\t\t}\n\t}\n", nx-1, nx-1)
-	b.WriteString("\tstatic __device__ __forceinline__ bool final_xform(const FlameXform &f, float &x, float &y, PgRng &rng) {\n")
+	b.WriteString("\tstatic __device__ __forceinline__ bool final_xform(const SmemXform &f, float &x, float &y, PgRng &rng) {\n")
 	if len(xs) > nx {
 		fmt.Fprintf(&b, "\t\treturn pg_xf%d(f, x, y, rng);\n\t}\n};\n\n", nx)
 	} else {
@@ -76,7 +76,7 @@ pg_flame_iterate(const FlameGenome *__restrict__ genome, const FlameXform *__res
 // apply_xform does for it, with its ids as constants.
 func writeSpecialXform(b *strings.Builder, i int, x *gpuXform) {
 	post := x.HasPost & 1
-	fmt.Fprintf(b, "static __device__ __forceinline__ bool pg_xf%d(const FlameXform &f, float &x, float &y, PgRng &rng) {\n", i)
+	fmt.Fprintf(b, "static __device__ __forceinline__ bool pg_xf%d(const SmemXform &f, float &x, float &y, PgRng &rng) {\n", i)
 	b.WriteString("\tconst float2 t = xform_affine(f, x, y);\n")
 	if x.LinearOnly != 0 {
 		fmt.Fprintf(b, "\treturn xform_post<%d>(f, make_float2(f.linear_w * t.x, f.linear_w * t.y), x, y);\n}\n\n", post)

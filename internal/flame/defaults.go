@@ -42,7 +42,14 @@ func DefaultGenome() Genome {
 // (initialize_xforms); parameters absent from the XML keep these values.
 // The precalculated slots get flam3's initial values too, although Precalc
 // overwrites them before a render.
-func DefaultParams() Params {
+func DefaultParams() Params { return defaultParams }
+
+// defaultParams is DefaultParams' value, made once: an xform carries every
+// variation's parameters (NumParams of them, most JWildfire's), and an
+// animation makes thousands of xforms a frame.
+var defaultParams = makeDefaultParams()
+
+func makeDefaultParams() Params {
 	var p Params
 	p[PBlobHigh], p[PBlobWaves] = 1, 1
 	p[PJulianPower], p[PJulianDist] = 1, 1

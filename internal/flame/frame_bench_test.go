@@ -61,3 +61,21 @@ func benchAnimFilter(b *testing.B, r FrameRenderer, w, h int, q float64, still b
 // (the corpus frames' settings), motion blurred and as a still.
 func BenchmarkAnimFrameCPU(b *testing.B)      { benchAnim(b, CPU{}, 320, 236, 1000, false) }
 func BenchmarkAnimFrameCPUStill(b *testing.B) { benchAnim(b, CPU{}, 320, 236, 1000, true) }
+
+// BenchmarkAnimFrameSpec measures the host's share of an animation frame:
+// interpolating the corpus edge's temporal genomes (A2: 80 of them) and
+// planning the frame, without rendering it.
+func BenchmarkAnimFrameSpec(b *testing.B) {
+	a, _, err := ParseAnimationFile(filepath.Join(animDir, "sequences", "A2_edge.flam3"), ParseOptions{})
+	if err != nil {
+		if os.IsNotExist(unwrapAll(err)) {
+			b.Skipf("no flam3 animation corpus: %v", err)
+		}
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		if _, err := a.Frame(float64(i % 40)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

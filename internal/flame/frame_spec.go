@@ -119,11 +119,12 @@ func (a *Animation) Frame(t float64) (*FrameSpec, error) {
 	fs.Samples = make([]TemporalSample, n)
 	errs := make([]error, n)
 	parallel.For(n, 8, func(_, lo, hi int) {
+		var m alignMemo
 		for i := lo; i < hi; i++ {
 			ti := t + deltas[i]
 			g := &c.Genome
 			if deltas[i] != 0 {
-				g = &a.At(ti).Genome
+				g = &a.at(ti, &m).Genome
 			}
 			if err := g.Validate(); err != nil {
 				errs[i] = fmt.Errorf("flame: genome at time %g: %w", ti, err)

@@ -1,6 +1,9 @@
 package flame
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // flam3Eps is flam3's EPS, used where angles are unwrapped.
 const angleEps = 1e-10
@@ -10,7 +13,30 @@ const angleEps = 1e-10
 // Catmull-Rom over keyframes k-2..k+1 when keyframe k-1 is smooth. Before
 // the first keyframe and after the last, flam3 extrapolates the first or
 // last segment linearly, and so does At.
-func (a *Animation) At(t float64) *AnimGenome {
+func (a *Animation) At(t float64) *AnimGenome { return a.at(t, nil) }
+
+// alignMemo keeps the last keyframes align was given and what it made of
+// them: the temporal samples of a frame mostly fall between the same
+// keyframes, and aligning copies every xform of each (several kilobytes
+// apiece, every variation's parameters). The keyframes do not change while
+// one is in use.
+type alignMemo struct {
+	src []*AnimGenome
+	out []aligned
+}
+
+func (m *alignMemo) align(src []*AnimGenome) []aligned {
+	if m == nil {
+		return align(src)
+	}
+	if !slices.Equal(m.src, src) {
+		m.src, m.out = append(m.src[:0], src...), align(src)
+	}
+	return m.out
+}
+
+// at is At, aligning through m (nil: afresh).
+func (a *Animation) at(t float64, m *alignMemo) *AnimGenome {
 	cps := a.Keys
 	n := len(cps)
 	if n == 1 {
@@ -35,9 +61,9 @@ func (a *Animation) At(t float64) *AnimGenome {
 	if cps[i1].Smooth && i1 > 0 && i2 < n-1 {
 		t2, t3 := c1*c1, c1*c1*c1
 		w := []float64{(2*t2 - c1 - t3) / 2, (3*t3 - 5*t2 + 2) / 2, (4*t2 - 3*t3 + c1) / 2, (t3 - t2) / 2}
-		r = interpolateN(align(cps[i1-1:i1+3]), w, 0)
+		r = interpolateN(m.align(cps[i1-1:i1+3]), w, 0)
 	} else {
-		r = interpolateN(align(cps[i1:i1+2]), []float64{c0, c1}, 0)
+		r = interpolateN(m.align(cps[i1:i1+2]), []float64{c0, c1}, 0)
 	}
 	r.Time = t
 	return r
@@ -131,6 +157,7 @@ func interpolateN(cpi []aligned, c []float64, stagger float64) *AnimGenome {
 	g.Camera = interpCamera(mix, k0.Camera.JWildfire)
 
 	nstd := cpi[0].nstd
+	g.Xforms = make([]Xform, 0, nstd)
 	for i := range cpi[0].xf {
 		final := cpi[0].final && i == nstd
 		w := c
@@ -184,14 +211,25 @@ func interpolateXform(cpi []aligned, i int, c []float64) Xform {
 	x.ColorSpeed = min(max(mix(func(a *axform) float64 { return a.ColorSpeed }), 0), 1)
 	x.Opacity = mix(func(a *axform) float64 { return a.Opacity })
 	x.Animate = mix(func(a *axform) float64 { return a.Animate })
+	// The parameters and variation weights are mixed in loops of their own
+	// rather than through mix: there are NumParams and NumVars of them (most
+	// JWildfire's) in every xform of every temporal sample. Same sums.
 	for p := ParamID(0); p < NumParams; p++ {
 		if isPrecalc(p) {
 			continue
 		}
-		x.Params[p] = mix(func(a *axform) float64 { return a.Params[p] })
+		s := 0.0
+		for k := range cpi {
+			s += c[k] * cpi[k].xf[i].Params[p]
+		}
+		x.Params[p] = s
 	}
 	for v := VarID(0); v < NumVars; v++ {
-		if w := mix(func(a *axform) float64 { return a.v[v] }); w != 0 {
+		w := 0.0
+		for k := range cpi {
+			w += c[k] * cpi[k].xf[i].v[v]
+		}
+		if w != 0 {
 			x.Vars = append(x.Vars, VarTerm{ID: v, Weight: w})
 		}
 	}

@@ -290,7 +290,7 @@ func (a *Anim) Genome(t float64) *flame.Genome {
 	g.Palette = paletteAt(a.palettes, t)
 	g.Xforms = make([]flame.Xform, len(a.xforms))
 	for i, x := range a.xforms {
-		g.Xforms[i] = x.at(t)
+		x.into(t, &g.Xforms[i])
 	}
 	if a.final != nil {
 		fx := a.final.at(t)

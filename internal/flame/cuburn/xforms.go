@@ -339,10 +339,18 @@ func (a *cbAffine) at(t float64) flame.Affine {
 // at is the xform at time t. A weight a spline overshoots below zero is
 // taken as zero (cuburn would feed it to its cumulative selection as is).
 func (x *cbXform) at(t float64) flame.Xform {
-	out := flame.Xform{
-		Weight: max(x.weight.at(t), 0), Color: x.color.at(t), ColorSpeed: x.speed.at(t),
-		Opacity: min(x.opacity.at(t), 1), Coefs: x.pre.at(t), Post: flame.Identity, Params: flame.DefaultParams(),
-	}
+	var out flame.Xform
+	x.into(t, &out)
+	return out
+}
+
+// into writes the xform at time t to *out, a zero Xform, in place: an xform
+// is several kilobytes (every variation's parameters) and a frame makes
+// thousands, so it is neither copied nor cleared twice.
+func (x *cbXform) into(t float64, out *flame.Xform) {
+	out.Weight, out.Color, out.ColorSpeed = max(x.weight.at(t), 0), x.color.at(t), x.speed.at(t)
+	out.Opacity, out.Coefs, out.Post = min(x.opacity.at(t), 1), x.pre.at(t), flame.Identity
+	out.Params = flame.DefaultParams()
 	if x.hasPost {
 		out.Post = x.post.at(t)
 	}
@@ -354,5 +362,4 @@ func (x *cbXform) at(t float64) flame.Xform {
 			out.Params[p.id] = p.s.at(t)
 		}
 	}
-	return out
 }

@@ -44,7 +44,6 @@ func TestArtistsCorpus(t *testing.T) {
 	uses, artUses, tsvNames := artistsUses(t, files)
 	unhonoured, unhonouredArt := 0, 0
 	missing := map[string]int{} // unhonoured name -> xform uses
-	countRe := regexp.MustCompile(`^(unknown variation|variation copy|variation stage) "([^"]*)".*\((\d+) xforms?\)$`)
 	for _, f := range files {
 		prog := programs[filepath.Base(f)]
 		if prog == "" {
@@ -62,21 +61,12 @@ func TestArtistsCorpus(t *testing.T) {
 			continue
 		}
 		tl.opened++
-		full := true
-		for _, w := range ws {
-			// Names the table does not count as variations (JWildfire's
-			// zxCoefs, say) are left out of the shares, as of its total.
-			if m := countRe.FindStringSubmatch(w.Msg); m != nil && tsvNames[strings.SplitN(m[2], "#", 2)[0]] {
-				n, _ := strconv.Atoi(m[3])
-				unhonoured += n
-				missing[m[2]] += n
-				if !strings.Contains(filepath.Base(f), "_sidwellr_") {
-					unhonouredArt += n
-				}
-				full = false
-			}
+		n := artistsUnhonoured(ws, tsvNames, missing)
+		unhonoured += n
+		if !strings.Contains(filepath.Base(f), "_sidwellr_") {
+			unhonouredArt += n
 		}
-		if full {
+		if n == 0 {
 			tl.fullFiles++
 		}
 		all := true
@@ -132,6 +122,28 @@ func TestArtistsCorpus(t *testing.T) {
 		fmt.Fprintf(&top, "%s %d", n, missing[n])
 	}
 	t.Logf("most used names not honoured (%d names): %s", len(names), top.String())
+}
+
+// artistsUnhonouredRe matches the parser's warnings that count a
+// variation's uses it does not honour.
+var artistsUnhonouredRe = regexp.MustCompile(`^(unknown variation|variation copy|variation stage) "([^"]*)".*\((\d+) xforms?\)$`)
+
+// artistsUnhonoured sums the variation uses a file's parse warnings say are
+// not honoured, adding them by name to missing (when not nil). Names the
+// table does not count as variations (JWildfire's zxCoefs, say) are left
+// out, as of its total.
+func artistsUnhonoured(ws []Warning, tsvNames map[string]bool, missing map[string]int) int {
+	total := 0
+	for _, w := range ws {
+		if m := artistsUnhonouredRe.FindStringSubmatch(w.Msg); m != nil && tsvNames[strings.SplitN(m[2], "#", 2)[0]] {
+			n, _ := strconv.Atoi(m[3])
+			total += n
+			if missing != nil {
+				missing[m[2]] += n
+			}
+		}
+	}
+	return total
 }
 
 // artistsPrograms reads SOURCE.md's table of files: file name -> program.

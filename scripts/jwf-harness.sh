@@ -7,11 +7,24 @@
 # Nothing of JWildfire enters this repository; the build lives in DIR.
 #
 #   scripts/jwf-harness.sh DIR     (needs git or curl, and javac 17)
+#   JWF_GIT=/path/to/JWildfire.git scripts/jwf-harness.sh DIR
+#                                  (reads the sources from a local clone or
+#                                  bare mirror with git show, for machines
+#                                  that cannot reach GitHub)
 #   PROCGEN_JWF_HARNESS=DIR go test ./internal/flame -run JWildfireReference -v
 set -eu
 DIR=${1:?usage: jwf-harness.sh DIR}
 COMMIT=33407f0b246b0bf03cf2413ff450b0ed07271498
-RAW=https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfire/create/tina/variation
+VAR=src/org/jwildfire/create/tina/variation
+# get PATH FILE: JWildfire's PATH at COMMIT into FILE, unless FILE is there.
+get() {
+	[ -s "$2" ] && return 0
+	if [ -n "${JWF_GIT:-}" ]; then
+		git --git-dir="$JWF_GIT" show "$COMMIT:$1" >"$2.part" && mv "$2.part" "$2"
+	else
+		curl -fsSL "https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/$1" -o "$2"
+	fi
+}
 CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D Hemisphere Blur3D ZCone Julia3DZ Blob3D EpispiralWF
 AbstractAffine3D Affine3D Hypertile2 Hypertile1 BWraps7 Boarders2
 JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Epispiral
@@ -33,16 +46,13 @@ Hexes AbstractFalloff3 Falloff3 Chrysanthemum LazyTravis
 ExBlur Glitchy1 LazySensen Shredded Crackle TQMirror PostTrig Scrambly FarBlur MaurerRose PRose3D Clifford Sattractor"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
-	f="$DIR/src/org/jwildfire/create/tina/variation/${c}Func.java"
-	[ -s "$f" ] || curl -fsSL "$RAW/${c}Func.java" -o "$f"
+	get "$VAR/${c}Func.java" "$DIR/$VAR/${c}Func.java"
 done
 mkdir -p "$DIR/src/odk/lang" "$DIR/src/org/jwildfire/base/mathlib"
 for c in VoronoiTools NoiseTools; do
-	f="$DIR/src/org/jwildfire/create/tina/variation/$c.java"
-	[ -s "$f" ] || curl -fsSL "$RAW/$c.java" -o "$f"
+	get "$VAR/$c.java" "$DIR/$VAR/$c.java"
 done
-f="$DIR/src/org/jwildfire/base/mathlib/Complex.java"
-[ -s "$f" ] || curl -fsSL "https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/src/org/jwildfire/base/mathlib/Complex.java" -o "$f"
+get src/org/jwildfire/base/mathlib/Complex.java "$DIR/src/org/jwildfire/base/mathlib/Complex.java"
 cat > "$DIR/src/odk/lang/FastMath.java" <<'JAVA'
 package odk.lang;
 public final class FastMath { public static double hypot(double a, double b) { return Math.hypot(a, b); } }

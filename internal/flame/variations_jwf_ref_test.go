@@ -83,6 +83,19 @@ type jwfTerm struct {
 	post   bool // a post_ stage in procgen (JWildfire's priority 1, after the others)
 }
 
+// String names the term in failure messages.
+func (tm jwfTerm) String() string {
+	var b strings.Builder
+	if tm.post {
+		b.WriteString("post_")
+	}
+	fmt.Fprintf(&b, "%s %g", VarNames[tm.id], tm.w)
+	for _, p := range tm.params {
+		fmt.Fprintf(&b, " %s=%g", p.name, p.v)
+	}
+	return b.String()
+}
+
 // jwfCases are the variations (alone, with parameters, and in sums) that
 // jwfHarness is the JWildfire reference build PROCGEN_JWF_HARNESS names,
 // which must hold class (script builds it), and java; without either the
@@ -249,69 +262,80 @@ func jwfCases() [][]jwfTerm {
 	return cs
 }
 
-// TestJWildfireReference maps sample points through procgen's plugin
-// variations and through JWildfire's own classes (scripts/jwf-harness.sh
-// builds them; PROCGEN_JWF_HARNESS names the build), with the same random
-// draws, and compares. It skips without the harness or java.
-func TestJWildfireReference(t *testing.T) {
-	dir, java := jwfHarness(t, "JwfHarness", "scripts/jwf-harness.sh")
-	points := [][3]float64{{0.3, -0.7, 0.2}, {-1.4, 0.25, -0.9}, {0.05, 0.9, 1.7}, {2.2, 1.3, 0}, {-0.6, -0.45, 0.35}}
-	type want struct {
-		x, y, z float64
-		label   string
-	}
-	var in bytes.Buffer
-	var got []want
-	for ci, terms := range jwfCases() {
-		for pi, pt := range points {
-			x := newXform(0)
-			var line strings.Builder
-			for _, tm := range terms {
-				if tm.post {
-					x.Stages = append(x.Stages, StageTerm{Post: true, ID: tm.id, Weight: tm.w})
-				} else {
-					x.Vars = append(x.Vars, VarTerm{ID: tm.id, Weight: tm.w})
-				}
-				fmt.Fprintf(&line, " %s %.17g %d", jwfClass[tm.id], tm.w, len(tm.params))
-				for _, p := range tm.params {
-					x.Params[p.id] = p.v
-					fmt.Fprintf(&line, " %s %.17g", p.name, p.v)
-				}
-			}
-			Precalc(&x)
-			key := rng.Key(7, uint64(ci), uint64(pi))
-			s := rng.NewStream(key)
-			var draws []float64
-			peek := s
-			for _, tm := range terms {
-				for range varDraws[tm.id] {
-					draws = append(draws, peek.Float64())
-				}
-				if tm.id == VarBlur3D { // JWildfire's ring draw between the two angles
-					draws = append(draws[:len(draws)-1], 0.5, draws[len(draws)-1])
-				}
-				if tm.id == VarExBlur { // JWildfire's init takes the four, its transform a fifth for later
-					draws = append(draws, 0.5)
-				}
-				if tm.id == VarFarblur { // the same, the fifth before the two angles
-					n := len(draws)
-					draws = append(draws[:n-2:n-2], 0.5, draws[n-2], draws[n-1])
-				}
-			}
-			fmt.Fprintf(&in, "%.17g %.17g %.17g %d", pt[0], pt[1], pt[2], len(draws))
-			for _, d := range draws {
-				fmt.Fprintf(&in, " %.17g", d)
-			}
-			fmt.Fprintf(&in, " %d%s\n", len(terms), line.String())
-			ox, oy, oz, _ := ApplyXform3D(&x, pt[0], pt[1], pt[2], &s)
-			got = append(got, want{ox, oy, oz, fmt.Sprintf("case %d %v point %v", ci, terms, pt)})
+// jwfPoints are the affine points every harness case maps.
+func jwfPoints() [][3]float64 {
+	return [][3]float64{{0.3, -0.7, 0.2}, {-1.4, 0.25, -0.9}, {0.05, 0.9, 1.7}, {2.2, 1.3, 0}, {-0.6, -0.45, 0.35}}
+}
+
+// jwfWant is procgen's answer to one harness case.
+type jwfWant struct {
+	x, y, z float64
+	label   string
+	tol     float64 // relative; 0 is jwfTol
+}
+
+// jwfTol is the relative bound both reference tests hold procgen to.
+const jwfTol = 1e-9
+
+// jwfCase appends the harness input line for terms at the affine point pt to
+// in, with the random draws procgen makes from the stream key seeds given
+// to JWildfire in the order its classes take them, and returns procgen's
+// map of pt (ApplyXform3D on a fresh xform holding terms).
+func jwfCase(in *bytes.Buffer, terms []jwfTerm, pt [3]float64, key uint64) (ox, oy, oz float64) {
+	x := newXform(0)
+	var line strings.Builder
+	for _, tm := range terms {
+		if tm.post {
+			x.Stages = append(x.Stages, StageTerm{Post: true, ID: tm.id, Weight: tm.w})
+		} else {
+			x.Vars = append(x.Vars, VarTerm{ID: tm.id, Weight: tm.w})
+		}
+		fmt.Fprintf(&line, " %s %.17g %d", jwfClass[tm.id], tm.w, len(tm.params))
+		for _, p := range tm.params {
+			x.Params[p.id] = p.v
+			fmt.Fprintf(&line, " %s %.17g", p.name, p.v)
 		}
 	}
+	Precalc(&x)
+	s := rng.NewStream(key)
+	var draws []float64
+	peek := s
+	for _, tm := range terms {
+		for range varDraws[tm.id] {
+			draws = append(draws, peek.Float64())
+		}
+		if tm.id == VarBlur3D { // JWildfire's ring draw between the two angles
+			draws = append(draws[:len(draws)-1], 0.5, draws[len(draws)-1])
+		}
+		if tm.id == VarExBlur { // JWildfire's init takes the four, its transform a fifth for later
+			draws = append(draws, 0.5)
+		}
+		if tm.id == VarFarblur { // the same, the fifth before the two angles
+			n := len(draws)
+			draws = append(draws[:n-2:n-2], 0.5, draws[n-2], draws[n-1])
+		}
+	}
+	fmt.Fprintf(in, "%.17g %.17g %.17g %d", pt[0], pt[1], pt[2], len(draws))
+	for _, d := range draws {
+		fmt.Fprintf(in, " %.17g", d)
+	}
+	fmt.Fprintf(in, " %d%s\n", len(terms), line.String())
+	ox, oy, oz, _ = ApplyXform3D(&x, pt[0], pt[1], pt[2], &s)
+	return ox, oy, oz
+}
+
+// jwfCompare runs the harness in dir on the cases in and reports each
+// coordinate of got it disagrees with beyond the case's bound; it returns
+// how many cases disagree.
+func jwfCompare(t *testing.T, dir, java string, in *bytes.Buffer, got []jwfWant) (bad int) {
+	t.Helper()
 	cmd := exec.Command(java, "-cp", dir, "JwfHarness")
-	cmd.Stdin = &in
+	cmd.Stdin = in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("harness: %v", err)
+		t.Fatalf("harness: %v\n%s", err, stderr.String())
 	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	i := 0
@@ -321,15 +345,42 @@ func TestJWildfireReference(t *testing.T) {
 			t.Fatalf("harness line %d %q: %v", i, sc.Text(), err)
 		}
 		g := got[i]
+		tol := g.tol
+		if tol == 0 {
+			tol = jwfTol
+		}
+		wrong := false
 		for k, v := range [3]float64{g.x, g.y, g.z} {
 			// NaN must meet NaN: a difference with a NaN compares false.
-			if d := math.Abs(v - r[k]); d > 1e-9*max(1, math.Abs(r[k])) || math.IsNaN(v) != math.IsNaN(r[k]) {
+			if d := math.Abs(v - r[k]); d > tol*max(1, math.Abs(r[k])) || math.IsNaN(v) != math.IsNaN(r[k]) {
 				t.Errorf("%s: coordinate %d = %.17g, JWildfire %.17g", g.label, k, v, r[k])
+				wrong = true
 			}
+		}
+		if wrong {
+			bad++
 		}
 	}
 	if i != len(got) {
 		t.Fatalf("harness answered %d of %d cases", i, len(got))
 	}
+	return bad
+}
+
+// TestJWildfireReference maps sample points through procgen's plugin
+// variations and through JWildfire's own classes (scripts/jwf-harness.sh
+// builds them; PROCGEN_JWF_HARNESS names the build), with the same random
+// draws, and compares. It skips without the harness or java.
+func TestJWildfireReference(t *testing.T) {
+	dir, java := jwfHarness(t, "JwfHarness", "scripts/jwf-harness.sh")
+	var in bytes.Buffer
+	var got []jwfWant
+	for ci, terms := range jwfCases() {
+		for pi, pt := range jwfPoints() {
+			x, y, z := jwfCase(&in, terms, pt, rng.Key(7, uint64(ci), uint64(pi)))
+			got = append(got, jwfWant{x: x, y: y, z: z, label: fmt.Sprintf("case %d %v point %v", ci, terms, pt)})
+		}
+	}
+	jwfCompare(t, dir, java, &in, got)
 	t.Logf("%d cases of %d variations agree with JWildfire's classes", len(got), len(jwfClass))
 }

@@ -3,16 +3,13 @@
 package pga
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"unsafe"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
-	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
 // Launch shapes; they must match cuda/pga.cu.
@@ -481,82 +478,12 @@ func (c *CUDA) mesh(nterm int, bounds []phaseRange, res *Result) error {
 	return launch(c, meshWrite, nterm, meshWriteArgs{c.words.Ptr(), c.terms.Ptr(), uint32(nterm), c.counts.Ptr(), c.verts.Ptr(), c.index.Ptr()})
 }
 
-// devTermKey orders the device's terminals like a sort by lot, seed and kind.
-type devTermKey struct {
-	axiom, term int32
-	seed        uint64
-	at          int32
-}
-
 func (c *CUDA) download(nterm int, mesh bool, res *Result) error {
 	ts := make([]gpuTerm, nterm)
 	if err := gpu.ReadStructs(c.terms, ts); err != nil {
 		return err
 	}
-	// Order: bucket by lot (a counting sort), then sort each lot's small
-	// keys and convert its terminals, lots in parallel. Sorting the 150-byte
-	// records of a city in one comparison sort took over a second.
-	nlots := 0
-	for i := range ts {
-		nlots = max(nlots, int(ts[i].Axiom)+1)
-	}
-	start := make([]int, nlots+1)
-	for i := range ts {
-		start[ts[i].Axiom+1]++
-	}
-	for l := 0; l < nlots; l++ {
-		start[l+1] += start[l]
-	}
-	keys := make([]devTermKey, nterm)
-	fill := slices.Clone(start[:nlots])
-	for i := range ts {
-		a := ts[i].Axiom
-		keys[fill[a]] = devTermKey{a, ts[i].Term, ts[i].Seed, int32(i)}
-		fill[a]++
-	}
-	res.Terminals = make([]TerminalShape, nterm)
-	if c.g.projects {
-		res.Projections = make([][8]float32, nterm)
-	}
-	counts := make([][]int, len(parallel.Chunks(nlots, 1))-1)
-	parallel.For(nlots, 1, func(chunk, lo, hi int) {
-		cnt := make([]int, len(c.g.TermNames))
-		for l := lo; l < hi; l++ {
-			ks := keys[start[l]:start[l+1]]
-			slices.SortFunc(ks, func(a, b devTermKey) int {
-				return cmp.Or(cmp.Compare(a.seed, b.seed), cmp.Compare(a.term, b.term))
-			})
-			for j, k := range ks {
-				t := &ts[k.at]
-				geo, mat := c.prog.termInfo(t.Term)
-				var m Mat4
-				copy(m[:12], t.M[:])
-				m[15] = 1
-				res.Terminals[start[l]+j] = TerminalShape{Term: t.Term, Geometry: geo, Material: mat, Phase: c.prog.rulePhase[t.Rule], Shape: Shape{
-					Kind: ShapeKind(t.Kind), Roof: RoofKind(t.Roof), Profile: t.Profile, Index: t.Index, Siblings: t.Siblings,
-					Lot: t.Axiom, Transform: m, Size: t.Size, Seed: t.Seed, Attr: t.Attr,
-					Mat: int16(t.Mat), UV: t.UV != 0}}
-				if res.Projections != nil && t.UV != 0 {
-					// One entry per terminal, at its own index: lots fill
-					// theirs in parallel.
-					res.Projections[start[l]+j] = t.Proj
-					res.Terminals[start[l]+j].proj = int32(start[l] + j + 1)
-				}
-				if int(t.Term) >= 0 && int(t.Term) < len(cnt) {
-					cnt[t.Term]++
-				}
-			}
-		}
-		counts[chunk] = cnt
-	})
-	res.Stats.ByName = map[string]int{}
-	for _, cnt := range counts {
-		for t, n := range cnt {
-			if n > 0 {
-				res.Stats.ByName[c.g.TermNames[t]] += n
-			}
-		}
-	}
+	c.prog.orderDeviceTerms(ts, c.g.TermNames, c.g.projects, res)
 	if !mesh || nterm == 0 {
 		return nil
 	}
@@ -566,14 +493,6 @@ func (c *CUDA) download(nterm int, mesh bool, res *Result) error {
 		return err
 	}
 	return c.index.Read(res.Indices)
-}
-
-// termInfo is the terminal a device terminal id stands for.
-func (p *program) termInfo(id int32) (geo, mat int32) {
-	if id >= 0 && int(id) < len(p.terms) {
-		return int32(p.terms[id].Geometry), int32(p.terms[id].Material)
-	}
-	return -1, -1
 }
 
 // b2i16 is a flag as the device keeps it.

@@ -186,6 +186,9 @@ func fitSpecies(ctx context.Context, env *job.Env, r Request, p *fit.Problem, ev
 				return nil, nil, fmt.Errorf("forest fit: %s: %w", what, err)
 			}
 			env.Log.Debugf("forest fit: %s: %d likelihood evaluations on %s", what, e.Evals, ev.Name())
+			if caveat := intervalCaveat(forest.KernelKind(k), fit.Counts(c)); caveat != "" {
+				env.Log.Warnf("forest fit: %s: %s", p.Species, caveat)
+			}
 			ests = append(ests, e)
 		}
 	}

@@ -20,13 +20,7 @@ func benchAnim(b *testing.B, r FrameRenderer, w, h int, q float64, still bool) {
 // benchAnimFilter is benchAnim with every keyframe's temporal filter set to
 // filter (unless it is negative).
 func benchAnimFilter(b *testing.B, r FrameRenderer, w, h int, q float64, still bool, filter TemporalFilter) {
-	a, _, err := ParseAnimationFile(filepath.Join(animDir, "sequences", "A2_edge.flam3"), ParseOptions{})
-	if err != nil {
-		if os.IsNotExist(unwrapAll(err)) {
-			b.Skipf("no flam3 animation corpus: %v", err)
-		}
-		b.Fatal(err)
-	}
+	a := loadA2(b)
 	if err := a.Override(Options{Width: w, Height: h, Quality: q}); err != nil {
 		b.Fatal(err)
 	}
@@ -41,6 +35,7 @@ func benchAnimFilter(b *testing.B, r FrameRenderer, w, h int, q float64, still b
 	for i := 0; i < b.N; i++ {
 		t := float64(i % 40)
 		var fs *FrameSpec
+		var err error
 		if still {
 			fs = Still(&a.At(t).Genome)
 		} else if fs, err = a.Frame(t); err != nil {
@@ -66,6 +61,16 @@ func BenchmarkAnimFrameCPUStill(b *testing.B) { benchAnim(b, CPU{}, 320, 236, 10
 // interpolating the corpus edge's temporal genomes (A2: 80 of them) and
 // planning the frame, without rendering it.
 func BenchmarkAnimFrameSpec(b *testing.B) {
+	a := loadA2(b)
+	for i := 0; i < b.N; i++ {
+		if _, err := a.Frame(float64(i % 40)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// loadA2 reads the corpus edge A2 (skipping without the corpus).
+func loadA2(b *testing.B) *Animation {
 	a, _, err := ParseAnimationFile(filepath.Join(animDir, "sequences", "A2_edge.flam3"), ParseOptions{})
 	if err != nil {
 		if os.IsNotExist(unwrapAll(err)) {
@@ -73,9 +78,5 @@ func BenchmarkAnimFrameSpec(b *testing.B) {
 		}
 		b.Fatal(err)
 	}
-	for i := 0; i < b.N; i++ {
-		if _, err := a.Frame(float64(i % 40)); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return a
 }

@@ -211,25 +211,14 @@ func interpolateXform(cpi []aligned, i int, c []float64) Xform {
 	x.ColorSpeed = min(max(mix(func(a *axform) float64 { return a.ColorSpeed }), 0), 1)
 	x.Opacity = mix(func(a *axform) float64 { return a.Opacity })
 	x.Animate = mix(func(a *axform) float64 { return a.Animate })
-	// The parameters and variation weights are mixed in loops of their own
-	// rather than through mix: there are NumParams and NumVars of them (most
-	// JWildfire's) in every xform of every temporal sample. Same sums.
 	for p := ParamID(0); p < NumParams; p++ {
 		if isPrecalc(p) {
 			continue
 		}
-		s := 0.0
-		for k := range cpi {
-			s += c[k] * cpi[k].xf[i].Params[p]
-		}
-		x.Params[p] = s
+		x.Params[p] = mix(func(a *axform) float64 { return a.Params[p] })
 	}
 	for v := VarID(0); v < NumVars; v++ {
-		w := 0.0
-		for k := range cpi {
-			w += c[k] * cpi[k].xf[i].v[v]
-		}
-		if w != 0 {
+		if w := mix(func(a *axform) float64 { return a.v[v] }); w != 0 {
 			x.Vars = append(x.Vars, VarTerm{ID: v, Weight: w})
 		}
 	}

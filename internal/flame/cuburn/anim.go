@@ -293,8 +293,8 @@ func (a *Anim) Genome(t float64) *flame.Genome {
 		x.into(t, &g.Xforms[i])
 	}
 	if a.final != nil {
-		fx := a.final.at(t)
-		g.Final = &fx
+		g.Final = new(flame.Xform)
+		a.final.into(t, g.Final)
 	}
 	return &g
 }

@@ -336,17 +336,11 @@ func (a *cbAffine) at(t float64) flame.Affine {
 	return polarAffine(a[0].at(t), a[1].at(t), a[2].at(t), a[3].at(t), a[4].at(t), a[5].at(t))
 }
 
-// at is the xform at time t. A weight a spline overshoots below zero is
-// taken as zero (cuburn would feed it to its cumulative selection as is).
-func (x *cbXform) at(t float64) flame.Xform {
-	var out flame.Xform
-	x.into(t, &out)
-	return out
-}
-
 // into writes the xform at time t to *out, a zero Xform, in place: an xform
 // is several kilobytes (every variation's parameters) and a frame makes
-// thousands, so it is neither copied nor cleared twice.
+// thousands, so it is neither copied nor cleared twice. A weight a spline
+// overshoots below zero is taken as zero (cuburn would feed it to its
+// cumulative selection as is).
 func (x *cbXform) into(t float64, out *flame.Xform) {
 	out.Weight, out.Color, out.ColorSpeed = max(x.weight.at(t), 0), x.color.at(t), x.speed.at(t)
 	out.Opacity, out.Coefs, out.Post = min(x.opacity.at(t), 1), x.pre.at(t), flame.Identity

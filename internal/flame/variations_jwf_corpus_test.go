@@ -14,30 +14,22 @@ import (
 )
 
 // jwfOwnParams lists, per variation, the parameters its JWildfire class is
-// given: each XML parameter (not a precalculated one) belongs to the
-// variation with the longest name that, with '_', prefixes it (waves2_radial_
-// before waves2_), and the class calls it by the rest of the name. No class
-// the corpus uses names one otherwise, so there is no table of exceptions:
-// every class's setParameter (and the harness's stand-in for classes without
-// parameters) throws IllegalArgumentException for a name it does not know,
-// which fails the test, so a parameter named otherwise cannot pass unseen.
+// given: varParams' (the ones the XML writer writes, not the precalculated
+// ones), each called by its XML name less the variation's name and '_'. No
+// class the corpus uses names one otherwise, so there is no table of
+// exceptions: every class's setParameter (and the harness's stand-in for
+// classes without parameters) throws IllegalArgumentException for a name it
+// does not know, which fails the test, so a parameter named otherwise
+// cannot pass unseen.
 func jwfOwnParams() map[VarID][]jwfParam {
 	own := map[VarID][]jwfParam{}
-	for p, name := range ParamNames {
-		id := ParamID(p)
-		if name == "" || isPrecalc(id) {
-			continue
-		}
-		owner, best := VarID(0), -1
-		for v, vn := range VarNames {
-			if len(vn) > best && strings.HasPrefix(name, vn+"_") {
-				owner, best = VarID(v), len(vn)
+	for v, ps := range varParams {
+		for _, id := range ps {
+			if isPrecalc(id) {
+				continue
 			}
+			own[v] = append(own[v], jwfParam{id: id, name: strings.TrimPrefix(ParamNames[id], VarNames[v]+"_")})
 		}
-		if best < 0 {
-			continue
-		}
-		own[owner] = append(own[owner], jwfParam{id: id, name: name[best+1:]})
 	}
 	return own
 }

@@ -96,7 +96,6 @@ func (tm jwfTerm) String() string {
 	return b.String()
 }
 
-// jwfCases are the variations (alone, with parameters, and in sums) that
 // jwfHarness is the JWildfire reference build PROCGEN_JWF_HARNESS names,
 // which must hold class (script builds it), and java; without either the
 // test skips.
@@ -116,6 +115,7 @@ func jwfHarness(t *testing.T, class, script string) (dir, java string) {
 	return dir, java
 }
 
+// jwfCases are the variations (alone, with parameters, and in sums) that
 // TestJWildfireReference maps through both procgen and JWildfire.
 func jwfCases() [][]jwfTerm {
 	cs := [][]jwfTerm{
@@ -271,7 +271,6 @@ func jwfPoints() [][3]float64 {
 type jwfWant struct {
 	x, y, z float64
 	label   string
-	tol     float64 // relative; 0 is jwfTol
 }
 
 // jwfTol is the relative bound both reference tests hold procgen to.
@@ -345,14 +344,10 @@ func jwfCompare(t *testing.T, dir, java string, in *bytes.Buffer, got []jwfWant)
 			t.Fatalf("harness line %d %q: %v", i, sc.Text(), err)
 		}
 		g := got[i]
-		tol := g.tol
-		if tol == 0 {
-			tol = jwfTol
-		}
 		wrong := false
 		for k, v := range [3]float64{g.x, g.y, g.z} {
 			// NaN must meet NaN: a difference with a NaN compares false.
-			if d := math.Abs(v - r[k]); d > tol*max(1, math.Abs(r[k])) || math.IsNaN(v) != math.IsNaN(r[k]) {
+			if d := math.Abs(v - r[k]); d > jwfTol*max(1, math.Abs(r[k])) || math.IsNaN(v) != math.IsNaN(r[k]) {
 				t.Errorf("%s: coordinate %d = %.17g, JWildfire %.17g", g.label, k, v, r[k])
 				wrong = true
 			}

@@ -12,22 +12,13 @@
 #   PROCGEN_JWF_HARNESS=DIR/classes go test ./internal/flame -run JWildfireFilterReference -v
 set -eu
 DIR=${1:?usage: jwf-filter-harness.sh DIR}
-COMMIT=33407f0b246b0bf03cf2413ff450b0ed07271498
+. "$(dirname "$0")/jwf-fetch.sh" # COMMIT, get
 SRC=src/org/jwildfire/create/tina/render
 KERNELS="FilterKernel FilterKernelType FilteringType BellFilterKernel BlackmanFilterKernel BoxFilterKernel
 BSplineFilterKernel CatRomFilterKernel GaussianFilterKernel HammingFilterKernel HanningFilterKernel
 HermiteFilterKernel Lanczos2FilterKernel Lanczos3FilterKernel MitchellFilterKernel MitchellSmoothFilterKernel
 QuadraticFilterKernel SinePowFilterKernel SinePow5FilterKernel SinePow10FilterKernel SinePow15FilterKernel
 TriangleFilterKernel"
-# get PATH-IN-REPO FILE: from JWF_GIT when set, else from GitHub.
-get() {
-	[ -s "$2" ] && return 0
-	if [ -n "${JWF_GIT:-}" ]; then
-		git --git-dir="$JWF_GIT" show "$COMMIT:$1" >"$2"
-	else
-		curl -fsSL "https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/$1" -o "$2"
-	fi
-}
 mkdir -p "$DIR/src/org/jwildfire/create/tina/render/filter" "$DIR/src/org/jwildfire/base/mathlib" \
 	"$DIR/src/org/jwildfire/create/tina/base" "$DIR/classes"
 for c in $KERNELS; do

@@ -14,17 +14,8 @@
 #   PROCGEN_JWF_HARNESS=DIR go test ./internal/flame -run JWildfireReference -v
 set -eu
 DIR=${1:?usage: jwf-harness.sh DIR}
-COMMIT=33407f0b246b0bf03cf2413ff450b0ed07271498
+. "$(dirname "$0")/jwf-fetch.sh" # COMMIT, get
 VAR=src/org/jwildfire/create/tina/variation
-# get PATH FILE: JWildfire's PATH at COMMIT into FILE, unless FILE is there.
-get() {
-	[ -s "$2" ] && return 0
-	if [ -n "${JWF_GIT:-}" ]; then
-		git --git-dir="$JWF_GIT" show "$COMMIT:$1" >"$2.part" && mv "$2.part" "$2"
-	else
-		curl -fsSL "https://raw.githubusercontent.com/thargor6/JWildfire/$COMMIT/$1" -o "$2"
-	fi
-}
 CLASSES="Linear3D Flatten Julia3D ZScale ZTranslate Spherical3D SineBlur Curl3D Hemisphere Blur3D ZCone Julia3DZ Blob3D EpispiralWF
 AbstractAffine3D Affine3D Hypertile2 Hypertile1 BWraps7 Boarders2
 JuliaN2 JuliaC Waves4WF Poincare3D Spirograph CannabisCurveWF CloverLeafWF Epispiral

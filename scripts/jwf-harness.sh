@@ -34,7 +34,8 @@ PowBlock Loonie2 Hypershift Ennepers2 EScale Pyramid Line SphericalN Lozi Henon 
 SuperShape3D EMotion Hypertile3D2 Cubic_3D Collideoscope Asteria
 SeaShell3D RoseWF PTransform Kaleidoscope WaveBlurWF
 Hexes AbstractFalloff3 Falloff3 Chrysanthemum LazyTravis
-ExBlur Glitchy1 LazySensen Shredded Crackle TQMirror PostTrig Scrambly FarBlur MaurerRose PRose3D Clifford Sattractor"
+ExBlur Glitchy1 LazySensen Shredded Crackle TQMirror PostTrig Scrambly FarBlur MaurerRose PRose3D Clifford Sattractor
+Waves2B Joukowski PlaneWF SymNetG15 PostAxisSymmetryWF PostPointSymmetryWF"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
 	get "$VAR/${c}Func.java" "$DIR/$VAR/${c}Func.java"
@@ -44,6 +45,77 @@ for c in VoronoiTools NoiseTools; do
 	get "$VAR/$c.java" "$DIR/$VAR/$c.java"
 done
 get src/org/jwildfire/base/mathlib/Complex.java "$DIR/src/org/jwildfire/base/mathlib/Complex.java"
+# Two classes draw from java.lang.Math.random, which cannot be scripted: the
+# harness build points those calls at the scripted context of the case being
+# run (FlameTransformationContext.current), so they take the next draw too.
+for c in SymNetG15 MaurerRose; do
+	sed 's/Math\.random()/org.jwildfire.create.tina.variation.FlameTransformationContext.current.random()/g' \
+		"$DIR/$VAR/${c}Func.java" >"$DIR/$VAR/${c}Func.java.tmp" && mv "$DIR/$VAR/${c}Func.java.tmp" "$DIR/$VAR/${c}Func.java"
+done
+# waves2b calls the colt library's Bessel J1: JWildfire ships colt's jar,
+# whose classes join the build.
+mkdir -p "$DIR/lib" "$DIR/src/js/glsl"
+get lib/colt-1.2.0.jar "$DIR/lib/colt.jar"
+(cd "$DIR/classes" && unzip -q -o ../lib/colt.jar 'cern/*')
+# joukowski and sym_ng15 use JWildfire's GLSL-style vec2 (and the types it
+# names), and joukowski four
+# of its G helpers; G itself pulls in JWildfire's image classes, so the
+# harness carries those four with G's own one-line bodies.
+for c in vec2 vec3 vec4 mat2 mat3 mat4; do
+	get "src/js/glsl/$c.java" "$DIR/src/js/glsl/$c.java"
+done
+cat > "$DIR/src/js/glsl/G.java" <<'JAVA'
+package js.glsl;
+public final class G {
+  public static double dot(vec2 a, vec2 b) { return a.x * b.x + a.y * b.y; }
+  public static double length(vec2 a) { return Math.sqrt(a.x * a.x + a.y * a.y); }
+  public static vec2 sqrt(vec2 a) { vec2 r = new vec2(0.0); r.x = Math.sqrt(a.x); r.y = Math.sqrt(a.y); return r; }
+  public static double sign(double v) { return Math.signum(v); }
+}
+JAVA
+# plane_wf's colour and displacement maps: procgen honours the flame without
+# maps (it reports a named map as not honoured), so the holders stand in
+# with no map loaded, and its colour-index palette is a one-colour one.
+cat > "$DIR/$VAR/ColorMapHolder.java" <<'JAVA'
+package org.jwildfire.create.tina.variation;
+public class ColorMapHolder {
+  int blend; String name;
+  public String getColormap_filename() { return name; }
+  public void setColormap_filename(String s) { name = s; }
+  public int getBlend_colormap() { return blend; }
+  public void setBlend_colormap(int b) { blend = b; }
+  public void init() {}
+  public void applyImageColor(org.jwildfire.create.tina.base.XYZPoint p, int ix, int iy, double iu, double iv) { throw new IllegalStateException("no colour map"); }
+  public int getColorMapWidth() { return 0; }
+  public int getColorMapHeight() { return 0; }
+  public boolean isActive() { return false; }
+}
+JAVA
+cat > "$DIR/$VAR/DisplacementMapHolder.java" <<'JAVA'
+package org.jwildfire.create.tina.variation;
+public class DisplacementMapHolder {
+  int blend; double amount; String name;
+  public int getBlend_displ_map() { return blend; }
+  public void setBlend_displ_map(int b) { blend = b; }
+  public double getDispl_amount() { return amount; }
+  public void setDispl_amount(double a) { amount = a; }
+  public String getDispl_map_filename() { return name; }
+  public void setDispl_map_filename(String s) { name = s; }
+  public void init() {}
+  public boolean isActive() { return false; }
+  public int getDisplacementMapWidth() { return 0; }
+  public int getDisplacementMapHeight() { return 0; }
+  public double calculateImageDisplacement(int ix, int iy, double iu, double iv) { throw new IllegalStateException("no displacement map"); }
+}
+JAVA
+mkdir -p "$DIR/src/org/jwildfire/create/tina/palette"
+cat > "$DIR/src/org/jwildfire/create/tina/palette/RenderColor.java" <<'JAVA'
+package org.jwildfire.create.tina.palette;
+public class RenderColor {
+  public double red, green, blue;
+  public RenderColor(double r, double g, double b) { red = r; green = g; blue = b; }
+}
+JAVA
 cat > "$DIR/src/odk/lang/FastMath.java" <<'JAVA'
 package odk.lang;
 public final class FastMath { public static double hypot(double a, double b) { return Math.hypot(a, b); } }
@@ -109,7 +181,11 @@ JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/base"
 cat > "$DIR/src/org/jwildfire/create/tina/base/Layer.java" <<'JAVA'
 package org.jwildfire.create.tina.base;
-public class Layer {}
+public class Layer {
+  // plane_wf's init builds a colour-index table from the layer's palette.
+  public static class Palette { public org.jwildfire.create.tina.palette.RenderColor[] createRenderPalette(int white) { return new org.jwildfire.create.tina.palette.RenderColor[] { new org.jwildfire.create.tina.palette.RenderColor(0, 0, 0) }; } }
+  public Palette getPalette() { return new Palette(); }
+}
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/base"
 cat > "$DIR/src/org/jwildfire/create/tina/base/XForm.java" <<'JAVA'
@@ -119,7 +195,7 @@ JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/base"
 cat > "$DIR/src/org/jwildfire/create/tina/base/XYZPoint.java" <<'JAVA'
 package org.jwildfire.create.tina.base;
-public class XYZPoint { public double x, y, z, color; public double getPrecalcAtan() { return Math.atan2(x, y); } public double getPrecalcSqrt() { return Math.sqrt(x * x + y * y); } public double getPrecalcAtanYX() { return Math.atan2(y, x); } public double getPrecalcSumsq() { return x * x + y * y; } }
+public class XYZPoint { public double x, y, z, color, redColor, greenColor, blueColor; public boolean receiveOnlyShadows; public double getPrecalcAtan() { return Math.atan2(x, y); } public double getPrecalcSqrt() { return Math.sqrt(x * x + y * y); } public double getPrecalcAtanYX() { return Math.atan2(y, x); } public double getPrecalcSumsq() { return x * x + y * y; } }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
 cat > "$DIR/src/org/jwildfire/create/tina/variation/FlameTransformationContext.java" <<'JAVA'
@@ -132,6 +208,11 @@ public class FlameTransformationContext {
   public int random(int n) { return (int) (random() * n); }
   public boolean isPreserveZCoordinate() { return false; }
   public FlameTransformationContext getRandGen() { return this; }
+  // The case being run, for the classes whose Math.random calls the build
+  // points here.
+  public static FlameTransformationContext current;
+  public static class Renderer { public Renderer getFlame() { return this; } public int getWhiteLevel() { return 200; } }
+  public Renderer getFlameRenderer() { return new Renderer(); }
 }
 JAVA
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation"
@@ -175,6 +256,7 @@ public abstract class VariationFunc {
   public String[] getRessourceNames() { return null; }
   public byte[][] getRessourceValues() { return null; }
   public RessourceType getRessourceType(String n) { return null; }
+  public void setRessource(String n, byte[] v) { throw new IllegalArgumentException(n); }
 }
 JAVA
 cat > "$DIR/src/org/jwildfire/create/tina/variation/RessourceType.java" <<'JAVA'
@@ -206,6 +288,7 @@ public class JwfHarness {
       XYZPoint t = new XYZPoint(), v = new XYZPoint();
       t.x = s.nextDouble(); t.y = s.nextDouble(); t.z = s.nextDouble();
       FlameTransformationContext ctx = new FlameTransformationContext();
+      FlameTransformationContext.current = ctx;
       ctx.draws = new double[s.nextInt()];
       for (int i = 0; i < ctx.draws.length; i++) ctx.draws[i] = s.nextDouble();
       int nv = s.nextInt();
@@ -214,7 +297,7 @@ public class JwfHarness {
         double amount = s.nextDouble();
         int np = s.nextInt();
         for (int j = 0; j < np; j++) f.setParameter(s.next(), s.nextDouble());
-        f.init(ctx, null, null, amount);
+        f.init(ctx, new org.jwildfire.create.tina.base.Layer(), null, amount);
         f.transform(ctx, null, t, v, amount);
       }
       out.printf(Locale.ROOT, "%.17g %.17g %.17g%n", v.x, v.y, v.z);
@@ -223,5 +306,5 @@ public class JwfHarness {
   }
 }
 JAVA
-javac -nowarn -d "$DIR/classes" $(find "$DIR/src" -name "*.java")
+javac -nowarn -cp "$DIR/classes" -d "$DIR/classes" $(find "$DIR/src" -name "*.java")
 echo "harness built: PROCGEN_JWF_HARNESS=$DIR/classes"

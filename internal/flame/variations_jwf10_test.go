@@ -104,8 +104,8 @@ func jwf10RefCases() [][]jwfTerm {
 		{{id: VarJulia3D, w: 0.8, params: []jwfParam{{PJulia3DPower, "power", 3}}}, {id: VarSpherical3D, w: 0.4},
 			{id: VarFarblur, w: 0.35, params: fb(1.1, 0.9, -0.8, -0.4, 0.1, 0)}},
 	}...)
-	// maurer_rose's end points and curve (its lines draw from Java's
-	// Math.random: TestJWF10MaurerRose).
+	// maurer_rose's end points and curve (its lines, which take their
+	// draws in another order, are in jwf11RefCases).
 	mr := func(kn, kd, c, off, count, pts, curve, pth, cth float64) []jwfParam {
 		return []jwfParam{{PMaurerRoseKn, "kn", kn}, {PMaurerRoseKd, "kd", kd}, {PMaurerRoseC, "c", c},
 			{PMaurerRoseLineOffsetDegrees, "line_offset_degrees", off}, {PMaurerRoseLineCount, "line_count", count},
@@ -374,7 +374,8 @@ func TestJWF10SymNg15(t *testing.T) {
 
 // maurer_rose's lines by hand: the point u4 of the way from the step's
 // first end point to its second, jittered by u2, u3 (the class draws u4
-// from Java's Math.random, which the harness cannot script).
+// from Java's Math.random, which the harness build points at the scripted
+// draws: jwf11RefCases checks the lines against the class too).
 func TestJWF10MaurerRose(t *testing.T) {
 	ps := map[ParamID]float64{PMaurerRoseKn: 3, PMaurerRoseKd: 2, PMaurerRoseC: 0.1, PMaurerRoseLineOffsetDegrees: 53,
 		PMaurerRoseLineCount: 200, PMaurerRoseShowLines: 1, PMaurerRoseShowCurve: 0, PMaurerRoseLineThickness: 2}

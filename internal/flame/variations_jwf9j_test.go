@@ -10,8 +10,8 @@ import (
 
 // jwf9jRefCases are the cases of variations_jwf9j.go for
 // TestJWildfireReference (JWildfire's chrysanthemum and lazyTravis; its
-// joukowski needs JWildfire's GLSL library, which the harness does not
-// build, and gnarly is Fractorium's: TestJWF9jByHand pins both).
+// joukowski is in jwf11RefCases, and gnarly is Fractorium's:
+// TestJWF9jByHand pins both by hand too).
 func jwf9jRefCases() [][]jwfTerm {
 	lt := func(in, out, space float64) []jwfParam {
 		return []jwfParam{{PLazyTravisSpinIn, "spin_in", in}, {PLazyTravisSpinOut, "spin_out", out}, {PLazyTravisSpace, "space", space}}

@@ -36,9 +36,9 @@ func jwfOwnParams() map[VarID][]jwfParam {
 
 // jwfCorpusTerms turns a parsed xform into harness terms, or says why it
 // cannot be checked: a variation without a JWildfire class here, a pre_
-// stage or a post_ stage other than post_trig (the harness applies every
-// class to the affine point and sums; only post_trig reads that sum as
-// JWildfire's post variations do).
+// stage or a post_ stage other than post_trig and the two symmetry ones
+// (the harness applies every class to the affine point and sums; only those
+// read that sum as JWildfire's post variations do).
 func jwfCorpusTerms(x *Xform, own map[VarID][]jwfParam) ([]jwfTerm, string) {
 	var terms []jwfTerm
 	term := func(id VarID, w float64, post bool) string {
@@ -65,7 +65,7 @@ func jwfCorpusTerms(x *Xform, own map[VarID][]jwfParam) ([]jwfTerm, string) {
 		if st.Weight == 0 {
 			continue
 		}
-		if !st.Post || st.ID != VarTrig {
+		if !st.Post || st.ID != VarTrig && st.ID != VarAxisSymmetryWf && st.ID != VarPointSymmetryWf {
 			return nil, st.Name()
 		}
 		if why := term(st.ID, st.Weight, true); why != "" {
@@ -75,11 +75,12 @@ func jwfCorpusTerms(x *Xform, own map[VarID][]jwfParam) ([]jwfTerm, string) {
 	if len(terms) == 0 {
 		return nil, "no variation"
 	}
-	// maurer_rose's lines draw from Java's Math.random, which the harness
-	// cannot script (TestJWF10MaurerRose pins them by hand).
+	// maurer_rose's lines take their draws in another order than procgen's
+	// (jwfCase reorders them where it draws only lines; mixed with points
+	// or the curve the order depends on the mode drawn).
 	for _, tm := range terms {
-		if tm.id == VarMaurerRose && x.Params[PMaurerRoseShowLines] != 0 {
-			return nil, "maurer_rose show_lines"
+		if tm.id == VarMaurerRose && x.Params[PMaurerRoseShowLines] != 0 && !jwfMaurerLines(tm) {
+			return nil, "maurer_rose show_lines with points or curve"
 		}
 	}
 	// The harness applies the terms in the order of the line, procgen in
@@ -89,6 +90,19 @@ func jwfCorpusTerms(x *Xform, own map[VarID][]jwfParam) ([]jwfTerm, string) {
 	slices.SortStableFunc(terms, func(a, b jwfTerm) int {
 		return cmp.Or(cmp.Compare(jwfStage(a), jwfStage(b)), cmp.Compare(a.id, b.id))
 	})
+	// The maple leaves draw two numbers in procgen and in JWildfire the ones
+	// the point needs, so a drawing variation after them would get other
+	// draws in the harness than in procgen.
+	for i, tm := range terms[:len(terms)-1] {
+		if tm.id != VarMapleLeaf && tm.id != VarJapaneseMapleLeaf {
+			continue
+		}
+		for _, later := range terms[i+1:] {
+			if varDraws[later.id] > 0 {
+				return nil, VarNames[tm.id] + " before " + VarNames[later.id]
+			}
+		}
+	}
 	return terms, ""
 }
 

@@ -65,8 +65,8 @@ var jwfClass = map[VarID]string{
 	VarScrambly: "ScramblyFunc", VarFarblur: "FarBlurFunc", VarMaurerRose: "MaurerRoseFunc", VarPRose3D: "PRose3DFunc", VarCliffordJs: "CliffordFunc", VarSattractorJs: "SattractorFunc",
 	// falloff, rotate_y, rotate_z, rblur, sphereblur, bcircle and
 	// Spherical3D are Fractorium's: TestJWF9gByHand pins them.
-	// waves2b is not here: its class needs the colt library's Bessel J1,
-	// which the harness does not build; TestJWF5Variations pins it by hand.
+	VarAxisSymmetryWf: "PostAxisSymmetryWFFunc", VarPointSymmetryWf: "PostPointSymmetryWFFunc",
+	VarWaves2b: "Waves2BFunc", VarJoukowski: "JoukowskiFunc", VarPlaneWf: "PlaneWFFunc", VarSymNg15: "SymNetG15Func",
 }
 
 // jwfParam is one parameter of a case, as JWildfire's class names it.
@@ -223,6 +223,7 @@ func jwfCases() [][]jwfTerm {
 	cs = append(cs, jwf9iRefCases()...)
 	cs = append(cs, jwf9jRefCases()...)
 	cs = append(cs, jwf10RefCases()...)
+	cs = append(cs, jwf11RefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {
@@ -245,13 +246,13 @@ func jwfCases() [][]jwfTerm {
 			tm.params = []jwfParam{{PJuliaqPower, "power", 3}}
 		case VarMobiusFr, VarBwraps, VarTarget, VarPowBlock: // defaults differ from the class's (or are random there)
 			tm.params = jwf9Defaults(id)
-		case VarTrig: // post_trig reads the sum: a linear3D's
+		case VarTrig, VarAxisSymmetryWf, VarPointSymmetryWf: // post_ stages read the sum: a linear3D's
 			tm.post = true
 			cs = append(cs, []jwfTerm{{id: VarLinear3D, w: 1.1}, tm})
 			continue
 		case VarPRose3D: // k is random in JWildfire when unset
 			tm.params = []jwfParam{{PPRose3DK, "k", 8}}
-		case VarMaurerRose: // its lines draw from Java's Math.random: TestJWF10MaurerRose
+		case VarMaurerRose: // its lines are in jwf11RefCases
 			tm.params = []jwfParam{{PMaurerRoseShowLines, "show_lines", 0}}
 		case VarFarblur: // reads the sum
 			cs = append(cs, []jwfTerm{{id: VarLinear3D, w: 1.1}, tm})
@@ -305,6 +306,10 @@ func jwfCase(in *bytes.Buffer, terms []jwfTerm, pt [3]float64, key uint64) (ox, 
 		}
 		if tm.id == VarBlur3D { // JWildfire's ring draw between the two angles
 			draws = append(draws[:len(draws)-1], 0.5, draws[len(draws)-1])
+		}
+		if jwfMaurerLines(tm) { // the distance before the jitters
+			n := len(draws)
+			draws = append(draws[:n-3:n-3], draws[n-1], draws[n-3], draws[n-2])
 		}
 		if tm.id == VarExBlur { // JWildfire's init takes the four, its transform a fifth for later
 			draws = append(draws, 0.5)

@@ -51,6 +51,12 @@ func frPre(id VarID, w float64, ps ...float64) frTerm {
 	return tm
 }
 
+func frPost(id VarID, w float64, ps ...float64) frTerm {
+	tm := frReg(id, w, ps...)
+	tm.post = true
+	return tm
+}
+
 func frParams(ps []float64) []jwfParam {
 	var out []jwfParam
 	for i := 0; i+1 < len(ps); i += 2 {
@@ -97,6 +103,8 @@ func frCases() [][]frTerm {
 		{frReg(VarMirrorX, 1), frReg(VarWavesn, 0.5)}, // clears the sum, wavesn adds after it
 		{frPre(VarMirrorX, 0.8), jul},
 		{frPre(VarMirrorX, 1.2), frPre(VarGaussian, 0.3), lin},
+		{jul, frPost(VarMirrorX, 0.7)},
+		{lin, frPost(VarGaussian, 0.5), frPost(VarSpherical3DFr, 0.8)},
 		{frReg(VarWavesn, 0.9)},
 		{frReg(VarWavesn, 1.1, P(PWavesnPower), 3, P(PWavesnFreqx), -1.5, P(PWavesnFreqy), 2.7, P(PWavesnScalex), 0.7,
 			P(PWavesnScaley), -0.4, P(PWavesnIncx), 0.4, P(PWavesnIncy), -0.3)},

@@ -64,7 +64,8 @@ var jwfClass = map[VarID]string{
 	VarCrackle: "CrackleFunc", VarTqmirror: "TQMirrorFunc", VarTrig: "PostTrigFunc",
 	VarScrambly: "ScramblyFunc", VarFarblur: "FarBlurFunc", VarMaurerRose: "MaurerRoseFunc", VarPRose3D: "PRose3DFunc", VarCliffordJs: "CliffordFunc", VarSattractorJs: "SattractorFunc",
 	// falloff, rotate_y, rotate_z, rblur, sphereblur, bcircle and
-	// Spherical3D are Fractorium's: TestJWF9gByHand pins them.
+	// Spherical3D are Fractorium's: TestFractoriumReference checks them
+	// (and Mobius again) against Fractorium's classes.
 	// waves2b is not here: its class needs the colt library's Bessel J1,
 	// which the harness does not build; TestJWF5Variations pins it by hand.
 }

@@ -64,7 +64,8 @@ var jwfClass = map[VarID]string{
 	VarCrackle: "CrackleFunc", VarTqmirror: "TQMirrorFunc", VarTrig: "PostTrigFunc",
 	VarScrambly: "ScramblyFunc", VarFarblur: "FarBlurFunc", VarMaurerRose: "MaurerRoseFunc", VarPRose3D: "PRose3DFunc", VarCliffordJs: "CliffordFunc", VarSattractorJs: "SattractorFunc",
 	// falloff, rotate_y, rotate_z, rblur, sphereblur, bcircle and
-	// Spherical3D are Fractorium's: TestJWF9gByHand pins them.
+	// Spherical3D are Fractorium's: TestFractoriumReference checks them
+	// (and Mobius again) against Fractorium's classes.
 	VarAxisSymmetryWf: "PostAxisSymmetryWFFunc", VarPointSymmetryWf: "PostPointSymmetryWFFunc",
 	VarWaves2b: "Waves2BFunc", VarJoukowski: "JoukowskiFunc", VarPlaneWf: "PlaneWFFunc", VarSymNg15: "SymNetG15Func",
 }
@@ -333,7 +334,15 @@ func jwfCase(in *bytes.Buffer, terms []jwfTerm, pt [3]float64, key uint64) (ox, 
 // how many cases disagree.
 func jwfCompare(t *testing.T, dir, java string, in *bytes.Buffer, got []jwfWant) (bad int) {
 	t.Helper()
-	cmd := exec.Command(java, "-cp", dir, "JwfHarness")
+	return refCompare(t, exec.Command(java, "-cp", dir, "JwfHarness"), "JWildfire", in, got)
+}
+
+// refCompare runs a reference harness (cmd, named ref in messages) on the
+// cases in, which answers each with a line "x y z" (or "short" where the
+// case gave it too few random draws), and reports each coordinate of got
+// it disagrees with beyond jwfTol; it returns how many cases disagree.
+func refCompare(t *testing.T, cmd *exec.Cmd, ref string, in *bytes.Buffer, got []jwfWant) (bad int) {
+	t.Helper()
 	cmd.Stdin = in
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -343,17 +352,22 @@ func jwfCompare(t *testing.T, dir, java string, in *bytes.Buffer, got []jwfWant)
 	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	i := 0
-	for ; sc.Scan(); i++ {
+	for ; sc.Scan() && i < len(got); i++ {
+		g := got[i]
+		if sc.Text() == "short" {
+			t.Errorf("%s: %s wanted more random draws than procgen makes", g.label, ref)
+			bad++
+			continue
+		}
 		var r [3]float64
 		if _, err := fmt.Sscan(sc.Text(), &r[0], &r[1], &r[2]); err != nil {
 			t.Fatalf("harness line %d %q: %v", i, sc.Text(), err)
 		}
-		g := got[i]
 		wrong := false
 		for k, v := range [3]float64{g.x, g.y, g.z} {
 			// NaN must meet NaN: a difference with a NaN compares false.
 			if d := math.Abs(v - r[k]); d > jwfTol*max(1, math.Abs(r[k])) || math.IsNaN(v) != math.IsNaN(r[k]) {
-				t.Errorf("%s: coordinate %d = %.17g, JWildfire %.17g", g.label, k, v, r[k])
+				t.Errorf("%s: coordinate %d = %.17g, %s %.17g", g.label, k, v, ref, r[k])
 				wrong = true
 			}
 		}
@@ -361,8 +375,8 @@ func jwfCompare(t *testing.T, dir, java string, in *bytes.Buffer, got []jwfWant)
 			bad++
 		}
 	}
-	if i != len(got) {
-		t.Fatalf("harness answered %d of %d cases", i, len(got))
+	if i != len(got) || sc.Scan() {
+		t.Fatalf("harness answered %d lines for %d cases", i, len(got))
 	}
 	return bad
 }

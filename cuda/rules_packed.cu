@@ -29,40 +29,70 @@ struct pg_life_quad {
 	uint32_t w[4], c[4], e[4]; // west neighbours, the cells, east neighbours
 };
 
-// pg_life_load reads words k..k+3 of a row (k = 4 x the lane's place; 0
-// past the row). (Loading a row ahead of its use, with strips of 8 rows,
-// measured 15 % slower on the H200 than this, and strips of one row 2.2x
-// slower: every block adds its changes with an atomic on one address.)
+// pg_life_raw is one row as a lane loads it: its 4 words (k..k+3, 0 past
+// the row), and the words only it reads from memory: west, the word before
+// its quad (lane 0; row[wpr - 1] at k == 0 on a torus), east, the word after
+// it (lane 31), and row[0] for the lane holding the row's last word (the
+// torus wrap).
+struct pg_life_raw {
+	uint4 v;
+	uint32_t w, e, z;
+};
+
+// pg_life_load reads a row's words for this lane, all before any shuffle
+// needs them: loaded after the shuffles, the edge words' latency came on top
+// of the quad's, and the any-rule kernel took 0.0487 ms a step against
+// 0.0449 (HighLife, H200; Life's kernel is the same either way).
 //
-// Measured slower than this kernel on the H200 (Life, 16384^2 torus, 0.0329
+// Measured slower than this kernel on the H200 (Life, 16384^2 torus, 0.0328
 // ms a step here; all at 64 registers or fewer unless said, none spilling):
 // a row fetched a turn ahead, its edge words included (0.0354; 0.0424 at 84
 // registers); each row's west+centre+east sum made once and three rows'
 // sums added (the 3 x 3 total, 54 registers: 0.0341, HighLife 3 % faster);
 // 2 words a lane, 46-58 registers, 5 blocks an SM (0.040-0.042); strips of
-// 8, 12, 24 or 32 rows (0.037-0.051: fewer warps in flight, or more halo).
-__device__ __forceinline__ uint4 pg_life_load(const uint32_t *__restrict__ row, int k, int ws) {
-	return k < ws ? *reinterpret_cast<const uint4 *>(row + k) : make_uint4(0, 0, 0, 0);
+// 8, 12, 24 or 32 rows (0.037-0.051: fewer warps in flight, or more halo);
+// rows staged in shared memory by cp.async, 2 to 8 rows ahead, strips of 8
+// to 32 (0.036-0.045; 73-100 registers, or spills at 64); L2 eviction hints
+// (loads evict-first, stores evict-last, or either: 0.036-0.038); the
+// topology a template parameter with the row loop unrolled by three (no
+// register moves between rows: 0.0329 at 64 registers with spills, 0.038
+// at 90). A plain copy of the board takes 0.0182 ms (3.7 TB/s), so the
+// step is bound by its instructions and registers rather than by memory.
+__device__ __forceinline__ pg_life_raw pg_life_load(const uint32_t *__restrict__ row, int k, int wpr, int ws, bool torus) {
+	pg_life_raw x;
+	x.v = k < ws ? *reinterpret_cast<const uint4 *>(row + k) : make_uint4(0, 0, 0, 0);
+	x.w = 0, x.e = 0, x.z = 0;
+	if (k == 0) {
+		if (torus)
+			x.w = row[wpr - 1];
+	} else if (threadIdx.x == 0 && k < ws)
+		x.w = row[k - 1];
+	if (threadIdx.x == 31 && k + 4 < ws)
+		x.e = row[k + 4];
+	const int last = wpr - 1 - k;
+	if (torus && last >= 0 && last < 4)
+		x.z = row[0];
+	return x;
 }
 
-// pg_life_row aligns the neighbours of a row's words k..k+3 (v, as
+// pg_life_row aligns the neighbours of a row's words k..k+3 (x, as
 // pg_life_load read them) to their bits: w holds cell x - 1 at bit x % 32,
 // e cell x + 1. A warp's 32 lanes hold 128 consecutive words of the row
 // (lanes past the row hold 0 and store nothing), so the words beside a
 // lane's come from the lanes beside it; only the warp's edge lanes and the
-// row's ends read memory again.
-__device__ __forceinline__ pg_life_quad pg_life_row(const uint32_t *__restrict__ row, uint4 v, int k, int wpr, int ws,
-	int tail, bool torus) {
+// row's ends take the words pg_life_load read for them.
+__device__ __forceinline__ pg_life_quad pg_life_row(pg_life_raw x, int k, int wpr, int ws, int tail, bool torus) {
 	const int lane = threadIdx.x;
+	const uint4 v = x.v;
 	pg_life_quad q;
 	q.c[0] = v.x, q.c[1] = v.y, q.c[2] = v.z, q.c[3] = v.w;
 	uint32_t l = __shfl_up_sync(LP_FULL, v.w, 1), r = __shfl_down_sync(LP_FULL, v.x, 1);
 	if (k == 0) // cell W - 1's bit at bit 31 (torus), else dead
-		l = torus ? row[wpr - 1] << (32 - tail) : 0u;
+		l = torus ? x.w << (32 - tail) : 0u;
 	else if (lane == 0 && k < ws)
-		l = row[k - 1];
+		l = x.w;
 	if (lane == 31) // the shuffle gave lane 31 its own word
-		r = k + 4 < ws ? row[k + 4] : 0u;
+		r = x.e;
 	const uint32_t prev[4] = {l, q.c[0], q.c[1], q.c[2]}, after[4] = {q.c[1], q.c[2], q.c[3], r};
 #pragma unroll
 	for (int i = 0; i < 4; i++) {
@@ -71,7 +101,7 @@ __device__ __forceinline__ pg_life_quad pg_life_row(const uint32_t *__restrict__
 	}
 	const int last = wpr - 1 - k; // the row's last word, if it is this lane's
 	if (torus && last >= 0 && last < 4) {
-		const uint32_t wrap = (row[0] & 1u) << (tail - 1); // cell 0 after cell W - 1
+		const uint32_t wrap = (x.z & 1u) << (tail - 1); // cell 0 after cell W - 1
 #pragma unroll
 		for (int i = 0; i < 4; i++)
 			if (i == last)
@@ -168,13 +198,13 @@ __device__ __forceinline__ void pg_life_step_body(const uint32_t *__restrict__ c
 			pg_life_quad a = {}, m;
 			const int yu = y0 > 0 ? y0 - 1 : (tor ? h - 1 : -1);
 			if (yu >= 0)
-				a = pg_life_row(board + yu * ws, pg_life_load(board + yu * ws, k, ws), k, wpr, ws, tail, tor);
-			m = pg_life_row(board + y0 * ws, pg_life_load(board + y0 * ws, k, ws), k, wpr, ws, tail, tor);
+				a = pg_life_row(pg_life_load(board + yu * ws, k, wpr, ws, tor), k, wpr, ws, tail, tor);
+			m = pg_life_row(pg_life_load(board + y0 * ws, k, wpr, ws, tor), k, wpr, ws, tail, tor);
 			for (int y = y0; y < y1; y++) {
 				const int yd = y + 1 < h ? y + 1 : (tor ? 0 : -1);
 				pg_life_quad b = {};
 				if (yd >= 0)
-					b = pg_life_row(board + yd * ws, pg_life_load(board + yd * ws, k, ws), k, wpr, ws, tail, tor);
+					b = pg_life_row(pg_life_load(board + yd * ws, k, wpr, ws, tor), k, wpr, ws, tail, tor);
 				uint32_t nx[4];
 #pragma unroll
 				for (int i = 0; i < 4; i++) {

@@ -35,6 +35,7 @@ type xformExt struct {
 	colorNone  bool               // color_type NONE
 	unknown    []unknownAttr      // in document order
 	present    map[string]float64 // every unknown name's numeric value
+	written    []VarID            // the known variations written, any weight
 }
 
 type dupVar struct {
@@ -252,7 +253,7 @@ func (fp *flameParser) countUnknown(ext *xformExt, line int) error {
 			continue // a parameter of an unknown variation written here
 		}
 		kind := "variation"
-		if looksLikeParam(u.name) {
+		if looksLikeParam(u.name, ext.written) {
 			kind = "parameter"
 		} else if ext.present[u.name] == 0 {
 			continue

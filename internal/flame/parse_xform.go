@@ -159,6 +159,7 @@ func (fp *flameParser) xformAttrs(x *Xform, attrs []xml.Attr, line int, label st
 				}
 			case n.isVar:
 				w[n.v], err = parseFloat(a.Value)
+				ext.written = append(ext.written, n.v)
 				// JWildfire's farblur reads the variations written before
 				// it; procgen's, all of them (variations_jwf10.go).
 				farblurFirst = farblurFirst || w[VarFarblur] != 0 && n.v != VarFarblur && w[n.v] != 0
@@ -236,10 +237,13 @@ var xmlNames = sync.OnceValue(func() map[string]xmlName {
 })
 
 // looksLikeParam reports whether an unknown name reads as a parameter of a
-// known variation (split_shift) rather than a variation (flatten).
-func looksLikeParam(name string) bool {
-	for _, v := range VarNames {
-		if strings.HasPrefix(name, v+"_") {
+// variation the xform writes (waves2_scalez beside waves2: Fractorium's
+// parameters procgen does not have). A name that only starts with a
+// variation's name (JWildfire's spherical3D_wf, waves2_3D, heart_wf) where
+// that variation is not written is a variation of its own.
+func looksLikeParam(name string, written []VarID) bool {
+	for _, id := range written {
+		if v := VarNames[id]; strings.HasPrefix(name, v+"_") {
 			return true
 		}
 	}

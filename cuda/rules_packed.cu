@@ -56,8 +56,12 @@ struct pg_life_raw {
 // (loads evict-first, stores evict-last, or either: 0.036-0.038); the
 // topology a template parameter with the row loop unrolled by three (no
 // register moves between rows: 0.0329 at 64 registers with spills, 0.038
-// at 90). A plain copy of the board takes 0.0182 ms (3.7 TB/s), so the
-// step is bound by its instructions and registers rather than by memory.
+// at 90); two steps a pass (temporal blocking: the board read and written
+// once for two steps, the edge lanes computing the extra words step 2
+// needs; 80-104 registers: 0.0318-0.0321 ms a step, the same as one step a
+// pass with half the memory traffic). A plain copy of the board takes
+// 0.0182 ms (3.7 TB/s), so the step is bound by its instructions and
+// registers rather than by memory.
 __device__ __forceinline__ pg_life_raw pg_life_load(const uint32_t *__restrict__ row, int k, int wpr, int ws, bool torus) {
 	pg_life_raw x;
 	x.v = k < ws ? *reinterpret_cast<const uint4 *>(row + k) : make_uint4(0, 0, 0, 0);

@@ -78,6 +78,10 @@ func TestParseArtistQuirks(t *testing.T) {
 			}, ""},
 		{"camera roll warned", `<flame cam_roll="0.5" cam_yaw="0"><xform weight="1" linear="1"/>` + quirkPal + `</flame>`,
 			nil, `flame attribute "cam_roll" not honoured`},
+		{"preserve_z warned", `<flame preserve_z="1"><xform weight="1" linear="1"/>` + quirkPal + `</flame>`,
+			nil, `flame attribute "preserve_z" not honoured`},
+		{"preserve_z off is neutral", `<flame preserve_z="0"><xform weight="1" linear="1"/>` + quirkPal + `</flame>`,
+			nil, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -140,14 +140,15 @@ func (fp *flameParser) otherElement(t xml.StartElement, line int) error {
 // their neutral values. What is left changes the picture in the program
 // that wrote it: an error under --strict, a warning otherwise for the
 // camera settings procgen does not honour (cam_roll, cam_zoom, JWildfire's
-// focus point: a picture that differs from the artist's), silence for the
+// focus point) and JWildfire's preserve_z (its 2D variations then carry z
+// as w z): a picture that differs from the artist's; silence for the
 // rest (flam3 ignores them too, and its files carry many).
 func (fp *flameParser) otherFlameAttr(a xml.Attr) error {
 	name := a.Name.Local
 	if flameMetadata(name) || isNeutral(name, a.Value) {
 		return nil
 	}
-	if !fp.p.opts.Strict && !strings.HasPrefix(name, "cam_") {
+	if !fp.p.opts.Strict && !strings.HasPrefix(name, "cam_") && name != "preserve_z" {
 		return nil
 	}
 	return fp.notHonoured("flame attribute", name, "flame", fp.off, fp.line)
@@ -184,6 +185,8 @@ var neutralValues = map[string]string{
 	"ai_post_denoiser": "NONE", "post_noise_filter": "0", "enable_de": "1", "logscale_k2": "0",
 	// JWildfire's smooth_gradient off: the palette's entries as written.
 	"smooth_gradient": "0",
+	// JWildfire's preserve_z off: its 2D variations add nothing to z.
+	"preserve_z": "0",
 	// Xform attributes of JWildfire.
 	"material": "0", "material_speed": "0", "mod_gamma": "0", "mod_gamma_speed": "0", "mod_contrast": "0",
 	"mod_contrast_speed": "0", "mod_saturation": "0", "mod_saturation_speed": "0", "mod_hue": "0",

@@ -151,6 +151,52 @@ func frCases() [][]frTerm {
 	}
 }
 
+// frStageCases are pre_ and post_ stages of flam3's variations and of
+// plugins Fractorium has, the ones the artists' corpus writes among them:
+// stages that replace the point (foci, curl, log, unpolar, spherical,
+// polar, curl3D, blur_zoom) and stages that add to it (Fractorium's
+// ASSIGNTYPE_SUM: gaussian_blur, arch, square, blur3D, ztranslate,
+// sineblur), before and after regular variations, and pre and post stages
+// together. plane holds the cases mapped on the plane z = 0: Fractorium's
+// versions of 62 of its 2D variations (flam3's linear, spherical, swirl,
+// foci, log, polar, gaussian_blur, square ... among them) carry z as w z,
+// where procgen's, flam3's 2D maps, leave it (a stage keeps the point's z
+// and adds none); the others move z themselves and are mapped in 3D. Left
+// out: pie (flam3 picks its slice by rounding, Fractorium by truncating:
+// the same slices with the same odds, not the same draw) and juliaq
+// (JWildfire picks its root from an integer up to 2^31, which procgen
+// follows, Fractorium from one up to 32767).
+func frStageCases() (space, plane [][]frTerm) {
+	P := func(id ParamID) float64 { return float64(id) }
+	lin, jul := frReg(VarLinear3D, 0.6), frReg(VarJulia, 0.7)
+	space = [][]frTerm{
+		{frPre(VarBlur3D, 0.3), lin},
+		{frPre(VarZtranslate, 0.4), lin},
+		{lin, frPost(VarZtranslate, 0.5)},
+		{frPre(VarSineblur, 0.5, P(PSineblurPower), 1.5), jul},
+		// Their defaults differ between the programs: every parameter given.
+		{frPre(VarCurl3D, 0.4, P(PCurl3DCx), 0.3, P(PCurl3DCy), -0.2, P(PCurl3DCz), 0.45), jul},
+		{jul, frPost(VarBlurZoom, 0.6, P(PBlurZoomLength), 0.3, P(PBlurZoomX), 0.1, P(PBlurZoomY), -0.2)},
+	}
+	plane = [][]frTerm{
+		{frPre(VarFoci, 0.7), jul},
+		{frPre(VarCurl, 0.5, P(PCurlC1), 0.3, P(PCurlC2), -0.2), lin},
+		{frPre(VarLog, 0.6), jul},
+		{frPre(VarUnpolar, 0.8), lin},
+		{frPre(VarSpherical, 0.9), lin, frReg(VarSwirl, 0.3)},
+		{frPre(VarGaussianBlur, 0.3), lin},
+		{frPre(VarArch, 0.4), jul},
+		{frPre(VarSquare, 0.6), lin},
+		{jul, frPost(VarLog, 0.5)},
+		{lin, frPost(VarCurl, 0.7, P(PCurlC1), -0.4)},
+		{jul, frPost(VarFoci, 0.6)},
+		{lin, frPost(VarGaussianBlur, 0.2)},
+		{frPre(VarPolar, 0.5), frPre(VarFoci, 0.4), lin},
+		{lin, frPost(VarPolar, 0.5)},
+	}
+	return space, plane
+}
+
 // frDraws are the harness draws for one term from procgen's stream s,
 // which it advances past them: each Float64 procgen takes, as the value
 // in [0, 1) the harness's stand-in ISAAC answers from; julia's one bit
@@ -165,6 +211,11 @@ func frDraws(id VarID, s *rng.Stream) []float64 {
 			continue
 		}
 		d = append(d, rng.Float64(u))
+	}
+	if id == VarBlur3D && len(d) == 6 {
+		// procgen draws the four of the radius, then the two angles;
+		// Fractorium the first angle, the four, the second.
+		d = []float64{d[4], d[0], d[1], d[2], d[3], d[5]}
 	}
 	return d
 }
@@ -241,14 +292,16 @@ func TestFractoriumReference(t *testing.T) {
 	var in bytes.Buffer
 	var got []jwfWant
 	vars := map[VarID]bool{}
-	for ci, terms := range frCases() {
+	space, plane := frStageCases()
+	cases := append(append(frCases(), space...), plane...)
+	for ci, terms := range cases {
 		names := make([]string, len(terms))
 		for i, tm := range terms {
 			names[i] = tm.String()
 			vars[tm.id] = true
 		}
 		for pi, pt := range jwfPoints() {
-			if slices.ContainsFunc(terms, func(tm frTerm) bool { return tm.id == VarMobiusFr }) {
+			if ci >= len(cases)-len(plane) || slices.ContainsFunc(terms, func(tm frTerm) bool { return tm.id == VarMobiusFr }) {
 				// Fractorium's Mobius carries z (w z) as its linear does;
 				// procgen's, as JWildfire's MobiusFunc (without
 				// preserve_z) and flam3's 2D variations, writes none. Its

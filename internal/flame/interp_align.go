@@ -277,6 +277,10 @@ var varParams = map[VarID][]ParamID{
 	VarPRose3D:           paramRange(PPRose3DL, PPRose3DOffset),
 	VarCliffordJs:        paramRange(PCliffordJsA, PCliffordJsD),
 	VarSattractorJs:      {PSattractorJsM},
+	VarEllipticMode:      {PEllipticMode},
+	VarSplitsShear:       {PSplitsX, PSplitsY, PSplitsLshear, PSplitsRshear, PSplitsUshear, PSplitsDshear},
+	VarWaves2Z:           {PWaves2Freqx, PWaves2Scalex, PWaves2Freqy, PWaves2Scaley, PWaves2Freqz, PWaves2Scalez},
+	VarLogBase:           {PLogBase},
 }
 
 // align is flam3_align over the keyframes src.

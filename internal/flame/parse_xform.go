@@ -177,6 +177,7 @@ func (fp *flameParser) xformAttrs(x *Xform, attrs []xml.Attr, line int, label st
 			return nil, false, fp.errorf(line, "%s: bad %s value %q", label, name, a.Value)
 		}
 	}
+	extendFlam3Vars(&w, &x.Params)
 	if err := fp.finishExt(ext, x, &w, line); err != nil {
 		return nil, false, err
 	}
@@ -215,7 +216,12 @@ type xmlName struct {
 var xmlNames = sync.OnceValue(func() map[string]xmlName {
 	m := make(map[string]xmlName, int(NumVars)+int(NumParams)+12)
 	for id, name := range VarNames {
-		m[name] = xmlName{isVar: true, v: VarID(id)}
+		// A name is its smallest id's: flam3's elliptic, splits, waves2
+		// and log, which extendFlam3Vars moves to the ids that honour
+		// other programs' parameters of them.
+		if _, dup := m[name]; !dup {
+			m[name] = xmlName{isVar: true, v: VarID(id)}
+		}
 	}
 	for id, name := range ParamNames {
 		if name == "" { // precalculated

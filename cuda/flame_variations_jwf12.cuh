@@ -1,6 +1,6 @@
 // flam3 variations as other programs extend them (internal/flame's
 // variations_jwf12.go): JWildfire's elliptic with its mode, its splits with
-// shears and Fractorium's log with a base, float32 twins under the
+// shears and Fractorium's log with a base, and JWildfire's heart_wf, float32 twins under the
 // conventions of flame_variations_jwf.cuh. flam3's own elliptic, splits and
 // log (flame_variations_rare.cuh) are untouched: these have ids of their
 // own (the header's _FR: a second variation of the name). One more
@@ -8,6 +8,20 @@
 #pragma once
 // Included by flame_variations_jwf10.cuh (PgJwfOut3, pg_rng_unit53,
 // pg_ftoi, pg_ellipse).
+
+// heart_wf: the heart curve at t, the angle from the y axis scaled per half
+// and shifted (at most T_MAX, 60), times the radius.
+__device__ __noinline__ float2 pg_heart_wf(float w, float a, float r, const float *p) {
+	const bool left = a < 0.f;
+	const float t = fminf((left ? -a : a) * PG_1_PI * 60.f * (left ? p[P_HEART_WF_SCALE_R_LEFT] : p[P_HEART_WF_SCALE_R_RIGHT]) -
+				      p[P_HEART_WF_SHIFT_T],
+			      60.f);
+	float sn, cs;
+	sincosf(PG_PI * t / 180.f, &sn, &cs);
+	const float nx = 0.001f * (-t * t + 40.f * t + 1200.f) * sn * r;
+	const float ny = -0.001f * (-t * t + 40.f * t + 400.f) * cs * r;
+	return make_float2(w * (left ? -nx : nx) * p[P_HEART_WF_SCALE_X], w * ny);
+}
 
 // The out-of-line call from pg_flame_var_jwf10, state and stream by value.
 static __device__ __noinline__ PgJwfOut3 pg_flame_var_jwf12(unsigned vid, float w, PgFlameVarState s, const float *p,
@@ -38,6 +52,7 @@ static __device__ __noinline__ PgJwfOut3 pg_flame_var_jwf12(unsigned vid, float 
 	case VAR_LOG_FR: // Fractorium's denominator: w·0.5/ln base
 		d = make_float2(logf(s.sumsq) * (w * 0.5f / logf(p[P_LOG_FR_BASE])), w * s.atanyx());
 		break;
+	case VAR_HEART_WF: d = pg_heart_wf(w, s.atanxy(), s.sqrt, p); break;
 	}
 	return PgJwfOut3{d, rng.state};
 }

@@ -35,7 +35,7 @@ SuperShape3D EMotion Hypertile3D2 Cubic_3D Collideoscope Asteria
 SeaShell3D RoseWF PTransform Kaleidoscope WaveBlurWF
 Hexes AbstractFalloff3 Falloff3 Chrysanthemum LazyTravis
 ExBlur Glitchy1 LazySensen Shredded Crackle TQMirror PostTrig Scrambly FarBlur MaurerRose PRose3D Clifford Sattractor
-Elliptic Splits
+Elliptic Splits Waves2_3D Spherical3DWF HeartWF
 Waves2B Joukowski PlaneWF SymNetG15 PostAxisSymmetryWF PostPointSymmetryWF"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do

@@ -268,6 +268,10 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarSplitsShear, []ParamID{PSplitsX, PSplitsY, PSplitsLshear, PSplitsRshear, PSplitsUshear, PSplitsDshear}},
 	{VarLogBase, []ParamID{PLogBase}},
 	{VarWaves2Z, []ParamID{PWaves2Freqx, PWaves2Scalex, PWaves2Freqy, PWaves2Scaley, PWaves2Freqz, PWaves2Scalez}},
+	// The same files: JWildfire's next in the artists' corpus.
+	{VarWaves23D, []ParamID{PWaves23DFreq, PWaves23DScale}},
+	{VarSpherical3DWf, []ParamID{PSpherical3DWfInvert, PSpherical3DWfExponent}},
+	{VarHeartWf, gpuParamRange(PHeartWfScaleX, PHeartWfScaleRRight)},
 }
 
 // gpuCarriesZ reports whether g renders with points that carry z on the

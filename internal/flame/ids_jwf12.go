@@ -16,6 +16,10 @@ const (
 	VarSplitsShear                                     // JWildfire's splits with its four shears
 	VarWaves2Z                                         // Fractorium's waves2 with waves2_scalez: writes z
 	VarLogBase                                         // Fractorium's log with log_base
+	// JWildfire's, next in the artists' corpus.
+	VarWaves23D      // waves2_3D
+	VarSpherical3DWf // spherical3D_wf
+	VarHeartWf       // heart_wf
 	// farblur reads the sum of the variations applied before it, which run
 	// in ID order: it stays the last, a later set moving it with NumVars
 	// (TestJWF10Farblur).
@@ -32,5 +36,13 @@ const (
 	PWaves2Scalez
 	PWaves2Freqz
 	PLogBase
+	PWaves23DFreq
+	PWaves23DScale
+	PSpherical3DWfInvert
+	PSpherical3DWfExponent
+	PHeartWfScaleX
+	PHeartWfShiftT
+	PHeartWfScaleRLeft
+	PHeartWfScaleRRight
 	NumParams // all the parameters the CPU has
 )

@@ -281,6 +281,9 @@ var varParams = map[VarID][]ParamID{
 	VarSplitsShear:       {PSplitsX, PSplitsY, PSplitsLshear, PSplitsRshear, PSplitsUshear, PSplitsDshear},
 	VarWaves2Z:           {PWaves2Freqx, PWaves2Scalex, PWaves2Freqy, PWaves2Scaley, PWaves2Freqz, PWaves2Scalez},
 	VarLogBase:           {PLogBase},
+	VarWaves23D:          {PWaves23DFreq, PWaves23DScale},
+	VarSpherical3DWf:     {PSpherical3DWfInvert, PSpherical3DWfExponent},
+	VarHeartWf:           {PHeartWfScaleX, PHeartWfShiftT, PHeartWfScaleRLeft, PHeartWfScaleRRight},
 }
 
 // align is flam3_align over the keyframes src.

@@ -23,6 +23,12 @@ import (
 //     the wave.
 //   - log with Fractorium's base (LogVariation): x is ln(x²+y²)·w/(2 ln base).
 //
+// Then JWildfire's next most used in the artists' corpus: waves2_3D
+// (waves2 with one frequency and scale, and a wave in z of the mean of x
+// and y), spherical3D_wf (spherical in 3D, the distance to a power, and
+// its negative with invert) and heart_wf (a heart curve's radius by the
+// angle from the y axis, each half scaled on its own).
+//
 // Random draws (u = Float64):
 //
 //	elliptic (mode) u1: in mode 1, y's sign is + where u1 < ½ (JWildfire's
@@ -36,6 +42,9 @@ import (
 // parameter means flam3's map), not JWildfire's default mode 1.
 func jwf12DefaultParams(p *Params) {
 	p[PLogBase] = math.E
+	p[PWaves23DFreq], p[PWaves23DScale] = 2, 1
+	p[PSpherical3DWfExponent] = 2
+	p[PHeartWfScaleX], p[PHeartWfScaleRLeft], p[PHeartWfScaleRRight] = 1, 1, 1
 }
 
 // extendFlam3Vars moves the weight of each flam3 variation that x's file
@@ -89,7 +98,58 @@ func (s *varState) applyJWF12(id VarID, w float64, r *rng.Stream) {
 	case VarLogBase: // Fractorium's precalc: m_Denom = w·0.5/ln base
 		s.px += math.Log(s.sumsq) * (w * 0.5 / math.Log(p[PLogBase]))
 		s.py += w * s.atanYX()
+	case VarWaves23D: // z: the wave of the mean of x and y, and z itself
+		f, k := p[PWaves23DFreq], p[PWaves23DScale]
+		s.px += w * (s.tx + k*math.Sin(s.ty*f))
+		s.py += w * (s.ty + k*math.Sin(s.tx*f))
+		s.pz += w * (s.tz + k*math.Sin((s.tx+s.ty)/2*f))
+	case VarSpherical3DWf:
+		s.spherical3DWf(w)
+	case VarHeartWf:
+		s.heartWf(w)
 	}
+}
+
+// spherical3DWf is JWildfire's spherical3D_wf: the point over its squared
+// distance (+SMALL_EPSILON), or over the distance to the power exponent
+// where that is not 2 (to JWildfire's EPSILON); negated where invert
+// (FTOI) is not 0.
+func (s *varState) spherical3DWf(w float64) {
+	d2 := s.tx*s.tx + s.ty*s.ty + s.tz*s.tz + 1e-300
+	e := s.p[PSpherical3DWfExponent]
+	r := w / d2
+	if math.Abs(e-2) >= 1e-8 {
+		r = w / math.Pow(d2, e/2)
+	}
+	if ftoi(s.p[PSpherical3DWfInvert]) != 0 {
+		r = -r
+	}
+	s.px += s.tx * r
+	s.py += s.ty * r
+	s.pz += s.tz * r
+}
+
+// heartWfTMax is JWildfire's T_MAX: the heart's parameter in degrees.
+const heartWfTMax = 60
+
+// heartWf is JWildfire's heart_wf: the angle from the y axis, scaled per
+// half (scale_r_left for x < 0) and shifted, is the heart curve's
+// parameter t (at most T_MAX); the curve's point at t times the radius,
+// x scaled by scale_x.
+func (s *varState) heartWf(w float64) {
+	p := s.p
+	a, r := s.atanXY(), s.sqrt
+	var t, nx float64
+	if a < 0 {
+		t = min(-a/math.Pi*heartWfTMax*p[PHeartWfScaleRLeft]-p[PHeartWfShiftT], heartWfTMax)
+		nx = -0.001 * (-t*t + 40*t + 1200) * math.Sin(math.Pi*t/180) * r
+	} else {
+		t = min(a/math.Pi*heartWfTMax*p[PHeartWfScaleRRight]-p[PHeartWfShiftT], heartWfTMax)
+		nx = 0.001 * (-t*t + 40*t + 1200) * math.Sin(math.Pi*t/180) * r
+	}
+	ny := -0.001 * (-t*t + 40*t + 400) * math.Cos(math.Pi*t/180) * r
+	s.px += w * nx * p[PHeartWfScaleX]
+	s.py += w * ny
 }
 
 // ellipticMode is JWildfire's elliptic in its three modes, u the draw.

@@ -19,7 +19,9 @@ import (
 // variations' parameters stay the ones their runs had.
 
 // vtRandParams12 draws their parameters into p: elliptic's three modes,
-// shears of either sign, log bases on both sides of 1 and a z wave.
+// shears of either sign, log bases on both sides of 1, a z wave,
+// spherical3D_wf's regular and power forms and heart_wf's halves (t past
+// T_MAX among them).
 func vtRandParams12(p *Params) {
 	// The 2D runs draw bcircle's scale, the 3D ones cone's weight.
 	r := rand.New(rand.NewPCG(math.Float64bits(p[PBcircleScale])^math.Float64bits(p[PConeWeight]), math.Float64bits(p[PPowBlockRoot])))
@@ -28,6 +30,10 @@ func vtRandParams12(p *Params) {
 	p[PSplitsLshear], p[PSplitsRshear], p[PSplitsUshear], p[PSplitsDshear] = u(-0.6, 0.6), u(-0.6, 0.6), u(-0.6, 0.6), u(-0.6, 0.6)
 	p[PLogBase] = []float64{u(0.2, 0.8), u(1.3, 12)}[r.IntN(2)]
 	p[PWaves2Scalez], p[PWaves2Freqz] = u(-1, 1), u(-4, 4)
+	p[PWaves23DFreq], p[PWaves23DScale] = u(-4, 4), u(-1.2, 1.2)
+	p[PSpherical3DWfInvert], p[PSpherical3DWfExponent] = float64(r.IntN(2)), []float64{2, u(0.3, 4)}[r.IntN(2)]
+	p[PHeartWfScaleX], p[PHeartWfShiftT] = u(-1.5, 1.5), u(-20, 20)
+	p[PHeartWfScaleRLeft], p[PHeartWfScaleRRight] = u(0.2, 3), u(0.2, 3)
 }
 
 // vtJwf12BranchCases run elliptic in each mode (the flam3 mode 0 and an

@@ -67,7 +67,8 @@ var jwfClass = map[VarID]string{
 	// Spherical3D are Fractorium's: TestFractoriumReference checks them
 	// (and Mobius again) against Fractorium's classes.
 	VarAxisSymmetryWf: "PostAxisSymmetryWFFunc", VarPointSymmetryWf: "PostPointSymmetryWFFunc",
-	VarEllipticMode: "EllipticFunc", VarSplitsShear: "SplitsFunc",
+	VarEllipticMode: "EllipticFunc", VarSplitsShear: "SplitsFunc", VarWaves23D: "Waves2_3DFunc",
+	VarSpherical3DWf: "Spherical3DWFFunc", VarHeartWf: "HeartWFFunc",
 	VarWaves2b: "Waves2BFunc", VarJoukowski: "JoukowskiFunc", VarPlaneWf: "PlaneWFFunc", VarSymNg15: "SymNetG15Func",
 }
 

@@ -243,8 +243,8 @@ var xmlNames = sync.OnceValue(func() map[string]xmlName {
 })
 
 // looksLikeParam reports whether an unknown name reads as a parameter of a
-// variation the xform writes (waves2_scalez beside waves2: Fractorium's
-// parameters procgen does not have). A name that only starts with a
+// variation the xform writes (split_shift beside split: another
+// program's parameter procgen does not have). A name that only starts with a
 // variation's name (JWildfire's spherical3D_wf, waves2_3D, heart_wf) where
 // that variation is not written is a variation of its own.
 func looksLikeParam(name string, written []VarID) bool {

@@ -31,7 +31,8 @@ static __device__ __forceinline__ bool pg_flame_is3d(unsigned vid) {
 	case VAR_INFLATEZ_4: case VAR_INFLATEZ_5: case VAR_INFLATEZ_6: case VAR_LINE: case VAR_PLANE_WF:
 	case VAR_SPHERICAL3D_FR: case VAR_ROTATE_Y: case VAR_ROTATE_Z: case VAR_SPHEREBLUR: case VAR_FALLOFF:
 	case VAR_PYRAMID: case VAR_SECQ: case VAR_TANHQ: case VAR_SPH3D: case VAR_SQUARE3D: case VAR_WHITNEY_UMBRELLA:
-	case VAR_TRIANGLE: case VAR_HYPERTILE3D2: case VAR_SEASHELL3D: case VAR_WAVEBLUR_WF:
+	case VAR_TRIANGLE: case VAR_HYPERTILE3D2: case VAR_SEASHELL3D: case VAR_WAVEBLUR_WF: case VAR_WAVES2_FR:
+	case VAR_WAVES2_3D: case VAR_SPHERICAL3D_WF:
 		return true;
 	}
 	return false;

@@ -93,6 +93,8 @@ __device__ __noinline__ float3 pg_waveblur_wf(float w, const float *p, uint64_t 
 	return make_float3(rr * cs, rr * sn, pz);
 }
 
+#include "flame_variations_3d6.cuh"
+
 static __device__ __noinline__ PgFlame3Out pg_flame_var3d5(unsigned vid, float w, PgFlameVarState s, float tz,
 							    const float *p, uint64_t state) {
 	const float x = s.tx, y = s.ty;
@@ -129,6 +131,7 @@ static __device__ __noinline__ PgFlame3Out pg_flame_var3d5(unsigned vid, float w
 	case VAR_HYPERTILE3D2: o = pg_hypertile3d2(w, x, y, tz, p, state); break;
 	case VAR_SEASHELL3D: o = pg_seashell3d(w, p, state); break;
 	case VAR_WAVEBLUR_WF: o = pg_waveblur_wf(w, p, state); break;
+	default: return pg_flame_var3d6(vid, w, s, tz, p, state); // flame_variations_3d6.cuh
 	}
 	return PgFlame3Out{o, state};
 }

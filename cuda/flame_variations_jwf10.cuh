@@ -29,6 +29,8 @@ __device__ __noinline__ float2 pg_pow_block(float w, float tx, float ty, float s
 	return make_float2(r2 * cs, r2 * sn);
 }
 
+#include "flame_variations_jwf12.cuh"
+
 // The out-of-line call from pg_flame_var_jwf9, state and stream by value.
 static __device__ __noinline__ PgJwfOut3 pg_flame_var_jwf10(unsigned vid, float w, PgFlameVarState s, const float *p,
 							    uint64_t state) {
@@ -57,6 +59,7 @@ static __device__ __noinline__ PgJwfOut3 pg_flame_var_jwf10(unsigned vid, float 
 		}
 		break;
 	}
+	default: return pg_flame_var_jwf12(vid, w, s, p, state); // flame_variations_jwf12.cuh
 	}
 	return PgJwfOut3{d, rng.state};
 }

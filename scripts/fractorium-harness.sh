@@ -213,6 +213,7 @@ static Variation<T>* make(const string& stage, const string& name, T w)
 	REG(WavesN, "wavesn") REG(Gnarly, "gnarly") REG(Falloff, "falloff")
 	REG(RotateY, "rotate_y") REG(RotateZ, "rotate_z") REG(RBlur, "rblur")
 	REG(Sphereblur, "sphereblur") REG(BCircle, "bcircle") REG(Mobius, "Mobius")
+	REG(Waves2, "waves2")
 	return nullptr;
 }
 

@@ -35,6 +35,7 @@ SuperShape3D EMotion Hypertile3D2 Cubic_3D Collideoscope Asteria
 SeaShell3D RoseWF PTransform Kaleidoscope WaveBlurWF
 Hexes AbstractFalloff3 Falloff3 Chrysanthemum LazyTravis
 ExBlur Glitchy1 LazySensen Shredded Crackle TQMirror PostTrig Scrambly FarBlur MaurerRose PRose3D Clifford Sattractor
+Elliptic Splits Waves2_3D Spherical3DWF HeartWF
 Waves2B Joukowski PlaneWF SymNetG15 PostAxisSymmetryWF PostPointSymmetryWF"
 mkdir -p "$DIR/src/org/jwildfire/create/tina/variation" "$DIR/classes"
 for c in $CLASSES; do
@@ -169,6 +170,8 @@ public final class MathLib {
   public static double log(double v) { return Math.log(v); }
   public static double pow(double a, double b) { return Math.pow(a, b); }
   public static double fabs(double v) { return Math.abs(v); }
+  public static double min(double a, double b) { return Math.min(a, b); } // elliptic's clamp
+  public static double max(double a, double b) { return Math.max(a, b); }
   public static double floor(double v) { return Math.floor(v); }
   public static double rint(double v) { return Math.rint(v); }
   public static double round(double v) { return Math.round(v); }

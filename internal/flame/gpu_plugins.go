@@ -261,6 +261,17 @@ var gpuPlugins = [...]gpuPlugin{
 	{VarHypertile3D2, []ParamID{PHypertile3D2P, PHypertile3D2Q}},
 	{VarSeashell3D, gpuParamRange(PSeashell3DFinalRadius, PSeashell3DNSpirals)},
 	{VarWaveblurWf, gpuParamRange(PWaveblurWfCount, PWaveblurWfDampingZ)}, // direct_color: the CPU's too (unhonouredParam9h)
+	// cuda/flame_variations_jwf12.cuh and flame_variations_3d6.cuh (waves2's
+	// z): flam3 variations with other programs' parameters, which read
+	// flam3's too.
+	{VarEllipticMode, []ParamID{PEllipticMode}},
+	{VarSplitsShear, []ParamID{PSplitsX, PSplitsY, PSplitsLshear, PSplitsRshear, PSplitsUshear, PSplitsDshear}},
+	{VarLogBase, []ParamID{PLogBase}},
+	{VarWaves2Z, []ParamID{PWaves2Freqx, PWaves2Scalex, PWaves2Freqy, PWaves2Scaley, PWaves2Freqz, PWaves2Scalez}},
+	// The same files: JWildfire's next in the artists' corpus.
+	{VarWaves23D, []ParamID{PWaves23DFreq, PWaves23DScale}},
+	{VarSpherical3DWf, []ParamID{PSpherical3DWfInvert, PSpherical3DWfExponent}},
+	{VarHeartWf, gpuParamRange(PHeartWfScaleX, PHeartWfScaleRRight)},
 }
 
 // gpuCarriesZ reports whether g renders with points that carry z on the

@@ -191,7 +191,8 @@ var VarNames = [NumVars]string{"linear", "sinusoidal", "spherical", "swirl", "ho
 	"rotate_z", "rblur", "sphereblur", "bcircle", "Spherical3D",
 	"seashell3D", "rose_wf", "pTransform", "kaleidoscope", "waveblur_wf",
 	"hexes", "falloff3", "chrysanthemum", "lazyTravis", "joukowski", "gnarly",
-	"exblur", "glitchy1", "lazysensen", "shredded", "crackle", "plane_wf", "tqmirror", "trig", "scrambly", "sym_ng15", "maurer_rose", "pRose3D", "clifford_js", "sattractor_js", "farblur"}
+	"exblur", "glitchy1", "lazysensen", "shredded", "crackle", "plane_wf", "tqmirror", "trig", "scrambly", "sym_ng15", "maurer_rose", "pRose3D", "clifford_js", "sattractor_js",
+	"elliptic", "splits", "waves2", "log", "waves2_3D", "spherical3D_wf", "heart_wf", "farblur"}
 
 // ParamID indexes Params: first the variation parameters read from the XML,
 // then values Precalc derives from them once per render.
@@ -482,4 +483,7 @@ var ParamNames = [NumParams]string{"blob_low", "blob_high", "blob_waves", "pdj_a
 	"maurer_rose_show_points", "maurer_rose_show_curve", "maurer_rose_line_thickness", "maurer_rose_point_thickness", "maurer_rose_curve_thickness",
 	"pRose3D_l", "pRose3D_k", "pRose3D_c", "pRose3D_z1", "pRose3D_z2", "pRose3D_refSc", "pRose3D_opt", "pRose3D_optSc",
 	"pRose3D_opt3", "pRose3D_transp", "pRose3D_dist", "pRose3D_wagsc", "pRose3D_srvsc", "pRose3D_f", "pRose3D_wigsc", "pRose3D_offset",
-	"clifford_js_a", "clifford_js_b", "clifford_js_c", "clifford_js_d", "sattractor_js_m"}
+	"clifford_js_a", "clifford_js_b", "clifford_js_c", "clifford_js_d", "sattractor_js_m",
+	"elliptic_mode", "splits_lshear", "splits_rshear", "splits_ushear", "splits_dshear", "waves2_scalez", "waves2_freqz", "log_base",
+	"waves2_3D_freq", "waves2_3D_scale", "spherical3D_wf_invert", "spherical3D_wf_exponent",
+	"heart_wf_scale_x", "heart_wf_shift_t", "heart_wf_scale_r_left", "heart_wf_scale_r_right"}

@@ -2,7 +2,7 @@ package flame
 
 // The tenth set of plugin variations (variations_jwf10.go): IDs after
 // ids_jwf9.go's, parameters (all read from the XML) after its parameters.
-// NumVars and NumParams end here: a later set moves them.
+// ids_jwf12.go's follow them (and end NumVars and NumParams).
 const (
 	VarExBlur VarID = VarGnarly + 1 + iota
 	VarGlitchy1
@@ -18,11 +18,6 @@ const (
 	VarPRose3D
 	VarCliffordJs
 	VarSattractorJs
-	// farblur reads the sum of the variations applied before it, which run
-	// in ID order: it stays the last, a later set moving it with NumVars
-	// (TestJWF10Farblur).
-	VarFarblur
-	NumVars // all the variations the CPU has
 )
 
 const (
@@ -162,5 +157,4 @@ const (
 	PCliffordJsC
 	PCliffordJsD
 	PSattractorJsM
-	NumParams // all the parameters the CPU has
 )

@@ -277,6 +277,13 @@ var varParams = map[VarID][]ParamID{
 	VarPRose3D:           paramRange(PPRose3DL, PPRose3DOffset),
 	VarCliffordJs:        paramRange(PCliffordJsA, PCliffordJsD),
 	VarSattractorJs:      {PSattractorJsM},
+	VarEllipticMode:      {PEllipticMode},
+	VarSplitsShear:       {PSplitsX, PSplitsY, PSplitsLshear, PSplitsRshear, PSplitsUshear, PSplitsDshear},
+	VarWaves2Z:           {PWaves2Freqx, PWaves2Scalex, PWaves2Freqy, PWaves2Scaley, PWaves2Freqz, PWaves2Scalez},
+	VarLogBase:           {PLogBase},
+	VarWaves23D:          {PWaves23DFreq, PWaves23DScale},
+	VarSpherical3DWf:     {PSpherical3DWfInvert, PSpherical3DWfExponent},
+	VarHeartWf:           {PHeartWfScaleX, PHeartWfShiftT, PHeartWfScaleRLeft, PHeartWfScaleRRight},
 }
 
 // align is flam3_align over the keyframes src.

@@ -94,6 +94,7 @@ func sortedList(s string) string {
 	for _, n := range VarNames {
 		if in[n] {
 			out = append(out, n)
+			in[n] = false // a name of two ids (ids_jwf12.go) once
 		}
 	}
 	return strings.Join(out, ",")

@@ -290,7 +290,7 @@ func TestParseFinalXform(t *testing.T) {
 func TestParseUnknownAttributes(t *testing.T) {
 	doc := `<flame name="x">
 	<xform weight="1" linear="1" name="a" var_color="1" text_wf="1" split="0.5" split_shift="1"/>
-	<xform weight="1" text_wf="0.5" waves2_3D="0.25"/><color index="0" rgb="0 0 0"/>
+	<xform weight="1" text_wf="0.5" flower_db="0.25"/><color index="0" rgb="0 0 0"/>
 </flame>`
 	_, ws, err := parseString(doc, ParseOptions{})
 	if err != nil {
@@ -303,8 +303,8 @@ func TestParseUnknownAttributes(t *testing.T) {
 	want := []string{
 		`test.flam3:2: flame "x": unknown variation "text_wf" ignored (2 xforms)`,
 		`test.flam3:2: flame "x": unknown parameter "split_shift" ignored (1 xform)`,
-		// waves2 is not written beside it: JWildfire's waves2_3D.
-		`test.flam3:3: flame "x": unknown variation "waves2_3D" ignored (1 xform)`,
+		// flower is not written beside it: JWildfire's flower_db.
+		`test.flam3:3: flame "x": unknown variation "flower_db" ignored (1 xform)`,
 	}
 	if strings.Join(msgs, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(msgs, "\n"), strings.Join(want, "\n"))

@@ -177,6 +177,7 @@ func (fp *flameParser) xformAttrs(x *Xform, attrs []xml.Attr, line int, label st
 			return nil, false, fp.errorf(line, "%s: bad %s value %q", label, name, a.Value)
 		}
 	}
+	extendFlam3Vars(&w, &x.Params)
 	if err := fp.finishExt(ext, x, &w, line); err != nil {
 		return nil, false, err
 	}
@@ -215,7 +216,12 @@ type xmlName struct {
 var xmlNames = sync.OnceValue(func() map[string]xmlName {
 	m := make(map[string]xmlName, int(NumVars)+int(NumParams)+12)
 	for id, name := range VarNames {
-		m[name] = xmlName{isVar: true, v: VarID(id)}
+		// A name is its smallest id's: flam3's elliptic, splits, waves2
+		// and log, which extendFlam3Vars moves to the ids that honour
+		// other programs' parameters of them.
+		if _, dup := m[name]; !dup {
+			m[name] = xmlName{isVar: true, v: VarID(id)}
+		}
 	}
 	for id, name := range ParamNames {
 		if name == "" { // precalculated
@@ -237,8 +243,8 @@ var xmlNames = sync.OnceValue(func() map[string]xmlName {
 })
 
 // looksLikeParam reports whether an unknown name reads as a parameter of a
-// variation the xform writes (waves2_scalez beside waves2: Fractorium's
-// parameters procgen does not have). A name that only starts with a
+// variation the xform writes (split_shift beside split: another
+// program's parameter procgen does not have). A name that only starts with a
 // variation's name (JWildfire's spherical3D_wf, waves2_3D, heart_wf) where
 // that variation is not written is a variation of its own.
 func looksLikeParam(name string, written []VarID) bool {

@@ -91,6 +91,7 @@ var varDraws = [NumVars]uint8{
 	VarSuperShape3d: 3, VarHypertile3D2: 1, VarCubic3D: 1, VarAsteria: 1, VarFalloffFr: 3, VarRblur: 2, VarSphereblur: 3,
 	VarBcircle: 1, VarSeashell3D: 2, VarRoseWf: 2, VarWaveblurWf: 4, VarFalloff3: 4, VarChrysanthemum: 1,
 	VarExBlur: 6, VarShredded: 3, VarCrackle: 4, VarPlaneWf: 2, VarTrig: 2, VarFarblur: 6, VarSymNg15: 1, VarMaurerRose: 4, VarPRose3D: 2, VarSattractorJs: 2,
+	VarEllipticMode: 1,
 }
 
 // varState is flam3's flam3_iter_helper: the affine output, the running sum

@@ -45,6 +45,7 @@ func vt3Params4(p *Params) {
 	p[PSeashell3DInnerRadius], p[PSeashell3DNSpirals] = u(0, 1), u(1, 6)
 	p[PWaveblurWfCount], p[PWaveblurWfAmplitudeZ] = u(0.5, 9), []float64{0, u(-1, 1)}[r.IntN(2)]
 	p[PWaveblurWfPhase], p[PWaveblurWfDampingZ] = u(-1, 1), u(-0.5, 1.5)
+	vtRandParams12(p) // variations_jwf12_cuda_test.go
 }
 
 // vtRandParams10 draws blur_circle's, pow_block's and bcircle's parameters
@@ -55,6 +56,7 @@ func vtRandParams10(p *Params) {
 	p[PPowBlockNumerator], p[PPowBlockDenominator], p[PPowBlockRoot] = u(1, 5), u(1, 5), u(-2, 2)
 	p[PPowBlockCorrectn], p[PPowBlockCorrectd] = u(0.5, 2), u(0.5, 2)
 	p[PBcircleScale], p[PBcircleBorderwidth] = u(0.3, 2), u(-1, 1)
+	vtRandParams12(p) // variations_jwf12_cuda_test.go
 }
 
 // vt3BranchCases4 run the branches random sets may miss: falloff's three

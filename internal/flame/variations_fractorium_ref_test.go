@@ -91,7 +91,7 @@ func frCases() [][]frTerm {
 	// (Fractorium's linear carries z, w z, where procgen's, flam3's, does
 	// not; linear3D is that map in both).
 	lin, jul := frReg(VarLinear3D, 0.6), frReg(VarJulia, 0.7)
-	return [][]frTerm{
+	return append([][]frTerm{
 		{frReg(VarGaussian, 0.8)},
 		{frReg(VarGaussian, -1.3)},
 		{lin, frReg(VarGaussian, 0.5)},
@@ -148,7 +148,14 @@ func frCases() [][]frTerm {
 		{frReg(VarMobiusFr, 1.1, P(PMobiusFrReA), 0.3, P(PMobiusFrImA), -0.7, P(PMobiusFrReB), 1.2, P(PMobiusFrImB), 0.4,
 			P(PMobiusFrReC), -0.5, P(PMobiusFrImC), 0.9, P(PMobiusFrReD), 0.2, P(PMobiusFrImD), -1.1)},
 		{jul, frReg(VarMobiusFr, 0.6, P(PMobiusFrReC), 1, P(PMobiusFrImD), 0.5)},
-	}
+	}, frJwf12Cases()...)
+}
+
+// frKeepsZ reports whether Fractorium's class of id adds w z to z where
+// procgen's adds nothing: Mobius, and waves2 and log, whose z (waves2's
+// wave aside) is that.
+func frKeepsZ(id VarID) bool {
+	return id == VarMobiusFr || id == VarWaves2Z || id == VarLogBase
 }
 
 // frStageCases are pre_ and post_ stages of flam3's variations and of
@@ -301,10 +308,11 @@ func TestFractoriumReference(t *testing.T) {
 			vars[tm.id] = true
 		}
 		for pi, pt := range jwfPoints() {
-			if ci >= len(cases)-len(plane) || slices.ContainsFunc(terms, func(tm frTerm) bool { return tm.id == VarMobiusFr }) {
-				// Fractorium's Mobius carries z (w z) as its linear does;
-				// procgen's, as JWildfire's MobiusFunc (without
-				// preserve_z) and flam3's 2D variations, writes none. Its
+			if ci >= len(cases)-len(plane) || slices.ContainsFunc(terms, func(tm frTerm) bool { return frKeepsZ(tm.id) }) {
+				// Fractorium's Mobius, waves2 and log carry z (w z) as its
+				// linear does, and so do the 2D stages of frStageCases'
+				// plane; procgen's, as JWildfire's classes without
+				// preserve_z and flam3's 2D variations, write none. These
 				// cases map points of the plane z = 0, where both agree.
 				pt[2] = 0
 			}

@@ -75,7 +75,7 @@ func uses3D(id VarID) bool {
 		VarWhitneyUmbrella, VarTriangle, VarCone, VarEnnepers2, VarPyramid, VarLine, VarHypertile3D,
 		VarSuperShape3d, VarHypertile3D2, VarCubic3D, VarFalloffFr, VarRotateY, VarRotateZ, VarSphereblur, VarSpherical3DFr,
 		VarSeashell3D, VarWaveblurWf, VarFalloff3, VarExBlur, VarGlitchy1, VarLazysensen, VarShredded,
-		VarPlaneWf, VarFarblur, VarPRose3D:
+		VarPlaneWf, VarFarblur, VarPRose3D, VarWaves2Z, VarWaves23D, VarSpherical3DWf:
 		return true
 	}
 	return false

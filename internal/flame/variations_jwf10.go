@@ -61,6 +61,7 @@ func jwf10DefaultParams(p *Params) {
 	p[PPRose3DOpt], p[PPRose3DOptSc], p[PPRose3DTransp], p[PPRose3DDist], p[PPRose3DF] = 1, 1, 0.5, 1, 3
 	p[PCliffordJsA], p[PCliffordJsB], p[PCliffordJsC], p[PCliffordJsD] = -1.4, 1.6, 1, 0.7
 	p[PSattractorJsM] = 10
+	jwf12DefaultParams(p)
 }
 
 // applyJWF10 adds plugin variation id with weight w to s, for the ids

@@ -224,6 +224,7 @@ func vtPluginCases() []vtCase {
 	cases = append(cases, vtSynthCases(r)...)
 	cases = append(cases, vtJwf4BranchCases(r)...)
 	cases = append(cases, vtJwf8BranchCases(r)...)
+	cases = append(cases, vtJwf12BranchCases(r)...)
 	return cases
 }
 

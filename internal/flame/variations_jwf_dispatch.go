@@ -66,5 +66,7 @@ func (s *varState) applyJWF(id VarID, w float64, r *rng.Stream) {
 		VarTrig, VarScrambly, VarFarblur, VarSymNg15,
 		VarMaurerRose, VarPRose3D, VarCliffordJs, VarSattractorJs:
 		s.applyJWF10(id, w, r)
+	case VarEllipticMode, VarSplitsShear, VarWaves2Z, VarLogBase, VarWaves23D, VarSpherical3DWf, VarHeartWf:
+		s.applyJWF12(id, w, r)
 	}
 }

@@ -67,6 +67,8 @@ var jwfClass = map[VarID]string{
 	// Spherical3D are Fractorium's: TestFractoriumReference checks them
 	// (and Mobius again) against Fractorium's classes.
 	VarAxisSymmetryWf: "PostAxisSymmetryWFFunc", VarPointSymmetryWf: "PostPointSymmetryWFFunc",
+	VarEllipticMode: "EllipticFunc", VarSplitsShear: "SplitsFunc", VarWaves23D: "Waves2_3DFunc",
+	VarSpherical3DWf: "Spherical3DWFFunc", VarHeartWf: "HeartWFFunc",
 	VarWaves2b: "Waves2BFunc", VarJoukowski: "JoukowskiFunc", VarPlaneWf: "PlaneWFFunc", VarSymNg15: "SymNetG15Func",
 }
 
@@ -225,6 +227,7 @@ func jwfCases() [][]jwfTerm {
 	cs = append(cs, jwf9jRefCases()...)
 	cs = append(cs, jwf10RefCases()...)
 	cs = append(cs, jwf11RefCases()...)
+	cs = append(cs, jwf12RefCases()...)
 	// Each with procgen's defaults (julia3D's power, random in JWildfire
 	// when unset, is given).
 	for id := Flam3NumVars; id < NumVars; id++ {
@@ -255,6 +258,10 @@ func jwfCases() [][]jwfTerm {
 			tm.params = []jwfParam{{PPRose3DK, "k", 8}}
 		case VarMaurerRose: // its lines are in jwf11RefCases
 			tm.params = []jwfParam{{PMaurerRoseShowLines, "show_lines", 0}}
+		case VarEllipticMode: // procgen's default is flam3's mode 0, JWildfire's 1
+			tm.params = []jwfParam{{PEllipticMode, "mode", 1}}
+		case VarSplitsShear: // flam3's splits_x, splits_y default to 0, JWildfire's to 0.4, 0.6
+			tm.params = []jwfParam{{PSplitsX, "x", 0}, {PSplitsY, "y", 0}, {PSplitsLshear, "lshear", 0.25}}
 		case VarFarblur: // reads the sum
 			cs = append(cs, []jwfTerm{{id: VarLinear3D, w: 1.1}, tm})
 			continue

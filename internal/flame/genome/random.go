@@ -47,11 +47,20 @@ var excluded = []flame.VarID{flame.VarNoise, flame.VarBlur, flame.VarGaussianBlu
 func DefaultVars() []flame.VarID {
 	var vs []flame.VarID
 	for v := flame.VarID(0); v < flame.NumVars; v++ {
-		if !slices.Contains(excluded, v) {
+		if !slices.Contains(excluded, v) && ownName(v) {
 			vs = append(vs, v)
 		}
 	}
 	return vs
+}
+
+// ownName reports whether v is the variation its name reads back as. The
+// extensions of flam3's elliptic, splits, waves2 and log (flame's
+// ids_jwf12.go) share flam3's names and are chosen by their parameters
+// when a file is read, so they are not picked on their own.
+func ownName(v flame.VarID) bool {
+	u, _ := varByName(flame.VarNames[v])
+	return u == v
 }
 
 // ParseVars reads a comma-separated variation set: flam3 names or flam3's
@@ -78,7 +87,7 @@ func ParseVars(s string) ([]flame.VarID, error) {
 	}
 	var vs []flame.VarID
 	for v := flame.VarID(0); v < flame.NumVars; v++ {
-		if !slices.Contains(picked, v) {
+		if !slices.Contains(picked, v) && ownName(v) {
 			vs = append(vs, v)
 		}
 	}

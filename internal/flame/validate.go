@@ -143,13 +143,8 @@ func (x *Xform) problem(nStd int) string {
 			return fmt.Sprintf("%s weight is %g", VarNames[t.ID], t.Weight)
 		}
 	}
-	// v-v is 0 for every finite v and NaN for NaN and ±Inf: one subtraction
-	// a parameter, of which an xform has NumParams (checked once for each of
-	// an animation frame's thousands of temporal genomes).
-	for id, v := range &x.Params {
-		if v-v != 0 && !isPrecalc(ParamID(id)) {
-			return fmt.Sprintf("%s is %g", ParamNames[id], v)
-		}
+	if msg := x.paramsProblem(); msg != "" {
+		return msg
 	}
 	if x.Chaos != nil {
 		if len(x.Chaos) != nStd {

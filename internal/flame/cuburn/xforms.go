@@ -338,13 +338,13 @@ func (a *cbAffine) at(t float64) flame.Affine {
 
 // into writes the xform at time t to *out, a zero Xform, in place: an xform
 // is several kilobytes (every variation's parameters) and a frame makes
-// thousands, so it is neither copied nor cleared twice. A weight a spline
+// thousands, so it is neither copied nor cleared twice, and only its own
+// variations' parameters get their defaults (the others draw nothing). A weight a spline
 // overshoots below zero is taken as zero (cuburn would feed it to its
 // cumulative selection as is).
 func (x *cbXform) into(t float64, out *flame.Xform) {
 	out.Weight, out.Color, out.ColorSpeed = max(x.weight.at(t), 0), x.color.at(t), x.speed.at(t)
 	out.Opacity, out.Coefs, out.Post = min(x.opacity.at(t), 1), x.pre.at(t), flame.Identity
-	out.Params = flame.DefaultParams()
 	if x.hasPost {
 		out.Post = x.post.at(t)
 	}
@@ -352,6 +352,7 @@ func (x *cbXform) into(t float64, out *flame.Xform) {
 		if w := v.weight.at(t); w != 0 {
 			out.Vars = append(out.Vars, flame.VarTerm{ID: v.id, Weight: w})
 		}
+		flame.SetVarDefaults(&out.Params, v.id)
 		for _, p := range v.params {
 			out.Params[p.id] = p.s.at(t)
 		}

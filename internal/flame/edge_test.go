@@ -53,3 +53,31 @@ func TestFitShapesEdgeStart(t *testing.T) {
 	}
 	flame.CheckFitShapesEdgeStart(t, fs)
 }
+
+// BenchmarkFlockFrameHost is the host's work for one frame of `make
+// bench-anim`'s edge at cuburn's 1080p profile (1024 temporal samples):
+// interpolating the samples' genomes, planning them and packing their
+// device inputs, as the animation pipeline does beside the device's
+// rendering (the packing one sample after another here, on every core
+// there).
+func BenchmarkFlockFrameHost(b *testing.B) {
+	prof, err := cuburn.ReadProfile("../../configs/flame/flock/profiles/1080p.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, err := cuburn.LoadFile("../../configs/flame/flock/edges/simple-a=simple-b.json", prof,
+		cuburn.Options{DB: "../../configs/flame/flock"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	a.SetFrameCount(120)
+	for i := 0; i < b.N; i++ {
+		fs, err := a.Frame((float64(i%120) + 0.5) / 120)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := flame.FrameHostWork(fs, flame.Options{Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

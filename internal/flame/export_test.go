@@ -18,3 +18,19 @@ func FrameAlphaHits(fs *FrameSpec, o Options) (alpha, total int, err error) {
 	}
 	return alpha, len(fp.games), nil
 }
+
+// FrameHostWork is what the host does for one animation frame on the GPU
+// before launching it: the frame's plan (every temporal sample's camera and
+// chaos game) and each sample's device inputs.
+func FrameHostWork(fs *FrameSpec, o Options) error {
+	fp, err := fs.framePlan(o)
+	if err != nil {
+		return err
+	}
+	for i, cg := range fp.games {
+		if _, _, err := fp.plans[i].gpuInputs(cg); err != nil {
+			return err
+		}
+	}
+	return nil
+}

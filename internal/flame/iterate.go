@@ -2,6 +2,7 @@ package flame
 
 import (
 	"math"
+	"sync"
 
 	"github.com/procgen-dev/procgen/internal/rng"
 )
@@ -25,8 +26,9 @@ type preparedXform struct {
 	color      float64
 	colorSpeed float64
 	vis        float64 // flam3's adjusted opacity
-	// palette[i] is palette entry i × 255 × vis, fixed point, for step mode.
-	palette [256][4]uint64
+	// palette[i] is palette entry i × 255 × vis, fixed point, for step mode
+	// (built by cpuTables).
+	palette *[256][4]uint64
 }
 
 // visAdjusted is flam3's adjust_percentage: opacity mapped so that
@@ -71,15 +73,21 @@ func choiceWeights(xs []Xform, row int) (w []float64, total float64) {
 	return w, total
 }
 
-func newXformTable(xs []Xform) xformTable {
-	xaos := false
+// usesXaos reports whether any xform's xaos row differs from all ones, so
+// that the choice of the next xform depends on the last one.
+func usesXaos(xs []Xform) bool {
 	for i := range xs {
 		for _, c := range xs[i].Chaos {
 			if c != 1 {
-				xaos = true
+				return true
 			}
 		}
 	}
+	return false
+}
+
+func newXformTable(xs []Xform) xformTable {
+	xaos := usesXaos(xs)
 	nrows := 1
 	if xaos {
 		nrows = len(xs) + 1
@@ -134,9 +142,13 @@ func (c *camera) bucket(x, y float64) (int, bool) {
 
 // chaosGame holds what every worker of one render shares, read-only.
 type chaosGame struct {
-	xforms  []preparedXform
-	final   *preparedXform
+	xforms []preparedXform
+	final  *preparedXform
+	// table is the xform choice; its rows, like the xforms' palettes, are
+	// the CPU's alone and built by cpuTables when it first plays the game.
 	table   xformTable
+	tables  sync.Once
+	genome  *Genome // the genome the game was planned from
 	cam     camera
 	fuse    int
 	linear  bool            // palette mode linear
@@ -163,6 +175,30 @@ func (cg *chaosGame) alphaHits() bool {
 	return true
 }
 
+// cpuTables builds what only the CPU's chaos game reads: the choice rows
+// and each xform's step-mode palette. The GPU's inputs need neither, and an
+// animation frame plans 1,024 games (their tables were most of the host's
+// work for a frame on the GPU). Safe to call from several goroutines.
+func (cg *chaosGame) cpuTables() {
+	cg.tables.Do(func() {
+		cg.table = newXformTable(cg.genome.Xforms)
+		bump := func(px *preparedXform) {
+			px.palette = new([256][4]uint64)
+			for i := range cg.palette {
+				for ch := 0; ch < 4; ch++ {
+					px.palette[i][ch] = flam3Bump(cg.palette[i][ch] * px.vis)
+				}
+			}
+		}
+		for i := range cg.xforms {
+			bump(&cg.xforms[i])
+		}
+		if cg.final != nil {
+			bump(cg.final)
+		}
+	})
+}
+
 // runBatch plays sub-batch k (n samples after fuse) into h and returns the
 // number of bad points. Its random stream depends only on the seed and k.
 // Samples are deposited in groups of depositBatch (flam3 too accumulates a
@@ -171,6 +207,7 @@ func (cg *chaosGame) alphaHits() bool {
 // misses in flight, where adds between dependent chaos-game steps wait for
 // one miss at a time.
 func (cg *chaosGame) runBatch(k int64, n int, h *histogram) (bad int64) {
+	cg.cpuTables()
 	if cg.z3 {
 		return cg.runBatch3D(k, n, h)
 	}
@@ -239,7 +276,7 @@ func (cg *chaosGame) sampleColor(c float64, xf *preparedXform, out *[4]uint64) {
 	i := int(f)
 	if !cg.linear {
 		i = min(max(i, 0), 255)
-		*out = xf.palette[i]
+		*out = (*xf.palette)[i]
 		return
 	}
 	var frac float64

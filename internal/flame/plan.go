@@ -215,7 +215,7 @@ func newPlan(g *Genome, o Options) (*plan, error) {
 func (p *plan) chaosGame(seed uint64) *chaosGame {
 	g := p.g
 	cg := &chaosGame{
-		table: newXformTable(g.Xforms), cam: p.cam, fuse: g.Fuse, seed: seed,
+		table: xformTable{xaos: usesXaos(g.Xforms)}, genome: g, cam: p.cam, fuse: g.Fuse, seed: seed,
 		linear: g.PaletteMode == PaletteLinear, proj: newProjector(&g.Camera),
 	}
 	cg.z3 = cg.proj != nil
@@ -232,11 +232,6 @@ func (p *plan) chaosGame(seed uint64) *chaosGame {
 		Precalc(&c)
 		px := preparedXform{x: &c, cx: compileXform(&c), color: x.Color, colorSpeed: x.ColorSpeed, vis: visAdjusted(x.Opacity)}
 		cg.z3 = cg.z3 || xformUses3D(x)
-		for i := range cg.palette {
-			for ch := 0; ch < 4; ch++ {
-				px.palette[i][ch] = flam3Bump(cg.palette[i][ch] * px.vis)
-			}
-		}
 		return px
 	}
 	for i := range g.Xforms {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-	"unsafe"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
 )
@@ -250,12 +249,13 @@ func (r *cudaRun) accumulate(ctx context.Context, p *plan, gg gpuGenome, xs []gp
 
 	// A still compiles its own kernel only when it is big enough to repay
 	// the compile; otherwise it takes one already compiled or cached.
-	iterate, err := r.iterateKernel(ctx, appendShape(nil, xs, int(gg.NXforms)), xs, int(gg.NXforms), iterFamilyOf(gg.Z3 != 0, gpuUsesPlugins(xs)),
+	fam := iterFamilyOf(gg.Z3 != 0, gpuUsesPlugins(xs))
+	iterate, err := r.iterateKernel(ctx, appendShape(nil, xs, int(gg.NXforms)), xs, int(gg.NXforms), fam,
 		float64(p.samples) >= specialStillSamples, float64(p.samples) < specialStillSamples)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	shared := int(unsafe.Sizeof(gpuGenome{})) + len(xs)*int(unsafe.Sizeof(gpuXform{}))
+	shared := fam.sharedBytes(len(xs))
 	if err := iterate.SetMaxDynamicShared(shared); err != nil {
 		return nil, nil, nil, err
 	}

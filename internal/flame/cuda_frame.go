@@ -180,11 +180,12 @@ func (r *cudaRun) queueFrame(ctx context.Context, fp *framePlan, ins []frameInpu
 		plugins = plugins || gpuUsesPlugins(ins[i].xs)
 		z3 = z3 || ins[i].gg.Z3 != 0
 	}
-	iterate, err := r.iterateKernel(ctx, fitShapes(sets, nx), ins[0].xs, nx[0], iterFamilyOf(z3, plugins), false, false)
+	fam := iterFamilyOf(z3, plugins)
+	iterate, err := r.iterateKernel(ctx, fitShapes(sets, nx), ins[0].xs, nx[0], fam, false, false)
 	if err != nil {
 		return nil, err
 	}
-	shared := int(unsafe.Sizeof(gpuGenome{})) + maxX*int(unsafe.Sizeof(gpuXform{}))
+	shared := fam.sharedBytes(maxX)
 	if err := iterate.SetMaxDynamicShared(shared); err != nil {
 		return nil, err
 	}

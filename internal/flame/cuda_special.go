@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/procgen-dev/procgen/cuda"
 	"github.com/procgen-dev/procgen/internal/gpu"
@@ -253,4 +254,19 @@ func iterFamilyOf(z3, plugins bool) iterFamily {
 		return famPlugins
 	}
 	return famFlam3
+}
+
+// sharedBytes is the dynamic shared memory a block of family f keeps for a
+// genome of nx xforms (the final one included): the genome, then each xform
+// as the kernel's SmemXform (flame_types.cuh). The flame family's (and a
+// compiled kernel's without plugin variations) stops at flam3's
+// parameters, without the plugin slab: 800 bytes an xform instead of
+// 1,044. Reserving the whole FlameXform left the bench-anim edge's blocks
+// 1.2 KB each that they never read, and fewer of them fit on an SM.
+func (f iterFamily) sharedBytes(nx int) int {
+	x := int(unsafe.Sizeof(gpuXform{}))
+	if f == famFlam3 {
+		x = smemXformFlam3Bytes
+	}
+	return int(unsafe.Sizeof(gpuGenome{})) + nx*x
 }

@@ -1,5 +1,7 @@
 package flame
 
+import "unsafe"
+
 // Go mirrors of the structures in cuda/flame_types.cuh. Field order, types
 // and sizes must match; TestGPUTypesMatchHeader compiles the header with the
 // host C++ compiler and compares every size and offset.
@@ -32,6 +34,11 @@ type gpuXform struct {
 	IDs       [gpuMaxVars]uint16    // VarIDs: a variation's device id is its CPU id
 	Params    [gpuNumParams]float32 // flam3's, then the plugin slab (gpuPluginPack)
 }
+
+// smemXformFlam3Bytes is the flame family's SmemXform (flame_types.cuh),
+// the prefix of gpuXform a block keeps in shared memory: the fields before
+// the parameters and flam3's GPUNumParams of them, without the plugin slab.
+const smemXformFlam3Bytes = int(unsafe.Offsetof(gpuXform{}.Params)) + 4*int(GPUNumParams)
 
 type gpuGenome struct {
 	NXforms, HasFinal, Xaos, Linear, Fuse, BW, BH, Rotate int32

@@ -14,6 +14,10 @@ func TestGPUTypesMatchHeader(t *testing.T) {
 	layouttest.Check(t, layouttest.Header{Dir: "../../cuda", File: "flame_types.cuh", Structs: []layouttest.Struct{
 		{C: "FlameXform", Go: gpuXform{}}, {C: "FlameGenome", Go: gpuGenome{}},
 		{C: "FlameDE", Go: gpuDE{}}, {C: "FlameTone", Go: gpuTone{}},
+	}, Consts: map[string]int64{
+		// The flame family's xform in shared memory (sharedBytes): the
+		// header without PG_FLAME_PLUGINS, as flame.cu includes it.
+		"sizeof(SmemXform)": int64(smemXformFlam3Bytes),
 	}})
 }
 

@@ -114,9 +114,14 @@ __device__ __forceinline__ uint32_t deposit(const FlameGenome &g, float px, floa
 		for (int ch = 0; ch < 4; ch++) col[ch] = g.palette[ci][ch] * (1.f - frac) + g.palette[ci + 1][ch] * frac;
 	}
 	// flam3's default buckets are unsigned ints: each sample's colour adds
-	// without its fraction (flam3Bump on the CPU).
+	// without its fraction (flam3Bump on the CPU). In step mode with every
+	// xform fully visible (alpha_hits) the host whole-numbered the palette
+	// (gpuInputs), so the colour is whole already and four conversions a
+	// sample are saved.
 	float *h = hist + 4 * b;
-	pg_red_add4(h, truncf(col[0] * vis), truncf(col[1] * vis), truncf(col[2] * vis), truncf(col[3] * vis));
+	if (g.linear || !g.alpha_hits)
+		for (int ch = 0; ch < 4; ch++) col[ch] = truncf(col[ch] * vis);
+	pg_red_add4(h, col[0], col[1], col[2], col[3]);
 	if (!g.alpha_hits) atomicAdd(hits + b, 1u);
 	return LOG_NONE;
 }

@@ -2,6 +2,7 @@ package flame
 
 import (
 	"fmt"
+	"math"
 )
 
 // gpuInputs converts a plan into the structures the kernels read. It lives
@@ -35,9 +36,19 @@ func (p *plan) gpuInputs(cg *chaosGame) (gpuGenome, []gpuXform, error) {
 	if p.cam.rotate {
 		gg.Rotate, gg.RotCos, gg.RotSin = 1, float32(p.cam.cos), float32(p.cam.sin)
 	}
+	// Step mode with every xform fully visible: a sample adds its palette
+	// entry's whole part (flam3Bump), taken here once instead of by the
+	// kernel for every sample (deposit). Where the frame later clears
+	// AlphaHits the kernel truncates again, which leaves whole numbers as
+	// they are.
+	whole := gg.AlphaHits != 0 && gg.Linear == 0
 	for i := range cg.palette {
 		for ch := 0; ch < 4; ch++ {
-			gg.Palette[i][ch] = float32(cg.palette[i][ch])
+			v := cg.palette[i][ch]
+			if whole {
+				v = math.Trunc(v)
+			}
+			gg.Palette[i][ch] = float32(v)
 		}
 	}
 	// Cumulative, normalised weights per row: the same distribution as the

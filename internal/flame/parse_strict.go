@@ -148,10 +148,17 @@ func (fp *flameParser) otherFlameAttr(a xml.Attr) error {
 	if flameMetadata(name) || isNeutral(name, a.Value) {
 		return nil
 	}
-	if !fp.p.opts.Strict && !strings.HasPrefix(name, "cam_") && name != "preserve_z" {
+	if !fp.p.opts.Strict && !warnedFlameAttr(name) {
 		return nil
 	}
 	return fp.notHonoured("flame attribute", name, "flame", fp.off, fp.line)
+}
+
+// warnedFlameAttr reports whether a flame attribute procgen does not honour
+// is warned without --strict: the 3D camera's settings beyond those it
+// renders, and JWildfire's preserve_z (set, its 2D variations carry z).
+func warnedFlameAttr(name string) bool {
+	return strings.HasPrefix(name, "cam_") || name == "preserve_z"
 }
 
 // flameMetadata names <flame> attributes that do not change a still:

@@ -13,14 +13,6 @@ import "fmt"
 // flam3 leaves out of them. (amw_amp belongs to no variation.)
 var ownParams = makeOwnParams()
 
-// ownDefaults are, per variation, its parameters whose default is not 0.
-var ownDefaults = makeOwnDefaults()
-
-type paramValue struct {
-	id ParamID
-	v  float64
-}
-
 func makeOwnParams() [NumVars][]ParamID {
 	var own [NumVars][]ParamID
 	for v, ps := range varParams {
@@ -30,30 +22,13 @@ func makeOwnParams() [NumVars][]ParamID {
 	return own
 }
 
-func makeOwnDefaults() [NumVars][]paramValue {
-	var d [NumVars][]paramValue
-	for v, ps := range ownParams {
-		for _, p := range ps {
-			if def := defaultParams[p]; def != 0 {
-				d[v] = append(d[v], paramValue{p, def})
-			}
-		}
-	}
-	return d
-}
-
 // SetVarDefaults gives variation v's parameters in p their defaults
 // (DefaultParams' values) and leaves every other parameter as it is: an
 // xform built from zero that sets the defaults of each of its variations
 // draws what one starting from DefaultParams draws.
 func SetVarDefaults(p *Params, v VarID) {
-	for _, pv := range ownDefaults[v] {
-		p[pv.id] = pv.v
-	}
 	for _, id := range ownParams[v] {
-		if defaultParams[id] == 0 {
-			p[id] = 0
-		}
+		p[id] = defaultParams[id]
 	}
 }
 

@@ -91,9 +91,8 @@ func (s *varState) applyJWF12(id VarID, w float64, r *rng.Stream) {
 			s.py += w * (s.ty - p[PSplitsY])
 			s.px -= w * p[PSplitsDshear]
 		}
-	case VarWaves2Z:
-		s.px += w * (s.tx + p[PWaves2Scalex]*math.Sin(s.ty*p[PWaves2Freqx]))
-		s.py += w * (s.ty + p[PWaves2Scaley]*math.Sin(s.tx*p[PWaves2Freqy]))
+	case VarWaves2Z: // flam3's waves2 and a wave in z
+		s.waves2(w)
 		s.pz += w * p[PWaves2Scalez] * math.Sin(s.sqrt*p[PWaves2Freqz])
 	case VarLogBase: // Fractorium's precalc: m_Denom = w·0.5/ln base
 		s.px += math.Log(s.sumsq) * (w * 0.5 / math.Log(p[PLogBase]))
@@ -167,16 +166,13 @@ func (s *varState) ellipticMode(w, u float64) {
 		s.py += ySign(y > 0) * v * math.Log1p(xmaxm1+ssx)
 		return
 	}
-	tmp := s.sumsq + 1
-	xmax := 0.5 * (math.Sqrt(tmp+2*x) + math.Sqrt(tmp-2*x))
-	a := x / xmax
-	b := sqrtSafe(1 - a*a)
+	angle, lg := ellipticParts(x, s.sumsq, true)
 	sign := ySign(y > 0)
 	if ellipticMode(s.p) == 1 {
 		sign = ySign(u < 0.5)
 	}
-	s.px += v * math.Atan2(a, b)
-	s.py += sign * v * math.Log(xmax+sqrtSafe(xmax-1))
+	s.px += v * angle
+	s.py += sign * v * lg
 }
 
 // ySign is 1 where pos holds, else −1.

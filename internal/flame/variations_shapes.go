@@ -176,29 +176,39 @@ func (s *varState) edisc(w float64) {
 
 // elliptic: elliptic coordinates (μ, ν) of (x, y), scaled by 2/π.
 func (s *varState) elliptic(w float64) {
-	tmp := s.sumsq + 1
-	x2 := 2 * s.tx
-	xmax := 0.5 * (math.Sqrt(tmp+x2) + math.Sqrt(tmp-x2))
-	a := s.tx / xmax
-	b := 1 - a*a
-	ssx := xmax - 1
 	k := w / (math.Pi / 2)
-	if b < 0 {
-		b = 0
-	} else {
-		b = math.Sqrt(b)
-	}
-	if ssx < 0 {
-		ssx = 0
-	} else {
-		ssx = math.Sqrt(ssx)
-	}
-	s.px += k * math.Atan2(a, b)
+	angle, lg := ellipticParts(s.tx, s.sumsq, false)
+	s.px += k * angle
 	if s.ty > 0 {
-		s.py += k * math.Log(xmax+ssx)
+		s.py += k * lg
 	} else {
-		s.py -= k * math.Log(xmax+ssx)
+		s.py -= k * lg
 	}
+}
+
+// ellipticParts are elliptic's two coordinates before their scale and
+// sign: the angle atan2(a, √(1−a²)) and log(xmax + √(xmax−1)), with the
+// square roots clamped as flam3 clamps them (below 0) or, with jwf, as
+// JWildfire's EllipticFunc does (below SMALL_EPSILON: sqrtSafe). elliptic
+// and JWildfire's modes 0 and 1 (ellipticMode) share them.
+func ellipticParts(x, sumsq float64, jwf bool) (angle, lg float64) {
+	tmp := sumsq + 1
+	x2 := 2 * x
+	xmax := 0.5 * (math.Sqrt(tmp+x2) + math.Sqrt(tmp-x2))
+	a := x / xmax
+	sq := sqrtNonNeg
+	if jwf {
+		sq = sqrtSafe
+	}
+	return math.Atan2(a, sq(1-a*a)), math.Log(xmax + sq(xmax-1))
+}
+
+// sqrtNonNeg is flam3's clamped square root: 0 below 0.
+func sqrtNonNeg(x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	return math.Sqrt(x)
 }
 
 // escher: z^((1 + e^(iβ))/2), the Droste/Escher spiral.

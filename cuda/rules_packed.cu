@@ -165,14 +165,39 @@ __device__ __forceinline__ uint32_t pg_life_next(uint32_t c, uint32_t o, uint32_
 	return (c & stays) | (~c & born);
 }
 
+// pg_life_add_fired adds a strip's changed cells (each warp's lanes', state
+// s, -1 for a warp without a strip) to fired: a warp's lanes share a
+// strip, and so a state: their changes are summed in registers, a block's
+// warps in shared memory, and one atomic per state a block adds them.
+__device__ __forceinline__ void pg_life_add_fired(unsigned long long *__restrict__ fired, unsigned int changed, int s,
+	int32_t step, int32_t steps, unsigned int *wsum, int *wstate) {
+	const unsigned int c = __reduce_add_sync(LP_FULL, changed);
+	if (threadIdx.x == 0) {
+		wsum[threadIdx.y] = c;
+		wstate[threadIdx.y] = s;
+	}
+	__syncthreads();
+	if (threadIdx.x == 0 && threadIdx.y == 0) {
+		// The 8 strips' states rise: add each run of one state once.
+		for (int j = 0; j < 8;) {
+			const int st = wstate[j];
+			unsigned long long sum = 0;
+			for (; j < 8 && wstate[j] == st; j++)
+				sum += wsum[j];
+			if (st >= 0 && sum != 0)
+				atomicAdd(&fired[(long long)st * steps + step], sum);
+		}
+	}
+	__syncthreads();
+}
+
 // pg_life_step: a block is 32 x 8 threads. threadIdx.x is 4 words of a
 // 128-word segment of a row (blockIdx.x the segment), threadIdx.y one of 8
 // strips of LP_STRIP rows (blockIdx.y the group of strips, looping over
 // them past gridDim.y): a warp walks its strip down 128 word columns,
 // keeping the rows above and beside in registers, so each row is read
-// about once, 512 bytes a warp at a time. A warp's lanes share a strip,
-// and so a state: their changes are summed in registers, a block's warps in
-// shared memory, and one atomic per state a block adds them to fired.
+// about once, 512 bytes a warp at a time; pg_life_add_fired sums the
+// changes.
 #define LP_STRIP 16
 
 template <bool LIFE>
@@ -223,24 +248,7 @@ __device__ __forceinline__ void pg_life_step_body(const uint32_t *__restrict__ c
 				m = b;
 			}
 		}
-		const unsigned int c = __reduce_add_sync(LP_FULL, changed);
-		if (threadIdx.x == 0) {
-			wsum[threadIdx.y] = c;
-			wstate[threadIdx.y] = s;
-		}
-		__syncthreads();
-		if (threadIdx.x == 0 && threadIdx.y == 0) {
-			// The 8 strips' states rise: add each run of one state once.
-			for (int j = 0; j < 8;) {
-				const int st = wstate[j];
-				unsigned long long sum = 0;
-				for (; j < 8 && wstate[j] == st; j++)
-					sum += wsum[j];
-				if (st >= 0 && sum != 0)
-					atomicAdd(&fired[(long long)st * steps + step], sum);
-			}
-		}
-		__syncthreads();
+		pg_life_add_fired(fired, changed, s, step, steps, wsum, wstate);
 	}
 }
 
@@ -256,6 +264,20 @@ extern "C" __global__ void __launch_bounds__(LP_THREADS) pg_life_step(PG_LIFE_ST
 
 extern "C" __global__ void __launch_bounds__(LP_THREADS) pg_life_step_b3s23(PG_LIFE_STEP_PARAMS) {
 	pg_life_step_body<true>(cur, next, fired, nstates, h, wpr, ws, tail, torus, birth, survive, step, steps);
+}
+
+#include "rules_packed_life9.cuh"
+
+// pg_life_b3s23_w128_torus and _plane run Life on boards whose width is a
+// multiple of 128 cells (rules_packed_life9.cuh): tail, birth and survive
+// are unused. 4 blocks an SM (64 registers, no spills) fill the H200 with
+// one wave of a 16384-row board's 512 blocks.
+extern "C" __global__ void __launch_bounds__(LP_THREADS, 4) pg_life_b3s23_w128_torus(PG_LIFE_STEP_PARAMS) {
+	pg_life9_step<true>(cur, next, fired, nstates, h, wpr, ws, step, steps);
+}
+
+extern "C" __global__ void __launch_bounds__(LP_THREADS, 4) pg_life_b3s23_w128_plane(PG_LIFE_STEP_PARAMS) {
+	pg_life9_step<false>(cur, next, fired, nstates, h, wpr, ws, step, steps);
 }
 
 // pg_life_population adds the live cells of nquads x 4 packed words (the

@@ -19,11 +19,14 @@ type stepArgs struct {
 	step, steps         int32
 }
 
-// The step kernels: any B/S rule, and Conway's Life with its rule folded
-// into the code.
+// The step kernels: any B/S rule, Conway's Life with its rule folded into
+// the code, and Life by 9-cell totals on boards whose width is a multiple
+// of 128 cells (on a torus or a plane).
 var (
-	stepKernel = gpu.Kernel[stepArgs]{Family: "rules_packed", Name: "pg_life_step"}
-	lifeKernel = gpu.Kernel[stepArgs]{Family: "rules_packed", Name: "pg_life_step_b3s23"}
+	stepKernel   = gpu.Kernel[stepArgs]{Family: "rules_packed", Name: "pg_life_step"}
+	lifeKernel   = gpu.Kernel[stepArgs]{Family: "rules_packed", Name: "pg_life_step_b3s23"}
+	lifeTorus128 = gpu.Kernel[stepArgs]{Family: "rules_packed", Name: "pg_life_b3s23_w128_torus"}
+	lifePlane128 = gpu.Kernel[stepArgs]{Family: "rules_packed", Name: "pg_life_b3s23_w128_plane"}
 )
 
 // Life is Conway's rule, B3/S23.
@@ -115,11 +118,7 @@ func (e Engine) newStepper(packed []uint32, n, chunk int) (s *stepper, err error
 			s.free()
 		}
 	}()
-	kernel := stepKernel
-	if e.Rule.Birth == Life.Birth && e.Rule.Survive == Life.Survive {
-		kernel = lifeKernel
-	}
-	if s.f, err = kernel.Load(e.Dev); err != nil {
+	if s.f, err = e.kernel().Load(e.Dev); err != nil {
 		return nil, err
 	}
 	if s.cur, err = gpu.Upload(e.Dev, packed); err != nil {
@@ -139,6 +138,19 @@ func (e Engine) newStepper(packed []uint32, n, chunk int) (s *stepper, err error
 	x, y := e.Board.grid(n)
 	s.grid = gpu.Dim3{X: uint32(x), Y: uint32(y), Z: 1}
 	return s, nil
+}
+
+// kernel is the step kernel for e's rule and board.
+func (e Engine) kernel() gpu.Kernel[stepArgs] {
+	switch {
+	case e.Rule.Birth != Life.Birth || e.Rule.Survive != Life.Survive:
+		return stepKernel
+	case !e.Board.Whole128():
+		return lifeKernel
+	case e.Rule.Torus:
+		return lifeTorus128
+	}
+	return lifePlane128
 }
 
 func (s *stepper) free() {

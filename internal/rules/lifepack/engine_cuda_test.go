@@ -19,7 +19,7 @@ import (
 // TestKernelSignatures checks stepKernel against cuda/rules_packed.cu (no
 // GPU needed).
 func TestKernelSignatures(t *testing.T) {
-	kerneltest.Check(t, "internal/rules/lifepack", []gpu.KernelDecl{stepKernel, lifeKernel, popKernel}, nil)
+	kerneltest.Check(t, "internal/rules/lifepack", []gpu.KernelDecl{stepKernel, lifeKernel, lifeTorus128, lifePlane128, popKernel}, nil)
 }
 
 // runBoth runs p on n states generated with seed, with o, on the CPU and
@@ -68,6 +68,16 @@ func TestCUDAPackedMatchesCPU(t *testing.T) {
 		run{c: testCase{"B3/S23:P", 4100, 37}, n: 1, steps: 300},
 		run{c: testCase{"B3/S23:P", 48, 48}, n: 40, steps: 2000, fixpoint: true},
 		run{c: testCase{"B3/S1234:P", 30, 20}, n: 5, steps: 500, fixpoint: true},
+		// Life's kernel for rows of whole 128-cell segments: one lane a
+		// row, a segment whose first lane holds the row's last word,
+		// heights that are not a multiple of the strip or of the three
+		// rows its loop is unrolled by, strips that span states.
+		run{c: testCase{"B3/S23:T", 128, 77}, n: 3, steps: 50},
+		run{c: testCase{"B3/S23:P", 128, 77}, n: 3, steps: 50},
+		run{c: testCase{"B3/S23:T", 4224, 50}, n: 2, steps: 40},
+		run{c: testCase{"B3/S23:P", 4224, 50}, n: 2, steps: 40},
+		run{c: testCase{"B3/S23:T", 128, 5}, n: 301, steps: 30},
+		run{c: testCase{"B3/S23:P", 256, 34}, n: 40, steps: 2000, fixpoint: true},
 	)
 	for _, r := range runs {
 		t.Run(fmt.Sprintf("%s%d,%d_n%d_t%d", r.c.notation, r.c.w, r.c.h, r.n, r.steps), func(t *testing.T) {
@@ -89,6 +99,28 @@ func TestCUDAPackedMatchesCPU(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestKernelChoice: Life on rows of whole 128-cell segments takes the
+// 9-cell kernel of its topology, other widths Life's own kernel, other
+// rules the any-rule kernel (no GPU needed).
+func TestKernelChoice(t *testing.T) {
+	for _, c := range []struct {
+		rule Rule
+		w    int
+		want string
+	}{
+		{Rule{Birth: Life.Birth, Survive: Life.Survive, Torus: true}, 16384, "pg_life_b3s23_w128_torus"},
+		{Rule{Birth: Life.Birth, Survive: Life.Survive}, 128, "pg_life_b3s23_w128_plane"},
+		{Rule{Birth: Life.Birth, Survive: Life.Survive, Torus: true}, 16352, "pg_life_step_b3s23"},
+		{Rule{Birth: Life.Birth, Survive: Life.Survive}, 100, "pg_life_step_b3s23"},
+		{Rule{Birth: 1<<3 | 1<<6, Survive: Life.Survive, Torus: true}, 16384, "pg_life_step"},
+	} {
+		e := Engine{Rule: c.rule, Board: Board{W: c.w, H: 8}}
+		if got := e.kernel().Name; got != c.want {
+			t.Errorf("%+v on width %d: kernel %s, want %s", c.rule, c.w, got, c.want)
+		}
 	}
 }
 
@@ -158,25 +190,31 @@ func TestCUDAPackedFallsBack(t *testing.T) {
 	}
 }
 
-// BenchmarkCUDAPackedLife16384 steps Life (its own kernel) and
-// BenchmarkCUDAPackedHighLife16384 B36/S23 (the any-rule kernel) on one
-// random 16384 x 16384 torus, 100 steps an iteration, on the device alone
-// (the packed board uploaded once): ms a step and the stencil's traffic,
-// each step reading and writing the 32 MiB board once.
-func BenchmarkCUDAPackedLife16384(b *testing.B) { benchPacked(b, Life) }
+// BenchmarkCUDAPackedLife16384 steps Life (the 9-cell kernel of whole
+// 128-cell rows) and BenchmarkCUDAPackedHighLife16384 B36/S23 (the any-rule
+// kernel) on one random 16384 x 16384 torus, 100 steps an iteration, on the
+// device alone (the packed board uploaded once): ms a step and the
+// stencil's traffic, each step reading and writing the 32 MiB board once.
+// BenchmarkCUDAPackedLife16352 is Life's kernel for other widths, on a
+// board 32 cells narrower.
+func BenchmarkCUDAPackedLife16384(b *testing.B) { benchPacked(b, Life, 16384) }
+
+func BenchmarkCUDAPackedLife16352(b *testing.B) { benchPacked(b, Life, 16352) }
 
 func BenchmarkCUDAPackedHighLife16384(b *testing.B) {
-	benchPacked(b, Rule{Birth: 1<<3 | 1<<6, Survive: 1<<2 | 1<<3})
+	benchPacked(b, Rule{Birth: 1<<3 | 1<<6, Survive: 1<<2 | 1<<3}, 16384)
 }
 
-func benchPacked(b *testing.B, rule Rule) {
+func benchPacked(b *testing.B, rule Rule, width int) {
 	dev := gputest.Device(b, nil)
 	const side, steps = 16384, 100
-	board := Board{W: side, H: side}
+	board := Board{W: width, H: side}
 	packed := make([]uint32, board.PackedLen(1))
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range packed {
-		packed[i] = rng.Uint32()
+		if i%board.Stride() < board.Words() { // the padding words stay 0
+			packed[i] = rng.Uint32()
+		}
 	}
 	rule.Torus = true
 	e := Engine{Dev: dev, Rule: rule, Board: board}

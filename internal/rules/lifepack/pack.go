@@ -49,6 +49,11 @@ func (b Board) Stride() int { return (b.Words() + 3) &^ 3 }
 // tail is the number of cells in a row's last word (1..32).
 func (b Board) tail() int { return b.W - 32*(b.Words()-1) }
 
+// Whole128 reports whether the rows fill whole 128-cell segments (a warp's
+// row of 4 words a lane): no bits past W, no padding words. Life on such
+// boards has a kernel of its own (cuda/rules_packed_life9.cuh).
+func (b Board) Whole128() bool { return b.W%128 == 0 }
+
 // strip is LP_STRIP: the rows a thread of the kernel walks down.
 const strip = 16
 

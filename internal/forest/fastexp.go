@@ -24,6 +24,13 @@ func expNeg(x float64) float64 {
 	return math.Float64frombits(t) * p
 }
 
+// expMid is exp(x) for x in [-708, 708] by expNeg's table and polynomial,
+// which hold on the positive side too (the power of two then raises the
+// exponent field instead of lowering it), within 2.5 ulp of math.Exp
+// (tested): the Weibull's r^theta in the fit's AtLog, where math.Exp was a
+// third of the time.
+func expMid(x float64) float64 { return expNeg(x) }
+
 // exp2Frac holds 2^(j/64), correctly rounded.
 var exp2Frac = [64]uint64{
 	0x3ff0000000000000, // 2^(0/64)

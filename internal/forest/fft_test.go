@@ -121,6 +121,17 @@ func TestExpNeg(t *testing.T) {
 	if expNeg(0) != 1 {
 		t.Fatalf("expNeg(0) = %v", expNeg(0))
 	}
+	worst = 0
+	for range 1_000_000 {
+		x := 708 * (2*rng.Float64() - 1)
+		got, want := expMid(x), math.Exp(x)
+		if rel := math.Abs(got-want) / want; rel > worst {
+			worst = rel
+		}
+	}
+	if worst > 5.5e-16 { // 2.5 ulp
+		t.Fatalf("expMid: max relative error %g", worst)
+	}
 }
 
 func TestGammaQ(t *testing.T) {

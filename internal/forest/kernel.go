@@ -116,6 +116,32 @@ func (k kern) expo(d2 float64) float64 {
 	return k.d * math.Pow(d2, k.halfTheta)
 }
 
+// expoLog is expo(d2) given lnd2 = ln(d2): the generic Weibull's power and
+// the lognormal's logarithm from lnd2.
+func (k kern) expoLog(d2, lnd2 float64) float64 {
+	switch {
+	case k.kind == kLognormal:
+		if d2 <= 0 {
+			return math.Inf(1)
+		}
+		u := 0.5*lnd2 - k.lnX0
+		return u * u * k.inv2xb2
+	case k.kind != kWeibull:
+		return k.expo(d2)
+	}
+	switch k.theta {
+	case 1, 2, 3, 4:
+		return k.expo(d2)
+	}
+	if d2 <= 0 {
+		return 0
+	}
+	if x := k.halfTheta * lnd2; math.Abs(x) <= 700 {
+		return k.d * expMid(x)
+	}
+	return k.d * math.Exp(k.halfTheta*lnd2)
+}
+
 // at is K at squared distance d2, with math.Exp (the reference).
 func (k kern) at(d2 float64) float64 { return math.Exp(-k.expo(d2)) }
 

@@ -24,24 +24,28 @@ type Evaluator interface {
 type CPU struct {
 	p       *Problem
 	d2      []float64 // trap-major: d2[j*P+i]
+	lnd2    []float64 // ln d2, for forest.Kernel.AtLog
 	workers int
 }
 
-// NewCPU prepares p's squared distances; workers 0 means GOMAXPROCS.
+// NewCPU prepares p's squared distances and their logarithms; workers 0
+// means GOMAXPROCS.
 func NewCPU(p *Problem, workers int) *CPU {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	np := p.Parents()
 	d2 := make([]float64, p.Traps()*np)
+	lnd2 := make([]float64, len(d2))
 	for j := range p.TX {
 		row := d2[j*np : (j+1)*np]
 		for i := range row {
 			dx, dy := p.TX[j]-p.PX[i], p.TY[j]-p.PY[i]
 			row[i] = dx*dx + dy*dy
+			lnd2[j*np+i] = math.Log(row[i])
 		}
 	}
-	return &CPU{p: p, d2: d2, workers: workers}
+	return &CPU{p: p, d2: d2, lnd2: lnd2, workers: workers}
 }
 
 func (c *CPU) Name() string { return "cpu" }
@@ -103,9 +107,9 @@ func (c *CPU) sums(ctx context.Context, cands []Cand, s []float64) ([]bool, erro
 						}
 						last = ci
 					}
-					k, row, sum := kerns[ci], c.d2[j*np:(j+1)*np], 0.0
+					k, row, lrow, sum := kerns[ci], c.d2[j*np:(j+1)*np], c.lnd2[j*np:(j+1)*np], 0.0
 					for i, d2 := range row {
-						sum += w[i] * k.At(d2)
+						sum += w[i] * k.AtLog(d2, lrow[i])
 					}
 					s[u] = p.Area[j] * sum / k.Eta()
 				}

@@ -312,17 +312,14 @@ func (sp *space) estimate(ctx context.Context, z []float64, ll float64) (*Estima
 		}
 		e.Bootstrap = sp.o.Bootstrap
 	}
+	b, err := sp.bounds(ctx, full, ll, half)
+	if err != nil {
+		return nil, err
+	}
 	for m := range full {
-		lo, loOpen, err := sp.profileBound(ctx, full, ll, half[m], m, -1)
-		if err != nil {
-			return nil, err
-		}
-		hi, hiOpen, err := sp.profileBound(ctx, full, ll, half[m], m, +1)
-		if err != nil {
-			return nil, err
-		}
-		e.Params = append(e.Params, Param{Name: names[m], Value: sp.natural(m, full[m]), Lo: sp.natural(m, lo),
-			Hi: sp.natural(m, hi), LoOpen: loOpen, HiOpen: hiOpen, Cut: 2 * half[m]})
+		lo, hi := b[2*m], b[2*m+1]
+		e.Params = append(e.Params, Param{Name: names[m], Value: sp.natural(m, full[m]), Lo: sp.natural(m, lo.v),
+			Hi: sp.natural(m, hi.v), LoOpen: lo.open, HiOpen: hi.open, Cut: 2 * half[m]})
 	}
 	e.Evals = int(sp.evals)
 	return e, nil

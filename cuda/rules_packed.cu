@@ -165,91 +165,98 @@ __device__ __forceinline__ uint32_t pg_life_next(uint32_t c, uint32_t o, uint32_
 	return (c & stays) | (~c & born);
 }
 
-// pg_life_add_fired adds a strip's changed cells (each warp's lanes', state
-// s, -1 for a warp without a strip) to fired: a warp's lanes share a
-// strip, and so a state: their changes are summed in registers, a block's
-// warps in shared memory, and one atomic per state a block adds them.
-__device__ __forceinline__ void pg_life_add_fired(unsigned long long *__restrict__ fired, unsigned int changed, int s,
-	int32_t step, int32_t steps, unsigned int *wsum, int *wstate) {
-	const unsigned int c = __reduce_add_sync(LP_FULL, changed);
-	if (threadIdx.x == 0) {
-		wsum[threadIdx.y] = c;
-		wstate[threadIdx.y] = s;
-	}
-	__syncthreads();
-	if (threadIdx.x == 0 && threadIdx.y == 0) {
-		// The 8 strips' states rise: add each run of one state once.
-		for (int j = 0; j < 8;) {
-			const int st = wstate[j];
-			unsigned long long sum = 0;
-			for (; j < 8 && wstate[j] == st; j++)
-				sum += wsum[j];
-			if (st >= 0 && sum != 0)
-				atomicAdd(&fired[(long long)st * steps + step], sum);
-		}
-	}
-	__syncthreads();
-}
-
 // pg_life_step: a block is 32 x 8 threads. threadIdx.x is 4 words of a
 // 128-word segment of a row (blockIdx.x the segment), threadIdx.y one of 8
 // strips of LP_STRIP rows (blockIdx.y the group of strips, looping over
 // them past gridDim.y): a warp walks its strip down 128 word columns,
 // keeping the rows above and beside in registers, so each row is read
-// about once, 512 bytes a warp at a time; pg_life_add_fired sums the
-// changes.
+// about once, 512 bytes a warp at a time; pg_life_strips hands out the
+// strips and sums the changes.
 #define LP_STRIP 16
+
+// pg_life_strips runs strip(s, y0, y1), which steps rows y0..y1-1 of state
+// s and returns the cells that changed, for the strip of each of the
+// block's 8 warps (threadIdx.y; blockIdx.y the group of 8, looping past
+// gridDim.y), and adds the changes to fired: a warp's lanes share a strip,
+// and so a state, so their changes are summed in registers, a block's
+// warps in shared memory, and one atomic per state a block adds them.
+template <typename F>
+__device__ __forceinline__ void pg_life_strips(unsigned long long *__restrict__ fired, int32_t nstates, int32_t h,
+	int32_t step, int32_t steps, F strip) {
+	__shared__ unsigned int wsum[8];
+	__shared__ int wstate[8];
+	const int sps = (h + LP_STRIP - 1) / LP_STRIP; // strips a state
+	const int strips = sps * nstates;              // the host keeps states x rows under 2^31
+	for (int base = blockIdx.y * 8; base < strips; base += gridDim.y * 8) {
+		const int st = base + threadIdx.y; // the same for the warp's lanes
+		int s = -1;
+		unsigned int changed = 0;
+		if (st < strips) {
+			s = st / sps;
+			const int y0 = (st - s * sps) * LP_STRIP;
+			changed = strip(s, y0, min(y0 + LP_STRIP, h));
+		}
+		const unsigned int c = __reduce_add_sync(LP_FULL, changed);
+		if (threadIdx.x == 0) {
+			wsum[threadIdx.y] = c;
+			wstate[threadIdx.y] = s;
+		}
+		__syncthreads();
+		if (threadIdx.x == 0 && threadIdx.y == 0) {
+			// The 8 strips' states rise: add each run of one state once.
+			for (int j = 0; j < 8;) {
+				const int sj = wstate[j];
+				unsigned long long sum = 0;
+				for (; j < 8 && wstate[j] == sj; j++)
+					sum += wsum[j];
+				if (sj >= 0 && sum != 0)
+					atomicAdd(&fired[(long long)sj * steps + step], sum);
+			}
+		}
+		__syncthreads();
+	}
+}
 
 template <bool LIFE>
 __device__ __forceinline__ void pg_life_step_body(const uint32_t *__restrict__ cur, uint32_t *__restrict__ next,
 	unsigned long long *__restrict__ fired, int32_t nstates, int32_t h, int32_t wpr, int32_t ws, int32_t tail,
 	int32_t torus, uint32_t birth, uint32_t survive, int32_t step, int32_t steps) {
-	__shared__ unsigned int wsum[8];
-	__shared__ int wstate[8];
 	const int k = (blockIdx.x * 32 + threadIdx.x) * 4;
-	const int sps = (h + LP_STRIP - 1) / LP_STRIP; // strips a state
-	const int strips = sps * nstates;              // the host keeps states x rows under 2^31
 	const bool tor = torus != 0;
 	const pg_life_masks masks = pg_life_masks_of(birth, survive);
 	uint32_t keep[4]; // the cells of each word: none past the row, tail bits in its last word
 #pragma unroll
 	for (int i = 0; i < 4; i++)
 		keep[i] = k + i < wpr - 1 ? ~0u : (k + i == wpr - 1 ? (tail < 32 ? (1u << tail) - 1u : ~0u) : 0u);
-	for (int base = blockIdx.y * 8; base < strips; base += gridDim.y * 8) {
-		const int strip = base + threadIdx.y; // the same for the warp's lanes
-		int s = -1;
+	pg_life_strips(fired, nstates, h, step, steps, [&](int s, int y0, int y1) {
+		const uint32_t *board = cur + (long long)s * h * ws;
+		uint32_t *out = next + (long long)s * h * ws;
 		unsigned int changed = 0;
-		if (strip < strips) {
-			s = strip / sps;
-			const int y0 = (strip - s * sps) * LP_STRIP, y1 = min(y0 + LP_STRIP, h);
-			const uint32_t *board = cur + (long long)s * h * ws;
-			uint32_t *out = next + (long long)s * h * ws;
-			pg_life_quad a = {}, m;
-			const int yu = y0 > 0 ? y0 - 1 : (tor ? h - 1 : -1);
-			if (yu >= 0)
-				a = pg_life_row(pg_life_load(board + yu * ws, k, wpr, ws, tor), k, wpr, ws, tail, tor);
-			m = pg_life_row(pg_life_load(board + y0 * ws, k, wpr, ws, tor), k, wpr, ws, tail, tor);
-			for (int y = y0; y < y1; y++) {
-				const int yd = y + 1 < h ? y + 1 : (tor ? 0 : -1);
-				pg_life_quad b = {};
-				if (yd >= 0)
-					b = pg_life_row(pg_life_load(board + yd * ws, k, wpr, ws, tor), k, wpr, ws, tail, tor);
-				uint32_t nx[4];
+		pg_life_quad a = {}, m;
+		const int yu = y0 > 0 ? y0 - 1 : (tor ? h - 1 : -1);
+		if (yu >= 0)
+			a = pg_life_row(pg_life_load(board + yu * ws, k, wpr, ws, tor), k, wpr, ws, tail, tor);
+		m = pg_life_row(pg_life_load(board + y0 * ws, k, wpr, ws, tor), k, wpr, ws, tail, tor);
+		for (int y = y0; y < y1; y++) {
+			const int yd = y + 1 < h ? y + 1 : (tor ? 0 : -1);
+			pg_life_quad b = {};
+			if (yd >= 0)
+				b = pg_life_row(pg_life_load(board + yd * ws, k, wpr, ws, tor), k, wpr, ws, tail, tor);
+			uint32_t nx[4];
 #pragma unroll
-				for (int i = 0; i < 4; i++) {
-					uint32_t o, b1, b2, b3;
-					pg_life_count(a.w[i], a.c[i], a.e[i], m.w[i], m.e[i], b.w[i], b.c[i], b.e[i], o, b1, b2, b3);
-					nx[i] = pg_life_next<LIFE>(m.c[i], o, b1, b2, b3, masks) & keep[i];
-					changed += __popc(nx[i] ^ m.c[i]);
-				}
-				if (k < ws)
-					*reinterpret_cast<uint4 *>(out + y * ws + k) = make_uint4(nx[0], nx[1], nx[2], nx[3]);
-				a = m;
-				m = b;
+			for (int i = 0; i < 4; i++) {
+				uint32_t o, b1, b2, b3;
+				pg_life_count(a.w[i], a.c[i], a.e[i], m.w[i], m.e[i], b.w[i], b.c[i], b.e[i], o, b1, b2, b3);
+				nx[i] = pg_life_next<LIFE>(m.c[i], o, b1, b2, b3, masks) & keep[i];
+				changed += __popc(nx[i] ^ m.c[i]);
 			}
+			if (k < ws)
+				*reinterpret_cast<uint4 *>(out + y * ws + k) = make_uint4(nx[0], nx[1], nx[2], nx[3]);
+			a = m;
+			m = b;
 		}
-		pg_life_add_fired(fired, changed, s, step, steps, wsum, wstate);
-	}
+		return changed;
+	});
 }
 
 #define PG_LIFE_STEP_PARAMS                                                                                        \

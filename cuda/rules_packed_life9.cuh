@@ -180,13 +180,12 @@ __device__ __forceinline__ unsigned int pg_life9_strip(const pg_life9_lane &ln, 
 }
 
 // pg_life9_step is pg_life_step_body for Life on 128-cell rows: the same
-// strips, states and firing sums, pg_life9_strip for each strip.
+// strips, states and firing sums (pg_life_strips), pg_life9_strip for each
+// strip.
 template <bool TORUS>
 __device__ __forceinline__ void pg_life9_step(const uint32_t *__restrict__ cur, uint32_t *__restrict__ next,
 	unsigned long long *__restrict__ fired, int32_t nstates, int32_t h, int32_t wpr, int32_t ws, int32_t step,
 	int32_t steps) {
-	__shared__ unsigned int wsum[8];
-	__shared__ int wstate[8];
 	__shared__ __align__(16) uint32_t rings[8][PG_LIFE9_RING * PG_LIFE9_SLOT];
 	pg_life9_lane ln;
 	ln.k = (blockIdx.x * 32 + threadIdx.x) * 4;
@@ -196,18 +195,8 @@ __device__ __forceinline__ void pg_life9_step(const uint32_t *__restrict__ cur, 
 	ln.loadw = ln.in && ln.wi >= 0;
 	ln.loade = ln.in && ln.ei >= 0;
 	ln.edge = ln.in && (threadIdx.x == 31 || ln.k + 4 == wpr);
-	const int sps = (h + LP_STRIP - 1) / LP_STRIP; // strips a state
-	const int strips = sps * nstates;
-	for (int base = blockIdx.y * 8; base < strips; base += gridDim.y * 8) {
-		const int strip = base + threadIdx.y; // the same for the warp's lanes
-		int s = -1;
-		unsigned int changed = 0;
-		if (strip < strips) {
-			s = strip / sps;
-			const int y0 = (strip - s * sps) * LP_STRIP, y1 = min(y0 + LP_STRIP, h);
-			changed = pg_life9_strip<TORUS>(ln, cur + (long long)s * h * ws, next + (long long)s * h * ws, h, ws, y0,
-				y1, rings[threadIdx.y]);
-		}
-		pg_life_add_fired(fired, changed, s, step, steps, wsum, wstate);
-	}
+	pg_life_strips(fired, nstates, h, step, steps, [&](int s, int y0, int y1) {
+		return pg_life9_strip<TORUS>(ln, cur + (long long)s * h * ws, next + (long long)s * h * ws, h, ws, y0, y1,
+			rings[threadIdx.y]);
+	});
 }

@@ -7,8 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
-	"sync"
-	"sync/atomic"
 )
 
 // Summer is an Evaluator that also gives the expected counts per unit STR
@@ -116,55 +114,19 @@ func (sp *space) calibrate(ctx context.Context, full []float64, ll float64) ([]f
 	return half, nil
 }
 
-// replicateAll fits the samples, each in its own copy of base, and
-// returns W per sample. On the CPU the samples are shared among its
-// workers: a sample's search and profiles evaluate one or a few
-// candidates at a time, too few to spread over cores, so without this a
-// bootstrap on 16 cores ran on one. The device evaluator keeps its buffers
-// between calls and fits them one after another.
+// replicateAll fits the samples, each in its own copy of base (side by
+// side on the CPU: inCopies), and returns W per sample.
 func (sp *space) replicateAll(ctx context.Context, base *space, samples []*replica, full []float64) ([][]float64, error) {
-	workers := 1
-	if c, ok := sp.ev.(*CPU); ok {
-		workers = min(c.workers, len(samples))
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	out := make([][]float64, len(samples))
-	var (
-		mu       sync.Mutex
-		firstErr error
-		next     atomic.Int64
-		wg       sync.WaitGroup
-	)
-	for range max(workers, 1) {
-		wg.Go(func() {
-			for {
-				b := int(next.Add(1)) - 1
-				if b >= len(samples) || ctx.Err() != nil {
-					return
-				}
-				sub := *base
-				sub.evals = 0
-				ws, err := sub.replicate(ctx, samples[b], full)
-				mu.Lock()
-				sp.evals += sub.evals
-				if sp.o.Progress != nil {
-					sp.o.Progress(min(sp.evals, sp.estEval), sp.estEval)
-				}
-				if err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				mu.Unlock()
-				out[b] = ws
-			}
-		})
+	err := sp.inCopies(ctx, base, len(samples), func(ctx context.Context, sub *space, b int) error {
+		ws, err := sub.replicate(ctx, samples[b], full)
+		out[b] = ws
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	return out, ctx.Err()
+	return out, nil
 }
 
 // replicate fits one bootstrap sample r in sp, a copy of the fit's space,

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sync"
-	"sync/atomic"
 
 	"github.com/procgen-dev/procgen/internal/forest"
 )
@@ -167,56 +165,21 @@ type bound struct {
 }
 
 // bounds walks every coordinate of full both ways (profileBound): bound
-// 2m is coordinate m's lower end, 2m+1 its upper. On the CPU the walks run
-// side by side, each in a copy of sp, as the bootstrap's samples do: a
-// walk evaluates one candidate at a time, too few to spread over cores, so
-// one after another they left all but one core idle. The device evaluator
-// keeps its buffers between calls and takes them one after another. Each
-// walk depends only on full, so the order changes no result.
+// 2m is coordinate m's lower end, 2m+1 its upper. The walks run in copies
+// of sp, side by side on the CPU (inCopies); each depends only on full, so
+// the order changes no result.
 func (sp *space) bounds(ctx context.Context, full []float64, ll float64, half []float64) ([]bound, error) {
 	out := make([]bound, 2*len(full))
-	workers := 1
-	if c, ok := sp.ev.(*CPU); ok {
-		workers = min(c.workers, len(out))
+	err := sp.inCopies(ctx, sp, len(out), func(ctx context.Context, sub *space, i int) error {
+		m, dir := i/2, float64(2*(i%2)-1)
+		v, open, err := sub.profileBound(ctx, full, ll, half[m], m, dir)
+		out[i] = bound{v, open}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		mu       sync.Mutex
-		firstErr error
-		next     atomic.Int64
-		wg       sync.WaitGroup
-	)
-	for range workers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(out) || ctx.Err() != nil {
-					return
-				}
-				sub := *sp
-				sub.evals = 0
-				m, dir := i/2, float64(2*(i%2)-1)
-				v, open, err := sub.profileBound(ctx, full, ll, half[m], m, dir)
-				mu.Lock()
-				sp.evals += sub.evals
-				if sp.o.Progress != nil {
-					sp.o.Progress(min(sp.evals, sp.estEval), sp.estEval)
-				}
-				if err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				mu.Unlock()
-				out[i] = bound{v, open}
-			}
-		})
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	return out, ctx.Err()
+	return out, nil
 }
 
 // coordName names search coordinate d of the main fit.

@@ -280,11 +280,22 @@ extern "C" __global__ void __launch_bounds__(LP_THREADS) pg_life_step_b3s23(PG_L
 // are unused. 4 blocks an SM (64 registers, no spills) fill the H200 with
 // one wave of a 16384-row board's 512 blocks.
 extern "C" __global__ void __launch_bounds__(LP_THREADS, 4) pg_life_b3s23_w128_torus(PG_LIFE_STEP_PARAMS) {
-	pg_life9_step<true>(cur, next, fired, nstates, h, wpr, ws, step, steps);
+	pg_life9_step<true, true>(cur, next, fired, nstates, h, wpr, ws, step, steps, birth, survive);
 }
 
 extern "C" __global__ void __launch_bounds__(LP_THREADS, 4) pg_life_b3s23_w128_plane(PG_LIFE_STEP_PARAMS) {
-	pg_life9_step<false>(cur, next, fired, nstates, h, wpr, ws, step, steps);
+	pg_life9_step<false, true>(cur, next, fired, nstates, h, wpr, ws, step, steps, birth, survive);
+}
+
+// pg_life_w128_torus and _plane run any other B/S rule on such boards (tail
+// is unused): 3 blocks an SM, whose 80 registers hold the rule's masks,
+// against 4 for Life.
+extern "C" __global__ void __launch_bounds__(LP_THREADS, 3) pg_life_w128_torus(PG_LIFE_STEP_PARAMS) {
+	pg_life9_step<true, false>(cur, next, fired, nstates, h, wpr, ws, step, steps, birth, survive);
+}
+
+extern "C" __global__ void __launch_bounds__(LP_THREADS, 3) pg_life_w128_plane(PG_LIFE_STEP_PARAMS) {
+	pg_life9_step<false, false>(cur, next, fired, nstates, h, wpr, ws, step, steps, birth, survive);
 }
 
 // pg_life_population adds the live cells of nquads x 4 packed words (the

@@ -1,9 +1,10 @@
-// Conway's Life on boards whose rows fill whole 128-cell segments (W a
+// B/S rules on boards whose rows fill whole 128-cell segments (W a
 // multiple of 128: no bits past W, no padding words), by 9-cell totals,
 // with rows streamed into shared memory ahead of use. cuda/rules_packed.cu's
-// pg_life_b3s23_w128_* kernels run it; the layout, the launch (32 x 8
-// threads, a warp's strip of LP_STRIP rows down 128 words) and the firing
-// counts are pg_life_step's.
+// pg_life_b3s23_w128_* (Life, its rule folded in) and pg_life_w128_* (any
+// B/S rule) kernels run it; the layout, the launch (32 x 8 threads, a
+// warp's strip of LP_STRIP rows down 128 words) and the firing counts are
+// pg_life_step's.
 //
 // Rows: each warp has a ring of PG_LIFE9_RING rows in shared memory, which
 // cp.async fills PG_LIFE9_RING - 1 rows ahead of the row the warp is
@@ -16,7 +17,9 @@
 // Sums: a row becomes its three-cell sums (west + cell + east, two bit
 // planes) once; a cell's 3 x 3 total is its row's and the rows above and
 // below summed, and Life is "the total is 3, or 4 with the cell alive"
-// (TestLife9Formula holds the formula to Life on every neighbourhood). A
+// (TestLife9Formula holds the formula to Life on every neighbourhood).
+// Another rule selects its births and survivals by T bit by bit
+// (pg_life9_lut; TestLife9RuleFormula). A
 // warp keeps three rows' sums in registers, and the row loop is unrolled by
 // three with the rows' roles rotated, so no registers move between rows.
 //
@@ -26,6 +29,9 @@
 // ring 0.0239 for rings of 4, 6 or 8 rows. Slower there: strips of 32 with a
 // ring of 6 (0.0249), 3 blocks an SM with strips of 24 and a ring of 8
 // (0.0242), strips of 12, 15, 18, 24 or 32 without the ring (0.0258-0.0341).
+// HighLife (B36/S23), the same A/B: pg_life_step 0.0443, pg_life_w128_torus
+// 0.0377 at 3 blocks an SM (80 registers, a few bytes spilled); 0.0444 at 4
+// blocks (64 registers, 184 bytes spilled), 0.0410 with strips of 24.
 #pragma once
 
 #define PG_LIFE9_RING 4
@@ -121,19 +127,51 @@ __device__ __forceinline__ uint32_t pg_life9_next(uint32_t sa, uint32_t ca, uint
 	return (ones & twos & ~fours) | (alive & fours & ~(ones | twos));
 }
 
+// pg_life9_sel is x ? a : b, bit by bit.
+__device__ __forceinline__ uint32_t pg_life9_sel(uint32_t x, uint32_t a, uint32_t b) { return (a & x) | (b & ~x); }
+
+// pg_life9_lut is, bit by bit, whether the 3 x 3 total T (bits t0..t3, at
+// most 9) is in a rule's set: bit n of lut says whether T = n is. Selects
+// between all-ones and all-zero masks down the bits of T: 9 selects.
+__device__ __forceinline__ uint32_t pg_life9_lut(uint32_t lut, uint32_t t0, uint32_t t1, uint32_t t2, uint32_t t3) {
+	uint32_t m[10];
+#pragma unroll
+	for (int n = 0; n < 10; n++)
+		m[n] = 0u - ((lut >> n) & 1u);
+	const uint32_t g0 = pg_life9_sel(t0, m[1], m[0]), g1 = pg_life9_sel(t0, m[3], m[2]);
+	const uint32_t g2 = pg_life9_sel(t0, m[5], m[4]), g3 = pg_life9_sel(t0, m[7], m[6]);
+	const uint32_t low = pg_life9_sel(t2, pg_life9_sel(t1, g3, g2), pg_life9_sel(t1, g1, g0)); // T < 8
+	return pg_life9_sel(t3, pg_life9_sel(t0, m[9], m[8]), low);
+}
+
+// pg_life9_next_rule is any B/S rule's next state of 32 cells: born where
+// the cell is dead and T (its neighbours) is in birth, kept where it is
+// alive and T (its neighbours and itself) is in keep, the survival set
+// shifted up by one.
+__device__ __forceinline__ uint32_t pg_life9_next_rule(uint32_t sa, uint32_t ca, uint32_t sm, uint32_t cm, uint32_t sb,
+	uint32_t cb, uint32_t alive, uint32_t birth, uint32_t keep) {
+	const uint32_t ones = sa ^ sm ^ sb, c1 = (sa & sm) | (sb & (sa ^ sm));
+	const uint32_t t = ca ^ cm ^ cb, u = (ca & cm) | (cb & (ca ^ cm));
+	const uint32_t twos = t ^ c1, fours = u ^ (t & c1), eights = u & t & c1;
+	return pg_life9_sel(alive, pg_life9_lut(keep, ones, twos, fours, eights),
+		pg_life9_lut(birth, ones, twos, fours, eights));
+}
+
 // pg_life9_ctx is a strip's fixed part: the lane, the state's board, the
-// strip's first row and the last row it reads, the warp's ring.
+// strip's first row and the last row it reads, the warp's ring, and the
+// rule (LIFE folds Life's in instead).
 struct pg_life9_ctx {
 	pg_life9_lane ln;
 	const uint32_t *board;
 	int h, ws, y0, ylast;
 	uint32_t *ring;
+	uint32_t birth, keep; // keep: the survival set shifted up one (T counts the cell)
 };
 
 // pg_life9_out takes the next row of the sequence as the bottom row (row
 // y + 1), writes row y's next state to op (rows top, mid and bottom's sums,
 // mid's cells vmid), adds the cells that changed, and moves t and op on.
-template <bool TORUS>
+template <bool TORUS, bool LIFE>
 __device__ __forceinline__ void pg_life9_out(const pg_life9_ctx &x, int &t, uint32_t *&op, const pg_life9_sums &top,
 	const pg_life9_sums &mid, uint4 vmid, pg_life9_sums &bot, uint4 &vbot, unsigned int &changed) {
 	pg_life9_take<TORUS>(x.ln, x.board, x.h, x.ws, x.y0, x.ylast, x.ring, t++, vbot, bot);
@@ -141,7 +179,8 @@ __device__ __forceinline__ void pg_life9_out(const pg_life9_ctx &x, int &t, uint
 	uint32_t n[4];
 #pragma unroll
 	for (int i = 0; i < 4; i++)
-		n[i] = pg_life9_next(top.s[i], top.c[i], mid.s[i], mid.c[i], bot.s[i], bot.c[i], c[i]);
+		n[i] = LIFE ? pg_life9_next(top.s[i], top.c[i], mid.s[i], mid.c[i], bot.s[i], bot.c[i], c[i])
+			    : pg_life9_next_rule(top.s[i], top.c[i], mid.s[i], mid.c[i], bot.s[i], bot.c[i], c[i], x.birth, x.keep);
 	if (x.ln.in) {
 		changed += __popc(n[0] ^ c[0]) + __popc(n[1] ^ c[1]) + __popc(n[2] ^ c[2]) + __popc(n[3] ^ c[3]);
 		*reinterpret_cast<uint4 *>(op + x.ln.k) = make_uint4(n[0], n[1], n[2], n[3]);
@@ -151,10 +190,10 @@ __device__ __forceinline__ void pg_life9_out(const pg_life9_ctx &x, int &t, uint
 
 // pg_life9_strip steps rows y0..y1-1 of one state's board (h rows of ws
 // words) into out and returns the cells that changed.
-template <bool TORUS>
+template <bool TORUS, bool LIFE>
 __device__ __forceinline__ unsigned int pg_life9_strip(const pg_life9_lane &ln, const uint32_t *__restrict__ board,
-	uint32_t *__restrict__ out, int h, int ws, int y0, int y1, uint32_t *ring) {
-	const pg_life9_ctx x = {ln, board, h, ws, y0, y1, ring};
+	uint32_t *__restrict__ out, int h, int ws, int y0, int y1, uint32_t *ring, uint32_t birth, uint32_t survive) {
+	const pg_life9_ctx x = {ln, board, h, ws, y0, y1, ring, birth, survive << 1};
 	__syncwarp(); // the previous strip's reads of the ring are done
 	for (int t = 0; t < PG_LIFE9_RING - 1; t++)
 		pg_life9_fetch<TORUS>(ln, board, h, ws, y0 - 1 + t, y1, ring + t * PG_LIFE9_SLOT);
@@ -167,25 +206,24 @@ __device__ __forceinline__ unsigned int pg_life9_strip(const pg_life9_lane &ln, 
 	uint32_t *op = out + y0 * ws;
 	int y = y0;
 	for (; y + 3 <= y1; y += 3) { // the three rows' roles rotate
-		pg_life9_out<TORUS>(x, t, op, A, M, vm, B, vb, changed);
-		pg_life9_out<TORUS>(x, t, op, M, B, vb, A, va, changed);
-		pg_life9_out<TORUS>(x, t, op, B, A, va, M, vm, changed);
+		pg_life9_out<TORUS, LIFE>(x, t, op, A, M, vm, B, vb, changed);
+		pg_life9_out<TORUS, LIFE>(x, t, op, M, B, vb, A, va, changed);
+		pg_life9_out<TORUS, LIFE>(x, t, op, B, A, va, M, vm, changed);
 	}
 	if (y < y1)
-		pg_life9_out<TORUS>(x, t, op, A, M, vm, B, vb, changed);
+		pg_life9_out<TORUS, LIFE>(x, t, op, A, M, vm, B, vb, changed);
 	if (y + 1 < y1)
-		pg_life9_out<TORUS>(x, t, op, M, B, vb, A, va, changed);
+		pg_life9_out<TORUS, LIFE>(x, t, op, M, B, vb, A, va, changed);
 	asm volatile("cp.async.wait_group 0;" ::: "memory"); // no copy outlives the strip
 	return changed;
 }
 
-// pg_life9_step is pg_life_step_body for Life on 128-cell rows: the same
-// strips, states and firing sums (pg_life_strips), pg_life9_strip for each
-// strip.
-template <bool TORUS>
+// pg_life9_step is pg_life_step_body on 128-cell rows: the same strips,
+// states and firing sums (pg_life_strips), pg_life9_strip for each strip.
+template <bool TORUS, bool LIFE>
 __device__ __forceinline__ void pg_life9_step(const uint32_t *__restrict__ cur, uint32_t *__restrict__ next,
 	unsigned long long *__restrict__ fired, int32_t nstates, int32_t h, int32_t wpr, int32_t ws, int32_t step,
-	int32_t steps) {
+	int32_t steps, uint32_t birth, uint32_t survive) {
 	__shared__ __align__(16) uint32_t rings[8][PG_LIFE9_RING * PG_LIFE9_SLOT];
 	pg_life9_lane ln;
 	ln.k = (blockIdx.x * 32 + threadIdx.x) * 4;
@@ -196,7 +234,7 @@ __device__ __forceinline__ void pg_life9_step(const uint32_t *__restrict__ cur, 
 	ln.loade = ln.in && ln.ei >= 0;
 	ln.edge = ln.in && (threadIdx.x == 31 || ln.k + 4 == wpr);
 	pg_life_strips(fired, nstates, h, step, steps, [&](int s, int y0, int y1) {
-		return pg_life9_strip<TORUS>(ln, cur + (long long)s * h * ws, next + (long long)s * h * ws, h, ws, y0, y1,
-			rings[threadIdx.y]);
+		return pg_life9_strip<TORUS, LIFE>(ln, cur + (long long)s * h * ws, next + (long long)s * h * ws, h, ws, y0,
+			y1, rings[threadIdx.y], birth, survive);
 	});
 }

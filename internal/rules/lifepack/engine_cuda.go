@@ -20,13 +20,15 @@ type stepArgs struct {
 }
 
 // The step kernels: any B/S rule, Conway's Life with its rule folded into
-// the code, and Life by 9-cell totals on boards whose width is a multiple
+// the code, and both by 9-cell totals on boards whose width is a multiple
 // of 128 cells (on a torus or a plane).
 var (
 	stepKernel   = gpu.Kernel[stepArgs]{Family: "rules_packed", Name: "pg_life_step"}
 	lifeKernel   = gpu.Kernel[stepArgs]{Family: "rules_packed", Name: "pg_life_step_b3s23"}
 	lifeTorus128 = gpu.Kernel[stepArgs]{Family: "rules_packed", Name: "pg_life_b3s23_w128_torus"}
 	lifePlane128 = gpu.Kernel[stepArgs]{Family: "rules_packed", Name: "pg_life_b3s23_w128_plane"}
+	ruleTorus128 = gpu.Kernel[stepArgs]{Family: "rules_packed", Name: "pg_life_w128_torus"}
+	rulePlane128 = gpu.Kernel[stepArgs]{Family: "rules_packed", Name: "pg_life_w128_plane"}
 )
 
 // Life is Conway's rule, B3/S23.
@@ -142,15 +144,20 @@ func (e Engine) newStepper(packed []uint32, n, chunk int) (s *stepper, err error
 
 // kernel is the step kernel for e's rule and board.
 func (e Engine) kernel() gpu.Kernel[stepArgs] {
+	life := e.Rule.Birth == Life.Birth && e.Rule.Survive == Life.Survive
 	switch {
-	case e.Rule.Birth != Life.Birth || e.Rule.Survive != Life.Survive:
-		return stepKernel
-	case !e.Board.Whole128():
+	case !e.Board.Whole128() && life:
 		return lifeKernel
-	case e.Rule.Torus:
+	case !e.Board.Whole128():
+		return stepKernel
+	case life && e.Rule.Torus:
 		return lifeTorus128
+	case life:
+		return lifePlane128
+	case e.Rule.Torus:
+		return ruleTorus128
 	}
-	return lifePlane128
+	return rulePlane128
 }
 
 func (s *stepper) free() {

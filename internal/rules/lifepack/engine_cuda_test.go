@@ -19,7 +19,7 @@ import (
 // TestKernelSignatures checks stepKernel against cuda/rules_packed.cu (no
 // GPU needed).
 func TestKernelSignatures(t *testing.T) {
-	kerneltest.Check(t, "internal/rules/lifepack", []gpu.KernelDecl{stepKernel, lifeKernel, lifeTorus128, lifePlane128, popKernel}, nil)
+	kerneltest.Check(t, "internal/rules/lifepack", []gpu.KernelDecl{stepKernel, lifeKernel, lifeTorus128, lifePlane128, ruleTorus128, rulePlane128, popKernel}, nil)
 }
 
 // runBoth runs p on n states generated with seed, with o, on the CPU and
@@ -78,6 +78,13 @@ func TestCUDAPackedMatchesCPU(t *testing.T) {
 		run{c: testCase{"B3/S23:P", 4224, 50}, n: 2, steps: 40},
 		run{c: testCase{"B3/S23:T", 128, 5}, n: 301, steps: 30},
 		run{c: testCase{"B3/S23:P", 256, 34}, n: 40, steps: 2000, fixpoint: true},
+		// and the other rules' kernel on such boards
+		run{c: testCase{"B36/S23:T", 128, 77}, n: 3, steps: 50},
+		run{c: testCase{"B2/S:P", 4224, 50}, n: 2, steps: 40},
+		run{c: testCase{"B3678/S34678:T", 4224, 50}, n: 2, steps: 40},
+		run{c: testCase{"B1/S1:T", 256, 5}, n: 301, steps: 30},
+		run{c: testCase{"B12345678/S08:P", 128, 40}, n: 5, steps: 60},
+		run{c: testCase{"B3/S012345678:P", 384, 34}, n: 40, steps: 2000, fixpoint: true},
 	)
 	for _, r := range runs {
 		t.Run(fmt.Sprintf("%s%d,%d_n%d_t%d", r.c.notation, r.c.w, r.c.h, r.n, r.steps), func(t *testing.T) {
@@ -102,9 +109,9 @@ func TestCUDAPackedMatchesCPU(t *testing.T) {
 	}
 }
 
-// TestKernelChoice: Life on rows of whole 128-cell segments takes the
-// 9-cell kernel of its topology, other widths Life's own kernel, other
-// rules the any-rule kernel (no GPU needed).
+// TestKernelChoice: on rows of whole 128-cell segments Life and the other
+// rules take the 9-cell kernels of their topology, on other widths Life's
+// own kernel and the any-rule kernel (no GPU needed).
 func TestKernelChoice(t *testing.T) {
 	for _, c := range []struct {
 		rule Rule
@@ -115,7 +122,9 @@ func TestKernelChoice(t *testing.T) {
 		{Rule{Birth: Life.Birth, Survive: Life.Survive}, 128, "pg_life_b3s23_w128_plane"},
 		{Rule{Birth: Life.Birth, Survive: Life.Survive, Torus: true}, 16352, "pg_life_step_b3s23"},
 		{Rule{Birth: Life.Birth, Survive: Life.Survive}, 100, "pg_life_step_b3s23"},
-		{Rule{Birth: 1<<3 | 1<<6, Survive: Life.Survive, Torus: true}, 16384, "pg_life_step"},
+		{Rule{Birth: 1<<3 | 1<<6, Survive: Life.Survive, Torus: true}, 16384, "pg_life_w128_torus"},
+		{Rule{Birth: 1 << 2}, 4224, "pg_life_w128_plane"},
+		{Rule{Birth: 1<<3 | 1<<6, Survive: Life.Survive, Torus: true}, 16352, "pg_life_step"},
 	} {
 		e := Engine{Rule: c.rule, Board: Board{W: c.w, H: 8}}
 		if got := e.kernel().Name; got != c.want {
@@ -190,19 +199,22 @@ func TestCUDAPackedFallsBack(t *testing.T) {
 	}
 }
 
-// BenchmarkCUDAPackedLife16384 steps Life (the 9-cell kernel of whole
-// 128-cell rows) and BenchmarkCUDAPackedHighLife16384 B36/S23 (the any-rule
-// kernel) on one random 16384 x 16384 torus, 100 steps an iteration, on the
+// BenchmarkCUDAPackedLife16384 steps Life and BenchmarkCUDAPackedHighLife16384
+// B36/S23 (the 9-cell kernels of whole 128-cell rows) on one random 16384 x 16384 torus, 100 steps an iteration, on the
 // device alone (the packed board uploaded once): ms a step and the
 // stencil's traffic, each step reading and writing the 32 MiB board once.
-// BenchmarkCUDAPackedLife16352 is Life's kernel for other widths, on a
-// board 32 cells narrower.
+// BenchmarkCUDAPackedLife16352 and BenchmarkCUDAPackedHighLife16352 are the
+// kernels for other widths, on a board 32 cells narrower.
 func BenchmarkCUDAPackedLife16384(b *testing.B) { benchPacked(b, Life, 16384) }
 
 func BenchmarkCUDAPackedLife16352(b *testing.B) { benchPacked(b, Life, 16352) }
 
 func BenchmarkCUDAPackedHighLife16384(b *testing.B) {
 	benchPacked(b, Rule{Birth: 1<<3 | 1<<6, Survive: 1<<2 | 1<<3}, 16384)
+}
+
+func BenchmarkCUDAPackedHighLife16352(b *testing.B) {
+	benchPacked(b, Rule{Birth: 1<<3 | 1<<6, Survive: 1<<2 | 1<<3}, 16352)
 }
 
 func benchPacked(b *testing.B, rule Rule, width int) {

@@ -68,19 +68,33 @@ __device__ __forceinline__ void pg_life9_cp4(uint32_t *dst, const uint32_t *src,
 		     : "memory");
 }
 
-// pg_life9_fetch starts copying row r of a board (h rows of ws words) into
-// a ring slot as one commit group: rows outside the board wrap on a torus
-// and are zeros on a plane, as are rows past ylast (the strip's last row
-// below), whose groups keep the count of groups in flight the same.
+// pg_life9_ctx is a strip's fixed part: the lane, the state's board, the
+// strip's first row and the last row it reads, the warp's ring, and the
+// rule (LIFE folds Life's in instead).
+struct pg_life9_ctx {
+	pg_life9_lane ln;
+	const uint32_t *board;
+	int h, ws, y0, ylast;
+	uint32_t *ring;
+	uint32_t birth, keep; // keep: the survival set shifted up one (T counts the cell)
+};
+
+// pg_life9_fetch starts copying row t of the strip's sequence (board row
+// y0 - 1 + t) into its ring slot as one commit group: rows outside the
+// board wrap on a torus and are zeros on a plane, as are rows past ylast
+// (the strip's last row below), whose groups keep the count of groups in
+// flight the same.
 template <bool TORUS>
-__device__ __forceinline__ void pg_life9_fetch(const pg_life9_lane &ln, const uint32_t *board, int h, int ws, int r,
-	int ylast, uint32_t *slot) {
-	bool ok = r <= ylast;
+__device__ __forceinline__ void pg_life9_fetch(const pg_life9_ctx &x, int t) {
+	const pg_life9_lane &ln = x.ln;
+	uint32_t *slot = x.ring + (t % PG_LIFE9_RING) * PG_LIFE9_SLOT;
+	int r = x.y0 - 1 + t;
+	bool ok = r <= x.ylast;
 	if (r < 0)
-		r += h, ok = ok && TORUS;
-	else if (r >= h)
-		r -= h, ok = ok && TORUS;
-	const uint32_t *row = board + (ok ? r : 0) * ws;
+		r += x.h, ok = ok && TORUS;
+	else if (r >= x.h)
+		r -= x.h, ok = ok && TORUS;
+	const uint32_t *row = x.board + (ok ? r : 0) * x.ws;
 	const int q = 4 + 4 * threadIdx.x; // the lane's quad in the slot
 	if (ln.in) // lanes past the row write nothing and read what is there: their results are dropped
 		pg_life9_cp16(slot + q, row + ln.k, ok ? 16 : 0);
@@ -95,11 +109,10 @@ __device__ __forceinline__ void pg_life9_fetch(const pg_life9_lane &ln, const ui
 // y0 - 1 + t) to land in its slot, makes its cells (v) and three-cell sums
 // (hs), and starts fetching row t + RING - 1 into the slot of row t - 1.
 template <bool TORUS>
-__device__ __forceinline__ void pg_life9_take(const pg_life9_lane &ln, const uint32_t *board, int h, int ws, int y0,
-	int ylast, uint32_t *ring, int t, uint4 &v, pg_life9_sums &hs) {
+__device__ __forceinline__ void pg_life9_take(const pg_life9_ctx &x, int t, uint4 &v, pg_life9_sums &hs) {
 	asm volatile("cp.async.wait_group %0;" ::"n"(PG_LIFE9_RING - 2) : "memory");
 	__syncwarp(); // the other lanes' copies are visible
-	const uint32_t *slot = ring + (t % PG_LIFE9_RING) * PG_LIFE9_SLOT;
+	const uint32_t *slot = x.ring + (t % PG_LIFE9_RING) * PG_LIFE9_SLOT;
 	const int q = 4 + 4 * threadIdx.x;
 	v = *reinterpret_cast<const uint4 *>(slot + q);
 	const uint32_t l = slot[q - 1], r = slot[q + 4];
@@ -111,20 +124,29 @@ __device__ __forceinline__ void pg_life9_take(const pg_life9_lane &ln, const uin
 		hs.s[i] = w ^ c[i] ^ e;
 		hs.c[i] = (w & c[i]) | (e & (w ^ c[i]));
 	}
-	const int tn = t + PG_LIFE9_RING - 1;
-	pg_life9_fetch<TORUS>(ln, board, h, ws, y0 - 1 + tn, ylast, ring + (tn % PG_LIFE9_RING) * PG_LIFE9_SLOT);
+	pg_life9_fetch<TORUS>(x, t + PG_LIFE9_RING - 1);
 }
 
-// pg_life9_next is Life's next state of 32 cells from the three-cell sums of
-// the rows above (a), at (m) and below (b) them: the 3 x 3 total is
-// ones + 2 twos + 4 fours (+ 8 where it is 8 or 9, which neither test
-// below can match), and a cell lives on where it is 3, or 4 and alive.
-__device__ __forceinline__ uint32_t pg_life9_next(uint32_t sa, uint32_t ca, uint32_t sm, uint32_t cm, uint32_t sb,
-	uint32_t cb, uint32_t alive) {
+// pg_life9_total is the 3 x 3 total T of 32 cells from the three-cell sums
+// of the rows above (a), at (m) and below (b) them, bit by bit: T = ones +
+// 2 twos + 4 fours + 8 eights (at most 9, so eights excludes the others
+// but ones).
+struct pg_life9_total {
+	uint32_t ones, twos, fours, eights;
+};
+
+__device__ __forceinline__ pg_life9_total pg_life9_sum(uint32_t sa, uint32_t ca, uint32_t sm, uint32_t cm, uint32_t sb,
+	uint32_t cb) {
 	const uint32_t ones = sa ^ sm ^ sb, c1 = (sa & sm) | (sb & (sa ^ sm));
 	const uint32_t t = ca ^ cm ^ cb, u = (ca & cm) | (cb & (ca ^ cm));
-	const uint32_t twos = t ^ c1, fours = u ^ (t & c1);
-	return (ones & twos & ~fours) | (alive & fours & ~(ones | twos));
+	return {ones, t ^ c1, u ^ (t & c1), u & t & c1};
+}
+
+// pg_life9_next is Life's next state of 32 cells: a cell lives on where T is
+// 3, or 4 and alive (T of 8 or 9 has neither twos nor fours alone, so
+// neither test matches it).
+__device__ __forceinline__ uint32_t pg_life9_next(pg_life9_total T, uint32_t alive) {
+	return (T.ones & T.twos & ~T.fours) | (alive & T.fours & ~(T.ones | T.twos));
 }
 
 // pg_life9_sel is x ? a : b, bit by bit.
@@ -148,25 +170,10 @@ __device__ __forceinline__ uint32_t pg_life9_lut(uint32_t lut, uint32_t t0, uint
 // the cell is dead and T (its neighbours) is in birth, kept where it is
 // alive and T (its neighbours and itself) is in keep, the survival set
 // shifted up by one.
-__device__ __forceinline__ uint32_t pg_life9_next_rule(uint32_t sa, uint32_t ca, uint32_t sm, uint32_t cm, uint32_t sb,
-	uint32_t cb, uint32_t alive, uint32_t birth, uint32_t keep) {
-	const uint32_t ones = sa ^ sm ^ sb, c1 = (sa & sm) | (sb & (sa ^ sm));
-	const uint32_t t = ca ^ cm ^ cb, u = (ca & cm) | (cb & (ca ^ cm));
-	const uint32_t twos = t ^ c1, fours = u ^ (t & c1), eights = u & t & c1;
-	return pg_life9_sel(alive, pg_life9_lut(keep, ones, twos, fours, eights),
-		pg_life9_lut(birth, ones, twos, fours, eights));
+__device__ __forceinline__ uint32_t pg_life9_next_rule(pg_life9_total T, uint32_t alive, uint32_t birth, uint32_t keep) {
+	return pg_life9_sel(alive, pg_life9_lut(keep, T.ones, T.twos, T.fours, T.eights),
+		pg_life9_lut(birth, T.ones, T.twos, T.fours, T.eights));
 }
-
-// pg_life9_ctx is a strip's fixed part: the lane, the state's board, the
-// strip's first row and the last row it reads, the warp's ring, and the
-// rule (LIFE folds Life's in instead).
-struct pg_life9_ctx {
-	pg_life9_lane ln;
-	const uint32_t *board;
-	int h, ws, y0, ylast;
-	uint32_t *ring;
-	uint32_t birth, keep; // keep: the survival set shifted up one (T counts the cell)
-};
 
 // pg_life9_out takes the next row of the sequence as the bottom row (row
 // y + 1), writes row y's next state to op (rows top, mid and bottom's sums,
@@ -174,13 +181,14 @@ struct pg_life9_ctx {
 template <bool TORUS, bool LIFE>
 __device__ __forceinline__ void pg_life9_out(const pg_life9_ctx &x, int &t, uint32_t *&op, const pg_life9_sums &top,
 	const pg_life9_sums &mid, uint4 vmid, pg_life9_sums &bot, uint4 &vbot, unsigned int &changed) {
-	pg_life9_take<TORUS>(x.ln, x.board, x.h, x.ws, x.y0, x.ylast, x.ring, t++, vbot, bot);
+	pg_life9_take<TORUS>(x, t++, vbot, bot);
 	const uint32_t c[4] = {vmid.x, vmid.y, vmid.z, vmid.w};
 	uint32_t n[4];
 #pragma unroll
-	for (int i = 0; i < 4; i++)
-		n[i] = LIFE ? pg_life9_next(top.s[i], top.c[i], mid.s[i], mid.c[i], bot.s[i], bot.c[i], c[i])
-			    : pg_life9_next_rule(top.s[i], top.c[i], mid.s[i], mid.c[i], bot.s[i], bot.c[i], c[i], x.birth, x.keep);
+	for (int i = 0; i < 4; i++) {
+		const pg_life9_total T = pg_life9_sum(top.s[i], top.c[i], mid.s[i], mid.c[i], bot.s[i], bot.c[i]);
+		n[i] = LIFE ? pg_life9_next(T, c[i]) : pg_life9_next_rule(T, c[i], x.birth, x.keep);
+	}
 	if (x.ln.in) {
 		changed += __popc(n[0] ^ c[0]) + __popc(n[1] ^ c[1]) + __popc(n[2] ^ c[2]) + __popc(n[3] ^ c[3]);
 		*reinterpret_cast<uint4 *>(op + x.ln.k) = make_uint4(n[0], n[1], n[2], n[3]);
@@ -196,12 +204,12 @@ __device__ __forceinline__ unsigned int pg_life9_strip(const pg_life9_lane &ln, 
 	const pg_life9_ctx x = {ln, board, h, ws, y0, y1, ring, birth, survive << 1};
 	__syncwarp(); // the previous strip's reads of the ring are done
 	for (int t = 0; t < PG_LIFE9_RING - 1; t++)
-		pg_life9_fetch<TORUS>(ln, board, h, ws, y0 - 1 + t, y1, ring + t * PG_LIFE9_SLOT);
+		pg_life9_fetch<TORUS>(x, t);
 	pg_life9_sums A, M, B;
 	uint4 va, vm, vb;
 	int t = 0;
-	pg_life9_take<TORUS>(ln, board, h, ws, y0, y1, ring, t++, va, A); // row y0 - 1
-	pg_life9_take<TORUS>(ln, board, h, ws, y0, y1, ring, t++, vm, M); // row y0
+	pg_life9_take<TORUS>(x, t++, va, A); // row y0 - 1
+	pg_life9_take<TORUS>(x, t++, vm, M); // row y0
 	unsigned int changed = 0;
 	uint32_t *op = out + y0 * ws;
 	int y = y0;

@@ -173,19 +173,19 @@ func (e *exactSum) kernelRun(dst []float64, dx0, dy2, w float64) {
 			for i := range dst {
 				dx := dx0 + float64(i)*h
 				d2 := dx*dx + dy2
-				dst[i] += w * expNeg(negD*d2*math.Sqrt(d2))
+				dst[i] += w * fastExp(negD*d2*math.Sqrt(d2))
 			}
 			return
 		case 2:
 			for i := range dst {
 				dx := dx0 + float64(i)*h
-				dst[i] += w * expNeg(negD*(dx*dx+dy2))
+				dst[i] += w * fastExp(negD*(dx*dx+dy2))
 			}
 			return
 		case 1:
 			for i := range dst {
 				dx := dx0 + float64(i)*h
-				dst[i] += w * expNeg(negD*math.Sqrt(dx*dx+dy2))
+				dst[i] += w * fastExp(negD*math.Sqrt(dx*dx+dy2))
 			}
 			return
 		}
@@ -193,7 +193,7 @@ func (e *exactSum) kernelRun(dst []float64, dx0, dy2, w float64) {
 	for i := range dst {
 		dx := dx0 + float64(i)*h
 		if x := k.expo(dx*dx + dy2); x <= 708 {
-			dst[i] += w * expNeg(-x)
+			dst[i] += w * fastExp(-x)
 		}
 	}
 }

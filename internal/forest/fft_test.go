@@ -102,7 +102,7 @@ func TestRFFT2(t *testing.T) {
 	}
 }
 
-func TestExpNeg(t *testing.T) {
+func TestFastExp(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	worst := 0.0
 	for i := 0; i < 1_000_000; i++ {
@@ -110,27 +110,27 @@ func TestExpNeg(t *testing.T) {
 		if i < 1000 {
 			x = -float64(i) / 1000
 		}
-		got, want := expNeg(x), math.Exp(x)
+		got, want := fastExp(x), math.Exp(x)
 		if rel := math.Abs(got-want) / want; rel > worst {
 			worst = rel
 		}
 	}
 	if worst > 4.5e-16 {
-		t.Fatalf("expNeg: max relative error %g", worst)
+		t.Fatalf("fastExp: max relative error %g", worst)
 	}
-	if expNeg(0) != 1 {
-		t.Fatalf("expNeg(0) = %v", expNeg(0))
+	if fastExp(0) != 1 {
+		t.Fatalf("fastExp(0) = %v", fastExp(0))
 	}
 	worst = 0
 	for range 1_000_000 {
 		x := 708 * (2*rng.Float64() - 1)
-		got, want := expMid(x), math.Exp(x)
+		got, want := fastExp(x), math.Exp(x)
 		if rel := math.Abs(got-want) / want; rel > worst {
 			worst = rel
 		}
 	}
 	if worst > 5.5e-16 { // 2.5 ulp
-		t.Fatalf("expMid: max relative error %g", worst)
+		t.Fatalf("fastExp: max relative error %g", worst)
 	}
 }
 

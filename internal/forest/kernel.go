@@ -136,10 +136,11 @@ func (k kern) expoLog(d2, lnd2 float64) float64 {
 	if d2 <= 0 {
 		return 0
 	}
-	if x := k.halfTheta * lnd2; math.Abs(x) <= 700 {
-		return k.d * expMid(x)
+	x := k.halfTheta * lnd2
+	if math.Abs(x) <= 700 {
+		return k.d * fastExp(x)
 	}
-	return k.d * math.Exp(k.halfTheta*lnd2)
+	return k.d * math.Exp(x)
 }
 
 // at is K at squared distance d2, with math.Exp (the reference).

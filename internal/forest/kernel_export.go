@@ -31,7 +31,7 @@ func (k Kernel) Density(d2 float64) float64 { return k.k.at(d2) / k.k.eta }
 // AtLog is At(d2) for callers that hold lnd2 = ln(d2) beside d2 (the fit
 // evaluates every candidate at the same trap-parent distances): the
 // Weibull's power and the lognormal's logarithm come from lnd2 instead of
-// math.Pow and math.Log, and the exponential from expNeg. It agrees with At
+// math.Pow and math.Log, and the exponential from fastExp. It agrees with At
 // to a few parts in 1e15 of the exponent -ln K (TestAtLogMatchesAt); the
 // fit spent half its time in math.Pow.
 func (k Kernel) AtLog(d2, lnd2 float64) float64 {
@@ -42,5 +42,5 @@ func (k Kernel) AtLog(d2, lnd2 float64) float64 {
 		}
 		return math.Exp(-e) // the subnormal tail, and NaN, as At
 	}
-	return expNeg(-e)
+	return fastExp(-e)
 }

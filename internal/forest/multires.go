@@ -139,7 +139,7 @@ func (w *quadWalk) kern(d2 float64) float64 {
 		return 0
 	}
 	if e := w.k.expo(d2); e <= 708 {
-		return expNeg(-e)
+		return fastExp(-e)
 	}
 	return 0
 }

@@ -6,17 +6,23 @@ import (
 	"testing"
 )
 
-// life9Next is the Go twin of pg_life9_next (cuda/rules_packed_life9.cuh):
-// Life's next state from the three-cell sums (s bit 0, c bit 1) of the rows
-// above, at and below 32 cells.
-func life9Next(sa, ca, sm, cm, sb, cb, alive uint32) uint32 {
+// life9Total is the Go twin of pg_life9_sum (cuda/rules_packed_life9.cuh):
+// the 3 x 3 total of 32 cells, bit by bit, from the three-cell sums (s bit
+// 0, c bit 1) of the rows above, at and below them.
+type life9Total struct{ ones, twos, fours, eights uint32 }
+
+func life9Sum(sa, ca, sm, cm, sb, cb uint32) life9Total {
 	ones, c1 := sa^sm^sb, (sa&sm)|(sb&(sa^sm))
 	t, u := ca^cm^cb, (ca&cm)|(cb&(ca^cm))
-	twos, fours := t^c1, u^(t&c1)
-	return (ones & twos &^ fours) | (alive & fours &^ (ones | twos))
+	return life9Total{ones, t ^ c1, u ^ (t & c1), u & t & c1}
 }
 
-// threeSum is pg_life9_row's sum of a cell with its west and east
+// life9Next is the Go twin of pg_life9_next: Life's next state.
+func life9Next(T life9Total, alive uint32) uint32 {
+	return (T.ones & T.twos &^ T.fours) | (alive & T.fours &^ (T.ones | T.twos))
+}
+
+// threeSum is pg_life9_take's sum of a cell with its west and east
 // neighbours: bit 0 and bit 1.
 func threeSum(w, c, e uint32) (s, carry uint32) {
 	return w ^ c ^ e, (w & c) | (e & (w ^ c))
@@ -36,7 +42,7 @@ func TestLife9Formula(t *testing.T) {
 		sa, ca := threeSum(cell[0], cell[1], cell[2])
 		sm, cm := threeSum(cell[3], cell[4], cell[5])
 		sb, cb := threeSum(cell[6], cell[7], cell[8])
-		got := life9Next(sa, ca, sm, cm, sb, cb, cell[4])
+		got := life9Next(life9Sum(sa, ca, sm, cm, sb, cb), cell[4])
 		for lane := range 32 {
 			p := uint(base + lane)
 			alive := p>>4&1 == 1
@@ -66,11 +72,9 @@ func life9Lut(lut, t0, t1, t2, t3 uint32) uint32 {
 }
 
 // life9NextRule is the Go twin of pg_life9_next_rule.
-func life9NextRule(sa, ca, sm, cm, sb, cb, alive uint32, r Rule) uint32 {
-	ones, c1 := sa^sm^sb, (sa&sm)|(sb&(sa^sm))
-	t, u := ca^cm^cb, (ca&cm)|(cb&(ca^cm))
-	twos, fours, eights := t^c1, u^(t&c1), u&t&c1
-	return sel(alive, life9Lut(uint32(r.Survive)<<1, ones, twos, fours, eights), life9Lut(uint32(r.Birth), ones, twos, fours, eights))
+func life9NextRule(T life9Total, alive uint32, r Rule) uint32 {
+	return sel(alive, life9Lut(uint32(r.Survive)<<1, T.ones, T.twos, T.fours, T.eights),
+		life9Lut(uint32(r.Birth), T.ones, T.twos, T.fours, T.eights))
 }
 
 // TestLife9RuleFormula: over every 3 x 3 neighbourhood, the 9-cell
@@ -94,7 +98,7 @@ func TestLife9RuleFormula(t *testing.T) {
 			sa, ca := threeSum(cell[0], cell[1], cell[2])
 			sm, cm := threeSum(cell[3], cell[4], cell[5])
 			sb, cb := threeSum(cell[6], cell[7], cell[8])
-			got := life9NextRule(sa, ca, sm, cm, sb, cb, cell[4], r)
+			got := life9NextRule(life9Sum(sa, ca, sm, cm, sb, cb), cell[4], r)
 			for lane := range 32 {
 				p := uint(base + lane)
 				n := bits.OnesCount(p &^ (1 << 4))

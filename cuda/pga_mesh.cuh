@@ -34,9 +34,9 @@ __device__ void pga_counts(const Prog &P, const PgaTerm &t, uint32_t &nv, uint32
 		return;
 	}
 	if (t.profile != 0) {
-		const int n = P.profiles[t.profile].n;
-		if (t.kind == PGA_QUAD) { nv = n; nt = n - 2; }
-		else { nv = 2 * n; nt = 2 * (n - 2) + 2 * n; }
+		const PgaProfile pr = P.profiles[t.profile];
+		if (t.kind == PGA_QUAD) { nv = pr.n; nt = pr.ntris; }
+		else { nv = 2 * pr.n; nt = 2 * pr.ntris + 2 * pr.n; }
 		return;
 	}
 	if (t.kind == PGA_QUAD) { nv = 4; nt = 2; return; }
@@ -166,6 +166,53 @@ __device__ void pga_sphere_write(const PgaTerm &t, float *vo, uint32_t *ix, uint
 	}
 }
 
+// pga_footprint_write writes a terminal standing on a lot's own polygon as
+// footprint.solid draws it: a Quad is the polygon's corners (every ring's,
+// in order) and its cap triangles; a right prism the corners at -y and +y
+// per point, the top cap's triangles, the bottom's reversed, then a wall
+// per edge of every ring (two triangles, fanned as the encoders do).
+__device__ void pga_footprint_write(const Prog &P, const PgaTerm &t, float *vo, uint32_t *ix, uint32_t v0) {
+	const PgaProfile pr = P.profiles[t.profile];
+	const double *pts = P.points + 2 * pr.start;
+	const int32_t *tri = P.poly + pr.tris;
+	const double x = t.size[0] / 2, y = t.size[1] / 2, z = t.size[2] / 2;
+	const bool quad = t.kind == PGA_QUAD;
+	const int per = quad ? 1 : 2;
+	for (int i = 0; i < pr.n; i++) {
+		const double px = pts[2 * i] * 2 * x;
+		for (int h = 0; h < per; h++) {
+			double c[3];
+			if (quad) {
+				c[0] = px; c[1] = pts[2 * i + 1] * 2 * y; c[2] = 0;
+			} else {
+				c[0] = px; c[1] = h ? y : -y; c[2] = -pts[2 * i + 1] * 2 * z;
+			}
+			float *o = vo + 3 * (per * i + h);
+			for (int r = 0; r < 3; r++)
+				o[r] = (float)(t.m[r * 4] * c[0] + t.m[r * 4 + 1] * c[1] + t.m[r * 4 + 2] * c[2] + t.m[r * 4 + 3]);
+		}
+	}
+	if (quad) {
+		for (int k = 0; k < 3 * pr.ntris; k++) *ix++ = v0 + (uint32_t)tri[k];
+		return;
+	}
+	for (int k = 0; k < pr.ntris; k++) { // top
+		for (int a = 0; a < 3; a++) *ix++ = v0 + (uint32_t)(2 * tri[3 * k + a] + 1);
+	}
+	for (int k = 0; k < pr.ntris; k++) { // bottom, reversed
+		for (int a = 2; a >= 0; a--) *ix++ = v0 + (uint32_t)(2 * tri[3 * k + a]);
+	}
+	for (int r = 0, base = 0; r < pr.nrings; r++) {
+		const int len = P.poly[pr.rings + r];
+		for (int i = 0; i < len; i++) {
+			const uint32_t a = v0 + 2 * (uint32_t)(base + i), b = v0 + 2 * (uint32_t)(base + (i + 1) % len);
+			*ix++ = a; *ix++ = b; *ix++ = b + 1;
+			*ix++ = a; *ix++ = b + 1; *ix++ = a + 1;
+		}
+		base += len;
+	}
+}
+
 // Writes the triangles of a face (corner ids f[0..m)) as a fan from f[0].
 __device__ __forceinline__ uint32_t *pga_fan(uint32_t *ix, uint32_t v0, const int *f, int m) {
 	for (int j = 1; j + 1 < m; j++) {
@@ -190,6 +237,10 @@ pga_mesh_write(const uint32_t *words, const PgaTerm *terms, uint32_t n, const un
 	const uint32_t v0 = (uint32_t)o, t0 = (uint32_t)(o >> 32);
 	if (t.kind == PGA_SPHERE) {
 		pga_sphere_write(t, verts + 3ull * v0, index + 3ull * t0, v0);
+		return;
+	}
+	if (t.profile != 0 && t.roof == PGA_NO_ROOF && P.profiles[t.profile].tris >= 0) {
+		pga_footprint_write(P, t, verts + 3ull * v0, index + 3ull * t0, v0);
 		return;
 	}
 	double c[2 * PGA_MAX_PROFILE][3];

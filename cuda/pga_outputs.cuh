@@ -241,30 +241,36 @@ template <bool DRY> __device__ __noinline__ uint32_t pga_outputs(const Prog &P, 
 				PGA_SET(c, P.br[op.branch0 + want].chain);
 				return 0;
 			}
+			// Side i is the edge into point i from the one before it on
+			// its ring (a lot's polygon: the outer ring, then its holes).
 			uint32_t cnt = 2;
-			for (int i = 0; i < pr.n; i++) {
-				const int j = (i + pr.n - 1) % pr.n;
-				const double px = pts[2 * j], py = pts[2 * j + 1];
-				const double qx = pts[2 * i], qy = pts[2 * i + 1];
-				const double ax = px * x, az = -py * z;
-				double dx = qx * x - ax, dz = -qy * z - az;
-				const double l = hypot(dx, dz);
-				if (l == 0) continue;
-				if ((int)cnt == want) {
-					dx = dx / l;
-					dz = dz / l;
-					const double f[12] = {dx, 0, -dz, ax + dx * l / 2, 0, 1, 0, 0, dz, 0, dx, az + dz * l / 2};
-					pga_childof(s, 2 + i, n, *c);
-					c->kind = PGA_QUAD;
-					c->profile = 0;
-					mat_mul(s.m, f, c->m);
-					c->size[0] = l;
-					c->size[1] = y;
-					c->size[2] = 0;
-					PGA_SET(c, P.br[op.branch0 + 2].chain);
-					return 0;
+			for (int r = 0, base = 0; r < pr.nrings; r++) {
+				const int len = pr.rings < 0 ? pr.n : P.poly[pr.rings + r];
+				for (int k = 0; k < len; k++) {
+					const int i = base + k, j = base + (k + len - 1) % len;
+					const double px = pts[2 * j], py = pts[2 * j + 1];
+					const double qx = pts[2 * i], qy = pts[2 * i + 1];
+					const double ax = px * x, az = -py * z;
+					double dx = qx * x - ax, dz = -qy * z - az;
+					const double l = hypot(dx, dz);
+					if (l == 0) continue;
+					if ((int)cnt == want) {
+						dx = dx / l;
+						dz = dz / l;
+						const double f[12] = {dx, 0, -dz, ax + dx * l / 2, 0, 1, 0, 0, dz, 0, dx, az + dz * l / 2};
+						pga_childof(s, 2 + i, n, *c);
+						c->kind = PGA_QUAD;
+						c->profile = 0;
+						mat_mul(s.m, f, c->m);
+						c->size[0] = l;
+						c->size[1] = y;
+						c->size[2] = 0;
+						PGA_SET(c, P.br[op.branch0 + 2].chain);
+						return 0;
+					}
+					cnt++;
 				}
-				cnt++;
+				base += len;
 			}
 			return cnt;
 		}

@@ -10,6 +10,7 @@ struct Prog {
 	const int32_t *rule_chain;
 	const PgaProfile *profiles;
 	const double *points;
+	const int32_t *poly;
 	const double *lot_attrs; // per axiom nlot values, NaN where the lot has none
 	int nlot;
 	const int32_t *rule_phase;
@@ -65,6 +66,7 @@ __device__ __forceinline__ Prog pga_prog(const uint32_t *w, const double *lot_at
 	p.rule_chain = (const int32_t *)(w + h->off_rule_chain);
 	p.profiles = (const PgaProfile *)(w + h->off_profiles);
 	p.points = (const double *)(w + h->off_points);
+	p.poly = (const int32_t *)(w + h->off_poly);
 	p.lot_attrs = lot_attrs;
 	p.nlot = h->nlotattrs;
 	p.rule_phase = (const int32_t *)(w + h->off_rule_phase);

@@ -129,6 +129,8 @@ typedef struct {
 	// reach: per chain a link mask, per rule its flags, per op (first << 8 | count)
 	// of its bilateral queries in the list that follows (link * 4 + QueryKind each).
 	int32_t ngroups, nlinks, off_links, off_reach;
+	// poly: the footprints' ring lengths and cap triangles (PgaProfile).
+	int32_t off_poly, npoly, pad0, pad1;
 } PgaHeader;
 
 // A bilateral query's (ancestor rule, target): a rule or a terminal id.
@@ -155,8 +157,12 @@ typedef struct {
 } PgaRange;
 
 // A prism cross-section: n points (x, y pairs of doubles) from points[2*start].
+// A convex prism profile is one ring (rings = -1) whose caps are fans of
+// ntris = n - 2 triangles (tris = -1). A lot's own polygon (a footprint,
+// footprint.go) has nrings rings, the outer one first, their lengths at
+// poly[rings], and its caps are ntris triangles of corner ids at poly[tris].
 typedef struct {
-	int32_t start, n;
+	int32_t start, n, nrings, ntris, rings, tris;
 } PgaProfile;
 
 typedef struct {

@@ -27,6 +27,9 @@ stems() { # N W H FILE
 stems 1000 200 100 "$w/s1e3.csv"
 stems 100000 1000 500 "$w/s1e5.csv"
 stems 20000 500 500 "$w/s2e4.csv"
+# 2,500 lots on their own polygons (L, courtyard, U, trapezoid): 1.84 M
+# terminals and a 222 MB GLB with courtyard.pga.
+scripts/polygon-lots.sh 2500 "$w/poly.geojson"
 cat > "$w/sp.yaml" <<'YAML'
 species:
   sp: {str: 100, d: 1.32e-4, theta: 3, min_dbh: 10}
@@ -43,6 +46,8 @@ cases=(
   "pga small|pga city configs/pga/skyscrapers.pga --grid 2x2 --stats-only"
   "pga medium|pga city configs/pga/skyscrapers.pga --grid 23x23 --stats-only"
   "pga large|pga city configs/pga/suburban.pga --grid 66x64 --stats-only"
+  "pga glb|pga city configs/pga/city_overview.pga --grid 300x300 -o $w/c.glb"
+  "pga polygons|pga city configs/pga/courtyard.pga --lots $w/poly.geojson -o $w/p.glb"
   "forest small|forest disperse $w/s1e3.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
   "forest medium|forest disperse $w/s1e5.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
   "forest large|forest disperse $w/s2e4.csv --species $w/sp.yaml --method exact --formats csv -o $w/fo --force"

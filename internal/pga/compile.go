@@ -31,6 +31,10 @@ type program struct {
 	ruleMain []int32 // rule id -> chain id of its body
 	profiles []gpuProfile
 	points   []float64
+	poly     []int32 // footprints' ring lengths and cap triangles
+	// fpStarts are the rules the footprint flow (footprintOpAt) started
+	// from: only they may start an evaluation on a lot's own polygon.
+	fpStarts map[string]bool
 }
 
 // UnsupportedError says which construct of a grammar the CUDA backend cannot
@@ -70,25 +74,8 @@ func compileGrammar(g *Grammar) (*program, error) {
 			p.terms[t.ID] = t
 		}
 	}
-	// Profile 0 is the plain rectangle; the others are the prisms' points.
-	for k, pts := range g.Profiles {
-		if k > 0 && g.footprintOf(int32(k)) != nil {
-			return nil, &UnsupportedError{What: "a lot that is not a rectangle (concave, holed or a trapezoid: it stands on its own polygon, CPU only)"}
-		}
-		if k > 0 && !convex(pts) {
-			return nil, &UnsupportedError{What: fmt.Sprintf("a concave polygon or prism profile (%d points)", len(pts))}
-		}
-		if len(pts) > gpuMaxProfile {
-			return nil, &UnsupportedError{What: fmt.Sprintf("a prism profile of %d points (at most %d)", len(pts), gpuMaxProfile)}
-		}
-		p.profiles = append(p.profiles, gpuProfile{Start: int32(len(p.points) / 2), N: int32(len(pts))})
-		if k == 0 {
-			p.profiles[0].N = 0
-			continue
-		}
-		for _, q := range pts {
-			p.points = append(p.points, q[0], q[1])
-		}
+	if err := c.profiles(); err != nil {
+		return nil, err
 	}
 	if at := roofSplitAt(g); at != "" {
 		return nil, &UnsupportedError{What: "CompSplit of a roof (at " + at + ": its faces are polygons of their own, CPU only)"}
@@ -145,6 +132,7 @@ func compileGrammar(g *Grammar) (*program, error) {
 	hdr.OffRuleChain = put(gpu.Words(p.ruleMain))
 	hdr.OffProfiles = put(gpu.Words(p.profiles))
 	hdr.OffPoints = put(gpu.Words(p.points))
+	hdr.OffPoly, hdr.NPoly = put(gpu.Words(p.poly)), int32(len(p.poly))
 	hdr.OffRulePhase = put(gpu.Words(p.rulePhase))
 	hdr.OffLinks = put(gpu.Words(links))
 	hdr.OffReach = put(reach)

@@ -180,6 +180,9 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt Options) (*Resu
 	if !ok {
 		return nil, fmt.Errorf("pga: no rule %q", start)
 	}
+	if err := c.prog.footprintStart(c.g, start, axioms); err != nil {
+		return nil, err
+	}
 	if opt.MaxShapes <= 0 {
 		opt.MaxShapes = 1 << 24
 	}

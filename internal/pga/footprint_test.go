@@ -3,7 +3,6 @@ package pga
 import (
 	"bytes"
 	"context"
-	"errors"
 	"math"
 	"os"
 	"testing"
@@ -195,15 +194,4 @@ func TestFootprintCourtyardConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	validateGLB(t, b.Bytes())
-}
-
-// The CUDA backend does not know footprints: its compiler refuses them, so
-// auto evaluates such lots on the CPU rather than build other geometry.
-func TestFootprintRefusedByCUDACompiler(t *testing.T) {
-	g, _, _ := footprintCity(t, "axiom Quad Lot;\nterminal Mass (1, 0);\nLot = Extrude(9) Mass;", Quad, footprintLots[1].coords)
-	_, err := compileGrammar(g)
-	var u *UnsupportedError
-	if !errors.As(err, &u) {
-		t.Fatalf("compile: %v, want an UnsupportedError", err)
-	}
 }

@@ -88,6 +88,7 @@ type gpuHeader struct {
 	OffChains, OffRuleChain, NWords, NProfiles      int32
 	OffProfiles, OffPoints, NLotAttrs, OffRulePhase int32
 	NGroups, NLinks, OffLinks, OffReach             int32
+	OffPoly, NPoly, Pad0, Pad1                      int32
 }
 
 // gpuObb is PgaObb.
@@ -108,7 +109,7 @@ type gpuSnap struct {
 type gpuRange struct{ Start, N int32 }
 
 // gpuProfile is PgaProfile.
-type gpuProfile struct{ Start, N int32 }
+type gpuProfile struct{ Start, N, NRings, NTris, Rings, Tris int32 }
 
 // gpuInstr is PgaInstr.
 type gpuInstr struct{ Op, Arg int32 }

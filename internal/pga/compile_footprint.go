@@ -1,0 +1,191 @@
+package pga
+
+import "fmt"
+
+// Lots that stand on their own polygon (footprint.go) run on the device as
+// long as the polygon only rides along with the shape: Extrude makes its
+// prism, CompSplit gives the caps (which keep it) and one rectangle per
+// edge of every ring, cuts along a prism's height keep it whole, and every
+// operator that does not look at it carries it; the terminals' solids are
+// drawn from it as on the CPU. What makes polygons of its own from it (a
+// roof by the straight skeleton, Offset's and Setback's mitred insets,
+// SubDiv and Repeat across it: the polygon ∩ each slab) exists on the CPU
+// only, so a grammar in which such a shape may reach one of those runs
+// there (footprintOpAt).
+
+// profiles lays out the profile table: profile 0 is the plain rectangle,
+// then the prisms' convex profiles and the lots' footprints (rings and cap
+// triangles in p.poly), and checks that the grammar only carries the
+// footprints along.
+func (c *compiler) profiles() error {
+	g, p := c.g, c.p
+	hasFootprint := false
+	for k, pts := range g.Profiles {
+		if k == 0 {
+			p.profiles = append(p.profiles, gpuProfile{NRings: 1, Rings: -1, Tris: -1})
+			continue
+		}
+		if fp := g.footprintOf(int32(k)); fp != nil {
+			hasFootprint = true
+			p.profiles = append(p.profiles, p.footprintProfile(fp))
+			continue
+		}
+		if !convex(pts) {
+			return &UnsupportedError{What: fmt.Sprintf("a concave polygon or prism profile (%d points)", len(pts))}
+		}
+		if len(pts) > gpuMaxProfile {
+			return &UnsupportedError{What: fmt.Sprintf("a prism profile of %d points (at most %d)", len(pts), gpuMaxProfile)}
+		}
+		p.profiles = append(p.profiles, gpuProfile{Start: int32(len(p.points) / 2), N: int32(len(pts)), NRings: 1,
+			NTris: int32(len(pts) - 2), Rings: -1, Tris: -1})
+		for _, q := range pts {
+			p.points = append(p.points, q[0], q[1])
+		}
+	}
+	if !hasFootprint {
+		return nil
+	}
+	p.fpStarts = map[string]bool{}
+	for _, a := range g.Axioms {
+		p.fpStarts[a.Rule] = true
+	}
+	if at := footprintOpAt(g); at != "" {
+		return &UnsupportedError{What: at}
+	}
+	return nil
+}
+
+// footprintProfile appends fp's points, ring lengths and cap triangles to
+// the tables and returns its entry.
+func (p *program) footprintProfile(fp *footprint) gpuProfile {
+	e := gpuProfile{Start: int32(len(p.points) / 2), N: int32(fp.n), NRings: int32(len(fp.rings)),
+		NTris: int32(len(fp.tris)), Rings: int32(len(p.poly))}
+	for _, ring := range fp.rings {
+		p.poly = append(p.poly, int32(len(ring)))
+		for _, q := range ring {
+			p.points = append(p.points, q[0], q[1])
+		}
+	}
+	e.Tris = int32(len(p.poly))
+	for _, t := range fp.tris {
+		p.poly = append(p.poly, int32(t[0]), int32(t[1]), int32(t[2]))
+	}
+	return e
+}
+
+// What a shape of the footprint flow may be: a Quad standing on a lot's
+// polygon, a Box (its right prism) standing on one.
+const (
+	onQuad uint8 = 1 << iota
+	onBox
+)
+
+// footprintOpAt says where a shape standing on a lot's own polygon may
+// reach an operator that makes polygons of its own from it, "" when none
+// can. Like roofSplitAt it is conservative: the states a shape may be in
+// flow from the axioms' rules through the operators into the rules they
+// name until nothing changes.
+func footprintOpAt(g *Grammar) string {
+	in := map[string]uint8{}
+	for _, a := range g.Axioms {
+		switch a.Kind {
+		case Quad:
+			in[a.Rule] |= onQuad
+		case Box:
+			in[a.Rule] |= onBox
+		default:
+			in[a.Rule] |= onQuad | onBox
+		}
+	}
+	for {
+		at, grew := "", false
+		var walk func(ch *Chain, st uint8)
+		walk = func(ch *Chain, st uint8) {
+			if ch == nil {
+				return
+			}
+			for _, op := range ch.Ops {
+				if what, why := footprintRefusal(op, st); what != "" && at == "" {
+					at = fmt.Sprintf("%s at %s on a lot's own polygon (a concave, holed or non-rectangular lot; "+
+						"%s, made on the CPU only)", what, op.Pos, why)
+				}
+				for b, br := range op.Branches {
+					walk(br.Body, footprintBranch(op, b, st))
+				}
+				st = footprintAfter(op, st)
+			}
+			if st != 0 && ch.Succ != "" && in[ch.Succ]|st != in[ch.Succ] {
+				in[ch.Succ] |= st
+				grew = true
+			}
+		}
+		for _, name := range g.RuleOrder {
+			if r := g.Rules[name]; r != nil {
+				walk(r.Body, in[name])
+			}
+		}
+		if at != "" || !grew {
+			return at
+		}
+	}
+}
+
+// footprintRefusal names op and what it would make of a shape in state st
+// that the device cannot ("" when it can run op on it).
+func footprintRefusal(op *Op, st uint8) (string, string) {
+	switch op.Kind {
+	case OpRoof:
+		if st&onQuad != 0 {
+			return "Roof", "a roof by its straight skeleton"
+		}
+	case OpOffset, OpSetback:
+		if st != 0 {
+			return op.Kind.String(), "a mitred inset"
+		}
+	case OpSubDiv, OpRepeat:
+		axis := op.Args[0].Axis
+		if (st&onQuad != 0 && axis != AxisZ) || (st&onBox != 0 && axis != AxisY) {
+			return fmt.Sprintf("%s along %s", op.Kind, axis), "slabs of it"
+		}
+	}
+	return "", ""
+}
+
+// footprintBranch is the state of branch b of op on a shape in state st.
+func footprintBranch(op *Op, b int, st uint8) uint8 {
+	if op.Kind != OpCompSplit || st == 0 {
+		return st
+	}
+	if b < 2 { // the caps: Quads on the polygon (the bottom one mirrored)
+		return onQuad
+	}
+	return 0 // a rectangle per edge
+}
+
+// footprintAfter is the state after op on a shape in state st.
+func footprintAfter(op *Op, st uint8) uint8 {
+	switch {
+	case st == 0:
+		return 0
+	case op.Kind == OpExtrude:
+		return onBox
+	case op.Kind == OpSetAsPrism:
+		return 0
+	}
+	return st
+}
+
+// footprintStart refuses to start rule start on lots standing on their own
+// polygons when the footprint flow did not start from it (it is no
+// axiom's rule): the grammar was checked from the axioms only.
+func (p *program) footprintStart(g *Grammar, start string, axioms []Shape) error {
+	if p.fpStarts == nil || p.fpStarts[start] {
+		return nil
+	}
+	for _, a := range axioms {
+		if g.footprintOf(a.Profile) != nil {
+			return &UnsupportedError{What: fmt.Sprintf("starting rule %q, no axiom's rule, on a lot's own polygon", start)}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,295 @@
+package pga
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+)
+
+// footprintGrammar parses src and registers every lot of footprintLots
+// (the L, the courtyards and the U) as LotAxioms does.
+func footprintGrammar(t *testing.T, src string, kind ShapeKind) (*Grammar, []Shape) {
+	t.Helper()
+	g, err := Parse("f.pga", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var feats []string
+	for _, l := range footprintLots {
+		feats = append(feats, polygon(`1`, `{"height": 9}`, l.coords))
+	}
+	lots, err := ParseLots("f.geojson", collection(feats...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	axioms, err := g.LotAxioms(kind, lots, 1, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, axioms
+}
+
+// The device's profile table holds each lot's polygon as the CPU keeps it:
+// its rings' points in order, their lengths and the cap triangles, for the
+// top cap and its mirror (the bottom's view).
+func TestFootprintCompiledTables(t *testing.T) {
+	g, axioms := footprintGrammar(t, "axiom Quad Lot;\nterminal Mass (1, 0);\nLot = Extrude(9) Mass;", Quad)
+	p, err := compileGrammar(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for k, e := range p.profiles {
+		fp := g.footprintOf(int32(k))
+		if k == 0 || fp == nil {
+			if e.Rings != -1 || e.Tris != -1 || e.NRings != 1 {
+				t.Errorf("profile %d (no footprint): %+v", k, e)
+			}
+			continue
+		}
+		seen++
+		if int(e.N) != fp.n || int(e.NRings) != len(fp.rings) || int(e.NTris) != len(fp.tris) {
+			t.Fatalf("profile %d: %+v, footprint of %d points, %d rings, %d triangles", k, e, fp.n, len(fp.rings), len(fp.tris))
+		}
+		at := int(e.Start)
+		for r, ring := range fp.rings {
+			if int(p.poly[int(e.Rings)+r]) != len(ring) {
+				t.Fatalf("profile %d ring %d: length %d, want %d", k, r, p.poly[int(e.Rings)+r], len(ring))
+			}
+			for _, q := range ring {
+				if p.points[2*at] != q[0] || p.points[2*at+1] != q[1] {
+					t.Fatalf("profile %d point %d: (%g, %g), want %v", k, at, p.points[2*at], p.points[2*at+1], q)
+				}
+				at++
+			}
+		}
+		for i, tri := range fp.tris {
+			for a := range 3 {
+				if int(p.poly[int(e.Tris)+3*i+a]) != tri[a] {
+					t.Fatalf("profile %d triangle %d: %v, want %v", k, i, p.poly[int(e.Tris)+3*i:int(e.Tris)+3*i+3], tri)
+				}
+			}
+		}
+	}
+	// Every lot that is not its bounding rectangle: a top and a bottom each.
+	if want := 2 * len(axioms); seen != want {
+		t.Errorf("%d footprint profiles, want %d", seen, want)
+	}
+}
+
+// What the device runs on a lot's own polygon and what it leaves to the
+// CPU: the flow follows shapes through successors and blocks, Extrude makes
+// the prism (whose cuts along Y keep the polygon), CompSplit's caps keep
+// it and its walls do not, SetAs replaces it.
+func TestFootprintOpRefusal(t *testing.T) {
+	const head = "axiom Quad Lot;\nterminal M (1, 0);\n"
+	for _, c := range []struct {
+		name, rules string
+		kind        ShapeKind
+		want        string // "" runs on the device
+	}{
+		{"extrude", "Lot = Extrude(9) M;", Quad, ""},
+		{"courtyard", "Lot = Extrude(9) B;\nB = CompSplit() { M | Discard() | F };\nF = Repeat(Y, 3) G;\nG = Repeat(X, 3) H;\nH = SubDiv(X) { -1: M | 1: M | -1: M };", Quad, ""},
+		{"floors", "Lot = Extrude(9) Repeat(Y, 3) B;\nB = CompSplit() { M | M | M };", Quad, ""},
+		{"setas", "Lot = SetAsDynamicConvexRightPrism((0,0),(1,0),(1,1)) Repeat(X, 3) M;", Quad, ""},
+		{"walls roof", "Lot = Extrude(9) CompSplit() { M | M | W };\nW = Roof(GABLE, 30) M;", Quad, ""},
+		{"box axiom", "Lot = Repeat(Y, 3) M;", Box, ""},
+		{"roof", "Lot = Roof(HIP, 30) M;", Quad, "Roof at f.pga:3:7 on a lot's own polygon"},
+		{"top roof", "Lot = Extrude(9) CompSplit() { T | M | M };\nT = Roof(HIP, 30) M;", Quad, "Roof at"},
+		{"offset", "Lot = Offset(1) { M | M };", Quad, "a mitred inset"},
+		{"setback", "Lot = A;\nA = Setback(3) { M | M };", Quad, "Setback at"},
+		{"quad cut", "Lot = SubDiv(Y) { 1: M | -1: M };", Quad, "SubDiv along Y at"},
+		{"prism cut", "Lot = Extrude(9) B;\nB = If(1) { C | M };\nC = Repeat(Z, 3) M;", Quad, "Repeat along Z at"},
+		{"box cut", "Lot = Repeat(X, 3) M;", Box, "Repeat along X"},
+		{"bottom cut", "Lot = Extrude(9) CompSplit() { M | C | M };\nC = Repeat(X, 3) M;", Quad, "Repeat along X"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := strings.Replace(head, "Quad", c.kind.String(), 1) + c.rules
+			g, _ := footprintGrammar(t, src, c.kind)
+			_, err := compileGrammar(g)
+			var u *UnsupportedError
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatalf("compile: %v", err)
+			case c.want != "" && (!errors.As(err, &u) || !strings.Contains(err.Error(), c.want)):
+				t.Fatalf("compile: %v, want an UnsupportedError with %q", err, c.want)
+			}
+			if err != nil && !strings.Contains(err.Error(), "f.pga:") {
+				t.Errorf("%v: no position", err)
+			}
+		})
+	}
+}
+
+// The flow starts at the axioms' rules; evaluating another rule on a
+// lot's polygon is refused, on rectangles it is not.
+func TestFootprintStartRule(t *testing.T) {
+	g, axioms := footprintGrammar(t, "axiom Quad Lot;\nterminal M (1, 0);\nLot = Extrude(9) M;\nOther = Roof(HIP, 30) M;", Quad)
+	p, err := compileGrammar(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.footprintStart(g, "Lot", axioms); err != nil {
+		t.Errorf("axiom rule: %v", err)
+	}
+	var u *UnsupportedError
+	if err := p.footprintStart(g, "Other", axioms); !errors.As(err, &u) {
+		t.Errorf("another rule: %v, want an UnsupportedError", err)
+	}
+	if err := p.footprintStart(g, "Other", []Shape{NewAxiom(Quad, Vec3{10, 10, 0}, 1)}); err != nil {
+		t.Errorf("another rule on a rectangle: %v", err)
+	}
+}
+
+// The shipped scenes on their lots: courtyard.pga runs on the device,
+// roofs.pga (setbacks, offsets, skeleton roofs) and gables.pga do not.
+func TestFootprintScenes(t *testing.T) {
+	for _, c := range []struct {
+		grammar, lots string
+		device        bool
+	}{
+		{"courtyard.pga", "courtyard.geojson", true},
+		{"roofs.pga", "courtyard.geojson", false},
+		{"gables.pga", "wings.geojson", false},
+	} {
+		t.Run(c.grammar, func(t *testing.T) {
+			src, err := os.ReadFile("../../configs/pga/" + c.grammar)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := Parse(c.grammar, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile("../../configs/pga/" + c.lots)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lots, err := ParseLots(c.lots, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := g.LotAxioms(g.Axioms[0].Kind, lots, 1, 9); err != nil {
+				t.Fatal(err)
+			}
+			_, err = compileGrammar(g)
+			if c.device && err != nil {
+				t.Fatalf("compile: %v", err)
+			}
+			var u *UnsupportedError
+			if !c.device && !errors.As(err, &u) {
+				t.Fatalf("compile: %v, want an UnsupportedError", err)
+			}
+			t.Logf("%v", err)
+		})
+	}
+}
+
+// polygonLots are n lots on a 45 m grid, in turn an L, a block round a
+// courtyard, a U and a trapezoid, each with its sizes, its turn and its
+// floors drawn from seed: the lots that stand on their own polygons.
+func polygonLots(n int, seed uint64) []Lot {
+	rng := rand.New(rand.NewPCG(seed, 0x6c6f7473))
+	cols := int(math.Ceil(math.Sqrt(float64(n))))
+	lots := make([]Lot, n)
+	for i := range lots {
+		ox, oy := float64(i%cols)*45, float64(i/cols)*45
+		w, d := 24+6*rng.Float64(), 24+6*rng.Float64()
+		a, b := 8+4*rng.Float64(), 8+4*rng.Float64() // arm widths
+		var outer [][2]float64
+		var holes [][][2]float64
+		switch i % 4 {
+		case 0:
+			outer = [][2]float64{{0, 0}, {w, 0}, {w, b}, {a, b}, {a, d}, {0, d}}
+		case 1:
+			outer = [][2]float64{{0, 0}, {w, 0}, {w, d}, {0, d}}
+			holes = [][][2]float64{{{a, b}, {a, d - b}, {w - a, d - b}, {w - a, b}}}
+		case 2:
+			outer = [][2]float64{{0, 0}, {w, 0}, {w, d}, {w - a, d}, {w - a, b}, {a, b}, {a, d}, {0, d}}
+		default:
+			outer = [][2]float64{{0, 0}, {w, 0}, {w - a, d}, {a, d}}
+		}
+		turn := 2 * math.Pi * rng.Float64()
+		place := func(ring [][2]float64) [][2]float64 {
+			c, s := math.Cos(turn), math.Sin(turn)
+			out := make([][2]float64, len(ring))
+			for k, p := range ring {
+				x, y := p[0]-w/2, p[1]-d/2
+				out[k] = [2]float64{ox + x*c - y*s, oy + x*s + y*c}
+			}
+			return out
+		}
+		lots[i] = Lot{Index: i, Polygon: place(outer), Height: 3 * float64(2+rng.IntN(5)),
+			Attrs: map[string]float64{"floors": float64(2 + i%4)}}
+		for _, h := range holes {
+			lots[i].Holes = append(lots[i].Holes, place(h))
+		}
+	}
+	return lots
+}
+
+// footprintGrammars run on polygonLots on both backends: the CUDA
+// equivalence test and TestFootprintGrammarsBuild ("" reads configs/pga).
+var footprintGrammars = []struct {
+	name, src string
+	kind      ShapeKind
+}{
+	{"courtyard.pga", "", Quad},
+	{"floors", `axiom Quad Lot;
+terminal Top (1, 0);
+terminal Under (2, 1);
+terminal Wall (3, 2);
+terminal Glass (4, 3);
+Lot = Extrude(LotAttr(height, 9)) Translate(0, ShapeSize(Y) / 2, 0) Color("#c0a080") Repeat(Y, 3) Floor;
+Floor = CompSplit() { Cap | Under | Side };
+Cap = SetupProjection(XY, 2, 2) ProjectUV() Top;
+Side = SetupProjection(XY, 3, 3) ProjectUV() IfSizeLess(X, 2) { Wall | Bays };
+Bays = Repeat(X, 3) SubDiv(X) { -1: Wall | 1.2: Glass | -1: Wall };`, Quad},
+	{"box axiom", "axiom Box Lot;\nterminal Mass (1, 0);\nterminal Cap (2, 1);\nLot = Translate(0, 4, 0) Scale(-1, 8, -1) R;\nR = Replicate() { Mass | CompSplit() { Cap | Cap | Discard() } };", Box},
+	{"quads", "axiom Quad Lot;\nterminal Pad (1, 0);\nLot = Translate(0, 0, 0.1) Pad;", Quad},
+}
+
+// Every grammar of footprintGrammars builds on every polygon lot on the
+// CPU and compiles for the device (the GPU test compares the two).
+func TestFootprintGrammarsBuild(t *testing.T) {
+	lots := polygonLots(120, 3)
+	for _, c := range footprintGrammars {
+		t.Run(c.name, func(t *testing.T) {
+			src := []byte(c.src)
+			if c.src == "" {
+				var err error
+				if src, err = os.ReadFile("../../configs/pga/" + c.name); err != nil {
+					t.Fatal(err)
+				}
+			}
+			g, err := Parse(c.name, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			axioms, err := g.LotAxioms(c.kind, lots, 5, 9)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := compileGrammar(g); err != nil {
+				t.Fatal(err)
+			}
+			ts, err := g.Evaluate(axioms, Options{Workers: 2, LotAttrs: LotAttrValues(lots)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			onPolygon := 0
+			for i := range ts {
+				if g.footprintOf(ts[i].Profile) != nil {
+					onPolygon++
+				}
+			}
+			if onPolygon == 0 && c.name != "box axiom" {
+				t.Errorf("%d terminals, none on a lot's polygon", len(ts))
+			}
+			t.Logf("%d terminals, %d on a lot's polygon", len(ts), onPolygon)
+		})
+	}
+}

@@ -189,3 +189,4 @@ pga_scan_add(unsigned long long *a, uint32_t n, const unsigned long long *partia
 
 #include "pga_persistent.cuh"
 #include "pga_mesh.cuh"
+#include "pga_glb.cuh"

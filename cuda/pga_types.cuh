@@ -169,6 +169,23 @@ typedef struct {
 	int32_t op, arg;
 } PgaInstr;
 
+// The GLB built on the device (pga_glb.cuh): a terminal's ordering key,
+// read back for the host's sort (lot, seed, terminal kind).
+typedef struct {
+	uint64_t seed;
+	int32_t axiom, term, mat, uv;
+} PgaGlbKey;
+
+// The GLB: one part (one terminal kind and material) of the binary chunk,
+// from position q0 of the file's terminal order: its first vertex and
+// index in the scan of the terminals' counts, whether it has texture
+// coordinates, and the byte offsets of its positions, normals, texture
+// coordinates and indices.
+typedef struct {
+	uint32_t q0, v0, i0, uv;
+	uint64_t pos, nrm, tex, idx;
+} PgaGlbPart;
+
 typedef struct {
 	int32_t kind;
 	int32_t axis[3]; // Repeat/SubDiv/IfSizeLess: axis[0]; SwapSize: all three; SetAs: axis[0] the kind it makes of a Sphere

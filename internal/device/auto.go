@@ -39,6 +39,11 @@ var costModels = map[string]costModel{
 	// Skyscrapers 23x23 (1.6e6 terminals): 0.11 s CPU, 0.60 s GPU; Suburban 66x64 (6.1e6): 0.46 s, 0.63 s
 	// (f25e66b, 16 cores of the 2-GPU host: --stats-only now counts without keeping terminals).
 	"pga": {unit: "terminals", cpuRate: 8.5e5, gpuRate: 5e7, gpuFixed: 0.45},
+	// A city written only as GLB: the CPU builds and encodes the mesh, the
+	// GPU builds the file's data and the host writes its bytes (CUDATuning.GLB).
+	// city_overview 300x300 (2.0e6 terminals, a 266 MB GLB): 1.80 s on 16
+	// cores of the H200 host, 1.37 s on the H200 (c7716fb + the device GLB).
+	"pga-glb": {unit: "terminals", cpuRate: 7.8e4, gpuRate: 2.2e6, gpuFixed: 0.45},
 	// 2e4 trees over 500x500 m (5e9 pairs): 1.18 s CPU, 0.39 s GPU.
 	"forest-exact": {unit: "cell-parent pairs", cpuRate: 2.6e8, gpuRate: 2.5e11, gpuFixed: 0.37},
 	// 1e5 trees over 1000x500 m (5e5 cells): 0.32 s CPU, 0.47 s GPU.

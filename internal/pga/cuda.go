@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 	"unsafe"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
@@ -163,7 +164,10 @@ func (c *CUDA) scan(n int) error {
 // Evaluate expands every axiom with the start rule on the device: the
 // CUDA Engine. Terminals it returns are finite (CheckFinite), as the CPU's.
 func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt Options) (*Result, error) {
-	if opt.Mesh && len(c.g.Assets) > 0 {
+	if opt.GLB && (opt.Mesh || opt.KeepTerminals) {
+		return nil, errors.New("pga: CUDATuning.GLB builds the file's data on the device, without Mesh or KeepTerminals")
+	}
+	if (opt.Mesh || opt.GLB) && len(c.g.Assets) > 0 {
 		// The device mesh draws every terminal as its scope's solid; an
 		// asset (I) is drawn from its file on the host (Grammar.Mesh,
 		// Grammar.Stats), which the terminals kept here feed.
@@ -217,17 +221,31 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt Options) (*Resu
 	var err error
 	res.DeviceTime, err = c.dev.Time(func() error {
 		nterm, ticks, bounds, err = c.phases(ctx, items, len(axioms), &opt)
-		if err != nil || !opt.Mesh {
+		if err != nil || !(opt.Mesh || opt.GLB) {
 			return err
 		}
-		return c.mesh(nterm, bounds, res)
+		if err := c.meshCounts(nterm, bounds, res); err != nil || !opt.Mesh {
+			return err
+		}
+		return c.meshWrite(nterm, res)
 	})
 	if err != nil {
 		return nil, err
 	}
 	res.Shapes = int64(ticks)
 	res.Stats.Terminals = nterm
-	if !opt.Mesh {
+	step := time.Now()
+	lap := func(name string) {
+		res.Steps = append(res.Steps, Step{name, time.Since(step)})
+		step = time.Now()
+	}
+	lap("grammar and counts")
+	if opt.GLB {
+		if res.GLB, err = c.glb(ctx, nterm, lap); err != nil {
+			return nil, err
+		}
+	}
+	if !opt.Mesh && !opt.GLB {
 		for _, b := range bounds {
 			res.Stats.ByPhase = append(res.Stats.ByPhase, PhaseStats{Phase: int(b.phase), Terminals: b.end - b.start})
 		}
@@ -239,15 +257,17 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt Options) (*Resu
 		if err := c.g.CheckFinite(res.Terminals); err != nil {
 			return nil, err // the kernels do not check them as the CPU does
 		}
-	} else if opt.Mesh {
+	} else if opt.Mesh || opt.GLB {
 		if err := c.countByName(nterm, res); err != nil {
 			return nil, err
 		}
 	}
+	lap("terminals and names")
 	if len(opt.Lots) > 0 {
 		if res.Overflows, err = c.overflows(nterm, opt.Lots, opt.OverflowTol); err != nil {
 			return nil, err
 		}
+		lap("overflow check")
 	}
 	return res, nil
 }
@@ -424,8 +444,9 @@ func (c *CUDA) persistent(ctx context.Context, items []gpuItem, opt *Options, ph
 	}
 }
 
-// mesh builds the terminals' vertices and triangles.
-func (c *CUDA) mesh(nterm int, bounds []phaseRange, res *Result) error {
+// meshCounts counts the terminals' vertices and triangles (Result.Stats,
+// per phase too), leaving their offsets in c.counts.
+func (c *CUDA) meshCounts(nterm int, bounds []phaseRange, res *Result) error {
 	if nterm == 0 {
 		return nil
 	}
@@ -472,6 +493,16 @@ func (c *CUDA) mesh(nterm int, bounds []phaseRange, res *Result) error {
 		}
 		res.Stats.ByPhase[k].Vertices, res.Stats.ByPhase[k].Triangles = v1-v0, t1-t0
 	}
+	return nil
+}
+
+// meshWrite builds the terminals' vertices and triangles at the offsets
+// meshCounts left.
+func (c *CUDA) meshWrite(nterm int, res *Result) error {
+	if nterm == 0 {
+		return nil
+	}
+	nv, nt := res.Stats.Vertices, res.Stats.Triangles
 	if err := grow(c.dev, &c.verts, int(3*nv), 0); err != nil {
 		return err
 	}

@@ -35,4 +35,9 @@ type CUDATuning struct {
 	// Result.Vertices/Indices hold it). Without Mesh and KeepTerminals only
 	// the terminals per phase are counted (benchmarks).
 	Mesh bool
+	// GLB builds a GLB's vertex data on the device (Result.GLB), the file
+	// Grammar.Mesh and mesh.EncodeGLB would make of the terminals, which
+	// stay on the device (no KeepTerminals, no Mesh); Result.Stats counts
+	// as with Mesh. Not for grammars with assets.
+	GLB bool
 }

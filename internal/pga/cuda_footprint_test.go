@@ -66,7 +66,7 @@ func sameArea(t *testing.T, g *Grammar, axioms []Shape, opt Options) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	opt.Mesh = true
+	opt.Mesh, opt.KeepTerminals = true, true
 	r, err := c.Evaluate(context.Background(), axioms, opt)
 	if err != nil {
 		t.Fatal(err)

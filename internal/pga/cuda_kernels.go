@@ -69,6 +69,34 @@ type meshWriteArgs struct {
 	offs, verts, indices gpu.Ptr
 }
 
+type glbKeysArgs struct {
+	terms gpu.Ptr
+	nterm uint32
+	keys  gpu.Ptr
+}
+
+type glbCountArgs struct {
+	words, terms, perm gpu.Ptr
+	nterm              uint32
+	counts             gpu.Ptr
+}
+
+type glbWriteArgs struct {
+	words, terms, perm gpu.Ptr
+	nterm              uint32
+	offs, parts        gpu.Ptr
+	nparts             uint32
+	bin, bounds, bad   gpu.Ptr
+}
+
+type overflowArgs struct {
+	words, terms gpu.Ptr
+	nterm        uint32
+	edges, erng  gpu.Ptr
+	nlots        uint32
+	worst        gpu.Ptr
+}
+
 type termHistArgs struct {
 	terms     gpu.Ptr
 	nterm, nk uint32
@@ -87,4 +115,8 @@ var (
 	meshCount     = gpu.Kernel[meshCountArgs]{Family: "pga", Name: "pga_mesh_count"}
 	meshWrite     = gpu.Kernel[meshWriteArgs]{Family: "pga", Name: "pga_mesh_write"}
 	termHist      = gpu.Kernel[termHistArgs]{Family: "pga", Name: "pga_term_hist"}
+	glbKeys       = gpu.Kernel[glbKeysArgs]{Family: "pga", Name: "pga_glb_keys"}
+	glbCount      = gpu.Kernel[glbCountArgs]{Family: "pga", Name: "pga_glb_count"}
+	glbWrite      = gpu.Kernel[glbWriteArgs]{Family: "pga", Name: "pga_glb_write"}
+	overflow      = gpu.Kernel[overflowArgs]{Family: "pga", Name: "pga_overflow"}
 )

@@ -24,7 +24,7 @@ func (p *program) termInfo(id int32) (geo, mat int32) {
 
 // orderDeviceTerms converts the device's terminals ts (in the order the
 // device emitted them) into res.Terminals in the CPU's order, lot by lot and
-// within a lot by seed and terminal id, with res.Projections where the
+// within a lot by seed and terminal id (ties in the device's order), with res.Projections where the
 // grammar projects textures, and counts them by name (names: the grammar's
 // terminal names) into res.Stats.ByName.
 //
@@ -90,7 +90,7 @@ func (p *program) orderDeviceTerms(ts []gpuTerm, names []string, projects bool, 
 		for l := lo; l < hi; l++ {
 			ks := keys[start[l]:start[l+1]]
 			slices.SortFunc(ks, func(a, b devTermKey) int {
-				return cmp.Or(cmp.Compare(a.seed, b.seed), cmp.Compare(a.term, b.term))
+				return cmp.Or(cmp.Compare(a.seed, b.seed), cmp.Compare(a.term, b.term), cmp.Compare(a.at, b.at))
 			})
 			for j, k := range ks {
 				p.convertDeviceTerm(&ts[k.at], start[l]+j, res)

@@ -33,8 +33,7 @@ func deviceTermsFixture(n, nlots, nterms int) ([]gpuTerm, *program, []string) {
 }
 
 // TestOrderDeviceTerms: the parallel bucketing gives the order one serial
-// pass gives (ties within a lot included, which the unstable sort leaves as
-// the keys arrive), every terminal once, its projection at its own index,
+// pass gives (ties within a lot in the device's order), every terminal once, its projection at its own index,
 // and the counts by name; on one core and on several, over many ranges.
 func TestOrderDeviceTerms(t *testing.T) {
 	ts, p, names := deviceTermsFixture(300_000, 5000, 7)
@@ -48,7 +47,7 @@ func TestOrderDeviceTerms(t *testing.T) {
 	for l := int32(0); l < 5000; l++ {
 		ks := byLot[l]
 		slices.SortFunc(ks, func(a, b devTermKey) int {
-			return cmp.Or(cmp.Compare(a.seed, b.seed), cmp.Compare(a.term, b.term))
+			return cmp.Or(cmp.Compare(a.seed, b.seed), cmp.Compare(a.term, b.term), cmp.Compare(a.at, b.at))
 		})
 		for _, k := range ks {
 			want = append(want, k.at)

@@ -69,6 +69,19 @@ type Result struct {
 	Shapes int64
 	// DeviceTime (CUDA) is the device time of the evaluation and mesh kernels.
 	DeviceTime time.Duration
+	// GLB (CUDA with CUDATuning.GLB) is the terminals' GLB, built on the
+	// device.
+	GLB *GLB
+	// Steps (CUDA) are the wall times of the evaluation's parts after the
+	// grammar's kernels (reading back, ordering, the GLB's, the overflow
+	// check), for -v.
+	Steps []Step
+}
+
+// Step is the wall time of a named part of an evaluation.
+type Step struct {
+	Name string
+	Time time.Duration
 }
 
 // CPU is the engine that evaluates on the host's cores.

@@ -111,6 +111,18 @@ type gpuRange struct{ Start, N int32 }
 // gpuProfile is PgaProfile.
 type gpuProfile struct{ Start, N, NRings, NTris, Rings, Tris int32 }
 
+// gpuGlbKey is PgaGlbKey.
+type gpuGlbKey struct {
+	Seed                 uint64
+	Axiom, Term, Mat, UV int32
+}
+
+// gpuGlbPart is PgaGlbPart.
+type gpuGlbPart struct {
+	Q0, V0, I0, UV     uint32
+	Pos, Nrm, Tex, Idx uint64
+}
+
 // gpuInstr is PgaInstr.
 type gpuInstr struct{ Op, Arg int32 }
 

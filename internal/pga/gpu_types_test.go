@@ -44,6 +44,8 @@ func TestPGAGPUTypesMatchHeader(t *testing.T) {
 		{C: "PgaHeader", Go: gpuHeader{}},
 		{C: "PgaInstr", Go: gpuInstr{}},
 		{C: "PgaProfile", Go: gpuProfile{}},
+		{C: "PgaGlbKey", Go: gpuGlbKey{}},
+		{C: "PgaGlbPart", Go: gpuGlbPart{}},
 		{C: "PgaObb", Go: gpuObb{}},
 		{C: "PgaSnap", Go: gpuSnap{}},
 		{C: "PgaRange", Go: gpuRange{}},

@@ -24,18 +24,8 @@ func (g *Grammar) Mesh(ts []TerminalShape, projs [][8]float32) *mesh.Mesh {
 	m := &mesh.Mesh{Generator: "procgen pga"}
 	keys, groups := g.byMaterial(ts)
 	for i, k := range keys {
-		name := g.TermNames[k.term]
-		mat := mesh.Material{Name: name, Color: g.MaterialColor(name), Roughness: 0.9, DoubleSided: true}
 		at := groups[k]
-		uv := false
-		if k.mat > 0 {
-			def := &g.Materials[k.mat-1]
-			mat.Name += "." + def.Name
-			mat.Color, mat.Texture = def.Color, def.Image
-			// A textured material's primitives need texture coordinates
-			// (glTF), those of no projection are (0, 0).
-			uv = def.Image != ""
-		}
+		mat, uv := g.partMaterial(k)
 		for _, j := range at {
 			uv = uv || ts[j].UV
 		}
@@ -52,6 +42,22 @@ func (g *Grammar) Mesh(ts []TerminalShape, projs [][8]float32) *mesh.Mesh {
 			Build: func(lo, hi int, c *mesh.Chunk) { g.meshChunk(c, ts, projs, at[lo:hi], uv) }})
 	}
 	return m
+}
+
+// partMaterial is the material of the part of terminal kind and material
+// k, and whether its material gives it texture coordinates (a textured
+// material's primitives need them in glTF; those of no projection are
+// (0, 0)).
+func (g *Grammar) partMaterial(k partKey) (mesh.Material, bool) {
+	name := g.TermNames[k.term]
+	mat := mesh.Material{Name: name, Color: g.MaterialColor(name), Roughness: 0.9, DoubleSided: true}
+	if k.mat <= 0 {
+		return mat, false
+	}
+	def := &g.Materials[k.mat-1]
+	mat.Name += "." + def.Name
+	mat.Color, mat.Texture = def.Color, def.Image
+	return mat, def.Image != ""
 }
 
 // meshGrain is the fewest terminals worth a worker.

@@ -59,26 +59,35 @@ type lotEdge struct{ ox, oy, nx, ny float64 }
 // polygon whichever way it winds.
 func lotEdges(lots []Lot) [][]lotEdge {
 	edges := make([][]lotEdge, len(lots))
-	for i, l := range lots {
-		p := overflowRing(l)
-		area := 0.0
-		for k := range p {
-			q := p[(k+1)%len(p)]
-			area += p[k][0]*q[1] - q[0]*p[k][1]
+	parallel.For(len(lots), 1024, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			edges[i] = lotEdgesOf(lots[i])
 		}
-		for k := range p {
-			q := p[(k+1)%len(p)]
-			dx, dy := q[0]-p[k][0], q[1]-p[k][1]
-			n := math.Hypot(dx, dy)
-			if n == 0 {
-				continue
-			}
-			nx, ny := dy/n, -dx/n // right of the edge: outside of a counter-clockwise polygon
-			if area < 0 {
-				nx, ny = -nx, -ny
-			}
-			edges[i] = append(edges[i], lotEdge{p[k][0], p[k][1], nx, ny})
+	})
+	return edges
+}
+
+// lotEdgesOf is one lot's edges.
+func lotEdgesOf(l Lot) []lotEdge {
+	p := overflowRing(l)
+	area := 0.0
+	for k := range p {
+		q := p[(k+1)%len(p)]
+		area += p[k][0]*q[1] - q[0]*p[k][1]
+	}
+	edges := make([]lotEdge, 0, len(p))
+	for k := range p {
+		q := p[(k+1)%len(p)]
+		dx, dy := q[0]-p[k][0], q[1]-p[k][1]
+		n := math.Hypot(dx, dy)
+		if n == 0 {
+			continue
 		}
+		nx, ny := dy/n, -dx/n // right of the edge: outside of a counter-clockwise polygon
+		if area < 0 {
+			nx, ny = -nx, -ny
+		}
+		edges = append(edges, lotEdge{p[k][0], p[k][1], nx, ny})
 	}
 	return edges
 }

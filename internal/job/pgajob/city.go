@@ -49,6 +49,8 @@ type city struct {
 	rep  report
 	// projs are the terminals' texture projections (pga.Result.Projections).
 	projs [][8]float32
+	// glb is the GLB built on the device, when the terminals stayed there.
+	glb *pga.GLB
 }
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
@@ -199,45 +201,57 @@ func (c *city) layLots(ctx context.Context, g *pga.Grammar, kind pga.ShapeKind) 
 func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape, lots []pga.Lot, opt pga.Options) ([]pga.TerminalShape, error) {
 	env, o := c.env, &c.o
 	work := 0.0
-	if env.Dev.WeighsJob("pga") && len(axioms) > device.PGAProbeLots/2 {
+	// A city written only as GLB has that built on the device: its own model.
+	job := "pga"
+	if len(g.Assets) == 0 && o.onlyGLB(c.outs) {
+		job = "pga-glb"
+	}
+	if env.Dev.WeighsJob(job) && len(axioms) > device.PGAProbeLots/2 {
 		t := time.Now()
 		work = device.PGAWork(g, axioms, opt)
 		env.Log.Debugf("pga: auto's probe of %d of %d lots took %.1f ms", min(len(axioms), device.PGAProbeLots), len(axioms), ms(time.Since(t)))
 	}
-	dev, err := env.Dev.OpenFor("pga", work)
+	dev, err := env.Dev.OpenFor(job, work)
 	if err != nil {
 		return nil, err
 	}
 	defer env.Dev.Release(dev)
 	start := time.Now()
 	phase.Enter(ctx, "pga.evaluate")
-	// A grammar with assets (I) counts its vertices and triangles on the
-	// host, from the terminals: the device mesh draws scopes, not assets.
-	keep := o.writesGeometry(c.outs) || (dev != nil && len(g.Assets) > 0)
-	sched := pga.Persistent
-	if o.Scheduler == "levels" {
-		sched = pga.Levels
-	}
-	opt.CUDATuning = pga.CUDATuning{Scheduler: sched, NoLocalGrouping: !o.LocalGrp, NoOpParallel: !o.OpPar, Mesh: !keep}
-	opt.KeepTerminals = keep
-	if !keep {
-		opt.Lots, opt.OverflowTol = lots, overflowTol
-	}
 	eng, closeEngine, err := c.engine(dev, g, &opt, len(axioms), start)
 	if err != nil {
 		return nil, err
 	}
 	defer closeEngine()
+	cuda := c.rep.Backend == "cuda"
+	// On the device, a GLB (the only geometry written) is built there too;
+	// a grammar with assets (I) counts its vertices and triangles on the
+	// host, from the terminals: the device mesh draws scopes, not assets.
+	devGLB := cuda && len(g.Assets) == 0 && o.onlyGLB(c.outs)
+	keep := !devGLB && (o.writesGeometry(c.outs) || (cuda && len(g.Assets) > 0))
+	sched := pga.Persistent
+	if o.Scheduler == "levels" {
+		sched = pga.Levels
+	}
+	opt.CUDATuning = pga.CUDATuning{Scheduler: sched, NoLocalGrouping: !o.LocalGrp, NoOpParallel: !o.OpPar,
+		Mesh: !keep && !devGLB, GLB: devGLB}
+	opt.KeepTerminals = keep
+	if !keep {
+		opt.Lots, opt.OverflowTol = lots, overflowTol
+	}
 	res, err := eng.Evaluate(ctx, axioms, opt)
 	if err != nil {
 		return nil, limitError(c.path, pga.NameLots(err, lots), opt.MaxShapes, o.MaxShapes, env.MaxMemory)
 	}
 	if c.rep.Backend == "cuda" {
 		env.Log.Debugf("pga: %d shapes on the device in %.2f ms (device time, with the host work between its launches)", res.Shapes, ms(res.DeviceTime))
+		for _, s := range res.Steps {
+			env.Log.Debugf("pga: %s: %.1f ms", s.Name, ms(s.Time))
+		}
 	}
 	c.rep.EvalMS = ms(time.Since(start))
 	ts, overflows := res.Terminals, res.Overflows
-	c.projs = res.Projections
+	c.projs, c.glb = res.Projections, res.GLB
 	if keep {
 		c.rep.MeshStats = g.Stats(ts)
 	} else {

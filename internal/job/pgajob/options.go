@@ -153,6 +153,22 @@ func (o *Options) writesGeometry(outs []string) bool {
 	return false
 }
 
+// onlyGLB says whether every geometry output is a .glb (and there is one):
+// the CUDA backend then builds it on the device.
+func (o *Options) onlyGLB(outs []string) bool {
+	n := 0
+	for _, out := range outs {
+		switch f := o.format(out); {
+		case f == ".json":
+		case f != ".glb":
+			return false
+		default:
+			n++
+		}
+	}
+	return n > 0 && !o.StatsOnly
+}
+
 // plannedPaths are the files a run writes: every -o and, beside each .obj
 // file unless only statistics are written, its material library.
 func (o *Options) plannedPaths(outs []string) []string {

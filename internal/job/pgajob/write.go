@@ -26,7 +26,7 @@ func (c *city) write(ctx context.Context, plan *output.Plan, g *pga.Grammar, ts 
 	start := time.Now()
 	var writes []output.Write
 	wroteJSON := false
-	progressOf := c.writeProgress(len(ts))
+	progressOf := c.writeProgress(c.rep.Terminals)
 	for k, out := range c.outs {
 		format := o.format(out)
 		switch {
@@ -47,6 +47,9 @@ func (c *city) write(ctx context.Context, plan *output.Plan, g *pga.Grammar, ts 
 		case format == ".glb":
 			mo := mesh.Options{Progress: progressOf(k), ReferenceImages: o.GLBImages == "reference"}
 			writes = append(writes, output.Write{Path: out, Func: func(w io.Writer) error {
+				if c.glb != nil {
+					return mesh.EncodeGLBBin(ctx, w, textureRefs(c.deviceMesh(), out), c.glb.Parts, c.glb.Bin, mo)
+				}
 				return mesh.EncodeGLB(ctx, w, textureRefs(c.mesh(g, ts), out), mo)
 			}})
 		case format == ".png":
@@ -104,6 +107,17 @@ func (c *city) mesh(g *pga.Grammar, ts []pga.TerminalShape) *mesh.Mesh {
 		m.Extras = c.rep.Georef
 	}
 	return m
+}
+
+// deviceMesh is the mesh of the GLB built on the device (a copy: each
+// output sets its own texture paths), with the georeference as mesh's.
+func (c *city) deviceMesh() *mesh.Mesh {
+	m := *c.glb.Mesh
+	m.Materials = append([]mesh.Material(nil), m.Materials...)
+	if c.rep.Georef != nil {
+		m.Extras = c.rep.Georef
+	}
+	return &m
 }
 
 // writeProgress is one bar over every geometry output: terminals encoded,

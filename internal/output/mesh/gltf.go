@@ -53,6 +53,7 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 	}
 	tk := newTicker(m, o.Progress)
 	parts := make([][]glbPiece, len(m.Parts))
+	sizes := make([]partSizes, len(m.Parts))
 	var binLen int64
 	var built atomic.Int64 // bytes of the pieces so far, to stop early past the format's limit
 	for i := range m.Parts {
@@ -65,17 +66,44 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 			return fmt.Errorf("mesh: glb: %w", err)
 		}
 		dropUnused(ps)
-		parts[i] = ps
-		for _, q := range ps {
-			binLen += q.bytes()
-		}
-		if drawn(ps) {
+		parts[i], sizes[i] = ps, sizesOf(ps)
+		binLen += sizes[i].bytes()
+		if sizes[i].drawn() {
 			binLen += instanceBytes * int64(len(p.Instances))
 		}
 		if binLen > maxGLBBytes {
 			return fmt.Errorf("mesh: glb: %w", errTooBig)
 		}
 	}
+	body := func(w io.Writer) error {
+		for _, ps := range parts {
+			for _, pick := range []func(*glbPiece) []byte{
+				func(q *glbPiece) []byte { return le(q.pos) },
+				func(q *glbPiece) []byte { return le(q.nrm) },
+				func(q *glbPiece) []byte { return le(q.uv) },
+				func(q *glbPiece) []byte { return le(q.idx) },
+				func(q *glbPiece) []byte { return le(q.lpos) },
+				func(q *glbPiece) []byte { return le(q.lidx) },
+			} {
+				for k := range ps {
+					if err := writeContext(ctx, w, pick(&ps[k])); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}
+	return writeGLB(ctx, w, m, sizes, binLen, body, o, ims, imOf)
+}
+
+// writeGLB writes the GLB of m's parts, whose vertex data (binLen bytes,
+// part by part: positions, normals, texture coordinates, triangle
+// indices, line positions, line indices) body writes: the header, the
+// JSON, then the binary chunk (the vertex data, the instances, the growth
+// animation's data and the images).
+func writeGLB(ctx context.Context, w io.Writer, m *Mesh, sizes []partSizes, binLen int64, body func(io.Writer) error,
+	o Options, ims []glbImage, imOf []int) error {
 	if o.Growth != nil {
 		if len(o.Growth.Step) != len(m.Parts) {
 			return fmt.Errorf("mesh: glb: growth names %d parts of %d", len(o.Growth.Step), len(m.Parts))
@@ -85,7 +113,7 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 	for k := range ims {
 		binLen += ims[k].bytes()
 	}
-	js, err := json.Marshal(gltfJSON(m, parts, o.Growth, ims, imOf))
+	js, err := json.Marshal(gltfJSON(m, sizes, o.Growth, ims, imOf))
 	if err != nil {
 		return err
 	}
@@ -113,24 +141,11 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 	if _, err := w.Write(binary.LittleEndian.AppendUint32(bin, glbChunkBIN)); err != nil {
 		return err
 	}
-	for _, ps := range parts {
-		for _, pick := range []func(*glbPiece) []byte{
-			func(q *glbPiece) []byte { return le(q.pos) },
-			func(q *glbPiece) []byte { return le(q.nrm) },
-			func(q *glbPiece) []byte { return le(q.uv) },
-			func(q *glbPiece) []byte { return le(q.idx) },
-			func(q *glbPiece) []byte { return le(q.lpos) },
-			func(q *glbPiece) []byte { return le(q.lidx) },
-		} {
-			for k := range ps {
-				if err := writeContext(ctx, w, pick(&ps[k])); err != nil {
-					return err
-				}
-			}
-		}
+	if err := body(w); err != nil {
+		return err
 	}
-	for i, ps := range parts {
-		if !drawn(ps) || m.Parts[i].Instances == nil {
+	for i := range sizes {
+		if !sizes[i].drawn() || m.Parts[i].Instances == nil {
 			continue
 		}
 		if err := writeContext(ctx, w, instanceData(m.Parts[i].Instances)); err != nil {
@@ -154,15 +169,44 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 // instanceBytes is an instance's TRANSLATION, ROTATION and SCALE.
 const instanceBytes = 12 + 16 + 12
 
-// drawn reports whether a part's pieces hold any primitive, so that it
-// gets a mesh and a node.
-func drawn(ps []glbPiece) bool {
+// partSizes is what the JSON says of a part's vertex data: its triangle
+// vertices (positions, normals, texture coordinates), indices and bounds,
+// and its line positions, indices and bounds.
+type partSizes struct {
+	nv, nn, nt, ni int
+	lo, hi         [3]float32
+	lnv, lni       int
+	llo, lhi       [3]float32
+}
+
+// drawn reports whether the part holds any primitive, so that it gets a
+// mesh and a node.
+func (s *partSizes) drawn() bool { return s.ni > 0 || s.lni > 0 }
+
+// bytes is the size of the part's vertex data.
+func (s *partSizes) bytes() int64 {
+	return 4 * int64(3*s.nv+3*s.nn+2*s.nt+s.ni+3*s.lnv+s.lni)
+}
+
+// sizesOf sums a part's pieces.
+func sizesOf(ps []glbPiece) partSizes {
+	inf := float32(math.Inf(1))
+	s := partSizes{lo: [3]float32{inf, inf, inf}, hi: [3]float32{-inf, -inf, -inf}}
+	s.llo, s.lhi = s.lo, s.hi
 	for _, q := range ps {
-		if len(q.idx) > 0 || len(q.lidx) > 0 {
-			return true
+		s.nv, s.nn, s.nt, s.ni = s.nv+len(q.pos)/3, s.nn+len(q.nrm)/3, s.nt+len(q.uv)/2, s.ni+len(q.idx)
+		for k := range 3 {
+			s.lo[k], s.hi[k] = min(s.lo[k], q.lo[k]), max(s.hi[k], q.hi[k])
+		}
+		if len(q.lidx) == 0 {
+			continue // and no positions: linePiece adds both or neither
+		}
+		s.lnv, s.lni = s.lnv+len(q.lpos)/3, s.lni+len(q.lidx)
+		for k := range 3 {
+			s.llo[k], s.lhi[k] = min(s.llo[k], q.llo[k]), max(s.lhi[k], q.lhi[k])
 		}
 	}
-	return false
+	return s
 }
 
 // instanceData is the instances' translations, then rotations, then
@@ -327,7 +371,7 @@ func linePiece(q *glbPiece, c *Chunk) {
 }
 
 // gltfJSON is the JSON chunk for the pieces of m's parts.
-func gltfJSON(m *Mesh, parts [][]glbPiece, growth *Growth, ims []glbImage, imOf []int) gltfDoc {
+func gltfJSON(m *Mesh, sizes []partSizes, growth *Growth, ims []glbImage, imOf []int) gltfDoc {
 	doc := gltfDoc{Asset: gltfAsset{Version: "2.0", Generator: generator(m), Extras: m.Extras}, Scenes: []gltfScene{{Nodes: []int{}}}}
 	used := make([]bool, len(m.Materials))
 	matIndex := make([]int, len(m.Materials))
@@ -355,19 +399,19 @@ func gltfJSON(m *Mesh, parts [][]glbPiece, growth *Growth, ims []glbImage, imOf 
 		return len(doc.Accessors) - 1
 	}
 	var inst [][2]int // instanced parts and their nodes
-	partNode := make([]int, len(parts))
-	for i, ps := range parts {
+	partNode := make([]int, len(sizes))
+	for i := range sizes {
 		partNode[i] = -1
 		var mat *int
 		if mi := m.Parts[i].Material; mi >= 0 {
 			mat = &matIndex[mi]
 		}
 		var prims []gltfPrimitive
-		if p, ok := trianglePrimitive(ps, view, acc); ok {
+		if p, ok := trianglePrimitive(&sizes[i], view, acc); ok {
 			p.Material = mat
 			prims = append(prims, p)
 		}
-		if p, ok := linePrimitive(ps, view, acc); ok {
+		if p, ok := linePrimitive(&sizes[i], view, acc); ok {
 			p.Material = mat
 			prims = append(prims, p)
 		}
@@ -406,16 +450,8 @@ type (
 	accFn  func(a gltfAccessor) int
 )
 
-func trianglePrimitive(ps []glbPiece, view viewFn, acc accFn) (gltfPrimitive, bool) {
-	var nv, nn, nt, ni int
-	inf := float32(math.Inf(1))
-	lo, hi := [3]float32{inf, inf, inf}, [3]float32{-inf, -inf, -inf}
-	for _, q := range ps {
-		nv, nn, nt, ni = nv+len(q.pos)/3, nn+len(q.nrm)/3, nt+len(q.uv)/2, ni+len(q.idx)
-		for k := range 3 {
-			lo[k], hi[k] = min(lo[k], q.lo[k]), max(hi[k], q.hi[k])
-		}
-	}
+func trianglePrimitive(s *partSizes, view viewFn, acc accFn) (gltfPrimitive, bool) {
+	nv, nn, nt, ni, lo, hi := s.nv, s.nn, s.nt, s.ni, s.lo, s.hi
 	if ni == 0 {
 		return gltfPrimitive{}, false
 	}
@@ -452,19 +488,8 @@ func padUVs(ps []glbPiece) {
 	}
 }
 
-func linePrimitive(ps []glbPiece, view viewFn, acc accFn) (gltfPrimitive, bool) {
-	var nv, ni int
-	inf := float32(math.Inf(1))
-	lo, hi := [3]float32{inf, inf, inf}, [3]float32{-inf, -inf, -inf}
-	for _, q := range ps {
-		if len(q.lidx) == 0 {
-			continue // and no positions: linePiece adds both or neither
-		}
-		nv, ni = nv+len(q.lpos)/3, ni+len(q.lidx)
-		for k := range 3 {
-			lo[k], hi[k] = min(lo[k], q.llo[k]), max(hi[k], q.lhi[k])
-		}
-	}
+func linePrimitive(s *partSizes, view viewFn, acc accFn) (gltfPrimitive, bool) {
+	nv, ni, lo, hi := s.lnv, s.lni, s.llo, s.lhi
 	if ni == 0 {
 		return gltfPrimitive{}, false
 	}

@@ -1,0 +1,351 @@
+// Part of pga.cu (included there, after pga_mesh.cuh): the GLB's vertex data
+// built on the device, as Grammar.Mesh and mesh.EncodeGLB write it on the
+// host (mesh.go, geometry.go, internal/output/mesh/gltf.go). Every face of
+// a terminal's solid (geometry.go: solid) gives a vertex per corner, each
+// with the corner's world position, the face's world normal (Newell's, in
+// the local frame, turned by the transform) and, in a part with texture
+// coordinates, the projection's (u, 1 - v) of the corner; the face becomes
+// a fan of triangles from its first corner. Terminals come in the file's
+// order (perm: part by part, each in the host's order of lot, seed and
+// kind), so each thread writes its terminal at the offsets the scan of
+// pga_glb_count's counts gave.
+#pragma once
+
+// A terminal's solid: its corners (local frame) and faces by number.
+struct PgaSolid {
+	const PgaTerm *t;
+	int form; // PGA_FORM_*
+	int nc;   // corners held in c (PGA_FORM_TABLE)
+	double c[2 * PGA_MAX_PROFILE][3];
+	PgaProfile pr;
+	const double *pts;
+	const int32_t *poly;
+	double x, y, z; // half sizes
+};
+
+#define PGA_FORM_TABLE 0  // box, quad, roof, convex prism profile: corners from pga_corners
+#define PGA_FORM_FOOT 1   // a lot's own polygon (footprint.go: solid)
+#define PGA_FORM_SPHERE 2 // sphere.go: sphereSolid
+
+__device__ void pga_solid_init(const Prog &P, const PgaTerm &t, PgaSolid &S) {
+	S.t = &t;
+	S.x = t.size[0] / 2;
+	S.y = t.size[1] / 2;
+	S.z = t.size[2] / 2;
+	S.poly = P.poly;
+	S.nc = 0;
+	if (t.kind == PGA_SPHERE) {
+		S.form = PGA_FORM_SPHERE;
+		return;
+	}
+	if (t.profile != 0 && t.roof == PGA_NO_ROOF && P.profiles[t.profile].tris >= 0) {
+		S.form = PGA_FORM_FOOT;
+		S.pr = P.profiles[t.profile];
+		S.pts = P.points + 2 * S.pr.start;
+		return;
+	}
+	S.form = PGA_FORM_TABLE;
+	if (t.profile != 0) {
+		S.pr = P.profiles[t.profile];
+		S.pts = P.points + 2 * S.pr.start;
+	}
+	S.nc = pga_corners(P, t, S.c);
+}
+
+// Corner k in the solid's local frame.
+__device__ void pga_solid_corner(const PgaSolid &S, int k, double *o) {
+	if (S.form == PGA_FORM_TABLE) {
+		o[0] = S.c[k][0];
+		o[1] = S.c[k][1];
+		o[2] = S.c[k][2];
+		return;
+	}
+	if (S.form == PGA_FORM_FOOT) {
+		if (S.t->kind == PGA_QUAD) {
+			o[0] = S.pts[2 * k] * 2 * S.x;
+			o[1] = S.pts[2 * k + 1] * 2 * S.y;
+			o[2] = 0;
+		} else {
+			const int i = k >> 1;
+			o[0] = S.pts[2 * i] * 2 * S.x;
+			o[1] = (k & 1) ? S.y : -S.y;
+			o[2] = -S.pts[2 * i + 1] * 2 * S.z;
+		}
+		return;
+	}
+	// The sphere: a unit vector of the grid scaled by size X, in world
+	// axes, taken to the local frame (sphereUnit, sphereSolid).
+	const int S_ = PGA_SPHERE_SLICES;
+	const int i = k / S_, j = k % S_;
+	const double theta = 2 * 3.141592653589793 * (double)i / (S_ - 1);
+	const double phi = 3.141592653589793 * (double)j / (S_ - 1);
+	double st, ct, sp, cp;
+	sincos(theta, &st, &ct);
+	sincos(phi, &sp, &cp);
+	const double r = S.t->size[0];
+	const double w[3] = {-sp * ct * r, -cp * r, -sp * st * r};
+	const double *m = S.t->m;
+	for (int a = 0; a < 3; a++) o[a] = m[a] * w[0] + m[4 + a] * w[1] + m[8 + a] * w[2];
+}
+
+__device__ int pga_solid_faces(const PgaSolid &S) {
+	const PgaTerm &t = *S.t;
+	switch (S.form) {
+	case PGA_FORM_SPHERE:
+		return 2 * (PGA_SPHERE_SLICES - 1) * (PGA_SPHERE_SLICES - 1);
+	case PGA_FORM_FOOT:
+		return t.kind == PGA_QUAD ? S.pr.ntris : 2 * S.pr.ntris + S.pr.n;
+	}
+	if (t.roof != PGA_NO_ROOF) return 5;
+	if (t.profile != 0) return t.kind == PGA_QUAD ? 1 : 2 + S.pr.n;
+	return t.kind == PGA_QUAD ? 1 : 6;
+}
+
+// Face f's corners (at most PGA_MAX_PROFILE) into ids; returns how many.
+__device__ int pga_solid_face(const PgaSolid &S, int f, int *ids) {
+	const PgaTerm &t = *S.t;
+	if (S.form == PGA_FORM_SPHERE) {
+		const int SL = PGA_SPHERE_SLICES;
+		const int cell = f >> 1, i = cell / (SL - 1), j = cell % (SL - 1);
+		const int b = i * SL + j;
+		ids[0] = b;
+		if (f & 1) { ids[1] = b + 1; ids[2] = b + SL + 1; }
+		else { ids[1] = b + SL + 1; ids[2] = b + SL; }
+		return 3;
+	}
+	if (S.form == PGA_FORM_FOOT) {
+		const int32_t *tri = S.poly + S.pr.tris;
+		const int nt = S.pr.ntris;
+		if (t.kind == PGA_QUAD) {
+			for (int a = 0; a < 3; a++) ids[a] = tri[3 * f + a];
+			return 3;
+		}
+		if (f < nt) { // top
+			for (int a = 0; a < 3; a++) ids[a] = 2 * tri[3 * f + a] + 1;
+			return 3;
+		}
+		if (f < 2 * nt) { // bottom, reversed
+			f -= nt;
+			for (int a = 0; a < 3; a++) ids[a] = 2 * tri[3 * f + 2 - a];
+			return 3;
+		}
+		int w = f - 2 * nt, base = 0; // a wall: edge w of all the rings
+		for (int r = 0; r < S.pr.nrings; r++) {
+			const int len = S.poly[S.pr.rings + r];
+			if (w < len) {
+				const int a = base + w, b = base + (w + 1) % len;
+				ids[0] = 2 * a;
+				ids[1] = 2 * b;
+				ids[2] = 2 * b + 1;
+				ids[3] = 2 * a + 1;
+				return 4;
+			}
+			w -= len;
+			base += len;
+		}
+		return 0;
+	}
+	if (t.roof != PGA_NO_ROOF) {
+		const int k = pga_roof_kind(t);
+		const int tab = k == PGA_PYRAMID ? 2 : k == PGA_SHED ? 1 : 0;
+		int m = 0;
+		for (int b = 0; b < 4 && pga_roof_faces[tab][f][b] >= 0; b++) ids[m++] = pga_roof_faces[tab][f][b];
+		return m;
+	}
+	if (t.profile != 0) {
+		const int n = S.pr.n;
+		if (t.kind == PGA_QUAD) {
+			for (int a = 0; a < n; a++) ids[a] = a;
+			return n;
+		}
+		if (f == 0) {
+			for (int a = 0; a < n; a++) ids[a] = 2 * a + 1;
+			return n;
+		}
+		if (f == 1) {
+			for (int a = 0; a < n; a++) ids[n - 1 - a] = 2 * a;
+			return n;
+		}
+		const int a = f - 2, b = (a + 1) % n;
+		ids[0] = 2 * a;
+		ids[1] = 2 * b;
+		ids[2] = 2 * b + 1;
+		ids[3] = 2 * a + 1;
+		return 4;
+	}
+	if (t.kind == PGA_QUAD) {
+		for (int a = 0; a < 4; a++) ids[a] = a;
+		return 4;
+	}
+	for (int b = 0; b < 4; b++) ids[b] = pga_box_faces[f][b];
+	return 4;
+}
+
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_glb_keys(const PgaTerm *terms, uint32_t n, PgaGlbKey *keys) {
+	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	const PgaTerm &t = terms[i];
+	keys[i] = PgaGlbKey{t.seed, t.axiom, t.term, t.mat, t.uv};
+}
+
+// Per position q of the file's order: (indices << 32 | vertices) of
+// terminal perm[q].
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_glb_count(const uint32_t *words, const PgaTerm *terms, const uint32_t *perm, uint32_t n, unsigned long long *counts) {
+	const Prog P = pga_prog(words);
+	const uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
+	if (q >= n) return;
+	PgaSolid S;
+	pga_solid_init(P, terms[perm[q]], S);
+	const int nf = pga_solid_faces(S);
+	unsigned long long nv = 0, ni = 0;
+	int ids[PGA_MAX_PROFILE];
+	for (int f = 0; f < nf; f++) {
+		const int m = pga_solid_face(S, f, ids);
+		nv += m;
+		if (m > 2) ni += 3 * (m - 2);
+	}
+	counts[q] = ni << 32 | nv;
+}
+
+// A float's bits as an int that orders as the float does (-0 below +0).
+__device__ __forceinline__ int pga_ordered(float v) {
+	const int b = __float_as_int(v);
+	return b >= 0 ? b : b ^ 0x7fffffff;
+}
+
+// pga_glb_write writes terminal perm[q]'s vertices and indices into bin at
+// its part's offsets, and its positions' bounds into bounds (6 ordered ints
+// a part: min x y z, max x y z); bad is set where a value is not finite.
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_glb_write(const uint32_t *words, const PgaTerm *terms, const uint32_t *perm, uint32_t n,
+	      const unsigned long long *offs, const PgaGlbPart *parts, uint32_t nparts, unsigned char *bin, int *bounds,
+	      int *bad) {
+	const Prog P = pga_prog(words);
+	const uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
+	if (q >= n) return;
+	uint32_t lo = 0, hi = nparts; // the part holding q: the last with q0 <= q
+	while (hi - lo > 1) {
+		const uint32_t mid = (lo + hi) / 2;
+		if (parts[mid].q0 <= q) lo = mid;
+		else hi = mid;
+	}
+	const PgaGlbPart pt = parts[lo];
+	const PgaTerm &t = terms[perm[q]];
+	PgaSolid S;
+	pga_solid_init(P, t, S);
+	uint32_t v = (uint32_t)offs[q] - pt.v0;
+	unsigned long long ix = (offs[q] >> 32) - pt.i0;
+	float *pos = (float *)(bin + pt.pos), *nrm = (float *)(bin + pt.nrm), *tex = (float *)(bin + pt.tex);
+	uint32_t *idx = (uint32_t *)(bin + pt.idx);
+	const double *m = t.m;
+	// Bounds as ordered ints: -0 below +0, as Go's min and max take them.
+	int omin[3] = {INT_MAX, INT_MAX, INT_MAX}, omax[3] = {INT_MIN, INT_MIN, INT_MIN};
+	bool finite = true;
+	const int nf = pga_solid_faces(S);
+	int ids[PGA_MAX_PROFILE];
+	double c[PGA_MAX_PROFILE][3];
+	for (int f = 0; f < nf; f++) {
+		const int k = pga_solid_face(S, f, ids);
+		for (int a = 0; a < k; a++) pga_solid_corner(S, ids[a], c[a]);
+		double nl[3] = {0, 0, 0}; // newell (geometry.go)
+		for (int a = 0; a < k; a++) {
+			const double *p = c[a], *r = c[(a + 1) % k];
+			nl[0] += (p[1] - r[1]) * (p[2] + r[2]);
+			nl[1] += (p[2] - r[2]) * (p[0] + r[0]);
+			nl[2] += (p[0] - r[0]) * (p[1] + r[1]);
+		}
+		const double l = sqrt(nl[0] * nl[0] + nl[1] * nl[1] + nl[2] * nl[2]);
+		if (l > 0) {
+			nl[0] /= l;
+			nl[1] /= l;
+			nl[2] /= l;
+		}
+		float fn[3];
+		for (int r = 0; r < 3; r++) fn[r] = (float)(m[r * 4] * nl[0] + m[r * 4 + 1] * nl[1] + m[r * 4 + 2] * nl[2]);
+		for (int a = 0; a < k; a++) {
+			double w[3];
+			for (int r = 0; r < 3; r++) w[r] = m[r * 4] * c[a][0] + m[r * 4 + 1] * c[a][1] + m[r * 4 + 2] * c[a][2] + m[r * 4 + 3];
+			const unsigned long long o = 3ull * (v + a);
+			for (int r = 0; r < 3; r++) {
+				const float pv = (float)w[r];
+				pos[o + r] = pv;
+				nrm[o + r] = fn[r];
+				omin[r] = min(omin[r], pga_ordered(pv));
+				omax[r] = max(omax[r], pga_ordered(pv));
+				finite = finite && isfinite(pv) && isfinite(fn[r]);
+			}
+			if (pt.uv) { // uvAt (texture.go); glTF's v runs down the image
+				float uv[2] = {0, 0};
+				for (int e = 0; e < 2; e++) {
+					if (t.uv)
+						uv[e] = (float)((double)t.proj[4 * e] * w[0] + (double)t.proj[4 * e + 1] * w[1] +
+								(double)t.proj[4 * e + 2] * w[2] + (double)t.proj[4 * e + 3]);
+					else
+						uv[e] = (float)(0.0 * w[0] + 0.0 * w[1] + 0.0 * w[2] + 0.0);
+				}
+				tex[2ull * (v + a)] = uv[0];
+				tex[2ull * (v + a) + 1] = 1.0f - uv[1];
+				finite = finite && isfinite(uv[0]) && isfinite(uv[1]);
+			}
+		}
+		for (int j = 1; j + 1 < k; j++) {
+			idx[ix++] = v;
+			idx[ix++] = v + j;
+			idx[ix++] = v + j + 1;
+		}
+		v += k;
+	}
+	if (!finite) atomicOr(bad, 1);
+	if (nf == 0) return;
+	int *b = bounds + 6 * lo;
+	for (int r = 0; r < 3; r++) {
+		atomicMin(b + r, omin[r]);
+		atomicMax(b + 3 + r, omax[r]);
+	}
+}
+
+// pga_solid_corners is how many corners the solid has.
+__device__ int pga_solid_corners(const PgaSolid &S) {
+	switch (S.form) {
+	case PGA_FORM_SPHERE:
+		return PGA_SPHERE_SLICES * PGA_SPHERE_SLICES;
+	case PGA_FORM_FOOT:
+		return S.t->kind == PGA_QUAD ? S.pr.n : 2 * S.pr.n;
+	}
+	return S.nc;
+}
+
+// pga_overflow measures, as Grammar.outside does, how far each terminal's
+// farthest corner lies outside its lot's polygon (edges: a point on each
+// edge and its outward normal, four doubles; erng: per lot its first edge
+// and count), and keeps each lot's worst in worst as an ordered 64-bit
+// integer (0: none measured).
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_overflow(const uint32_t *words, const PgaTerm *terms, uint32_t n, const double *edges, const PgaRange *erng,
+	     uint32_t nlots, unsigned long long *worst) {
+	const Prog P = pga_prog(words);
+	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	const PgaTerm &t = terms[i];
+	if (t.axiom < 0 || (uint32_t)t.axiom >= nlots) return;
+	const PgaRange r = erng[t.axiom];
+	if (r.n == 0) return;
+	PgaSolid S;
+	pga_solid_init(P, t, S);
+	const int nc = pga_solid_corners(S);
+	double d = -INFINITY;
+	for (int k = 0; k < nc; k++) {
+		double c[3], w[3];
+		pga_solid_corner(S, k, c);
+		for (int a = 0; a < 3; a++) w[a] = t.m[a * 4] * c[0] + t.m[a * 4 + 1] * c[1] + t.m[a * 4 + 2] * c[2] + t.m[a * 4 + 3];
+		const double x = w[0], y = -w[2];
+		for (int e = r.start; e < r.start + r.n; e++) {
+			const double *E = edges + 4 * e;
+			d = fmax(d, (x - E[0]) * E[2] + (y - E[1]) * E[3]);
+		}
+	}
+	const long long b = __double_as_longlong(d);
+	atomicMax(worst + t.axiom, b >= 0 ? (unsigned long long)b | 0x8000000000000000ull : ~(unsigned long long)b);
+}

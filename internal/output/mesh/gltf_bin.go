@@ -1,0 +1,69 @@
+package mesh
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+)
+
+// BinPart sizes a part whose triangle data was built elsewhere (pga's CUDA
+// backend builds its GLB's vertex data on the device): Vertices vertices,
+// each with a position, a normal and, when UV, a texture coordinate;
+// Indices triangle indices; Lo and Hi bound the positions.
+type BinPart struct {
+	Vertices, Indices int
+	UV                bool
+	Lo, Hi            [3]float32
+}
+
+// EncodeGLBBin writes m as EncodeGLB writes it, with its parts' vertex
+// data given instead of built: parts[i] sizes m.Parts[i] (whose Count and
+// Build are not used) and bin holds every part's data in the order
+// EncodeGLB writes it, part by part: float32 positions, normals, texture
+// coordinates (u, 1-v), then uint32 indices counted from the part's first
+// vertex, all little-endian. A part without indices has no vertices.
+// Parts with Instances and Growth are not supported.
+func EncodeGLBBin(ctx context.Context, w io.Writer, m *Mesh, parts []BinPart, bin []byte, o Options) error {
+	if err := m.validate(); err != nil {
+		return fmt.Errorf("mesh: glb: %w", err)
+	}
+	if len(parts) != len(m.Parts) {
+		return fmt.Errorf("mesh: glb: %d part sizes for %d parts", len(parts), len(m.Parts))
+	}
+	if o.Growth != nil {
+		return fmt.Errorf("mesh: glb: growth with prebuilt vertex data")
+	}
+	sizes := make([]partSizes, len(parts))
+	var binLen int64
+	for i, p := range parts {
+		switch {
+		case m.Parts[i].Instances != nil:
+			return fmt.Errorf("mesh: glb: part %s: instances with prebuilt vertex data", m.Parts[i].Name)
+		case p.Vertices < 0 || p.Indices < 0 || (p.Indices == 0) != (p.Vertices == 0):
+			return fmt.Errorf("mesh: glb: part %s: %d vertices, %d indices", m.Parts[i].Name, p.Vertices, p.Indices)
+		case int64(p.Vertices) > math.MaxUint32:
+			return fmt.Errorf("mesh: glb: %d vertices in part %s, over the uint32 index range", p.Vertices, m.Parts[i].Name)
+		}
+		inf := float32(math.Inf(1))
+		s := partSizes{nv: p.Vertices, nn: p.Vertices, ni: p.Indices, lo: p.Lo, hi: p.Hi,
+			llo: [3]float32{inf, inf, inf}, lhi: [3]float32{-inf, -inf, -inf}}
+		if p.UV {
+			s.nt = p.Vertices
+		}
+		sizes[i] = s
+		binLen += s.bytes()
+	}
+	if binLen != int64(len(bin)) {
+		return fmt.Errorf("mesh: glb: %d bytes of vertex data for parts of %d", len(bin), binLen)
+	}
+	if binLen > maxGLBBytes {
+		return fmt.Errorf("mesh: glb: %w", errTooBig)
+	}
+	ims, imOf, err := loadImages(m, o.ReferenceImages)
+	if err != nil {
+		return fmt.Errorf("mesh: glb: %w", err)
+	}
+	body := func(w io.Writer) error { return writeContext(ctx, w, bin) }
+	return writeGLB(ctx, w, m, sizes, binLen, body, o, ims, imOf)
+}

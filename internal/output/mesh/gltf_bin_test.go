@@ -1,0 +1,94 @@
+package mesh
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"testing"
+)
+
+// uvSquares is two parts of unit quads, many per part across chunks, the
+// second with texture coordinates, and an empty third part.
+func uvSquares() *Mesh {
+	build := func(uv bool) func(lo, hi int, c *Chunk) {
+		return func(lo, hi int, c *Chunk) {
+			for e := lo; e < hi; e++ {
+				p0 := int32(len(c.Positions))
+				x := float32(e)
+				c.Positions = append(c.Positions, [3]float32{x, 0, -x}, [3]float32{x + 1, 0, 0}, [3]float32{x + 1, 1, 0}, [3]float32{x, 1, 2})
+				c.Normals = append(c.Normals, [3]float32{0, 0, 1})
+				for i := range int32(4) {
+					v := Vertex{P: p0 + i, N: int32(len(c.Normals) - 1)}
+					if uv {
+						v.T = int32(len(c.UVs))
+						c.UVs = append(c.UVs, [2]float32{x, float32(i) / 4})
+					}
+					c.Vertices = append(c.Vertices, v)
+				}
+				n := int32(len(c.Vertices))
+				c.Face(n-4, n-3, n-2, n-1)
+			}
+		}
+	}
+	return &Mesh{
+		Materials: []Material{{Name: "a", Color: [3]float64{1, 0, 0}, Roughness: 0.5}, {Name: "b", Color: [3]float64{0, 1, 0}, Roughness: 0.5}},
+		Parts: []Part{{Name: "a", Material: 0, Count: 5000, Grain: 700, Build: build(false)},
+			{Name: "b", Material: 1, Count: 3001, Build: build(true)}, {Name: "c", Material: 1}},
+	}
+}
+
+// A GLB whose vertex data is given (EncodeGLBBin) is the GLB EncodeGLB
+// builds, byte for byte, given what that one holds: the binary chunk and
+// the accessors' counts and bounds.
+func TestEncodeGLBBinSameBytes(t *testing.T) {
+	m := uvSquares()
+	var want bytes.Buffer
+	if err := EncodeGLB(context.Background(), &want, m, Options{Workers: 3}); err != nil {
+		t.Fatal(err)
+	}
+	b := want.Bytes()
+	jl := binary.LittleEndian.Uint32(b[12:])
+	var doc struct {
+		Meshes []struct {
+			Name       string
+			Primitives []struct {
+				Attributes map[string]int
+				Indices    int
+			}
+		}
+		Accessors []struct {
+			Count    int
+			Min, Max []float32
+		}
+	}
+	if err := json.Unmarshal(b[20:20+jl], &doc); err != nil {
+		t.Fatal(err)
+	}
+	parts := make([]BinPart, len(m.Parts))
+	for _, me := range doc.Meshes {
+		i := map[string]int{"a": 0, "b": 1, "c": 2}[me.Name]
+		pr := me.Primitives[0]
+		pos := doc.Accessors[pr.Attributes["POSITION"]]
+		_, uv := pr.Attributes["TEXCOORD_0"]
+		parts[i] = BinPart{Vertices: pos.Count, Indices: doc.Accessors[pr.Indices].Count, UV: uv,
+			Lo: [3]float32(pos.Min), Hi: [3]float32(pos.Max)}
+	}
+	if !parts[1].UV || parts[0].UV || parts[0].Vertices != 20000 || parts[2].Vertices != 0 {
+		t.Fatalf("parts %+v", parts)
+	}
+	bin := b[20+jl+8:]
+	for i := range m.Parts { // EncodeGLBBin does not build them
+		m.Parts[i].Count, m.Parts[i].Build = 0, nil
+	}
+	var got bytes.Buffer
+	if err := EncodeGLBBin(context.Background(), &got, m, parts, bin, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), b) {
+		t.Fatalf("EncodeGLBBin wrote %d bytes, EncodeGLB %d, not the same", got.Len(), len(b))
+	}
+	if err := EncodeGLBBin(context.Background(), &got, m, parts, bin[4:], Options{}); err == nil {
+		t.Fatal("vertex data of the wrong length was taken")
+	}
+}

@@ -1,0 +1,171 @@
+//go:build cuda
+
+package pga
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/output/mesh"
+)
+
+// glb builds the GLB of the nterm terminals on the device (CUDATuning.GLB):
+// their keys come back for the host's order (planGLB), the order goes up,
+// each terminal's vertices and indices are counted in it and scanned, and
+// pga_glb_write writes the binary chunk's vertex data, part by part, which
+// comes back in one copy with the parts' bounds.
+func (c *CUDA) glb(ctx context.Context, nterm int, lap func(string)) (*GLB, error) {
+	var keys []gpuGlbKey
+	if nterm > 0 {
+		kb, err := gpu.Alloc[uint32](c.dev, nterm*int(unsafe.Sizeof(gpuGlbKey{}))/4)
+		if err != nil {
+			return nil, err
+		}
+		defer kb.Free()
+		if err := launch(c, glbKeys, nterm, glbKeysArgs{c.terms.Ptr(), uint32(nterm), kb.Ptr()}); err != nil {
+			return nil, err
+		}
+		keys = make([]gpuGlbKey, nterm)
+		if err := gpu.ReadStructsLarge(kb, keys); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	lap("glb: keys read back")
+	plan := c.g.planGLB(keys)
+	lap("glb: order and parts")
+	out := &GLB{Mesh: c.g.glbMesh(plan), Parts: make([]mesh.BinPart, len(plan.keys))}
+	if nterm == 0 {
+		return out, nil
+	}
+	perm, err := gpu.Upload(c.dev, plan.perm)
+	if err != nil {
+		return nil, err
+	}
+	defer perm.Free()
+	if err := grow(c.dev, &c.counts, nterm, 0); err != nil {
+		return nil, err
+	}
+	if err := launch(c, glbCount, nterm, glbCountArgs{c.words.Ptr(), c.terms.Ptr(), perm.Ptr(), uint32(nterm), c.counts.Ptr()}); err != nil {
+		return nil, err
+	}
+	if err := c.scan(nterm); err != nil {
+		return nil, err
+	}
+	st, err := c.status()
+	if err != nil {
+		return nil, err
+	}
+	parts, size, err := c.glbLayout(plan, st.ScanTotal, out)
+	if err != nil {
+		return nil, err
+	}
+	lap("glb: counts and layout")
+	if err := c.glbWrite(ctx, nterm, perm, parts, size, out, lap); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// glbLayout sizes every part from the scanned counts at its first
+// terminal (total: the scan's total) and lays the parts out in the binary
+// chunk: positions, normals, texture coordinates, indices, part by part.
+func (c *CUDA) glbLayout(plan *glbPlan, total uint64, out *GLB) ([]gpuGlbPart, int64, error) {
+	np := len(plan.keys)
+	at := make([]uint64, np+1)
+	for k := range np {
+		var o [1]uint64
+		if err := c.counts.ReadAt(o[:], plan.start[k]); err != nil {
+			return nil, 0, err
+		}
+		at[k] = o[0]
+	}
+	at[np] = total
+	parts := make([]gpuGlbPart, np)
+	var size int64
+	for k := range np {
+		nv, ni := int64(uint32(at[k+1]))-int64(uint32(at[k])), int64(at[k+1]>>32)-int64(at[k]>>32)
+		out.Parts[k] = mesh.BinPart{Vertices: int(nv), Indices: int(ni), UV: plan.uv[k]}
+		p := gpuGlbPart{Q0: uint32(plan.start[k]), V0: uint32(at[k]), I0: uint32(at[k] >> 32), Pos: uint64(size)}
+		p.Nrm = p.Pos + uint64(12*nv)
+		p.Tex = p.Nrm + uint64(12*nv)
+		p.Idx = p.Tex
+		if plan.uv[k] {
+			p.UV = 1
+			p.Idx += uint64(8 * nv)
+		}
+		size = int64(p.Idx) + 4*ni
+		parts[k] = p
+	}
+	if total>>32 >= 1<<32-1 || size > math.MaxUint32 {
+		return nil, 0, fmt.Errorf("pga: cuda: a GLB of %d vertices and %d indices is over the 4 GiB a GLB file can hold; write OBJ instead",
+			uint32(total), total>>32)
+	}
+	return parts, size, nil
+}
+
+// glbWrite runs pga_glb_write into a device buffer of size bytes and reads
+// it and the parts' bounds back into out.
+func (c *CUDA) glbWrite(ctx context.Context, nterm int, perm *gpu.Buffer[uint32], parts []gpuGlbPart, size int64, out *GLB, lap func(string)) error {
+	pb, err := gpu.Upload(c.dev, structWords(parts))
+	if err != nil {
+		return err
+	}
+	defer pb.Free()
+	bounds := make([]int32, 6*len(parts))
+	for k := range parts {
+		for r := range 3 {
+			bounds[6*k+r], bounds[6*k+3+r] = math.MaxInt32, math.MinInt32
+		}
+	}
+	bb, err := gpu.Upload(c.dev, append(bounds, 0)) // and the flag of values not finite
+	if err != nil {
+		return err
+	}
+	defer bb.Free()
+	bin, err := gpu.Alloc[uint8](c.dev, int(size))
+	if err != nil {
+		return err
+	}
+	defer bin.Free()
+	if err := launch(c, glbWrite, nterm, glbWriteArgs{c.words.Ptr(), c.terms.Ptr(), perm.Ptr(), uint32(nterm), c.counts.Ptr(),
+		pb.Ptr(), uint32(len(parts)), bin.Ptr(), bb.Ptr(), bb.PtrAt(len(bounds))}); err != nil {
+		return err
+	}
+	got := make([]int32, len(bounds)+1)
+	if err := bb.Read(got); err != nil {
+		return err
+	}
+	lap("glb: vertex data written")
+	if got[len(bounds)] != 0 {
+		return errors.New("pga: cuda: a terminal's mesh has a coordinate that is not finite")
+	}
+	for k := range parts {
+		for r := range 3 {
+			out.Parts[k].Lo[r], out.Parts[k].Hi[r] = unordered(got[6*k+r]), unordered(got[6*k+3+r])
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	out.Bin = make([]byte, size)
+	if err := bin.ReadLarge(out.Bin, 0); err != nil {
+		return err
+	}
+	lap("glb: vertex data read back")
+	return nil
+}
+
+// unordered is pga_ordered's inverse: the float whose bits order as o.
+func unordered(o int32) float32 {
+	if o < 0 {
+		o ^= 0x7fffffff
+	}
+	return math.Float32frombits(uint32(o))
+}

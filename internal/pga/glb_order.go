@@ -1,0 +1,150 @@
+package pga
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/procgen-dev/procgen/internal/output/mesh"
+	"github.com/procgen-dev/procgen/internal/parallel"
+)
+
+// The CUDA backend can build a GLB's vertex data on the device (CUDATuning.
+// GLB, cuda_glb.go): the host sorts only the terminals' keys, in the order
+// orderDeviceTerms gives the terminals it downloads, and groups them into
+// Grammar.Mesh's parts (a part per terminal kind and material, in order of
+// first appearance), so the file is the one the host would write from the
+// downloaded terminals.
+
+// GLB is a GLB's content built on the device: mesh.EncodeGLBBin(w, Mesh,
+// Parts, Bin) writes the file EncodeGLB would write of Grammar.Mesh of the
+// terminals (set Mesh.Extras first where the model is placed on Earth).
+type GLB struct {
+	Mesh  *mesh.Mesh
+	Parts []mesh.BinPart
+	Bin   []byte
+}
+
+// glbPlan is the device GLB's terminal order and parts: perm[q] is the
+// device index of the q-th terminal of the file, part k holding positions
+// start[k] to start[k+1] of perm.
+type glbPlan struct {
+	perm  []uint32
+	start []int
+	keys  []partKey
+	uv    []bool // the part has texture coordinates
+}
+
+// glbSortKey is a terminal's place in the order, with its part's key: kept
+// together so that sorting a lot's terminals reads no other memory.
+type glbSortKey struct {
+	seed    uint64
+	term    int32
+	at      uint32 // the device index
+	mat, uv int16
+}
+
+// planGLB orders the device terminals' keys as orderDeviceTerms orders the
+// terminals (by lot, then seed, then terminal kind, ties in the device's
+// order) and groups them by part.
+func (g *Grammar) planGLB(keys []gpuGlbKey) *glbPlan {
+	n := len(keys)
+	// Bucket by lot (a counting sort on every core, as orderDeviceTerms
+	// does: each range of keys fills its lots' slots after the ranges
+	// before it), then sort each lot's terminals.
+	const grain = 1 << 16
+	nch := len(parallel.Chunks(n, grain)) - 1
+	type bounds struct{ lots, terms, mats int32 }
+	seen := make([]bounds, nch)
+	parallel.For(n, grain, func(ch, lo, hi int) {
+		var b bounds
+		for _, k := range keys[lo:hi] {
+			b = bounds{max(b.lots, k.Axiom+1), max(b.terms, k.Term+1), max(b.mats, k.Mat+1)}
+		}
+		seen[ch] = b
+	})
+	var all bounds
+	for _, b := range seen {
+		all = bounds{max(all.lots, b.lots), max(all.terms, b.terms), max(all.mats, b.mats)}
+	}
+	nlots, nt, nm := int(all.lots), all.terms, all.mats
+	at := make([][]int32, nch)
+	parallel.For(n, grain, func(ch, lo, hi int) {
+		cnt := make([]int32, nlots)
+		for _, k := range keys[lo:hi] {
+			cnt[k.Axiom]++
+		}
+		at[ch] = cnt
+	})
+	start := make([]int, nlots+1)
+	for l := range nlots {
+		c := start[l]
+		for ch := range at {
+			k := at[ch][l]
+			at[ch][l] = int32(c)
+			c += int(k)
+		}
+		start[l+1] = c
+	}
+	sk := make([]glbSortKey, n)
+	parallel.For(n, grain, func(ch, lo, hi int) {
+		next := at[ch]
+		for i := lo; i < hi; i++ {
+			k := &keys[i]
+			sk[next[k.Axiom]] = glbSortKey{k.Seed, k.Term, uint32(i), int16(k.Mat), int16(k.UV)}
+			next[k.Axiom]++
+		}
+	})
+	parallel.For(nlots, 64, func(_, lo, hi int) {
+		for l := lo; l < hi; l++ {
+			slices.SortFunc(sk[start[l]:start[l+1]], func(a, b glbSortKey) int {
+				return cmp.Or(cmp.Compare(a.seed, b.seed), cmp.Compare(a.term, b.term), cmp.Compare(a.at, b.at))
+			})
+		}
+	})
+	// Parts in order of first appearance, each keeping the order; a
+	// part's number by (kind, material) from a table.
+	part := make([]int32, nt*nm)
+	for i := range part {
+		part[i] = -1
+	}
+	p := &glbPlan{}
+	of := make([]int32, n)
+	var count []int
+	for q := range sk {
+		k := &sk[q]
+		slot := k.term*nm + int32(k.mat)
+		j := part[slot]
+		if j < 0 {
+			j = int32(len(p.keys))
+			part[slot] = j
+			_, uv := g.partMaterial(partKey{k.term, k.mat})
+			p.keys, p.uv, count = append(p.keys, partKey{k.term, k.mat}), append(p.uv, uv), append(count, 0)
+		}
+		of[q] = j
+		count[j]++
+		p.uv[j] = p.uv[j] || k.uv != 0
+	}
+	p.start = make([]int, len(p.keys)+1)
+	for j, c := range count {
+		p.start[j+1] = p.start[j] + c
+	}
+	p.perm = make([]uint32, n)
+	next := append([]int(nil), p.start[:len(p.keys)]...)
+	for q := range sk {
+		p.perm[next[of[q]]] = sk[q].at
+		next[of[q]]++
+	}
+	return p
+}
+
+// glbMesh is the mesh the plan's parts make: Grammar.Mesh's materials and
+// part names, without builders (the device built the vertex data).
+func (g *Grammar) glbMesh(p *glbPlan) *mesh.Mesh {
+	m := &mesh.Mesh{Generator: "procgen pga"}
+	for i, k := range p.keys {
+		mat, _ := g.partMaterial(k)
+		m.Materials = append(m.Materials, mat)
+		m.Parts = append(m.Parts, mesh.Part{Name: mat.Name, Material: i})
+	}
+	return m
+}

@@ -3,6 +3,8 @@ package pga
 import (
 	"fmt"
 	"math"
+
+	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
 // A concave lot, or one with holes (a courtyard), stands on its own
@@ -57,8 +59,14 @@ const rectTolerance = 1e-6
 // so call it before evaluating, from one goroutine).
 func (g *Grammar) LotAxioms(kind ShapeKind, lots []Lot, seed uint64, defaultHeight float64) ([]Shape, error) {
 	out := LotAxioms(kind, lots, seed, defaultHeight)
+	needs := make([]bool, len(lots))
+	parallel.For(len(lots), 1024, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			needs[i] = needsFootprint(lots[i])
+		}
+	})
 	for i, l := range lots {
-		if !needsFootprint(l) {
+		if !needs[i] {
 			continue
 		}
 		p, err := g.addFootprint(l)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/procgen-dev/procgen/internal/parallel"
 	"github.com/procgen-dev/procgen/internal/rng"
 )
 
@@ -107,9 +108,11 @@ func LotAxiom(kind ShapeKind, l Lot, seed uint64, defaultHeight float64) Shape {
 // LotAxioms makes one axiom per lot, in order.
 func LotAxioms(kind ShapeKind, lots []Lot, seed uint64, defaultHeight float64) []Shape {
 	out := make([]Shape, len(lots))
-	for i, l := range lots {
-		out[i] = LotAxiom(kind, l, seed, defaultHeight)
-	}
+	parallel.For(len(lots), 1024, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i] = LotAxiom(kind, lots[i], seed, defaultHeight)
+		}
+	})
 	return out
 }
 
@@ -117,16 +120,19 @@ func LotAxioms(kind ShapeKind, lots []Lot, seed uint64, defaultHeight float64) [
 // numeric properties, with "height" in metres when the lot has one.
 func LotAttrValues(lots []Lot) []map[string]float64 {
 	out := make([]map[string]float64, len(lots))
-	for i, l := range lots {
-		m := make(map[string]float64, len(l.Attrs)+1)
-		for k, v := range l.Attrs {
-			m[k] = v
+	parallel.For(len(lots), 1024, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			l := &lots[i]
+			m := make(map[string]float64, len(l.Attrs)+1)
+			for k, v := range l.Attrs {
+				m[k] = v
+			}
+			if l.Height > 0 {
+				m["height"] = l.Height
+			}
+			out[i] = m
 		}
-		if l.Height > 0 {
-			m["height"] = l.Height
-		}
-		out[i] = m
-	}
+	})
 	return out
 }
 
@@ -165,34 +171,42 @@ func (g Grid) Lots() ([]Lot, error) {
 	if block <= 0 {
 		block = 5
 	}
-	lots := make([]Lot, 0, g.Cols*g.Rows)
-	for r := 0; r < g.Rows; r++ {
-		// Rows pair up back to back; a street runs in front of each pair.
-		y0 := float64(r/2)*(2*d+st) + float64(r%2)*d
-		for c := 0; c < g.Cols; c++ {
-			i := len(lots)
-			x0 := float64(c)*w + float64(c/block)*st
-			k := rng.Key(g.Seed, uint64(i))
-			u := func(stream uint64) float64 { return rng.Float64(rng.Key(k, stream)) }
-			lw := w * (0.7 + 0.25*u(1)) // side gaps
-			setback := 2 + 4*u(2)       // from the street
-			rear := 1 + 2*u(3)
-			ld := d - setback - rear
-			cx := x0 + w/2 + (w-lw)*(u(4)-0.5)
-			// Even rows face the street below them, odd rows the one above.
-			cy := y0 + setback + ld/2
-			if r%2 == 1 {
-				cy = y0 + d - setback - ld/2
-			}
-			// The first edge runs along the street side, so the lot's
-			// frame (Bounds, LotAxiom) puts its front towards the street.
-			poly := [][2]float64{{cx - lw/2, cy - ld/2}, {cx + lw/2, cy - ld/2}, {cx + lw/2, cy + ld/2}, {cx - lw/2, cy + ld/2}}
-			if r%2 == 1 {
-				poly = append(poly[2:], poly[:2]...)
-			}
-			lots = append(lots, Lot{Index: i, Polygon: poly, Height: lo + (hi-lo)*u(5),
-				Attrs: map[string]float64{"setback": setback}})
+	lots := make([]Lot, g.Cols*g.Rows)
+	// Rows on every core: a lot depends only on its row, column and seed.
+	parallel.For(g.Rows, 8, func(_, rlo, rhi int) {
+		for r := rlo; r < rhi; r++ {
+			g.row(lots, r, w, d, st, lo, hi, block)
 		}
-	}
+	})
 	return lots, nil
+}
+
+// row lays out row r of the grid into lots.
+func (g Grid) row(lots []Lot, r int, w, d, st, lo, hi float64, block int) {
+	// Rows pair up back to back; a street runs in front of each pair.
+	y0 := float64(r/2)*(2*d+st) + float64(r%2)*d
+	for c := 0; c < g.Cols; c++ {
+		i := r*g.Cols + c
+		x0 := float64(c)*w + float64(c/block)*st
+		k := rng.Key(g.Seed, uint64(i))
+		u := func(stream uint64) float64 { return rng.Float64(rng.Key(k, stream)) }
+		lw := w * (0.7 + 0.25*u(1)) // side gaps
+		setback := 2 + 4*u(2)       // from the street
+		rear := 1 + 2*u(3)
+		ld := d - setback - rear
+		cx := x0 + w/2 + (w-lw)*(u(4)-0.5)
+		// Even rows face the street below them, odd rows the one above.
+		cy := y0 + setback + ld/2
+		if r%2 == 1 {
+			cy = y0 + d - setback - ld/2
+		}
+		// The first edge runs along the street side, so the lot's
+		// frame (Bounds, LotAxiom) puts its front towards the street.
+		poly := [][2]float64{{cx - lw/2, cy - ld/2}, {cx + lw/2, cy - ld/2}, {cx + lw/2, cy + ld/2}, {cx - lw/2, cy + ld/2}}
+		if r%2 == 1 {
+			poly = append(poly[2:], poly[:2]...)
+		}
+		lots[i] = Lot{Index: i, Polygon: poly, Height: lo + (hi-lo)*u(5),
+			Attrs: map[string]float64{"setback": setback}}
+	}
 }

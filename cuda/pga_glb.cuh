@@ -13,7 +13,9 @@
 
 // A terminal's solid: its corners (local frame) and faces by number.
 struct PgaSolid {
+	const Prog *P;
 	const PgaTerm *t;
+	const PgaFootRoof *fr;
 	int form; // PGA_FORM_*
 	int nc;   // corners held in c (PGA_FORM_TABLE)
 	double c[2 * PGA_MAX_PROFILE][3];
@@ -26,9 +28,12 @@ struct PgaSolid {
 #define PGA_FORM_TABLE 0  // box, quad, roof, convex prism profile: corners from pga_corners
 #define PGA_FORM_FOOT 1   // a lot's own polygon (footprint.go: solid)
 #define PGA_FORM_SPHERE 2 // sphere.go: sphereSolid
+#define PGA_FORM_ROOF 3   // a roof on a lot's own polygon (polyRoof.solid)
 
 __device__ void pga_solid_init(const Prog &P, const PgaTerm &t, PgaSolid &S) {
+	S.P = &P;
 	S.t = &t;
+	S.fr = nullptr;
 	S.x = t.size[0] / 2;
 	S.y = t.size[1] / 2;
 	S.z = t.size[2] / 2;
@@ -36,6 +41,10 @@ __device__ void pga_solid_init(const Prog &P, const PgaTerm &t, PgaSolid &S) {
 	S.nc = 0;
 	if (t.kind == PGA_SPHERE) {
 		S.form = PGA_FORM_SPHERE;
+		return;
+	}
+	if ((S.fr = pga_foot_roof(P, t)) != nullptr) {
+		S.form = PGA_FORM_ROOF;
 		return;
 	}
 	if (t.profile != 0 && t.roof == PGA_NO_ROOF && P.profiles[t.profile].tris >= 0) {
@@ -58,6 +67,10 @@ __device__ void pga_solid_corner(const PgaSolid &S, int k, double *o) {
 		o[0] = S.c[k][0];
 		o[1] = S.c[k][1];
 		o[2] = S.c[k][2];
+		return;
+	}
+	if (S.form == PGA_FORM_ROOF) {
+		pga_foot_roof_corner(*S.P, *S.t, *S.fr, k, o);
 		return;
 	}
 	if (S.form == PGA_FORM_FOOT) {
@@ -95,6 +108,8 @@ __device__ int pga_solid_faces(const PgaSolid &S) {
 		return 2 * (PGA_SPHERE_SLICES - 1) * (PGA_SPHERE_SLICES - 1);
 	case PGA_FORM_FOOT:
 		return t.kind == PGA_QUAD ? S.pr.ntris : 2 * S.pr.ntris + S.pr.n;
+	case PGA_FORM_ROOF:
+		return S.fr->nface;
 	}
 	if (t.roof != PGA_NO_ROOF) return 5;
 	if (t.profile != 0) return t.kind == PGA_QUAD ? 1 : 2 + S.pr.n;
@@ -112,6 +127,11 @@ __device__ int pga_solid_face(const PgaSolid &S, int f, int *ids) {
 		if (f & 1) { ids[1] = b + 1; ids[2] = b + SL + 1; }
 		else { ids[1] = b + SL + 1; ids[2] = b + SL; }
 		return 3;
+	}
+	if (S.form == PGA_FORM_ROOF) {
+		const int a = S.poly[S.fr->face + f], b = S.poly[S.fr->face + f + 1];
+		for (int j = a; j < b; j++) ids[j - a] = S.poly[j];
+		return b - a;
 	}
 	if (S.form == PGA_FORM_FOOT) {
 		const int32_t *tri = S.poly + S.pr.tris;
@@ -313,6 +333,8 @@ __device__ int pga_solid_corners(const PgaSolid &S) {
 		return PGA_SPHERE_SLICES * PGA_SPHERE_SLICES;
 	case PGA_FORM_FOOT:
 		return S.t->kind == PGA_QUAD ? S.pr.n : 2 * S.pr.n;
+	case PGA_FORM_ROOF:
+		return S.fr->nat;
 	}
 	return S.nc;
 }

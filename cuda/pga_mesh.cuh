@@ -21,11 +21,34 @@ __device__ __forceinline__ int pga_roof_kind(const PgaTerm &t) {
 	return t.roof;
 }
 
+// The roof of a roofed terminal on a lot's own polygon, nullptr for others.
+__device__ __forceinline__ const PgaFootRoof *pga_foot_roof(const Prog &P, const PgaTerm &t) {
+	if (t.roof == PGA_NO_ROOF || t.profile == 0 || P.profiles[t.profile].roofs < 0) return nullptr;
+	return P.froof + P.profiles[t.profile].roofs + t.roof - 1;
+}
+
+// Corner k of such a roof (polyRoof.solid): its base at -h/2, its highest
+// corner at +h/2.
+__device__ void pga_foot_roof_corner(const Prog &P, const PgaTerm &t, const PgaFootRoof &fr, int k, double *o) {
+	const double h = t.size[2];
+	const double s = fr.top > 0 ? h / fr.top : 0.0;
+	const double *c = P.rpts + 3 * (fr.at + k);
+	o[0] = c[0];
+	o[1] = c[1];
+	o[2] = c[2] * s - h / 2;
+}
+
 // counts: corners and triangles as Grammar.counts.
 __device__ void pga_counts(const Prog &P, const PgaTerm &t, uint32_t &nv, uint32_t &nt) {
 	if (t.kind == PGA_SPHERE) {
 		nv = PGA_SPHERE_SLICES * PGA_SPHERE_SLICES;
 		nt = 2 * (PGA_SPHERE_SLICES - 1) * (PGA_SPHERE_SLICES - 1);
+		return;
+	}
+	if (const PgaFootRoof *fr = pga_foot_roof(P, t)) {
+		nv = fr->nat;
+		nt = 0;
+		for (int f = 0; f < fr->nface; f++) nt += P.poly[fr->face + f + 1] - P.poly[fr->face + f] - 2;
 		return;
 	}
 	if (t.roof != PGA_NO_ROOF) {
@@ -241,6 +264,25 @@ pga_mesh_write(const uint32_t *words, const PgaTerm *terms, uint32_t n, const un
 	}
 	if (t.profile != 0 && t.roof == PGA_NO_ROOF && P.profiles[t.profile].tris >= 0) {
 		pga_footprint_write(P, t, verts + 3ull * v0, index + 3ull * t0, v0);
+		return;
+	}
+	if (const PgaFootRoof *fr = pga_foot_roof(P, t)) {
+		float *vo = verts + 3ull * v0;
+		for (int k = 0; k < fr->nat; k++) {
+			double c[3];
+			pga_foot_roof_corner(P, t, *fr, k, c);
+			for (int r = 0; r < 3; r++)
+				vo[3 * k + r] = (float)(t.m[r * 4] * c[0] + t.m[r * 4 + 1] * c[1] + t.m[r * 4 + 2] * c[2] + t.m[r * 4 + 3]);
+		}
+		uint32_t *ix = index + 3ull * t0;
+		for (int f = 0; f < fr->nface; f++) {
+			const int a = P.poly[fr->face + f], b = P.poly[fr->face + f + 1];
+			for (int j = a + 1; j + 1 < b; j++) {
+				*ix++ = v0 + (uint32_t)P.poly[a];
+				*ix++ = v0 + (uint32_t)P.poly[j];
+				*ix++ = v0 + (uint32_t)P.poly[j + 1];
+			}
+		}
 		return;
 	}
 	double c[2 * PGA_MAX_PROFILE][3];

@@ -11,6 +11,8 @@ struct Prog {
 	const PgaProfile *profiles;
 	const double *points;
 	const int32_t *poly;
+	const PgaFootRoof *froof;
+	const double *rpts;
 	const double *lot_attrs; // per axiom nlot values, NaN where the lot has none
 	int nlot;
 	const int32_t *rule_phase;
@@ -67,6 +69,8 @@ __device__ __forceinline__ Prog pga_prog(const uint32_t *w, const double *lot_at
 	p.profiles = (const PgaProfile *)(w + h->off_profiles);
 	p.points = (const double *)(w + h->off_points);
 	p.poly = (const int32_t *)(w + h->off_poly);
+	p.froof = (const PgaFootRoof *)(w + h->off_froof);
+	p.rpts = (const double *)(w + h->off_rpts);
 	p.lot_attrs = lot_attrs;
 	p.nlot = h->nlotattrs;
 	p.rule_phase = (const int32_t *)(w + h->off_rule_phase);

@@ -159,7 +159,10 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			break;
 		case PGA_OP_ROOF: {
 			const double angle = pga_eval<DRY>(P, op.expr[0], s);
-			if (s.kind != PGA_QUAD || s.profile != 0) {
+			// A Quad on a lot's own polygon takes the roof the host built
+			// for the lot (compile_footroof.go: roofOn's polyRoof).
+			const bool foot = s.kind == PGA_QUAD && s.profile != 0 && P.profiles[s.profile].roofs >= 0;
+			if (!foot && (s.kind != PGA_QUAD || s.profile != 0)) {
 				pga_fail(st, PGA_ERR_ROOF_FOOTPRINT, s.rule, ch.op0 + s.pc);
 				return RUN_ERR;
 			}
@@ -167,8 +170,18 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 				pga_fail(st, PGA_ERR_ROOF_ANGLE, s.rule, ch.op0 + s.pc);
 				return RUN_ERR;
 			}
-			const double shrt = fmin_go(s.size[0], s.size[1]);
-			const double run = op.mode == PGA_SHED ? shrt : shrt / 2;
+			double run;
+			if (foot) {
+				const PgaFootRoof fr = P.froof[P.profiles[s.profile].roofs + op.mode - 1];
+				if (fr.nat < 0 || s.size[0] != fr.sx || s.size[1] != fr.sy) {
+					pga_fail(st, PGA_ERR_FOOT_ROOF, s.rule, ch.op0 + s.pc);
+					return RUN_ERR;
+				}
+				run = fr.top;
+			} else {
+				const double shrt = fmin_go(s.size[0], s.size[1]);
+				run = op.mode == PGA_SHED ? shrt : shrt / 2;
+			}
 			const double h = tan(angle * 3.141592653589793 / 180) * run;
 			double t[12];
 			mat_translation(0, 0, h / 2, t);

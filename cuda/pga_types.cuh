@@ -105,6 +105,7 @@
 #define PGA_ERR_FRONT 10 // Setback/Offset of something else than a rectangular Quad or Box
 #define PGA_ERR_RELATED_DEEP 11 // a bilateral query's target lies deeper; err_rule: the rule, err_arg: link * 4 + query
 #define PGA_ERR_SPHERE 12 // CompSplit, Extrude, Roof, Setback or Offset of a Sphere; err_arg: the op
+#define PGA_ERR_FOOT_ROOF 13 // Roof on a lot's polygon at a size its roof was not built for; err_arg: the op
 
 // Bilateral queries: the most links (one bit each in the reach table) and
 // the most multi-output operators between an ancestor and a target.
@@ -129,8 +130,9 @@ typedef struct {
 	// reach: per chain a link mask, per rule its flags, per op (first << 8 | count)
 	// of its bilateral queries in the list that follows (link * 4 + QueryKind each).
 	int32_t ngroups, nlinks, off_links, off_reach;
-	// poly: the footprints' ring lengths and cap triangles (PgaProfile).
-	int32_t off_poly, npoly, pad0, pad1;
+	// poly: the footprints' ring lengths and cap triangles (PgaProfile);
+	// froof: their roofs (PgaFootRoof), whose corners are at rpts.
+	int32_t off_poly, npoly, off_froof, off_rpts;
 } PgaHeader;
 
 // A bilateral query's (ancestor rule, target): a rule or a terminal id.
@@ -160,10 +162,21 @@ typedef struct {
 // A convex prism profile is one ring (rings = -1) whose caps are fans of
 // ntris = n - 2 triangles (tris = -1). A lot's own polygon (a footprint,
 // footprint.go) has nrings rings, the outer one first, their lengths at
-// poly[rings], and its caps are ntris triangles of corner ids at poly[tris].
+// poly[rings], and its caps are ntris triangles of corner ids at poly[tris];
+// roofs, when not -1, is its first PgaFootRoof (one a RoofKind, GABLE first).
 typedef struct {
-	int32_t start, n, nrings, ntris, rings, tris;
+	int32_t start, n, nrings, ntris, rings, tris, roofs, pad;
 } PgaProfile;
+
+// A roof on a lot's own polygon (roof_polygon.go: polyRoof), built on the
+// host for the lot's size (sx, sy): top is its height at unit slope, its
+// nat corners are (x, y, height at unit slope) triples at rpts[3 * at], its
+// nface faces run from poly[face + f] to poly[face + f + 1] in poly (corner
+// ids from there). nat is -1 for a kind no Roof asks for.
+typedef struct {
+	double top, sx, sy;
+	int32_t nat, at, nface, face;
+} PgaFootRoof;
 
 typedef struct {
 	int32_t op, arg;

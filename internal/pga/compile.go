@@ -31,7 +31,9 @@ type program struct {
 	ruleMain []int32 // rule id -> chain id of its body
 	profiles []gpuProfile
 	points   []float64
-	poly     []int32 // footprints' ring lengths and cap triangles
+	poly     []int32 // footprints' ring lengths and cap triangles, their roofs' faces
+	froof    []gpuFootRoof
+	rpts     []float64 // the footprints' roofs' corners (x, y, height at unit slope)
 	// fpStarts are the rules the footprint flow (footprintOpAt) started
 	// from: only they may start an evaluation on a lot's own polygon.
 	fpStarts map[string]bool
@@ -133,6 +135,8 @@ func compileGrammar(g *Grammar) (*program, error) {
 	hdr.OffProfiles = put(gpu.Words(p.profiles))
 	hdr.OffPoints = put(gpu.Words(p.points))
 	hdr.OffPoly, hdr.NPoly = put(gpu.Words(p.poly)), int32(len(p.poly))
+	hdr.OffFRoof = put(structWords(p.froof))
+	hdr.OffRPts = put(gpu.Words(p.rpts))
 	hdr.OffRulePhase = put(gpu.Words(p.rulePhase))
 	hdr.OffLinks = put(gpu.Words(links))
 	hdr.OffReach = put(reach)

@@ -7,8 +7,11 @@ import "fmt"
 // prism, CompSplit gives the caps (which keep it) and one rectangle per
 // edge of every ring, cuts along a prism's height keep it whole, and every
 // operator that does not look at it carries it; the terminals' solids are
-// drawn from it as on the CPU. What makes polygons of its own from it (a
-// roof by the straight skeleton, Offset's and Setback's mitred insets,
+// drawn from it as on the CPU. A roof on it (the straight skeleton's) is
+// built on the host for every lot and roof kind the grammar names, at the
+// lot's size (compile_footroof.go), which the device takes as it is; so a
+// shape that may have been resized (Scale, SwapSize) may not take one. What
+// makes polygons of its own from it (Offset's and Setback's mitred insets,
 // SubDiv and Repeat across it: the polygon ∩ each slab) exists on the CPU
 // only, so a grammar in which such a shape may reach one of those runs
 // there (footprintOpAt).
@@ -22,7 +25,7 @@ func (c *compiler) profiles() error {
 	hasFootprint := false
 	for k, pts := range g.Profiles {
 		if k == 0 {
-			p.profiles = append(p.profiles, gpuProfile{NRings: 1, Rings: -1, Tris: -1})
+			p.profiles = append(p.profiles, gpuProfile{NRings: 1, Rings: -1, Tris: -1, Roofs: -1})
 			continue
 		}
 		if fp := g.footprintOf(int32(k)); fp != nil {
@@ -37,7 +40,7 @@ func (c *compiler) profiles() error {
 			return &UnsupportedError{What: fmt.Sprintf("a prism profile of %d points (at most %d)", len(pts), gpuMaxProfile)}
 		}
 		p.profiles = append(p.profiles, gpuProfile{Start: int32(len(p.points) / 2), N: int32(len(pts)), NRings: 1,
-			NTris: int32(len(pts) - 2), Rings: -1, Tris: -1})
+			NTris: int32(len(pts) - 2), Rings: -1, Tris: -1, Roofs: -1})
 		for _, q := range pts {
 			p.points = append(p.points, q[0], q[1])
 		}
@@ -49,17 +52,18 @@ func (c *compiler) profiles() error {
 	for _, a := range g.Axioms {
 		p.fpStarts[a.Rule] = true
 	}
-	if at := footprintOpAt(g); at != "" {
+	at, kinds := footprintOpAt(g)
+	if at != "" {
 		return &UnsupportedError{What: at}
 	}
-	return nil
+	return p.footprintRoofs(g, kinds)
 }
 
 // footprintProfile appends fp's points, ring lengths and cap triangles to
 // the tables and returns its entry.
 func (p *program) footprintProfile(fp *footprint) gpuProfile {
 	e := gpuProfile{Start: int32(len(p.points) / 2), N: int32(fp.n), NRings: int32(len(fp.rings)),
-		NTris: int32(len(fp.tris)), Rings: int32(len(p.poly))}
+		NTris: int32(len(fp.tris)), Rings: int32(len(p.poly)), Roofs: -1}
 	for _, ring := range fp.rings {
 		p.poly = append(p.poly, int32(len(ring)))
 		for _, q := range ring {
@@ -78,14 +82,18 @@ func (p *program) footprintProfile(fp *footprint) gpuProfile {
 const (
 	onQuad uint8 = 1 << iota
 	onBox
+	// resized: the shape may have been scaled since it left its lot, so a
+	// roof built for the lot's size would not fit it.
+	resized
 )
 
 // footprintOpAt says where a shape standing on a lot's own polygon may
 // reach an operator that makes polygons of its own from it, "" when none
-// can. Like roofSplitAt it is conservative: the states a shape may be in
-// flow from the axioms' rules through the operators into the rules they
-// name until nothing changes.
-func footprintOpAt(g *Grammar) string {
+// can, and where such shapes may take a roof of each kind ("" for none). Like roofSplitAt it is
+// conservative: the states a shape may be in flow from the axioms' rules
+// through the operators into the rules they name until nothing changes.
+func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string) {
+	var kinds [Pyramid + 1]string // the first Roof of each kind, by position
 	in := map[string]uint8{}
 	for _, a := range g.Axioms {
 		switch a.Kind {
@@ -105,6 +113,9 @@ func footprintOpAt(g *Grammar) string {
 				return
 			}
 			for _, op := range ch.Ops {
+				if k := op.Args; op.Kind == OpRoof && st&onQuad != 0 && kinds[k[0].Roof] == "" {
+					kinds[k[0].Roof] = op.Pos.String()
+				}
 				if what, why := footprintRefusal(op, st); what != "" && at == "" {
 					at = fmt.Sprintf("%s at %s on a lot's own polygon (a concave, holed or non-rectangular lot; "+
 						"%s, made on the CPU only)", what, op.Pos, why)
@@ -125,7 +136,7 @@ func footprintOpAt(g *Grammar) string {
 			}
 		}
 		if at != "" || !grew {
-			return at
+			return at, kinds
 		}
 	}
 }
@@ -135,8 +146,8 @@ func footprintOpAt(g *Grammar) string {
 func footprintRefusal(op *Op, st uint8) (string, string) {
 	switch op.Kind {
 	case OpRoof:
-		if st&onQuad != 0 {
-			return "Roof", "a roof by its straight skeleton"
+		if st&onQuad != 0 && st&resized != 0 {
+			return "Roof", "after Scale or SwapSize, a roof by the straight skeleton of the polygon as resized"
 		}
 	case OpOffset, OpSetback:
 		if st != 0 {
@@ -157,7 +168,7 @@ func footprintBranch(op *Op, b int, st uint8) uint8 {
 		return st
 	}
 	if b < 2 { // the caps: Quads on the polygon (the bottom one mirrored)
-		return onQuad
+		return onQuad | st&resized
 	}
 	return 0 // a rectangle per edge
 }
@@ -168,9 +179,11 @@ func footprintAfter(op *Op, st uint8) uint8 {
 	case st == 0:
 		return 0
 	case op.Kind == OpExtrude:
-		return onBox
+		return onBox | st&resized
 	case op.Kind == OpSetAsPrism:
 		return 0
+	case op.Kind == OpScale || op.Kind == OpSwapSize:
+		return st | resized
 	}
 	return st
 }

@@ -97,8 +97,11 @@ func TestFootprintOpRefusal(t *testing.T) {
 		{"setas", "Lot = SetAsDynamicConvexRightPrism((0,0),(1,0),(1,1)) Repeat(X, 3) M;", Quad, ""},
 		{"walls roof", "Lot = Extrude(9) CompSplit() { M | M | W };\nW = Roof(GABLE, 30) M;", Quad, ""},
 		{"box axiom", "Lot = Repeat(Y, 3) M;", Box, ""},
-		{"roof", "Lot = Roof(HIP, 30) M;", Quad, "Roof at f.pga:3:7 on a lot's own polygon"},
-		{"top roof", "Lot = Extrude(9) CompSplit() { T | M | M };\nT = Roof(HIP, 30) M;", Quad, "Roof at"},
+		{"roof", "Lot = Roof(HIP, 30) M;", Quad, ""},
+		{"top roof", "Lot = Extrude(9) CompSplit() { T | M | M };\nT = Roof(SHED, 30) M;", Quad, ""},
+		{"scaled roof", "Lot = Scale(-1, -2, -1) Roof(HIP, 30) M;", Quad, "Roof at f.pga:3:25 on a lot's own polygon"},
+		{"scaled prism roof", "Lot = Extrude(9) A;\nA = SwapSize(Z, Y, X) CompSplit() { T | M | M };\nT = Roof(HIP, 30) M;", Quad, "after Scale or SwapSize"},
+		{"gable round a courtyard", "Lot = Roof(GABLE, 30) M;", Quad, "cannot be built (Roof GABLE at f.pga:3:7 on lot 1 (id \"1\")'s polygon: GABLE:"},
 		{"offset", "Lot = Offset(1) { M | M };", Quad, "a mitred inset"},
 		{"setback", "Lot = A;\nA = Setback(3) { M | M };", Quad, "Setback at"},
 		{"quad cut", "Lot = SubDiv(Y) { 1: M | -1: M };", Quad, "SubDiv along Y at"},
@@ -250,6 +253,12 @@ Side = SetupProjection(XY, 3, 3) ProjectUV() IfSizeLess(X, 2) { Wall | Bays };
 Bays = Repeat(X, 3) SubDiv(X) { -1: Wall | 1.2: Glass | -1: Wall };`, Quad},
 	{"box axiom", "axiom Box Lot;\nterminal Mass (1, 0);\nterminal Cap (2, 1);\nLot = Translate(0, 4, 0) Scale(-1, 8, -1) R;\nR = Replicate() { Mass | CompSplit() { Cap | Cap | Discard() } };", Box},
 	{"quads", "axiom Quad Lot;\nterminal Pad (1, 0);\nLot = Translate(0, 0, 0.1) Pad;", Quad},
+	{"hip", `axiom Quad Lot;
+terminal Wall (1, 0);
+terminal Tiles (2, 1);
+Lot = Extrude(LotAttr(height, 9)) Translate(0, ShapeSize(Y) / 2, 0) CompSplit() { Top | Discard() | Wall };
+Top = Roof(HIP, 30) SetupProjection(XY, 2, 2) ProjectUV() Tiles;`, Quad},
+	{"shed", "axiom Quad Lot;\nterminal Tiles (1, 0);\nLot = Rotate(0, 0, 10) Roof(SHED, 20) Tiles;", Quad},
 }
 
 // Every grammar of footprintGrammars builds on every polygon lot on the

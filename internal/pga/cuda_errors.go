@@ -31,6 +31,11 @@ func (c *CUDA) check(st gpuStatus, opt *Options) error {
 		return fmt.Errorf("pga: rule %q at %s: CompSplit of a roof: a roof is a terminal solid", name(st.ErrRule), c.opPos(st.ErrArg))
 	case gpuErrRoofFootprint:
 		return fmt.Errorf("pga: rule %q at %s: Roof needs a rectangular Quad (a footprint or a top face)", name(st.ErrRule), c.opPos(st.ErrArg))
+	case gpuErrFootRoof:
+		// The footprint flow keeps resized shapes from the roofs built for
+		// their lots, so this is a fault of that flow, never the grammar's.
+		return fmt.Errorf("pga: rule %q at %s: Roof on a lot's own polygon at a size its roof was not built for "+
+			"(an internal error of the CUDA backend; --device cpu builds it)", name(st.ErrRule), c.opPos(st.ErrArg))
 	case gpuErrRoofAngle:
 		return fmt.Errorf("pga: rule %q at %s: Roof angle: want degrees between 0 and 90", name(st.ErrRule), c.opPos(st.ErrArg))
 	case gpuErrSphere:

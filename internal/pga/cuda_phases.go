@@ -78,13 +78,6 @@ func (c *CUDA) ctxArgs(ph int32) pgaCtx {
 	return a
 }
 
-func structWords[T any](v []T) []uint32 {
-	if len(v) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*uint32)(unsafe.Pointer(&v[0])), len(v)*int(unsafe.Sizeof(v[0]))/4)
-}
-
 // upload copies the colliders and planes gathered so far to the device,
 // with per lot (and group, and axis) ranges into them.
 func (c *CUDA) uploadCtx() error {

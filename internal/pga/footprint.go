@@ -22,6 +22,11 @@ type footprint struct {
 	rings [][][2]float64
 	tris  [][3]int
 	n     int // vertices in all rings
+	// size is the lot's bounding rectangle (metres) when the footprint is
+	// a lot's (LotAxioms): what a shape standing on it measures until an
+	// operator resizes it, which the CUDA backend's roofs are built for.
+	size [2]float64
+	lot  string // the lot's name (Lot.Name), for messages
 }
 
 // footprintOf is the footprint of profile p, nil for prism profiles and
@@ -109,6 +114,8 @@ func (g *Grammar) addFootprint(l Lot) (int32, error) {
 	if err != nil {
 		return 0, err
 	}
+	top.size, bottom.size = r.Size, r.Size
+	top.lot, bottom.lot = l.Name(), l.Name()
 	p := int32(len(g.Profiles))
 	g.Profiles = append(g.Profiles, top.rings[0], bottom.rings[0])
 	if g.footprints == nil {

@@ -1,5 +1,7 @@
 package pga
 
+import "unsafe"
+
 // Go mirrors of the structures in cuda/pga_types.cuh. Field order, types and
 // sizes must match; TestPGAGPUTypesMatchHeader compiles the header with the
 // host C++ compiler and compares every size, offset and constant.
@@ -65,6 +67,7 @@ const (
 	gpuErrFront
 	gpuErrRelatedDeep
 	gpuErrSphere
+	gpuErrFootRoof
 )
 
 // Bilateral query tables (PGA_MAX_LINKS, PGA_TARGET_*, PGA_RULE_MARKED).
@@ -88,7 +91,7 @@ type gpuHeader struct {
 	OffChains, OffRuleChain, NWords, NProfiles      int32
 	OffProfiles, OffPoints, NLotAttrs, OffRulePhase int32
 	NGroups, NLinks, OffLinks, OffReach             int32
-	OffPoly, NPoly, Pad0, Pad1                      int32
+	OffPoly, NPoly, OffFRoof, OffRPts               int32
 }
 
 // gpuObb is PgaObb.
@@ -109,7 +112,13 @@ type gpuSnap struct {
 type gpuRange struct{ Start, N int32 }
 
 // gpuProfile is PgaProfile.
-type gpuProfile struct{ Start, N, NRings, NTris, Rings, Tris int32 }
+type gpuProfile struct{ Start, N, NRings, NTris, Rings, Tris, Roofs, Pad int32 }
+
+// gpuFootRoof is PgaFootRoof.
+type gpuFootRoof struct {
+	Top, SX, SY          float64
+	NAt, At, NFace, Face int32
+}
 
 // gpuGlbKey is PgaGlbKey.
 type gpuGlbKey struct {
@@ -175,4 +184,11 @@ type gpuStatus struct {
 	QTail, QHead, NTerm, Work   uint32
 	Err, ErrRule, ErrArg, Abort int32
 	NColl, NSnap, NPend, NAnc   uint32
+}
+
+func structWords[T any](v []T) []uint32 {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(&v[0])), len(v)*int(unsafe.Sizeof(v[0]))/4)
 }

@@ -1,0 +1,91 @@
+package pga
+
+import (
+	"fmt"
+
+	"github.com/procgen-dev/procgen/internal/parallel"
+)
+
+// footprintRoofs builds, for every lot footprint and every roof kind in
+// kinds (those a shape on a lot's polygon may take, by the position of the
+// first Roof of each kind), the roof roofOn would
+// build on it at the lot's size (polyRoof: its corners at unit slope and
+// its faces), into the device's tables: the device's Roof takes the
+// height at unit slope from there, its meshes the corners and faces. A
+// roof that cannot be built on some lot (a GABLE round a courtyard) makes
+// the grammar the CPU's, whose error names the lot and the reason.
+func (p *program) footprintRoofs(g *Grammar, kinds [Pyramid + 1]string) error {
+	var fps []int
+	for k := range p.profiles {
+		if k > 0 && g.footprintOf(int32(k)) != nil {
+			fps = append(fps, k)
+		}
+	}
+	var want []RoofKind
+	for k := Gable; k <= Pyramid; k++ {
+		if kinds[k] != "" {
+			want = append(want, k)
+		}
+	}
+	if len(want) == 0 || len(fps) == 0 {
+		return nil
+	}
+	// The skeletons on every core, one footprint a task.
+	roofs := make([][Pyramid]*polyRoof, len(fps))
+	errs := make([]error, len(fps))
+	parallel.For(len(fps), 16, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			fp := g.footprintOf(int32(fps[i]))
+			for _, k := range want {
+				r, err := footprintRoof(fp, k, fp.size[0], fp.size[1])
+				if err != nil {
+					//lint:ignore ST1005 Roof is the grammar operation's name
+					errs[i] = fmt.Errorf("Roof %s at %s on %s's polygon: %w", k, kinds[k], fp.lot, err)
+					break
+				}
+				roofs[i][k-1] = r
+			}
+		}
+	})
+	for i, k := range fps {
+		if errs[i] != nil {
+			return &UnsupportedError{What: fmt.Sprintf("a roof that cannot be built (%v; the CPU reports it where a shape takes it)", errs[i])}
+		}
+		fp := g.footprintOf(int32(k))
+		p.profiles[k].Roofs = int32(len(p.froof))
+		for kind := range roofs[i] {
+			e := gpuFootRoof{SX: fp.size[0], SY: fp.size[1], NAt: -1}
+			if r := roofs[i][kind]; r != nil {
+				if err := p.addFootRoof(&e, r); err != nil {
+					return err
+				}
+			}
+			p.froof = append(p.froof, e)
+		}
+	}
+	return nil
+}
+
+// addFootRoof appends r's corners and faces to the tables and fills in e.
+func (p *program) addFootRoof(e *gpuFootRoof, r *polyRoof) error {
+	e.Top, e.NAt, e.At = r.top(), int32(len(r.at)), int32(len(p.rpts)/3)
+	for i, a := range r.at {
+		p.rpts = append(p.rpts, a[0], a[1], r.h[i])
+	}
+	e.NFace, e.Face = int32(len(r.faces)), int32(len(p.poly))
+	at := len(p.poly) + len(r.faces) + 1
+	for _, f := range r.faces {
+		if len(f) > gpuMaxProfile {
+			return &UnsupportedError{What: fmt.Sprintf("a roof face of %d corners on a lot's own polygon (at most %d)", len(f), gpuMaxProfile)}
+		}
+		p.poly = append(p.poly, int32(at))
+		at += len(f)
+	}
+	p.poly = append(p.poly, int32(at))
+	for _, f := range r.faces {
+		for _, c := range f {
+			p.poly = append(p.poly, int32(c))
+		}
+	}
+	return nil
+}

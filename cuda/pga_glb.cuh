@@ -86,19 +86,7 @@ __device__ void pga_solid_corner(const PgaSolid &S, int k, double *o) {
 		}
 		return;
 	}
-	// The sphere: a unit vector of the grid scaled by size X, in world
-	// axes, taken to the local frame (sphereUnit, sphereSolid).
-	const int S_ = PGA_SPHERE_SLICES;
-	const int i = k / S_, j = k % S_;
-	const double theta = 2 * 3.141592653589793 * (double)i / (S_ - 1);
-	const double phi = 3.141592653589793 * (double)j / (S_ - 1);
-	double st, ct, sp, cp;
-	sincos(theta, &st, &ct);
-	sincos(phi, &sp, &cp);
-	const double r = S.t->size[0];
-	const double w[3] = {-sp * ct * r, -cp * r, -sp * st * r};
-	const double *m = S.t->m;
-	for (int a = 0; a < 3; a++) o[a] = m[a] * w[0] + m[4 + a] * w[1] + m[8 + a] * w[2];
+	pga_sphere_corner(*S.t, k, o);
 }
 
 __device__ int pga_solid_faces(const PgaSolid &S) {

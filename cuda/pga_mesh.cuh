@@ -156,23 +156,31 @@ __device__ int pga_corners(const Prog &P, const PgaTerm &t, double (*c)[3]) {
 	return 8;
 }
 
+// Corner k of a Sphere terminal in its local frame (sphereUnit,
+// sphereSolid): a unit vector of the grid scaled by size X, in world axes,
+// taken to the local frame.
+__device__ void pga_sphere_corner(const PgaTerm &t, int k, double *c) {
+	const int S = PGA_SPHERE_SLICES;
+	const int i = k / S, j = k % S;
+	const double theta = 2 * 3.141592653589793 * (double)i / (S - 1);
+	const double phi = 3.141592653589793 * (double)j / (S - 1);
+	double st, ct, sp, cp;
+	sincos(theta, &st, &ct);
+	sincos(phi, &sp, &cp);
+	const double r = t.size[0];
+	const double w[3] = {-sp * ct * r, -cp * r, -sp * st * r};
+	for (int a = 0; a < 3; a++) c[a] = t.m[a] * w[0] + t.m[4 + a] * w[1] + t.m[8 + a] * w[2];
+}
+
 // pga_sphere_write writes a Sphere terminal as sphereSolid (sphere.go) and
 // worldSolid draw it: OperatorGraph's grid of PGA_SPHERE_SLICES² points of
 // radius size X around the position in world axes (taken to the local frame
 // and back, as the CPU does), two triangles a cell.
 __device__ void pga_sphere_write(const PgaTerm &t, float *vo, uint32_t *ix, uint32_t v0) {
 	const int S = PGA_SPHERE_SLICES;
-	const double r = t.size[0];
 	for (int k = 0; k < S * S; k++) {
-		const int i = k / S, j = k % S;
-		const double theta = 2 * 3.141592653589793 * (double)i / (S - 1);
-		const double phi = 3.141592653589793 * (double)j / (S - 1);
-		double st, ct, sp, cp;
-		sincos(theta, &st, &ct);
-		sincos(phi, &sp, &cp);
-		const double w[3] = {-sp * ct * r, -cp * r, -sp * st * r};
 		double c[3];
-		for (int a = 0; a < 3; a++) c[a] = t.m[a] * w[0] + t.m[4 + a] * w[1] + t.m[8 + a] * w[2];
+		pga_sphere_corner(t, k, c);
 		for (int q = 0; q < 3; q++)
 			vo[3 * k + q] = (float)(t.m[q * 4] * c[0] + t.m[q * 4 + 1] * c[1] + t.m[q * 4 + 2] * c[2] + t.m[q * 4 + 3]);
 	}

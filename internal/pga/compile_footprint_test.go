@@ -13,10 +13,6 @@ import (
 // (the L, the courtyards and the U) as LotAxioms does.
 func footprintGrammar(t *testing.T, src string, kind ShapeKind) (*Grammar, []Shape) {
 	t.Helper()
-	g, err := Parse("f.pga", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var feats []string
 	for _, l := range footprintLots {
 		feats = append(feats, polygon(`1`, `{"height": 9}`, l.coords))
@@ -25,11 +21,7 @@ func footprintGrammar(t *testing.T, src string, kind ShapeKind) (*Grammar, []Sha
 	if err != nil {
 		t.Fatal(err)
 	}
-	axioms, err := g.LotAxioms(kind, lots, 1, 9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g, axioms
+	return footprintCase(t, "f.pga", src, kind, lots)
 }
 
 // The device's profile table holds each lot's polygon as the CPU keeps it:
@@ -261,27 +253,35 @@ Top = Roof(HIP, 30) SetupProjection(XY, 2, 2) ProjectUV() Tiles;`, Quad},
 	{"shed", "axiom Quad Lot;\nterminal Tiles (1, 0);\nLot = Rotate(0, 0, 10) Roof(SHED, 20) Tiles;", Quad},
 }
 
+// footprintCase parses a grammar of footprintGrammars (src, or the file
+// name of configs/pga when src is empty) and lays out lots for it.
+func footprintCase(t testing.TB, name, src string, kind ShapeKind, lots []Lot) (*Grammar, []Shape) {
+	t.Helper()
+	text := []byte(src)
+	if src == "" {
+		var err error
+		if text, err = os.ReadFile("../../configs/pga/" + name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := Parse(name, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	axioms, err := g.LotAxioms(kind, lots, 5, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, axioms
+}
+
 // Every grammar of footprintGrammars builds on every polygon lot on the
 // CPU and compiles for the device (the GPU test compares the two).
 func TestFootprintGrammarsBuild(t *testing.T) {
 	lots := polygonLots(120, 3)
 	for _, c := range footprintGrammars {
 		t.Run(c.name, func(t *testing.T) {
-			src := []byte(c.src)
-			if c.src == "" {
-				var err error
-				if src, err = os.ReadFile("../../configs/pga/" + c.name); err != nil {
-					t.Fatal(err)
-				}
-			}
-			g, err := Parse(c.name, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			axioms, err := g.LotAxioms(c.kind, lots, 5, 9)
-			if err != nil {
-				t.Fatal(err)
-			}
+			g, axioms := footprintCase(t, c.name, c.src, c.kind, lots)
 			if _, err := compileGrammar(g); err != nil {
 				t.Fatal(err)
 			}

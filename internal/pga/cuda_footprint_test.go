@@ -19,19 +19,7 @@ func TestCUDAFootprintEquivalence(t *testing.T) {
 	lots := polygonLots(120, 3)
 	for _, c := range footprintGrammars {
 		t.Run(c.name, func(t *testing.T) {
-			var g *Grammar
-			if c.src == "" {
-				g = cudaGrammar(t, c.name)
-			} else {
-				var err error
-				if g, err = Parse(c.name, []byte(c.src)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			axioms, err := g.LotAxioms(c.kind, lots, 5, 9)
-			if err != nil {
-				t.Fatal(err)
-			}
+			g, axioms := footprintCase(t, c.name, c.src, c.kind, lots)
 			if _, err := compileGrammar(g); err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/gpu/gputest"
@@ -41,32 +40,10 @@ func TestCUDADeviceGLB(t *testing.T) {
 	cases = append(cases, glbCase{name: "textured.pga", g: g, axioms: LotAxioms(g.Axioms[0].Kind, grid, 5, 0), lots: grid})
 	lots := polygonLots(120, 3)
 	for _, c := range footprintGrammars {
-		var g *Grammar
-		if c.src == "" {
-			g = cudaGrammar(t, c.name)
-		} else {
-			var err error
-			if g, err = Parse(c.name, []byte(c.src)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		axioms, err := g.LotAxioms(c.kind, lots, 5, 9)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g, axioms := footprintCase(t, c.name, c.src, c.kind, lots)
 		cases = append(cases, glbCase{name: c.name, g: g, axioms: axioms, opt: Options{LotAttrs: LotAttrValues(lots)}, lots: lots})
 	}
-	sg, err := Parse("sphere.pga", []byte(strings.Replace(sphereGrammar, "SetAsDynamicConcaveRightPrism((0,0),(1,0),(0.5,0.2),(0.5,1))",
-		"SetAsDynamicConvexRightPrism((0,0),(1,0),(0.5,1))", 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sa []Shape
-	for i := 0; i < 50; i++ {
-		a := NewAxiom(Sphere, Vec3{1 + float64(i%9), 2 + float64(i%5), 1 + float64(i%3)}, uint64(i))
-		a.Transform = Translation(Vec3{float64(i) * 20, float64(i % 7), 0}).Mul(Rotation(float64(i), 2*float64(i), 0))
-		sa = append(sa, a)
-	}
+	sg, sa := convexSpheres(t, 50)
 	cases = append(cases, glbCase{name: "sphere", g: sg, axioms: sa, ulps: true})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

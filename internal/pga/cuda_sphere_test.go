@@ -14,6 +14,14 @@ import (
 // operators that make a polygon or a convex prism of it (the device has no
 // concave profiles), and the sphere mesh against the CPU's corners.
 func TestCUDAEquivalenceSphere(t *testing.T) {
+	g, axioms := convexSpheres(t, 200)
+	runEquivalence(t, g, axioms, 0)
+}
+
+// convexSpheres is sphereGrammar with a convex prism (the device has no
+// concave profiles) and n Sphere axioms of assorted sizes, turned.
+func convexSpheres(t *testing.T, n int) (*Grammar, []Shape) {
+	t.Helper()
 	src := strings.Replace(sphereGrammar, "SetAsDynamicConcaveRightPrism((0,0),(1,0),(0.5,0.2),(0.5,1))",
 		"SetAsDynamicConvexRightPrism((0,0),(1,0),(0.5,1))", 1)
 	g, err := Parse("sphere.pga", []byte(src))
@@ -21,12 +29,12 @@ func TestCUDAEquivalenceSphere(t *testing.T) {
 		t.Fatal(err)
 	}
 	var axioms []Shape
-	for i := 0; i < 200; i++ {
+	for i := 0; i < n; i++ {
 		a := NewAxiom(Sphere, Vec3{1 + float64(i%9), 2 + float64(i%5), 1 + float64(i%3)}, uint64(i))
 		a.Transform = Translation(Vec3{float64(i) * 20, float64(i % 7), 0}).Mul(Rotation(float64(i), 2*float64(i), 0))
 		axioms = append(axioms, a)
 	}
-	runEquivalence(t, g, axioms, 0)
+	return g, axioms
 }
 
 // The device refuses what the CPU refuses of a Sphere, with the same words.

@@ -22,6 +22,37 @@ func (p *program) termInfo(id int32) (geo, mat int32) {
 	return -1, -1
 }
 
+// bucketGrain is the items a range of lotBuckets (and of its callers'
+// scatter over the same ranges) holds.
+const bucketGrain = 1 << 16
+
+// lotBuckets is the counting sort of n items by lot on every core: start[l]
+// is where lot l's items begin in lot order, and at[ch][l] where the first
+// of range ch's items in lot l goes (ranges of bucketGrain items, as
+// parallel.For(n, bucketGrain, ...) hands them out), so a scatter over the
+// same ranges puts every lot's items in index order.
+func lotBuckets(n, nlots int, lot func(i int) int32) (start []int, at [][]int32) {
+	at = make([][]int32, len(parallel.Chunks(n, bucketGrain))-1)
+	parallel.For(n, bucketGrain, func(ch, lo, hi int) {
+		cnt := make([]int32, nlots)
+		for i := lo; i < hi; i++ {
+			cnt[lot(i)]++
+		}
+		at[ch] = cnt
+	})
+	start = make([]int, nlots+1)
+	for l := range nlots {
+		c := start[l]
+		for ch := range at {
+			k := at[ch][l]
+			at[ch][l] = int32(c)
+			c += int(k)
+		}
+		start[l+1] = c
+	}
+	return start, at
+}
+
 // orderDeviceTerms converts the device's terminals ts (in the order the
 // device emitted them) into res.Terminals in the CPU's order, lot by lot and
 // within a lot by seed and terminal id (ties in the device's order), with res.Projections where the
@@ -51,28 +82,9 @@ func (p *program) orderDeviceTerms(ts []gpuTerm, names []string, projects bool, 
 	for _, m := range lotMax {
 		nlots = max(nlots, int(m)+1)
 	}
-	// at[ch][l]: how many of range ch's terminals are in lot l, then where
-	// the next of them goes.
-	at := make([][]int32, nch)
-	parallel.For(nterm, 1<<16, func(ch, lo, hi int) {
-		cnt := make([]int32, nlots)
-		for i := lo; i < hi; i++ {
-			cnt[ts[i].Axiom]++
-		}
-		at[ch] = cnt
-	})
-	start := make([]int, nlots+1)
-	for l := range nlots {
-		n := start[l]
-		for ch := range at {
-			c := at[ch][l]
-			at[ch][l] = int32(n)
-			n += int(c)
-		}
-		start[l+1] = n
-	}
+	start, at := lotBuckets(nterm, nlots, func(i int) int32 { return ts[i].Axiom })
 	keys := make([]devTermKey, nterm)
-	parallel.For(nterm, 1<<16, func(ch, lo, hi int) {
+	parallel.For(nterm, bucketGrain, func(ch, lo, hi int) {
 		next := at[ch]
 		for i := lo; i < hi; i++ {
 			a := ts[i].Axiom

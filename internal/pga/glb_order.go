@@ -51,11 +51,9 @@ func (g *Grammar) planGLB(keys []gpuGlbKey) *glbPlan {
 	// Bucket by lot (a counting sort on every core, as orderDeviceTerms
 	// does: each range of keys fills its lots' slots after the ranges
 	// before it), then sort each lot's terminals.
-	const grain = 1 << 16
-	nch := len(parallel.Chunks(n, grain)) - 1
 	type bounds struct{ lots, terms, mats int32 }
-	seen := make([]bounds, nch)
-	parallel.For(n, grain, func(ch, lo, hi int) {
+	seen := make([]bounds, len(parallel.Chunks(n, bucketGrain))-1)
+	parallel.For(n, bucketGrain, func(ch, lo, hi int) {
 		var b bounds
 		for _, k := range keys[lo:hi] {
 			b = bounds{max(b.lots, k.Axiom+1), max(b.terms, k.Term+1), max(b.mats, k.Mat+1)}
@@ -67,26 +65,9 @@ func (g *Grammar) planGLB(keys []gpuGlbKey) *glbPlan {
 		all = bounds{max(all.lots, b.lots), max(all.terms, b.terms), max(all.mats, b.mats)}
 	}
 	nlots, nt, nm := int(all.lots), all.terms, all.mats
-	at := make([][]int32, nch)
-	parallel.For(n, grain, func(ch, lo, hi int) {
-		cnt := make([]int32, nlots)
-		for _, k := range keys[lo:hi] {
-			cnt[k.Axiom]++
-		}
-		at[ch] = cnt
-	})
-	start := make([]int, nlots+1)
-	for l := range nlots {
-		c := start[l]
-		for ch := range at {
-			k := at[ch][l]
-			at[ch][l] = int32(c)
-			c += int(k)
-		}
-		start[l+1] = c
-	}
+	start, at := lotBuckets(n, nlots, func(i int) int32 { return keys[i].Axiom })
 	sk := make([]glbSortKey, n)
-	parallel.For(n, grain, func(ch, lo, hi int) {
+	parallel.For(n, bucketGrain, func(ch, lo, hi int) {
 		next := at[ch]
 		for i := lo; i < hi; i++ {
 			k := &keys[i]

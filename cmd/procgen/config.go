@@ -102,7 +102,7 @@ var configKeys = sync.OnceValue(func() []configKey {
 		{"forest.fit.candidates", 4096, "`N` random parameter sets of the global search, evaluated in batches"},
 		{"forest.fit.max-evals", 0, "likelihood evaluations each Nelder-Mead search may take (0: 1000 per parameter)"},
 		{"forest.fit.bootstrap", 0, "`B` parametric bootstrap samples that calibrate each interval's cut-off (0: chi-squared's 3.84; 99 for 95 % intervals that hold at a seed or two per trap; costs about B/5 fits)"},
-		{"pga.lots", "", "lots from a GeoJSON `FILE`: a FeatureCollection of convex Polygon footprints (longitude/latitude, or see --lots-crs)"},
+		{"pga.lots", "", "lots from a GeoJSON `FILE`: a FeatureCollection of Polygon footprints, concave or with holes (longitude/latitude, or see --lots-crs)"},
 		{"pga.lots-crs", "auto", "`CRS` of the --lots coordinates: auto (the file's crs member, else WGS 84 longitude/latitude), local (metres as given, no CRS) or a name such as EPSG:4326, EPSG:32633, EPSG:3857"},
 		{"pga.crs", "auto", "`CRS` geographic lots are built in: auto (a UTM input's own, else the WGS 84 UTM zone of the lots' centre) or a UTM zone such as EPSG:32633"},
 		{"pga.glb-images", "embed", "how a .glb holds the images of the grammar's Texture operations: `embed` (in its binary chunk: one file that stands alone) or reference (by a uri relative to the .glb: the images stay beside it)"},

@@ -42,13 +42,17 @@ points out; Extrude makes a Quad a box with Y along its normal, centred on it.
 docs/pga-language.md is the reference; configs/pga/ holds the paper's seven
 scenes (skyscrapers.pga, suburban.pga, ...).
 
-Lots come from --lots, a GeoJSON FeatureCollection of convex Polygon
-footprints (properties: height in metres, or floors of 3 m; attr sets
-ShapeCustomAttribute()), or from --grid COLSxROWS, rectangular lots in
-blocks along streets whose size, setback and height vary with --seed. Each
-lot becomes an axiom on its oriented bounding rectangle: a Box standing on
-it with the lot's height, or a Quad lying on it (local +Z up, for Extrude),
-seeded by --seed and the lot index.
+Lots come from --lots, a GeoJSON FeatureCollection of Polygon footprints,
+concave or with holes (courtyards) (properties: height in metres, or floors
+of 3 m; attr sets ShapeCustomAttribute()), or from --grid COLSxROWS,
+rectangular lots in blocks along streets whose size, setback and height vary
+with --seed. Each lot becomes an axiom framed by its oriented bounding
+rectangle: a Box standing on it with the lot's height, or a Quad lying on it
+(local +Z up, for Extrude), seeded by --seed and the lot index. A lot that is
+not that rectangle (concave, holed, a trapezoid) keeps its own polygon:
+Extrude makes its prism, CompSplit gives a wall per edge of every ring, Roof
+builds on it by the straight skeleton, Offset and Setback inset it, SubDiv
+and Repeat across it cut it.
 
 GeoJSON coordinates are WGS 84 longitude/latitude (RFC 7946) unless a legacy
 "crs" member names another CRS (WGS 84 or ETRS89 UTM zones, EPSG:3857) or
@@ -61,7 +65,8 @@ local metres with no CRS: --lots-crs local (a file without a crs member
 whose coordinates cannot be degrees is taken so, with a warning).
 
 Each -o names an output by its extension: .obj (with a .mtl beside it, one
-material per terminal), .glb (binary glTF 2.0, one mesh per terminal), .png (a
+material per terminal kind), .glb (binary glTF 2.0, a mesh per terminal kind
+and material), .png (a
 1024-pixel-wide preview: the whole city seen from the south-east, 30 degrees
 down, without perspective, each material's colour shaded by a fixed sun) or
 .json (statistics: lots, terminals per name and per phase, vertices,
@@ -90,7 +95,12 @@ array's variables.
 
 --device cuda evaluates on the GPU (--scheduler persistent, the paper's
 scheduler, or levels, its one-launch-per-level baseline), --device cpu on all
-cores; auto takes the GPU when there is one. Both give the same terminals.
+cores; auto estimates the work from a sample of the lots and takes the faster
+(-v says why). Both give the same terminals. On the GPU a city written only as
+.glb is built there as a file, the one the host would write of the same
+terminals. What makes new polygons of a lot's own polygon (Offset, Setback,
+SubDiv or Repeat across it) runs on the CPU only: --device cuda refuses such
+a grammar, naming the operator, and auto takes the CPU.
 --max-shapes and --max-depth stop a runaway grammar and name the rule.`
 
 func (a *app) newPgaCityCmd() *cobra.Command {

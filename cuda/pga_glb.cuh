@@ -1,7 +1,7 @@
 // Part of pga.cu (included there, after pga_mesh.cuh): the GLB's vertex data
 // built on the device, as Grammar.Mesh and mesh.EncodeGLB write it on the
 // host (mesh.go, geometry.go, internal/output/mesh/gltf.go). Every face of
-// a terminal's solid (geometry.go: solid) gives a vertex per corner, each
+// a terminal's solid (PgaSolid, pga_mesh.cuh) gives a vertex per corner, each
 // with the corner's world position, the face's world normal (Newell's, in
 // the local frame, turned by the transform) and, in a part with texture
 // coordinates, the projection's (u, 1 - v) of the corner; the face becomes
@@ -10,184 +10,6 @@
 // kind), so each thread writes its terminal at the offsets the scan of
 // pga_glb_count's counts gave.
 #pragma once
-
-// A terminal's solid: its corners (local frame) and faces by number.
-struct PgaSolid {
-	const Prog *P;
-	const PgaTerm *t;
-	const PgaFootRoof *fr;
-	int form; // PGA_FORM_*
-	int nc;   // corners held in c (PGA_FORM_TABLE)
-	double c[2 * PGA_MAX_PROFILE][3];
-	PgaProfile pr;
-	const double *pts;
-	const int32_t *poly;
-	double x, y, z; // half sizes
-};
-
-#define PGA_FORM_TABLE 0  // box, quad, roof, convex prism profile: corners from pga_corners
-#define PGA_FORM_FOOT 1   // a lot's own polygon (footprint.go: solid)
-#define PGA_FORM_SPHERE 2 // sphere.go: sphereSolid
-#define PGA_FORM_ROOF 3   // a roof on a lot's own polygon (polyRoof.solid)
-
-__device__ void pga_solid_init(const Prog &P, const PgaTerm &t, PgaSolid &S) {
-	S.P = &P;
-	S.t = &t;
-	S.fr = nullptr;
-	S.x = t.size[0] / 2;
-	S.y = t.size[1] / 2;
-	S.z = t.size[2] / 2;
-	S.poly = P.poly;
-	S.nc = 0;
-	if (t.kind == PGA_SPHERE) {
-		S.form = PGA_FORM_SPHERE;
-		return;
-	}
-	if ((S.fr = pga_foot_roof(P, t)) != nullptr) {
-		S.form = PGA_FORM_ROOF;
-		return;
-	}
-	if (t.profile != 0 && t.roof == PGA_NO_ROOF && P.profiles[t.profile].tris >= 0) {
-		S.form = PGA_FORM_FOOT;
-		S.pr = P.profiles[t.profile];
-		S.pts = P.points + 2 * S.pr.start;
-		return;
-	}
-	S.form = PGA_FORM_TABLE;
-	if (t.profile != 0) {
-		S.pr = P.profiles[t.profile];
-		S.pts = P.points + 2 * S.pr.start;
-	}
-	S.nc = pga_corners(P, t, S.c);
-}
-
-// Corner k in the solid's local frame.
-__device__ void pga_solid_corner(const PgaSolid &S, int k, double *o) {
-	if (S.form == PGA_FORM_TABLE) {
-		o[0] = S.c[k][0];
-		o[1] = S.c[k][1];
-		o[2] = S.c[k][2];
-		return;
-	}
-	if (S.form == PGA_FORM_ROOF) {
-		pga_foot_roof_corner(*S.P, *S.t, *S.fr, k, o);
-		return;
-	}
-	if (S.form == PGA_FORM_FOOT) {
-		if (S.t->kind == PGA_QUAD) {
-			o[0] = S.pts[2 * k] * 2 * S.x;
-			o[1] = S.pts[2 * k + 1] * 2 * S.y;
-			o[2] = 0;
-		} else {
-			const int i = k >> 1;
-			o[0] = S.pts[2 * i] * 2 * S.x;
-			o[1] = (k & 1) ? S.y : -S.y;
-			o[2] = -S.pts[2 * i + 1] * 2 * S.z;
-		}
-		return;
-	}
-	pga_sphere_corner(*S.t, k, o);
-}
-
-__device__ int pga_solid_faces(const PgaSolid &S) {
-	const PgaTerm &t = *S.t;
-	switch (S.form) {
-	case PGA_FORM_SPHERE:
-		return 2 * (PGA_SPHERE_SLICES - 1) * (PGA_SPHERE_SLICES - 1);
-	case PGA_FORM_FOOT:
-		return t.kind == PGA_QUAD ? S.pr.ntris : 2 * S.pr.ntris + S.pr.n;
-	case PGA_FORM_ROOF:
-		return S.fr->nface;
-	}
-	if (t.roof != PGA_NO_ROOF) return 5;
-	if (t.profile != 0) return t.kind == PGA_QUAD ? 1 : 2 + S.pr.n;
-	return t.kind == PGA_QUAD ? 1 : 6;
-}
-
-// Face f's corners (at most PGA_MAX_PROFILE) into ids; returns how many.
-__device__ int pga_solid_face(const PgaSolid &S, int f, int *ids) {
-	const PgaTerm &t = *S.t;
-	if (S.form == PGA_FORM_SPHERE) {
-		const int SL = PGA_SPHERE_SLICES;
-		const int cell = f >> 1, i = cell / (SL - 1), j = cell % (SL - 1);
-		const int b = i * SL + j;
-		ids[0] = b;
-		if (f & 1) { ids[1] = b + 1; ids[2] = b + SL + 1; }
-		else { ids[1] = b + SL + 1; ids[2] = b + SL; }
-		return 3;
-	}
-	if (S.form == PGA_FORM_ROOF) {
-		const int a = S.poly[S.fr->face + f], b = S.poly[S.fr->face + f + 1];
-		for (int j = a; j < b; j++) ids[j - a] = S.poly[j];
-		return b - a;
-	}
-	if (S.form == PGA_FORM_FOOT) {
-		const int32_t *tri = S.poly + S.pr.tris;
-		const int nt = S.pr.ntris;
-		if (t.kind == PGA_QUAD) {
-			for (int a = 0; a < 3; a++) ids[a] = tri[3 * f + a];
-			return 3;
-		}
-		if (f < nt) { // top
-			for (int a = 0; a < 3; a++) ids[a] = 2 * tri[3 * f + a] + 1;
-			return 3;
-		}
-		if (f < 2 * nt) { // bottom, reversed
-			f -= nt;
-			for (int a = 0; a < 3; a++) ids[a] = 2 * tri[3 * f + 2 - a];
-			return 3;
-		}
-		int w = f - 2 * nt, base = 0; // a wall: edge w of all the rings
-		for (int r = 0; r < S.pr.nrings; r++) {
-			const int len = S.poly[S.pr.rings + r];
-			if (w < len) {
-				const int a = base + w, b = base + (w + 1) % len;
-				ids[0] = 2 * a;
-				ids[1] = 2 * b;
-				ids[2] = 2 * b + 1;
-				ids[3] = 2 * a + 1;
-				return 4;
-			}
-			w -= len;
-			base += len;
-		}
-		return 0;
-	}
-	if (t.roof != PGA_NO_ROOF) {
-		const int k = pga_roof_kind(t);
-		const int tab = k == PGA_PYRAMID ? 2 : k == PGA_SHED ? 1 : 0;
-		int m = 0;
-		for (int b = 0; b < 4 && pga_roof_faces[tab][f][b] >= 0; b++) ids[m++] = pga_roof_faces[tab][f][b];
-		return m;
-	}
-	if (t.profile != 0) {
-		const int n = S.pr.n;
-		if (t.kind == PGA_QUAD) {
-			for (int a = 0; a < n; a++) ids[a] = a;
-			return n;
-		}
-		if (f == 0) {
-			for (int a = 0; a < n; a++) ids[a] = 2 * a + 1;
-			return n;
-		}
-		if (f == 1) {
-			for (int a = 0; a < n; a++) ids[n - 1 - a] = 2 * a;
-			return n;
-		}
-		const int a = f - 2, b = (a + 1) % n;
-		ids[0] = 2 * a;
-		ids[1] = 2 * b;
-		ids[2] = 2 * b + 1;
-		ids[3] = 2 * a + 1;
-		return 4;
-	}
-	if (t.kind == PGA_QUAD) {
-		for (int a = 0; a < 4; a++) ids[a] = a;
-		return 4;
-	}
-	for (int b = 0; b < 4; b++) ids[b] = pga_box_faces[f][b];
-	return 4;
-}
 
 extern "C" __global__ void __launch_bounds__(PGA_THREADS)
 pga_glb_keys(const PgaTerm *terms, uint32_t n, PgaGlbKey *keys) {
@@ -312,19 +134,6 @@ pga_glb_write(const uint32_t *words, const PgaTerm *terms, const uint32_t *perm,
 		atomicMin(b + r, omin[r]);
 		atomicMax(b + 3 + r, omax[r]);
 	}
-}
-
-// pga_solid_corners is how many corners the solid has.
-__device__ int pga_solid_corners(const PgaSolid &S) {
-	switch (S.form) {
-	case PGA_FORM_SPHERE:
-		return PGA_SPHERE_SLICES * PGA_SPHERE_SLICES;
-	case PGA_FORM_FOOT:
-		return S.t->kind == PGA_QUAD ? S.pr.n : 2 * S.pr.n;
-	case PGA_FORM_ROOF:
-		return S.fr->nat;
-	}
-	return S.nc;
 }
 
 // pga_overflow measures, as Grammar.outside does, how far each terminal's

@@ -38,62 +38,6 @@ __device__ void pga_foot_roof_corner(const Prog &P, const PgaTerm &t, const PgaF
 	o[2] = c[2] * s - h / 2;
 }
 
-// counts: corners and triangles as Grammar.counts.
-__device__ void pga_counts(const Prog &P, const PgaTerm &t, uint32_t &nv, uint32_t &nt) {
-	if (t.kind == PGA_SPHERE) {
-		nv = PGA_SPHERE_SLICES * PGA_SPHERE_SLICES;
-		nt = 2 * (PGA_SPHERE_SLICES - 1) * (PGA_SPHERE_SLICES - 1);
-		return;
-	}
-	if (const PgaFootRoof *fr = pga_foot_roof(P, t)) {
-		nv = fr->nat;
-		nt = 0;
-		for (int f = 0; f < fr->nface; f++) nt += P.poly[fr->face + f + 1] - P.poly[fr->face + f] - 2;
-		return;
-	}
-	if (t.roof != PGA_NO_ROOF) {
-		if (t.roof == PGA_PYRAMID || (t.roof == PGA_HIP && t.size[0] == t.size[1])) { nv = 5; nt = 6; }
-		else { nv = 6; nt = 8; }
-		return;
-	}
-	if (t.profile != 0) {
-		const PgaProfile pr = P.profiles[t.profile];
-		if (t.kind == PGA_QUAD) { nv = pr.n; nt = pr.ntris; }
-		else { nv = 2 * pr.n; nt = 2 * pr.ntris + 2 * pr.n; }
-		return;
-	}
-	if (t.kind == PGA_QUAD) { nv = 4; nt = 2; return; }
-	nv = 8;
-	nt = 12;
-}
-
-extern "C" __global__ void __launch_bounds__(PGA_THREADS)
-pga_mesh_count(const uint32_t *words, const PgaTerm *terms, uint32_t n, unsigned long long *counts) {
-	const Prog P = pga_prog(words);
-	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= n) return;
-	uint32_t nv, nt;
-	pga_counts(P, terms[i], nv, nt);
-	counts[i] = (unsigned long long)nt << 32 | nv;
-}
-
-// pga_term_hist counts terminals by kind (hist has nkinds zeroed words):
-// a histogram per block in shared memory (nkinds words of dynamic shared
-// memory), then one global add per kind and block.
-extern "C" __global__ void __launch_bounds__(PGA_THREADS)
-pga_term_hist(const PgaTerm *terms, uint32_t n, uint32_t nkinds, unsigned int *hist) {
-	extern __shared__ unsigned int pga_hist_sh[];
-	for (uint32_t k = threadIdx.x; k < nkinds; k += blockDim.x) pga_hist_sh[k] = 0;
-	__syncthreads();
-	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-		const uint32_t t = (uint32_t)terms[i].term;
-		if (t < nkinds) atomicAdd(&pga_hist_sh[t], 1u);
-	}
-	__syncthreads();
-	for (uint32_t k = threadIdx.x; k < nkinds; k += blockDim.x)
-		if (pga_hist_sh[k] != 0) atomicAdd(&hist[k], pga_hist_sh[k]);
-}
-
 // The local corners of t's solid (at most 2 PGA_MAX_PROFILE).
 __device__ int pga_corners(const Prog &P, const PgaTerm &t, double (*c)[3]) {
 	double x = t.size[0] / 2, y = t.size[1] / 2, z = t.size[2] / 2;
@@ -172,91 +116,242 @@ __device__ void pga_sphere_corner(const PgaTerm &t, int k, double *c) {
 	for (int a = 0; a < 3; a++) c[a] = t.m[a] * w[0] + t.m[4 + a] * w[1] + t.m[8 + a] * w[2];
 }
 
-// pga_sphere_write writes a Sphere terminal as sphereSolid (sphere.go) and
-// worldSolid draw it: OperatorGraph's grid of PGA_SPHERE_SLICES² points of
-// radius size X around the position in world axes (taken to the local frame
-// and back, as the CPU does), two triangles a cell.
-__device__ void pga_sphere_write(const PgaTerm &t, float *vo, uint32_t *ix, uint32_t v0) {
-	const int S = PGA_SPHERE_SLICES;
-	for (int k = 0; k < S * S; k++) {
-		double c[3];
-		pga_sphere_corner(t, k, c);
-		for (int q = 0; q < 3; q++)
-			vo[3 * k + q] = (float)(t.m[q * 4] * c[0] + t.m[q * 4 + 1] * c[1] + t.m[q * 4 + 2] * c[2] + t.m[q * 4 + 3]);
-	}
-	for (int i = 0; i < S - 1; i++) {
-		for (int j = 0; j < S - 1; j++) {
-			const uint32_t b = v0 + (uint32_t)(i * S + j);
-			*ix++ = b;
-			*ix++ = b + S + 1;
-			*ix++ = b + S;
-			*ix++ = b;
-			*ix++ = b + 1;
-			*ix++ = b + S + 1;
-		}
-	}
-}
+// A terminal's solid (geometry.go: solid): its corners in the local frame
+// and its faces by number, the one description the device mesh, the GLB
+// (pga_glb.cuh) and the overflow check all draw from.
+struct PgaSolid {
+	const Prog *P;
+	const PgaTerm *t;
+	const PgaFootRoof *fr;
+	int form; // PGA_FORM_*
+	int nc;   // corners held in c (PGA_FORM_TABLE)
+	double c[2 * PGA_MAX_PROFILE][3];
+	PgaProfile pr;
+	const double *pts;
+	const int32_t *poly;
+	double x, y, z; // half sizes
+};
 
-// pga_footprint_write writes a terminal standing on a lot's own polygon as
-// footprint.solid draws it: a Quad is the polygon's corners (every ring's,
-// in order) and its cap triangles; a right prism the corners at -y and +y
-// per point, the top cap's triangles, the bottom's reversed, then a wall
-// per edge of every ring (two triangles, fanned as the encoders do).
-__device__ void pga_footprint_write(const Prog &P, const PgaTerm &t, float *vo, uint32_t *ix, uint32_t v0) {
-	const PgaProfile pr = P.profiles[t.profile];
-	const double *pts = P.points + 2 * pr.start;
-	const int32_t *tri = P.poly + pr.tris;
-	const double x = t.size[0] / 2, y = t.size[1] / 2, z = t.size[2] / 2;
-	const bool quad = t.kind == PGA_QUAD;
-	const int per = quad ? 1 : 2;
-	for (int i = 0; i < pr.n; i++) {
-		const double px = pts[2 * i] * 2 * x;
-		for (int h = 0; h < per; h++) {
-			double c[3];
-			if (quad) {
-				c[0] = px; c[1] = pts[2 * i + 1] * 2 * y; c[2] = 0;
-			} else {
-				c[0] = px; c[1] = h ? y : -y; c[2] = -pts[2 * i + 1] * 2 * z;
-			}
-			float *o = vo + 3 * (per * i + h);
-			for (int r = 0; r < 3; r++)
-				o[r] = (float)(t.m[r * 4] * c[0] + t.m[r * 4 + 1] * c[1] + t.m[r * 4 + 2] * c[2] + t.m[r * 4 + 3]);
-		}
-	}
-	if (quad) {
-		for (int k = 0; k < 3 * pr.ntris; k++) *ix++ = v0 + (uint32_t)tri[k];
+#define PGA_FORM_TABLE 0  // box, quad, roof, convex prism profile: corners from pga_corners
+#define PGA_FORM_FOOT 1   // a lot's own polygon (footprint.go: solid)
+#define PGA_FORM_SPHERE 2 // sphere.go: sphereSolid
+#define PGA_FORM_ROOF 3   // a roof on a lot's own polygon (polyRoof.solid)
+
+__device__ void pga_solid_init(const Prog &P, const PgaTerm &t, PgaSolid &S) {
+	S.P = &P;
+	S.t = &t;
+	S.fr = nullptr;
+	S.x = t.size[0] / 2;
+	S.y = t.size[1] / 2;
+	S.z = t.size[2] / 2;
+	S.poly = P.poly;
+	S.nc = 0;
+	if (t.kind == PGA_SPHERE) {
+		S.form = PGA_FORM_SPHERE;
 		return;
 	}
-	for (int k = 0; k < pr.ntris; k++) { // top
-		for (int a = 0; a < 3; a++) *ix++ = v0 + (uint32_t)(2 * tri[3 * k + a] + 1);
+	if ((S.fr = pga_foot_roof(P, t)) != nullptr) {
+		S.form = PGA_FORM_ROOF;
+		return;
 	}
-	for (int k = 0; k < pr.ntris; k++) { // bottom, reversed
-		for (int a = 2; a >= 0; a--) *ix++ = v0 + (uint32_t)(2 * tri[3 * k + a]);
+	if (t.profile != 0 && t.roof == PGA_NO_ROOF && P.profiles[t.profile].tris >= 0) {
+		S.form = PGA_FORM_FOOT;
+		S.pr = P.profiles[t.profile];
+		S.pts = P.points + 2 * S.pr.start;
+		return;
 	}
-	for (int r = 0, base = 0; r < pr.nrings; r++) {
-		const int len = P.poly[pr.rings + r];
-		for (int i = 0; i < len; i++) {
-			const uint32_t a = v0 + 2 * (uint32_t)(base + i), b = v0 + 2 * (uint32_t)(base + (i + 1) % len);
-			*ix++ = a; *ix++ = b; *ix++ = b + 1;
-			*ix++ = a; *ix++ = b + 1; *ix++ = a + 1;
+	S.form = PGA_FORM_TABLE;
+	if (t.profile != 0) {
+		S.pr = P.profiles[t.profile];
+		S.pts = P.points + 2 * S.pr.start;
+	}
+	S.nc = pga_corners(P, t, S.c);
+}
+
+// Corner k in the solid's local frame.
+__device__ void pga_solid_corner(const PgaSolid &S, int k, double *o) {
+	if (S.form == PGA_FORM_TABLE) {
+		o[0] = S.c[k][0];
+		o[1] = S.c[k][1];
+		o[2] = S.c[k][2];
+		return;
+	}
+	if (S.form == PGA_FORM_ROOF) {
+		pga_foot_roof_corner(*S.P, *S.t, *S.fr, k, o);
+		return;
+	}
+	if (S.form == PGA_FORM_FOOT) {
+		if (S.t->kind == PGA_QUAD) {
+			o[0] = S.pts[2 * k] * 2 * S.x;
+			o[1] = S.pts[2 * k + 1] * 2 * S.y;
+			o[2] = 0;
+		} else {
+			const int i = k >> 1;
+			o[0] = S.pts[2 * i] * 2 * S.x;
+			o[1] = (k & 1) ? S.y : -S.y;
+			o[2] = -S.pts[2 * i + 1] * 2 * S.z;
 		}
-		base += len;
+		return;
 	}
+	pga_sphere_corner(*S.t, k, o);
 }
 
-// Writes the triangles of a face (corner ids f[0..m)) as a fan from f[0].
-__device__ __forceinline__ uint32_t *pga_fan(uint32_t *ix, uint32_t v0, const int *f, int m) {
-	for (int j = 1; j + 1 < m; j++) {
-		*ix++ = v0 + f[0];
-		*ix++ = v0 + f[j];
-		*ix++ = v0 + f[j + 1];
+__device__ int pga_solid_faces(const PgaSolid &S) {
+	const PgaTerm &t = *S.t;
+	switch (S.form) {
+	case PGA_FORM_SPHERE:
+		return 2 * (PGA_SPHERE_SLICES - 1) * (PGA_SPHERE_SLICES - 1);
+	case PGA_FORM_FOOT:
+		return t.kind == PGA_QUAD ? S.pr.ntris : 2 * S.pr.ntris + S.pr.n;
+	case PGA_FORM_ROOF:
+		return S.fr->nface;
 	}
-	return ix;
+	if (t.roof != PGA_NO_ROOF) return 5;
+	if (t.profile != 0) return t.kind == PGA_QUAD ? 1 : 2 + S.pr.n;
+	return t.kind == PGA_QUAD ? 1 : 6;
 }
 
-// One thread per terminal: its corners in world coordinates (float32, as
-// EncodeOBJ writes them) and its faces' triangle fans (as EncodeGLB splits
-// them), at the offsets the scan of pga_mesh_count's counts gave.
+// Face f's corners (at most PGA_MAX_PROFILE) into ids; returns how many.
+__device__ int pga_solid_face(const PgaSolid &S, int f, int *ids) {
+	const PgaTerm &t = *S.t;
+	if (S.form == PGA_FORM_SPHERE) {
+		const int SL = PGA_SPHERE_SLICES;
+		const int cell = f >> 1, i = cell / (SL - 1), j = cell % (SL - 1);
+		const int b = i * SL + j;
+		ids[0] = b;
+		if (f & 1) { ids[1] = b + 1; ids[2] = b + SL + 1; }
+		else { ids[1] = b + SL + 1; ids[2] = b + SL; }
+		return 3;
+	}
+	if (S.form == PGA_FORM_ROOF) {
+		const int a = S.poly[S.fr->face + f], b = S.poly[S.fr->face + f + 1];
+		for (int j = a; j < b; j++) ids[j - a] = S.poly[j];
+		return b - a;
+	}
+	if (S.form == PGA_FORM_FOOT) {
+		const int32_t *tri = S.poly + S.pr.tris;
+		const int nt = S.pr.ntris;
+		if (t.kind == PGA_QUAD) {
+			for (int a = 0; a < 3; a++) ids[a] = tri[3 * f + a];
+			return 3;
+		}
+		if (f < nt) { // top
+			for (int a = 0; a < 3; a++) ids[a] = 2 * tri[3 * f + a] + 1;
+			return 3;
+		}
+		if (f < 2 * nt) { // bottom, reversed
+			f -= nt;
+			for (int a = 0; a < 3; a++) ids[a] = 2 * tri[3 * f + 2 - a];
+			return 3;
+		}
+		int w = f - 2 * nt, base = 0; // a wall: edge w of all the rings
+		for (int r = 0; r < S.pr.nrings; r++) {
+			const int len = S.poly[S.pr.rings + r];
+			if (w < len) {
+				const int a = base + w, b = base + (w + 1) % len;
+				ids[0] = 2 * a;
+				ids[1] = 2 * b;
+				ids[2] = 2 * b + 1;
+				ids[3] = 2 * a + 1;
+				return 4;
+			}
+			w -= len;
+			base += len;
+		}
+		return 0;
+	}
+	if (t.roof != PGA_NO_ROOF) {
+		const int k = pga_roof_kind(t);
+		const int tab = k == PGA_PYRAMID ? 2 : k == PGA_SHED ? 1 : 0;
+		int m = 0;
+		for (int b = 0; b < 4 && pga_roof_faces[tab][f][b] >= 0; b++) ids[m++] = pga_roof_faces[tab][f][b];
+		return m;
+	}
+	if (t.profile != 0) {
+		const int n = S.pr.n;
+		if (t.kind == PGA_QUAD) {
+			for (int a = 0; a < n; a++) ids[a] = a;
+			return n;
+		}
+		if (f == 0) {
+			for (int a = 0; a < n; a++) ids[a] = 2 * a + 1;
+			return n;
+		}
+		if (f == 1) {
+			for (int a = 0; a < n; a++) ids[n - 1 - a] = 2 * a;
+			return n;
+		}
+		const int a = f - 2, b = (a + 1) % n;
+		ids[0] = 2 * a;
+		ids[1] = 2 * b;
+		ids[2] = 2 * b + 1;
+		ids[3] = 2 * a + 1;
+		return 4;
+	}
+	if (t.kind == PGA_QUAD) {
+		for (int a = 0; a < 4; a++) ids[a] = a;
+		return 4;
+	}
+	for (int b = 0; b < 4; b++) ids[b] = pga_box_faces[f][b];
+	return 4;
+}
+
+// pga_solid_corners is how many corners the solid has.
+__device__ int pga_solid_corners(const PgaSolid &S) {
+	switch (S.form) {
+	case PGA_FORM_SPHERE:
+		return PGA_SPHERE_SLICES * PGA_SPHERE_SLICES;
+	case PGA_FORM_FOOT:
+		return S.t->kind == PGA_QUAD ? S.pr.n : 2 * S.pr.n;
+	case PGA_FORM_ROOF:
+		return S.fr->nat;
+	}
+	return S.nc;
+}
+
+// counts: corners and triangles as Grammar.counts (the encoders fan every
+// face from its first corner).
+__device__ void pga_counts(const Prog &P, const PgaTerm &t, uint32_t &nv, uint32_t &nt) {
+	PgaSolid S;
+	pga_solid_init(P, t, S);
+	nv = (uint32_t)pga_solid_corners(S);
+	nt = 0;
+	int ids[PGA_MAX_PROFILE];
+	const int nf = pga_solid_faces(S);
+	for (int f = 0; f < nf; f++) nt += (uint32_t)(pga_solid_face(S, f, ids) - 2);
+}
+
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_mesh_count(const uint32_t *words, const PgaTerm *terms, uint32_t n, unsigned long long *counts) {
+	const Prog P = pga_prog(words);
+	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	uint32_t nv, nt;
+	pga_counts(P, terms[i], nv, nt);
+	counts[i] = (unsigned long long)nt << 32 | nv;
+}
+
+// pga_term_hist counts terminals by kind (hist has nkinds zeroed words):
+// a histogram per block in shared memory (nkinds words of dynamic shared
+// memory), then one global add per kind and block.
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_term_hist(const PgaTerm *terms, uint32_t n, uint32_t nkinds, unsigned int *hist) {
+	extern __shared__ unsigned int pga_hist_sh[];
+	for (uint32_t k = threadIdx.x; k < nkinds; k += blockDim.x) pga_hist_sh[k] = 0;
+	__syncthreads();
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+		const uint32_t t = (uint32_t)terms[i].term;
+		if (t < nkinds) atomicAdd(&pga_hist_sh[t], 1u);
+	}
+	__syncthreads();
+	for (uint32_t k = threadIdx.x; k < nkinds; k += blockDim.x)
+		if (pga_hist_sh[k] != 0) atomicAdd(&hist[k], pga_hist_sh[k]);
+}
+
+// One thread per terminal: its solid's corners in world coordinates
+// (float32, as EncodeOBJ writes them) and its faces' triangle fans from
+// their first corners (as EncodeGLB splits them), at the offsets the scan of
+// pga_mesh_count's counts gave.
 extern "C" __global__ void __launch_bounds__(PGA_THREADS)
 pga_mesh_write(const uint32_t *words, const PgaTerm *terms, uint32_t n, const unsigned long long *offs, float *verts,
 	       uint32_t *index) {
@@ -266,84 +361,25 @@ pga_mesh_write(const uint32_t *words, const PgaTerm *terms, uint32_t n, const un
 	const PgaTerm &t = terms[i];
 	const unsigned long long o = offs[i];
 	const uint32_t v0 = (uint32_t)o, t0 = (uint32_t)(o >> 32);
-	if (t.kind == PGA_SPHERE) {
-		pga_sphere_write(t, verts + 3ull * v0, index + 3ull * t0, v0);
-		return;
-	}
-	if (t.profile != 0 && t.roof == PGA_NO_ROOF && P.profiles[t.profile].tris >= 0) {
-		pga_footprint_write(P, t, verts + 3ull * v0, index + 3ull * t0, v0);
-		return;
-	}
-	if (const PgaFootRoof *fr = pga_foot_roof(P, t)) {
-		float *vo = verts + 3ull * v0;
-		for (int k = 0; k < fr->nat; k++) {
-			double c[3];
-			pga_foot_roof_corner(P, t, *fr, k, c);
-			for (int r = 0; r < 3; r++)
-				vo[3 * k + r] = (float)(t.m[r * 4] * c[0] + t.m[r * 4 + 1] * c[1] + t.m[r * 4 + 2] * c[2] + t.m[r * 4 + 3]);
-		}
-		uint32_t *ix = index + 3ull * t0;
-		for (int f = 0; f < fr->nface; f++) {
-			const int a = P.poly[fr->face + f], b = P.poly[fr->face + f + 1];
-			for (int j = a + 1; j + 1 < b; j++) {
-				*ix++ = v0 + (uint32_t)P.poly[a];
-				*ix++ = v0 + (uint32_t)P.poly[j];
-				*ix++ = v0 + (uint32_t)P.poly[j + 1];
-			}
-		}
-		return;
-	}
-	double c[2 * PGA_MAX_PROFILE][3];
-	const int nc = pga_corners(P, t, c);
-	double m[12];
-	for (int k = 0; k < 12; k++) m[k] = t.m[k];
+	PgaSolid S;
+	pga_solid_init(P, t, S);
 	float *vo = verts + 3ull * v0;
+	const int nc = pga_solid_corners(S);
 	for (int k = 0; k < nc; k++) {
-		for (int r = 0; r < 3; r++) {
-			const double v = m[r * 4] * c[k][0] + m[r * 4 + 1] * c[k][1] + m[r * 4 + 2] * c[k][2] + m[r * 4 + 3];
-			vo[3 * k + r] = (float)v;
-		}
+		double c[3];
+		pga_solid_corner(S, k, c);
+		for (int r = 0; r < 3; r++)
+			vo[3 * k + r] = (float)(t.m[r * 4] * c[0] + t.m[r * 4 + 1] * c[1] + t.m[r * 4 + 2] * c[2] + t.m[r * 4 + 3]);
 	}
 	uint32_t *ix = index + 3ull * t0;
-	int f[2 * PGA_MAX_PROFILE];
-	if (t.roof != PGA_NO_ROOF) {
-		const int k = pga_roof_kind(t);
-		const int tab = k == PGA_PYRAMID ? 2 : k == PGA_SHED ? 1 : 0;
-		for (int a = 0; a < 5; a++) {
-			int mm = 0;
-			for (int b = 0; b < 4 && pga_roof_faces[tab][a][b] >= 0; b++) f[mm++] = pga_roof_faces[tab][a][b];
-			ix = pga_fan(ix, v0, f, mm);
+	int f[PGA_MAX_PROFILE];
+	const int nf = pga_solid_faces(S);
+	for (int a = 0; a < nf; a++) {
+		const int k = pga_solid_face(S, a, f);
+		for (int j = 1; j + 1 < k; j++) {
+			*ix++ = v0 + f[0];
+			*ix++ = v0 + f[j];
+			*ix++ = v0 + f[j + 1];
 		}
-		return;
-	}
-	if (t.profile != 0) {
-		const int np = P.profiles[t.profile].n;
-		if (t.kind == PGA_QUAD) {
-			for (int a = 0; a < np; a++) f[a] = a;
-			pga_fan(ix, v0, f, np);
-			return;
-		}
-		for (int a = 0; a < np; a++) f[a] = 2 * a + 1; // top
-		ix = pga_fan(ix, v0, f, np);
-		for (int a = 0; a < np; a++) f[np - 1 - a] = 2 * a; // bottom
-		ix = pga_fan(ix, v0, f, np);
-		for (int a = 0; a < np; a++) {
-			const int b = (a + 1) % np;
-			f[0] = 2 * a;
-			f[1] = 2 * b;
-			f[2] = 2 * b + 1;
-			f[3] = 2 * a + 1;
-			ix = pga_fan(ix, v0, f, 4);
-		}
-		return;
-	}
-	if (t.kind == PGA_QUAD) {
-		f[0] = 0, f[1] = 1, f[2] = 2, f[3] = 3;
-		pga_fan(ix, v0, f, 4);
-		return;
-	}
-	for (int a = 0; a < 6; a++) {
-		for (int b = 0; b < 4; b++) f[b] = pga_box_faces[a][b];
-		ix = pga_fan(ix, v0, f, 4);
 	}
 }

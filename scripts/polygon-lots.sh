@@ -9,6 +9,7 @@
 # 2024 wrote different ones).
 set -euo pipefail
 [[ $# -ge 2 ]] || { echo "usage: $0 N FILE [SEED]" >&2; exit 2; }
+[[ $1 =~ ^[1-9][0-9]{0,6}$ && ${3:-7} =~ ^[0-9]{1,9}$ ]] || { echo "$0: N must be 1 to 9999999 and SEED 0 to 999999999" >&2; exit 2; }
 awk -v n="$1" -v seed="${3:-7}" '
 function ring(k,   s, i, x, y, c, sn) {
   c = cos(turn); sn = sin(turn); s = "["

@@ -194,19 +194,7 @@ func polygonLots(n int, seed uint64) []Lot {
 		ox, oy := float64(i%cols)*45, float64(i/cols)*45
 		w, d := 24+6*rng.Float64(), 24+6*rng.Float64()
 		a, b := 8+4*rng.Float64(), 8+4*rng.Float64() // arm widths
-		var outer [][2]float64
-		var holes [][][2]float64
-		switch i % 4 {
-		case 0:
-			outer = [][2]float64{{0, 0}, {w, 0}, {w, b}, {a, b}, {a, d}, {0, d}}
-		case 1:
-			outer = [][2]float64{{0, 0}, {w, 0}, {w, d}, {0, d}}
-			holes = [][][2]float64{{{a, b}, {a, d - b}, {w - a, d - b}, {w - a, b}}}
-		case 2:
-			outer = [][2]float64{{0, 0}, {w, 0}, {w, d}, {w - a, d}, {w - a, b}, {a, b}, {a, d}, {0, d}}
-		default:
-			outer = [][2]float64{{0, 0}, {w, 0}, {w - a, d}, {a, d}}
-		}
+		outer, holes := lotShape(i%4, w, d, a, b)
 		turn := 2 * math.Pi * rng.Float64()
 		place := func(ring [][2]float64) [][2]float64 {
 			c, s := math.Cos(turn), math.Sin(turn)
@@ -224,6 +212,24 @@ func polygonLots(n int, seed uint64) []Lot {
 		}
 	}
 	return lots
+}
+
+// lotShape is the outline of a lot kind 0 to 3 of polygonLots: an L, a
+// block round a courtyard, a U or a trapezoid, w by d with arms (or the
+// courtyard's margins) a and b wide.
+func lotShape(kind int, w, d, a, b float64) (outer [][2]float64, holes [][][2]float64) {
+	switch kind {
+	case 0:
+		outer = [][2]float64{{0, 0}, {w, 0}, {w, b}, {a, b}, {a, d}, {0, d}}
+	case 1:
+		outer = [][2]float64{{0, 0}, {w, 0}, {w, d}, {0, d}}
+		holes = [][][2]float64{{{a, b}, {a, d - b}, {w - a, d - b}, {w - a, b}}}
+	case 2:
+		outer = [][2]float64{{0, 0}, {w, 0}, {w, d}, {w - a, d}, {w - a, b}, {a, b}, {a, d}, {0, d}}
+	default:
+		outer = [][2]float64{{0, 0}, {w, 0}, {w - a, d}, {a, d}}
+	}
+	return outer, holes
 }
 
 // footprintGrammars run on polygonLots on both backends: the CUDA

@@ -41,17 +41,7 @@ func TestSkeletonRoundedArms(t *testing.T) {
 	for k := 0; k < n; k++ {
 		w, d := 24+6*rng.Float64(), 24+6*rng.Float64()
 		a, b := 8+4*rng.Float64(), 8+4*rng.Float64()
-		var outer [][2]float64
-		var holes [][][2]float64
-		switch k % 3 {
-		case 0:
-			outer = [][2]float64{{0, 0}, {w, 0}, {w, b}, {a, b}, {a, d}, {0, d}}
-		case 1:
-			outer = [][2]float64{{0, 0}, {w, 0}, {w, d}, {0, d}}
-			holes = [][][2]float64{{{a, b}, {a, d - b}, {w - a, d - b}, {w - a, b}}}
-		default:
-			outer = [][2]float64{{0, 0}, {w, 0}, {w, d}, {w - a, d}, {w - a, b}, {a, b}, {a, d}, {0, d}}
-		}
+		outer, holes := lotShape(k%3, w, d, a, b) // an L, a courtyard, a U
 		turn := 2 * math.Pi * rng.Float64()
 		ox, oy := 3000*rng.Float64(), 3000*rng.Float64()
 		c, s := math.Cos(turn), math.Sin(turn)

@@ -30,6 +30,15 @@ stems 20000 500 500 "$w/s2e4.csv"
 # 2,500 lots on their own polygons (L, courtyard, U, trapezoid): 1.84 M
 # terminals and a 222 MB GLB with courtyard.pga.
 scripts/polygon-lots.sh 2500 "$w/poly.geojson"
+# forest fit at the issue's size: 100 traps of 1 m^2 on a 30 m grid among
+# 5,000 parents on 300 m x 300 m, their counts drawn from a Gaussian kernel
+# (a = 8 m) by forest disperse --realize on 1 m cells.
+stems 5000 300 300 "$w/s5e3.csv"
+printf 'species:\n  sp: {kernel: gaussian, str: 20, a: 8, min_dbh: 10}\n' > "$w/g.yaml"
+"$P" -q --device cpu forest disperse "$w/s5e3.csv" --species "$w/g.yaml" --bounds 0,0,300,300 --realize --seed 7 \
+  --formats csv -o "$w/rain" || exit 1
+awk -F, 'BEGIN { print "x,y,area,count" } NR > 1 && ($1 - 15.5) % 30 == 0 && ($2 - 15.5) % 30 == 0 \
+  { print $1 "," $2 ",1," $5 }' "$w/rain/sp.csv" > "$w/traps.csv"
 cat > "$w/sp.yaml" <<'YAML'
 species:
   sp: {str: 100, d: 1.32e-4, theta: 3, min_dbh: 10}
@@ -51,6 +60,7 @@ cases=(
   "forest small|forest disperse $w/s1e3.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
   "forest medium|forest disperse $w/s1e5.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
   "forest large|forest disperse $w/s2e4.csv --species $w/sp.yaml --method exact --formats csv -o $w/fo --force"
+  "forest fit|forest fit $w/s5e3.csv $w/traps.csv --kernel gaussian --counts poisson -o $w/fit.yaml"
   "rules small|rules run configs/rules/eca.rules --generate 1000 --steps 100 -o $w/r.json"
   "rules medium|rules run configs/rules/life.rules --generate 4096 --steps 200 -o $w/r.json"
   "rules large|rules run configs/rules/synthetic.rules --generate 2048 --steps 10 -o $w/r.json"

@@ -166,7 +166,10 @@ type study struct {
 // cut-off), PROCGEN_FIT_CASE=name[,name] for some models, and
 // PROCGEN_FIT_BUDGET=seconds to start no repetition after that long (the
 // table then says how many ran, and each parameter is judged on those),
-// PROCGEN_FIT_FIRST=n to start at seed n (a study split into runs).
+// PROCGEN_FIT_FIRST=n to start at seed n (a study split into runs),
+// PROCGEN_FIT_TRAPS=n for a grid of n x n traps on the same plot (14: 196
+// traps of 0.5 m^2 on a 7.1 m grid) and PROCGEN_FIT_PARENTS=n for another
+// number of parents.
 // The global search tries 4096 candidates, forest fit's default
 // (PROCGEN_FIT_CANDIDATES=n for another): with the 512 of earlier studies
 // it missed narrow lognormal maxima (at 100 traps among 300 parents, one
@@ -188,6 +191,12 @@ func studyFromEnv() study {
 	}
 	if n, err := strconv.Atoi(os.Getenv("PROCGEN_FIT_FIRST")); err == nil && n > 0 {
 		st.first = n
+	}
+	if n, err := strconv.Atoi(os.Getenv("PROCGEN_FIT_TRAPS")); err == nil && n > 0 {
+		st.nt = n
+	}
+	if n, err := strconv.Atoi(os.Getenv("PROCGEN_FIT_PARENTS")); err == nil && n > 0 {
+		st.parents = n
 	}
 	if n, err := strconv.Atoi(os.Getenv("PROCGEN_FIT_CANDIDATES")); err == nil && n > 0 {
 		st.cands = n

@@ -33,12 +33,17 @@ scripts/polygon-lots.sh 2500 "$w/poly.geojson"
 # forest fit at the issue's size: 100 traps of 1 m^2 on a 30 m grid among
 # 5,000 parents on 300 m x 300 m, their counts drawn from a Gaussian kernel
 # (a = 8 m) by forest disperse --realize on 1 m cells.
-stems 5000 300 300 "$w/s5e3.csv"
+# The same with 500 parents (stronger seeds): an evaluation a tenth the size.
 printf 'species:\n  sp: {kernel: gaussian, str: 20, a: 8, min_dbh: 10}\n' > "$w/g.yaml"
-"$P" -q --device cpu forest disperse "$w/s5e3.csv" --species "$w/g.yaml" --bounds 0,0,300,300 --realize --seed 7 \
-  --formats csv -o "$w/rain" || exit 1
-awk -F, 'BEGIN { print "x,y,area,count" } NR > 1 && ($1 - 15.5) % 30 == 0 && ($2 - 15.5) % 30 == 0 \
-  { print $1 "," $2 ",1," $5 }' "$w/rain/sp.csv" > "$w/traps.csv"
+printf 'species:\n  sp: {kernel: gaussian, str: 200, a: 8, min_dbh: 10}\n' > "$w/g10.yaml"
+for f in "5000 s5e3 g traps" "500 s5e2 g10 traps5e2"; do
+  read -r n s g tr <<< "$f"
+  stems "$n" 300 300 "$w/$s.csv"
+  "$P" -q --device cpu forest disperse "$w/$s.csv" --species "$w/$g.yaml" --bounds 0,0,300,300 --realize --seed 7 \
+    --formats csv -o "$w/rain-$s" || exit 1
+  awk -F, 'BEGIN { print "x,y,area,count" } NR > 1 && ($1 - 15.5) % 30 == 0 && ($2 - 15.5) % 30 == 0 \
+    { print $1 "," $2 ",1," $5 }' "$w/rain-$s/sp.csv" > "$w/$tr.csv"
+done
 cat > "$w/sp.yaml" <<'YAML'
 species:
   sp: {str: 100, d: 1.32e-4, theta: 3, min_dbh: 10}
@@ -61,6 +66,7 @@ cases=(
   "forest medium|forest disperse $w/s1e5.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
   "forest large|forest disperse $w/s2e4.csv --species $w/sp.yaml --method exact --formats csv -o $w/fo --force"
   "forest fit|forest fit $w/s5e3.csv $w/traps.csv --kernel gaussian --counts poisson -o $w/fit.yaml"
+  "forest fit-small|forest fit $w/s5e2.csv $w/traps5e2.csv --kernel gaussian --counts poisson -o $w/fit.yaml"
   "rules small|rules run configs/rules/eca.rules --generate 1000 --steps 100 -o $w/r.json"
   "rules medium|rules run configs/rules/life.rules --generate 4096 --steps 200 -o $w/r.json"
   "rules large|rules run configs/rules/synthetic.rules --generate 2048 --steps 10 -o $w/r.json"

@@ -126,7 +126,8 @@ func Run(ctx context.Context, env *job.Env, r Request) error {
 	if err != nil {
 		return err
 	}
-	dev, err := env.Dev.Open()
+	work, items := fitWork(r, problems)
+	dev, err := env.Dev.OpenForItems("forest-fit", work, items)
 	if err != nil {
 		return err
 	}

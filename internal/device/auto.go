@@ -52,15 +52,6 @@ var costModels = map[string]costModel{
 	// 1e5 trees over 1000x500 m (5e5 cells): 0.32 s CPU, 0.47 s GPU.
 	"forest-fft":      {unit: "cells", cpuRate: 1e5, gpuRate: 6e6, gpuFixed: 0.38},
 	"forest-multires": {unit: "cells", cpuRate: 5e4, gpuRate: 3e6, gpuFixed: 0.38},
-	// forest fit, in trap-parent terms over the evaluations the fits plan
-	// (100 traps x 5,000 parents x 4,576 for one Gaussian/Poisson fit: 5.72 s
-	// on the H200 host's 16 cores, 1.79 s on the GPU, 2af4976). The device
-	// evaluates Nelder-Mead's and the profiles' points one at a time, each
-	// about 0.3 ms of latency up to some 3e7 terms (gpuFill; items: the
-	// terms of one evaluation), so it gains only where an evaluation is
-	// large: from about 1e5 terms (100 traps x 1,000 parents) on 16 cores.
-	// The CPU side is the exact method's probe (the same kernel sums).
-	"forest-fit": {unit: "trap-parent terms", cpuRate: 2.5e7, gpuRate: 1.1e11, gpuFixed: 0.4, gpuFill: 3.3e7},
 	// Rules are weighed by a timed probe on one core (RulesWork), in
 	// single-core CPU seconds. The probe (32 states, one step) carries the
 	// batch evaluator's set-up, so it overstates big runs. On the one-GPU

@@ -29,10 +29,6 @@ func TestCostModelDecisions(t *testing.T) {
 		{"pga", 1.6e6, false, 0},               // Skyscrapers 23x23
 		{"pga", 6.1e6, false, 0},               // Suburban 66x64, --stats-only: 0.46 s on 16 cores (f25e66b)
 		{"forest-fft", 5e5, false, 0},
-		// forest fit: 100 traps x 5,000 parents x 4,576 evaluations (5.72 s
-		// on 16 cores, 1.79 s on the GPU), and the same fit over 500 parents.
-		{"forest-fit", 5e5 * 4576, true, 5e5},
-		{"forest-fit", 5e4 * 4576, false, 5e4},
 		{"rules", 200, false, 8},  // the same work on 8 big boards: 8 blocks of the GPU
 		{"rules", 200, true, 256}, // on 256 boards
 	}

@@ -299,8 +299,8 @@ func factorsFor(probes map[string]float64, gpuOpen float64, ref calibrationRef) 
 
 // probeOf names the probe a job's factors come from where it has none of
 // its own: a packed rules run's CPU side is the rules engine's, a GLB
-// city's the grammar's, a kernel fit's the exact method's kernel sums.
-var probeOf = map[string]string{"rules-packed": "rules", "pga-glb": "pga", "forest-fit": "forest-exact"}
+// city's the grammar's.
+var probeOf = map[string]string{"rules-packed": "rules", "pga-glb": "pga"}
 
 // cpuFactorSpan is "x0.83 to x1.10" over every job's CPU factor.
 func cpuFactorSpan(jobs map[string]jobFactors) string {

@@ -191,42 +191,15 @@ func Fit(ctx context.Context, ev Evaluator, o Options) (*Estimate, error) {
 	if sp.o.MaxEvals <= 0 {
 		sp.o.MaxEvals = 1000 * sp.dim
 	}
-	sp.estEval = plannedEvals(sp.o, sp.dim)
+	sp.estEval = int64(sp.o.Candidates) + int64(sp.dim+1)*40*int64(sp.dim*sp.dim+5)
+	// A bootstrap sample costs an eighth of the search's candidates, its
+	// Nelder-Mead and one profile point per parameter.
+	sp.estEval += int64(sp.o.Bootstrap) * (int64(max(64, sp.o.Candidates/8)) + sp.estEval/5)
 	z, ll, err := sp.search(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return sp.estimate(ctx, z, ll)
-}
-
-// plannedEvals is the progress bar's estimate of a fit's likelihood
-// evaluations with dim free parameters besides STR: the global search's
-// candidates, then Nelder-Mead and the profile walks.
-func plannedEvals(o Options, dim int) int64 {
-	n := int64(o.Candidates) + int64(dim+1)*40*int64(dim*dim+5)
-	// A bootstrap sample costs an eighth of the search's candidates, its
-	// Nelder-Mead and one profile point per parameter.
-	return n + int64(o.Bootstrap)*(int64(max(64, o.Candidates/8))+n/5)
-}
-
-// PlannedEvals is plannedEvals for a fit with options o (Candidates 0:
-// the default 4096): what --device auto weighs a fit by.
-func PlannedEvals(o Options) (int64, error) {
-	fam, err := familyOf(o.Kernel)
-	if err != nil {
-		return 0, err
-	}
-	dim := fam.n()
-	if o.FitBeta {
-		dim++
-	}
-	if o.Counts == NegBinom {
-		dim++
-	}
-	if o.Candidates <= 0 {
-		o.Candidates = 4096
-	}
-	return plannedEvals(o, dim), nil
 }
 
 // search is the global stage (random candidates in the box, in batches)

@@ -126,8 +126,14 @@ func Run(ctx context.Context, env *job.Env, r Request) error {
 	if err != nil {
 		return err
 	}
-	work, items := fitWork(r, problems)
-	dev, err := env.Dev.OpenForItems("forest-fit", work, items)
+	// --device auto takes any GPU: a fit was faster there at every size
+	// measured (bench-e2e's "forest fit" rows on the H200 host's 16 cores,
+	// c8ba9d6: 100 traps among 5,000 parents 1.83 s against 4.55 s, among
+	// 500 parents 0.58 s against 1.09 s): Nelder-Mead and the profiles
+	// evaluate one point at a time, which the CPU runs on one core below
+	// 65,536 trap-parent terms and spreads over its cores, at a fan-out's
+	// cost each time, above.
+	dev, err := env.Dev.Open()
 	if err != nil {
 		return err
 	}

@@ -126,7 +126,7 @@ func group(rings [][][2]float64) []Polygon {
 		}
 		best := -1
 		for k, p := range polys {
-			if inside(r[0], p.Outer) && (best < 0 || areas[k] < areas[best]) {
+			if Inside(r[0], p.Outer) && (best < 0 || areas[k] < areas[best]) {
 				best = k
 			}
 		}
@@ -137,8 +137,8 @@ func group(rings [][][2]float64) []Polygon {
 	return polys
 }
 
-// inside reports whether p lies inside ring r (even-odd rule).
-func inside(p [2]float64, r [][2]float64) bool {
+// Inside reports whether p lies inside ring r (even-odd rule).
+func Inside(p [2]float64, r [][2]float64) bool {
 	in := false
 	for i, a := range r {
 		b := r[(i+1)%len(r)]

@@ -92,7 +92,7 @@ func covered(t *testing.T, sk *Skeleton) {
 		p := [2]float64{lo[0] + (hi[0]-lo[0])*r.Float64(), lo[1] + (hi[1]-lo[1])*r.Float64()}
 		in := 0
 		for _, ring := range sk.Rings {
-			if inside(p, ring) {
+			if Inside(p, ring) {
 				in++
 			}
 		}
@@ -102,7 +102,7 @@ func covered(t *testing.T, sk *Skeleton) {
 			for i, k := range f.Nodes {
 				ring[i] = sk.Nodes[k].P
 			}
-			if inside(p, ring) {
+			if Inside(p, ring) {
 				n++
 			}
 		}

@@ -28,7 +28,12 @@ type cgalSkeleton struct {
 	ok    bool
 	faces []cgalFace
 	maxT  float64
+	// insets are the areas of CGAL's offset polygons at cgalInsets.
+	insets []float64
 }
+
+// cgalInsets are the distances (m) at which the insets are compared.
+var cgalInsets = []float64{0.5, 1.5, 3, 5}
 
 // TestSkeletonAgainstCGAL compares the straight skeleton's roof with
 // CGAL's (bin/cgal-skeleton, built by scripts/cgal-skeleton.sh; the test
@@ -102,6 +107,11 @@ func TestSkeletonAgainstCGAL(t *testing.T) {
 		polys = append(polys, poly{fmt.Sprintf("star %d", k), [][][2]float64{ring}})
 	}
 	var in bytes.Buffer
+	fmt.Fprintf(&in, "D %d", len(cgalInsets))
+	for _, d := range cgalInsets {
+		fmt.Fprintf(&in, " %g", d)
+	}
+	fmt.Fprintln(&in)
 	for _, p := range polys {
 		fmt.Fprintf(&in, "P %d\n", len(p.rings))
 		for _, r := range p.rings {
@@ -127,6 +137,7 @@ func TestSkeletonAgainstCGAL(t *testing.T) {
 	compared, oursFailed := 0, 0
 	var cgalFailed []string
 	worst, worstName, worstTop, worstTopName := 0.0, "", 0.0, ""
+	worstInset, worstInsetName := 0.0, ""
 	for i, p := range polys {
 		ours, err := skeleton.Compute(p.rings[0], p.rings[1:], nil)
 		ref := refs[i]
@@ -151,6 +162,32 @@ func TestSkeletonAgainstCGAL(t *testing.T) {
 		if top > tol {
 			t.Errorf("%s: roof top %.9g, CGAL's %.9g", p.name, ours.MaxT(), ref.maxT)
 		}
+		if len(ref.insets) != len(cgalInsets) {
+			t.Fatalf("%s: %d inset areas from CGAL, want %d", p.name, len(ref.insets), len(cgalInsets))
+		}
+		for k, dist := range cgalInsets {
+			pieces, err := skeleton.Offset(p.rings[0], p.rings[1:], dist)
+			if err != nil {
+				t.Errorf("%s: inset %g: %v", p.name, dist, err)
+				continue
+			}
+			area := 0.0 // twice the area
+			for _, pc := range pieces {
+				area += ringArea(pc.Outer)
+				for _, h := range pc.Holes {
+					area += ringArea(h) // clockwise: negative
+				}
+			}
+			area /= 2
+			diff := math.Abs(area - ref.insets[k])
+			if diff > worstInset {
+				worstInset, worstInsetName = diff, fmt.Sprintf("%s at %g m", p.name, dist)
+			}
+			// The inset's edges may each lie tol off CGAL's.
+			if diff > tol*perimeter(p.rings) {
+				t.Errorf("%s: inset %g m has area %.9g, CGAL's %.9g", p.name, dist, area, ref.insets[k])
+			}
+		}
 		d, missed := roofDifference(p.rings, ours, ref)
 		if missed > 0 {
 			t.Errorf("%s: %d sample points in no face of one of the skeletons", p.name, missed)
@@ -163,8 +200,8 @@ func TestSkeletonAgainstCGAL(t *testing.T) {
 		}
 	}
 	t.Logf("%d polygons compared with CGAL (CGAL could not skeletonize %v; ours could not %d); largest difference "+
-		"of the tops %.3g m (%s), of the heights at sample points %.3g m (%s)",
-		compared, cgalFailed, oursFailed, worstTop, worstTopName, worst, worstName)
+		"of the tops %.3g m (%s), of the heights at sample points %.3g m (%s), of the insets' areas %.3g m^2 (%s)",
+		compared, cgalFailed, oursFailed, worstTop, worstTopName, worst, worstName, worstInset, worstInsetName)
 	if compared < len(polys)*9/10 {
 		t.Errorf("only %d of %d polygons compared", compared, len(polys))
 	}
@@ -197,6 +234,8 @@ func parseCGAL(out []byte) ([]cgalSkeleton, error) {
 			cur = cgalSkeleton{ok: true}
 		case "N":
 			cur.maxT = math.Max(cur.maxT, nums[2])
+		case "A":
+			cur.insets = append(cur.insets, nums[1])
 		case "F":
 			face := cgalFace{a: [2]float64{nums[0], nums[1]}, b: [2]float64{nums[2], nums[3]}}
 			for i := range int(nums[4]) {
@@ -280,6 +319,18 @@ func diameter(ring [][2]float64) float64 {
 		}
 	}
 	return math.Hypot(hi[0]-lo[0], hi[1]-lo[1])
+}
+
+// perimeter is the length of every ring.
+func perimeter(rings [][][2]float64) float64 {
+	l := 0.0
+	for _, r := range rings {
+		for i, p := range r {
+			q := r[(i+1)%len(r)]
+			l += math.Hypot(q[0]-p[0], q[1]-p[1])
+		}
+	}
+	return l
 }
 
 // lineDistance is p's distance to the line through a and b.

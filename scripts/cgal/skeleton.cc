@@ -3,13 +3,17 @@
 // TestSkeletonAgainstCGAL. Built by scripts/cgal-skeleton.sh (needs Debian's
 // libcgal-dev); not part of procgen.
 //
-// Input, per polygon: "P rings", then per ring "n" and n lines "x y" (the
-// outer ring first). Output, per polygon: one line per face, "F ax ay bx by
-// k x1 y1 ... xk yk" (the contour edge a->b that sweeps the face, then the
-// face's corners), one line per skeleton node "N x y t", then "END"; a
-// polygon CGAL cannot skeletonize prints "E" and "END".
+// Input: optionally first "D k d1 ... dk", inset distances; then per
+// polygon "P rings", then per ring "n" and n lines "x y" (the outer ring
+// first). Output, per polygon: one line per face, "F ax ay bx by k x1 y1
+// ... xk yk" (the contour edge a->b that sweeps the face, then the face's
+// corners), one line per skeleton node "N x y t", one line per inset
+// distance "A d area" (the signed area of CGAL's offset polygons at d, holes
+// negative), then "END"; a polygon CGAL cannot skeletonize prints "E" and
+// "END".
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 #include <CGAL/Polygon_with_holes_2.h>
+#include <CGAL/create_offset_polygons_2.h>
 #include <CGAL/create_straight_skeleton_from_polygon_with_holes_2.h>
 #include <cstdio>
 #include <iostream>
@@ -35,7 +39,15 @@ static Polygon readRing(std::istream& in) {
 int main() {
   std::ios::sync_with_stdio(false);
   std::string tag;
+  std::vector<double> insets;
   while (std::cin >> tag) {
+    if (tag == "D") {
+      int k = 0;
+      std::cin >> k;
+      insets.resize(k);
+      for (double& d : insets) std::cin >> d;
+      continue;
+    }
     if (tag != "P") return 2;
     int rings = 0;
     std::cin >> rings;
@@ -67,6 +79,11 @@ int main() {
     }
     for (auto v = ss->vertices_begin(); v != ss->vertices_end(); ++v) {
       if (v->is_skeleton()) std::printf("N %.17g %.17g %.17g\n", v->point().x(), v->point().y(), v->time());
+    }
+    for (double d : insets) {
+      double area = 0;
+      for (const auto& ring : CGAL::create_offset_polygons_2<Polygon>(d, *ss)) area += ring->area();
+      std::printf("A %.17g %.17g\n", d, area);
     }
     std::printf("END\n");
   }

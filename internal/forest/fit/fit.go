@@ -289,7 +289,7 @@ func (sp *space) estimate(ctx context.Context, z []float64, ll float64) (*Estima
 		lo, hi := sp.box(d, true)
 		if v-lo < 1e-3*(hi-lo) || hi-v < 1e-3*(hi-lo) {
 			return nil, fmt.Errorf("%w: %s sits on the search bound (%s); the data do not pin it down "+
-				"inside the range searched%s", ErrNotConverged, sp.coordName(d), sp.boundText(d, v, lo, hi), sp.hint(d))
+				"inside the range searched%s", ErrNotConverged, sp.coordName(d), sp.boundText(d, v, lo, hi), sp.hint(d, hi-v < v-lo))
 		}
 	}
 	_, pts, err := sp.eval(ctx, [][]float64{u}, false, ident, 0)

@@ -202,18 +202,28 @@ func (sp *space) boundText(d int, v, lo, hi float64) string {
 	return fmt.Sprintf("%.4g, searched %.4g..%.4g", nat(v), nat(lo), nat(hi))
 }
 
-// hint says what a parameter on its bound usually means.
-func (sp *space) hint(d int) string {
-	switch d {
-	case sp.iK:
+// hint says what search coordinate d on its bound (upper: the upper one)
+// usually means.
+func (sp *space) hint(d int, upper bool) string {
+	kind := sp.fam.kind
+	switch {
+	case d == sp.iK:
 		return "; a clumping k at its upper bound means the counts show no overdispersion: fit --counts poisson"
-	case sp.iBeta:
+	case d == sp.iBeta:
 		return "; beta needs parents of many sizes: fix it (leave out --fit-beta)"
-	case 0:
-		if sp.fam.kind == forest.TwoDt {
-			// (1 + r^2/u)^-(p+1) tends to a Gaussian as p grows.
-			return "; a 2Dt p at its upper bound means the counts show no fat tail: the gaussian kernel fits them as well"
-		}
+	case d == 0 && kind == forest.TwoDt:
+		// (1 + r^2/u)^-(p+1) tends to a Gaussian as p grows.
+		return "; a 2Dt p at its upper bound means the counts show no fat tail: the gaussian kernel fits them as well"
+	case d == 1 && upper && (kind == forest.Weibull || kind == forest.ExpPower):
+		// exp(-(r/lambda)^theta) tends to a flat disc of radius lambda.
+		return "; a shape at its upper bound means a flat disc of seeds fits the counts as well as any slope " +
+			"(overdispersed counts often do): the traps do not resolve the kernel's shape; more traps may, " +
+			"or fit a kernel of one parameter (gaussian, exponential)"
+	case d == 0 && upper && kind != forest.TwoDt:
+		// The kernel's length scale (the lognormal's median distance, the
+		// Weibull's scale, a) far beyond the plot: even seed rain.
+		return "; a length scale at its upper bound means the seeds fall evenly over the traps, as if from no " +
+			"parent in particular: the counts do not show how seed falls off with distance"
 	}
 	return "; the traps may be too few, too close to the parents or too far from them to measure this kernel"
 }

@@ -273,12 +273,7 @@ func (ev *evaluator) polygonPiece(s Shape, rings [][][2]float64, vAxis Axis, vSi
 // framed by its bounding rectangle: its profile number, the rectangle's
 // centre and size. ok is false for a polygon of no extent.
 func (g *Grammar) piece(rings [][][2]float64) (prof int32, centre, size [2]float64, ok bool, err error) {
-	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
-	for _, p := range rings[0] {
-		for j := 0; j < 2; j++ {
-			lo[j], hi[j] = math.Min(lo[j], p[j]), math.Max(hi[j], p[j])
-		}
-	}
+	lo, hi := ringBox(rings[0])
 	w, h := hi[0]-lo[0], hi[1]-lo[1]
 	if !(w > 0 && h > 0) {
 		return 0, centre, size, false, nil

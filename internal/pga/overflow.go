@@ -70,11 +70,7 @@ func lotEdges(lots []Lot) [][]lotEdge {
 // lotEdgesOf is one lot's edges.
 func lotEdgesOf(l Lot) []lotEdge {
 	p := overflowRing(l)
-	area := 0.0
-	for k := range p {
-		q := p[(k+1)%len(p)]
-		area += p[k][0]*q[1] - q[0]*p[k][1]
-	}
+	area := ringArea(p)
 	edges := make([]lotEdge, 0, len(p))
 	for k := range p {
 		q := p[(k+1)%len(p)]

@@ -22,6 +22,17 @@ func ringArea(p [][2]float64) float64 {
 	return a
 }
 
+// ringBox is ring's bounding box.
+func ringBox(ring [][2]float64) (lo, hi [2]float64) {
+	lo, hi = [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	for _, v := range ring {
+		for a := range 2 {
+			lo[a], hi[a] = math.Min(lo[a], v[a]), math.Max(hi[a], v[a])
+		}
+	}
+	return lo, hi
+}
+
 // ringName is how errors name ring r of a polygon.
 func ringName(r int) string {
 	if r == 0 {

@@ -253,12 +253,7 @@ func parseCGAL(out []byte) ([]cgalSkeleton, error) {
 // the largest difference between the two skeletons' heights there, and
 // how many points lay in no face of one of them.
 func roofDifference(rings [][][2]float64, ours *skeleton.Skeleton, ref cgalSkeleton) (float64, int) {
-	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
-	for _, v := range rings[0] {
-		for a := range 2 {
-			lo[a], hi[a] = math.Min(lo[a], v[a]), math.Max(hi[a], v[a])
-		}
-	}
+	lo, hi := ringBox(rings[0])
 	worst, missed := 0.0, 0
 	const n = 40
 	for i := range n {
@@ -312,12 +307,7 @@ func cgalHeight(s cgalSkeleton, p [2]float64) (float64, bool) {
 
 // diameter is the diagonal of ring's bounding box.
 func diameter(ring [][2]float64) float64 {
-	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
-	for _, v := range ring {
-		for a := range 2 {
-			lo[a], hi[a] = math.Min(lo[a], v[a]), math.Max(hi[a], v[a])
-		}
-	}
+	lo, hi := ringBox(ring)
 	return math.Hypot(hi[0]-lo[0], hi[1]-lo[1])
 }
 

@@ -30,7 +30,8 @@ chain of operators ending in a successor rule or terminal:
 Operators: Translate Rotate Scale Extrude SubDiv Repeat CompSplit Replicate
 RandomRule If IfSizeLess SwapSize SetAsDynamicConvexRightPrism Discard
 Generate, and the paper's additions: Roof(GABLE|HIP|SHED|PYRAMID, angle),
-Setback(d) {front | rest}, Offset(d) {inside | border}, "phase N;" (phases
+Setback(d) {front | rest}, Offset(d) {inside | border} (d < 0 grows the shape:
+inside is the grown shape, border the ring around the old), "phase N;" (phases
 run one after another with a barrier between them), Collider(group) with the
 queries Overlaps/Touches/Inside(group) and IfCollides(group) against earlier
 phases, SnapLines(axis, group) that Repeat and SubDiv of later phases snap

@@ -151,7 +151,7 @@ func footprintRefusal(op *Op, st uint8) (string, string) {
 		}
 	case OpOffset, OpSetback:
 		if st != 0 {
-			return op.Kind.String(), "a mitred inset"
+			return op.Kind.String(), "a mitred inset or outset"
 		}
 	case OpSubDiv, OpRepeat:
 		axis := op.Args[0].Axis

@@ -123,12 +123,16 @@ func groundAxes(s *Shape) (Axis, float64) {
 
 // offsetPolygon is Offset(d) on a shape standing on footprint fp: the inset
 // pieces to the first branch (children 0..k-1), the border strips to the
-// second (child k+e for edge e, rings' edges numbered outer ring first).
+// second (child k+e for edge e, rings' edges numbered outer ring first);
+// for d < 0 the outset (outsetPolygon).
 func (ev *evaluator) offsetPolygon(r *Rule, op *Op, s Shape, fp *footprint, depth int) error {
 	if s.Kind != Quad && s.Kind != Box {
 		return fmt.Errorf("rule %q at %s: Offset needs a Quad or a prism", r.Name, op.Pos)
 	}
 	d := op.Args[0].Expr.Eval(ev.env(&s))
+	if d < 0 && !math.IsInf(d, -1) {
+		return ev.outsetPolygon(r, op, s, fp, -d, depth)
+	}
 	if !(d > 0) {
 		return ev.sub(r, op.Branches[0].Body, 0, child(s, 0, 1), depth)
 	}

@@ -101,7 +101,8 @@ func (ev *evaluator) setback(r *Rule, op *Op, s Shape, depth int) error {
 
 // offset insets a footprint by d on every side: the inner rectangle to the
 // first branch (child 0), the border strips to the second: front, right,
-// back, left (children 1 to 4). Strips of no extent are dropped.
+// back, left (children 1 to 4). Strips of no extent are dropped. A
+// negative d grows it (outsetRect); 0, NaN and -Inf leave it as it is.
 func (ev *evaluator) offset(r *Rule, op *Op, s Shape, depth int) error {
 	if fp := ev.g.footprintOf(s.Profile); fp != nil && s.Roof == NoRoof {
 		return ev.offsetPolygon(r, op, s, fp, depth)
@@ -111,6 +112,9 @@ func (ev *evaluator) offset(r *Rule, op *Op, s Shape, depth int) error {
 		return fmt.Errorf("rule %q at %s: Offset %w", r.Name, op.Pos, err)
 	}
 	d := op.Args[0].Expr.Eval(ev.env(&s))
+	if d < 0 && !math.IsInf(d, -1) {
+		return ev.outsetRect(r, op, s, axis, sign, -d, depth)
+	}
 	if !(d > 0) {
 		return ev.sub(r, op.Branches[0].Body, 0, child(s, 0, 5), depth)
 	}

@@ -28,8 +28,9 @@ type cgalSkeleton struct {
 	ok    bool
 	faces []cgalFace
 	maxT  float64
-	// insets are the areas of CGAL's offset polygons at cgalInsets.
-	insets []float64
+	// insets are the areas of CGAL's offset polygons at cgalInsets,
+	// outsets those of the polygon grown by them.
+	insets, outsets []float64
 }
 
 // cgalInsets are the distances (m) at which the insets are compared.
@@ -138,6 +139,7 @@ func TestSkeletonAgainstCGAL(t *testing.T) {
 	var cgalFailed []string
 	worst, worstName, worstTop, worstTopName := 0.0, "", 0.0, ""
 	worstInset, worstInsetName := 0.0, ""
+	worstOutset, worstOutsetName := 0.0, ""
 	for i, p := range polys {
 		ours, err := skeleton.Compute(p.rings[0], p.rings[1:], nil)
 		ref := refs[i]
@@ -188,6 +190,9 @@ func TestSkeletonAgainstCGAL(t *testing.T) {
 				t.Errorf("%s: inset %g m has area %.9g, CGAL's %.9g", p.name, dist, area, ref.insets[k])
 			}
 		}
+		if diff, at := outsetDifference(t, p.name, p.rings, ref, tol); diff > worstOutset {
+			worstOutset, worstOutsetName = diff, fmt.Sprintf("%s at %g m", p.name, at)
+		}
 		d, missed := roofDifference(p.rings, ours, ref)
 		if missed > 0 {
 			t.Errorf("%s: %d sample points in no face of one of the skeletons", p.name, missed)
@@ -200,11 +205,63 @@ func TestSkeletonAgainstCGAL(t *testing.T) {
 		}
 	}
 	t.Logf("%d polygons compared with CGAL (CGAL could not skeletonize %v; ours could not %d); largest difference "+
-		"of the tops %.3g m (%s), of the heights at sample points %.3g m (%s), of the insets' areas %.3g m^2 (%s)",
-		compared, cgalFailed, oursFailed, worstTop, worstTopName, worst, worstName, worstInset, worstInsetName)
+		"of the tops %.3g m (%s), of the heights at sample points %.3g m (%s), of the insets' areas %.3g m^2 (%s), of the outsets' %.3g m^2 (%s)",
+		compared, cgalFailed, oursFailed, worstTop, worstTopName, worst, worstName, worstInset, worstInsetName,
+		worstOutset, worstOutsetName)
 	if compared < len(polys)*9/10 {
 		t.Errorf("only %d of %d polygons compared", compared, len(polys))
 	}
+}
+
+// outsetDifference holds skeleton.Outset at each of cgalInsets to CGAL's
+// grown polygon: the areas agree (each edge may lie tol off CGAL's), and
+// the polygon and Outset's strips cover the grown area. It returns the
+// largest difference of the areas and the distance where it was.
+func outsetDifference(t *testing.T, name string, rings [][][2]float64, ref cgalSkeleton, tol float64) (float64, float64) {
+	t.Helper()
+	if len(ref.outsets) != len(cgalInsets) {
+		t.Fatalf("%s: %d outset areas from CGAL, want %d", name, len(ref.outsets), len(cgalInsets))
+	}
+	orig := 0.0 // twice the polygon's area
+	for k, r := range rings {
+		a := math.Abs(ringArea(r))
+		if k > 0 {
+			a = -a
+		}
+		orig += a
+	}
+	worst, at := 0.0, 0.0
+	for k, dist := range cgalInsets {
+		grown, strips, err := skeleton.Outset(rings[0], rings[1:], dist)
+		if err != nil {
+			t.Errorf("%s: outset %g: %v", name, dist, err)
+			continue
+		}
+		area, tiles := 0.0, orig // twice the areas
+		for _, pc := range grown {
+			area += ringArea(pc.Outer)
+			for _, h := range pc.Holes {
+				area += ringArea(h)
+			}
+		}
+		for _, st := range strips {
+			if st != nil {
+				tiles += ringArea(st)
+			}
+		}
+		area, tiles = area/2, tiles/2
+		diff := math.Abs(area - ref.outsets[k])
+		if diff > worst {
+			worst, at = diff, dist
+		}
+		if diff > tol*perimeter(rings) {
+			t.Errorf("%s: outset %g m has area %.9g, CGAL's %.9g", name, dist, area, ref.outsets[k])
+		}
+		if math.Abs(tiles-area) > 1e-9*area {
+			t.Errorf("%s: outset %g m: the polygon and its strips cover %.9g of %.9g", name, dist, tiles, area)
+		}
+	}
+	return worst, at
 }
 
 // parseCGAL reads bin/cgal-skeleton's output.
@@ -236,6 +293,8 @@ func parseCGAL(out []byte) ([]cgalSkeleton, error) {
 			cur.maxT = math.Max(cur.maxT, nums[2])
 		case "A":
 			cur.insets = append(cur.insets, nums[1])
+		case "O":
+			cur.outsets = append(cur.outsets, nums[1])
 		case "F":
 			face := cgalFace{a: [2]float64{nums[0], nums[1]}, b: [2]float64{nums[2], nums[3]}}
 			for i := range int(nums[4]) {

@@ -9,11 +9,14 @@
 // ... xk yk" (the contour edge a->b that sweeps the face, then the face's
 // corners), one line per skeleton node "N x y t", one line per inset
 // distance "A d area" (the signed area of CGAL's offset polygons at d, holes
-// negative), then "END"; a polygon CGAL cannot skeletonize prints "E" and
-// "END".
+// negative), one line per distance "O d area" (the area of the polygon
+// grown by d: the outer ring's exterior offset less each hole's interior
+// one, holes growing smaller), then "END"; a polygon CGAL cannot
+// skeletonize prints "E" and "END".
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 #include <CGAL/Polygon_with_holes_2.h>
 #include <CGAL/create_offset_polygons_2.h>
+#include <CGAL/create_offset_polygons_from_polygon_with_holes_2.h>
 #include <CGAL/create_straight_skeleton_from_polygon_with_holes_2.h>
 #include <cstdio>
 #include <iostream>
@@ -84,6 +87,21 @@ int main() {
       double area = 0;
       for (const auto& ring : CGAL::create_offset_polygons_2<Polygon>(d, *ss)) area += ring->area();
       std::printf("A %.17g %.17g\n", d, area);
+    }
+    for (double d : insets) {
+      // The outer ring grows into the outside, each hole shrinks into
+      // itself; the two never meet.
+      double area = 0;
+      for (const auto& p : CGAL::create_exterior_skeleton_and_offset_polygons_with_holes_2(d, outer)) {
+        area += p->outer_boundary().area();
+        for (auto h = p->holes_begin(); h != p->holes_end(); ++h) area += h->area();
+      }
+      for (auto h = poly.holes_begin(); h != poly.holes_end(); ++h) {
+        Polygon in = *h;
+        in.reverse_orientation();
+        for (const auto& ring : CGAL::create_interior_skeleton_and_offset_polygons_2(d, in)) area -= ring->area();
+      }
+      std::printf("O %.17g %.17g\n", d, area);
     }
     std::printf("END\n");
   }

@@ -1,0 +1,76 @@
+package skeleton
+
+import (
+	"errors"
+	"math"
+)
+
+// Outset is the polygon grown by d > 0 (Offset(-d)) and the strip each edge
+// sweeps on its way out: strips[e] is edge e's face of the outside's
+// skeleton below d (nil where it has none), edges numbered as Inset numbers
+// them (outer ring counter-clockwise first, then the holes clockwise). The
+// polygon and the strips tile the grown polygons; holes shrink and close,
+// and parts of the outer ring that grow into each other make new holes.
+func Outset(outer [][2]float64, holes [][][2]float64, d float64) ([]Polygon, [][][2]float64, error) {
+	if !(d > 0) || math.IsInf(d, 0) {
+		return nil, nil, errors.New("skeleton: outset distance must be positive and finite")
+	}
+	rings := [][][2]float64{reversed(orient(outer, true))}
+	for _, h := range holes {
+		rings = append(rings, reversed(orient(h, false)))
+	}
+	// Turned around, every ring has the outside on its left, so the
+	// wavefront moves out of the polygon (as in Offset for d < 0).
+	s, err := newSim(rings, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	front, err := s.run(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.stopAt()
+	left := 0.0
+	for _, r := range front {
+		left += area(r)
+	}
+	sk := &Skeleton{Nodes: s.nodes, Arcs: s.arcs, Rings: s.input}
+	if err := s.faces(sk, left); err != nil {
+		return nil, nil, err
+	}
+	// Edge j of a turned ring of n vertices runs from the ring's vertex
+	// n-1-j to n-2-j: it is edge n-2-j (mod n) of the ring as given.
+	strips := make([][][2]float64, len(s.edges))
+	base := make([]int, len(s.edges))
+	size := make([]int, len(s.edges))
+	at := 0
+	for _, r := range rings {
+		for j := range r {
+			base[at+j], size[at+j] = at, len(r)
+		}
+		at += len(r)
+	}
+	for _, f := range sk.Faces {
+		ring := make([][2]float64, len(f.Nodes))
+		for i, k := range f.Nodes {
+			ring[i] = s.nodes[k].P
+		}
+		if area(ring) > 0 {
+			b, n := base[f.Edge], size[f.Edge]
+			strips[b+((n-2-(f.Edge-b))%n+n)%n] = ring
+		}
+	}
+	for k, r := range front {
+		front[k] = reversed(r)
+	}
+	return group(front), strips, nil
+}
+
+// reversed is ring r run the other way round (a new slice).
+func reversed(r [][2]float64) [][2]float64 {
+	q := make([][2]float64, len(r))
+	for i, p := range r {
+		q[len(r)-1-i] = p
+	}
+	return q
+}

@@ -33,7 +33,9 @@ scripts/polygon-lots.sh 2500 "$w/poly.geojson"
 # forest fit at the size: 100 traps of 1 m^2 on a 30 m grid among
 # 5,000 parents on 300 m x 300 m, their counts drawn from a Gaussian kernel
 # (a = 8 m) by forest disperse --realize on 1 m cells.
-# The same with 500 parents (stronger seeds): an evaluation a tenth the size.
+# fit-10k: the same with the 10,000 candidate parameter sets (the
+# default is 4,096). The same with 500 parents (stronger seeds): an
+# evaluation a tenth the size.
 printf 'species:\n  sp: {kernel: gaussian, str: 20, a: 8, min_dbh: 10}\n' > "$w/g.yaml"
 printf 'species:\n  sp: {kernel: gaussian, str: 200, a: 8, min_dbh: 10}\n' > "$w/g10.yaml"
 for f in "5000 s5e3 g traps" "500 s5e2 g10 traps5e2"; do
@@ -66,6 +68,7 @@ cases=(
   "forest medium|forest disperse $w/s1e5.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
   "forest large|forest disperse $w/s2e4.csv --species $w/sp.yaml --method exact --formats csv -o $w/fo --force"
   "forest fit|forest fit $w/s5e3.csv $w/traps.csv --kernel gaussian --counts poisson -o $w/fit.yaml"
+  "forest fit-10k|forest fit $w/s5e3.csv $w/traps.csv --kernel gaussian --counts poisson --candidates 10000 -o $w/fit.yaml"
   "forest fit-small|forest fit $w/s5e2.csv $w/traps5e2.csv --kernel gaussian --counts poisson -o $w/fit.yaml"
   "rules small|rules run configs/rules/eca.rules --generate 1000 --steps 100 -o $w/r.json"
   "rules medium|rules run configs/rules/life.rules --generate 4096 --steps 200 -o $w/r.json"

@@ -1,8 +1,12 @@
 package device
 
 import (
+	"io"
 	"math"
+	"runtime"
 	"testing"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
 )
 
 // The model's decisions at the sizes measured on the H100 host (16 cores):
@@ -47,6 +51,34 @@ func TestCostModelDecisions(t *testing.T) {
 	for job, m := range costModels {
 		if !(m.cpuRate > 0 && m.gpuRate > 0 && m.gpuFixed >= 0 && m.cpuFixed >= 0) || m.unit == "" {
 			t.Errorf("%s: incomplete model %+v", job, m)
+		}
+	}
+}
+
+// PrefetchFor opens ahead only where the model picks the GPU on 16 cores:
+// a city of 2.16 M terminals written as GLB (city_overview 300x300), but
+// not the same counted only, and not a few buildings.
+func TestPrefetchForFollowsTheModel(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(16))
+	p := New(Settings{Device: "auto", Calibration: CalibrationNone}, &testLog{w: io.Discard})
+	for _, c := range []struct {
+		job  string
+		work float64
+		want bool
+	}{
+		{"pga-glb", 2.16e6, true},
+		{"pga-glb", 2e4, false},
+		{"pga", 2.16e6, false},
+		{"no such job", 1e12, false},
+	} {
+		if got := p.gpuLikely(c.job, c.work); got != c.want {
+			t.Errorf("%s at %g: GPU likely = %v, want %v", c.job, c.work, got, c.want)
+		}
+	}
+	if !gpu.BuiltWithCUDA {
+		p.PrefetchFor("pga-glb", 2.16e6)
+		if p.devOpen != nil {
+			t.Error("a build without CUDA started opening a GPU")
 		}
 	}
 }

@@ -1,6 +1,11 @@
 package device
 
-import "github.com/procgen-dev/procgen/internal/gpu"
+import (
+	"math"
+	"runtime"
+
+	"github.com/procgen-dev/procgen/internal/gpu"
+)
 
 // openResult is what a prefetched gpu.Open returned.
 type openResult struct {
@@ -14,11 +19,44 @@ type openResult struct {
 // input. It does so only for --device cuda: under auto, a run the model
 // sends to the CPU would pay for it anyway (on the H100 host a process whose
 // driver start-up is under way takes ~70 ms longer to exit, more than small
-// CPU runs take), and the runs it sends to the GPU parse in milliseconds.
-// Open takes the result.
+// CPU runs take); a job whose input takes long to prepare calls
+// PrefetchFor once it can guess its work. Open takes the result.
 func (p *Policy) Prefetch() {
-	if p.devOpen != nil || !gpu.BuiltWithCUDA || p.s.Device != "cuda" {
-		return
+	if p.s.Device == "cuda" {
+		p.startOpen()
+	}
+}
+
+// PrefetchFor is Prefetch under auto for a job whose work an early,
+// cheap estimate puts on the GPU (the model says the GPU at that work,
+// as OpenFor will when the run's own estimate agrees): the driver's
+// start-up then overlaps the rest of the input's preparation, as it does
+// under cuda. Where the run's estimate then picks the CPU, the open is
+// let go (ReleasePrefetched) and costs what Prefetch's comment says.
+// It reports whether it started one.
+func (p *Policy) PrefetchFor(job string, work float64) bool {
+	if p.Weighs() && p.gpuLikely(job, work) {
+		return p.startOpen()
+	}
+	return false
+}
+
+// gpuLikely says whether the model of job picks the GPU at work on this
+// many cores.
+func (p *Policy) gpuLikely(job string, work float64) bool {
+	m, _, ok := p.model(job)
+	if !ok {
+		return false
+	}
+	cpuT, gpuT := m.predict(work, runtime.GOMAXPROCS(0), math.Inf(1))
+	return gpuT < cpuT
+}
+
+// startOpen opens the first GPU on its own goroutine (once); false when
+// it did not start one now.
+func (p *Policy) startOpen() bool {
+	if p.devOpen != nil || !gpu.BuiltWithCUDA {
+		return false
 	}
 	ch := make(chan openResult, 1)
 	p.devOpen = ch
@@ -27,6 +65,7 @@ func (p *Policy) Prefetch() {
 		dev, err := gpu.Open(first)
 		ch <- openResult{dev, err}
 	}()
+	return true
 }
 
 // takePrefetched returns the prefetched open's result, waiting for it, and

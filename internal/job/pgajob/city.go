@@ -183,6 +183,7 @@ func (c *city) layLots(ctx context.Context, g *pga.Grammar, kind pga.ShapeKind) 
 			return nil, nil, err
 		}
 	}
+	c.speculate(ctx, g, kind, lots)
 	axioms, err := g.LotAxioms(kind, lots, env.Seed, o.Height)
 	if err != nil {
 		return nil, nil, err
@@ -200,12 +201,7 @@ func (c *city) layLots(ctx context.Context, g *pga.Grammar, kind pga.ShapeKind) 
 // are. Buildings that reach beyond their lot are warned of.
 func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape, lots []pga.Lot, opt pga.Options) ([]pga.TerminalShape, error) {
 	env, o := c.env, &c.o
-	work := 0.0
-	// A city written only as GLB has that built on the device: its own model.
-	job := "pga"
-	if len(g.Assets) == 0 && o.onlyGLB(c.outs) {
-		job = "pga-glb"
-	}
+	work, job := 0.0, c.jobName(g)
 	if env.Dev.WeighsJob(job) && len(axioms) > device.PGAProbeLots/2 {
 		t := time.Now()
 		work = device.PGAWork(g, axioms, opt)

@@ -331,52 +331,29 @@ template <bool DRY> __device__ __noinline__ uint32_t pga_outputs(const Prog &P, 
 		const int axis = s.kind == PGA_QUAD ? 1 : 2;
 		const double sign = s.kind == PGA_QUAD ? -1.0 : 1.0;
 		const double d = pga_eval<DRY>(P, op.expr[0], s);
-		if (d < 0 && !isinf(d)) {
-			// The outset (outsetRect in outset.go): the grown rectangle,
-			// then the strips front, right, back, left.
-			const double e = -d, w = s.size[0], h = s.size[axis];
-			uint32_t n = 0;
-			PgaItem a;
-			if (want == 0) {
-				pga_piece(s, 0, 0, w + 2 * e, 0, 5, a);
-				pga_piece(a, axis, 0, h + 2 * e, 0, 5, *c);
-				PGA_SET(c, P.br[op.branch0].chain);
-				return 0;
-			}
-			n++;
-			for (int k = 1; k <= 4; k++) {
-				PgaItem st;
-				switch (k) {
-				case 1: pga_piece(s, axis, sign * (h + e) / 2, e, 1, 5, st); st.size[0] = w + 2 * e; break;
-				case 2: pga_piece(s, 0, (w + e) / 2, e, 2, 5, st); break;
-				case 3: pga_piece(s, axis, -sign * (h + e) / 2, e, 3, 5, st); st.size[0] = w + 2 * e; break;
-				default: pga_piece(s, 0, -(w + e) / 2, e, 4, 5, st); break;
-				}
-				if (st.size[0] > 0 && st.size[axis] > 0) {
-					if ((int)n == want) {
-						*c = st;
-						PGA_SET(c, P.br[op.branch0 + 1].chain);
-						return 0;
-					}
-					n++;
-				}
-			}
-			return n;
-		}
-		if (!(d > 0)) {
+		if (!(d > 0) && !(d < 0 && !isinf(d))) {
 			if (want < 0) return 1;
 			pga_childof(s, 0, 5, *c);
 			PGA_SET(c, P.br[op.branch0].chain);
 			return 0;
 		}
+		// The bands of offsetBands (ops.go): an inset for d > 0, an
+		// outset by -d for d < 0 (front and back across the corners).
 		const double w = s.size[0], h = s.size[axis];
-		const double dw = fmin_go(d, w / 2), dh = fmin_go(d, h / 2);
+		double iw, ih, fc, th, fw, xc, tw, sl;
+		if (d < 0) {
+			const double e = -d;
+			iw = w + 2 * e, ih = h + 2 * e, fc = (h + e) / 2, th = e, fw = w + 2 * e, xc = (w + e) / 2, tw = e, sl = h;
+		} else {
+			const double dw = fmin_go(d, w / 2), dh = fmin_go(d, h / 2);
+			iw = w - 2 * dw, ih = h - 2 * dh, fc = (h - dh) / 2, th = dh, fw = w, xc = (w - dw) / 2, tw = dw, sl = h - 2 * dh;
+		}
 		uint32_t n = 0;
 		PgaItem a;
-		if (w - 2 * dw > 0 && h - 2 * dh > 0) {
+		if (iw > 0 && ih > 0) {
 			if (want == 0) {
-				pga_piece(s, 0, 0, w - 2 * dw, 0, 5, a);
-				pga_piece(a, axis, 0, h - 2 * dh, 0, 5, *c);
+				pga_piece(s, 0, 0, iw, 0, 5, a);
+				pga_piece(a, axis, 0, ih, 0, 5, *c);
 				PGA_SET(c, P.br[op.branch0].chain);
 				return 0;
 			}
@@ -385,10 +362,10 @@ template <bool DRY> __device__ __noinline__ uint32_t pga_outputs(const Prog &P, 
 		for (int k = 1; k <= 4; k++) {
 			PgaItem st;
 			switch (k) {
-			case 1: pga_piece(s, axis, sign * (h - dh) / 2, dh, 1, 5, st); break;
-			case 2: pga_piece(s, 0, (w - dw) / 2, dw, 2, 5, a); pga_piece(a, axis, 0, h - 2 * dh, 2, 5, st); break;
-			case 3: pga_piece(s, axis, -sign * (h - dh) / 2, dh, 3, 5, st); break;
-			default: pga_piece(s, 0, -(w - dw) / 2, dw, 4, 5, a); pga_piece(a, axis, 0, h - 2 * dh, 4, 5, st); break;
+			case 1: pga_piece(s, axis, sign * fc, th, 1, 5, st); st.size[0] = fw; break;
+			case 2: pga_piece(s, 0, xc, tw, 2, 5, a); pga_piece(a, axis, 0, sl, 2, 5, st); break;
+			case 3: pga_piece(s, axis, -sign * fc, th, 3, 5, st); st.size[0] = fw; break;
+			default: pga_piece(s, 0, -xc, tw, 4, 5, a); pga_piece(a, axis, 0, sl, 4, 5, st); break;
 			}
 			if (st.size[0] > 0 && st.size[axis] > 0) {
 				if ((int)n == want) {

@@ -19,6 +19,32 @@ func faceArea(corners []Vec3, faces [][]int) float64 {
 	return a
 }
 
+// offsetLot runs Offset(d) { In | B } on the lot's polygon (GeoJSON
+// rings) as a Quad, or on its 9 m prism, on one worker, and returns each
+// terminal's area on the ground (a prism piece's volume over its height).
+func offsetLot(t *testing.T, coords string, kind ShapeKind, d float64) (*Grammar, []Shape, []TerminalShape, []float64) {
+	t.Helper()
+	op := fmt.Sprintf("Offset(%g) { In | B }", d)
+	if kind == Box {
+		op = "Extrude(9) " + op
+	}
+	g, axioms := footprintAxioms(t, "axiom Quad Lot;\nterminal In (1, 0);\nterminal B (2, 0);\nLot = "+op+";", coords)
+	ts, err := g.Evaluate(axioms, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	areas := make([]float64, len(ts))
+	for i := range ts {
+		corners, faces, _ := g.worldSolid(&ts[i].Shape)
+		if kind == Quad {
+			areas[i] = faceArea(corners, faces)
+		} else {
+			areas[i] = closedVolume(t, "piece", corners, faces) / 9
+		}
+	}
+	return g, axioms, ts, areas
+}
+
 // Offset on the concave and holed lots: the inside and the border strips
 // tile the lot (their areas add up to its area), the inside has the area of
 // the mitred inset, prisms offset into prisms of the same volume, and the
@@ -37,24 +63,9 @@ func TestPolygonOffset(t *testing.T) {
 	} {
 		lot := footprintLots[c.lot]
 		for _, kind := range []ShapeKind{Quad, Box} {
-			op := fmt.Sprintf("Offset(%g) { In | B }", c.d)
-			if kind == Box {
-				op = "Extrude(9) " + op
-			}
-			g, axioms := footprintAxioms(t, "axiom Quad Lot;\nterminal In (1, 0);\nterminal B (2, 0);\nLot = "+op+";", lot.coords)
-			ts, err := g.Evaluate(axioms, Options{Workers: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
+			g, axioms, ts, areas := offsetLot(t, lot.coords, kind, c.d)
 			in, total, inArea := 0, 0.0, 0.0
-			for i := range ts {
-				corners, faces, _ := g.worldSolid(&ts[i].Shape)
-				var a float64
-				if kind == Quad {
-					a = faceArea(corners, faces)
-				} else {
-					a = closedVolume(t, "piece", corners, faces) / 9
-				}
+			for i, a := range areas {
 				total += a
 				if g.TermName(&ts[i]) == "In" {
 					in++

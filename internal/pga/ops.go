@@ -102,7 +102,7 @@ func (ev *evaluator) setback(r *Rule, op *Op, s Shape, depth int) error {
 // offset insets a footprint by d on every side: the inner rectangle to the
 // first branch (child 0), the border strips to the second: front, right,
 // back, left (children 1 to 4). Strips of no extent are dropped. A
-// negative d grows it (outsetRect); 0, NaN and -Inf leave it as it is.
+// negative d grows it (outset.go); 0, NaN and -Inf leave it as it is.
 func (ev *evaluator) offset(r *Rule, op *Op, s Shape, depth int) error {
 	if fp := ev.g.footprintOf(s.Profile); fp != nil && s.Roof == NoRoof {
 		return ev.offsetPolygon(r, op, s, fp, depth)
@@ -112,25 +112,24 @@ func (ev *evaluator) offset(r *Rule, op *Op, s Shape, depth int) error {
 		return fmt.Errorf("rule %q at %s: Offset %w", r.Name, op.Pos, err)
 	}
 	d := op.Args[0].Expr.Eval(ev.env(&s))
-	if d < 0 && !math.IsInf(d, -1) {
-		return ev.outsetRect(r, op, s, axis, sign, -d, depth)
-	}
-	if !(d > 0) {
+	if !(d > 0) && !(d < 0 && !math.IsInf(d, -1)) {
 		return ev.sub(r, op.Branches[0].Body, 0, child(s, 0, 5), depth)
 	}
-	w, h := s.Size[AxisX], s.Size[axis]
-	dw, dh := math.Min(d, w/2), math.Min(d, h/2)
-	inner := piece(piece(s, AxisX, 0, w-2*dw, 0, 5), axis, 0, h-2*dh, 0, 5)
-	if w-2*dw > 0 && h-2*dh > 0 {
+	b := offsetBands(s.Size[AxisX], s.Size[axis], d)
+	if b.iw > 0 && b.ih > 0 {
+		inner := piece(piece(s, AxisX, 0, b.iw, 0, 5), axis, 0, b.ih, 0, 5)
 		if err := ev.sub(r, op.Branches[0].Body, 0, inner, depth); err != nil {
 			return err
 		}
 	}
+	fore := piece(s, axis, sign*b.fc, b.th, 1, 5)
+	back := piece(s, axis, -sign*b.fc, b.th, 3, 5)
+	fore.Size[AxisX], back.Size[AxisX] = b.fw, b.fw
 	strips := []Shape{
-		piece(s, axis, sign*(h-dh)/2, dh, 1, 5),
-		piece(piece(s, AxisX, (w-dw)/2, dw, 2, 5), axis, 0, h-2*dh, 2, 5),
-		piece(s, axis, -sign*(h-dh)/2, dh, 3, 5),
-		piece(piece(s, AxisX, -(w-dw)/2, dw, 4, 5), axis, 0, h-2*dh, 4, 5),
+		fore,
+		piece(piece(s, AxisX, b.xc, b.tw, 2, 5), axis, 0, b.sl, 2, 5),
+		back,
+		piece(piece(s, AxisX, -b.xc, b.tw, 4, 5), axis, 0, b.sl, 4, 5),
 	}
 	for _, c := range strips {
 		if c.Size[AxisX] > 0 && c.Size[axis] > 0 {
@@ -140,6 +139,24 @@ func (ev *evaluator) offset(r *Rule, op *Op, s Shape, depth int) error {
 		}
 	}
 	return nil
+}
+
+// bands is how Offset cuts a w x h rectangle: the inner (or grown)
+// rectangle iw x ih; the front and back strips th deep and fw wide, their
+// centres fc from the middle; the right and left strips tw wide and sl
+// long, their centres xc from it.
+type bands struct{ iw, ih, fc, th, fw, xc, tw, sl float64 }
+
+// offsetBands is Offset(d)'s bands: an inset by d (at most to the middle)
+// for d > 0, an outset by -d for d < 0, where front and back run across
+// the corners. cuda/pga_outputs.cuh cuts the same.
+func offsetBands(w, h, d float64) bands {
+	if d < 0 {
+		e := -d
+		return bands{iw: w + 2*e, ih: h + 2*e, fc: (h + e) / 2, th: e, fw: w + 2*e, xc: (w + e) / 2, tw: e, sl: h}
+	}
+	dw, dh := math.Min(d, w/2), math.Min(d, h/2)
+	return bands{iw: w - 2*dw, ih: h - 2*dh, fc: (h - dh) / 2, th: dh, fw: w, xc: (w - dw) / 2, tw: dw, sl: h - 2*dh}
 }
 
 // roof turns a flat footprint (a rectangular Quad, +Z up) into a roof solid

@@ -11,34 +11,11 @@ import (
 // insets, and procgen keeps its sign for insets). The grown shape goes to
 // the first branch (child 0), the ring between the shape's outline and the
 // grown one to the second: on a rectangle the strips front, right, back,
-// left (children 1 to 4; front and back take the corners, as the inset's
-// do), on a lot's polygon one strip per edge (child k+e). Unlike CGA's
+// left (children 1 to 4; front and back run across the corners: ops.go's
+// offsetBands), on a lot's polygon one strip per edge (child k+e). Unlike CGA's
 // border faces, which it turns clockwise so that inside plus border is
 // the original as signed areas, the ring's faces face up as every other
 // piece does, so that extruding them builds a wall, a kerb or a pavement.
-
-// outsetRect is Offset(-e) on a rectangular Quad or Box.
-func (ev *evaluator) outsetRect(r *Rule, op *Op, s Shape, axis Axis, sign, e float64, depth int) error {
-	w, h := s.Size[AxisX], s.Size[axis]
-	grown := piece(piece(s, AxisX, 0, w+2*e, 0, 5), axis, 0, h+2*e, 0, 5)
-	if err := ev.sub(r, op.Branches[0].Body, 0, grown, depth); err != nil {
-		return err
-	}
-	front := piece(s, axis, sign*(h+e)/2, e, 1, 5)
-	front.Size[AxisX] = w + 2*e
-	back := piece(s, axis, -sign*(h+e)/2, e, 3, 5)
-	back.Size[AxisX] = w + 2*e
-	right := piece(s, AxisX, (w+e)/2, e, 2, 5)
-	left := piece(s, AxisX, -(w+e)/2, e, 4, 5)
-	for _, c := range []Shape{front, right, back, left} {
-		if c.Size[AxisX] > 0 && c.Size[axis] > 0 {
-			if err := ev.sub(r, op.Branches[1].Body, 0, c, depth); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
 
 // outsetPolygon is Offset(-e) on a shape standing on footprint fp: the
 // grown polygon (in pieces where holes close or new ones form, children

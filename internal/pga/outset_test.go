@@ -1,7 +1,6 @@
 package pga
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -53,25 +52,10 @@ func TestPolygonOutset(t *testing.T) {
 	}{{0, 2}, {1, 2}, {1, 8}, {3, 2}, {3, 5}} {
 		lot := footprintLots[c.lot]
 		for _, kind := range []ShapeKind{Quad, Box} {
-			op := fmt.Sprintf("Offset(%g) { In | B }", -c.e)
-			if kind == Box {
-				op = "Extrude(9) " + op
-			}
-			g, axioms := footprintAxioms(t, "axiom Quad Lot;\nterminal In (1, 0);\nterminal B (2, 0);\nLot = "+op+";", lot.coords)
-			ts, err := g.Evaluate(axioms, Options{Workers: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
+			g, _, ts, areas := offsetLot(t, lot.coords, kind, -c.e)
 			var inArea, borderArea float64
 			strips := 0
-			for i := range ts {
-				corners, faces, _ := g.worldSolid(&ts[i].Shape)
-				a := 0.0
-				if kind == Quad {
-					a = faceArea(corners, faces)
-				} else {
-					a = closedVolume(t, "piece", corners, faces) / 9
-				}
+			for i, a := range areas {
 				if g.TermName(&ts[i]) == "In" {
 					inArea += a
 				} else {

@@ -30,11 +30,7 @@ func Offset(outer [][2]float64, holes [][][2]float64, d float64) ([]Polygon, err
 	}
 	if d < 0 { // the outside's wavefront: every ring turned around
 		for k, r := range rings {
-			q := make([][2]float64, len(r))
-			for i, p := range r {
-				q[len(r)-1-i] = p
-			}
-			rings[k] = q
+			rings[k] = reversed(r)
 		}
 	}
 	s, err := newSim(rings, nil)
@@ -47,11 +43,7 @@ func Offset(outer [][2]float64, holes [][][2]float64, d float64) ([]Polygon, err
 	}
 	if d < 0 {
 		for k, r := range out {
-			q := make([][2]float64, len(r))
-			for i, p := range r {
-				q[len(r)-1-i] = p
-			}
-			out[k] = q
+			out[k] = reversed(r)
 		}
 	}
 	return group(out), nil
@@ -78,6 +70,18 @@ func Inset(outer [][2]float64, holes [][][2]float64, weights []float64, d float6
 			}
 		}
 	}
+	front, strips, err := sweep(rings, weights, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	return group(front), strips, nil
+}
+
+// sweep runs the wavefront of rings (each with the side it sweeps on its
+// left; weights as Compute takes them) to time d and returns the wavefront
+// there and each edge's face below d (nil where it has none), edges
+// numbered ring after ring.
+func sweep(rings [][][2]float64, weights []float64, d float64) ([][][2]float64, [][][2]float64, error) {
 	s, err := newSim(rings, weights)
 	if err != nil {
 		return nil, nil, err
@@ -105,7 +109,7 @@ func Inset(outer [][2]float64, holes [][][2]float64, weights []float64, d float6
 			strips[f.Edge] = ring
 		}
 	}
-	return group(front), strips, nil
+	return front, strips, nil
 }
 
 // group makes polygons of rings: each counter-clockwise ring an outer

@@ -21,44 +21,20 @@ func Outset(outer [][2]float64, holes [][][2]float64, d float64) ([]Polygon, [][
 	}
 	// Turned around, every ring has the outside on its left, so the
 	// wavefront moves out of the polygon (as in Offset for d < 0).
-	s, err := newSim(rings, nil)
+	front, faces, err := sweep(rings, nil, d)
 	if err != nil {
-		return nil, nil, err
-	}
-	front, err := s.run(d)
-	if err != nil {
-		return nil, nil, err
-	}
-	s.stopAt()
-	left := 0.0
-	for _, r := range front {
-		left += area(r)
-	}
-	sk := &Skeleton{Nodes: s.nodes, Arcs: s.arcs, Rings: s.input}
-	if err := s.faces(sk, left); err != nil {
 		return nil, nil, err
 	}
 	// Edge j of a turned ring of n vertices runs from the ring's vertex
 	// n-1-j to n-2-j: it is edge n-2-j (mod n) of the ring as given.
-	strips := make([][][2]float64, len(s.edges))
-	base := make([]int, len(s.edges))
-	size := make([]int, len(s.edges))
+	strips := make([][][2]float64, len(faces))
 	at := 0
 	for _, r := range rings {
+		n := len(r)
 		for j := range r {
-			base[at+j], size[at+j] = at, len(r)
+			strips[at+((n-2-j)%n+n)%n] = faces[at+j]
 		}
-		at += len(r)
-	}
-	for _, f := range sk.Faces {
-		ring := make([][2]float64, len(f.Nodes))
-		for i, k := range f.Nodes {
-			ring[i] = s.nodes[k].P
-		}
-		if area(ring) > 0 {
-			b, n := base[f.Edge], size[f.Edge]
-			strips[b+((n-2-(f.Edge-b))%n+n)%n] = ring
-		}
+		at += n
 	}
 	for k, r := range front {
 		front[k] = reversed(r)

@@ -25,6 +25,14 @@ func TestBoundHints(t *testing.T) {
 		{forest.Lognormal, NegBinom, 0, false, "traps may be too few"},
 		{forest.TwoDt, Poisson, 0, true, "no fat tail"},
 		{forest.Lognormal, NegBinom, 2, true, "no overdispersion"},
+		// Duke Forest's Liriodendron traps (MASTIF's example data): the
+		// 2Dt p, the Weibull scale and the exponential power's a run to
+		// their lower bounds, the seed of parents off the map.
+		{forest.TwoDt, NegBinom, 0, false, "beyond the stem map"},
+		{forest.Weibull, NegBinom, 0, false, "beyond the stem map"},
+		{forest.ExpPower, NegBinom, 0, false, "beyond the stem map"},
+		{forest.Lognormal, NegBinom, 2, false, "a few traps hold"},
+		{forest.Gaussian, Poisson, 0, false, "traps may be too few"},
 	}
 	for _, tt := range tests {
 		fam, err := familyOf(tt.kind)

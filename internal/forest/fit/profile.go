@@ -207,11 +207,14 @@ func (sp *space) boundText(d int, v, lo, hi float64) string {
 func (sp *space) hint(d int, upper bool) string {
 	kind := sp.fam.kind
 	switch {
-	case d == sp.iK:
+	case d == sp.iK && upper:
 		return "; a clumping k at its upper bound means the counts show no overdispersion: fit --counts poisson"
+	case d == sp.iK:
+		return "; a clumping k at its lower bound means a few traps hold nearly all the seed: the kernel explains " +
+			"little of where it falls"
 	case d == sp.iBeta:
 		return "; beta needs parents of many sizes: fix it (leave out --fit-beta)"
-	case d == 0 && kind == forest.TwoDt:
+	case d == 0 && kind == forest.TwoDt && upper:
 		// (1 + r^2/u)^-(p+1) tends to a Gaussian as p grows.
 		return "; a 2Dt p at its upper bound means the counts show no fat tail: the gaussian kernel fits them as well"
 	case d == 1 && upper && (kind == forest.Weibull || kind == forest.ExpPower):
@@ -224,6 +227,18 @@ func (sp *space) hint(d int, upper bool) string {
 		// Weibull's scale, a) far beyond the plot: even seed rain.
 		return "; a length scale at its upper bound means the seeds fall evenly over the traps, as if from no " +
 			"parent in particular: the counts do not show how seed falls off with distance"
+	case d == 0 && kind == forest.TwoDt:
+		// (1 + r^2/u)^-(p+1) hardly falls off as p nears 0.
+		return "; a 2Dt p at its lower bound is a tail that hardly falls off with distance: the counts look like " +
+			"seed from parents beyond the stem map (map a wider area than the traps cover, or leave out the " +
+			"traps near its edges)"
+	case d == 0 && (kind == forest.Weibull || kind == forest.ExpPower):
+		// exp(-(r/lambda)^theta) with lambda near 0 and a small theta: a
+		// spike at each stem and a fat tail (Clark et al. 1999 add a
+		// background for the seed of parents off the map).
+		return "; a length scale at its lower bound puts the kernel's seed at the stems, and with a small shape " +
+			"spreads the rest as a tail that hardly falls off: the counts may hold seed from parents beyond the " +
+			"stem map (map a wider area than the traps cover, or leave out the traps near its edges)"
 	}
 	return "; the traps may be too few, too close to the parents or too far from them to measure this kernel"
 }

@@ -156,8 +156,13 @@ func Run(ctx context.Context, env *job.Env, r Request) error {
 		}
 	}
 	if len(failed) > 0 {
-		return fmt.Errorf("forest fit: %d fit(s) gave no estimate, so %s is not written:\n  %s", len(failed), r.Out,
-			strings.Join(failed, "\n  "))
+		// Errors print on one line (cmd/procgen): numbers keep the
+		// refusals apart.
+		for i, f := range failed {
+			failed[i] = fmt.Sprintf("[%d] %s", i+1, f)
+		}
+		return fmt.Errorf("forest fit: %d fit(s) gave no estimate, so %s is not written: %s", len(failed), r.Out,
+			strings.Join(failed, " "))
 	}
 	header := []string{"fitted by procgen forest fit from " + r.Stems + " and " + r.Traps,
 		"the best kernel and count model per species by AIC; intervals: 95% profile likelihood"}

@@ -140,7 +140,8 @@ func TestFootprintStartRule(t *testing.T) {
 }
 
 // The shipped scenes on their lots: courtyard.pga runs on the device,
-// roofs.pga (setbacks, offsets, skeleton roofs) and gables.pga do not.
+// roofs.pga (setbacks, offsets, skeleton roofs), gables.pga and
+// pavements.pga (outsets) do not.
 func TestFootprintScenes(t *testing.T) {
 	for _, c := range []struct {
 		grammar, lots string
@@ -149,6 +150,7 @@ func TestFootprintScenes(t *testing.T) {
 		{"courtyard.pga", "courtyard.geojson", true},
 		{"roofs.pga", "courtyard.geojson", false},
 		{"gables.pga", "wings.geojson", false},
+		{"pavements.pga", "courtyard.geojson", false},
 	} {
 		t.Run(c.grammar, func(t *testing.T) {
 			src, err := os.ReadFile("../../configs/pga/" + c.grammar)

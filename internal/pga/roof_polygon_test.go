@@ -156,8 +156,9 @@ func TestPolygonRoofHeights(t *testing.T) {
 }
 
 // The examples build: configs/pga/roofs.pga on courtyard.geojson (a hip
-// roof and a yard on each of the four lots) and gables.pga on
-// wings.geojson (gables over the 11 wing ends, 23 slopes), the same on one
+// roof and a yard on each of the four lots), gables.pga on wings.geojson
+// (gables over the 11 wing ends, 23 slopes) and pavements.pga on
+// courtyard.geojson (outsets), the same on one
 // worker as on three (pieces get their profile numbers from their shape,
 // not from the order workers register them in).
 func TestRoofExamples(t *testing.T) {
@@ -167,6 +168,9 @@ func TestRoofExamples(t *testing.T) {
 	}{
 		{"roofs.pga", "courtyard.geojson", map[string]int{"Tiles": 4, "Yard": 4}},
 		{"gables.pga", "wings.geojson", map[string]int{"GableEnd": 11, "Slope": 23}},
+		// An outset strip per edge of each lot (6 + 8 + 8 + 4 rectangle
+		// strips), and per edge of the grown polygon for the kerb.
+		{"pavements.pga", "courtyard.geojson", map[string]int{"Tiles": 4, "Pavement": 26, "Kerb": 26}},
 	} {
 		g, ts := buildExample(t, c.pga, c.lots, 3)
 		_, ts1 := buildExample(t, c.pga, c.lots, 1)

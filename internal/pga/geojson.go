@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
 // LotError is a lot that cannot be used, named by its feature index and id.
@@ -54,7 +56,10 @@ func ParseLots(file string, src []byte) ([]Lot, error) {
 	return lf.Lots, nil
 }
 
-// ParseLotsFile is ParseLots that also reads the legacy crs member.
+// ParseLotsFile is ParseLots that also reads the legacy crs member. The
+// features' coordinates are decoded and checked on every core (a city's
+// parcels run to hundreds of megabytes, and the self-intersection test is
+// quadratic in a ring's vertices); an error names the first bad feature.
 func ParseLotsFile(file string, src []byte) (*LotsFile, error) {
 	var fc struct {
 		Type     string          `json:"type"`
@@ -71,13 +76,21 @@ func ParseLotsFile(file string, src []byte) (*LotsFile, error) {
 	if len(fc.Features) == 0 {
 		return nil, fmt.Errorf("%s: no features", file)
 	}
-	lots := make([]Lot, 0, len(fc.Features))
-	for i, f := range fc.Features {
-		l, err := parseFeature(i, f)
-		if err != nil {
-			return nil, &LotError{File: file, Index: i, ID: l.ID, Msg: err.Error()}
+	lots := make([]Lot, len(fc.Features))
+	errs := make([]error, len(fc.Features))
+	parallel.For(len(fc.Features), 64, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			l, err := parseFeature(i, fc.Features[i])
+			if err != nil {
+				errs[i] = &LotError{File: file, Index: i, ID: l.ID, Msg: err.Error()}
+			}
+			lots[i] = l
 		}
-		lots = append(lots, l)
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
 	crs, err := parseCRSMember(file, src, fc.CRS)
 	if err != nil {

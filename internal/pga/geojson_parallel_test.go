@@ -39,3 +39,21 @@ func BenchmarkParseLotsFile(b *testing.B) {
 		}
 	}
 }
+
+// With features checked on every core, the error still names the first
+// bad feature of the file, however many there are.
+func TestParseLotsFirstBadFeature(t *testing.T) {
+	ok := polygon(`"ok"`, `{}`, `[[[0,0],[1,0],[1,1],[0,1],[0,0]]]`)
+	bad := polygon(`"bad"`, `{"height": -1}`, `[[[0,0],[1,0],[1,1],[0,1],[0,0]]]`)
+	features := make([]string, 500)
+	for i := range features {
+		features[i] = ok
+		if i%7 == 3 {
+			features[i] = bad
+		}
+	}
+	_, err := ParseLots("f.geojson", collection(features...))
+	if err == nil || !strings.Contains(err.Error(), "feature 3 ") {
+		t.Fatalf("error %v, want it to name feature 3", err)
+	}
+}

@@ -56,7 +56,8 @@ count at a trap of area A is
 Counts are Poisson or negative binomial (--counts; NB's clumping k is fitted:
 variance mu + mu^2/k). Each kernel family in --kernel is fitted with each count
 model and ranked by AIC; the best per species is written to -o as a species
-file that 'procgen forest disperse --species FILE' reads, with each parameter's
+file that 'procgen forest disperse --species FILE' reads (an NB fit's k as the
+species' clumping, which --realize draws with), with each parameter's
 95% profile-likelihood interval as a comment. The interval's cut-off is
 chi-squared's (3.84), which covers too rarely at a seed or two per trap;
 --bootstrap B calibrates it per parameter from B datasets simulated from the

@@ -89,6 +89,35 @@ func TestWriteSpeciesFamilies(t *testing.T) {
 	}
 }
 
+// An NB fit's k is written as the clumping forest disperse --realize
+// draws with, its interval beside it; a Poisson fit writes none.
+func TestWriteSpeciesClumping(t *testing.T) {
+	s := forest.Species{Name: "liriTuli", Kernel: forest.Lognormal, STR: 2.06e5, Beta: 2, X0: 0.29, Xb: 1.78, MinDBH: 10}
+	for _, counts := range []Counts{NegBinom, Poisson} {
+		e := &Estimate{Kernel: s.Kernel, Counts: counts, Species: s, K: 2.380409735804453,
+			Params: []Param{{Name: "k", Value: 2.38, Lo: 1.892, Hi: 2.96}}}
+		var b bytes.Buffer
+		if err := WriteSpecies(&b, nil, []*Estimate{e}); err != nil {
+			t.Fatal(err)
+		}
+		tab, err := forest.ParseSpecies(bytes.NewReader(b.Bytes()), "fitted.yaml")
+		if err != nil {
+			t.Fatalf("%v\n%s", err, b.String())
+		}
+		got := tab.Entries[0].Species.Clumping
+		want := 0.0
+		if counts == NegBinom {
+			want = e.K
+			if !strings.Contains(b.String(), "clumping: 2.380409735804453  # 95% profile interval [1.892, 2.96]") {
+				t.Errorf("no clumping with its interval in\n%s", b.String())
+			}
+		}
+		if got != want {
+			t.Errorf("%s: clumping read back %g, want %g\n%s", counts, got, want, b.String())
+		}
+	}
+}
+
 // TestShapeBoxIsTheModels checks that the Weibull's theta and the
 // exponential power's b are searched over the range forest disperse accepts
 // (0.1..20), and that counts drawn from a near-flat disc (b = 12, a legal

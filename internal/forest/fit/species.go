@@ -9,7 +9,8 @@ import (
 
 // WriteSpecies writes estimates as a species file forest disperse reads
 // (forest.ParseSpecies), one entry per estimate, with each parameter's
-// interval as a comment. header lines become comments at the top.
+// interval as a comment, and NB's k as the clumping of realised counts.
+// header lines become comments at the top.
 func WriteSpecies(w io.Writer, header []string, est []*Estimate) error {
 	var b strings.Builder
 	for _, h := range header {
@@ -19,11 +20,7 @@ func WriteSpecies(w io.Writer, header []string, est []*Estimate) error {
 	for _, e := range est {
 		s := e.Species
 		fmt.Fprintf(&b, "  %s:\n", strconv.Quote(s.Name))
-		fmt.Fprintf(&b, "    # log-likelihood %.6g, AIC %.6g, %s counts", e.LL, e.AIC, e.Counts)
-		if e.Counts == NegBinom {
-			fmt.Fprintf(&b, " (clumping k %s)", num(e.K))
-		}
-		b.WriteString("\n")
+		fmt.Fprintf(&b, "    # log-likelihood %.6g, AIC %.6g, %s counts\n", e.LL, e.AIC, e.Counts)
 		fmt.Fprintf(&b, "    kernel: %s\n", s.Kernel)
 		kind := "profile interval"
 		if e.Bootstrap > 0 {
@@ -44,6 +41,11 @@ func WriteSpecies(w io.Writer, header []string, est []*Estimate) error {
 			fmt.Fprintf(&b, "    %s: %s%s\n", fam.names[i], num(v), interval[fam.names[i]])
 		}
 		fmt.Fprintf(&b, "    min_dbh: %s\n", num(s.MinDBH))
+		if e.Counts == NegBinom {
+			// The NB's k, which forest disperse --realize draws its counts
+			// with, so that a fitted file realises the model it came from.
+			fmt.Fprintf(&b, "    clumping: %s%s\n", num(e.K), interval["k"])
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

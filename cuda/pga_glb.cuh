@@ -11,6 +11,26 @@
 // pga_glb_count's counts gave.
 #pragma once
 
+// pga_newell sets n to the unit normal of face c[0..k) by Newell's method
+// (newell in geometry.go: zero when degenerate) and returns its length
+// before normalising.
+__device__ double pga_newell(const double (*c)[3], int k, double n[3]) {
+	n[0] = n[1] = n[2] = 0;
+	for (int a = 0; a < k; a++) {
+		const double *p = c[a], *r = c[(a + 1) % k];
+		n[0] += (p[1] - r[1]) * (p[2] + r[2]);
+		n[1] += (p[2] - r[2]) * (p[0] + r[0]);
+		n[2] += (p[0] - r[0]) * (p[1] + r[1]);
+	}
+	const double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+	if (l > 0) {
+		n[0] /= l;
+		n[1] /= l;
+		n[2] /= l;
+	}
+	return l;
+}
+
 extern "C" __global__ void __launch_bounds__(PGA_THREADS)
 pga_glb_keys(const PgaTerm *terms, uint32_t n, PgaGlbKey *keys) {
 	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -79,18 +99,22 @@ pga_glb_write(const uint32_t *words, const PgaTerm *terms, const uint32_t *perm,
 	for (int f = 0; f < nf; f++) {
 		const int k = pga_solid_face(S, f, ids);
 		for (int a = 0; a < k; a++) pga_solid_corner(S, ids[a], c[a]);
-		double nl[3] = {0, 0, 0}; // newell (geometry.go)
-		for (int a = 0; a < k; a++) {
-			const double *p = c[a], *r = c[(a + 1) % k];
-			nl[0] += (p[1] - r[1]) * (p[2] + r[2]);
-			nl[1] += (p[2] - r[2]) * (p[0] + r[0]);
-			nl[2] += (p[0] - r[0]) * (p[1] + r[1]);
-		}
-		const double l = sqrt(nl[0] * nl[0] + nl[1] * nl[1] + nl[2] * nl[2]);
-		if (l > 0) {
-			nl[0] /= l;
-			nl[1] /= l;
-			nl[2] /= l;
+		double nl[3];
+		if (pga_newell(c, k, nl) == 0) {
+			// A face of no area (a piece of no extent): the same face's
+			// normal with every zero size taken as 1 (worldSolid).
+			PgaTerm u = t;
+			for (int r = 0; r < 3; r++)
+				if (u.size[r] == 0) u.size[r] = 1;
+			PgaSolid U;
+			pga_solid_init(P, u, U);
+			int uids[PGA_MAX_PROFILE];
+			double uc[PGA_MAX_PROFILE][3];
+			if (f < pga_solid_faces(U)) {
+				const int uk = pga_solid_face(U, f, uids);
+				for (int a = 0; a < uk; a++) pga_solid_corner(U, uids[a], uc[a]);
+				pga_newell(uc, uk, nl);
+			}
 		}
 		float fn[3];
 		for (int r = 0; r < 3; r++) fn[r] = (float)(m[r * 4] * nl[0] + m[r * 4 + 1] * nl[1] + m[r * 4 + 2] * nl[2]);

@@ -151,6 +151,7 @@ func TestFootprintScenes(t *testing.T) {
 		{"roofs.pga", "courtyard.geojson", false},
 		{"gables.pga", "wings.geojson", false},
 		{"pavements.pga", "courtyard.geojson", false},
+		{"footprints.pga", "courtyard.geojson", false},
 	} {
 		t.Run(c.grammar, func(t *testing.T) {
 			src, err := os.ReadFile("../../configs/pga/" + c.grammar)

@@ -17,7 +17,7 @@ import (
 // The GLB built on the device (CUDATuning.GLB) is the file the host writes
 // of the same evaluation's terminals (Grammar.Mesh, mesh.EncodeGLB), byte
 // for byte: boxes, quads, roofs, convex prisms, lots on their own polygons,
-// projections and materials; spheres (whose corners come from sincos, which
+// projections and materials, pieces of no extent; spheres (whose corners come from sincos, which
 // rounds otherwise on the device) to a float32 ulp. Its counts are
 // Grammar.Stats's.
 func TestCUDADeviceGLB(t *testing.T) {
@@ -43,6 +43,17 @@ func TestCUDADeviceGLB(t *testing.T) {
 		g, axioms := footprintCase(t, c.name, c.src, c.kind, lots)
 		cases = append(cases, glbCase{name: c.name, g: g, axioms: axioms, opt: Options{LotAttrs: LotAttrValues(lots)}, lots: lots})
 	}
+	// Pieces of no extent: their faces' normals come from the scope with
+	// unit sizes on both sides (worldSolid, pga_glb.cuh).
+	dg, err := Parse("degenerate.pga", []byte(degenerateSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dlots, err := Grid{Cols: 5, Rows: 4, Seed: 3, LotWidth: 20, LotDepth: 25, Street: 10}.Lots()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, glbCase{name: "degenerate", g: dg, axioms: LotAxioms(dg.Axioms[0].Kind, dlots, 1, 20), lots: dlots})
 	sg, sa := convexSpheres(t, 50)
 	cases = append(cases, glbCase{name: "sphere", g: sg, axioms: sa, ulps: true})
 	for _, c := range cases {

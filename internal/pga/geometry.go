@@ -192,11 +192,32 @@ func newell(c []Vec3, f []int) Vec3 {
 }
 
 // worldSolid is s's solid in world coordinates with one world normal per face.
+// A face of no area (a piece of no extent, which the grammar keeps and
+// counts) takes the normal of the same face on s's solid with every zero
+// size taken as 1, so that it still faces where its scope does and glTF
+// readers get unit normals (cuda/pga_glb.cuh does the same).
 func (g *Grammar) worldSolid(s *Shape) (corners []Vec3, faces [][]int, normals []Vec3) {
 	sd := g.solid(s)
 	normals = make([]Vec3, len(sd.faces))
+	var unit *solid
 	for i, f := range sd.faces {
-		normals[i] = s.Transform.direction(newell(sd.corners, f))
+		n := newell(sd.corners, f)
+		if dot(n, n) == 0 {
+			if unit == nil {
+				u := *s
+				for k := range u.Size {
+					if u.Size[k] == 0 {
+						u.Size[k] = 1
+					}
+				}
+				us := g.solid(&u)
+				unit = &us
+			}
+			if i < len(unit.faces) {
+				n = newell(unit.corners, unit.faces[i])
+			}
+		}
+		normals[i] = s.Transform.direction(n)
 	}
 	for i, c := range sd.corners {
 		sd.corners[i] = s.Transform.Apply(c)

@@ -158,7 +158,8 @@ func TestPolygonRoofHeights(t *testing.T) {
 // The examples build: configs/pga/roofs.pga on courtyard.geojson (a hip
 // roof and a yard on each of the four lots), gables.pga on wings.geojson
 // (gables over the 11 wing ends, 23 slopes) and pavements.pga on
-// courtyard.geojson (outsets), the same on one
+// courtyard.geojson (outsets), footprints.pga on it (everything a real
+// footprint gets), the same on one
 // worker as on three (pieces get their profile numbers from their shape,
 // not from the order workers register them in).
 func TestRoofExamples(t *testing.T) {
@@ -171,6 +172,9 @@ func TestRoofExamples(t *testing.T) {
 		// An outset strip per edge of each lot (6 + 8 + 8 + 4 rectangle
 		// strips), and per edge of the grown polygon for the kerb.
 		{"pavements.pga", "courtyard.geojson", map[string]int{"Tiles": 4, "Pavement": 26, "Kerb": 26}},
+		// Insets, outsets, skeleton roofs, facade splits, a texture and
+		// an asset per bay.
+		{"footprints.pga", "courtyard.geojson", map[string]int{"Tiles": 4, "Parapet": 26, "Pavement": 26, "Window": 544, "Wall": 2720}},
 	} {
 		g, ts := buildExample(t, c.pga, c.lots, 3)
 		_, ts1 := buildExample(t, c.pga, c.lots, 1)

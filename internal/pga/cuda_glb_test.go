@@ -45,15 +45,8 @@ func TestCUDADeviceGLB(t *testing.T) {
 	}
 	// Pieces of no extent: their faces' normals come from the scope with
 	// unit sizes on both sides (worldSolid, pga_glb.cuh).
-	dg, err := Parse("degenerate.pga", []byte(degenerateSrc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dlots, err := Grid{Cols: 5, Rows: 4, Seed: 3, LotWidth: 20, LotDepth: 25, Street: 10}.Lots()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases = append(cases, glbCase{name: "degenerate", g: dg, axioms: LotAxioms(dg.Axioms[0].Kind, dlots, 1, 20), lots: dlots})
+	dg, daxioms, dlots := degenerateCase(t)
+	cases = append(cases, glbCase{name: "degenerate", g: dg, axioms: daxioms, lots: dlots})
 	sg, sa := convexSpheres(t, 50)
 	cases = append(cases, glbCase{name: "sphere", g: sg, axioms: sa, ulps: true})
 	for _, c := range cases {

@@ -23,10 +23,10 @@ Block = Replicate() { SubDiv(Y) { 100: Slab | -1: Slab } | CompSplit() { Discard
 Facade = SubDiv(X) { -1: Wall | 50: Bay | -1: Wall };
 `
 
-// Faces of no area get the normal of their scope's face, never a zero
-// vector: every normal of the mesh is a unit vector, and the GLB passes
-// the Khronos validator (which rejects zero normals) where it is installed.
-func TestDegenerateFacesHaveUnitNormals(t *testing.T) {
+// degenerateCase is degenerateSrc on 20 lots of a grid, its axioms and the
+// lots.
+func degenerateCase(t *testing.T) (*Grammar, []Shape, []Lot) {
+	t.Helper()
 	g, err := Parse("degenerate.pga", []byte(degenerateSrc))
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +35,15 @@ func TestDegenerateFacesHaveUnitNormals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, projs, err := g.evaluateTerms(LotAxioms(g.Axioms[0].Kind, lots, 1, 20), Options{})
+	return g, LotAxioms(g.Axioms[0].Kind, lots, 1, 20), lots
+}
+
+// Faces of no area get the normal of their scope's face, never a zero
+// vector: every normal of the mesh is a unit vector, and the GLB passes
+// the Khronos validator (which rejects zero normals) where it is installed.
+func TestDegenerateFacesHaveUnitNormals(t *testing.T) {
+	g, axioms, _ := degenerateCase(t)
+	ts, projs, err := g.evaluateTerms(axioms, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,8 @@ docs/pga-language.md is the reference; configs/pga/ holds the paper's seven
 scenes (skyscrapers.pga, suburban.pga, ...).
 
 Lots come from --lots, a GeoJSON FeatureCollection of Polygon footprints,
-concave or with holes (courtyards) (properties: height in metres, or floors
+concave or with holes (courtyards), or MultiPolygons (a lot per part)
+(properties: height in metres, or floors
 of 3 m; attr sets ShapeCustomAttribute()), or from --grid COLSxROWS,
 rectangular lots in blocks along streets whose size, setback and height vary
 with --seed. Each lot becomes an axiom framed by its oriented bounding

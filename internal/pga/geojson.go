@@ -44,7 +44,8 @@ const maxLotVertices = 1024
 const floorHeight = 3.0
 
 // ParseLots reads a GeoJSON FeatureCollection of Polygon features, each a
-// simple footprint, concave or with holes (interior rings), in the coordinates of the file (see
+// simple footprint, concave or with holes (interior rings), and
+// MultiPolygon features (a lot per part), in the coordinates of the file (see
 // ParseLotsFile and PlaceLots for its CRS). Numeric properties become lot
 // attributes: "height" (metres) or "floors" (3 m each) set the lot's height,
 // "attr" its ShapeCustomAttribute(). Every problem names the feature.
@@ -76,20 +77,29 @@ func ParseLotsFile(file string, src []byte) (*LotsFile, error) {
 	if len(fc.Features) == 0 {
 		return nil, fmt.Errorf("%s: no features", file)
 	}
-	lots := make([]Lot, len(fc.Features))
+	byFeature := make([][]Lot, len(fc.Features))
 	errs := make([]error, len(fc.Features))
 	parallel.For(len(fc.Features), 64, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			l, err := parseFeature(i, fc.Features[i])
+			ls, err := parseFeature(fc.Features[i])
 			if err != nil {
-				errs[i] = &LotError{File: file, Index: i, ID: l.ID, Msg: err.Error()}
+				errs[i] = &LotError{File: file, Index: i, ID: featureID(fc.Features[i].ID), Msg: err.Error()}
 			}
-			lots[i] = l
+			byFeature[i] = ls
 		}
 	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
+		}
+	}
+	// A MultiPolygon feature gives a lot per part: lots are numbered (and
+	// seeded) by their place in the file, part after part.
+	var lots []Lot
+	for _, ls := range byFeature {
+		for _, l := range ls {
+			l.Index = len(lots)
+			lots = append(lots, l)
 		}
 	}
 	crs, err := parseCRSMember(file, src, fc.CRS)
@@ -99,31 +109,37 @@ func ParseLotsFile(file string, src []byte) (*LotsFile, error) {
 	return &LotsFile{Lots: lots, CRS: crs}, nil
 }
 
-func parseFeature(i int, f geoFeature) (Lot, error) {
-	l := Lot{Index: i, ID: featureID(f.ID)}
+// parseFeature is the lots of one feature: a Polygon's one, or one per
+// part of a MultiPolygon (multiPolygonLots).
+func parseFeature(f geoFeature) ([]Lot, error) {
+	l := Lot{ID: featureID(f.ID)}
 	if f.Type != "Feature" {
-		return l, fmt.Errorf("want type \"Feature\", found %q", f.Type)
+		return nil, fmt.Errorf("want type \"Feature\", found %q", f.Type)
 	}
 	if f.Geometry == nil {
-		return l, fmt.Errorf("no geometry")
+		return nil, fmt.Errorf("no geometry")
 	}
-	if f.Geometry.Type != "Polygon" {
-		return l, fmt.Errorf("geometry is a %s, want a Polygon", f.Geometry.Type)
+	switch f.Geometry.Type {
+	case "Polygon":
+	case "MultiPolygon":
+		return multiPolygonLots(l, f.Geometry.Coordinates, f.Properties)
+	default:
+		return nil, fmt.Errorf("geometry is a %s, want a Polygon or a MultiPolygon", f.Geometry.Type)
 	}
 	var rings [][][]float64
 	if err := json.Unmarshal(f.Geometry.Coordinates, &rings); err != nil {
-		return l, fmt.Errorf("polygon coordinates: want [[[x, y], ...]] numbers in metres")
+		return nil, fmt.Errorf("polygon coordinates: want [[[x, y], ...]] numbers in metres")
 	}
 	if len(rings) == 0 {
-		return l, fmt.Errorf("polygon has no ring")
+		return nil, fmt.Errorf("polygon has no ring")
 	}
 	if err := lotRings(&l, rings); err != nil {
-		return l, err
+		return nil, err
 	}
 	if err := lotProperties(&l, f.Properties); err != nil {
-		return l, err
+		return nil, err
 	}
-	return l, nil
+	return []Lot{l}, nil
 }
 
 func featureID(raw json.RawMessage) string {

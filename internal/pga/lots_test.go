@@ -175,6 +175,8 @@ func TestGridLots(t *testing.T) {
 func FuzzParseLots(f *testing.F) {
 	f.Add([]byte(collection(polygon(`"a"`, `{"height": 3}`, `[[[0,0],[1,0],[1,1],[0,0]]]`))))
 	f.Add([]byte(`{"type": "FeatureCollection", "features": [{"type": "Feature"}]}`))
+	f.Add([]byte(collection(multiPolygon(`"m"`, `{"floors": 2}`,
+		`[[[[0,0],[1,0],[1,1],[0,0]]],[[[2,0],[4,0],[4,2],[2,2],[2,0]],[[2.5,0.5],[2.5,1],[3,1],[2.5,0.5]]]]`))))
 	lot := polygon(`1`, `{}`, `[[[13.4,52.5],[13.4002,52.5],[13.4002,52.5001],[13.4,52.5]]]`)
 	for _, crs := range []string{`null`, `{"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::32633"}}`,
 		`{"type": "name", "properties": {"name": "EPSG:3857"}}`, `{"type": "EPSG", "properties": {"code": 4326}}`,

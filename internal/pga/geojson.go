@@ -130,16 +130,22 @@ func parseFeature(f geoFeature) ([]Lot, error) {
 	if err := json.Unmarshal(f.Geometry.Coordinates, &rings); err != nil {
 		return nil, fmt.Errorf("polygon coordinates: want [[[x, y], ...]] numbers in metres")
 	}
-	if len(rings) == 0 {
-		return nil, fmt.Errorf("polygon has no ring")
-	}
-	if err := lotRings(&l, rings); err != nil {
-		return nil, err
-	}
-	if err := lotProperties(&l, f.Properties); err != nil {
+	if err := polygonLot(&l, rings, f.Properties); err != nil {
 		return nil, err
 	}
 	return []Lot{l}, nil
+}
+
+// polygonLot gives l one polygon's rings (checked) and the feature's
+// properties.
+func polygonLot(l *Lot, rings [][][]float64, props map[string]any) error {
+	if len(rings) == 0 {
+		return fmt.Errorf("polygon has no ring")
+	}
+	if err := lotRings(l, rings); err != nil {
+		return err
+	}
+	return lotProperties(l, props)
 }
 
 func featureID(raw json.RawMessage) string {

@@ -22,14 +22,8 @@ func multiPolygonLots(base Lot, coords json.RawMessage, props map[string]any) ([
 	for k, rings := range parts {
 		l := base
 		l.ID = fmt.Sprintf("%s#%d", base.ID, k+1)
-		if len(rings) == 0 {
-			return nil, fmt.Errorf("part %d: polygon has no ring", k+1)
-		}
-		if err := lotRings(&l, rings); err != nil {
+		if err := polygonLot(&l, rings, props); err != nil {
 			return nil, fmt.Errorf("part %d: %w", k+1, err)
-		}
-		if err := lotProperties(&l, props); err != nil {
-			return nil, err
 		}
 		lots = append(lots, l)
 	}

@@ -15,18 +15,19 @@ func Outset(outer [][2]float64, holes [][][2]float64, d float64) ([]Polygon, [][
 	if !(d > 0) || math.IsInf(d, 0) {
 		return nil, nil, errors.New("skeleton: outset distance must be positive and finite")
 	}
-	rings := [][][2]float64{reversed(orient(outer, true))}
+	// Each ring turned around (the outer one clockwise, the holes
+	// counter-clockwise) has the outside on its left, so the wavefront
+	// moves out of the polygon (as in Offset for d < 0).
+	rings := [][][2]float64{orient(outer, false)}
 	for _, h := range holes {
-		rings = append(rings, reversed(orient(h, false)))
+		rings = append(rings, orient(h, true))
 	}
-	// Turned around, every ring has the outside on its left, so the
-	// wavefront moves out of the polygon (as in Offset for d < 0).
 	front, faces, err := sweep(rings, nil, d)
 	if err != nil {
 		return nil, nil, err
 	}
-	// Edge j of a turned ring of n vertices runs from the ring's vertex
-	// n-1-j to n-2-j: it is edge n-2-j (mod n) of the ring as given.
+	// Edge j of a turned ring of n vertices runs from the oriented ring's
+	// vertex n-1-j to n-2-j: it is edge n-2-j (mod n) as Inset numbers it.
 	strips := make([][][2]float64, len(faces))
 	at := 0
 	for _, r := range rings {

@@ -182,11 +182,7 @@ func orient(r [][2]float64, ccw bool) [][2]float64 {
 	if (area(r) > 0) == ccw {
 		return r
 	}
-	q := make([][2]float64, len(r))
-	for i, p := range r {
-		q[len(r)-1-i] = p
-	}
-	return q
+	return reversed(r)
 }
 
 // area is the signed area of ring r (positive counter-clockwise).

@@ -288,7 +288,8 @@ func checkCoverage(t *testing.T, c coverageCase, res []repResult) tableRow {
 	}
 	sort.Strings(row.params)
 	if row.run < row.reps {
-		t.Logf("the budget let %d of %d repetitions run; each parameter is judged on those", row.run, row.reps)
+		t.Logf("the budget let %d of %d repetitions run (seeds %d..%d); each parameter is judged on those",
+			row.run, row.reps, res[0].seed, res[0].seed+row.run-1)
 	}
 	fitted := row.run - row.refused
 	for _, name := range row.params {
@@ -326,9 +327,10 @@ func truthParams(c coverageCase) map[string]float64 {
 }
 
 // coverageReps runs the repetitions of c, at most one per worker of sem's
-// pool at a time, and starts none after deadline (zero: no deadline). The data are
-// drawn in order from each repetition's own seed, so a repetition's
-// outcome does not depend on the pool or the budget.
+// pool at a time, in seed order, and starts none after deadline (zero: no
+// deadline). The data are drawn in order from each repetition's own
+// seed, so a repetition's outcome does not depend on the pool or the
+// budget.
 func coverageReps(t *testing.T, c coverageCase, st study, sem chan struct{}, deadline time.Time) []repResult {
 	res := make([]repResult, st.reps)
 	var wg sync.WaitGroup
@@ -343,12 +345,17 @@ func coverageReps(t *testing.T, c coverageCase, st study, sem chan struct{}, dea
 			res[i].err, res[i].ran = err, true
 			continue
 		}
+		// The repetitions start in seed order, so that a budget leaves
+		// out the last seeds, not some chosen by the scheduler: the
+		// seeds run are then first..first+run-1, a study another run
+		// can repeat or continue.
+		sem <- struct{}{}
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			<-sem
+			break
+		}
 		wg.Go(func() {
-			sem <- struct{}{}
 			defer func() { <-sem }()
-			if !deadline.IsZero() && time.Now().After(deadline) {
-				return
-			}
 			start := time.Now()
 			defer func() { res[i].ran, res[i].dur = true, time.Since(start) }()
 			// Every core for the fit too: its bootstrap's samples then

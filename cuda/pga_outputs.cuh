@@ -112,6 +112,43 @@ __device__ __noinline__ uint32_t pga_repeat(const Prog &P, const PgaOp &op, cons
 		(c_)->pc = 0;       \
 	} while (0)
 
+// A lot's polygon cut on the host (compile_footcut.go): pga_has_cut says
+// whether op cut s's profile, pga_cut_fits whether at s's size and the
+// distance op gives it; pga_cut is output want of the cut (the number of
+// outputs for want < 0), framed as the CPU's polygonPiece frames it.
+__device__ __forceinline__ bool pga_has_cut(const Prog &P, const PgaOp &op, const PgaItem &s) {
+	return op.mode > 0 && s.profile > 0 && s.profile < P.ncutprof &&
+	       P.fcut[(op.mode - 1) * P.ncutprof + s.profile].n >= 0;
+}
+
+__device__ __forceinline__ int pga_cut_vaxis(const PgaItem &s) { return s.kind == PGA_QUAD ? 1 : 2; }
+
+template <bool DRY> __device__ bool pga_cut_fits(const Prog &P, const PgaOp &op, const PgaItem &s) {
+	const PgaFootCut e = P.fcut[(op.mode - 1) * P.ncutprof + s.profile];
+	const double d = pga_eval<DRY>(P, op.expr[0], s);
+	return (s.kind == PGA_QUAD || s.kind == PGA_BOX) && s.size[0] == e.sx && s.size[pga_cut_vaxis(s)] == e.sy &&
+	       (d == e.d || (isnan(d) && isnan(e.d)));
+}
+
+__device__ uint32_t pga_cut(const Prog &P, const PgaOp &op, const PgaItem &s, int want, PgaItem *c) {
+	const PgaFootCut e = P.fcut[(op.mode - 1) * P.ncutprof + s.profile];
+	if (want < 0) return (uint32_t)e.n;
+	const PgaCutPiece pc = P.cpiece[e.start + want];
+	pga_childof(s, pc.child, e.siblings, *c);
+	if (pc.profile >= 0) {
+		// A Quad's footprint lies in its X and Y, a prism's in X and -Z.
+		const int v = pga_cut_vaxis(s);
+		double t[12];
+		mat_translation(pc.cu, v == 1 ? pc.cv : 0, v == 2 ? -pc.cv : 0, t);
+		mat_mul(s.m, t, c->m);
+		c->size[0] = pc.w;
+		c->size[v] = pc.h;
+		c->profile = pc.profile;
+	}
+	PGA_SET(c, P.br[op.branch0 + pc.branch].chain);
+	return 0;
+}
+
 // pga_outputs walks the outputs of the block operator at s.pc: with want < 0
 // it returns how many there are; else it makes output number want into *c
 // (SubDiv skips branches of size 0, as the CPU does).
@@ -301,6 +338,7 @@ template <bool DRY> __device__ __noinline__ uint32_t pga_outputs(const Prog &P, 
 		return 0;
 	}
 	case PGA_OP_SETBACK: {
+		if (s.profile != 0) return pga_cut(P, op, s, want, c);
 		// The street side: -Y of a Quad, +Z of a Box.
 		const int axis = s.kind == PGA_QUAD ? 1 : 2;
 		const double sign = s.kind == PGA_QUAD ? -1.0 : 1.0;
@@ -328,6 +366,7 @@ template <bool DRY> __device__ __noinline__ uint32_t pga_outputs(const Prog &P, 
 		return n;
 	}
 	case PGA_OP_OFFSET: {
+		if (s.profile != 0) return pga_cut(P, op, s, want, c);
 		const int axis = s.kind == PGA_QUAD ? 1 : 2;
 		const double sign = s.kind == PGA_QUAD ? -1.0 : 1.0;
 		const double d = pga_eval<DRY>(P, op.expr[0], s);

@@ -13,6 +13,9 @@ struct Prog {
 	const int32_t *poly;
 	const PgaFootRoof *froof;
 	const double *rpts;
+	const PgaFootCut *fcut;     // per op slot and profile below ncutprof
+	const PgaCutPiece *cpiece;
+	int ncutprof;
 	const double *lot_attrs; // per axiom nlot values, NaN where the lot has none
 	int nlot;
 	const int32_t *rule_phase;
@@ -71,6 +74,9 @@ __device__ __forceinline__ Prog pga_prog(const uint32_t *w, const double *lot_at
 	p.poly = (const int32_t *)(w + h->off_poly);
 	p.froof = (const PgaFootRoof *)(w + h->off_froof);
 	p.rpts = (const double *)(w + h->off_rpts);
+	p.fcut = (const PgaFootCut *)(w + h->off_fcut);
+	p.cpiece = (const PgaCutPiece *)(w + h->off_cut_piece);
+	p.ncutprof = h->ncutprof;
 	p.lot_attrs = lot_attrs;
 	p.nlot = h->nlotattrs;
 	p.rule_phase = (const int32_t *)(w + h->off_rule_phase);

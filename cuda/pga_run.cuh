@@ -283,8 +283,12 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			return n ? RUN_SPLIT : RUN_NONE;
 		case PGA_OP_SETBACK:
 		case PGA_OP_OFFSET:
-			if (s.profile != 0 || s.roof != PGA_NO_ROOF) {
+			if (s.roof != PGA_NO_ROOF || (s.profile != 0 && !pga_has_cut(P, op, s))) {
 				pga_fail(st, PGA_ERR_FRONT, s.rule, ch.op0 + s.pc);
+				return RUN_ERR;
+			}
+			if (s.profile != 0 && !pga_cut_fits<DRY>(P, op, s)) {
+				pga_fail(st, PGA_ERR_FOOT_CUT, s.rule, ch.op0 + s.pc);
 				return RUN_ERR;
 			}
 			n = pga_outputs<DRY>(P, s, -1, nullptr);

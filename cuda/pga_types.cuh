@@ -106,6 +106,7 @@
 #define PGA_ERR_RELATED_DEEP 11 // a bilateral query's target lies deeper; err_rule: the rule, err_arg: link * 4 + query
 #define PGA_ERR_SPHERE 12 // CompSplit, Extrude, Roof, Setback or Offset of a Sphere; err_arg: the op
 #define PGA_ERR_FOOT_ROOF 13 // Roof on a lot's polygon at a size its roof was not built for; err_arg: the op
+#define PGA_ERR_FOOT_CUT 14 // Offset/Setback of a lot's polygon at a size or distance it was not cut for; err_arg: the op
 
 // Bilateral queries: the most links (one bit each in the reach table) and
 // the most multi-output operators between an ancestor and a target.
@@ -133,6 +134,9 @@ typedef struct {
 	// poly: the footprints' ring lengths and cap triangles (PgaProfile);
 	// froof: their roofs (PgaFootRoof), whose corners are at rpts.
 	int32_t off_poly, npoly, off_froof, off_rpts;
+	// fcut: the lots' polygons cut by Offset and Setback (PgaFootCut, per
+	// op slot and profile below ncutprof); cpiece: their pieces.
+	int32_t off_fcut, off_cut_piece, ncutprof, pad;
 } PgaHeader;
 
 // A bilateral query's (ancestor rule, target): a rule or a terminal id.
@@ -177,6 +181,23 @@ typedef struct {
 	double top, sx, sy;
 	int32_t nat, at, nface, face;
 } PgaFootRoof;
+
+// A lot's polygon cut by an Offset or a Setback, on the host, at the
+// lot's size (sx, sy) and the op's constant distance d
+// (compile_footcut.go): n pieces from cpiece[start], among siblings
+// children; n is -1 where the profile was not cut (no lot's polygon).
+typedef struct {
+	double sx, sy, d;
+	int32_t start, n, siblings, pad;
+} PgaFootCut;
+
+// A piece of a cut: framed by its bounding rectangle, centred at (cu, cv)
+// in the footprint's plane, w by h, standing on device profile profile (-1:
+// the shape itself, whole); its child number and branch.
+typedef struct {
+	double cu, cv, w, h;
+	int32_t profile, child, branch, pad;
+} PgaCutPiece;
 
 typedef struct {
 	int32_t op, arg;

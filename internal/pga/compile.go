@@ -37,6 +37,15 @@ type program struct {
 	// fpStarts are the rules the footprint flow (footprintOpAt) started
 	// from: only they may start an evaluation on a lot's own polygon.
 	fpStarts map[string]bool
+	// The footprints cut by Offset and Setback (compile_footcut.go): each
+	// such op's slot + 1 (its Mode), the cuts per slot and profile (below
+	// ncutprof, every profile), their pieces, and the pieces'
+	// footprints, which are the device's profiles from nlotprof on.
+	cutSlot            map[*Op]int32
+	fcut               []gpuFootCut
+	cpiece             []gpuCutPiece
+	cutFPs             []cutFootprint
+	nlotprof, ncutprof int32
 }
 
 // UnsupportedError says which construct of a grammar the CUDA backend cannot
@@ -137,6 +146,7 @@ func compileGrammar(g *Grammar) (*program, error) {
 	hdr.OffPoly, hdr.NPoly = put(gpu.Words(p.poly)), int32(len(p.poly))
 	hdr.OffFRoof = put(structWords(p.froof))
 	hdr.OffRPts = put(gpu.Words(p.rpts))
+	hdr.OffFCut, hdr.OffCutPiece, hdr.NCutProf = put(structWords(p.fcut)), put(structWords(p.cpiece)), p.ncutprof
 	hdr.OffRulePhase = put(gpu.Words(p.rulePhase))
 	hdr.OffLinks = put(gpu.Words(links))
 	hdr.OffReach = put(reach)
@@ -208,6 +218,9 @@ func (c *compiler) op(r *Rule, op *Op) (gpuOp, error) {
 	}
 	if op.Kind == OpCollider || op.Kind == OpSnapLines {
 		p.needCtx = true
+	}
+	if op.Kind == OpOffset || op.Kind == OpSetback {
+		o.Mode = p.cutSlot[op] // 0: no lot's polygon is cut by it
 	}
 	if op.Kind == OpSetAsPrism {
 		o.Mode = int32(op.Profile)

@@ -3,18 +3,24 @@ package pga
 import "fmt"
 
 // Lots that stand on their own polygon (footprint.go) run on the device as
-// long as the polygon only rides along with the shape: Extrude makes its
-// prism, CompSplit gives the caps (which keep it) and one rectangle per
-// edge of every ring, cuts along a prism's height keep it whole, and every
-// operator that does not look at it carries it; the terminals' solids are
-// drawn from it as on the CPU. A roof on it (the straight skeleton's) is
-// built on the host for every lot and roof kind the grammar names, at the
-// lot's size (compile_footroof.go), which the device takes as it is; so a
-// shape that may have been resized (Scale, SwapSize) may not take one. What
-// makes polygons of its own from it (Offset's and Setback's mitred insets,
-// SubDiv and Repeat across it: the polygon ∩ each slab) exists on the CPU
-// only, so a grammar in which such a shape may reach one of those runs
-// there (footprintOpAt).
+// long as the polygon only rides along with the shape, or is cut where the
+// host could cut it first: Extrude makes its prism, CompSplit gives the
+// caps (which keep it) and one rectangle per edge of every ring, cuts
+// along a prism's height keep it whole, and every operator that does not
+// look at it carries it; the terminals' solids are drawn from it as on the
+// CPU. A roof on it (the straight skeleton's) is built on the host for
+// every footprint and roof kind the grammar names, at the footprint's size
+// (compile_footroof.go), which the device takes as it is; so a shape that
+// may have been resized (Scale, SwapSize) may not take one. Offset's and
+// Setback's mitred insets and outsets of a lot's polygon are cut on the
+// host too, for every lot at its size (compile_footcut.go), when their
+// distance is a constant; their pieces stand on polygons of their own,
+// which ride along, take roofs and split as a lot's do, but are not cut
+// again. What else makes polygons of its own from a footprint (a cut of a
+// piece or of a resized shape, a distance that is not a constant, SubDiv
+// and Repeat across it: the polygon ∩ each slab) exists on the CPU only,
+// so a grammar in which such a shape may reach one of those runs there
+// (footprintOpAt).
 
 // profiles lays out the profile table: profile 0 is the plain rectangle,
 // then the prisms' convex profiles and the lots' footprints (rings and cap
@@ -52,9 +58,12 @@ func (c *compiler) profiles() error {
 	for _, a := range g.Axioms {
 		p.fpStarts[a.Rule] = true
 	}
-	at, kinds := footprintOpAt(g)
+	at, kinds, cuts := footprintOpAt(g)
 	if at != "" {
 		return &UnsupportedError{What: at}
+	}
+	if err := p.footprintCuts(g, cuts); err != nil {
+		return err
 	}
 	return p.footprintRoofs(g, kinds)
 }
@@ -85,24 +94,45 @@ const (
 	// resized: the shape may have been scaled since it left its lot, so a
 	// roof built for the lot's size would not fit it.
 	resized
+	// cut0 ... cut3: the shape may stand on its lot's polygon (cut0) or
+	// on a piece of it that cuts by Offset and Setback made, one deep
+	// (cut1) to three deep (cut3); the host cuts a piece again up to
+	// that depth.
+	cut0
+	cut1
+	cut2
+	cut3
+	cutDepths = cut0 | cut1 | cut2 | cut3
 )
 
+// footCut is an Offset or a Setback the host cuts footprints by, and the
+// depths (cut0 ... cut2) of the footprints it may cut.
+type footCut struct {
+	op     *Op
+	depths uint8
+}
+
 // footprintOpAt says where a shape standing on a lot's own polygon may
-// reach an operator that makes polygons of its own from it, "" when none
-// can, and where such shapes may take a roof of each kind ("" for none). Like roofSplitAt it is
-// conservative: the states a shape may be in flow from the axioms' rules
-// through the operators into the rules they name until nothing changes.
-func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string) {
+// reach an operator that makes polygons of its own from it that the host
+// cannot make first, "" when none can; where such shapes may take a roof
+// of each kind ("" for none); and the Offsets and Setbacks the host cuts
+// footprints by, in the order the flow first reaches them. Like
+// roofSplitAt it is conservative: the states a shape may be in flow from
+// the axioms' rules through the operators into the rules they name until
+// nothing changes.
+func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string, []footCut) {
 	var kinds [Pyramid + 1]string // the first Roof of each kind, by position
+	var cuts []footCut
+	cutAt := map[*Op]int{}
 	in := map[string]uint8{}
 	for _, a := range g.Axioms {
 		switch a.Kind {
 		case Quad:
-			in[a.Rule] |= onQuad
+			in[a.Rule] |= onQuad | cut0
 		case Box:
-			in[a.Rule] |= onBox
+			in[a.Rule] |= onBox | cut0
 		default:
-			in[a.Rule] |= onQuad | onBox
+			in[a.Rule] |= onQuad | onBox | cut0
 		}
 	}
 	for {
@@ -120,6 +150,15 @@ func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string) {
 					at = fmt.Sprintf("%s at %s on a lot's own polygon (a concave, holed or non-rectangular lot; "+
 						"%s, made on the CPU only)", what, op.Pos, why)
 				}
+				if (op.Kind == OpOffset || op.Kind == OpSetback) && st != 0 {
+					i, ok := cutAt[op]
+					if !ok {
+						i = len(cuts)
+						cutAt[op] = i
+						cuts = append(cuts, footCut{op: op})
+					}
+					cuts[i].depths |= st & (cut0 | cut1 | cut2)
+				}
 				for b, br := range op.Branches {
 					walk(br.Body, footprintBranch(op, b, st))
 				}
@@ -136,7 +175,7 @@ func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string) {
 			}
 		}
 		if at != "" || !grew {
-			return at, kinds
+			return at, kinds, cuts
 		}
 	}
 }
@@ -150,8 +189,16 @@ func footprintRefusal(op *Op, st uint8) (string, string) {
 			return "Roof", "after Scale or SwapSize, a roof by the straight skeleton of the polygon as resized"
 		}
 	case OpOffset, OpSetback:
-		if st != 0 {
-			return op.Kind.String(), "a mitred inset or outset"
+		switch {
+		case st == 0:
+		case st&resized != 0:
+			return op.Kind.String(), "after Scale or SwapSize, a mitred inset or outset of the polygon as resized"
+		case st&cut3 != 0:
+			return op.Kind.String(), "a fourth cut by Offset or Setback of the lot's polygon"
+		default:
+			if _, ok := constExpr(op.Args[0].Expr); !ok {
+				return op.Kind.String(), "a mitred inset or outset by a distance that is not a constant"
+			}
 		}
 	case OpSubDiv, OpRepeat:
 		axis := op.Args[0].Axis
@@ -164,11 +211,15 @@ func footprintRefusal(op *Op, st uint8) (string, string) {
 
 // footprintBranch is the state of branch b of op on a shape in state st.
 func footprintBranch(op *Op, b int, st uint8) uint8 {
-	if op.Kind != OpCompSplit || st == 0 {
+	switch {
+	case st == 0:
+		return 0
+	case op.Kind == OpOffset || op.Kind == OpSetback:
+		return st&^cutDepths | st&(cut0|cut1|cut2)<<1 // pieces of the kind cut, or the shape whole
+	case op.Kind != OpCompSplit:
 		return st
-	}
-	if b < 2 { // the caps: Quads on the polygon (the bottom one mirrored)
-		return onQuad | st&resized
+	case b < 2: // the caps: Quads on the polygon (the bottom one mirrored)
+		return onQuad | st&(resized|cutDepths)
 	}
 	return 0 // a rectangle per edge
 }
@@ -179,7 +230,7 @@ func footprintAfter(op *Op, st uint8) uint8 {
 	case st == 0:
 		return 0
 	case op.Kind == OpExtrude:
-		return onBox | st&resized
+		return onBox | st&(resized|cutDepths)
 	case op.Kind == OpSetAsPrism:
 		return 0
 	case op.Kind == OpScale || op.Kind == OpSwapSize:

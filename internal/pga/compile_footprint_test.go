@@ -94,8 +94,20 @@ func TestFootprintOpRefusal(t *testing.T) {
 		{"scaled roof", "Lot = Scale(-1, -2, -1) Roof(HIP, 30) M;", Quad, "Roof at f.pga:3:25 on a lot's own polygon"},
 		{"scaled prism roof", "Lot = Extrude(9) A;\nA = SwapSize(Z, Y, X) CompSplit() { T | M | M };\nT = Roof(HIP, 30) M;", Quad, "after Scale or SwapSize"},
 		{"gable round a courtyard", "Lot = Roof(GABLE, 30) M;", Quad, "cannot be built (Roof GABLE at f.pga:3:7 on lot 1 (id \"1\")'s polygon: GABLE:"},
-		{"offset", "Lot = Offset(1) { M | M };", Quad, "a mitred inset"},
-		{"setback", "Lot = A;\nA = Setback(3) { M | M };", Quad, "Setback at"},
+		{"offset", "Lot = Offset(1) { M | M };", Quad, ""},
+		{"outset", "Lot = Offset(-2 * 0.5) { M | M };", Quad, ""},
+		{"setback", "Lot = A;\nA = Setback(3) { M | M };", Quad, ""},
+		{"prism offset", "Lot = Extrude(9) Offset(1) { M | M };", Quad, ""},
+		{"top offset roof", "Lot = Extrude(9) CompSplit() { T | M | M };\nT = Offset(1) { R | M };\nR = Roof(HIP, 30) M;", Quad, ""},
+		{"piece extrude split", "Lot = Offset(-1) { A | M };\nA = Extrude(3) CompSplit() { M | M | M };", Quad, ""},
+		{"offset of a piece", "Lot = Offset(1) { A | M };\nA = Offset(1) { M | M };", Quad, ""},
+		{"offset of a top of a piece", "Lot = Setback(1) { M | A };\nA = Extrude(3) CompSplit() { B | M | M };\nB = Offset(-1) { M | M };", Quad, ""},
+		{"three cuts deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = Setback(1) { M | M };", Quad, ""},
+		{"four cuts deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = Setback(1) { M | C };\nC = Offset(1) { M | M };", Quad, "Offset at f.pga:6:5"},
+		{"cut recursion", "Lot = Offset(1) { Lot | M };", Quad, "a fourth cut"},
+		{"offset by the seed", "Lot = Offset(ShapeSeed()) { M | M };", Quad, "not a constant"},
+		{"offset by a lot's attribute", "Lot = Offset(LotAttr(setback, 2)) { M | M };", Quad, "not a constant"},
+		{"scaled offset", "Lot = Scale(-1, -2, -1) Offset(1) { M | M };", Quad, "as resized"},
 		{"quad cut", "Lot = SubDiv(Y) { 1: M | -1: M };", Quad, "SubDiv along Y at"},
 		{"prism cut", "Lot = Extrude(9) B;\nB = If(1) { C | M };\nC = Repeat(Z, 3) M;", Quad, "Repeat along Z at"},
 		{"box cut", "Lot = Repeat(X, 3) M;", Box, "Repeat along X"},
@@ -139,19 +151,20 @@ func TestFootprintStartRule(t *testing.T) {
 	}
 }
 
-// The shipped scenes on their lots: courtyard.pga runs on the device,
-// roofs.pga (setbacks, offsets, skeleton roofs), gables.pga and
-// pavements.pga (outsets) do not.
+// The shipped scenes on their lots: courtyard.pga, roofs.pga (setbacks,
+// offsets, skeleton roofs on the pieces), pavements.pga (outsets of
+// outsets) and footprints.pga run on the device; gables.pga (the faces of
+// a gable roof split) does not.
 func TestFootprintScenes(t *testing.T) {
 	for _, c := range []struct {
 		grammar, lots string
 		device        bool
 	}{
 		{"courtyard.pga", "courtyard.geojson", true},
-		{"roofs.pga", "courtyard.geojson", false},
+		{"roofs.pga", "courtyard.geojson", true},
 		{"gables.pga", "wings.geojson", false},
-		{"pavements.pga", "courtyard.geojson", false},
-		{"footprints.pga", "courtyard.geojson", false},
+		{"pavements.pga", "courtyard.geojson", true},
+		{"footprints.pga", "courtyard.geojson", true},
 	} {
 		t.Run(c.grammar, func(t *testing.T) {
 			src, err := os.ReadFile("../../configs/pga/" + c.grammar)
@@ -260,6 +273,28 @@ terminal Tiles (2, 1);
 Lot = Extrude(LotAttr(height, 9)) Translate(0, ShapeSize(Y) / 2, 0) CompSplit() { Top | Discard() | Wall };
 Top = Roof(HIP, 30) SetupProjection(XY, 2, 2) ProjectUV() Tiles;`, Quad},
 	{"shed", "axiom Quad Lot;\nterminal Tiles (1, 0);\nLot = Rotate(0, 0, 10) Roof(SHED, 20) Tiles;", Quad},
+	{"roofs.pga", "", Quad},
+	{"pavements.pga", "", Quad},
+	{"footprints.pga", "", Quad},
+	// Cuts three deep, of prisms and of their bottom caps, whole shapes
+	// (Offset(0), Setback(0)) and pieces of no extent (an inset wider
+	// than a wing), hip roofs on pieces.
+	{"cuts", `axiom Quad Lot;
+terminal Yard (1, 0);
+terminal Walk (2, 1);
+terminal Wall (3, 2);
+terminal Tiles (4, 3);
+terminal Under (5, 4);
+Lot = Setback(2) { Front | Plot };
+Front = Offset(0) { Yard | Walk };
+Plot = Offset(0.5) { Mass | Setback(0) { Walk | Walk } };
+Mass = Extrude(6) Translate(0, 3, 0) CompSplit() { Top | Bottom | Wall };
+Top = Offset(4) { Roof(HIP, 30) Tiles | Roof(HIP, 20) Tiles };
+Bottom = Offset(-1) { Under | Walk };`, Quad},
+	{"prism cuts", `axiom Box Lot;
+terminal Mass (1, 0);
+terminal Rim (2, 1);
+Lot = Translate(0, 4.5, 0) Offset(1.5) { Mass | Offset(-0.25) { Rim | Rim } };`, Box},
 }
 
 // footprintCase parses a grammar of footprintGrammars (src, or the file

@@ -6,19 +6,24 @@ import (
 	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
-// footprintRoofs builds, for every lot footprint and every roof kind in
-// kinds (those a shape on a lot's polygon may take, by the position of the
-// first Roof of each kind), the roof roofOn would
-// build on it at the lot's size (polyRoof: its corners at unit slope and
-// its faces), into the device's tables: the device's Roof takes the
-// height at unit slope from there, its meshes the corners and faces. A
-// roof that cannot be built on some lot (a GABLE round a courtyard) makes
-// the grammar the CPU's, whose error names the lot and the reason.
+// footprintRoofs builds, for every footprint of the device's profiles (the
+// lots' and the pieces cut from them) and every roof kind in kinds (those
+// a shape on a lot's polygon may take, by the position of the first Roof
+// of each kind), the roof roofOn would build on it at its size (polyRoof:
+// its corners at unit slope and its faces), into the device's tables: the
+// device's Roof takes the height at unit slope from there, its meshes the
+// corners and faces. A roof that cannot be built on some footprint (a
+// GABLE round a courtyard) makes the grammar the CPU's, whose error names
+// the lot and the reason.
 func (p *program) footprintRoofs(g *Grammar, kinds [Pyramid + 1]string) error {
-	var fps []int
-	for k := range p.profiles {
-		if k > 0 && g.footprintOf(int32(k)) != nil {
-			fps = append(fps, k)
+	type foot struct {
+		k int
+		cutFootprint
+	}
+	var fps []foot
+	for k := 1; k < len(p.profiles); k++ {
+		if (p.nlotprof > 0 && int32(k) >= p.nlotprof) || g.footprintOf(int32(k)) != nil {
+			fps = append(fps, foot{k, p.footAt(g, int32(k))})
 		}
 	}
 	var want []RoofKind
@@ -35,26 +40,25 @@ func (p *program) footprintRoofs(g *Grammar, kinds [Pyramid + 1]string) error {
 	errs := make([]error, len(fps))
 	parallel.For(len(fps), 16, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			fp := g.footprintOf(int32(fps[i]))
+			f := fps[i]
 			for _, k := range want {
-				r, err := footprintRoof(fp, k, fp.size[0], fp.size[1])
+				r, err := footprintRoof(f.fp, k, f.size[0], f.size[1])
 				if err != nil {
 					//lint:ignore ST1005 Roof is the grammar operation's name
-					errs[i] = fmt.Errorf("Roof %s at %s on %s's polygon: %w", k, kinds[k], fp.lot, err)
+					errs[i] = fmt.Errorf("Roof %s at %s on %s's polygon: %w", k, kinds[k], f.lot, err)
 					break
 				}
 				roofs[i][k-1] = r
 			}
 		}
 	})
-	for i, k := range fps {
+	for i, f := range fps {
 		if errs[i] != nil {
 			return &UnsupportedError{What: fmt.Sprintf("a roof that cannot be built (%v; the CPU reports it where a shape takes it)", errs[i])}
 		}
-		fp := g.footprintOf(int32(k))
-		p.profiles[k].Roofs = int32(len(p.froof))
+		p.profiles[f.k].Roofs = int32(len(p.froof))
 		for kind := range roofs[i] {
-			e := gpuFootRoof{SX: fp.size[0], SY: fp.size[1], NAt: -1}
+			e := gpuFootRoof{SX: f.size[0], SY: f.size[1], NAt: -1}
 			if r := roofs[i][kind]; r != nil {
 				if err := p.addFootRoof(&e, r); err != nil {
 					return err

@@ -36,6 +36,11 @@ func (c *CUDA) check(st gpuStatus, opt *Options) error {
 		// their lots, so this is a fault of that flow, never the grammar's.
 		return fmt.Errorf("pga: rule %q at %s: Roof on a lot's own polygon at a size its roof was not built for "+
 			"(an internal error of the CUDA backend; --device cpu builds it)", name(st.ErrRule), c.opPos(st.ErrArg))
+	case gpuErrFootCut:
+		// The footprint flow lets only shapes at their lot's size, by a
+		// constant distance, reach a cut made on the host.
+		return fmt.Errorf("pga: rule %q at %s: a cut of a lot's own polygon at a size or distance it was not made for "+
+			"(an internal error of the CUDA backend; --device cpu builds it)", name(st.ErrRule), c.opPos(st.ErrArg))
 	case gpuErrRoofAngle:
 		return fmt.Errorf("pga: rule %q at %s: Roof angle: want degrees between 0 and 90", name(st.ErrRule), c.opPos(st.ErrArg))
 	case gpuErrSphere:

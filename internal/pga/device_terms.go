@@ -132,7 +132,7 @@ func (p *program) convertDeviceTerm(t *gpuTerm, at int, res *Result) {
 	copy(m[:12], t.M[:])
 	m[15] = 1
 	res.Terminals[at] = TerminalShape{Term: t.Term, Geometry: geo, Material: mat, Phase: p.rulePhase[t.Rule], Shape: Shape{
-		Kind: ShapeKind(t.Kind), Roof: RoofKind(t.Roof), Profile: t.Profile, Index: t.Index, Siblings: t.Siblings,
+		Kind: ShapeKind(t.Kind), Roof: RoofKind(t.Roof), Profile: p.hostProfile(t.Profile), Index: t.Index, Siblings: t.Siblings,
 		Lot: t.Axiom, Transform: m, Size: t.Size, Seed: t.Seed, Attr: t.Attr,
 		Mat: int16(t.Mat), UV: t.UV != 0}}
 	if res.Projections != nil && t.UV != 0 {

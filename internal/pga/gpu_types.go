@@ -68,6 +68,7 @@ const (
 	gpuErrRelatedDeep
 	gpuErrSphere
 	gpuErrFootRoof
+	gpuErrFootCut
 )
 
 // Bilateral query tables (PGA_MAX_LINKS, PGA_TARGET_*, PGA_RULE_MARKED).
@@ -92,6 +93,7 @@ type gpuHeader struct {
 	OffProfiles, OffPoints, NLotAttrs, OffRulePhase int32
 	NGroups, NLinks, OffLinks, OffReach             int32
 	OffPoly, NPoly, OffFRoof, OffRPts               int32
+	OffFCut, OffCutPiece, NCutProf, Pad             int32
 }
 
 // gpuObb is PgaObb.
@@ -118,6 +120,18 @@ type gpuProfile struct{ Start, N, NRings, NTris, Rings, Tris, Roofs, Pad int32 }
 type gpuFootRoof struct {
 	Top, SX, SY          float64
 	NAt, At, NFace, Face int32
+}
+
+// gpuFootCut is PgaFootCut.
+type gpuFootCut struct {
+	SX, SY, D               float64
+	Start, N, Siblings, Pad int32
+}
+
+// gpuCutPiece is PgaCutPiece.
+type gpuCutPiece struct {
+	CU, CV, W, H                float64
+	Profile, Child, Branch, Pad int32
 }
 
 // gpuGlbKey is PgaGlbKey.

@@ -7,8 +7,6 @@ import (
 	"hash/fnv"
 	"math"
 	"sync"
-
-	"github.com/procgen-dev/procgen/internal/pga/skeleton"
 )
 
 // Offset on a lot's own polygon (concave, or with holes) insets it as
@@ -124,64 +122,35 @@ func groundAxes(s *Shape) (Axis, float64) {
 // offsetPolygon is Offset(d) on a shape standing on footprint fp: the inset
 // pieces to the first branch (children 0..k-1), the border strips to the
 // second (child k+e for edge e, rings' edges numbered outer ring first);
-// for d < 0 the outset (outsetPolygon).
+// for d < 0 the outset (outsetCut).
 func (ev *evaluator) offsetPolygon(r *Rule, op *Op, s Shape, fp *footprint, depth int) error {
 	if s.Kind != Quad && s.Kind != Box {
 		return fmt.Errorf("rule %q at %s: Offset needs a Quad or a prism", r.Name, op.Pos)
 	}
 	d := op.Args[0].Expr.Eval(ev.env(&s))
-	if d < 0 && !math.IsInf(d, -1) {
-		return ev.outsetPolygon(r, op, s, fp, -d, depth)
-	}
-	if !(d > 0) {
-		return ev.sub(r, op.Branches[0].Body, 0, child(s, 0, 1), depth)
-	}
-	vAxis, vSign := groundAxes(&s)
-	rings := scaledRings(fp, s.Size[AxisX], s.Size[vAxis])
-	inner, strips, err := skeleton.Inset(rings[0], rings[1:], nil, d)
+	vAxis, _ := groundAxes(&s)
+	cut, err := offsetCut(fp, s.Size[AxisX], s.Size[vAxis], d)
 	if err != nil {
 		return &LotOpError{Lot: int(s.Lot), Err: fmt.Errorf("rule %q at %s: Offset on the lot's polygon: %w", r.Name, op.Pos, err)}
 	}
-	n := len(inner) + len(strips)
-	return ev.emitPieces(r, op, s, vAxis, vSign, []pieceSet{
-		{inner, 0, op.Branches[0].Body}, {edgePolys(strips, nil), len(inner), op.Branches[1].Body}}, n, depth, "Offset")
+	return ev.emitCut(r, op, s, cut, depth, "Offset")
 }
 
-// pieceSet is polygons that go to one branch as children first, first+1...
-type pieceSet struct {
-	polys []skeleton.Polygon
-	first int
-	body  *Chain
-}
-
-// edgePolys is the strips of the edges keep allows (all for nil) as
-// polygons, nil polygons where an edge has none (their child numbers stay
-// the edge's).
-func edgePolys(strips [][][2]float64, keep func(e int) bool) []skeleton.Polygon {
-	out := make([]skeleton.Polygon, len(strips))
-	for e, st := range strips {
-		if st != nil && (keep == nil || keep(e)) {
-			out[e] = skeleton.Polygon{Outer: st}
-		}
+// emitCut hands the pieces of cut to their branches, or s itself when the
+// cut leaves it whole.
+func (ev *evaluator) emitCut(r *Rule, op *Op, s Shape, cut polygonCut, depth int, name string) error {
+	if cut.whole {
+		return ev.sub(r, op.Branches[cut.wholeBranch].Body, 0, child(s, cut.wholeChild, cut.n), depth)
 	}
-	return out
-}
-
-// emitPieces hands each set's polygons to its branch.
-func (ev *evaluator) emitPieces(r *Rule, op *Op, s Shape, vAxis Axis, vSign float64, sets []pieceSet, n, depth int, name string) error {
-	for _, set := range sets {
-		for i, p := range set.polys {
-			if p.Outer == nil {
-				continue
-			}
-			c, ok, err := ev.polygonPiece(s, append([][][2]float64{p.Outer}, p.Holes...), vAxis, vSign, set.first+i, n)
-			if err != nil {
-				return &LotOpError{Lot: int(s.Lot), Err: fmt.Errorf("rule %q at %s: %s on the lot's polygon: %w", r.Name, op.Pos, name, err)}
-			}
-			if ok {
-				if err := ev.sub(r, set.body, 0, c, depth); err != nil {
-					return err
-				}
+	vAxis, vSign := groundAxes(&s)
+	for _, pc := range cut.pieces {
+		c, ok, err := ev.polygonPiece(s, pc.rings, vAxis, vSign, pc.child, cut.n)
+		if err != nil {
+			return &LotOpError{Lot: int(s.Lot), Err: fmt.Errorf("rule %q at %s: %s on the lot's polygon: %w", r.Name, op.Pos, name, err)}
+		}
+		if ok {
+			if err := ev.sub(r, op.Branches[pc.branch].Body, 0, c, depth); err != nil {
+				return err
 			}
 		}
 	}
@@ -201,59 +170,19 @@ func scaledRings(fp *footprint, sx, sy float64) [][][2]float64 {
 	return rings
 }
 
-// stillEdge is the speed of the edges a setback does not move: slow enough
-// that their strips (its width times d) are far below float32's resolution
-// of the output.
-const stillEdge = 1e-9
-
-// setbackPolygon is Setback(d) on a shape standing on footprint fp, as
-// CGA's setback on its street side: the outer ring's edges facing the
-// front (outward normals within 45° of the footprint's -v, else the one
-// facing it most) move in by d while the others stay, by the weighted
-// straight skeleton. Their strips go to the first branch (child e for
-// edge e), the rest of the polygon, in one piece or more, to the second
-// (children from the number of edges on).
+// setbackPolygon is Setback(d) on a shape standing on footprint fp
+// (setbackCut).
 func (ev *evaluator) setbackPolygon(r *Rule, op *Op, s Shape, fp *footprint, depth int) error {
 	if s.Kind != Quad && s.Kind != Box {
 		return fmt.Errorf("rule %q at %s: Setback needs a Quad or a prism", r.Name, op.Pos)
 	}
 	d := op.Args[0].Expr.Eval(ev.env(&s))
-	if !(d > 0) {
-		return ev.sub(r, op.Branches[1].Body, 0, child(s, 1, 2), depth)
-	}
-	vAxis, vSign := groundAxes(&s)
-	rings := scaledRings(fp, s.Size[AxisX], s.Size[vAxis])
-	outer := rings[0]
-	var weights []float64
-	best, bestX := 0, math.Inf(-1)
-	front := 0
-	for _, ring := range rings {
-		for i, p := range ring {
-			q := ring[(i+1)%len(ring)]
-			dx := (q[0] - p[0]) / math.Hypot(q[0]-p[0], q[1]-p[1])
-			w := stillEdge
-			if len(weights) < len(outer) {
-				if dx > math.Sqrt(0.5) {
-					w, front = 1, front+1
-				}
-				if dx > bestX {
-					best, bestX = i, dx
-				}
-			}
-			weights = append(weights, w)
-		}
-	}
-	if front == 0 {
-		weights[best] = 1
-	}
-	inner, strips, err := skeleton.Inset(outer, rings[1:], weights, d)
+	vAxis, _ := groundAxes(&s)
+	cut, err := setbackCut(fp, s.Size[AxisX], s.Size[vAxis], d)
 	if err != nil {
 		return &LotOpError{Lot: int(s.Lot), Err: fmt.Errorf("rule %q at %s: Setback on the lot's polygon: %w", r.Name, op.Pos, err)}
 	}
-	n := len(strips) + len(inner)
-	return ev.emitPieces(r, op, s, vAxis, vSign, []pieceSet{
-		{edgePolys(strips, func(e int) bool { return weights[e] == 1 }), 0, op.Branches[0].Body},
-		{inner, len(strips), op.Branches[1].Body}}, n, depth, "Setback")
+	return ev.emitCut(r, op, s, cut, depth, "Setback")
 }
 
 // polygonPiece is child i of n of s standing on the polygon rings (metres

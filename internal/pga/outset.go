@@ -1,10 +1,6 @@
 package pga
 
-import (
-	"fmt"
-
-	"github.com/procgen-dev/procgen/internal/pga/skeleton"
-)
+import "github.com/procgen-dev/procgen/internal/pga/skeleton"
 
 // Offset with a negative distance grows the shape by e = -d on every side,
 // as CGA's offset does with a positive one (OperatorGraph's Offset only
@@ -17,18 +13,15 @@ import (
 // the original as signed areas, the ring's faces face up as every other
 // piece does, so that extruding them builds a wall, a kerb or a pavement.
 
-// outsetPolygon is Offset(-e) on a shape standing on footprint fp: the
-// grown polygon (in pieces where holes close or new ones form, children
+// outsetCut is Offset(-e) of footprint fp sized sx by sy: the grown
+// polygon (in pieces where holes close or new ones form, children
 // 0..k-1) to the first branch, each edge's strip of the outside's
 // skeleton (child k+e, edges numbered outer ring first) to the second.
-func (ev *evaluator) outsetPolygon(r *Rule, op *Op, s Shape, fp *footprint, e float64, depth int) error {
-	vAxis, vSign := groundAxes(&s)
-	rings := scaledRings(fp, s.Size[AxisX], s.Size[vAxis])
+func outsetCut(fp *footprint, sx, sy, e float64) (polygonCut, error) {
+	rings := scaledRings(fp, sx, sy)
 	grown, strips, err := skeleton.Outset(rings[0], rings[1:], e)
 	if err != nil {
-		return &LotOpError{Lot: int(s.Lot), Err: fmt.Errorf("rule %q at %s: Offset on the lot's polygon: %w", r.Name, op.Pos, err)}
+		return polygonCut{}, err
 	}
-	n := len(grown) + len(strips)
-	return ev.emitPieces(r, op, s, vAxis, vSign, []pieceSet{
-		{grown, 0, op.Branches[0].Body}, {edgePolys(strips, nil), len(grown), op.Branches[1].Body}}, n, depth, "Offset")
+	return cutOf(pieceSet{grown, 0, 0}, pieceSet{edgePolys(strips, nil), len(grown), 1}), nil
 }

@@ -64,7 +64,7 @@ cases=(
   "pga large|pga city configs/pga/suburban.pga --grid 66x64 --stats-only"
   "pga glb|pga city configs/pga/city_overview.pga --grid 300x300 -o $w/c.glb"
   "pga polygons|pga city configs/pga/courtyard.pga --lots $w/poly.geojson -o $w/p.glb"
-  "pga cuts|pga city configs/pga/footprints.pga --lots $w/poly.geojson -o $w/q.glb"
+  "pga cuts|pga city configs/pga/roofs.pga --lots $w/poly.geojson -o $w/q.glb"
   "forest small|forest disperse $w/s1e3.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
   "forest medium|forest disperse $w/s1e5.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
   "forest large|forest disperse $w/s2e4.csv --species $w/sp.yaml --method exact --formats csv -o $w/fo --force"
@@ -76,8 +76,11 @@ cases=(
   "rules large|rules run configs/rules/synthetic.rules --generate 2048 --steps 10 -o $w/r.json"
 )
 # PGA_REAL_LOTS=FILE adds real footprints (a GeoJSON of buildings, not
-# shipped: see TestFootprintsRealLots) built with footprints.pga.
-[[ -n ${PGA_REAL_LOTS:-} ]] && cases+=("pga real lots|pga city configs/pga/footprints.pga --lots $PGA_REAL_LOTS -o $w/r.glb")
+# shipped: see TestFootprintsRealLots) built with roofs.pga (cuts and roofs
+# on their pieces) and footprints.pga (which inserts an asset, so its mesh
+# is the host's on every device).
+[[ -n ${PGA_REAL_LOTS:-} ]] && cases+=("pga real lots|pga city configs/pga/roofs.pga --lots $PGA_REAL_LOTS -o $w/r.glb"
+  "pga real assets|pga city configs/pga/footprints.pga --lots $PGA_REAL_LOTS -o $w/r.glb")
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 bins=("$P")

@@ -46,6 +46,7 @@ type program struct {
 	cpiece             []gpuCutPiece
 	cutFPs             []cutFootprint
 	nlotprof, ncutprof int32
+	roofed             map[int32]bool // the pieces' device profiles that may take a roof
 }
 
 // UnsupportedError says which construct of a grammar the CUDA backend cannot

@@ -50,38 +50,55 @@ func constExpr(e Expr) (float64, bool) {
 // footprintCuts cuts the footprints by each of cuts, registers the
 // pieces and fills the device's tables: p.fcut[slot*ncutprof+profile] is
 // the cut of profile by the op of that slot (its Mode is slot+1), its
-// pieces in p.cpiece. Depth by depth: the lots' footprints (top and
-// bottom view) by the ops that may cut them, then the pieces those made
-// by the ops that may cut a piece one deep, and so on.
+// pieces in p.cpiece. A footprint is cut only by the ops a shape on it may
+// meet first (cutReach): the lots' by those the axioms' rules lead to, a
+// piece's by those its branch leads to, seen from above or, past a
+// CompSplit's bottom cap, from below (the mirrored profile); round by
+// round, each round's cuts on every core.
 func (p *program) footprintCuts(g *Grammar, cuts []footCut) error {
 	if len(cuts) == 0 {
 		return nil
 	}
-	p.nlotprof = int32(len(p.profiles))
-	var level []int32
-	for k := int32(1); k < p.nlotprof; k++ {
-		if g.footprintOf(k) != nil {
-			level = append(level, k)
-		}
+	p.cutSlot = map[*Op]int32{}
+	for slot, c := range cuts {
+		p.cutSlot[c.op] = int32(slot + 1)
 	}
+	reach, roofs := newCutReach(g, p.cutSlot), newRoofReach(g)
 	type job struct {
 		slot int
 		k    int32
 	}
 	counts := map[job]gpuFootCut{}
+	var jobs []job
+	use := func(k int32, uses []cutUse) { // cuts k, or k+1 for a use from below
+		for _, u := range uses {
+			j := job{int(p.cutSlot[u.op] - 1), k}
+			if u.mirror {
+				j.k++
+			}
+			if _, ok := counts[j]; !ok {
+				counts[j] = gpuFootCut{N: -1}
+				jobs = append(jobs, j)
+			}
+		}
+	}
+	p.nlotprof = int32(len(p.profiles))
+	var axioms []cutUse
+	for _, a := range g.Axioms {
+		if r := g.Rules[a.Rule]; r != nil {
+			axioms = append(axioms, reach.from(r.Body, false)...)
+		}
+	}
+	for k := int32(1); k < p.nlotprof; k++ {
+		if fp := g.footprintOf(k); fp != nil && !fp.mirror {
+			use(k, axioms)
+		}
+	}
 	dev := map[int32]int32{} // a piece's profile number -> its device profile
-	for depth := uint8(cut0); depth <= cut2 && len(level) > 0; depth <<= 1 {
-		var jobs []job
-		for slot, c := range cuts {
-			if c.depths&depth == 0 {
-				continue
-			}
-			for _, k := range level {
-				if _, ok := counts[job{slot, k}]; !ok {
-					jobs = append(jobs, job{slot, k})
-					counts[job{slot, k}] = gpuFootCut{}
-				}
-			}
+	p.roofed = map[int32]bool{}
+	for round := 0; len(jobs) > 0; round++ {
+		if round > 3 { // the footprint flow refuses a fourth cut
+			return &UnsupportedError{What: "cuts of a lot's polygon more than three deep"}
 		}
 		res := make([]footCutResult, len(jobs))
 		parallel.For(len(jobs), 8, func(_, lo, hi int) {
@@ -89,8 +106,9 @@ func (p *program) footprintCuts(g *Grammar, cuts []footCut) error {
 				res[i] = p.cutFootprint(g, cuts[jobs[i].slot].op, jobs[i].k)
 			}
 		})
-		level = level[:0:0]
-		for i, j := range jobs {
+		done := jobs
+		jobs = nil
+		for i, j := range done {
 			r, op := &res[i], cuts[j.slot].op
 			if r.err != nil {
 				return &UnsupportedError{What: fmt.Sprintf("a cut that cannot be made (%s at %s on %s's polygon: %v; "+
@@ -99,6 +117,10 @@ func (p *program) footprintCuts(g *Grammar, cuts []footCut) error {
 			e := gpuFootCut{SX: r.size[0], SY: r.size[1], D: r.d, Start: int32(len(p.cpiece)), Siblings: int32(r.n)}
 			if r.whole {
 				p.cpiece = append(p.cpiece, gpuCutPiece{Profile: -1, Child: int32(r.wholeChild), Branch: int32(r.wholeBranch)})
+				// The shape itself goes on, to be cut by what its branch
+				// cuts it by (a bottom cap's bottom cap is profile + 1
+				// on the device, whatever the view).
+				use(j.k, reach.from(op.Branches[r.wholeBranch].Body, false))
 			}
 			for i, pc := range r.pieces {
 				f := r.frames[i]
@@ -109,18 +131,18 @@ func (p *program) footprintCuts(g *Grammar, cuts []footCut) error {
 				if !ok {
 					at = p.addCutFootprint(g, f, p.footAt(g, j.k).lot)
 					dev[f.prof] = at
-					level = append(level, at, at+1)
 				}
 				p.cpiece = append(p.cpiece, gpuCutPiece{CU: f.centre[0], CV: f.centre[1], W: f.size[0], H: f.size[1],
 					Profile: at, Child: int32(pc.child), Branch: int32(pc.branch)})
+				body := op.Branches[pc.branch].Body
+				if roofs.chain(body) {
+					p.roofed[at], p.roofed[at+1] = true, true
+				}
+				use(at, reach.from(body, false))
 			}
 			e.N = int32(len(p.cpiece)) - e.Start
 			counts[j] = e
 		}
-	}
-	p.cutSlot = map[*Op]int32{}
-	for slot, c := range cuts {
-		p.cutSlot[c.op] = int32(slot + 1)
 	}
 	p.ncutprof = int32(len(p.profiles))
 	p.fcut = make([]gpuFootCut, len(cuts)*int(p.ncutprof))
@@ -202,4 +224,130 @@ func (p *program) hostProfile(k int32) int32 {
 		return p.cutFPs[k-p.nlotprof].host
 	}
 	return k
+}
+
+// roofReach says of a chain whether a shape going down it may come to a
+// Roof: in the chain, in its blocks' bodies or in the rules they go on
+// to. Only the pieces that may get a roof have one built for them.
+type roofReach struct{ rule map[string]bool }
+
+func newRoofReach(g *Grammar) *roofReach {
+	r := &roofReach{rule: map[string]bool{}}
+	for grew := true; grew; {
+		grew = false
+		for _, name := range g.RuleOrder {
+			if rl := g.Rules[name]; rl != nil && !r.rule[name] && r.chain(rl.Body) {
+				r.rule[name], grew = true, true
+			}
+		}
+	}
+	return r
+}
+
+func (r *roofReach) chain(ch *Chain) bool {
+	if ch == nil {
+		return false
+	}
+	if r.rule[ch.Succ] {
+		return true
+	}
+	for _, op := range ch.Ops {
+		if op.Kind == OpRoof {
+			return true
+		}
+		for _, br := range op.Branches {
+			if r.chain(br.Body) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cutUse is a cut a shape on a footprint may meet first, on the footprint
+// as seen from above, or from below (mirror: a bottom cap's).
+type cutUse struct {
+	op     *Op
+	mirror bool
+}
+
+// cutReach finds the cuts (Offsets and Setbacks with a slot) a shape
+// standing on a footprint may meet first down a chain: in it, in its
+// blocks' bodies and in the rules they go on to, not past a cut (what
+// lies past it meets the cut's pieces), a Roof, a SetAs or a CompSplit's
+// walls (none of which stands on the footprint); a CompSplit's bottom cap
+// stands on the mirrored footprint.
+type cutReach struct {
+	slot map[*Op]int32
+	rule map[cutRule][]cutUse
+}
+
+type cutRule struct {
+	name   string
+	mirror bool
+}
+
+func newCutReach(g *Grammar, slot map[*Op]int32) *cutReach {
+	r := &cutReach{slot: slot, rule: map[cutRule][]cutUse{}}
+	for grew := true; grew; {
+		grew = false
+		for _, name := range g.RuleOrder {
+			rl := g.Rules[name]
+			if rl == nil {
+				continue
+			}
+			for _, m := range []bool{false, true} {
+				if u := r.from(rl.Body, m); len(u) > len(r.rule[cutRule{name, m}]) {
+					r.rule[cutRule{name, m}], grew = u, true
+				}
+			}
+		}
+	}
+	return r
+}
+
+// from is the cuts a shape seen from below when mirror meets first down
+// ch, each once.
+func (r *cutReach) from(ch *Chain, mirror bool) []cutUse {
+	seen := map[cutUse]bool{}
+	var out []cutUse
+	add := func(u cutUse) {
+		if !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	var walk func(ch *Chain, mirror bool)
+	walk = func(ch *Chain, mirror bool) {
+		if ch == nil {
+			return
+		}
+		for _, op := range ch.Ops {
+			switch op.Kind {
+			case OpOffset, OpSetback:
+				if r.slot[op] > 0 {
+					add(cutUse{op, mirror})
+				}
+				return
+			case OpRoof, OpSetAsPrism:
+				return
+			case OpCompSplit:
+				if len(op.Branches) > 0 {
+					walk(op.Branches[0].Body, mirror)
+				}
+				if len(op.Branches) > 1 && !mirror {
+					walk(op.Branches[1].Body, true)
+				}
+				return
+			}
+			for _, br := range op.Branches {
+				walk(br.Body, mirror)
+			}
+		}
+		for _, u := range r.rule[cutRule{ch.Succ, mirror}] {
+			add(u)
+		}
+	}
+	walk(ch, mirror)
+	return out
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // footprintRoofs builds, for every footprint of the device's profiles (the
-// lots' and the pieces cut from them) and every roof kind in kinds (those
+// lots' and the pieces cut from them that may take one) and every roof kind in kinds (those
 // a shape on a lot's polygon may take, by the position of the first Roof
 // of each kind), the roof roofOn would build on it at its size (polyRoof:
 // its corners at unit slope and its faces), into the device's tables: the
@@ -22,7 +22,7 @@ func (p *program) footprintRoofs(g *Grammar, kinds [Pyramid + 1]string) error {
 	}
 	var fps []foot
 	for k := 1; k < len(p.profiles); k++ {
-		if (p.nlotprof > 0 && int32(k) >= p.nlotprof) || g.footprintOf(int32(k)) != nil {
+		if (p.nlotprof > 0 && int32(k) >= p.nlotprof && p.roofed[int32(k)]) || g.footprintOf(int32(k)) != nil {
 			fps = append(fps, foot{k, p.footAt(g, int32(k))})
 		}
 	}

@@ -41,6 +41,9 @@ func TestCUDADeviceGLB(t *testing.T) {
 	lots := polygonLots(120, 3)
 	for _, c := range footprintGrammars {
 		g, axioms := footprintCase(t, c.name, c.src, c.kind, lots)
+		if len(g.Assets) > 0 {
+			continue // its mesh is the host's (Evaluate refuses GLB)
+		}
 		cases = append(cases, glbCase{name: c.name, g: g, axioms: axioms, opt: Options{LotAttrs: LotAttrValues(lots)}, lots: lots})
 	}
 	// Pieces of no extent: their faces' normals come from the scope with

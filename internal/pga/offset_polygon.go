@@ -68,6 +68,7 @@ func (d *dynFootprints) add(rings [][][2]float64) (int32, error) {
 	if err != nil {
 		return 0, err
 	}
+	bottom.mirror = true
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for fp := d.fps[id]; fp != nil; fp = d.fps[id] { // another worker may have come first

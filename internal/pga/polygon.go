@@ -264,8 +264,13 @@ func blocked(pts [][2]float64, rings [][][2]float64, start []int, bridges [][2]i
 	return false
 }
 
-// clipEars triangulates the counter-clockwise ring of vertex indices.
+// clipEars triangulates the counter-clockwise ring of vertex indices. A
+// ring of fewer than three (a roof's face of two corners, where the
+// skeleton meets an edge a rounding long) has no area and no triangles.
 func clipEars(pts [][2]float64, ring []int) ([][3]int, error) {
+	if len(ring) < 3 {
+		return nil, nil
+	}
 	idx := append([]int(nil), ring...)
 	tris := make([][3]int, 0, len(idx))
 	for len(idx) > 3 {

@@ -3,6 +3,8 @@ package pga
 import (
 	"fmt"
 	"math"
+	"strings"
+	"unicode"
 )
 
 // Env is what an expression may ask about the shape it is evaluated on.
@@ -56,7 +58,11 @@ type LotAttrRef struct {
 
 func (a LotAttrRef) Eval(e Env) float64 { return e.LotAttr(a.Index, a.Default) }
 func (a LotAttrRef) String() string {
-	return fmt.Sprintf("LotAttr(%s, %g)", a.Name, a.Default)
+	name := a.Name
+	if strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) {
+		name = `"` + name + `"`
+	}
+	return fmt.Sprintf("LotAttr(%s, %g)", name, a.Default)
 }
 
 // Expr is a numeric expression. Comparisons yield 1 or 0.
@@ -355,8 +361,12 @@ func (p *parser) primary() (Expr, error) {
 		if err := p.expect("("); err != nil {
 			return nil, err
 		}
-		n, err := p.ident("lot attribute name")
-		if err != nil {
+		// A name, or a quoted one for a key that is no identifier
+		// (OpenStreetMap's "building:levels").
+		n := p.tok()
+		if n.kind == tString {
+			p.next()
+		} else if _, err := p.ident("lot attribute name"); err != nil {
 			return nil, err
 		}
 		if err := p.expect(","); err != nil {

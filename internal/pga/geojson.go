@@ -46,9 +46,11 @@ const floorHeight = 3.0
 // ParseLots reads a GeoJSON FeatureCollection of Polygon features, each a
 // simple footprint, concave or with holes (interior rings), and
 // MultiPolygon features (a lot per part), in the coordinates of the file (see
-// ParseLotsFile and PlaceLots for its CRS). Numeric properties become lot
-// attributes: "height" (metres) or "floors" (3 m each) set the lot's height,
-// "attr" its ShapeCustomAttribute(). Every problem names the feature.
+// ParseLotsFile and PlaceLots for its CRS). Numeric properties (numbers, or
+// strings that are numbers, as OpenStreetMap writes tags: lots_osm.go)
+// become lot attributes: "height" (metres) or "floors" (3 m each; else
+// OpenStreetMap's "building:levels") set the lot's height, "attr" its
+// ShapeCustomAttribute(). Every problem names the feature.
 func ParseLots(file string, src []byte) ([]Lot, error) {
 	lf, err := ParseLotsFile(file, src)
 	if err != nil {
@@ -166,7 +168,7 @@ func lotProperties(l *Lot, props map[string]any) error {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		v, ok := props[k].(float64)
+		v, ok := propNumber(props[k])
 		if !ok {
 			if k == "height" || k == "floors" || k == "attr" {
 				return fmt.Errorf("property %q: want a number, found %v", k, props[k])
@@ -198,6 +200,7 @@ func lotProperties(l *Lot, props map[string]any) error {
 		}
 		l.Attrs[k] = v
 	}
+	osmFloors(l)
 	return nil
 }
 

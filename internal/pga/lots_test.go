@@ -238,3 +238,49 @@ func TestGridLotsFaceTheStreet(t *testing.T) {
 		}
 	}
 }
+
+// OpenStreetMap's tags are strings: numbers among them are attributes
+// (a height with its metre unit too), building:levels gives the floors
+// and the height a lot has none of, and LotAttr reads any key by a
+// quoted name.
+func TestParseLotsOSMTags(t *testing.T) {
+	sq := `[[[0,0],[10,0],[10,10],[0,10],[0,0]]]`
+	lots, err := ParseLots("osm.geojson", collection(
+		polygon(`"w1"`, `{"building": "yes", "building:levels": "3", "name": "Dorp Street 12"}`, sq),
+		polygon(`"w2"`, `{"building:levels": "4", "height": "14.5 m"}`, sq),
+		polygon(`"w3"`, `{"floors": 2, "building:levels": "5"}`, sq),
+		polygon(`"w4"`, `{"building:levels": "0", "roof:levels": null}`, sq),
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []struct{ floors, height float64 }{{3, 9}, {4, 14.5}, {2, 6}, {0, 0}} {
+		if got := lots[i].Attrs["floors"]; got != want.floors || lots[i].Height != want.height {
+			t.Errorf("lot %d: floors %v height %v, want %v and %v (%v)", i, got, lots[i].Height, want.floors, want.height, lots[i].Attrs)
+		}
+	}
+	if _, err := ParseLots("osm.geojson", collection(polygon(`"w5"`, `{"height": "about 10"}`, sq))); err == nil ||
+		!strings.Contains(err.Error(), `"height"`) {
+		t.Errorf("a height that is no number: %v", err)
+	}
+	g, err := Parse("osm.pga", []byte("axiom Quad Lot;\nterminal M (1, 0);\nLot = Extrude(3 * LotAttr(\"building:levels\", 1)) M;"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	axioms, err := g.LotAxioms(Quad, lots, 1, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _, err := g.evaluateTerms(axioms, Options{Workers: 1, LotAttrs: LotAttrValues(lots)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{9, 12, 15, 0} {
+		if h := ts[i].Shape.Size[1]; h != want {
+			t.Errorf("lot %d: extruded %v, want %v", i, h, want)
+		}
+	}
+	if s := g.Rules["Lot"].Body.Ops[0].Args[0].Expr.String(); !strings.Contains(s, `LotAttr("building:levels", 1)`) {
+		t.Errorf("printed %s", s)
+	}
+}

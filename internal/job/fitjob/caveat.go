@@ -12,8 +12,10 @@ import (
 // on a hectare, and one of them still does at 196 traps:
 //   - the lognormal (k 42, STR 43, x0 41, xb 41 of 50 with 99 bootstrap
 //     samples; k 41, STR 44, x0 44, xb 43 with 19; 39-42 with
-//     chi-squared's cut-off; at 196 traps k 45, STR 46, x0 44, xb 45 with
-//     19 samples): its shape is poorly identified there, and thin rings
+//     chi-squared's cut-off; at 196 traps, 19 samples, seeds 0-197 (198
+//     simulations, 6 refused): k 183, STR 186, x0 180, xb 181, 91-94 %,
+//     where seeds 0-49 alone gave x0 44 of 50): its shape is poorly
+//     identified at 100 traps, and thin rings
 //     (small xb) with a longer x0 fit about as well as the truth;
 //   - the Weibull with theta 2 (d 42, theta 38, k 41, STR 43 of 50 with 19
 //     bootstrap samples, d 42, theta 37, k 41, STR 42 with chi-squared's, 7
@@ -27,8 +29,8 @@ func intervalCaveat(k forest.KernelKind, c fit.Counts) string {
 	switch k {
 	case forest.Lognormal:
 		return "lognormal/nb: in 50 simulated data sets among 300 parents on a hectare, these 95% intervals " +
-			"held the true value only 78-88% of the time with 100 traps and 88-92% with 196 (README, Forest): " +
-			"read them as too narrow"
+			"held the true value only 78-88% of the time with 100 traps, and 91-94% of 198 with 196 traps (README, Forest): " +
+			"with a hundred traps or fewer, read them as too narrow"
 	case forest.Weibull:
 		return "weibull/nb: in 50 simulated data sets among 300 parents on a hectare, these 95% intervals " +
 			"held the true value only 74-86% of the time with 100 traps (7 fits refused, theta on its bound) " +

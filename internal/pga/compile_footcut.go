@@ -7,9 +7,10 @@ import (
 )
 
 // The device's Offset and Setback of a lot's own polygon take pieces the
-// host cut before it ran: every lot's footprint (its top and its mirrored
-// bottom view) at the lot's size, by each Offset and Setback a shape on it
-// may reach (footprintOpAt), with the operator's constant distance. The
+// host cut before it ran: each lot's footprint (as seen from above, or
+// from below for a bottom cap) at the lot's size, and each piece at its
+// own, by the Offsets and Setbacks a shape on it may meet first
+// (cutReach), with the operator's constant distance. The
 // pieces are registered as the CPU registers them (Grammar.piece: the same
 // profile numbers, which the terminals carry back) and laid out as
 // footprints of the device's own, after the grammar's profiles, so that
@@ -55,15 +56,26 @@ func constExpr(e Expr) (float64, bool) {
 // piece's by those its branch leads to, seen from above or, past a
 // CompSplit's bottom cap, from below (the mirrored profile); round by
 // round, each round's cuts on every core.
-func (p *program) footprintCuts(g *Grammar, cuts []footCut) error {
+func (p *program) footprintCuts(g *Grammar, cuts []*Op) error {
 	if len(cuts) == 0 {
 		return nil
 	}
 	p.cutSlot = map[*Op]int32{}
-	for slot, c := range cuts {
-		p.cutSlot[c.op] = int32(slot + 1)
+	for slot, op := range cuts {
+		p.cutSlot[op] = int32(slot + 1)
 	}
 	reach, roofs := newCutReach(g, p.cutSlot), newRoofReach(g)
+	// Many pieces go down the same few branches: each branch is looked
+	// at once.
+	meets, roofed := map[*Chain][]cutUse{}, map[*Chain]bool{}
+	branch := func(body *Chain) ([]cutUse, bool) {
+		u, ok := meets[body]
+		if !ok {
+			u, roofed[body] = reach.from(body, false), roofs.chain(body)
+			meets[body] = u
+		}
+		return u, roofed[body]
+	}
 	type job struct {
 		slot int
 		k    int32
@@ -103,13 +115,13 @@ func (p *program) footprintCuts(g *Grammar, cuts []footCut) error {
 		res := make([]footCutResult, len(jobs))
 		parallel.For(len(jobs), 8, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
-				res[i] = p.cutFootprint(g, cuts[jobs[i].slot].op, jobs[i].k)
+				res[i] = p.cutFootprint(g, cuts[jobs[i].slot], jobs[i].k)
 			}
 		})
 		done := jobs
 		jobs = nil
 		for i, j := range done {
-			r, op := &res[i], cuts[j.slot].op
+			r, op := &res[i], cuts[j.slot]
 			if r.err != nil {
 				return &UnsupportedError{What: fmt.Sprintf("a cut that cannot be made (%s at %s on %s's polygon: %v; "+
 					"the CPU reports it where a shape takes it)", op.Kind, op.Pos, p.footAt(g, j.k).lot, r.err)}
@@ -120,7 +132,8 @@ func (p *program) footprintCuts(g *Grammar, cuts []footCut) error {
 				// The shape itself goes on, to be cut by what its branch
 				// cuts it by (a bottom cap's bottom cap is profile + 1
 				// on the device, whatever the view).
-				use(j.k, reach.from(op.Branches[r.wholeBranch].Body, false))
+				u, _ := branch(op.Branches[r.wholeBranch].Body)
+				use(j.k, u)
 			}
 			for i, pc := range r.pieces {
 				f := r.frames[i]
@@ -134,11 +147,11 @@ func (p *program) footprintCuts(g *Grammar, cuts []footCut) error {
 				}
 				p.cpiece = append(p.cpiece, gpuCutPiece{CU: f.centre[0], CV: f.centre[1], W: f.size[0], H: f.size[1],
 					Profile: at, Child: int32(pc.child), Branch: int32(pc.branch)})
-				body := op.Branches[pc.branch].Body
-				if roofs.chain(body) {
+				u, roof := branch(op.Branches[pc.branch].Body)
+				if roof {
 					p.roofed[at], p.roofed[at+1] = true, true
 				}
-				use(at, reach.from(body, false))
+				use(at, u)
 			}
 			e.N = int32(len(p.cpiece)) - e.Start
 			counts[j] = e

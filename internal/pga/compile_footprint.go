@@ -105,13 +105,6 @@ const (
 	cutDepths = cut0 | cut1 | cut2 | cut3
 )
 
-// footCut is an Offset or a Setback the host cuts footprints by, and the
-// depths (cut0 ... cut2) of the footprints it may cut.
-type footCut struct {
-	op     *Op
-	depths uint8
-}
-
 // footprintOpAt says where a shape standing on a lot's own polygon may
 // reach an operator that makes polygons of its own from it that the host
 // cannot make first, "" when none can; where such shapes may take a roof
@@ -120,10 +113,10 @@ type footCut struct {
 // roofSplitAt it is conservative: the states a shape may be in flow from
 // the axioms' rules through the operators into the rules they name until
 // nothing changes.
-func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string, []footCut) {
+func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string, []*Op) {
 	var kinds [Pyramid + 1]string // the first Roof of each kind, by position
-	var cuts []footCut
-	cutAt := map[*Op]int{}
+	var cuts []*Op
+	cutSeen := map[*Op]bool{}
 	in := map[string]uint8{}
 	for _, a := range g.Axioms {
 		switch a.Kind {
@@ -150,14 +143,9 @@ func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string, []footCut) {
 					at = fmt.Sprintf("%s at %s on a lot's own polygon (a concave, holed or non-rectangular lot; "+
 						"%s, made on the CPU only)", what, op.Pos, why)
 				}
-				if (op.Kind == OpOffset || op.Kind == OpSetback) && st != 0 {
-					i, ok := cutAt[op]
-					if !ok {
-						i = len(cuts)
-						cutAt[op] = i
-						cuts = append(cuts, footCut{op: op})
-					}
-					cuts[i].depths |= st & (cut0 | cut1 | cut2)
+				if (op.Kind == OpOffset || op.Kind == OpSetback) && st != 0 && !cutSeen[op] {
+					cutSeen[op] = true
+					cuts = append(cuts, op)
 				}
 				for b, br := range op.Branches {
 					walk(br.Body, footprintBranch(op, b, st))

@@ -1,6 +1,7 @@
 package pga
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -27,8 +28,10 @@ func propNumber(v any) (float64, bool) {
 		if s == "" {
 			return 0, false
 		}
+		// A name such as "Nan" or "Inf" parses as a float but is no
+		// number here.
 		f, err := strconv.ParseFloat(s, 64)
-		return f, err == nil
+		return f, err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
 	}
 	return 0, false
 }

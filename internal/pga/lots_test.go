@@ -246,7 +246,7 @@ func TestGridLotsFaceTheStreet(t *testing.T) {
 func TestParseLotsOSMTags(t *testing.T) {
 	sq := `[[[0,0],[10,0],[10,10],[0,10],[0,0]]]`
 	lots, err := ParseLots("osm.geojson", collection(
-		polygon(`"w1"`, `{"building": "yes", "building:levels": "3", "name": "Dorp Street 12"}`, sq),
+		polygon(`"w1"`, `{"building": "yes", "building:levels": "3", "name": "Dorp Street 12", "name:af": "Nan"}`, sq),
 		polygon(`"w2"`, `{"building:levels": "4", "height": "14.5 m"}`, sq),
 		polygon(`"w3"`, `{"floors": 2, "building:levels": "5"}`, sq),
 		polygon(`"w4"`, `{"building:levels": "0", "roof:levels": null}`, sq),

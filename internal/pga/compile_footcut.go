@@ -2,6 +2,7 @@ package pga
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/procgen-dev/procgen/internal/parallel"
 )
@@ -10,7 +11,8 @@ import (
 // host cut before it ran: each lot's footprint (as seen from above, or
 // from below for a bottom cap) at the lot's size, and each piece at its
 // own, by the Offsets and Setbacks a shape on it may meet first
-// (cutReach), with the operator's constant distance. The
+// (cutReach), with the operator's distance on that lot (a constant, or
+// made of the lot's attributes: lotExpr). The
 // pieces are registered as the CPU registers them (Grammar.piece: the same
 // profile numbers, which the terminals carry back) and laid out as
 // footprints of the device's own, after the grammar's profiles, so that
@@ -26,20 +28,44 @@ type cutFootprint struct {
 	host int32
 	size [2]float64
 	lot  string
+	vals lotValues // the lot's, which LotAttr in a cut's distance reads
 }
 
-// constExpr is e's value when it is a constant: numbers and arithmetic on
-// them.
-func constExpr(e Expr) (float64, bool) {
+// lotValues is what LotAttr reads on one lot (an entry of LotAttrValues,
+// by reference): its numeric properties, and its height when it has one.
+type lotValues struct {
+	attrs  map[string]float64
+	height float64
+}
+
+// get is LotAttr(name, def) on the lot, as the evaluators read it: a
+// property that is missing or NaN gives the default.
+func (v lotValues) get(name string, def float64) float64 {
+	if name == "height" && v.height > 0 {
+		return v.height
+	}
+	if x, ok := v.attrs[name]; ok && !math.IsNaN(x) {
+		return x
+	}
+	return def
+}
+
+// lotExpr is e's value on a lot whose properties are vals when e is a
+// number, a lot's attribute (LotAttr) or arithmetic on them: what the host
+// can know of a cut's distance before the device runs. Anything that
+// reads the shape (its size, seed, position, queries, Rand) is not.
+func lotExpr(e Expr, vals lotValues) (float64, bool) {
 	switch x := e.(type) {
 	case Num:
 		return float64(x), true
+	case LotAttrRef:
+		return vals.get(x.Name, x.Default), true
 	case Neg:
-		v, ok := constExpr(x.X)
+		v, ok := lotExpr(x.X, vals)
 		return -v, ok
 	case Binary:
-		l, okL := constExpr(x.L)
-		r, okR := constExpr(x.R)
+		l, okL := lotExpr(x.L, vals)
+		r, okR := lotExpr(x.R, vals)
 		if !okL || !okR {
 			return 0, false
 		}
@@ -142,7 +168,7 @@ func (p *program) footprintCuts(g *Grammar, cuts []*Op) error {
 				}
 				at, ok := dev[f.prof]
 				if !ok {
-					at = p.addCutFootprint(g, f, p.footAt(g, j.k).lot)
+					at = p.addCutFootprint(g, f, p.footAt(g, j.k))
 					dev[f.prof] = at
 				}
 				p.cpiece = append(p.cpiece, gpuCutPiece{CU: f.centre[0], CV: f.centre[1], W: f.size[0], H: f.size[1],
@@ -184,7 +210,7 @@ type footCutResult struct {
 func (p *program) cutFootprint(g *Grammar, op *Op, k int32) footCutResult {
 	f := p.footAt(g, k)
 	r := footCutResult{size: f.size}
-	r.d, _ = constExpr(op.Args[0].Expr)
+	r.d, _ = lotExpr(op.Args[0].Expr, f.vals)
 	if op.Kind == OpOffset {
 		r.polygonCut, r.err = offsetCut(f.fp, f.size[0], f.size[1], r.d)
 	} else {
@@ -207,7 +233,7 @@ func (p *program) footAt(g *Grammar, k int32) cutFootprint {
 		return p.cutFPs[k-p.nlotprof]
 	}
 	fp := g.footprintOf(k)
-	return cutFootprint{fp: fp, host: k, size: fp.size, lot: fp.lot}
+	return cutFootprint{fp: fp, host: k, size: fp.size, lot: fp.lot, vals: fp.vals}
 }
 
 // pieceFrame is where Grammar.piece framed a piece: its profile number,
@@ -219,14 +245,15 @@ type pieceFrame struct {
 	ok           bool
 }
 
-// addCutFootprint appends the piece framed by f (top and mirrored bottom
-// view, as a lot's) to the device's profiles and returns its top's index.
-func (p *program) addCutFootprint(g *Grammar, f pieceFrame, lot string) int32 {
+// addCutFootprint appends the piece framed by f, cut from parent's
+// footprint (top and mirrored bottom view, as a lot's), to the device's
+// profiles and returns its top's index.
+func (p *program) addCutFootprint(g *Grammar, f pieceFrame, parent cutFootprint) int32 {
 	at := int32(len(p.profiles))
 	for v := range int32(2) {
 		fp := g.footprintOf(f.prof + v)
 		p.profiles = append(p.profiles, p.footprintProfile(fp))
-		p.cutFPs = append(p.cutFPs, cutFootprint{fp: fp, host: f.prof + v, size: f.size, lot: lot})
+		p.cutFPs = append(p.cutFPs, cutFootprint{fp: fp, host: f.prof + v, size: f.size, lot: parent.lot, vals: parent.vals})
 	}
 	return at
 }

@@ -17,6 +17,10 @@ func TestFootprintCutTables(t *testing.T) {
 		{"outset", "Lot = Offset(-2) { A | B };"},
 		{"setback", "Lot = Setback(4) { A | B };"},
 		{"whole", "Lot = Offset(0) { A | B };"},
+		// Distances of each lot's own: floors 2-5, heights 6-18 m, a
+		// property no lot has (its default).
+		{"by attributes", "Lot = Setback(LotAttr(floors, 9) * 1.5 - (LotAttr(height, 0) > 12)) { A | B };"},
+		{"by a default", "Lot = Offset(-LotAttr(yard, 2.5)) { A | B };"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := "axiom Quad Lot;\nterminal A (1, 0);\nterminal B (2, 1);\n" + c.rule
@@ -30,7 +34,7 @@ func TestFootprintCutTables(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ts, _, err := g.evaluateTerms(axioms, Options{Workers: 1})
+			ts, _, err := g.evaluateTerms(axioms, Options{Workers: 1, LotAttrs: LotAttrValues(lots)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,12 +14,13 @@ import "fmt"
 // may have been resized (Scale, SwapSize) may not take one. Offset's and
 // Setback's mitred insets and outsets of a lot's polygon are cut on the
 // host too, for every lot at its size (compile_footcut.go), when their
-// distance is a constant; their pieces stand on polygons of their own,
-// which ride along, take roofs and split as a lot's do, but are not cut
-// again. What else makes polygons of its own from a footprint (a cut of a
-// piece or of a resized shape, a distance that is not a constant, SubDiv
-// and Repeat across it: the polygon ∩ each slab) exists on the CPU only,
-// so a grammar in which such a shape may reach one of those runs there
+// distance is a constant or made of the lot's attributes (LotAttr); their
+// pieces stand on polygons of their own, which ride along, take roofs,
+// split and are cut again as a lot's are, up to three cuts deep. What else
+// makes polygons of its own from a footprint (a cut of a resized shape, a
+// distance that reads the shape, a fourth cut, SubDiv and Repeat across
+// it: the polygon ∩ each slab, a roof's faces) exists on the CPU only, so
+// a grammar in which such a shape may reach one of those runs there
 // (footprintOpAt).
 
 // profiles lays out the profile table: profile 0 is the plain rectangle,
@@ -184,8 +185,8 @@ func footprintRefusal(op *Op, st uint8) (string, string) {
 		case st&cut3 != 0:
 			return op.Kind.String(), "a fourth cut by Offset or Setback of the lot's polygon"
 		default:
-			if _, ok := constExpr(op.Args[0].Expr); !ok {
-				return op.Kind.String(), "a mitred inset or outset by a distance that is not a constant"
+			if _, ok := lotExpr(op.Args[0].Expr, lotValues{}); !ok {
+				return op.Kind.String(), "a mitred inset or outset by a distance that is neither a constant nor a lot's attribute"
 			}
 		}
 	case OpSubDiv, OpRepeat:

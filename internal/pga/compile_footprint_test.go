@@ -105,8 +105,11 @@ func TestFootprintOpRefusal(t *testing.T) {
 		{"three cuts deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = Setback(1) { M | M };", Quad, ""},
 		{"four cuts deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = Setback(1) { M | C };\nC = Offset(1) { M | M };", Quad, "Offset at f.pga:6:5"},
 		{"cut recursion", "Lot = Offset(1) { Lot | M };", Quad, "a fourth cut"},
-		{"offset by the seed", "Lot = Offset(ShapeSeed()) { M | M };", Quad, "not a constant"},
-		{"offset by a lot's attribute", "Lot = Offset(LotAttr(setback, 2)) { M | M };", Quad, "not a constant"},
+		{"offset by the seed", "Lot = Offset(ShapeSeed()) { M | M };", Quad, "neither a constant nor a lot's attribute"},
+		{"offset by its size", "Lot = Offset(ShapeSize(X) / 10) { M | M };", Quad, "neither a constant"},
+		{"offset by chance", "Lot = Offset(Rand(1, 2)) { M | M };", Quad, "neither a constant"},
+		{"offset by a lot's attribute", "Lot = Offset(LotAttr(setback, 2)) { M | M };", Quad, ""},
+		{"setback of a piece by lot attributes", "Lot = Offset(-LotAttr(yard, 1)) { A | M };\nA = Setback(LotAttr(floors, 2) * 0.5 + (LotAttr(height, 9) > 12)) { M | M };", Quad, ""},
 		{"scaled offset", "Lot = Scale(-1, -2, -1) Offset(1) { M | M };", Quad, "as resized"},
 		{"quad cut", "Lot = SubDiv(Y) { 1: M | -1: M };", Quad, "SubDiv along Y at"},
 		{"prism cut", "Lot = Extrude(9) B;\nB = If(1) { C | M };\nC = Repeat(Z, 3) M;", Quad, "Repeat along Z at"},
@@ -295,6 +298,16 @@ Bottom = Offset(-1) { Under | Walk };`, Quad},
 terminal Mass (1, 0);
 terminal Rim (2, 1);
 Lot = Translate(0, 4.5, 0) Offset(1.5) { Mass | Offset(-0.25) { Rim | Rim } };`, Box},
+	// Distances of each lot's own (floors 2-5, heights 6-18 m, a property
+	// no lot has), on the lot, on a piece and on a prism's top.
+	{"cuts by lot attributes", `axiom Quad Lot;
+terminal Yard (1, 0);
+terminal Wall (2, 1);
+terminal Tiles (3, 2);
+Lot = Setback(LotAttr(floors, 9) * 1.5 - (LotAttr(height, 0) > 12)) { Yard | Plot };
+Plot = Offset(-LotAttr(yard, 0.5)) { Mass | Yard };
+Mass = Extrude(LotAttr(height, 6)) CompSplit() { Top | Discard() | Wall };
+Top = Offset(LotAttr(floors, 1) / 2) { Roof(HIP, 30) Tiles | Tiles };`, Quad},
 }
 
 // footprintCase parses a grammar of footprintGrammars (src, or the file

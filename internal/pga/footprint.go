@@ -27,6 +27,9 @@ type footprint struct {
 	// operator resizes it, which the CUDA backend's roofs are built for.
 	size [2]float64
 	lot  string // the lot's name (Lot.Name), for messages
+	// vals is what LotAttr reads on the lot, for the host's cuts by a
+	// distance over lot attributes (compile_footcut.go).
+	vals lotValues
 	// mirror: the footprint is another's seen from below (a bottom
 	// cap's view, the profile after that footprint's).
 	mirror bool
@@ -119,6 +122,8 @@ func (g *Grammar) addFootprint(l Lot) (int32, error) {
 	}
 	top.size, bottom.size = r.Size, r.Size
 	top.lot, bottom.lot = l.Name(), l.Name()
+	top.vals = lotValues{attrs: l.Attrs, height: l.Height}
+	bottom.vals = top.vals
 	bottom.mirror = true
 	p := int32(len(g.Profiles))
 	g.Profiles = append(g.Profiles, top.rings[0], bottom.rings[0])

@@ -77,44 +77,106 @@ func (g *Grammar) planGLB(keys []gpuGlbKey) *glbPlan {
 	})
 	parallel.For(nlots, 64, func(_, lo, hi int) {
 		for l := lo; l < hi; l++ {
-			slices.SortFunc(sk[start[l]:start[l+1]], func(a, b glbSortKey) int {
-				return cmp.Or(cmp.Compare(a.seed, b.seed), cmp.Compare(a.term, b.term), cmp.Compare(a.at, b.at))
-			})
+			sortLotKeys(sk[start[l]:start[l+1]])
 		}
 	})
-	// Parts in order of first appearance, each keeping the order; a
-	// part's number by (kind, material) from a table.
+	return g.groupParts(sk, int(nt), int(nm))
+}
+
+// sortLotKeys sorts a lot's keys by seed, then terminal kind, then device
+// index. A lot holds a few dozen: an insertion sort with the comparison
+// written out takes a third of the time of slices.SortFunc's (a city's
+// 90,000 lots were most of planGLB).
+func sortLotKeys(s []glbSortKey) {
+	if len(s) > 64 {
+		slices.SortFunc(s, func(a, b glbSortKey) int {
+			return cmp.Or(cmp.Compare(a.seed, b.seed), cmp.Compare(a.term, b.term), cmp.Compare(a.at, b.at))
+		})
+		return
+	}
+	for i := 1; i < len(s); i++ {
+		x, j := s[i], i
+		for ; j > 0; j-- {
+			y := &s[j-1]
+			if y.seed < x.seed || (y.seed == x.seed && (y.term < x.term || (y.term == x.term && y.at < x.at))) {
+				break
+			}
+			s[j] = *y
+		}
+		s[j] = x
+	}
+}
+
+// groupParts numbers the parts of the sorted keys sk (a part per terminal
+// kind and material, nt and nm of them, in order of first appearance) and
+// fills in the plan, each part keeping the keys' order: on every core, a
+// range of keys at a time (their parts and counts, then, in range order,
+// the parts' numbers and each range's places in them, then the scatter).
+func (g *Grammar) groupParts(sk []glbSortKey, nt, nm int) *glbPlan {
+	n := len(sk)
+	type rangeParts struct {
+		first []int32 // slots in order of first appearance in the range
+		count []int   // by slot, then the range's next place by slot
+		uv    []bool  // by slot: a key of the range asks for UVs
+	}
+	rs := make([]rangeParts, len(parallel.Chunks(n, bucketGrain))-1)
+	parallel.For(n, bucketGrain, func(ch, lo, hi int) {
+		r := rangeParts{count: make([]int, nt*nm), uv: make([]bool, nt*nm)}
+		for q := lo; q < hi; q++ {
+			k := &sk[q]
+			slot := int(k.term)*nm + int(k.mat)
+			if r.count[slot] == 0 {
+				r.first = append(r.first, int32(slot))
+			}
+			r.count[slot]++
+			r.uv[slot] = r.uv[slot] || k.uv != 0
+		}
+		rs[ch] = r
+	})
 	part := make([]int32, nt*nm)
 	for i := range part {
 		part[i] = -1
 	}
 	p := &glbPlan{}
-	of := make([]int32, n)
 	var count []int
-	for q := range sk {
-		k := &sk[q]
-		slot := k.term*nm + int32(k.mat)
-		j := part[slot]
-		if j < 0 {
-			j = int32(len(p.keys))
-			part[slot] = j
-			_, uv := g.partMaterial(partKey{k.term, k.mat})
-			p.keys, p.uv, count = append(p.keys, partKey{k.term, k.mat}), append(p.uv, uv), append(count, 0)
+	for _, r := range rs {
+		for _, slot := range r.first {
+			j := part[slot]
+			if j < 0 {
+				j = int32(len(p.keys))
+				part[slot] = j
+				k := partKey{int32(int(slot) / nm), int16(int(slot) % nm)}
+				_, uv := g.partMaterial(k)
+				p.keys, p.uv, count = append(p.keys, k), append(p.uv, uv), append(count, 0)
+			}
+			count[j] += r.count[slot]
+			p.uv[j] = p.uv[j] || r.uv[slot]
 		}
-		of[q] = j
-		count[j]++
-		p.uv[j] = p.uv[j] || k.uv != 0
 	}
 	p.start = make([]int, len(p.keys)+1)
 	for j, c := range count {
 		p.start[j+1] = p.start[j] + c
 	}
-	p.perm = make([]uint32, n)
+	// Each range's first place in every part it holds.
 	next := append([]int(nil), p.start[:len(p.keys)]...)
-	for q := range sk {
-		p.perm[next[of[q]]] = sk[q].at
-		next[of[q]]++
+	for _, r := range rs {
+		for _, slot := range r.first {
+			j := part[slot]
+			c := r.count[slot]
+			r.count[slot] = next[j]
+			next[j] += c
+		}
 	}
+	p.perm = make([]uint32, n)
+	parallel.For(n, bucketGrain, func(ch, lo, hi int) {
+		at := rs[ch].count
+		for q := lo; q < hi; q++ {
+			k := &sk[q]
+			slot := int(k.term)*nm + int(k.mat)
+			p.perm[at[slot]] = k.at
+			at[slot]++
+		}
+	})
 	return p
 }
 

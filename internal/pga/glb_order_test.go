@@ -1,6 +1,7 @@
 package pga
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -8,8 +9,16 @@ import (
 // terminals and groups them as Grammar.Mesh groups those: the same parts in
 // the same order, each holding the same terminals in the same order, with
 // texture coordinates where a textured material or a projection asks.
+// Lots of about 70 keys (sorted by slices.SortFunc) in one range, and
+// of about 17 (the insertion sort) over four ranges of bucketGrain.
 func TestPlanGLBMatchesHostMesh(t *testing.T) {
-	ts, p, names := deviceTermsFixture(50_000, 700, 5)
+	for _, c := range []struct{ n, lots int }{{50_000, 700}, {200_000, 12_000}} {
+		t.Run(fmt.Sprint(c.n), func(t *testing.T) { planMatchesHost(t, c.n, c.lots) })
+	}
+}
+
+func planMatchesHost(t *testing.T, n, lots int) {
+	ts, p, names := deviceTermsFixture(n, lots, 5)
 	for i := range ts {
 		ts[i].Mat = int32(i % 3) // none, a colour, a texture
 		ts[i].UV = 0

@@ -8,9 +8,13 @@ package gpu
 import "C"
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -93,7 +97,28 @@ func ReadStructsLarge[T any](b *Buffer[uint32], dst []T) error {
 
 // readStaged copies len(out) bytes from device address src into out.
 func (d *Device) readStaged(out []byte, src C.pg_deviceptr) error {
-	chunk := min(pinnedChunk, len(out))
+	err := d.stageOut(src, len(out), func(lo int, b []byte) error {
+		parallelCopy(out[lo:lo+len(b)], b)
+		return nil
+	})
+	if err == errNoPinned {
+		return d.readPageable(out, src) // no pinned memory: the plain copy
+	}
+	return err
+}
+
+// errNoPinned: stageOut could not have its staging buffers.
+var errNoPinned = errors.New("gpu: no pinned memory for staging")
+
+// stageOut copies total bytes from device address src through two pinned
+// buffers of up to pinnedChunk bytes, handing each piece to sink (its
+// offset and bytes, valid until sink returns) on a goroutine of its own
+// while the device fills the other buffer. It stops at sink's first error.
+func (d *Device) stageOut(src C.pg_deviceptr, total int, sink func(lo int, b []byte) error) error {
+	chunk := min(pinnedChunk, total)
+	if chunk <= 0 {
+		return nil
+	}
 	var stage [2]*Pinned
 	for i := range stage {
 		var err error
@@ -101,7 +126,7 @@ func (d *Device) readStaged(out []byte, src C.pg_deviceptr) error {
 			for _, s := range stage[:i] {
 				s.Free()
 			}
-			return d.readPageable(out, src) // no pinned memory: the plain copy
+			return errNoPinned
 		}
 		defer stage[i].Free()
 	}
@@ -110,18 +135,24 @@ func (d *Device) readStaged(out []byte, src C.pg_deviceptr) error {
 	free := make(chan int, 2)
 	free <- 0
 	free <- 1
+	var sinkErr error
+	var failed atomic.Bool // the sink failed: copy no more
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for j := range jobs {
-			parallelCopy(out[j.lo:j.lo+j.n], stage[j.buf].Bytes()[:j.n])
+			if sinkErr == nil {
+				if sinkErr = sink(j.lo, stage[j.buf].Bytes()[:j.n]); sinkErr != nil {
+					failed.Store(true)
+				}
+			}
 			free <- j.buf
 		}
 	}()
 	var err error
-	for lo := 0; lo < len(out) && err == nil; lo += chunk {
+	for lo := 0; lo < total && err == nil && !failed.Load(); lo += chunk {
 		i := <-free
-		n := min(chunk, len(out)-lo)
+		n := min(chunk, total-lo)
 		p, from := stage[i].p, src+C.pg_deviceptr(lo)
 		err = d.do(func() error { return check("cuMemcpyDtoH", C.pg_memcpy_dtoh(p, from, C.size_t(n))) })
 		if err == nil {
@@ -129,7 +160,51 @@ func (d *Device) readStaged(out []byte, src C.pg_deviceptr) error {
 		}
 	}
 	close(jobs)
-	<-done // the copier is done with the stages before they are freed
+	<-done // the sink is done with the stages before they are freed
+	if err != nil {
+		return err
+	}
+	return sinkErr
+}
+
+// WriteTo writes n values from off to w as little-endian bytes, streamed
+// through pinned staging buffers: the device copies one piece while w
+// takes the one before (a file gets a GPU-built output without a copy of
+// it all in host memory first). It stops between pieces when ctx is done.
+func (b *Buffer[T]) WriteTo(ctx context.Context, w io.Writer, off, n int) error {
+	if off < 0 || n < 0 || n > b.n-off {
+		return fmt.Errorf("gpu: write %d values at %d from a buffer of %d", n, off, b.n)
+	}
+	size := elemSize[T]()
+	src := b.ptr + C.pg_deviceptr(off*size)
+	err := errNoPinned
+	if n*size >= pinnedMin {
+		err = b.dev.stageOut(src, n*size, func(_ int, p []byte) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			_, err := w.Write(p)
+			return err
+		})
+	}
+	if err == errNoPinned {
+		// Small, or no pinned memory: pieces through pageable memory, one
+		// at a time.
+		buf := make([]byte, min(pinnedChunk, n*size))
+		for lo := 0; lo < n*size; lo += len(buf) {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			piece := buf[:min(len(buf), n*size-lo)]
+			if err := b.dev.readPageable(piece, src+C.pg_deviceptr(lo)); err != nil {
+				return err
+			}
+			if _, err := w.Write(piece); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	return err
 }
 

@@ -3,7 +3,12 @@
 package gpu
 
 import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"testing"
 )
 
@@ -47,6 +52,65 @@ func TestReadLargeMatchesReadAt(t *testing.T) {
 			t.Fatalf("struct %d: %+v", i, p)
 		}
 	}
+}
+
+// WriteTo streams exactly the buffer's bytes (below and above the staging
+// threshold, at offsets, not multiples of the chunk), stops at the
+// writer's first error, and stops when the context is done.
+func TestWriteToStreamsBytes(t *testing.T) {
+	d := device(t)
+	const n = (pinnedMin+3*pinnedChunk)/4 + 12345
+	src := make([]uint32, n)
+	for i := range src {
+		src[i] = uint32(i)*2654435761 + 7
+	}
+	b, err := Upload(d, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Free()
+	for _, c := range []struct{ off, len int }{{0, 1000}, {0, n}, {5, n - 5}, {0, 0}} {
+		var got bytes.Buffer
+		if err := b.WriteTo(context.Background(), &got, c.off, c.len); err != nil {
+			t.Fatalf("%+v: %v", c, err)
+		}
+		if got.Len() != 4*c.len {
+			t.Fatalf("%+v: %d bytes", c, got.Len())
+		}
+		for i := range c.len {
+			if v := binary.LittleEndian.Uint32(got.Bytes()[4*i:]); v != src[c.off+i] {
+				t.Fatalf("%+v: value %d is %d, want %d", c, i, v, src[c.off+i])
+			}
+		}
+	}
+	if err := b.WriteTo(context.Background(), io.Discard, n-1, 2); err == nil {
+		t.Fatal("a write past the end succeeded")
+	}
+	bad := errors.New("disk full")
+	w := &failAfter{n: pinnedChunk + 1, err: bad}
+	if err := b.WriteTo(context.Background(), w, 0, n); !errors.Is(err, bad) || w.calls > 2 {
+		t.Fatalf("writer failing at its second piece: %v after %d writes", err, w.calls)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := b.WriteTo(ctx, io.Discard, 0, n); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v", err)
+	}
+}
+
+// failAfter takes n bytes, then fails every write with err.
+type failAfter struct {
+	n, calls int
+	err      error
+}
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	f.calls++
+	if len(p) > f.n {
+		return 0, f.err
+	}
+	f.n -= len(p)
+	return len(p), nil
 }
 
 func TestPinned(t *testing.T) {

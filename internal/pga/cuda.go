@@ -43,6 +43,7 @@ type CUDA struct {
 
 	qa, qb, terms, ready, index *gpu.Buffer[uint32]
 	counts, partial             *gpu.Buffer[uint64]
+	bin                         *gpu.Buffer[uint8] // the last device GLB's vertex data (GLB.Bin)
 	verts                       *gpu.Buffer[float32]
 	lotAttrs                    *gpu.Buffer[float64]
 	pc                          phaseCtx
@@ -87,6 +88,9 @@ func (c *CUDA) Close() error {
 	}
 	if c.lotAttrs != nil {
 		errs = append(errs, c.lotAttrs.Free())
+	}
+	if c.bin != nil {
+		errs = append(errs, c.bin.Free())
 	}
 	errs = append(errs, c.pc.free())
 	return errors.Join(errs...)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"unsafe"
 
@@ -17,7 +18,8 @@ import (
 // their keys come back for the host's order (planGLB), the order goes up,
 // each terminal's vertices and indices are counted in it and scanned, and
 // pga_glb_write writes the binary chunk's vertex data, part by part, which
-// comes back in one copy with the parts' bounds.
+// stays on the device until the file is written (the parts' bounds come
+// back).
 func (c *CUDA) glb(ctx context.Context, nterm int, lap func(string)) (*GLB, error) {
 	var keys []gpuGlbKey
 	if nterm > 0 {
@@ -110,8 +112,8 @@ func (c *CUDA) glbLayout(plan *glbPlan, total uint64, out *GLB) ([]gpuGlbPart, i
 	return parts, size, nil
 }
 
-// glbWrite runs pga_glb_write into a device buffer of size bytes and reads
-// it and the parts' bounds back into out.
+// glbWrite runs pga_glb_write into c.bin (size bytes, which stay there for
+// the file: deviceBin) and reads the parts' bounds back into out.
 func (c *CUDA) glbWrite(ctx context.Context, nterm int, perm *gpu.Buffer[uint32], parts []gpuGlbPart, size int64, out *GLB, lap func(string)) error {
 	pb, err := gpu.Upload(c.dev, structWords(parts))
 	if err != nil {
@@ -129,13 +131,11 @@ func (c *CUDA) glbWrite(ctx context.Context, nterm int, perm *gpu.Buffer[uint32]
 		return err
 	}
 	defer bb.Free()
-	bin, err := gpu.Alloc[uint8](c.dev, int(size))
-	if err != nil {
+	if err := grow(c.dev, &c.bin, int(size), 0); err != nil {
 		return err
 	}
-	defer bin.Free()
 	if err := launch(c, glbWrite, nterm, glbWriteArgs{c.words.Ptr(), c.terms.Ptr(), perm.Ptr(), uint32(nterm), c.counts.Ptr(),
-		pb.Ptr(), uint32(len(parts)), bin.Ptr(), bb.Ptr(), bb.PtrAt(len(bounds))}); err != nil {
+		pb.Ptr(), uint32(len(parts)), c.bin.Ptr(), bb.Ptr(), bb.PtrAt(len(bounds))}); err != nil {
 		return err
 	}
 	got := make([]int32, len(bounds)+1)
@@ -151,16 +151,20 @@ func (c *CUDA) glbWrite(ctx context.Context, nterm int, perm *gpu.Buffer[uint32]
 			out.Parts[k].Lo[r], out.Parts[k].Hi[r] = unordered(got[6*k+r]), unordered(got[6*k+3+r])
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	out.Bin = make([]byte, size)
-	if err := bin.ReadLarge(out.Bin, 0); err != nil {
-		return err
-	}
-	lap("glb: vertex data read back")
+	out.Bin = deviceBin{c.bin, int(size)}
 	return nil
 }
+
+// deviceBin is a GLB's vertex data left on the device: its first n bytes
+// of buf, streamed to the file when it is written.
+type deviceBin struct {
+	buf *gpu.Buffer[uint8]
+	n   int
+}
+
+func (d deviceBin) Len() int64 { return int64(d.n) }
+
+func (d deviceBin) WriteChunk(ctx context.Context, w io.Writer) error { return d.buf.WriteTo(ctx, w, 0, d.n) }
 
 // unordered is pga_ordered's inverse: the float whose bits order as o.
 func unordered(o int32) float32 {

@@ -18,10 +18,12 @@ import (
 // GLB is a GLB's content built on the device: mesh.EncodeGLBBin(w, Mesh,
 // Parts, Bin) writes the file EncodeGLB would write of Grammar.Mesh of the
 // terminals (set Mesh.Extras first where the model is placed on Earth).
+// Bin stays on the device, streamed from there as the file is written: it
+// is good until the engine's next Evaluate or Close.
 type GLB struct {
 	Mesh  *mesh.Mesh
 	Parts []mesh.BinPart
-	Bin   []byte
+	Bin   mesh.BinData
 }
 
 // glbPlan is the device GLB's terminal order and parts: perm[q] is the

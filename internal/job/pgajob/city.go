@@ -87,10 +87,13 @@ func runCity(ctx context.Context, env *job.Env, o Options, path string, outs []s
 	if opt.MaxShapes, err = c.checkMemory(g, axioms, opt); err != nil {
 		return pga.NameLots(err, lots) // the estimate evaluates a sample of lots
 	}
-	ts, err := c.evaluate(ctx, g, axioms, lots, opt)
+	ts, release, err := c.evaluate(ctx, g, axioms, lots, opt)
 	if err != nil {
 		return err
 	}
+	// A GLB built on the device is streamed from there into the file: the
+	// engine and the device are let go once it is written.
+	defer release()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -194,12 +197,13 @@ func (c *city) layLots(ctx context.Context, g *pga.Grammar, kind pga.ShapeKind) 
 }
 
 // evaluate expands the axioms on the engine of the device the policy opens
-// (auto weighs the work first) and fills in the statistics. The terminals
+// (auto weighs the work first) and fills in the statistics; release closes
+// the engine and lets the device go, once what it built (c.glb) is written. The terminals
 // come back only when an output needs them; otherwise they are counted
 // (on the device with its mesh kernel, so vertices and triangles are the
 // mesh's), and the lots the buildings reach outside are measured as they
 // are. Buildings that reach beyond their lot are warned of.
-func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape, lots []pga.Lot, opt pga.Options) ([]pga.TerminalShape, error) {
+func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape, lots []pga.Lot, opt pga.Options) (ts []pga.TerminalShape, release func(), err error) {
 	env, o := c.env, &c.o
 	work, job := 0.0, c.jobName(g)
 	if env.Dev.WeighsJob(job) && len(axioms) > device.PGAProbeLots/2 {
@@ -209,16 +213,26 @@ func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape,
 	}
 	dev, err := env.Dev.OpenFor(job, work)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer env.Dev.Release(dev)
+	closeEngine := func() {}
+	done := func() {
+		if closeEngine != nil {
+			closeEngine()
+		}
+		env.Dev.Release(dev)
+	}
+	defer func() {
+		if err != nil {
+			done() // the returns below set release to nil
+		}
+	}()
 	start := time.Now()
 	phase.Enter(ctx, "pga.evaluate")
 	eng, closeEngine, err := c.engine(dev, g, &opt, len(axioms), start)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer closeEngine()
 	cuda := c.rep.Backend == "cuda"
 	// On the device, a GLB (the only geometry written) is built there too;
 	// a grammar with assets (I) counts its vertices and triangles on the
@@ -237,7 +251,7 @@ func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape,
 	}
 	res, err := eng.Evaluate(ctx, axioms, opt)
 	if err != nil {
-		return nil, limitError(c.path, pga.NameLots(err, lots), opt.MaxShapes, o.MaxShapes, env.MaxMemory)
+		return nil, nil, limitError(c.path, pga.NameLots(err, lots), opt.MaxShapes, o.MaxShapes, env.MaxMemory)
 	}
 	if c.rep.Backend == "cuda" {
 		env.Log.Debugf("pga: %d shapes on the device in %.2f ms (device time, with the host work between its launches)", res.Shapes, ms(res.DeviceTime))
@@ -262,7 +276,7 @@ func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape,
 		env.Log.Warnf("%s: %s", c.path, w)
 	}
 	env.Log.Debugf("%s: %d lots, %d terminals, %.1f ms on %s", c.path, len(axioms), c.rep.Terminals, c.rep.EvalMS, c.rep.Backend)
-	return ts, nil
+	return ts, done, nil
 }
 
 // engine is the grammar compiled for dev, or the CPU when dev is nil or,

@@ -17,6 +17,36 @@ type BinPart struct {
 	Lo, Hi            [3]float32
 }
 
+// BinData is a GLB binary chunk's vertex data built elsewhere: Len bytes,
+// which WriteChunk writes to w. Bytes holds them in memory; pga's CUDA
+// backend streams them from the GPU, the copy of one piece overlapping the
+// write of the one before.
+type BinData interface {
+	Len() int64
+	WriteChunk(ctx context.Context, w io.Writer) error
+}
+
+// Bytes is BinData held in memory.
+type Bytes []byte
+
+// Len is the chunk's length.
+func (b Bytes) Len() int64 { return int64(len(b)) }
+
+// WriteChunk writes b to w, stopping between slices when ctx is done.
+func (b Bytes) WriteChunk(ctx context.Context, w io.Writer) error { return writeContext(ctx, w, b) }
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
+}
+
 // EncodeGLBBin writes m as EncodeGLB writes it, with its parts' vertex
 // data given instead of built: parts[i] sizes m.Parts[i] (whose Count and
 // Build are not used) and bin holds every part's data in the order
@@ -24,7 +54,7 @@ type BinPart struct {
 // coordinates (u, 1-v), then uint32 indices counted from the part's first
 // vertex, all little-endian. A part without indices has no vertices.
 // Parts with Instances and Growth are not supported.
-func EncodeGLBBin(ctx context.Context, w io.Writer, m *Mesh, parts []BinPart, bin []byte, o Options) error {
+func EncodeGLBBin(ctx context.Context, w io.Writer, m *Mesh, parts []BinPart, bin BinData, o Options) error {
 	if err := m.validate(); err != nil {
 		return fmt.Errorf("mesh: glb: %w", err)
 	}
@@ -54,8 +84,8 @@ func EncodeGLBBin(ctx context.Context, w io.Writer, m *Mesh, parts []BinPart, bi
 		sizes[i] = s
 		binLen += s.bytes()
 	}
-	if binLen != int64(len(bin)) {
-		return fmt.Errorf("mesh: glb: %d bytes of vertex data for parts of %d", len(bin), binLen)
+	if binLen != bin.Len() {
+		return fmt.Errorf("mesh: glb: %d bytes of vertex data for parts of %d", bin.Len(), binLen)
 	}
 	if binLen > maxGLBBytes {
 		return fmt.Errorf("mesh: glb: %w", errTooBig)
@@ -64,6 +94,15 @@ func EncodeGLBBin(ctx context.Context, w io.Writer, m *Mesh, parts []BinPart, bi
 	if err != nil {
 		return fmt.Errorf("mesh: glb: %w", err)
 	}
-	body := func(w io.Writer) error { return writeContext(ctx, w, bin) }
+	body := func(w io.Writer) error {
+		cw := &countingWriter{w: w}
+		if err := bin.WriteChunk(ctx, cw); err != nil {
+			return err
+		}
+		if cw.n != binLen {
+			return fmt.Errorf("mesh: glb: %d bytes of vertex data written for parts of %d", cw.n, binLen)
+		}
+		return nil
+	}
 	return writeGLB(ctx, w, m, sizes, binLen, body, o, ims, imOf)
 }

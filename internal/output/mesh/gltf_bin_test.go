@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"io"
 	"testing"
 )
 
@@ -82,13 +83,23 @@ func TestEncodeGLBBinSameBytes(t *testing.T) {
 		m.Parts[i].Count, m.Parts[i].Build = 0, nil
 	}
 	var got bytes.Buffer
-	if err := EncodeGLBBin(context.Background(), &got, m, parts, bin, Options{}); err != nil {
+	if err := EncodeGLBBin(context.Background(), &got, m, parts, Bytes(bin), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Bytes(), b) {
 		t.Fatalf("EncodeGLBBin wrote %d bytes, EncodeGLB %d, not the same", got.Len(), len(b))
 	}
-	if err := EncodeGLBBin(context.Background(), &got, m, parts, bin[4:], Options{}); err == nil {
+	if err := EncodeGLBBin(context.Background(), &got, m, parts, Bytes(bin[4:]), Options{}); err == nil {
 		t.Fatal("vertex data of the wrong length was taken")
 	}
+	if err := EncodeGLBBin(context.Background(), io.Discard, m, parts, shortChunk{Bytes(bin)}, Options{}); err == nil {
+		t.Fatal("a chunk that wrote less than its length was taken")
+	}
+}
+
+// shortChunk says it holds its bytes but writes all but the last.
+type shortChunk struct{ Bytes }
+
+func (c shortChunk) WriteChunk(ctx context.Context, w io.Writer) error {
+	return c.Bytes[:len(c.Bytes)-1].WriteChunk(ctx, w)
 }

@@ -218,6 +218,11 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt Options) (*Resu
 	if err := c.uploadLotAttrs(len(axioms), opt.LotAttrs); err != nil {
 		return nil, err
 	}
+	// The lots' edges for the overflow check, laid out while the device runs.
+	edges := make(chan lotEdgeTable, 1)
+	if len(opt.Lots) > 0 {
+		go func() { edges <- lotEdgeTables(opt.Lots) }()
+	}
 	res := &Result{}
 	var nterm int
 	var ticks uint64
@@ -268,7 +273,7 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt Options) (*Resu
 	}
 	lap("terminals and names")
 	if len(opt.Lots) > 0 {
-		if res.Overflows, err = c.overflows(nterm, opt.Lots, opt.OverflowTol); err != nil {
+		if res.Overflows, err = c.overflows(nterm, opt.Lots, <-edges, opt.OverflowTol); err != nil {
 			return nil, err
 		}
 		lap("overflow check")

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/procgen-dev/procgen/internal/gpu"
+	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
 // countByName fills Stats.ByName with a histogram of the terminals' kinds
@@ -57,20 +58,9 @@ func (c *CUDA) countByName(nterm int, res *Result) error {
 // worst, so only a number a lot comes back. (Reading the terminals back to
 // measure them on the host took 181 ms of a 300x300 city_overview's GLB
 // on the H200, whose 2 M records are 412 MB.)
-func (c *CUDA) overflows(nterm int, lots []Lot, tol float64) ([]Overflow, error) {
-	if nterm == 0 || len(lots) == 0 {
-		return nil, nil
-	}
-	edges := lotEdges(lots)
-	var flat []float64
-	rng := make([]gpuRange, len(lots))
-	for l, es := range edges {
-		rng[l] = gpuRange{Start: int32(len(flat) / 4), N: int32(len(es))}
-		for _, e := range es {
-			flat = append(flat, e.ox, e.oy, e.nx, e.ny)
-		}
-	}
-	if len(flat) == 0 {
+func (c *CUDA) overflows(nterm int, lots []Lot, edges lotEdgeTable, tol float64) ([]Overflow, error) {
+	flat, rng := edges.flat, edges.rng
+	if nterm == 0 || len(lots) == 0 || len(flat) == 0 {
 		return nil, nil
 	}
 	eb, err := gpu.Upload(c.dev, flat)
@@ -114,4 +104,34 @@ func (c *CUDA) overflows(nterm int, lots []Lot, tol float64) ([]Overflow, error)
 		}
 	}
 	return overflowList(worst), nil
+}
+
+// lotEdgeTable is every lot's edges as the overflow kernel reads them:
+// flat holds (origin x, y, outward normal x, y) per edge, rng[l] lot l's.
+type lotEdgeTable struct {
+	flat []float64
+	rng  []gpuRange
+}
+
+// lotEdgeTables lays out the lots' edges (lotEdges) for the overflow
+// kernel, on every core. Evaluate has it made while the device runs.
+func lotEdgeTables(lots []Lot) lotEdgeTable {
+	edges := lotEdges(lots)
+	t := lotEdgeTable{rng: make([]gpuRange, len(lots))}
+	n := 0
+	for l, es := range edges {
+		t.rng[l] = gpuRange{Start: int32(n), N: int32(len(es))}
+		n += len(es)
+	}
+	t.flat = make([]float64, 4*n)
+	parallel.For(len(lots), 1024, func(_, lo, hi int) {
+		for l := lo; l < hi; l++ {
+			at := 4 * int(t.rng[l].Start)
+			for _, e := range edges[l] {
+				t.flat[at], t.flat[at+1], t.flat[at+2], t.flat[at+3] = e.ox, e.oy, e.nx, e.ny
+				at += 4
+			}
+		}
+	})
+	return t
 }

@@ -217,10 +217,14 @@ func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape,
 	}
 	closeEngine := func() {}
 	done := func() {
+		t := time.Now()
 		if closeEngine != nil {
 			closeEngine()
 		}
 		env.Dev.Release(dev)
+		if dev != nil {
+			env.Log.Debugf("pga: engine closed and device let go in %.1f ms", ms(time.Since(t)))
+		}
 	}
 	defer func() {
 		if err != nil {

@@ -20,10 +20,12 @@ type openResult struct {
 // sends to the CPU would pay for it anyway (on the H100 host a process whose
 // driver start-up is under way takes ~70 ms longer to exit, more than small
 // CPU runs take); a job whose input takes long to prepare calls
-// PrefetchFor once it can guess its work. Open takes the result.
-func (p *Policy) Prefetch() {
+// PrefetchFor once it can guess its work. Open takes the result. The
+// kernels of families (gpu.Device.Preload) are loaded in the same go, after
+// the open: a job names those it launches first.
+func (p *Policy) Prefetch(families ...string) {
 	if p.s.Device == "cuda" {
-		p.startOpen()
+		p.startOpen(families)
 	}
 }
 
@@ -33,10 +35,10 @@ func (p *Policy) Prefetch() {
 // start-up then overlaps the rest of the input's preparation, as it does
 // under cuda. Where the run's estimate then picks the CPU, the open is
 // let go (ReleasePrefetched) and costs what Prefetch's comment says.
-// It reports whether it started one.
-func (p *Policy) PrefetchFor(job string, work float64) bool {
+// It reports whether it started one. families are Prefetch's.
+func (p *Policy) PrefetchFor(job string, work float64, families ...string) bool {
 	if p.Weighs() && p.gpuLikely(job, work) {
-		return p.startOpen()
+		return p.startOpen(families)
 	}
 	return false
 }
@@ -52,9 +54,10 @@ func (p *Policy) gpuLikely(job string, work float64) bool {
 	return gpuT < cpuT
 }
 
-// startOpen opens the first GPU on its own goroutine (once); false when
-// it did not start one now.
-func (p *Policy) startOpen() bool {
+// startOpen opens the first GPU on its own goroutine (once) and loads the
+// kernels of families there; false when it did not start one now. A
+// family that fails to load is left to the job, whose own load reports it.
+func (p *Policy) startOpen(families []string) bool {
 	if p.devOpen != nil || !gpu.BuiltWithCUDA {
 		return false
 	}
@@ -63,6 +66,11 @@ func (p *Policy) startOpen() bool {
 	first := p.Ordinals()[0]
 	go func() {
 		dev, err := gpu.Open(first)
+		if err == nil {
+			for _, f := range families {
+				dev.Preload(f)
+			}
+		}
 		ch <- openResult{dev, err}
 	}()
 	return true

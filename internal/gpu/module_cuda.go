@@ -86,6 +86,23 @@ func (d *Device) function(family, name string) (*Function, error) {
 	return f, nil
 }
 
+// Preload loads family's kernels into the context now; they load on first
+// use otherwise. A job that opens the GPU ahead of need (device.Policy.
+// Prefetch) has the driver load them while the host prepares its input.
+func (d *Device) Preload(family string) error {
+	d.modMu.Lock()
+	defer d.modMu.Unlock()
+	if _, ok := d.modules[family]; ok {
+		return nil
+	}
+	m, err := d.loadModule(family)
+	if err != nil {
+		return err
+	}
+	d.modules[family] = m
+	return nil
+}
+
 // loadModule loads family's vector-reduction code where the device, the
 // driver and the JIT policy allow it (see jit_cuda.go), else its fatbin.
 func (d *Device) loadModule(family string) (*module, error) {

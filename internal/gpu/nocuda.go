@@ -32,6 +32,9 @@ func (d *Device) SetSync(bool) {}
 // Close is a no-op without CUDA.
 func (d *Device) Close() error { return nil }
 
+// Preload is a no-op without CUDA.
+func (d *Device) Preload(string) error { return nil }
+
 // SetJIT is a no-op without CUDA.
 func (d *Device) SetJIT(JITPolicy, string) error { return nil }
 

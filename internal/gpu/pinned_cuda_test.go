@@ -170,3 +170,27 @@ func BenchmarkReadLarge(b *testing.B) {
 		buf.Free()
 	}
 }
+
+// Preload puts a family's module in the context (a later lookup finds it
+// there), is harmless twice, and fails for a family with no kernels.
+func TestPreload(t *testing.T) {
+	d := device(t)
+	if err := d.Preload("selftest"); err != nil {
+		t.Fatal(err)
+	}
+	d.modMu.Lock()
+	_, ok := d.modules["selftest"]
+	d.modMu.Unlock()
+	if !ok {
+		t.Fatal("selftest not loaded")
+	}
+	if err := d.Preload("selftest"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := selftestHash.Load(d); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Preload("no-such-family"); err == nil {
+		t.Fatal("a family with no kernels loaded")
+	}
+}

@@ -164,7 +164,9 @@ type deviceBin struct {
 
 func (d deviceBin) Len() int64 { return int64(d.n) }
 
-func (d deviceBin) WriteChunk(ctx context.Context, w io.Writer) error { return d.buf.WriteTo(ctx, w, 0, d.n) }
+func (d deviceBin) WriteChunk(ctx context.Context, w io.Writer) error {
+	return d.buf.WriteTo(ctx, w, 0, d.n)
+}
 
 // unordered is pga_ordered's inverse: the float whose bits order as o.
 func unordered(o int32) float32 {

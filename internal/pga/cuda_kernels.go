@@ -104,19 +104,19 @@ type termHistArgs struct {
 }
 
 var (
-	levelsRun     = gpu.Kernel[levelsRunArgs]{Family: "pga", Name: "pga_levels_run"}
-	levelsRunAsk  = gpu.Kernel[levelsRunArgs]{Family: "pga", Name: "pga_levels_run_ask"}
-	levelsExpand  = gpu.Kernel[levelsExpandArgs]{Family: "pga", Name: "pga_levels_expand"}
-	persistentRun = gpu.Kernel[persistentArgs]{Family: "pga", Name: "pga_persistent"}
-	persistentAsk = gpu.Kernel[persistentArgs]{Family: "pga", Name: "pga_persistent_ask"}
-	scanTiles     = gpu.Kernel[scanArgs]{Family: "pga", Name: "pga_scan_tiles"}
-	scanPartials  = gpu.Kernel[scanArgs]{Family: "pga", Name: "pga_scan_partials"}
-	scanAdd       = gpu.Kernel[scanArgs]{Family: "pga", Name: "pga_scan_add"}
-	meshCount     = gpu.Kernel[meshCountArgs]{Family: "pga", Name: "pga_mesh_count"}
-	meshWrite     = gpu.Kernel[meshWriteArgs]{Family: "pga", Name: "pga_mesh_write"}
-	termHist      = gpu.Kernel[termHistArgs]{Family: "pga", Name: "pga_term_hist"}
-	glbKeys       = gpu.Kernel[glbKeysArgs]{Family: "pga", Name: "pga_glb_keys"}
-	glbCount      = gpu.Kernel[glbCountArgs]{Family: "pga", Name: "pga_glb_count"}
-	glbWrite      = gpu.Kernel[glbWriteArgs]{Family: "pga", Name: "pga_glb_write"}
-	overflow      = gpu.Kernel[overflowArgs]{Family: "pga", Name: "pga_overflow"}
+	levelsRun     = gpu.Kernel[levelsRunArgs]{Family: KernelFamily, Name: "pga_levels_run"}
+	levelsRunAsk  = gpu.Kernel[levelsRunArgs]{Family: KernelFamily, Name: "pga_levels_run_ask"}
+	levelsExpand  = gpu.Kernel[levelsExpandArgs]{Family: KernelFamily, Name: "pga_levels_expand"}
+	persistentRun = gpu.Kernel[persistentArgs]{Family: KernelFamily, Name: "pga_persistent"}
+	persistentAsk = gpu.Kernel[persistentArgs]{Family: KernelFamily, Name: "pga_persistent_ask"}
+	scanTiles     = gpu.Kernel[scanArgs]{Family: KernelFamily, Name: "pga_scan_tiles"}
+	scanPartials  = gpu.Kernel[scanArgs]{Family: KernelFamily, Name: "pga_scan_partials"}
+	scanAdd       = gpu.Kernel[scanArgs]{Family: KernelFamily, Name: "pga_scan_add"}
+	meshCount     = gpu.Kernel[meshCountArgs]{Family: KernelFamily, Name: "pga_mesh_count"}
+	meshWrite     = gpu.Kernel[meshWriteArgs]{Family: KernelFamily, Name: "pga_mesh_write"}
+	termHist      = gpu.Kernel[termHistArgs]{Family: KernelFamily, Name: "pga_term_hist"}
+	glbKeys       = gpu.Kernel[glbKeysArgs]{Family: KernelFamily, Name: "pga_glb_keys"}
+	glbCount      = gpu.Kernel[glbCountArgs]{Family: KernelFamily, Name: "pga_glb_count"}
+	glbWrite      = gpu.Kernel[glbWriteArgs]{Family: KernelFamily, Name: "pga_glb_write"}
+	overflow      = gpu.Kernel[overflowArgs]{Family: KernelFamily, Name: "pga_overflow"}
 )

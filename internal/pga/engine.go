@@ -109,3 +109,7 @@ func (c CPU) Evaluate(ctx context.Context, axioms []Shape, opt Options) (*Result
 	}
 	return res, nil
 }
+
+// KernelFamily names the CUDA backend's kernels (gpu.Device.Preload: a job
+// that opens the GPU ahead of need loads them then).
+const KernelFamily = "pga"

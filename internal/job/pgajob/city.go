@@ -58,7 +58,7 @@ func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
 // runCity builds the city of the grammar at path: plan, parse, lay out the
 // lots, check the limits, evaluate on the device the policy opens, write.
 func runCity(ctx context.Context, env *job.Env, o Options, path string, outs []string) error {
-	env.Dev.Prefetch()
+	env.Dev.Prefetch(pga.KernelFamily)
 	c := &city{env: env, o: o, path: path, outs: outs}
 	inputs := []string{path}
 	if err := job.CheckInput("pga", path); err != nil {

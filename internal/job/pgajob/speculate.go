@@ -37,7 +37,7 @@ func (c *city) speculate(ctx context.Context, g *pga.Grammar, kind pga.ShapeKind
 	// The package's LotAxioms frames each lot by its bounding rectangle and
 	// registers no footprint in g.
 	work := device.PGAWork(g, pga.LotAxioms(kind, sample, env.Seed, c.o.Height), opt) / float64(k) * float64(len(lots))
-	if env.Dev.PrefetchFor(job, work) {
+	if env.Dev.PrefetchFor(job, work, pga.KernelFamily) {
 		env.Log.Debugf("pga: about %.3g terminals by %d lots' bounding rectangles: opening the GPU ahead", work, k)
 	}
 }

@@ -20,6 +20,10 @@ var boxFaces = [][]int{
 	{4, 5, 7, 6}, {0, 2, 3, 1}, // +Z, -Z
 }
 
+// quadFaces is a plain Quad's one face; like boxFaces, shared by every
+// solid that has it, so nothing may change it.
+var quadFaces = [][]int{{0, 1, 2, 3}}
+
 func (g *Grammar) solid(s *Shape) solid {
 	x, y, z := s.Size[0]/2, s.Size[1]/2, s.Size[2]/2
 	if s.Kind == Sphere {
@@ -76,9 +80,9 @@ func (g *Grammar) solid(s *Shape) solid {
 		return sd
 	}
 	if s.Kind == Quad {
-		return solid{[]Vec3{{-x, -y, 0}, {x, -y, 0}, {x, y, 0}, {-x, y, 0}}, [][]int{{0, 1, 2, 3}}}
+		return solid{[]Vec3{{-x, -y, 0}, {x, -y, 0}, {x, y, 0}, {-x, y, 0}}, quadFaces}
 	}
-	sd := solid{faces: boxFaces}
+	sd := solid{faces: boxFaces, corners: make([]Vec3, 0, 8)}
 	for k := 0; k < 8; k++ {
 		sd.corners = append(sd.corners, Vec3{sign(k&1) * x, sign(k>>1&1) * y, sign(k>>2&1) * z})
 	}

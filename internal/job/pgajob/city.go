@@ -265,6 +265,10 @@ func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape,
 	}
 	c.rep.EvalMS = ms(time.Since(start))
 	ts, overflows := res.Terminals, res.Overflows
+	if !cuda {
+		// The files in the device's order: the same bytes on every backend.
+		pga.SortLikeDevice(ts)
+	}
 	c.projs, c.glb = res.Projections, res.GLB
 	if keep {
 		c.rep.MeshStats = g.Stats(ts)

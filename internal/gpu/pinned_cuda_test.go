@@ -12,11 +12,12 @@ import (
 	"testing"
 )
 
-// ReadLarge returns exactly what ReadAt returns, at sizes below, at and
-// above the staging threshold, not multiples of the chunk, at offsets.
-func TestReadLargeMatchesReadAt(t *testing.T) {
+// stagedSource is n uint32 values over several staging chunks and a tail,
+// on the host and uploaded (freed when the test ends).
+func stagedSource(t *testing.T) ([]uint32, *Buffer[uint32]) {
+	t.Helper()
 	d := device(t)
-	const n = (pinnedMin+3*pinnedChunk)/4 + 12345 // uint32 values: several chunks and a tail
+	const n = (pinnedMin+3*pinnedChunk)/4 + 12345
 	src := make([]uint32, n)
 	for i := range src {
 		src[i] = uint32(i)*2654435761 + 7
@@ -25,7 +26,15 @@ func TestReadLargeMatchesReadAt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Free()
+	t.Cleanup(func() { b.Free() })
+	return src, b
+}
+
+// ReadLarge returns exactly what ReadAt returns, at sizes below, at and
+// above the staging threshold, not multiples of the chunk, at offsets.
+func TestReadLargeMatchesReadAt(t *testing.T) {
+	src, b := stagedSource(t)
+	n := len(src)
 	for _, c := range []struct{ off, len int }{
 		{0, 1000}, {0, pinnedMin / 4}, {0, pinnedMin/4 - 1}, {3, n - 3}, {0, n}, {pinnedChunk/4 + 1, pinnedMin/4 + 5},
 	} {
@@ -58,17 +67,8 @@ func TestReadLargeMatchesReadAt(t *testing.T) {
 // threshold, at offsets, not multiples of the chunk), stops at the
 // writer's first error, and stops when the context is done.
 func TestWriteToStreamsBytes(t *testing.T) {
-	d := device(t)
-	const n = (pinnedMin+3*pinnedChunk)/4 + 12345
-	src := make([]uint32, n)
-	for i := range src {
-		src[i] = uint32(i)*2654435761 + 7
-	}
-	b, err := Upload(d, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Free()
+	src, b := stagedSource(t)
+	n := len(src)
 	for _, c := range []struct{ off, len int }{{0, 1000}, {0, n}, {5, n - 5}, {0, 0}} {
 		var got bytes.Buffer
 		if err := b.WriteTo(context.Background(), &got, c.off, c.len); err != nil {

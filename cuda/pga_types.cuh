@@ -183,7 +183,8 @@ typedef struct {
 } PgaFootRoof;
 
 // A lot's polygon cut by an Offset or a Setback, on the host, at the
-// lot's size (sx, sy) and the op's constant distance d
+// lot's size (sx, sy) and the op's distance d on that lot (a constant or
+// made of the lot's attributes)
 // (compile_footcut.go): n pieces from cpiece[start], among siblings
 // children; n is -1 where the profile was not cut (no lot's polygon).
 typedef struct {

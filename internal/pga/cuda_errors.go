@@ -38,7 +38,8 @@ func (c *CUDA) check(st gpuStatus, opt *Options) error {
 			"(an internal error of the CUDA backend; --device cpu builds it)", name(st.ErrRule), c.opPos(st.ErrArg))
 	case gpuErrFootCut:
 		// The footprint flow lets only shapes at their lot's size, by a
-		// constant distance, reach a cut made on the host.
+		// distance the host knows (a constant, or the lot's attributes),
+		// reach a cut made on the host.
 		return fmt.Errorf("pga: rule %q at %s: a cut of a lot's own polygon at a size or distance it was not made for "+
 			"(an internal error of the CUDA backend; --device cpu builds it)", name(st.ErrRule), c.opPos(st.ErrArg))
 	case gpuErrRoofAngle:

@@ -36,7 +36,8 @@ type glbPlan struct {
 	uv    []bool // the part has texture coordinates
 }
 
-// glbSortKey is a terminal's place in the order, with its part's key: kept
+// glbSortKey is a terminal's place in the order, with its part's key (also a
+// CPU terminal's, SortLikeDevice, whose at is its place in its lot): kept
 // together so that sorting a lot's terminals reads no other memory.
 type glbSortKey struct {
 	seed    uint64
@@ -86,16 +87,22 @@ func (g *Grammar) planGLB(keys []gpuGlbKey) *glbPlan {
 }
 
 // sortLotKeys sorts a lot's keys by seed, then terminal kind, then device
-// index. A lot holds a few dozen: an insertion sort with the comparison
-// written out takes a third of the time of slices.SortFunc's (a city's
-// 90,000 lots were most of planGLB).
-func sortLotKeys(s []glbSortKey) {
+// index, and says whether they were in that order already. A lot holds a
+// few dozen: an insertion sort with the comparison written out takes a
+// third of the time of slices.SortFunc's (a city's 90,000 lots were most
+// of planGLB).
+func sortLotKeys(s []glbSortKey) bool {
 	if len(s) > 64 {
-		slices.SortFunc(s, func(a, b glbSortKey) int {
+		c := func(a, b glbSortKey) int {
 			return cmp.Or(cmp.Compare(a.seed, b.seed), cmp.Compare(a.term, b.term), cmp.Compare(a.at, b.at))
-		})
-		return
+		}
+		if slices.IsSortedFunc(s, c) {
+			return true
+		}
+		slices.SortFunc(s, c)
+		return false
 	}
+	inOrder := true
 	for i := 1; i < len(s); i++ {
 		x, j := s[i], i
 		for ; j > 0; j-- {
@@ -104,9 +111,11 @@ func sortLotKeys(s []glbSortKey) {
 				break
 			}
 			s[j] = *y
+			inOrder = false
 		}
 		s[j] = x
 	}
+	return inOrder
 }
 
 // groupParts numbers the parts of the sorted keys sk (a part per terminal

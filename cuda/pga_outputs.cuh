@@ -125,9 +125,20 @@ __device__ __forceinline__ int pga_cut_vaxis(const PgaItem &s) { return s.kind =
 
 template <bool DRY> __device__ bool pga_cut_fits(const Prog &P, const PgaOp &op, const PgaItem &s) {
 	const PgaFootCut e = P.fcut[(op.mode - 1) * P.ncutprof + s.profile];
+	if (!((s.kind == PGA_QUAD || s.kind == PGA_BOX) && s.size[0] == e.sx && s.size[pga_cut_vaxis(s)] == e.sy)) return false;
+	if (op.kind == PGA_OP_SUBDIV) return true; // its sizes are the lot's, as the footprint flow ensures
 	const double d = pga_eval<DRY>(P, op.expr[0], s);
-	return (s.kind == PGA_QUAD || s.kind == PGA_BOX) && s.size[0] == e.sx && s.size[pga_cut_vaxis(s)] == e.sy &&
-	       (d == e.d || (isnan(d) && isnan(e.d)));
+	return d == e.d || (isnan(d) && isnan(e.d));
+}
+
+// pga_slab_across says whether SubDiv op cuts across the polygon s stands
+// on (slabFootprint in split_polygon.go): s is a Quad or a prism, not a
+// roof, on a lot's polygon or a piece of one (a profile with rings), and
+// the cut runs along X, or along Y of a Quad or Z of a prism.
+__device__ __forceinline__ bool pga_slab_across(const Prog &P, const PgaOp &op, const PgaItem &s) {
+	if (s.profile <= 0 || s.roof != PGA_NO_ROOF || P.profiles[s.profile].rings < 0) return false;
+	const int a = op.axis[0];
+	return (s.kind == PGA_QUAD && a != 2) || (s.kind == PGA_BOX && a != 1);
 }
 
 __device__ uint32_t pga_cut(const Prog &P, const PgaOp &op, const PgaItem &s, int want, PgaItem *c) {
@@ -135,6 +146,7 @@ __device__ uint32_t pga_cut(const Prog &P, const PgaOp &op, const PgaItem &s, in
 	if (want < 0) return (uint32_t)e.n;
 	const PgaCutPiece pc = P.cpiece[e.start + want];
 	pga_childof(s, pc.child, e.siblings, *c);
+	if (pc.part > 0) c->seed = pg_hash64(pg_hash64(c->seed, PGA_PART_STREAM), (uint64_t)pc.part);
 	if (pc.profile >= 0) {
 		// A Quad's footprint lies in its X and Y, a prism's in X and -Z.
 		const int v = pga_cut_vaxis(s);
@@ -170,6 +182,7 @@ template <bool DRY> __device__ __noinline__ uint32_t pga_outputs(const Prog &P, 
 		return 0;
 	}
 	case PGA_OP_SUBDIV: {
+		if (pga_slab_across(P, op, s)) return pga_cut(P, op, s, want, c);
 		const int axis = op.axis[0];
 		if (op.axis[2] > 0) {
 			// Snapping: sizes first, then the inner cuts move to the

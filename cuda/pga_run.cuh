@@ -294,8 +294,16 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			n = pga_outputs<DRY>(P, s, -1, nullptr);
 			ticks += n;
 			return n ? RUN_SPLIT : RUN_NONE;
-		case PGA_OP_REPLICATE:
 		case PGA_OP_SUBDIV:
+			// Across a lot's polygon: the slabs the host cut for it.
+			if (pga_slab_across(P, op, s) && !(pga_has_cut(P, op, s) && pga_cut_fits<DRY>(P, op, s))) {
+				pga_fail(st, PGA_ERR_FOOT_CUT, s.rule, ch.op0 + s.pc);
+				return RUN_ERR;
+			}
+			n = pga_outputs<DRY>(P, s, -1, nullptr);
+			ticks += n;
+			return n ? RUN_SPLIT : RUN_NONE;
+		case PGA_OP_REPLICATE:
 			n = pga_outputs<DRY>(P, s, -1, nullptr);
 			ticks += n;
 			return n ? RUN_SPLIT : RUN_NONE;

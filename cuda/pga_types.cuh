@@ -106,7 +106,7 @@
 #define PGA_ERR_RELATED_DEEP 11 // a bilateral query's target lies deeper; err_rule: the rule, err_arg: link * 4 + query
 #define PGA_ERR_SPHERE 12 // CompSplit, Extrude, Roof, Setback or Offset of a Sphere; err_arg: the op
 #define PGA_ERR_FOOT_ROOF 13 // Roof on a lot's polygon at a size its roof was not built for; err_arg: the op
-#define PGA_ERR_FOOT_CUT 14 // Offset/Setback of a lot's polygon at a size or distance it was not cut for; err_arg: the op
+#define PGA_ERR_FOOT_CUT 14 // Offset/Setback/SubDiv of a lot's polygon at a size or distance it was not cut for; err_arg: the op
 
 // Bilateral queries: the most links (one bit each in the reach table) and
 // the most multi-output operators between an ancestor and a target.
@@ -182,11 +182,12 @@ typedef struct {
 	int32_t nat, at, nface, face;
 } PgaFootRoof;
 
-// A lot's polygon cut by an Offset or a Setback, on the host, at the
-// lot's size (sx, sy) and the op's distance d on that lot (a constant or
-// made of the lot's attributes)
-// (compile_footcut.go): n pieces from cpiece[start], among siblings
-// children; n is -1 where the profile was not cut (no lot's polygon).
+// A lot's polygon cut by an Offset, a Setback or a SubDiv across it, on
+// the host, at the lot's size (sx, sy) and the op's distance d on that lot
+// (a constant or made of the lot's attributes; a SubDiv's sizes are too)
+// (compile_footcut.go, compile_footslab.go): n pieces from cpiece[start],
+// among siblings children; n is -1 where the profile was not cut (no lot's
+// polygon).
 typedef struct {
 	double sx, sy, d;
 	int32_t start, n, siblings, pad;
@@ -194,11 +195,15 @@ typedef struct {
 
 // A piece of a cut: framed by its bounding rectangle, centred at (cu, cv)
 // in the footprint's plane, w by h, standing on device profile profile (-1:
-// the shape itself, whole); its child number and branch.
+// the shape itself, whole); its child number and branch; part: a SubDiv
+// slab's part j, whose seed for j > 0 is keyed by PGA_PART_STREAM and j.
 typedef struct {
 	double cu, cv, w, h;
-	int32_t profile, child, branch, pad;
+	int32_t profile, child, branch, part;
 } PgaCutPiece;
+
+// Keys the seeds of a slab's second and later parts (split_polygon.go).
+#define PGA_PART_STREAM 0x5AB9A27ull
 
 typedef struct {
 	int32_t op, arg;

@@ -77,10 +77,11 @@ cases=(
 )
 # PGA_REAL_LOTS=FILE adds real footprints (a GeoJSON of buildings, not
 # shipped: see TestFootprintsRealLots) built with roofs.pga (cuts and roofs
-# on their pieces) and footprints.pga (which inserts an asset, so its mesh
-# is the host's on every device).
+# on their pieces), footprints.pga (which inserts an asset, so its mesh
+# is the host's on every device) and parts.pga (SubDiv across them).
 [[ -n ${PGA_REAL_LOTS:-} ]] && cases+=("pga real lots|pga city configs/pga/roofs.pga --lots $PGA_REAL_LOTS -o $w/r.glb"
-  "pga real assets|pga city configs/pga/footprints.pga --lots $PGA_REAL_LOTS -o $w/r.glb")
+  "pga real assets|pga city configs/pga/footprints.pga --lots $PGA_REAL_LOTS -o $w/r.glb"
+  "pga real parts|pga city configs/pga/parts.pga --lots $PGA_REAL_LOTS -o $w/r.glb")
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 bins=("$P")

@@ -220,7 +220,7 @@ func (c *compiler) op(r *Rule, op *Op) (gpuOp, error) {
 	if op.Kind == OpCollider || op.Kind == OpSnapLines {
 		p.needCtx = true
 	}
-	if op.Kind == OpOffset || op.Kind == OpSetback {
+	if op.Kind == OpOffset || op.Kind == OpSetback || op.Kind == OpSubDiv {
 		o.Mode = p.cutSlot[op] // 0: no lot's polygon is cut by it
 	}
 	if op.Kind == OpSetAsPrism {

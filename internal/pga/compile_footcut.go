@@ -132,7 +132,15 @@ func (p *program) footprintCuts(g *Grammar, cuts []*Op) error {
 			use(k, axioms)
 		}
 	}
-	dev := map[int32]int32{} // a piece's profile number -> its device profile
+	// A piece's profile number and size -> its device profile. Pieces of
+	// one shape but different sizes (slabs that are whole rectangles, most
+	// often) share the profile number but not the device profile: the
+	// device cuts and roofs a profile at the one size it was made for.
+	type devKey struct {
+		prof int32
+		size [2]float64
+	}
+	dev := map[devKey]int32{}
 	p.roofed = map[int32]bool{}
 	for round := 0; len(jobs) > 0; round++ {
 		if round > 3 { // the footprint flow refuses a fourth cut
@@ -166,13 +174,13 @@ func (p *program) footprintCuts(g *Grammar, cuts []*Op) error {
 				if !f.ok {
 					continue // a piece of no extent, dropped as the CPU drops it
 				}
-				at, ok := dev[f.prof]
+				at, ok := dev[devKey{f.prof, f.size}]
 				if !ok {
 					at = p.addCutFootprint(g, f, p.footAt(g, j.k))
-					dev[f.prof] = at
+					dev[devKey{f.prof, f.size}] = at
 				}
 				p.cpiece = append(p.cpiece, gpuCutPiece{CU: f.centre[0], CV: f.centre[1], W: f.size[0], H: f.size[1],
-					Profile: at, Child: int32(pc.child), Branch: int32(pc.branch)})
+					Profile: at, Child: int32(pc.child), Branch: int32(pc.branch), Part: int32(pc.part)})
 				u, roof := branch(op.Branches[pc.branch].Body)
 				if roof {
 					p.roofed[at], p.roofed[at+1] = true, true
@@ -210,10 +218,14 @@ type footCutResult struct {
 func (p *program) cutFootprint(g *Grammar, op *Op, k int32) footCutResult {
 	f := p.footAt(g, k)
 	r := footCutResult{size: f.size}
-	r.d, _ = lotExpr(op.Args[0].Expr, f.vals)
-	if op.Kind == OpOffset {
+	switch op.Kind {
+	case OpSubDiv:
+		r.polygonCut, r.err = slabCut(f.fp, f.size[0], f.size[1], op, f.vals)
+	case OpOffset:
+		r.d, _ = lotExpr(op.Args[0].Expr, f.vals)
 		r.polygonCut, r.err = offsetCut(f.fp, f.size[0], f.size[1], r.d)
-	} else {
+	default:
+		r.d, _ = lotExpr(op.Args[0].Expr, f.vals)
 		r.polygonCut, r.err = setbackCut(f.fp, f.size[0], f.size[1], r.d)
 	}
 	for _, pc := range r.pieces {
@@ -369,6 +381,16 @@ func (r *cutReach) from(ch *Chain, mirror bool) []cutUse {
 					add(cutUse{op, mirror})
 				}
 				return
+			case OpSubDiv:
+				if r.slot[op] > 0 {
+					add(cutUse{op, mirror})
+					if op.Args[0].Axis == AxisX {
+						return
+					}
+					// Along Y it cuts a Quad, along Z a prism; a shape of
+					// the other kind splits along its height and goes on
+					// whole into the branches, looked at below.
+				}
 			case OpRoof, OpSetAsPrism:
 				return
 			case OpCompSplit:

@@ -16,12 +16,13 @@ import "fmt"
 // host too, for every lot at its size (compile_footcut.go), when their
 // distance is a constant or made of the lot's attributes (LotAttr); their
 // pieces stand on polygons of their own, which ride along, take roofs,
-// split and are cut again as a lot's are, up to three cuts deep. What else
-// makes polygons of its own from a footprint (a cut of a resized shape, a
-// distance that reads the shape, a fourth cut, SubDiv and Repeat across
-// it: the polygon ∩ each slab, a roof's faces) exists on the CPU only, so
-// a grammar in which such a shape may reach one of those runs there
-// (footprintOpAt).
+// split and are cut again as a lot's are, up to three cuts deep. SubDiv
+// across a footprint is such a cut too (compile_footslab.go), when its
+// sizes are constants or made of the lot's attributes. What else makes
+// polygons of its own from a footprint (a cut of a resized shape, a
+// distance or a size that reads the shape, a fourth cut, Repeat across it,
+// a roof's faces) exists on the CPU only, so a grammar in which such a
+// shape may reach one of those runs there (footprintOpAt).
 
 // profiles lays out the profile table: profile 0 is the plain rectangle,
 // then the prisms' convex profiles and the lots' footprints (rings and cap
@@ -144,7 +145,7 @@ func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string, []*Op) {
 					at = fmt.Sprintf("%s at %s on a lot's own polygon (a concave, holed or non-rectangular lot; "+
 						"%s, made on the CPU only)", what, op.Pos, why)
 				}
-				if (op.Kind == OpOffset || op.Kind == OpSetback) && st != 0 && !cutSeen[op] {
+				if (op.Kind == OpOffset || op.Kind == OpSetback || slabAcross(op, st)) && st != 0 && !cutSeen[op] {
 					cutSeen[op] = true
 					cuts = append(cuts, op)
 				}
@@ -183,13 +184,26 @@ func footprintRefusal(op *Op, st uint8) (string, string) {
 		case st&resized != 0:
 			return op.Kind.String(), "after Scale or SwapSize, a mitred inset or outset of the polygon as resized"
 		case st&cut3 != 0:
-			return op.Kind.String(), "a fourth cut by Offset or Setback of the lot's polygon"
+			return op.Kind.String(), "a fourth cut by Offset, Setback or SubDiv of the lot's polygon"
 		default:
 			if _, ok := lotExpr(op.Args[0].Expr, lotValues{}); !ok {
 				return op.Kind.String(), "a mitred inset or outset by a distance that is neither a constant nor a lot's attribute"
 			}
 		}
-	case OpSubDiv, OpRepeat:
+	case OpSubDiv:
+		what := fmt.Sprintf("SubDiv along %s", op.Args[0].Axis)
+		switch {
+		case !slabAcross(op, st):
+		case st&resized != 0:
+			return what, "after Scale or SwapSize, slabs of the polygon as resized"
+		case st&cut3 != 0:
+			return what, "a fourth cut by Offset, Setback or SubDiv of the lot's polygon"
+		default:
+			if why := slabSizesKnown(op); why != "" {
+				return what, why
+			}
+		}
+	case OpRepeat:
 		axis := op.Args[0].Axis
 		if (st&onQuad != 0 && axis != AxisZ) || (st&onBox != 0 && axis != AxisY) {
 			return fmt.Sprintf("%s along %s", op.Kind, axis), "slabs of it"
@@ -205,6 +219,12 @@ func footprintBranch(op *Op, b int, st uint8) uint8 {
 		return 0
 	case op.Kind == OpOffset || op.Kind == OpSetback:
 		return st&^cutDepths | st&(cut0|cut1|cut2)<<1 // pieces of the kind cut, or the shape whole
+	case slabAcross(op, st):
+		cut := st&^cutDepths | st&(cut0|cut1|cut2)<<1 // the slabs' parts
+		if op.Args[0].Axis != AxisX && st&onQuad != 0 && st&onBox != 0 {
+			cut |= st // the other kind, split along its height, stays whole
+		}
+		return cut
 	case op.Kind != OpCompSplit:
 		return st
 	case b < 2: // the caps: Quads on the polygon (the bottom one mirrored)

@@ -111,7 +111,18 @@ func TestFootprintOpRefusal(t *testing.T) {
 		{"offset by a lot's attribute", "Lot = Offset(LotAttr(setback, 2)) { M | M };", Quad, ""},
 		{"setback of a piece by lot attributes", "Lot = Offset(-LotAttr(yard, 1)) { A | M };\nA = Setback(LotAttr(floors, 2) * 0.5 + (LotAttr(height, 9) > 12)) { M | M };", Quad, ""},
 		{"scaled offset", "Lot = Scale(-1, -2, -1) Offset(1) { M | M };", Quad, "as resized"},
-		{"quad cut", "Lot = SubDiv(Y) { 1: M | -1: M };", Quad, "SubDiv along Y at"},
+		{"quad slabs", "Lot = SubDiv(Y) { 1: M | -1: M };", Quad, ""},
+		{"prism slabs", "Lot = Extrude(9) SubDiv(Z) { 4: M | -1: M | 0: M };", Quad, ""},
+		{"floors then slabs", "Lot = Extrude(9) SubDiv(Y) { 3: A | -1: M };\nA = SubDiv(X) { -1: M | 2: M };", Quad, ""},
+		{"bottom slabs", "Lot = Extrude(9) CompSplit() { M | C | M };\nC = SubDiv(X) { 2: M | -1: M };", Quad, ""},
+		{"slabs by a lot's attribute", "Lot = SubDiv(X) { LotAttr(floors, 2) * 3: M | -1: M };", Quad, ""},
+		{"slabs of an inset", "Lot = Offset(1) { A | M };\nA = SubDiv(X) { 3: M | -1: A };", Quad, "a fourth cut"},
+		{"slabs of slabs", "Lot = SubDiv(X) { 5: A | -1: M };\nA = SubDiv(Y) { -1: M | -1: M };", Quad, ""},
+		{"slabs by chance", "Lot = SubDiv(X) { Rand(1, 3): M | -1: M };", Quad, "SubDiv along X at f.pga:3:7"},
+		{"slabs by its size", "Lot = SubDiv(Y) { ShapeSize(Y) / 3: M | -1: M };", Quad, "neither constants"},
+		{"snapped slabs", "Lot = Replicate() { SnapLines(X, cuts) Discard() | B };\nphase 2;\nB = SubDiv(X, cuts) { 3: M | -1: M };", Quad, "snapped to planes"},
+		{"scaled slabs", "Lot = Scale(-1, -2, -1) SubDiv(X) { 1: M | -1: M };", Quad, "as resized"},
+		{"slabs four deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = SubDiv(X) { 1: C | -1: M };\nC = SubDiv(Y) { 1: M | -1: M };", Quad, "SubDiv along Y at f.pga:6:5"},
 		{"prism cut", "Lot = Extrude(9) B;\nB = If(1) { C | M };\nC = Repeat(Z, 3) M;", Quad, "Repeat along Z at"},
 		{"box cut", "Lot = Repeat(X, 3) M;", Box, "Repeat along X"},
 		{"bottom cut", "Lot = Extrude(9) CompSplit() { M | C | M };\nC = Repeat(X, 3) M;", Quad, "Repeat along X"},
@@ -279,6 +290,7 @@ Top = Roof(HIP, 30) SetupProjection(XY, 2, 2) ProjectUV() Tiles;`, Quad},
 	{"roofs.pga", "", Quad},
 	{"pavements.pga", "", Quad},
 	{"footprints.pga", "", Quad},
+	{"parts.pga", "", Quad},
 	// Cuts three deep, of prisms and of their bottom caps, whole shapes
 	// (Offset(0), Setback(0)) and pieces of no extent (an inset wider
 	// than a wing), hip roofs on pieces.
@@ -308,6 +320,23 @@ Lot = Setback(LotAttr(floors, 9) * 1.5 - (LotAttr(height, 0) > 12)) { Yard | Plo
 Plot = Offset(-LotAttr(yard, 0.5)) { Mass | Yard };
 Mass = Extrude(LotAttr(height, 6)) CompSplit() { Top | Discard() | Wall };
 Top = Offset(LotAttr(floors, 1) / 2) { Roof(HIP, 30) Tiles | Tiles };`, Quad},
+	// SubDiv across the polygon three deep: a slab through a courtyard
+	// or across a wing falls apart into parts; a branch of size 0; a
+	// prism cut along its height (whole) and then across (Z); slabs of
+	// a piece's bottom cap (mirrored); a Setback of a slab; hip roofs on
+	// slabs.
+	{"slabs", `axiom Quad Lot;
+terminal Yard (1, 0);
+terminal Wall (2, 1);
+terminal Tiles (3, 2);
+terminal Under (4, 3);
+Lot = SubDiv(X) { 10: Wing | 0: Yard | 3: Yard | -1: Back };
+Wing = Extrude(LotAttr(height, 6)) SubDiv(Y) { 3: Ground | -1: Upper };
+Ground = SubDiv(Z) { -1: Mass | 4: Mass };
+Mass = CompSplit() { Roof(HIP, 30) Tiles | Bottom | Wall };
+Bottom = SubDiv(X) { -1: Under | 2: Under };
+Upper = CompSplit() { Tiles | Discard() | Wall };
+Back = SubDiv(Y) { LotAttr(floors, 2) * 2: Yard | -1: Setback(1) { Yard | Yard } };`, Quad},
 }
 
 // footprintCase parses a grammar of footprintGrammars (src, or the file
@@ -339,8 +368,19 @@ func TestFootprintGrammarsBuild(t *testing.T) {
 	for _, c := range footprintGrammars {
 		t.Run(c.name, func(t *testing.T) {
 			g, axioms := footprintCase(t, c.name, c.src, c.kind, lots)
-			if _, err := compileGrammar(g); err != nil {
+			p, err := compileGrammar(g)
+			if err != nil {
 				t.Fatal(err)
+			}
+			// The device cuts and roofs a piece's profile at the size the
+			// piece was made at: every piece standing on it has that size.
+			for i, pc := range p.cpiece {
+				if pc.Profile < 0 {
+					continue
+				}
+				if f := p.footAt(g, pc.Profile); f.size != [2]float64{pc.W, pc.H} {
+					t.Fatalf("piece %d: %g by %g on device profile %d, made for %g by %g", i, pc.W, pc.H, pc.Profile, f.size[0], f.size[1])
+				}
 			}
 			ts, err := g.Evaluate(axioms, Options{Workers: 2, LotAttrs: LotAttrValues(lots)})
 			if err != nil {

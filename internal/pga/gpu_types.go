@@ -130,8 +130,8 @@ type gpuFootCut struct {
 
 // gpuCutPiece is PgaCutPiece.
 type gpuCutPiece struct {
-	CU, CV, W, H                float64
-	Profile, Child, Branch, Pad int32
+	CU, CV, W, H                 float64
+	Profile, Child, Branch, Part int32
 }
 
 // gpuGlbKey is PgaGlbKey.

@@ -38,7 +38,7 @@ func TestPGAGPUTypesMatchHeader(t *testing.T) {
 		"PGA_X_BILATERAL": xBilateral, "PGA_ERR_RELATED_DEEP": gpuErrRelatedDeep, "PGA_MAX_LINKS": gpuMaxLinks,
 		"PGA_MAX_RELATED_SPLITS": maxRelatedSplits, "PGA_TARGET_RULE": gpuTargetRule,
 		"PGA_TARGET_TERMINAL": gpuTargetTerm, "PGA_RULE_MARKED": gpuRuleMarked,
-		"PGA_ASK_VALID": gpuAskValid, "PGA_MAX_OP_QUERIES": gpuMaxOpQueries,
+		"PGA_ASK_VALID": gpuAskValid, "PGA_MAX_OP_QUERIES": gpuMaxOpQueries, "PGA_PART_STREAM": partStream,
 	}
 	layouttest.Check(t, layouttest.Header{Dir: "../../cuda", File: "pga_types.cuh", Consts: consts, Structs: []layouttest.Struct{
 		{C: "PgaHeader", Go: gpuHeader{}},

@@ -19,6 +19,7 @@ import (
 type cutPiece struct {
 	rings         [][][2]float64
 	child, branch int
+	part          int // a slab's part (slabCut): 0, or j > 0 for a seed keyed apart
 }
 
 // polygonCut is what a cut makes of a footprint: pieces, in the order their
@@ -68,7 +69,7 @@ func cutOf(sets ...pieceSet) polygonCut {
 			if p.Outer == nil {
 				continue
 			}
-			c.pieces = append(c.pieces, cutPiece{append([][][2]float64{p.Outer}, p.Holes...), set.first + i, set.branch})
+			c.pieces = append(c.pieces, cutPiece{rings: append([][][2]float64{p.Outer}, p.Holes...), child: set.first + i, branch: set.branch})
 		}
 	}
 	return c

@@ -75,28 +75,7 @@ func piece(s Shape, axis Axis, offset, size float64, i, n int) Shape {
 func (ev *evaluator) subdiv(r *Rule, op *Op, s Shape, depth int) error {
 	axis := op.Args[0].Axis
 	env := ev.env(&s)
-	sizes := make([]float64, len(op.Branches))
-	var abs, rel float64
-	for k, b := range op.Branches {
-		w := b.Weight.Eval(env)
-		if math.IsNaN(w) {
-			w = 0
-		}
-		sizes[k] = w
-		if w < 0 {
-			rel -= w
-		} else {
-			abs += w
-		}
-	}
-	emit := make([]bool, len(sizes))
-	left := math.Max(0, s.Size[axis]-abs)
-	for k, w := range sizes {
-		emit[k] = w != 0
-		if w < 0 {
-			sizes[k] = left * -w / rel
-		}
-	}
+	sizes, emit := subdivSizes(op, s.Size[axis], func(e Expr) float64 { return e.Eval(env) })
 	if len(op.Args) > 1 {
 		ev.snapSizes(op.Args[1].Group, &s, axis, sizes)
 	}
@@ -118,6 +97,34 @@ func (ev *evaluator) subdiv(r *Rule, op *Op, s Shape, depth int) error {
 		pos += w
 	}
 	return nil
+}
+
+// subdivSizes is the size of each of op's branches along an extent of ext,
+// its weights' values given by weight, and whether it makes a piece.
+func subdivSizes(op *Op, ext float64, weight func(Expr) float64) ([]float64, []bool) {
+	sizes := make([]float64, len(op.Branches))
+	var abs, rel float64
+	for k, b := range op.Branches {
+		w := weight(b.Weight)
+		if math.IsNaN(w) {
+			w = 0
+		}
+		sizes[k] = w
+		if w < 0 {
+			rel -= w
+		} else {
+			abs += w
+		}
+	}
+	emit := make([]bool, len(sizes))
+	left := math.Max(0, ext-abs)
+	for k, w := range sizes {
+		emit[k] = w != 0
+		if w < 0 {
+			sizes[k] = left * -w / rel
+		}
+	}
+	return sizes, emit
 }
 
 // snapSizes moves each inner cut of a split to the nearest snap plane of

@@ -46,19 +46,10 @@ func (ev *evaluator) slabFootprint(s *Shape, axis Axis) *footprint {
 // of n.
 func (ev *evaluator) polygonSlab(r *Rule, op *Op, c *Chain, from int, s Shape, fp *footprint, axis Axis, t tile, k, n, depth int) error {
 	vAxis, vSign := groundAxes(&s)
-	rings := scaledRings(fp, s.Size[AxisX], s.Size[vAxis])
-	a := 0
-	lo, hi := t.centre-t.size/2, t.centre+t.size/2
-	if axis != AxisX {
-		a = 1
-		lo, hi = vSign*lo, vSign*hi
-		lo, hi = math.Min(lo, hi), math.Max(lo, hi)
-	}
-	eps := slabTolerance * math.Max(s.Size[AxisX], s.Size[vAxis])
 	fail := func(err error) error {
 		return &LotOpError{Lot: int(s.Lot), Err: fmt.Errorf("rule %q at %s: %s on the lot's polygon: %w", r.Name, op.Pos, op.Kind, err)}
 	}
-	parts, err := slabParts(rings, a, lo, hi, eps)
+	parts, err := footprintSlab(fp, s.Size[AxisX], s.Size[vAxis], axis == AxisX, vSign, t)
 	if err != nil {
 		return fail(err)
 	}
@@ -78,6 +69,21 @@ func (ev *evaluator) polygonSlab(r *Rule, op *Op, c *Chain, from int, s Shape, f
 		}
 	}
 	return nil
+}
+
+// footprintSlab is footprint fp, sized sx by sy, ∩ slab t of a cut along
+// its X (alongX) or its other ground axis, which runs along the
+// footprint's v times vSign: its parts, as slabParts orders them.
+func footprintSlab(fp *footprint, sx, sy float64, alongX bool, vSign float64, t tile) ([][][][2]float64, error) {
+	rings := scaledRings(fp, sx, sy)
+	a := 0
+	lo, hi := t.centre-t.size/2, t.centre+t.size/2
+	if !alongX {
+		a = 1
+		lo, hi = vSign*lo, vSign*hi
+		lo, hi = math.Min(lo, hi), math.Max(lo, hi)
+	}
+	return slabParts(rings, a, lo, hi, slabTolerance*math.Max(sx, sy))
 }
 
 // slabTolerance, times the footprint's larger side, is how near a vertex

@@ -112,29 +112,38 @@ __device__ __noinline__ uint32_t pga_repeat(const Prog &P, const PgaOp &op, cons
 		(c_)->pc = 0;       \
 	} while (0)
 
-// A lot's polygon cut on the host (compile_footcut.go): pga_has_cut says
-// whether op cut s's profile, pga_cut_fits whether at s's size and the
-// distance op gives it; pga_cut is output want of the cut (the number of
-// outputs for want < 0), framed as the CPU's polygonPiece frames it.
+// A lot's polygon cut on the host (compile_footcut.go, compile_footslab.go):
+// pga_cut_slot is op's slot (1 + its index among the cuts, 0 for none;
+// a Repeat's mode is its RepeatMode, so its slot is in axis[1]),
+// pga_has_cut says whether op cut s's profile, pga_cut_fits whether at s's
+// size and the distance op gives it; pga_cut is output want of the cut
+// (the number of outputs for want < 0), framed as the CPU's polygonPiece
+// frames it.
+__device__ __forceinline__ int pga_cut_slot(const PgaOp &op) { return op.kind == PGA_OP_REPEAT ? op.axis[1] : op.mode; }
+
+__device__ __forceinline__ PgaFootCut pga_cut_entry(const Prog &P, const PgaOp &op, const PgaItem &s) {
+	return P.fcut[(pga_cut_slot(op) - 1) * P.ncutprof + s.profile];
+}
+
 __device__ __forceinline__ bool pga_has_cut(const Prog &P, const PgaOp &op, const PgaItem &s) {
-	return op.mode > 0 && s.profile > 0 && s.profile < P.ncutprof &&
-	       P.fcut[(op.mode - 1) * P.ncutprof + s.profile].n >= 0;
+	return pga_cut_slot(op) > 0 && s.profile > 0 && s.profile < P.ncutprof && pga_cut_entry(P, op, s).n >= 0;
 }
 
 __device__ __forceinline__ int pga_cut_vaxis(const PgaItem &s) { return s.kind == PGA_QUAD ? 1 : 2; }
 
 template <bool DRY> __device__ bool pga_cut_fits(const Prog &P, const PgaOp &op, const PgaItem &s) {
-	const PgaFootCut e = P.fcut[(op.mode - 1) * P.ncutprof + s.profile];
+	const PgaFootCut e = pga_cut_entry(P, op, s);
 	if (!((s.kind == PGA_QUAD || s.kind == PGA_BOX) && s.size[0] == e.sx && s.size[pga_cut_vaxis(s)] == e.sy)) return false;
-	if (op.kind == PGA_OP_SUBDIV) return true; // its sizes are the lot's, as the footprint flow ensures
+	// A slab's sizes are the lot's, as the footprint flow ensures.
+	if (op.kind == PGA_OP_SUBDIV || op.kind == PGA_OP_REPEAT) return true;
 	const double d = pga_eval<DRY>(P, op.expr[0], s);
 	return d == e.d || (isnan(d) && isnan(e.d));
 }
 
-// pga_slab_across says whether SubDiv op cuts across the polygon s stands
-// on (slabFootprint in split_polygon.go): s is a Quad or a prism, not a
-// roof, on a lot's polygon or a piece of one (a profile with rings), and
-// the cut runs along X, or along Y of a Quad or Z of a prism.
+// pga_slab_across says whether SubDiv or Repeat op cuts across the polygon
+// s stands on (slabFootprint in split_polygon.go): s is a Quad or a prism,
+// not a roof, on a lot's polygon or a piece of one (a profile with rings),
+// and the cut runs along X, or along Y of a Quad or Z of a prism.
 __device__ __forceinline__ bool pga_slab_across(const Prog &P, const PgaOp &op, const PgaItem &s) {
 	if (s.profile <= 0 || s.roof != PGA_NO_ROOF || P.profiles[s.profile].rings < 0) return false;
 	const int a = op.axis[0];
@@ -142,7 +151,7 @@ __device__ __forceinline__ bool pga_slab_across(const Prog &P, const PgaOp &op, 
 }
 
 __device__ uint32_t pga_cut(const Prog &P, const PgaOp &op, const PgaItem &s, int want, PgaItem *c) {
-	const PgaFootCut e = P.fcut[(op.mode - 1) * P.ncutprof + s.profile];
+	const PgaFootCut e = pga_cut_entry(P, op, s);
 	if (want < 0) return (uint32_t)e.n;
 	const PgaCutPiece pc = P.cpiece[e.start + want];
 	pga_childof(s, pc.child, e.siblings, *c);
@@ -157,7 +166,11 @@ __device__ uint32_t pga_cut(const Prog &P, const PgaOp &op, const PgaItem &s, in
 		c->size[v] = pc.h;
 		c->profile = pc.profile;
 	}
-	PGA_SET(c, P.br[op.branch0 + pc.branch].chain);
+	if (pc.branch < 0) {
+		c->pc = s.pc + 1; // a Repeat's tile goes on down the chain
+	} else {
+		PGA_SET(c, P.br[op.branch0 + pc.branch].chain);
+	}
 	return 0;
 }
 
@@ -173,6 +186,7 @@ template <bool DRY> __device__ __noinline__ uint32_t pga_outputs(const Prog &P, 
 		PGA_SET(c, P.br[op.branch0 + want].chain);
 		return 0;
 	case PGA_OP_REPEAT: {
+		if (pga_slab_across(P, op, s)) return pga_cut(P, op, s, want, c);
 		if (want < 0) return pga_repeat<DRY>(P, op, s, -1, nullptr, nullptr);
 		const uint32_t n = pga_repeat<DRY>(P, op, s, -1, nullptr, nullptr);
 		double centre = 0, size = 0;

@@ -308,6 +308,21 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			ticks += n;
 			return n ? RUN_SPLIT : RUN_NONE;
 		case PGA_OP_REPEAT: {
+			if (pga_slab_across(P, op, s)) {
+				// Across a lot's polygon: the tiles the host cut for it.
+				if (!(pga_has_cut(P, op, s) && pga_cut_fits<DRY>(P, op, s))) {
+					pga_fail(st, PGA_ERR_FOOT_CUT, s.rule, ch.op0 + s.pc);
+					return RUN_ERR;
+				}
+				const PgaFootCut e = pga_cut_entry(P, op, s);
+				if ((unsigned long long)e.siblings > L.max_shapes) {
+					pga_fail(st, PGA_ERR_REPEAT, s.rule, e.siblings);
+					return RUN_ERR;
+				}
+				n = (uint32_t)e.n;
+				ticks += n;
+				return n ? RUN_SPLIT : RUN_NONE;
+			}
 			const uint32_t c = pga_repeat<DRY>(P, op, s, -1, nullptr, nullptr);
 			if ((unsigned long long)c > L.max_shapes || c == 0xffffffffu) {
 				pga_fail(st, PGA_ERR_REPEAT, s.rule, (int)min(c, 0x7fffffffu));

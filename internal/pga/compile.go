@@ -223,6 +223,9 @@ func (c *compiler) op(r *Rule, op *Op) (gpuOp, error) {
 	if op.Kind == OpOffset || op.Kind == OpSetback || op.Kind == OpSubDiv {
 		o.Mode = p.cutSlot[op] // 0: no lot's polygon is cut by it
 	}
+	if op.Kind == OpRepeat {
+		o.Axis[1] = p.cutSlot[op] // Mode is the RepeatMode
+	}
 	if op.Kind == OpSetAsPrism {
 		o.Mode = int32(op.Profile)
 		o.Axis[0] = int32(setAsKind(op)) // what it makes of a Sphere

@@ -91,17 +91,24 @@ func (p *program) footprintCuts(g *Grammar, cuts []*Op) error {
 		p.cutSlot[op] = int32(slot + 1)
 	}
 	reach, roofs := newCutReach(g, p.cutSlot), newRoofReach(g)
-	// Many pieces go down the same few branches: each branch is looked
-	// at once.
-	meets, roofed := map[*Chain][]cutUse{}, map[*Chain]bool{}
-	branch := func(body *Chain) ([]cutUse, bool) {
-		u, ok := meets[body]
-		if !ok {
-			u, roofed[body] = reach.from(body, false), roofs.chain(body)
-			meets[body] = u
-		}
-		return u, roofed[body]
+	// Many pieces go down the same few branches: each branch (or the
+	// rest of a Repeat's chain) is looked at once.
+	type from struct {
+		ch    *Chain
+		start int
 	}
+	meets, roofed := map[from][]cutUse{}, map[from]bool{}
+	goOn := func(ch *Chain, start int) ([]cutUse, bool) {
+		f := from{ch, start}
+		u, ok := meets[f]
+		if !ok {
+			u, roofed[f] = reach.fromAt(ch, start, false), roofs.chainAt(ch, start)
+			meets[f] = u
+		}
+		return u, roofed[f]
+	}
+	branch := func(body *Chain) ([]cutUse, bool) { return goOn(body, 0) }
+	repeatAt := opChains(g, cuts) // where each Repeat is, for its tiles' way on
 	type job struct {
 		slot int
 		k    int32
@@ -181,7 +188,13 @@ func (p *program) footprintCuts(g *Grammar, cuts []*Op) error {
 				}
 				p.cpiece = append(p.cpiece, gpuCutPiece{CU: f.centre[0], CV: f.centre[1], W: f.size[0], H: f.size[1],
 					Profile: at, Child: int32(pc.child), Branch: int32(pc.branch), Part: int32(pc.part)})
-				u, roof := branch(op.Branches[pc.branch].Body)
+				var u []cutUse
+				var roof bool
+				if pc.branch < 0 { // a Repeat's tile
+					u, roof = goOn(repeatAt[op].ch, repeatAt[op].i+1)
+				} else {
+					u, roof = branch(op.Branches[pc.branch].Body)
+				}
 				if roof {
 					p.roofed[at], p.roofed[at+1] = true, true
 				}
@@ -202,6 +215,43 @@ func (p *program) footprintCuts(g *Grammar, cuts []*Op) error {
 	return nil
 }
 
+// chainPos is where an op stands: op i of chain ch.
+type chainPos struct {
+	ch *Chain
+	i  int
+}
+
+// opChains finds where each Repeat of ops stands in g's rules.
+func opChains(g *Grammar, ops []*Op) map[*Op]chainPos {
+	want := map[*Op]bool{}
+	for _, op := range ops {
+		if op.Kind == OpRepeat {
+			want[op] = true
+		}
+	}
+	at := map[*Op]chainPos{}
+	var walk func(ch *Chain)
+	walk = func(ch *Chain) {
+		if ch == nil || len(at) == len(want) {
+			return
+		}
+		for i, op := range ch.Ops {
+			if want[op] {
+				at[op] = chainPos{ch, i}
+			}
+			for _, br := range op.Branches {
+				walk(br.Body)
+			}
+		}
+	}
+	for _, name := range g.RuleOrder {
+		if r := g.Rules[name]; r != nil {
+			walk(r.Body)
+		}
+	}
+	return at
+}
+
 // footCutResult is a footprint's cut by an op, with its size and distance
 // and where each piece was framed.
 type footCutResult struct {
@@ -219,7 +269,7 @@ func (p *program) cutFootprint(g *Grammar, op *Op, k int32) footCutResult {
 	f := p.footAt(g, k)
 	r := footCutResult{size: f.size}
 	switch op.Kind {
-	case OpSubDiv:
+	case OpSubDiv, OpRepeat:
 		r.polygonCut, r.err = slabCut(f.fp, f.size[0], f.size[1], op, f.vals)
 	case OpOffset:
 		r.d, _ = lotExpr(op.Args[0].Expr, f.vals)
@@ -296,14 +346,17 @@ func newRoofReach(g *Grammar) *roofReach {
 	return r
 }
 
-func (r *roofReach) chain(ch *Chain) bool {
+func (r *roofReach) chain(ch *Chain) bool { return r.chainAt(ch, 0) }
+
+// chainAt is chain for a shape that starts at op start of ch.
+func (r *roofReach) chainAt(ch *Chain, start int) bool {
 	if ch == nil {
 		return false
 	}
 	if r.rule[ch.Succ] {
 		return true
 	}
-	for _, op := range ch.Ops {
+	for _, op := range ch.Ops[start:] {
 		if op.Kind == OpRoof {
 			return true
 		}
@@ -360,7 +413,11 @@ func newCutReach(g *Grammar, slot map[*Op]int32) *cutReach {
 
 // from is the cuts a shape seen from below when mirror meets first down
 // ch, each once.
-func (r *cutReach) from(ch *Chain, mirror bool) []cutUse {
+func (r *cutReach) from(ch *Chain, mirror bool) []cutUse { return r.fromAt(ch, 0, mirror) }
+
+// fromAt is from for a shape that starts at op start of ch (a Repeat's
+// tile goes on after the Repeat).
+func (r *cutReach) fromAt(ch *Chain, start int, mirror bool) []cutUse {
 	seen := map[cutUse]bool{}
 	var out []cutUse
 	add := func(u cutUse) {
@@ -369,19 +426,19 @@ func (r *cutReach) from(ch *Chain, mirror bool) []cutUse {
 			out = append(out, u)
 		}
 	}
-	var walk func(ch *Chain, mirror bool)
-	walk = func(ch *Chain, mirror bool) {
+	var walk func(ch *Chain, start int, mirror bool)
+	walk = func(ch *Chain, start int, mirror bool) {
 		if ch == nil {
 			return
 		}
-		for _, op := range ch.Ops {
+		for _, op := range ch.Ops[start:] {
 			switch op.Kind {
 			case OpOffset, OpSetback:
 				if r.slot[op] > 0 {
 					add(cutUse{op, mirror})
 				}
 				return
-			case OpSubDiv:
+			case OpSubDiv, OpRepeat:
 				if r.slot[op] > 0 {
 					add(cutUse{op, mirror})
 					if op.Args[0].Axis == AxisX {
@@ -389,27 +446,28 @@ func (r *cutReach) from(ch *Chain, mirror bool) []cutUse {
 					}
 					// Along Y it cuts a Quad, along Z a prism; a shape of
 					// the other kind splits along its height and goes on
-					// whole into the branches, looked at below.
+					// whole (into the branches, or on down the chain),
+					// looked at below.
 				}
 			case OpRoof, OpSetAsPrism:
 				return
 			case OpCompSplit:
 				if len(op.Branches) > 0 {
-					walk(op.Branches[0].Body, mirror)
+					walk(op.Branches[0].Body, 0, mirror)
 				}
 				if len(op.Branches) > 1 && !mirror {
-					walk(op.Branches[1].Body, true)
+					walk(op.Branches[1].Body, 0, true)
 				}
 				return
 			}
 			for _, br := range op.Branches {
-				walk(br.Body, mirror)
+				walk(br.Body, 0, mirror)
 			}
 		}
 		for _, u := range r.rule[cutRule{ch.Succ, mirror}] {
 			add(u)
 		}
 	}
-	walk(ch, mirror)
+	walk(ch, start, mirror)
 	return out
 }

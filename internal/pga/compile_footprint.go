@@ -17,12 +17,12 @@ import "fmt"
 // distance is a constant or made of the lot's attributes (LotAttr); their
 // pieces stand on polygons of their own, which ride along, take roofs,
 // split and are cut again as a lot's are, up to three cuts deep. SubDiv
-// across a footprint is such a cut too (compile_footslab.go), when its
-// sizes are constants or made of the lot's attributes. What else makes
-// polygons of its own from a footprint (a cut of a resized shape, a
-// distance or a size that reads the shape, a fourth cut, Repeat across it,
-// a roof's faces) exists on the CPU only, so a grammar in which such a
-// shape may reach one of those runs there (footprintOpAt).
+// and Repeat across a footprint are such cuts too (compile_footslab.go),
+// when their sizes are constants or made of the lot's attributes. What
+// else makes polygons of its own from a footprint (a cut of a resized
+// shape, a distance or a size that reads the shape, snapped slabs, a
+// fourth cut, a roof's faces) exists on the CPU only, so a grammar in
+// which such a shape may reach one of those runs there (footprintOpAt).
 
 // profiles lays out the profile table: profile 0 is the plain rectangle,
 // then the prisms' convex profiles and the lots' footprints (rings and cap
@@ -190,8 +190,8 @@ func footprintRefusal(op *Op, st uint8) (string, string) {
 				return op.Kind.String(), "a mitred inset or outset by a distance that is neither a constant nor a lot's attribute"
 			}
 		}
-	case OpSubDiv:
-		what := fmt.Sprintf("SubDiv along %s", op.Args[0].Axis)
+	case OpSubDiv, OpRepeat:
+		what := fmt.Sprintf("%s along %s", op.Kind, op.Args[0].Axis)
 		switch {
 		case !slabAcross(op, st):
 		case st&resized != 0:
@@ -202,11 +202,6 @@ func footprintRefusal(op *Op, st uint8) (string, string) {
 			if why := slabSizesKnown(op); why != "" {
 				return what, why
 			}
-		}
-	case OpRepeat:
-		axis := op.Args[0].Axis
-		if (st&onQuad != 0 && axis != AxisZ) || (st&onBox != 0 && axis != AxisY) {
-			return fmt.Sprintf("%s along %s", op.Kind, axis), "slabs of it"
 		}
 	}
 	return "", ""
@@ -219,12 +214,8 @@ func footprintBranch(op *Op, b int, st uint8) uint8 {
 		return 0
 	case op.Kind == OpOffset || op.Kind == OpSetback:
 		return st&^cutDepths | st&(cut0|cut1|cut2)<<1 // pieces of the kind cut, or the shape whole
-	case slabAcross(op, st):
-		cut := st&^cutDepths | st&(cut0|cut1|cut2)<<1 // the slabs' parts
-		if op.Args[0].Axis != AxisX && st&onQuad != 0 && st&onBox != 0 {
-			cut |= st // the other kind, split along its height, stays whole
-		}
-		return cut
+	case slabAcross(op, st): // a SubDiv's
+		return slabState(op, st)
 	case op.Kind != OpCompSplit:
 		return st
 	case b < 2: // the caps: Quads on the polygon (the bottom one mirrored)
@@ -244,6 +235,8 @@ func footprintAfter(op *Op, st uint8) uint8 {
 		return 0
 	case op.Kind == OpScale || op.Kind == OpSwapSize:
 		return st | resized
+	case op.Kind == OpRepeat && slabAcross(op, st):
+		return slabState(op, st)
 	}
 	return st
 }

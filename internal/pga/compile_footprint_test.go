@@ -123,9 +123,15 @@ func TestFootprintOpRefusal(t *testing.T) {
 		{"snapped slabs", "Lot = Replicate() { SnapLines(X, cuts) Discard() | B };\nphase 2;\nB = SubDiv(X, cuts) { 3: M | -1: M };", Quad, "snapped to planes"},
 		{"scaled slabs", "Lot = Scale(-1, -2, -1) SubDiv(X) { 1: M | -1: M };", Quad, "as resized"},
 		{"slabs four deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = SubDiv(X) { 1: C | -1: M };\nC = SubDiv(Y) { 1: M | -1: M };", Quad, "SubDiv along Y at f.pga:6:5"},
-		{"prism cut", "Lot = Extrude(9) B;\nB = If(1) { C | M };\nC = Repeat(Z, 3) M;", Quad, "Repeat along Z at"},
-		{"box cut", "Lot = Repeat(X, 3) M;", Box, "Repeat along X"},
-		{"bottom cut", "Lot = Extrude(9) CompSplit() { M | C | M };\nC = Repeat(X, 3) M;", Quad, "Repeat along X"},
+		{"prism tiles", "Lot = Extrude(9) B;\nB = If(1) { C | M };\nC = Repeat(Z, 3) M;", Quad, ""},
+		{"box tiles", "Lot = Repeat(X, 3) M;", Box, ""},
+		{"bottom tiles", "Lot = Extrude(9) CompSplit() { M | C | M };\nC = Repeat(X, 3) M;", Quad, ""},
+		{"tiles by a lot's attribute, anchored", "Lot = Repeat(Y, -1 / LotAttr(floors, 2), ANCHOR_TO_END) M;", Quad, ""},
+		{"tiles then an inset", "Lot = Repeat(X, 8) Offset(1) { M | M };", Quad, ""},
+		{"tiles by chance", "Lot = Repeat(X, Rand(2, 4)) M;", Quad, "Repeat along X at f.pga:3:7"},
+		{"snapped tiles", "Lot = Replicate() { SnapLines(X, cuts) Discard() | B };\nphase 2;\nB = Repeat(X, 3, ADJUST_TO_FILL, cuts) M;", Quad, "tiles snapped"},
+		{"scaled tiles", "Lot = Scale(-2, -1, -1) Repeat(X, 3) M;", Quad, "as resized"},
+		{"tiles four deep", "Lot = Repeat(X, 20) Repeat(Y, 20) Offset(1) { A | M };\nA = Repeat(X, 2) M;", Quad, "Repeat along X at f.pga:4:5"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := strings.Replace(head, "Quad", c.kind.String(), 1) + c.rules
@@ -337,6 +343,15 @@ Mass = CompSplit() { Roof(HIP, 30) Tiles | Bottom | Wall };
 Bottom = SubDiv(X) { -1: Under | 2: Under };
 Upper = CompSplit() { Tiles | Discard() | Wall };
 Back = SubDiv(Y) { LotAttr(floors, 2) * 2: Yard | -1: Setback(1) { Yard | Yard } };`, Quad},
+	// Repeat across the polygon three deep, its tiles going on down the
+	// chain: anchored and by a lot's attribute, a prism's tiles along its
+	// height (whole) and across (Z), hip roofs on tiles.
+	{"tiles", `axiom Quad Lot;
+terminal Wall (1, 0);
+terminal Tiles (2, 1);
+terminal Under (3, 2);
+Lot = Repeat(X, 7, ANCHOR_TO_START) Repeat(Y, -1 / LotAttr(floors, 2)) Cell;
+Cell = Extrude(4) Translate(0, 2, 0) Repeat(Y, 2) Repeat(Z, 5, ANCHOR_TO_END) CompSplit() { Roof(HIP, 25) Tiles | Under | Wall };`, Quad},
 }
 
 // footprintCase parses a grammar of footprintGrammars (src, or the file

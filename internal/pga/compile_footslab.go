@@ -1,19 +1,27 @@
 package pga
 
-// SubDiv across a lot's own polygon on the device takes slabs the host cut
-// before it ran, as Offset and Setback take their pieces
-// (compile_footcut.go): for every footprint a shape may stand on when it
-// meets the SubDiv, at the footprint's size, with the branches' sizes on
-// that lot (constants, or made of the lot's attributes: lotExpr). Each
-// part of each slab is a piece, framed and registered as the CPU frames
-// and registers it (polygonSlab), so the terminals carry the CPU's
-// profile numbers and seeds.
+import "fmt"
 
-// slabCut is SubDiv op on footprint fp sized sx by sy, its branches'
+// SubDiv and Repeat across a lot's own polygon on the device take slabs
+// the host cut before it ran, as Offset and Setback take their pieces
+// (compile_footcut.go): for every footprint a shape may stand on when it
+// meets the op, at the footprint's size, with the sizes on that lot
+// (constants, or made of the lot's attributes: lotExpr). Each part of each
+// slab is a piece, framed and registered as the CPU frames and registers
+// it (polygonSlab), so the terminals carry the CPU's profile numbers and
+// seeds. A SubDiv's pieces go to their slab's branch, a Repeat's go on
+// with the rest of its chain (branch -1).
+
+// maxSlabTiles is the most tiles the host cuts a footprint into for one
+// Repeat; a grammar that asks for more runs on the CPU.
+const maxSlabTiles = 1 << 16
+
+// slabCut is SubDiv or Repeat op on footprint fp sized sx by sy, its
 // sizes read on a lot whose values are vals: every part of the polygon ∩
-// each slab, child and branch k for slab k, among one child per branch.
-// A cut along X is the same for a Quad and a prism; along Y it is a
-// Quad's (whose other ground axis is Y), along Z a prism's (-Z).
+// each slab, child k (and branch k for a SubDiv) for slab k, among one
+// child per branch or tile. A cut along X is the same for a Quad and a
+// prism; along Y it is a Quad's (whose other ground axis is Y), along Z a
+// prism's (-Z).
 func slabCut(fp *footprint, sx, sy float64, op *Op, vals lotValues) (polygonCut, error) {
 	axis := op.Args[0].Axis
 	ext, vSign := sx, 1.0
@@ -23,32 +31,56 @@ func slabCut(fp *footprint, sx, sy float64, op *Op, vals lotValues) (polygonCut,
 	case AxisZ:
 		ext, vSign = sy, -1
 	}
-	sizes, emit := subdivSizes(op, ext, func(e Expr) float64 {
+	read := func(e Expr) float64 {
 		v, _ := lotExpr(e, vals)
 		return v
-	})
-	cut := polygonCut{n: len(sizes)}
-	pos := -ext / 2
-	for k, w := range sizes {
-		if emit[k] {
-			parts, err := footprintSlab(fp, sx, sy, axis == AxisX, vSign, tile{pos + w/2, w})
-			if err != nil {
-				return cut, err
+	}
+	type slab struct {
+		t             tile
+		child, branch int
+	}
+	var slabs []slab
+	var cut polygonCut
+	if op.Kind == OpRepeat {
+		if w, mode, ok := repeatSize(op, ext, read(op.Args[1].Expr)); ok {
+			n, _, _ := spanTiles(ext, w, mode)
+			if n > maxSlabTiles {
+				return cut, fmt.Errorf("%.0f tiles, more than the %d the host cuts a polygon into", n, maxSlabTiles)
 			}
-			for j, p := range parts {
-				cut.pieces = append(cut.pieces, cutPiece{rings: p, child: k, branch: k, part: j})
+			for k := range int(n) {
+				slabs = append(slabs, slab{spanTile(-ext/2, ext, w, mode, k), k, -1})
 			}
 		}
-		pos += w
+		cut.n = len(slabs)
+	} else {
+		sizes, emit := subdivSizes(op, ext, read)
+		pos := -ext / 2
+		for k, w := range sizes {
+			if emit[k] {
+				slabs = append(slabs, slab{tile{pos + w/2, w}, k, k})
+			}
+			pos += w
+		}
+		cut.n = len(sizes)
+	}
+	for _, sl := range slabs {
+		parts, err := footprintSlab(fp, sx, sy, axis == AxisX, vSign, sl.t)
+		if err != nil {
+			return cut, err
+		}
+		for j, p := range parts {
+			cut.pieces = append(cut.pieces, cutPiece{rings: p, child: sl.child, branch: sl.branch, part: j})
+		}
 	}
 	return cut, nil
 }
 
-// slabAcross says whether SubDiv op cuts across the polygon of a shape in
-// footprint state st (compile_footprint.go) that stands on one: along X
-// for a Quad or a prism, along Y for a Quad, along Z for a prism.
+// slabAcross says whether SubDiv or Repeat op cuts across the polygon of
+// a shape in footprint state st (compile_footprint.go) that stands on
+// one: along X for a Quad or a prism, along Y for a Quad, along Z for a
+// prism.
 func slabAcross(op *Op, st uint8) bool {
-	if op.Kind != OpSubDiv {
+	if op.Kind != OpSubDiv && op.Kind != OpRepeat {
 		return false
 	}
 	switch op.Args[0].Axis {
@@ -60,10 +92,29 @@ func slabAcross(op *Op, st uint8) bool {
 	return st&onBox != 0
 }
 
-// slabSizesKnown says whether the host knows each of op's branch sizes on
-// every lot before the device runs (lotExpr), "" when it does, else why
-// not.
+// slabState is the state of the slabs' parts SubDiv or Repeat op cuts of
+// a shape in state st (slabAcross): a cut deeper; along Y or Z, a shape of
+// the other kind splits along its height and stays whole as it was.
+func slabState(op *Op, st uint8) uint8 {
+	cut := st&^cutDepths | st&(cut0|cut1|cut2)<<1
+	if op.Args[0].Axis != AxisX && st&onQuad != 0 && st&onBox != 0 {
+		cut |= st
+	}
+	return cut
+}
+
+// slabSizesKnown says whether the host knows op's sizes on every lot
+// before the device runs (lotExpr), "" when it does, else why not.
 func slabSizesKnown(op *Op) string {
+	if op.Kind == OpRepeat {
+		if len(op.Args) > 3 {
+			return "tiles snapped to planes of the context"
+		}
+		if _, ok := lotExpr(op.Args[1].Expr, lotValues{}); !ok {
+			return "tiles whose size is neither a constant nor made of a lot's attributes"
+		}
+		return ""
+	}
 	if len(op.Args) > 1 {
 		return "slabs snapped to planes of the context"
 	}

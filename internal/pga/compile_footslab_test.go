@@ -4,15 +4,16 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/rng"
 )
 
 // The slabs the host cuts for the device are the CPU's: for every lot, the
-// parts a SubDiv across its polygon gives on the CPU (along X and Y of a
-// Quad, along X and Z of a prism, by constants and by the lot's
-// attributes), part by part (child number, siblings, branch, part, seed,
+// parts a SubDiv or a Repeat across its polygon gives on the CPU (along X
+// and Y of a Quad, along X and Z of a prism, by constants and by the
+// lot's attributes, in Repeat's modes), part by part (child number, siblings, branch, part, seed,
 // footprint, size and place), are the device table's, and their
 // footprints map back to the CPU's profile numbers.
 func TestFootprintSlabTables(t *testing.T) {
@@ -25,6 +26,11 @@ func TestFootprintSlabTables(t *testing.T) {
 		{"prism along Z", "Lot = SubDiv(Z) { 5: A | -1: B };", Box},
 		{"prism along X, a branch of size 0", "Lot = SubDiv(X) { 10: A | 0: B | 3: C | -1: D };", Box},
 		{"by attributes", "Lot = SubDiv(X) { LotAttr(floors, 1) * 3: A | -1: B | LotAttr(none, 4): C };", Quad},
+		// Repeat's tiles go on down the chain (branch -1).
+		{"tiles along X", "Lot = Repeat(X, 4) A;", Quad},
+		{"tiles along Y, anchored to the start", "Lot = Repeat(Y, 5, ANCHOR_TO_START) A;", Quad},
+		{"prism tiles along Z by attributes, anchored to the end", "Lot = Repeat(Z, LotAttr(floors, 2) * 2, ANCHOR_TO_END) A;", Box},
+		{"tiles a quarter of the extent", "Lot = Repeat(X, -0.25) A;", Quad},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := "axiom " + c.kind.String() + " Lot;\nterminal A (1, 0);\nterminal B (2, 1);\nterminal C (3, 2);\nterminal D (4, 3);\n" + c.rule
@@ -66,6 +72,9 @@ func TestFootprintSlabTables(t *testing.T) {
 					cv = -cv
 				}
 				branch := int32(g.TermNames[ts.Term][0] - 'A')
+				if strings.Contains(c.rule, "Repeat") {
+					branch = -1
+				}
 				cpu[s.Lot] = append(cpu[s.Lot], piece{s.Index, s.Siblings, branch, s.Seed, s.Profile, s.Size[0], s.Size[v], cu, cv})
 			}
 			pieces, parts := 0, 0

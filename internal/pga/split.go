@@ -158,15 +158,8 @@ func (ev *evaluator) repeat(r *Rule, c *Chain, at int, s Shape, depth int) error
 	op := c.Ops[at]
 	axis := op.Args[0].Axis
 	ext := s.Size[axis]
-	w := op.Args[1].Expr.Eval(ev.env(&s))
-	if w < 0 {
-		w *= -ext
-	}
-	mode := AdjustToFill
-	if len(op.Args) > 2 {
-		mode = op.Args[2].Mode
-	}
-	if !(w > 0) || !(ext >= 0) || math.IsInf(ext, 0) || math.IsInf(w, 0) {
+	w, mode, ok := repeatSize(op, ext, op.Args[1].Expr.Eval(ev.env(&s)))
+	if !ok {
 		return nil
 	}
 	// With a snap group, the planes inside the extent cut it into spans
@@ -200,6 +193,22 @@ func (ev *evaluator) repeat(r *Rule, c *Chain, at int, s Shape, depth int) error
 		}
 	}
 	return nil
+}
+
+// repeatSize is the tile size of Repeat op along an extent ext whose size
+// argument is v (a negative one a fraction of the extent) and its mode;
+// ok is false where it makes nothing.
+func repeatSize(op *Op, ext, v float64) (w float64, mode RepeatMode, ok bool) {
+	w = v
+	if w < 0 {
+		w *= -ext
+	}
+	mode = AdjustToFill
+	if len(op.Args) > 2 {
+		mode = op.Args[2].Mode
+	}
+	ok = w > 0 && ext >= 0 && !math.IsInf(ext, 0) && !math.IsInf(w, 0)
+	return w, mode, ok
 }
 
 // spanTiles is how many tiles Repeat lays on a span of length span with

@@ -117,13 +117,17 @@ pga_glb_write(const uint32_t *words, const PgaTerm *terms, const uint32_t *perm,
 			}
 		}
 		float fn[3];
-		for (int r = 0; r < 3; r++) fn[r] = (float)(m[r * 4] * nl[0] + m[r * 4 + 1] * nl[1] + m[r * 4 + 2] * nl[2]);
+		for (int r = 0; r < 3; r++) {
+			fn[r] = (float)(m[r * 4] * nl[0] + m[r * 4 + 1] * nl[1] + m[r * 4 + 2] * nl[2]);
+			if (fn[r] == 0.0f) fn[r] = 0.0f; // -0 written as 0, as the host's encoder does (plusZero)
+		}
 		for (int a = 0; a < k; a++) {
 			double w[3];
 			for (int r = 0; r < 3; r++) w[r] = m[r * 4] * c[a][0] + m[r * 4 + 1] * c[a][1] + m[r * 4 + 2] * c[a][2] + m[r * 4 + 3];
 			const unsigned long long o = 3ull * (v + a);
 			for (int r = 0; r < 3; r++) {
-				const float pv = (float)w[r];
+				float pv = (float)w[r];
+				if (pv == 0.0f) pv = 0.0f; // -0 written as 0 (plusZero)
 				pos[o + r] = pv;
 				nrm[o + r] = fn[r];
 				omin[r] = min(omin[r], pga_ordered(pv));

@@ -321,11 +321,13 @@ func piece(c *Chunk, concave bool) glbPiece {
 	for _, v := range c.Vertices {
 		p := c.Positions[v.P]
 		for k := range 3 {
+			p[k] = plusZero(p[k])
 			q.lo[k], q.hi[k] = min(q.lo[k], p[k]), max(q.hi[k], p[k])
 		}
 		q.pos = append(q.pos, p[0], p[1], p[2])
 		if normals {
-			q.nrm = append(q.nrm, c.Normals[v.N][0], c.Normals[v.N][1], c.Normals[v.N][2])
+			n := c.Normals[v.N]
+			q.nrm = append(q.nrm, plusZero(n[0]), plusZero(n[1]), plusZero(n[2]))
 		}
 		if len(c.UVs) > 0 { // glTF's v runs down the image, OBJ's and PLY's up
 			q.uv = append(q.uv, c.UVs[v.T][0], 1-c.UVs[v.T][1])
@@ -333,6 +335,16 @@ func piece(c *Chunk, concave bool) glbPiece {
 	}
 	q.idx = c.Triangles(make([]uint32, 0, 3*(len(c.Faces)-2*len(c.FaceSizes))), concave)
 	return q
+}
+
+// plusZero is x with -0 written as 0: the sign of a zero depends on the
+// order of the arithmetic that made it (a CUDA kernel's, the host's), and
+// files of the same model should have the same bytes.
+func plusZero(x float32) float32 {
+	if x == 0 {
+		return 0
+	}
+	return x
 }
 
 // dropUnused empties a part's triangle vertices when it has no triangles,

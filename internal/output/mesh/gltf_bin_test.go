@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"io"
+	"math"
 	"testing"
 )
 
@@ -102,4 +103,26 @@ type shortChunk struct{ Bytes }
 
 func (c shortChunk) WriteChunk(ctx context.Context, w io.Writer) error {
 	return c.Bytes[:len(c.Bytes)-1].WriteChunk(ctx, w)
+}
+
+// A zero's sign depends on the arithmetic that made it (the CUDA backend's
+// GLB kernel, the host's mesh), so the GLB writes every -0 as 0: in
+// positions, normals and the bounds.
+func TestGLBPieceWritesPlusZero(t *testing.T) {
+	nz := float32(math.Copysign(0, -1))
+	c := &Chunk{
+		Positions: [][3]float32{{nz, 1, 0}, {1, nz, 0}, {0, 1, nz}},
+		Normals:   [][3]float32{{nz, nz, 1}},
+		Vertices:  []Vertex{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}},
+		Faces:     []int32{0, 1, 2},
+		FaceSizes: []int32{3},
+	}
+	q := piece(c, false)
+	for _, l := range [][]float32{q.pos, q.nrm, q.lo[:], q.hi[:]} {
+		for i, x := range l {
+			if math.Signbit(float64(x)) {
+				t.Fatalf("%v: element %d is %v", l, i, x)
+			}
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package pga
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"unsafe"
@@ -64,6 +65,7 @@ type compiler struct {
 	// compiled, and of each op by id once compiled.
 	bil   *[]int32
 	opBil map[int32][]int32
+	work  *hostWork // the roofs and cuts of the lots' polygons
 }
 
 // hdrWords is the size of gpuHeader in words; the tables follow it.
@@ -71,8 +73,15 @@ const hdrWords = int32(unsafe.Sizeof(gpuHeader{}) / 4)
 
 // compileGrammar flattens g into device tables.
 func compileGrammar(g *Grammar) (*program, error) {
+	return compileContext(context.Background(), g, nil)
+}
+
+// compileContext is compileGrammar with the work on the lots' polygons
+// stopped by ctx and reported to progress (CompileCUDA).
+func compileContext(ctx context.Context, g *Grammar, progress func(done, total int64)) (*program, error) {
 	p := &program{ruleID: map[string]int{}, phase: 1}
-	c := &compiler{g: g, p: p, und: map[string]int{}, chainID: map[*Chain]int32{}, opBil: map[int32][]int32{}}
+	c := &compiler{g: g, p: p, und: map[string]int{}, chainID: map[*Chain]int32{}, opBil: map[int32][]int32{},
+		work: &hostWork{ctx: ctx, progress: progress}}
 	if len(g.Phases) > 0 {
 		p.phase = int32(g.Phases[0])
 	}

@@ -82,7 +82,7 @@ func lotExpr(e Expr, vals lotValues) (float64, bool) {
 // piece's by those its branch leads to, seen from above or, past a
 // CompSplit's bottom cap, from below (the mirrored profile); round by
 // round, each round's cuts on every core.
-func (p *program) footprintCuts(g *Grammar, cuts []*Op) error {
+func (p *program) footprintCuts(w *hostWork, g *Grammar, cuts []*Op) error {
 	if len(cuts) == 0 {
 		return nil
 	}
@@ -154,11 +154,16 @@ func (p *program) footprintCuts(g *Grammar, cuts []*Op) error {
 			return &UnsupportedError{What: "cuts of a lot's polygon more than three deep"}
 		}
 		res := make([]footCutResult, len(jobs))
+		w.more(len(jobs))
 		parallel.For(len(jobs), 8, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
+			for i := lo; i < hi && w.stopped() == nil; i++ {
 				res[i] = p.cutFootprint(g, cuts[jobs[i].slot], jobs[i].k)
+				w.step()
 			}
 		})
+		if err := w.stopped(); err != nil {
+			return err
+		}
 		done := jobs
 		jobs = nil
 		for i, j := range done {

@@ -64,10 +64,10 @@ func (c *compiler) profiles() error {
 	if at != "" {
 		return &UnsupportedError{What: at}
 	}
-	if err := p.footprintCuts(g, cuts); err != nil {
+	if err := p.footprintCuts(c.work, g, cuts); err != nil {
 		return err
 	}
-	return p.footprintRoofs(g, kinds)
+	return p.footprintRoofs(c.work, g, kinds)
 }
 
 // footprintProfile appends fp's points, ring lengths and cap triangles to

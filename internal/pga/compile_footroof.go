@@ -15,7 +15,7 @@ import (
 // corners and faces. A roof that cannot be built on some footprint (a
 // GABLE round a courtyard) makes the grammar the CPU's, whose error names
 // the lot and the reason.
-func (p *program) footprintRoofs(g *Grammar, kinds [Pyramid + 1]string) error {
+func (p *program) footprintRoofs(w *hostWork, g *Grammar, kinds [Pyramid + 1]string) error {
 	type foot struct {
 		k int
 		cutFootprint
@@ -38,8 +38,10 @@ func (p *program) footprintRoofs(g *Grammar, kinds [Pyramid + 1]string) error {
 	// The skeletons on every core, one footprint a task.
 	roofs := make([][Pyramid]*polyRoof, len(fps))
 	errs := make([]error, len(fps))
+	w.more(len(fps))
 	parallel.For(len(fps), 16, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
+		for i := lo; i < hi && w.stopped() == nil; i++ {
+			w.step()
 			f := fps[i]
 			for _, k := range want {
 				r, err := footprintRoof(f.fp, k, f.size[0], f.size[1])
@@ -52,6 +54,9 @@ func (p *program) footprintRoofs(g *Grammar, kinds [Pyramid + 1]string) error {
 			}
 		}
 	})
+	if err := w.stopped(); err != nil {
+		return err
+	}
 	for i, f := range fps {
 		if errs[i] != nil {
 			return &UnsupportedError{What: fmt.Sprintf("a roof that cannot be built (%v; the CPU reports it where a shape takes it)", errs[i])}

@@ -52,14 +52,23 @@ type CUDA struct {
 	minCap                      int     // first capacity (tests set it low); 0 means minQueueItems
 }
 
-// NewCUDA compiles g for dev. A grammar the device cannot run gives an
-// *UnsupportedError: evaluate it with Grammar.Evaluate instead.
+// NewCUDA compiles g for dev (CompileCUDA) and loads it there. A grammar
+// the device cannot run gives an *UnsupportedError: evaluate it with
+// Grammar.Evaluate instead.
 func NewCUDA(dev *gpu.Device, g *Grammar) (*CUDA, error) {
-	p, err := compileGrammar(g)
+	cp, err := CompileCUDA(context.Background(), g, nil)
 	if err != nil {
 		return nil, err
 	}
+	return cp.Load(dev)
+}
+
+// Load uploads the compiled grammar to dev: an engine that evaluates it
+// there.
+func (cp *CUDAProgram) Load(dev *gpu.Device) (*CUDA, error) {
+	g, p := cp.g, cp.p
 	c := &CUDA{dev: dev, g: g, prog: p}
+	var err error
 	if c.words, err = gpu.Upload(dev, p.words); err != nil {
 		return nil, fmt.Errorf("pga: cuda: %w", err)
 	}

@@ -211,7 +211,12 @@ func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape,
 		work = device.PGAWork(g, axioms, opt)
 		env.Log.Debugf("pga: auto's probe of %d of %d lots took %.1f ms", min(len(axioms), device.PGAProbeLots), len(axioms), ms(time.Since(t)))
 	}
+	compiled := c.compileAhead(ctx, g)
 	dev, err := env.Dev.OpenFor(job, work)
+	if err != nil || dev == nil {
+		compiled.stop()
+		compiled = nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -233,7 +238,7 @@ func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape,
 	}()
 	start := time.Now()
 	phase.Enter(ctx, "pga.evaluate")
-	eng, closeEngine, err := c.engine(dev, g, &opt, len(axioms), start)
+	eng, closeEngine, err := c.engine(dev, compiled, g, &opt, len(axioms), start)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -290,11 +295,17 @@ func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape,
 // engine is the grammar compiled for dev, or the CPU when dev is nil or,
 // under auto, cannot run it; the CPU reports its progress. It sets the
 // report's backend; close the engine when done.
-func (c *city) engine(dev *gpu.Device, g *pga.Grammar, opt *pga.Options, naxioms int, start time.Time) (pga.Engine, func(), error) {
+func (c *city) engine(dev *gpu.Device, compiled *ahead, g *pga.Grammar, opt *pga.Options, naxioms int, start time.Time) (pga.Engine, func(), error) {
 	env := c.env
 	if dev != nil {
-		cu, err := pga.NewCUDA(dev, g)
-		env.Log.Debugf("pga: grammar compiled and loaded on the device in %.1f ms", ms(time.Since(start)))
+		cp, err := compiled.wait()
+		var cu *pga.CUDA
+		if err == nil {
+			env.Log.Debugf("pga: grammar compiled for the device in %.1f ms, while it opened; waited %.1f ms more for it",
+				ms(compiled.took), ms(time.Since(start)))
+			cu, err = cp.Load(dev)
+			env.Log.Debugf("pga: grammar loaded on the device in %.1f ms", ms(time.Since(start)))
+		}
 		var unsupported *pga.UnsupportedError
 		switch {
 		case errors.As(err, &unsupported) && env.Device == "auto":

@@ -65,6 +65,7 @@ cases=(
   "pga glb|pga city configs/pga/city_overview.pga --grid 300x300 -o $w/c.glb"
   "pga polygons|pga city configs/pga/courtyard.pga --lots $w/poly.geojson -o $w/p.glb"
   "pga cuts|pga city configs/pga/roofs.pga --lots $w/poly.geojson -o $w/q.glb"
+  "pga parts|pga city configs/pga/parts.pga --lots $w/poly.geojson -o $w/s.glb"
   "forest small|forest disperse $w/s1e3.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
   "forest medium|forest disperse $w/s1e5.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
   "forest large|forest disperse $w/s2e4.csv --species $w/sp.yaml --method exact --formats csv -o $w/fo --force"

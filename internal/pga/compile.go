@@ -136,12 +136,21 @@ func compileContext(ctx context.Context, g *Grammar, progress func(done, total i
 	hdr.NProfiles, hdr.NLotAttrs = int32(len(p.profiles)), int32(len(g.LotAttrs))
 	hdr.NGroups = int32(len(g.Groups))
 	hdr.NLinks = int32(len(links))
-	var body []uint32
+	// The tables of lots' polygons (profiles, points, rings, pieces) run
+	// to millions of words: copied as they lie in memory into one array,
+	// sized first, whose head the header takes at the end.
+	big := [][]uint32{structWords(p.profiles), structWords(p.points), structWords(p.poly), structWords(p.froof),
+		structWords(p.rpts), structWords(p.fcut), structWords(p.cpiece)}
+	size := int(hdrWords) + 64
+	for _, ws := range big {
+		size += len(ws) + 1
+	}
+	words := make([]uint32, hdrWords, size+4*(len(p.code)+len(p.ops)*4+len(p.branches)+len(p.chains)))
 	put := func(ws []uint32) int32 {
-		off := hdrWords + int32(len(body))
-		body = append(body, ws...)
-		if len(body)%2 == 1 {
-			body = append(body, 0) // keep every table 8-byte aligned
+		off := int32(len(words))
+		words = append(words, ws...)
+		if len(words)%2 == 1 {
+			words = append(words, 0) // keep every table 8-byte aligned
 		}
 		return off
 	}
@@ -151,18 +160,19 @@ func compileContext(ctx context.Context, g *Grammar, progress func(done, total i
 	hdr.OffBranches = put(gpu.Words(p.branches))
 	hdr.OffChains = put(gpu.Words(p.chains))
 	hdr.OffRuleChain = put(gpu.Words(p.ruleMain))
-	hdr.OffProfiles = put(gpu.Words(p.profiles))
-	hdr.OffPoints = put(gpu.Words(p.points))
-	hdr.OffPoly, hdr.NPoly = put(gpu.Words(p.poly)), int32(len(p.poly))
-	hdr.OffFRoof = put(structWords(p.froof))
-	hdr.OffRPts = put(gpu.Words(p.rpts))
-	hdr.OffFCut, hdr.OffCutPiece, hdr.NCutProf = put(structWords(p.fcut)), put(structWords(p.cpiece)), p.ncutprof
+	hdr.OffProfiles = put(big[0])
+	hdr.OffPoints = put(big[1])
+	hdr.OffPoly, hdr.NPoly = put(big[2]), int32(len(p.poly))
+	hdr.OffFRoof = put(big[3])
+	hdr.OffRPts = put(big[4])
+	hdr.OffFCut, hdr.OffCutPiece, hdr.NCutProf = put(big[5]), put(big[6]), p.ncutprof
 	hdr.OffRulePhase = put(gpu.Words(p.rulePhase))
 	hdr.OffLinks = put(gpu.Words(links))
 	hdr.OffReach = put(reach)
-	hdr.NWords = hdrWords + int32(len(body))
+	hdr.NWords = int32(len(words))
 	p.hdr = hdr
-	p.words = append(gpu.Words(hdr), body...)
+	copy(words, gpu.Words(hdr))
+	p.words = words
 	return p, nil
 }
 

@@ -209,6 +209,7 @@ func (p *program) footprintCuts(w *hostWork, g *Grammar, cuts []*Op) error {
 			counts[j] = e
 		}
 	}
+	p.layOutPieces()
 	p.ncutprof = int32(len(p.profiles))
 	p.fcut = make([]gpuFootCut, len(cuts)*int(p.ncutprof))
 	for i := range p.fcut {
@@ -314,15 +315,39 @@ type pieceFrame struct {
 
 // addCutFootprint appends the piece framed by f, cut from parent's
 // footprint (top and mirrored bottom view, as a lot's), to the device's
-// profiles and returns its top's index.
+// profiles and returns its top's index. Their points and rings are laid
+// out by layOutPieces, once every cut is made.
 func (p *program) addCutFootprint(g *Grammar, f pieceFrame, parent cutFootprint) int32 {
 	at := int32(len(p.profiles))
 	for v := range int32(2) {
 		fp := g.footprintOf(f.prof + v)
-		p.profiles = append(p.profiles, p.footprintProfile(fp))
+		p.profiles = append(p.profiles, gpuProfile{})
 		p.cutFPs = append(p.cutFPs, cutFootprint{fp: fp, host: f.prof + v, size: f.size, lot: parent.lot, vals: parent.vals})
 	}
 	return at
+}
+
+// layOutPieces writes the pieces' footprints into the profile table and
+// its points and rings, in profile order, on every core (a city's cuts
+// make hundreds of thousands).
+func (p *program) layOutPieces() {
+	n := len(p.cutFPs)
+	if n == 0 {
+		return
+	}
+	at, aq := make([]int, n+1), make([]int, n+1)
+	at[0], aq[0] = len(p.points), len(p.poly)
+	for i, f := range p.cutFPs {
+		np, nq := footprintWords(f.fp)
+		at[i+1], aq[i+1] = at[i]+np, aq[i]+nq
+	}
+	p.points = append(p.points, make([]float64, at[n]-at[0])...)
+	p.poly = append(p.poly, make([]int32, aq[n]-aq[0])...)
+	parallel.For(n, 256, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			p.profiles[int(p.nlotprof)+i] = layOutFootprint(p.cutFPs[i].fp, p.points, p.poly, at[i], aq[i])
+		}
+	})
 }
 
 // hostProfile is the grammar's profile number of device profile k.

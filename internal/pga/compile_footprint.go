@@ -73,17 +73,41 @@ func (c *compiler) profiles() error {
 // footprintProfile appends fp's points, ring lengths and cap triangles to
 // the tables and returns its entry.
 func (p *program) footprintProfile(fp *footprint) gpuProfile {
-	e := gpuProfile{Start: int32(len(p.points) / 2), N: int32(fp.n), NRings: int32(len(fp.rings)),
-		NTris: int32(len(fp.tris)), Rings: int32(len(p.poly)), Roofs: -1}
+	np, nq := footprintWords(fp)
+	at, aq := len(p.points), len(p.poly)
+	p.points = append(p.points, make([]float64, np)...)
+	p.poly = append(p.poly, make([]int32, nq)...)
+	return layOutFootprint(fp, p.points, p.poly, at, aq)
+}
+
+// footprintWords is how many point coordinates and poly entries (ring
+// lengths, triangle corners) fp takes in the tables.
+func footprintWords(fp *footprint) (points, poly int) {
+	poly = len(fp.rings) + 3*len(fp.tris)
 	for _, ring := range fp.rings {
-		p.poly = append(p.poly, int32(len(ring)))
+		points += 2 * len(ring)
+	}
+	return points, poly
+}
+
+// layOutFootprint writes fp's points at points[at:] and its ring lengths
+// and cap triangles at poly[aq:] (footprintWords of room each) and
+// returns its entry.
+func layOutFootprint(fp *footprint, points []float64, poly []int32, at, aq int) gpuProfile {
+	e := gpuProfile{Start: int32(at / 2), N: int32(fp.n), NRings: int32(len(fp.rings)),
+		NTris: int32(len(fp.tris)), Rings: int32(aq), Roofs: -1}
+	for _, ring := range fp.rings {
+		poly[aq] = int32(len(ring))
+		aq++
 		for _, q := range ring {
-			p.points = append(p.points, q[0], q[1])
+			points[at], points[at+1] = q[0], q[1]
+			at += 2
 		}
 	}
-	e.Tris = int32(len(p.poly))
+	e.Tris = int32(aq)
 	for _, t := range fp.tris {
-		p.poly = append(p.poly, int32(t[0]), int32(t[1]), int32(t[2]))
+		poly[aq], poly[aq+1], poly[aq+2] = int32(t[0]), int32(t[1]), int32(t[2])
+		aq += 3
 	}
 	return e
 }

@@ -200,6 +200,9 @@ type gpuStatus struct {
 	NColl, NSnap, NPend, NAnc   uint32
 }
 
+// structWords is v's memory as words, not copied: the tables' encoding
+// where T has no padding (the layout test checks the device's structs)
+// on a little-endian host, which every CUDA host is.
 func structWords[T any](v []T) []uint32 {
 	if len(v) == 0 {
 		return nil

@@ -1,6 +1,8 @@
 package pga
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -33,6 +35,38 @@ func TestFootprintSlabTables(t *testing.T) {
 			if parts == 0 {
 				t.Error("no slab fell apart into parts: the test does not reach the parts' seeds")
 			}
+			t.Logf("%d pieces (%d second or later parts)", pieces, parts)
+		})
+	}
+}
+
+// Slabs of drawn sizes (absolute and relative, some landing near the
+// lots' corners and courtyards) and tiles of drawn sizes and modes, on
+// Quads and prisms: the device table's pieces are still the CPU's.
+func TestFootprintSlabTablesDrawn(t *testing.T) {
+	r := rand.New(rand.NewPCG(34, 7))
+	axes := map[ShapeKind][]string{Quad: {"X", "Y"}, Box: {"X", "Z"}}
+	modes := []string{"ADJUST_TO_FILL", "ANCHOR_TO_START", "ANCHOR_TO_END"}
+	for i := range 12 {
+		kind := []ShapeKind{Quad, Box}[i%2]
+		axis := axes[kind][r.IntN(2)]
+		var rule string
+		if i%3 == 2 {
+			rule = fmt.Sprintf("Lot = Repeat(%s, %.2f, %s) A;", axis, 1.5+8*r.Float64(), modes[r.IntN(3)])
+		} else {
+			var bs []string
+			for b := range 2 + r.IntN(3) {
+				w := 1 + 9*r.Float64()
+				if r.IntN(3) == 0 {
+					w = -0.5 - 2*r.Float64()
+				}
+				bs = append(bs, fmt.Sprintf("%.2f: %c", w, 'A'+b))
+			}
+			rule = fmt.Sprintf("Lot = SubDiv(%s) { %s };", axis, strings.Join(bs, " | "))
+		}
+		t.Run(rule, func(t *testing.T) {
+			src := "axiom " + kind.String() + " Lot;\nterminal A (1, 0);\nterminal B (2, 1);\nterminal C (3, 2);\nterminal D (4, 3);\n" + rule
+			pieces, parts := checkCutTable(t, src, kind, strings.Contains(rule, "Repeat"))
 			t.Logf("%d pieces (%d second or later parts)", pieces, parts)
 		})
 	}

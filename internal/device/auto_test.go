@@ -82,3 +82,30 @@ func TestPrefetchForFollowsTheModel(t *testing.T) {
 		}
 	}
 }
+
+// MayOpenFor answers before OpenFor whether it may open a GPU: as the
+// model decides under auto (a job without one tries the GPU), never under
+// cpu, always under cuda; never in a build without CUDA.
+func TestMayOpenForFollowsOpenFor(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(16))
+	for _, c := range []struct {
+		device, job string
+		work        float64
+		want        bool
+	}{
+		{"auto", "pga-glb", 2.16e6, true},
+		{"auto", "pga-glb", 2e4, false},
+		{"auto", "pga", 2.16e6, false},
+		{"auto", "no such job", 1, true},
+		{"cpu", "pga-glb", 2.16e6, false},
+		{"cuda", "pga", 1, true},
+	} {
+		p := New(Settings{Device: c.device, Calibration: CalibrationNone}, &testLog{w: io.Discard})
+		if got := p.mayOpen(c.job, c.work); got != c.want {
+			t.Errorf("%s, %s at %g: may open = %v, want %v", c.device, c.job, c.work, got, c.want)
+		}
+		if got := p.MayOpenFor(c.job, c.work); got != (c.want && gpu.BuiltWithCUDA) {
+			t.Errorf("%s, %s at %g: MayOpenFor = %v in a build with CUDA %v", c.device, c.job, c.work, got, gpu.BuiltWithCUDA)
+		}
+	}
+}

@@ -43,6 +43,27 @@ func (p *Policy) PrefetchFor(job string, work float64, families ...string) bool 
 	return false
 }
 
+// MayOpenFor says, before OpenFor(job, work) is called, whether it may
+// open a GPU: never under cpu or in a build without CUDA, always under
+// cuda, and under auto where the model picks the GPU at that work (or has
+// no model for job). A job starts work that only the device needs (pga's
+// compile for it) while the device opens, where this says it may.
+func (p *Policy) MayOpenFor(job string, work float64) bool {
+	return gpu.BuiltWithCUDA && p.mayOpen(job, work)
+}
+
+func (p *Policy) mayOpen(job string, work float64) bool {
+	switch p.s.Device {
+	case "cpu":
+		return false
+	case "auto":
+		if _, _, ok := p.model(job); ok {
+			return p.gpuLikely(job, work)
+		}
+	}
+	return true
+}
+
 // gpuLikely says whether the model of job picks the GPU at work on this
 // many cores.
 func (p *Policy) gpuLikely(job string, work float64) bool {

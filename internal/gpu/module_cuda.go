@@ -62,13 +62,9 @@ type Function struct {
 func (d *Device) function(family, name string) (*Function, error) {
 	d.modMu.Lock()
 	defer d.modMu.Unlock()
-	m, ok := d.modules[family]
-	if !ok {
-		var err error
-		if m, err = d.loadModule(family); err != nil {
-			return nil, err
-		}
-		d.modules[family] = m
+	m, err := d.moduleLocked(family)
+	if err != nil {
+		return nil, err
 	}
 	if f, ok := m.funcs[name]; ok {
 		return f, nil
@@ -76,7 +72,7 @@ func (d *Device) function(family, name string) (*Function, error) {
 	f := &Function{dev: d, name: family + "." + name}
 	cname := C.CString(name)
 	defer C.free(unsafe.Pointer(cname))
-	err := d.do(func() error {
+	err = d.do(func() error {
 		return check("cuModuleGetFunction("+f.name+")", C.pg_module_get_function(&f.fn, m.handle, cname))
 	})
 	if err != nil {
@@ -92,15 +88,22 @@ func (d *Device) function(family, name string) (*Function, error) {
 func (d *Device) Preload(family string) error {
 	d.modMu.Lock()
 	defer d.modMu.Unlock()
-	if _, ok := d.modules[family]; ok {
-		return nil
+	_, err := d.moduleLocked(family)
+	return err
+}
+
+// moduleLocked is family's module, loaded into the context on first use;
+// the caller holds modMu.
+func (d *Device) moduleLocked(family string) (*module, error) {
+	if m, ok := d.modules[family]; ok {
+		return m, nil
 	}
 	m, err := d.loadModule(family)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	d.modules[family] = m
-	return nil
+	return m, nil
 }
 
 // loadModule loads family's vector-reduction code where the device, the

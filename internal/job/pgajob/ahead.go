@@ -5,7 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/procgen-dev/procgen/internal/gpu"
 	"github.com/procgen-dev/procgen/internal/pga"
 )
 
@@ -21,12 +20,12 @@ type ahead struct {
 	took   time.Duration
 }
 
-// compileAhead starts compiling g for the device when the run may use one
-// (not under --device cpu, not in a build without CUDA); nil when not.
-// Its progress bar appears once there is work on the lots' polygons to
-// report.
-func (c *city) compileAhead(ctx context.Context, g *pga.Grammar) *ahead {
-	if !gpu.BuiltWithCUDA || c.env.Device == "cpu" {
+// compileAhead starts compiling g for the device when OpenFor(job, work)
+// may open one (device.Policy.MayOpenFor: not under cpu, not where auto
+// takes the CPU); nil when not. Its progress bar appears once there is
+// work on the lots' polygons to report.
+func (c *city) compileAhead(ctx context.Context, g *pga.Grammar, job string, work float64) *ahead {
+	if !c.env.Dev.MayOpenFor(job, work) {
 		return nil
 	}
 	cctx, cancel := context.WithCancel(ctx)

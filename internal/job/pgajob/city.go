@@ -211,7 +211,7 @@ func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape,
 		work = device.PGAWork(g, axioms, opt)
 		env.Log.Debugf("pga: auto's probe of %d of %d lots took %.1f ms", min(len(axioms), device.PGAProbeLots), len(axioms), ms(time.Since(t)))
 	}
-	compiled := c.compileAhead(ctx, g)
+	compiled := c.compileAhead(ctx, g, job, work)
 	dev, err := env.Dev.OpenFor(job, work)
 	if err != nil || dev == nil {
 		compiled.stop()

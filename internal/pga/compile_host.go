@@ -3,6 +3,7 @@ package pga
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
 
 // CUDAProgram is a grammar compiled for the CUDA backend: the tables the
@@ -30,27 +31,31 @@ func CompileCUDA(ctx context.Context, g *Grammar, progress func(done, total int6
 
 // hostWork is the host's share of a compile, the roofs and cuts of the
 // lots' polygons: the context that stops it and the progress it reports.
+// Counting is atomic and only the reports take the lock: thousands of
+// steps a phase on every core would otherwise queue on it.
 type hostWork struct {
 	ctx         context.Context
 	progress    func(done, total int64)
-	mu          sync.Mutex
-	done, total int64
+	mu          sync.Mutex // serializes the calls of progress
+	shown       int64      // the last count reported, under mu
+	done, total atomic.Int64
 }
 
 // more says that n more items of work are known.
-func (w *hostWork) more(n int) {
-	w.mu.Lock()
-	w.total += int64(n)
-	w.mu.Unlock()
-}
+func (w *hostWork) more(n int) { w.total.Add(int64(n)) }
 
 // step counts one item done, and reports every 64th and the last.
 func (w *hostWork) step() {
+	done := w.done.Add(1)
+	if w.progress == nil || (done%64 != 0 && done != w.total.Load()) {
+		return
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.done++
-	if w.progress != nil && (w.done%64 == 0 || w.done == w.total) {
-		w.progress(w.done, w.total)
+	// A later step may have reported first: the bar never goes back.
+	if done >= w.shown {
+		w.shown = done
+		w.progress(done, w.total.Load())
 	}
 }
 

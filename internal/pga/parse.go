@@ -15,7 +15,7 @@ func Parse(file string, src []byte) (*Grammar, error) {
 		return nil, err
 	}
 	g := &Grammar{File: file, Terminals: map[string]Terminal{}, Rules: map[string]*Rule{},
-		Profiles: [][][2]float64{nil}, dyn: &dynFootprints{fps: map[int32]*footprint{}}}
+		Profiles: [][][2]float64{nil}, dyn: &dynFootprints{}}
 	p := &parser{toks: toks, g: g, phase: 1, vars: map[string]float64{}}
 	for p.tok().kind != tEOF {
 		if err := p.statement(g); err != nil {

@@ -3,6 +3,7 @@ package pga
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/procgen-dev/procgen/internal/parallel"
 )
@@ -166,6 +167,15 @@ func (p *program) footprintCuts(w *hostWork, g *Grammar, cuts []*Op) error {
 		}
 		done := jobs
 		jobs = nil
+		// Grown once for the round: appending piece by piece copied the
+		// tables over and over (a quarter of the compile's bytes).
+		npiece := 0
+		for i := range res {
+			npiece += len(res[i].pieces) + 1
+		}
+		p.cpiece = slices.Grow(p.cpiece, npiece)
+		p.profiles = slices.Grow(p.profiles, 2*npiece)
+		p.cutFPs = slices.Grow(p.cutFPs, 2*npiece)
 		for i, j := range done {
 			r, op := &res[i], cuts[j.slot]
 			if r.err != nil {

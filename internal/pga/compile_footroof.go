@@ -2,6 +2,7 @@ package pga
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/procgen-dev/procgen/internal/parallel"
 )
@@ -57,6 +58,7 @@ func (p *program) footprintRoofs(w *hostWork, g *Grammar, kinds [Pyramid + 1]str
 	if err := w.stopped(); err != nil {
 		return err
 	}
+	p.growFootRoofs(roofs)
 	for i, f := range fps {
 		if errs[i] != nil {
 			return &UnsupportedError{What: fmt.Sprintf("a roof that cannot be built (%v; the CPU reports it where a shape takes it)", errs[i])}
@@ -97,4 +99,25 @@ func (p *program) addFootRoof(e *gpuFootRoof, r *polyRoof) error {
 		}
 	}
 	return nil
+}
+
+// growFootRoofs makes room in the tables for roofs' corners and faces at
+// once, rather than growing them roof by roof.
+func (p *program) growFootRoofs(roofs [][Pyramid]*polyRoof) {
+	nat, npoly := 0, 0
+	for _, rs := range roofs {
+		for _, r := range rs {
+			if r == nil {
+				continue
+			}
+			nat += len(r.at)
+			npoly += len(r.faces) + 1
+			for _, f := range r.faces {
+				npoly += len(f)
+			}
+		}
+	}
+	p.rpts = slices.Grow(p.rpts, 3*nat)
+	p.poly = slices.Grow(p.poly, npoly)
+	p.froof = slices.Grow(p.froof, len(roofs)*int(Pyramid))
 }

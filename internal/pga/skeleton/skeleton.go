@@ -138,6 +138,15 @@ func newSim(rings [][][2]float64, weights []float64) (*sim, error) {
 		}
 	}
 	s.eps = 1e-9 * math.Hypot(hi[0]-lo[0], hi[1]-lo[1])
+	// Sized for the rings and as many events again: grown append by
+	// append, these were a tenth of a roof table's allocations.
+	total := 0
+	for _, r := range rings {
+		total += len(r)
+	}
+	s.edges = make([]edge, 0, total)
+	s.nodes = make([]Node, 0, 2*total)
+	s.verts = make([]vert, 0, 2*total)
 	for k, r := range rings {
 		base := len(s.edges)
 		for i, a := range r {

@@ -198,7 +198,7 @@ func (p *program) footprintCuts(w *hostWork, g *Grammar, cuts []*Op) error {
 				}
 				at, ok := dev[devKey{f.prof, f.size}]
 				if !ok {
-					at = p.addCutFootprint(g, f, p.footAt(g, j.k))
+					at = p.addCutFootprint(f, r.parent)
 					dev[devKey{f.prof, f.size}] = at
 				}
 				p.cpiece = append(p.cpiece, gpuCutPiece{CU: f.centre[0], CV: f.centre[1], W: f.size[0], H: f.size[1],
@@ -275,6 +275,7 @@ type footCutResult struct {
 	size   [2]float64
 	d      float64
 	frames []pieceFrame
+	parent cutFootprint // what was cut
 	err    error
 }
 
@@ -283,7 +284,7 @@ type footCutResult struct {
 // (Grammar.piece); safe to call from several goroutines.
 func (p *program) cutFootprint(g *Grammar, op *Op, k int32) footCutResult {
 	f := p.footAt(g, k)
-	r := footCutResult{size: f.size}
+	r := footCutResult{size: f.size, parent: f}
 	switch op.Kind {
 	case OpSubDiv, OpRepeat:
 		r.polygonCut, r.err = slabCut(f.fp, f.size[0], f.size[1], op, f.vals)
@@ -300,6 +301,9 @@ func (p *program) cutFootprint(g *Grammar, op *Op, k int32) footCutResult {
 		}
 		var fr pieceFrame
 		fr.prof, fr.centre, fr.size, fr.ok, r.err = g.piece(pc.rings)
+		if fr.ok && r.err == nil {
+			fr.fps = [2]*footprint{g.footprintOf(fr.prof), g.footprintOf(fr.prof + 1)}
+		}
 		r.frames = append(r.frames, fr)
 	}
 	return r
@@ -314,11 +318,13 @@ func (p *program) footAt(g *Grammar, k int32) cutFootprint {
 	return cutFootprint{fp: fp, host: k, size: fp.size, lot: fp.lot, vals: fp.vals}
 }
 
-// pieceFrame is where Grammar.piece framed a piece: its profile number,
-// its bounding rectangle's centre and size; ok is false for a piece of no
-// extent.
+// pieceFrame is where Grammar.piece framed a piece: its profile number
+// and footprints (seen from above and from below, looked up by the worker
+// that cut it rather than in the serial merge), its bounding rectangle's
+// centre and size; ok is false for a piece of no extent.
 type pieceFrame struct {
 	prof         int32
+	fps          [2]*footprint
 	centre, size [2]float64
 	ok           bool
 }
@@ -327,12 +333,11 @@ type pieceFrame struct {
 // footprint (top and mirrored bottom view, as a lot's), to the device's
 // profiles and returns its top's index. Their points and rings are laid
 // out by layOutPieces, once every cut is made.
-func (p *program) addCutFootprint(g *Grammar, f pieceFrame, parent cutFootprint) int32 {
+func (p *program) addCutFootprint(f pieceFrame, parent cutFootprint) int32 {
 	at := int32(len(p.profiles))
 	for v := range int32(2) {
-		fp := g.footprintOf(f.prof + v)
 		p.profiles = append(p.profiles, gpuProfile{})
-		p.cutFPs = append(p.cutFPs, cutFootprint{fp: fp, host: f.prof + v, size: f.size, lot: parent.lot, vals: parent.vals})
+		p.cutFPs = append(p.cutFPs, cutFootprint{fp: f.fps[v], host: f.prof + v, size: f.size, lot: parent.lot, vals: parent.vals})
 	}
 	return at
 }

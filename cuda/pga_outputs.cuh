@@ -140,6 +140,15 @@ template <bool DRY> __device__ bool pga_cut_fits(const Prog &P, const PgaOp &op,
 	return d == e.d || (isnan(d) && isnan(e.d));
 }
 
+// pga_slab_ready says whether a SubDiv or Repeat across s's polygon
+// (pga_slab_across) may take the slabs or tiles the host cut: there is a
+// cut of s's profile, made at s's size. Where not, the shape reached a cut
+// the host did not foresee, and the run fails (PGA_ERR_FOOT_CUT) rather
+// than cut the bounding rectangle.
+template <bool DRY> __device__ __forceinline__ bool pga_slab_ready(const Prog &P, const PgaOp &op, const PgaItem &s) {
+	return pga_has_cut(P, op, s) && pga_cut_fits<DRY>(P, op, s);
+}
+
 // pga_slab_across says whether SubDiv or Repeat op cuts across the polygon
 // s stands on (slabFootprint in split_polygon.go): s is a Quad or a prism,
 // not a roof, on a lot's polygon or a piece of one (a profile with rings),

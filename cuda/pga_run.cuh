@@ -296,7 +296,7 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			return n ? RUN_SPLIT : RUN_NONE;
 		case PGA_OP_SUBDIV:
 			// Across a lot's polygon: the slabs the host cut for it.
-			if (pga_slab_across(P, op, s) && !(pga_has_cut(P, op, s) && pga_cut_fits<DRY>(P, op, s))) {
+			if (pga_slab_across(P, op, s) && !pga_slab_ready<DRY>(P, op, s)) {
 				pga_fail(st, PGA_ERR_FOOT_CUT, s.rule, ch.op0 + s.pc);
 				return RUN_ERR;
 			}
@@ -310,7 +310,7 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 		case PGA_OP_REPEAT: {
 			if (pga_slab_across(P, op, s)) {
 				// Across a lot's polygon: the tiles the host cut for it.
-				if (!(pga_has_cut(P, op, s) && pga_cut_fits<DRY>(P, op, s))) {
+				if (!pga_slab_ready<DRY>(P, op, s)) {
 					pga_fail(st, PGA_ERR_FOOT_CUT, s.rule, ch.op0 + s.pc);
 					return RUN_ERR;
 				}

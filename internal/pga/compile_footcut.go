@@ -13,7 +13,7 @@ import (
 // from below for a bottom cap) at the lot's size, and each piece at its
 // own, by the Offsets and Setbacks a shape on it may meet first
 // (cutReach), with the operator's distance on that lot (a constant, or
-// made of the lot's attributes: lotExpr). The
+// made of the lot's attributes, or of its size: hostExpr). The
 // pieces are registered as the CPU registers them (Grammar.piece: the same
 // profile numbers, which the terminals carry back) and laid out as
 // footprints of the device's own, after the grammar's profiles, so that
@@ -49,30 +49,6 @@ func (v lotValues) get(name string, def float64) float64 {
 		return x
 	}
 	return def
-}
-
-// lotExpr is e's value on a lot whose properties are vals when e is a
-// number, a lot's attribute (LotAttr) or arithmetic on them: what the host
-// can know of a cut's distance before the device runs. Anything that
-// reads the shape (its size, seed, position, queries, Rand) is not.
-func lotExpr(e Expr, vals lotValues) (float64, bool) {
-	switch x := e.(type) {
-	case Num:
-		return float64(x), true
-	case LotAttrRef:
-		return vals.get(x.Name, x.Default), true
-	case Neg:
-		v, ok := lotExpr(x.X, vals)
-		return -v, ok
-	case Binary:
-		l, okL := lotExpr(x.L, vals)
-		r, okR := lotExpr(x.R, vals)
-		if !okL || !okR {
-			return 0, false
-		}
-		return Binary{Op: x.Op, L: Num(l), R: Num(r)}.Eval(nil), true
-	}
-	return 0, false
 }
 
 // footprintCuts cuts the footprints by each of cuts, registers the
@@ -287,12 +263,12 @@ func (p *program) cutFootprint(g *Grammar, op *Op, k int32) footCutResult {
 	r := footCutResult{size: f.size, parent: f}
 	switch op.Kind {
 	case OpSubDiv, OpRepeat:
-		r.polygonCut, r.err = slabCut(f.fp, f.size[0], f.size[1], op, f.vals)
+		r.polygonCut, r.err = slabCut(f.fp, op, f.env())
 	case OpOffset:
-		r.d, _ = lotExpr(op.Args[0].Expr, f.vals)
+		r.d, _ = hostExpr(op.Args[0].Expr, f.env(), allAxes)
 		r.polygonCut, r.err = offsetCut(f.fp, f.size[0], f.size[1], r.d)
 	default:
-		r.d, _ = lotExpr(op.Args[0].Expr, f.vals)
+		r.d, _ = hostExpr(op.Args[0].Expr, f.env(), allAxes)
 		r.polygonCut, r.err = setbackCut(f.fp, f.size[0], f.size[1], r.d)
 	}
 	for _, pc := range r.pieces {

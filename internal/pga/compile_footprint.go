@@ -14,13 +14,14 @@ import "fmt"
 // may have been resized (Scale, SwapSize) may not take one. Offset's and
 // Setback's mitred insets and outsets of a lot's polygon are cut on the
 // host too, for every lot at its size (compile_footcut.go), when their
-// distance is a constant or made of the lot's attributes (LotAttr); their
+// distance is made of constants, the lot's attributes (LotAttr) and the
+// shape's size in the polygon's plane (compile_hostexpr.go); their
 // pieces stand on polygons of their own, which ride along, take roofs,
 // split and are cut again as a lot's are, up to three cuts deep. SubDiv
 // and Repeat across a footprint are such cuts too (compile_footslab.go),
-// when their sizes are constants or made of the lot's attributes. What
-// else makes polygons of its own from a footprint (a cut of a resized
-// shape, a distance or a size that reads the shape, snapped slabs, a
+// when their sizes are made of the same. What else makes polygons of its
+// own from a footprint (a cut of a resized shape, a distance or a size
+// that reads more of the shape, as a prism's height, snapped slabs, a
 // fourth cut, a roof's faces) exists on the CPU only, so a grammar in
 // which such a shape may reach one of those runs there (footprintOpAt).
 
@@ -210,8 +211,8 @@ func footprintRefusal(op *Op, st uint8) (string, string) {
 		case st&cut3 != 0:
 			return op.Kind.String(), "a fourth cut by Offset, Setback or SubDiv of the lot's polygon"
 		default:
-			if _, ok := lotExpr(op.Args[0].Expr, lotValues{}); !ok {
-				return op.Kind.String(), "a mitred inset or outset by a distance that is neither a constant nor a lot's attribute"
+			if _, ok := hostExpr(op.Args[0].Expr, cutEnv{}, knownAxes(st)); !ok {
+				return op.Kind.String(), "a mitred inset or outset by a distance not made of constants, a lot's attributes and its size in the polygon's plane"
 			}
 		}
 	case OpSubDiv, OpRepeat:
@@ -223,7 +224,7 @@ func footprintRefusal(op *Op, st uint8) (string, string) {
 		case st&cut3 != 0:
 			return what, "a fourth cut by Offset, Setback or SubDiv of the lot's polygon"
 		default:
-			if why := slabSizesKnown(op); why != "" {
+			if why := slabSizesKnown(op, st); why != "" {
 				return what, why
 			}
 		}

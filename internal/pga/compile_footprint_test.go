@@ -105,9 +105,14 @@ func TestFootprintOpRefusal(t *testing.T) {
 		{"three cuts deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = Setback(1) { M | M };", Quad, ""},
 		{"four cuts deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = Setback(1) { M | C };\nC = Offset(1) { M | M };", Quad, "Offset at f.pga:6:5"},
 		{"cut recursion", "Lot = Offset(1) { Lot | M };", Quad, "a fourth cut"},
-		{"offset by the seed", "Lot = Offset(ShapeSeed()) { M | M };", Quad, "neither a constant nor a lot's attribute"},
-		{"offset by its size", "Lot = Offset(ShapeSize(X) / 10) { M | M };", Quad, "neither a constant"},
-		{"offset by chance", "Lot = Offset(Rand(1, 2)) { M | M };", Quad, "neither a constant"},
+		{"offset by the seed", "Lot = Offset(ShapeSeed()) { M | M };", Quad, "not made of constants, a lot's attributes and its size"},
+		{"offset by its size", "Lot = Offset(ShapeSize(X) / 10) { M | M };", Quad, ""},
+		{"quad offset by its depth", "Lot = Offset(ShapeSize(Y) / 10 - ShapeSize(X) / 20) { M | M };", Quad, ""},
+		{"prism offset by its depth", "Lot = Extrude(9) Offset(ShapeSize(Z) / 10) { M | M };", Quad, ""},
+		{"prism offset by its height", "Lot = Extrude(9) Offset(ShapeSize(Y) / 10) { M | M };", Quad, "Offset at f.pga:3:18"},
+		{"offset by its position", "Lot = Offset(ShapePosition(X) / 10) { M | M };", Quad, "not made of constants"},
+		{"offset by the depth of a quad or a prism", "Lot = Extrude(9) B;\nB = If(1) { CompSplit() { C | M | M } | C };\nC = Offset(ShapeSize(Z)) { M | M };", Quad, "Offset at f.pga:5:5"},
+		{"offset by chance", "Lot = Offset(Rand(1, 2)) { M | M };", Quad, "not made of constants"},
 		{"offset by a lot's attribute", "Lot = Offset(LotAttr(setback, 2)) { M | M };", Quad, ""},
 		{"setback of a piece by lot attributes", "Lot = Offset(-LotAttr(yard, 1)) { A | M };\nA = Setback(LotAttr(floors, 2) * 0.5 + (LotAttr(height, 9) > 12)) { M | M };", Quad, ""},
 		{"scaled offset", "Lot = Scale(-1, -2, -1) Offset(1) { M | M };", Quad, "as resized"},
@@ -119,7 +124,11 @@ func TestFootprintOpRefusal(t *testing.T) {
 		{"slabs of an inset", "Lot = Offset(1) { A | M };\nA = SubDiv(X) { 3: M | -1: A };", Quad, "a fourth cut"},
 		{"slabs of slabs", "Lot = SubDiv(X) { 5: A | -1: M };\nA = SubDiv(Y) { -1: M | -1: M };", Quad, ""},
 		{"slabs by chance", "Lot = SubDiv(X) { Rand(1, 3): M | -1: M };", Quad, "SubDiv along X at f.pga:3:7"},
-		{"slabs by its size", "Lot = SubDiv(Y) { ShapeSize(Y) / 3: M | -1: M };", Quad, "neither constants"},
+		{"slabs by its size", "Lot = SubDiv(Y) { ShapeSize(Y) / 3: M | -1: M };", Quad, ""},
+		{"prism slabs by its depth", "Lot = Extrude(9) SubDiv(X) { ShapeSize(Z) / 3: M | ShapeSize(X) / 4: M | -1: M };", Quad, ""},
+		{"prism slabs by its height", "Lot = Extrude(9) SubDiv(X) { ShapeSize(Y) / 3: M | -1: M };", Quad, "slabs whose sizes are not made of"},
+		{"tiles by its size", "Lot = Extrude(9) Repeat(Z, ShapeSize(X) / 3) M;", Quad, ""},
+		{"tiles by its height", "Lot = Extrude(9) Repeat(Z, ShapeSize(Y) / 3) M;", Quad, "tiles whose size is not made of"},
 		{"snapped slabs", "Lot = Replicate() { SnapLines(X, cuts) Discard() | B };\nphase 2;\nB = SubDiv(X, cuts) { 3: M | -1: M };", Quad, "snapped to planes"},
 		{"scaled slabs", "Lot = Scale(-1, -2, -1) SubDiv(X) { 1: M | -1: M };", Quad, "as resized"},
 		{"slabs four deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = SubDiv(X) { 1: C | -1: M };\nC = SubDiv(Y) { 1: M | -1: M };", Quad, "SubDiv along Y at f.pga:6:5"},
@@ -326,6 +335,21 @@ Lot = Setback(LotAttr(floors, 9) * 1.5 - (LotAttr(height, 0) > 12)) { Yard | Plo
 Plot = Offset(-LotAttr(yard, 0.5)) { Mass | Yard };
 Mass = Extrude(LotAttr(height, 6)) CompSplit() { Top | Discard() | Wall };
 Top = Offset(LotAttr(floors, 1) / 2) { Roof(HIP, 30) Tiles | Tiles };`, Quad},
+	// Distances and sizes that read the shape's size in the polygon's
+	// plane (X and a Quad's Y, X and a prism's Z), which the host knows at
+	// every cut: of the lot, of pieces, of a prism and of its top.
+	{"cuts by size", `axiom Quad Lot;
+terminal Yard (1, 0);
+terminal Wall (2, 1);
+terminal Tiles (3, 2);
+terminal Under (4, 3);
+Lot = Setback(ShapeSize(Y) / 8) { Front | Plot };
+Front = Repeat(X, ShapeSize(X) / 4 + 0.5) Yard;
+Plot = Extrude(LotAttr(height, 6)) SubDiv(X) { ShapeSize(X) / 3: Wing | -1: Core };
+Wing = SubDiv(Z) { ShapeSize(Z) * 0.4: Low | -1: CompSplit() { Roof(HIP, 30) Tiles | Under | Wall } };
+Low = CompSplit() { Tiles | Under | Wall };
+Core = CompSplit() { Top | Under | Wall };
+Top = Offset(-0.03 * (ShapeSize(X) + ShapeSize(Y))) { Roof(HIP, 25) Tiles | Yard };`, Quad},
 	// SubDiv across the polygon three deep: a slab through a courtyard
 	// or across a wing falls apart into parts; a branch of size 0; a
 	// prism cut along its height (whole) and then across (Z); slabs of

@@ -6,7 +6,7 @@ import "fmt"
 // the host cut before it ran, as Offset and Setback take their pieces
 // (compile_footcut.go): for every footprint a shape may stand on when it
 // meets the op, at the footprint's size, with the sizes on that lot
-// (constants, or made of the lot's attributes: lotExpr). Each part of each
+// (constants, or made of the lot's attributes and size: hostExpr). Each part of each
 // slab is a piece, framed and registered as the CPU frames and registers
 // it (polygonSlab), so the terminals carry the CPU's profile numbers and
 // seeds. A SubDiv's pieces go to their slab's branch, a Repeat's go on
@@ -16,13 +16,14 @@ import "fmt"
 // Repeat; a grammar that asks for more runs on the CPU.
 const maxSlabTiles = 1 << 16
 
-// slabCut is SubDiv or Repeat op on footprint fp sized sx by sy, its
-// sizes read on a lot whose values are vals: every part of the polygon ∩
+// slabCut is SubDiv or Repeat op on footprint fp sized env.sx by env.sy,
+// its sizes read on a lot whose values are env.vals: every part of the polygon ∩
 // each slab, child k (and branch k for a SubDiv) for slab k, among one
 // child per branch or tile. A cut along X is the same for a Quad and a
 // prism; along Y it is a Quad's (whose other ground axis is Y), along Z a
 // prism's (-Z).
-func slabCut(fp *footprint, sx, sy float64, op *Op, vals lotValues) (polygonCut, error) {
+func slabCut(fp *footprint, op *Op, env cutEnv) (polygonCut, error) {
+	sx, sy := env.sx, env.sy
 	axis := op.Args[0].Axis
 	ext, vSign := sx, 1.0
 	switch axis {
@@ -32,7 +33,7 @@ func slabCut(fp *footprint, sx, sy float64, op *Op, vals lotValues) (polygonCut,
 		ext, vSign = sy, -1
 	}
 	read := func(e Expr) float64 {
-		v, _ := lotExpr(e, vals)
+		v, _ := hostExpr(e, env, allAxes)
 		return v
 	}
 	type slab struct {
@@ -104,14 +105,15 @@ func slabState(op *Op, st uint8) uint8 {
 }
 
 // slabSizesKnown says whether the host knows op's sizes on every lot
-// before the device runs (lotExpr), "" when it does, else why not.
-func slabSizesKnown(op *Op) string {
+// before the device runs (hostExpr, on shapes in state st), "" when it
+// does, else why not.
+func slabSizesKnown(op *Op, st uint8) string {
 	if op.Kind == OpRepeat {
 		if len(op.Args) > 3 {
 			return "tiles snapped to planes of the context"
 		}
-		if _, ok := lotExpr(op.Args[1].Expr, lotValues{}); !ok {
-			return "tiles whose size is neither a constant nor made of a lot's attributes"
+		if _, ok := hostExpr(op.Args[1].Expr, cutEnv{}, knownAxes(st)); !ok {
+			return "tiles whose size is not made of constants, a lot's attributes and its size in the polygon's plane"
 		}
 		return ""
 	}
@@ -119,8 +121,8 @@ func slabSizesKnown(op *Op) string {
 		return "slabs snapped to planes of the context"
 	}
 	for _, b := range op.Branches {
-		if _, ok := lotExpr(b.Weight, lotValues{}); !ok {
-			return "slabs whose sizes are neither constants nor made of a lot's attributes"
+		if _, ok := hostExpr(b.Weight, cutEnv{}, knownAxes(st)); !ok {
+			return "slabs whose sizes are not made of constants, a lot's attributes and its size in the polygon's plane"
 		}
 	}
 	return ""

@@ -127,8 +127,8 @@ func (p *program) footprintCuts(w *hostWork, g *Grammar, cuts []*Op) error {
 	dev := map[devKey]int32{}
 	p.roofed = map[int32]bool{}
 	for round := 0; len(jobs) > 0; round++ {
-		if round > 3 { // the footprint flow refuses a fourth cut
-			return &UnsupportedError{What: "cuts of a lot's polygon more than three deep"}
+		if round > maxCutDepth { // the footprint flow refuses a deeper cut first
+			return &UnsupportedError{What: fmt.Sprintf("cuts of a lot's polygon more than %d deep", maxCutDepth)}
 		}
 		res := make([]footCutResult, len(jobs))
 		w.more(len(jobs))

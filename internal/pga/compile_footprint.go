@@ -17,12 +17,12 @@ import "fmt"
 // distance is made of constants, the lot's attributes (LotAttr) and the
 // shape's size in the polygon's plane (compile_hostexpr.go); their
 // pieces stand on polygons of their own, which ride along, take roofs,
-// split and are cut again as a lot's are, up to three cuts deep. SubDiv
+// split and are cut again as a lot's are, up to maxCutDepth cuts deep. SubDiv
 // and Repeat across a footprint are such cuts too (compile_footslab.go),
 // when their sizes are made of the same. What else makes polygons of its
 // own from a footprint (a cut of a resized shape, a distance or a size
 // that reads more of the shape, as a prism's height, snapped slabs, a
-// fourth cut, a roof's faces) exists on the CPU only, so a grammar in
+// cut deeper than that, a roof's faces) exists on the CPU only, so a grammar in
 // which such a shape may reach one of those runs there (footprintOpAt).
 
 // profiles lays out the profile table: profile 0 is the plain rectangle,
@@ -113,24 +113,33 @@ func layOutFootprint(fp *footprint, points []float64, poly []int32, at, aq int) 
 	return e
 }
 
-// What a shape of the footprint flow may be: a Quad standing on a lot's
-// polygon, a Box (its right prism) standing on one.
+// footState is what a shape of the footprint flow may be, a set of:
+// a Quad standing on a lot's polygon, a Box (its right prism) standing on
+// one, resized, and how deep in cuts of the polygon it may stand.
+type footState uint16
+
+// maxCutDepth is how many cuts deep (Offset, Setback, SubDiv and Repeat
+// across a polygon, nested) the host cuts a lot's polygon for the device.
+// Each depth is a round of cuts on every piece the last one made; a
+// grammar that cuts deeper runs on the CPU.
+const maxCutDepth = 6
+
 const (
-	onQuad uint8 = 1 << iota
+	onQuad footState = 1 << iota
 	onBox
 	// resized: the shape may have been scaled since it left its lot, so a
 	// roof built for the lot's size would not fit it.
 	resized
-	// cut0 ... cut3: the shape may stand on its lot's polygon (cut0) or
-	// on a piece of it that cuts by Offset and Setback made, one deep
-	// (cut1) to three deep (cut3); the host cuts a piece again up to
-	// that depth.
+	// cut0: the shape may stand on its lot's polygon; cut0<<d: on a piece
+	// of it that d nested cuts made, up to maxCutDepth (cutDeepest).
 	cut0
-	cut1
-	cut2
-	cut3
-	cutDepths = cut0 | cut1 | cut2 | cut3
+	cutDeepest = cut0 << maxCutDepth
+	cutDepths  = cutDeepest<<1 - cut0
 )
+
+// cutOnce is the depth bits of st one cut deeper (cutDeepest drops out:
+// the flow refuses that cut before it).
+func cutOnce(st footState) footState { return st&^cutDepths | st&(cutDepths&^cutDeepest)<<1 }
 
 // footprintOpAt says where a shape standing on a lot's own polygon may
 // reach an operator that makes polygons of its own from it that the host
@@ -144,7 +153,7 @@ func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string, []*Op) {
 	var kinds [Pyramid + 1]string // the first Roof of each kind, by position
 	var cuts []*Op
 	cutSeen := map[*Op]bool{}
-	in := map[string]uint8{}
+	in := map[string]footState{}
 	for _, a := range g.Axioms {
 		switch a.Kind {
 		case Quad:
@@ -157,8 +166,8 @@ func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string, []*Op) {
 	}
 	for {
 		at, grew := "", false
-		var walk func(ch *Chain, st uint8)
-		walk = func(ch *Chain, st uint8) {
+		var walk func(ch *Chain, st footState)
+		walk = func(ch *Chain, st footState) {
 			if ch == nil {
 				return
 			}
@@ -197,7 +206,7 @@ func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string, []*Op) {
 
 // footprintRefusal names op and what it would make of a shape in state st
 // that the device cannot ("" when it can run op on it).
-func footprintRefusal(op *Op, st uint8) (string, string) {
+func footprintRefusal(op *Op, st footState) (string, string) {
 	switch op.Kind {
 	case OpRoof:
 		if st&onQuad != 0 && st&resized != 0 {
@@ -208,8 +217,8 @@ func footprintRefusal(op *Op, st uint8) (string, string) {
 		case st == 0:
 		case st&resized != 0:
 			return op.Kind.String(), "after Scale or SwapSize, a mitred inset or outset of the polygon as resized"
-		case st&cut3 != 0:
-			return op.Kind.String(), "a fourth cut by Offset, Setback or SubDiv of the lot's polygon"
+		case st&cutDeepest != 0:
+			return op.Kind.String(), fmt.Sprintf("a cut by Offset, Setback, SubDiv or Repeat of the lot's polygon more than %d deep", maxCutDepth)
 		default:
 			if _, ok := hostExpr(op.Args[0].Expr, cutEnv{}, knownAxes(st)); !ok {
 				return op.Kind.String(), "a mitred inset or outset by a distance not made of constants, a lot's attributes and its size in the polygon's plane"
@@ -221,8 +230,8 @@ func footprintRefusal(op *Op, st uint8) (string, string) {
 		case !slabAcross(op, st):
 		case st&resized != 0:
 			return what, "after Scale or SwapSize, slabs of the polygon as resized"
-		case st&cut3 != 0:
-			return what, "a fourth cut by Offset, Setback or SubDiv of the lot's polygon"
+		case st&cutDeepest != 0:
+			return what, fmt.Sprintf("a cut by Offset, Setback, SubDiv or Repeat of the lot's polygon more than %d deep", maxCutDepth)
 		default:
 			if why := slabSizesKnown(op, st); why != "" {
 				return what, why
@@ -233,12 +242,12 @@ func footprintRefusal(op *Op, st uint8) (string, string) {
 }
 
 // footprintBranch is the state of branch b of op on a shape in state st.
-func footprintBranch(op *Op, b int, st uint8) uint8 {
+func footprintBranch(op *Op, b int, st footState) footState {
 	switch {
 	case st == 0:
 		return 0
 	case op.Kind == OpOffset || op.Kind == OpSetback:
-		return st&^cutDepths | st&(cut0|cut1|cut2)<<1 // pieces of the kind cut, or the shape whole
+		return cutOnce(st) // pieces of the kind cut, or the shape whole
 	case slabAcross(op, st): // a SubDiv's
 		return slabState(op, st)
 	case op.Kind != OpCompSplit:
@@ -250,7 +259,7 @@ func footprintBranch(op *Op, b int, st uint8) uint8 {
 }
 
 // footprintAfter is the state after op on a shape in state st.
-func footprintAfter(op *Op, st uint8) uint8 {
+func footprintAfter(op *Op, st footState) footState {
 	switch {
 	case st == 0:
 		return 0

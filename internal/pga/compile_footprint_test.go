@@ -103,8 +103,10 @@ func TestFootprintOpRefusal(t *testing.T) {
 		{"offset of a piece", "Lot = Offset(1) { A | M };\nA = Offset(1) { M | M };", Quad, ""},
 		{"offset of a top of a piece", "Lot = Setback(1) { M | A };\nA = Extrude(3) CompSplit() { B | M | M };\nB = Offset(-1) { M | M };", Quad, ""},
 		{"three cuts deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = Setback(1) { M | M };", Quad, ""},
-		{"four cuts deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = Setback(1) { M | C };\nC = Offset(1) { M | M };", Quad, "Offset at f.pga:6:5"},
-		{"cut recursion", "Lot = Offset(1) { Lot | M };", Quad, "a fourth cut"},
+		{"six cuts deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = Setback(1) { M | C };\nC = SubDiv(X) { 3: D | -1: M };\nD = Repeat(Y, 2) Offset(0.2) { M | M };", Quad, ""},
+		{"seven cuts deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = Setback(1) { M | C };\nC = SubDiv(X) { 3: D | -1: M };\nD = Repeat(Y, 2) Offset(0.2) { E | M };\nE = Setback(0.1) { M | M };", Quad, "Setback at f.pga:8:5"},
+		{"four cuts deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = Setback(1) { M | C };\nC = Offset(1) { M | M };", Quad, ""},
+		{"cut recursion", "Lot = Offset(1) { Lot | M };", Quad, "more than 6 deep"},
 		{"offset by the seed", "Lot = Offset(ShapeSeed()) { M | M };", Quad, "not made of constants, a lot's attributes and its size"},
 		{"offset by its size", "Lot = Offset(ShapeSize(X) / 10) { M | M };", Quad, ""},
 		{"quad offset by its depth", "Lot = Offset(ShapeSize(Y) / 10 - ShapeSize(X) / 20) { M | M };", Quad, ""},
@@ -121,7 +123,7 @@ func TestFootprintOpRefusal(t *testing.T) {
 		{"floors then slabs", "Lot = Extrude(9) SubDiv(Y) { 3: A | -1: M };\nA = SubDiv(X) { -1: M | 2: M };", Quad, ""},
 		{"bottom slabs", "Lot = Extrude(9) CompSplit() { M | C | M };\nC = SubDiv(X) { 2: M | -1: M };", Quad, ""},
 		{"slabs by a lot's attribute", "Lot = SubDiv(X) { LotAttr(floors, 2) * 3: M | -1: M };", Quad, ""},
-		{"slabs of an inset", "Lot = Offset(1) { A | M };\nA = SubDiv(X) { 3: M | -1: A };", Quad, "a fourth cut"},
+		{"slabs of an inset", "Lot = Offset(1) { A | M };\nA = SubDiv(X) { 3: M | -1: A };", Quad, "more than 6 deep"},
 		{"slabs of slabs", "Lot = SubDiv(X) { 5: A | -1: M };\nA = SubDiv(Y) { -1: M | -1: M };", Quad, ""},
 		{"slabs by chance", "Lot = SubDiv(X) { Rand(1, 3): M | -1: M };", Quad, "SubDiv along X at f.pga:3:7"},
 		{"slabs by its size", "Lot = SubDiv(Y) { ShapeSize(Y) / 3: M | -1: M };", Quad, ""},
@@ -131,7 +133,7 @@ func TestFootprintOpRefusal(t *testing.T) {
 		{"tiles by its height", "Lot = Extrude(9) Repeat(Z, ShapeSize(Y) / 3) M;", Quad, "tiles whose size is not made of"},
 		{"snapped slabs", "Lot = Replicate() { SnapLines(X, cuts) Discard() | B };\nphase 2;\nB = SubDiv(X, cuts) { 3: M | -1: M };", Quad, "snapped to planes"},
 		{"scaled slabs", "Lot = Scale(-1, -2, -1) SubDiv(X) { 1: M | -1: M };", Quad, "as resized"},
-		{"slabs four deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = SubDiv(X) { 1: C | -1: M };\nC = SubDiv(Y) { 1: M | -1: M };", Quad, "SubDiv along Y at f.pga:6:5"},
+		{"slabs four deep", "Lot = Offset(1) { A | M };\nA = Offset(1) { B | M };\nB = SubDiv(X) { 1: C | -1: M };\nC = SubDiv(Y) { 1: M | -1: M };", Quad, ""},
 		{"prism tiles", "Lot = Extrude(9) B;\nB = If(1) { C | M };\nC = Repeat(Z, 3) M;", Quad, ""},
 		{"box tiles", "Lot = Repeat(X, 3) M;", Box, ""},
 		{"bottom tiles", "Lot = Extrude(9) CompSplit() { M | C | M };\nC = Repeat(X, 3) M;", Quad, ""},
@@ -140,7 +142,7 @@ func TestFootprintOpRefusal(t *testing.T) {
 		{"tiles by chance", "Lot = Repeat(X, Rand(2, 4)) M;", Quad, "Repeat along X at f.pga:3:7"},
 		{"snapped tiles", "Lot = Replicate() { SnapLines(X, cuts) Discard() | B };\nphase 2;\nB = Repeat(X, 3, ADJUST_TO_FILL, cuts) M;", Quad, "tiles snapped"},
 		{"scaled tiles", "Lot = Scale(-2, -1, -1) Repeat(X, 3) M;", Quad, "as resized"},
-		{"tiles four deep", "Lot = Repeat(X, 20) Repeat(Y, 20) Offset(1) { A | M };\nA = Repeat(X, 2) M;", Quad, "Repeat along X at f.pga:4:5"},
+		{"tiles four deep", "Lot = Repeat(X, 20) Repeat(Y, 20) Offset(1) { A | M };\nA = Repeat(X, 2) M;", Quad, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := strings.Replace(head, "Quad", c.kind.String(), 1) + c.rules
@@ -335,6 +337,17 @@ Lot = Setback(LotAttr(floors, 9) * 1.5 - (LotAttr(height, 0) > 12)) { Yard | Plo
 Plot = Offset(-LotAttr(yard, 0.5)) { Mass | Yard };
 Mass = Extrude(LotAttr(height, 6)) CompSplit() { Top | Discard() | Wall };
 Top = Offset(LotAttr(floors, 1) / 2) { Roof(HIP, 30) Tiles | Tiles };`, Quad},
+	// Cuts six deep (maxCutDepth), hip roofs on the deepest pieces.
+	{"cuts six deep", `axiom Quad Lot;
+terminal Yard (1, 0);
+terminal Wall (2, 1);
+terminal Tiles (3, 2);
+Lot = Setback(2) { Yard | A };
+A = Offset(0.5) { B | Yard };
+B = SubDiv(X) { -1: C | 2: Yard | -1: C };
+C = SubDiv(Y) { 4: Yard | -1: D };
+D = Repeat(X, 3) Offset(0.3) { E | Yard };
+E = Extrude(LotAttr(height, 6)) CompSplit() { Roof(HIP, 30) Tiles | Discard() | Wall };`, Quad},
 	// Distances and sizes that read the shape's size in the polygon's
 	// plane (X and a Quad's Y, X and a prism's Z), which the host knows at
 	// every cut: of the lot, of pieces, of a prism and of its top.

@@ -80,7 +80,7 @@ func slabCut(fp *footprint, op *Op, env cutEnv) (polygonCut, error) {
 // a shape in footprint state st (compile_footprint.go) that stands on
 // one: along X for a Quad or a prism, along Y for a Quad, along Z for a
 // prism.
-func slabAcross(op *Op, st uint8) bool {
+func slabAcross(op *Op, st footState) bool {
 	if op.Kind != OpSubDiv && op.Kind != OpRepeat {
 		return false
 	}
@@ -96,8 +96,8 @@ func slabAcross(op *Op, st uint8) bool {
 // slabState is the state of the slabs' parts SubDiv or Repeat op cuts of
 // a shape in state st (slabAcross): a cut deeper; along Y or Z, a shape of
 // the other kind splits along its height and stays whole as it was.
-func slabState(op *Op, st uint8) uint8 {
-	cut := st&^cutDepths | st&(cut0|cut1|cut2)<<1
+func slabState(op *Op, st footState) footState {
+	cut := cutOnce(st)
 	if op.Args[0].Axis != AxisX && st&onQuad != 0 && st&onBox != 0 {
 		cut |= st
 	}
@@ -107,7 +107,7 @@ func slabState(op *Op, st uint8) uint8 {
 // slabSizesKnown says whether the host knows op's sizes on every lot
 // before the device runs (hostExpr, on shapes in state st), "" when it
 // does, else why not.
-func slabSizesKnown(op *Op, st uint8) string {
+func slabSizesKnown(op *Op, st footState) string {
 	if op.Kind == OpRepeat {
 		if len(op.Args) > 3 {
 			return "tiles snapped to planes of the context"

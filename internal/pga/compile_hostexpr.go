@@ -27,7 +27,7 @@ var allAxes = sizeAxes{true, true, true}
 // host knows: X, and the polygon's other axis when every shape that may
 // be there has the same one (Y where only Quads may be, Z where only
 // prisms may; a prism's Y is its height, which the device alone knows).
-func knownAxes(st uint8) sizeAxes {
+func knownAxes(st footState) sizeAxes {
 	return sizeAxes{true, st&onBox == 0, st&onQuad == 0}
 }
 

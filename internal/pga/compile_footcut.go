@@ -67,24 +67,24 @@ func (p *program) footprintCuts(w *hostWork, g *Grammar, cuts []*Op) error {
 	for slot, op := range cuts {
 		p.cutSlot[op] = int32(slot + 1)
 	}
-	reach, roofs := newCutReach(g, p.cutSlot), newRoofReach(g)
+	reach := newCutReach(g, p.cutSlot)
 	// Many pieces go down the same few branches: each branch (or the
 	// rest of a Repeat's chain) is looked at once.
 	type from struct {
 		ch    *Chain
 		start int
 	}
-	meets, roofed := map[from][]cutUse{}, map[from]bool{}
-	goOn := func(ch *Chain, start int) ([]cutUse, bool) {
+	meets := map[from][]cutUse{}
+	goOn := func(ch *Chain, start int) []cutUse {
 		f := from{ch, start}
 		u, ok := meets[f]
 		if !ok {
-			u, roofed[f] = reach.fromAt(ch, start, false), roofs.chainAt(ch, start)
+			u = reach.fromAt(ch, start, false)
 			meets[f] = u
 		}
-		return u, roofed[f]
+		return u
 	}
-	branch := func(body *Chain) ([]cutUse, bool) { return goOn(body, 0) }
+	branch := func(body *Chain) []cutUse { return goOn(body, 0) }
 	repeatAt := opChains(g, cuts) // where each Repeat is, for its tiles' way on
 	type job struct {
 		slot int
@@ -92,8 +92,21 @@ func (p *program) footprintCuts(w *hostWork, g *Grammar, cuts []*Op) error {
 	}
 	counts := map[job]gpuFootCut{}
 	var jobs []job
-	use := func(k int32, uses []cutUse) { // cuts k, or k+1 for a use from below
+	// use cuts k, or k+1 for a use from below, by the cuts of uses, and
+	// marks it roofed by their roofs: a piece's roof is built only for
+	// the view a Roof may take before the piece is cut again (most of the
+	// pieces of a grammar that cuts deep are cut, not roofed).
+	p.roofed = map[int32]bool{}
+	use := func(k int32, uses []cutUse) {
 		for _, u := range uses {
+			if u.op.Kind == OpRoof {
+				if u.mirror {
+					p.roofed[k+1] = true
+				} else {
+					p.roofed[k] = true
+				}
+				continue
+			}
 			j := job{int(p.cutSlot[u.op] - 1), k}
 			if u.mirror {
 				j.k++
@@ -125,7 +138,6 @@ func (p *program) footprintCuts(w *hostWork, g *Grammar, cuts []*Op) error {
 		size [2]float64
 	}
 	dev := map[devKey]int32{}
-	p.roofed = map[int32]bool{}
 	for round := 0; len(jobs) > 0; round++ {
 		if round > maxCutDepth { // the footprint flow refuses a deeper cut first
 			return &UnsupportedError{What: fmt.Sprintf("cuts of a lot's polygon more than %d deep", maxCutDepth)}
@@ -164,8 +176,7 @@ func (p *program) footprintCuts(w *hostWork, g *Grammar, cuts []*Op) error {
 				// The shape itself goes on, to be cut by what its branch
 				// cuts it by (a bottom cap's bottom cap is profile + 1
 				// on the device, whatever the view).
-				u, _ := branch(op.Branches[r.wholeBranch].Body)
-				use(j.k, u)
+				use(j.k, branch(op.Branches[r.wholeBranch].Body))
 			}
 			for i, pc := range r.pieces {
 				f := r.frames[i]
@@ -179,17 +190,11 @@ func (p *program) footprintCuts(w *hostWork, g *Grammar, cuts []*Op) error {
 				}
 				p.cpiece = append(p.cpiece, gpuCutPiece{CU: f.centre[0], CV: f.centre[1], W: f.size[0], H: f.size[1],
 					Profile: at, Child: int32(pc.child), Branch: int32(pc.branch), Part: int32(pc.part)})
-				var u []cutUse
-				var roof bool
 				if pc.branch < 0 { // a Repeat's tile
-					u, roof = goOn(repeatAt[op].ch, repeatAt[op].i+1)
+					use(at, goOn(repeatAt[op].ch, repeatAt[op].i+1))
 				} else {
-					u, roof = branch(op.Branches[pc.branch].Body)
+					use(at, branch(op.Branches[pc.branch].Body))
 				}
-				if roof {
-					p.roofed[at], p.roofed[at+1] = true, true
-				}
-				use(at, u)
 			}
 			e.N = int32(len(p.cpiece)) - e.Start
 			counts[j] = e
@@ -349,58 +354,18 @@ func (p *program) hostProfile(k int32) int32 {
 	return k
 }
 
-// roofReach says of a chain whether a shape going down it may come to a
-// Roof: in the chain, in its blocks' bodies or in the rules they go on
-// to. Only the pieces that may get a roof have one built for them.
-type roofReach struct{ rule map[string]bool }
-
-func newRoofReach(g *Grammar) *roofReach {
-	r := &roofReach{rule: map[string]bool{}}
-	for grew := true; grew; {
-		grew = false
-		for _, name := range g.RuleOrder {
-			if rl := g.Rules[name]; rl != nil && !r.rule[name] && r.chain(rl.Body) {
-				r.rule[name], grew = true, true
-			}
-		}
-	}
-	return r
-}
-
-func (r *roofReach) chain(ch *Chain) bool { return r.chainAt(ch, 0) }
-
-// chainAt is chain for a shape that starts at op start of ch.
-func (r *roofReach) chainAt(ch *Chain, start int) bool {
-	if ch == nil {
-		return false
-	}
-	if r.rule[ch.Succ] {
-		return true
-	}
-	for _, op := range ch.Ops[start:] {
-		if op.Kind == OpRoof {
-			return true
-		}
-		for _, br := range op.Branches {
-			if r.chain(br.Body) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// cutUse is a cut a shape on a footprint may meet first, on the footprint
-// as seen from above, or from below (mirror: a bottom cap's).
+// cutUse is a cut (or a Roof) a shape on a footprint may meet first, on
+// the footprint as seen from above, or from below (mirror: a bottom cap's).
 type cutUse struct {
 	op     *Op
 	mirror bool
 }
 
-// cutReach finds the cuts (Offsets and Setbacks with a slot) a shape
-// standing on a footprint may meet first down a chain: in it, in its
-// blocks' bodies and in the rules they go on to, not past a cut (what
-// lies past it meets the cut's pieces), a Roof, a SetAs or a CompSplit's
+// cutReach finds the cuts (Offsets, Setbacks and SubDivs and Repeats
+// across it, with a slot) and the Roofs a shape standing on a footprint
+// may meet first down a chain: in it, in its blocks' bodies and in the
+// rules they go on to, not past a cut (what lies past it meets the cut's
+// pieces), a Roof, a SetAs or a CompSplit's
 // walls (none of which stands on the footprint); a CompSplit's bottom cap
 // stands on the mirrored footprint.
 type cutReach struct {
@@ -470,7 +435,10 @@ func (r *cutReach) fromAt(ch *Chain, start int, mirror bool) []cutUse {
 					// whole (into the branches, or on down the chain),
 					// looked at below.
 				}
-			case OpRoof, OpSetAsPrism:
+			case OpRoof:
+				add(cutUse{op, mirror})
+				return
+			case OpSetAsPrism:
 				return
 			case OpCompSplit:
 				if len(op.Branches) > 0 {

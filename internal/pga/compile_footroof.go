@@ -7,8 +7,8 @@ import (
 	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
-// footprintRoofs builds, for every footprint of the device's profiles (the
-// lots' and the pieces cut from them that may take one) and every roof kind in kinds (those
+// footprintRoofs builds, for every footprint of the device's profiles that
+// may take one (the lots', and the pieces cut from them) and every roof kind in kinds (those
 // a shape on a lot's polygon may take, by the position of the first Roof
 // of each kind), the roof roofOn would build on it at its size (polyRoof:
 // its corners at unit slope and its faces), into the device's tables: the
@@ -23,7 +23,9 @@ func (p *program) footprintRoofs(w *hostWork, g *Grammar, kinds [Pyramid + 1]str
 	}
 	var fps []foot
 	for k := 1; k < len(p.profiles); k++ {
-		if (p.nlotprof > 0 && int32(k) >= p.nlotprof && p.roofed[int32(k)]) || g.footprintOf(int32(k)) != nil {
+		// With cuts, the flow of cutReach says which views of the lots and
+		// pieces a Roof may take; without, every lot's may.
+		if (p.nlotprof > 0 && p.roofed[int32(k)]) || (p.nlotprof == 0 && g.footprintOf(int32(k)) != nil) {
 			fps = append(fps, foot{k, p.footAt(g, int32(k))})
 		}
 	}

@@ -40,7 +40,7 @@ type program struct {
 	fpStarts map[string]bool
 	// The footprints cut by Offset and Setback (compile_footcut.go): each
 	// such op's slot + 1 (its Mode), the cuts per slot and profile (below
-	// ncutprof, every profile), their pieces, and the pieces'
+	// ncutprof, past the last profile cut), their pieces, and the pieces'
 	// footprints, which are the device's profiles from nlotprof on.
 	cutSlot            map[*Op]int32
 	fcut               []gpuFootCut

@@ -201,7 +201,14 @@ func (p *program) footprintCuts(w *hostWork, g *Grammar, cuts []*Op) error {
 		}
 	}
 	p.layOutPieces()
-	p.ncutprof = int32(len(p.profiles))
+	// The table is dense (slot by profile) but stops after the last
+	// profile something cuts: the last round's pieces, most of a deep
+	// grammar's, are never cut, and the device reads a profile past it as
+	// not cut (pga_has_cut).
+	p.ncutprof = 1
+	for j := range counts {
+		p.ncutprof = max(p.ncutprof, j.k+1)
+	}
 	p.fcut = make([]gpuFootCut, len(cuts)*int(p.ncutprof))
 	for i := range p.fcut {
 		p.fcut[i].N = -1

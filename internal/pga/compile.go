@@ -47,7 +47,7 @@ type program struct {
 	cpiece             []gpuCutPiece
 	cutFPs             []cutFootprint
 	nlotprof, ncutprof int32
-	roofed             map[int32]bool // with cuts, the device profiles (lots' and pieces' views) that may take a roof
+	roofed             map[int32]uint8 // with cuts, the device profiles (lots' and pieces' views) that may take a roof: 1 << each RoofKind
 }
 
 // UnsupportedError says which construct of a grammar the CUDA backend cannot

@@ -96,15 +96,15 @@ func (p *program) footprintCuts(w *hostWork, g *Grammar, cuts []*Op) error {
 	// marks it roofed by their roofs: a piece's roof is built only for
 	// the view a Roof may take before the piece is cut again (most of the
 	// pieces of a grammar that cuts deep are cut, not roofed).
-	p.roofed = map[int32]bool{}
+	p.roofed = map[int32]uint8{}
 	use := func(k int32, uses []cutUse) {
 		for _, u := range uses {
 			if u.op.Kind == OpRoof {
+				at := k
 				if u.mirror {
-					p.roofed[k+1] = true
-				} else {
-					p.roofed[k] = true
+					at++
 				}
+				p.roofed[at] |= 1 << u.op.Args[0].Roof
 				continue
 			}
 			j := job{int(p.cutSlot[u.op] - 1), k}

@@ -18,24 +18,29 @@ import (
 // the lot and the reason.
 func (p *program) footprintRoofs(w *hostWork, g *Grammar, kinds [Pyramid + 1]string) error {
 	type foot struct {
-		k int
+		k     int
+		kinds uint8 // 1 << RoofKind of each kind to build
 		cutFootprint
+	}
+	var every uint8
+	for k := Gable; k <= Pyramid; k++ {
+		if kinds[k] != "" {
+			every |= 1 << k
+		}
 	}
 	var fps []foot
 	for k := 1; k < len(p.profiles); k++ {
 		// With cuts, the flow of cutReach says which views of the lots and
-		// pieces a Roof may take; without, every lot's may.
-		if (p.nlotprof > 0 && p.roofed[int32(k)]) || (p.nlotprof == 0 && g.footprintOf(int32(k)) != nil) {
-			fps = append(fps, foot{k, p.footAt(g, int32(k))})
+		// pieces which Roofs may take; without, every lot's may take any.
+		want := p.roofed[int32(k)] & every
+		if p.nlotprof == 0 && g.footprintOf(int32(k)) != nil {
+			want = every
+		}
+		if want != 0 {
+			fps = append(fps, foot{k, want, p.footAt(g, int32(k))})
 		}
 	}
-	var want []RoofKind
-	for k := Gable; k <= Pyramid; k++ {
-		if kinds[k] != "" {
-			want = append(want, k)
-		}
-	}
-	if len(want) == 0 || len(fps) == 0 {
+	if len(fps) == 0 {
 		return nil
 	}
 	// The skeletons on every core, one footprint a task.
@@ -46,7 +51,10 @@ func (p *program) footprintRoofs(w *hostWork, g *Grammar, kinds [Pyramid + 1]str
 		for i := lo; i < hi && w.stopped() == nil; i++ {
 			w.step()
 			f := fps[i]
-			for _, k := range want {
+			for k := Gable; k <= Pyramid; k++ {
+				if f.kinds&(1<<k) == 0 {
+					continue
+				}
 				r, err := footprintRoof(f.fp, k, f.size[0], f.size[1])
 				if err != nil {
 					//lint:ignore ST1005 Roof is the grammar operation's name

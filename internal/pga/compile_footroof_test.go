@@ -1,0 +1,136 @@
+package pga
+
+import "testing"
+
+// roofsBelow are grammars whose roofs stand on a footprint seen from below
+// (a bottom cap, of a lot or of a piece) among cuts, besides those of
+// footprintGrammars: the flow that decides which views get roofs
+// (cutReach) must find them.
+var roofsBelow = []struct{ name, src string }{
+	{"roof on a piece's bottom cap", `axiom Quad Lot;
+terminal Wall (1, 0);
+terminal Tiles (2, 1);
+Lot = Offset(1) { A | Wall };
+A = Extrude(5) CompSplit() { Tiles | Roof(HIP, 30) Tiles | Wall };`},
+	{"roof on a lot's bottom cap, cuts on its top", `axiom Quad Lot;
+terminal Wall (1, 0);
+terminal Tiles (2, 1);
+Lot = Extrude(5) CompSplit() { Offset(1) { Roof(HIP, 20) Tiles | Wall } | Roof(SHED, 30) Tiles | Wall };`},
+	{"roof after a cut's whole shape", `axiom Quad Lot;
+terminal Wall (1, 0);
+terminal Tiles (2, 1);
+Lot = Offset(0) { Wall | Roof(SHED, 10) Tiles };`},
+}
+
+// TestFootprintRoofTablesCoverCPU checks that every roof the CPU builds on
+// a lot's polygon or a piece of one has its table on the device: the
+// device profile the roofed shape stands on (the lot's, or a piece's made
+// from the same polygon at the same size) has a roof of that kind, which
+// the device's Roof takes (else PGA_ERR_ROOF_FOOTPRINT).
+func TestFootprintRoofTablesCoverCPU(t *testing.T) {
+	lots := polygonLots(60, 3)
+	cases := roofsBelow
+	for _, c := range footprintGrammars {
+		if c.kind == Quad {
+			cases = append(cases, struct{ name, src string }{c.name, c.src})
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g, axioms := footprintCase(t, c.name, c.src, Quad, lots)
+			p, err := compileGrammar(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts, err := g.Evaluate(axioms, Options{Workers: 2, LotAttrs: LotAttrValues(lots)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			roofs := 0
+			for i := range ts {
+				s := &ts[i]
+				if s.Roof == NoRoof || g.footprintOf(s.Profile) == nil {
+					continue
+				}
+				roofs++
+				if !deviceRoofed(p, s.Profile, s.Roof, s.Size[0], s.Size[1]) {
+					t.Fatalf("terminal %d (lot %d): a %s roof on profile %d at %g by %g, and no device profile with its table",
+						i, s.Lot, s.Roof, s.Profile, s.Size[0], s.Size[1])
+				}
+			}
+			t.Logf("%d terminals, %d roofs on polygons", len(ts), roofs)
+		})
+	}
+}
+
+// deviceRoofed says whether a device profile of host profile hp, made at
+// sx by sy, has a roof of kind.
+func deviceRoofed(p *program, hp int32, kind RoofKind, sx, sy float64) bool {
+	for k := range int32(len(p.profiles)) {
+		host := k
+		if p.nlotprof > 0 && k >= p.nlotprof {
+			host = p.cutFPs[k-p.nlotprof].host
+		}
+		e := p.profiles[k]
+		if host != hp || e.Roofs < 0 {
+			continue
+		}
+		if r := p.froof[e.Roofs+int32(kind)-1]; r.NAt >= 0 && r.SX == sx && r.SY == sy {
+			return true
+		}
+	}
+	return false
+}
+
+// TestFootprintRoofsPerView pins down which views get which roofs: with
+// cuts, only the views and kinds a Roof may take (on a lot's top, the
+// inset's piece takes a HIP and the lot's own top none; its bottom cap, a
+// SHED only). A GABLE, which many polygons cannot take, is built nowhere
+// it is not asked for.
+func TestFootprintRoofsPerView(t *testing.T) {
+	g, _ := footprintCase(t, "views", roofsBelow[1].src, Quad, polygonLots(12, 3))
+	p, err := compileGrammar(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := func(k int32) (got []RoofKind) {
+		e := p.profiles[k]
+		if e.Roofs < 0 {
+			return nil
+		}
+		for kind := Gable; kind <= Pyramid; kind++ {
+			if p.froof[e.Roofs+int32(kind)-1].NAt >= 0 {
+				got = append(got, kind)
+			}
+		}
+		return got
+	}
+	for k := int32(1); k < p.nlotprof; k++ {
+		got := kinds(k)
+		if g.footprintOf(k).mirror { // a lot's bottom cap
+			if len(got) != 1 || got[0] != Shed {
+				t.Errorf("lot view %d (from below): roofs %v, want [SHED]", k, got)
+			}
+		} else if len(got) != 0 {
+			t.Errorf("lot view %d (from above): roofs %v, want none (only its inset takes one)", k, got)
+		}
+	}
+	pieces := 0
+	for _, pc := range p.cpiece {
+		if pc.Profile < 0 {
+			continue
+		}
+		top, below := kinds(pc.Profile), kinds(pc.Profile+1)
+		if pc.Branch == 0 { // the inset
+			pieces++
+			if len(top) != 1 || top[0] != Hip || len(below) != 0 {
+				t.Errorf("inset on profile %d: roofs %v, from below %v; want [HIP] and none", pc.Profile, top, below)
+			}
+		} else if len(top)+len(below) != 0 {
+			t.Errorf("border strip on profile %d: roofs %v, from below %v; want none", pc.Profile, top, below)
+		}
+	}
+	if pieces == 0 {
+		t.Fatal("no insets")
+	}
+}

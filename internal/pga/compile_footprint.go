@@ -130,6 +130,9 @@ const (
 	// resized: the shape may have been scaled since it left its lot, so a
 	// roof built for the lot's size would not fit it.
 	resized
+	// roofed: the shape may be a roof on the polygon, which the device
+	// draws as the host built it, at the size of the shape that took it.
+	roofed
 	// cut0: the shape may stand on its lot's polygon; cut0<<d: on a piece
 	// of it that d nested cuts made, up to maxCutDepth (cutDeepest).
 	cut0
@@ -212,6 +215,11 @@ func footprintRefusal(op *Op, st footState) (string, string) {
 		if st&onQuad != 0 && st&resized != 0 {
 			return "Roof", "after Scale or SwapSize, a roof by the straight skeleton of the polygon as resized"
 		}
+	case OpScale, OpSwapSize, OpExtrude:
+		if st&roofed != 0 {
+			return op.Kind.String(), "after Roof, a roof resized, whose straight skeleton the CPU builds again at its new size"
+		}
+
 	case OpOffset, OpSetback:
 		switch {
 		case st == 0:
@@ -227,6 +235,8 @@ func footprintRefusal(op *Op, st footState) (string, string) {
 	case OpSubDiv, OpRepeat:
 		what := fmt.Sprintf("%s along %s", op.Kind, op.Args[0].Axis)
 		switch {
+		case st&roofed != 0 && op.Args[0].Axis != AxisZ:
+			return what, "after Roof, pieces of a roof across its plane, whose straight skeletons the CPU builds again at their sizes"
 		case !slabAcross(op, st):
 		case st&resized != 0:
 			return what, "after Scale or SwapSize, slabs of the polygon as resized"
@@ -269,6 +279,8 @@ func footprintAfter(op *Op, st footState) footState {
 		return 0
 	case op.Kind == OpScale || op.Kind == OpSwapSize:
 		return st | resized
+	case op.Kind == OpRoof && st&onQuad != 0:
+		return roofed | st&(resized|cutDepths)
 	case op.Kind == OpRepeat && slabAcross(op, st):
 		return slabState(op, st)
 	}

@@ -1,6 +1,12 @@
 package pga
 
-import "testing"
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
 
 // roofsBelow are grammars whose roofs stand on a footprint seen from below
 // (a bottom cap, of a lot or of a piece) among cuts, besides those of
@@ -132,5 +138,74 @@ func TestFootprintRoofsPerView(t *testing.T) {
 	}
 	if pieces == 0 {
 		t.Fatal("no insets")
+	}
+}
+
+// roofFlowSeed draws TestFootprintRoofFlowDrawn's grammars (seeds 1 to 50,
+// 20,000 grammars, passed when it was written).
+var roofFlowSeed uint64 = 11
+
+// TestFootprintRoofFlowDrawn draws grammars of cuts, extrusions, caps and
+// roofs on polygon lots and checks, for each the device takes and the CPU
+// builds, that every roof the CPU builds on a polygon has a device roof
+// table (the flow of cutReach, which decides which views get which roofs,
+// misses none).
+func TestFootprintRoofFlowDrawn(t *testing.T) {
+	drawnGrammars := 400
+	if testing.Short() {
+		drawnGrammars = 100
+	}
+	lots := polygonLots(12, 5)
+	forms := []string{
+		"Extrude(5) %s", "Offset(1) { %s | %s }", "Setback(2) { %s | %s }", "Offset(-0.5) { %s | %s }",
+		"SubDiv(X) { 3: %s | -1: %s }", "SubDiv(Y) { 2: %s | -1: %s }", "SubDiv(Z) { 2: %s | -1: %s }",
+		"Repeat(X, 4) %s", "Repeat(Z, 5) %s", "CompSplit() { %s | %s | %s }", "Roof(HIP, 30) %s",
+		"Roof(SHED, 20) %s", "Roof(GABLE, 35) %s", "Translate(0, 1, 0) %s", "If(ShapeSize(X) > 12) { %s | %s }",
+	}
+	rng := rand.New(rand.NewPCG(roofFlowSeed, 0x726f6f66))
+	built, refused, failed := 0, 0, 0
+	for n := range drawnGrammars {
+		var src strings.Builder
+		src.WriteString("axiom Quad R0;\nterminal A (1, 0);\nterminal B (2, 1);\n")
+		const rules = 6
+		for r := range rules {
+			form := forms[rng.IntN(len(forms))]
+			var args []any
+			for range strings.Count(form, "%s") {
+				if k := r + 1 + rng.IntN(rules); k < rules { // a later rule, or a terminal
+					args = append(args, fmt.Sprintf("R%d", k))
+				} else {
+					args = append(args, []string{"A", "B"}[rng.IntN(2)])
+				}
+			}
+			fmt.Fprintf(&src, "R%d = "+form+";\n", append([]any{r}, args...)...)
+		}
+		g, axioms := footprintCase(t, fmt.Sprint("drawn ", n), src.String(), Quad, lots)
+		p, err := compileGrammar(g)
+		var u *UnsupportedError
+		if errors.As(err, &u) {
+			refused++
+			continue
+		}
+		if err != nil {
+			t.Fatalf("grammar %d: %v\n%s", n, err, src.String())
+		}
+		ts, err := g.Evaluate(axioms, Options{Workers: 2, LotAttrs: LotAttrValues(lots)})
+		if err != nil {
+			failed++ // a kind's operator on the other kind, a gable round a courtyard
+			continue
+		}
+		built++
+		for i := range ts {
+			s := &ts[i]
+			if s.Roof != NoRoof && g.footprintOf(s.Profile) != nil && !deviceRoofed(p, s.Profile, s.Roof, s.Size[0], s.Size[1]) {
+				t.Fatalf("grammar %d: a %s roof on profile %d at %g by %g without its device table\n%s",
+					n, s.Roof, s.Profile, s.Size[0], s.Size[1], src.String())
+			}
+		}
+	}
+	t.Logf("%d grammars built on both, %d refused for the device, %d failing on the CPU", built, refused, failed)
+	if built < drawnGrammars/4 {
+		t.Errorf("only %d of %d drawn grammars built", built, drawnGrammars)
 	}
 }

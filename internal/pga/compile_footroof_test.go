@@ -141,16 +141,18 @@ func TestFootprintRoofsPerView(t *testing.T) {
 	}
 }
 
-// roofFlowSeed draws TestFootprintRoofFlowDrawn's grammars (seeds 1 to 50,
+// flowSeed draws TestFootprintFlowDrawn's grammars (seeds 1 to 50,
 // 20,000 grammars, passed when it was written).
-var roofFlowSeed uint64 = 11
+var flowSeed uint64 = 11
 
-// TestFootprintRoofFlowDrawn draws grammars of cuts, extrusions, caps and
+// TestFootprintFlowDrawn draws grammars of cuts, extrusions, caps and
 // roofs on polygon lots and checks, for each the device takes and the CPU
 // builds, that every roof the CPU builds on a polygon has a device roof
-// table (the flow of cutReach, which decides which views get which roofs,
-// misses none).
-func TestFootprintRoofFlowDrawn(t *testing.T) {
+// table of its kind at its size, and every terminal on a piece stands on
+// one the host cut at its size: the footprint flow and cutReach, which
+// decide what the host cuts and roofs, miss nothing the CPU makes (the
+// device would fail, or draw another roof).
+func TestFootprintFlowDrawn(t *testing.T) {
 	drawnGrammars := 400
 	if testing.Short() {
 		drawnGrammars = 100
@@ -162,8 +164,8 @@ func TestFootprintRoofFlowDrawn(t *testing.T) {
 		"Repeat(X, 4) %s", "Repeat(Z, 5) %s", "CompSplit() { %s | %s | %s }", "Roof(HIP, 30) %s",
 		"Roof(SHED, 20) %s", "Roof(GABLE, 35) %s", "Translate(0, 1, 0) %s", "If(ShapeSize(X) > 12) { %s | %s }",
 	}
-	rng := rand.New(rand.NewPCG(roofFlowSeed, 0x726f6f66))
-	built, refused, failed := 0, 0, 0
+	rng := rand.New(rand.NewPCG(flowSeed, 0x726f6f66))
+	built, refused, failed, roofs, onPieces := 0, 0, 0, 0, 0
 	for n := range drawnGrammars {
 		var src strings.Builder
 		src.WriteString("axiom Quad R0;\nterminal A (1, 0);\nterminal B (2, 1);\n")
@@ -196,16 +198,52 @@ func TestFootprintRoofFlowDrawn(t *testing.T) {
 			continue
 		}
 		built++
+		pieces := devicePieces(p)
 		for i := range ts {
 			s := &ts[i]
-			if s.Roof != NoRoof && g.footprintOf(s.Profile) != nil && !deviceRoofed(p, s.Profile, s.Roof, s.Size[0], s.Size[1]) {
+			if g.footprintOf(s.Profile) == nil {
+				continue
+			}
+			if s.Roof != NoRoof {
+				roofs++
+			}
+			if s.Profile < 0 {
+				onPieces++
+			}
+			if s.Roof != NoRoof && !deviceRoofed(p, s.Profile, s.Roof, s.Size[0], s.Size[1]) {
 				t.Fatalf("grammar %d: a %s roof on profile %d at %g by %g without its device table\n%s",
 					n, s.Roof, s.Profile, s.Size[0], s.Size[1], src.String())
 			}
+			// A piece the CPU cut is one the host cut too, at its size
+			// (the device cuts only by the host's tables).
+			v := 1
+			if s.Kind == Box && s.Roof == NoRoof {
+				v = 2
+			}
+			if s.Profile < 0 && !pieces[devicePiece{s.Profile, [2]float64{s.Size[0], s.Size[v]}}] {
+				t.Fatalf("grammar %d: a terminal on piece %d at %g by %g, which the host did not cut\n%s",
+					n, s.Profile, s.Size[0], s.Size[v], src.String())
+			}
 		}
 	}
-	t.Logf("%d grammars built on both, %d refused for the device, %d failing on the CPU", built, refused, failed)
+	t.Logf("%d grammars built on both (%d roofs and %d terminals on pieces checked), %d refused for the device, %d failing on the CPU",
+		built, roofs, onPieces, refused, failed)
 	if built < drawnGrammars/4 {
 		t.Errorf("only %d of %d drawn grammars built", built, drawnGrammars)
 	}
+}
+
+// devicePiece is a piece's host profile and size.
+type devicePiece struct {
+	host int32
+	size [2]float64
+}
+
+// devicePieces is every piece view the host cut for the device.
+func devicePieces(p *program) map[devicePiece]bool {
+	out := map[devicePiece]bool{}
+	for _, f := range p.cutFPs {
+		out[devicePiece{f.host, f.size}] = true
+	}
+	return out
 }

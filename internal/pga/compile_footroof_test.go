@@ -163,6 +163,9 @@ func TestFootprintFlowDrawn(t *testing.T) {
 		"SubDiv(X) { 3: %s | -1: %s }", "SubDiv(Y) { 2: %s | -1: %s }", "SubDiv(Z) { 2: %s | -1: %s }",
 		"Repeat(X, 4) %s", "Repeat(Z, 5) %s", "CompSplit() { %s | %s | %s }", "Roof(HIP, 30) %s",
 		"Roof(SHED, 20) %s", "Roof(GABLE, 35) %s", "Translate(0, 1, 0) %s", "If(ShapeSize(X) > 12) { %s | %s }",
+		"Offset(ShapeSize(X) / 12) { %s | %s }", "SubDiv(X) { ShapeSize(X) / 3: %s | -1: %s }",
+		"Repeat(Y, ShapeSize(Y) / 3 + 1) %s", "Setback(LotAttr(floors, 2)) { %s | %s }", "SubDiv(Z) { 1: %s | -1: %s }",
+		"Repeat(X, 3, ANCHOR_TO_END) %s", "Rotate(0, 0, 15) %s",
 	}
 	rng := rand.New(rand.NewPCG(flowSeed, 0x726f6f66))
 	built, refused, failed, roofs, onPieces := 0, 0, 0, 0, 0

@@ -67,81 +67,26 @@ func (p *program) footprintCuts(w *hostWork, g *Grammar, cuts []*Op) error {
 	for slot, op := range cuts {
 		p.cutSlot[op] = int32(slot + 1)
 	}
-	reach := newCutReach(g, p.cutSlot)
-	// Many pieces go down the same few branches: each branch (or the
-	// rest of a Repeat's chain) is looked at once.
-	type from struct {
-		ch    *Chain
-		start int
-	}
-	meets := map[from][]cutUse{}
-	goOn := func(ch *Chain, start int) []cutUse {
-		f := from{ch, start}
-		u, ok := meets[f]
-		if !ok {
-			u = reach.fromAt(ch, start, false)
-			meets[f] = u
-		}
-		return u
-	}
-	branch := func(body *Chain) []cutUse { return goOn(body, 0) }
-	repeatAt := opChains(g, cuts) // where each Repeat is, for its tiles' way on
-	type job struct {
-		slot int
-		k    int32
-	}
-	counts := map[job]gpuFootCut{}
-	var jobs []job
-	// use cuts k, or k+1 for a use from below, by the cuts of uses, and
-	// marks it roofed by their roofs: a piece's roof is built only for
-	// the view a Roof may take before the piece is cut again (most of the
-	// pieces of a grammar that cuts deep are cut, not roofed).
+	c := &cutRounds{p: p, g: g, cuts: cuts, reach: newCutReach(g, p.cutSlot), meets: map[chainPos][]cutUse{},
+		repeatAt: opChains(g, cuts), counts: map[cutJob]gpuFootCut{}, dev: map[devKey]int32{}}
 	p.roofed = map[int32]uint8{}
-	use := func(k int32, uses []cutUse) {
-		for _, u := range uses {
-			if u.op.Kind == OpRoof {
-				at := k
-				if u.mirror {
-					at++
-				}
-				p.roofed[at] |= 1 << u.op.Args[0].Roof
-				continue
-			}
-			j := job{int(p.cutSlot[u.op] - 1), k}
-			if u.mirror {
-				j.k++
-			}
-			if _, ok := counts[j]; !ok {
-				counts[j] = gpuFootCut{N: -1}
-				jobs = append(jobs, j)
-			}
-		}
-	}
 	p.nlotprof = int32(len(p.profiles))
 	var axioms []cutUse
 	for _, a := range g.Axioms {
 		if r := g.Rules[a.Rule]; r != nil {
-			axioms = append(axioms, reach.from(r.Body, false)...)
+			axioms = append(axioms, c.reach.from(r.Body, false)...)
 		}
 	}
 	for k := int32(1); k < p.nlotprof; k++ {
 		if fp := g.footprintOf(k); fp != nil && !fp.mirror {
-			use(k, axioms)
+			c.use(k, axioms)
 		}
 	}
-	// A piece's profile number and size -> its device profile. Pieces of
-	// one shape but different sizes (slabs that are whole rectangles, most
-	// often) share the profile number but not the device profile: the
-	// device cuts and roofs a profile at the one size it was made for.
-	type devKey struct {
-		prof int32
-		size [2]float64
-	}
-	dev := map[devKey]int32{}
-	for round := 0; len(jobs) > 0; round++ {
+	for round := 0; len(c.jobs) > 0; round++ {
 		if round > maxCutDepth { // the footprint flow refuses a deeper cut first
 			return &UnsupportedError{What: fmt.Sprintf("cuts of a lot's polygon more than %d deep", maxCutDepth)}
 		}
+		jobs := c.jobs
 		res := make([]footCutResult, len(jobs))
 		w.more(len(jobs))
 		parallel.For(len(jobs), 8, func(_, lo, hi int) {
@@ -153,70 +98,148 @@ func (p *program) footprintCuts(w *hostWork, g *Grammar, cuts []*Op) error {
 		if err := w.stopped(); err != nil {
 			return err
 		}
-		done := jobs
-		jobs = nil
-		// Grown once for the round: appending piece by piece copied the
-		// tables over and over (a quarter of the compile's bytes).
-		npiece := 0
-		for i := range res {
-			npiece += len(res[i].pieces) + 1
-		}
-		p.cpiece = slices.Grow(p.cpiece, npiece)
-		p.profiles = slices.Grow(p.profiles, 2*npiece)
-		p.cutFPs = slices.Grow(p.cutFPs, 2*npiece)
-		for i, j := range done {
-			r, op := &res[i], cuts[j.slot]
-			if r.err != nil {
-				return &UnsupportedError{What: fmt.Sprintf("a cut that cannot be made (%s at %s on %s's polygon: %v; "+
-					"the CPU reports it where a shape takes it)", op.Kind, op.Pos, p.footAt(g, j.k).lot, r.err)}
-			}
-			e := gpuFootCut{SX: r.size[0], SY: r.size[1], D: r.d, Start: int32(len(p.cpiece)), Siblings: int32(r.n)}
-			if r.whole {
-				p.cpiece = append(p.cpiece, gpuCutPiece{Profile: -1, Child: int32(r.wholeChild), Branch: int32(r.wholeBranch)})
-				// The shape itself goes on, to be cut by what its branch
-				// cuts it by (a bottom cap's bottom cap is profile + 1
-				// on the device, whatever the view).
-				use(j.k, branch(op.Branches[r.wholeBranch].Body))
-			}
-			for i, pc := range r.pieces {
-				f := r.frames[i]
-				if !f.ok {
-					continue // a piece of no extent, dropped as the CPU drops it
-				}
-				at, ok := dev[devKey{f.prof, f.size}]
-				if !ok {
-					at = p.addCutFootprint(f, r.parent)
-					dev[devKey{f.prof, f.size}] = at
-				}
-				p.cpiece = append(p.cpiece, gpuCutPiece{CU: f.centre[0], CV: f.centre[1], W: f.size[0], H: f.size[1],
-					Profile: at, Child: int32(pc.child), Branch: int32(pc.branch), Part: int32(pc.part)})
-				if pc.branch < 0 { // a Repeat's tile
-					use(at, goOn(repeatAt[op].ch, repeatAt[op].i+1))
-				} else {
-					use(at, branch(op.Branches[pc.branch].Body))
-				}
-			}
-			e.N = int32(len(p.cpiece)) - e.Start
-			counts[j] = e
+		c.jobs = nil
+		if err := c.merge(jobs, res); err != nil {
+			return err
 		}
 	}
 	p.layOutPieces()
-	// The table is dense (slot by profile) but stops after the last
-	// profile something cuts: the last round's pieces, most of a deep
-	// grammar's, are never cut, and the device reads a profile past it as
-	// not cut (pga_has_cut).
+	c.table()
+	return nil
+}
+
+// cutRounds is what footprintCuts keeps from round to round: the cuts
+// still to make (jobs) and those made (counts), the pieces' device
+// profiles, and, since many pieces go down the same few branches, what
+// each branch (or the rest of a Repeat's chain) meets.
+type cutRounds struct {
+	p        *program
+	g        *Grammar
+	cuts     []*Op
+	reach    *cutReach
+	meets    map[chainPos][]cutUse
+	repeatAt map[*Op]chainPos // where each Repeat is, for its tiles' way on
+	counts   map[cutJob]gpuFootCut
+	jobs     []cutJob
+	// A piece's profile number and size -> its device profile. Pieces of
+	// one shape but different sizes (slabs that are whole rectangles, most
+	// often) share the profile number but not the device profile: the
+	// device cuts and roofs a profile at the one size it was made for.
+	dev map[devKey]int32
+}
+
+// cutJob is the cut of device profile k by the op of a slot.
+type cutJob struct {
+	slot int
+	k    int32
+}
+
+type devKey struct {
+	prof int32
+	size [2]float64
+}
+
+// goOn is what a shape starting at op start of ch meets first.
+func (c *cutRounds) goOn(ch *Chain, start int) []cutUse {
+	f := chainPos{ch, start}
+	u, ok := c.meets[f]
+	if !ok {
+		u = c.reach.fromAt(ch, start, false)
+		c.meets[f] = u
+	}
+	return u
+}
+
+// use cuts k, or k+1 for a use from below, by the cuts of uses, and marks
+// it roofed by their roofs: a piece's roof is built only for the view a
+// Roof may take before the piece is cut again (most of the pieces of a
+// grammar that cuts deep are cut, not roofed).
+func (c *cutRounds) use(k int32, uses []cutUse) {
+	for _, u := range uses {
+		at := k
+		if u.mirror {
+			at++
+		}
+		if u.op.Kind == OpRoof {
+			c.p.roofed[at] |= 1 << u.op.Args[0].Roof
+			continue
+		}
+		j := cutJob{int(c.p.cutSlot[u.op] - 1), at}
+		if _, ok := c.counts[j]; !ok {
+			c.counts[j] = gpuFootCut{N: -1}
+			c.jobs = append(c.jobs, j)
+		}
+	}
+}
+
+// merge takes a round's cuts in job order: each one's entry and pieces,
+// the pieces' device profiles, and the cuts and roofs they meet next.
+func (c *cutRounds) merge(done []cutJob, res []footCutResult) error {
+	p := c.p
+	// Grown once for the round: appending piece by piece copied the
+	// tables over and over (a quarter of the compile's bytes).
+	npiece := 0
+	for i := range res {
+		npiece += len(res[i].pieces) + 1
+	}
+	p.cpiece = slices.Grow(p.cpiece, npiece)
+	p.profiles = slices.Grow(p.profiles, 2*npiece)
+	p.cutFPs = slices.Grow(p.cutFPs, 2*npiece)
+	for i, j := range done {
+		r, op := &res[i], c.cuts[j.slot]
+		if r.err != nil {
+			return &UnsupportedError{What: fmt.Sprintf("a cut that cannot be made (%s at %s on %s's polygon: %v; "+
+				"the CPU reports it where a shape takes it)", op.Kind, op.Pos, p.footAt(c.g, j.k).lot, r.err)}
+		}
+		e := gpuFootCut{SX: r.size[0], SY: r.size[1], D: r.d, Start: int32(len(p.cpiece)), Siblings: int32(r.n)}
+		if r.whole {
+			p.cpiece = append(p.cpiece, gpuCutPiece{Profile: -1, Child: int32(r.wholeChild), Branch: int32(r.wholeBranch)})
+			// The shape itself goes on, to be cut by what its branch cuts
+			// it by (a bottom cap's bottom cap is profile + 1 on the
+			// device, whatever the view).
+			c.use(j.k, c.goOn(op.Branches[r.wholeBranch].Body, 0))
+		}
+		for i, pc := range r.pieces {
+			f := r.frames[i]
+			if !f.ok {
+				continue // a piece of no extent, dropped as the CPU drops it
+			}
+			at, ok := c.dev[devKey{f.prof, f.size}]
+			if !ok {
+				at = p.addCutFootprint(f, r.parent)
+				c.dev[devKey{f.prof, f.size}] = at
+			}
+			p.cpiece = append(p.cpiece, gpuCutPiece{CU: f.centre[0], CV: f.centre[1], W: f.size[0], H: f.size[1],
+				Profile: at, Child: int32(pc.child), Branch: int32(pc.branch), Part: int32(pc.part)})
+			if pc.branch < 0 { // a Repeat's tile
+				c.use(at, c.goOn(c.repeatAt[op].ch, c.repeatAt[op].i+1))
+			} else {
+				c.use(at, c.goOn(op.Branches[pc.branch].Body, 0))
+			}
+		}
+		e.N = int32(len(p.cpiece)) - e.Start
+		c.counts[j] = e
+	}
+	return nil
+}
+
+// table lays the cuts made out as the device reads them, slot by profile.
+// It is dense but stops after the last profile something cuts: the last
+// round's pieces, most of a deep grammar's, are never cut, and the device
+// reads a profile past it as not cut (pga_has_cut).
+func (c *cutRounds) table() {
+	p := c.p
 	p.ncutprof = 1
-	for j := range counts {
+	for j := range c.counts {
 		p.ncutprof = max(p.ncutprof, j.k+1)
 	}
-	p.fcut = make([]gpuFootCut, len(cuts)*int(p.ncutprof))
+	p.fcut = make([]gpuFootCut, len(c.cuts)*int(p.ncutprof))
 	for i := range p.fcut {
 		p.fcut[i].N = -1
 	}
-	for j, e := range counts {
+	for j, e := range c.counts {
 		p.fcut[j.slot*int(p.ncutprof)+int(j.k)] = e
 	}
-	return nil
 }
 
 // chainPos is where an op stands: op i of chain ch.

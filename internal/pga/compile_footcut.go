@@ -189,9 +189,9 @@ func (c *cutRounds) merge(done []cutJob, res []footCutResult) error {
 		r, op := &res[i], c.cuts[j.slot]
 		if r.err != nil {
 			return &UnsupportedError{What: fmt.Sprintf("a cut that cannot be made (%s at %s on %s's polygon: %v; "+
-				"the CPU reports it where a shape takes it)", op.Kind, op.Pos, p.footAt(c.g, j.k).lot, r.err)}
+				"the CPU reports it where a shape takes it)", op.Kind, op.Pos, r.parent.lot, r.err)}
 		}
-		e := gpuFootCut{SX: r.size[0], SY: r.size[1], D: r.d, Start: int32(len(p.cpiece)), Siblings: int32(r.n)}
+		e := gpuFootCut{SX: r.parent.size[0], SY: r.parent.size[1], D: r.d, Start: int32(len(p.cpiece)), Siblings: int32(r.n)}
 		if r.whole {
 			p.cpiece = append(p.cpiece, gpuCutPiece{Profile: -1, Child: int32(r.wholeChild), Branch: int32(r.wholeBranch)})
 			// The shape itself goes on, to be cut by what its branch cuts
@@ -279,14 +279,13 @@ func opChains(g *Grammar, ops []*Op) map[*Op]chainPos {
 	return at
 }
 
-// footCutResult is a footprint's cut by an op, with its size and distance
-// and where each piece was framed.
+// footCutResult is a footprint's cut by an op (parent: the footprint, its
+// size and lot), the op's distance there and where each piece was framed.
 type footCutResult struct {
 	polygonCut
-	size   [2]float64
 	d      float64
 	frames []pieceFrame
-	parent cutFootprint // what was cut
+	parent cutFootprint // what was cut, and at what size
 	err    error
 }
 
@@ -295,7 +294,7 @@ type footCutResult struct {
 // (Grammar.piece); safe to call from several goroutines.
 func (p *program) cutFootprint(g *Grammar, op *Op, k int32) footCutResult {
 	f := p.footAt(g, k)
-	r := footCutResult{size: f.size, parent: f}
+	r := footCutResult{parent: f}
 	switch op.Kind {
 	case OpSubDiv, OpRepeat:
 		r.polygonCut, r.err = slabCut(f.fp, op, f.env())

@@ -52,14 +52,14 @@ func TestFootprintRoofTablesCoverCPU(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			roofs := 0
+			roofs, has := 0, deviceRoofs(p)
 			for i := range ts {
 				s := &ts[i]
 				if s.Roof == NoRoof || g.footprintOf(s.Profile) == nil {
 					continue
 				}
 				roofs++
-				if !deviceRoofed(p, s.Profile, s.Roof, s.Size[0], s.Size[1]) {
+				if !has[roofOf(s)] {
 					t.Fatalf("terminal %d (lot %d): a %s roof on profile %d at %g by %g, and no device profile with its table",
 						i, s.Lot, s.Roof, s.Profile, s.Size[0], s.Size[1])
 				}
@@ -69,23 +69,38 @@ func TestFootprintRoofTablesCoverCPU(t *testing.T) {
 	}
 }
 
-// deviceRoofed says whether a device profile of host profile hp, made at
-// sx by sy, has a roof of kind.
-func deviceRoofed(p *program, hp int32, kind RoofKind, sx, sy float64) bool {
+// deviceRoof is a roof table: the host profile of the footprint it stands
+// on, its kind and the size it was built at.
+type deviceRoof struct {
+	host int32
+	kind RoofKind
+	size [2]float64
+}
+
+// deviceRoofs is every roof table the host built for the device.
+func deviceRoofs(p *program) map[deviceRoof]bool {
+	out := map[deviceRoof]bool{}
 	for k := range int32(len(p.profiles)) {
 		host := k
 		if p.nlotprof > 0 && k >= p.nlotprof {
 			host = p.cutFPs[k-p.nlotprof].host
 		}
 		e := p.profiles[k]
-		if host != hp || e.Roofs < 0 {
+		if e.Roofs < 0 {
 			continue
 		}
-		if r := p.froof[e.Roofs+int32(kind)-1]; r.NAt >= 0 && r.SX == sx && r.SY == sy {
-			return true
+		for kind := Gable; kind <= Pyramid; kind++ {
+			if r := p.froof[e.Roofs+int32(kind)-1]; r.NAt >= 0 {
+				out[deviceRoof{host, kind, [2]float64{r.SX, r.SY}}] = true
+			}
 		}
 	}
-	return false
+	return out
+}
+
+// roofOf is the roof table a roofed terminal on a footprint needs.
+func roofOf(s *TerminalShape) deviceRoof {
+	return deviceRoof{s.Profile, s.Roof, [2]float64{s.Size[0], s.Size[1]}}
 }
 
 // TestFootprintRoofsPerView pins down which views get which roofs: with
@@ -201,7 +216,7 @@ func TestFootprintFlowDrawn(t *testing.T) {
 			continue
 		}
 		built++
-		pieces := devicePieces(p)
+		pieces, has := devicePieces(p), deviceRoofs(p)
 		for i := range ts {
 			s := &ts[i]
 			if g.footprintOf(s.Profile) == nil {
@@ -213,7 +228,7 @@ func TestFootprintFlowDrawn(t *testing.T) {
 			if s.Profile < 0 {
 				onPieces++
 			}
-			if s.Roof != NoRoof && !deviceRoofed(p, s.Profile, s.Roof, s.Size[0], s.Size[1]) {
+			if s.Roof != NoRoof && !has[roofOf(s)] {
 				t.Fatalf("grammar %d: a %s roof on profile %d at %g by %g without its device table\n%s",
 					n, s.Roof, s.Profile, s.Size[0], s.Size[1], src.String())
 			}

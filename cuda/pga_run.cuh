@@ -28,6 +28,29 @@ __device__ __noinline__ void pga_projection(PgaItem &s, int au, int av, double w
 	}
 }
 
+// pga_split_refusal is why block operator op cannot split s here (a
+// PGA_ERR_ code, its argument the op), or 0: CompSplit of a Quad or of a
+// roof; Offset/Setback of a roof, or of a lot's polygon the host did not
+// cut for this op at s's size and distance; SubDiv/Repeat across a lot's
+// polygon (pga_slab_across) the host did not cut at s's size.
+template <bool DRY> __device__ int pga_split_refusal(const Prog &P, const PgaOp &op, const PgaItem &s) {
+	switch (op.kind) {
+	case PGA_OP_COMPSPLIT:
+		if (s.kind == PGA_QUAD) return PGA_ERR_COMPSPLIT_QUAD;
+		if (s.roof != PGA_NO_ROOF) return PGA_ERR_ROOF_SPLIT;
+		return 0;
+	case PGA_OP_SETBACK:
+	case PGA_OP_OFFSET:
+		if (s.roof != PGA_NO_ROOF || (s.profile != 0 && !pga_has_cut(P, op, s))) return PGA_ERR_FRONT;
+		if (s.profile != 0 && !pga_cut_fits<DRY>(P, op, s)) return PGA_ERR_FOOT_CUT;
+		return 0;
+	case PGA_OP_SUBDIV:
+	case PGA_OP_REPEAT:
+		return pga_slab_across(P, op, s) && !pga_slab_ready<DRY>(P, op, s) ? PGA_ERR_FOOT_CUT : 0;
+	}
+	return 0;
+}
+
 // pga_run applies s's chain from s.pc on, through rule successors and
 // single-output operators, until a terminal (RUN_TERM, term set), a dropped
 // shape (RUN_NONE) or a block operator with n outputs (RUN_SPLIT: s is left
@@ -270,48 +293,24 @@ __device__ __noinline__ int pga_run(const Prog &P, const Limits &L, PgaStatus *s
 			break;
 		}
 		case PGA_OP_COMPSPLIT:
-			if (s.kind == PGA_QUAD) {
-				pga_fail(st, PGA_ERR_COMPSPLIT_QUAD, s.rule, ch.op0 + s.pc);
-				return RUN_ERR;
-			}
-			if (s.roof != PGA_NO_ROOF) {
-				pga_fail(st, PGA_ERR_ROOF_SPLIT, s.rule, ch.op0 + s.pc);
-				return RUN_ERR;
-			}
-			n = pga_outputs<DRY>(P, s, -1, nullptr);
-			ticks += n;
-			return n ? RUN_SPLIT : RUN_NONE;
 		case PGA_OP_SETBACK:
 		case PGA_OP_OFFSET:
-			if (s.roof != PGA_NO_ROOF || (s.profile != 0 && !pga_has_cut(P, op, s))) {
-				pga_fail(st, PGA_ERR_FRONT, s.rule, ch.op0 + s.pc);
-				return RUN_ERR;
-			}
-			if (s.profile != 0 && !pga_cut_fits<DRY>(P, op, s)) {
-				pga_fail(st, PGA_ERR_FOOT_CUT, s.rule, ch.op0 + s.pc);
-				return RUN_ERR;
-			}
-			n = pga_outputs<DRY>(P, s, -1, nullptr);
-			ticks += n;
-			return n ? RUN_SPLIT : RUN_NONE;
 		case PGA_OP_SUBDIV:
-			// Across a lot's polygon: the slabs the host cut for it.
-			if (pga_slab_across(P, op, s) && !pga_slab_ready<DRY>(P, op, s)) {
-				pga_fail(st, PGA_ERR_FOOT_CUT, s.rule, ch.op0 + s.pc);
+		case PGA_OP_REPLICATE: {
+			const int err = pga_split_refusal<DRY>(P, op, s);
+			if (err) {
+				pga_fail(st, err, s.rule, ch.op0 + s.pc);
 				return RUN_ERR;
 			}
 			n = pga_outputs<DRY>(P, s, -1, nullptr);
 			ticks += n;
 			return n ? RUN_SPLIT : RUN_NONE;
-		case PGA_OP_REPLICATE:
-			n = pga_outputs<DRY>(P, s, -1, nullptr);
-			ticks += n;
-			return n ? RUN_SPLIT : RUN_NONE;
+		}
 		case PGA_OP_REPEAT: {
 			if (pga_slab_across(P, op, s)) {
 				// Across a lot's polygon: the tiles the host cut for it.
-				if (!pga_slab_ready<DRY>(P, op, s)) {
-					pga_fail(st, PGA_ERR_FOOT_CUT, s.rule, ch.op0 + s.pc);
+				if (const int err = pga_split_refusal<DRY>(P, op, s)) {
+					pga_fail(st, err, s.rule, ch.op0 + s.pc);
 					return RUN_ERR;
 				}
 				const PgaFootCut e = pga_cut_entry(P, op, s);

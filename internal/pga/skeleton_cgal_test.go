@@ -53,77 +53,10 @@ func TestSkeletonAgainstCGAL(t *testing.T) {
 	if _, err := os.Stat(exe); err != nil {
 		t.Skipf("no CGAL reference (%v): scripts/cgal-skeleton.sh builds it", err)
 	}
-	type poly struct {
-		name  string
-		rings [][][2]float64
-	}
-	var polys []poly
-	for i, p := range [][][2]float64{
-		{{2504.483, 110.934}, {2521.722, 88.969}, {2529.512, 95.083}, {2517.962, 109.799}, {2532.05, 120.856}, {2526.361, 128.105}},
-		{{2055.001, 459.82}, {2059.052, 489.24}, {2031.065, 493.093}, {2029.564, 482.189}, {2047.255, 479.753}, {2046.207, 472.142}, {2028.516, 474.578}, {2027.014, 463.673}},
-		{{1145.911, 2219.488}, {1163.102, 2200.05}, {1169.711, 2205.895}, {1159.046, 2217.954}, {1172.326, 2229.699}, {1165.8, 2237.079}},
-	} {
-		polys = append(polys, poly{fmt.Sprintf("rounded arm %d", i), [][][2]float64{p}})
-	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	mm := func(v float64) float64 { return math.Round(v*1000) / 1000 }
-	n := 600
-	if testing.Short() {
-		n = 150
-	}
-	for k := range n {
-		w, d := 24+6*rng.Float64(), 24+6*rng.Float64()
-		a, b := 8+4*rng.Float64(), 8+4*rng.Float64()
-		outer, holes := lotShape(k%3, w, d, a, b)
-		turn := 2 * math.Pi * rng.Float64()
-		c, s := math.Cos(turn), math.Sin(turn)
-		place := func(ring [][2]float64) [][2]float64 {
-			out := make([][2]float64, len(ring))
-			for i, p := range ring {
-				out[i] = [2]float64{mm(500 + p[0]*c - p[1]*s), mm(500 + p[0]*s + p[1]*c)}
-			}
-			return out
-		}
-		rings := [][][2]float64{place(outer)}
-		for _, h := range holes {
-			rings = append(rings, place(h))
-		}
-		polys = append(polys, poly{fmt.Sprintf("lot %d", k), rings})
-	}
-	for k := range n {
-		m := 5 + rng.IntN(26)
-		angles := make([]float64, m)
-		for i := range angles {
-			angles[i] = 2 * math.Pi * rng.Float64()
-		}
-		sort.Float64s(angles)
-		ring := make([][2]float64, 0, m)
-		for i, th := range angles {
-			if i > 0 && th-angles[i-1] < 1e-3 {
-				continue
-			}
-			r := 5 + 15*rng.Float64()
-			ring = append(ring, [2]float64{mm(100 + r*math.Cos(th)), mm(100 + r*math.Sin(th))})
-		}
-		polys = append(polys, poly{fmt.Sprintf("star %d", k), [][][2]float64{ring}})
-	}
-	var in bytes.Buffer
-	fmt.Fprintf(&in, "D %d", len(cgalInsets))
-	for _, d := range cgalInsets {
-		fmt.Fprintf(&in, " %g", d)
-	}
-	fmt.Fprintln(&in)
-	for _, p := range polys {
-		fmt.Fprintf(&in, "P %d\n", len(p.rings))
-		for _, r := range p.rings {
-			fmt.Fprintf(&in, "%d\n", len(r))
-			for _, v := range r {
-				fmt.Fprintf(&in, "%.3f %.3f\n", v[0], v[1])
-			}
-		}
-	}
+	polys := cgalPolys()
+	in := cgalRequest(polys)
 	cmd := exec.Command(exe)
-	cmd.Stdin = &in
+	cmd.Stdin = in
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("%s: %v", exe, err)
@@ -167,28 +100,8 @@ func TestSkeletonAgainstCGAL(t *testing.T) {
 		if len(ref.insets) != len(cgalInsets) {
 			t.Fatalf("%s: %d inset areas from CGAL, want %d", p.name, len(ref.insets), len(cgalInsets))
 		}
-		for k, dist := range cgalInsets {
-			pieces, err := skeleton.Offset(p.rings[0], p.rings[1:], dist)
-			if err != nil {
-				t.Errorf("%s: inset %g: %v", p.name, dist, err)
-				continue
-			}
-			area := 0.0 // twice the area
-			for _, pc := range pieces {
-				area += ringArea(pc.Outer)
-				for _, h := range pc.Holes {
-					area += ringArea(h) // clockwise: negative
-				}
-			}
-			area /= 2
-			diff := math.Abs(area - ref.insets[k])
-			if diff > worstInset {
-				worstInset, worstInsetName = diff, fmt.Sprintf("%s at %g m", p.name, dist)
-			}
-			// The inset's edges may each lie tol off CGAL's.
-			if diff > tol*perimeter(p.rings) {
-				t.Errorf("%s: inset %g m has area %.9g, CGAL's %.9g", p.name, dist, area, ref.insets[k])
-			}
+		if diff, at := insetDifference(t, p, ref, tol); diff > worstInset {
+			worstInset, worstInsetName = diff, fmt.Sprintf("%s at %g m", p.name, at)
 		}
 		if diff, at := outsetDifference(t, p.name, p.rings, ref, tol); diff > worstOutset {
 			worstOutset, worstOutsetName = diff, fmt.Sprintf("%s at %g m", p.name, at)
@@ -211,6 +124,122 @@ func TestSkeletonAgainstCGAL(t *testing.T) {
 	if compared < len(polys)*9/10 {
 		t.Errorf("only %d of %d polygons compared", compared, len(polys))
 	}
+}
+
+// cgalPoly is a polygon TestSkeletonAgainstCGAL hands CGAL: its outer ring,
+// then its holes.
+type cgalPoly struct {
+	name  string
+	rings [][][2]float64
+}
+
+// cgalPolys is what TestSkeletonAgainstCGAL compares: three rounded arms
+// of real footprints, lots of the three shapes (L, courtyard, U) turned at
+// random, and random star-shaped rings, to the millimetre.
+func cgalPolys() []cgalPoly {
+	var polys []cgalPoly
+	for i, p := range [][][2]float64{
+		{{2504.483, 110.934}, {2521.722, 88.969}, {2529.512, 95.083}, {2517.962, 109.799}, {2532.05, 120.856}, {2526.361, 128.105}},
+		{{2055.001, 459.82}, {2059.052, 489.24}, {2031.065, 493.093}, {2029.564, 482.189}, {2047.255, 479.753}, {2046.207, 472.142}, {2028.516, 474.578}, {2027.014, 463.673}},
+		{{1145.911, 2219.488}, {1163.102, 2200.05}, {1169.711, 2205.895}, {1159.046, 2217.954}, {1172.326, 2229.699}, {1165.8, 2237.079}},
+	} {
+		polys = append(polys, cgalPoly{fmt.Sprintf("rounded arm %d", i), [][][2]float64{p}})
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	mm := func(v float64) float64 { return math.Round(v*1000) / 1000 }
+	n := 600
+	if testing.Short() {
+		n = 150
+	}
+	for k := range n {
+		w, d := 24+6*rng.Float64(), 24+6*rng.Float64()
+		a, b := 8+4*rng.Float64(), 8+4*rng.Float64()
+		outer, holes := lotShape(k%3, w, d, a, b)
+		turn := 2 * math.Pi * rng.Float64()
+		c, s := math.Cos(turn), math.Sin(turn)
+		place := func(ring [][2]float64) [][2]float64 {
+			out := make([][2]float64, len(ring))
+			for i, p := range ring {
+				out[i] = [2]float64{mm(500 + p[0]*c - p[1]*s), mm(500 + p[0]*s + p[1]*c)}
+			}
+			return out
+		}
+		rings := [][][2]float64{place(outer)}
+		for _, h := range holes {
+			rings = append(rings, place(h))
+		}
+		polys = append(polys, cgalPoly{fmt.Sprintf("lot %d", k), rings})
+	}
+	for k := range n {
+		m := 5 + rng.IntN(26)
+		angles := make([]float64, m)
+		for i := range angles {
+			angles[i] = 2 * math.Pi * rng.Float64()
+		}
+		sort.Float64s(angles)
+		ring := make([][2]float64, 0, m)
+		for i, th := range angles {
+			if i > 0 && th-angles[i-1] < 1e-3 {
+				continue
+			}
+			r := 5 + 15*rng.Float64()
+			ring = append(ring, [2]float64{mm(100 + r*math.Cos(th)), mm(100 + r*math.Sin(th))})
+		}
+		polys = append(polys, cgalPoly{fmt.Sprintf("star %d", k), [][][2]float64{ring}})
+	}
+	return polys
+}
+
+// cgalRequest is the reference program's input: the inset distances, then
+// each polygon's rings.
+func cgalRequest(polys []cgalPoly) *bytes.Buffer {
+	in := &bytes.Buffer{}
+	fmt.Fprintf(in, "D %d", len(cgalInsets))
+	for _, d := range cgalInsets {
+		fmt.Fprintf(in, " %g", d)
+	}
+	fmt.Fprintln(in)
+	for _, p := range polys {
+		fmt.Fprintf(in, "P %d\n", len(p.rings))
+		for _, r := range p.rings {
+			fmt.Fprintf(in, "%d\n", len(r))
+			for _, v := range r {
+				fmt.Fprintf(in, "%.3f %.3f\n", v[0], v[1])
+			}
+		}
+	}
+	return in
+}
+
+// insetDifference holds skeleton.Offset at each of cgalInsets to CGAL's
+// inset areas (each edge may lie tol off CGAL's) and returns the largest
+// difference and the distance it is at.
+func insetDifference(t *testing.T, p cgalPoly, ref cgalSkeleton, tol float64) (worst, at float64) {
+	t.Helper()
+	for k, dist := range cgalInsets {
+		pieces, err := skeleton.Offset(p.rings[0], p.rings[1:], dist)
+		if err != nil {
+			t.Errorf("%s: inset %g: %v", p.name, dist, err)
+			continue
+		}
+		area := 0.0 // twice the area
+		for _, pc := range pieces {
+			area += ringArea(pc.Outer)
+			for _, h := range pc.Holes {
+				area += ringArea(h) // clockwise: negative
+			}
+		}
+		area /= 2
+		diff := math.Abs(area - ref.insets[k])
+		if diff > worst {
+			worst, at = diff, dist
+		}
+		// The inset's edges may each lie tol off CGAL's.
+		if diff > tol*perimeter(p.rings) {
+			t.Errorf("%s: inset %g m has area %.9g, CGAL's %.9g", p.name, dist, area, ref.insets[k])
+		}
+	}
+	return worst, at
 }
 
 // outsetDifference holds skeleton.Outset at each of cgalInsets to CGAL's

@@ -76,7 +76,8 @@ cases=(
   "rules medium|rules run configs/rules/life.rules --generate 4096 --steps 200 -o $w/r.json"
   "rules large|rules run configs/rules/synthetic.rules --generate 2048 --steps 10 -o $w/r.json"
   # The floor under every cuda run: a process that opens the GPU (driver,
-  # context) and exits, doing nothing else (cpu: the same process, no GPU).
+  # context) and exits, doing nothing else. On cpu it opens none, but its
+  # report still starts the driver to list the GPUs.
   "device floor|devices --check"
 )
 # PGA_REAL_LOTS=FILE adds real footprints (a GeoJSON of buildings, not

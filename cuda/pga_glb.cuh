@@ -39,6 +39,15 @@ pga_glb_keys(const PgaTerm *terms, uint32_t n, PgaGlbKey *keys) {
 	keys[i] = PgaGlbKey{t.seed, t.axiom, t.term, t.mat, t.uv};
 }
 
+// pga_glb_gather copies terminals at[0..n) into out: an asset's
+// terminals, whose instances the host places (cuda_glb_assets.go).
+extern "C" __global__ void __launch_bounds__(PGA_THREADS)
+pga_glb_gather(const PgaTerm *terms, const uint32_t *at, uint32_t n, PgaTerm *out) {
+	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	out[i] = terms[at[i]];
+}
+
 // Per position q of the file's order: (indices << 32 | vertices) of
 // terminal perm[q].
 extern "C" __global__ void __launch_bounds__(PGA_THREADS)

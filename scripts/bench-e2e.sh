@@ -66,6 +66,7 @@ cases=(
   "pga polygons|pga city configs/pga/courtyard.pga --lots $w/poly.geojson -o $w/p.glb"
   "pga cuts|pga city configs/pga/roofs.pga --lots $w/poly.geojson -o $w/q.glb"
   "pga parts|pga city configs/pga/parts.pga --lots $w/poly.geojson -o $w/s.glb"
+  "pga assets|pga city configs/pga/assets.pga --grid 100x100 -o $w/a.glb"
   "forest small|forest disperse $w/s1e3.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
   "forest medium|forest disperse $w/s1e5.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
   "forest large|forest disperse $w/s2e4.csv --species $w/sp.yaml --method exact --formats csv -o $w/fo --force"
@@ -82,8 +83,9 @@ cases=(
 )
 # PGA_REAL_LOTS=FILE adds real footprints (a GeoJSON of buildings, not
 # shipped: see TestFootprintsRealLots) built with roofs.pga (cuts and roofs
-# on their pieces), footprints.pga (which inserts an asset, so its mesh
-# is the host's on every device) and parts.pga (SubDiv across them).
+# on their pieces), footprints.pga (which inserts an asset: the device
+# GLB takes its part from the host) and parts.pga (SubDiv across them).
+# "pga assets" is assets.pga's air conditioners, one per bay of a city.
 [[ -n ${PGA_REAL_LOTS:-} ]] && cases+=("pga real lots|pga city configs/pga/roofs.pga --lots $PGA_REAL_LOTS -o $w/r.glb"
   "pga real assets|pga city configs/pga/footprints.pga --lots $PGA_REAL_LOTS -o $w/r.glb"
   "pga real parts|pga city configs/pga/parts.pga --lots $PGA_REAL_LOTS -o $w/r.glb")

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/procgen-dev/procgen/internal/output/mesh"
+	"github.com/procgen-dev/procgen/internal/parallel"
 )
 
 // Assets, as CGA's i("file.obj") inserts them: I("door.obj") ends a chain
@@ -179,9 +180,11 @@ func fitInstance(lo, hi [3]float64, s *Shape) mesh.Instance {
 // terminal.
 func assetPart(a *AssetDef, name string, material int, ts []TerminalShape, at []int) mesh.Part {
 	ins := make([]mesh.Instance, len(at))
-	for i, j := range at {
-		ins[i] = fitInstance(a.lo, a.hi, &ts[j].Shape)
-	}
+	parallel.For(len(at), 4096, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			ins[i] = fitInstance(a.lo, a.hi, &ts[at[i]].Shape)
+		}
+	})
 	s := a.Shape
 	return mesh.Part{Name: name, Material: material, Concave: true, Count: len(s.FaceSizes), Grain: len(s.FaceSizes),
 		Instances: ins, Build: func(lo, hi int, c *mesh.Chunk) { assetFaces(c, s, lo, hi) }}

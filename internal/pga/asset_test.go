@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -111,9 +112,9 @@ func TestAssetShapeRefusesAPoint(t *testing.T) {
 	}
 }
 
-// assetsExample builds configs/pga/assets.pga on a 2 x 2 grid with its
-// asset read, and counts the asset's terminals.
-func assetsExample(t *testing.T) (*mesh.Mesh, int) {
+// assetsGrammar is configs/pga/assets.pga with its asset read, and its
+// axioms on a 2 x 2 grid.
+func assetsGrammar(t *testing.T) (*Grammar, []Shape) {
 	t.Helper()
 	path := filepath.Join("..", "..", "configs", "pga", "assets.pga")
 	src, err := os.ReadFile(path)
@@ -141,7 +142,15 @@ func assetsExample(t *testing.T) (*mesh.Mesh, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, projs, err := g.evaluateTerms(LotAxioms(g.Axioms[0].Kind, lots, 1, 20), Options{})
+	return g, LotAxioms(g.Axioms[0].Kind, lots, 1, 20)
+}
+
+// assetsExample builds configs/pga/assets.pga on a 2 x 2 grid with its
+// asset read, and counts the asset's terminals.
+func assetsExample(t *testing.T) (*mesh.Mesh, int) {
+	t.Helper()
+	g, axioms := assetsGrammar(t)
+	ts, projs, err := g.evaluateTerms(axioms, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,4 +273,24 @@ func FuzzAssetOps(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// Statistics alone (no terminals kept: the evaluator's tally) count an
+// asset's terminals as Stats counts them from the terminals, in all and
+// per phase: the asset's positions and triangles, not its scope's.
+func TestAssetStatsAlone(t *testing.T) {
+	g, axioms := assetsGrammar(t)
+	alone, err := g.EvaluateStats(axioms, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _, err := g.evaluateTerms(axioms, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := g.Stats(ts)
+	if alone.Vertices != want.Vertices || alone.Triangles != want.Triangles || !slices.Equal(alone.ByPhase, want.ByPhase) {
+		t.Errorf("alone %d vertices, %d triangles, phases %+v; from the terminals %d, %d, %+v",
+			alone.Vertices, alone.Triangles, alone.ByPhase, want.Vertices, want.Triangles, want.ByPhase)
+	}
 }

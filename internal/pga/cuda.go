@@ -180,11 +180,12 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt Options) (*Resu
 	if opt.GLB && (opt.Mesh || opt.KeepTerminals) {
 		return nil, errors.New("pga: CUDATuning.GLB builds the file's data on the device, without Mesh or KeepTerminals")
 	}
-	if (opt.Mesh || opt.GLB) && len(c.g.Assets) > 0 {
+	if opt.Mesh && len(c.g.Assets) > 0 {
 		// The device mesh draws every terminal as its scope's solid; an
 		// asset (I) is drawn from its file on the host (Grammar.Mesh,
-		// Grammar.Stats), which the terminals kept here feed.
-		return nil, errors.New("pga: a grammar with assets (I) builds its mesh and counts on the host: evaluate it with KeepTerminals, not CUDATuning.Mesh")
+		// Grammar.Stats), which the terminals kept here feed. The device
+		// GLB makes its asset parts on the host (glbAssets).
+		return nil, errors.New("pga: a grammar with assets (I) builds its mesh and counts on the host: evaluate it with KeepTerminals or CUDATuning.GLB, not CUDATuning.Mesh")
 	}
 	start := opt.Axiom
 	if start == "" {
@@ -259,7 +260,7 @@ func (c *CUDA) Evaluate(ctx context.Context, axioms []Shape, opt Options) (*Resu
 	}
 	lap("grammar and counts")
 	if opt.GLB {
-		if res.GLB, err = c.glb(ctx, nterm, lap); err != nil {
+		if res.GLB, err = c.glb(ctx, nterm, res, bounds, lap); err != nil {
 			return nil, err
 		}
 	}

@@ -19,8 +19,9 @@ import (
 // each terminal's vertices and indices are counted in it and scanned, and
 // pga_glb_write writes the binary chunk's vertex data, part by part, which
 // stays on the device until the file is written (the parts' bounds come
-// back).
-func (c *CUDA) glb(ctx context.Context, nterm int, lap func(string)) (*GLB, error) {
+// back). An asset's parts are made on the host and put in their place
+// (glbAssets); res.Stats is mended for them (bounds: the phases' ranges).
+func (c *CUDA) glb(ctx context.Context, nterm int, res *Result, bounds []phaseRange, lap func(string)) (*GLB, error) {
 	var keys []gpuGlbKey
 	if nterm > 0 {
 		kb, err := gpu.Alloc[uint32](c.dev, nterm*int(unsafe.Sizeof(gpuGlbKey{}))/4)
@@ -46,44 +47,64 @@ func (c *CUDA) glb(ctx context.Context, nterm int, lap func(string)) (*GLB, erro
 	if nterm == 0 {
 		return out, nil
 	}
-	perm, err := gpu.Upload(c.dev, plan.perm)
+	host, err := c.glbAssets(ctx, plan, out, res, bounds)
 	if err != nil {
 		return nil, err
 	}
-	defer perm.Free()
-	if err := grow(c.dev, &c.counts, nterm, 0); err != nil {
-		return nil, err
+	if host != nil {
+		lap("glb: assets placed on the host")
 	}
-	if err := launch(c, glbCount, nterm, glbCountArgs{c.words.Ptr(), c.terms.Ptr(), perm.Ptr(), uint32(nterm), c.counts.Ptr()}); err != nil {
-		return nil, err
+	perm, start := plan.drawn(host)
+	var total uint64
+	var dperm *gpu.Buffer[uint32]
+	if len(perm) > 0 {
+		if dperm, err = gpu.Upload(c.dev, perm); err != nil {
+			return nil, err
+		}
+		defer dperm.Free()
+		if err := grow(c.dev, &c.counts, len(perm), 0); err != nil {
+			return nil, err
+		}
+		if err := launch(c, glbCount, len(perm), glbCountArgs{c.words.Ptr(), c.terms.Ptr(), dperm.Ptr(), uint32(len(perm)), c.counts.Ptr()}); err != nil {
+			return nil, err
+		}
+		if err := c.scan(len(perm)); err != nil {
+			return nil, err
+		}
+		st, err := c.status()
+		if err != nil {
+			return nil, err
+		}
+		total = st.ScanTotal
 	}
-	if err := c.scan(nterm); err != nil {
-		return nil, err
-	}
-	st, err := c.status()
-	if err != nil {
-		return nil, err
-	}
-	parts, size, err := c.glbLayout(plan, st.ScanTotal, out)
+	parts, size, err := c.glbLayout(plan, start, host, total, out)
 	if err != nil {
 		return nil, err
 	}
 	lap("glb: counts and layout")
-	if err := c.glbWrite(ctx, nterm, perm, parts, size, out, lap); err != nil {
+	if err := c.glbWrite(ctx, dperm, start, parts, host, size, out, lap); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// glbLayout sizes every part from the scanned counts at its first
-// terminal (total: the scan's total) and lays the parts out in the binary
-// chunk: positions, normals, texture coordinates, indices, part by part.
-func (c *CUDA) glbLayout(plan *glbPlan, total uint64, out *GLB) ([]gpuGlbPart, int64, error) {
+// glbLayout sizes every part the device draws from the scanned counts at
+// its first terminal in the drawn order (start[k]: part k's; total: the
+// scan's total) and lays all parts out in the binary chunk: positions,
+// normals, texture coordinates, indices, part by part, a part made on the
+// host (host[k] not nil, sized in out) as its bytes. parts[k] is part k's
+// place; the device writes those whose Q0 is not noPart.
+func (c *CUDA) glbLayout(plan *glbPlan, start []int, host [][]byte, total uint64, out *GLB) ([]gpuGlbPart, int64, error) {
 	np := len(plan.keys)
+	n := start[np]
 	at := make([]uint64, np+1)
 	for k := range np {
+		if start[k] >= n {
+			at[k] = total
+			continue
+		}
 		var o [1]uint64
-		if err := c.counts.ReadAt(o[:], plan.start[k]); err != nil {
+		if err := c.counts.ReadAt(o[:], start[k]); err != nil {
 			return nil, 0, err
 		}
 		at[k] = o[0]
@@ -92,9 +113,14 @@ func (c *CUDA) glbLayout(plan *glbPlan, total uint64, out *GLB) ([]gpuGlbPart, i
 	parts := make([]gpuGlbPart, np)
 	var size int64
 	for k := range np {
+		if host != nil && host[k] != nil {
+			parts[k] = gpuGlbPart{Q0: noPart, Pos: uint64(size)}
+			size += int64(len(host[k]))
+			continue
+		}
 		nv, ni := int64(uint32(at[k+1]))-int64(uint32(at[k])), int64(at[k+1]>>32)-int64(at[k]>>32)
 		out.Parts[k] = mesh.BinPart{Vertices: int(nv), Indices: int(ni), UV: plan.uv[k]}
-		p := gpuGlbPart{Q0: uint32(plan.start[k]), V0: uint32(at[k]), I0: uint32(at[k] >> 32), Pos: uint64(size)}
+		p := gpuGlbPart{Q0: uint32(start[k]), V0: uint32(at[k]), I0: uint32(at[k] >> 32), Pos: uint64(size)}
 		p.Nrm = p.Pos + uint64(12*nv)
 		p.Tex = p.Nrm + uint64(12*nv)
 		p.Idx = p.Tex
@@ -112,16 +138,38 @@ func (c *CUDA) glbLayout(plan *glbPlan, total uint64, out *GLB) ([]gpuGlbPart, i
 	return parts, size, nil
 }
 
-// glbWrite runs pga_glb_write into c.bin (size bytes, which stay there for
-// the file: deviceBin) and reads the parts' bounds back into out.
-func (c *CUDA) glbWrite(ctx context.Context, nterm int, perm *gpu.Buffer[uint32], parts []gpuGlbPart, size int64, out *GLB, lap func(string)) error {
-	pb, err := gpu.Upload(c.dev, structWords(parts))
+// noPart marks a part the device does not draw (glbLayout).
+const noPart = math.MaxUint32
+
+// glbWrite runs pga_glb_write on the drawn terminals (perm, nil when
+// none; start: the parts' first positions in it) into c.bin (size bytes,
+// which stay there for the file: deviceBin), puts the host's parts at
+// their places, and reads the drawn parts' bounds back into out.
+func (c *CUDA) glbWrite(ctx context.Context, perm *gpu.Buffer[uint32], start []int, parts []gpuGlbPart, host [][]byte, size int64,
+	out *GLB, lap func(string)) error {
+	if err := grow(c.dev, &c.bin, int(size), 0); err != nil {
+		return err
+	}
+	var drawn []gpuGlbPart
+	var of []int // drawn[j] is part of[j]
+	for k, p := range parts {
+		if p.Q0 != noPart {
+			drawn, of = append(drawn, p), append(of, k)
+		} else if err := c.bin.WriteAt(host[k], int(p.Pos)); err != nil {
+			return err
+		}
+	}
+	if len(drawn) == 0 || perm == nil {
+		out.Bin = deviceBin{c.bin, int(size)}
+		return nil
+	}
+	pb, err := gpu.Upload(c.dev, structWords(drawn))
 	if err != nil {
 		return err
 	}
 	defer pb.Free()
-	bounds := make([]int32, 6*len(parts))
-	for k := range parts {
+	bounds := make([]int32, 6*len(drawn))
+	for k := range drawn {
 		for r := range 3 {
 			bounds[6*k+r], bounds[6*k+3+r] = math.MaxInt32, math.MinInt32
 		}
@@ -131,11 +179,9 @@ func (c *CUDA) glbWrite(ctx context.Context, nterm int, perm *gpu.Buffer[uint32]
 		return err
 	}
 	defer bb.Free()
-	if err := grow(c.dev, &c.bin, int(size), 0); err != nil {
-		return err
-	}
-	if err := launch(c, glbWrite, nterm, glbWriteArgs{c.words.Ptr(), c.terms.Ptr(), perm.Ptr(), uint32(nterm), c.counts.Ptr(),
-		pb.Ptr(), uint32(len(parts)), c.bin.Ptr(), bb.Ptr(), bb.PtrAt(len(bounds))}); err != nil {
+	n := start[len(start)-1]
+	if err := launch(c, glbWrite, n, glbWriteArgs{c.words.Ptr(), c.terms.Ptr(), perm.Ptr(), uint32(n), c.counts.Ptr(),
+		pb.Ptr(), uint32(len(drawn)), c.bin.Ptr(), bb.Ptr(), bb.PtrAt(len(bounds))}); err != nil {
 		return err
 	}
 	got := make([]int32, len(bounds)+1)
@@ -146,9 +192,9 @@ func (c *CUDA) glbWrite(ctx context.Context, nterm int, perm *gpu.Buffer[uint32]
 	if got[len(bounds)] != 0 {
 		return errors.New("pga: cuda: a terminal's mesh has a coordinate that is not finite")
 	}
-	for k := range parts {
+	for j, k := range of {
 		for r := range 3 {
-			out.Parts[k].Lo[r], out.Parts[k].Hi[r] = unordered(got[6*k+r]), unordered(got[6*k+3+r])
+			out.Parts[k].Lo[r], out.Parts[k].Hi[r] = unordered(got[6*j+r]), unordered(got[6*j+3+r])
 		}
 	}
 	out.Bin = deviceBin{c.bin, int(size)}

@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
+	"path/filepath"
 	"testing"
 
 	"github.com/procgen-dev/procgen/internal/gpu/gputest"
@@ -42,10 +43,17 @@ func TestCUDADeviceGLB(t *testing.T) {
 	for _, c := range footprintGrammars {
 		g, axioms := footprintCase(t, c.name, c.src, c.kind, lots)
 		if len(g.Assets) > 0 {
-			continue // its mesh is the host's (Evaluate refuses GLB)
+			// Its asset parts are made on the host, placed from their
+			// terminals; once as the scopes' boxes, with no asset loaded.
+			cases = append(cases, glbCase{name: c.name + "/boxes", g: g, axioms: axioms, opt: Options{LotAttrs: LotAttrValues(lots)}, lots: lots})
+			g, axioms = footprintCase(t, c.name, c.src, c.kind, lots)
+			loadConfigAssets(t, g)
 		}
 		cases = append(cases, glbCase{name: c.name, g: g, axioms: axioms, opt: Options{LotAttrs: LotAttrValues(lots)}, lots: lots})
 	}
+	ag := cudaGrammar(t, "assets.pga")
+	loadConfigAssets(t, ag)
+	cases = append(cases, glbCase{name: "assets.pga", g: ag, axioms: LotAxioms(ag.Axioms[0].Kind, grid, 5, 0), lots: grid})
 	// Pieces of no extent: their faces' normals come from the scope with
 	// unit sizes on both sides (worldSolid, pga_glb.cuh).
 	dg, daxioms, dlots := degenerateCase(t)
@@ -87,6 +95,13 @@ func TestCUDADeviceGLB(t *testing.T) {
 			st := c.g.Stats(host.Terminals)
 			if r.Stats.Vertices != st.Vertices || r.Stats.Triangles != st.Triangles || r.Stats.Terminals != st.Terminals {
 				t.Errorf("counts %d %d %d, host %d %d %d", r.Stats.Terminals, r.Stats.Vertices, r.Stats.Triangles, st.Terminals, st.Vertices, st.Triangles)
+			}
+			for _, p := range r.Stats.ByPhase {
+				for _, q := range st.ByPhase {
+					if p.Phase == q.Phase && p != q {
+						t.Errorf("phase %d: device %+v, host %+v", p.Phase, p, q)
+					}
+				}
 			}
 			sameGLB(t, want.Bytes(), got.Bytes(), c.ulps)
 			if c.lots != nil {
@@ -163,4 +178,23 @@ func sameGLB(t *testing.T, want, got []byte, ulps bool) {
 		t.Fatalf("%d words differ, the worst by %.1f ulp", off, worst)
 	}
 	t.Logf("%d words (of positions, texture coordinates or indices) differ, by %.2f ulp at most", off, worst)
+}
+
+// loadConfigAssets gives g's assets their meshes, the OBJ files of
+// configs/pga (PGA_CONFIGS) by their names, as the job's loadAssets does.
+func loadConfigAssets(t *testing.T, g *Grammar) {
+	t.Helper()
+	for i, a := range g.Assets {
+		b, err := cudaFind(filepath.Base(a.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := mesh.ReadOBJ(a.Path, bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.SetAssetShape(i, s); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

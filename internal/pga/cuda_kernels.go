@@ -75,6 +75,13 @@ type glbKeysArgs struct {
 	keys  gpu.Ptr
 }
 
+type glbGatherArgs struct {
+	terms gpu.Ptr
+	at    gpu.Ptr
+	n     uint32
+	out   gpu.Ptr
+}
+
 type glbCountArgs struct {
 	words, terms, perm gpu.Ptr
 	nterm              uint32
@@ -116,6 +123,7 @@ var (
 	meshWrite     = gpu.Kernel[meshWriteArgs]{Family: KernelFamily, Name: "pga_mesh_write"}
 	termHist      = gpu.Kernel[termHistArgs]{Family: KernelFamily, Name: "pga_term_hist"}
 	glbKeys       = gpu.Kernel[glbKeysArgs]{Family: KernelFamily, Name: "pga_glb_keys"}
+	glbGather     = gpu.Kernel[glbGatherArgs]{Family: KernelFamily, Name: "pga_glb_gather"}
 	glbCount      = gpu.Kernel[glbCountArgs]{Family: KernelFamily, Name: "pga_glb_count"}
 	glbWrite      = gpu.Kernel[glbWriteArgs]{Family: KernelFamily, Name: "pga_glb_write"}
 	overflow      = gpu.Kernel[overflowArgs]{Family: KernelFamily, Name: "pga_overflow"}

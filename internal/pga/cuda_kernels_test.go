@@ -13,5 +13,5 @@ import (
 // C declaration (no GPU needed), and that every kernel of cuda/pga.cu is declared.
 func TestKernelSignatures(t *testing.T) {
 	kerneltest.Check(t, "internal/pga", []gpu.KernelDecl{levelsRun, levelsRunAsk, levelsExpand, persistentRun,
-		persistentAsk, scanTiles, scanPartials, scanAdd, meshCount, meshWrite, termHist, glbKeys, glbCount, glbWrite, overflow}, nil)
+		persistentAsk, scanTiles, scanPartials, scanAdd, meshCount, meshWrite, termHist, glbKeys, glbGather, glbCount, glbWrite, overflow}, nil)
 }

@@ -197,6 +197,9 @@ func (g *Grammar) glbMesh(p *glbPlan) *mesh.Mesh {
 	m := &mesh.Mesh{Generator: "procgen pga"}
 	for i, k := range p.keys {
 		mat, _ := g.partMaterial(k)
+		if a := g.AssetOf(k.term); a != nil && a.Shape != nil {
+			mat.Texture = "" // as Grammar.Mesh: an asset has no texture coordinates
+		}
 		m.Materials = append(m.Materials, mat)
 		m.Parts = append(m.Parts, mesh.Part{Name: mat.Name, Material: i})
 	}

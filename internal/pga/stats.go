@@ -80,6 +80,9 @@ func (t *tally) add(g *Grammar, s *TerminalShape) {
 		k++
 	}
 	v, tr := g.counts(&s.Shape)
+	if a := g.AssetOf(s.Term); a != nil {
+		v, tr = a.counts() // as Stats counts it: the asset's, not its scope's
+	}
 	ph := &t.byPhase[k]
 	ph.Terminals++
 	ph.Vertices += int64(v)

@@ -205,7 +205,7 @@ func (c *city) layLots(ctx context.Context, g *pga.Grammar, kind pga.ShapeKind) 
 // are. Buildings that reach beyond their lot are warned of.
 func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape, lots []pga.Lot, opt pga.Options) (ts []pga.TerminalShape, release func(), err error) {
 	env, o := c.env, &c.o
-	work, job := 0.0, c.jobName(g)
+	work, job := 0.0, c.jobName()
 	if env.Dev.WeighsJob(job) && len(axioms) > device.PGAProbeLots/2 {
 		t := time.Now()
 		work = device.PGAWork(g, axioms, opt)
@@ -243,10 +243,11 @@ func (c *city) evaluate(ctx context.Context, g *pga.Grammar, axioms []pga.Shape,
 		return nil, nil, err
 	}
 	cuda := c.rep.Backend == "cuda"
-	// On the device, a GLB (the only geometry written) is built there too;
-	// a grammar with assets (I) counts its vertices and triangles on the
+	// On the device, a GLB (the only geometry written) is built there too,
+	// an asset's parts on the host from their terminals alone; otherwise a
+	// grammar with assets (I) counts its vertices and triangles on the
 	// host, from the terminals: the device mesh draws scopes, not assets.
-	devGLB := cuda && len(g.Assets) == 0 && o.onlyGLB(c.outs)
+	devGLB := cuda && o.onlyGLB(c.outs)
 	keep := !devGLB && (o.writesGeometry(c.outs) || (cuda && len(g.Assets) > 0))
 	sched := pga.Persistent
 	if o.Scheduler == "levels" {

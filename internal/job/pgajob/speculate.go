@@ -9,8 +9,8 @@ import (
 
 // jobName is the cost model that weighs the city under auto: a city
 // written only as GLB has that built on the device, which is its own model.
-func (c *city) jobName(g *pga.Grammar) string {
-	if len(g.Assets) == 0 && c.o.onlyGLB(c.outs) {
+func (c *city) jobName() string {
+	if c.o.onlyGLB(c.outs) {
 		return "pga-glb"
 	}
 	return "pga"
@@ -23,7 +23,7 @@ func (c *city) jobName(g *pga.Grammar) string {
 // under auto the driver's start-up then overlaps that preparation, as it
 // overlaps all of it under cuda. The decision stays evaluate's.
 func (c *city) speculate(ctx context.Context, g *pga.Grammar, kind pga.ShapeKind, lots []pga.Lot) {
-	env, job := c.env, c.jobName(g)
+	env, job := c.env, c.jobName()
 	if !env.Dev.WeighsJob(job) || len(lots) <= device.PGAProbeLots/2 {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sync/atomic"
 )
 
 // BinPart sizes a part whose triangle data was built elsewhere (pga's CUDA
@@ -53,7 +54,9 @@ func (c *countingWriter) Write(b []byte) (int, error) {
 // EncodeGLB writes it, part by part: float32 positions, normals, texture
 // coordinates (u, 1-v), then uint32 indices counted from the part's first
 // vertex, all little-endian. A part without indices has no vertices.
-// Parts with Instances and Growth are not supported.
+// A part with Instances is drawn once per instance, as EncodeGLB draws it:
+// bin holds its vertex data once, and the instances follow all of bin in
+// the file's binary chunk. Growth is not supported.
 func EncodeGLBBin(ctx context.Context, w io.Writer, m *Mesh, parts []BinPart, bin BinData, o Options) error {
 	if err := m.validate(); err != nil {
 		return fmt.Errorf("mesh: glb: %w", err)
@@ -68,8 +71,6 @@ func EncodeGLBBin(ctx context.Context, w io.Writer, m *Mesh, parts []BinPart, bi
 	var binLen int64
 	for i, p := range parts {
 		switch {
-		case m.Parts[i].Instances != nil:
-			return fmt.Errorf("mesh: glb: part %s: instances with prebuilt vertex data", m.Parts[i].Name)
 		case p.Vertices < 0 || p.Indices < 0 || (p.Indices == 0) != (p.Vertices == 0):
 			return fmt.Errorf("mesh: glb: part %s: %d vertices, %d indices", m.Parts[i].Name, p.Vertices, p.Indices)
 		case int64(p.Vertices) > math.MaxUint32:
@@ -87,7 +88,13 @@ func EncodeGLBBin(ctx context.Context, w io.Writer, m *Mesh, parts []BinPart, bi
 	if binLen != bin.Len() {
 		return fmt.Errorf("mesh: glb: %d bytes of vertex data for parts of %d", bin.Len(), binLen)
 	}
-	if binLen > maxGLBBytes {
+	chunkLen := binLen
+	for i := range sizes {
+		if sizes[i].drawn() {
+			chunkLen += instanceBytes * int64(len(m.Parts[i].Instances))
+		}
+	}
+	if chunkLen > maxGLBBytes {
 		return fmt.Errorf("mesh: glb: %w", errTooBig)
 	}
 	ims, imOf, err := loadImages(m, o.ReferenceImages)
@@ -104,5 +111,38 @@ func EncodeGLBBin(ctx context.Context, w io.Writer, m *Mesh, parts []BinPart, bi
 		}
 		return nil
 	}
-	return writeGLB(ctx, w, m, sizes, binLen, body, o, ims, imOf)
+	return writeGLB(ctx, w, m, sizes, chunkLen, body, o, ims, imOf)
+}
+
+// PartBin builds part p as EncodeGLB builds it and returns its size and
+// its vertex data as EncodeGLBBin's bin holds a part's (positions,
+// normals, texture coordinates, indices): a part made on the host beside
+// parts whose data was built elsewhere (pga's device GLB with assets).
+// A part with lines is refused: bin has no place for them.
+func PartBin(ctx context.Context, p *Part) (BinPart, []byte, error) {
+	if p.Count < 0 || (p.Count > 0 && p.Build == nil) || p.Grain < 0 {
+		return BinPart{}, nil, fmt.Errorf("mesh: glb: part %s: %d elements, grain %d, builder %v", p.Name, p.Count, p.Grain, p.Build != nil)
+	}
+	var built atomic.Int64
+	ps, err := glbPart(ctx, p, 1, &ticker{}, &built)
+	if err != nil {
+		return BinPart{}, nil, fmt.Errorf("mesh: glb: %w", err)
+	}
+	dropUnused(ps)
+	s := sizesOf(ps)
+	if s.lni > 0 {
+		return BinPart{}, nil, fmt.Errorf("mesh: glb: part %s has lines, which prebuilt vertex data cannot hold", p.Name)
+	}
+	b := make([]byte, 0, s.bytes())
+	for _, pick := range []func(*glbPiece) []byte{
+		func(q *glbPiece) []byte { return le(q.pos) },
+		func(q *glbPiece) []byte { return le(q.nrm) },
+		func(q *glbPiece) []byte { return le(q.uv) },
+		func(q *glbPiece) []byte { return le(q.idx) },
+	} {
+		for k := range ps {
+			b = append(b, pick(&ps[k])...)
+		}
+	}
+	return BinPart{Vertices: s.nv, Indices: s.ni, UV: s.nt > 0, Lo: s.lo, Hi: s.hi}, b, nil
 }

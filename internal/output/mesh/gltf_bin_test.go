@@ -126,3 +126,58 @@ func TestGLBPieceWritesPlusZero(t *testing.T) {
 		}
 	}
 }
+
+// An instanced part goes through EncodeGLBBin as through EncodeGLB: its
+// vertex data (PartBin's, the same as any part's) once in bin, then its
+// instances after all of bin; the file is the same bytes.
+func TestEncodeGLBBinInstances(t *testing.T) {
+	m := uvSquares()
+	m.Parts = m.Parts[:2]
+	lshape := func(lo, hi int, c *Chunk) { // a concave face: ear clipping, not a fan
+		c.Positions = append(c.Positions, [3]float32{0, 0, 0}, [3]float32{2, 0, 0}, [3]float32{2, 1, 0},
+			[3]float32{1, 1, 0}, [3]float32{1, 2, 0}, [3]float32{0, 2, 0})
+		c.Normals = append(c.Normals, [3]float32{0, 0, 1})
+		for i := range int32(6) {
+			c.Vertices = append(c.Vertices, Vertex{P: i})
+		}
+		c.Face(0, 1, 2, 3, 4, 5)
+	}
+	ins := []Instance{{T: [3]float32{1, 2, 3}, Q: [4]float32{0, 0, 0, 1}, S: 2},
+		{T: [3]float32{-4, 0, 1}, Q: [4]float32{0, 0.6, 0, 0.8}, S3: [3]float32{1, 2, 0.5}}}
+	m.Parts = append(m.Parts, Part{Name: "ac", Material: 1, Concave: true, Count: 1, Build: lshape, Instances: ins})
+	var want bytes.Buffer
+	if err := EncodeGLB(context.Background(), &want, m, Options{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	parts := make([]BinPart, len(m.Parts))
+	var bin []byte
+	for i := range m.Parts {
+		p, b, err := PartBin(context.Background(), &m.Parts[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts[i], bin = p, append(bin, b...)
+		m.Parts[i].Count, m.Parts[i].Build = 0, nil
+	}
+	if parts[2].Vertices != 6 || parts[2].Indices != 12 || !parts[1].UV || parts[2].UV {
+		t.Fatalf("parts %+v", parts)
+	}
+	var got bytes.Buffer
+	if err := EncodeGLBBin(context.Background(), &got, m, parts, Bytes(bin), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("EncodeGLBBin wrote %d bytes, EncodeGLB %d, not the same", got.Len(), want.Len())
+	}
+	m.Parts[2].Instances[1].S3 = [3]float32{1, 0, 1}
+	if err := EncodeGLBBin(context.Background(), io.Discard, m, parts, Bytes(bin), Options{}); err == nil {
+		t.Fatal("an instance of scale 0 was taken")
+	}
+	line := Part{Name: "l", Count: 1, Build: func(lo, hi int, c *Chunk) {
+		c.Positions = append(c.Positions, [3]float32{0, 0, 0}, [3]float32{1, 0, 0})
+		c.Lines, c.LineSizes = append(c.Lines, 0, 1), append(c.LineSizes, 2)
+	}}
+	if _, _, err := PartBin(context.Background(), &line); err == nil {
+		t.Fatal("PartBin took a part with lines")
+	}
+}

@@ -125,19 +125,7 @@ func assetsGrammar(t *testing.T) (*Grammar, []Shape) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, a := range g.Assets {
-		b, err := os.ReadFile(a.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := mesh.ReadOBJ(a.Path, bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := g.SetAssetShape(i, s); err != nil {
-			t.Fatal(err)
-		}
-	}
+	loadAssetShapes(t, g, func(a *AssetDef) ([]byte, error) { return os.ReadFile(a.Path) })
 	lots, err := Grid{Cols: 2, Rows: 2, Seed: 3, LotWidth: 20, LotDepth: 25, Street: 10}.Lots()
 	if err != nil {
 		t.Fatal(err)
@@ -292,5 +280,25 @@ func TestAssetStatsAlone(t *testing.T) {
 	if alone.Vertices != want.Vertices || alone.Triangles != want.Triangles || !slices.Equal(alone.ByPhase, want.ByPhase) {
 		t.Errorf("alone %d vertices, %d triangles, phases %+v; from the terminals %d, %d, %+v",
 			alone.Vertices, alone.Triangles, alone.ByPhase, want.Vertices, want.Triangles, want.ByPhase)
+	}
+}
+
+// loadAssetShapes gives g's assets their meshes, each OBJ file's bytes as
+// read finds them, as the job's loadAssets does.
+func loadAssetShapes(t testing.TB, g *Grammar, read func(a *AssetDef) ([]byte, error)) {
+	t.Helper()
+	for i := range g.Assets {
+		a := &g.Assets[i]
+		b, err := read(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := mesh.ReadOBJ(a.Path, bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.SetAssetShape(i, s); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -181,20 +181,8 @@ func sameGLB(t *testing.T, want, got []byte, ulps bool) {
 }
 
 // loadConfigAssets gives g's assets their meshes, the OBJ files of
-// configs/pga (PGA_CONFIGS) by their names, as the job's loadAssets does.
+// configs/pga (PGA_CONFIGS) by their names.
 func loadConfigAssets(t *testing.T, g *Grammar) {
 	t.Helper()
-	for i, a := range g.Assets {
-		b, err := cudaFind(filepath.Base(a.Path))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := mesh.ReadOBJ(a.Path, bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := g.SetAssetShape(i, s); err != nil {
-			t.Fatal(err)
-		}
-	}
+	loadAssetShapes(t, g, func(a *AssetDef) ([]byte, error) { return cudaFind(filepath.Base(a.Path)) })
 }

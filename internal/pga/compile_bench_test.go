@@ -10,7 +10,7 @@ func BenchmarkCompileFootprints(b *testing.B) {
 	lots := polygonLots(2500, 3)
 	for _, c := range footprintGrammars {
 		switch c.name {
-		case "roofs.pga", "parts.pga", "tiles", "courtyard.pga":
+		case "roofs.pga", "parts.pga", "tiles", "courtyard.pga", "cuts six deep":
 		default:
 			continue
 		}

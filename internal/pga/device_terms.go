@@ -1,7 +1,6 @@
 package pga
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/procgen-dev/procgen/internal/parallel"
@@ -102,7 +101,7 @@ func (p *program) orderDeviceTerms(ts []gpuTerm, names []string, projects bool, 
 		for l := lo; l < hi; l++ {
 			ks := keys[start[l]:start[l+1]]
 			slices.SortFunc(ks, func(a, b devTermKey) int {
-				return cmp.Or(cmp.Compare(a.seed, b.seed), cmp.Compare(a.term, b.term), cmp.Compare(a.at, b.at))
+				return bySeedTermAt(a.seed, b.seed, a.term, b.term, int64(a.at), int64(b.at))
 			})
 			for j, k := range ks {
 				p.convertDeviceTerm(&ts[k.at], start[l]+j, res)

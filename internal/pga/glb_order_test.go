@@ -2,6 +2,7 @@ package pga
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -75,6 +76,21 @@ func BenchmarkPlanGLB(b *testing.B) {
 		keys[i] = gpuGlbKey{Seed: s.Seed, Axiom: s.Axiom, Term: s.Term, Mat: int32(i % 2)}
 	}
 	g := &Grammar{TermNames: names, Materials: []MaterialDef{{Name: "c"}}}
+	for b.Loop() {
+		g.planGLB(keys)
+	}
+}
+
+// BenchmarkPlanGLBBigLots: the same for an assets.pga-like city, 3.9 M
+// terminals over 10,000 lots (about 390 a lot, past sortLotKeys'
+// insertion sort), their seeds in no order.
+func BenchmarkPlanGLBBigLots(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	keys := make([]gpuGlbKey, 3_900_000)
+	for i := range keys {
+		keys[i] = gpuGlbKey{Seed: r.Uint64(), Axiom: int32(r.IntN(10_000)), Term: int32(r.IntN(6)), Mat: int32(i % 2)}
+	}
+	g := &Grammar{TermNames: []string{"a", "b", "c", "d", "e", "f"}, Materials: []MaterialDef{{Name: "c"}}}
 	for b.Loop() {
 		g.planGLB(keys)
 	}

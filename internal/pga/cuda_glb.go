@@ -82,7 +82,7 @@ func (c *CUDA) glb(ctx context.Context, nterm int, res *Result, bounds []phaseRa
 		return nil, err
 	}
 	lap("glb: counts and layout")
-	if err := c.glbWrite(ctx, dperm, start, parts, host, size, out, lap); err != nil {
+	if err := c.glbWrite(dperm, start, parts, host, size, out, lap); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -145,8 +145,8 @@ const noPart = math.MaxUint32
 // none; start: the parts' first positions in it) into c.bin (size bytes,
 // which stay there for the file: deviceBin), puts the host's parts at
 // their places, and reads the drawn parts' bounds back into out.
-func (c *CUDA) glbWrite(ctx context.Context, perm *gpu.Buffer[uint32], start []int, parts []gpuGlbPart, host [][]byte, size int64,
-	out *GLB, lap func(string)) error {
+func (c *CUDA) glbWrite(perm *gpu.Buffer[uint32], start []int, parts []gpuGlbPart, host [][]byte, size int64, out *GLB,
+	lap func(string)) error {
 	if err := grow(c.dev, &c.bin, int(size), 0); err != nil {
 		return err
 	}

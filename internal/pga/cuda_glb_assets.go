@@ -106,8 +106,8 @@ func (c *CUDA) mendAssetStats(ts []TerminalShape, idx []uint32, res *Result, bou
 	parallel.For(len(ts), 4096, func(ch, lo, hi int) {
 		d := delta{make([]int64, nph+1), make([]int64, nph+1)}
 		for i := lo; i < hi; i++ {
-			v0, t0 := c.g.counts(&ts[i].Shape)
-			v1, t1 := c.g.AssetOf(ts[i].Term).counts()
+			v0, t0 := c.g.counts(&ts[i].Shape) // what the device counted
+			v1, t1 := c.g.termCounts(&ts[i])
 			k := nph // none
 			for j, b := range bounds {
 				if n := int(idx[i]); n >= b.start && n < b.end && j < nph {

@@ -126,6 +126,15 @@ type PhaseStats struct {
 	Triangles int64 `json:"triangles"`
 }
 
+// termCounts is what the encoders draw of terminal s: its solid's corners
+// and triangles, or its asset's (an I operation's kind).
+func (g *Grammar) termCounts(s *TerminalShape) (corners, triangles int) {
+	if a := g.AssetOf(s.Term); a != nil {
+		return a.counts()
+	}
+	return g.counts(&s.Shape)
+}
+
 // Stats counts ts as the encoders draw them, in all and per phase.
 func (g *Grammar) Stats(ts []TerminalShape) MeshStats {
 	s := MeshStats{Terminals: len(ts), ByName: map[string]int{}}
@@ -136,10 +145,7 @@ func (g *Grammar) Stats(ts []TerminalShape) MeshStats {
 	}
 	for i := range ts {
 		s.ByName[g.TermNames[ts[i].Term]]++
-		v, t := g.counts(&ts[i].Shape)
-		if a := g.AssetOf(ts[i].Term); a != nil {
-			v, t = a.counts()
-		}
+		v, t := g.termCounts(&ts[i])
 		s.Vertices += int64(v)
 		s.Triangles += int64(t)
 		ph := &s.ByPhase[at[ts[i].Phase]]

@@ -79,10 +79,7 @@ func (t *tally) add(g *Grammar, s *TerminalShape) {
 	for k < len(g.Phases)-1 && g.Phases[k] != int(s.Phase) {
 		k++
 	}
-	v, tr := g.counts(&s.Shape)
-	if a := g.AssetOf(s.Term); a != nil {
-		v, tr = a.counts() // as Stats counts it: the asset's, not its scope's
-	}
+	v, tr := g.termCounts(s) // as Stats counts it: an asset's, not its scope's
 	ph := &t.byPhase[k]
 	ph.Terminals++
 	ph.Vertices += int64(v)

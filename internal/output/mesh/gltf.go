@@ -78,14 +78,7 @@ func EncodeGLB(ctx context.Context, w io.Writer, m *Mesh, o Options) error {
 	}
 	body := func(w io.Writer) error {
 		for _, ps := range parts {
-			for _, pick := range []func(*glbPiece) []byte{
-				func(q *glbPiece) []byte { return le(q.pos) },
-				func(q *glbPiece) []byte { return le(q.nrm) },
-				func(q *glbPiece) []byte { return le(q.uv) },
-				func(q *glbPiece) []byte { return le(q.idx) },
-				func(q *glbPiece) []byte { return le(q.lpos) },
-				func(q *glbPiece) []byte { return le(q.lidx) },
-			} {
+			for _, pick := range pieceData {
 				for k := range ps {
 					if err := writeContext(ctx, w, pick(&ps[k])); err != nil {
 						return err
@@ -165,6 +158,19 @@ func writeGLB(ctx context.Context, w io.Writer, m *Mesh, sizes []partSizes, binL
 		}
 	}
 	return nil
+}
+
+// pieceData is a part's vertex data in the binary chunk's order, each
+// view over all its pieces: the triangles' positions, normals, texture
+// coordinates and indices (the first four: PartBin's), then the lines'
+// positions and indices.
+var pieceData = []func(*glbPiece) []byte{
+	func(q *glbPiece) []byte { return le(q.pos) },
+	func(q *glbPiece) []byte { return le(q.nrm) },
+	func(q *glbPiece) []byte { return le(q.uv) },
+	func(q *glbPiece) []byte { return le(q.idx) },
+	func(q *glbPiece) []byte { return le(q.lpos) },
+	func(q *glbPiece) []byte { return le(q.lidx) },
 }
 
 // instanceBytes is an instance's TRANSLATION, ROTATION and SCALE.

@@ -120,8 +120,8 @@ func EncodeGLBBin(ctx context.Context, w io.Writer, m *Mesh, parts []BinPart, bi
 // parts whose data was built elsewhere (pga's device GLB with assets).
 // A part with lines is refused: bin has no place for them.
 func PartBin(ctx context.Context, p *Part) (BinPart, []byte, error) {
-	if p.Count < 0 || (p.Count > 0 && p.Build == nil) || p.Grain < 0 {
-		return BinPart{}, nil, fmt.Errorf("mesh: glb: part %s: %d elements, grain %d, builder %v", p.Name, p.Count, p.Grain, p.Build != nil)
+	if err := p.checkBuild(); err != nil {
+		return BinPart{}, nil, fmt.Errorf("mesh: glb: part %s: %w", p.Name, err)
 	}
 	var built atomic.Int64
 	ps, err := glbPart(ctx, p, 1, &ticker{}, &built)
@@ -134,12 +134,7 @@ func PartBin(ctx context.Context, p *Part) (BinPart, []byte, error) {
 		return BinPart{}, nil, fmt.Errorf("mesh: glb: part %s has lines, which prebuilt vertex data cannot hold", p.Name)
 	}
 	b := make([]byte, 0, s.bytes())
-	for _, pick := range []func(*glbPiece) []byte{
-		func(q *glbPiece) []byte { return le(q.pos) },
-		func(q *glbPiece) []byte { return le(q.nrm) },
-		func(q *glbPiece) []byte { return le(q.uv) },
-		func(q *glbPiece) []byte { return le(q.idx) },
-	} {
+	for _, pick := range pieceData[:4] { // the triangles' data: a part without lines has no more
 		for k := range ps {
 			b = append(b, pick(&ps[k])...)
 		}

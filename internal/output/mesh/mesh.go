@@ -187,14 +187,22 @@ func (m *Mesh) validate() error {
 		if p.Material < -1 || p.Material >= len(m.Materials) {
 			return fmt.Errorf("part %d (%s): material %d of %d", i, p.Name, p.Material, len(m.Materials))
 		}
-		if p.Count < 0 || (p.Count > 0 && p.Build == nil) || p.Grain < 0 {
-			return fmt.Errorf("part %d (%s): %d elements, grain %d, builder %v", i, p.Name, p.Count, p.Grain, p.Build != nil)
+		if err := p.checkBuild(); err != nil {
+			return fmt.Errorf("part %d (%s): %w", i, p.Name, err)
 		}
 		for k := range p.Instances {
 			if err := p.Instances[k].check(); err != nil {
 				return fmt.Errorf("part %d (%s): instance %d: %w", i, p.Name, k, err)
 			}
 		}
+	}
+	return nil
+}
+
+// checkBuild says whether the part's elements can be built.
+func (p *Part) checkBuild() error {
+	if p.Count < 0 || (p.Count > 0 && p.Build == nil) || p.Grain < 0 {
+		return fmt.Errorf("%d elements, grain %d, builder %v", p.Count, p.Grain, p.Build != nil)
 	}
 	return nil
 }

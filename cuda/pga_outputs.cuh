@@ -183,6 +183,8 @@ __device__ uint32_t pga_cut(const Prog &P, const PgaOp &op, const PgaItem &s, in
 	return 0;
 }
 
+#include "pga_roofsplit.cuh"
+
 // pga_outputs walks the outputs of the block operator at s.pc: with want < 0
 // it returns how many there are; else it makes output number want into *c
 // (SubDiv skips branches of size 0, as the CPU does).
@@ -286,6 +288,7 @@ template <bool DRY> __device__ __noinline__ uint32_t pga_outputs(const Prog &P, 
 		return n;
 	}
 	case PGA_OP_COMPSPLIT: {
+		if (s.roof != PGA_NO_ROOF) return pga_roof_split(P, op, s, want, c);
 		const double x = s.size[0], y = s.size[1], z = s.size[2];
 		if (s.profile != 0) {
 			// A prism (prismSplit in ops.go): the caps at +-Y, then one

@@ -30,14 +30,19 @@ __device__ __noinline__ void pga_projection(PgaItem &s, int au, int av, double w
 
 // pga_split_refusal is why block operator op cannot split s here (a
 // PGA_ERR_ code, its argument the op), or 0: CompSplit of a Quad or of a
-// roof; Offset/Setback of a roof, or of a lot's polygon the host did not
+// roof the host did not lay out; Offset/Setback of a roof, or of a lot's polygon the host did not
 // cut for this op at s's size and distance; SubDiv/Repeat across a lot's
 // polygon (pga_slab_across) the host did not cut at s's size.
 template <bool DRY> __device__ int pga_split_refusal(const Prog &P, const PgaOp &op, const PgaItem &s) {
 	switch (op.kind) {
 	case PGA_OP_COMPSPLIT:
 		if (s.kind == PGA_QUAD) return PGA_ERR_COMPSPLIT_QUAD;
-		if (s.roof != PGA_NO_ROOF) return PGA_ERR_ROOF_SPLIT;
+		if (s.roof != PGA_NO_ROOF) {
+			// Only a roof the host built on a lot's polygon, with its
+			// faces laid out (compile_footsplit.go), at a height.
+			const PgaFootRoof *fr = pga_item_roof(P, s);
+			if (fr == nullptr || fr->npart < 0 || !(s.size[2] > 0)) return PGA_ERR_ROOF_SPLIT;
+		}
 		return 0;
 	case PGA_OP_SETBACK:
 	case PGA_OP_OFFSET:

@@ -176,10 +176,15 @@ typedef struct {
 // host for the lot's size (sx, sy): top is its height at unit slope, its
 // nat corners are (x, y, height at unit slope) triples at rpts[3 * at], its
 // nface faces run from poly[face + f] to poly[face + f + 1] in poly (corner
-// ids from there). nat is -1 for a kind no Roof asks for.
+// ids from there). nat is -1 for a kind no Roof asks for. With a
+// CompSplit of such a roof (compile_footsplit.go), its npart faces' records
+// start at poly[poly[part + i]] (the next entry ends them): the face's
+// device profile (-1: none), 1 for a side, its outer ring's corner ids;
+// under is the underside's device profile. npart is -1 without.
 typedef struct {
 	double top, sx, sy;
 	int32_t nat, at, nface, face;
+	int32_t npart, part, under, pad;
 } PgaFootRoof;
 
 // A lot's polygon cut by an Offset, a Setback or a SubDiv across it, on

@@ -47,6 +47,9 @@ type program struct {
 	cpiece             []gpuCutPiece
 	cutFPs             []cutFootprint
 	nlotprof, ncutprof int32
+	// faceDev: the device profiles of roofs' faces and undersides, by the
+	// grammar's profile (compile_footsplit.go).
+	faceDev map[int32]int32
 	roofed             map[int32]uint8 // with cuts, the device profiles (lots' and pieces' views) that may take a roof: 1 << each RoofKind
 }
 
@@ -99,7 +102,8 @@ func compileContext(ctx context.Context, g *Grammar, progress func(done, total i
 		return nil, err
 	}
 	if at := roofSplitAt(g); at != "" {
-		return nil, &UnsupportedError{What: "CompSplit of a roof (at " + at + ": its faces are polygons of their own, CPU only)"}
+		return nil, &UnsupportedError{What: "CompSplit of a roof not on a lot's own polygon (at " + at +
+			": a roof over a rectangle, whose faces' polygons change with its proportions, CPU only)"}
 	}
 	for i, n := range g.RuleOrder {
 		p.rules = append(p.rules, n)

@@ -61,14 +61,14 @@ func (c *compiler) profiles() error {
 	for _, a := range g.Axioms {
 		p.fpStarts[a.Rule] = true
 	}
-	at, kinds, cuts := footprintOpAt(g)
+	at, kinds, cuts, splits := footprintOpAt(g)
 	if at != "" {
 		return &UnsupportedError{What: at}
 	}
 	if err := p.footprintCuts(c.work, g, cuts); err != nil {
 		return err
 	}
-	return p.footprintRoofs(c.work, g, kinds)
+	return p.footprintRoofs(c.work, g, kinds, splits)
 }
 
 // footprintProfile appends fp's points, ring lengths and cap triangles to
@@ -138,6 +138,11 @@ const (
 	cut0
 	cutDeepest = cut0 << maxCutDepth
 	cutDepths  = cutDeepest<<1 - cut0
+	// faced: the shape may be a face of a roof on the polygon (CompSplit
+	// of the roof), or a prism of one, on a polygon of its own whose size
+	// is the roof's height's: the device carries and draws it, and cuts or
+	// roofs none of it.
+	faced = cutDeepest << 1
 )
 
 // cutOnce is the depth bits of st one cut deeper (cutDeepest drops out:
@@ -147,14 +152,16 @@ func cutOnce(st footState) footState { return st&^cutDepths | st&(cutDepths&^cut
 // footprintOpAt says where a shape standing on a lot's own polygon may
 // reach an operator that makes polygons of its own from it that the host
 // cannot make first, "" when none can; where such shapes may take a roof
-// of each kind ("" for none); and the Offsets and Setbacks the host cuts
-// footprints by, in the order the flow first reaches them. Like
+// of each kind ("" for none); the Offsets and Setbacks the host cuts
+// footprints by, in the order the flow first reaches them; and whether a
+// CompSplit may take such a roof (splits: the host lays out its faces). Like
 // roofSplitAt it is conservative: the states a shape may be in flow from
 // the axioms' rules through the operators into the rules they name until
 // nothing changes.
-func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string, []*Op) {
+func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string, []*Op, bool) {
 	var kinds [Pyramid + 1]string // the first Roof of each kind, by position
 	var cuts []*Op
+	splits := false
 	cutSeen := map[*Op]bool{}
 	in := map[string]footState{}
 	for _, a := range g.Axioms {
@@ -178,6 +185,7 @@ func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string, []*Op) {
 				if k := op.Args; op.Kind == OpRoof && st&onQuad != 0 && kinds[k[0].Roof] == "" {
 					kinds[k[0].Roof] = op.Pos.String()
 				}
+				splits = splits || op.Kind == OpCompSplit && st&roofed != 0
 				if what, why := footprintRefusal(op, st); what != "" && at == "" {
 					at = fmt.Sprintf("%s at %s on a lot's own polygon (a concave, holed or non-rectangular lot; "+
 						"%s, made on the CPU only)", what, op.Pos, why)
@@ -202,7 +210,7 @@ func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string, []*Op) {
 			}
 		}
 		if at != "" || !grew {
-			return at, kinds, cuts
+			return at, kinds, cuts, splits
 		}
 	}
 }
@@ -210,6 +218,12 @@ func footprintOpAt(g *Grammar) (string, [Pyramid + 1]string, []*Op) {
 // footprintRefusal names op and what it would make of a shape in state st
 // that the device cannot ("" when it can run op on it).
 func footprintRefusal(op *Op, st footState) (string, string) {
+	if st&faced != 0 {
+		switch {
+		case op.Kind == OpRoof && st&onQuad != 0, op.Kind == OpOffset, op.Kind == OpSetback, slabAcross(op, st):
+			return op.Kind.String(), "on a face of a roof (CompSplit of a roof), cut or roofed on its own polygon at its size"
+		}
+	}
 	switch op.Kind {
 	case OpRoof:
 		if st&onQuad != 0 && st&resized != 0 {
@@ -262,10 +276,15 @@ func footprintBranch(op *Op, b int, st footState) footState {
 		return slabState(op, st)
 	case op.Kind != OpCompSplit:
 		return st
-	case b < 2: // the caps: Quads on the polygon (the bottom one mirrored)
-		return onQuad | st&(resized|cutDepths)
 	}
-	return 0 // a rectangle per edge
+	var out footState
+	if st&(onQuad|onBox) != 0 && b < 2 { // the caps: Quads on the polygon (the bottom one mirrored)
+		out = onQuad | st&(resized|cutDepths|faced)
+	} // else a rectangle per edge
+	if st&roofed != 0 { // a roof's faces (roofSplit), its underside among them
+		out |= onQuad | faced
+	}
+	return out
 }
 
 // footprintAfter is the state after op on a shape in state st.
@@ -274,7 +293,7 @@ func footprintAfter(op *Op, st footState) footState {
 	case st == 0:
 		return 0
 	case op.Kind == OpExtrude:
-		return onBox | st&(resized|cutDepths)
+		return onBox | st&(resized|cutDepths|faced)
 	case op.Kind == OpSetAsPrism:
 		return 0
 	case op.Kind == OpScale || op.Kind == OpSwapSize:

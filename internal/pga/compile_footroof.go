@@ -1,6 +1,7 @@
 package pga
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -16,7 +17,7 @@ import (
 // corners and faces. A roof that cannot be built on some footprint (a
 // GABLE round a courtyard) makes the grammar the CPU's, whose error names
 // the lot and the reason.
-func (p *program) footprintRoofs(w *hostWork, g *Grammar, kinds [Pyramid + 1]string) error {
+func (p *program) footprintRoofs(w *hostWork, g *Grammar, kinds [Pyramid + 1]string, splits bool) error {
 	type foot struct {
 		k     int
 		kinds uint8 // 1 << RoofKind of each kind to build
@@ -45,6 +46,7 @@ func (p *program) footprintRoofs(w *hostWork, g *Grammar, kinds [Pyramid + 1]str
 	}
 	// The skeletons on every core, one footprint a task.
 	roofs := make([][Pyramid]*polyRoof, len(fps))
+	faces := make([][Pyramid]roofFaces, len(fps))
 	errs := make([]error, len(fps))
 	w.more(len(fps))
 	parallel.For(len(fps), 16, func(_, lo, hi int) {
@@ -62,6 +64,12 @@ func (p *program) footprintRoofs(w *hostWork, g *Grammar, kinds [Pyramid + 1]str
 					break
 				}
 				roofs[i][k-1] = r
+				if splits {
+					if faces[i][k-1], err = footRoofFaces(g, r, f.fp, k, f.lot); err != nil {
+						errs[i] = err
+						break
+					}
+				}
 			}
 		}
 	})
@@ -70,15 +78,22 @@ func (p *program) footprintRoofs(w *hostWork, g *Grammar, kinds [Pyramid + 1]str
 	}
 	p.growFootRoofs(roofs)
 	for i, f := range fps {
+		var ue *UnsupportedError
+		if errors.As(errs[i], &ue) {
+			return ue
+		}
 		if errs[i] != nil {
 			return &UnsupportedError{What: fmt.Sprintf("a roof that cannot be built (%v; the CPU reports it where a shape takes it)", errs[i])}
 		}
 		p.profiles[f.k].Roofs = int32(len(p.froof))
 		for kind := range roofs[i] {
-			e := gpuFootRoof{SX: f.size[0], SY: f.size[1], NAt: -1}
+			e := gpuFootRoof{SX: f.size[0], SY: f.size[1], NAt: -1, NPart: -1}
 			if r := roofs[i][kind]; r != nil {
 				if err := p.addFootRoof(&e, r); err != nil {
 					return err
+				}
+				if splits {
+					p.addRoofFaces(g, &e, r, faces[i][kind])
 				}
 			}
 			p.froof = append(p.froof, e)

@@ -29,8 +29,35 @@ func TestRoofSplitAt(t *testing.T) {
 		}
 		_, err = compileGrammar(g)
 		var ue *UnsupportedError
-		if isUE := errors.As(err, &ue); isUE != (c.at != "") || (isUE && !strings.Contains(err.Error(), "CompSplit of a roof (at "+c.at)) {
+		if isUE := errors.As(err, &ue); isUE != (c.at != "") || (isUE && !strings.Contains(err.Error(), "CompSplit of a roof not on a lot's own polygon (at "+c.at)) {
 			t.Errorf("%s: compile: %v", c.body, err)
+		}
+	}
+}
+
+// On lots that stand on their own polygons the device splits the roofs
+// the host built there; a roof over a wall of the mass, or over a SetAs
+// prism, or any roof where some lot is a rectangle, still keeps the
+// grammar on the CPU.
+func TestRoofSplitAtFootprints(t *testing.T) {
+	const head = "axiom Quad Lot;\nterminal T (1, 0);\n"
+	for _, c := range []struct {
+		body, at string
+		rect     bool
+	}{
+		{"Lot = Roof(GABLE, 30) CompSplit() { T | T | T };", "", false},
+		{"Lot = Roof(GABLE, 30) CompSplit() { T | T | T };", "f.pga:3:23", true},
+		{"Lot = Extrude(9) CompSplit() { Top | T | T };\nTop = Roof(HIP, 30) CompSplit() { T | T | T };", "", false},
+		{"Lot = Extrude(9) CompSplit() { T | T | Wall };\nWall = Roof(HIP, 30) CompSplit() { T | T | T };", "f.pga:4:22", false},
+		{"Lot = Extrude(9) Roof(HIP, 30) CompSplit() { T | T | T };", "f.pga:3:32", false},
+	} {
+		coords := footprintLots[0].coords
+		if c.rect {
+			coords = `[[[0,0],[30,0],[30,12],[0,12],[0,0]]]`
+		}
+		g, _ := footprintAxioms(t, head+c.body, coords)
+		if got := roofSplitAt(g); got != c.at {
+			t.Errorf("%s (rectangle %v): roofSplitAt = %q, want %q", c.body, c.rect, got, c.at)
 		}
 	}
 }

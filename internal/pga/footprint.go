@@ -78,6 +78,7 @@ func (g *Grammar) LotAxioms(kind ShapeKind, lots []Lot, seed uint64, defaultHeig
 	})
 	for i, l := range lots {
 		if !needs[i] {
+			g.rectLots = true
 			continue
 		}
 		p, err := g.addFootprint(l)

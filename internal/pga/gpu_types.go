@@ -118,8 +118,9 @@ type gpuProfile struct{ Start, N, NRings, NTris, Rings, Tris, Roofs, Pad int32 }
 
 // gpuFootRoof is PgaFootRoof.
 type gpuFootRoof struct {
-	Top, SX, SY          float64
-	NAt, At, NFace, Face int32
+	Top, SX, SY             float64
+	NAt, At, NFace, Face    int32
+	NPart, Part, Under, Pad int32
 }
 
 // gpuFootCut is PgaFootCut.

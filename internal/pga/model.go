@@ -198,6 +198,9 @@ type Grammar struct {
 	// footprints are the profiles of concave and holed lots (footprint.go),
 	// by profile index; LotAxioms adds them.
 	footprints map[int32]*footprint
+	// rectLots: LotAxioms gave some lot its bounding rectangle rather
+	// than a footprint (the device splits no roof over one).
+	rectLots bool
 	// dyn holds the footprints made while the grammar runs, under negative
 	// profile numbers: Offset's pieces of a lot's polygon
 	// (offset_polygon.go) and the faces CompSplit cuts a roof into

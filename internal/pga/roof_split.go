@@ -12,6 +12,15 @@ import (
 // its first edge (a slope's or a gable's eave, level), Z out of the roof
 // and Y = Z × X (up the slope). Children are numbered in face order, the
 // underside last.
+//
+// A face whose first edge is level has the same polygon, in the unit square
+// of its bounding rectangle, at every height of the roof: raising the roof
+// only stretches the face along its Y. So its profile is the one the roof
+// gives at unit slope (faceProfiles), the same numbers whatever the
+// roof's height, which is what lets the device take the faces' profiles
+// from the host (compile_footsplit.go); only the frame, the centre and the
+// size come from the roof as it stands. A face without a level first edge
+// (a shed's slope) is cut at the roof's height.
 func (ev *evaluator) roofSplit(r *Rule, op *Op, s Shape, fp *footprint, depth int) error {
 	fail := func(err error) error {
 		return &LotOpError{Lot: int(s.Lot), Err: fmt.Errorf("rule %q at %s: CompSplit of a %s roof on the lot's polygon: %w", r.Name, op.Pos, s.Roof, err)}
@@ -20,12 +29,24 @@ func (ev *evaluator) roofSplit(r *Rule, op *Op, s Shape, fp *footprint, depth in
 	if err != nil {
 		return fail(err)
 	}
+	var profs []faceProfile
+	if s.Size[2] > 0 {
+		if profs, err = ev.g.faceProfiles(roof); err != nil {
+			return fail(err)
+		}
+	}
 	sd := roof.solid(s.Size[2])
 	n := len(roof.parts) + 1
 	for i, part := range roof.parts {
-		c, ok, err := ev.facePiece(s, sd.corners, part.rings, i, n)
-		if err != nil {
-			return fail(err)
+		var c Shape
+		var ok bool
+		if profs != nil && profs[i].level {
+			c, ok = faceAt(s, sd.corners, part.rings, profs[i].prof, i, n)
+		} else {
+			c, ok, err = ev.facePiece(s, sd.corners, part.rings, i, n)
+			if err != nil {
+				return fail(err)
+			}
 		}
 		if !ok {
 			continue
@@ -51,17 +72,72 @@ func (ev *evaluator) roofSplit(r *Rule, op *Op, s Shape, fp *footprint, depth in
 	return ev.sub(r, op.Branches[1].Body, 0, b, depth)
 }
 
+// faceProfile is a roof face's profile as the roof gives it at unit
+// slope (0 for a face of no extent there), and whether the face's first
+// edge is level, so that the profile holds at every height.
+type faceProfile struct {
+	prof  int32
+	level bool
+}
+
+// faceProfiles registers the profile of each of roof's faces (its parts)
+// at unit slope.
+func (g *Grammar) faceProfiles(roof *polyRoof) ([]faceProfile, error) {
+	sd := roof.solid(roof.top())
+	out := make([]faceProfile, len(roof.parts))
+	for i, part := range roof.parts {
+		ring := part.rings[0]
+		out[i].level = roof.h[ring[0]] == roof.h[ring[1]]
+		_, _, _, _, flat := faceFrame(sd.corners, part.rings)
+		prof, _, _, ok, err := g.piece(flat)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out[i].prof = prof
+		}
+	}
+	return out, nil
+}
+
+// faceAt is child i of n of roof s: the planar face through corners rings
+// as a Quad on profile prof (0: none, no child), its size and centre those
+// of its outer ring's bounding rectangle in the face's frame (as
+// Grammar.piece gives them); ok is false where the face has no extent.
+func faceAt(s Shape, corners []Vec3, rings [][]int, prof int32, i, n int) (Shape, bool) {
+	o, ex, ey, ez, flat := faceFrame(corners, rings[:1])
+	lo, hi := ringBox(flat[0])
+	w, h := hi[0]-lo[0], hi[1]-lo[1]
+	if prof == 0 || !(w > 0 && h > 0) {
+		return Shape{}, false
+	}
+	c := [2]float64{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2}
+	return placeFace(s, o, ex, ey, ez, prof, c, [2]float64{w, h}, i, n), true
+}
+
 // facePiece is child i of n of roof s: the planar face through corners
 // rings (the outer ring first) as a Quad on its own polygon.
 func (ev *evaluator) facePiece(s Shape, corners []Vec3, rings [][]int, i, n int) (Shape, bool, error) {
-	o := corners[rings[0][0]]
-	ex := minus3(corners[rings[0][1]], o)
+	o, ex, ey, ez, flat := faceFrame(corners, rings)
+	prof, c, size, ok, err := ev.g.piece(flat)
+	if !ok || err != nil {
+		return Shape{}, false, err
+	}
+	return placeFace(s, o, ex, ey, ez, prof, c, size, i, n), true, nil
+}
+
+// faceFrame frames the planar face through corners rings: o its first
+// corner, X along its first edge, Z its Newell normal, Y = Z × X; flat
+// is each ring's corners in that X and Y.
+func faceFrame(corners []Vec3, rings [][]int) (o, ex, ey, ez Vec3, flat [][][2]float64) {
+	o = corners[rings[0][0]]
+	ex = minus3(corners[rings[0][1]], o)
 	if l := math.Sqrt(dot(ex, ex)); l > 0 {
 		ex = Vec3{ex[0] / l, ex[1] / l, ex[2] / l}
 	}
-	ez := newell(corners, rings[0])
-	ey := cross3(ez, ex)
-	flat := make([][][2]float64, len(rings))
+	ez = newell(corners, rings[0])
+	ey = cross3(ez, ex)
+	flat = make([][][2]float64, len(rings))
 	for k, ring := range rings {
 		q := make([][2]float64, len(ring))
 		for j, c := range ring {
@@ -70,17 +146,19 @@ func (ev *evaluator) facePiece(s Shape, corners []Vec3, rings [][]int, i, n int)
 		}
 		flat[k] = q
 	}
-	prof, c, size, ok, err := ev.g.piece(flat)
-	if !ok || err != nil {
-		return Shape{}, false, err
-	}
+	return o, ex, ey, ez, flat
+}
+
+// placeFace is child i of n of s: a Quad on profile prof, centred at c in
+// the face's frame (o, ex, ey, ez) and of that size.
+func placeFace(s Shape, o, ex, ey, ez Vec3, prof int32, c, size [2]float64, i, n int) Shape {
 	p := Vec3{o[0] + c[0]*ex[0] + c[1]*ey[0], o[1] + c[0]*ex[1] + c[1]*ey[1], o[2] + c[0]*ex[2] + c[1]*ey[2]}
 	frame := Mat4{ex[0], ey[0], ez[0], p[0], ex[1], ey[1], ez[1], p[1], ex[2], ey[2], ez[2], p[2], 0, 0, 0, 1}
 	ch := child(s, i, n)
 	ch.Kind, ch.Roof, ch.Profile = Quad, NoRoof, prof
 	ch.Transform = s.Transform.Mul(frame)
 	ch.Size = Vec3{size[0], size[1], 0}
-	return ch, true, nil
+	return ch
 }
 
 func minus3(a, b Vec3) Vec3 { return Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }

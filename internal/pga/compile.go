@@ -47,10 +47,11 @@ type program struct {
 	cpiece             []gpuCutPiece
 	cutFPs             []cutFootprint
 	nlotprof, ncutprof int32
+	roofed             map[int32]uint8 // with cuts, the device profiles (lots' and pieces' views) that may take a roof: 1 << each RoofKind
+
 	// faceDev: the device profiles of roofs' faces and undersides, by the
 	// grammar's profile (compile_footsplit.go).
 	faceDev map[int32]int32
-	roofed             map[int32]uint8 // with cuts, the device profiles (lots' and pieces' views) that may take a roof: 1 << each RoofKind
 }
 
 // UnsupportedError says which construct of a grammar the CUDA backend cannot

@@ -207,26 +207,8 @@ func TestFootprintScenes(t *testing.T) {
 		{"footprints.pga", "courtyard.geojson", true},
 	} {
 		t.Run(c.grammar+"/"+c.lots, func(t *testing.T) {
-			src, err := os.ReadFile("../../configs/pga/" + c.grammar)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g, err := Parse(c.grammar, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			data, err := os.ReadFile("../../configs/pga/" + c.lots)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lots, err := ParseLots(c.lots, data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := g.LotAxioms(g.Axioms[0].Kind, lots, 1, 9); err != nil {
-				t.Fatal(err)
-			}
-			_, err = compileGrammar(g)
+			g, _, _ := configCase(t, c.grammar, c.lots)
+			_, err := compileGrammar(g)
 			if c.device && err != nil {
 				t.Fatalf("compile: %v", err)
 			}

@@ -1,9 +1,6 @@
 package pga
 
-import (
-	"os"
-	"testing"
-)
+import "testing"
 
 // The faces the host lays out for the device's CompSplit of a roof read
 // back as the roof's: one record per part, in order, with the part's
@@ -22,26 +19,7 @@ func TestRoofFacesLaidOut(t *testing.T) {
 			return nil, nil
 		},
 		"gables.pga on wings": func() (*Grammar, []Shape) {
-			src, err := os.ReadFile("../../configs/pga/gables.pga")
-			if err != nil {
-				t.Fatal(err)
-			}
-			data, err := os.ReadFile("../../configs/pga/wings.geojson")
-			if err != nil {
-				t.Fatal(err)
-			}
-			lots, err := ParseLots("wings.geojson", data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g, err := Parse("gables.pga", src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			axioms, err := g.LotAxioms(Quad, lots, 1, 9)
-			if err != nil {
-				t.Fatal(err)
-			}
+			g, axioms, _ := configCase(t, "gables.pga", "wings.geojson")
 			return g, axioms
 		},
 	}

@@ -153,26 +153,7 @@ func sub3(a, b Vec3) Vec3 { return Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
 // The example city of concave and holed lots builds, stays inside its
 // lots, and its GLB passes the Khronos validator.
 func TestFootprintCourtyardConfig(t *testing.T) {
-	src, err := os.ReadFile("../../configs/pga/courtyard.pga")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lotsSrc, err := os.ReadFile("../../configs/pga/courtyard.geojson")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := Parse("courtyard.pga", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lots, err := ParseLots("courtyard.geojson", lotsSrc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	axioms, err := g.LotAxioms(Quad, lots, 1, 9)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, axioms, lots := configCase(t, "courtyard.pga", "courtyard.geojson")
 	ts, err := g.Evaluate(axioms, Options{LotAttrs: LotAttrValues(lots)})
 	if err != nil {
 		t.Fatal(err)
@@ -194,4 +175,32 @@ func TestFootprintCourtyardConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	validateGLB(t, b.Bytes())
+}
+
+// configCase parses configs/pga's grammar and lots files and lays the lots
+// out for the grammar's first axiom (seed 1, 9 m high where a lot says
+// nothing).
+func configCase(t *testing.T, grammar, lotsFile string) (*Grammar, []Shape, []Lot) {
+	t.Helper()
+	src, err := os.ReadFile("../../configs/pga/" + grammar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("../../configs/pga/" + lotsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Parse(grammar, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lots, err := ParseLots(lotsFile, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	axioms, err := g.LotAxioms(g.Axioms[0].Kind, lots, 1, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, axioms, lots
 }

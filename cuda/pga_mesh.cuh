@@ -4,22 +4,8 @@
 // ---- Terminal geometry (geometry.go: solid, roofSolid, counts) ----
 
 __constant__ int8_t pga_box_faces[6][4] = {{1, 3, 7, 5}, {0, 4, 6, 2}, {2, 6, 7, 3}, {0, 1, 5, 4}, {4, 5, 7, 6}, {0, 2, 3, 1}};
-// Roof faces: gable and hip, shed, pyramid; -1 ends a triangle.
-__constant__ int8_t pga_roof_faces[3][5][4] = {
-	{{0, 3, 2, 1}, {0, 1, 5, 4}, {2, 3, 4, 5}, {1, 2, 5, -1}, {3, 0, 4, -1}},
-	{{0, 3, 2, 1}, {0, 1, 4, 5}, {2, 3, 5, 4}, {1, 2, 4, -1}, {3, 0, 5, -1}},
-	{{0, 3, 2, 1}, {0, 1, 4, -1}, {1, 2, 4, -1}, {2, 3, 4, -1}, {3, 0, 4, -1}},
-};
-
 // The effective roof: a hip roof on a square footprint is a pyramid.
-__device__ __forceinline__ int pga_roof_kind(const PgaTerm &t) {
-	if (t.roof == PGA_HIP) {
-		double x = t.size[0] / 2, y = t.size[1] / 2;
-		if (y > x) { const double u = x; x = y; y = u; }
-		if (x - y <= 0) return PGA_PYRAMID;
-	}
-	return t.roof;
-}
+__device__ __forceinline__ int pga_roof_kind(const PgaTerm &t) { return pga_rect_roof_kind(t.roof, t.size[0], t.size[1]); }
 
 // The roof of a roofed terminal on a lot's own polygon, nullptr for others.
 __device__ __forceinline__ const PgaFootRoof *pga_foot_roof(const Prog &P, const PgaTerm &t) {
@@ -41,37 +27,7 @@ __device__ void pga_foot_roof_corner(const Prog &P, const PgaTerm &t, const PgaF
 // The local corners of t's solid (at most 2 PGA_MAX_PROFILE).
 __device__ int pga_corners(const Prog &P, const PgaTerm &t, double (*c)[3]) {
 	double x = t.size[0] / 2, y = t.size[1] / 2, z = t.size[2] / 2;
-	if (t.roof != PGA_NO_ROOF) {
-		const int k = pga_roof_kind(t);
-		const double h = z;
-		const bool swap = y > x && k != PGA_PYRAMID;
-		if (swap) { const double u = x; x = y; y = u; }
-		int n = 6;
-		const double base[4][2] = {{-x, -y}, {x, -y}, {x, y}, {-x, y}};
-		for (int i = 0; i < 4; i++) { c[i][0] = base[i][0]; c[i][1] = base[i][1]; c[i][2] = -h; }
-		if (k == PGA_GABLE) {
-			c[4][0] = -x; c[4][1] = 0; c[4][2] = h;
-			c[5][0] = x; c[5][1] = 0; c[5][2] = h;
-		} else if (k == PGA_HIP) {
-			const double r = x - y;
-			c[4][0] = -r; c[4][1] = 0; c[4][2] = h;
-			c[5][0] = r; c[5][1] = 0; c[5][2] = h;
-		} else if (k == PGA_SHED) {
-			c[4][0] = x; c[4][1] = y; c[4][2] = h;
-			c[5][0] = -x; c[5][1] = y; c[5][2] = h;
-		} else {
-			c[4][0] = 0; c[4][1] = 0; c[4][2] = h;
-			n = 5;
-		}
-		if (swap) {
-			for (int i = 0; i < n; i++) {
-				const double a = c[i][0], b = c[i][1];
-				c[i][0] = -b;
-				c[i][1] = a;
-			}
-		}
-		return n;
-	}
+	if (t.roof != PGA_NO_ROOF) return pga_rect_roof_corners(pga_roof_kind(t), x, y, z, c);
 	if (t.profile != 0) {
 		const PgaProfile pr = P.profiles[t.profile];
 		const double *pts = P.points + 2 * pr.start;

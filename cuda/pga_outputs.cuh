@@ -288,7 +288,7 @@ template <bool DRY> __device__ __noinline__ uint32_t pga_outputs(const Prog &P, 
 		return n;
 	}
 	case PGA_OP_COMPSPLIT: {
-		if (s.roof != PGA_NO_ROOF) return pga_roof_split(P, op, s, want, c);
+		if (s.roof != PGA_NO_ROOF) return pga_item_roof(P, s) ? pga_roof_split(P, op, s, want, c) : pga_rect_roof_split(P, op, s, want, c);
 		const double x = s.size[0], y = s.size[1], z = s.size[2];
 		if (s.profile != 0) {
 			// A prism (prismSplit in ops.go): the caps at +-Y, then one

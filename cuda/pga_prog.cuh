@@ -16,6 +16,7 @@ struct Prog {
 	const PgaFootCut *fcut;     // per op slot and profile below ncutprof
 	const PgaCutPiece *cpiece;
 	int ncutprof;
+	int rect_faces; // where in poly the faces of roofs over rectangles have their profiles, -1: none
 	const double *lot_attrs; // per axiom nlot values, NaN where the lot has none
 	int nlot;
 	const int32_t *rule_phase;
@@ -77,6 +78,7 @@ __device__ __forceinline__ Prog pga_prog(const uint32_t *w, const double *lot_at
 	p.fcut = (const PgaFootCut *)(w + h->off_fcut);
 	p.cpiece = (const PgaCutPiece *)(w + h->off_cut_piece);
 	p.ncutprof = h->ncutprof;
+	p.rect_faces = h->rect_faces;
 	p.lot_attrs = lot_attrs;
 	p.nlot = h->nlotattrs;
 	p.rule_phase = (const int32_t *)(w + h->off_rule_phase);

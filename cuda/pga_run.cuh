@@ -38,10 +38,16 @@ template <bool DRY> __device__ int pga_split_refusal(const Prog &P, const PgaOp 
 	case PGA_OP_COMPSPLIT:
 		if (s.kind == PGA_QUAD) return PGA_ERR_COMPSPLIT_QUAD;
 		if (s.roof != PGA_NO_ROOF) {
-			// Only a roof the host built on a lot's polygon, with its
-			// faces laid out (compile_footsplit.go), at a height.
+			// A roof the host built on a lot's polygon, with its faces
+			// laid out, at a height; or a GABLE, SHED or PYRAMID roof over
+			// a rectangle (compile_footsplit.go) of a size, none negative
+			// (faceProfiles, rectFaceProfiles: where the CPU cuts the faces
+			// at the roof's own size instead).
 			const PgaFootRoof *fr = pga_item_roof(P, s);
-			if (fr == nullptr || fr->npart < 0 || !(s.size[2] > 0)) return PGA_ERR_ROOF_SPLIT;
+			if (fr != nullptr && (fr->npart < 0 || !(s.size[2] > 0))) return PGA_ERR_ROOF_SPLIT;
+			if (fr == nullptr && (P.rect_faces < 0 || (s.profile > 0 && P.profiles[s.profile].rings >= 0) ||
+					      s.roof == PGA_HIP || !(s.size[0] >= 0 && s.size[1] >= 0 && s.size[2] >= 0) ||
+					      isinf(s.size[0] + s.size[1] + s.size[2]))) return PGA_ERR_ROOF_SPLIT;
 		}
 		return 0;
 	case PGA_OP_SETBACK:

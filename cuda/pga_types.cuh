@@ -136,7 +136,10 @@ typedef struct {
 	int32_t off_poly, npoly, off_froof, off_rpts;
 	// fcut: the lots' polygons cut by Offset and Setback (PgaFootCut, per
 	// op slot and profile below ncutprof); cpiece: their pieces.
-	int32_t off_fcut, off_cut_piece, ncutprof, pad;
+	// rect_faces: where in poly the device profiles of the faces of roofs
+	// over rectangles start (four per kind from GABLE on, -1 for none;
+	// compile_footsplit.go), -1 when no CompSplit takes such a roof.
+	int32_t off_fcut, off_cut_piece, ncutprof, rect_faces;
 } PgaHeader;
 
 // A bilateral query's (ancestor rule, target): a rule or a terminal id.

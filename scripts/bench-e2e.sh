@@ -67,6 +67,7 @@ cases=(
   "pga cuts|pga city configs/pga/roofs.pga --lots $w/poly.geojson -o $w/q.glb"
   "pga parts|pga city configs/pga/parts.pga --lots $w/poly.geojson -o $w/s.glb"
   "pga roof faces|pga city configs/pga/slopes.pga --lots $w/poly.geojson -o $w/h.glb"
+  "pga gables|pga city configs/pga/gables.pga --grid 100x100 -o $w/gg.glb"
   "pga assets|pga city configs/pga/assets.pga --grid 100x100 -o $w/a.glb"
   "forest small|forest disperse $w/s1e3.csv --species $w/sp.yaml --formats csv -o $w/fo --force"
   "forest medium|forest disperse $w/s1e5.csv --species $w/sp.yaml --formats csv -o $w/fo --force"

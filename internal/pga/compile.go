@@ -52,6 +52,9 @@ type program struct {
 	// faceDev: the device profiles of roofs' faces and undersides, by the
 	// grammar's profile (compile_footsplit.go).
 	faceDev map[int32]int32
+	// rectFaces: where in poly the faces of roofs over rectangles have
+	// their device profiles (rectRoofFaces), -1 for none.
+	rectFaces int32
 }
 
 // UnsupportedError says which construct of a grammar the CUDA backend cannot
@@ -83,7 +86,7 @@ func compileGrammar(g *Grammar) (*program, error) {
 // compileContext is compileGrammar with the work on the lots' polygons
 // stopped by ctx and reported to progress (CompileCUDA).
 func compileContext(ctx context.Context, g *Grammar, progress func(done, total int64)) (*program, error) {
-	p := &program{ruleID: map[string]int{}, phase: 1}
+	p := &program{ruleID: map[string]int{}, phase: 1, rectFaces: -1}
 	c := &compiler{g: g, p: p, und: map[string]int{}, chainID: map[*Chain]int32{}, opBil: map[int32][]int32{},
 		work: &hostWork{ctx: ctx, progress: progress}}
 	if len(g.Phases) > 0 {
@@ -102,9 +105,15 @@ func compileContext(ctx context.Context, g *Grammar, progress func(done, total i
 	if err := c.profiles(); err != nil {
 		return nil, err
 	}
-	if at := roofSplitAt(g); at != "" {
-		return nil, &UnsupportedError{What: "CompSplit of a roof not on a lot's own polygon (at " + at +
-			": a roof over a rectangle, whose faces' polygons change with its proportions, CPU only)"}
+	at, rectSplits := roofSplitAt(g)
+	if at != "" {
+		return nil, &UnsupportedError{What: "CompSplit of a HIP roof over a rectangle, or of a roof of a roof or of a Box on a lot's polygon (at " + at +
+			": its faces' polygons change with the roof's proportions, CPU only)"}
+	}
+	if rectSplits {
+		if err := p.rectRoofFaces(g); err != nil {
+			return nil, err
+		}
 	}
 	for i, n := range g.RuleOrder {
 		p.rules = append(p.rules, n)
@@ -171,6 +180,7 @@ func compileContext(ctx context.Context, g *Grammar, progress func(done, total i
 	hdr.OffFRoof = put(big[3])
 	hdr.OffRPts = put(big[4])
 	hdr.OffFCut, hdr.OffCutPiece, hdr.NCutProf = put(big[5]), put(big[6]), p.ncutprof
+	hdr.RectFaces = p.rectFaces
 	hdr.OffRulePhase = put(gpu.Words(p.rulePhase))
 	hdr.OffLinks = put(gpu.Words(links))
 	hdr.OffReach = put(reach)

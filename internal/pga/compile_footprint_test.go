@@ -191,9 +191,10 @@ func TestFootprintStartRule(t *testing.T) {
 
 // The shipped scenes on their lots: courtyard.pga, roofs.pga (setbacks,
 // offsets, skeleton roofs on the pieces), pavements.pga (outsets of
-// outsets), footprints.pga and gables.pga (the faces of a gable roof
-// split) run on the device; gables.pga on a town with rectangular lots,
-// whose roofs over rectangles the device does not split, does not.
+// outsets), footprints.pga, gables.pga (the faces of a gable roof split,
+// on polygons and on rectangles) and slopes.pga on polygons run on the
+// device; slopes.pga on a town with rectangular lots, whose hip roofs
+// over rectangles the device does not split, does not.
 func TestFootprintScenes(t *testing.T) {
 	for _, c := range []struct {
 		grammar, lots string
@@ -202,7 +203,9 @@ func TestFootprintScenes(t *testing.T) {
 		{"courtyard.pga", "courtyard.geojson", true},
 		{"roofs.pga", "courtyard.geojson", true},
 		{"gables.pga", "wings.geojson", true},
-		{"gables.pga", "town.geojson", false},
+		{"gables.pga", "town.geojson", true},
+		{"slopes.pga", "wings.geojson", true},
+		{"slopes.pga", "town.geojson", false},
 		{"pavements.pga", "courtyard.geojson", true},
 		{"footprints.pga", "courtyard.geojson", true},
 	} {

@@ -95,3 +95,27 @@ func (p *program) faceProfile(g *Grammar, host int32) int32 {
 	p.faceDev[host] = at
 	return at
 }
+
+// rectRoofFaces lays out the faces' profiles of GABLE, SHED and PYRAMID
+// roofs over rectangles (rectFaceProfiles) for the device: from
+// p.rectFaces in poly, four device profiles per roof kind from GABLE on
+// (-1 for HIP's, and for a face of no extent), by roofSolid's face order.
+func (p *program) rectRoofFaces(g *Grammar) error {
+	table := make([]int32, 4*Pyramid)
+	for k := Gable; k <= Pyramid; k++ {
+		profs, err := g.rectFaceProfiles(k, Vec3{1, 1, 1})
+		if err != nil {
+			return err
+		}
+		for i := range 4 {
+			at := int32(-1)
+			if i < len(profs) && profs[i] != 0 {
+				at = p.faceProfile(g, profs[i])
+			}
+			table[4*(int(k)-1)+i] = at
+		}
+	}
+	p.rectFaces = int32(len(p.poly))
+	p.poly = append(p.poly, table...)
+	return nil
+}

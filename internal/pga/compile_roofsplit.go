@@ -1,20 +1,25 @@
 package pga
 
-// roofSplitAt is the position of a CompSplit that a roof not built on a
-// lot's own polygon may reach, "" when none can. The device splits only
-// the roofs the host built on lots' polygons (compile_footsplit.go); a
-// roof over a rectangle (roofSolid, or a Box's) has faces whose polygons
-// change with its proportions, so such a grammar runs on the CPU. The
-// check is conservative: a flow from the axioms' rules through the
-// operators into the rules they name, until nothing changes, of the
-// footprint flow's states (footprintBranch, footprintAfter) and of whether
-// the shape may stand on no lot's polygon (plain: a rectangular lot, a
-// wall of a CompSplit, a SetAs prism) or be a roof over such a shape.
-func roofSplitAt(g *Grammar) string {
+// roofSplitAt is the position of a CompSplit that a roof the device cannot
+// split may reach, "" when none can, and whether a CompSplit may take a
+// roof over a rectangle that it can (rect: its faces' profiles go into the
+// device's tables, compile_footsplit.go). The device splits the roofs the
+// host built on lots' polygons, and GABLE, SHED and PYRAMID roofs over
+// rectangles (rectangular lots, walls, SetAs prisms), whose faces have the
+// same polygons at every size (rectFaceProfiles); a HIP roof over a
+// rectangle has trapezoids as long as its ridge, a roof of a Box on a
+// lot's polygon or a roof of a roof is the CPU's. The check is
+// conservative: a flow from the axioms' rules through the operators into
+// the rules they name, until nothing changes, of the footprint flow's
+// states (footprintBranch, footprintAfter) and of whether the shape may
+// stand on no lot's polygon (plain) or be a roof over such a shape.
+func roofSplitAt(g *Grammar) (at string, rect bool) {
 	const (
-		plain     = 1 << 16
-		plainRoof = 1 << 17
+		plain     = 1 << 16 // on no lot's polygon, not a roof
+		rectRoof  = 1 << 17 // a GABLE, SHED or PYRAMID roof over a rectangle
+		otherRoof = 1 << 18 // a roof the device does not split
 		footMask  = 1<<16 - 1
+		roofs     = rectRoof | otherRoof
 	)
 	in := map[string]uint32{}
 	for _, a := range g.Axioms {
@@ -35,7 +40,7 @@ func roofSplitAt(g *Grammar) string {
 		in[a.Rule] |= st
 	}
 	for {
-		at, grew := "", false
+		grew := false
 		var walk func(ch *Chain, st uint32)
 		walk = func(ch *Chain, st uint32) {
 			if ch == nil {
@@ -43,8 +48,11 @@ func roofSplitAt(g *Grammar) string {
 			}
 			for _, op := range ch.Ops {
 				foot := footState(st & footMask)
-				if op.Kind == OpCompSplit && st&plainRoof != 0 && at == "" {
-					at = op.Pos.String()
+				if op.Kind == OpCompSplit {
+					if st&otherRoof != 0 && at == "" {
+						at = op.Pos.String()
+					}
+					rect = rect || st&rectRoof != 0
 				}
 				for b, br := range op.Branches {
 					fb := footprintBranch(op, b, foot)
@@ -54,17 +62,22 @@ func roofSplitAt(g *Grammar) string {
 						cs |= plain // a wall, or a shape off the polygon
 					}
 					if op.Kind != OpCompSplit {
-						cs |= st & plainRoof
+						cs |= st & roofs
 					}
 					walk(br.Body, cs)
 				}
 				fa := footprintAfter(op, foot)
-				next := uint32(fa) | st&(plain|plainRoof)
+				next := uint32(fa) | st&(plain|roofs)
 				if foot != 0 && fa == 0 {
 					next |= plain
 				}
-				if op.Kind == OpRoof && (st&plain != 0 || foot&onBox != 0) {
-					next |= plainRoof // a Roof of a rectangle, or of a Box (roof)
+				if op.Kind == OpRoof {
+					switch {
+					case foot&(onBox|roofed) != 0 || st&roofs != 0 || st&plain != 0 && op.Args[0].Roof == Hip:
+						next |= otherRoof
+					case st&plain != 0:
+						next |= rectRoof
+					}
 				}
 				st = next
 			}
@@ -79,7 +92,7 @@ func roofSplitAt(g *Grammar) string {
 			}
 		}
 		if at != "" || !grew {
-			return at
+			return at, rect
 		}
 	}
 }

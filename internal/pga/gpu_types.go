@@ -93,7 +93,7 @@ type gpuHeader struct {
 	OffProfiles, OffPoints, NLotAttrs, OffRulePhase int32
 	NGroups, NLinks, OffLinks, OffReach             int32
 	OffPoly, NPoly, OffFRoof, OffRPts               int32
-	OffFCut, OffCutPiece, NCutProf, Pad             int32
+	OffFCut, OffCutPiece, NCutProf, RectFaces       int32
 }
 
 // gpuObb is PgaObb.

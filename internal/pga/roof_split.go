@@ -169,15 +169,27 @@ func minus3(a, b Vec3) Vec3 { return Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]}
 // face (a gable, a shed's back wall and sides) to the third. Every face but
 // the underside is a Quad on a polygon of its own, framed with X along its
 // eave; children are numbered in roofSolid's face order, the underside
-// last.
+// last. The faces of a GABLE, SHED or PYRAMID roof have the same polygons,
+// in their bounding rectangles' unit squares, at every size
+// (rectFaceProfiles), which is what lets the device split them too.
 func (ev *evaluator) rectRoofSplit(r *Rule, op *Op, s Shape, depth int) error {
+	fail := func(err error) error {
+		return fmt.Errorf("rule %q at %s: CompSplit of a %s roof: %w", r.Name, op.Pos, s.Roof, err)
+	}
 	sd := roofSolid(s.Roof, s.Size[0]/2, s.Size[1]/2, s.Size[2]/2)
 	faces := sd.faces[1:] // face 0 is the base
 	n := len(faces) + 1
+	profs, err := ev.g.rectFaceProfiles(s.Roof, s.Size)
+	if err != nil {
+		return fail(err)
+	}
 	for i, f := range faces {
-		c, ok, err := ev.facePiece(s, sd.corners, [][]int{f}, i, n)
-		if err != nil {
-			return fmt.Errorf("rule %q at %s: CompSplit of a %s roof: %w", r.Name, op.Pos, s.Roof, err)
+		var c Shape
+		var ok bool
+		if profs != nil {
+			c, ok = faceAt(s, sd.corners, [][]int{f}, profs[i], i, n)
+		} else if c, ok, err = ev.facePiece(s, sd.corners, [][]int{f}, i, n); err != nil {
+			return fail(err)
 		}
 		if !ok {
 			continue
@@ -195,4 +207,32 @@ func (ev *evaluator) rectRoofSplit(r *Rule, op *Op, s Shape, depth int) error {
 	b.Transform = s.Transform.Mul(Translation(Vec3{0, 0, -s.Size[2] / 2})).Mul(RotationX(180))
 	b.Size = Vec3{s.Size[0], s.Size[1], 0}
 	return ev.sub(r, op.Branches[1].Body, 0, b, depth)
+}
+
+// rectFaceProfiles registers the profiles of the faces of a roof of kind
+// over a rectangle as roofSolid gives them at one size (2 by 1 by 1), the
+// same at every size for GABLE (rectangles, isosceles gables), SHED
+// (rectangles, right-angled sides) and PYRAMID (isosceles triangles): each
+// face's first edge is level and the shape of its polygon does not depend
+// on the roof's proportions. nil for a HIP roof, whose slopes are
+// trapezoids as long as the ridge, and for a roof of a negative or
+// undefined size. (A face of no extent gives no child either way.)
+func (g *Grammar) rectFaceProfiles(kind RoofKind, size Vec3) ([]int32, error) {
+	if kind == Hip || !(size[0] >= 0 && size[1] >= 0 && size[2] >= 0) || math.IsInf(size[0]+size[1]+size[2], 0) {
+		return nil, nil
+	}
+	sd := roofSolid(kind, 1, 0.5, 0.5)
+	faces := sd.faces[1:]
+	out := make([]int32, len(faces))
+	for i, f := range faces {
+		_, _, _, _, flat := faceFrame(sd.corners, [][]int{f})
+		prof, _, _, ok, err := g.piece(flat)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out[i] = prof
+		}
+	}
+	return out, nil
 }

@@ -121,12 +121,24 @@ __device__ __noinline__ uint32_t pga_repeat(const Prog &P, const PgaOp &op, cons
 // frames it.
 __device__ __forceinline__ int pga_cut_slot(const PgaOp &op) { return op.kind == PGA_OP_REPEAT ? op.axis[1] : op.mode; }
 
+// pga_cut_find is op's cut of s's profile, nullptr for none.
+__device__ __forceinline__ const PgaFootCut *pga_cut_find(const Prog &P, const PgaOp &op, const PgaItem &s) {
+	const int slot = pga_cut_slot(op);
+	if (slot <= 0 || s.profile <= 0 || P.profiles[s.profile].cuts == 0) return nullptr;
+	for (const PgaFootCut *e = P.fcut + P.profiles[s.profile].cuts - 1; e->slot != 0; e++) {
+		if (e->slot == slot) return e;
+	}
+	return nullptr;
+}
+
+// pga_cut_entry is op's cut of s's profile, where pga_has_cut says there is one.
 __device__ __forceinline__ PgaFootCut pga_cut_entry(const Prog &P, const PgaOp &op, const PgaItem &s) {
-	return P.fcut[(pga_cut_slot(op) - 1) * P.ncutprof + s.profile];
+	return *pga_cut_find(P, op, s);
 }
 
 __device__ __forceinline__ bool pga_has_cut(const Prog &P, const PgaOp &op, const PgaItem &s) {
-	return pga_cut_slot(op) > 0 && s.profile > 0 && s.profile < P.ncutprof && pga_cut_entry(P, op, s).n >= 0;
+	const PgaFootCut *e = pga_cut_find(P, op, s);
+	return e != nullptr && e->n >= 0;
 }
 
 __device__ __forceinline__ int pga_cut_vaxis(const PgaItem &s) { return s.kind == PGA_QUAD ? 1 : 2; }

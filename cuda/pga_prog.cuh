@@ -13,9 +13,8 @@ struct Prog {
 	const int32_t *poly;
 	const PgaFootRoof *froof;
 	const double *rpts;
-	const PgaFootCut *fcut;     // per op slot and profile below ncutprof
+	const PgaFootCut *fcut;     // each profile's cuts from PgaProfile.cuts
 	const PgaCutPiece *cpiece;
-	int ncutprof;
 	int rect_faces; // where in poly the faces of roofs over rectangles have their profiles, -1: none
 	const double *lot_attrs; // per axiom nlot values, NaN where the lot has none
 	int nlot;
@@ -77,7 +76,6 @@ __device__ __forceinline__ Prog pga_prog(const uint32_t *w, const double *lot_at
 	p.rpts = (const double *)(w + h->off_rpts);
 	p.fcut = (const PgaFootCut *)(w + h->off_fcut);
 	p.cpiece = (const PgaCutPiece *)(w + h->off_cut_piece);
-	p.ncutprof = h->ncutprof;
 	p.rect_faces = h->rect_faces;
 	p.lot_attrs = lot_attrs;
 	p.nlot = h->nlotattrs;

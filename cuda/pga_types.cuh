@@ -134,12 +134,13 @@ typedef struct {
 	// poly: the footprints' ring lengths and cap triangles (PgaProfile);
 	// froof: their roofs (PgaFootRoof), whose corners are at rpts.
 	int32_t off_poly, npoly, off_froof, off_rpts;
-	// fcut: the lots' polygons cut by Offset and Setback (PgaFootCut, per
-	// op slot and profile below ncutprof); cpiece: their pieces.
+	// fcut: the lots' polygons cut by Offset, Setback, SubDiv and Repeat
+	// (PgaFootCut, each profile's from PgaProfile.cuts); cpiece: their
+	// pieces.
 	// rect_faces: where in poly the device profiles of the faces of roofs
 	// over rectangles start (four per kind from GABLE on, -1 for none;
 	// compile_footsplit.go), -1 when no CompSplit takes such a roof.
-	int32_t off_fcut, off_cut_piece, ncutprof, rect_faces;
+	int32_t off_fcut, off_cut_piece, pad, rect_faces;
 } PgaHeader;
 
 // A bilateral query's (ancestor rule, target): a rule or a terminal id.
@@ -170,9 +171,11 @@ typedef struct {
 // ntris = n - 2 triangles (tris = -1). A lot's own polygon (a footprint,
 // footprint.go) has nrings rings, the outer one first, their lengths at
 // poly[rings], and its caps are ntris triangles of corner ids at poly[tris];
-// roofs, when not -1, is its first PgaFootRoof (one a RoofKind, GABLE first).
+// roofs, when not -1, is its first PgaFootRoof (one a RoofKind, GABLE first);
+// cuts, when not 0, is 1 + the index of its first PgaFootCut (the
+// profile's cuts by slot, up to one of slot 0).
 typedef struct {
-	int32_t start, n, nrings, ntris, rings, tris, roofs, pad;
+	int32_t start, n, nrings, ntris, rings, tris, roofs, cuts;
 } PgaProfile;
 
 // A roof on a lot's own polygon (roof_polygon.go: polyRoof), built on the
@@ -194,11 +197,12 @@ typedef struct {
 // the host, at the lot's size (sx, sy) and the op's distance d on that lot
 // (a constant or made of the lot's attributes; a SubDiv's sizes are too)
 // (compile_footcut.go, compile_footslab.go): n pieces from cpiece[start],
-// among siblings children; n is -1 where the profile was not cut (no lot's
-// polygon).
+// among siblings children, by the op of slot (1 + its index among the
+// cuts). A profile's cuts lie together (PgaProfile.cuts), ended by one of
+// slot 0.
 typedef struct {
 	double sx, sy, d;
-	int32_t start, n, siblings, pad;
+	int32_t start, n, siblings, slot;
 } PgaFootCut;
 
 // A piece of a cut: framed by its bounding rectangle, centred at (cu, cv)

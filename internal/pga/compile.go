@@ -38,16 +38,17 @@ type program struct {
 	// fpStarts are the rules the footprint flow (footprintOpAt) started
 	// from: only they may start an evaluation on a lot's own polygon.
 	fpStarts map[string]bool
-	// The footprints cut by Offset and Setback (compile_footcut.go): each
-	// such op's slot + 1 (its Mode), the cuts per slot and profile (below
-	// ncutprof, past the last profile cut), their pieces, and the pieces'
-	// footprints, which are the device's profiles from nlotprof on.
-	cutSlot            map[*Op]int32
-	fcut               []gpuFootCut
-	cpiece             []gpuCutPiece
-	cutFPs             []cutFootprint
-	nlotprof, ncutprof int32
-	roofed             map[int32]uint8 // with cuts, the device profiles (lots' and pieces' views) that may take a roof: 1 << each RoofKind
+	// The footprints cut by Offset, Setback, SubDiv and Repeat
+	// (compile_footcut.go): each such op's slot + 1 (its Mode), the cuts
+	// made, each profile's together (gpuProfile.Cuts), their pieces, and
+	// the pieces' footprints, which are the device's profiles from
+	// nlotprof on.
+	cutSlot  map[*Op]int32
+	fcut     []gpuFootCut
+	cpiece   []gpuCutPiece
+	cutFPs   []cutFootprint
+	nlotprof int32
+	roofed   map[int32]uint8 // with cuts, the device profiles (lots' and pieces' views) that may take a roof: 1 << each RoofKind
 
 	// faceDev: the device profiles of roofs' faces and undersides, by the
 	// grammar's profile (compile_footsplit.go).
@@ -179,7 +180,7 @@ func compileContext(ctx context.Context, g *Grammar, progress func(done, total i
 	hdr.OffPoly, hdr.NPoly = put(big[2]), int32(len(p.poly))
 	hdr.OffFRoof = put(big[3])
 	hdr.OffRPts = put(big[4])
-	hdr.OffFCut, hdr.OffCutPiece, hdr.NCutProf = put(big[5]), put(big[6]), p.ncutprof
+	hdr.OffFCut, hdr.OffCutPiece = put(big[5]), put(big[6])
 	hdr.RectFaces = p.rectFaces
 	hdr.OffRulePhase = put(gpu.Words(p.rulePhase))
 	hdr.OffLinks = put(gpu.Words(links))

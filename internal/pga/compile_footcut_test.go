@@ -90,8 +90,8 @@ func checkCutTable(t *testing.T, src string, kind ShapeKind, goesOn bool) (piece
 		cpu[s.Lot] = append(cpu[s.Lot], tablePiece{s.Index, s.Siblings, branch, s.Seed, s.Profile, s.Size[0], s.Size[v], cu, cv})
 	}
 	for lot, a := range axioms {
-		e := p.fcut[int(a.Profile)] // slot 0
-		if e.N < 0 {
+		e, ok := p.footCut(0, a.Profile)
+		if !ok {
 			t.Fatalf("lot %d: profile %d not cut", lot, a.Profile)
 		}
 		var dev []tablePiece

@@ -93,7 +93,7 @@ type gpuHeader struct {
 	OffProfiles, OffPoints, NLotAttrs, OffRulePhase int32
 	NGroups, NLinks, OffLinks, OffReach             int32
 	OffPoly, NPoly, OffFRoof, OffRPts               int32
-	OffFCut, OffCutPiece, NCutProf, RectFaces       int32
+	OffFCut, OffCutPiece, Pad, RectFaces            int32
 }
 
 // gpuObb is PgaObb.
@@ -114,7 +114,7 @@ type gpuSnap struct {
 type gpuRange struct{ Start, N int32 }
 
 // gpuProfile is PgaProfile.
-type gpuProfile struct{ Start, N, NRings, NTris, Rings, Tris, Roofs, Pad int32 }
+type gpuProfile struct{ Start, N, NRings, NTris, Rings, Tris, Roofs, Cuts int32 }
 
 // gpuFootRoof is PgaFootRoof.
 type gpuFootRoof struct {
@@ -125,8 +125,8 @@ type gpuFootRoof struct {
 
 // gpuFootCut is PgaFootCut.
 type gpuFootCut struct {
-	SX, SY, D               float64
-	Start, N, Siblings, Pad int32
+	SX, SY, D                float64
+	Start, N, Siblings, Slot int32
 }
 
 // gpuCutPiece is PgaCutPiece.

@@ -75,7 +75,8 @@ func (p *program) addRoofFaces(g *Grammar, e *gpuFootRoof, r *polyRoof, rf roofF
 
 // faceProfile is the device profile of the grammar's profile host (a
 // face's or an underside's), laid out with its mirror after the device's
-// other profiles the first time it is asked for.
+// other profiles the first time it is asked for. Nothing cuts or roofs a
+// face on the device (faced), so its entry has no size.
 func (p *program) faceProfile(g *Grammar, host int32) int32 {
 	if at, ok := p.faceDev[host]; ok {
 		return at
@@ -90,7 +91,7 @@ func (p *program) faceProfile(g *Grammar, host int32) int32 {
 	for v := range int32(2) {
 		fp := g.footprintOf(host + v)
 		p.profiles = append(p.profiles, p.footprintProfile(fp))
-		p.cutFPs = append(p.cutFPs, cutFootprint{fp: fp, host: host + v, size: [2]float64{1, 1}, lot: fp.lot})
+		p.cutFPs = append(p.cutFPs, cutFootprint{fp: fp, host: host + v, lot: fp.lot})
 	}
 	p.faceDev[host] = at
 	return at
@@ -103,7 +104,7 @@ func (p *program) faceProfile(g *Grammar, host int32) int32 {
 func (p *program) rectRoofFaces(g *Grammar) error {
 	table := make([]int32, 4*Pyramid)
 	for k := Gable; k <= Pyramid; k++ {
-		profs, err := g.rectFaceProfiles(k, Vec3{1, 1, 1})
+		profs, err := g.rectFaceProfiles(k)
 		if err != nil {
 			return err
 		}

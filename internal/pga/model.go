@@ -199,7 +199,8 @@ type Grammar struct {
 	// by profile index; LotAxioms adds them.
 	footprints map[int32]*footprint
 	// rectLots: LotAxioms gave some lot its bounding rectangle rather
-	// than a footprint (the device splits no roof over one).
+	// than a footprint (whose HIP roofs the device does not split:
+	// roofSplitAt).
 	rectLots bool
 	// dyn holds the footprints made while the grammar runs, under negative
 	// profile numbers: Offset's pieces of a lot's polygon

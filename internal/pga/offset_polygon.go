@@ -29,6 +29,13 @@ import (
 // parts.pga on 2,500 lots ran faster on one core than on two).
 type dynFootprints struct {
 	pairs sync.Map // even profile number -> *footPair
+	// rect: the faces' profiles of each kind of roof over a rectangle,
+	// registered here once (rectFaceProfiles).
+	rect [Pyramid + 1]struct {
+		once  sync.Once
+		profs []int32
+		err   error
+	}
 }
 
 // footPair is a registered footprint and its mirror image.

@@ -1,6 +1,7 @@
 package pga
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -179,9 +180,12 @@ func (ev *evaluator) rectRoofSplit(r *Rule, op *Op, s Shape, depth int) error {
 	sd := roofSolid(s.Roof, s.Size[0]/2, s.Size[1]/2, s.Size[2]/2)
 	faces := sd.faces[1:] // face 0 is the base
 	n := len(faces) + 1
-	profs, err := ev.g.rectFaceProfiles(s.Roof, s.Size)
-	if err != nil {
-		return fail(err)
+	var profs []int32
+	var err error
+	if rectFacesFit(s.Size) {
+		if profs, err = ev.g.rectFaceProfiles(s.Roof); err != nil {
+			return fail(err)
+		}
 	}
 	for i, f := range faces {
 		var c Shape
@@ -209,30 +213,46 @@ func (ev *evaluator) rectRoofSplit(r *Rule, op *Op, s Shape, depth int) error {
 	return ev.sub(r, op.Branches[1].Body, 0, b, depth)
 }
 
-// rectFaceProfiles registers the profiles of the faces of a roof of kind
-// over a rectangle as roofSolid gives them at one size (2 by 1 by 1), the
-// same at every size for GABLE (rectangles, isosceles gables), SHED
+// rectFaceProfiles is the profiles of the faces of a roof of kind over a
+// rectangle as roofSolid gives them at one size (2 by 1 by 1), the same
+// at every size for GABLE (rectangles, isosceles gables), SHED
 // (rectangles, right-angled sides) and PYRAMID (isosceles triangles): each
 // face's first edge is level and the shape of its polygon does not depend
-// on the roof's proportions. nil for a HIP roof, whose slopes are
-// trapezoids as long as the ridge, and for a roof of a negative or
-// undefined size. (A face of no extent gives no child either way.)
-func (g *Grammar) rectFaceProfiles(kind RoofKind, size Vec3) ([]int32, error) {
-	if kind == Hip || !(size[0] >= 0 && size[1] >= 0 && size[2] >= 0) || math.IsInf(size[0]+size[1]+size[2], 0) {
+// on the roof's proportions (0 for a face of no extent). nil for a HIP
+// roof, whose slopes are trapezoids as long as the ridge. They are
+// registered in the grammar's footprint store the first time a kind is
+// asked for, and kept there.
+func (g *Grammar) rectFaceProfiles(kind RoofKind) ([]int32, error) {
+	if kind == Hip {
 		return nil, nil
 	}
-	sd := roofSolid(kind, 1, 0.5, 0.5)
-	faces := sd.faces[1:]
-	out := make([]int32, len(faces))
-	for i, f := range faces {
-		_, _, _, _, flat := faceFrame(sd.corners, [][]int{f})
-		prof, _, _, ok, err := g.piece(flat)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			out[i] = prof
-		}
+	if g.dyn == nil {
+		return nil, errors.New("no footprint store (LotAxioms makes it)")
 	}
-	return out, nil
+	c := &g.dyn.rect[kind]
+	c.once.Do(func() {
+		sd := roofSolid(kind, 1, 0.5, 0.5)
+		faces := sd.faces[1:]
+		c.profs = make([]int32, len(faces))
+		for i, f := range faces {
+			_, _, _, _, flat := faceFrame(sd.corners, [][]int{f})
+			prof, _, _, ok, err := g.piece(flat)
+			if err != nil {
+				c.profs, c.err = nil, err
+				return
+			}
+			if ok {
+				c.profs[i] = prof
+			}
+		}
+	})
+	return c.profs, c.err
+}
+
+// rectFacesFit says whether a roof of size over a rectangle takes its
+// faces' profiles from rectFaceProfiles: every size is finite and none
+// negative (a face of no extent gives no child either way); else the CPU
+// cuts them at the roof's own size and the device refuses.
+func rectFacesFit(size Vec3) bool {
+	return size[0] >= 0 && size[1] >= 0 && size[2] >= 0 && !math.IsInf(size[0]+size[1]+size[2], 0)
 }

@@ -1,5 +1,6 @@
-// Part of pga.cu (included by pga_outputs.cuh, after pga_childof and PGA_SET): CompSplit of a roof
-// on a lot's own polygon (roof_split.go: roofSplit, faceAt).
+// Part of pga.cu (included by pga_outputs.cuh, after pga_childof and PGA_SET): roofs' corners (the
+// meshes' too) and CompSplit of a roof, on a lot's own polygon or over a rectangle (roof_split.go:
+// roofSplit, rectRoofSplit, faceAt).
 #pragma once
 
 // ---- Roofs over rectangles (geometry.go: roofSolid) ----
